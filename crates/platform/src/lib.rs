@@ -1,1 +1,27 @@
 #![doc = include_str!("../README.md")]
+
+pub mod address;
+pub mod conditioner;
+pub mod error;
+pub mod event;
+pub mod journal;
+pub mod memory;
+pub mod tcp;
+pub mod time;
+pub mod transport;
+pub mod udp;
+
+pub use address::{AddressError, NetAddress};
+pub use conditioner::{ConditionerConfig, ConditionerStats, GilbertElliott, LinkConditioner, LossModel};
+pub use error::PlatformError;
+pub use event::{
+    ConnectState, ConnectedAcceptEvent, ConnectedNotifyEvent, ConnectedReceiveEvent, ConnectionTag,
+    ConsoleEvent, Event, GameInterface, InputAction, InputDeviceType, InputEvent, InputObjectType, Modifiers,
+    MouseMoveEvent, PacketReceiveEvent, TimeEvent,
+};
+pub use journal::{Journal, JournalError, JournalReader, JournalSession, JournalWriter};
+pub use memory::{LoopbackTransport, MemoryNetwork};
+pub use tcp::TcpNet;
+pub use time::{Clock, ManualClock, Millis, SystemClock};
+pub use transport::{Datagram, Transport};
+pub use udp::{UdpConfig, UdpTransport};
