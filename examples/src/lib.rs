@@ -1,2 +1,4 @@
 //! Runnable programs that show each V12 layer. Each program is a module here
-//! so that `cargo xtask demo` and the `[[bin]]` wrappers share one copy.
+//! so that `cargo xtask demo`, the `[[bin]]` wrappers and the tests share one copy.
+
+pub mod link_check;
