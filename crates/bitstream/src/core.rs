@@ -96,6 +96,7 @@ impl BitWriter {
     #[inline]
     pub fn write_bits(&mut self, value: u64, bits: u32) {
         debug_assert!(bits <= 64);
+        let bits = bits.min(64);
         if bits == 0 {
             return;
         }
@@ -198,6 +199,7 @@ impl<'a> BitReader<'a> {
     #[inline]
     pub fn read_bits(&mut self, bits: u32) -> Result<u64> {
         debug_assert!(bits <= 64);
+        let bits = bits.min(64);
         if bits as usize > self.bits_left() {
             return Err(self.end(bits as usize));
         }
@@ -241,9 +243,44 @@ impl<'a> BitReader<'a> {
         if out.len().saturating_mul(8) > self.bits_left() {
             return Err(self.end(out.len().saturating_mul(8)));
         }
-        for b in out {
+        // Seven bytes per word load: the whole field is known to be inside the data.
+        let mut chunks = out.chunks_exact_mut(7);
+        for c in &mut chunks {
+            let v = self.read_bits(56)?.to_le_bytes();
+            c.copy_from_slice(&v[..7]);
+        }
+        for b in chunks.into_remainder() {
             *b = self.read_bits(8)? as u8;
         }
+        Ok(())
+    }
+
+    /// Up to 57 bits from the current position without moving, zeros past the end of the data.
+    /// For decoders (Huffman) that must look ahead before they know a field's length.
+    #[inline]
+    pub(crate) fn peek_bits_padded(&self, bits: u32) -> u64 {
+        debug_assert!(bits <= 57);
+        let byte = self.pos >> 3;
+        let shift = (self.pos & 7) as u32;
+        let word = match self.data.get(byte..byte + 8) {
+            Some(w) => u64::from_le_bytes(w.try_into().expect("slice of 8")),
+            None => {
+                let mut tmp = [0u8; 8];
+                let tail = self.data.get(byte..).unwrap_or(&[]);
+                tmp[..tail.len()].copy_from_slice(tail);
+                u64::from_le_bytes(tmp)
+            }
+        };
+        (word >> shift) & ((1u64 << bits.min(57)) - 1)
+    }
+
+    /// Moves forward `bits` bits, or fails without moving if fewer are left.
+    #[inline]
+    pub(crate) fn skip_bits(&mut self, bits: usize) -> Result<()> {
+        if bits > self.bits_left() {
+            return Err(self.end(bits));
+        }
+        self.pos += bits;
         Ok(())
     }
 }
