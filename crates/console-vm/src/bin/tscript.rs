@@ -1,0 +1,99 @@
+//! `tscript [--check] [--lenient] [--trace] [--max-sim-ms N] FILE...`
+//!
+//! Runs the files in one console (or with `--check` only parses them), then advances simulated
+//! time firing scheduled events until none remain, `quit()` is called, or `--max-sim-ms` passes.
+
+use std::process::ExitCode;
+use v12_console_vm::{Console, ConsoleError, decode_source, parse};
+
+struct Args {
+    check: bool,
+    lenient: bool,
+    trace: bool,
+    max_sim_ms: u64,
+    files: Vec<String>,
+}
+
+fn parse_args() -> Result<Args, lexopt::Error> {
+    use lexopt::prelude::*;
+    let mut a = Args { check: false, lenient: false, trace: false, max_sim_ms: 60_000, files: Vec::new() };
+    let mut p = lexopt::Parser::from_env();
+    while let Some(arg) = p.next()? {
+        match arg {
+            Long("check") => a.check = true,
+            Long("lenient") => a.lenient = true,
+            Long("trace") => a.trace = true,
+            Long("max-sim-ms") => a.max_sim_ms = p.value()?.parse()?,
+            Long("help") | Short('h') => {
+                println!("usage: tscript [--check] [--lenient] [--trace] [--max-sim-ms N] FILE...");
+                std::process::exit(0);
+            }
+            Value(v) => a.files.push(v.string()?),
+            _ => return Err(arg.unexpected()),
+        }
+    }
+    Ok(a)
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("tscript: {e}");
+            eprintln!("usage: tscript [--check] [--lenient] [--trace] [--max-sim-ms N] FILE...");
+            return ExitCode::from(2);
+        }
+    };
+    if args.files.is_empty() {
+        eprintln!("usage: tscript [--check] [--lenient] [--trace] [--max-sim-ms N] FILE...");
+        return ExitCode::from(2);
+    }
+    if args.check {
+        let mut bad = false;
+        for f in &args.files {
+            match std::fs::read(f) {
+                Ok(bytes) => {
+                    if let Err(e) = parse(&decode_source(&bytes), f) {
+                        eprintln!("{e}");
+                        bad = true;
+                    }
+                }
+                Err(e) => {
+                    eprintln!("{f}: {e}");
+                    bad = true;
+                }
+            }
+        }
+        return if bad { ExitCode::from(1) } else { ExitCode::SUCCESS };
+    }
+    let mut con = Console::new();
+    let root = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
+    con.set_file_root(root);
+    con.set_lenient(args.lenient);
+    con.set_trace(args.trace);
+    let mut failed = false;
+    for f in &args.files {
+        match con.exec_file(f) {
+            Ok(_) => {}
+            Err(ConsoleError::Syntax(_)) => failed = true,
+            Err(ConsoleError::File(m)) => {
+                eprintln!("{m}");
+                failed = true;
+            }
+            Err(ConsoleError::Aborted(_)) => failed = true,
+        }
+        if con.quit_requested() {
+            break;
+        }
+    }
+    let deadline = con.sim_time().saturating_add(args.max_sim_ms);
+    while !con.quit_requested() {
+        let Some(next) = con.next_event_time() else { break };
+        if next > deadline {
+            break;
+        }
+        let step = next.saturating_sub(con.sim_time());
+        con.advance_time(step);
+    }
+    if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}

@@ -1,0 +1,189 @@
+//! The compact stack bytecode the compiler emits and the VM runs.
+
+use crate::intern::Name;
+use crate::value::Value;
+use hashbrown::HashMap;
+use std::rc::Rc;
+
+/// Separator for the concatenation operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sep {
+    /// `@`
+    None,
+    /// `SPC`
+    Space,
+    /// `TAB`
+    Tab,
+    /// `NL`
+    Newline,
+}
+
+impl Sep {
+    /// The separator character, if any.
+    pub fn ch(self) -> Option<char> {
+        match self {
+            Sep::None => None,
+            Sep::Space => Some(' '),
+            Sep::Tab => Some('\t'),
+            Sep::Newline => Some('\n'),
+        }
+    }
+}
+
+/// One instruction. Operands are small so the enum stays 16 bytes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Op {
+    /// Push an integer.
+    Int(i64),
+    /// Push a float.
+    Float(f64),
+    /// Push constant `n` of the function.
+    Const(u32),
+    /// Push `""`.
+    Empty,
+    /// Drop the top value.
+    Pop,
+    /// Duplicate the top value.
+    Dup,
+    /// Duplicate the top two values.
+    Dup2,
+    /// Push local slot.
+    LoadLocal(u32),
+    /// Pop into local slot (push it back if `keep`).
+    StoreLocal(u32, bool),
+    /// Push global by name.
+    LoadGlobal(Name),
+    /// Pop into global.
+    StoreGlobal(Name, bool),
+    /// Name on stack: push local by that name.
+    LoadLocalDyn,
+    /// Stack `[name, value]`.
+    StoreLocalDyn(bool),
+    /// Name on stack: push global by that name.
+    LoadGlobalDyn,
+    /// Stack `[name, value]`.
+    StoreGlobalDyn(bool),
+    /// Pop `n` index values and push `base` + indexes joined by `_`.
+    BuildName(Name, u32),
+    /// Stack `[obj]` → field value.
+    LoadField(Name),
+    /// Stack `[obj, value]`.
+    StoreField(Name, bool),
+    /// Stack `[obj, name]` → field value.
+    LoadFieldDyn,
+    /// Stack `[obj, name, value]`.
+    StoreFieldDyn(bool),
+    /// `%slot = %slot <sep> top` done in place when possible.
+    AppendLocal(u32, Sep, bool),
+    /// `%slot = %slot + delta` (float, as V12's `++`).
+    IncLocal(u32, i8, bool),
+    /// Binary arithmetic and comparison.
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    StrEq,
+    StrNe,
+    /// Concatenate with an optional separator.
+    Cat(Sep),
+    /// Unary.
+    Neg,
+    Not,
+    BitNot,
+    /// Push a tagged string (constant index).
+    Tag(u32),
+    /// Jump to absolute pc.
+    Jump(u32),
+    /// Pop; jump when false.
+    JumpIfFalse(u32),
+    /// Pop; jump when true.
+    JumpIfTrue(u32),
+    /// Call a global function with `argc` arguments on the stack.
+    Call(Name, u32),
+    /// Call `ns::name`.
+    CallNs(Name, Name, u32),
+    /// `Parent::name(...)`.
+    CallParent(Name, u32),
+    /// Method call; the object is the first of `argc` values.
+    CallMethod(Name, u32),
+    /// Return the top of the stack.
+    Return,
+    /// Return `""`.
+    ReturnEmpty,
+    /// Start an object: stack `[class?, name?, args...]`; see [`NewSpec`] at constant index.
+    NewBegin(u32),
+    /// Stack `[value]`: set a field of the object under construction.
+    NewField(Name),
+    /// Stack `[name, value]`.
+    NewFieldDyn,
+    /// Register the object under construction (and add it to its enclosing object).
+    NewAdd,
+    /// Finish: push the new object's id (or `0` on failure).
+    NewEnd,
+    /// Print a runtime error (constant index) and push `""`.
+    Error(u32),
+    /// Define function `decls[n]` (in its package, if any) when execution reaches it, as V12 does.
+    Declare(u32),
+}
+
+/// What `NewBegin` needs that does not fit in an operand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewSpec {
+    /// Literal class, or `None` when the class is on the stack.
+    pub class: Option<Name>,
+    /// Whether a name value is on the stack.
+    pub has_name: bool,
+    /// Parent to copy fields from.
+    pub parent: Option<Name>,
+    /// Extra constructor arguments on the stack.
+    pub argc: u32,
+    /// `datablock` rather than `new`.
+    pub datablock: bool,
+    /// Source line, for messages.
+    pub line: u32,
+    /// Pc of the matching `NewEnd` (creation failures skip the block, as in V12).
+    pub end: u32,
+}
+
+/// A compiled function (or a file's top-level code).
+#[derive(Debug)]
+pub struct FuncDef {
+    /// Function name (`<main>` for top-level code).
+    pub name: Name,
+    /// Namespace the function was declared in (`None` for global functions).
+    pub ns: Option<Name>,
+    /// Package, if declared in one.
+    pub package: Option<Name>,
+    /// Number of declared parameters.
+    pub nparams: u32,
+    /// Total local slots (parameters first, then named locals, then temporaries).
+    pub nlocals: u32,
+    /// Named locals: name → slot, for `%a[i]`-style names built at run time and `eval`.
+    pub local_slots: HashMap<Name, u32>,
+    /// Instructions.
+    pub code: Vec<Op>,
+    /// Source line of each instruction.
+    pub lines: Vec<u32>,
+    /// Constants.
+    pub consts: Vec<Value>,
+    /// Object specs for `NewBegin`.
+    pub new_specs: Vec<NewSpec>,
+    /// Function declarations reached by `Declare`.
+    pub decls: Vec<Rc<FuncDef>>,
+    /// File the code came from.
+    pub file: Rc<str>,
+    /// True for top-level code (locals there are looked up in the caller of `eval`).
+    pub toplevel: bool,
+}

@@ -1,0 +1,657 @@
+//! AST → bytecode. Names are interned here so the VM never hashes a static name;
+//! locals become frame slots.
+
+use crate::ast::*;
+use crate::bytecode::{FuncDef, NewSpec, Op, Sep};
+use crate::intern::{Interner, Name};
+use crate::value::Value;
+use hashbrown::HashMap;
+use std::rc::Rc;
+
+struct Loop {
+    breaks: Vec<usize>,
+    continues: Vec<usize>,
+}
+
+struct Fc<'a> {
+    names: &'a mut Interner,
+    code: Vec<Op>,
+    lines: Vec<u32>,
+    consts: Vec<Value>,
+    const_map: HashMap<String, u32>,
+    new_specs: Vec<NewSpec>,
+    locals: HashMap<Name, u32>,
+    nlocals: u32,
+    loops: Vec<Loop>,
+    decls: Vec<Rc<FuncDef>>,
+    toplevel: bool,
+    line: u32,
+    file: Rc<str>,
+}
+
+/// Compiles a parsed file into its top-level code.
+pub fn compile_program(stmts: &[Stmt], file: &str, names: &mut Interner) -> Rc<FuncDef> {
+    let file: Rc<str> = Rc::from(file);
+    let main = names.intern("<main>");
+    let mut fc = Fc::new(names, true, file);
+    for s in stmts {
+        fc.stmt(s);
+    }
+    fc.emit(Op::ReturnEmpty);
+    Rc::new(fc.finish(main, None, None, 0))
+}
+
+impl<'a> Fc<'a> {
+    fn new(names: &'a mut Interner, toplevel: bool, file: Rc<str>) -> Self {
+        Fc {
+            names,
+            code: Vec::new(),
+            lines: Vec::new(),
+            consts: Vec::new(),
+            const_map: HashMap::new(),
+            new_specs: Vec::new(),
+            locals: HashMap::new(),
+            nlocals: 0,
+            loops: Vec::new(),
+            decls: Vec::new(),
+            toplevel,
+            line: 0,
+            file,
+        }
+    }
+
+    fn finish(self, name: Name, ns: Option<Name>, package: Option<Name>, nparams: u32) -> FuncDef {
+        FuncDef {
+            name,
+            ns,
+            package,
+            nparams,
+            nlocals: self.nlocals,
+            local_slots: self.locals,
+            code: self.code,
+            lines: self.lines,
+            consts: self.consts,
+            new_specs: self.new_specs,
+            decls: self.decls,
+            file: self.file,
+            toplevel: self.toplevel,
+        }
+    }
+
+    fn emit(&mut self, op: Op) -> usize {
+        self.code.push(op);
+        self.lines.push(self.line);
+        self.code.len() - 1
+    }
+
+    fn here(&self) -> u32 {
+        self.code.len() as u32
+    }
+
+    fn patch(&mut self, at: usize, target: u32) {
+        match &mut self.code[at] {
+            Op::Jump(t) | Op::JumpIfFalse(t) | Op::JumpIfTrue(t) => *t = target,
+            _ => {}
+        }
+    }
+
+    fn konst(&mut self, s: &str) -> u32 {
+        if let Some(&i) = self.const_map.get(s) {
+            return i;
+        }
+        let i = self.consts.len() as u32;
+        self.consts.push(Value::str(s));
+        self.const_map.insert(s.to_string(), i);
+        i
+    }
+
+    fn push_str(&mut self, s: &str) {
+        if s.is_empty() {
+            self.emit(Op::Empty);
+        } else {
+            let k = self.konst(s);
+            self.emit(Op::Const(k));
+        }
+    }
+
+    fn local_slot(&mut self, name: &str) -> u32 {
+        let n = self.names.intern(name);
+        if let Some(&s) = self.locals.get(&n) {
+            return s;
+        }
+        let s = self.nlocals;
+        self.nlocals += 1;
+        self.locals.insert(n, s);
+        s
+    }
+
+    fn temp_slot(&mut self) -> u32 {
+        let s = self.nlocals;
+        self.nlocals += 1;
+        s
+    }
+
+    fn function(&mut self, f: &FunctionDecl, package: Option<&str>) {
+        let name = self.names.intern(&f.name);
+        let ns = f.ns.as_deref().map(|n| self.names.intern(n));
+        let pkg = package.map(|p| self.names.intern(p));
+        let mut fc = Fc::new(self.names, false, self.file.clone());
+        fc.line = f.span.line;
+        for p in f.params.iter().take(crate::MAX_ARGS) {
+            let n = fc.names.intern(p);
+            if !fc.locals.contains_key(&n) {
+                fc.locals.insert(n, fc.nlocals);
+            }
+            // Duplicate parameter names still take a slot so argument positions line up.
+            fc.nlocals += 1;
+        }
+        let nparams = fc.nlocals;
+        for s in &f.body {
+            fc.stmt(s);
+        }
+        fc.emit(Op::ReturnEmpty);
+        let def = Rc::new(fc.finish(name, ns, pkg, nparams));
+        let idx = self.decls.len() as u32;
+        self.decls.push(def);
+        self.emit(Op::Declare(idx));
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Expr(e, sp) => {
+                self.line = sp.line;
+                self.expr(e, false);
+            }
+            Stmt::If(c, t, e, sp) => {
+                self.line = sp.line;
+                self.expr(c, true);
+                let jf = self.emit(Op::JumpIfFalse(0));
+                self.stmt(t);
+                if let Some(e) = e {
+                    let j = self.emit(Op::Jump(0));
+                    let h = self.here();
+                    self.patch(jf, h);
+                    self.stmt(e);
+                    let h = self.here();
+                    self.patch(j, h);
+                } else {
+                    let h = self.here();
+                    self.patch(jf, h);
+                }
+            }
+            Stmt::While(c, body, sp) => {
+                self.line = sp.line;
+                let top = self.here();
+                self.expr(c, true);
+                let jf = self.emit(Op::JumpIfFalse(0));
+                self.loop_body(body, top, jf);
+            }
+            Stmt::DoWhile(body, c, sp) => {
+                self.line = sp.line;
+                let top = self.here();
+                self.loops.push(Loop { breaks: Vec::new(), continues: Vec::new() });
+                self.stmt(body);
+                let cont = self.here();
+                self.expr(c, true);
+                self.emit(Op::JumpIfTrue(top));
+                let end = self.here();
+                self.close_loop(cont, end);
+            }
+            Stmt::For(init, test, step, body, sp) => {
+                self.line = sp.line;
+                if let Some(i) = init {
+                    self.expr(i, false);
+                }
+                let top = self.here();
+                let jf = match test {
+                    Some(t) => {
+                        self.expr(t, true);
+                        Some(self.emit(Op::JumpIfFalse(0)))
+                    }
+                    None => None,
+                };
+                self.loops.push(Loop { breaks: Vec::new(), continues: Vec::new() });
+                self.stmt(body);
+                let cont = self.here();
+                if let Some(st) = step {
+                    self.expr(st, false);
+                }
+                self.emit(Op::Jump(top));
+                let end = self.here();
+                if let Some(jf) = jf {
+                    self.patch(jf, end);
+                }
+                self.close_loop(cont, end);
+            }
+            Stmt::Switch { subject, string, cases, default, span } => {
+                self.line = span.line;
+                let tmp = self.temp_slot();
+                self.expr(subject, true);
+                self.emit(Op::StoreLocal(tmp, false));
+                let mut jumps = Vec::new();
+                for c in cases {
+                    let mut arm = Vec::new();
+                    for v in &c.values {
+                        self.emit(Op::LoadLocal(tmp));
+                        self.expr(v, true);
+                        self.emit(if *string { Op::StrEq } else { Op::Eq });
+                        arm.push(self.emit(Op::JumpIfTrue(0)));
+                    }
+                    jumps.push(arm);
+                }
+                let to_default = self.emit(Op::Jump(0));
+                let mut ends = Vec::new();
+                for (c, arm) in cases.iter().zip(jumps) {
+                    let h = self.here();
+                    for j in arm {
+                        self.patch(j, h);
+                    }
+                    for s in &c.body {
+                        self.stmt(s);
+                    }
+                    ends.push(self.emit(Op::Jump(0)));
+                }
+                let h = self.here();
+                self.patch(to_default, h);
+                if let Some(d) = default {
+                    for s in d {
+                        self.stmt(s);
+                    }
+                }
+                let h = self.here();
+                for e in ends {
+                    self.patch(e, h);
+                }
+            }
+            Stmt::Break(sp) => {
+                self.line = sp.line;
+                if self.loops.is_empty() {
+                    self.error_op("break outside a loop");
+                    self.emit(Op::Pop);
+                } else {
+                    let j = self.emit(Op::Jump(0));
+                    if let Some(l) = self.loops.last_mut() {
+                        l.breaks.push(j);
+                    }
+                }
+            }
+            Stmt::Continue(sp) => {
+                self.line = sp.line;
+                if self.loops.is_empty() {
+                    self.error_op("continue outside a loop");
+                    self.emit(Op::Pop);
+                } else {
+                    let j = self.emit(Op::Jump(0));
+                    if let Some(l) = self.loops.last_mut() {
+                        l.continues.push(j);
+                    }
+                }
+            }
+            Stmt::Return(e, sp) => {
+                self.line = sp.line;
+                match e {
+                    Some(e) => {
+                        self.expr(e, true);
+                        self.emit(Op::Return);
+                    }
+                    None => {
+                        self.emit(Op::ReturnEmpty);
+                    }
+                }
+            }
+            Stmt::Block(b) => {
+                for s in b {
+                    self.stmt(s);
+                }
+            }
+            Stmt::Datablock(d) => {
+                self.line = d.span.line;
+                self.object(d);
+                self.emit(Op::Pop);
+            }
+            Stmt::Function(f) => self.function(f, None),
+            Stmt::Package(name, fs, _) => {
+                for f in fs {
+                    self.function(f, Some(name));
+                }
+            }
+        }
+    }
+
+    fn loop_body(&mut self, body: &Stmt, top: u32, jf: usize) {
+        self.loops.push(Loop { breaks: Vec::new(), continues: Vec::new() });
+        self.stmt(body);
+        self.emit(Op::Jump(top));
+        let end = self.here();
+        self.patch(jf, end);
+        self.close_loop(top, end);
+    }
+
+    fn close_loop(&mut self, cont: u32, end: u32) {
+        if let Some(l) = self.loops.pop() {
+            for b in l.breaks {
+                self.patch(b, end);
+            }
+            for c in l.continues {
+                self.patch(c, cont);
+            }
+        }
+    }
+
+    fn error_op(&mut self, msg: &str) {
+        let k = self.konst(msg);
+        self.emit(Op::Error(k));
+    }
+
+    fn index_name(&mut self, name: &str, index: &[Expr]) {
+        for e in index {
+            self.expr(e, true);
+        }
+        let n = self.names.intern(name);
+        self.emit(Op::BuildName(n, index.len() as u32));
+    }
+
+    /// Pushes the current value of an lvalue. Returns nothing on the stack but the value.
+    fn load(&mut self, lv: &LValue) {
+        match lv {
+            LValue::Var { scope: Scope::Global, name, index } => {
+                if index.is_empty() {
+                    let n = self.names.intern(name);
+                    self.emit(Op::LoadGlobal(n));
+                } else {
+                    self.index_name(name, index);
+                    self.emit(Op::LoadGlobalDyn);
+                }
+            }
+            LValue::Var { scope: Scope::Local, name, index } => {
+                if index.is_empty() && !self.toplevel {
+                    let s = self.local_slot(name);
+                    self.emit(Op::LoadLocal(s));
+                } else {
+                    self.index_name(name, index);
+                    self.emit(Op::LoadLocalDyn);
+                }
+            }
+            LValue::Field { object, name, index } => {
+                self.expr(object, true);
+                if index.is_empty() {
+                    let n = self.names.intern(name);
+                    self.emit(Op::LoadField(n));
+                } else {
+                    self.index_name(name, index);
+                    self.emit(Op::LoadFieldDyn);
+                }
+            }
+        }
+    }
+
+    /// Assignment and compound assignment (`op`), leaving the value when `keep`.
+    fn assign(&mut self, lv: &LValue, op: Option<BinOp>, value: &Expr, keep: bool) {
+        // In-place append for `%s = %s @ x` and `%s @= ...`-like shapes.
+        if let LValue::Var { scope: Scope::Local, name, index } = lv
+            && index.is_empty()
+            && !self.toplevel
+        {
+            let slot = self.local_slot(name);
+            if op.is_none()
+                && let Expr::Bin(bop @ (BinOp::Cat | BinOp::CatSpc | BinOp::CatTab | BinOp::CatNl), l, r) = value
+                && let Expr::Load(LValue::Var { scope: Scope::Local, name: n2, index: i2 }) = &**l
+                && i2.is_empty()
+                && n2.eq_ignore_ascii_case(name)
+            {
+                self.expr(r, true);
+                self.emit(Op::AppendLocal(slot, sep_of(*bop), keep));
+                return;
+            }
+            match op {
+                None => self.expr(value, true),
+                Some(op) => {
+                    self.emit(Op::LoadLocal(slot));
+                    self.expr(value, true);
+                    self.binop(op);
+                }
+            }
+            self.emit(Op::StoreLocal(slot, keep));
+            return;
+        }
+        match lv {
+            LValue::Var { scope, name, index } => {
+                let global = *scope == Scope::Global;
+                if global && index.is_empty() {
+                    let n = self.names.intern(name);
+                    if let Some(op) = op {
+                        self.emit(Op::LoadGlobal(n));
+                        self.expr(value, true);
+                        self.binop(op);
+                    } else {
+                        self.expr(value, true);
+                    }
+                    self.emit(Op::StoreGlobal(n, keep));
+                } else {
+                    self.index_name(name, index);
+                    if let Some(op) = op {
+                        self.emit(Op::Dup);
+                        self.emit(if global { Op::LoadGlobalDyn } else { Op::LoadLocalDyn });
+                        self.expr(value, true);
+                        self.binop(op);
+                    } else {
+                        self.expr(value, true);
+                    }
+                    self.emit(if global { Op::StoreGlobalDyn(keep) } else { Op::StoreLocalDyn(keep) });
+                }
+            }
+            LValue::Field { object, name, index } => {
+                self.expr(object, true);
+                if index.is_empty() {
+                    let n = self.names.intern(name);
+                    if let Some(op) = op {
+                        self.emit(Op::Dup);
+                        self.emit(Op::LoadField(n));
+                        self.expr(value, true);
+                        self.binop(op);
+                    } else {
+                        self.expr(value, true);
+                    }
+                    self.emit(Op::StoreField(n, keep));
+                } else {
+                    self.index_name(name, index);
+                    if let Some(op) = op {
+                        self.emit(Op::Dup2);
+                        self.emit(Op::LoadFieldDyn);
+                        self.expr(value, true);
+                        self.binop(op);
+                    } else {
+                        self.expr(value, true);
+                    }
+                    self.emit(Op::StoreFieldDyn(keep));
+                }
+            }
+        }
+    }
+
+    fn binop(&mut self, op: BinOp) {
+        let o = match op {
+            BinOp::Add => Op::Add,
+            BinOp::Sub => Op::Sub,
+            BinOp::Mul => Op::Mul,
+            BinOp::Div => Op::Div,
+            BinOp::Mod => Op::Mod,
+            BinOp::BitAnd => Op::BitAnd,
+            BinOp::BitOr => Op::BitOr,
+            BinOp::BitXor => Op::BitXor,
+            BinOp::Shl => Op::Shl,
+            BinOp::Shr => Op::Shr,
+            BinOp::Lt => Op::Lt,
+            BinOp::Le => Op::Le,
+            BinOp::Gt => Op::Gt,
+            BinOp::Ge => Op::Ge,
+            BinOp::Eq => Op::Eq,
+            BinOp::Ne => Op::Ne,
+            BinOp::StrEq => Op::StrEq,
+            BinOp::StrNe => Op::StrNe,
+            BinOp::Cat | BinOp::CatSpc | BinOp::CatTab | BinOp::CatNl => Op::Cat(sep_of(op)),
+            // Short-circuit operators are compiled with jumps; reaching here means a compound
+            // assignment, which the parser never produces for them.
+            BinOp::And | BinOp::Or => Op::BitAnd,
+        };
+        self.emit(o);
+    }
+
+    fn args(&mut self, args: &[Expr]) -> u32 {
+        for a in args {
+            self.expr(a, true);
+        }
+        args.len() as u32
+    }
+
+    /// Compiles an expression; when `want` is false the value is not left on the stack.
+    fn expr(&mut self, e: &Expr, want: bool) {
+        match e {
+            Expr::Assign(lv, op, v) => {
+                self.assign(lv, *op, v, want);
+                return;
+            }
+            Expr::PostInc(lv, up) => {
+                if let LValue::Var { scope: Scope::Local, name, index } = lv
+                    && index.is_empty()
+                    && !self.toplevel
+                {
+                    let slot = self.local_slot(name);
+                    self.emit(Op::IncLocal(slot, if *up { 1 } else { -1 }, want));
+                    return;
+                }
+                let one = Expr::Int(1);
+                self.assign(lv, Some(if *up { BinOp::Add } else { BinOp::Sub }), &one, want);
+                return;
+            }
+            _ => {}
+        }
+        match e {
+            Expr::Int(i) => {
+                self.emit(Op::Int(*i));
+            }
+            Expr::Float(f) => {
+                self.emit(Op::Float(*f));
+            }
+            Expr::Str(s) | Expr::Ident(s) => self.push_str(s),
+            Expr::Tagged(s) => {
+                let k = self.konst(s);
+                self.emit(Op::Tag(k));
+            }
+            Expr::Load(lv) => self.load(lv),
+            Expr::Bin(BinOp::And, a, b) | Expr::Bin(BinOp::Or, a, b) => {
+                let is_and = matches!(e, Expr::Bin(BinOp::And, ..));
+                self.expr(a, true);
+                let j1 = self.emit(if is_and { Op::JumpIfFalse(0) } else { Op::JumpIfTrue(0) });
+                self.expr(b, true);
+                let j2 = self.emit(if is_and { Op::JumpIfFalse(0) } else { Op::JumpIfTrue(0) });
+                self.emit(Op::Int(if is_and { 1 } else { 0 }));
+                let j3 = self.emit(Op::Jump(0));
+                let h = self.here();
+                self.patch(j1, h);
+                self.patch(j2, h);
+                self.emit(Op::Int(if is_and { 0 } else { 1 }));
+                let h = self.here();
+                self.patch(j3, h);
+            }
+            Expr::Bin(op, a, b) => {
+                self.expr(a, true);
+                self.expr(b, true);
+                self.binop(*op);
+            }
+            Expr::Un(op, a) => {
+                self.expr(a, true);
+                self.emit(match op {
+                    UnOp::Neg => Op::Neg,
+                    UnOp::Not => Op::Not,
+                    UnOp::BitNot => Op::BitNot,
+                });
+            }
+            Expr::Cond(c, a, b) => {
+                self.expr(c, true);
+                let jf = self.emit(Op::JumpIfFalse(0));
+                self.expr(a, true);
+                let j = self.emit(Op::Jump(0));
+                let h = self.here();
+                self.patch(jf, h);
+                self.expr(b, true);
+                let h = self.here();
+                self.patch(j, h);
+            }
+            Expr::Call { ns, name, args, span } => {
+                self.line = self.line.max(span.line);
+                let argc = self.args(args);
+                let n = self.names.intern(name);
+                match ns {
+                    None => self.emit(Op::Call(n, argc)),
+                    Some(p) if p.eq_ignore_ascii_case("Parent") => self.emit(Op::CallParent(n, argc)),
+                    Some(p) => {
+                        let pn = self.names.intern(p);
+                        self.emit(Op::CallNs(pn, n, argc))
+                    }
+                };
+            }
+            Expr::Method { object, name, args, .. } => {
+                self.expr(object, true);
+                let argc = self.args(args) + 1;
+                let n = self.names.intern(name);
+                self.emit(Op::CallMethod(n, argc));
+            }
+            Expr::New(d) => self.object(d),
+            Expr::Assign(..) | Expr::PostInc(..) => {}
+        }
+        if !want {
+            self.emit(Op::Pop);
+        }
+    }
+
+    /// Leaves the new object's id on the stack.
+    fn object(&mut self, d: &ObjectDecl) {
+        let class = match &d.class {
+            ClassName::Name(n) => Some(self.names.intern(n)),
+            ClassName::Expr(e) => {
+                self.expr(e, true);
+                None
+            }
+        };
+        if let Some(n) = &d.name {
+            self.expr(n, true);
+        }
+        let argc = self.args(&d.args);
+        let parent = d.parent.as_deref().map(|p| self.names.intern(p));
+        let spec =
+            NewSpec { class, has_name: d.name.is_some(), parent, argc, datablock: d.datablock, line: d.span.line, end: 0 };
+        let idx = self.new_specs.len() as u32;
+        self.new_specs.push(spec);
+        self.emit(Op::NewBegin(idx));
+        for (name, index, value) in &d.fields {
+            if index.is_empty() {
+                self.expr(value, true);
+                let n = self.names.intern(name);
+                self.emit(Op::NewField(n));
+            } else {
+                self.index_name(name, index);
+                self.expr(value, true);
+                self.emit(Op::NewFieldDyn);
+            }
+        }
+        self.emit(Op::NewAdd);
+        for c in &d.children {
+            self.object(c);
+            self.emit(Op::Pop);
+        }
+        let end = self.emit(Op::NewEnd) as u32;
+        if let Some(s) = self.new_specs.get_mut(idx as usize) {
+            s.end = end;
+        }
+    }
+}
+
+fn sep_of(op: BinOp) -> Sep {
+    match op {
+        BinOp::CatSpc => Sep::Space,
+        BinOp::CatTab => Sep::Tab,
+        BinOp::CatNl => Sep::Newline,
+        _ => Sep::None,
+    }
+}

@@ -1,0 +1,769 @@
+//! The `Console` value the host owns: names, globals, namespaces, packages, functions,
+//! and the entry points (`eval`, `exec_file`, `call_function`, `call_method`).
+
+use crate::bytecode::FuncDef;
+use crate::compiler::compile_program;
+use crate::intern::{Interner, Name};
+use crate::object::{ClassRec, ObjectId, SimObject};
+use crate::output::{Level, OutputSink, StdioSink};
+use crate::parser::{SyntaxError, parse};
+use crate::value::Value;
+use hashbrown::HashMap;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+/// Namespace index.
+pub type NsId = u32;
+
+/// The global (unnamed) namespace.
+pub const GLOBAL_NS: NsId = 0;
+
+/// Arguments a Rust function or method receives.
+#[derive(Debug)]
+pub struct CallArgs<'a> {
+    /// For methods: the object the method was called on.
+    pub this: Option<ObjectId>,
+    /// The arguments after the function name. For methods `argv[0]` is the object as written.
+    pub argv: &'a [Value],
+}
+
+impl CallArgs<'_> {
+    /// Argument `i` (empty when missing).
+    pub fn get(&self, i: usize) -> Value {
+        self.argv.get(i).cloned().unwrap_or_default()
+    }
+    /// Argument `i` as text.
+    pub fn str(&self, i: usize) -> std::borrow::Cow<'_, str> {
+        match self.argv.get(i) {
+            Some(v) => v.as_text(),
+            None => std::borrow::Cow::Borrowed(""),
+        }
+    }
+    /// Argument `i` as a double.
+    pub fn f64(&self, i: usize) -> f64 {
+        self.argv.get(i).map(Value::to_f64).unwrap_or(0.0)
+    }
+    /// Argument `i` as an integer.
+    pub fn i32(&self, i: usize) -> i32 {
+        self.argv.get(i).map(Value::to_i32).unwrap_or(0)
+    }
+    /// Argument `i` as a boolean.
+    pub fn bool(&self, i: usize) -> bool {
+        self.argv.get(i).is_some_and(Value::truthy)
+    }
+    /// Number of arguments.
+    pub fn len(&self) -> usize {
+        self.argv.len()
+    }
+    /// True when there are no arguments.
+    pub fn is_empty(&self) -> bool {
+        self.argv.is_empty()
+    }
+}
+
+/// The body of a function implemented in Rust.
+pub type NativeBody = dyn Fn(&mut Console, &CallArgs<'_>) -> Value;
+
+/// A function or method implemented in Rust (the seed's ConsoleFunction / ConsoleMethod).
+pub struct NativeFn {
+    pub(crate) name: Name,
+    /// Minimum argc, counting the function name (and the object, for methods), as in the seed.
+    pub(crate) min: u32,
+    /// Maximum argc; 0 means any.
+    pub(crate) max: u32,
+    pub(crate) usage: Rc<str>,
+    pub(crate) body: Rc<NativeBody>,
+}
+
+impl fmt::Debug for NativeFn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("NativeFn").field("min", &self.min).field("max", &self.max).finish()
+    }
+}
+
+/// Something callable.
+#[derive(Clone, Debug)]
+pub enum Callable {
+    /// Compiled script.
+    Script(Rc<FuncDef>),
+    /// Rust.
+    Native(Rc<NativeFn>),
+}
+
+/// One definition of a function in a namespace; packages stack layers.
+#[derive(Clone, Debug)]
+pub(crate) struct Layer {
+    pub(crate) package: Option<Name>,
+    pub(crate) callable: Callable,
+}
+
+#[derive(Debug)]
+pub(crate) struct Namespace {
+    pub(crate) name: Name,
+    pub(crate) parent: Option<NsId>,
+    pub(crate) funcs: HashMap<Name, Vec<Layer>>,
+}
+
+/// A found function: what to call, and where it sits (for `Parent::`).
+#[derive(Clone, Debug)]
+pub(crate) struct Resolved {
+    pub(crate) callable: Callable,
+    pub(crate) ns: NsId,
+    pub(crate) layer: u32,
+}
+
+/// A script call frame.
+#[derive(Debug)]
+pub(crate) struct Frame {
+    pub(crate) func: Rc<FuncDef>,
+    pub(crate) pc: usize,
+    pub(crate) base: usize,
+    pub(crate) ns: NsId,
+    pub(crate) layer: u32,
+    pub(crate) dyn_locals: Option<Box<HashMap<Name, Value>>>,
+    /// Top-level code run by `eval` from a function uses that function's locals.
+    pub(crate) eval_scope: Option<usize>,
+    /// Operand-stack height to restore when the frame returns.
+    pub(crate) stack_base: usize,
+    /// Objects under construction when the frame started.
+    pub(crate) new_base: usize,
+}
+
+/// A scheduled call.
+#[derive(Clone, Debug)]
+pub(crate) struct Event {
+    pub(crate) id: u32,
+    pub(crate) object: Option<ObjectId>,
+    pub(crate) func: Name,
+    pub(crate) args: Vec<Value>,
+    /// Call `func` as a method of `object` (else a global function, with `object` as lifetime guard).
+    pub(crate) method: bool,
+}
+
+/// Errors the host sees.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConsoleError {
+    /// The source did not parse.
+    Syntax(SyntaxError),
+    /// The run was stopped (instruction budget, recursion depth, or `quit()` is not an error).
+    Aborted(String),
+    /// A file could not be read or is outside the allowed folder.
+    File(String),
+}
+
+impl fmt::Display for ConsoleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConsoleError::Syntax(e) => write!(f, "{e}"),
+            ConsoleError::Aborted(m) => write!(f, "script aborted: {m}"),
+            ConsoleError::File(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for ConsoleError {}
+
+/// Host settings.
+#[derive(Clone, Debug)]
+pub struct ConsoleConfig {
+    /// Instructions one top-level call may run before it is stopped.
+    pub instruction_budget: u64,
+    /// Maximum script call depth.
+    pub max_call_depth: usize,
+    /// `new` of an unknown class makes a plain object of that class name instead of failing.
+    pub lenient: bool,
+}
+
+impl Default for ConsoleConfig {
+    fn default() -> Self {
+        ConsoleConfig { instruction_budget: 200_000_000, max_call_depth: 1000, lenient: false }
+    }
+}
+
+/// The console: compiler, VM, namespaces, objects and scheduler in one value the host owns.
+pub struct Console {
+    pub(crate) names: Interner,
+    pub(crate) globals: Vec<Value>,
+    pub(crate) namespaces: Vec<Namespace>,
+    pub(crate) ns_by_name: HashMap<Name, NsId>,
+    pub(crate) method_cache: HashMap<(NsId, Name), Option<Resolved>>,
+    pub(crate) packages: HashMap<Name, Vec<Rc<FuncDef>>>,
+    pub(crate) package_order: Vec<Name>,
+    pub(crate) active_packages: Vec<Name>,
+    pub(crate) classes: Vec<ClassRec>,
+    pub(crate) class_by_name: HashMap<Name, u32>,
+    pub(crate) objects: HashMap<ObjectId, SimObject>,
+    pub(crate) object_names: HashMap<Name, ObjectId>,
+    pub(crate) next_id: ObjectId,
+    pub(crate) next_datablock_id: ObjectId,
+    pub(crate) stack: Vec<Value>,
+    pub(crate) frames: Vec<Frame>,
+    pub(crate) new_stack: Vec<crate::object::Pending>,
+    pub(crate) config: ConsoleConfig,
+    pub(crate) budget_left: u64,
+    pub(crate) run_depth: usize,
+    pub(crate) abort: Option<String>,
+    pub(crate) output: Box<dyn OutputSink>,
+    pub(crate) trace: bool,
+    pub(crate) sim_time: u64,
+    pub(crate) events: BTreeMap<(u64, u64), Event>,
+    pub(crate) event_index: HashMap<u32, (u64, u64)>,
+    pub(crate) next_event_id: u32,
+    pub(crate) event_seq: u64,
+    pub(crate) tags: Vec<String>,
+    pub(crate) tag_by_text: HashMap<String, u32>,
+    pub(crate) rng_state: u64,
+    pub(crate) file_root: Option<PathBuf>,
+    pub(crate) file_stack: Vec<PathBuf>,
+    pub(crate) quit: bool,
+    pub(crate) word_cache: crate::builtins::WordCache,
+    pub(crate) arg_pool: Vec<Vec<Value>>,
+}
+
+impl fmt::Debug for Console {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Console")
+            .field("objects", &self.objects.len())
+            .field("functions_namespaces", &self.namespaces.len())
+            .field("sim_time", &self.sim_time)
+            .finish()
+    }
+}
+
+impl Default for Console {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Most arguments that reach a function.
+pub const MAX_ARGS: usize = 20;
+
+impl Console {
+    /// A console with the built-in classes and functions, printing to stdout/stderr.
+    pub fn new() -> Self {
+        Self::with_config(ConsoleConfig::default())
+    }
+
+    /// A console with explicit settings.
+    pub fn with_config(config: ConsoleConfig) -> Self {
+        let mut names = Interner::default();
+        let global = names.intern("");
+        let mut c = Console {
+            names,
+            globals: Vec::new(),
+            namespaces: vec![Namespace { name: global, parent: None, funcs: HashMap::new() }],
+            ns_by_name: HashMap::new(),
+            method_cache: HashMap::new(),
+            packages: HashMap::new(),
+            package_order: Vec::new(),
+            active_packages: Vec::new(),
+            classes: Vec::new(),
+            class_by_name: HashMap::new(),
+            objects: HashMap::new(),
+            object_names: HashMap::new(),
+            next_id: crate::object::FIRST_OBJECT_ID,
+            next_datablock_id: crate::object::FIRST_DATABLOCK_ID,
+            stack: Vec::with_capacity(1024),
+            frames: Vec::with_capacity(64),
+            new_stack: Vec::new(),
+            budget_left: config.instruction_budget,
+            config,
+            run_depth: 0,
+            abort: None,
+            output: Box::new(StdioSink),
+            trace: false,
+            sim_time: 0,
+            events: BTreeMap::new(),
+            event_index: HashMap::new(),
+            next_event_id: 1,
+            event_seq: 0,
+            tags: Vec::new(),
+            tag_by_text: HashMap::new(),
+            rng_state: 0x853c_49e6_748f_ea9b,
+            file_root: None,
+            file_stack: Vec::new(),
+            quit: false,
+            word_cache: Default::default(),
+            arg_pool: Vec::new(),
+        };
+        c.ns_by_name.insert(global, GLOBAL_NS);
+        crate::object::register_builtin_classes(&mut c);
+        crate::builtins::register(&mut c);
+        c
+    }
+
+    /// Sends output to `sink` instead of stdout/stderr.
+    pub fn set_output(&mut self, sink: Box<dyn OutputSink>) {
+        self.output = sink;
+    }
+
+    /// Allows file functions (`exec`, `isFile`, `save`, `export`) inside `root` only.
+    pub fn set_file_root(&mut self, root: impl Into<PathBuf>) {
+        self.file_root = Some(root.into());
+    }
+
+    /// Turns lenient loading (unknown classes become plain objects) on or off.
+    pub fn set_lenient(&mut self, on: bool) {
+        self.config.lenient = on;
+    }
+
+    /// Turns call tracing on or off (the script function `trace(bool)`).
+    pub fn set_trace(&mut self, on: bool) {
+        self.trace = on;
+    }
+
+    /// Sets the instruction budget per top-level call.
+    pub fn set_instruction_budget(&mut self, n: u64) {
+        self.config.instruction_budget = n;
+    }
+
+    /// True once a script called `quit()`.
+    pub fn quit_requested(&self) -> bool {
+        self.quit
+    }
+
+    /// Prints a line at a level.
+    pub fn print(&mut self, level: Level, text: &str) {
+        self.output.line(level, text);
+    }
+    /// `echo`.
+    pub fn echo(&mut self, text: &str) {
+        self.output.line(Level::Normal, text);
+    }
+    /// `warn`.
+    pub fn warn(&mut self, text: &str) {
+        self.output.line(Level::Warning, text);
+    }
+    /// `error`.
+    pub fn error(&mut self, text: &str) {
+        self.output.line(Level::Error, text);
+    }
+
+    /// Interns a name.
+    pub fn intern(&mut self, s: &str) -> Name {
+        self.names.intern(s)
+    }
+
+    /// The text of an interned name.
+    pub fn name_text(&self, n: Name) -> &str {
+        self.names.text(n)
+    }
+
+    // ---- globals ----
+
+    /// Reads a global (`name` without the `$`).
+    pub fn get_global(&self, name: &str) -> Value {
+        match self.names.lookup(name.trim_start_matches('$')) {
+            Some(n) => self.global(n),
+            None => Value::Empty,
+        }
+    }
+
+    /// Sets a global (`name` without the `$`).
+    pub fn set_global(&mut self, name: &str, v: impl Into<Value>) {
+        let n = self.names.intern(name.trim_start_matches('$'));
+        self.set_global_name(n, v.into());
+    }
+
+    #[inline]
+    pub(crate) fn global(&self, n: Name) -> Value {
+        self.globals.get(n.0 as usize).cloned().unwrap_or_default()
+    }
+
+    #[inline]
+    pub(crate) fn set_global_name(&mut self, n: Name, v: Value) {
+        let i = n.0 as usize;
+        if i >= self.globals.len() {
+            if v.is_empty() {
+                return;
+            }
+            self.globals.resize(i + 1, Value::Empty);
+        }
+        self.globals[i] = if v.is_empty() { Value::Empty } else { v };
+    }
+
+    // ---- namespaces and functions ----
+
+    /// The namespace called `name`, created on first use.
+    pub(crate) fn namespace(&mut self, name: Name) -> NsId {
+        if let Some(&id) = self.ns_by_name.get(&name) {
+            return id;
+        }
+        let id = self.namespaces.len() as NsId;
+        self.namespaces.push(Namespace { name, parent: None, funcs: HashMap::new() });
+        self.ns_by_name.insert(name, id);
+        id
+    }
+
+    /// Links `child`'s namespace under `parent` (the seed's `Con::linkNamespaces`).
+    /// Refuses links that would make a cycle.
+    pub fn link_namespaces(&mut self, parent: &str, child: &str) -> bool {
+        let p = self.names.intern(parent);
+        let c = self.names.intern(child);
+        let pid = self.namespace(p);
+        let cid = self.namespace(c);
+        self.link_ns_ids(pid, cid)
+    }
+
+    pub(crate) fn link_ns_ids(&mut self, parent: NsId, child: NsId) -> bool {
+        if parent == child {
+            return false;
+        }
+        let mut walk = Some(parent);
+        let mut steps = 0;
+        while let Some(w) = walk {
+            if w == child || steps > 10_000 {
+                return false;
+            }
+            walk = self.namespaces[w as usize].parent;
+            steps += 1;
+        }
+        if self.namespaces[child as usize].parent != Some(parent) {
+            self.namespaces[child as usize].parent = Some(parent);
+            self.method_cache.clear();
+        }
+        true
+    }
+
+    pub(crate) fn define(&mut self, ns: NsId, fname: Name, package: Option<Name>, callable: Callable) {
+        let layers = self.namespaces[ns as usize].funcs.entry(fname).or_default();
+        match package {
+            None => {
+                // A plain definition replaces the base layer; active packages stay on top.
+                if let Some(first) = layers.first_mut()
+                    && first.package.is_none()
+                {
+                    first.callable = callable;
+                } else {
+                    layers.insert(0, Layer { package: None, callable });
+                }
+            }
+            Some(p) => {
+                if let Some(l) = layers.iter_mut().find(|l| l.package == Some(p)) {
+                    l.callable = callable;
+                } else {
+                    layers.push(Layer { package: Some(p), callable });
+                }
+            }
+        }
+        self.method_cache.clear();
+    }
+
+    /// Looks `fname` up along the namespace chain starting at `ns`.
+    pub(crate) fn resolve(&mut self, ns: NsId, fname: Name) -> Option<Resolved> {
+        if let Some(r) = self.method_cache.get(&(ns, fname)) {
+            return r.clone();
+        }
+        let r = self.resolve_from(Some(ns), fname);
+        self.method_cache.insert((ns, fname), r.clone());
+        r
+    }
+
+    fn resolve_from(&self, mut ns: Option<NsId>, fname: Name) -> Option<Resolved> {
+        let mut steps = 0;
+        while let Some(n) = ns {
+            let space = &self.namespaces[n as usize];
+            if let Some(layers) = space.funcs.get(&fname)
+                && let Some(top) = layers.last()
+            {
+                return Some(Resolved { callable: top.callable.clone(), ns: n, layer: layers.len() as u32 - 1 });
+            }
+            ns = space.parent;
+            steps += 1;
+            if steps > 10_000 {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// `Parent::fname` from a function at (`ns`, `layer`): the layer below, else up the chain.
+    pub(crate) fn resolve_parent(&self, ns: NsId, layer: u32, fname: Name) -> Option<Resolved> {
+        let space = self.namespaces.get(ns as usize)?;
+        if layer > 0
+            && let Some(layers) = space.funcs.get(&fname)
+            && let Some(l) = layers.get(layer as usize - 1)
+        {
+            return Some(Resolved { callable: l.callable.clone(), ns, layer: layer - 1 });
+        }
+        self.resolve_from(space.parent, fname)
+    }
+
+    /// Installs a compiled script function (from a `Declare` instruction).
+    pub(crate) fn declare(&mut self, f: Rc<FuncDef>) {
+        match f.package {
+            Some(p) => {
+                let list = self.packages.entry(p).or_default();
+                if let Some(slot) = list.iter_mut().find(|g| g.name == f.name && g.ns == f.ns) {
+                    *slot = f.clone();
+                } else {
+                    list.push(f.clone());
+                }
+                if !self.package_order.contains(&p) {
+                    self.package_order.push(p);
+                }
+                if self.active_packages.contains(&p) {
+                    let ns = match f.ns {
+                        Some(n) => self.namespace(n),
+                        None => GLOBAL_NS,
+                    };
+                    self.define(ns, f.name, Some(p), Callable::Script(f));
+                }
+            }
+            None => {
+                let ns = match f.ns {
+                    Some(n) => self.namespace(n),
+                    None => GLOBAL_NS,
+                };
+                self.define(ns, f.name, None, Callable::Script(f));
+            }
+        }
+    }
+
+    /// `activatePackage`: the package's functions override the current ones.
+    pub fn activate_package(&mut self, name: &str) -> bool {
+        let p = self.names.intern(name);
+        if self.active_packages.contains(&p) {
+            return true;
+        }
+        let Some(funcs) = self.packages.get(&p).cloned() else {
+            let msg = format!("activatePackage: no package named {name}");
+            self.warn(&msg);
+            return false;
+        };
+        for f in funcs {
+            let ns = match f.ns {
+                Some(n) => self.namespace(n),
+                None => GLOBAL_NS,
+            };
+            self.define(ns, f.name, Some(p), Callable::Script(f));
+        }
+        self.active_packages.push(p);
+        true
+    }
+
+    /// `deactivatePackage` with V12 semantics: the package and every package activated after it.
+    pub fn deactivate_package(&mut self, name: &str) -> bool {
+        let p = self.names.intern(name);
+        let Some(pos) = self.active_packages.iter().position(|&x| x == p) else {
+            return false;
+        };
+        let removed: Vec<Name> = self.active_packages.drain(pos..).collect();
+        for ns in &mut self.namespaces {
+            for layers in ns.funcs.values_mut() {
+                layers.retain(|l| l.package.is_none_or(|pk| !removed.contains(&pk)));
+            }
+        }
+        self.method_cache.clear();
+        true
+    }
+
+    /// True if a package with this name was declared.
+    pub fn is_package(&self, name: &str) -> bool {
+        self.names.lookup(name).is_some_and(|n| self.packages.contains_key(&n))
+    }
+
+    /// True if a global function (or `Ns::name`) exists.
+    pub fn is_function(&mut self, name: &str) -> bool {
+        let (ns, f) = match name.rfind("::") {
+            Some(i) => (&name[..i], &name[i + 2..]),
+            None => ("", name),
+        };
+        let Some(fname) = self.names.lookup(f) else { return false };
+        let nsid = if ns.is_empty() {
+            GLOBAL_NS
+        } else {
+            match self.names.lookup(ns).and_then(|n| self.ns_by_name.get(&n).copied()) {
+                Some(id) => id,
+                None => return false,
+            }
+        };
+        if nsid == GLOBAL_NS {
+            self.namespaces[0].funcs.get(&fname).is_some_and(|l| !l.is_empty())
+        } else {
+            self.resolve(nsid, fname).is_some()
+        }
+    }
+
+    /// Registers a Rust function callable from script as `name(...)`.
+    ///
+    /// `min_args`/`max_args` count the function name as argument 0, exactly like the seed's
+    /// ConsoleFunction (so a function taking no arguments is `1, 1`; `max_args == 0` means any).
+    /// On a wrong count the console prints `usage`.
+    pub fn register_function<R, F>(&mut self, name: &str, min_args: u32, max_args: u32, usage: &str, f: F)
+    where
+        R: Into<Value>,
+        F: Fn(&mut Console, &CallArgs<'_>) -> R + 'static,
+    {
+        self.register_in(GLOBAL_NS, name, min_args, max_args, usage, f);
+    }
+
+    /// Registers a Rust method on a class or namespace (the seed's ConsoleMethod).
+    /// Counts include the function name and the object (so a method with no arguments is `2, 2`).
+    pub fn register_method<R, F>(
+        &mut self,
+        class: &str,
+        name: &str,
+        min_args: u32,
+        max_args: u32,
+        usage: &str,
+        f: F,
+    ) where
+        R: Into<Value>,
+        F: Fn(&mut Console, &CallArgs<'_>) -> R + 'static,
+    {
+        let c = self.names.intern(class);
+        let ns = self.namespace(c);
+        self.register_in(ns, name, min_args, max_args, usage, f);
+    }
+
+    fn register_in<R, F>(&mut self, ns: NsId, name: &str, min: u32, max: u32, usage: &str, f: F)
+    where
+        R: Into<Value>,
+        F: Fn(&mut Console, &CallArgs<'_>) -> R + 'static,
+    {
+        let n = self.names.intern(name);
+        let body: Rc<NativeBody> = Rc::new(move |c: &mut Console, a: &CallArgs<'_>| f(c, a).into());
+        let native = NativeFn { name: n, min, max, usage: Rc::from(usage), body };
+        self.define(ns, n, None, Callable::Native(Rc::new(native)));
+    }
+
+    // ---- entry points ----
+
+    /// Parses, compiles and runs `src` as top-level code. Returns the value of a top-level `return`.
+    pub fn eval(&mut self, src: &str) -> Result<Value, ConsoleError> {
+        self.eval_named(src, "<eval>")
+    }
+
+    /// Like [`Console::eval`] with a file name for messages.
+    pub fn eval_named(&mut self, src: &str, file: &str) -> Result<Value, ConsoleError> {
+        let stmts = match parse(src, file) {
+            Ok(s) => s,
+            Err(e) => {
+                self.error(&e.to_string());
+                return Err(ConsoleError::Syntax(e));
+            }
+        };
+        let code = compile_program(&stmts, file, &mut self.names);
+        self.run_toplevel(code, None)
+    }
+
+    /// The seed's `Con::evaluate`: runs a command string and returns its result text.
+    pub fn evaluate(&mut self, src: &str) -> String {
+        self.eval(src).map(|v| v.to_string()).unwrap_or_default()
+    }
+
+    /// Reads, parses and runs a script file (relative paths are resolved in the file root).
+    pub fn exec_file(&mut self, path: &str) -> Result<Value, ConsoleError> {
+        let full = self.resolve_path(path).ok_or_else(|| {
+            ConsoleError::File(format!("exec: path {path} is outside the script folder"))
+        })?;
+        let bytes = std::fs::read(&full)
+            .map_err(|e| ConsoleError::File(format!("exec: unable to read {path}: {e}")))?;
+        let src = decode_source(&bytes);
+        self.file_stack.push(full.clone());
+        let r = self.eval_named(&src, path);
+        self.file_stack.pop();
+        r
+    }
+
+    /// Calls a global function by name (the seed's `Con::executef`). Unknown names print an error.
+    pub fn call_function(&mut self, name: &str, args: &[Value]) -> Value {
+        let (ns, f) = match name.rfind("::") {
+            Some(i) => (Some(&name[..i]), &name[i + 2..]),
+            None => (None, name),
+        };
+        let fname = self.names.intern(f);
+        let nsid = match ns {
+            Some(n) => {
+                let nn = self.names.intern(n);
+                self.namespace(nn)
+            }
+            None => GLOBAL_NS,
+        };
+        let Some(res) = self.resolve(nsid, fname) else {
+            let msg = format!("{name}: Unknown command.");
+            self.warn(&msg);
+            return Value::Empty;
+        };
+        self.invoke(res, None, args)
+    }
+
+    /// Calls a method on an object (the seed's `Con::executef(object, ...)`).
+    pub fn call_method(&mut self, object: &Value, method: &str, args: &[Value]) -> Value {
+        let Some(id) = self.find_object(object) else {
+            let msg = format!("Unable to find object: '{object}' attempting to call function '{method}'");
+            self.warn(&msg);
+            return Value::Empty;
+        };
+        let fname = self.names.intern(method);
+        let ns = self.objects.get(&id).map(|o| o.ns).unwrap_or(GLOBAL_NS);
+        let Some(res) = self.resolve(ns, fname) else {
+            let cls = self.class_name_of(id);
+            let msg = format!("{cls}::{method}: Unknown command.");
+            self.warn(&msg);
+            return Value::Empty;
+        };
+        let mut all = Vec::with_capacity(args.len() + 1);
+        all.push(object.clone());
+        all.extend_from_slice(args);
+        self.invoke(res, Some(id), &all)
+    }
+
+    /// Calls `method` on the object if any definition exists, silently doing nothing otherwise
+    /// (used for callbacks such as `onAdd`).
+    pub fn call_method_if_exists(&mut self, id: ObjectId, method: &str, args: &[Value]) -> Option<Value> {
+        let fname = self.names.intern(method);
+        let ns = self.objects.get(&id)?.ns;
+        let res = self.resolve(ns, fname)?;
+        let mut all = Vec::with_capacity(args.len() + 1);
+        all.push(Value::Int(i64::from(id)));
+        all.extend_from_slice(args);
+        Some(self.invoke(res, Some(id), &all))
+    }
+
+    /// Maps a path to a file inside the file root (or the current directory when there is none).
+    /// `None` for absolute paths or paths that climb out of it.
+    pub fn resolve_path(&self, path: &str) -> Option<PathBuf> {
+        let p = std::path::Path::new(path);
+        let mut rel = PathBuf::new();
+        for comp in p.components() {
+            match comp {
+                std::path::Component::Normal(c) => rel.push(c),
+                std::path::Component::CurDir => {}
+                std::path::Component::ParentDir => {
+                    if !rel.pop() {
+                        return None;
+                    }
+                }
+                _ => return None,
+            }
+        }
+        let root = self.file_root.clone().unwrap_or_else(|| PathBuf::from("."));
+        let direct = root.join(&rel);
+        if direct.exists() {
+            return Some(direct);
+        }
+        // Fall back to the folder of the file being executed (still inside the root).
+        if let Some(cur) = self.file_stack.last()
+            && let Some(dir) = cur.parent()
+        {
+            let cand = dir.join(&rel);
+            if cand.exists() && cand.starts_with(&root) {
+                return Some(cand);
+            }
+        }
+        Some(direct)
+    }
+}
+
+/// Source files may be UTF-8 or Latin-1 (old game files are the latter).
+pub fn decode_source(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_string(),
+        Err(_) => bytes.iter().map(|&b| b as char).collect(),
+    }
+}

@@ -1,0 +1,671 @@
+//! Recursive-descent parser for the V12 grammar (plus `do`/`while`, block comments,
+//! `(Name : Parent)` datablocks and `.5` floats).
+
+use crate::ast::*;
+use crate::lexer::{Kw, Span, Tok, Token, tokenize};
+use std::fmt;
+
+/// A syntax error: where, and what was expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// File name as given to the parser.
+    pub file: String,
+    /// Line, from 1.
+    pub line: u32,
+    /// Column, from 1.
+    pub col: u32,
+    /// `expected X, found Y` or a scanner message.
+    pub message: String,
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}: {}", self.file, self.line, self.col, self.message)
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
+/// How deeply expressions and statements may nest before the parser gives up (keeps the stack bounded).
+const MAX_DEPTH: u32 = 200;
+
+struct Parser<'a> {
+    toks: Vec<Token>,
+    pos: usize,
+    file: &'a str,
+    depth: u32,
+}
+
+type PResult<T> = Result<T, SyntaxError>;
+
+/// Parses a whole file.
+pub fn parse(src: &str, file: &str) -> Result<Vec<Stmt>, SyntaxError> {
+    let toks = tokenize(src).map_err(|e| SyntaxError {
+        file: file.to_string(),
+        line: e.span.line,
+        col: e.span.col,
+        message: e.message,
+    })?;
+    let mut p = Parser { toks, pos: 0, file, depth: 0 };
+    let mut out = Vec::new();
+    while !p.at_eof() {
+        out.push(p.top_stmt()?);
+    }
+    Ok(out)
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> &Tok {
+        &self.toks[self.pos.min(self.toks.len() - 1)].tok
+    }
+    fn span(&self) -> Span {
+        self.toks[self.pos.min(self.toks.len() - 1)].span
+    }
+    fn at_eof(&self) -> bool {
+        matches!(self.peek(), Tok::Eof)
+    }
+    fn bump(&mut self) -> Tok {
+        let t = self.peek().clone();
+        if self.pos < self.toks.len() - 1 {
+            self.pos += 1;
+        }
+        t
+    }
+    fn err<T>(&self, expected: &str) -> PResult<T> {
+        let sp = self.span();
+        Err(SyntaxError {
+            file: self.file.to_string(),
+            line: sp.line,
+            col: sp.col,
+            message: format!("expected {expected}, found {}", self.peek()),
+        })
+    }
+    fn is_op(&self, op: &str) -> bool {
+        matches!(self.peek(), Tok::Op(o) if *o == op)
+    }
+    fn eat_op(&mut self, op: &str) -> bool {
+        if self.is_op(op) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+    fn expect_op(&mut self, op: &str) -> PResult<()> {
+        if self.eat_op(op) { Ok(()) } else { self.err(&format!("`{op}`")) }
+    }
+    fn is_kw(&self, k: Kw) -> bool {
+        matches!(self.peek(), Tok::Kw(x) if *x == k)
+    }
+    fn eat_kw(&mut self, k: Kw) -> bool {
+        if self.is_kw(k) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+    fn ident(&mut self, what: &str) -> PResult<String> {
+        match self.peek() {
+            Tok::Ident(s) => {
+                let s = s.clone();
+                self.bump();
+                Ok(s)
+            }
+            _ => self.err(what),
+        }
+    }
+    /// A field or method name: identifiers and keywords both work (`datablock = x;`).
+    fn member_name(&mut self) -> PResult<String> {
+        match self.peek().clone() {
+            Tok::Ident(s) => {
+                self.bump();
+                Ok(s)
+            }
+            Tok::Kw(k) => {
+                self.bump();
+                Ok(k.text().to_string())
+            }
+            _ => self.err("a field or method name"),
+        }
+    }
+    fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH { self.err("less deeply nested code") } else { Ok(()) }
+    }
+
+    fn top_stmt(&mut self) -> PResult<Stmt> {
+        if self.is_kw(Kw::Function) {
+            return Ok(Stmt::Function(Box::new(self.function()?)));
+        }
+        if self.is_kw(Kw::Package) {
+            let span = self.span();
+            self.bump();
+            let name = self.ident("a package name")?;
+            self.expect_op("{")?;
+            let mut fs = Vec::new();
+            while !self.eat_op("}") {
+                if !self.is_kw(Kw::Function) {
+                    return self.err("`function` or `}`");
+                }
+                fs.push(self.function()?);
+            }
+            self.eat_op(";");
+            return Ok(Stmt::Package(name, fs, span));
+        }
+        self.stmt()
+    }
+
+    fn function(&mut self) -> PResult<FunctionDecl> {
+        let span = self.span();
+        self.bump();
+        let full = self.ident("a function name")?;
+        let (ns, name) = split_ns(&full);
+        self.expect_op("(")?;
+        let mut params = Vec::new();
+        if !self.eat_op(")") {
+            loop {
+                match self.bump() {
+                    Tok::Local(n) => params.push(n),
+                    _ => {
+                        self.pos -= 1;
+                        return self.err("a parameter `%name`");
+                    }
+                }
+                if self.eat_op(")") {
+                    break;
+                }
+                self.expect_op(",")?;
+            }
+        }
+        self.expect_op("{")?;
+        let body = self.block_rest()?;
+        Ok(FunctionDecl { ns, name, params, body, span })
+    }
+
+    /// Statements up to and including the closing `}`.
+    fn block_rest(&mut self) -> PResult<Vec<Stmt>> {
+        let mut out = Vec::new();
+        while !self.eat_op("}") {
+            if self.at_eof() {
+                return self.err("`}`");
+            }
+            out.push(self.stmt()?);
+        }
+        Ok(out)
+    }
+
+    fn stmt(&mut self) -> PResult<Stmt> {
+        self.enter()?;
+        let r = self.stmt_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn stmt_inner(&mut self) -> PResult<Stmt> {
+        let span = self.span();
+        match self.peek().clone() {
+            Tok::Op("{") => {
+                self.bump();
+                Ok(Stmt::Block(self.block_rest()?))
+            }
+            Tok::Op(";") => {
+                self.bump();
+                Ok(Stmt::Block(Vec::new()))
+            }
+            Tok::Kw(Kw::If) => {
+                self.bump();
+                self.expect_op("(")?;
+                let c = self.expr()?;
+                self.expect_op(")")?;
+                let t = self.stmt()?;
+                let e = if self.eat_kw(Kw::Else) { Some(Box::new(self.stmt()?)) } else { None };
+                Ok(Stmt::If(c, Box::new(t), e, span))
+            }
+            Tok::Kw(Kw::While) => {
+                self.bump();
+                self.expect_op("(")?;
+                let c = self.expr()?;
+                self.expect_op(")")?;
+                Ok(Stmt::While(c, Box::new(self.stmt()?), span))
+            }
+            Tok::Kw(Kw::Do) => {
+                self.bump();
+                let body = self.stmt()?;
+                if !self.eat_kw(Kw::While) {
+                    return self.err("`while`");
+                }
+                self.expect_op("(")?;
+                let c = self.expr()?;
+                self.expect_op(")")?;
+                self.expect_op(";")?;
+                Ok(Stmt::DoWhile(Box::new(body), c, span))
+            }
+            Tok::Kw(Kw::For) => {
+                self.bump();
+                self.expect_op("(")?;
+                let a = if self.is_op(";") { None } else { Some(self.expr()?) };
+                self.expect_op(";")?;
+                let b = if self.is_op(";") { None } else { Some(self.expr()?) };
+                self.expect_op(";")?;
+                let c = if self.is_op(")") { None } else { Some(self.expr()?) };
+                self.expect_op(")")?;
+                Ok(Stmt::For(a, b, c, Box::new(self.stmt()?), span))
+            }
+            Tok::Kw(k @ (Kw::Switch | Kw::SwitchStr)) => {
+                self.bump();
+                self.expect_op("(")?;
+                let subject = self.expr()?;
+                self.expect_op(")")?;
+                self.expect_op("{")?;
+                let mut cases = Vec::new();
+                let mut default = None;
+                loop {
+                    if self.eat_op("}") {
+                        break;
+                    }
+                    if self.eat_kw(Kw::Case) {
+                        let mut values = vec![self.expr()?];
+                        while matches!(self.peek(), Tok::Ident(s) if s == "or") {
+                            self.bump();
+                            values.push(self.expr()?);
+                        }
+                        self.expect_op(":")?;
+                        let body = self.case_body()?;
+                        cases.push(Case { values, body });
+                    } else if self.eat_kw(Kw::Default) {
+                        self.expect_op(":")?;
+                        default = Some(self.case_body()?);
+                    } else {
+                        return self.err("`case`, `default` or `}`");
+                    }
+                }
+                Ok(Stmt::Switch { subject, string: k == Kw::SwitchStr, cases, default, span })
+            }
+            Tok::Kw(Kw::Break) => {
+                self.bump();
+                self.expect_op(";")?;
+                Ok(Stmt::Break(span))
+            }
+            Tok::Kw(Kw::Continue) => {
+                self.bump();
+                self.expect_op(";")?;
+                Ok(Stmt::Continue(span))
+            }
+            Tok::Kw(Kw::Return) => {
+                self.bump();
+                let e = if self.is_op(";") { None } else { Some(self.expr()?) };
+                self.expect_op(";")?;
+                Ok(Stmt::Return(e, span))
+            }
+            Tok::Kw(Kw::Datablock) => {
+                let d = self.object_decl(true)?;
+                self.expect_op(";")?;
+                Ok(Stmt::Datablock(Box::new(d)))
+            }
+            Tok::Kw(Kw::Function) => self.err("a statement (functions are declared at file level)"),
+            _ => {
+                let e = self.expr()?;
+                self.expect_op(";")?;
+                Ok(Stmt::Expr(e, span))
+            }
+        }
+    }
+
+    fn case_body(&mut self) -> PResult<Vec<Stmt>> {
+        let mut out = Vec::new();
+        while !self.is_kw(Kw::Case) && !self.is_kw(Kw::Default) && !self.is_op("}") {
+            if self.at_eof() {
+                return self.err("`}`");
+            }
+            out.push(self.stmt()?);
+        }
+        Ok(out)
+    }
+
+    /// `new`/`datablock` declaration (the keyword is the current token).
+    fn object_decl(&mut self, datablock: bool) -> PResult<ObjectDecl> {
+        self.enter()?;
+        let r = self.object_decl_inner(datablock);
+        self.depth -= 1;
+        r
+    }
+
+    fn object_decl_inner(&mut self, datablock: bool) -> PResult<ObjectDecl> {
+        let span = self.span();
+        self.bump();
+        let class = if self.eat_op("(") {
+            let e = self.expr()?;
+            self.expect_op(")")?;
+            ClassName::Expr(e)
+        } else {
+            ClassName::Name(self.ident("a class name")?)
+        };
+        self.expect_op("(")?;
+        let mut name = None;
+        let mut parent = None;
+        let mut args = Vec::new();
+        if !self.eat_op(")") {
+            if !self.is_op(",") && !self.is_op(":") {
+                name = Some(self.ternary()?);
+            }
+            if self.eat_op(":") {
+                parent = Some(self.ident("a parent name")?);
+            }
+            while self.eat_op(",") {
+                args.push(self.expr()?);
+            }
+            self.expect_op(")")?;
+        }
+        if parent.is_none() && self.eat_op(":") {
+            parent = Some(self.ident("a parent name")?);
+        }
+        let mut fields = Vec::new();
+        let mut children = Vec::new();
+        if self.eat_op("{") {
+            while !self.eat_op("}") {
+                if self.is_kw(Kw::New) || self.is_kw(Kw::Datablock) {
+                    let dat = self.is_kw(Kw::Datablock);
+                    children.push(self.object_decl(dat)?);
+                    self.expect_op(";")?;
+                    continue;
+                }
+                if self.at_eof() {
+                    return self.err("`}`");
+                }
+                let fname = self.member_name()?;
+                let index = self.index_list()?;
+                self.expect_op("=")?;
+                let v = self.expr()?;
+                self.expect_op(";")?;
+                fields.push((fname, index, v));
+            }
+        } else if datablock {
+            return self.err("`{`");
+        }
+        Ok(ObjectDecl { class, name, parent, args, fields, children, datablock, span })
+    }
+
+    fn index_list(&mut self) -> PResult<Vec<Expr>> {
+        let mut out = Vec::new();
+        if self.eat_op("[") {
+            loop {
+                out.push(self.expr()?);
+                if self.eat_op("]") {
+                    break;
+                }
+                self.expect_op(",")?;
+            }
+        }
+        Ok(out)
+    }
+
+    fn expr(&mut self) -> PResult<Expr> {
+        self.enter()?;
+        let r = self.assign();
+        self.depth -= 1;
+        r
+    }
+
+    fn assign(&mut self) -> PResult<Expr> {
+        let lhs = self.ternary()?;
+        let op = match self.peek() {
+            Tok::Op("=") => None,
+            Tok::Op("+=") => Some(BinOp::Add),
+            Tok::Op("-=") => Some(BinOp::Sub),
+            Tok::Op("*=") => Some(BinOp::Mul),
+            Tok::Op("/=") => Some(BinOp::Div),
+            Tok::Op("%=") => Some(BinOp::Mod),
+            Tok::Op("&=") => Some(BinOp::BitAnd),
+            Tok::Op("|=") => Some(BinOp::BitOr),
+            Tok::Op("^=") => Some(BinOp::BitXor),
+            Tok::Op("<<=") => Some(BinOp::Shl),
+            Tok::Op(">>=") => Some(BinOp::Shr),
+            _ => return Ok(lhs),
+        };
+        let lv = match lhs {
+            Expr::Load(lv) => lv,
+            _ => return self.err("a variable or field before the assignment"),
+        };
+        self.bump();
+        let rhs = self.expr()?;
+        Ok(Expr::Assign(lv, op, Box::new(rhs)))
+    }
+
+    fn ternary(&mut self) -> PResult<Expr> {
+        let c = self.binary(0)?;
+        if self.eat_op("?") {
+            let a = self.expr()?;
+            self.expect_op(":")?;
+            let b = self.expr()?;
+            return Ok(Expr::Cond(Box::new(c), Box::new(a), Box::new(b)));
+        }
+        Ok(c)
+    }
+
+    fn binop_at(&self, level: usize) -> Option<BinOp> {
+        let t = self.peek();
+        let op = match t {
+            Tok::Op(o) => match *o {
+                "||" => BinOp::Or,
+                "&&" => BinOp::And,
+                "|" => BinOp::BitOr,
+                "^" => BinOp::BitXor,
+                "&" => BinOp::BitAnd,
+                "==" => BinOp::Eq,
+                "!=" => BinOp::Ne,
+                "<" => BinOp::Lt,
+                "<=" => BinOp::Le,
+                ">" => BinOp::Gt,
+                ">=" => BinOp::Ge,
+                "@" => BinOp::Cat,
+                "$=" => BinOp::StrEq,
+                "!$=" => BinOp::StrNe,
+                "<<" => BinOp::Shl,
+                ">>" => BinOp::Shr,
+                "+" => BinOp::Add,
+                "-" => BinOp::Sub,
+                "*" => BinOp::Mul,
+                "/" => BinOp::Div,
+                "%" => BinOp::Mod,
+                _ => return None,
+            },
+            Tok::Kw(Kw::Spc) => BinOp::CatSpc,
+            Tok::Kw(Kw::Tab) => BinOp::CatTab,
+            Tok::Kw(Kw::Nl) => BinOp::CatNl,
+            _ => return None,
+        };
+        (prec(op) == level).then_some(op)
+    }
+
+    /// Left-associative binary levels 0 (`||`) to 10 (`* / %`).
+    fn binary(&mut self, level: usize) -> PResult<Expr> {
+        if level > 10 {
+            return self.unary();
+        }
+        let mut lhs = self.binary(level + 1)?;
+        while let Some(op) = self.binop_at(level) {
+            self.bump();
+            let rhs = self.binary(level + 1)?;
+            lhs = Expr::Bin(op, Box::new(lhs), Box::new(rhs));
+        }
+        Ok(lhs)
+    }
+
+    fn unary(&mut self) -> PResult<Expr> {
+        let op = match self.peek() {
+            Tok::Op("-") => UnOp::Neg,
+            Tok::Op("!") => UnOp::Not,
+            Tok::Op("~") => UnOp::BitNot,
+            _ => return self.postfix_incdec(),
+        };
+        self.bump();
+        self.enter()?;
+        let e = self.unary();
+        self.depth -= 1;
+        Ok(Expr::Un(op, Box::new(e?)))
+    }
+
+    fn postfix_incdec(&mut self) -> PResult<Expr> {
+        let e = self.primary()?;
+        let up = if self.is_op("++") {
+            true
+        } else if self.is_op("--") {
+            false
+        } else {
+            return Ok(e);
+        };
+        match e {
+            Expr::Load(lv) => {
+                self.bump();
+                Ok(Expr::PostInc(lv, up))
+            }
+            _ => self.err("a variable or field before `++`/`--`"),
+        }
+    }
+
+    fn args(&mut self) -> PResult<Vec<Expr>> {
+        let mut out = Vec::new();
+        if self.eat_op(")") {
+            return Ok(out);
+        }
+        loop {
+            out.push(self.expr()?);
+            if self.eat_op(")") {
+                return Ok(out);
+            }
+            self.expect_op(",")?;
+        }
+    }
+
+    fn primary(&mut self) -> PResult<Expr> {
+        let span = self.span();
+        let mut e = match self.peek().clone() {
+            Tok::Int(i) => {
+                self.bump();
+                Expr::Int(i)
+            }
+            Tok::Float(f) => {
+                self.bump();
+                Expr::Float(f)
+            }
+            Tok::Str(s) => {
+                self.bump();
+                Expr::Str(s)
+            }
+            Tok::Tagged(s) => {
+                self.bump();
+                Expr::Tagged(s)
+            }
+            Tok::Kw(Kw::True) => {
+                self.bump();
+                Expr::Int(1)
+            }
+            Tok::Kw(Kw::False) => {
+                self.bump();
+                Expr::Int(0)
+            }
+            Tok::Kw(Kw::New) => Expr::New(Box::new(self.object_decl(false)?)),
+            Tok::Global(n) | Tok::Local(n) => {
+                let scope = if matches!(self.peek(), Tok::Global(_)) { Scope::Global } else { Scope::Local };
+                self.bump();
+                let index = self.index_list()?;
+                Expr::Load(LValue::Var { scope, name: n, index })
+            }
+            Tok::Ident(n) => {
+                self.bump();
+                if self.eat_op("(") {
+                    let args = self.args()?;
+                    let (ns, name) = split_ns(&n);
+                    Expr::Call { ns, name, args, span }
+                } else {
+                    Expr::Ident(n)
+                }
+            }
+            Tok::Op("(") => {
+                self.bump();
+                let e = self.expr()?;
+                self.expect_op(")")?;
+                e
+            }
+            _ => return self.err("an expression"),
+        };
+        while self.is_op(".") {
+            self.bump();
+            let mspan = self.span();
+            let name = self.member_name()?;
+            if self.eat_op("(") {
+                let args = self.args()?;
+                e = Expr::Method { object: Box::new(e), name, args, span: mspan };
+            } else {
+                let index = self.index_list()?;
+                e = Expr::Load(LValue::Field { object: Box::new(e), name, index });
+            }
+        }
+        Ok(e)
+    }
+}
+
+fn prec(op: BinOp) -> usize {
+    use BinOp::*;
+    match op {
+        Or => 0,
+        And => 1,
+        BitOr => 2,
+        BitXor => 3,
+        BitAnd => 4,
+        Eq | Ne => 5,
+        Lt | Le | Gt | Ge => 6,
+        Cat | StrEq | StrNe | CatSpc | CatTab | CatNl => 7,
+        Shl | Shr => 8,
+        Add | Sub => 9,
+        Mul | Div | Mod => 10,
+    }
+}
+
+/// `Foo::bar` → (Some("Foo"), "bar"); the last `::` splits.
+fn split_ns(full: &str) -> (Option<String>, String) {
+    match full.rfind("::") {
+        Some(i) => (Some(full[..i].to_string()), full[i + 2..].to_string()),
+        None => (None, full.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn precedence_of_cat_over_eq() {
+        let p = parse("%a == %b @ \"x\";", "t").unwrap();
+        match &p[0] {
+            Stmt::Expr(Expr::Bin(BinOp::Eq, _, r), _) => assert!(matches!(**r, Expr::Bin(BinOp::Cat, _, _))),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn error_names_position_and_expectation() {
+        let e = parse("function f() {\n  %x = ;\n}", "a.cs").unwrap_err();
+        assert_eq!(e.to_string(), "a.cs:2:8: expected an expression, found `;`");
+    }
+
+    #[test]
+    fn datablock_forms() {
+        let src = "datablock A(B) : C { x = 1; };\ndatablock A(D : C) { datablock = 2; };";
+        let p = parse(src, "t").unwrap();
+        assert_eq!(p.len(), 2);
+        for s in &p {
+            match s {
+                Stmt::Datablock(d) => assert_eq!(d.parent.as_deref(), Some("C")),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let src = "(".repeat(10000);
+        assert!(parse(&src, "t").is_err());
+    }
+}

@@ -1,0 +1,745 @@
+//! The interpreter loop. Script-to-script calls push frames on one operand stack (locals are
+//! slots at the frame base), so recursion in script does not recurse in Rust.
+
+use crate::bytecode::{FuncDef, Op};
+use crate::console::{CallArgs, Callable, Console, ConsoleError, Frame, GLOBAL_NS, NativeFn, Resolved};
+use crate::intern::Name;
+use crate::object::ObjectId;
+use crate::value::Value;
+use std::rc::Rc;
+
+/// Nested Rust→script→Rust re-entries allowed (each one uses Rust stack).
+const MAX_REENTRY: usize = 64;
+
+impl Console {
+    fn begin_call(&mut self) -> bool {
+        if self.run_depth == 0 {
+            self.budget_left = self.config.instruction_budget;
+            self.abort = None;
+        }
+        if self.run_depth >= MAX_REENTRY {
+            self.set_abort("native call nesting too deep".to_string());
+            return false;
+        }
+        self.run_depth += 1;
+        true
+    }
+
+    fn end_call(&mut self) -> Option<String> {
+        self.run_depth -= 1;
+        if self.run_depth == 0 { self.abort.take() } else { None }
+    }
+
+    pub(crate) fn set_abort(&mut self, msg: String) {
+        if self.abort.is_none() {
+            let loc = self.location();
+            self.error(&format!("{loc}{msg}; script stopped"));
+            self.abort = Some(msg);
+        }
+    }
+
+    /// `file (line): ` of the running instruction, for messages.
+    pub(crate) fn location(&self) -> String {
+        match self.frames.last() {
+            Some(f) => {
+                let line = f.func.lines.get(f.pc.saturating_sub(1)).copied().unwrap_or(0);
+                format!("{} ({}): ", f.func.file, line)
+            }
+            None => String::new(),
+        }
+    }
+
+    /// Runs top-level code. `eval_scope` is the frame whose locals `%x` refers to.
+    pub(crate) fn run_toplevel(
+        &mut self,
+        code: Rc<FuncDef>,
+        eval_scope: Option<usize>,
+    ) -> Result<Value, ConsoleError> {
+        if !self.begin_call() {
+            let m = self.end_call().unwrap_or_default();
+            return Err(ConsoleError::Aborted(m));
+        }
+        let entry = self.frames.len();
+        let base = self.stack.len();
+        let nl = code.nlocals as usize;
+        self.stack.resize(base + nl, Value::Empty);
+        self.frames.push(Frame {
+            func: code,
+            pc: 0,
+            base,
+            ns: GLOBAL_NS,
+            layer: 0,
+            dyn_locals: None,
+            eval_scope,
+            stack_base: base,
+            new_base: self.new_stack.len(),
+        });
+        let v = self.run(entry);
+        match self.end_call() {
+            Some(m) => Err(ConsoleError::Aborted(m)),
+            None => Ok(v),
+        }
+    }
+
+    /// Calls a resolved function with arguments from Rust.
+    pub(crate) fn invoke(&mut self, res: Resolved, this: Option<ObjectId>, args: &[Value]) -> Value {
+        if !self.begin_call() {
+            self.end_call();
+            return Value::Empty;
+        }
+        let v = match res.callable {
+            Callable::Native(n) => self.call_native(&n, this, args),
+            Callable::Script(f) => {
+                let entry = self.frames.len();
+                let base = self.stack.len();
+                self.stack.extend(args.iter().take(crate::console::MAX_ARGS).cloned());
+                if self.push_frame(f, base, res.ns, res.layer) {
+                    self.run(entry)
+                } else {
+                    self.stack.truncate(base);
+                    Value::Empty
+                }
+            }
+        };
+        self.end_call();
+        v
+    }
+
+    /// Sets up a frame for `f` whose arguments start at `base`. False when too deep.
+    fn push_frame(&mut self, f: Rc<FuncDef>, base: usize, ns: u32, layer: u32) -> bool {
+        if self.frames.len() >= self.config.max_call_depth {
+            self.set_abort(format!("call depth exceeds {}", self.config.max_call_depth));
+            return false;
+        }
+        let argc = self.stack.len() - base;
+        let np = f.nparams as usize;
+        if argc > np {
+            self.stack.truncate(base + np);
+        }
+        self.stack.resize(base + f.nlocals as usize, Value::Empty);
+        if self.trace {
+            let mut s = String::from("Entering ");
+            if let Some(n) = f.ns {
+                s.push_str(self.names.text(n));
+                s.push_str("::");
+            }
+            s.push_str(self.names.text(f.name));
+            s.push('(');
+            for i in 0..argc.min(np) {
+                if i > 0 {
+                    s.push_str(", ");
+                }
+                self.stack[base + i].write_to(&mut s);
+            }
+            s.push(')');
+            self.echo(&s);
+        }
+        self.frames.push(Frame {
+            func: f,
+            pc: 0,
+            base,
+            ns,
+            layer,
+            dyn_locals: None,
+            eval_scope: None,
+            stack_base: base,
+            new_base: self.new_stack.len(),
+        });
+        true
+    }
+
+    pub(crate) fn call_native(&mut self, n: &NativeFn, this: Option<ObjectId>, args: &[Value]) -> Value {
+        let argc = args.len() as u32 + 1;
+        if argc < n.min || (n.max != 0 && argc > n.max) {
+            let loc = self.location();
+            let name = self.names.text(n.name).to_string();
+            self.warn(&format!("{loc}{name}: wrong number of arguments."));
+            let usage = n.usage.clone();
+            self.warn(&format!("{loc}usage: {usage}"));
+            return Value::Empty;
+        }
+        let body = n.body.clone();
+        if self.trace {
+            let name = self.names.text(n.name).to_string();
+            let list: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            self.echo(&format!("Entering {name}({})", list.join(", ")));
+            let v = body(self, &CallArgs { this, argv: args });
+            self.echo(&format!("Leaving {name}() - return {v}"));
+            return v;
+        }
+        body(self, &CallArgs { this, argv: args })
+    }
+
+    /// Unwinds frames down to `entry` after an abort.
+    fn unwind(&mut self, entry: usize) -> Value {
+        while self.frames.len() > entry {
+            if let Some(f) = self.frames.pop() {
+                self.stack.truncate(f.stack_base);
+                self.new_stack.truncate(f.new_base);
+            }
+        }
+        Value::Empty
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Value {
+        self.stack.pop().unwrap_or_default()
+    }
+
+    /// Locals for dynamic names: the frame itself, or for top-level code the `eval` caller.
+    fn dyn_frame(&self) -> Option<usize> {
+        let top = self.frames.len().checked_sub(1)?;
+        let f = &self.frames[top];
+        if f.func.toplevel { f.eval_scope } else { Some(top) }
+    }
+
+    fn load_local_dyn(&mut self, name: Name) -> Value {
+        let Some(fi) = self.dyn_frame() else {
+            let loc = self.location();
+            let t = self.names.text(name).to_string();
+            self.error(&format!("{loc}local variable %{t} used outside a function"));
+            return Value::Empty;
+        };
+        let f = &self.frames[fi];
+        if let Some(&slot) = f.func.local_slots.get(&name) {
+            return self.stack.get(f.base + slot as usize).cloned().unwrap_or_default();
+        }
+        f.dyn_locals.as_ref().and_then(|m| m.get(&name).cloned()).unwrap_or_default()
+    }
+
+    fn store_local_dyn(&mut self, name: Name, v: Value) {
+        let Some(fi) = self.dyn_frame() else {
+            let loc = self.location();
+            let t = self.names.text(name).to_string();
+            self.error(&format!("{loc}local variable %{t} used outside a function"));
+            return;
+        };
+        let f = &mut self.frames[fi];
+        if let Some(&slot) = f.func.local_slots.get(&name) {
+            let i = f.base + slot as usize;
+            if let Some(s) = self.stack.get_mut(i) {
+                *s = v;
+            }
+            return;
+        }
+        f.dyn_locals.get_or_insert_with(Default::default).insert(name, v);
+    }
+
+    fn name_of(&mut self, v: &Value) -> Name {
+        match v {
+            Value::Str(s) => self.names.intern(s),
+            other => {
+                let t = other.to_string();
+                self.names.intern(&t)
+            }
+        }
+    }
+
+    fn call_error_unknown(&mut self, ns: Option<Name>, fname: Name) {
+        let loc = self.location();
+        let f = self.names.text(fname).to_string();
+        let msg = match ns {
+            Some(n) => format!("{loc}Unknown command {}::{f}.", self.names.text(n)),
+            None => format!("{loc}Unknown command {f}."),
+        };
+        self.warn(&msg);
+    }
+
+    /// The interpreter. Runs until the frame count drops back to `entry`.
+    pub(crate) fn run(&mut self, entry: usize) -> Value {
+        let Some(top) = self.frames.last() else { return Value::Empty };
+        let mut func = top.func.clone();
+        let mut pc = top.pc;
+        let mut base = top.base;
+        macro_rules! save_pc {
+            () => {
+                if let Some(f) = self.frames.last_mut() {
+                    f.pc = pc;
+                }
+            };
+        }
+        macro_rules! reload {
+            () => {
+                match self.frames.last() {
+                    Some(f) => {
+                        func = f.func.clone();
+                        pc = f.pc;
+                        base = f.base;
+                    }
+                    None => return Value::Empty,
+                }
+            };
+        }
+        macro_rules! check_abort {
+            () => {
+                if self.abort.is_some() {
+                    return self.unwind(entry);
+                }
+            };
+        }
+        macro_rules! bin_f {
+            ($op:tt) => {{
+                let b = self.pop();
+                let a = self.pop();
+                self.stack.push(Value::Float(a.to_f64() $op b.to_f64()));
+            }};
+        }
+        macro_rules! cmp_f {
+            ($op:tt) => {{
+                let b = self.pop();
+                let a = self.pop();
+                self.stack.push(Value::Int((a.to_f64() $op b.to_f64()) as i64));
+            }};
+        }
+        macro_rules! bin_i {
+            ($e:expr) => {{
+                let b = self.pop().to_i32();
+                let a = self.pop().to_i32();
+                let f: fn(i32, i32) -> i32 = $e;
+                self.stack.push(Value::Int(i64::from(f(a, b))));
+            }};
+        }
+        loop {
+            if self.budget_left == 0 {
+                save_pc!();
+                self.set_abort("instruction budget exhausted (runaway script?)".to_string());
+                return self.unwind(entry);
+            }
+            self.budget_left -= 1;
+            let op = match func.code.get(pc) {
+                Some(op) => *op,
+                None => Op::ReturnEmpty,
+            };
+            pc += 1;
+            match op {
+                Op::Int(i) => self.stack.push(Value::Int(i)),
+                Op::Float(f) => self.stack.push(Value::Float(f)),
+                Op::Const(k) => {
+                    let v = func.consts.get(k as usize).cloned().unwrap_or_default();
+                    self.stack.push(v);
+                }
+                Op::Empty => self.stack.push(Value::Empty),
+                Op::Pop => {
+                    self.stack.pop();
+                }
+                Op::Dup => {
+                    let v = self.stack.last().cloned().unwrap_or_default();
+                    self.stack.push(v);
+                }
+                Op::Dup2 => {
+                    let n = self.stack.len();
+                    if n >= 2 {
+                        let a = self.stack[n - 2].clone();
+                        let b = self.stack[n - 1].clone();
+                        self.stack.push(a);
+                        self.stack.push(b);
+                    }
+                }
+                Op::LoadLocal(s) => {
+                    let v = self.stack.get(base + s as usize).cloned().unwrap_or_default();
+                    self.stack.push(v);
+                }
+                Op::StoreLocal(s, keep) => {
+                    let v = self.pop();
+                    if keep {
+                        self.stack.push(v.clone());
+                    }
+                    if let Some(slot) = self.stack.get_mut(base + s as usize) {
+                        *slot = v;
+                    }
+                }
+                Op::LoadGlobal(n) => {
+                    let v = self.global(n);
+                    self.stack.push(v);
+                }
+                Op::StoreGlobal(n, keep) => {
+                    let v = self.pop();
+                    if keep {
+                        self.stack.push(v.clone());
+                    }
+                    self.set_global_name(n, v);
+                }
+                Op::LoadLocalDyn => {
+                    save_pc!();
+                    let nv = self.pop();
+                    let n = self.name_of(&nv);
+                    let v = self.load_local_dyn(n);
+                    self.stack.push(v);
+                }
+                Op::StoreLocalDyn(keep) => {
+                    save_pc!();
+                    let v = self.pop();
+                    let nv = self.pop();
+                    let n = self.name_of(&nv);
+                    if keep {
+                        self.stack.push(v.clone());
+                    }
+                    self.store_local_dyn(n, v);
+                }
+                Op::LoadGlobalDyn => {
+                    let nv = self.pop();
+                    let n = self.name_of(&nv);
+                    let v = self.global(n);
+                    self.stack.push(v);
+                }
+                Op::StoreGlobalDyn(keep) => {
+                    let v = self.pop();
+                    let nv = self.pop();
+                    let n = self.name_of(&nv);
+                    if keep {
+                        self.stack.push(v.clone());
+                    }
+                    self.set_global_name(n, v);
+                }
+                Op::BuildName(b, count) => {
+                    let start = self.stack.len().saturating_sub(count as usize);
+                    let mut s = self.names.text(b).to_string();
+                    for (i, v) in self.stack[start..].iter().enumerate() {
+                        if i > 0 {
+                            s.push('_');
+                        }
+                        v.write_to(&mut s);
+                    }
+                    self.stack.truncate(start);
+                    self.stack.push(Value::str(s));
+                }
+                Op::LoadField(n) => {
+                    let o = self.pop();
+                    let v = self.get_field_of(&o, n);
+                    self.stack.push(v);
+                }
+                Op::StoreField(n, keep) => {
+                    let v = self.pop();
+                    let o = self.pop();
+                    if keep {
+                        self.stack.push(v.clone());
+                    }
+                    save_pc!();
+                    self.set_field_of(&o, n, v);
+                }
+                Op::LoadFieldDyn => {
+                    let nv = self.pop();
+                    let o = self.pop();
+                    let n = self.name_of(&nv);
+                    let v = self.get_field_of(&o, n);
+                    self.stack.push(v);
+                }
+                Op::StoreFieldDyn(keep) => {
+                    let v = self.pop();
+                    let nv = self.pop();
+                    let o = self.pop();
+                    let n = self.name_of(&nv);
+                    if keep {
+                        self.stack.push(v.clone());
+                    }
+                    save_pc!();
+                    self.set_field_of(&o, n, v);
+                }
+                Op::AppendLocal(s, sep, keep) => {
+                    let rhs = self.pop();
+                    let i = base + s as usize;
+                    if let Some(slot) = self.stack.get_mut(i) {
+                        let cur = std::mem::take(slot);
+                        let mut st = match cur {
+                            Value::Str(rc) => rc,
+                            other => Rc::new(other.to_string()),
+                        };
+                        let buf = Rc::make_mut(&mut st);
+                        if let Some(c) = sep.ch() {
+                            buf.push(c);
+                        }
+                        rhs.write_to(buf);
+                        let nv = if buf.is_empty() { Value::Empty } else { Value::Str(st) };
+                        if keep {
+                            self.stack.push(nv.clone());
+                        }
+                        if let Some(slot) = self.stack.get_mut(i) {
+                            *slot = nv;
+                        }
+                    } else if keep {
+                        self.stack.push(Value::Empty);
+                    }
+                }
+                Op::IncLocal(s, d, keep) => {
+                    let i = base + s as usize;
+                    let nv = match self.stack.get_mut(i) {
+                        Some(slot) => {
+                            let nv = Value::Float(slot.to_f64() + f64::from(d));
+                            *slot = nv.clone();
+                            nv
+                        }
+                        None => Value::Empty,
+                    };
+                    if keep {
+                        self.stack.push(nv);
+                    }
+                }
+                Op::Add => bin_f!(+),
+                Op::Sub => bin_f!(-),
+                Op::Mul => bin_f!(*),
+                Op::Div => bin_f!(/),
+                Op::Mod => bin_i!(|a, b| if b == 0 { 0 } else { a.wrapping_rem(b) }),
+                Op::BitAnd => bin_i!(|a, b| a & b),
+                Op::BitOr => bin_i!(|a, b| a | b),
+                Op::BitXor => bin_i!(|a, b| a ^ b),
+                Op::Shl => bin_i!(|a, b| a.wrapping_shl(b as u32)),
+                Op::Shr => bin_i!(|a, b| a.wrapping_shr(b as u32)),
+                Op::Lt => cmp_f!(<),
+                Op::Le => cmp_f!(<=),
+                Op::Gt => cmp_f!(>),
+                Op::Ge => cmp_f!(>=),
+                Op::Eq => cmp_f!(==),
+                Op::Ne => cmp_f!(!=),
+                Op::StrEq | Op::StrNe => {
+                    let b = self.pop();
+                    let a = self.pop();
+                    let eq = a.as_text().eq_ignore_ascii_case(&b.as_text());
+                    let r = if matches!(op, Op::StrEq) { eq } else { !eq };
+                    self.stack.push(Value::Int(i64::from(r)));
+                }
+                Op::Cat(sep) => {
+                    let b = self.pop();
+                    let a = self.pop();
+                    let mut st = match a {
+                        Value::Str(rc) => rc,
+                        other => Rc::new(other.to_string()),
+                    };
+                    let buf = Rc::make_mut(&mut st);
+                    if let Some(c) = sep.ch() {
+                        buf.push(c);
+                    }
+                    b.write_to(buf);
+                    self.stack.push(if buf.is_empty() { Value::Empty } else { Value::Str(st) });
+                }
+                Op::Neg => {
+                    let a = self.pop();
+                    self.stack.push(match a {
+                        Value::Int(i) => Value::Int(-i),
+                        other => Value::Float(-other.to_f64()),
+                    });
+                }
+                Op::Not => {
+                    let a = self.pop();
+                    self.stack.push(Value::Int(i64::from(!a.truthy())));
+                }
+                Op::BitNot => {
+                    let a = self.pop();
+                    self.stack.push(Value::Int(i64::from(!a.to_i32())));
+                }
+                Op::Tag(k) => {
+                    let text = func.consts.get(k as usize).map(|v| v.to_string()).unwrap_or_default();
+                    let t = self.add_tagged_string(&text);
+                    self.stack.push(t);
+                }
+                Op::Jump(t) => pc = t as usize,
+                Op::JumpIfFalse(t) => {
+                    if !self.pop().truthy() {
+                        pc = t as usize;
+                    }
+                }
+                Op::JumpIfTrue(t) => {
+                    if self.pop().truthy() {
+                        pc = t as usize;
+                    }
+                }
+                Op::Call(fname, argc) => {
+                    save_pc!();
+                    let res = self.resolve(GLOBAL_NS, fname);
+                    let Some(res) = res else {
+                        self.call_error_unknown(None, fname);
+                        self.drop_args(argc);
+                        self.stack.push(Value::Empty);
+                        continue;
+                    };
+                    if self.dispatch(res, None, argc) {
+                        reload!();
+                    }
+                    check_abort!();
+                }
+                Op::CallNs(ns, fname, argc) => {
+                    save_pc!();
+                    let nsid = self.namespace(ns);
+                    let Some(res) = self.resolve(nsid, fname) else {
+                        self.call_error_unknown(Some(ns), fname);
+                        self.drop_args(argc);
+                        self.stack.push(Value::Empty);
+                        continue;
+                    };
+                    let this = self.this_from_args(argc);
+                    if self.dispatch(res, this, argc) {
+                        reload!();
+                    }
+                    check_abort!();
+                }
+                Op::CallParent(fname, argc) => {
+                    save_pc!();
+                    let (ns, layer) = match self.frames.last() {
+                        Some(f) => (f.ns, f.layer),
+                        None => (GLOBAL_NS, 0),
+                    };
+                    let Some(res) = self.resolve_parent(ns, layer, fname) else {
+                        let parent_ns = self.namespaces.get(ns as usize).map(|n| n.name);
+                        let pn = self.names.intern("Parent");
+                        self.call_error_unknown(parent_ns.or(Some(pn)), fname);
+                        self.drop_args(argc);
+                        self.stack.push(Value::Empty);
+                        continue;
+                    };
+                    let this = self.this_from_args(argc);
+                    if self.dispatch(res, this, argc) {
+                        reload!();
+                    }
+                    check_abort!();
+                }
+                Op::CallMethod(fname, argc) => {
+                    save_pc!();
+                    let at = self.stack.len().saturating_sub(argc as usize);
+                    let objv = self.stack.get(at).cloned().unwrap_or_default();
+                    let Some(id) = self.find_object(&objv) else {
+                        let loc = self.location();
+                        let f = self.names.text(fname).to_string();
+                        self.warn(&format!(
+                            "{loc}Unable to find object: '{objv}' attempting to call function '{f}'"
+                        ));
+                        self.drop_args(argc);
+                        self.stack.push(Value::Empty);
+                        continue;
+                    };
+                    let ns = self.objects.get(&id).map(|o| o.ns).unwrap_or(GLOBAL_NS);
+                    let Some(res) = self.resolve(ns, fname) else {
+                        let cls = self.namespaces.get(ns as usize).map(|n| n.name);
+                        self.call_error_unknown(cls, fname);
+                        self.drop_args(argc);
+                        self.stack.push(Value::Empty);
+                        continue;
+                    };
+                    if self.dispatch(res, Some(id), argc) {
+                        reload!();
+                    }
+                    check_abort!();
+                }
+                Op::Return | Op::ReturnEmpty => {
+                    let v = if matches!(op, Op::Return) { self.pop() } else { Value::Empty };
+                    let Some(fr) = self.frames.pop() else { return v };
+                    self.stack.truncate(fr.stack_base);
+                    self.new_stack.truncate(fr.new_base);
+                    if self.trace && !fr.func.toplevel {
+                        let mut s = String::from("Leaving ");
+                        if let Some(n) = fr.func.ns {
+                            s.push_str(self.names.text(n));
+                            s.push_str("::");
+                        }
+                        s.push_str(self.names.text(fr.func.name));
+                        s.push_str("() - return ");
+                        v.write_to(&mut s);
+                        self.echo(&s);
+                    }
+                    if self.frames.len() <= entry {
+                        return v;
+                    }
+                    self.stack.push(v);
+                    reload!();
+                }
+                Op::NewBegin(k) => {
+                    save_pc!();
+                    let spec = func.new_specs.get(k as usize).cloned();
+                    if let Some(spec) = spec
+                        && !self.new_begin(&spec)
+                    {
+                        pc = spec.end as usize;
+                    }
+                    check_abort!();
+                }
+                Op::NewField(n) => {
+                    let v = self.pop();
+                    self.new_field(n, v);
+                }
+                Op::NewFieldDyn => {
+                    let v = self.pop();
+                    let nv = self.pop();
+                    let n = self.name_of(&nv);
+                    self.new_field(n, v);
+                }
+                Op::NewAdd => {
+                    save_pc!();
+                    self.new_add();
+                    check_abort!();
+                }
+                Op::NewEnd => {
+                    let v = self.new_end();
+                    self.stack.push(v);
+                }
+                Op::Error(k) => {
+                    save_pc!();
+                    let msg = func.consts.get(k as usize).map(|v| v.to_string()).unwrap_or_default();
+                    let loc = self.location();
+                    self.error(&format!("{loc}{msg}"));
+                    self.stack.push(Value::Empty);
+                }
+                Op::Declare(k) => {
+                    if let Some(f) = func.decls.get(k as usize).cloned() {
+                        self.declare(f);
+                    }
+                }
+            }
+        }
+    }
+
+    fn drop_args(&mut self, argc: u32) {
+        let n = self.stack.len().saturating_sub(argc as usize);
+        self.stack.truncate(n);
+    }
+
+    /// For `Ns::f(%this, ...)` and `Parent::f(%this, ...)` the first argument is the object, if any.
+    fn this_from_args(&mut self, argc: u32) -> Option<ObjectId> {
+        if argc == 0 {
+            return None;
+        }
+        let at = self.stack.len().saturating_sub(argc as usize);
+        let v = self.stack.get(at).cloned()?;
+        self.find_object(&v)
+    }
+
+    /// Calls with `argc` arguments on the stack. Returns true when a script frame was pushed
+    /// (the caller must reload its registers); natives run to completion and push their result.
+    fn dispatch(&mut self, res: Resolved, this: Option<ObjectId>, argc: u32) -> bool {
+        let start = self.stack.len().saturating_sub(argc as usize);
+        match res.callable {
+            Callable::Script(f) => {
+                if argc as usize > crate::console::MAX_ARGS {
+                    self.stack.truncate(start + crate::console::MAX_ARGS);
+                }
+                if self.push_frame(f, start, res.ns, res.layer) {
+                    true
+                } else {
+                    self.stack.truncate(start);
+                    self.stack.push(Value::Empty);
+                    false
+                }
+            }
+            Callable::Native(n) => {
+                let mut args = self.arg_pool.pop().unwrap_or_default();
+                args.extend(self.stack.drain(start..));
+                let v = self.call_native(&n, this, &args);
+                args.clear();
+                self.arg_pool.push(args);
+                self.stack.push(v);
+                false
+            }
+        }
+    }
+
+    /// `eval` from script: top-level code whose `%locals` are the calling function's.
+    pub(crate) fn eval_in_caller(&mut self, src: &str) -> Value {
+        let stmts = match crate::parser::parse(src, "<eval>") {
+            Ok(s) => s,
+            Err(e) => {
+                self.error(&e.to_string());
+                return Value::Empty;
+            }
+        };
+        let code = crate::compiler::compile_program(&stmts, "<eval>", &mut self.names);
+        let scope = self.dyn_frame();
+        self.run_toplevel(code, scope).unwrap_or_default()
+    }
+}
