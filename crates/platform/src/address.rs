@@ -148,10 +148,8 @@ impl NetAddress {
         if let Some(addr) = literal(host, port, bracketed)? {
             return Ok(addr);
         }
-        let found: Vec<SocketAddr> = (host, port)
-            .to_socket_addrs()
-            .map_err(|_| AddressError::DnsFailed(host.to_string()))?
-            .collect();
+        let found: Vec<SocketAddr> =
+            (host, port).to_socket_addrs().map_err(|_| AddressError::DnsFailed(host.to_string()))?.collect();
         found
             .iter()
             .find(|a| a.is_ipv4())

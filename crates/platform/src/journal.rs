@@ -77,11 +77,15 @@ impl fmt::Display for JournalError {
                 write!(f, "journal version {v} is not supported (this build reads {JOURNAL_VERSION})")
             }
             JournalError::Truncated { offset } => write!(f, "journal truncated at byte {offset}"),
-            JournalError::Checksum { offset } => write!(f, "journal record at byte {offset}: checksum mismatch"),
+            JournalError::Checksum { offset } => {
+                write!(f, "journal record at byte {offset}: checksum mismatch")
+            }
             JournalError::RecordTooLong { offset, len } => {
                 write!(f, "journal record at byte {offset}: length {len} over the {MAX_RECORD_LEN} limit")
             }
-            JournalError::Corrupt { offset, reason } => write!(f, "journal corrupt at byte {offset}: {reason}"),
+            JournalError::Corrupt { offset, reason } => {
+                write!(f, "journal corrupt at byte {offset}: {reason}")
+            }
         }
     }
 }
@@ -280,7 +284,9 @@ fn device_type(v: u8) -> Option<InputDeviceType> {
 
 fn object_type(v: u8) -> Option<InputObjectType> {
     use InputObjectType::*;
-    [Key, Button, XAxis, YAxis, ZAxis, RxAxis, RyAxis, RzAxis, Slider, Pov].into_iter().find(|d| *d as u8 == v)
+    [Key, Button, XAxis, YAxis, ZAxis, RxAxis, RyAxis, RzAxis, Slider, Pov]
+        .into_iter()
+        .find(|d| *d as u8 == v)
 }
 
 fn action(v: u8) -> Option<InputAction> {
@@ -376,7 +382,12 @@ impl<W: Write> JournalWriter<W> {
     pub fn new(mut out: W) -> Result<Self, JournalError> {
         out.write_all(&JOURNAL_MAGIC)?;
         out.write_all(&[JOURNAL_VERSION])?;
-        Ok(JournalWriter { out, payload: Vec::with_capacity(256), frame: Vec::with_capacity(256), records: 0 })
+        Ok(JournalWriter {
+            out,
+            payload: Vec::with_capacity(256),
+            frame: Vec::with_capacity(256),
+            records: 0,
+        })
     }
 
     /// Append one event.
@@ -520,7 +531,10 @@ impl<R: Read> JournalReader<R> {
         if event.is_none() {
             let mut extra = [0u8; 1];
             if self.input.read(&mut extra)? != 0 {
-                return Err(JournalError::Corrupt { offset: self.offset, reason: "data after the end record" });
+                return Err(JournalError::Corrupt {
+                    offset: self.offset,
+                    reason: "data after the end record",
+                });
             }
         }
         Ok(event)
@@ -575,7 +589,11 @@ impl JournalSession {
     /// Hand a live platform event to the game, recording it first when
     /// recording. While playing, live events are dropped: the journal is the
     /// only source, or the replay would not be deterministic.
-    pub fn dispatch<G: GameInterface + ?Sized>(&mut self, game: &mut G, event: Event) -> Result<(), JournalError> {
+    pub fn dispatch<G: GameInterface + ?Sized>(
+        &mut self,
+        game: &mut G,
+        event: Event,
+    ) -> Result<(), JournalError> {
         match self {
             JournalSession::Off => game.process_event(event),
             JournalSession::Recording(w) => {
@@ -650,7 +668,10 @@ mod tests {
                 tag: ConnectionTag(2),
                 address: NetAddress::localhost(5000),
             }),
-            Event::ConnectedNotify(ConnectedNotifyEvent { tag: ConnectionTag(2), state: ConnectState::Connected }),
+            Event::ConnectedNotify(ConnectedNotifyEvent {
+                tag: ConnectionTag(2),
+                state: ConnectState::Connected,
+            }),
             Event::ConnectedReceive(ConnectedReceiveEvent {
                 tag: ConnectionTag(u32::MAX),
                 data: Bytes::from_static(&[0, 1, 2, 255]),

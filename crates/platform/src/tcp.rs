@@ -125,7 +125,12 @@ impl TcpNet {
     fn start_connect(&mut self, tag: ConnectionTag, addr: NetAddress) {
         let started = new_socket(addr).and_then(|s| match s.connect(&addr.socket_addr().into()) {
             Ok(()) => Ok(s),
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock || (EINPROGRESS.is_some() && e.raw_os_error() == EINPROGRESS) => Ok(s),
+            Err(e)
+                if e.kind() == io::ErrorKind::WouldBlock
+                    || (EINPROGRESS.is_some() && e.raw_os_error() == EINPROGRESS) =>
+            {
+                Ok(s)
+            }
             Err(e) => Err(e),
         });
         match started {

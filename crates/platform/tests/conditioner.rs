@@ -8,7 +8,12 @@ use v12_platform::{
 
 /// Send `n` numbered datagrams, one per `step_ms`, then drain; returns what the
 /// receiver saw as (arrival time, payload) and the stats.
-fn run(config: ConditionerConfig, seed: u64, n: u32, step_ms: u64) -> (Vec<(u64, Vec<u8>)>, ConditionerStats) {
+fn run(
+    config: ConditionerConfig,
+    seed: u64,
+    n: u32,
+    step_ms: u64,
+) -> (Vec<(u64, Vec<u8>)>, ConditionerStats) {
     let (a, mut b) = LoopbackTransport::pair();
     let to = b.local_addr();
     let mut c = LinkConditioner::new(a, config, seed);

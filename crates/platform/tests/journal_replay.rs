@@ -6,9 +6,9 @@ use bytes::Bytes;
 use rand_core::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 use v12_platform::{
-    ConditionerConfig, ConsoleEvent, Datagram, Event, GameInterface, InputAction, InputDeviceType, InputEvent,
-    InputObjectType, Journal, JournalError, JournalReader, LinkConditioner, LoopbackTransport, Modifiers,
-    MouseMoveEvent, PacketReceiveEvent, TimeEvent, Transport,
+    ConditionerConfig, ConsoleEvent, Datagram, Event, GameInterface, InputAction, InputDeviceType,
+    InputEvent, InputObjectType, Journal, JournalError, JournalReader, LinkConditioner, LoopbackTransport,
+    Modifiers, MouseMoveEvent, PacketReceiveEvent, TimeEvent, Transport,
 };
 
 /// A game whose whole state is a hash of what it was told, plus a few
@@ -108,11 +108,17 @@ fn live_session(journal: Journal) -> HashGame {
             session.dispatch(&mut game, Event::Input(input)).unwrap();
         }
         if frame % 10 == 0 {
-            let mv = MouseMoveEvent { x_pos: player.next_u32() as i32 % 800, y_pos: -7, modifiers: Modifiers::NONE };
+            let mv = MouseMoveEvent {
+                x_pos: player.next_u32() as i32 % 800,
+                y_pos: -7,
+                modifiers: Modifiers::NONE,
+            };
             session.dispatch(&mut game, Event::MouseMove(mv)).unwrap();
         }
         if frame == 150 {
-            session.dispatch(&mut game, Event::Console(ConsoleEvent { line: "$pref::x = 1;".into() })).unwrap();
+            session
+                .dispatch(&mut game, Event::Console(ConsoleEvent { line: "$pref::x = 1;".into() }))
+                .unwrap();
         }
         session.dispatch(&mut game, Event::Time(TimeEvent { elapsed_ms: 32 })).unwrap();
     }

@@ -7,13 +7,14 @@ use bytes::Bytes;
 use proptest::prelude::*;
 use v12_platform::{
     ConnectState, ConnectedAcceptEvent, ConnectedNotifyEvent, ConnectedReceiveEvent, ConnectionTag,
-    ConsoleEvent, Event, InputAction, InputDeviceType, InputEvent, InputObjectType, JournalError, JournalReader,
-    JournalWriter, Modifiers, MouseMoveEvent, NetAddress, PacketReceiveEvent, TimeEvent,
+    ConsoleEvent, Event, InputAction, InputDeviceType, InputEvent, InputObjectType, JournalError,
+    JournalReader, JournalWriter, Modifiers, MouseMoveEvent, NetAddress, PacketReceiveEvent, TimeEvent,
 };
 
 fn address() -> impl Strategy<Value = NetAddress> {
     prop_oneof![
-        (any::<[u8; 4]>(), any::<u16>()).prop_map(|(ip, port)| NetAddress::new(IpAddr::V4(Ipv4Addr::from(ip)), port)),
+        (any::<[u8; 4]>(), any::<u16>())
+            .prop_map(|(ip, port)| NetAddress::new(IpAddr::V4(Ipv4Addr::from(ip)), port)),
         (any::<[u8; 16]>(), any::<u16>(), any::<u32>()).prop_map(|(ip, port, scope)| {
             NetAddress::from(SocketAddr::V6(SocketAddrV6::new(Ipv6Addr::from(ip), port, 0, scope)))
         }),
@@ -54,8 +55,11 @@ fn event() -> impl Strategy<Value = Event> {
     ];
     prop_oneof![
         input,
-        (any::<i32>(), any::<i32>(), any::<u8>())
-            .prop_map(|(x, y, m)| Event::MouseMove(MouseMoveEvent { x_pos: x, y_pos: y, modifiers: Modifiers(m) })),
+        (any::<i32>(), any::<i32>(), any::<u8>()).prop_map(|(x, y, m)| Event::MouseMove(MouseMoveEvent {
+            x_pos: x,
+            y_pos: y,
+            modifiers: Modifiers(m)
+        })),
         (address(), prop::collection::vec(any::<u8>(), 0..600)).prop_map(|(source, d)| {
             Event::PacketReceive(PacketReceiveEvent { source, data: Bytes::from(d) })
         }),
@@ -66,10 +70,15 @@ fn event() -> impl Strategy<Value = Event> {
             Event::ConnectedReceive(ConnectedReceiveEvent { tag: ConnectionTag(t), data: Bytes::from(d) })
         }),
         (any::<u32>(), any::<u32>(), address()).prop_map(|(p, t, address)| {
-            Event::ConnectedAccept(ConnectedAcceptEvent { port_tag: ConnectionTag(p), tag: ConnectionTag(t), address })
+            Event::ConnectedAccept(ConnectedAcceptEvent {
+                port_tag: ConnectionTag(p),
+                tag: ConnectionTag(t),
+                address,
+            })
         }),
-        (any::<u32>(), prop::sample::select(states))
-            .prop_map(|(t, state)| Event::ConnectedNotify(ConnectedNotifyEvent { tag: ConnectionTag(t), state })),
+        (any::<u32>(), prop::sample::select(states)).prop_map(|(t, state)| Event::ConnectedNotify(
+            ConnectedNotifyEvent { tag: ConnectionTag(t), state }
+        )),
     ]
 }
 

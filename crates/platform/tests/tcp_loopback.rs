@@ -42,9 +42,11 @@ fn connect_accept_send_both_ways_and_disconnect() {
     let c = client.connect(addr);
     let mut logs = vec![Vec::new(), Vec::new()];
     pump(&mut [&mut server, &mut client], &mut logs, |l| {
-        has_notify(&l[1], c, ConnectState::Connected) && l[0].iter().any(|e| matches!(e, Event::ConnectedAccept(_)))
+        has_notify(&l[1], c, ConnectState::Connected)
+            && l[0].iter().any(|e| matches!(e, Event::ConnectedAccept(_)))
     });
-    let Some(Event::ConnectedAccept(accept)) = logs[0].iter().find(|e| matches!(e, Event::ConnectedAccept(_)))
+    let Some(Event::ConnectedAccept(accept)) =
+        logs[0].iter().find(|e| matches!(e, Event::ConnectedAccept(_)))
     else {
         unreachable!()
     };
