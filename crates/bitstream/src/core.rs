@@ -92,10 +92,9 @@ impl BitWriter {
         self.pos = pos;
     }
 
-    /// Writes the low `bits` bits of `value` (0..=64 bits).
+    /// Writes the low `bits` bits of `value` (0..=64 bits; more is treated as 64).
     #[inline]
     pub fn write_bits(&mut self, value: u64, bits: u32) {
-        debug_assert!(bits <= 64);
         let bits = bits.min(64);
         if bits == 0 {
             return;
@@ -195,10 +194,9 @@ impl<'a> BitReader<'a> {
         BitStreamError::EndOfStream { at: self.pos, wanted }
     }
 
-    /// Reads `bits` bits (0..=64) as the low bits of a u64.
+    /// Reads `bits` bits (0..=64; more is treated as 64) as the low bits of a u64.
     #[inline]
     pub fn read_bits(&mut self, bits: u32) -> Result<u64> {
-        debug_assert!(bits <= 64);
         let bits = bits.min(64);
         if bits as usize > self.bits_left() {
             return Err(self.end(bits as usize));
@@ -295,14 +293,14 @@ mod tests {
         w.write_flag(true);
         w.write_int(0x1ABC, 13);
         w.write_bits(u64::MAX, 64);
-        w.write_bits(0x5A5A_5A5A_5A5A_5A, 58);
+        w.write_bits(0x5A_5A5A_5A5A_5A5A, 58);
         w.write_int(3, 2);
         let bytes = w.into_bytes();
         let mut r = BitReader::new(&bytes);
         assert!(r.read_flag().unwrap());
         assert_eq!(r.read_int(13).unwrap(), 0x1ABC);
         assert_eq!(r.read_bits(64).unwrap(), u64::MAX);
-        assert_eq!(r.read_bits(58).unwrap(), 0x5A5A_5A5A_5A5A_5A);
+        assert_eq!(r.read_bits(58).unwrap(), 0x5A_5A5A_5A5A_5A5A);
         assert_eq!(r.read_int(2).unwrap(), 3);
         assert!(r.bits_left() < 8);
         assert!(matches!(r.read_int(9), Err(BitStreamError::EndOfStream { .. })));

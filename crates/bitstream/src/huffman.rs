@@ -28,8 +28,8 @@ const PRIMARY_BITS: u32 = 11;
 /// that accented names and CJK text stay close to raw size.
 fn byte_weights() -> [u32; 256] {
     const LOWER: [u32; 26] = [
-        600, 110, 200, 300, 900, 150, 160, 400, 520, 15, 80, 310, 190, 510, 580, 140, 8, 440, 480, 650,
-        220, 80, 170, 15, 170, 10,
+        600, 110, 200, 300, 900, 150, 160, 400, 520, 15, 80, 310, 190, 510, 580, 140, 8, 440, 480, 650, 220,
+        80, 170, 15, 170, 10,
     ];
     let mut w = [1u32; 256];
     w[usize::from(b' ')] = 1700;
@@ -82,10 +82,10 @@ fn byte_weights() -> [u32; 256] {
     }
     for (b, slot) in w.iter_mut().enumerate().skip(0x80) {
         *slot = match b {
-            0x80..=0xBF => 4,       // continuation bytes
-            0xC3 | 0xE2 => 6,       // Latin-1 letters, typographic punctuation
-            0xC2..=0xF4 => 3,       // other lead bytes
-            _ => 1,                 // never in UTF-8
+            0x80..=0xBF => 4, // continuation bytes
+            0xC3 | 0xE2 => 6, // Latin-1 letters, typographic punctuation
+            0xC2..=0xF4 => 3, // other lead bytes
+            _ => 1,           // never in UTF-8
         };
     }
     w
@@ -191,6 +191,7 @@ impl HuffmanCode {
     }
 
     /// Length in bits of the code of `byte`.
+    #[cfg(test)]
     pub(crate) fn code_len(&self, byte: u8) -> u32 {
         u32::from(self.lens[usize::from(byte)])
     }

@@ -15,7 +15,13 @@ pub const fn bits_for_span(span: u32) -> u32 {
 /// The range of a two's complement integer of `bits` bits (1..=32).
 #[inline]
 pub const fn signed_int_range(bits: u32) -> (i32, i32) {
-    let bits = if bits < 1 { 1 } else if bits > 32 { 32 } else { bits };
+    let bits = if bits < 1 {
+        1
+    } else if bits > 32 {
+        32
+    } else {
+        bits
+    };
     let hi = ((1i64 << (bits - 1)) - 1) as i32;
     (-hi - 1, hi)
 }
