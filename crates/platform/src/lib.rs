@@ -6,6 +6,7 @@ pub mod error;
 pub mod event;
 pub mod journal;
 pub mod memory;
+pub mod net;
 pub mod tcp;
 pub mod time;
 pub mod transport;
@@ -21,7 +22,8 @@ pub use event::{
 };
 pub use journal::{Journal, JournalError, JournalReader, JournalSession, JournalWriter};
 pub use memory::{LoopbackTransport, MemoryNetwork};
+pub use net::Net;
 pub use tcp::TcpNet;
-pub use time::{Clock, ManualClock, Millis, SystemClock};
+pub use time::{Clock, ManualClock, Millis, SystemClock, TimeEventSource};
 pub use transport::{Datagram, Transport};
 pub use udp::{UdpConfig, UdpTransport};

@@ -5,6 +5,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
+use crate::event::TimeEvent;
+
 /// Milliseconds on a monotonic clock (only differences mean anything). The
 /// sans-IO layers take `now: Millis` as an argument instead of reading a clock.
 pub type Millis = u64;
@@ -69,6 +71,36 @@ impl Clock for ManualClock {
     }
 }
 
+/// Produces the seed's time events: each call reports the milliseconds
+/// since the previous one, read from a [`Clock`].
+#[derive(Clone, Debug)]
+pub struct TimeEventSource<C: Clock> {
+    clock: C,
+    last: Millis,
+}
+
+impl<C: Clock> TimeEventSource<C> {
+    /// Start measuring from the clock's current time.
+    pub fn new(clock: C) -> Self {
+        let last = clock.now_ms();
+        TimeEventSource { clock, last }
+    }
+
+    /// The clock's current time.
+    pub fn now_ms(&self) -> Millis {
+        self.clock.now_ms()
+    }
+
+    /// A time event for the time since the last one (or since creation).
+    /// Gaps over `u32::MAX` ms are reported as `u32::MAX`.
+    pub fn time_event(&mut self) -> TimeEvent {
+        let now = self.clock.now_ms();
+        let elapsed = now.saturating_sub(self.last);
+        self.last = now;
+        TimeEvent { elapsed_ms: u32::try_from(elapsed).unwrap_or(u32::MAX) }
+    }
+}
+
 impl<C: Clock + ?Sized> Clock for &C {
     fn now_ms(&self) -> Millis {
         (**self).now_ms()
@@ -91,6 +123,18 @@ mod tests {
         assert_eq!(c.now_ms(), 1000);
         c.advance(u64::MAX);
         assert_eq!(c.now_ms(), u64::MAX);
+    }
+
+    #[test]
+    fn time_events_report_elapsed_time() {
+        let clock = ManualClock::new(1000);
+        let mut source = TimeEventSource::new(clock.clone());
+        clock.advance(32);
+        assert_eq!(source.time_event(), TimeEvent { elapsed_ms: 32 });
+        assert_eq!(source.time_event(), TimeEvent { elapsed_ms: 0 });
+        clock.advance(u64::from(u32::MAX) + 5);
+        assert_eq!(source.time_event().elapsed_ms, u32::MAX);
+        assert_eq!(source.now_ms(), clock.now_ms());
     }
 
     #[test]

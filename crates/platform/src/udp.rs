@@ -1,7 +1,7 @@
 //! The real unreliable port: one UDP socket, set up through socket2
 //! (buffer sizes, non-blocking) and read in batches into one reusable slab.
 //!
-//! Received datagrams are split off the slab as [`Bytes`], so a batch costs
+//! Received datagrams are split off the slab as [`Bytes`](bytes::Bytes), so a batch costs
 //! one allocation per slab rather than one per datagram, and the data is never
 //! copied after the kernel writes it.
 
@@ -133,6 +133,9 @@ fn peek_ready(r: io::Result<(usize, std::net::SocketAddr)>) -> io::Result<bool> 
         Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => Ok(false),
         // A datagram larger than the probe is still a datagram (Windows reports it as an error).
         Err(e) if e.raw_os_error() == Some(10040) => Ok(true),
+        // A queued ICMP error (Windows reports these on unconnected sockets): let
+        // `recv_batch` consume it rather than report it here forever.
+        Err(e) if e.kind() == io::ErrorKind::ConnectionReset => Ok(true),
         Err(e) => Err(e),
     }
 }
