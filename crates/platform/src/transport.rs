@@ -53,6 +53,24 @@ pub trait Transport {
     }
 }
 
+impl<T: Transport + ?Sized> Transport for &mut T {
+    fn local_addr(&self) -> NetAddress {
+        (**self).local_addr()
+    }
+    fn send_to(&mut self, now: Millis, to: NetAddress, data: &[u8]) -> io::Result<()> {
+        (**self).send_to(now, to, data)
+    }
+    fn recv_batch(&mut self, now: Millis, out: &mut Vec<Datagram>) -> io::Result<usize> {
+        (**self).recv_batch(now, out)
+    }
+    fn poll(&mut self, now: Millis) -> io::Result<()> {
+        (**self).poll(now)
+    }
+    fn next_wakeup(&self) -> Option<Millis> {
+        (**self).next_wakeup()
+    }
+}
+
 impl<T: Transport + ?Sized> Transport for Box<T> {
     fn local_addr(&self) -> NetAddress {
         (**self).local_addr()
