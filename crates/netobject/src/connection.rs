@@ -1,0 +1,387 @@
+//! NetConnection: one connected peer. It owns the notify protocol endpoint, writes a data
+//! packet whenever its rate allows and something wants sending, and keeps a record of what
+//! went into each packet until the protocol says it was delivered or dropped.
+//!
+//! Data packet payload (after the protocol header):
+//! `ack-request:1  rate?:1 [recv-period:10 recv-size:11]  events...`
+
+use crate::error::NetError;
+use crate::event::{ConnectionId, NetEvent};
+use crate::event_manager::{EventManager, EventRecord, EventStats};
+use crate::rate::RateConfig;
+use crate::registry::NetClassRegistry;
+use crate::simnet::SimulatedNet;
+use crate::strings::{SentString, StringReceiver, StringSender};
+use bytes::Bytes;
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use tracing::{debug, trace};
+use v12_bitstream::{BitReader, BitWriter};
+use v12_notify_protocol::{ConnectionProtocol, ProtocolConfig, ProtocolError, Received};
+
+/// What went into one data packet (the seed's `PacketNotify`).
+#[derive(Debug)]
+struct PacketRecord {
+    seq: u32,
+    sent_at: u64,
+    rate: bool,
+    elicits_ack: bool,
+    events: EventRecord,
+    strings: Vec<SentString>,
+}
+
+/// Counters of one connection.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub struct ConnectionStats {
+    /// Smoothed round-trip time (ms).
+    pub rtt_ms: f32,
+    /// Datagrams handed out (data, ack and ping; after simulated loss).
+    pub packets_sent: u64,
+    /// Bytes handed out.
+    pub bytes_sent: u64,
+    /// Datagrams received for this connection.
+    pub packets_received: u64,
+    /// Bytes received.
+    pub bytes_received: u64,
+    /// Data packets the peer acknowledged.
+    pub data_delivered: u64,
+    /// Data packets reported lost.
+    pub data_dropped: u64,
+    /// Datagrams dropped by the simulated network.
+    pub simulated_drops: u64,
+    /// Event counters.
+    pub events: EventStats,
+    /// Current send period (ms) and packet size (bytes) after negotiation.
+    pub send_period_ms: u32,
+    /// Current maximum packet size (bytes).
+    pub send_size: u32,
+}
+
+/// One connection (client or server side).
+#[derive(Debug)]
+pub struct NetConnection {
+    id: ConnectionId,
+    addr: SocketAddr,
+    is_server: bool,
+    pub(crate) nonce: u64,
+    pub(crate) established: bool,
+    connect_data: Bytes,
+    protocol: ConnectionProtocol,
+    events: EventManager,
+    strings_tx: StringSender,
+    strings_rx: StringReceiver,
+    records: VecDeque<PacketRecord>,
+    local_rate: RateConfig,
+    peer_rate: Option<(u32, u32)>,
+    rate_confirmed: bool,
+    rate_in_flight: u32,
+    next_send_at: u64,
+    last_elicit_at: u64,
+    eliciting_in_flight: u32,
+    owe_ack: bool,
+    sim: SimulatedNet,
+    out: VecDeque<Bytes>,
+    stats: ConnectionStats,
+}
+
+impl NetConnection {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        id: ConnectionId,
+        addr: SocketAddr,
+        is_server: bool,
+        nonce: u64,
+        connect_data: Bytes,
+        rate: RateConfig,
+        mut protocol: ProtocolConfig,
+        sim_seed: u64,
+        now: u64,
+    ) -> Self {
+        // Both ends derive the initial sequences from the client's secret nonce, so a blind
+        // spoofer cannot guess them.
+        let (client_seq, server_seq) = (nonce as u32, (nonce >> 32) as u32);
+        let (send, recv) = if is_server { (server_seq, client_seq) } else { (client_seq, server_seq) };
+        protocol.initial_send_seq = send;
+        protocol.initial_recv_seq = recv;
+        protocol.prefix = (1, 1);
+        Self {
+            id,
+            addr,
+            is_server,
+            nonce,
+            established: !is_server,
+            connect_data,
+            protocol: ConnectionProtocol::new(protocol, now),
+            events: EventManager::new(id, is_server),
+            strings_tx: StringSender::default(),
+            strings_rx: StringReceiver::default(),
+            records: VecDeque::new(),
+            local_rate: rate.clamped(),
+            peer_rate: None,
+            rate_confirmed: false,
+            rate_in_flight: 0,
+            next_send_at: now,
+            last_elicit_at: now,
+            eliciting_in_flight: 0,
+            owe_ack: false,
+            sim: SimulatedNet::new(sim_seed),
+            out: VecDeque::new(),
+            stats: ConnectionStats::default(),
+        }
+    }
+
+    /// This connection's id.
+    pub fn id(&self) -> ConnectionId {
+        self.id
+    }
+    /// The peer's address.
+    pub fn remote_addr(&self) -> SocketAddr {
+        self.addr
+    }
+    /// True on the accepting (server) side.
+    pub fn is_server(&self) -> bool {
+        self.is_server
+    }
+    /// The application data the client sent with its connect request (server side).
+    pub fn connect_data(&self) -> &Bytes {
+        &self.connect_data
+    }
+    /// Smoothed round-trip time in ms.
+    pub fn rtt_ms(&self) -> f32 {
+        self.protocol.rtt_ms()
+    }
+    /// Counters so far.
+    pub fn stats(&self) -> ConnectionStats {
+        let (send_period_ms, send_size) = self.local_rate.effective(self.peer_rate);
+        ConnectionStats {
+            rtt_ms: self.protocol.rtt_ms(),
+            events: self.events.stats(),
+            simulated_drops: self.sim.dropped,
+            send_period_ms,
+            send_size,
+            ..self.stats
+        }
+    }
+    /// Events queued or in flight and not yet acknowledged.
+    pub fn pending_events(&self) -> usize {
+        self.events.queued_len() + self.records.iter().map(|r| usize::from(!r.events.is_empty())).sum::<usize>()
+    }
+    /// Guaranteed-ordered events received early, held until their predecessors arrive.
+    pub fn held_events(&self) -> usize {
+        self.events.held_len()
+    }
+    /// True once the peer is known to have the text of this tagged string.
+    pub fn string_confirmed(&self, handle: &crate::StringHandle) -> bool {
+        self.strings_tx.is_confirmed(handle)
+    }
+    /// The notify protocol endpoint (read-only: RTT, window, header statistics).
+    pub fn protocol(&self) -> &ConnectionProtocol {
+        &self.protocol
+    }
+
+    pub(crate) fn post_event(&mut self, registry: &NetClassRegistry, event: Box<dyn NetEvent>) -> crate::Result<()> {
+        self.events.post(registry, event)
+    }
+
+    pub(crate) fn set_simulated_net_params(&mut self, loss: f32, latency_ms: u64) {
+        self.sim.set_params(loss, latency_ms);
+    }
+
+    pub(crate) fn set_rate(&mut self, rate: RateConfig) {
+        self.local_rate = rate.clamped();
+        self.rate_confirmed = false;
+    }
+
+    pub(crate) fn pop_ready(&mut self) -> Option<Box<dyn NetEvent>> {
+        self.events.pop_ready()
+    }
+
+    pub(crate) fn close(&mut self) {
+        self.events.close();
+    }
+
+    pub(crate) fn is_timed_out(&self) -> bool {
+        self.protocol.is_timed_out()
+    }
+
+    /// A connected datagram from the peer. `Err` carries the reason to drop the connection.
+    pub(crate) fn handle_packet(
+        &mut self,
+        now: u64,
+        data: &[u8],
+        registry: &NetClassRegistry,
+    ) -> Result<(), NetError> {
+        self.stats.packets_received += 1;
+        self.stats.bytes_received += data.len() as u64;
+        let mut r = BitReader::new(data);
+        let received = self.protocol.handle_packet(now, &mut r);
+        self.drain_notifies();
+        match received {
+            Ok(Received::Data { .. }) => {
+                self.established = true;
+                self.read_payload(&mut r, registry)
+            }
+            Ok(Received::Ping | Received::Ack) => {
+                self.established = true;
+                Ok(())
+            }
+            Err(ProtocolError::TimedOut) => Ok(()),
+            Err(e) => {
+                trace!(connection = %self.id, error = ?e, "packet ignored");
+                Ok(())
+            }
+        }
+    }
+
+    fn read_payload(&mut self, r: &mut BitReader<'_>, registry: &NetClassRegistry) -> Result<(), NetError> {
+        if r.read_flag()? {
+            self.owe_ack = true;
+        }
+        if r.read_flag()? {
+            let offer = RateConfig::read_offer(r)?;
+            if self.peer_rate != Some(offer) {
+                debug!(connection = %self.id, period = offer.0, size = offer.1, "peer rate offer");
+                self.peer_rate = Some(offer);
+            }
+        }
+        self.events.read_packet(r, registry, &mut self.strings_rx)
+    }
+
+    fn drain_notifies(&mut self) {
+        while let Some(n) = self.protocol.poll_notify() {
+            let Some(rec) = self.records.pop_front() else {
+                debug!(connection = %self.id, seq = n.seq, "notify without a record");
+                continue;
+            };
+            debug_assert_eq!(rec.seq, n.seq, "notifies arrive in send order");
+            if rec.rate {
+                self.rate_in_flight -= 1;
+            }
+            if rec.elicits_ack {
+                self.eliciting_in_flight -= 1;
+            }
+            if n.delivered {
+                self.stats.data_delivered += 1;
+                if rec.rate {
+                    self.rate_confirmed = true;
+                }
+                self.strings_tx.delivered(&rec.strings);
+                self.events.packet_delivered(rec.events);
+            } else {
+                self.stats.data_dropped += 1;
+                self.events.packet_dropped(rec.events);
+            }
+        }
+    }
+
+    fn probe_delay(&self) -> u64 {
+        let (period, _) = self.local_rate.effective(self.peer_rate);
+        let rtt = self.protocol.rtt_ms().max(1.0) as u64;
+        (2 * rtt + 100).max(4 * u64::from(period))
+    }
+
+    /// Why this side would send a data packet now, ignoring the rate timer.
+    fn data_wanted(&self, now: u64) -> Option<bool> {
+        if self.protocol.window_full() || !self.established {
+            return None;
+        }
+        let rate = !self.rate_confirmed && self.rate_in_flight == 0;
+        let probe = self.eliciting_in_flight > 0 && now >= self.last_elicit_at + self.probe_delay();
+        if self.events.has_data_to_send() || rate || probe {
+            Some(true)
+        } else if self.owe_ack {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    fn push_out(&mut self, now: u64, bytes: Bytes) {
+        if let Some(b) = self.sim.send(now, bytes) {
+            self.out.push_back(b);
+        }
+    }
+
+    /// The next datagram for the peer, if one is due. `Err` carries a reason to close.
+    pub(crate) fn poll_transmit(&mut self, now: u64, registry: &NetClassRegistry) -> Result<Option<Bytes>, String> {
+        if self.out.is_empty() {
+            if let Some(b) = self.protocol.poll_transmit(now) {
+                self.owe_ack = false;
+                self.push_out(now, b);
+            }
+            if now >= self.next_send_at
+                && let Some(elicit) = self.data_wanted(now)
+            {
+                let bytes = self.write_data_packet(now, registry, elicit)?;
+                self.push_out(now, bytes);
+            }
+            while let Some(b) = self.sim.release(now) {
+                self.out.push_back(b);
+            }
+        }
+        let b = self.out.pop_front();
+        if let Some(b) = &b {
+            self.stats.packets_sent += 1;
+            self.stats.bytes_sent += b.len() as u64;
+        }
+        Ok(b)
+    }
+
+    fn write_data_packet(&mut self, now: u64, registry: &NetClassRegistry, elicit: bool) -> Result<Bytes, String> {
+        let (period, size) = self.local_rate.effective(self.peer_rate);
+        let mut w = BitWriter::with_budget_bytes(size as usize);
+        let seq = self.protocol.try_begin_data_packet(now, &mut w).map_err(|e| format!("notify protocol: {e:?}"))?;
+        w.write_flag(elicit);
+        let rate = !self.rate_confirmed;
+        if w.write_flag(rate) {
+            self.local_rate.write_offer(&mut w);
+        }
+        let capacity = (size as usize * 8).saturating_sub(w.bit_position() + 2);
+        let mut strings = Vec::new();
+        let events = self.events.write_packet(&mut w, registry, &mut self.strings_tx, &mut strings, capacity);
+        if let Some(reason) = self.events.take_fatal() {
+            return Err(reason);
+        }
+        let elicits_ack = elicit || !events.is_empty() || rate;
+        if elicits_ack {
+            self.eliciting_in_flight += 1;
+            self.last_elicit_at = now;
+        }
+        if rate {
+            self.rate_in_flight += 1;
+        }
+        self.records.push_back(PacketRecord { seq, sent_at: now, rate, elicits_ack, events, strings });
+        self.next_send_at = now + u64::from(period);
+        self.owe_ack = false;
+        trace!(connection = %self.id, seq, bits = w.bit_position(), "data packet");
+        Ok(w.into_bytes())
+    }
+
+    /// When this connection next needs [`Self::handle_timeout`] or a transmit poll.
+    pub(crate) fn poll_timeout(&self, now: u64) -> Option<u64> {
+        let mut at = self.protocol.poll_timeout();
+        let mut consider = |t: u64| at = Some(at.map_or(t, |a| a.min(t)));
+        if let Some(t) = self.sim.next_release() {
+            consider(t);
+        }
+        if !self.out.is_empty() {
+            consider(now);
+        }
+        if self.data_wanted(now).is_some() {
+            consider(self.next_send_at.max(now));
+        } else if self.eliciting_in_flight > 0 && !self.protocol.window_full() && self.established {
+            consider((self.last_elicit_at + self.probe_delay()).max(self.next_send_at));
+        }
+        at
+    }
+
+    pub(crate) fn handle_timeout(&mut self, now: u64) {
+        self.protocol.handle_timeout(now);
+        self.drain_notifies();
+    }
+
+    /// Oldest data packet still waiting for its notify, as (seq, sent_at).
+    pub fn oldest_in_flight(&self) -> Option<(u32, u64)> {
+        self.records.front().map(|r| (r.seq, r.sent_at))
+    }
+}

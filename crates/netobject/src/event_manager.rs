@@ -1,0 +1,399 @@
+//! The per-connection event manager: three queues, packet records, and the receive side
+//! that holds early ordered events until their predecessors have been processed.
+//!
+//! Wire format inside a data packet (after the rate and before any later section):
+//! `{1 class-id body}* 0` for unguaranteed events, then
+//! `{1 ordered? [seq==prev+1 ? 1 : 0 seq7] class-id body}* 0` for guaranteed ones.
+
+use crate::error::{NetError, Result};
+use crate::event::{ConnectionId, Guarantee, NetEvent, PackContext, UnpackContext};
+use crate::registry::NetClassRegistry;
+use crate::strings::{SentString, StringReceiver, StringSender};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use tracing::warn;
+use v12_bitstream::{BitReader, BitWriter};
+
+/// Bits of an ordered event sequence on the wire.
+pub const ORDERED_SEQ_BITS: u32 = 7;
+const SEQ_MASK: u32 = (1 << ORDERED_SEQ_BITS) - 1;
+/// At most this many guaranteed-ordered events may be unacknowledged at once.
+pub const MAX_ORDERED_IN_FLIGHT: u32 = 126;
+/// Bits kept free for the two section terminators.
+const TERMINATOR_BITS: usize = 2;
+
+#[derive(Debug)]
+struct Queued {
+    class_id: u32,
+    seq: Option<u32>,
+    sends: u32,
+    event: Box<dyn NetEvent>,
+}
+
+/// What the events of one packet were, kept until the packet is notified.
+#[derive(Debug, Default)]
+pub struct EventRecord {
+    unguaranteed: Vec<Queued>,
+    guaranteed: Vec<Queued>,
+    ordered: Vec<Queued>,
+}
+
+impl EventRecord {
+    /// No events in this packet.
+    pub fn is_empty(&self) -> bool {
+        self.unguaranteed.is_empty() && self.guaranteed.is_empty() && self.ordered.is_empty()
+    }
+}
+
+/// Event counters for one connection.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct EventStats {
+    /// Events written into a packet for the first time.
+    pub sent: u64,
+    /// Guaranteed events written again after their packet was dropped.
+    pub resent: u64,
+    /// Events whose packet was acknowledged.
+    pub delivered: u64,
+    /// Unguaranteed events whose packet was dropped.
+    pub dropped: u64,
+    /// Events received and handed on for processing.
+    pub received: u64,
+}
+
+/// The event queues and ordering state of one connection.
+#[derive(Debug)]
+pub struct EventManager {
+    connection: ConnectionId,
+    is_server: bool,
+    unguaranteed: VecDeque<Queued>,
+    guaranteed: VecDeque<Queued>,
+    ordered_resend: BTreeMap<u32, Queued>,
+    ordered_fresh: VecDeque<Queued>,
+    next_send_seq: u32,
+    ordered_in_flight: BTreeSet<u32>,
+    next_recv_seq: u32,
+    recv_ordered: Vec<Option<Box<dyn NetEvent>>>,
+    ready: VecDeque<Box<dyn NetEvent>>,
+    stats: EventStats,
+    fatal: Option<String>,
+}
+
+impl EventManager {
+    /// The manager of `connection`; `is_server` is this side's role.
+    pub fn new(connection: ConnectionId, is_server: bool) -> Self {
+        Self {
+            connection,
+            is_server,
+            unguaranteed: VecDeque::new(),
+            guaranteed: VecDeque::new(),
+            ordered_resend: BTreeMap::new(),
+            ordered_fresh: VecDeque::new(),
+            next_send_seq: 0,
+            ordered_in_flight: BTreeSet::new(),
+            next_recv_seq: 0,
+            recv_ordered: (0..=SEQ_MASK).map(|_| None).collect(),
+            ready: VecDeque::new(),
+            stats: EventStats::default(),
+            fatal: None,
+        }
+    }
+
+    /// Counters so far.
+    pub fn stats(&self) -> EventStats {
+        self.stats
+    }
+
+    /// Queues an event for sending. Refuses unregistered types and events that may
+    /// not travel from this side.
+    pub fn post(&mut self, registry: &NetClassRegistry, event: Box<dyn NetEvent>) -> Result<()> {
+        let type_id = (*event).type_id();
+        let class_id = registry.id_of_type(type_id).ok_or(NetError::UnregisteredEvent)?;
+        let info = registry.class(class_id).ok_or(NetError::UnknownClass(class_id))?;
+        if !info.direction.may_send(self.is_server) {
+            return Err(NetError::WrongDirection(info.name));
+        }
+        let q = Queued { class_id, seq: None, sends: 0, event };
+        match q.event.guarantee() {
+            Guarantee::Unguaranteed => self.unguaranteed.push_back(q),
+            Guarantee::Guaranteed => self.guaranteed.push_back(q),
+            Guarantee::GuaranteedOrdered => self.ordered_fresh.push_back(q),
+        }
+        Ok(())
+    }
+
+    fn ordered_window_open(&self) -> bool {
+        let oldest = self.ordered_in_flight.first().copied().unwrap_or(self.next_send_seq);
+        self.next_send_seq.wrapping_sub(oldest) < MAX_ORDERED_IN_FLIGHT
+    }
+
+    /// True when something is waiting that a packet could carry now.
+    pub fn has_data_to_send(&self) -> bool {
+        !self.unguaranteed.is_empty()
+            || !self.guaranteed.is_empty()
+            || !self.ordered_resend.is_empty()
+            || (!self.ordered_fresh.is_empty() && self.ordered_window_open())
+    }
+
+    /// Events queued and not yet acknowledged (guaranteed ones in flight count too).
+    pub fn queued_len(&self) -> usize {
+        self.unguaranteed.len() + self.guaranteed.len() + self.ordered_resend.len() + self.ordered_fresh.len()
+    }
+
+    /// Writes as many events as fit. `payload_capacity` is the most bits an event
+    /// section could ever have in a packet, to tell "next packet" from "never fits".
+    pub fn write_packet(
+        &mut self,
+        w: &mut BitWriter,
+        registry: &NetClassRegistry,
+        strings: &mut StringSender,
+        string_record: &mut Vec<SentString>,
+        payload_capacity: usize,
+    ) -> EventRecord {
+        let mut record = EventRecord::default();
+        let budget = w.budget_bits();
+        w.set_budget_bits(budget.saturating_sub(TERMINATOR_BITS));
+        let id_bits = registry.id_bits();
+        let connection = self.connection;
+
+        // Unguaranteed first: they are the most time-critical.
+        while let Some(mut q) = self.unguaranteed.pop_front() {
+            let mark = w.bit_position();
+            let strings_mark = string_record.len();
+            w.write_flag(true);
+            w.write_int(q.class_id, id_bits);
+            q.event.pack(w, &mut PackContext { connection, strings, record: string_record });
+            if w.is_over_budget() {
+                let bits = w.bit_position() - mark;
+                w.set_bit_position(mark);
+                string_record.truncate(strings_mark);
+                if bits > payload_capacity {
+                    self.too_large(registry, q, bits);
+                    continue;
+                }
+                self.unguaranteed.push_front(q);
+                break;
+            }
+            self.count_send(&mut q);
+            record.unguaranteed.push(q);
+        }
+        w.set_budget_bits(budget.saturating_sub(TERMINATOR_BITS - 1));
+        w.write_flag(false);
+
+        let mut prev_seq: Option<u32> = None;
+        loop {
+            // Unordered guaranteed first, then nacked ordered by sequence, then fresh ordered.
+            let (mut q, source) = if let Some(q) = self.guaranteed.pop_front() {
+                (q, 0)
+            } else if let Some((_, q)) = self.ordered_resend.pop_first() {
+                (q, 1)
+            } else if self.ordered_window_open()
+                && let Some(q) = self.ordered_fresh.pop_front()
+            {
+                (q, 2)
+            } else {
+                break;
+            };
+            let mark = w.bit_position();
+            let strings_mark = string_record.len();
+            w.write_flag(true);
+            let ordered = source != 0;
+            w.write_flag(ordered);
+            if ordered {
+                let seq = q.seq.unwrap_or(self.next_send_seq);
+                if !w.write_flag(prev_seq.map(|p| p.wrapping_add(1)) == Some(seq)) {
+                    w.write_int(seq & SEQ_MASK, ORDERED_SEQ_BITS);
+                }
+                q.seq = Some(seq);
+            }
+            w.write_int(q.class_id, id_bits);
+            q.event.pack(w, &mut PackContext { connection, strings, record: string_record });
+            if w.is_over_budget() {
+                let bits = w.bit_position() - mark;
+                w.set_bit_position(mark);
+                string_record.truncate(strings_mark);
+                if source == 2 {
+                    q.seq = None;
+                }
+                if bits > payload_capacity {
+                    if source == 1 {
+                        // A resent ordered event that no longer fits (its string tags now
+                        // need their text) would stall the ordered stream for good.
+                        self.fatal = Some(format!("ordered event of {bits} bits no longer fits a packet"));
+                    }
+                    self.too_large(registry, q, bits);
+                    continue;
+                }
+                match source {
+                    0 => self.guaranteed.push_front(q),
+                    1 => {
+                        let seq = q.seq.unwrap_or_default();
+                        self.ordered_resend.insert(seq, q);
+                    }
+                    _ => self.ordered_fresh.push_front(q),
+                }
+                break;
+            }
+            self.count_send(&mut q);
+            if source == 2 {
+                self.next_send_seq = self.next_send_seq.wrapping_add(1);
+                if let Some(seq) = q.seq {
+                    self.ordered_in_flight.insert(seq);
+                }
+            }
+            if source == 0 {
+                record.guaranteed.push(q);
+            } else {
+                prev_seq = q.seq;
+                record.ordered.push(q);
+            }
+        }
+        w.set_budget_bits(budget);
+        w.write_flag(false);
+        record
+    }
+
+    fn count_send(&mut self, q: &mut Queued) {
+        if q.sends == 0 {
+            self.stats.sent += 1;
+        } else {
+            self.stats.resent += 1;
+        }
+        q.sends += 1;
+    }
+
+    /// A reason to end the connection found while writing, taken once.
+    pub fn take_fatal(&mut self) -> Option<String> {
+        self.fatal.take()
+    }
+
+    fn too_large(&mut self, registry: &NetClassRegistry, mut q: Queued, bits: usize) {
+        let class = registry.class(q.class_id).map_or("?", |c| c.name);
+        warn!(connection = %self.connection, class, bits, "event larger than a packet; dropped");
+        self.stats.dropped += 1;
+        q.event.notify_dropped(self.connection);
+    }
+
+    /// The packet with this record was acknowledged.
+    pub fn packet_delivered(&mut self, record: EventRecord) {
+        let EventRecord { unguaranteed, guaranteed, ordered } = record;
+        for mut q in unguaranteed.into_iter().chain(guaranteed).chain(ordered) {
+            if let Some(seq) = q.seq {
+                self.ordered_in_flight.remove(&seq);
+            }
+            self.stats.delivered += 1;
+            q.event.notify_delivered(self.connection);
+        }
+    }
+
+    /// The packet with this record was lost: resend what is guaranteed, in the right order.
+    pub fn packet_dropped(&mut self, record: EventRecord) {
+        for mut q in record.unguaranteed {
+            self.stats.dropped += 1;
+            q.event.notify_dropped(self.connection);
+        }
+        for q in record.guaranteed.into_iter().rev() {
+            self.guaranteed.push_front(q);
+        }
+        for q in record.ordered {
+            if let Some(seq) = q.seq {
+                self.ordered_resend.insert(seq, q);
+            }
+        }
+    }
+
+    /// The connection is gone: every event still held is told it was dropped.
+    pub fn close(&mut self) {
+        let connection = self.connection;
+        let all = self
+            .unguaranteed
+            .drain(..)
+            .chain(self.guaranteed.drain(..))
+            .chain(std::mem::take(&mut self.ordered_resend).into_values())
+            .chain(self.ordered_fresh.drain(..));
+        for mut q in all {
+            q.event.notify_dropped(connection);
+        }
+    }
+
+    /// Reads the event sections of a received packet. Events ready to process are queued
+    /// for [`EventManager::pop_ready`]; an error means the peer must be dropped.
+    pub fn read_packet(
+        &mut self,
+        r: &mut BitReader<'_>,
+        registry: &NetClassRegistry,
+        strings: &mut StringReceiver,
+    ) -> Result<()> {
+        let mut ctx = UnpackContext { connection: self.connection, strings };
+        while r.read_flag()? {
+            let ev = self.read_event(r, registry, &mut ctx)?;
+            self.stats.received += 1;
+            self.ready.push_back(ev);
+        }
+        let mut prev_seq: Option<u32> = None;
+        while r.read_flag()? {
+            let ordered = r.read_flag()?;
+            let seq = if ordered {
+                let seq = if r.read_flag()? {
+                    match prev_seq {
+                        Some(p) => p.wrapping_add(1),
+                        None => return Err(NetError::BadEventSequence(u32::MAX)),
+                    }
+                } else {
+                    let wire = r.read_int(ORDERED_SEQ_BITS)?;
+                    let ahead = wire.wrapping_sub(self.next_recv_seq) & SEQ_MASK;
+                    if ahead >= MAX_ORDERED_IN_FLIGHT {
+                        return Err(NetError::BadEventSequence(wire));
+                    }
+                    self.next_recv_seq.wrapping_add(ahead)
+                };
+                if seq.wrapping_sub(self.next_recv_seq) >= MAX_ORDERED_IN_FLIGHT {
+                    return Err(NetError::BadEventSequence(seq & SEQ_MASK));
+                }
+                prev_seq = Some(seq);
+                Some(seq)
+            } else {
+                None
+            };
+            let ev = self.read_event(r, registry, &mut ctx)?;
+            self.stats.received += 1;
+            match seq {
+                None => self.ready.push_back(ev),
+                Some(seq) => {
+                    let slot = &mut self.recv_ordered[(seq & SEQ_MASK) as usize];
+                    if slot.is_some() {
+                        return Err(NetError::BadEventSequence(seq & SEQ_MASK));
+                    }
+                    *slot = Some(ev);
+                    while let Some(ev) = self.recv_ordered[(self.next_recv_seq & SEQ_MASK) as usize].take() {
+                        self.ready.push_back(ev);
+                        self.next_recv_seq = self.next_recv_seq.wrapping_add(1);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn read_event(
+        &self,
+        r: &mut BitReader<'_>,
+        registry: &NetClassRegistry,
+        ctx: &mut UnpackContext<'_>,
+    ) -> Result<Box<dyn NetEvent>> {
+        let class_id = r.read_int(registry.id_bits())?;
+        let info = registry.class(class_id).ok_or(NetError::UnknownClass(class_id))?;
+        if !info.direction.may_send(!self.is_server) {
+            return Err(NetError::WrongDirection(info.name));
+        }
+        info.unpack(r, ctx)
+    }
+
+    /// The next received event, in processing order.
+    pub fn pop_ready(&mut self) -> Option<Box<dyn NetEvent>> {
+        self.ready.pop_front()
+    }
+
+    /// Ordered events received early and held for their predecessors.
+    pub fn held_len(&self) -> usize {
+        self.recv_ordered.iter().filter(|s| s.is_some()).count()
+    }
+}

@@ -1,0 +1,615 @@
+//! NetInterface: the sans-IO endpoint that owns every connection of one UDP port. It
+//! answers handshake packets (statelessly until a valid connect request), routes connected
+//! packets to their NetConnection, and hands out datagrams, events and timeouts.
+
+use crate::connection::NetConnection;
+use crate::error::{NetError, Result};
+use crate::event::{ConnectionId, NetEvent};
+use crate::handshake::{Handshake, TokenError, TokenMinter};
+use crate::rate::RateConfig;
+use crate::registry::NetClassRegistry;
+use crate::strings::NetStringTable;
+use bytes::Bytes;
+use hashbrown::HashMap;
+use rand_core::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tracing::{debug, info};
+use v12_notify_protocol::ProtocolConfig;
+
+/// Settings of a [`NetInterface`].
+#[derive(Clone, Debug)]
+pub struct InterfaceConfig {
+    /// Application protocol version; a client with another version is refused.
+    pub protocol_version: u32,
+    /// Answer challenge and connect requests (a server).
+    pub accept_connections: bool,
+    /// Most live connections accepted; beyond it connect requests get "server full".
+    pub max_connections: usize,
+    /// Most connections in negotiation at once (accepted but not yet heard from, plus our
+    /// own outgoing attempts); beyond it connect requests get "server busy".
+    pub max_pending: usize,
+    /// Time between handshake retries (ms).
+    pub connect_retry_ms: u64,
+    /// Sends of each handshake step before giving up.
+    pub connect_tries: u32,
+    /// Challenge-secret rotation period (ms); a token lives one to two periods.
+    pub token_epoch_ms: u64,
+    /// Rate for connections this side accepts.
+    pub server_rate: RateConfig,
+    /// Rate for connections this side initiates.
+    pub client_rate: RateConfig,
+    /// Notify protocol settings (prefix and initial sequences are set per connection).
+    pub protocol: ProtocolConfig,
+}
+
+impl Default for InterfaceConfig {
+    fn default() -> Self {
+        Self {
+            protocol_version: 1,
+            accept_connections: false,
+            max_connections: 128,
+            max_pending: 64,
+            connect_retry_ms: 2500,
+            connect_tries: 4,
+            token_epoch_ms: 15_000,
+            server_rate: RateConfig::SERVER,
+            client_rate: RateConfig::CLIENT,
+            protocol: ProtocolConfig::default(),
+        }
+    }
+}
+
+/// What the interface reports to its driver.
+#[derive(Debug)]
+pub enum InterfaceEvent {
+    /// A connection is up. On the server, `connect_data` is what the client sent.
+    Connected { connection: ConnectionId, addr: SocketAddr, is_server: bool, connect_data: Bytes },
+    /// Our connection attempt ended without a connection.
+    ConnectFailed { connection: ConnectionId, addr: SocketAddr, reason: String },
+    /// A connection ended; `by_peer` when the other side said so.
+    Disconnected { connection: ConnectionId, addr: SocketAddr, reason: String, by_peer: bool },
+    /// An event arrived and is ready to process (ordered events in order). Call
+    /// [`NetEvent::process`] on it with the application's state.
+    EventReceived { connection: ConnectionId, event: Box<dyn NetEvent> },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PendingStep {
+    Challenge,
+    Connect { epoch: u32, token: u64 },
+}
+
+#[derive(Debug)]
+struct Pending {
+    id: ConnectionId,
+    nonce: u64,
+    step: PendingStep,
+    tries: u32,
+    next_retry: u64,
+    connect_data: Bytes,
+}
+
+/// A check the application runs on each valid connect request: `Err(reason)` refuses it.
+pub type ConnectFilter = Box<dyn FnMut(SocketAddr, &[u8]) -> std::result::Result<(), String> + Send>;
+
+/// Handshake counters.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct InterfaceStats {
+    /// Challenge responses sent.
+    pub challenges_answered: u64,
+    /// Connect requests refused (any reason).
+    pub connects_rejected: u64,
+    /// Connections accepted.
+    pub connects_accepted: u64,
+    /// Datagrams that parsed as nothing.
+    pub garbage: u64,
+}
+
+/// The sans-IO network interface: many connections over one datagram socket.
+pub struct NetInterface {
+    config: InterfaceConfig,
+    registry: Arc<NetClassRegistry>,
+    strings: NetStringTable,
+    minter: TokenMinter,
+    rng: Pcg64,
+    next_id: u32,
+    connections: HashMap<ConnectionId, NetConnection>,
+    by_addr: HashMap<SocketAddr, ConnectionId>,
+    pending: HashMap<SocketAddr, Pending>,
+    used_tokens: HashMap<u64, u64>,
+    transmits: VecDeque<(SocketAddr, Bytes)>,
+    events: VecDeque<InterfaceEvent>,
+    filter: Option<ConnectFilter>,
+    stats: InterfaceStats,
+    order: Vec<ConnectionId>,
+}
+
+impl std::fmt::Debug for NetInterface {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetInterface")
+            .field("connections", &self.connections.len())
+            .field("pending", &self.pending.len())
+            .field("stats", &self.stats)
+            .finish_non_exhaustive()
+    }
+}
+
+impl NetInterface {
+    /// A new interface. `entropy` must be unpredictable in production (it keys the challenge
+    /// tokens and seeds nonces); tests pass a fixed value for replayable runs.
+    pub fn new(config: InterfaceConfig, registry: Arc<NetClassRegistry>, entropy: [u8; 32]) -> Self {
+        let word = |i: usize| u64::from_le_bytes(entropy[i * 8..i * 8 + 8].try_into().unwrap_or_default());
+        let minter = TokenMinter::new((word(0), word(1)), config.token_epoch_ms);
+        let mut seed = [0u8; 32];
+        seed[..16].copy_from_slice(&entropy[16..]);
+        seed[16..].copy_from_slice(&(word(0) ^ 0x9E37_79B9_7F4A_7C15).to_le_bytes().repeat(2));
+        Self {
+            config,
+            registry,
+            strings: NetStringTable::new(),
+            minter,
+            rng: Pcg64::from_seed(seed),
+            next_id: 1,
+            connections: HashMap::new(),
+            by_addr: HashMap::new(),
+            pending: HashMap::new(),
+            used_tokens: HashMap::new(),
+            transmits: VecDeque::new(),
+            events: VecDeque::new(),
+            filter: None,
+            stats: InterfaceStats::default(),
+            order: Vec::new(),
+        }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &InterfaceConfig {
+        &self.config
+    }
+    /// Starts or stops answering connection requests.
+    pub fn set_accept_connections(&mut self, accept: bool) {
+        self.config.accept_connections = accept;
+    }
+    /// Installs an application check run on every valid connect request.
+    pub fn set_connect_filter(&mut self, filter: ConnectFilter) {
+        self.filter = Some(filter);
+    }
+    /// The class registry shared by every connection.
+    pub fn registry(&self) -> &Arc<NetClassRegistry> {
+        &self.registry
+    }
+    /// The interface-wide tagged-string table (`addTaggedString`/`removeTaggedString`).
+    pub fn strings(&mut self) -> &mut NetStringTable {
+        &mut self.strings
+    }
+    /// Handshake counters.
+    pub fn stats(&self) -> InterfaceStats {
+        self.stats
+    }
+    /// A live connection.
+    pub fn connection(&self, id: ConnectionId) -> Option<&NetConnection> {
+        self.connections.get(&id)
+    }
+    /// Ids of the live connections, oldest first.
+    pub fn connection_ids(&self) -> Vec<ConnectionId> {
+        let mut v: Vec<_> = self.connections.keys().copied().collect();
+        v.sort();
+        v
+    }
+    /// Live connections.
+    pub fn connection_count(&self) -> usize {
+        self.connections.len()
+    }
+    /// Our own connection attempts still negotiating.
+    pub fn pending_count(&self) -> usize {
+        self.pending.len()
+    }
+    /// Replay-protection entries (tokens already used, until they expire).
+    pub fn used_token_count(&self) -> usize {
+        self.used_tokens.len()
+    }
+
+    fn alloc_id(&mut self) -> ConnectionId {
+        let id = ConnectionId(self.next_id);
+        self.next_id = self.next_id.wrapping_add(1);
+        id
+    }
+
+    fn negotiating(&self) -> usize {
+        self.pending.len() + self.connections.values().filter(|c| !c.established).count()
+    }
+
+    /// Starts connecting to a server (`connect()` in the console). Progress arrives as
+    /// [`InterfaceEvent::Connected`] or [`InterfaceEvent::ConnectFailed`].
+    pub fn connect(&mut self, now: u64, addr: SocketAddr, connect_data: Bytes) -> ConnectionId {
+        let id = self.alloc_id();
+        let nonce = self.rng.next_u64();
+        let data = connect_data.slice(..connect_data.len().min(crate::handshake::MAX_CONNECT_DATA));
+        if self.by_addr.contains_key(&addr) || self.pending.contains_key(&addr) {
+            self.events.push_back(InterfaceEvent::ConnectFailed {
+                connection: id,
+                addr,
+                reason: "already connected or connecting to that address".into(),
+            });
+            return id;
+        }
+        let p = Pending {
+            id,
+            nonce,
+            step: PendingStep::Challenge,
+            tries: 1,
+            next_retry: now + self.config.connect_retry_ms,
+            connect_data: data,
+        };
+        self.transmits.push_back((addr, Handshake::ChallengeRequest { client_nonce: nonce }.encode()));
+        self.pending.insert(addr, p);
+        id
+    }
+
+    /// Queues an event on a connection.
+    pub fn post_event(&mut self, id: ConnectionId, event: Box<dyn NetEvent>) -> Result<()> {
+        let c = self.connections.get_mut(&id).ok_or(NetError::NoSuchConnection)?;
+        c.post_event(&self.registry, event)
+    }
+
+    /// Simulated loss (0..=1) and one-way latency on a connection's outgoing datagrams.
+    pub fn set_simulated_net_params(&mut self, id: ConnectionId, loss: f32, latency_ms: u64) -> Result<()> {
+        let c = self.connections.get_mut(&id).ok_or(NetError::NoSuchConnection)?;
+        c.set_simulated_net_params(loss, latency_ms);
+        Ok(())
+    }
+
+    /// Changes a connection's rate wishes; the new offer goes in-band.
+    pub fn set_rate(&mut self, id: ConnectionId, rate: RateConfig) -> Result<()> {
+        let c = self.connections.get_mut(&id).ok_or(NetError::NoSuchConnection)?;
+        c.set_rate(rate);
+        Ok(())
+    }
+
+    /// Ends a connection (or an attempt), telling the peer why.
+    pub fn disconnect(&mut self, id: ConnectionId, reason: &str) {
+        if let Some(addr) = self.pending.iter().find(|(_, p)| p.id == id).map(|(a, _)| *a) {
+            self.pending.remove(&addr);
+            self.events.push_back(InterfaceEvent::ConnectFailed { connection: id, addr, reason: reason.into() });
+            return;
+        }
+        self.close(id, reason, true, false);
+    }
+
+    fn close(&mut self, id: ConnectionId, reason: &str, tell_peer: bool, by_peer: bool) {
+        let Some(mut c) = self.connections.remove(&id) else { return };
+        self.by_addr.remove(&c.remote_addr());
+        c.close();
+        if tell_peer {
+            let pkt = Handshake::Disconnect { client_nonce: c.nonce, reason: reason.into() }.encode();
+            self.transmits.push_back((c.remote_addr(), pkt));
+        }
+        info!(connection = %id, addr = %c.remote_addr(), reason, by_peer, "disconnected");
+        self.events.push_back(InterfaceEvent::Disconnected {
+            connection: id,
+            addr: c.remote_addr(),
+            reason: reason.into(),
+            by_peer,
+        });
+    }
+
+    /// A datagram from `from`. Never panics, whatever the bytes.
+    pub fn handle_datagram(&mut self, now: u64, from: SocketAddr, data: &[u8]) {
+        let Some(&first) = data.first() else {
+            self.stats.garbage += 1;
+            return;
+        };
+        if first & 1 == 1 {
+            let Some(&id) = self.by_addr.get(&from) else {
+                self.stats.garbage += 1;
+                return;
+            };
+            let Some(c) = self.connections.get_mut(&id) else { return };
+            let result = c.handle_packet(now, data, &self.registry);
+            while let Some(event) = c.pop_ready() {
+                self.events.push_back(InterfaceEvent::EventReceived { connection: id, event });
+            }
+            if let Err(e) = result {
+                debug!(connection = %id, error = %e, "dropping connection after a bad packet");
+                self.close(id, &format!("protocol error: {e}"), true, false);
+            } else if c.is_timed_out() {
+                self.close(id, "timed out", false, false);
+            }
+            return;
+        }
+        match Handshake::decode(data) {
+            Ok(h) => self.handle_handshake(now, from, h),
+            Err(_) => self.stats.garbage += 1,
+        }
+    }
+
+    fn reject(&mut self, to: SocketAddr, client_nonce: u64, reason: String) {
+        self.stats.connects_rejected += 1;
+        debug!(%to, %reason, "connect request rejected");
+        self.transmits.push_back((to, Handshake::ConnectReject { client_nonce, reason }.encode()));
+    }
+
+    fn handle_handshake(&mut self, now: u64, from: SocketAddr, h: Handshake) {
+        match h {
+            Handshake::ChallengeRequest { client_nonce } => {
+                if !self.config.accept_connections {
+                    return;
+                }
+                // Stateless: nothing is stored, whoever the source claims to be.
+                let epoch = self.minter.epoch(now);
+                let token = self.minter.token(epoch, from, client_nonce);
+                self.stats.challenges_answered += 1;
+                self.transmits
+                    .push_back((from, Handshake::ChallengeResponse { client_nonce, epoch, token }.encode()));
+            }
+            Handshake::ConnectRequest { client_nonce, epoch, token, protocol_version, class_digest, connect_data } => {
+                if !self.config.accept_connections {
+                    return;
+                }
+                self.handle_connect_request(
+                    now,
+                    from,
+                    client_nonce,
+                    epoch,
+                    token,
+                    protocol_version,
+                    class_digest,
+                    connect_data,
+                );
+            }
+            Handshake::ChallengeResponse { client_nonce, epoch, token } => {
+                let Some(p) = self.pending.get_mut(&from) else { return };
+                if p.nonce != client_nonce || p.step != PendingStep::Challenge {
+                    return;
+                }
+                p.step = PendingStep::Connect { epoch, token };
+                p.tries = 1;
+                p.next_retry = now + self.config.connect_retry_ms;
+                if let Some(p) = self.pending.get(&from) {
+                    let pkt = self.connect_request(p);
+                    self.transmits.push_back((from, pkt));
+                }
+            }
+            Handshake::ConnectAccept { client_nonce } => {
+                let Some(p) = self.pending.get(&from) else { return };
+                if p.nonce != client_nonce || p.step == PendingStep::Challenge {
+                    return;
+                }
+                let Some(p) = self.pending.remove(&from) else { return };
+                let seed = self.rng.next_u64();
+                let c = NetConnection::new(
+                    p.id,
+                    from,
+                    false,
+                    p.nonce,
+                    Bytes::new(),
+                    self.config.client_rate,
+                    self.config.protocol.clone(),
+                    seed,
+                    now,
+                );
+                self.by_addr.insert(from, p.id);
+                self.connections.insert(p.id, c);
+                info!(connection = %p.id, addr = %from, "connected to server");
+                self.events.push_back(InterfaceEvent::Connected {
+                    connection: p.id,
+                    addr: from,
+                    is_server: false,
+                    connect_data: Bytes::new(),
+                });
+            }
+            Handshake::ConnectReject { client_nonce, reason } => {
+                if self.pending.get(&from).is_some_and(|p| p.nonce == client_nonce)
+                    && let Some(p) = self.pending.remove(&from)
+                {
+                    self.events.push_back(InterfaceEvent::ConnectFailed { connection: p.id, addr: from, reason });
+                }
+            }
+            Handshake::Disconnect { client_nonce, reason } => {
+                if let Some(&id) = self.by_addr.get(&from)
+                    && self.connections.get(&id).is_some_and(|c| c.nonce == client_nonce)
+                {
+                    self.close(id, &reason, false, true);
+                }
+            }
+        }
+    }
+
+    fn connect_request(&self, p: &Pending) -> Bytes {
+        let PendingStep::Connect { epoch, token } = p.step else {
+            return Handshake::ChallengeRequest { client_nonce: p.nonce }.encode();
+        };
+        Handshake::ConnectRequest {
+            client_nonce: p.nonce,
+            epoch,
+            token,
+            protocol_version: self.config.protocol_version,
+            class_digest: self.registry.digest(),
+            connect_data: p.connect_data.clone(),
+        }
+        .encode()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn handle_connect_request(
+        &mut self,
+        now: u64,
+        from: SocketAddr,
+        client_nonce: u64,
+        epoch: u32,
+        token: u64,
+        protocol_version: u32,
+        class_digest: u64,
+        connect_data: Bytes,
+    ) {
+        if let Err(e) = self.minter.check(now, epoch, from, client_nonce, token) {
+            let reason = match e {
+                TokenError::Invalid => "invalid connect token",
+                TokenError::Stale => "connect token expired; try again",
+            };
+            self.reject(from, client_nonce, reason.into());
+            return;
+        }
+        // A retry of a request we accepted (our accept was lost): accept again.
+        if let Some(&id) = self.by_addr.get(&from) {
+            if self.connections.get(&id).is_some_and(|c| c.nonce == client_nonce) {
+                self.transmits.push_back((from, Handshake::ConnectAccept { client_nonce }.encode()));
+                return;
+            }
+            // The same address with a fresh challenge: the client restarted.
+            self.close(id, "reconnected from the same address", true, false);
+        }
+        if self.used_tokens.contains_key(&token) {
+            self.reject(from, client_nonce, "connect token already used".into());
+            return;
+        }
+        if protocol_version != self.config.protocol_version {
+            let reason = format!(
+                "protocol version mismatch: server {}, client {protocol_version}",
+                self.config.protocol_version
+            );
+            self.reject(from, client_nonce, reason);
+            return;
+        }
+        if class_digest != self.registry.digest() {
+            self.reject(from, client_nonce, "network class mismatch: client and server builds differ".into());
+            return;
+        }
+        if self.connections.len() >= self.config.max_connections {
+            self.reject(from, client_nonce, "server full".into());
+            return;
+        }
+        if self.negotiating() >= self.config.max_pending {
+            self.reject(from, client_nonce, "server busy; try again".into());
+            return;
+        }
+        if let Some(f) = self.filter.as_mut()
+            && let Err(reason) = f(from, &connect_data)
+        {
+            self.reject(from, client_nonce, reason);
+            return;
+        }
+        self.used_tokens.insert(token, self.minter.expiry(epoch));
+        let id = self.alloc_id();
+        let seed = self.rng.next_u64();
+        let c = NetConnection::new(
+            id,
+            from,
+            true,
+            client_nonce,
+            connect_data.clone(),
+            self.config.server_rate,
+            self.config.protocol.clone(),
+            seed,
+            now,
+        );
+        self.by_addr.insert(from, id);
+        self.connections.insert(id, c);
+        self.stats.connects_accepted += 1;
+        info!(connection = %id, addr = %from, "client connected");
+        self.transmits.push_back((from, Handshake::ConnectAccept { client_nonce }.encode()));
+        self.events.push_back(InterfaceEvent::Connected { connection: id, addr: from, is_server: true, connect_data });
+    }
+
+    /// The next datagram to send, if any is due at `now`.
+    pub fn poll_transmit(&mut self, now: u64) -> Option<(SocketAddr, Bytes)> {
+        if let Some(t) = self.transmits.pop_front() {
+            return Some(t);
+        }
+        // One pass over every connection fills the queue; later calls drain it.
+        self.order.clear();
+        self.order.extend(self.connections.keys().copied());
+        self.order.sort_unstable();
+        let mut failed = Vec::new();
+        for id in &self.order {
+            let Some(c) = self.connections.get_mut(id) else { continue };
+            loop {
+                match c.poll_transmit(now, &self.registry) {
+                    Ok(Some(b)) => self.transmits.push_back((c.remote_addr(), b)),
+                    Ok(None) => break,
+                    Err(reason) => {
+                        failed.push((*id, reason));
+                        break;
+                    }
+                }
+            }
+        }
+        for (id, reason) in failed {
+            self.close(id, &reason, true, false);
+        }
+        self.transmits.pop_front()
+    }
+
+    /// The next interface event.
+    pub fn poll_event(&mut self) -> Option<InterfaceEvent> {
+        self.events.pop_front()
+    }
+
+    /// When [`Self::handle_timeout`] (and then [`Self::poll_transmit`]) should next run.
+    pub fn poll_timeout(&self, now: u64) -> Option<u64> {
+        let mut at: Option<u64> = None;
+        let mut consider = |t: u64| at = Some(at.map_or(t, |a| a.min(t)));
+        if !self.transmits.is_empty() {
+            consider(now);
+        }
+        for p in self.pending.values() {
+            consider(p.next_retry);
+        }
+        for c in self.connections.values() {
+            if let Some(t) = c.poll_timeout(now) {
+                consider(t);
+            }
+        }
+        if let Some(min_expiry) = self.used_tokens.values().min() {
+            consider(*min_expiry);
+        }
+        at
+    }
+
+    /// Runs every timer due at `now`: handshake retries, keep-alives, timeouts.
+    pub fn handle_timeout(&mut self, now: u64) {
+        let mut failed = Vec::new();
+        let mut resend = Vec::new();
+        for (addr, p) in self.pending.iter_mut() {
+            if now < p.next_retry {
+                continue;
+            }
+            if p.tries >= self.config.connect_tries {
+                let reason = match p.step {
+                    PendingStep::Challenge => "no response from server",
+                    PendingStep::Connect { .. } => "server did not accept the connection",
+                };
+                failed.push((*addr, p.id, reason));
+            } else {
+                p.tries += 1;
+                p.next_retry = now + self.config.connect_retry_ms;
+                resend.push(*addr);
+            }
+        }
+        for addr in resend {
+            if let Some(p) = self.pending.get(&addr) {
+                let pkt = self.connect_request(p);
+                self.transmits.push_back((addr, pkt));
+            }
+        }
+        for (addr, id, reason) in failed {
+            self.pending.remove(&addr);
+            self.events.push_back(InterfaceEvent::ConnectFailed { connection: id, addr, reason: reason.into() });
+        }
+        let mut dead = Vec::new();
+        for (id, c) in self.connections.iter_mut() {
+            c.handle_timeout(now);
+            if c.is_timed_out() {
+                dead.push(*id);
+            }
+        }
+        dead.sort_unstable();
+        for id in dead {
+            self.close(id, "timed out", false, false);
+        }
+        self.used_tokens.retain(|_, expiry| *expiry > now);
+    }
+}

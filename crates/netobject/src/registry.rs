@@ -1,0 +1,189 @@
+//! The network class registry: dense class ids in a deterministic order, and a digest
+//! both ends compare in the handshake so mismatched builds are refused.
+
+use crate::error::{NetError, Result};
+use crate::event::{EventDirection, NetEvent, NetEventClass, UnpackContext};
+use crate::wire::bits_for_count;
+use hashbrown::HashMap;
+use std::any::TypeId;
+use std::hash::Hasher;
+use v12_bitstream::BitReader;
+
+type UnpackFn = fn(&mut BitReader<'_>, &mut UnpackContext<'_>) -> Result<Box<dyn NetEvent>>;
+
+fn unpack_boxed<E: NetEventClass>(
+    r: &mut BitReader<'_>,
+    ctx: &mut UnpackContext<'_>,
+) -> Result<Box<dyn NetEvent>> {
+    Ok(Box::new(E::unpack(r, ctx)?))
+}
+
+/// One registered event class.
+#[derive(Clone, Copy)]
+pub struct NetClassInfo {
+    /// Class name.
+    pub name: &'static str,
+    /// Class version.
+    pub version: u32,
+    /// Allowed direction.
+    pub direction: EventDirection,
+    type_id: TypeId,
+    unpack: UnpackFn,
+}
+
+impl std::fmt::Debug for NetClassInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetClassInfo")
+            .field("name", &self.name)
+            .field("version", &self.version)
+            .field("direction", &self.direction)
+            .finish()
+    }
+}
+
+impl NetClassInfo {
+    pub(crate) fn unpack(
+        &self,
+        r: &mut BitReader<'_>,
+        ctx: &mut UnpackContext<'_>,
+    ) -> Result<Box<dyn NetEvent>> {
+        (self.unpack)(r, ctx)
+    }
+}
+
+/// Collects event classes; [`NetClassRegistryBuilder::build`] freezes them.
+#[derive(Debug, Default)]
+pub struct NetClassRegistryBuilder {
+    classes: Vec<NetClassInfo>,
+}
+
+impl NetClassRegistryBuilder {
+    /// An empty builder.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Registers event class `E` (`IMPLEMENT_CO_NETEVENT_V1`).
+    pub fn register<E: NetEventClass>(&mut self) -> &mut Self {
+        self.classes.push(NetClassInfo {
+            name: E::NAME,
+            version: E::VERSION,
+            direction: E::DIRECTION,
+            type_id: TypeId::of::<E>(),
+            unpack: unpack_boxed::<E>,
+        });
+        self
+    }
+
+    /// Assigns ids by sorting names. Two classes with one name, or one type
+    /// registered twice, is an error.
+    pub fn build(&mut self) -> Result<NetClassRegistry> {
+        let mut classes = std::mem::take(&mut self.classes);
+        classes.sort_by(|a, b| a.name.cmp(b.name));
+        let mut by_type = HashMap::new();
+        for (i, c) in classes.iter().enumerate() {
+            if i > 0 && classes[i - 1].name == c.name {
+                return Err(NetError::BadEvent(format!("class {} registered twice", c.name)));
+            }
+            if by_type.insert(c.type_id, i as u32).is_some() {
+                return Err(NetError::BadEvent(format!("type of {} registered twice", c.name)));
+            }
+        }
+        let mut h = siphasher::sip::SipHasher24::new_with_keys(0x5631_3220_6e65_7463, 0x6c61_7373_6573_2121);
+        for c in &classes {
+            h.write(c.name.as_bytes());
+            h.write_u8(0);
+            h.write_u32(c.version);
+        }
+        let digest = h.finish();
+        Ok(NetClassRegistry { id_bits: bits_for_count(classes.len()), classes, by_type, digest })
+    }
+}
+
+/// The frozen class table shared by every connection of an interface.
+#[derive(Debug)]
+pub struct NetClassRegistry {
+    classes: Vec<NetClassInfo>,
+    by_type: HashMap<TypeId, u32>,
+    id_bits: u32,
+    digest: u64,
+}
+
+impl NetClassRegistry {
+    /// Bits a class id takes on the wire.
+    pub fn id_bits(&self) -> u32 {
+        self.id_bits
+    }
+    /// Digest of the sorted (name, version) list, compared in the handshake.
+    pub fn digest(&self) -> u64 {
+        self.digest
+    }
+    /// Number of classes.
+    pub fn len(&self) -> usize {
+        self.classes.len()
+    }
+    /// True with no classes.
+    pub fn is_empty(&self) -> bool {
+        self.classes.is_empty()
+    }
+    /// The class with this id.
+    pub fn class(&self, id: u32) -> Option<&NetClassInfo> {
+        self.classes.get(id as usize)
+    }
+    /// The id of a registered type.
+    pub fn id_of_type(&self, t: TypeId) -> Option<u32> {
+        self.by_type.get(&t).copied()
+    }
+    /// The id of a class name.
+    pub fn id_of_name(&self, name: &str) -> Option<u32> {
+        self.classes.binary_search_by(|c| c.name.cmp(name)).ok().map(|i| i as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::PackContext;
+    use v12_bitstream::BitWriter;
+
+    macro_rules! ev {
+        ($t:ident, $name:literal, $v:literal) => {
+            #[derive(Debug)]
+            struct $t;
+            impl NetEvent for $t {
+                fn pack(&self, _: &mut BitWriter, _: &mut PackContext<'_>) {}
+            }
+            impl NetEventClass for $t {
+                const NAME: &'static str = $name;
+                const VERSION: u32 = $v;
+                fn unpack(_: &mut BitReader<'_>, _: &mut UnpackContext<'_>) -> Result<Self> {
+                    Ok($t)
+                }
+            }
+        };
+    }
+    ev!(Zed, "Zed", 1);
+    ev!(Alpha, "Alpha", 1);
+    ev!(Mid, "Mid", 1);
+    ev!(Mid2, "Mid", 2);
+
+    #[test]
+    fn ids_sorted_by_name_whatever_the_order() {
+        let a = NetClassRegistryBuilder::new().register::<Zed>().register::<Alpha>().register::<Mid>().build().unwrap();
+        let b = NetClassRegistryBuilder::new().register::<Mid>().register::<Zed>().register::<Alpha>().build().unwrap();
+        assert_eq!(a.digest(), b.digest());
+        assert_eq!(a.id_of_name("Alpha"), Some(0));
+        assert_eq!(a.id_of_type(TypeId::of::<Zed>()), Some(2));
+        assert_eq!(a.id_bits(), 2);
+        assert_eq!(b.class(1).unwrap().name, "Mid");
+    }
+
+    #[test]
+    fn version_changes_digest_and_duplicates_refused() {
+        let a = NetClassRegistryBuilder::new().register::<Alpha>().register::<Mid>().build().unwrap();
+        let b = NetClassRegistryBuilder::new().register::<Alpha>().register::<Mid2>().build().unwrap();
+        assert_ne!(a.digest(), b.digest());
+        assert!(NetClassRegistryBuilder::new().register::<Mid>().register::<Mid2>().build().is_err());
+        assert!(NetClassRegistryBuilder::new().register::<Alpha>().register::<Alpha>().build().is_err());
+    }
+}
