@@ -1,0 +1,340 @@
+//! Deterministic test harness: one server and N clients (sans-IO interfaces), a simulated
+//! clock that jumps to the next wakeup, and a seeded lossy / bursty / duplicating /
+//! reordering / jittery link between them.
+
+#![allow(dead_code)]
+
+use bytes::Bytes;
+use rand_core::{Rng, SeedableRng};
+use rand_pcg::Pcg32;
+use std::collections::BinaryHeap;
+use std::cmp::Reverse;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use v12_bitstream::{BitReader, BitWriter};
+use v12_netobject::*;
+
+/// Link behaviour, the same both ways.
+#[derive(Clone, Copy, Debug)]
+pub struct LinkParams {
+    pub latency_ms: u64,
+    pub jitter_ms: u64,
+    pub loss: f64,
+    /// Chance per datagram to enter a loss burst, and the burst length in datagrams.
+    pub burst_chance: f64,
+    pub burst_len: u32,
+    pub duplicate: f64,
+}
+
+impl LinkParams {
+    pub const CLEAN: Self =
+        Self { latency_ms: 20, jitter_ms: 0, loss: 0.0, burst_chance: 0.0, burst_len: 0, duplicate: 0.0 };
+    pub fn lossy(loss: f64) -> Self {
+        Self { loss, ..Self::CLEAN }
+    }
+}
+
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct InFlight {
+    at: u64,
+    order: u64,
+    to: usize,
+    from: SocketAddr,
+    data: Vec<u8>,
+}
+
+/// The seeded link: delivers datagrams between endpoints with loss, bursts, duplication and jitter.
+pub struct Link {
+    pub params: LinkParams,
+    rng: Pcg32,
+    queue: BinaryHeap<Reverse<InFlight>>,
+    order: u64,
+    burst_left: u32,
+    pub sent: u64,
+    pub dropped: u64,
+}
+
+impl Link {
+    pub fn new(params: LinkParams, seed: u64) -> Self {
+        Self { params, rng: Pcg32::seed_from_u64(seed), queue: BinaryHeap::new(), order: 0, burst_left: 0, sent: 0, dropped: 0 }
+    }
+
+    fn chance(&mut self, p: f64) -> bool {
+        p > 0.0 && (self.rng.next_u32() as f64) < p * (u32::MAX as f64)
+    }
+
+    pub fn send(&mut self, now: u64, from: SocketAddr, to: usize, data: Bytes) {
+        self.sent += 1;
+        if self.burst_left > 0 {
+            self.burst_left -= 1;
+            self.dropped += 1;
+            return;
+        }
+        if self.chance(self.params.burst_chance) {
+            self.burst_left = self.params.burst_len;
+            self.dropped += 1;
+            return;
+        }
+        if self.chance(self.params.loss) {
+            self.dropped += 1;
+            return;
+        }
+        let copies = if self.chance(self.params.duplicate) { 2 } else { 1 };
+        for _ in 0..copies {
+            let jitter = if self.params.jitter_ms > 0 { u64::from(self.rng.next_u32()) % (self.params.jitter_ms + 1) } else { 0 };
+            self.order += 1;
+            self.queue.push(Reverse(InFlight {
+                at: now + self.params.latency_ms + jitter,
+                order: self.order,
+                to,
+                from,
+                data: data.to_vec(),
+            }));
+        }
+    }
+
+    pub fn next_at(&self) -> Option<u64> {
+        self.queue.peek().map(|Reverse(f)| f.at)
+    }
+
+    fn pop_due(&mut self, now: u64) -> Option<InFlight> {
+        if self.queue.peek().is_some_and(|Reverse(f)| f.at <= now) {
+            return self.queue.pop().map(|Reverse(f)| f);
+        }
+        None
+    }
+}
+
+/// A test event: who sent it, its number, and optionally a tagged string.
+#[derive(Debug)]
+pub struct Msg<const K: u8> {
+    pub sender: u32,
+    pub n: u32,
+    pub tag: Option<StringHandle>,
+    pub text: Option<Arc<str>>,
+}
+
+impl<const K: u8> Msg<K> {
+    pub fn new(sender: u32, n: u32, tag: Option<StringHandle>) -> Box<Self> {
+        Box::new(Self { sender, n, tag, text: None })
+    }
+}
+
+impl<const K: u8> NetEvent for Msg<K> {
+    fn guarantee(&self) -> Guarantee {
+        match K {
+            0 => Guarantee::Unguaranteed,
+            1 => Guarantee::Guaranteed,
+            _ => Guarantee::GuaranteedOrdered,
+        }
+    }
+    fn pack(&self, w: &mut BitWriter, ctx: &mut PackContext<'_>) {
+        w.write_int(self.sender, 16);
+        w.write_int(self.n, 32);
+        if let Some(tag) = &self.tag {
+            w.write_flag(true);
+            ctx.write_string_tag(w, tag);
+        } else {
+            w.write_flag(false);
+        }
+    }
+}
+
+impl<const K: u8> NetEventClass for Msg<K> {
+    const NAME: &'static str = match K {
+        0 => "UnguaranteedMsg",
+        1 => "GuaranteedMsg",
+        _ => "OrderedMsg",
+    };
+    fn unpack(r: &mut BitReader<'_>, ctx: &mut UnpackContext<'_>) -> v12_netobject::Result<Self> {
+        let sender = r.read_int(16)?;
+        let n = r.read_int(32)?;
+        let text = if r.read_flag()? { Some(ctx.read_string_tag(r)?) } else { None };
+        Ok(Self { sender, n, tag: None, text })
+    }
+}
+
+pub type Unreliable = Msg<0>;
+pub type Reliable = Msg<1>;
+pub type Ordered = Msg<2>;
+
+/// A server-to-client only event, to test direction checks.
+#[derive(Debug)]
+pub struct ServerOnly;
+impl NetEvent for ServerOnly {
+    fn pack(&self, _: &mut BitWriter, _: &mut PackContext<'_>) {}
+}
+impl NetEventClass for ServerOnly {
+    const NAME: &'static str = "ServerOnly";
+    const DIRECTION: EventDirection = EventDirection::ServerToClient;
+    fn unpack(_: &mut BitReader<'_>, _: &mut UnpackContext<'_>) -> v12_netobject::Result<Self> {
+        Ok(Self)
+    }
+}
+
+/// An event whose body its reader refuses (a "malformed" event from a buggy client).
+#[derive(Debug)]
+pub struct Poison;
+impl NetEvent for Poison {
+    fn pack(&self, w: &mut BitWriter, _: &mut PackContext<'_>) {
+        w.write_int(0xBAD, 12);
+    }
+}
+impl NetEventClass for Poison {
+    const NAME: &'static str = "Poison";
+    fn unpack(r: &mut BitReader<'_>, _: &mut UnpackContext<'_>) -> v12_netobject::Result<Self> {
+        let v = r.read_int(12)?;
+        Err(NetError::BadEvent(format!("poison value {v:#x}")))
+    }
+}
+
+pub fn registry() -> Arc<NetClassRegistry> {
+    Arc::new(
+        NetClassRegistryBuilder::new()
+            .register::<Unreliable>()
+            .register::<Reliable>()
+            .register::<Ordered>()
+            .register::<ServerOnly>()
+            .register::<Poison>()
+            .build()
+            .expect("registry"),
+    )
+}
+
+pub fn addr(i: usize) -> SocketAddr {
+    SocketAddr::from(([10, 0, (i >> 8) as u8, i as u8], 28000))
+}
+
+pub fn entropy(seed: u64) -> [u8; 32] {
+    let mut e = [0u8; 32];
+    for (i, b) in e.iter_mut().enumerate() {
+        *b = (seed.rotate_left(i as u32 * 7) as u8) ^ (i as u8).wrapping_mul(31);
+    }
+    e
+}
+
+/// What one endpoint saw.
+#[derive(Default, Debug)]
+pub struct Seen {
+    pub connected: Vec<ConnectionId>,
+    pub failed: Vec<String>,
+    pub disconnected: Vec<(ConnectionId, String, bool)>,
+    /// (connection, kind, sender, n, text)
+    pub events: Vec<(ConnectionId, u8, u32, u32, Option<Arc<str>>)>,
+}
+
+/// Endpoint 0 is the server, 1..=N the clients.
+pub struct World {
+    pub now: u64,
+    pub nodes: Vec<NetInterface>,
+    pub seen: Vec<Seen>,
+    pub link: Link,
+    pub delivered: u64,
+}
+
+impl World {
+    pub fn new(clients: usize, server_cfg: InterfaceConfig, client_cfg: InterfaceConfig, link: LinkParams, seed: u64) -> Self {
+        let reg = registry();
+        let mut nodes = vec![NetInterface::new(InterfaceConfig { accept_connections: true, ..server_cfg }, reg.clone(), entropy(seed))];
+        for i in 0..clients {
+            nodes.push(NetInterface::new(client_cfg.clone(), reg.clone(), entropy(seed ^ (i as u64 + 1) * 0x1234_5678)));
+        }
+        let seen = (0..=clients).map(|_| Seen::default()).collect();
+        Self { now: 0, nodes, seen, link: Link::new(link, seed ^ 0xABCD), delivered: 0 }
+    }
+
+    fn index_of(&self, a: SocketAddr) -> Option<usize> {
+        (0..self.nodes.len()).find(|&i| addr(i) == a)
+    }
+
+    /// Connect every client to the server.
+    pub fn connect_all(&mut self) {
+        for i in 1..self.nodes.len() {
+            self.nodes[i].connect(self.now, addr(0), Bytes::from(format!("client{i}")));
+        }
+    }
+
+    /// Moves datagrams, events and timers at the current time until nothing more happens now.
+    pub fn pump(&mut self) {
+        for _ in 0..10_000 {
+            let mut progress = false;
+            for i in 0..self.nodes.len() {
+                self.nodes[i].handle_timeout(self.now);
+                while let Some((to, data)) = self.nodes[i].poll_transmit(self.now) {
+                    progress = true;
+                    if let Some(j) = self.index_of(to) {
+                        self.link.send(self.now, addr(i), j, data);
+                    }
+                }
+                while let Some(ev) = self.nodes[i].poll_event() {
+                    progress = true;
+                    record(&mut self.seen[i], ev);
+                }
+            }
+            while let Some(f) = self.link.pop_due(self.now) {
+                progress = true;
+                self.delivered += 1;
+                self.nodes[f.to].handle_datagram(self.now, f.from, &f.data);
+            }
+            if !progress {
+                return;
+            }
+        }
+        panic!("no quiescence at t={}", self.now);
+    }
+
+    /// Jumps to the next wakeup (or `until`) and pumps.
+    pub fn step(&mut self, until: u64) {
+        self.pump();
+        let mut next = self.link.next_at();
+        for n in &self.nodes {
+            if let Some(t) = n.poll_timeout(self.now) {
+                next = Some(next.map_or(t, |x| x.min(t)));
+            }
+        }
+        let next = next.unwrap_or(until).min(until).max(self.now + 1);
+        self.now = next;
+        self.pump();
+    }
+
+    pub fn run_until(&mut self, t: u64) {
+        while self.now < t {
+            self.step(t);
+        }
+    }
+
+    pub fn run_until_cond(&mut self, limit: u64, mut cond: impl FnMut(&World) -> bool) -> bool {
+        while self.now < limit {
+            if cond(self) {
+                return true;
+            }
+            self.step(limit);
+        }
+        cond(self)
+    }
+
+    pub fn client_conn(&self, i: usize) -> Option<ConnectionId> {
+        self.seen[i].connected.first().copied()
+    }
+}
+
+fn record(seen: &mut Seen, ev: InterfaceEvent) {
+    match ev {
+        InterfaceEvent::Connected { connection, .. } => seen.connected.push(connection),
+        InterfaceEvent::ConnectFailed { reason, .. } => seen.failed.push(reason),
+        InterfaceEvent::Disconnected { connection, reason, by_peer, .. } => {
+            seen.disconnected.push((connection, reason, by_peer))
+        }
+        InterfaceEvent::EventReceived { connection, mut event } => {
+            let mut sink: Vec<u32> = Vec::new();
+            event.process(connection, &mut sink);
+            if let Some(m) = event.downcast_ref::<Unreliable>() {
+                seen.events.push((connection, 0, m.sender, m.n, m.text.clone()));
+            } else if let Some(m) = event.downcast_ref::<Reliable>() {
+                seen.events.push((connection, 1, m.sender, m.n, m.text.clone()));
+            } else if let Some(m) = event.downcast_ref::<Ordered>() {
+                seen.events.push((connection, 2, m.sender, m.n, m.text.clone()));
+            }
+        }
+    }
+}

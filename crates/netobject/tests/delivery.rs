@@ -1,0 +1,145 @@
+//! Event guarantees and string tags over a seeded lossy, bursty, duplicating, jittery link.
+
+mod common;
+
+use common::*;
+use proptest::prelude::*;
+use std::collections::{HashMap, HashSet};
+use v12_netobject::*;
+
+fn patient(mut cfg: InterfaceConfig) -> InterfaceConfig {
+    cfg.connect_retry_ms = 300;
+    cfg.connect_tries = 60;
+    cfg.protocol.timeout_ms = 60_000;
+    cfg
+}
+
+const TAGS: [&str; 5] = ["Got Milk?", "SuperDood", "the dude of super", "Role Model", "slow at writing documentation"];
+
+fn tag_text(n: u32) -> &'static str {
+    TAGS[n as usize % TAGS.len()]
+}
+
+/// Posts `per_kind` events of each guarantee from every client to the server and from the
+/// server to every client (ordered ones with tagged strings), spread over simulated time,
+/// runs the world, and checks every guarantee. Returns the world for further checks.
+fn exercise(world: &mut World, per_kind: u32, spread_ms: u64, limit_ms: u64) {
+    world.connect_all();
+    let clients = world.nodes.len() - 1;
+    assert!(
+        world.run_until_cond(world.now + 120_000, |w| (1..=clients).all(|i| w.client_conn(i).is_some())
+            && w.seen[0].connected.len() == clients),
+        "all clients connect (failed: {:?})",
+        world.seen.iter().map(|s| &s.failed).collect::<Vec<_>>()
+    );
+    let server_conns = world.seen[0].connected.clone();
+    let start = world.now;
+    for n in 0..per_kind {
+        let t = start + spread_ms * u64::from(n) / u64::from(per_kind.max(1));
+        world.run_until(t);
+        for i in 1..=clients {
+            let c = world.client_conn(i).unwrap();
+            let tag = world.nodes[i].strings().add_tagged_string(tag_text(n));
+            world.nodes[i].post_event(c, Ordered::new(i as u32, n, Some(tag))).unwrap();
+            world.nodes[i].post_event(c, Reliable::new(i as u32, n, None)).unwrap();
+            world.nodes[i].post_event(c, Unreliable::new(i as u32, n, None)).unwrap();
+        }
+        for &sc in &server_conns {
+            let tag = world.nodes[0].strings().add_tagged_string(tag_text(n + 1));
+            world.nodes[0].post_event(sc, Ordered::new(0, n, Some(tag))).unwrap();
+            world.nodes[0].post_event(sc, Reliable::new(0, n, None)).unwrap();
+        }
+    }
+    let expect = per_kind as usize;
+    let done = world.run_until_cond(world.now + limit_ms, |w| {
+        let s = &w.seen[0].events;
+        let server_ok = s.iter().filter(|e| e.1 == 2).count() == expect * clients
+            && s.iter().filter(|e| e.1 == 1).count() == expect * clients;
+        server_ok
+            && (1..=clients).all(|i| w.seen[i].events.iter().filter(|e| e.1 != 0).count() == 2 * expect)
+    });
+    assert!(done, "all guaranteed events delivered by t={} (link dropped {} of {})", world.now, world.link.dropped, world.link.sent);
+    // Let duplicates or stragglers show up if there are any.
+    world.run_until(world.now + 3000);
+    check(world, per_kind);
+}
+
+fn check(world: &World, per_kind: u32) {
+    for (node, seen) in world.seen.iter().enumerate() {
+        let mut ordered: HashMap<(ConnectionId, u32), Vec<u32>> = HashMap::new();
+        let mut reliable: HashMap<(ConnectionId, u32), Vec<u32>> = HashMap::new();
+        let mut unreliable: HashSet<(ConnectionId, u32, u32)> = HashSet::new();
+        for (conn, kind, sender, n, text) in &seen.events {
+            match kind {
+                2 => {
+                    let want = if *sender == 0 { tag_text(n + 1) } else { tag_text(*n) };
+                    assert_eq!(text.as_deref(), Some(want), "node {node}: tag of ordered event {n} resolves to its text");
+                    ordered.entry((*conn, *sender)).or_default().push(*n);
+                }
+                1 => reliable.entry((*conn, *sender)).or_default().push(*n),
+                _ => assert!(unreliable.insert((*conn, *sender, *n)), "node {node}: unguaranteed event {n} processed twice"),
+            }
+        }
+        for (k, v) in &ordered {
+            let want: Vec<u32> = (0..per_kind).collect();
+            assert_eq!(v, &want, "node {node} from {k:?}: ordered events exactly once, in order");
+        }
+        for (k, v) in &reliable {
+            let mut s = v.clone();
+            s.sort_unstable();
+            let want: Vec<u32> = (0..per_kind).collect();
+            assert_eq!(s, want, "node {node} from {k:?}: guaranteed events exactly once");
+        }
+    }
+}
+
+#[test]
+fn clean_link_delivers_everything_in_order() {
+    let mut w = World::new(3, InterfaceConfig::default(), InterfaceConfig::default(), LinkParams::CLEAN, 1);
+    exercise(&mut w, 200, 2000, 30_000);
+    // Unguaranteed events on a clean link all arrive too.
+    assert_eq!(w.seen[0].events.iter().filter(|e| e.1 == 0).count(), 600);
+    let c = w.client_conn(1).unwrap();
+    let stats = w.nodes[1].connection(c).unwrap().stats();
+    assert_eq!(stats.send_period_ms, 32);
+    let sc = w.seen[0].connected[0];
+    assert_eq!(w.nodes[0].connection(sc).unwrap().stats().send_period_ms, 100);
+}
+
+#[test]
+fn thirty_percent_loss_with_jitter_and_duplicates() {
+    let link = LinkParams { latency_ms: 40, jitter_ms: 60, loss: 0.3, burst_chance: 0.02, burst_len: 5, duplicate: 0.1 };
+    let mut w = World::new(2, patient(InterfaceConfig::default()), patient(InterfaceConfig::default()), link, 7);
+    exercise(&mut w, 300, 3000, 300_000);
+    let c = w.client_conn(1).unwrap();
+    let st = w.nodes[1].connection(c).unwrap().stats();
+    assert!(st.events.resent > 0, "losses caused resends: {st:?}");
+    assert!(st.data_dropped > 0);
+}
+
+#[test]
+fn more_than_126_ordered_events_queue_behind_the_window() {
+    let mut w = World::new(1, InterfaceConfig::default(), InterfaceConfig::default(), LinkParams { latency_ms: 150, ..LinkParams::CLEAN }, 3);
+    // All 1000 posted at once: at most 126 may be in flight, the rest wait.
+    exercise(&mut w, 1000, 0, 120_000);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #[test]
+    fn guarantees_hold_under_random_link_schedules(
+        seed in any::<u64>(),
+        loss in 0.0f64..0.5,
+        burst_chance in 0.0f64..0.05,
+        burst_len in 1u32..8,
+        duplicate in 0.0f64..0.2,
+        latency_ms in 1u64..150,
+        jitter_ms in 0u64..120,
+        clients in 1usize..4,
+        per_kind in 1u32..120,
+    ) {
+        let link = LinkParams { latency_ms, jitter_ms, loss, burst_chance, burst_len, duplicate };
+        let mut w = World::new(clients, patient(InterfaceConfig::default()), patient(InterfaceConfig::default()), link, seed);
+        exercise(&mut w, per_kind, 1500, 600_000);
+    }
+}
