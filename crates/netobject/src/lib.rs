@@ -21,7 +21,7 @@ pub use crate::registry::{NetClassInfo, NetClassRegistry, NetClassRegistryBuilde
 pub use crate::strings::{MAX_TAGGED_STRING, NetStringTable, STRING_SLOTS, StringHandle};
 pub use crate::wire::{read_str, write_str};
 pub use crate::connection::{ConnectionStats, NetConnection};
-pub use crate::handshake::{CHALLENGE_REQUEST_BYTES, MAX_CONNECT_DATA, MAX_REASON};
+pub use crate::handshake::{CHALLENGE_REQUEST_BYTES, Handshake, MAX_CONNECT_DATA, MAX_REASON};
 pub use crate::interface::{ConnectFilter, InterfaceConfig, InterfaceEvent, InterfaceStats, NetInterface};
 pub use crate::rate::RateConfig;
 pub use v12_notify_protocol::ProtocolConfig;

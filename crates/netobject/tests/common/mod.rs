@@ -230,17 +230,31 @@ pub struct World {
     pub seen: Vec<Seen>,
     pub link: Link,
     pub delivered: u64,
+    /// Nodes cut off from the network (their datagrams vanish both ways).
+    pub mute: Vec<bool>,
 }
 
 impl World {
     pub fn new(clients: usize, server_cfg: InterfaceConfig, client_cfg: InterfaceConfig, link: LinkParams, seed: u64) -> Self {
-        let reg = registry();
+        Self::with_registries(clients, server_cfg, client_cfg, link, seed, registry(), registry())
+    }
+
+    pub fn with_registries(
+        clients: usize,
+        server_cfg: InterfaceConfig,
+        client_cfg: InterfaceConfig,
+        link: LinkParams,
+        seed: u64,
+        server_reg: Arc<NetClassRegistry>,
+        client_reg: Arc<NetClassRegistry>,
+    ) -> Self {
+        let reg = server_reg;
         let mut nodes = vec![NetInterface::new(InterfaceConfig { accept_connections: true, ..server_cfg }, reg.clone(), entropy(seed))];
         for i in 0..clients {
-            nodes.push(NetInterface::new(client_cfg.clone(), reg.clone(), entropy(seed ^ (i as u64 + 1) * 0x1234_5678)));
+            nodes.push(NetInterface::new(client_cfg.clone(), client_reg.clone(), entropy(seed ^ (i as u64 + 1) * 0x1234_5678)));
         }
         let seen = (0..=clients).map(|_| Seen::default()).collect();
-        Self { now: 0, nodes, seen, link: Link::new(link, seed ^ 0xABCD), delivered: 0 }
+        Self { now: 0, nodes, seen, link: Link::new(link, seed ^ 0xABCD), delivered: 0, mute: vec![false; clients + 1] }
     }
 
     fn index_of(&self, a: SocketAddr) -> Option<usize> {
@@ -262,7 +276,10 @@ impl World {
                 self.nodes[i].handle_timeout(self.now);
                 while let Some((to, data)) = self.nodes[i].poll_transmit(self.now) {
                     progress = true;
-                    if let Some(j) = self.index_of(to) {
+                    if let Some(j) = self.index_of(to)
+                        && !self.mute[i]
+                        && !self.mute[j]
+                    {
                         self.link.send(self.now, addr(i), j, data);
                     }
                 }
