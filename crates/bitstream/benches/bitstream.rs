@@ -140,8 +140,8 @@ fn dq_signed(raw: u32, bits: u32) -> f32 {
 
 fn io_write_point(w: &mut IoWriter, p: Vec3, cp: &CompressionPoint) {
     let o = cp.origin();
-    let s = f64::from(cp.scale());
-    let d = [p.x - o.x, p.y - o.y, p.z - o.z].map(|v| f64::from(v) / s);
+    let inv = 1.0 / f64::from(cp.scale());
+    let d = [(p.x, o.x), (p.y, o.y), (p.z, o.z)].map(|(v, o)| (f64::from(v) - f64::from(o)) * inv);
     let q = d.map(round_half_up);
     let m = q.iter().map(|&v| v.max(-v - 1)).max().unwrap_or(0);
     // The mix stays within 16 bits, as the v12 writer chooses for it.

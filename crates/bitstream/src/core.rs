@@ -95,26 +95,39 @@ impl BitWriter {
     /// Writes the low `bits` bits of `value` (0..=64 bits; more is treated as 64).
     #[inline]
     pub fn write_bits(&mut self, value: u64, bits: u32) {
-        let bits = bits.min(64);
-        if bits == 0 {
-            return;
-        }
-        let value = if bits == 64 { value } else { value & ((1u64 << bits) - 1) };
         if bits > 56 {
-            self.write_bits(value & 0xFFFF_FFFF, 32);
-            self.write_bits(value >> 32, bits - 32);
-            return;
+            return self.write_wide(value, bits);
         }
+        let value = value & ((1u64 << bits) - 1);
         let byte = self.pos >> 3;
         let shift = (self.pos & 7) as u32;
-        if byte + SLACK > self.buf.len() {
-            let want = (byte + SLACK).max(self.buf.len() * 2);
-            self.buf.resize(want, 0);
+        // One bounds check on the hot path; the slack makes the miss rare.
+        match self.buf.get_mut(byte..).and_then(<[u8]>::first_chunk_mut::<8>) {
+            Some(word) => {
+                *word = (u64::from_le_bytes(*word) | (value << shift)).to_le_bytes();
+                self.pos += bits as usize;
+            }
+            None => {
+                self.grow(byte + SLACK);
+                self.write_bits(value, bits);
+            }
         }
-        let word: &mut [u8; 8] = (&mut self.buf[byte..byte + 8]).try_into().expect("slack keeps 8 bytes");
-        let merged = u64::from_le_bytes(*word) | (value << shift);
-        *word = merged.to_le_bytes();
-        self.pos += bits as usize;
+    }
+
+    /// A field of 57..=64 bits: two stores, so the shifted value never loses high bits.
+    #[cold]
+    fn write_wide(&mut self, value: u64, bits: u32) {
+        let bits = bits.min(64);
+        self.write_bits(value & 0xFFFF_FFFF, 32);
+        self.write_bits(value >> 32, bits - 32);
+    }
+
+    /// Grows the zeroed buffer to at least `min_len` bytes (doubling).
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, min_len: usize) {
+        let want = min_len.max(self.buf.len() * 2);
+        self.buf.resize(want, 0);
     }
 
     /// Writes an unsigned integer in `bits` bits (0..=32).
@@ -197,31 +210,45 @@ impl<'a> BitReader<'a> {
     /// Reads `bits` bits (0..=64; more is treated as 64) as the low bits of a u64.
     #[inline]
     pub fn read_bits(&mut self, bits: u32) -> Result<u64> {
+        if bits > 56 {
+            return self.read_wide(bits);
+        }
+        if bits as usize > self.bits_left() {
+            return Err(self.end(bits as usize));
+        }
+        let word = self.load_word(self.pos >> 3);
+        let shift = (self.pos & 7) as u32;
+        self.pos += bits as usize;
+        Ok((word >> shift) & ((1u64 << bits) - 1))
+    }
+
+    /// A field of 57..=64 bits, as two reads.
+    #[cold]
+    fn read_wide(&mut self, bits: u32) -> Result<u64> {
         let bits = bits.min(64);
         if bits as usize > self.bits_left() {
             return Err(self.end(bits as usize));
         }
-        if bits == 0 {
-            return Ok(0);
+        let lo = self.read_bits(32)?;
+        let hi = self.read_bits(bits - 32)?;
+        Ok(lo | (hi << 32))
+    }
+
+    /// The 8 bytes from `byte` as a little-endian word, zeros past the end of the data.
+    #[inline]
+    fn load_word(&self, byte: usize) -> u64 {
+        match self.data.get(byte..).and_then(<[u8]>::first_chunk::<8>) {
+            Some(w) => u64::from_le_bytes(*w),
+            None => self.load_tail(byte),
         }
-        if bits > 56 {
-            let lo = self.read_bits(32)?;
-            let hi = self.read_bits(bits - 32)?;
-            return Ok(lo | (hi << 32));
-        }
-        let byte = self.pos >> 3;
-        let shift = (self.pos & 7) as u32;
-        let word = match self.data.get(byte..byte + 8) {
-            Some(w) => u64::from_le_bytes(w.try_into().expect("slice of 8")),
-            None => {
-                let mut tmp = [0u8; 8];
-                let tail = &self.data[byte..];
-                tmp[..tail.len()].copy_from_slice(tail);
-                u64::from_le_bytes(tmp)
-            }
-        };
-        self.pos += bits as usize;
-        Ok((word >> shift) & ((1u64 << bits) - 1))
+    }
+
+    #[cold]
+    fn load_tail(&self, byte: usize) -> u64 {
+        let mut tmp = [0u8; 8];
+        let tail = self.data.get(byte..).unwrap_or(&[]);
+        tmp[..tail.len()].copy_from_slice(tail);
+        u64::from_le_bytes(tmp)
     }
 
     /// Reads an unsigned integer of `bits` bits (0..=32).
@@ -258,18 +285,8 @@ impl<'a> BitReader<'a> {
     #[inline]
     pub(crate) fn peek_bits_padded(&self, bits: u32) -> u64 {
         debug_assert!(bits <= 57);
-        let byte = self.pos >> 3;
-        let shift = (self.pos & 7) as u32;
-        let word = match self.data.get(byte..byte + 8) {
-            Some(w) => u64::from_le_bytes(w.try_into().expect("slice of 8")),
-            None => {
-                let mut tmp = [0u8; 8];
-                let tail = self.data.get(byte..).unwrap_or(&[]);
-                tmp[..tail.len()].copy_from_slice(tail);
-                u64::from_le_bytes(tmp)
-            }
-        };
-        (word >> shift) & ((1u64 << bits.min(57)) - 1)
+        let word = self.load_word(self.pos >> 3);
+        (word >> (self.pos & 7)) & ((1u64 << bits.min(57)) - 1)
     }
 
     /// Moves forward `bits` bits, or fails without moving if fewer are left.

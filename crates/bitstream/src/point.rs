@@ -71,6 +71,8 @@ impl PointPrecision {
 pub struct CompressionPoint {
     origin: Vec3,
     scale: f32,
+    /// `1 / scale`, so quantising multiplies instead of dividing.
+    inv_scale: f64,
 }
 
 impl Default for CompressionPoint {
@@ -85,7 +87,7 @@ impl CompressionPoint {
 
     /// A compression point at `origin` with 1 cm steps.
     pub const fn new(origin: Vec3) -> Self {
-        Self { origin, scale: Self::DEFAULT_SCALE }
+        Self { origin, scale: Self::DEFAULT_SCALE, inv_scale: 1.0 / Self::DEFAULT_SCALE as f64 }
     }
 
     /// A compression point with steps of `scale` metres. A scale that is not finite and
@@ -93,7 +95,7 @@ impl CompressionPoint {
     /// always quantise the same way.
     pub fn with_scale(origin: Vec3, scale: f32) -> Self {
         let scale = if scale.is_finite() && scale > 0.0 { scale } else { Self::DEFAULT_SCALE };
-        Self { origin, scale }
+        Self { origin, scale, inv_scale: 1.0 / f64::from(scale) }
     }
 
     /// The point offsets are measured from.
@@ -117,8 +119,8 @@ impl CompressionPoint {
     /// Quantised offsets of `p` and the smallest precision that holds them.
     #[inline]
     fn quantize(&self, p: Vec3) -> ([i64; 3], PointPrecision) {
-        let scale = f64::from(self.scale);
-        let axis = |v: f32, o: f32| (f64::from(v) - f64::from(o)) / scale;
+        let inv = self.inv_scale;
+        let axis = |v: f32, o: f32| (f64::from(v) - f64::from(o)) * inv;
         let d = [axis(p.x, self.origin.x), axis(p.y, self.origin.y), axis(p.z, self.origin.z)];
         // `!(x < limit)` also catches NaN; 2^19 is the 20-bit limit, checked after rounding.
         const LIMIT: f64 = (1u64 << 19) as f64;
