@@ -47,6 +47,10 @@ impl Default for ProtocolConfig {
 impl ProtocolConfig {
     /// The peer's view of this config: initial sequences swapped.
     pub fn mirrored(&self) -> Self {
-        Self { initial_send_seq: self.initial_recv_seq, initial_recv_seq: self.initial_send_seq, ..self.clone() }
+        Self {
+            initial_send_seq: self.initial_recv_seq,
+            initial_recv_seq: self.initial_send_seq,
+            ..self.clone()
+        }
     }
 }

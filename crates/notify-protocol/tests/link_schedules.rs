@@ -15,19 +15,21 @@ fn link() -> impl Strategy<Value = LinkParams> {
         (0.0f64..0.1, 0.05f64..0.5, 0.5f64..1.0),
         (0.0f64..0.2, 0.0f64..0.3, 0u64..300),
     )
-        .prop_map(|((latency_ms, jitter_ms, loss), (burst_enter, burst_exit, burst_loss), (dup, re, extra))| {
-            LinkParams {
-                latency_ms,
-                jitter_ms,
-                loss,
-                burst_enter,
-                burst_exit,
-                burst_loss,
-                duplicate: dup,
-                reorder: re,
-                reorder_extra_ms: extra,
-            }
-        })
+        .prop_map(
+            |((latency_ms, jitter_ms, loss), (burst_enter, burst_exit, burst_loss), (dup, re, extra))| {
+                LinkParams {
+                    latency_ms,
+                    jitter_ms,
+                    loss,
+                    burst_enter,
+                    burst_exit,
+                    burst_loss,
+                    duplicate: dup,
+                    reorder: re,
+                    reorder_extra_ms: extra,
+                }
+            },
+        )
 }
 
 fn interval() -> impl Strategy<Value = u64> {

@@ -42,7 +42,9 @@ fn lossy_link_keeps_the_notify_guarantee_for_300_seconds() {
     sim.run_until(301_000);
     let dropped = sim.ep[0].notified.iter().filter(|n| !n.delivered).count();
     assert!(dropped > 500, "the link really lost packets ({dropped})");
-    assert!(sim.ep.iter().all(|e| e.rejected.iter().any(|r| matches!(r, v12_notify_protocol::ProtocolError::Duplicate { .. }))));
+    assert!(sim.ep.iter().all(|e| {
+        e.rejected.iter().any(|r| matches!(r, v12_notify_protocol::ProtocolError::Duplicate { .. }))
+    }));
     sim.quiesce(3_000);
     sim.check_drops_were_real();
     sim.assert_all_notified();
