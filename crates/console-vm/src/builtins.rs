@@ -3,7 +3,7 @@
 use crate::console::{CallArgs, Console, Event};
 use crate::object::{ClassKind, ObjectId};
 use crate::output::Level;
-use crate::value::{Value, format_g, fmt_num};
+use crate::value::{Value, fmt_num, format_g};
 use std::rc::Rc;
 
 /// Remembers where the last `getWord`-style walk stopped so a loop over the words of one string
@@ -588,7 +588,9 @@ pub(crate) fn register(c: &mut Console) {
     c.register_function("getSubStr", 4, 4, "getSubStr(string, start, numChars)", |_c, a| {
         substr(&a.str(0), i64::from(a.i32(1)), i64::from(a.i32(2)))
     });
-    c.register_function("trim", 2, 2, "trim(string)", |_c, a| a.str(0).trim_matches([' ', '\t', '\n', '\r']).to_string());
+    c.register_function("trim", 2, 2, "trim(string)", |_c, a| {
+        a.str(0).trim_matches([' ', '\t', '\n', '\r']).to_string()
+    });
     c.register_function("ltrim", 2, 2, "ltrim(string)", |_c, a| {
         a.str(0).trim_start_matches([' ', '\t', '\n', '\r']).to_string()
     });
@@ -641,9 +643,13 @@ pub(crate) fn register(c: &mut Console) {
                 get_units(&a.str(0), st, en as usize, set).to_string()
             },
         );
-        c.register_function(&format!("get{kind}Count"), 2, 2, &format!("get{kind}Count(text)"), move |_c, a| {
-            Value::Int(unit_count(&a.str(0), set) as i64)
-        });
+        c.register_function(
+            &format!("get{kind}Count"),
+            2,
+            2,
+            &format!("get{kind}Count(text)"),
+            move |_c, a| Value::Int(unit_count(&a.str(0), set) as i64),
+        );
         c.register_function(
             &format!("set{kind}"),
             4,
@@ -651,11 +657,23 @@ pub(crate) fn register(c: &mut Console) {
             &format!("set{kind}(text, index, replace)"),
             move |_c, a| set_unit(&a.str(0), a.i32(1).max(0) as usize, &a.str(2), set),
         );
-        c.register_function(&format!("remove{kind}"), 3, 3, &format!("remove{kind}(text, index)"), move |_c, a| {
-            if a.i32(1) < 0 { a.get(0) } else { Value::str(remove_unit(&a.str(0), a.i32(1) as usize, set)) }
-        });
+        c.register_function(
+            &format!("remove{kind}"),
+            3,
+            3,
+            &format!("remove{kind}(text, index)"),
+            move |_c, a| {
+                if a.i32(1) < 0 {
+                    a.get(0)
+                } else {
+                    Value::str(remove_unit(&a.str(0), a.i32(1) as usize, set))
+                }
+            },
+        );
     }
-    c.register_function("firstWord", 2, 2, "firstWord(text)", |_c, a| get_unit(&a.str(0), 0, WORD_SEP).to_string());
+    c.register_function("firstWord", 2, 2, "firstWord(text)", |_c, a| {
+        get_unit(&a.str(0), 0, WORD_SEP).to_string()
+    });
     c.register_function("restWords", 2, 2, "restWords(text)", |_c, a| {
         let s = a.str(0);
         match s.find([' ', '\t', '\n']) {
@@ -842,7 +860,9 @@ pub(crate) fn register(c: &mut Console) {
     });
     c.register_method("SimSet", "getObject", 3, 3, "set.getObject(objIndex)", |c, a| {
         let i = a.i32(1);
-        let m = c.object(this_id(a)).and_then(|o| usize::try_from(i).ok().and_then(|i| o.members.get(i).copied()));
+        let m = c
+            .object(this_id(a))
+            .and_then(|o| usize::try_from(i).ok().and_then(|i| o.members.get(i).copied()));
         match m {
             Some(id) => Value::Int(i64::from(id)),
             None => {

@@ -184,6 +184,9 @@ pub struct FuncDef {
     pub decls: Vec<Rc<FuncDef>>,
     /// File the code came from.
     pub file: Rc<str>,
+    /// Where each top-level statement starts (top-level code only): after a runaway statement
+    /// is stopped, execution resumes at the next one.
+    pub stmt_starts: Vec<u32>,
     /// True for top-level code (locals there are looked up in the caller of `eval`).
     pub toplevel: bool,
 }

@@ -34,11 +34,15 @@ pub fn compile_program(stmts: &[Stmt], file: &str, names: &mut Interner) -> Rc<F
     let file: Rc<str> = Rc::from(file);
     let main = names.intern("<main>");
     let mut fc = Fc::new(names, true, file);
+    let mut starts = Vec::with_capacity(stmts.len());
     for s in stmts {
+        starts.push(fc.here());
         fc.stmt(s);
     }
     fc.emit(Op::ReturnEmpty);
-    Rc::new(fc.finish(main, None, None, 0))
+    let mut def = fc.finish(main, None, None, 0);
+    def.stmt_starts = starts;
+    Rc::new(def)
 }
 
 impl<'a> Fc<'a> {
@@ -73,6 +77,7 @@ impl<'a> Fc<'a> {
             consts: self.consts,
             new_specs: self.new_specs,
             decls: self.decls,
+            stmt_starts: Vec::new(),
             file: self.file,
             toplevel: self.toplevel,
         }
@@ -394,7 +399,8 @@ impl<'a> Fc<'a> {
         {
             let slot = self.local_slot(name);
             if op.is_none()
-                && let Expr::Bin(bop @ (BinOp::Cat | BinOp::CatSpc | BinOp::CatTab | BinOp::CatNl), l, r) = value
+                && let Expr::Bin(bop @ (BinOp::Cat | BinOp::CatSpc | BinOp::CatTab | BinOp::CatNl), l, r) =
+                    value
                 && let Expr::Load(LValue::Var { scope: Scope::Local, name: n2, index: i2 }) = &**l
                 && i2.is_empty()
                 && n2.eq_ignore_ascii_case(name)
@@ -619,8 +625,15 @@ impl<'a> Fc<'a> {
         }
         let argc = self.args(&d.args);
         let parent = d.parent.as_deref().map(|p| self.names.intern(p));
-        let spec =
-            NewSpec { class, has_name: d.name.is_some(), parent, argc, datablock: d.datablock, line: d.span.line, end: 0 };
+        let spec = NewSpec {
+            class,
+            has_name: d.name.is_some(),
+            parent,
+            argc,
+            datablock: d.datablock,
+            line: d.span.line,
+            end: 0,
+        };
         let idx = self.new_specs.len() as u32;
         self.new_specs.push(spec);
         self.emit(Op::NewBegin(idx));

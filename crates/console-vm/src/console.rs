@@ -205,6 +205,7 @@ pub struct Console {
     pub(crate) budget_left: u64,
     pub(crate) run_depth: usize,
     pub(crate) abort: Option<String>,
+    pub(crate) unwound_pc: usize,
     pub(crate) output: Box<dyn OutputSink>,
     pub(crate) trace: bool,
     pub(crate) sim_time: u64,
@@ -273,6 +274,7 @@ impl Console {
             config,
             run_depth: 0,
             abort: None,
+            unwound_pc: 0,
             output: Box::new(StdioSink),
             trace: false,
             sim_time: 0,
@@ -469,7 +471,11 @@ impl Console {
             if let Some(layers) = space.funcs.get(&fname)
                 && let Some(top) = layers.last()
             {
-                return Some(Resolved { callable: top.callable.clone(), ns: n, layer: layers.len() as u32 - 1 });
+                return Some(Resolved {
+                    callable: top.callable.clone(),
+                    ns: n,
+                    layer: layers.len() as u32 - 1,
+                });
             }
             ns = space.parent;
             steps += 1;
@@ -658,9 +664,9 @@ impl Console {
 
     /// Reads, parses and runs a script file (relative paths are resolved in the file root).
     pub fn exec_file(&mut self, path: &str) -> Result<Value, ConsoleError> {
-        let full = self.resolve_path(path).ok_or_else(|| {
-            ConsoleError::File(format!("exec: path {path} is outside the script folder"))
-        })?;
+        let full = self
+            .resolve_path(path)
+            .ok_or_else(|| ConsoleError::File(format!("exec: path {path} is outside the script folder")))?;
         let bytes = std::fs::read(&full)
             .map_err(|e| ConsoleError::File(format!("exec: unable to read {path}: {e}")))?;
         let src = decode_source(&bytes);

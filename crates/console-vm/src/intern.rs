@@ -1,8 +1,8 @@
 //! Case-insensitive interned names: every variable, function, namespace, field and object name
 //! becomes a dense `Name` id once, so the VM compares and indexes integers.
 
-use hashbrown::HashTable;
 use hashbrown::DefaultHashBuilder;
+use hashbrown::HashTable;
 use std::hash::{BuildHasher, Hasher};
 use std::rc::Rc;
 

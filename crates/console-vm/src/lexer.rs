@@ -320,7 +320,12 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>, LexError> {
         let op = match matched {
             Some(op) => op,
             None if c == ']' => "]",
-            None => return Err(LexError { span, message: format!("unexpected character `{}`", c.escape_debug()) }),
+            None => {
+                return Err(LexError {
+                    span,
+                    message: format!("unexpected character `{}`", c.escape_debug()),
+                });
+            }
         };
         for _ in 0..op.len() {
             adv!();

@@ -17,13 +17,13 @@ mod vm;
 
 pub use builtins::{collapse_escape, expand_escape, get_unit, unit_count};
 pub use console::{
-    CallArgs, Callable, Console, ConsoleConfig, ConsoleError, GLOBAL_NS, MAX_ARGS, NativeBody, NativeFn, NsId,
-    decode_source,
+    CallArgs, Callable, Console, ConsoleConfig, ConsoleError, GLOBAL_NS, MAX_ARGS, NativeBody, NativeFn,
+    NsId, decode_source,
 };
 pub use intern::Name;
 pub use object::{
-    ClassKind, ClassRec, DATABLOCK_GROUP_ID, FIRST_DATABLOCK_ID, FIRST_OBJECT_ID, FieldDef, FieldType, ObjectId,
-    ROOT_GROUP_ID, SimObject,
+    ClassKind, ClassRec, DATABLOCK_GROUP_ID, FIRST_DATABLOCK_ID, FIRST_OBJECT_ID, FieldDef, FieldType,
+    ObjectId, ROOT_GROUP_ID, SimObject,
 };
 pub use output::{BufferSink, Level, OutputSink, StdioSink};
 pub use parser::{SyntaxError, parse};

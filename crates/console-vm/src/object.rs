@@ -541,11 +541,14 @@ impl Console {
         let group = if datablock {
             Some(DATABLOCK_GROUP_ID)
         } else if let Some(p) = parent {
-            if self.objects.get(&p).is_some_and(|o| self.classes[o.class as usize].kind != ClassKind::Object) {
+            if self.objects.get(&p).is_some_and(|o| self.classes[o.class as usize].kind != ClassKind::Object)
+            {
                 Some(p)
             } else {
                 let loc = self.location();
-                self.warn(&format!("{loc}object {id} declared inside an object that is not a set; not added"));
+                self.warn(&format!(
+                    "{loc}object {id} declared inside an object that is not a set; not added"
+                ));
                 None
             }
         } else {

@@ -62,19 +62,34 @@ impl Console {
         let entry = self.frames.len();
         let base = self.stack.len();
         let nl = code.nlocals as usize;
-        self.stack.resize(base + nl, Value::Empty);
-        self.frames.push(Frame {
-            func: code,
-            pc: 0,
-            base,
-            ns: GLOBAL_NS,
-            layer: 0,
-            dyn_locals: None,
-            eval_scope,
-            stack_base: base,
-            new_base: self.new_stack.len(),
-        });
-        let v = self.run(entry);
+        let mut start_pc = 0;
+        let v = loop {
+            self.stack.truncate(base);
+            self.stack.resize(base + nl, Value::Empty);
+            self.frames.push(Frame {
+                func: code.clone(),
+                pc: start_pc,
+                base,
+                ns: GLOBAL_NS,
+                layer: 0,
+                dyn_locals: None,
+                eval_scope,
+                stack_base: base,
+                new_base: self.new_stack.len(),
+            });
+            let v = self.run(entry);
+            // At the outermost level a stopped statement does not stop the rest of the file.
+            if self.abort.is_some() && self.run_depth == 1 && !self.quit {
+                let at = self.unwound_pc as u32;
+                if let Some(&next) = code.stmt_starts.iter().find(|&&s| s > at) {
+                    self.abort = None;
+                    self.budget_left = self.config.instruction_budget;
+                    start_pc = next as usize;
+                    continue;
+                }
+            }
+            break v;
+        };
         match self.end_call() {
             Some(m) => Err(ConsoleError::Aborted(m)),
             None => Ok(v),
@@ -174,6 +189,9 @@ impl Console {
     fn unwind(&mut self, entry: usize) -> Value {
         while self.frames.len() > entry {
             if let Some(f) = self.frames.pop() {
+                if self.frames.len() == entry {
+                    self.unwound_pc = f.pc;
+                }
                 self.stack.truncate(f.stack_base);
                 self.new_stack.truncate(f.new_base);
             }

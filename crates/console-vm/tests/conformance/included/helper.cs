@@ -1,0 +1,2 @@
+function helperFunction(%n) { return %n * 21; }
+echo("helper loaded");

@@ -1,0 +1,6 @@
+// Seed page Console, "Functions": the script form of helloWorld.
+function helloWorld ()
+{
+echo("Hello World!");
+}
+helloWorld();

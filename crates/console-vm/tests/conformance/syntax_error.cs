@@ -1,0 +1,2 @@
+echo("this file has a syntax error so nothing runs");
+function broken( { }
