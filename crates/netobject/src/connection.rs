@@ -164,7 +164,8 @@ impl NetConnection {
     }
     /// Events queued or in flight and not yet acknowledged.
     pub fn pending_events(&self) -> usize {
-        self.events.queued_len() + self.records.iter().map(|r| usize::from(!r.events.is_empty())).sum::<usize>()
+        self.events.queued_len()
+            + self.records.iter().map(|r| usize::from(!r.events.is_empty())).sum::<usize>()
     }
     /// Guaranteed-ordered events received early, held until their predecessors arrive.
     pub fn held_events(&self) -> usize {
@@ -179,7 +180,11 @@ impl NetConnection {
         &self.protocol
     }
 
-    pub(crate) fn post_event(&mut self, registry: &NetClassRegistry, event: Box<dyn NetEvent>) -> crate::Result<()> {
+    pub(crate) fn post_event(
+        &mut self,
+        registry: &NetClassRegistry,
+        event: Box<dyn NetEvent>,
+    ) -> crate::Result<()> {
         self.events.post(registry, event)
     }
 
@@ -303,7 +308,11 @@ impl NetConnection {
     }
 
     /// The next datagram for the peer, if one is due. `Err` carries a reason to close.
-    pub(crate) fn poll_transmit(&mut self, now: u64, registry: &NetClassRegistry) -> Result<Option<Bytes>, String> {
+    pub(crate) fn poll_transmit(
+        &mut self,
+        now: u64,
+        registry: &NetClassRegistry,
+    ) -> Result<Option<Bytes>, String> {
         if self.out.is_empty() {
             if let Some(b) = self.protocol.poll_transmit(now) {
                 self.owe_ack = false;
@@ -327,10 +336,18 @@ impl NetConnection {
         Ok(b)
     }
 
-    fn write_data_packet(&mut self, now: u64, registry: &NetClassRegistry, elicit: bool) -> Result<Bytes, String> {
+    fn write_data_packet(
+        &mut self,
+        now: u64,
+        registry: &NetClassRegistry,
+        elicit: bool,
+    ) -> Result<Bytes, String> {
         let (period, size) = self.local_rate.effective(self.peer_rate);
         let mut w = BitWriter::with_budget_bytes(size as usize);
-        let seq = self.protocol.try_begin_data_packet(now, &mut w).map_err(|e| format!("notify protocol: {e:?}"))?;
+        let seq = self
+            .protocol
+            .try_begin_data_packet(now, &mut w)
+            .map_err(|e| format!("notify protocol: {e:?}"))?;
         w.write_flag(elicit);
         let rate = !self.rate_confirmed;
         if w.write_flag(rate) {

@@ -79,7 +79,14 @@ impl Handshake {
                 w.write_int(*epoch, 32);
                 w.write_bits(*token, 64);
             }
-            Self::ConnectRequest { client_nonce, epoch, token, protocol_version, class_digest, connect_data } => {
+            Self::ConnectRequest {
+                client_nonce,
+                epoch,
+                token,
+                protocol_version,
+                class_digest,
+                connect_data,
+            } => {
                 w.write_bits(*client_nonce, 64);
                 w.write_int(*epoch, 32);
                 w.write_bits(*token, 64);

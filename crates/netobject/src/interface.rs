@@ -273,7 +273,11 @@ impl NetInterface {
     pub fn disconnect(&mut self, id: ConnectionId, reason: &str) {
         if let Some(addr) = self.pending.iter().find(|(_, p)| p.id == id).map(|(a, _)| *a) {
             self.pending.remove(&addr);
-            self.events.push_back(InterfaceEvent::ConnectFailed { connection: id, addr, reason: reason.into() });
+            self.events.push_back(InterfaceEvent::ConnectFailed {
+                connection: id,
+                addr,
+                reason: reason.into(),
+            });
             return;
         }
         self.close(id, reason, true, false);
@@ -345,7 +349,14 @@ impl NetInterface {
                 self.transmits
                     .push_back((from, Handshake::ChallengeResponse { client_nonce, epoch, token }.encode()));
             }
-            Handshake::ConnectRequest { client_nonce, epoch, token, protocol_version, class_digest, connect_data } => {
+            Handshake::ConnectRequest {
+                client_nonce,
+                epoch,
+                token,
+                protocol_version,
+                class_digest,
+                connect_data,
+            } => {
                 if !self.config.accept_connections {
                     return;
                 }
@@ -405,7 +416,11 @@ impl NetInterface {
                 if self.pending.get(&from).is_some_and(|p| p.nonce == client_nonce)
                     && let Some(p) = self.pending.remove(&from)
                 {
-                    self.events.push_back(InterfaceEvent::ConnectFailed { connection: p.id, addr: from, reason });
+                    self.events.push_back(InterfaceEvent::ConnectFailed {
+                        connection: p.id,
+                        addr: from,
+                        reason,
+                    });
                 }
             }
             Handshake::Disconnect { client_nonce, reason } => {
@@ -511,7 +526,12 @@ impl NetInterface {
         self.stats.connects_accepted += 1;
         info!(connection = %id, addr = %from, "client connected");
         self.transmits.push_back((from, Handshake::ConnectAccept { client_nonce }.encode()));
-        self.events.push_back(InterfaceEvent::Connected { connection: id, addr: from, is_server: true, connect_data });
+        self.events.push_back(InterfaceEvent::Connected {
+            connection: id,
+            addr: from,
+            is_server: true,
+            connect_data,
+        });
     }
 
     /// The next datagram to send, if any is due at `now`.
@@ -597,7 +617,11 @@ impl NetInterface {
         }
         for (addr, id, reason) in failed {
             self.pending.remove(&addr);
-            self.events.push_back(InterfaceEvent::ConnectFailed { connection: id, addr, reason: reason.into() });
+            self.events.push_back(InterfaceEvent::ConnectFailed {
+                connection: id,
+                addr,
+                reason: reason.into(),
+            });
         }
         let mut dead = Vec::new();
         for (id, c) in self.connections.iter_mut() {

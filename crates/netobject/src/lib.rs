@@ -12,16 +12,16 @@ mod simnet;
 mod strings;
 mod wire;
 
+pub use crate::connection::{ConnectionStats, NetConnection};
 pub use crate::error::{NetError, Result};
 pub use crate::event::{
     ConnectionId, EventDirection, Guarantee, NetEvent, NetEventClass, PackContext, UnpackContext,
 };
 pub use crate::event_manager::{EventStats, MAX_ORDERED_IN_FLIGHT, ORDERED_SEQ_BITS};
-pub use crate::registry::{NetClassInfo, NetClassRegistry, NetClassRegistryBuilder};
-pub use crate::strings::{MAX_TAGGED_STRING, NetStringTable, STRING_SLOTS, StringHandle};
-pub use crate::wire::{read_str, write_str};
-pub use crate::connection::{ConnectionStats, NetConnection};
 pub use crate::handshake::{CHALLENGE_REQUEST_BYTES, Handshake, MAX_CONNECT_DATA, MAX_REASON};
 pub use crate::interface::{ConnectFilter, InterfaceConfig, InterfaceEvent, InterfaceStats, NetInterface};
 pub use crate::rate::RateConfig;
+pub use crate::registry::{NetClassInfo, NetClassRegistry, NetClassRegistryBuilder};
+pub use crate::strings::{MAX_TAGGED_STRING, NetStringTable, STRING_SLOTS, StringHandle};
+pub use crate::wire::{read_str, write_str};
 pub use v12_notify_protocol::ProtocolConfig;

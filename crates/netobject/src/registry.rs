@@ -169,8 +169,18 @@ mod tests {
 
     #[test]
     fn ids_sorted_by_name_whatever_the_order() {
-        let a = NetClassRegistryBuilder::new().register::<Zed>().register::<Alpha>().register::<Mid>().build().unwrap();
-        let b = NetClassRegistryBuilder::new().register::<Mid>().register::<Zed>().register::<Alpha>().build().unwrap();
+        let a = NetClassRegistryBuilder::new()
+            .register::<Zed>()
+            .register::<Alpha>()
+            .register::<Mid>()
+            .build()
+            .unwrap();
+        let b = NetClassRegistryBuilder::new()
+            .register::<Mid>()
+            .register::<Zed>()
+            .register::<Alpha>()
+            .build()
+            .unwrap();
         assert_eq!(a.digest(), b.digest());
         assert_eq!(a.id_of_name("Alpha"), Some(0));
         assert_eq!(a.id_of_type(TypeId::of::<Zed>()), Some(2));

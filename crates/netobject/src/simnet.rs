@@ -20,7 +20,13 @@ pub struct SimulatedNet {
 impl SimulatedNet {
     /// No loss, no latency.
     pub fn new(seed: u64) -> Self {
-        Self { loss: 0.0, latency_ms: 0, rng: Pcg32::seed_from_u64(seed), delayed: VecDeque::new(), dropped: 0 }
+        Self {
+            loss: 0.0,
+            latency_ms: 0,
+            rng: Pcg32::seed_from_u64(seed),
+            delayed: VecDeque::new(),
+            dropped: 0,
+        }
     }
 
     /// Sets the loss probability (0..=1) and the added one-way latency.

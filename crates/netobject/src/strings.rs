@@ -191,10 +191,7 @@ impl StringSender {
 
     /// True once `handle`'s id is known to have reached the peer.
     pub fn is_confirmed(&self, handle: &StringHandle) -> bool {
-        self.by_id
-            .get(&handle.id)
-            .and_then(|&s| self.slots[s as usize].as_ref())
-            .is_some_and(|s| s.confirmed)
+        self.by_id.get(&handle.id).and_then(|&s| self.slots[s as usize].as_ref()).is_some_and(|s| s.confirmed)
     }
 }
 

@@ -14,7 +14,8 @@ fn patient(mut cfg: InterfaceConfig) -> InterfaceConfig {
     cfg
 }
 
-const TAGS: [&str; 5] = ["Got Milk?", "SuperDood", "the dude of super", "Role Model", "slow at writing documentation"];
+const TAGS: [&str; 5] =
+    ["Got Milk?", "SuperDood", "the dude of super", "Role Model", "slow at writing documentation"];
 
 fn tag_text(n: u32) -> &'static str {
     TAGS[n as usize % TAGS.len()]
@@ -55,10 +56,13 @@ fn exercise(world: &mut World, per_kind: u32, spread_ms: u64, limit_ms: u64) {
         let s = &w.seen[0].events;
         let server_ok = s.iter().filter(|e| e.1 == 2).count() == expect * clients
             && s.iter().filter(|e| e.1 == 1).count() == expect * clients;
-        server_ok
-            && (1..=clients).all(|i| w.seen[i].events.iter().filter(|e| e.1 != 0).count() == 2 * expect)
+        server_ok && (1..=clients).all(|i| w.seen[i].events.iter().filter(|e| e.1 != 0).count() == 2 * expect)
     });
-    assert!(done, "all guaranteed events delivered by t={} (link dropped {} of {})", world.now, world.link.dropped, world.link.sent);
+    assert!(
+        done,
+        "all guaranteed events delivered by t={} (link dropped {} of {})",
+        world.now, world.link.dropped, world.link.sent
+    );
     // Let duplicates or stragglers show up if there are any.
     world.run_until(world.now + 3000);
     check(world, per_kind);
@@ -73,11 +77,18 @@ fn check(world: &World, per_kind: u32) {
             match kind {
                 2 => {
                     let want = if *sender == 0 { tag_text(n + 1) } else { tag_text(*n) };
-                    assert_eq!(text.as_deref(), Some(want), "node {node}: tag of ordered event {n} resolves to its text");
+                    assert_eq!(
+                        text.as_deref(),
+                        Some(want),
+                        "node {node}: tag of ordered event {n} resolves to its text"
+                    );
                     ordered.entry((*conn, *sender)).or_default().push(*n);
                 }
                 1 => reliable.entry((*conn, *sender)).or_default().push(*n),
-                _ => assert!(unreliable.insert((*conn, *sender, *n)), "node {node}: unguaranteed event {n} processed twice"),
+                _ => assert!(
+                    unreliable.insert((*conn, *sender, *n)),
+                    "node {node}: unguaranteed event {n} processed twice"
+                ),
             }
         }
         for (k, v) in &ordered {
@@ -108,8 +119,16 @@ fn clean_link_delivers_everything_in_order() {
 
 #[test]
 fn thirty_percent_loss_with_jitter_and_duplicates() {
-    let link = LinkParams { latency_ms: 40, jitter_ms: 60, loss: 0.3, burst_chance: 0.02, burst_len: 5, duplicate: 0.1 };
-    let mut w = World::new(2, patient(InterfaceConfig::default()), patient(InterfaceConfig::default()), link, 7);
+    let link = LinkParams {
+        latency_ms: 40,
+        jitter_ms: 60,
+        loss: 0.3,
+        burst_chance: 0.02,
+        burst_len: 5,
+        duplicate: 0.1,
+    };
+    let mut w =
+        World::new(2, patient(InterfaceConfig::default()), patient(InterfaceConfig::default()), link, 7);
     exercise(&mut w, 300, 3000, 300_000);
     let c = w.client_conn(1).unwrap();
     let st = w.nodes[1].connection(c).unwrap().stats();
@@ -119,7 +138,13 @@ fn thirty_percent_loss_with_jitter_and_duplicates() {
 
 #[test]
 fn more_than_126_ordered_events_queue_behind_the_window() {
-    let mut w = World::new(1, InterfaceConfig::default(), InterfaceConfig::default(), LinkParams { latency_ms: 150, ..LinkParams::CLEAN }, 3);
+    let mut w = World::new(
+        1,
+        InterfaceConfig::default(),
+        InterfaceConfig::default(),
+        LinkParams { latency_ms: 150, ..LinkParams::CLEAN },
+        3,
+    );
     // All 1000 posted at once: at most 126 may be in flight, the rest wait.
     exercise(&mut w, 1000, 0, 120_000);
 }

@@ -11,7 +11,11 @@ use v12_bitstream::{BitReader, BitWriter};
 use v12_netobject::*;
 
 fn server() -> NetInterface {
-    NetInterface::new(InterfaceConfig { accept_connections: true, ..InterfaceConfig::default() }, registry(), entropy(99))
+    NetInterface::new(
+        InterfaceConfig { accept_connections: true, ..InterfaceConfig::default() },
+        registry(),
+        entropy(99),
+    )
 }
 
 fn drain(s: &mut NetInterface, now: u64) -> Vec<(SocketAddr, Handshake)> {
@@ -59,8 +63,15 @@ fn spoofed_challenge_flood_allocates_nothing() {
     let mut s = server();
     let mut responses = 0;
     for i in 0..100_000u64 {
-        let from = SocketAddr::from(([172, 16, (i % 10_000 / 256) as u8, (i % 256) as u8], 1000 + (i % 10_000) as u16));
-        s.handle_datagram(i / 10, from, &Handshake::ChallengeRequest { client_nonce: i.wrapping_mul(0x9E37) }.encode());
+        let from = SocketAddr::from((
+            [172, 16, (i % 10_000 / 256) as u8, (i % 256) as u8],
+            1000 + (i % 10_000) as u16,
+        ));
+        s.handle_datagram(
+            i / 10,
+            from,
+            &Handshake::ChallengeRequest { client_nonce: i.wrapping_mul(0x9E37) }.encode(),
+        );
         while let Some((to, b)) = s.poll_transmit(i / 10) {
             assert_eq!(to, from);
             assert!(b.len() <= CHALLENGE_REQUEST_BYTES, "no amplification");

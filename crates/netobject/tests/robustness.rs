@@ -10,7 +10,8 @@ use v12_bitstream::{BitReader, BitWriter};
 use v12_netobject::*;
 
 fn connected(clients: usize, seed: u64) -> World {
-    let mut w = World::new(clients, InterfaceConfig::default(), InterfaceConfig::default(), LinkParams::CLEAN, seed);
+    let mut w =
+        World::new(clients, InterfaceConfig::default(), InterfaceConfig::default(), LinkParams::CLEAN, seed);
     w.connect_all();
     w.run_until(1000);
     assert_eq!(w.nodes[0].connection_count(), clients);
@@ -159,7 +160,8 @@ fn oversized_event_is_dropped_not_stuck() {
             Ok(Self)
         }
     }
-    let reg = Arc::new(NetClassRegistryBuilder::new().register::<Huge>().register::<Ordered>().build().unwrap());
+    let reg =
+        Arc::new(NetClassRegistryBuilder::new().register::<Huge>().register::<Ordered>().build().unwrap());
     let cfg = InterfaceConfig::default();
     let mut w = World::with_registries(1, cfg.clone(), cfg, LinkParams::CLEAN, 6, reg.clone(), reg);
     w.connect_all();

@@ -7,8 +7,8 @@
 use bytes::Bytes;
 use rand_core::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
-use std::collections::BinaryHeap;
 use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use v12_bitstream::{BitReader, BitWriter};
@@ -56,7 +56,15 @@ pub struct Link {
 
 impl Link {
     pub fn new(params: LinkParams, seed: u64) -> Self {
-        Self { params, rng: Pcg32::seed_from_u64(seed), queue: BinaryHeap::new(), order: 0, burst_left: 0, sent: 0, dropped: 0 }
+        Self {
+            params,
+            rng: Pcg32::seed_from_u64(seed),
+            queue: BinaryHeap::new(),
+            order: 0,
+            burst_left: 0,
+            sent: 0,
+            dropped: 0,
+        }
     }
 
     fn chance(&mut self, p: f64) -> bool {
@@ -81,7 +89,11 @@ impl Link {
         }
         let copies = if self.chance(self.params.duplicate) { 2 } else { 1 };
         for _ in 0..copies {
-            let jitter = if self.params.jitter_ms > 0 { u64::from(self.rng.next_u32()) % (self.params.jitter_ms + 1) } else { 0 };
+            let jitter = if self.params.jitter_ms > 0 {
+                u64::from(self.rng.next_u32()) % (self.params.jitter_ms + 1)
+            } else {
+                0
+            };
             self.order += 1;
             self.queue.push(Reverse(InFlight {
                 at: now + self.params.latency_ms + jitter,
@@ -213,6 +225,9 @@ pub fn entropy(seed: u64) -> [u8; 32] {
     e
 }
 
+/// A received test event: (connection, kind, sender, n, tag text).
+pub type SeenEvent = (ConnectionId, u8, u32, u32, Option<Arc<str>>);
+
 /// What one endpoint saw.
 #[derive(Default, Debug)]
 pub struct Seen {
@@ -220,7 +235,7 @@ pub struct Seen {
     pub failed: Vec<String>,
     pub disconnected: Vec<(ConnectionId, String, bool)>,
     /// (connection, kind, sender, n, text)
-    pub events: Vec<(ConnectionId, u8, u32, u32, Option<Arc<str>>)>,
+    pub events: Vec<SeenEvent>,
 }
 
 /// Endpoint 0 is the server, 1..=N the clients.
@@ -235,7 +250,13 @@ pub struct World {
 }
 
 impl World {
-    pub fn new(clients: usize, server_cfg: InterfaceConfig, client_cfg: InterfaceConfig, link: LinkParams, seed: u64) -> Self {
+    pub fn new(
+        clients: usize,
+        server_cfg: InterfaceConfig,
+        client_cfg: InterfaceConfig,
+        link: LinkParams,
+        seed: u64,
+    ) -> Self {
         Self::with_registries(clients, server_cfg, client_cfg, link, seed, registry(), registry())
     }
 
@@ -249,12 +270,27 @@ impl World {
         client_reg: Arc<NetClassRegistry>,
     ) -> Self {
         let reg = server_reg;
-        let mut nodes = vec![NetInterface::new(InterfaceConfig { accept_connections: true, ..server_cfg }, reg.clone(), entropy(seed))];
+        let mut nodes = vec![NetInterface::new(
+            InterfaceConfig { accept_connections: true, ..server_cfg },
+            reg.clone(),
+            entropy(seed),
+        )];
         for i in 0..clients {
-            nodes.push(NetInterface::new(client_cfg.clone(), client_reg.clone(), entropy(seed ^ (i as u64 + 1) * 0x1234_5678)));
+            nodes.push(NetInterface::new(
+                client_cfg.clone(),
+                client_reg.clone(),
+                entropy(seed ^ ((i as u64 + 1) * 0x1234_5678)),
+            ));
         }
         let seen = (0..=clients).map(|_| Seen::default()).collect();
-        Self { now: 0, nodes, seen, link: Link::new(link, seed ^ 0xABCD), delivered: 0, mute: vec![false; clients + 1] }
+        Self {
+            now: 0,
+            nodes,
+            seen,
+            link: Link::new(link, seed ^ 0xABCD),
+            delivered: 0,
+            mute: vec![false; clients + 1],
+        }
     }
 
     fn index_of(&self, a: SocketAddr) -> Option<usize> {
