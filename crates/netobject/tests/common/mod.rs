@@ -217,6 +217,14 @@ pub fn addr(i: usize) -> SocketAddr {
     SocketAddr::from(([10, 0, (i >> 8) as u8, i as u8], 28000))
 }
 
+/// The node index behind an address made by [`addr`].
+pub fn node_index(a: SocketAddr) -> usize {
+    match a.ip() {
+        std::net::IpAddr::V4(v4) => usize::from(v4.octets()[2]) * 256 + usize::from(v4.octets()[3]),
+        std::net::IpAddr::V6(_) => usize::MAX,
+    }
+}
+
 pub fn entropy(seed: u64) -> [u8; 32] {
     let mut e = [0u8; 32];
     for (i, b) in e.iter_mut().enumerate() {
@@ -236,6 +244,8 @@ pub struct Seen {
     pub disconnected: Vec<(ConnectionId, String, bool)>,
     /// (connection, kind, sender, n, text)
     pub events: Vec<SeenEvent>,
+    /// Simulated time each entry of `events` was received.
+    pub times: Vec<u64>,
 }
 
 /// Endpoint 0 is the server, 1..=N the clients.
@@ -321,7 +331,7 @@ impl World {
                 }
                 while let Some(ev) = self.nodes[i].poll_event() {
                     progress = true;
-                    record(&mut self.seen[i], ev);
+                    record(&mut self.seen[i], ev, self.now);
                 }
             }
             while let Some(f) = self.link.pop_due(self.now) {
@@ -371,7 +381,7 @@ impl World {
     }
 }
 
-fn record(seen: &mut Seen, ev: InterfaceEvent) {
+fn record(seen: &mut Seen, ev: InterfaceEvent, now: u64) {
     match ev {
         InterfaceEvent::Connected { connection, .. } => seen.connected.push(connection),
         InterfaceEvent::ConnectFailed { reason, .. } => seen.failed.push(reason),
@@ -388,6 +398,7 @@ fn record(seen: &mut Seen, ev: InterfaceEvent) {
             } else if let Some(m) = event.downcast_ref::<Ordered>() {
                 seen.events.push((connection, 2, m.sender, m.n, m.text.clone()));
             }
+            seen.times.resize(seen.events.len(), now);
         }
     }
 }
