@@ -213,15 +213,14 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>, LexError> {
             }
             continue;
         }
-        if c == '$' || c == '%' {
-            if let Some(&n) = chars.get(i + 1)
-                && (n.is_ascii_alphabetic() || n == '_')
-            {
-                adv!();
-                let name = scan_name(&chars, &mut i, &mut col);
-                out.push(Token { tok: if c == '$' { Tok::Global(name) } else { Tok::Local(name) }, span });
-                continue;
-            }
+        if (c == '$' || c == '%')
+            && let Some(&n) = chars.get(i + 1)
+            && (n.is_ascii_alphabetic() || n == '_')
+        {
+            adv!();
+            let name = scan_name(&chars, &mut i, &mut col);
+            out.push(Token { tok: if c == '$' { Tok::Global(name) } else { Tok::Local(name) }, span });
+            continue;
         }
         if c.is_ascii_alphabetic() || c == '_' {
             let name = scan_name(&chars, &mut i, &mut col);

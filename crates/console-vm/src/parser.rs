@@ -27,7 +27,7 @@ impl fmt::Display for SyntaxError {
 impl std::error::Error for SyntaxError {}
 
 /// How deeply expressions and statements may nest before the parser gives up (keeps the stack bounded).
-const MAX_DEPTH: u32 = 200;
+const MAX_DEPTH: u32 = 128;
 
 struct Parser<'a> {
     toks: Vec<Token>,
@@ -57,6 +57,9 @@ pub fn parse(src: &str, file: &str) -> Result<Vec<Stmt>, SyntaxError> {
 impl Parser<'_> {
     fn peek(&self) -> &Tok {
         &self.toks[self.pos.min(self.toks.len() - 1)].tok
+    }
+    fn peek_next(&self) -> &Tok {
+        &self.toks[(self.pos + 1).min(self.toks.len() - 1)].tok
     }
     fn span(&self) -> Span {
         self.toks[self.pos.min(self.toks.len() - 1)].span
@@ -364,7 +367,8 @@ impl Parser<'_> {
         let mut children = Vec::new();
         if self.eat_op("{") {
             while !self.eat_op("}") {
-                if self.is_kw(Kw::New) || self.is_kw(Kw::Datablock) {
+                let next_is_assign = matches!(self.peek_next(), Tok::Op("=") | Tok::Op("["));
+                if (self.is_kw(Kw::New) || self.is_kw(Kw::Datablock)) && !next_is_assign {
                     let dat = self.is_kw(Kw::Datablock);
                     children.push(self.object_decl(dat)?);
                     self.expect_op(";")?;
@@ -443,9 +447,8 @@ impl Parser<'_> {
         Ok(c)
     }
 
-    fn binop_at(&self, level: usize) -> Option<BinOp> {
-        let t = self.peek();
-        let op = match t {
+    fn peek_binop(&self) -> Option<BinOp> {
+        let op = match self.peek() {
             Tok::Op(o) => match *o {
                 "||" => BinOp::Or,
                 "&&" => BinOp::And,
@@ -475,18 +478,19 @@ impl Parser<'_> {
             Tok::Kw(Kw::Nl) => BinOp::CatNl,
             _ => return None,
         };
-        (prec(op) == level).then_some(op)
+        Some(op)
     }
 
-    /// Left-associative binary levels 0 (`||`) to 10 (`* / %`).
-    fn binary(&mut self, level: usize) -> PResult<Expr> {
-        if level > 10 {
-            return self.unary();
-        }
-        let mut lhs = self.binary(level + 1)?;
-        while let Some(op) = self.binop_at(level) {
+    /// Precedence climbing over the left-associative levels 0 (`||`) to 10 (`* / %`).
+    fn binary(&mut self, min: usize) -> PResult<Expr> {
+        let mut lhs = self.unary()?;
+        while let Some(op) = self.peek_binop() {
+            let p = prec(op);
+            if p < min {
+                break;
+            }
             self.bump();
-            let rhs = self.binary(level + 1)?;
+            let rhs = self.binary(p + 1)?;
             lhs = Expr::Bin(op, Box::new(lhs), Box::new(rhs));
         }
         Ok(lhs)
