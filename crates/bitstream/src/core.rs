@@ -4,14 +4,17 @@
 //! rewind a writer ("the event that does not fit goes in the next packet") and to ask for
 //! bits left against a packet budget; `docs/PERFORMANCE.md` compares both in one run.
 //!
-//! Writes and reads move whole 64-bit little-endian words, so a field costs one load,
-//! one shift and one store however it straddles bytes.
+//! The writer keeps the 64-bit word being filled in a register-sized accumulator and
+//! stores it (and the word after it) on every field, never loading the buffer back: a
+//! field costs two shifts and two aligned stores however it straddles bytes, with no
+//! store-to-load forwarding stall between consecutive fields. The reader loads one
+//! unaligned 64-bit little-endian word per field.
 
 use crate::error::{BitStreamError, Result};
 use bytes::Bytes;
 
-/// Spare zero bytes kept past the logical end so a word store never reallocates mid-field.
-const SLACK: usize = 8;
+/// Zero bytes kept from the current word on: the word being filled and the next one.
+const SLACK: usize = 16;
 
 /// A growable bit writer with an optional budget in bits.
 ///
@@ -20,9 +23,12 @@ const SLACK: usize = 8;
 /// [`BitWriter::set_bit_position`].
 #[derive(Clone, Debug)]
 pub struct BitWriter {
+    /// Always holds every bit written (the accumulator is stored on each write), then zeros.
     buf: Vec<u8>,
     pos: usize,
     budget: usize,
+    /// The bits of the 64-bit word `pos / 64`, as also stored in `buf`.
+    acc: u64,
 }
 
 impl Default for BitWriter {
@@ -46,7 +52,7 @@ impl BitWriter {
 
     /// An empty writer whose budget is `bits` bits.
     pub fn with_budget_bits(bits: usize) -> Self {
-        Self { buf: vec![0; SLACK], pos: 0, budget: bits }
+        Self { buf: vec![0; SLACK], pos: 0, budget: bits, acc: 0 }
     }
 
     /// Bits written so far.
@@ -90,36 +96,32 @@ impl BitWriter {
             self.buf[first_byte + 1..used].fill(0);
         }
         self.pos = pos;
+        // Reload the accumulator: the bytes after `pos` are now zero.
+        let word = (pos >> 6) * 8;
+        self.acc =
+            self.buf.get(word..).and_then(<[u8]>::first_chunk::<8>).map_or(0, |w| u64::from_le_bytes(*w));
     }
 
     /// Writes the low `bits` bits of `value` (0..=64 bits; more is treated as 64).
     #[inline]
     pub fn write_bits(&mut self, value: u64, bits: u32) {
-        if bits > 56 {
-            return self.write_wide(value, bits);
-        }
-        let value = value & ((1u64 << bits) - 1);
-        let byte = self.pos >> 3;
-        let shift = (self.pos & 7) as u32;
-        // One bounds check on the hot path; the slack makes the miss rare.
-        match self.buf.get_mut(byte..).and_then(<[u8]>::first_chunk_mut::<8>) {
-            Some(word) => {
-                *word = (u64::from_le_bytes(*word) | (value << shift)).to_le_bytes();
-                self.pos += bits as usize;
-            }
-            None => {
-                self.grow(byte + SLACK);
-                self.write_bits(value, bits);
-            }
-        }
-    }
-
-    /// A field of 57..=64 bits: two stores, so the shifted value never loses high bits.
-    #[cold]
-    fn write_wide(&mut self, value: u64, bits: u32) {
         let bits = bits.min(64);
-        self.write_bits(value & 0xFFFF_FFFF, 32);
-        self.write_bits(value >> 32, bits - 32);
+        let value = value & u64::MAX.checked_shr(64 - bits).unwrap_or(0);
+        let used = (self.pos & 63) as u32;
+        let word = (self.pos >> 6) * 8;
+        // One bounds check on the hot path; the slack makes the miss rare.
+        let Some(words) = self.buf.get_mut(word..).and_then(<[u8]>::first_chunk_mut::<16>) else {
+            self.grow(word + SLACK);
+            return self.write_bits(value, bits);
+        };
+        let lo = self.acc | (value << used);
+        // The bits that spill into the next word (zero when the field fits in this one,
+        // and the next word is zero too, so storing it unconditionally is harmless).
+        let hi = value.checked_shr(64 - used).unwrap_or(0);
+        words[..8].copy_from_slice(&lo.to_le_bytes());
+        words[8..].copy_from_slice(&hi.to_le_bytes());
+        self.acc = if used + bits >= 64 { hi } else { lo };
+        self.pos += bits as usize;
     }
 
     /// Grows the zeroed buffer to at least `min_len` bytes (doubling).
@@ -145,9 +147,9 @@ impl BitWriter {
 
     /// Writes whole bytes (not aligned: they follow the current bit).
     pub fn write_bytes(&mut self, data: &[u8]) {
-        let mut chunks = data.chunks_exact(4);
+        let mut chunks = data.chunks_exact(8);
         for c in &mut chunks {
-            self.write_bits(u64::from(u32::from_le_bytes([c[0], c[1], c[2], c[3]])), 32);
+            self.write_bits(u64::from_le_bytes(c.try_into().expect("chunks of 8")), 64);
         }
         for &b in chunks.remainder() {
             self.write_bits(u64::from(b), 8);
