@@ -6,6 +6,7 @@ mod event;
 mod event_manager;
 mod handshake;
 mod interface;
+mod local;
 mod rate;
 mod registry;
 mod simnet;
@@ -20,6 +21,7 @@ pub use crate::event::{
 pub use crate::event_manager::{EventStats, MAX_ORDERED_IN_FLIGHT, ORDERED_SEQ_BITS};
 pub use crate::handshake::{CHALLENGE_REQUEST_BYTES, Handshake, MAX_CONNECT_DATA, MAX_REASON};
 pub use crate::interface::{ConnectFilter, InterfaceConfig, InterfaceEvent, InterfaceStats, NetInterface};
+pub use crate::local::pump_local;
 pub use crate::rate::RateConfig;
 pub use crate::registry::{NetClassInfo, NetClassRegistry, NetClassRegistryBuilder};
 pub use crate::strings::{MAX_TAGGED_STRING, NetStringTable, STRING_SLOTS, StringHandle};

@@ -150,7 +150,7 @@ fn more_than_126_ordered_events_queue_behind_the_window() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
     #[test]
     fn guarantees_hold_under_random_link_schedules(
         seed in any::<u64>(),
