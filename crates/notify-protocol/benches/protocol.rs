@@ -21,10 +21,10 @@ struct Pair {
 struct World {
     pairs: Vec<Pair>,
     now: u64,
-    tick: u64,
     w: BitWriter,
-    /// Drop every `lose_every`-th packet (0: none).
+    /// Drop one packet in `lose_every`, chosen by a xorshift generator (0: none).
     lose_every: u64,
+    rng: u64,
     notifies: u64,
 }
 
@@ -37,7 +37,14 @@ impl World {
                 server: ConnectionProtocol::new(config.mirrored(), 0),
             })
             .collect();
-        Self { pairs, now: 0, tick: 0, w: BitWriter::with_budget_bytes(508), lose_every, notifies: 0 }
+        Self {
+            pairs,
+            now: 0,
+            w: BitWriter::with_budget_bytes(508),
+            lose_every,
+            rng: 0x2545_F491_4F6C_DD1D,
+            notifies: 0,
+        }
     }
 
     fn send(
@@ -47,6 +54,9 @@ impl World {
         now: u64,
         lose: bool,
     ) {
+        if from.window_full() {
+            return;
+        }
         w.set_bit_position(0);
         let seq = from.begin_data_packet(now, w);
         w.write_int(seq, 32);
@@ -58,16 +68,22 @@ impl World {
         }
     }
 
+    fn lose(&mut self) -> bool {
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        self.lose_every != 0 && self.rng % self.lose_every == 0
+    }
+
     /// One 32 ms tick: every client and every server sends one packet to the other.
     fn tick(&mut self) {
         self.now += TICK_MS;
-        self.tick += 1;
         let now = self.now;
-        for (i, p) in self.pairs.iter_mut().enumerate() {
-            let n = self.tick * CONNECTIONS as u64 + i as u64;
-            let lose = self.lose_every != 0 && n % self.lose_every == 0;
-            Self::send(&mut self.w, &mut p.client, &mut p.server, now, lose);
-            Self::send(&mut self.w, &mut p.server, &mut p.client, now, lose && n % 2 == 0);
+        for i in 0..self.pairs.len() {
+            let (up, down) = (self.lose(), self.lose());
+            let p = &mut self.pairs[i];
+            Self::send(&mut self.w, &mut p.client, &mut p.server, now, up);
+            Self::send(&mut self.w, &mut p.server, &mut p.client, now, down);
             while p.client.poll_notify().is_some() {
                 self.notifies += 1;
             }
