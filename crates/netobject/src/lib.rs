@@ -4,6 +4,7 @@ mod connection;
 mod error;
 mod event;
 mod event_manager;
+pub mod ghost;
 mod handshake;
 mod interface;
 mod local;

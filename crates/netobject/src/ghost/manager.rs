@@ -1,0 +1,688 @@
+//! The server side of ghosting for one connection: scoping, ghost ids, priorities,
+//! packing into the packet budget, and the resend rule on notifies.
+//!
+//! Sans-IO: the connection calls [`GhostManager::update_scope`] and
+//! [`GhostManager::write_packet`] while assembling a packet, keeps the returned
+//! [`GhostRecord`] with the packet, and hands it back to [`GhostManager::packet_delivered`]
+//! or [`GhostManager::packet_dropped`] when the notify protocol reports the packet
+//! (always in send order).
+
+use crate::ghost::class::GhostClassRegistry;
+use crate::ghost::context::{GhostLookup, GhostPackContext};
+use crate::ghost::ids::{MAX_GHOST_ID_BITS, MAX_GHOSTS, ObjectId, ghost_id_bits};
+use crate::ghost::object::{ALL_MASK_BITS, CameraScopeQuery, NetFlags};
+use crate::ghost::world::GhostWorld;
+use hashbrown::HashMap;
+use std::collections::{BTreeSet, VecDeque};
+use std::sync::Arc;
+use tracing::{debug, warn};
+use v12_bitstream::{BitWriter, CompressionPoint};
+
+/// Tuning of one connection's ghosting.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GhostConfig {
+    /// Scope-out hysteresis: a ghost stays in scope until it is beyond
+    /// `visible_distance * (1 + scope_hysteresis)`, so an object on the edge does not flap.
+    pub scope_hysteresis: f32,
+    /// This is the local (listen-server) connection: `SCOPE_LOCAL` objects are ghosted.
+    pub is_local: bool,
+    /// At most this many ghosts at once (capped at 2^18).
+    pub max_ghosts: u32,
+    /// Updates that did not fit the packet before the manager stops trying smaller ones.
+    pub max_misfits: u32,
+}
+
+impl Default for GhostConfig {
+    fn default() -> Self {
+        Self { scope_hysteresis: 0.1, is_local: false, max_ghosts: MAX_GHOSTS, max_misfits: 4 }
+    }
+}
+
+/// Ghosting counters for one connection.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GhostStats {
+    /// Creates written (resends included).
+    pub creates_sent: u64,
+    /// Updates written.
+    pub updates_sent: u64,
+    /// Kills written (resends included).
+    pub kills_sent: u64,
+    /// Creates acknowledged.
+    pub creates_acked: u64,
+    /// Kills acknowledged (ghost ids freed).
+    pub kills_acked: u64,
+    /// Mask bits put back dirty after a dropped packet.
+    pub bits_resent: u64,
+    /// Ghost entries that wanted a packet and were skipped.
+    pub skips: u64,
+    /// Bits of ghost sections written.
+    pub bits_written: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// The client does not have it yet; no updates until the create is acknowledged.
+    Creating { in_flight: bool },
+    /// The client holds it.
+    Live,
+    /// Out of scope or deleted: a kill must reach the client before the id is freed.
+    Killing { in_flight: bool },
+}
+
+#[derive(Debug)]
+struct Slot {
+    object: ObjectId,
+    generation: u32,
+    class_id: u32,
+    phase: Phase,
+    /// Left scope while its create was in flight: kill it once the client has it.
+    kill_after_create: bool,
+    dirty: u32,
+    seen_version: u64,
+    skips: u32,
+    scope_epoch: u64,
+    /// (packet, mask) of updates not yet notified, oldest first.
+    in_flight: VecDeque<(u64, u32)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Create,
+    Update,
+    Kill,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Entry {
+    ghost: u32,
+    generation: u32,
+    kind: Kind,
+    mask: u32,
+}
+
+/// What the ghost section of one packet carried, kept until the packet is notified.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GhostRecord {
+    session: u32,
+    packet: u64,
+    reset: bool,
+    entries: Vec<Entry>,
+}
+
+impl GhostRecord {
+    /// Nothing that needs a notify (no ghost entry and no reset).
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty() && !self.reset
+    }
+    /// Ghost entries (creates, updates, kills) in this packet.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+}
+
+/// The ghost ids the client is known to hold, for [`GhostPackContext::ghost_id_of`].
+struct Known<'a> {
+    slots: &'a [Option<Slot>],
+    by_object: &'a HashMap<ObjectId, u32>,
+}
+
+impl GhostLookup for Known<'_> {
+    fn known_ghost(&self, object: ObjectId) -> Option<u32> {
+        let &idx = self.by_object.get(&object)?;
+        match self.slots.get(idx as usize)? {
+            Some(s) if s.phase == Phase::Live => Some(idx),
+            _ => None,
+        }
+    }
+}
+
+const KILL_PRIORITY: f32 = f32::MAX;
+const DEPENDENCY_DEPTH: u32 = 8;
+
+/// The server's ghost manager for one connection.
+pub struct GhostManager {
+    config: GhostConfig,
+    classes: Arc<GhostClassRegistry>,
+    ghosting: bool,
+    session: u32,
+    /// The client must drop every ghost before new ones are sent.
+    reset_unacked: bool,
+    slots: Vec<Option<Slot>>,
+    free: BTreeSet<u32>,
+    by_object: HashMap<ObjectId, u32>,
+    generation: u32,
+    epoch: u64,
+    query: CameraScopeQuery,
+    next_packet: u64,
+    next_notify: u64,
+    candidates: Vec<(f32, u32)>,
+    scratch_ids: Vec<(ObjectId, f32)>,
+    scratch_deps: Vec<ObjectId>,
+    stats: GhostStats,
+}
+
+impl std::fmt::Debug for GhostManager {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GhostManager")
+            .field("ghosting", &self.ghosting)
+            .field("ghosts", &self.by_object.len())
+            .field("stats", &self.stats)
+            .finish()
+    }
+}
+
+impl GhostManager {
+    /// A manager that is not ghosting yet (call [`Self::start_ghosting`]).
+    pub fn new(config: GhostConfig, classes: Arc<GhostClassRegistry>) -> Self {
+        Self {
+            config,
+            classes,
+            ghosting: false,
+            session: 0,
+            reset_unacked: false,
+            slots: Vec::new(),
+            free: BTreeSet::new(),
+            by_object: HashMap::new(),
+            generation: 0,
+            epoch: 0,
+            query: CameraScopeQuery::default(),
+            next_packet: 0,
+            next_notify: 0,
+            candidates: Vec::new(),
+            scratch_ids: Vec::new(),
+            scratch_deps: Vec::new(),
+            stats: GhostStats::default(),
+        }
+    }
+
+    /// Counters so far.
+    pub fn stats(&self) -> GhostStats {
+        self.stats
+    }
+
+    /// True between [`Self::start_ghosting`] and [`Self::stop_ghosting`].
+    pub fn is_ghosting(&self) -> bool {
+        self.ghosting
+    }
+
+    /// Begins sending ghosts (after the mission's datablocks reached the client).
+    pub fn start_ghosting(&mut self) {
+        self.ghosting = true;
+    }
+
+    /// Stops ghosting and forgets every ghost. The next packets tell the client to drop
+    /// all of its ghosts; no new ghost is sent until that is acknowledged, so ids can be
+    /// reused safely afterwards. Records of earlier packets are ignored.
+    pub fn stop_ghosting(&mut self) {
+        let had_any = self.ghosting || !self.by_object.is_empty() || self.next_packet > 0;
+        self.ghosting = false;
+        self.session = self.session.wrapping_add(1);
+        self.reset_unacked = self.reset_unacked || had_any;
+        self.slots.clear();
+        self.free.clear();
+        self.by_object.clear();
+    }
+
+    /// Mission change: stop, forget, and start again.
+    pub fn reset(&mut self) {
+        self.stop_ghosting();
+        self.start_ghosting();
+    }
+
+    /// The camera query of the last scoping pass.
+    pub fn query(&self) -> &CameraScopeQuery {
+        &self.query
+    }
+
+    /// Ghosts held (including ones being created or killed).
+    pub fn ghost_count(&self) -> usize {
+        self.by_object.len()
+    }
+
+    /// The ghost id of `object` once the client is known to hold it (create acknowledged).
+    pub fn ghost_id_of(&self, object: ObjectId) -> Option<u32> {
+        Known { slots: &self.slots, by_object: &self.by_object }.known_ghost(object)
+    }
+
+    /// The ghost id assigned to `object`, acknowledged or not.
+    pub fn assigned_ghost_id(&self, object: ObjectId) -> Option<u32> {
+        self.by_object.get(&object).copied()
+    }
+
+    /// The object behind ghost id `ghost`.
+    pub fn object_of(&self, ghost: u32) -> Option<ObjectId> {
+        self.slots.get(ghost as usize)?.as_ref().map(|s| s.object)
+    }
+
+    /// True when `object`'s ghost is known to exist on the client (seed 003's
+    /// `has_been_transmitted`).
+    pub fn has_been_transmitted(&self, object: ObjectId) -> bool {
+        self.ghost_id_of(object).is_some()
+    }
+
+    /// Ghost id width the next packet will use.
+    pub fn id_bits(&self) -> u32 {
+        ghost_id_bits(self.slots.len())
+    }
+
+    /// Marks state bits dirty for this connection only (e.g. data only this client sees).
+    /// Changes made with the object's own `StateMask` reach every connection by themselves.
+    pub fn mark_dirty(&mut self, object: ObjectId, mask: u32) {
+        if let Some(&idx) = self.by_object.get(&object)
+            && let Some(Some(slot)) = self.slots.get_mut(idx as usize)
+            && !matches!(slot.phase, Phase::Killing { .. })
+        {
+            slot.dirty |= mask;
+        }
+    }
+
+    /// Something would go into the next packet (for a connection deciding whether to send).
+    pub fn has_data_to_send(&self) -> bool {
+        self.reset_unacked
+            || self.slots.iter().flatten().any(|s| match s.phase {
+                Phase::Creating { in_flight } | Phase::Killing { in_flight } => !in_flight,
+                Phase::Live => s.dirty != 0,
+            })
+    }
+
+    // ---- scoping ----------------------------------------------------------------------
+
+    /// The seed's scoping pass: asks the scoping object for the camera query, scopes the
+    /// always-scoped objects and those within the visible distance (with hysteresis for
+    /// ghosts already sent), and kills ghosts that left scope.
+    pub fn update_scope(&mut self, world: &impl GhostWorld, scope_object: ObjectId) {
+        let mut query = CameraScopeQuery { scope_object: Some(scope_object), ..CameraScopeQuery::default() };
+        if let Some(obj) = world.object(scope_object) {
+            obj.on_camera_scope_query(&mut query);
+        }
+        self.begin_scope(query);
+        let mut ids = std::mem::take(&mut self.scratch_ids);
+        ids.clear();
+        world.for_each_scope_always(&mut |id| ids.push((id, 0.0)));
+        let vis = query.visible_distance.max(0.0);
+        let outer = vis * (1.0 + self.config.scope_hysteresis.max(0.0));
+        world.objects_in_radius(query.position, outer, &mut |id, d| ids.push((id, d)));
+        for &(id, dist) in &ids {
+            if dist <= vis || (dist <= outer && self.by_object.contains_key(&id)) {
+                self.object_in_scope(world, id);
+            }
+        }
+        self.scratch_ids = ids;
+        self.end_scope();
+    }
+
+    /// Starts a hand-made scoping pass with this camera query; follow with
+    /// [`Self::object_in_scope`] calls and [`Self::end_scope`].
+    pub fn begin_scope(&mut self, query: CameraScopeQuery) {
+        self.query = query;
+        self.epoch += 1;
+    }
+
+    /// The seed's `objectInScope`: `id` is of interest to this client in this pass.
+    /// Objects it depends on are scoped with it.
+    pub fn object_in_scope(&mut self, world: &impl GhostWorld, id: ObjectId) {
+        self.scope_one(world, id, DEPENDENCY_DEPTH);
+    }
+
+    fn scope_one(&mut self, world: &impl GhostWorld, id: ObjectId, depth: u32) {
+        if !self.ghosting || self.reset_unacked {
+            return;
+        }
+        if let Some(&idx) = self.by_object.get(&id) {
+            if let Some(Some(slot)) = self.slots.get_mut(idx as usize) {
+                if slot.scope_epoch == self.epoch {
+                    return;
+                }
+                slot.scope_epoch = self.epoch;
+                // Back in scope before its create was even acknowledged: keep it.
+                slot.kill_after_create = false;
+            }
+        } else {
+            let Some(obj) = world.object(id) else { return };
+            let flags = obj.net_flags();
+            if !flags.contains(NetFlags::GHOSTABLE)
+                || (flags.contains(NetFlags::SCOPE_LOCAL) && !self.config.is_local)
+            {
+                return;
+            }
+            let Some(class_id) = self.classes.id_of(obj) else {
+                warn!(object = %id, "ghostable object of an unregistered class");
+                return;
+            };
+            let Some(idx) = self.alloc_id() else {
+                warn!(object = %id, "ghost id space full");
+                return;
+            };
+            self.generation = self.generation.wrapping_add(1);
+            self.slots[idx as usize] = Some(Slot {
+                object: id,
+                generation: self.generation,
+                class_id,
+                phase: Phase::Creating { in_flight: false },
+                kill_after_create: false,
+                dirty: ALL_MASK_BITS,
+                seen_version: obj.state_mask().version(),
+                skips: 0,
+                scope_epoch: self.epoch,
+                in_flight: VecDeque::new(),
+            });
+            self.by_object.insert(id, idx);
+        }
+        if depth > 0
+            && let Some(obj) = world.object(id)
+        {
+            let mut deps = std::mem::take(&mut self.scratch_deps);
+            deps.clear();
+            obj.dependencies(&mut deps);
+            // Usually empty, and then this allocates nothing.
+            let list: Vec<ObjectId> = deps.drain(..).collect();
+            self.scratch_deps = deps;
+            for dep in list {
+                self.scope_one(world, dep, depth - 1);
+            }
+        }
+    }
+
+    /// Ends a scoping pass: every ghost not scoped in it goes out of scope (is killed).
+    pub fn end_scope(&mut self) {
+        for idx in 0..self.slots.len() {
+            if let Some(slot) = &self.slots[idx]
+                && slot.scope_epoch != self.epoch
+            {
+                self.scope_out(idx as u32);
+            }
+        }
+    }
+
+    fn scope_out(&mut self, idx: u32) {
+        let Some(slot) = self.slots[idx as usize].as_mut() else { return };
+        match slot.phase {
+            // Never reached the client (or its create was lost): nothing to kill.
+            Phase::Creating { in_flight: false } => self.free_slot(idx),
+            Phase::Creating { in_flight: true } => slot.kill_after_create = true,
+            Phase::Live => {
+                slot.phase = Phase::Killing { in_flight: false };
+                slot.dirty = 0;
+            }
+            Phase::Killing { .. } => {}
+        }
+    }
+
+    fn alloc_id(&mut self) -> Option<u32> {
+        if let Some(idx) = self.free.pop_first() {
+            return Some(idx);
+        }
+        let cap = self.config.max_ghosts.min(MAX_GHOSTS) as usize;
+        if self.slots.len() >= cap {
+            return None;
+        }
+        self.slots.push(None);
+        Some((self.slots.len() - 1) as u32)
+    }
+
+    fn free_slot(&mut self, idx: u32) {
+        if let Some(slot) = self.slots[idx as usize].take() {
+            self.by_object.remove(&slot.object);
+        }
+        self.free.insert(idx);
+        // Shrink the id space from the top so the id width can fall again.
+        while let Some(None) = self.slots.last() {
+            let top = (self.slots.len() - 1) as u32;
+            self.free.remove(&top);
+            self.slots.pop();
+        }
+    }
+
+    // ---- writing ----------------------------------------------------------------------
+
+    /// Writes this connection's ghost section into `w`, within `w`'s budget (keeps 1 bit
+    /// for the end flag): kills first, then creates and updates by priority; an entry
+    /// that does not fit is rewound and its ghost's skip count raised.
+    ///
+    /// Wire: `0` (no ghosting) | `1 1` (reset: drop every ghost) |
+    /// `1 0 0` | `1 0 1 idbits(ranged 1..=18) origin(3 f32)
+    /// {1 id (0 update | 1 (1 kill | 0 class-id create)) body}* 0`.
+    pub fn write_packet(&mut self, world: &impl GhostWorld, w: &mut BitWriter) -> GhostRecord {
+        let packet = self.next_packet;
+        self.next_packet += 1;
+        let start = w.bit_position();
+        let mut record = GhostRecord { session: self.session, packet, reset: false, entries: Vec::new() };
+        if !w.write_flag(self.ghosting || self.reset_unacked) {
+            self.stats.bits_written += 1;
+            return record;
+        }
+        if w.write_flag(self.reset_unacked) {
+            record.reset = true;
+            self.stats.bits_written += 2;
+            return record;
+        }
+        self.collect_candidates(world);
+        let mark = w.bit_position();
+        if self.candidates.is_empty() {
+            w.write_flag(false);
+            self.stats.bits_written += (w.bit_position() - start) as u64;
+            return record;
+        }
+        let budget = w.budget_bits();
+        w.write_flag(true);
+        let id_bits = self.id_bits();
+        w.write_ranged(id_bits, 1, MAX_GHOST_ID_BITS);
+        for c in self.query.position {
+            w.write_f32(c);
+        }
+        w.set_budget_bits(budget.saturating_sub(1));
+        let compression = CompressionPoint::new(self.query.position.into());
+        let class_bits = self.classes.id_bits();
+        let mut candidates = std::mem::take(&mut self.candidates);
+        candidates.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut misfits = 0;
+        let mut written = 0usize;
+        let mut stopped_at = candidates.len();
+        for (n, &(_, idx)) in candidates.iter().enumerate() {
+            if w.is_over_budget() || w.bits_left() < id_bits as usize + 3 || misfits >= self.config.max_misfits {
+                stopped_at = n;
+                break;
+            }
+            let entry_start = w.bit_position();
+            let Some(slot) = self.slots[idx as usize].as_ref() else { continue };
+            let (phase, object, class_id, dirty, generation) =
+                (slot.phase, slot.object, slot.class_id, slot.dirty, slot.generation);
+            w.write_flag(true);
+            w.write_int(idx, id_bits);
+            let (kind, sent_mask, remaining) = match phase {
+                Phase::Killing { .. } => {
+                    w.write_flag(true);
+                    w.write_flag(true);
+                    (Kind::Kill, 0, 0)
+                }
+                Phase::Creating { .. } | Phase::Live => {
+                    let Some(obj) = world.object(object) else {
+                        w.set_bit_position(entry_start);
+                        continue;
+                    };
+                    let initial = matches!(phase, Phase::Creating { .. });
+                    w.write_flag(initial);
+                    let mask = if initial {
+                        w.write_flag(false);
+                        w.write_int(class_id, class_bits);
+                        ALL_MASK_BITS
+                    } else {
+                        dirty
+                    };
+                    let known = Known { slots: &self.slots, by_object: &self.by_object };
+                    let mut ctx = GhostPackContext { compression, lookup: &known, id_bits, initial };
+                    let remaining = obj.pack_update(&mut ctx, mask, w);
+                    let kind = if initial { Kind::Create } else { Kind::Update };
+                    (kind, mask & !remaining, remaining)
+                }
+            };
+            if w.is_over_budget() {
+                w.set_bit_position(entry_start);
+                misfits += 1;
+                if let Some(slot) = self.slots[idx as usize].as_mut() {
+                    slot.skips = slot.skips.saturating_add(1);
+                    self.stats.skips += 1;
+                }
+                continue;
+            }
+            let Some(slot) = self.slots[idx as usize].as_mut() else { continue };
+            slot.skips = 0;
+            match kind {
+                Kind::Kill => {
+                    slot.phase = Phase::Killing { in_flight: true };
+                    self.stats.kills_sent += 1;
+                }
+                Kind::Create => {
+                    slot.phase = Phase::Creating { in_flight: true };
+                    slot.dirty = remaining;
+                    self.stats.creates_sent += 1;
+                }
+                Kind::Update => {
+                    slot.dirty = remaining;
+                    slot.in_flight.push_back((packet, sent_mask));
+                    self.stats.updates_sent += 1;
+                }
+            }
+            record.entries.push(Entry { ghost: idx, generation, kind, mask: sent_mask });
+            written += 1;
+        }
+        for &(_, idx) in &candidates[stopped_at..] {
+            if let Some(slot) = self.slots[idx as usize].as_mut() {
+                slot.skips = slot.skips.saturating_add(1);
+                self.stats.skips += 1;
+            }
+        }
+        self.candidates = candidates;
+        w.set_budget_bits(budget);
+        if written == 0 {
+            w.set_bit_position(mark);
+        }
+        w.write_flag(false);
+        self.stats.bits_written += (w.bit_position() - start) as u64;
+        record
+    }
+
+    /// Picks up object changes and deletions, and lists the ghosts that want this packet.
+    fn collect_candidates(&mut self, world: &impl GhostWorld) {
+        self.candidates.clear();
+        let mut deleted = Vec::new();
+        for idx in 0..self.slots.len() {
+            let Some(slot) = self.slots[idx].as_mut() else { continue };
+            if matches!(slot.phase, Phase::Killing { in_flight: false }) {
+                self.candidates.push((KILL_PRIORITY, idx as u32));
+                continue;
+            }
+            if matches!(slot.phase, Phase::Killing { in_flight: true }) {
+                continue;
+            }
+            let Some(obj) = world.object(slot.object) else {
+                deleted.push(idx as u32);
+                continue;
+            };
+            let mask = obj.state_mask();
+            if mask.version() > slot.seen_version {
+                slot.dirty |= mask.changed_since(slot.seen_version);
+                slot.seen_version = mask.version();
+            }
+            match slot.phase {
+                Phase::Creating { in_flight: false } => {
+                    let skips = slot.skips;
+                    let mut deps = std::mem::take(&mut self.scratch_deps);
+                    deps.clear();
+                    obj.dependencies(&mut deps);
+                    let ready = deps.iter().all(|&d| self.ghost_id_of(d).is_some());
+                    self.scratch_deps = deps;
+                    if ready {
+                        let p = obj.get_update_priority(&self.query, ALL_MASK_BITS, skips);
+                        self.candidates.push((sanitize(p), idx as u32));
+                    }
+                }
+                Phase::Live if slot.dirty != 0 => {
+                    let p = obj.get_update_priority(&self.query, slot.dirty, slot.skips);
+                    self.candidates.push((sanitize(p), idx as u32));
+                }
+                _ => {}
+            }
+        }
+        for idx in deleted {
+            debug!(ghost = idx, "object deleted; killing its ghost");
+            self.scope_out(idx);
+            if let Some(Some(slot)) = self.slots.get(idx as usize)
+                && slot.phase == (Phase::Killing { in_flight: false })
+            {
+                self.candidates.push((KILL_PRIORITY, idx));
+            }
+        }
+    }
+
+    // ---- notifies ---------------------------------------------------------------------
+
+    /// The packet carrying `record` reached the client.
+    pub fn packet_delivered(&mut self, record: GhostRecord) {
+        self.notify(record, true);
+    }
+
+    /// The packet carrying `record` was lost: the resend rule. A lost create is sent again
+    /// as a create, a lost kill again as a kill, and a lost update puts back only the mask
+    /// bits that no later packet carried again (that packet holds newer data).
+    pub fn packet_dropped(&mut self, record: GhostRecord) {
+        self.notify(record, false);
+    }
+
+    fn notify(&mut self, record: GhostRecord, delivered: bool) {
+        if record.session != self.session {
+            return;
+        }
+        if record.packet != self.next_notify {
+            warn!(expected = self.next_notify, got = record.packet, "ghost notify out of send order");
+        }
+        self.next_notify = record.packet + 1;
+        if record.reset && delivered {
+            self.reset_unacked = false;
+        }
+        for e in record.entries {
+            let Some(Some(slot)) = self.slots.get_mut(e.ghost as usize) else { continue };
+            if slot.generation != e.generation {
+                continue;
+            }
+            match (e.kind, delivered) {
+                (Kind::Create, true) => {
+                    self.stats.creates_acked += 1;
+                    slot.phase = Phase::Live;
+                    if slot.kill_after_create {
+                        slot.phase = Phase::Killing { in_flight: false };
+                        slot.dirty = 0;
+                    }
+                }
+                (Kind::Create, false) => {
+                    if slot.kill_after_create {
+                        self.free_slot(e.ghost);
+                    } else {
+                        slot.phase = Phase::Creating { in_flight: false };
+                    }
+                }
+                (Kind::Update, _) => {
+                    let Some(pos) = slot.in_flight.iter().position(|&(p, _)| p == record.packet) else {
+                        continue;
+                    };
+                    let (_, mask) = slot.in_flight.remove(pos).unwrap_or_default();
+                    if !delivered && slot.phase == Phase::Live {
+                        let later = slot.in_flight.iter().skip(pos).fold(0, |acc, &(_, m)| acc | m);
+                        let back = mask & !later;
+                        self.stats.bits_resent += u64::from(back.count_ones());
+                        slot.dirty |= back;
+                    }
+                }
+                (Kind::Kill, true) => {
+                    self.stats.kills_acked += 1;
+                    self.free_slot(e.ghost);
+                }
+                (Kind::Kill, false) => slot.phase = Phase::Killing { in_flight: false },
+            }
+        }
+    }
+}
+
+fn sanitize(p: f32) -> f32 {
+    if p.is_nan() { 0.0 } else { p.min(f32::MAX / 2.0) }
+}
