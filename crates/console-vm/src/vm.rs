@@ -295,18 +295,23 @@ impl Console {
                 }
             };
         }
+        // Binary numeric operators work in place on the top of the stack.
         macro_rules! bin_f {
             ($op:tt) => {{
                 let b = self.pop();
-                let a = self.pop();
-                self.stack.push(Value::Float(a.to_f64() $op b.to_f64()));
+                if let Some(a) = self.stack.last_mut() {
+                    let r = a.to_f64() $op b.to_f64();
+                    *a = Value::Float(r);
+                }
             }};
         }
         macro_rules! cmp_f {
             ($op:tt) => {{
                 let b = self.pop();
-                let a = self.pop();
-                self.stack.push(Value::Int((a.to_f64() $op b.to_f64()) as i64));
+                if let Some(a) = self.stack.last_mut() {
+                    let r = (a.to_f64() $op b.to_f64()) as i64;
+                    *a = Value::Int(r);
+                }
             }};
         }
         macro_rules! bin_i {
