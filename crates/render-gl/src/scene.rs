@@ -1,0 +1,200 @@
+//! Simple 3D shapes (boxes, spheres, lines, a ground grid) and their flat-lit meshes.
+//!
+//! Lighting is baked into vertex colours here on the CPU, one normal per triangle, so the GL
+//! side is a single colour-per-vertex shader and this part stays testable without a context.
+
+use crate::types::ColorI;
+use glam::{Quat, Vec3};
+
+/// One thing to draw in a 3D view.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shape {
+    /// A box with the given centre, half extents and rotation about +Z (radians).
+    Box { center: Vec3, half_extents: Vec3, rotation_z: f32, color: ColorI },
+    /// A sphere (tessellated as 12 rings of 16 segments).
+    Sphere { center: Vec3, radius: f32, color: ColorI },
+    /// A one-pixel line between two world points (unlit).
+    Line { from: Vec3, to: Vec3, color: ColorI },
+    /// A square grid of lines on the plane z = `center.z` (unlit), `cells` squares a side.
+    Grid { center: Vec3, cell_size: f32, cells: u32, color: ColorI },
+}
+
+/// Everything a 3D view region shows: shapes, a sky colour and one directional light.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scene {
+    pub shapes: Vec<Shape>,
+    /// Cleared behind the scene inside its viewport; `None` keeps what is there.
+    pub clear_color: Option<ColorI>,
+    /// Direction the light travels (towards the ground for sunlight).
+    pub light_dir: Vec3,
+    /// Brightness of faces turned away from the light, 0..=1.
+    pub ambient: f32,
+}
+
+impl Default for Scene {
+    fn default() -> Self {
+        Scene {
+            shapes: Vec::new(),
+            clear_color: Some(ColorI::rgb(40, 60, 90)),
+            light_dir: Vec3::new(-0.4, 0.6, -1.0),
+            ambient: 0.35,
+        }
+    }
+}
+
+/// A vertex of the 3D meshes: world position and lit colour.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C)]
+pub struct Vertex3 {
+    pub pos: [f32; 3],
+    pub color: [u8; 4],
+}
+
+/// Triangles (lit) and line segments (unlit) ready to upload.
+#[derive(Debug, Default, Clone)]
+pub struct SceneMesh {
+    pub triangles: Vec<Vertex3>,
+    pub lines: Vec<Vertex3>,
+}
+
+const SPHERE_RINGS: u32 = 12;
+const SPHERE_SEGMENTS: u32 = 16;
+/// Grids bigger than this are clamped so a script cannot ask for billions of lines.
+pub const MAX_GRID_CELLS: u32 = 1024;
+
+impl Scene {
+    /// Builds the flat-lit mesh of every shape.
+    pub fn build_mesh(&self) -> SceneMesh {
+        let mut m = SceneMesh::default();
+        let to_light = -self.light_dir.try_normalize().unwrap_or(Vec3::NEG_Z);
+        let ambient = self.ambient.clamp(0.0, 1.0);
+        let mut tri = |a: Vec3, b: Vec3, c: Vec3, color: ColorI| {
+            let n = (b - a).cross(c - a).try_normalize().unwrap_or(Vec3::Z);
+            let k = ambient + (1.0 - ambient) * n.dot(to_light).max(0.0);
+            let lit = |v: u8| ((f32::from(v) * k).round().clamp(0.0, 255.0)) as u8;
+            let col = [lit(color.r), lit(color.g), lit(color.b), color.a];
+            for p in [a, b, c] {
+                m.triangles.push(Vertex3 { pos: p.to_array(), color: col });
+            }
+        };
+        let mut lines = Vec::new();
+        for shape in &self.shapes {
+            match *shape {
+                Shape::Box { center, half_extents, rotation_z, color } => {
+                    let rot = Quat::from_rotation_z(rotation_z);
+                    let h = half_extents.abs();
+                    let corner = |sx: f32, sy: f32, sz: f32| center + rot * (h * Vec3::new(sx, sy, sz));
+                    // Each face as (origin corner, edge u, edge v) with u × v pointing outward.
+                    let faces = [
+                        ([1., -1., -1.], [1., 1., -1.], [1., 1., 1.], [1., -1., 1.]), // +X
+                        ([-1., 1., -1.], [-1., -1., -1.], [-1., -1., 1.], [-1., 1., 1.]), // -X
+                        ([1., 1., -1.], [-1., 1., -1.], [-1., 1., 1.], [1., 1., 1.]), // +Y
+                        ([-1., -1., -1.], [1., -1., -1.], [1., -1., 1.], [-1., -1., 1.]), // -Y
+                        ([-1., -1., 1.], [1., -1., 1.], [1., 1., 1.], [-1., 1., 1.]), // +Z
+                        ([-1., 1., -1.], [1., 1., -1.], [1., -1., -1.], [-1., -1., -1.]), // -Z
+                    ];
+                    for (a, b, c, d) in faces {
+                        let [a, b, c, d] = [a, b, c, d].map(|v: [f32; 3]| corner(v[0], v[1], v[2]));
+                        tri(a, b, c, color);
+                        tri(a, c, d, color);
+                    }
+                }
+                Shape::Sphere { center, radius, color } => {
+                    let r = radius.abs();
+                    let at = |ring: u32, seg: u32| {
+                        let theta = std::f32::consts::PI * ring as f32 / SPHERE_RINGS as f32;
+                        let phi = std::f32::consts::TAU * seg as f32 / SPHERE_SEGMENTS as f32;
+                        center + r * Vec3::new(theta.sin() * phi.cos(), theta.sin() * phi.sin(), theta.cos())
+                    };
+                    for ring in 0..SPHERE_RINGS {
+                        for seg in 0..SPHERE_SEGMENTS {
+                            let (a, b) = (at(ring, seg), at(ring, seg + 1));
+                            let (c, d) = (at(ring + 1, seg + 1), at(ring + 1, seg));
+                            // Counter-clockwise seen from outside; skip the degenerate pole halves.
+                            if ring != 0 {
+                                tri(a, d, b, color);
+                            }
+                            if ring != SPHERE_RINGS - 1 {
+                                tri(b, d, c, color);
+                            }
+                        }
+                    }
+                }
+                Shape::Line { from, to, color } => lines.push((from, to, color)),
+                Shape::Grid { center, cell_size, cells, color } => {
+                    let cells = cells.min(MAX_GRID_CELLS);
+                    let half = cell_size * cells as f32 * 0.5;
+                    for i in 0..=cells {
+                        let o = -half + cell_size * i as f32;
+                        lines.push((center + Vec3::new(o, -half, 0.0), center + Vec3::new(o, half, 0.0), color));
+                        lines.push((center + Vec3::new(-half, o, 0.0), center + Vec3::new(half, o, 0.0), color));
+                    }
+                }
+            }
+        }
+        for (a, b, c) in lines {
+            m.lines.push(Vertex3 { pos: a.to_array(), color: c.to_array() });
+            m.lines.push(Vertex3 { pos: b.to_array(), color: c.to_array() });
+        }
+        m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn normal(t: &[Vertex3]) -> Vec3 {
+        let [a, b, c] = [0, 1, 2].map(|i| Vec3::from_array(t[i].pos));
+        (b - a).cross(c - a).normalize()
+    }
+
+    #[test]
+    fn box_faces_point_outward_and_are_lit_by_facing() {
+        let scene = Scene {
+            shapes: vec![Shape::Box {
+                center: Vec3::new(1.0, 2.0, 3.0),
+                half_extents: Vec3::ONE,
+                rotation_z: 0.0,
+                color: ColorI::rgb(200, 200, 200),
+            }],
+            light_dir: Vec3::NEG_Z,
+            ambient: 0.25,
+            ..Scene::default()
+        };
+        let m = scene.build_mesh();
+        assert_eq!(m.triangles.len(), 36);
+        for t in m.triangles.chunks(3) {
+            let centroid = t.iter().map(|v| Vec3::from_array(v.pos)).sum::<Vec3>() / 3.0;
+            assert!(normal(t).dot(centroid - Vec3::new(1.0, 2.0, 3.0)) > 0.0, "outward");
+            let n = normal(t);
+            // Top face fully lit, sides and bottom at ambient.
+            let want = if n.z > 0.9 { 200 } else { 50 };
+            assert_eq!(t[0].color[0], want, "normal {n}");
+        }
+    }
+
+    #[test]
+    fn sphere_and_grid_counts() {
+        let scene = Scene {
+            shapes: vec![
+                Shape::Sphere { center: Vec3::ZERO, radius: 2.0, color: ColorI::WHITE },
+                Shape::Grid { center: Vec3::ZERO, cell_size: 1.0, cells: 4, color: ColorI::WHITE },
+                Shape::Line { from: Vec3::ZERO, to: Vec3::ONE, color: ColorI::WHITE },
+            ],
+            ..Scene::default()
+        };
+        let m = scene.build_mesh();
+        assert_eq!(m.triangles.len(), 3 * (2 * SPHERE_RINGS * SPHERE_SEGMENTS - 2 * SPHERE_SEGMENTS) as usize);
+        for t in m.triangles.chunks(3) {
+            let c = t.iter().map(|v| Vec3::from_array(v.pos)).sum::<Vec3>() / 3.0;
+            assert!(normal(t).dot(c) > 0.0);
+        }
+        assert_eq!(m.lines.len(), 2 * (2 * 5 + 1));
+        let huge = Scene {
+            shapes: vec![Shape::Grid { center: Vec3::ZERO, cell_size: 1.0, cells: u32::MAX, color: ColorI::WHITE }],
+            ..Scene::default()
+        };
+        assert_eq!(huge.build_mesh().lines.len(), 4 * (MAX_GRID_CELLS as usize + 1));
+    }
+}
