@@ -397,3 +397,118 @@ impl EventManager {
         self.recv_ordered.iter().filter(|s| s.is_some()).count()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::NetEventClass;
+    use crate::registry::NetClassRegistryBuilder;
+
+    #[derive(Debug)]
+    struct Num(u32, Guarantee);
+    impl NetEvent for Num {
+        fn guarantee(&self) -> Guarantee {
+            self.1
+        }
+        fn pack(&self, w: &mut BitWriter, _: &mut PackContext<'_>) {
+            w.write_int(self.0, 32);
+        }
+    }
+    impl NetEventClass for Num {
+        const NAME: &'static str = "Num";
+        fn unpack(r: &mut BitReader<'_>, _: &mut UnpackContext<'_>) -> Result<Self> {
+            Ok(Self(r.read_int(32)?, Guarantee::GuaranteedOrdered))
+        }
+    }
+
+    fn setup() -> (NetClassRegistry, EventManager, EventManager) {
+        let reg = NetClassRegistryBuilder::new().register::<Num>().build().unwrap();
+        (reg, EventManager::new(ConnectionId(1), false), EventManager::new(ConnectionId(1), true))
+    }
+
+    fn send(tx: &mut EventManager, reg: &NetClassRegistry, bits: usize) -> (bytes::Bytes, EventRecord) {
+        let mut w = BitWriter::with_budget_bits(bits);
+        let mut s = StringSender::default();
+        let rec = tx.write_packet(&mut w, reg, &mut s, &mut Vec::new(), bits);
+        assert!(!w.is_over_budget());
+        (w.into_bytes(), rec)
+    }
+
+    fn recv(rx: &mut EventManager, reg: &NetClassRegistry, b: &[u8]) -> Vec<u32> {
+        rx.read_packet(&mut BitReader::new(b), reg, &mut StringReceiver::default()).unwrap();
+        std::iter::from_fn(|| rx.pop_ready()).map(|e| e.downcast_ref::<Num>().unwrap().0).collect()
+    }
+
+    #[test]
+    fn an_event_that_does_not_fit_waits_for_the_next_packet() {
+        let (reg, mut tx, mut rx) = setup();
+        for i in 0..3 {
+            tx.post(&reg, Box::new(Num(i, Guarantee::Guaranteed))).unwrap();
+        }
+        // Each event: 1 + 1 + 0 (class id) + 32 bits; two fit in 72 bits plus terminators.
+        let (b, rec) = send(&mut tx, &reg, 72);
+        assert_eq!(recv(&mut rx, &reg, &b), vec![0, 1]);
+        tx.packet_delivered(rec);
+        let (b, _) = send(&mut tx, &reg, 72);
+        assert_eq!(recv(&mut rx, &reg, &b), vec![2]);
+    }
+
+    #[test]
+    fn nacked_ordered_events_resend_in_order_and_wait_on_the_receiver() {
+        let (reg, mut tx, mut rx) = setup();
+        for i in 0..6 {
+            tx.post(&reg, Box::new(Num(i, Guarantee::GuaranteedOrdered))).unwrap();
+        }
+        let (_lost, rec1) = send(&mut tx, &reg, 80); // 0, 1
+        let (b2, rec2) = send(&mut tx, &reg, 80); // 2, 3
+        assert_eq!(recv(&mut rx, &reg, &b2), Vec::<u32>::new(), "held until 0 and 1 arrive");
+        assert_eq!(rx.held_len(), 2);
+        tx.packet_dropped(rec1);
+        tx.packet_delivered(rec2);
+        let (b3, _) = send(&mut tx, &reg, 200); // 0, 1 resent first, then 4, 5
+        assert_eq!(recv(&mut rx, &reg, &b3), vec![0, 1, 2, 3, 4, 5]);
+        assert_eq!(tx.stats().resent, 2);
+    }
+
+    #[test]
+    fn at_most_126_ordered_events_in_flight() {
+        let (reg, mut tx, _) = setup();
+        for i in 0..200 {
+            tx.post(&reg, Box::new(Num(i, Guarantee::GuaranteedOrdered))).unwrap();
+        }
+        let (_, rec) = send(&mut tx, &reg, 100_000);
+        assert_eq!(rec.ordered.len(), MAX_ORDERED_IN_FLIGHT as usize);
+        assert!(!tx.has_data_to_send(), "the rest wait for acks");
+        tx.packet_delivered(rec);
+        let (_, rec) = send(&mut tx, &reg, 100_000);
+        assert_eq!(rec.ordered.len(), 74);
+    }
+
+    #[test]
+    fn unguaranteed_go_first_and_are_told_when_dropped() {
+        let (reg, mut tx, mut rx) = setup();
+        tx.post(&reg, Box::new(Num(1, Guarantee::GuaranteedOrdered))).unwrap();
+        tx.post(&reg, Box::new(Num(2, Guarantee::Unguaranteed))).unwrap();
+        let (b, rec) = send(&mut tx, &reg, 1000);
+        assert_eq!(recv(&mut rx, &reg, &b), vec![2, 1]);
+        tx.packet_dropped(rec);
+        assert_eq!(tx.stats().dropped, 1);
+        assert!(tx.has_data_to_send(), "the ordered one is queued again");
+    }
+
+    #[test]
+    fn out_of_window_sequence_is_an_error() {
+        let (reg, _, mut rx) = setup();
+        let mut w = BitWriter::new();
+        w.write_flag(false); // no unguaranteed
+        w.write_flag(true);
+        w.write_flag(true); // ordered
+        w.write_flag(false);
+        w.write_int(127, ORDERED_SEQ_BITS); // 127 ahead of 0: outside the 126 window
+        w.write_int(5, 32);
+        w.write_flag(false);
+        let b = w.into_bytes();
+        let err = rx.read_packet(&mut BitReader::new(&b), &reg, &mut StringReceiver::default());
+        assert_eq!(err, Err(NetError::BadEventSequence(127)));
+    }
+}
