@@ -51,7 +51,9 @@ pub struct ConnectionStats {
     pub simulated_drops: u64,
     /// Event counters.
     pub events: EventStats,
-    /// Current send period (ms) and packet size (bytes) after negotiation.
+    /// Tagged strings written with their text (not as an id alone).
+    pub string_texts_sent: u64,
+    /// Current send period (ms) after negotiation.
     pub send_period_ms: u32,
     /// Current maximum packet size (bytes).
     pub send_size: u32,
@@ -157,6 +159,7 @@ impl NetConnection {
             rtt_ms: self.protocol.rtt_ms(),
             events: self.events.stats(),
             simulated_drops: self.sim.dropped,
+            string_texts_sent: self.strings_tx.texts_sent,
             send_period_ms,
             send_size,
             ..self.stats

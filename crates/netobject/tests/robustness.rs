@@ -205,3 +205,48 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn rate_is_negotiated_in_band() {
+    let mut w = connected(1, 7);
+    let c = w.client_conn(1).unwrap();
+    let sc = w.nodes[0].connection_ids()[0];
+    assert_eq!(w.nodes[0].connection(sc).unwrap().stats().send_period_ms, 100);
+    // The client asks the server to send at most every 250 ms and 200 bytes.
+    let slow = RateConfig { recv_period_ms: 250, recv_size: 200, ..RateConfig::CLIENT };
+    w.nodes[1].set_rate(c, slow).unwrap();
+    w.nodes[1].post_event(c, Ordered::new(1, 1, None)).unwrap();
+    let t = w.now;
+    w.run_until(t + 1000);
+    let st = w.nodes[0].connection(sc).unwrap().stats();
+    assert_eq!((st.send_period_ms, st.send_size), (250, 200));
+    // And the server's data packets now come no faster than that.
+    let before = w.nodes[0].connection(sc).unwrap().protocol().stats().data_sent;
+    for n in 0..40 {
+        w.nodes[0].post_event(sc, Ordered::new(0, n, None)).unwrap();
+        let t = w.now;
+        w.run_until(t + 50);
+    }
+    let sent = w.nodes[0].connection(sc).unwrap().protocol().stats().data_sent - before;
+    assert!((8..=9).contains(&sent), "2 s at 250 ms: {sent} data packets");
+}
+
+#[test]
+fn a_tagged_string_crosses_once_then_as_an_id() {
+    let mut w = connected(1, 8);
+    let c = w.client_conn(1).unwrap();
+    let tag = w.nodes[1].strings().add_tagged_string("This %1 guy is super %2");
+    for n in 0..100 {
+        w.nodes[1].post_event(c, Ordered::new(1, n, Some(tag.clone()))).unwrap();
+        let t = w.now;
+        w.run_until(t + 20);
+    }
+    w.run_until(w.now + 500);
+    let st = w.nodes[1].connection(c).unwrap().stats();
+    assert!(w.nodes[1].connection(c).unwrap().string_confirmed(&tag));
+    // The text rides in every packet until one carrying it is acknowledged (one RTT).
+    assert!(st.string_texts_sent <= 3, "text sent {} times", st.string_texts_sent);
+    assert_eq!(w.seen[0].events.len(), 100);
+    assert!(w.seen[0].events.iter().all(|e| e.4.as_deref() == Some("This %1 guy is super %2")));
+    assert_eq!(w.nodes[1].strings().remove_tagged_string(&tag), 0);
+}
