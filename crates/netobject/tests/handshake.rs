@@ -264,3 +264,29 @@ fn disconnect_reason_travels_both_ways() {
     assert_eq!(w.nodes[0].connection_count(), 0);
     assert_eq!(w.nodes[2].connection_count(), 0);
 }
+
+#[test]
+fn max_pending_limits_connections_still_negotiating() {
+    let cfg = InterfaceConfig { accept_connections: true, max_pending: 1, ..InterfaceConfig::default() };
+    let mut s = NetInterface::new(cfg, registry(), entropy(5));
+    let (e1, t1) = challenge(&mut s, 100, addr(1), 1);
+    let (e2, t2) = challenge(&mut s, 100, addr(2), 2);
+    s.handle_datagram(100, addr(1), &request(&s, 1, e1, t1));
+    assert!(drain(&mut s, 100).iter().any(|(_, h)| matches!(h, Handshake::ConnectAccept { .. })));
+    // Client 1 has not spoken on its connection yet: it still counts as negotiating.
+    s.handle_datagram(100, addr(2), &request(&s, 2, e2, t2));
+    assert_eq!(reject_reason(&drain(&mut s, 100)), Some("server busy; try again"));
+    assert_eq!(s.connection_count(), 1);
+    // A negotiating connection that never speaks times out and frees its place.
+    let mut t = 100;
+    while s.connection_count() > 0 && t < 20_000 {
+        t = s.poll_timeout(t).unwrap_or(t + 100).max(t + 1);
+        s.handle_timeout(t);
+        drain(&mut s, t);
+    }
+    assert_eq!(s.connection_count(), 0);
+    assert!(matches!(s.poll_event(), Some(InterfaceEvent::Connected { .. })));
+    assert!(
+        matches!(s.poll_event(), Some(InterfaceEvent::Disconnected { reason, .. }) if reason == "timed out")
+    );
+}
