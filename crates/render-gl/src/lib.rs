@@ -1,23 +1,29 @@
 #![doc = include_str!("../README.md")]
 
 mod camera;
+pub mod draw_list;
 mod error;
 mod font;
 mod headless;
 mod image;
+mod renderer;
 mod scene;
 mod target;
+mod texture;
 mod types;
 
 pub use camera::Camera;
+pub use draw_list::{BitmapDst, DrawCommand, DrawList};
 pub use error::{RenderError, Result};
 pub use font::{
     ColorCode, ColorTable, DEFAULT_FONT_TTF, Font, GlyphInfo, GlyphQuad, strip_color_codes,
 };
 pub use headless::{GlFlavor, HeadlessContext};
 pub use image::{Image, ImageDiff, MAX_IMAGE_SIDE};
+pub use renderer::{FrameStats, Renderer};
 pub use scene::{MAX_GRID_CELLS, Scene, SceneMesh, Shape, Vertex3};
 pub use target::OffscreenTarget;
+pub use texture::{TextureFilter, TextureHandle, TextureManager, TextureStats};
 pub use types::{ColorI, Point2I, RectI};
 
 /// The GL bindings this crate uses, so callers need not depend on a matching version.

@@ -1,0 +1,651 @@
+//! The GL renderer: dgl's 2D primitives, text and 3D views, batched.
+//!
+//! Every 2D primitive becomes textured, coloured triangles in one vertex stream (solid
+//! colours sample a 1×1 white texture), so consecutive primitives that use the same texture
+//! go out in one draw call; a texture change, a clip change, a 3D view or the end of the
+//! frame flushes the batch. [`FrameStats`] counts the draw calls.
+//!
+//! Rects and lines are drawn as pixel-aligned quads rather than GL lines, so their pixel
+//! coverage is exact and the same on every driver (see the rules in [`crate::draw_list`]).
+#![allow(unsafe_code)]
+
+use crate::camera::Camera;
+use crate::draw_list::{BitmapDst, DrawCommand, DrawList, line_runs};
+use crate::error::{RenderError, Result};
+use crate::font::{ColorTable, Font, GlyphQuad};
+use crate::image::Image;
+use crate::scene::{Scene, Vertex3};
+use crate::texture::{TextureFilter, TextureHandle, TextureManager};
+use crate::types::{ColorI, Point2I, RectI};
+use glow::HasContext;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// A 2D vertex: pixel position, texture coordinate, colour.
+#[derive(Debug, Clone, Copy)]
+#[repr(C)]
+struct Vertex2 {
+    pos: [f32; 2],
+    uv: [f32; 2],
+    color: [u8; 4],
+}
+
+/// What one frame cost.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FrameStats {
+    /// glDrawArrays calls (2D batches plus 3D triangle and line passes).
+    pub draw_calls: u32,
+    /// 2D quads submitted (rects, line runs, bitmaps, glyphs).
+    pub quads: u32,
+    /// Vertices sent, 2D and 3D.
+    pub vertices: u32,
+    /// Bitmaps skipped because their texture could not be loaded.
+    pub missing_textures: u32,
+}
+
+const VS_2D: &str = r"
+in vec2 a_pos;
+in vec2 a_uv;
+in vec4 a_color;
+uniform vec2 u_screen;
+out vec2 v_uv;
+out vec4 v_color;
+void main() {
+    v_uv = a_uv;
+    v_color = a_color;
+    gl_Position = vec4(a_pos.x / u_screen.x * 2.0 - 1.0, 1.0 - a_pos.y / u_screen.y * 2.0, 0.0, 1.0);
+}
+";
+
+const FS_2D: &str = r"
+uniform sampler2D u_tex;
+in vec2 v_uv;
+in vec4 v_color;
+out vec4 o_color;
+void main() {
+    o_color = texture(u_tex, v_uv) * v_color;
+}
+";
+
+const VS_3D: &str = r"
+in vec3 a_pos;
+in vec4 a_color;
+uniform mat4 u_mvp;
+out vec4 v_color;
+void main() {
+    v_color = a_color;
+    gl_Position = u_mvp * vec4(a_pos, 1.0);
+}
+";
+
+const FS_3D: &str = r"
+in vec4 v_color;
+out vec4 o_color;
+void main() {
+    o_color = v_color;
+}
+";
+
+/// GL objects that die with the context.
+struct Gpu {
+    prog2d: glow::Program,
+    u_screen: Option<glow::UniformLocation>,
+    u_tex: Option<glow::UniformLocation>,
+    vao2d: glow::VertexArray,
+    vbo2d: glow::Buffer,
+    prog3d: glow::Program,
+    u_mvp: Option<glow::UniformLocation>,
+    vao3d: glow::VertexArray,
+    vbo3d: glow::Buffer,
+}
+
+/// Views a slice of plain `repr(C)` vertices as bytes for upload.
+fn as_bytes<T: Copy>(v: &[T]) -> &[u8] {
+    // SAFETY: only called with Vertex2/Vertex3, `repr(C)` structs of f32 and u8 fields with
+    // no padding (20 and 16 bytes), so every byte is initialised; the length is exact.
+    unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v)) }
+}
+
+fn compile(gl: &glow::Context, header: &str, vs: &str, fs: &str, attribs: &[&str]) -> Result<glow::Program> {
+    // SAFETY: shader and program objects are created, used and deleted here on the current
+    // context; sources are plain strings.
+    unsafe {
+        let program = gl.create_program().map_err(RenderError::Gl)?;
+        let mut shaders = Vec::new();
+        for (kind, src) in [(glow::VERTEX_SHADER, vs), (glow::FRAGMENT_SHADER, fs)] {
+            let s = gl.create_shader(kind).map_err(RenderError::Gl)?;
+            gl.shader_source(s, &format!("{header}{src}"));
+            gl.compile_shader(s);
+            if !gl.get_shader_compile_status(s) {
+                let log = gl.get_shader_info_log(s);
+                gl.delete_shader(s);
+                gl.delete_program(program);
+                return Err(RenderError::Gl(format!("shader compile: {log}")));
+            }
+            gl.attach_shader(program, s);
+            shaders.push(s);
+        }
+        for (i, name) in attribs.iter().enumerate() {
+            gl.bind_attrib_location(program, i as u32, name);
+        }
+        gl.link_program(program);
+        for s in shaders {
+            gl.detach_shader(program, s);
+            gl.delete_shader(s);
+        }
+        if !gl.get_program_link_status(program) {
+            let log = gl.get_program_info_log(program);
+            gl.delete_program(program);
+            return Err(RenderError::Gl(format!("program link: {log}")));
+        }
+        Ok(program)
+    }
+}
+
+impl Gpu {
+    fn new(gl: &glow::Context) -> Result<Self> {
+        let header = if gl.version().is_embedded {
+            "#version 300 es\nprecision highp float;\n"
+        } else {
+            "#version 330 core\n"
+        };
+        let prog2d = compile(gl, header, VS_2D, FS_2D, &["a_pos", "a_uv", "a_color"])?;
+        let prog3d = compile(gl, header, VS_3D, FS_3D, &["a_pos", "a_color"])?;
+        // SAFETY: creating buffers/VAOs and describing their layouts, which match Vertex2
+        // (20-byte stride: 2 f32, 2 f32, 4 u8) and Vertex3 (16-byte stride: 3 f32, 4 u8).
+        unsafe {
+            let vao2d = gl.create_vertex_array().map_err(RenderError::Gl)?;
+            let vbo2d = gl.create_buffer().map_err(RenderError::Gl)?;
+            gl.bind_vertex_array(Some(vao2d));
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo2d));
+            gl.enable_vertex_attrib_array(0);
+            gl.vertex_attrib_pointer_f32(0, 2, glow::FLOAT, false, 20, 0);
+            gl.enable_vertex_attrib_array(1);
+            gl.vertex_attrib_pointer_f32(1, 2, glow::FLOAT, false, 20, 8);
+            gl.enable_vertex_attrib_array(2);
+            gl.vertex_attrib_pointer_f32(2, 4, glow::UNSIGNED_BYTE, true, 20, 16);
+            let vao3d = gl.create_vertex_array().map_err(RenderError::Gl)?;
+            let vbo3d = gl.create_buffer().map_err(RenderError::Gl)?;
+            gl.bind_vertex_array(Some(vao3d));
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo3d));
+            gl.enable_vertex_attrib_array(0);
+            gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, 16, 0);
+            gl.enable_vertex_attrib_array(1);
+            gl.vertex_attrib_pointer_f32(1, 4, glow::UNSIGNED_BYTE, true, 16, 12);
+            gl.bind_vertex_array(None);
+            Ok(Gpu {
+                u_screen: gl.get_uniform_location(prog2d, "u_screen"),
+                u_tex: gl.get_uniform_location(prog2d, "u_tex"),
+                u_mvp: gl.get_uniform_location(prog3d, "u_mvp"),
+                prog2d,
+                vao2d,
+                vbo2d,
+                prog3d,
+                vao3d,
+                vbo3d,
+            })
+        }
+    }
+
+    fn destroy(self, gl: &glow::Context) {
+        // SAFETY: these objects belong to `gl` and are not used after this.
+        unsafe {
+            gl.delete_program(self.prog2d);
+            gl.delete_program(self.prog3d);
+            gl.delete_vertex_array(self.vao2d);
+            gl.delete_vertex_array(self.vao3d);
+            gl.delete_buffer(self.vbo2d);
+            gl.delete_buffer(self.vbo3d);
+        }
+    }
+}
+
+/// Draws dgl primitives, text, bitmaps and 3D views into the bound framebuffer.
+pub struct Renderer {
+    gl: Rc<glow::Context>,
+    gpu: Option<Gpu>,
+    textures: TextureManager,
+    white: TextureHandle,
+    fonts: HashMap<u32, (Font, TextureHandle)>,
+    retained: HashMap<Arc<str>, TextureHandle>,
+    width: u32,
+    height: u32,
+    clip_stack: Vec<RectI>,
+    batch: Vec<Vertex2>,
+    batch_tex: Option<glow::Texture>,
+    glyph_scratch: Vec<GlyphQuad>,
+    batching: bool,
+    stats: FrameStats,
+}
+
+impl std::fmt::Debug for Renderer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Renderer")
+            .field("size", &(self.width, self.height))
+            .field("textures", &self.textures)
+            .field("batching", &self.batching)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Renderer {
+    /// Creates shaders and buffers on the current context.
+    pub fn new(gl: Rc<glow::Context>) -> Result<Self> {
+        let gpu = Gpu::new(&gl)?;
+        let mut textures = TextureManager::new();
+        let white = textures.insert(&gl, "$white", Image::new(1, 1, [255; 4]), TextureFilter::Nearest)?;
+        Ok(Renderer {
+            gl,
+            gpu: Some(gpu),
+            textures,
+            white,
+            fonts: HashMap::new(),
+            retained: HashMap::new(),
+            width: 1,
+            height: 1,
+            clip_stack: Vec::new(),
+            batch: Vec::new(),
+            batch_tex: None,
+            glyph_scratch: Vec::new(),
+            batching: true,
+            stats: FrameStats::default(),
+        })
+    }
+
+    pub fn gl(&self) -> &Rc<glow::Context> {
+        &self.gl
+    }
+
+    pub fn textures(&self) -> &TextureManager {
+        &self.textures
+    }
+
+    pub fn textures_mut(&mut self) -> (&glow::Context, &mut TextureManager) {
+        (&self.gl, &mut self.textures)
+    }
+
+    /// Loads a PNG through the texture manager (shared if already loaded).
+    pub fn load_texture(&mut self, path: &str, filter: TextureFilter) -> Result<TextureHandle> {
+        self.textures.load(&self.gl, path, filter)
+    }
+
+    /// Registers an in-memory image as a named texture.
+    pub fn insert_texture(&mut self, name: &str, image: Image, filter: TextureFilter) -> Result<TextureHandle> {
+        self.textures.insert(&self.gl, name, image, filter)
+    }
+
+    /// With batching off every primitive is its own draw call (the baseline to compare with).
+    pub fn set_batching(&mut self, on: bool) {
+        self.batching = on;
+    }
+
+    /// The font at a pixel size, rasterized and uploaded on first use.
+    pub fn font(&mut self, size_px: u32) -> Result<&Font> {
+        if !self.fonts.contains_key(&size_px) {
+            let font = Font::new(size_px)?;
+            let name = format!("$font:DejaVuSans:{size_px}");
+            let h = self.textures.insert(&self.gl, &name, font.atlas().clone(), TextureFilter::Nearest)?;
+            self.fonts.insert(size_px, (font, h));
+        }
+        self.fonts.get(&size_px).map(|(f, _)| f).ok_or_else(|| RenderError::Font("font cache".into()))
+    }
+
+    /// Starts a frame on the bound framebuffer of the given size: full viewport and clip,
+    /// 2D state, stats reset, unused textures freed.
+    pub fn begin_frame(&mut self, width: u32, height: u32) {
+        self.width = width.max(1);
+        self.height = height.max(1);
+        self.clip_stack.clear();
+        self.batch.clear();
+        self.batch_tex = None;
+        self.stats = FrameStats::default();
+        self.textures.collect_garbage(&self.gl);
+        // SAFETY: fixed-function state setting on the current context.
+        unsafe {
+            let gl = &self.gl;
+            gl.viewport(0, 0, self.width as i32, self.height as i32);
+            gl.disable(glow::DEPTH_TEST);
+            gl.disable(glow::CULL_FACE);
+            gl.enable(glow::BLEND);
+            gl.blend_func_separate(glow::SRC_ALPHA, glow::ONE_MINUS_SRC_ALPHA, glow::ONE, glow::ONE_MINUS_SRC_ALPHA);
+            gl.enable(glow::SCISSOR_TEST);
+        }
+        self.apply_scissor();
+    }
+
+    /// Flushes the last batch and returns the frame's counters.
+    pub fn end_frame(&mut self) -> FrameStats {
+        self.flush();
+        self.stats
+    }
+
+    pub fn stats(&self) -> FrameStats {
+        self.stats
+    }
+
+    fn screen_rect(&self) -> RectI {
+        RectI::new(0, 0, self.width as i32, self.height as i32)
+    }
+
+    /// The current clip rect (the whole target when the stack is empty).
+    pub fn clip_rect(&self) -> RectI {
+        self.clip_stack.last().copied().unwrap_or_else(|| self.screen_rect())
+    }
+
+    fn apply_scissor(&self) {
+        let c = self.clip_rect();
+        // SAFETY: state setting; GL's scissor origin is bottom-left, hence the flip.
+        unsafe { self.gl.scissor(c.x, self.height as i32 - c.bottom(), c.w.max(0), c.h.max(0)) };
+    }
+
+    /// Narrows the clip rect to its intersection with `rect` (dglSetClipRect, stacked).
+    pub fn push_clip(&mut self, rect: RectI) {
+        self.flush();
+        let r = self.clip_rect().intersect(&rect);
+        self.clip_stack.push(r);
+        self.apply_scissor();
+    }
+
+    /// Restores the clip rect before the matching `push_clip`.
+    pub fn pop_clip(&mut self) -> Result<()> {
+        self.flush();
+        self.clip_stack.pop().ok_or(RenderError::ClipUnderflow)?;
+        self.apply_scissor();
+        Ok(())
+    }
+
+    /// Fills the current clip rect with a colour and clears depth.
+    pub fn clear(&mut self, color: ColorI) {
+        self.flush();
+        let c = color.to_f32();
+        // SAFETY: clearing honours the scissor set from the clip rect.
+        unsafe {
+            self.gl.clear_color(c[0], c[1], c[2], c[3]);
+            self.gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
+        }
+    }
+
+    /// Sends the pending batch as one draw call.
+    pub fn flush(&mut self) {
+        if self.batch.is_empty() {
+            return;
+        }
+        let Some(gpu) = &self.gpu else {
+            self.batch.clear();
+            return;
+        };
+        let gl = &self.gl;
+        // SAFETY: the program, VAO and buffer belong to this context; the vertex bytes match
+        // the VAO layout and the draw count is the number of vertices uploaded.
+        unsafe {
+            gl.use_program(Some(gpu.prog2d));
+            gl.uniform_2_f32(gpu.u_screen.as_ref(), self.width as f32, self.height as f32);
+            gl.uniform_1_i32(gpu.u_tex.as_ref(), 0);
+            gl.active_texture(glow::TEXTURE0);
+            gl.bind_texture(glow::TEXTURE_2D, self.batch_tex);
+            gl.bind_vertex_array(Some(gpu.vao2d));
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(gpu.vbo2d));
+            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, as_bytes(&self.batch), glow::STREAM_DRAW);
+            gl.draw_arrays(glow::TRIANGLES, 0, self.batch.len() as i32);
+        }
+        self.stats.draw_calls += 1;
+        self.stats.vertices += self.batch.len() as u32;
+        self.batch.clear();
+    }
+
+    /// Queues one textured quad; `dst` and `uv` are (x0, y0, x1, y1).
+    fn quad(&mut self, tex: Option<glow::Texture>, dst: [f32; 4], uv: [f32; 4], color: ColorI) {
+        if tex.is_none() {
+            return;
+        }
+        if self.batch_tex != tex {
+            self.flush();
+            self.batch_tex = tex;
+        }
+        let c = color.to_array();
+        let v = |x: f32, y: f32, u: f32, t: f32| Vertex2 { pos: [x, y], uv: [u, t], color: c };
+        let [x0, y0, x1, y1] = dst;
+        let [u0, v0, u1, v1] = uv;
+        self.batch.extend_from_slice(&[
+            v(x0, y0, u0, v0),
+            v(x1, y0, u1, v0),
+            v(x1, y1, u1, v1),
+            v(x0, y0, u0, v0),
+            v(x1, y1, u1, v1),
+            v(x0, y1, u0, v1),
+        ]);
+        self.stats.quads += 1;
+        if !self.batching {
+            self.flush();
+        }
+    }
+
+    fn solid(&mut self, r: RectI, color: ColorI) {
+        if r.is_empty() {
+            return;
+        }
+        let tex = self.textures.gl_texture(&self.white);
+        let dst = [r.x as f32, r.y as f32, r.right() as f32, r.bottom() as f32];
+        self.quad(tex, dst, [0.5, 0.5, 0.5, 0.5], color);
+    }
+
+    /// Fills `[x, x+w) × [y, y+h)`.
+    pub fn fill_rect(&mut self, rect: RectI, color: ColorI) {
+        self.solid(rect, color);
+    }
+
+    /// Outlines the border pixels of `rect`, each once.
+    pub fn draw_rect(&mut self, rect: RectI, color: ColorI) {
+        if rect.is_empty() {
+            return;
+        }
+        let RectI { x, y, w, h } = rect;
+        self.solid(RectI::new(x, y, w, 1), color);
+        if h > 1 {
+            self.solid(RectI::new(x, y + h - 1, w, 1), color);
+        }
+        if h > 2 {
+            self.solid(RectI::new(x, y + 1, 1, h - 2), color);
+            if w > 1 {
+                self.solid(RectI::new(x + w - 1, y + 1, 1, h - 2), color);
+            }
+        }
+    }
+
+    /// A one-pixel line over Bresenham's pixels, both ends included.
+    pub fn draw_line(&mut self, from: Point2I, to: Point2I, color: ColorI) {
+        let mut runs = Vec::new();
+        line_runs(from, to, |r| runs.push(r));
+        for r in runs {
+            self.solid(r, color);
+        }
+    }
+
+    /// Any of the four dgl bitmap draws with a texture handle.
+    pub fn draw_bitmap(&mut self, texture: &TextureHandle, src: Option<RectI>, dst: BitmapDst, modulate: ColorI) {
+        let tex = self.textures.gl_texture(texture);
+        self.bitmap_raw(tex, texture.width(), texture.height(), src, dst, modulate);
+    }
+
+    fn bitmap_raw(
+        &mut self,
+        tex: Option<glow::Texture>,
+        tw: u32,
+        th: u32,
+        src: Option<RectI>,
+        dst: BitmapDst,
+        modulate: ColorI,
+    ) {
+        let full = RectI::new(0, 0, tw as i32, th as i32);
+        let src = src.map_or(full, |s| s.intersect(&full));
+        if src.is_empty() {
+            return;
+        }
+        let dst = match dst {
+            BitmapDst::At(p) => RectI::new(p.x, p.y, src.w, src.h),
+            BitmapDst::Stretch(r) => r,
+        };
+        if dst.is_empty() {
+            return;
+        }
+        let (fw, fh) = (tw as f32, th as f32);
+        let uv = [src.x as f32 / fw, src.y as f32 / fh, src.right() as f32 / fw, src.bottom() as f32 / fh];
+        let d = [dst.x as f32, dst.y as f32, dst.right() as f32, dst.bottom() as f32];
+        self.quad(tex, d, uv, modulate);
+    }
+
+    /// One line of text with its top-left at `pos`; returns the x just past its end.
+    pub fn draw_text(
+        &mut self,
+        size_px: u32,
+        pos: Point2I,
+        text: &str,
+        color: ColorI,
+        colors: Option<&ColorTable>,
+    ) -> Result<i32> {
+        self.font(size_px)?;
+        let mut quads = std::mem::take(&mut self.glyph_scratch);
+        quads.clear();
+        let mut end = 0;
+        let (tex, aw, ah) = {
+            let (font, handle) = self.fonts.get(&size_px).ok_or_else(|| RenderError::Font("font cache".into()))?;
+            font.layout(text, pos, color, colors, |q| quads.push(q), &mut end);
+            (self.textures.gl_texture(handle), handle.width() as f32, handle.height() as f32)
+        };
+        for q in &quads {
+            let s = q.src;
+            let d = q.dst;
+            let uv = [s.x as f32 / aw, s.y as f32 / ah, s.right() as f32 / aw, s.bottom() as f32 / ah];
+            self.quad(tex, [d.x as f32, d.y as f32, d.right() as f32, d.bottom() as f32], uv, q.color);
+        }
+        self.glyph_scratch = quads;
+        Ok(pos.x + end)
+    }
+
+    /// Renders a scene into `viewport` (clipped by the clip rect), then returns to 2D.
+    pub fn draw_scene(&mut self, viewport: RectI, camera: &Camera, scene: &Scene) {
+        self.flush();
+        let clip = self.clip_rect().intersect(&viewport);
+        if clip.is_empty() {
+            return;
+        }
+        let Some(gpu) = &self.gpu else { return };
+        let mesh = scene.build_mesh();
+        let mvp = camera.view_projection(viewport);
+        let gl = &self.gl;
+        let h = self.height as i32;
+        let mut calls = 0;
+        // SAFETY: state setting and draws with this context's program/VAO/buffer; vertex
+        // bytes match the 3D layout and counts are the uploaded vertex counts.
+        unsafe {
+            gl.viewport(viewport.x, h - viewport.bottom(), viewport.w, viewport.h);
+            gl.scissor(clip.x, h - clip.bottom(), clip.w, clip.h);
+            gl.enable(glow::DEPTH_TEST);
+            gl.depth_func(glow::LEQUAL);
+            gl.depth_mask(true);
+            let mut bits = glow::DEPTH_BUFFER_BIT;
+            if let Some(c) = scene.clear_color {
+                let c = c.to_f32();
+                gl.clear_color(c[0], c[1], c[2], c[3]);
+                bits |= glow::COLOR_BUFFER_BIT;
+            }
+            gl.clear(bits);
+            gl.use_program(Some(gpu.prog3d));
+            gl.uniform_matrix_4_f32_slice(gpu.u_mvp.as_ref(), false, &mvp.to_cols_array());
+            gl.bind_vertex_array(Some(gpu.vao3d));
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(gpu.vbo3d));
+            for (mode, verts) in [(glow::TRIANGLES, &mesh.triangles), (glow::LINES, &mesh.lines)] {
+                if verts.is_empty() {
+                    continue;
+                }
+                gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, as_bytes::<Vertex3>(verts), glow::STREAM_DRAW);
+                gl.draw_arrays(mode, 0, verts.len() as i32);
+                calls += 1;
+            }
+            gl.disable(glow::DEPTH_TEST);
+            gl.viewport(0, 0, self.width as i32, h);
+        }
+        self.stats.draw_calls += calls;
+        self.stats.vertices += (mesh.triangles.len() + mesh.lines.len()) as u32;
+        self.apply_scissor();
+    }
+
+    /// The texture for a draw-list name: a live texture of that name, else the PNG file at
+    /// that path (kept until [`Renderer::purge_draw_list_textures`]).
+    fn named_texture(&mut self, name: &Arc<str>) -> Option<TextureHandle> {
+        if let Some(h) = self.retained.get(name) {
+            return Some(h.clone());
+        }
+        if let Some(h) = self.textures.get(name) {
+            return Some(h);
+        }
+        match self.textures.load(&self.gl, name, TextureFilter::Linear) {
+            Ok(h) => {
+                self.retained.insert(name.clone(), h.clone());
+                Some(h)
+            }
+            Err(_) => None,
+        }
+    }
+
+    /// Lets go of textures that draw lists loaded by path (they are freed if unused).
+    pub fn purge_draw_list_textures(&mut self) {
+        self.retained.clear();
+    }
+
+    /// Executes a draw list. Bad input (a missing texture, an unmatched pop) is logged and
+    /// skipped so one broken control cannot stop a frame.
+    pub fn execute(&mut self, list: &DrawList) {
+        for cmd in &list.commands {
+            match cmd {
+                DrawCommand::Clear(c) => self.clear(*c),
+                DrawCommand::FillRect { rect, color } => self.fill_rect(*rect, *color),
+                DrawCommand::Rect { rect, color } => self.draw_rect(*rect, *color),
+                DrawCommand::Line { from, to, color } => self.draw_line(*from, *to, *color),
+                DrawCommand::Bitmap { texture, src, dst, modulate } => match self.named_texture(texture) {
+                    Some(h) => self.draw_bitmap(&h, *src, *dst, *modulate),
+                    None => {
+                        self.stats.missing_textures += 1;
+                        tracing::warn!(texture = &**texture, "bitmap skipped: texture not loadable");
+                    }
+                },
+                DrawCommand::Text { size_px, pos, text, color, colors } => {
+                    if let Err(e) = self.draw_text(*size_px, *pos, text, *color, colors.as_ref()) {
+                        tracing::warn!(error = %e, "text skipped");
+                    }
+                }
+                DrawCommand::PushClip(r) => self.push_clip(*r),
+                DrawCommand::PopClip => {
+                    if self.pop_clip().is_err() {
+                        tracing::warn!("draw list pops an empty clip stack");
+                    }
+                }
+                DrawCommand::View3d { viewport, camera, scene } => self.draw_scene(*viewport, camera, scene),
+            }
+        }
+    }
+
+    /// The context is gone: drop every GL name without touching GL.
+    pub fn on_context_lost(&mut self) {
+        self.gpu = None;
+        self.batch.clear();
+        self.batch_tex = None;
+        self.textures.on_context_lost();
+    }
+
+    /// A new context is current: rebuild shaders and buffers and re-upload every texture
+    /// (bitmaps and font atlases) from the kept images.
+    pub fn on_context_restored(&mut self, gl: Rc<glow::Context>) -> Result<()> {
+        self.gl = gl;
+        self.gpu = Some(Gpu::new(&self.gl)?);
+        self.textures.on_context_restored(&self.gl)
+    }
+
+    /// Deletes the GL objects while the context is still current.
+    pub fn destroy(mut self) {
+        if let Some(g) = self.gpu.take() {
+            g.destroy(&self.gl);
+        }
+    }
+}
