@@ -85,19 +85,27 @@ struct Slot {
     in_flight: VecDeque<(u64, u32)>,
 }
 
+/// What a packet did to one ghost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+pub enum GhostEntryKind {
+    /// Class id and full update.
     Create,
+    /// Some state groups.
     Update,
+    /// Delete the ghost.
     Kill,
 }
 
+/// One ghost's part of a packet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Entry {
-    ghost: u32,
+pub struct GhostEntry {
+    /// The ghost id.
+    pub ghost: u32,
     generation: u32,
-    kind: Kind,
-    mask: u32,
+    /// Create, update or kill.
+    pub kind: GhostEntryKind,
+    /// The state bits the packet carried (0 for a kill).
+    pub mask: u32,
 }
 
 /// What the ghost section of one packet carried, kept until the packet is notified.
@@ -106,7 +114,7 @@ pub struct GhostRecord {
     session: u32,
     packet: u64,
     reset: bool,
-    entries: Vec<Entry>,
+    entries: Vec<GhostEntry>,
 }
 
 impl GhostRecord {
@@ -117,6 +125,14 @@ impl GhostRecord {
     /// Ghost entries (creates, updates, kills) in this packet.
     pub fn len(&self) -> usize {
         self.entries.len()
+    }
+    /// The entries, in packet order.
+    pub fn entries(&self) -> &[GhostEntry] {
+        &self.entries
+    }
+    /// The packet carried a ghosting reset.
+    pub fn is_reset(&self) -> bool {
+        self.reset
     }
 }
 
@@ -260,6 +276,13 @@ impl GhostManager {
         self.ghost_id_of(object).is_some()
     }
 
+    /// The state bits waiting to be sent for `object`'s ghost (changes the object made
+    /// since the last packet are picked up when the next packet is written).
+    pub fn dirty_mask(&self, object: ObjectId) -> Option<u32> {
+        let &idx = self.by_object.get(&object)?;
+        self.slots.get(idx as usize)?.as_ref().map(|s| s.dirty)
+    }
+
     /// Ghost id width the next packet will use.
     pub fn id_bits(&self) -> u32 {
         ghost_id_bits(self.slots.len())
@@ -371,13 +394,10 @@ impl GhostManager {
         if depth > 0
             && let Some(obj) = world.object(id)
         {
-            let mut deps = std::mem::take(&mut self.scratch_deps);
-            deps.clear();
-            obj.dependencies(&mut deps);
             // Usually empty, and then this allocates nothing.
-            let list: Vec<ObjectId> = deps.drain(..).collect();
-            self.scratch_deps = deps;
-            for dep in list {
+            let mut deps = Vec::new();
+            obj.dependencies(&mut deps);
+            for dep in deps {
                 self.scope_one(world, dep, depth - 1);
             }
         }
@@ -479,7 +499,10 @@ impl GhostManager {
         let mut written = 0usize;
         let mut stopped_at = candidates.len();
         for (n, &(_, idx)) in candidates.iter().enumerate() {
-            if w.is_over_budget() || w.bits_left() < id_bits as usize + 3 || misfits >= self.config.max_misfits {
+            if w.is_over_budget()
+                || w.bits_left() < id_bits as usize + 3
+                || misfits >= self.config.max_misfits
+            {
                 stopped_at = n;
                 break;
             }
@@ -493,7 +516,7 @@ impl GhostManager {
                 Phase::Killing { .. } => {
                     w.write_flag(true);
                     w.write_flag(true);
-                    (Kind::Kill, 0, 0)
+                    (GhostEntryKind::Kill, 0, 0)
                 }
                 Phase::Creating { .. } | Phase::Live => {
                     let Some(obj) = world.object(object) else {
@@ -512,7 +535,7 @@ impl GhostManager {
                     let known = Known { slots: &self.slots, by_object: &self.by_object };
                     let mut ctx = GhostPackContext { compression, lookup: &known, id_bits, initial };
                     let remaining = obj.pack_update(&mut ctx, mask, w);
-                    let kind = if initial { Kind::Create } else { Kind::Update };
+                    let kind = if initial { GhostEntryKind::Create } else { GhostEntryKind::Update };
                     (kind, mask & !remaining, remaining)
                 }
             };
@@ -528,22 +551,22 @@ impl GhostManager {
             let Some(slot) = self.slots[idx as usize].as_mut() else { continue };
             slot.skips = 0;
             match kind {
-                Kind::Kill => {
+                GhostEntryKind::Kill => {
                     slot.phase = Phase::Killing { in_flight: true };
                     self.stats.kills_sent += 1;
                 }
-                Kind::Create => {
+                GhostEntryKind::Create => {
                     slot.phase = Phase::Creating { in_flight: true };
                     slot.dirty = remaining;
                     self.stats.creates_sent += 1;
                 }
-                Kind::Update => {
+                GhostEntryKind::Update => {
                     slot.dirty = remaining;
                     slot.in_flight.push_back((packet, sent_mask));
                     self.stats.updates_sent += 1;
                 }
             }
-            record.entries.push(Entry { ghost: idx, generation, kind, mask: sent_mask });
+            record.entries.push(GhostEntry { ghost: idx, generation, kind, mask: sent_mask });
             written += 1;
         }
         for &(_, idx) in &candidates[stopped_at..] {
@@ -646,7 +669,7 @@ impl GhostManager {
                 continue;
             }
             match (e.kind, delivered) {
-                (Kind::Create, true) => {
+                (GhostEntryKind::Create, true) => {
                     self.stats.creates_acked += 1;
                     slot.phase = Phase::Live;
                     if slot.kill_after_create {
@@ -654,14 +677,14 @@ impl GhostManager {
                         slot.dirty = 0;
                     }
                 }
-                (Kind::Create, false) => {
+                (GhostEntryKind::Create, false) => {
                     if slot.kill_after_create {
                         self.free_slot(e.ghost);
                     } else {
                         slot.phase = Phase::Creating { in_flight: false };
                     }
                 }
-                (Kind::Update, _) => {
+                (GhostEntryKind::Update, _) => {
                     let Some(pos) = slot.in_flight.iter().position(|&(p, _)| p == record.packet) else {
                         continue;
                     };
@@ -673,11 +696,11 @@ impl GhostManager {
                         slot.dirty |= back;
                     }
                 }
-                (Kind::Kill, true) => {
+                (GhostEntryKind::Kill, true) => {
                     self.stats.kills_acked += 1;
                     self.free_slot(e.ghost);
                 }
-                (Kind::Kill, false) => slot.phase = Phase::Killing { in_flight: false },
+                (GhostEntryKind::Kill, false) => slot.phase = Phase::Killing { in_flight: false },
             }
         }
     }

@@ -42,7 +42,7 @@ pub use class::{GhostClassRegistry, GhostClassRegistryBuilder};
 pub use context::{GhostPackContext, GhostUnpackContext};
 pub use error::GhostError;
 pub use ids::{MAX_GHOST_ID_BITS, MAX_GHOSTS, ObjectId, ghost_id_bits};
-pub use manager::{GhostConfig, GhostManager, GhostRecord, GhostStats};
+pub use manager::{GhostConfig, GhostEntry, GhostEntryKind, GhostManager, GhostRecord, GhostStats};
 pub use object::{
     ALL_MASK_BITS, CameraScopeQuery, NetFlags, NetObject, NetObjectClass, Point3, StateMask,
     default_update_priority, weights,

@@ -208,8 +208,11 @@ pub trait NetObject: Any {
     fn pack_update(&self, ctx: &mut GhostPackContext<'_>, mask: u32, w: &mut BitWriter) -> u32;
 
     /// Reads what [`Self::pack_update`] wrote, on the client's ghost.
-    fn unpack_update(&mut self, ctx: &mut GhostUnpackContext<'_>, r: &mut BitReader<'_>)
-    -> Result<(), GhostError>;
+    fn unpack_update(
+        &mut self,
+        ctx: &mut GhostUnpackContext<'_>,
+        r: &mut BitReader<'_>,
+    ) -> Result<(), GhostError>;
 
     /// Where the object is, for scoping by distance and the default priority.
     fn scope_position(&self) -> Option<Point3> {

@@ -33,7 +33,10 @@ pub struct GhostReceiver {
 
 impl std::fmt::Debug for GhostReceiver {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("GhostReceiver").field("ghosts", &self.ghosts.len()).field("stats", &self.stats).finish()
+        f.debug_struct("GhostReceiver")
+            .field("ghosts", &self.ghosts.len())
+            .field("stats", &self.stats)
+            .finish()
     }
 }
 
@@ -113,7 +116,8 @@ impl GhostReceiver {
             if !r.read_flag()? {
                 let &object = self.ghosts.get(&ghost).ok_or(GhostError::UnknownGhost(ghost))?;
                 let obj = world.ghost_mut(object).ok_or(GhostError::UnknownGhost(ghost))?;
-                let mut ctx = GhostUnpackContext { compression, ghosts: &self.ghosts, id_bits, initial: false };
+                let mut ctx =
+                    GhostUnpackContext { compression, ghosts: &self.ghosts, id_bits, initial: false };
                 obj.unpack_update(&mut ctx, r)?;
                 self.stats.updates += 1;
             } else if r.read_flag()? {
@@ -130,7 +134,8 @@ impl GhostReceiver {
                     return Err(GhostError::GhostExists(ghost));
                 }
                 let mut obj = self.classes.create(class_id).ok_or(GhostError::UnknownClass(class_id))?;
-                let mut ctx = GhostUnpackContext { compression, ghosts: &self.ghosts, id_bits, initial: true };
+                let mut ctx =
+                    GhostUnpackContext { compression, ghosts: &self.ghosts, id_bits, initial: true };
                 obj.unpack_update(&mut ctx, r)?;
                 if !obj.on_ghost_add() {
                     return Err(GhostError::AddRefused(ghost));
