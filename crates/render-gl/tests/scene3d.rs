@@ -1,0 +1,78 @@
+//! A 3D view rendered headless: ground grid, boxes and spheres, compared with a golden, and
+//! shapes found where the camera's point_to_screen says they are.
+
+mod common;
+
+use common::{Harness, check_golden};
+use std::sync::Arc;
+use v12_render_gl::glam::Vec3;
+use v12_render_gl::{Camera, ColorI, DrawList, RectI, Scene, Shape};
+
+fn scene() -> Scene {
+    Scene {
+        shapes: vec![
+            Shape::Grid { center: Vec3::ZERO, cell_size: 2.0, cells: 20, color: ColorI::rgb(90, 110, 90) },
+            Shape::Box {
+                center: Vec3::new(0.0, 0.0, 1.0),
+                half_extents: Vec3::new(1.0, 1.0, 1.0),
+                rotation_z: 0.5,
+                color: ColorI::rgb(220, 80, 60),
+            },
+            Shape::Box {
+                center: Vec3::new(-6.0, 6.0, 2.0),
+                half_extents: Vec3::new(1.0, 1.0, 2.0),
+                rotation_z: 0.0,
+                color: ColorI::rgb(220, 200, 60),
+            },
+            Shape::Sphere { center: Vec3::new(5.0, 3.0, 1.5), radius: 1.5, color: ColorI::rgb(60, 120, 230) },
+            Shape::Line { from: Vec3::new(0.0, 0.0, 2.0), to: Vec3::new(0.0, 0.0, 6.0), color: ColorI::WHITE },
+        ],
+        ..Scene::default()
+    }
+}
+
+fn camera() -> Camera {
+    Camera::look_at(Vec3::new(0.0, -14.0, 7.0), Vec3::new(0.0, 0.0, 1.0), 1.2, 0.5, 200.0)
+}
+
+#[test]
+fn scene_golden_and_shapes_where_projected() {
+    let mut h = Harness::new(160, 120);
+    let vp = RectI::new(0, 0, 160, 120);
+    let (cam, scene) = (camera(), scene());
+    let img = h.frame(|r| r.draw_scene(vp, &cam, &scene));
+    check_golden("scene3d", &img);
+    let sky = scene.clear_color.unwrap().to_array();
+    assert_eq!(img.get(2, 2), Some(sky), "sky above the horizon");
+    // The centre of each solid shape is drawn in (a lit shade of) its colour.
+    let red = cam.point_to_screen(Vec3::new(0.0, 0.0, 1.0), vp).unwrap();
+    let p = img.get(red.x as u32, red.y as u32).unwrap();
+    assert!(p[0] > p[1] && p[0] > p[2] && p[0] > 60, "red box at {red}: {p:?}");
+    let blue = cam.point_to_screen(Vec3::new(5.0, 3.0, 1.5), vp).unwrap();
+    let p = img.get(blue.x as u32, blue.y as u32).unwrap();
+    assert!(p[2] > p[0] && p[2] > p[1], "blue sphere at {blue}: {p:?}");
+    // The sphere's projected radius matches its drawn width within a couple of pixels.
+    let rad = cam.projected_radius(Vec3::new(5.0, 3.0, 1.5), 1.5, vp).unwrap();
+    let row = blue.y as u32;
+    let bluish = (0..160).filter(|&x| {
+        let q = img.get(x, row).unwrap().map(i32::from);
+        q[2] > q[0] + 40 && q[2] > q[1] + 20 && q != sky.map(i32::from)
+    });
+    let span = bluish.clone().max().unwrap() - bluish.min().unwrap() + 1;
+    assert!((span as f32 - 2.0 * rad).abs() < 4.0, "span {span} vs diameter {}", 2.0 * rad);
+}
+
+#[test]
+fn view_region_in_a_draw_list_is_clipped_to_its_viewport() {
+    let mut h = Harness::new(128, 96);
+    let mut dl = DrawList::new();
+    dl.clear_color(ColorI::rgb(10, 10, 10));
+    dl.view_3d(RectI::new(16, 8, 96, 64), camera(), Arc::new(scene()));
+    dl.draw_rect(RectI::new(15, 7, 98, 66), ColorI::WHITE);
+    dl.draw_text(12, v12_render_gl::Point2I::new(16, 76), "GuiTSCtrl", ColorI::WHITE);
+    let img = h.frame(|r| r.execute(&dl));
+    check_golden("view3d_region", &img);
+    assert_eq!(img.get(5, 5), Some([10, 10, 10, 255]), "outside the view untouched");
+    assert_eq!(img.get(15, 7), Some([255, 255, 255, 255]));
+    assert_eq!(img.get(17, 9), Some(Scene::default().clear_color.unwrap().to_array()));
+}

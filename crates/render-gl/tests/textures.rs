@@ -1,0 +1,108 @@
+//! The texture manager on a real context: one load per texture, reference counts, release,
+//! reload after a context loss, and bad files as errors.
+
+mod common;
+
+use common::Harness;
+use v12_render_gl::{
+    BitmapDst, ColorI, HeadlessContext, Image, OffscreenTarget, Point2I, RectI, RenderError, TextureFilter,
+    TextureManager,
+};
+
+fn write_png(name: &str, img: &Image) -> String {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("textures");
+    let path = dir.join(name);
+    img.save_png(&path).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn one_load_per_texture_with_ref_counts_and_release() {
+    let ctx = HeadlessContext::new().expect("headless context");
+    let gl = ctx.gl();
+    let path = write_png("dedupe.png", &Image::new(8, 4, [10, 20, 30, 255]));
+    let mut tm = TextureManager::new();
+    let a = tm.load(&gl, &path, TextureFilter::Linear).unwrap();
+    let b = tm.load(&gl, &path, TextureFilter::Linear).unwrap();
+    assert_eq!(a, b);
+    assert_eq!((a.width(), a.height()), (8, 4));
+    assert_eq!(tm.stats().file_loads, 1, "second load shares the first");
+    assert_eq!(tm.stats().uploads, 1);
+    assert_eq!(tm.ref_count(&path), 2);
+    let c = a.clone();
+    assert_eq!(tm.ref_count(&path), 3);
+    drop(c);
+    tm.release(&gl, b);
+    assert_eq!(tm.ref_count(&path), 1);
+    assert_eq!((tm.len(), tm.stats().frees), (1, 0), "still held by a");
+    tm.release(&gl, a);
+    assert_eq!((tm.len(), tm.stats().frees), (0, 1), "explicit release of the last handle frees");
+    // Dropping the last handle frees at the next collection; loading again reads the file.
+    let d = tm.load(&gl, &path, TextureFilter::Linear).unwrap();
+    assert_eq!(tm.stats().file_loads, 2);
+    drop(d);
+    assert_eq!(tm.ref_count(&path), 0);
+    assert_eq!(tm.collect_garbage(&gl), 1);
+    assert!(tm.is_empty());
+    assert_eq!(tm.stats().frees, 2);
+}
+
+#[test]
+fn bad_files_are_errors_not_panics() {
+    let ctx = HeadlessContext::new().expect("headless context");
+    let gl = ctx.gl();
+    let mut tm = TextureManager::new();
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("textures");
+    std::fs::create_dir_all(&dir).unwrap();
+    let junk = dir.join("junk.png");
+    std::fs::write(&junk, b"\x89PNG\r\n\x1a\nthis is not really a png").unwrap();
+    assert!(matches!(tm.load(&gl, &junk.to_string_lossy(), TextureFilter::Linear), Err(RenderError::Png(_))));
+    assert!(matches!(tm.load(&gl, "/nonexistent/x.png", TextureFilter::Linear), Err(RenderError::Io(_))));
+    assert!(tm.is_empty());
+    // A draw list naming a missing texture skips it and counts it.
+    let mut h = Harness::new(8, 8);
+    let mut dl = v12_render_gl::DrawList::new();
+    dl.draw_bitmap("/nonexistent/y.png", Point2I::new(0, 0));
+    dl.fill_rect(RectI::new(0, 0, 1, 1), ColorI::WHITE);
+    h.target.bind(h.renderer.gl());
+    h.renderer.begin_frame(8, 8);
+    h.renderer.execute(&dl);
+    let stats = h.renderer.end_frame();
+    assert_eq!((stats.missing_textures, stats.quads), (1, 1));
+}
+
+#[test]
+fn everything_reloads_after_a_context_loss() {
+    let mut h = Harness::new(40, 24);
+    let path = write_png("reload.png", &{
+        let mut i = Image::new(4, 4, [200, 40, 40, 255]);
+        i.put(0, 0, [0, 255, 0, 255]);
+        i
+    });
+    let tex = h.renderer.load_texture(&path, TextureFilter::Nearest).unwrap();
+    let draw = |r: &mut v12_render_gl::Renderer| {
+        r.clear(ColorI::rgb(0, 0, 40));
+        r.draw_bitmap(&tex, None, BitmapDst::Stretch(RectI::new(2, 2, 8, 8)), ColorI::WHITE);
+        r.draw_text(12, Point2I::new(12, 4), "Ok\u{3}!", ColorI::WHITE, None).unwrap();
+    };
+    let before = h.frame(draw);
+    let uploads_before = h.renderer.textures().stats().uploads;
+    assert_eq!(before.get(2, 2), Some([0, 255, 0, 255]));
+
+    // Lose the context: forget GL names, destroy it, make a new one, restore.
+    h.renderer.on_context_lost();
+    let (renderer, target, ctx) = (h.renderer, h.target, h.ctx);
+    drop(target);
+    drop(ctx);
+    let ctx2 = HeadlessContext::new().expect("second context");
+    let target2 = OffscreenTarget::new(&ctx2.gl(), 40, 24).unwrap();
+    let mut renderer = renderer;
+    renderer.on_context_restored(ctx2.gl()).unwrap();
+    // White texture, the bitmap and the font atlas: all re-uploaded, none re-read.
+    let stats = renderer.textures().stats();
+    assert_eq!(stats.uploads, uploads_before + 3);
+    assert_eq!(stats.file_loads, 1);
+    let mut h2 = Harness { renderer, target: target2, ctx: ctx2 };
+    let after = h2.frame(draw);
+    assert_eq!(before, after, "same picture after the reload");
+}
