@@ -30,7 +30,59 @@ impl Sep {
     }
 }
 
+/// A numeric comparison (both sides read as doubles).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+}
+
+impl Cmp {
+    /// Applies the comparison.
+    #[inline(always)]
+    pub fn test(self, a: f64, b: f64) -> bool {
+        match self {
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+        }
+    }
+}
+
+/// A float arithmetic operator (`+ - * /`; V12 computes them in doubles).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arith {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+impl Arith {
+    /// Applies the operator.
+    #[inline(always)]
+    pub fn apply(self, a: f64, b: f64) -> f64 {
+        match self {
+            Arith::Add => a + b,
+            Arith::Sub => a - b,
+            Arith::Mul => a * b,
+            Arith::Div => a / b,
+        }
+    }
+}
+
 /// One instruction. Operands are small so the enum stays 16 bytes.
+///
+/// The `*L*`/`*I*` forms are super-instructions the compiler's peephole pass makes from common
+/// sequences (`L` = a local slot, `I` = a small integer literal, `S` = the stack top), so hot
+/// loops run a third as many instructions without changing what they compute.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Op {
     /// Push an integer.
@@ -110,6 +162,26 @@ pub enum Op {
     JumpIfFalse(u32),
     /// Pop; jump when true.
     JumpIfTrue(u32),
+    /// Pop two values; jump to the target when `(a cmp b) == when`.
+    JumpCmp(Cmp, bool, u32),
+    /// Jump to the last operand when `(local cmp k) == when`.
+    JumpCmpLI(Cmp, bool, u32, i32, u32),
+    /// Jump to the last operand when `(local_a cmp local_b) == when`.
+    JumpCmpLL(Cmp, bool, u32, u32, u32),
+    /// Push `local_a op local_b`.
+    ArithLL(Arith, u32, u32),
+    /// Push `local op k`.
+    ArithLI(Arith, u32, i32),
+    /// Top becomes `top op local`.
+    ArithSL(Arith, u32),
+    /// Top becomes `top op k`.
+    ArithSI(Arith, i32),
+    /// Top becomes `local op top`.
+    ArithLS(Arith, u32),
+    /// Pop `v`; `local_dst = local_a op v` (from `ArithLS` + `StoreLocal`).
+    ArithLSStore(Arith, u32, u32),
+    /// `local_dst = local_a op k` (from `ArithLI` + `StoreLocal`).
+    ArithLIStore(Arith, u32, i32, u32),
     /// Call a global function with `argc` arguments on the stack.
     Call(Name, u32),
     /// Call `ns::name`.
@@ -137,6 +209,8 @@ pub enum Op {
     /// Define function `decls[n]` (in its package, if any) when execution reaches it, as V12 does.
     Declare(u32),
 }
+
+const _: () = assert!(std::mem::size_of::<Op>() <= 16);
 
 /// What `NewBegin` needs that does not fit in an operand.
 #[derive(Clone, Debug, PartialEq)]

@@ -2,7 +2,7 @@
 //! locals become frame slots.
 
 use crate::ast::*;
-use crate::bytecode::{FuncDef, NewSpec, Op, Sep};
+use crate::bytecode::{Arith, Cmp, FuncDef, NewSpec, Op, Sep};
 use crate::intern::{Interner, Name};
 use crate::value::Value;
 use hashbrown::HashMap;
@@ -27,6 +27,9 @@ struct Fc<'a> {
     toplevel: bool,
     line: u32,
     file: Rc<str>,
+    /// Code before this index may be a jump target's predecessor: the peephole pass never
+    /// rewrites across it (a label may point exactly at it, never inside a fused sequence).
+    barrier: usize,
 }
 
 /// Compiles a parsed file into its top-level code.
@@ -61,6 +64,7 @@ impl<'a> Fc<'a> {
             toplevel,
             line: 0,
             file,
+            barrier: 0,
         }
     }
 
@@ -84,18 +88,113 @@ impl<'a> Fc<'a> {
     }
 
     fn emit(&mut self, op: Op) -> usize {
+        if let Some(at) = self.fuse(op) {
+            return at;
+        }
         self.code.push(op);
         self.lines.push(self.line);
         self.code.len() - 1
     }
 
-    fn here(&self) -> u32 {
+    /// Replaces the last `n` instructions by `op`.
+    fn replace_tail(&mut self, n: usize, op: Op) -> usize {
+        let start = self.code.len() - n;
+        self.code.truncate(start);
+        self.lines.truncate(start + 1);
+        self.code.push(op);
+        start
+    }
+
+    /// Peephole: folds `op` with the instructions just before it into a super-instruction.
+    fn fuse(&mut self, op: Op) -> Option<usize> {
+        let n = self.code.len();
+        let tail = |k: usize| n >= k && n - k >= self.barrier;
+        let small = |i: i64| i32::try_from(i).ok();
+        match op {
+            Op::JumpIfFalse(t) | Op::JumpIfTrue(t) => {
+                let when = matches!(op, Op::JumpIfTrue(_));
+                if !tail(1) {
+                    return None;
+                }
+                let c = cmp_of(self.code[n - 1])?;
+                if tail(3) {
+                    match (self.code[n - 3], self.code[n - 2]) {
+                        (Op::LoadLocal(a), Op::Int(k)) if small(k).is_some() => {
+                            let k = small(k)?;
+                            return Some(self.replace_tail(3, Op::JumpCmpLI(c, when, a, k, t)));
+                        }
+                        (Op::LoadLocal(a), Op::LoadLocal(b)) => {
+                            return Some(self.replace_tail(3, Op::JumpCmpLL(c, when, a, b, t)));
+                        }
+                        _ => {}
+                    }
+                }
+                Some(self.replace_tail(1, Op::JumpCmp(c, when, t)))
+            }
+            Op::Add | Op::Sub | Op::Mul | Op::Div => {
+                let ar = match op {
+                    Op::Add => Arith::Add,
+                    Op::Sub => Arith::Sub,
+                    Op::Mul => Arith::Mul,
+                    _ => Arith::Div,
+                };
+                if tail(2) {
+                    match (self.code[n - 2], self.code[n - 1]) {
+                        (Op::LoadLocal(a), Op::LoadLocal(b)) => {
+                            return Some(self.replace_tail(2, Op::ArithLL(ar, a, b)));
+                        }
+                        (Op::LoadLocal(a), Op::Int(k)) if small(k).is_some() => {
+                            let k = small(k)?;
+                            return Some(self.replace_tail(2, Op::ArithLI(ar, a, k)));
+                        }
+                        (Op::LoadLocal(a), p) if pure_push(p) => {
+                            self.replace_tail(2, p);
+                            return Some(self.emit_raw(Op::ArithLS(ar, a)));
+                        }
+                        _ => {}
+                    }
+                }
+                if tail(1) {
+                    match self.code[n - 1] {
+                        Op::LoadLocal(b) => return Some(self.replace_tail(1, Op::ArithSL(ar, b))),
+                        Op::Int(k) if small(k).is_some() => {
+                            let k = small(k)?;
+                            return Some(self.replace_tail(1, Op::ArithSI(ar, k)));
+                        }
+                        _ => {}
+                    }
+                }
+                None
+            }
+            Op::StoreLocal(d, false) if tail(1) => match self.code[n - 1] {
+                Op::ArithLS(ar, a) => Some(self.replace_tail(1, Op::ArithLSStore(ar, a, d))),
+                Op::ArithLI(ar, a, k) => Some(self.replace_tail(1, Op::ArithLIStore(ar, a, k, d))),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn emit_raw(&mut self, op: Op) -> usize {
+        self.code.push(op);
+        self.lines.push(self.line);
+        self.code.len() - 1
+    }
+
+    /// The current position as a jump target.
+    fn here(&mut self) -> u32 {
+        self.barrier = self.code.len();
         self.code.len() as u32
     }
 
     fn patch(&mut self, at: usize, target: u32) {
         match &mut self.code[at] {
-            Op::Jump(t) | Op::JumpIfFalse(t) | Op::JumpIfTrue(t) => *t = target,
+            Op::Jump(t)
+            | Op::JumpIfFalse(t)
+            | Op::JumpIfTrue(t)
+            | Op::JumpCmp(_, _, t)
+            | Op::JumpCmpLI(_, _, _, _, t)
+            | Op::JumpCmpLL(_, _, _, _, t) => *t = target,
             _ => {}
         }
     }
@@ -185,11 +284,19 @@ impl<'a> Fc<'a> {
                 }
             }
             Stmt::While(c, body, sp) => {
+                // Test at the bottom: one jump per iteration instead of two.
                 self.line = sp.line;
+                let jt = self.emit(Op::Jump(0));
                 let top = self.here();
+                self.loops.push(Loop { breaks: Vec::new(), continues: Vec::new() });
+                self.stmt(body);
+                let cont = self.here();
+                self.patch(jt, cont);
+                self.line = sp.line;
                 self.expr(c, true);
-                let jf = self.emit(Op::JumpIfFalse(0));
-                self.loop_body(body, top, jf);
+                self.emit(Op::JumpIfTrue(top));
+                let end = self.here();
+                self.close_loop(cont, end);
             }
             Stmt::DoWhile(body, c, sp) => {
                 self.line = sp.line;
@@ -207,25 +314,30 @@ impl<'a> Fc<'a> {
                 if let Some(i) = init {
                     self.expr(i, false);
                 }
+                // Test at the bottom: one jump per iteration instead of two.
+                let jt = test.as_ref().map(|_| self.emit(Op::Jump(0)));
                 let top = self.here();
-                let jf = match test {
-                    Some(t) => {
-                        self.expr(t, true);
-                        Some(self.emit(Op::JumpIfFalse(0)))
-                    }
-                    None => None,
-                };
                 self.loops.push(Loop { breaks: Vec::new(), continues: Vec::new() });
                 self.stmt(body);
                 let cont = self.here();
+                self.line = sp.line;
                 if let Some(st) = step {
                     self.expr(st, false);
                 }
-                self.emit(Op::Jump(top));
-                let end = self.here();
-                if let Some(jf) = jf {
-                    self.patch(jf, end);
+                match test {
+                    Some(t) => {
+                        let at = self.here();
+                        if let Some(jt) = jt {
+                            self.patch(jt, at);
+                        }
+                        self.expr(t, true);
+                        self.emit(Op::JumpIfTrue(top));
+                    }
+                    None => {
+                        self.emit(Op::Jump(top));
+                    }
                 }
+                let end = self.here();
                 self.close_loop(cont, end);
             }
             Stmt::Switch { subject, string, cases, default, span } => {
@@ -321,15 +433,6 @@ impl<'a> Fc<'a> {
                 }
             }
         }
-    }
-
-    fn loop_body(&mut self, body: &Stmt, top: u32, jf: usize) {
-        self.loops.push(Loop { breaks: Vec::new(), continues: Vec::new() });
-        self.stmt(body);
-        self.emit(Op::Jump(top));
-        let end = self.here();
-        self.patch(jf, end);
-        self.close_loop(top, end);
     }
 
     fn close_loop(&mut self, cont: u32, end: u32) {
@@ -658,6 +761,34 @@ impl<'a> Fc<'a> {
             s.end = end;
         }
     }
+}
+
+fn cmp_of(op: Op) -> Option<Cmp> {
+    Some(match op {
+        Op::Lt => Cmp::Lt,
+        Op::Le => Cmp::Le,
+        Op::Gt => Cmp::Gt,
+        Op::Ge => Cmp::Ge,
+        Op::Eq => Cmp::Eq,
+        Op::Ne => Cmp::Ne,
+        _ => return None,
+    })
+}
+
+/// Instructions that push exactly one value and have no side effects (so a local read may be
+/// moved after them).
+fn pure_push(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Int(_)
+            | Op::Float(_)
+            | Op::Const(_)
+            | Op::Empty
+            | Op::LoadLocal(_)
+            | Op::LoadGlobal(_)
+            | Op::ArithLL(..)
+            | Op::ArithLI(..)
+    )
 }
 
 fn sep_of(op: BinOp) -> Sep {

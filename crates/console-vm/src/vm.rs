@@ -322,6 +322,11 @@ impl Console {
                 self.stack.push(Value::Int(i64::from(f(a, b))));
             }};
         }
+        macro_rules! local {
+            ($s:expr) => {
+                self.stack.get(base + $s as usize).map_or(0.0, Value::to_f64)
+            };
+        }
         loop {
             if self.budget_left == 0 {
                 save_pc!();
@@ -553,6 +558,61 @@ impl Console {
                     let text = func.consts.get(k as usize).map(|v| v.to_string()).unwrap_or_default();
                     let t = self.add_tagged_string(&text);
                     self.stack.push(t);
+                }
+                Op::JumpCmp(c, when, t) => {
+                    let b = self.pop().to_f64();
+                    let a = self.pop().to_f64();
+                    if c.test(a, b) == when {
+                        pc = t as usize;
+                    }
+                }
+                Op::JumpCmpLI(c, when, a, k, t) => {
+                    if c.test(local!(a), f64::from(k)) == when {
+                        pc = t as usize;
+                    }
+                }
+                Op::JumpCmpLL(c, when, a, b, t) => {
+                    if c.test(local!(a), local!(b)) == when {
+                        pc = t as usize;
+                    }
+                }
+                Op::ArithLL(ar, a, b) => {
+                    let r = ar.apply(local!(a), local!(b));
+                    self.stack.push(Value::Float(r));
+                }
+                Op::ArithLI(ar, a, k) => {
+                    let r = ar.apply(local!(a), f64::from(k));
+                    self.stack.push(Value::Float(r));
+                }
+                Op::ArithSL(ar, b) => {
+                    let y = local!(b);
+                    if let Some(top) = self.stack.last_mut() {
+                        *top = Value::Float(ar.apply(top.to_f64(), y));
+                    }
+                }
+                Op::ArithSI(ar, k) => {
+                    if let Some(top) = self.stack.last_mut() {
+                        *top = Value::Float(ar.apply(top.to_f64(), f64::from(k)));
+                    }
+                }
+                Op::ArithLS(ar, a) => {
+                    let x = local!(a);
+                    if let Some(top) = self.stack.last_mut() {
+                        *top = Value::Float(ar.apply(x, top.to_f64()));
+                    }
+                }
+                Op::ArithLSStore(ar, a, d) => {
+                    let v = self.pop().to_f64();
+                    let r = ar.apply(local!(a), v);
+                    if let Some(slot) = self.stack.get_mut(base + d as usize) {
+                        *slot = Value::Float(r);
+                    }
+                }
+                Op::ArithLIStore(ar, a, k, d) => {
+                    let r = ar.apply(local!(a), f64::from(k));
+                    if let Some(slot) = self.stack.get_mut(base + d as usize) {
+                        *slot = Value::Float(r);
+                    }
                 }
                 Op::Jump(t) => pc = t as usize,
                 Op::JumpIfFalse(t) => {

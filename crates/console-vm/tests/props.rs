@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use v12_console_vm::ast::{BinOp, Expr, LValue, Scope, Stmt, UnOp, print_program};
 use v12_console_vm::value::{float_to_i32, fmt_num};
-use v12_console_vm::{BufferSink, Console, parse};
+use v12_console_vm::{BufferSink, Console, Value, parse};
 
 fn ident() -> impl Strategy<Value = String> {
     "[a-zA-Z_][a-zA-Z0-9_]{0,6}".prop_filter("not a keyword", |s| {
@@ -162,4 +162,57 @@ proptest! {
         con.set_instruction_budget(20_000);
         let _ = con.eval(&text);
     }
+
+    /// The compiler fuses local-slot sequences into super-instructions; the same code over
+    /// globals is not fused, so both must agree on every operand kind (numbers, text, empty).
+    #[test]
+    fn fused_local_ops_match_unfused_globals(
+        a in operand(), b in operand(), k in -50i32..50,
+        op in prop::sample::select(vec!["+", "-", "*", "/"]),
+        op2 in prop::sample::select(vec!["+", "-", "*", "/"]),
+        cmp in prop::sample::select(vec!["<", "<=", ">", ">=", "==", "!="]),
+    ) {
+        let bodies = [
+            format!("return %a {op} %b;"),
+            format!("return %a {op} {k};"),
+            format!("return (%a {op} %b) {op2} %a;"),
+            format!("return %b {op2} (%a {op} {k});"),
+            format!("return %a {op} (%b {op2} 3);"),
+            format!("%c = %a {op} %b; return %c;"),
+            format!("%c = %a {op} {k}; return %c;"),
+            format!("%c = %b; %c = %c {op} (%a {op2} 2); return %c;"),
+            format!("%c = %a; %c = %a {op} $g; return %c;"),
+            format!("if (%a {cmp} %b) return 1; return 0;"),
+            format!("if (%a {cmp} {k}) return 1; return 0;"),
+            format!("if ((%a {op} 1) {cmp} %b) return 1; return 0;"),
+            format!("return %a {cmp} %b || %b {cmp} {k};"),
+            format!("%n = 0; for (%i = %a; %i {cmp} {k} && %n < 20; %i++) %n++; return %n @ \"/\" @ %i;"),
+            format!("%n = 0; while (%n < 5 && %a {cmp} %b) {{ %a = %a {op} 2; %n++; }} return %a;"),
+            format!("switch (%a) {{ case {k}: return \"k\"; case 1: return \"one\"; default: return %b; }}"),
+        ];
+        for body in bodies {
+            let mut con = Console::new();
+            con.set_output(Box::new(BufferSink::new()));
+            con.set_instruction_budget(100_000);
+            con.set_global("g", "2.5");
+            con.eval(&format!("function t(%a, %b) {{ {body} }}")).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let fused = con.call_function("t", &[Value::from(a.as_str()), Value::from(b.as_str())]).to_string();
+            let globals = body.replace('%', "$");
+            con.set_global("a", a.as_str());
+            con.set_global("b", b.as_str());
+            let plain = con.eval(&globals).map(|v| v.to_string()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(fused, plain, "{} with a={:?} b={:?}", body, a, b);
+        }
+    }
+}
+
+fn operand() -> impl Strategy<Value = String> {
+    prop_oneof![
+        (-20i32..20).prop_map(|i| i.to_string()),
+        (-100.0f64..100.0).prop_map(|f| format!("{f:.3}")),
+        Just(String::new()),
+        Just("3abc".to_string()),
+        Just("x".to_string()),
+        Just(" 1e2".to_string()),
+    ]
 }
