@@ -145,7 +145,8 @@ mod tests {
 
     #[test]
     fn look_at_and_projected_radius() {
-        let cam = Camera::look_at(Vec3::new(0.0, -20.0, 0.0), Vec3::ZERO, std::f32::consts::FRAC_PI_2, 0.1, 100.0);
+        let cam =
+            Camera::look_at(Vec3::new(0.0, -20.0, 0.0), Vec3::ZERO, std::f32::consts::FRAC_PI_2, 0.1, 100.0);
         assert!(close(cam.point_to_screen(Vec3::ZERO, VP).unwrap(), Vec2::new(100.0, 50.0)));
         // Radius 2 at distance 20 with a 90-degree fov on 200 px: 2/20 * 100 = 10 px.
         assert!((cam.projected_radius(Vec3::ZERO, 2.0, VP).unwrap() - 10.0).abs() < 1e-3);
@@ -157,6 +158,9 @@ mod tests {
         // The projected radius matches the distance between projected points at the centre.
         let a = cam.point_to_screen(Vec3::new(5.0, 0.0, 0.0), VP).unwrap();
         let b = cam.point_to_screen(Vec3::new(5.0, -0.5, 0.0), VP).unwrap();
-        assert!(((b - a).length() - cam.projected_radius(Vec3::new(5.0, 0.0, 0.0), 0.5, VP).unwrap()).abs() < 1e-2);
+        assert!(
+            ((b - a).length() - cam.projected_radius(Vec3::new(5.0, 0.0, 0.0), 0.5, VP).unwrap()).abs()
+                < 1e-2
+        );
     }
 }

@@ -145,7 +145,14 @@ impl DrawList {
         self.push(DrawCommand::Text { size_px, pos, text: text.to_owned(), color, colors: None });
     }
 
-    pub fn draw_text_colors(&mut self, size_px: u32, pos: Point2I, text: &str, color: ColorI, colors: ColorTable) {
+    pub fn draw_text_colors(
+        &mut self,
+        size_px: u32,
+        pos: Point2I,
+        text: &str,
+        color: ColorI,
+        colors: ColorTable,
+    ) {
         self.push(DrawCommand::Text { size_px, pos, text: text.to_owned(), color, colors: Some(colors) });
     }
 

@@ -76,7 +76,8 @@ impl HeadlessContext {
                 Ok(context) => {
                     // SAFETY: the context was just created on this display; surfaceless
                     // (EGL_KHR_surfaceless_context) allows no draw/read surface.
-                    egl.make_current(display, None, None, Some(context)).map_err(egl_err("eglMakeCurrent"))?;
+                    egl.make_current(display, None, None, Some(context))
+                        .map_err(egl_err("eglMakeCurrent"))?;
                     // SAFETY: the loader returns entry points of the context made current
                     // above; glow only calls them while this context is current.
                     let gl = unsafe {
@@ -151,9 +152,7 @@ impl HeadlessContext {
 
     /// Makes this context current on the calling thread again (after another was used).
     pub fn make_current(&self) -> Result<()> {
-        self.egl
-            .make_current(self.display, None, None, Some(self.context))
-            .map_err(egl_err("eglMakeCurrent"))
+        self.egl.make_current(self.display, None, None, Some(self.context)).map_err(egl_err("eglMakeCurrent"))
     }
 }
 

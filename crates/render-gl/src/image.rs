@@ -99,9 +99,7 @@ impl Image {
         if w == 0 || h == 0 || w > MAX_IMAGE_SIDE || h > MAX_IMAGE_SIDE {
             return Err(RenderError::Png(format!("unsupported size {w}x{h}")));
         }
-        let size = reader
-            .output_buffer_size()
-            .ok_or_else(|| RenderError::Png("image too large".into()))?;
+        let size = reader.output_buffer_size().ok_or_else(|| RenderError::Png("image too large".into()))?;
         let mut buf = vec![0; size];
         let frame = reader.next_frame(&mut buf).map_err(|e| RenderError::Png(e.to_string()))?;
         let data = buf.get(..frame.buffer_size()).ok_or_else(|| RenderError::Png("short frame".into()))?;

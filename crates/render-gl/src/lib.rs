@@ -11,13 +11,13 @@ mod scene;
 mod target;
 mod texture;
 mod types;
+#[cfg(feature = "window")]
+mod window;
 
 pub use camera::Camera;
 pub use draw_list::{BitmapDst, DrawCommand, DrawList};
 pub use error::{RenderError, Result};
-pub use font::{
-    ColorCode, ColorTable, DEFAULT_FONT_TTF, Font, GlyphInfo, GlyphQuad, strip_color_codes,
-};
+pub use font::{ColorCode, ColorTable, DEFAULT_FONT_TTF, Font, GlyphInfo, GlyphQuad, strip_color_codes};
 pub use headless::{GlFlavor, HeadlessContext};
 pub use image::{Image, ImageDiff, MAX_IMAGE_SIDE};
 pub use renderer::{FrameStats, Renderer};
@@ -25,7 +25,11 @@ pub use scene::{MAX_GRID_CELLS, Scene, SceneMesh, Shape, Vertex3};
 pub use target::OffscreenTarget;
 pub use texture::{TextureFilter, TextureHandle, TextureManager, TextureStats};
 pub use types::{ColorI, Point2I, RectI};
+#[cfg(feature = "window")]
+pub use window::GlWindow;
+#[cfg(feature = "window")]
+pub use winit;
 
+pub use glam;
 /// The GL bindings this crate uses, so callers need not depend on a matching version.
 pub use glow;
-pub use glam;

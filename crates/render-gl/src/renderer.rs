@@ -271,7 +271,12 @@ impl Renderer {
     }
 
     /// Registers an in-memory image as a named texture.
-    pub fn insert_texture(&mut self, name: &str, image: Image, filter: TextureFilter) -> Result<TextureHandle> {
+    pub fn insert_texture(
+        &mut self,
+        name: &str,
+        image: Image,
+        filter: TextureFilter,
+    ) -> Result<TextureHandle> {
         self.textures.insert(&self.gl, name, image, filter)
     }
 
@@ -308,7 +313,12 @@ impl Renderer {
             gl.disable(glow::DEPTH_TEST);
             gl.disable(glow::CULL_FACE);
             gl.enable(glow::BLEND);
-            gl.blend_func_separate(glow::SRC_ALPHA, glow::ONE_MINUS_SRC_ALPHA, glow::ONE, glow::ONE_MINUS_SRC_ALPHA);
+            gl.blend_func_separate(
+                glow::SRC_ALPHA,
+                glow::ONE_MINUS_SRC_ALPHA,
+                glow::ONE,
+                glow::ONE_MINUS_SRC_ALPHA,
+            );
             gl.enable(glow::SCISSOR_TEST);
         }
         self.apply_scissor();
@@ -463,7 +473,13 @@ impl Renderer {
     }
 
     /// Any of the four dgl bitmap draws with a texture handle.
-    pub fn draw_bitmap(&mut self, texture: &TextureHandle, src: Option<RectI>, dst: BitmapDst, modulate: ColorI) {
+    pub fn draw_bitmap(
+        &mut self,
+        texture: &TextureHandle,
+        src: Option<RectI>,
+        dst: BitmapDst,
+        modulate: ColorI,
+    ) {
         let tex = self.textures.gl_texture(texture);
         self.bitmap_raw(tex, texture.width(), texture.height(), src, dst, modulate);
     }
@@ -509,7 +525,8 @@ impl Renderer {
         quads.clear();
         let mut end = 0;
         let (tex, aw, ah) = {
-            let (font, handle) = self.fonts.get(&size_px).ok_or_else(|| RenderError::Font("font cache".into()))?;
+            let (font, handle) =
+                self.fonts.get(&size_px).ok_or_else(|| RenderError::Font("font cache".into()))?;
             font.layout(text, pos, color, colors, |q| quads.push(q), &mut end);
             (self.textures.gl_texture(handle), handle.width() as f32, handle.height() as f32)
         };

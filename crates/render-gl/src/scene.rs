@@ -126,8 +126,16 @@ impl Scene {
                     let half = cell_size * cells as f32 * 0.5;
                     for i in 0..=cells {
                         let o = -half + cell_size * i as f32;
-                        lines.push((center + Vec3::new(o, -half, 0.0), center + Vec3::new(o, half, 0.0), color));
-                        lines.push((center + Vec3::new(-half, o, 0.0), center + Vec3::new(half, o, 0.0), color));
+                        lines.push((
+                            center + Vec3::new(o, -half, 0.0),
+                            center + Vec3::new(o, half, 0.0),
+                            color,
+                        ));
+                        lines.push((
+                            center + Vec3::new(-half, o, 0.0),
+                            center + Vec3::new(half, o, 0.0),
+                            color,
+                        ));
                     }
                 }
             }
@@ -185,14 +193,22 @@ mod tests {
             ..Scene::default()
         };
         let m = scene.build_mesh();
-        assert_eq!(m.triangles.len(), 3 * (2 * SPHERE_RINGS * SPHERE_SEGMENTS - 2 * SPHERE_SEGMENTS) as usize);
+        assert_eq!(
+            m.triangles.len(),
+            3 * (2 * SPHERE_RINGS * SPHERE_SEGMENTS - 2 * SPHERE_SEGMENTS) as usize
+        );
         for t in m.triangles.chunks(3) {
             let c = t.iter().map(|v| Vec3::from_array(v.pos)).sum::<Vec3>() / 3.0;
             assert!(normal(t).dot(c) > 0.0);
         }
         assert_eq!(m.lines.len(), 2 * (2 * 5 + 1));
         let huge = Scene {
-            shapes: vec![Shape::Grid { center: Vec3::ZERO, cell_size: 1.0, cells: u32::MAX, color: ColorI::WHITE }],
+            shapes: vec![Shape::Grid {
+                center: Vec3::ZERO,
+                cell_size: 1.0,
+                cells: u32::MAX,
+                color: ColorI::WHITE,
+            }],
             ..Scene::default()
         };
         assert_eq!(huge.build_mesh().lines.len(), 4 * (MAX_GRID_CELLS as usize + 1));

@@ -85,7 +85,10 @@ pub struct TextureManager {
 
 impl std::fmt::Debug for TextureManager {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TextureManager").field("entries", &self.entries.len()).field("stats", &self.stats).finish()
+        f.debug_struct("TextureManager")
+            .field("entries", &self.entries.len())
+            .field("stats", &self.stats)
+            .finish()
     }
 }
 
@@ -206,8 +209,12 @@ impl TextureManager {
 
     /// Frees every texture no handle refers to; returns how many.
     pub fn collect_garbage(&mut self, gl: &glow::Context) -> usize {
-        let dead: Vec<Rc<str>> =
-            self.entries.iter().filter(|(_, e)| e.handle.strong_count() == 0).map(|(k, _)| k.clone()).collect();
+        let dead: Vec<Rc<str>> = self
+            .entries
+            .iter()
+            .filter(|(_, e)| e.handle.strong_count() == 0)
+            .map(|(k, _)| k.clone())
+            .collect();
         for k in &dead {
             if let Some(e) = self.entries.remove(k) {
                 self.free(gl, e);

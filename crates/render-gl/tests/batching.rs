@@ -18,7 +18,8 @@ fn sprites(n: i32, tex: &str) -> DrawList {
 #[test]
 fn sprites_and_text_batch_into_few_draw_calls() {
     let mut h = Harness::new(64, 48);
-    let _tex = h.renderer.insert_texture("sprite", Image::new(4, 4, [255, 128, 0, 255]), TextureFilter::Nearest);
+    let _tex =
+        h.renderer.insert_texture("sprite", Image::new(4, 4, [255, 128, 0, 255]), TextureFilter::Nearest);
     let dl = sprites(100, "sprite");
     h.frame(|r| r.execute(&dl));
     let s = h.renderer.stats();
@@ -46,7 +47,8 @@ fn sprites_and_text_batch_into_few_draw_calls() {
 #[test]
 fn unbatched_baseline_draws_the_same_pixels_with_one_call_each() {
     let mut h = Harness::new(64, 48);
-    let _tex = h.renderer.insert_texture("sprite", Image::new(4, 4, [0, 200, 255, 255]), TextureFilter::Nearest);
+    let _tex =
+        h.renderer.insert_texture("sprite", Image::new(4, 4, [0, 200, 255, 255]), TextureFilter::Nearest);
     let mut dl = sprites(50, "sprite");
     dl.draw_text(12, Point2I::new(2, 30), "batch", ColorI::WHITE);
     let batched = h.frame(|r| r.execute(&dl));

@@ -38,7 +38,8 @@ fn rect_outline_covers_border_pixels_only() {
         r.draw_rect(RectI::new(30, 5, 1, 4), FG);
     });
     assert_exact_pixels(&img, K, W, &|x, y| {
-        let border = ((x == 4 || x == 20) && (3..=15).contains(&y)) || ((y == 3 || y == 15) && (4..=20).contains(&x));
+        let border =
+            ((x == 4 || x == 20) && (3..=15).contains(&y)) || ((y == 3 || y == 15) && (4..=20).contains(&x));
         border || (x, y) == (25, 2) || (y == 20 && (24..29).contains(&x)) || (x == 30 && (5..9).contains(&y))
     });
     // A translucent outline touches each pixel once: the corners are no darker than edges.
@@ -165,7 +166,12 @@ fn bitmap_linear_stretch_golden() {
     let img = h.frame(|r| {
         r.clear(ColorI::rgb(20, 20, 20));
         r.draw_bitmap(&tex, None, BitmapDst::Stretch(RectI::new(0, 0, 32, 32)), ColorI::WHITE);
-        r.draw_bitmap(&tex, Some(RectI::new(0, 0, 2, 2)), BitmapDst::Stretch(RectI::new(36, 4, 24, 24)), ColorI::WHITE);
+        r.draw_bitmap(
+            &tex,
+            Some(RectI::new(0, 0, 2, 2)),
+            BitmapDst::Stretch(RectI::new(36, 4, 24, 24)),
+            ColorI::WHITE,
+        );
     });
     // 1:1 sampling at texel centres is exact even with linear filtering.
     check_golden("bitmaps_linear", &img);
@@ -179,9 +185,16 @@ fn text_with_colour_codes() {
     let img = h.frame(|r| {
         r.clear(ColorI::rgb(16, 16, 32));
         // "Plain " in the base colour, "red" via \c1, back with \cr.
-        end = r.draw_text(16, Point2I::new(4, 4), "Plain \u{3}red\u{0F} AV Wave", ColorI::WHITE, None).unwrap();
-        r.draw_text(12, Point2I::new(4, 30), "\u{4}green\u{10}\u{5}blue\u{11}green", ColorI::WHITE, Some(&table))
-            .unwrap();
+        end =
+            r.draw_text(16, Point2I::new(4, 4), "Plain \u{3}red\u{0F} AV Wave", ColorI::WHITE, None).unwrap();
+        r.draw_text(
+            12,
+            Point2I::new(4, 30),
+            "\u{4}green\u{10}\u{5}blue\u{11}green",
+            ColorI::WHITE,
+            Some(&table),
+        )
+        .unwrap();
         r.draw_text(20, Point2I::new(4, 42), "Tribes 2: V12", ColorI::rgb(255, 200, 64), None).unwrap();
     });
     check_golden("text", &img);

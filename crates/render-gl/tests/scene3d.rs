@@ -25,7 +25,11 @@ fn scene() -> Scene {
                 color: ColorI::rgb(220, 200, 60),
             },
             Shape::Sphere { center: Vec3::new(5.0, 3.0, 1.5), radius: 1.5, color: ColorI::rgb(60, 120, 230) },
-            Shape::Line { from: Vec3::new(0.0, 0.0, 2.0), to: Vec3::new(0.0, 0.0, 6.0), color: ColorI::WHITE },
+            Shape::Line {
+                from: Vec3::new(0.0, 0.0, 2.0),
+                to: Vec3::new(0.0, 0.0, 6.0),
+                color: ColorI::WHITE,
+            },
         ],
         ..Scene::default()
     }

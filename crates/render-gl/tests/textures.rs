@@ -92,7 +92,7 @@ fn everything_reloads_after_a_context_loss() {
     // Lose the context: forget GL names, destroy it, make a new one, restore.
     h.renderer.on_context_lost();
     let (renderer, target, ctx) = (h.renderer, h.target, h.ctx);
-    drop(target);
+    target.destroy(&ctx.gl());
     drop(ctx);
     let ctx2 = HeadlessContext::new().expect("second context");
     let target2 = OffscreenTarget::new(&ctx2.gl(), 40, 24).unwrap();
