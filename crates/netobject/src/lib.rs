@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod connection;
+mod driver;
 mod error;
 mod event;
 mod event_manager;
@@ -15,6 +16,7 @@ mod strings;
 mod wire;
 
 pub use crate::connection::{ConnectionStats, NetConnection};
+pub use crate::driver::{DriverStats, NetDriver};
 pub use crate::error::{NetError, Result};
 pub use crate::event::{
     ConnectionId, EventDirection, Guarantee, NetEvent, NetEventClass, PackContext, UnpackContext,
