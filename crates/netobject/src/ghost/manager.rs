@@ -315,16 +315,23 @@ impl GhostManager {
     /// ghosts already sent), and kills ghosts that left scope.
     pub fn update_scope(&mut self, world: &impl GhostWorld, scope_object: ObjectId) {
         let mut query = CameraScopeQuery { scope_object: Some(scope_object), ..CameraScopeQuery::default() };
-        if let Some(obj) = world.object(scope_object) {
-            obj.on_camera_scope_query(&mut query);
-        }
+        let has_camera = match world.object(scope_object) {
+            Some(obj) => {
+                obj.on_camera_scope_query(&mut query);
+                true
+            }
+            // No scoping object (not spawned yet, or dead): only always-scoped objects.
+            None => false,
+        };
         self.begin_scope(query);
         let mut ids = std::mem::take(&mut self.scratch_ids);
         ids.clear();
         world.for_each_scope_always(&mut |id| ids.push((id, 0.0)));
         let vis = query.visible_distance.max(0.0);
         let outer = vis * (1.0 + self.config.scope_hysteresis.max(0.0));
-        world.objects_in_radius(query.position, outer, &mut |id, d| ids.push((id, d)));
+        if has_camera {
+            world.objects_in_radius(query.position, outer, &mut |id, d| ids.push((id, d)));
+        }
         for &(id, dist) in &ids {
             if dist <= vis || (dist <= outer && self.by_object.contains_key(&id)) {
                 self.object_in_scope(world, id);
