@@ -1,4 +1,5 @@
 //! Runnable programs that show each V12 layer. Each program is a module here
 //! so that `cargo xtask demo`, the `[[bin]]` wrappers and the tests share one copy.
 
+pub mod chat;
 pub mod link_check;

@@ -1,50 +1,82 @@
-//! `cargo xtask demo`: the V12 demo. For now the platform-layer link check: a server and a client on
-//! real loopback UDP through the link conditioner, printing what crossed.
+//! `cargo xtask demo`: the V12 demo. Modes:
+//! - `chat` (default): a server and N clients on real loopback UDP through the link conditioner,
+//!   chatting with guaranteed-ordered SimpleMessageEvents and streaming unguaranteed voice frames.
+//! - `link`: the platform-layer check (probes echoed over loopback UDP, counting what crossed).
 
 use std::process::ExitCode;
 
+use v12_examples::chat::{self, ChatConfig};
 use v12_examples::link_check::{self, LinkCheckConfig};
 use v12_platform::{ConditionerConfig, LossModel};
 
 const USAGE: &str = "\
-usage: demo [--seconds S] [--rate N] [--size BYTES] [--preset good|average|poor|none]
-            [--latency MS] [--jitter MS] [--loss PERCENT] [--duplicate PERCENT]
-            [--reorder PERCENT] [--seed N]
+usage: demo [chat|link] [--clients N] [--seconds S] [--lines N] [--voice-ms MS]
+            [--preset good|average|poor|none] [--latency MS] [--jitter MS]
+            [--loss PERCENT] [--duplicate PERCENT] [--reorder PERCENT] [--seed N]
 
-A server and a client on real loopback UDP (127.0.0.1), each sending through the
-link conditioner. The client sends probes at --rate per second for --seconds; the
-server echoes them. Defaults: 3 s, 50 probes/s, 64 bytes, preset average
-(100 ms one-way latency, 25 ms jitter, 2 % loss), 1 % duplication, 1 % reordering.";
+chat (default): a server and --clients clients (default 8) on real loopback UDP
+  (127.0.0.1), every endpoint sending through the link conditioner (default preset
+  average: 100 ms one-way latency, 25 ms jitter, 2 % loss). For --seconds (default 5)
+  each client sends --lines chat lines (default 20) as guaranteed-ordered events, which
+  the server relays to every client, and a voice frame every --voice-ms (default 40) as
+  unguaranteed events. Prints per connection RTT, loss, kbit/s and events
+  sent/acknowledged/resent, then checks every chat line arrived exactly once, in order.
+link: a client sends probes at 50/s for --seconds (default 3), the server echoes them;
+  prints sent, received, lost, duplicated, reordered, bytes and RTT.";
 
-fn parse() -> Result<LinkCheckConfig, lexopt::Error> {
+#[derive(Debug)]
+enum Mode {
+    Chat,
+    Link,
+}
+
+#[derive(Debug)]
+struct Args {
+    mode: Mode,
+    clients: u32,
+    seconds: Option<f64>,
+    lines: u32,
+    voice_ms: u64,
+    link: ConditionerConfig,
+    seed: u64,
+}
+
+fn parse() -> Result<Args, lexopt::Error> {
     use lexopt::prelude::*;
-    let mut config = LinkCheckConfig {
-        seconds: 3.0,
-        rate: 50,
-        size: 64,
-        link: ConditionerConfig {
-            duplicate_chance: 0.01,
-            reorder_chance: 0.01,
-            reorder_delay_ms: 40,
-            ..ConditionerConfig::average()
-        },
+    let mut args = Args {
+        mode: Mode::Chat,
+        clients: 8,
+        seconds: None,
+        lines: 20,
+        voice_ms: 40,
+        link: ConditionerConfig::average(),
         seed: 12,
     };
     let mut parser = lexopt::Parser::from_env();
     while let Some(arg) = parser.next()? {
-        let link = &mut config.link;
+        let link = &mut args.link;
         match arg {
-            Long("seconds") => config.seconds = parser.value()?.parse()?,
-            Long("rate") => config.rate = parser.value()?.parse()?,
-            Long("size") => config.size = parser.value()?.parse()?,
-            Long("seed") => config.seed = parser.value()?.parse()?,
+            Value(v) => {
+                args.mode = match v.string()?.as_str() {
+                    "chat" => Mode::Chat,
+                    "link" => Mode::Link,
+                    other => return Err(format!("unknown mode {other:?} (chat, link)").into()),
+                }
+            }
+            Long("clients") => args.clients = parser.value()?.parse()?,
+            Long("seconds") => args.seconds = Some(parser.value()?.parse()?),
+            Long("lines") => args.lines = parser.value()?.parse()?,
+            Long("voice-ms") => args.voice_ms = parser.value()?.parse()?,
+            Long("seed") => args.seed = parser.value()?.parse()?,
             Long("latency") => link.latency_ms = parser.value()?.parse()?,
             Long("jitter") => link.jitter_ms = parser.value()?.parse()?,
             Long("loss") => link.loss = LossModel::Uniform(percent(parser.value()?.parse()?)?),
             Long("duplicate") => link.duplicate_chance = percent(parser.value()?.parse()?)?,
-            Long("reorder") => link.reorder_chance = percent(parser.value()?.parse()?)?,
+            Long("reorder") => {
+                link.reorder_chance = percent(parser.value()?.parse()?)?;
+                link.reorder_delay_ms = link.reorder_delay_ms.max(40);
+            }
             Long("preset") => {
-                let keep = (link.duplicate_chance, link.reorder_chance, link.reorder_delay_ms);
                 *link = match parser.value()?.string()?.as_str() {
                     "good" => ConditionerConfig::good(),
                     "average" => ConditionerConfig::average(),
@@ -53,8 +85,7 @@ fn parse() -> Result<LinkCheckConfig, lexopt::Error> {
                     other => {
                         return Err(format!("unknown preset {other:?} (good, average, poor, none)").into());
                     }
-                };
-                (link.duplicate_chance, link.reorder_chance, link.reorder_delay_ms) = keep;
+                }
             }
             Short('h') | Long("help") => {
                 println!("{USAGE}");
@@ -63,10 +94,18 @@ fn parse() -> Result<LinkCheckConfig, lexopt::Error> {
             _ => return Err(arg.unexpected()),
         }
     }
-    if !(config.seconds > 0.0 && config.seconds <= 600.0) {
-        return Err("--seconds must be in (0, 600]".into());
+    if let Some(s) = args.seconds {
+        if !(s > 0.0 && s <= 600.0) {
+            return Err("--seconds must be in (0, 600]".into());
+        }
     }
-    Ok(config)
+    if !(1..=255).contains(&args.clients) {
+        return Err("--clients must be 1 to 255".into());
+    }
+    if args.lines > 65_535 {
+        return Err("--lines must be at most 65535".into());
+    }
+    Ok(args)
 }
 
 fn percent(p: f64) -> Result<f64, lexopt::Error> {
@@ -79,21 +118,55 @@ fn main() -> ExitCode {
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
         )
         .init();
-    let config = match parse() {
-        Ok(c) => c,
+    let args = match parse() {
+        Ok(a) => a,
         Err(e) => {
             eprintln!("demo: {e}\n\n{USAGE}");
             return ExitCode::from(2);
         }
     };
-    println!(
-        "V12 link check: {} s of {} probes/s ({} bytes) over loopback UDP, each direction {:?}",
-        config.seconds, config.rate, config.size, config.link
-    );
-    match link_check::run(&config) {
-        Ok(report) => {
-            println!("{}", report.render());
-            ExitCode::SUCCESS
+    let outcome = match args.mode {
+        Mode::Chat => {
+            let config = ChatConfig {
+                clients: args.clients,
+                seconds: args.seconds.unwrap_or(5.0),
+                lines_per_client: args.lines,
+                voice_period_ms: args.voice_ms,
+                link: args.link,
+                seed: args.seed,
+            };
+            println!(
+                "V12 chat: 1 server + {} clients on loopback UDP for {} s, every endpoint sending through {:?}",
+                config.clients, config.seconds, config.link
+            );
+            chat::run(&config).map(|r| {
+                println!("{}", r.render());
+                r.ordered_delivery_ok() && r.voice_never_duplicated()
+            })
+        }
+        Mode::Link => {
+            let config = LinkCheckConfig {
+                seconds: args.seconds.unwrap_or(3.0),
+                rate: 50,
+                size: 64,
+                link: args.link,
+                seed: args.seed,
+            };
+            println!(
+                "V12 link check: {} s over loopback UDP, each direction {:?}",
+                config.seconds, config.link
+            );
+            link_check::run(&config).map(|r| {
+                println!("{}", r.render());
+                true
+            })
+        }
+    };
+    match outcome {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => {
+            eprintln!("demo: a delivery check failed (see above)");
+            ExitCode::FAILURE
         }
         Err(e) => {
             eprintln!("demo: {e}");
