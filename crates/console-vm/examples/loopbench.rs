@@ -1,12 +1,54 @@
-//! Runs the 1M-iteration loop once (for profiling).
+//! Runs one benchmark program a few times, for profiling (`callgrind`) and quick timings:
+//! `cargo run --release --example loopbench -- [loop|fib|calls|words|parse]`.
+use v12_console_vm::{BufferSink, Console, Value};
+
+const TS: &str = r#"
+function fib(%n) { if (%n < 2) return %n; return fib(%n - 1) + fib(%n - 2); }
+function loop1m() { %s = 0; for (%i = 0; %i < 1000000; %i++) %s = %s + %i * 2; return %s; }
+function words()
+{
+   %s = "w";
+   for (%i = 0; %i < 100000; %i++)
+      %s = %s SPC %i;
+   %n = getWordCount(%s);
+   %t = 0;
+   for (%i = 0; %i < %n; %i++)
+      %t = %t + strlen(getWord(%s, %i));
+   return %t;
+}
+function ScriptObject::inc(%this, %x) { return %x + 1; }
+function calls(%o) { %v = 0; for (%i = 0; %i < 100000; %i++) %v = %o.inc(%v); return %v; }
+"#;
+
 fn main() {
-    let mut con = v12_console_vm::Console::new();
+    let which = std::env::args().nth(1).unwrap_or_else(|| "loop".to_string());
+    let mut con = Console::new();
+    con.set_output(Box::new(BufferSink::new()));
     con.set_instruction_budget(u64::MAX);
-    con.eval("function loop1m() { %s = 0; for (%i = 0; %i < 1000000; %i++) %s = %s + %i * 2; return %s; }")
-        .unwrap();
-    let t = std::time::Instant::now();
-    for _ in 0..5 {
-        std::hint::black_box(con.call_function("loop1m", &[]));
+    con.eval(TS).expect("bench script");
+    let obj = con.eval("return new ScriptObject() { class = C; superClass = B; };").expect("object");
+    let mut src = String::new();
+    let mut i = 0;
+    while src.len() < 1 << 20 {
+        src.push_str(&format!(
+            "function f{i}(%a, %b)\n{{\n   %c = %a * 2 + %b;\n   if (%c > 10)\n      $g[{i}] = %c @ \" items\";\n   for (%j = 0; %j < %a; %j++)\n      %c = %c + getWord(%b, %j);\n   return %c;\n}}\n"
+        ));
+        i += 1;
     }
-    println!("{:?} per run", t.elapsed() / 5);
+    let t = std::time::Instant::now();
+    let runs = 5;
+    for _ in 0..runs {
+        match which.as_str() {
+            "fib" => drop(std::hint::black_box(con.call_function("fib", &[Value::Int(25)]))),
+            "calls" => drop(std::hint::black_box(con.call_function("calls", std::slice::from_ref(&obj)))),
+            "words" => drop(std::hint::black_box(con.call_function("words", &[]))),
+            "parse" => {
+                let ast = v12_console_vm::parse(&src, "big.cs").expect("parse");
+                let mut names = v12_console_vm::intern::Interner::default();
+                std::hint::black_box(v12_console_vm::compiler::compile_program(&ast, "big.cs", &mut names));
+            }
+            _ => drop(std::hint::black_box(con.call_function("loop1m", &[]))),
+        }
+    }
+    println!("{which}: {:?} per run", t.elapsed() / runs);
 }

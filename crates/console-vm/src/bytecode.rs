@@ -3,6 +3,7 @@
 use crate::intern::Name;
 use crate::value::Value;
 use hashbrown::HashMap;
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// Separator for the concatenation operators.
@@ -168,6 +169,8 @@ pub enum Op {
     JumpCmpLI(Cmp, bool, u32, i32, u32),
     /// Jump to the last operand when `(local_a cmp local_b) == when`.
     JumpCmpLL(Cmp, bool, u32, u32, u32),
+    /// `local += delta`, then jump to the last operand when `local cmp k` (a `for` step and test).
+    IncJumpCmpLI(u32, i8, Cmp, i32, u32),
     /// Push `local_a op local_b`.
     ArithLL(Arith, u32, u32),
     /// Push `local op k`.
@@ -263,4 +266,49 @@ pub struct FuncDef {
     pub stmt_starts: Vec<u32>,
     /// True for top-level code (locals there are looked up in the caller of `eval`).
     pub toplevel: bool,
+    /// Per-call-site lookup cache, indexed by the call instruction's pc (allocated on the
+    /// first call). An entry is valid for one function generation and one receiver namespace.
+    pub(crate) call_cache: RefCell<Vec<Option<SiteCache>>>,
+}
+
+/// What one call instruction resolved to last time.
+#[derive(Clone, Debug)]
+pub(crate) struct SiteCache {
+    pub(crate) generation: u64,
+    pub(crate) ns: u32,
+    pub(crate) resolved: crate::console::Resolved,
+}
+
+impl FuncDef {
+    /// The cached resolution for the call at `pc`, if still valid.
+    #[inline]
+    pub(crate) fn cached_call(
+        &self,
+        pc: usize,
+        generation: u64,
+        ns: u32,
+    ) -> Option<crate::console::Resolved> {
+        let cache = self.call_cache.borrow();
+        match cache.get(pc) {
+            Some(Some(s)) if s.generation == generation && s.ns == ns => Some(s.resolved.clone()),
+            _ => None,
+        }
+    }
+
+    /// Remembers what the call at `pc` resolved to.
+    pub(crate) fn cache_call(
+        &self,
+        pc: usize,
+        generation: u64,
+        ns: u32,
+        resolved: &crate::console::Resolved,
+    ) {
+        let mut cache = self.call_cache.borrow_mut();
+        if cache.len() < self.code.len() {
+            cache.resize(self.code.len(), None);
+        }
+        if let Some(slot) = cache.get_mut(pc) {
+            *slot = Some(SiteCache { generation, ns, resolved: resolved.clone() });
+        }
+    }
 }

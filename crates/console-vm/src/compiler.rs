@@ -84,6 +84,7 @@ impl<'a> Fc<'a> {
             stmt_starts: Vec::new(),
             file: self.file,
             toplevel: self.toplevel,
+            call_cache: Default::default(),
         }
     }
 
@@ -117,6 +118,16 @@ impl<'a> Fc<'a> {
                     return None;
                 }
                 let c = cmp_of(self.code[n - 1])?;
+                // `for (...; %i < k; %i++)` at the bottom of the loop: step, test and jump in one.
+                if when
+                    && tail(4)
+                    && let (Op::IncLocal(s, d, false), Op::LoadLocal(a), Op::Int(k)) =
+                        (self.code[n - 4], self.code[n - 3], self.code[n - 2])
+                    && s == a
+                    && let Some(k) = small(k)
+                {
+                    return Some(self.replace_tail(4, Op::IncJumpCmpLI(s, d, c, k, t)));
+                }
                 if tail(3) {
                     match (self.code[n - 3], self.code[n - 2]) {
                         (Op::LoadLocal(a), Op::Int(k)) if small(k).is_some() => {
@@ -284,18 +295,20 @@ impl<'a> Fc<'a> {
                 }
             }
             Stmt::While(c, body, sp) => {
-                // Test at the bottom: one jump per iteration instead of two.
+                // The test is compiled twice (before the loop, and at the bottom) so each
+                // iteration runs one conditional jump and no unconditional one.
                 self.line = sp.line;
-                let jt = self.emit(Op::Jump(0));
+                self.expr(c, true);
+                let jf = self.emit(Op::JumpIfFalse(0));
                 let top = self.here();
                 self.loops.push(Loop { breaks: Vec::new(), continues: Vec::new() });
                 self.stmt(body);
                 let cont = self.here();
-                self.patch(jt, cont);
                 self.line = sp.line;
                 self.expr(c, true);
                 self.emit(Op::JumpIfTrue(top));
                 let end = self.here();
+                self.patch(jf, end);
                 self.close_loop(cont, end);
             }
             Stmt::DoWhile(body, c, sp) => {
@@ -314,8 +327,11 @@ impl<'a> Fc<'a> {
                 if let Some(i) = init {
                     self.expr(i, false);
                 }
-                // Test at the bottom: one jump per iteration instead of two.
-                let jt = test.as_ref().map(|_| self.emit(Op::Jump(0)));
+                // The test is compiled twice (see `while`).
+                let jf = test.as_ref().map(|t| {
+                    self.expr(t, true);
+                    self.emit(Op::JumpIfFalse(0))
+                });
                 let top = self.here();
                 self.loops.push(Loop { breaks: Vec::new(), continues: Vec::new() });
                 self.stmt(body);
@@ -326,10 +342,6 @@ impl<'a> Fc<'a> {
                 }
                 match test {
                     Some(t) => {
-                        let at = self.here();
-                        if let Some(jt) = jt {
-                            self.patch(jt, at);
-                        }
                         self.expr(t, true);
                         self.emit(Op::JumpIfTrue(top));
                     }
@@ -338,6 +350,9 @@ impl<'a> Fc<'a> {
                     }
                 }
                 let end = self.here();
+                if let Some(jf) = jf {
+                    self.patch(jf, end);
+                }
                 self.close_loop(cont, end);
             }
             Stmt::Switch { subject, string, cases, default, span } => {

@@ -189,6 +189,9 @@ pub struct Console {
     pub(crate) namespaces: Vec<Namespace>,
     pub(crate) ns_by_name: HashMap<Name, NsId>,
     pub(crate) method_cache: HashMap<(NsId, Name), Option<Resolved>>,
+    /// Bumped whenever any lookup could change (a definition, a package (de)activation, a
+    /// namespace link); call-site caches older than this are stale.
+    pub(crate) fn_generation: u64,
     pub(crate) packages: HashMap<Name, Vec<Rc<FuncDef>>>,
     pub(crate) package_order: Vec<Name>,
     pub(crate) active_packages: Vec<Name>,
@@ -258,6 +261,7 @@ impl Console {
             namespaces: vec![Namespace { name: global, parent: None, funcs: HashMap::new() }],
             ns_by_name: HashMap::new(),
             method_cache: HashMap::new(),
+            fn_generation: 1,
             packages: HashMap::new(),
             package_order: Vec::new(),
             active_packages: Vec::new(),
@@ -426,6 +430,7 @@ impl Console {
         if self.namespaces[child as usize].parent != Some(parent) {
             self.namespaces[child as usize].parent = Some(parent);
             self.method_cache.clear();
+            self.fn_generation += 1;
         }
         true
     }
@@ -452,6 +457,7 @@ impl Console {
             }
         }
         self.method_cache.clear();
+        self.fn_generation += 1;
     }
 
     /// Looks `fname` up along the namespace chain starting at `ns`.
@@ -564,6 +570,7 @@ impl Console {
             }
         }
         self.method_cache.clear();
+        self.fn_generation += 1;
         true
     }
 

@@ -11,6 +11,8 @@ use std::rc::Rc;
 /// Nested Rust→script→Rust re-entries allowed (each one uses Rust stack).
 const MAX_REENTRY: usize = 64;
 
+const BUDGET_MSG: &str = "instruction budget exhausted (runaway script?)";
+
 impl Console {
     fn begin_call(&mut self) -> bool {
         if self.run_depth == 0 {
@@ -81,7 +83,7 @@ impl Console {
             // At the outermost level a stopped statement does not stop the rest of the file.
             if self.abort.is_some() && self.run_depth == 1 && !self.quit {
                 let at = self.unwound_pc as u32;
-                if let Some(&next) = code.stmt_starts.iter().find(|&&s| s > at) {
+                if let Some(&next) = code.stmt_starts.iter().find(|&&s| s >= at) {
                     self.abort = None;
                     self.budget_left = self.config.instruction_budget;
                     start_pc = next as usize;
@@ -126,6 +128,14 @@ impl Console {
             self.set_abort(format!("call depth exceeds {}", self.config.max_call_depth));
             return false;
         }
+        // A call pays for its body's straight-line length (loops inside pay again as they jump).
+        let cost = (f.code.len() as u64).clamp(1, 64);
+        if self.budget_left < cost {
+            self.budget_left = 0;
+            self.set_abort(BUDGET_MSG.to_string());
+            return false;
+        }
+        self.budget_left -= cost;
         let argc = self.stack.len() - base;
         let np = f.nparams as usize;
         if argc > np {
@@ -327,13 +337,26 @@ impl Console {
                 self.stack.get(base + $s as usize).map_or(0.0, Value::to_f64)
             };
         }
+        // The budget is charged where control can repeat: a backward jump pays for the
+        // instructions it jumps over (the loop body), a call pays in `push_frame`. Straight-line
+        // code is finite, so this bounds every run at a fraction of per-instruction cost.
+        macro_rules! jump_to {
+            ($t:expr) => {{
+                let t = $t as usize;
+                if t < pc {
+                    let cost = (pc - t) as u64;
+                    if self.budget_left < cost {
+                        save_pc!();
+                        self.budget_left = 0;
+                        self.set_abort(BUDGET_MSG.to_string());
+                        return self.unwind(entry);
+                    }
+                    self.budget_left -= cost;
+                }
+                pc = t;
+            }};
+        }
         loop {
-            if self.budget_left == 0 {
-                save_pc!();
-                self.set_abort("instruction budget exhausted (runaway script?)".to_string());
-                return self.unwind(entry);
-            }
-            self.budget_left -= 1;
             let op = match func.code.get(pc) {
                 Some(op) => *op,
                 None => Op::ReturnEmpty,
@@ -563,17 +586,17 @@ impl Console {
                     let b = self.pop().to_f64();
                     let a = self.pop().to_f64();
                     if c.test(a, b) == when {
-                        pc = t as usize;
+                        jump_to!(t);
                     }
                 }
                 Op::JumpCmpLI(c, when, a, k, t) => {
                     if c.test(local!(a), f64::from(k)) == when {
-                        pc = t as usize;
+                        jump_to!(t);
                     }
                 }
                 Op::JumpCmpLL(c, when, a, b, t) => {
                     if c.test(local!(a), local!(b)) == when {
-                        pc = t as usize;
+                        jump_to!(t);
                     }
                 }
                 Op::ArithLL(ar, a, b) => {
@@ -614,20 +637,43 @@ impl Console {
                         *slot = Value::Float(r);
                     }
                 }
-                Op::Jump(t) => pc = t as usize,
+                Op::Jump(t) => jump_to!(t),
+                Op::IncJumpCmpLI(s, d, c, k, t) => {
+                    let i = base + s as usize;
+                    let x = match self.stack.get_mut(i) {
+                        Some(slot) => {
+                            let x = slot.to_f64() + f64::from(d);
+                            *slot = Value::Float(x);
+                            x
+                        }
+                        None => 0.0,
+                    };
+                    if c.test(x, f64::from(k)) {
+                        jump_to!(t);
+                    }
+                }
                 Op::JumpIfFalse(t) => {
                     if !self.pop().truthy() {
-                        pc = t as usize;
+                        jump_to!(t);
                     }
                 }
                 Op::JumpIfTrue(t) => {
                     if self.pop().truthy() {
-                        pc = t as usize;
+                        jump_to!(t);
                     }
                 }
                 Op::Call(fname, argc) => {
                     save_pc!();
-                    let res = self.resolve(GLOBAL_NS, fname);
+                    let res = match func.cached_call(pc - 1, self.fn_generation, GLOBAL_NS) {
+                        Some(r) => Some(r),
+                        None => {
+                            let r = self.resolve(GLOBAL_NS, fname);
+                            if let Some(r) = &r {
+                                func.cache_call(pc - 1, self.fn_generation, GLOBAL_NS, r);
+                            }
+                            r
+                        }
+                    };
                     let Some(res) = res else {
                         self.call_error_unknown(None, fname);
                         self.drop_args(argc);
@@ -641,8 +687,19 @@ impl Console {
                 }
                 Op::CallNs(ns, fname, argc) => {
                     save_pc!();
-                    let nsid = self.namespace(ns);
-                    let Some(res) = self.resolve(nsid, fname) else {
+                    // The namespace is static here, so the site key is a marker, not a receiver.
+                    let res = match func.cached_call(pc - 1, self.fn_generation, u32::MAX) {
+                        Some(r) => Some(r),
+                        None => {
+                            let nsid = self.namespace(ns);
+                            let r = self.resolve(nsid, fname);
+                            if let Some(r) = &r {
+                                func.cache_call(pc - 1, self.fn_generation, u32::MAX, r);
+                            }
+                            r
+                        }
+                    };
+                    let Some(res) = res else {
                         self.call_error_unknown(Some(ns), fname);
                         self.drop_args(argc);
                         self.stack.push(Value::Empty);
@@ -689,7 +746,17 @@ impl Console {
                         continue;
                     };
                     let ns = self.objects.get(&id).map(|o| o.ns).unwrap_or(GLOBAL_NS);
-                    let Some(res) = self.resolve(ns, fname) else {
+                    let res = match func.cached_call(pc - 1, self.fn_generation, ns) {
+                        Some(r) => Some(r),
+                        None => {
+                            let r = self.resolve(ns, fname);
+                            if let Some(r) = &r {
+                                func.cache_call(pc - 1, self.fn_generation, ns, r);
+                            }
+                            r
+                        }
+                    };
+                    let Some(res) = res else {
                         let cls = self.namespaces.get(ns as usize).map(|n| n.name);
                         self.call_error_unknown(cls, fname);
                         self.drop_args(argc);
