@@ -334,6 +334,12 @@ impl Renderer {
         self.stats
     }
 
+    /// Waits until GL has executed everything submitted (for timing and read-back).
+    pub fn finish(&self) {
+        // SAFETY: glFinish has no arguments and only blocks.
+        unsafe { self.gl.finish() };
+    }
+
     fn screen_rect(&self) -> RectI {
         RectI::new(0, 0, self.width as i32, self.height as i32)
     }
