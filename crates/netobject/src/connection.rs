@@ -3,11 +3,16 @@
 //! went into each packet until the protocol says it was delivered or dropped.
 //!
 //! Data packet payload (after the protocol header):
-//! `ack-request:1  rate?:1 [recv-period:10 recv-size:11]  events...`
+//! `ack-request:1  rate?:1 [recv-period:10 recv-size:11]  events...  ghosts`
+//! (the ghost section only in server → client packets; see [`crate::ghost::GhostManager`]).
 
 use crate::error::NetError;
 use crate::event::{ConnectionId, NetEvent};
 use crate::event_manager::{EventManager, EventRecord, EventStats};
+use crate::ghost::{
+    GhostClassRegistry, GhostClientWorld, GhostConfig, GhostManager, GhostReceiver, GhostRecord, GhostWorld,
+    ObjectId,
+};
 use crate::rate::RateConfig;
 use crate::registry::NetClassRegistry;
 use crate::simnet::SimulatedNet;
@@ -15,6 +20,7 @@ use crate::strings::{SentString, StringReceiver, StringSender};
 use bytes::Bytes;
 use std::collections::VecDeque;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use tracing::{debug, trace};
 use v12_bitstream::{BitReader, BitWriter};
 use v12_notify_protocol::{ConnectionProtocol, ProtocolConfig, ProtocolError, Received};
@@ -28,6 +34,7 @@ struct PacketRecord {
     elicits_ack: bool,
     events: EventRecord,
     strings: Vec<SentString>,
+    ghosts: Option<GhostRecord>,
 }
 
 /// Counters of one connection.
@@ -84,6 +91,14 @@ pub struct NetConnection {
     sim: SimulatedNet,
     out: VecDeque<Bytes>,
     stats: ConnectionStats,
+    /// Server side: this client's ghosting.
+    ghosts: Option<GhostManager>,
+    /// Server side: the object whose camera scopes this client (`None`: only always-scoped).
+    scope_object: Option<ObjectId>,
+    /// Client side: the ghosts the server sent.
+    ghost_rx: Option<GhostReceiver>,
+    /// Client side: a copy of every accepted data payload for a demo recording.
+    pub(crate) recorder: Option<crate::demo::DemoRecorder>,
 }
 
 impl NetConnection {
@@ -98,6 +113,8 @@ impl NetConnection {
         mut protocol: ProtocolConfig,
         sim_seed: u64,
         now: u64,
+        ghost_classes: &Arc<GhostClassRegistry>,
+        ghost_config: GhostConfig,
     ) -> Self {
         // Both ends derive the initial sequences from the client's secret nonce, so a blind
         // spoofer cannot guess them.
@@ -129,7 +146,39 @@ impl NetConnection {
             sim: SimulatedNet::new(sim_seed),
             out: VecDeque::new(),
             stats: ConnectionStats::default(),
+            ghosts: is_server.then(|| GhostManager::new(ghost_config, ghost_classes.clone())),
+            scope_object: None,
+            ghost_rx: (!is_server).then(|| GhostReceiver::new(ghost_classes.clone())),
+            recorder: None,
         }
+    }
+
+    /// Server side: this client's ghost manager (start, stop, reset, statistics).
+    pub fn ghost_manager(&self) -> Option<&GhostManager> {
+        self.ghosts.as_ref()
+    }
+    pub(crate) fn ghost_manager_mut(&mut self) -> Option<&mut GhostManager> {
+        self.ghosts.as_mut()
+    }
+    /// Client side: the ghost id ↔ client object table.
+    pub fn ghost_receiver(&self) -> Option<&GhostReceiver> {
+        self.ghost_rx.as_ref()
+    }
+    pub(crate) fn take_ghost_receiver(&mut self) -> Option<GhostReceiver> {
+        self.ghost_rx.take()
+    }
+    /// Server side: the object whose camera scopes this client's ghosts.
+    pub fn scope_object(&self) -> Option<ObjectId> {
+        self.scope_object
+    }
+    pub(crate) fn set_scope_object(&mut self, object: Option<ObjectId>) {
+        self.scope_object = object;
+    }
+    pub(crate) fn strings_rx(&self) -> &StringReceiver {
+        &self.strings_rx
+    }
+    pub(crate) fn events_rx_state(&self) -> u32 {
+        self.events.next_ordered_recv()
     }
 
     /// This connection's id.
@@ -218,6 +267,7 @@ impl NetConnection {
         now: u64,
         data: &[u8],
         registry: &NetClassRegistry,
+        world: Option<&mut dyn GhostClientWorld>,
     ) -> Result<(), NetError> {
         self.stats.packets_received += 1;
         self.stats.bytes_received += data.len() as u64;
@@ -227,7 +277,10 @@ impl NetConnection {
         match received {
             Ok(Received::Data { .. }) => {
                 self.established = true;
-                self.read_payload(&mut r, registry)
+                if let Some(rec) = self.recorder.as_mut() {
+                    rec.packet(now, data, r.bit_position());
+                }
+                self.read_payload(&mut r, registry, world)
             }
             Ok(Received::Ping | Received::Ack) => {
                 self.established = true;
@@ -241,7 +294,12 @@ impl NetConnection {
         }
     }
 
-    fn read_payload(&mut self, r: &mut BitReader<'_>, registry: &NetClassRegistry) -> Result<(), NetError> {
+    fn read_payload(
+        &mut self,
+        r: &mut BitReader<'_>,
+        registry: &NetClassRegistry,
+        world: Option<&mut dyn GhostClientWorld>,
+    ) -> Result<(), NetError> {
         if r.read_flag()? {
             self.owe_ack = true;
         }
@@ -252,7 +310,19 @@ impl NetConnection {
                 self.peer_rate = Some(offer);
             }
         }
-        self.events.read_packet(r, registry, &mut self.strings_rx)
+        self.events.read_packet(r, registry, &mut self.strings_rx)?;
+        let Some(rx) = self.ghost_rx.as_mut() else { return Ok(()) };
+        match world {
+            Some(world) => rx.read_packet(world, r)?,
+            None => {
+                if r.clone().read_flag()? {
+                    return Err(NetError::BadEvent(
+                        "ghost data arrived but no client world was given (use handle_datagram_with)".into(),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     fn drain_notifies(&mut self) {
@@ -275,9 +345,15 @@ impl NetConnection {
                 }
                 self.strings_tx.delivered(&rec.strings);
                 self.events.packet_delivered(rec.events);
+                if let (Some(g), Some(m)) = (rec.ghosts, self.ghosts.as_mut()) {
+                    m.packet_delivered(g);
+                }
             } else {
                 self.stats.data_dropped += 1;
                 self.events.packet_dropped(rec.events);
+                if let (Some(g), Some(m)) = (rec.ghosts, self.ghosts.as_mut()) {
+                    m.packet_dropped(g);
+                }
             }
         }
     }
@@ -295,9 +371,12 @@ impl NetConnection {
         }
         let rate = !self.rate_confirmed && self.rate_in_flight == 0;
         let probe = self.eliciting_in_flight > 0 && now >= self.last_elicit_at + self.probe_delay();
+        // While ghosting, the server sends every period: object changes live in the world,
+        // which is only seen when a packet is written.
+        let ghosting = self.ghosts.as_ref().is_some_and(|g| g.is_ghosting() || g.has_data_to_send());
         if self.events.has_data_to_send() || rate || probe {
             Some(true)
-        } else if self.owe_ack {
+        } else if self.owe_ack || ghosting {
             Some(false)
         } else {
             None
@@ -315,6 +394,7 @@ impl NetConnection {
         &mut self,
         now: u64,
         registry: &NetClassRegistry,
+        world: Option<&dyn GhostWorld>,
     ) -> Result<Option<Bytes>, String> {
         if self.out.is_empty() {
             if let Some(b) = self.protocol.poll_transmit(now) {
@@ -324,7 +404,7 @@ impl NetConnection {
             if now >= self.next_send_at
                 && let Some(elicit) = self.data_wanted(now)
             {
-                let bytes = self.write_data_packet(now, registry, elicit)?;
+                let bytes = self.write_data_packet(now, registry, elicit, world)?;
                 self.push_out(now, bytes);
             }
             while let Some(b) = self.sim.release(now) {
@@ -344,6 +424,7 @@ impl NetConnection {
         now: u64,
         registry: &NetClassRegistry,
         elicit: bool,
+        world: Option<&dyn GhostWorld>,
     ) -> Result<Bytes, String> {
         let (period, size) = self.local_rate.effective(self.peer_rate);
         let mut w = BitWriter::with_budget_bytes(size as usize);
@@ -356,13 +437,39 @@ impl NetConnection {
         if w.write_flag(rate) {
             self.local_rate.write_offer(&mut w);
         }
-        let capacity = (size as usize * 8).saturating_sub(w.bit_position() + 2);
+        // Two end flags for the event sections, one for an empty ghost section.
+        let reserve = 2 + usize::from(self.is_server);
+        let capacity = (size as usize * 8).saturating_sub(w.bit_position() + reserve);
         let mut strings = Vec::new();
         let events = self.events.write_packet(&mut w, registry, &mut self.strings_tx, &mut strings, capacity);
         if let Some(reason) = self.events.take_fatal() {
             return Err(reason);
         }
-        let elicits_ack = elicit || !events.is_empty() || rate;
+        let mut ghosts = None;
+        if self.is_server {
+            match (self.ghosts.as_mut(), world) {
+                (Some(m), Some(world)) => {
+                    match self.scope_object {
+                        Some(scope) => m.update_scope(world, scope),
+                        None => {
+                            m.begin_scope(crate::ghost::CameraScopeQuery::default());
+                            let mut always = Vec::new();
+                            world.for_each_scope_always(&mut |id| always.push(id));
+                            for id in always {
+                                m.object_in_scope(world, id);
+                            }
+                            m.end_scope();
+                        }
+                    }
+                    ghosts = Some(m.write_packet(world, &mut w));
+                }
+                _ => {
+                    w.write_flag(false);
+                }
+            }
+        }
+        let ghost_ack = ghosts.as_ref().is_some_and(|g| !g.is_empty());
+        let elicits_ack = elicit || !events.is_empty() || rate || ghost_ack;
         if elicits_ack {
             self.eliciting_in_flight += 1;
             self.last_elicit_at = now;
@@ -370,7 +477,7 @@ impl NetConnection {
         if rate {
             self.rate_in_flight += 1;
         }
-        self.records.push_back(PacketRecord { seq, sent_at: now, rate, elicits_ack, events, strings });
+        self.records.push_back(PacketRecord { seq, sent_at: now, rate, elicits_ack, events, strings, ghosts });
         self.next_send_at = now + u64::from(period);
         self.owe_ack = false;
         trace!(connection = %self.id, seq, bits = w.bit_position(), "data packet");

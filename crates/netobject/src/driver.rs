@@ -9,6 +9,7 @@ use std::io;
 
 use v12_platform::{Datagram, Millis, Transport};
 
+use crate::ghost::{GhostClientWorld, GhostWorld};
 use crate::interface::NetInterface;
 
 /// Datagram counters of one driver.
@@ -45,15 +46,38 @@ impl<T: Transport> NetDriver<T> {
     /// Returns how many datagrams came in. Only a transport failure is an error; a refused
     /// send is counted and treated as loss.
     pub fn pump(&mut self, now: Millis) -> io::Result<usize> {
+        self.pump_with(now, None, None)
+    }
+
+    /// [`Self::pump`] for an endpoint that ghosts: `server` is the world whose objects are
+    /// ghosted to this interface's clients, `client` the world that receives ghosts from
+    /// its server connection. Either may be `None`.
+    pub fn pump_with(
+        &mut self,
+        now: Millis,
+        server: Option<&dyn GhostWorld>,
+        mut client: Option<&mut dyn GhostClientWorld>,
+    ) -> io::Result<usize> {
         self.inbox.clear();
         let received = self.transport.recv_batch(now, &mut self.inbox)?;
         for d in self.inbox.drain(..) {
             self.stats.datagrams_in += 1;
             self.stats.bytes_in += d.data.len() as u64;
-            self.interface.handle_datagram(now, d.from.socket_addr(), &d.data);
+            match client.as_deref_mut() {
+                Some(world) => self.interface.handle_datagram_with(now, d.from.socket_addr(), &d.data, world),
+                None => self.interface.handle_datagram(now, d.from.socket_addr(), &d.data),
+            }
         }
         self.interface.handle_timeout(now);
-        while let Some((to, bytes)) = self.interface.poll_transmit(now) {
+        if let Some(world) = client {
+            self.interface.release_ghosts(world);
+        }
+        loop {
+            let next = match server {
+                Some(world) => self.interface.poll_transmit_with(now, world),
+                None => self.interface.poll_transmit(now),
+            };
+            let Some((to, bytes)) = next else { break };
             match self.transport.send_to(now, to.into(), &bytes) {
                 Ok(()) => {
                     self.stats.datagrams_out += 1;

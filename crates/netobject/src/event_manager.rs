@@ -314,6 +314,16 @@ impl EventManager {
         }
     }
 
+    /// The next guaranteed-ordered sequence number this side expects (demo start block).
+    pub(crate) fn next_ordered_recv(&self) -> u32 {
+        self.next_recv_seq
+    }
+
+    /// Continues a recorded stream: the next guaranteed-ordered sequence expected.
+    pub(crate) fn set_next_ordered_recv(&mut self, seq: u32) {
+        self.next_recv_seq = seq;
+    }
+
     /// Reads the event sections of a received packet. Events ready to process are queued
     /// for [`EventManager::pop_ready`]; an error means the peer must be dropped.
     pub fn read_packet(

@@ -40,6 +40,8 @@ pub enum Handshake {
         token: u64,
         protocol_version: u32,
         class_digest: u64,
+        /// Digest of the ghost classes (`GhostClassRegistry::digest`).
+        ghost_digest: u64,
         connect_data: Bytes,
     },
     /// Server → client: accepted.
@@ -85,6 +87,7 @@ impl Handshake {
                 token,
                 protocol_version,
                 class_digest,
+                ghost_digest,
                 connect_data,
             } => {
                 w.write_bits(*client_nonce, 64);
@@ -92,6 +95,7 @@ impl Handshake {
                 w.write_bits(*token, 64);
                 w.write_int(*protocol_version, 32);
                 w.write_bits(*class_digest, 64);
+                w.write_bits(*ghost_digest, 64);
                 let data = &connect_data[..connect_data.len().min(MAX_CONNECT_DATA)];
                 w.write_int(data.len() as u32, 9);
                 w.write_bytes(data);
@@ -134,6 +138,7 @@ impl Handshake {
                 let token = r.read_bits(64)?;
                 let protocol_version = r.read_int(32)?;
                 let class_digest = r.read_bits(64)?;
+                let ghost_digest = r.read_bits(64)?;
                 let len = r.read_int(9)? as usize;
                 if len > MAX_CONNECT_DATA {
                     return Err(NetError::TooLong { what: "connect data", len, max: MAX_CONNECT_DATA });
@@ -146,6 +151,7 @@ impl Handshake {
                     token,
                     protocol_version,
                     class_digest,
+                    ghost_digest,
                     connect_data: Bytes::from(buf),
                 }
             }
@@ -256,6 +262,7 @@ mod tests {
                 token: 3,
                 protocol_version: 4,
                 class_digest: 5,
+                ghost_digest: 6,
                 connect_data: Bytes::from_static(b"name=Dood"),
             },
             Handshake::ConnectAccept { client_nonce: 9 },

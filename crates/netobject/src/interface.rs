@@ -5,6 +5,10 @@
 use crate::connection::NetConnection;
 use crate::error::{NetError, Result};
 use crate::event::{ConnectionId, NetEvent};
+use crate::ghost::{
+    GhostClassRegistry, GhostClassRegistryBuilder, GhostClientWorld, GhostConfig, GhostManager, GhostReceiver,
+    GhostWorld, ObjectId,
+};
 use crate::handshake::{Handshake, TokenError, TokenMinter};
 use crate::rate::RateConfig;
 use crate::registry::NetClassRegistry;
@@ -43,6 +47,8 @@ pub struct InterfaceConfig {
     pub client_rate: RateConfig,
     /// Notify protocol settings (prefix and initial sequences are set per connection).
     pub protocol: ProtocolConfig,
+    /// Ghosting settings of every accepted connection.
+    pub ghost: GhostConfig,
 }
 
 impl Default for InterfaceConfig {
@@ -58,6 +64,7 @@ impl Default for InterfaceConfig {
             server_rate: RateConfig::SERVER,
             client_rate: RateConfig::CLIENT,
             protocol: ProtocolConfig::default(),
+            ghost: GhostConfig::default(),
         }
     }
 }
@@ -112,6 +119,10 @@ pub struct InterfaceStats {
 pub struct NetInterface {
     config: InterfaceConfig,
     registry: Arc<NetClassRegistry>,
+    ghost_classes: Arc<GhostClassRegistry>,
+    /// Ghost tables of client connections that closed while no client world was at hand;
+    /// [`NetInterface::release_ghosts`] removes their ghosts.
+    orphaned: Vec<GhostReceiver>,
     strings: NetStringTable,
     minter: TokenMinter,
     rng: Pcg64,
@@ -149,6 +160,10 @@ impl NetInterface {
         Self {
             config,
             registry,
+            ghost_classes: Arc::new(GhostClassRegistryBuilder::new().build().unwrap_or_else(|_| {
+                unreachable!("an empty ghost registry has no duplicate names")
+            })),
+            orphaned: Vec::new(),
             strings: NetStringTable::new(),
             minter,
             rng: Pcg64::from_seed(seed),
@@ -181,6 +196,58 @@ impl NetInterface {
     pub fn registry(&self) -> &Arc<NetClassRegistry> {
         &self.registry
     }
+    /// Sets the ghost classes (before connecting: their digest is checked in the handshake,
+    /// and a mismatch is refused with "ghost class mismatch"). Without it the registry is empty.
+    pub fn set_ghost_classes(&mut self, classes: Arc<GhostClassRegistry>) {
+        self.ghost_classes = classes;
+    }
+    /// The ghost classes shared by every connection.
+    pub fn ghost_classes(&self) -> &Arc<GhostClassRegistry> {
+        &self.ghost_classes
+    }
+
+    fn ghost_mut(&mut self, id: ConnectionId) -> Result<&mut GhostManager> {
+        self.connections.get_mut(&id).and_then(NetConnection::ghost_manager_mut).ok_or(NetError::NoSuchConnection)
+    }
+    /// Server side: begins ghosting to this client (once it is ready, e.g. has the mission).
+    /// Ghost sections are written by [`Self::poll_transmit_with`].
+    pub fn start_ghosting(&mut self, id: ConnectionId) -> Result<()> {
+        self.ghost_mut(id)?.start_ghosting();
+        Ok(())
+    }
+    /// Server side: stops ghosting; the client drops every ghost.
+    pub fn stop_ghosting(&mut self, id: ConnectionId) -> Result<()> {
+        self.ghost_mut(id)?.stop_ghosting();
+        Ok(())
+    }
+    /// Server side, mission change: the client drops every ghost, then ghosting starts over.
+    pub fn reset_ghosting(&mut self, id: ConnectionId) -> Result<()> {
+        self.ghost_mut(id)?.reset();
+        Ok(())
+    }
+    /// Server side: the object whose camera query scopes this client (`None`: only
+    /// always-scoped objects).
+    pub fn set_scope_object(&mut self, id: ConnectionId, object: Option<ObjectId>) -> Result<()> {
+        let c = self.connections.get_mut(&id).ok_or(NetError::NoSuchConnection)?;
+        c.set_scope_object(object);
+        Ok(())
+    }
+    /// Server side: a connection's ghost manager.
+    pub fn ghost_manager(&self, id: ConnectionId) -> Option<&GhostManager> {
+        self.connections.get(&id)?.ghost_manager()
+    }
+    /// Client side: a connection's ghost table.
+    pub fn ghost_receiver(&self, id: ConnectionId) -> Option<&GhostReceiver> {
+        self.connections.get(&id)?.ghost_receiver()
+    }
+    /// Client side: removes from `world` the ghosts of connections that closed while no
+    /// world was passed in (the drivers call this after every pump).
+    pub fn release_ghosts(&mut self, world: &mut dyn GhostClientWorld) {
+        for mut rx in self.orphaned.drain(..) {
+            rx.clear(world);
+        }
+    }
+
     /// The interface-wide tagged-string table (`addTaggedString`/`removeTaggedString`).
     pub fn strings(&mut self) -> &mut NetStringTable {
         &mut self.strings
@@ -287,6 +354,11 @@ impl NetInterface {
         let Some(mut c) = self.connections.remove(&id) else { return };
         self.by_addr.remove(&c.remote_addr());
         c.close();
+        if let Some(rx) = c.take_ghost_receiver()
+            && !rx.is_empty()
+        {
+            self.orphaned.push(rx);
+        }
         if tell_peer {
             let pkt = Handshake::Disconnect { client_nonce: c.nonce, reason: reason.into() }.encode();
             self.transmits.push_back((c.remote_addr(), pkt));
@@ -300,8 +372,32 @@ impl NetInterface {
         });
     }
 
-    /// A datagram from `from`. Never panics, whatever the bytes.
+    /// A datagram from `from`. Never panics, whatever the bytes. A client connection that
+    /// receives ghosts needs [`Self::handle_datagram_with`]; here a ghost section drops it.
     pub fn handle_datagram(&mut self, now: u64, from: SocketAddr, data: &[u8]) {
+        self.handle_datagram_inner(now, from, data, None);
+    }
+
+    /// [`Self::handle_datagram`] applying ghost sections to `world` (client side). If the
+    /// connection ends, its ghosts leave `world` at once.
+    pub fn handle_datagram_with(
+        &mut self,
+        now: u64,
+        from: SocketAddr,
+        data: &[u8],
+        world: &mut dyn GhostClientWorld,
+    ) {
+        self.handle_datagram_inner(now, from, data, Some(&mut *world));
+        self.release_ghosts(world);
+    }
+
+    fn handle_datagram_inner(
+        &mut self,
+        now: u64,
+        from: SocketAddr,
+        data: &[u8],
+        world: Option<&mut dyn GhostClientWorld>,
+    ) {
         let Some(&first) = data.first() else {
             self.stats.garbage += 1;
             return;
@@ -312,7 +408,7 @@ impl NetInterface {
                 return;
             };
             let Some(c) = self.connections.get_mut(&id) else { return };
-            let result = c.handle_packet(now, data, &self.registry);
+            let result = c.handle_packet(now, data, &self.registry, world);
             while let Some(event) = c.pop_ready() {
                 self.events.push_back(InterfaceEvent::EventReceived { connection: id, event });
             }
@@ -355,6 +451,7 @@ impl NetInterface {
                 token,
                 protocol_version,
                 class_digest,
+                ghost_digest,
                 connect_data,
             } => {
                 if !self.config.accept_connections {
@@ -367,7 +464,7 @@ impl NetInterface {
                     epoch,
                     token,
                     protocol_version,
-                    class_digest,
+                    (class_digest, ghost_digest),
                     connect_data,
                 );
             }
@@ -401,6 +498,8 @@ impl NetInterface {
                     self.config.protocol.clone(),
                     seed,
                     now,
+                    &self.ghost_classes,
+                    self.config.ghost,
                 );
                 self.by_addr.insert(from, p.id);
                 self.connections.insert(p.id, c);
@@ -443,6 +542,7 @@ impl NetInterface {
             token,
             protocol_version: self.config.protocol_version,
             class_digest: self.registry.digest(),
+            ghost_digest: self.ghost_classes.digest(),
             connect_data: p.connect_data.clone(),
         }
         .encode()
@@ -457,7 +557,7 @@ impl NetInterface {
         epoch: u32,
         token: u64,
         protocol_version: u32,
-        class_digest: u64,
+        (class_digest, ghost_digest): (u64, u64),
         connect_data: Bytes,
     ) {
         if let Err(e) = self.minter.check(now, epoch, from, client_nonce, token) {
@@ -493,6 +593,10 @@ impl NetInterface {
             self.reject(from, client_nonce, "network class mismatch: client and server builds differ".into());
             return;
         }
+        if ghost_digest != self.ghost_classes.digest() {
+            self.reject(from, client_nonce, "ghost class mismatch: client and server builds differ".into());
+            return;
+        }
         if self.connections.len() >= self.config.max_connections {
             self.reject(from, client_nonce, "server full".into());
             return;
@@ -520,6 +624,8 @@ impl NetInterface {
             self.config.protocol.clone(),
             seed,
             now,
+            &self.ghost_classes,
+            self.config.ghost,
         );
         self.by_addr.insert(from, id);
         self.connections.insert(id, c);
@@ -534,8 +640,19 @@ impl NetInterface {
         });
     }
 
-    /// The next datagram to send, if any is due at `now`.
+    /// The next datagram to send, if any is due at `now`. Server packets carry no ghosts
+    /// (an empty ghost section); a server that ghosts uses [`Self::poll_transmit_with`].
     pub fn poll_transmit(&mut self, now: u64) -> Option<(SocketAddr, Bytes)> {
+        self.poll_transmit_inner(now, None)
+    }
+
+    /// [`Self::poll_transmit`] with the server's objects: each client packet gets a scoping
+    /// pass and a ghost section filling what the events left of the packet.
+    pub fn poll_transmit_with(&mut self, now: u64, world: &dyn GhostWorld) -> Option<(SocketAddr, Bytes)> {
+        self.poll_transmit_inner(now, Some(world))
+    }
+
+    fn poll_transmit_inner(&mut self, now: u64, world: Option<&dyn GhostWorld>) -> Option<(SocketAddr, Bytes)> {
         if let Some(t) = self.transmits.pop_front() {
             return Some(t);
         }
@@ -547,7 +664,7 @@ impl NetInterface {
         for id in &self.order {
             let Some(c) = self.connections.get_mut(id) else { continue };
             loop {
-                match c.poll_transmit(now, &self.registry) {
+                match c.poll_transmit(now, &self.registry, world) {
                     Ok(Some(b)) => self.transmits.push_back((c.remote_addr(), b)),
                     Ok(None) => break,
                     Err(reason) => {

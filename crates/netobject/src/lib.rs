@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod connection;
+pub mod demo;
 mod driver;
 mod error;
 mod event;

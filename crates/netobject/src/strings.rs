@@ -208,6 +208,22 @@ impl Default for StringReceiver {
 }
 
 impl StringReceiver {
+    /// The strings received so far, as (slot, text), for a demo's start block.
+    pub(crate) fn entries(&self) -> impl Iterator<Item = (u32, &Arc<str>)> {
+        self.slots.iter().enumerate().filter_map(|(i, s)| s.as_ref().map(|t| (i as u32, t)))
+    }
+
+    /// Restores a received string (demo playback).
+    pub(crate) fn set(&mut self, slot: u32, text: Arc<str>) -> bool {
+        match self.slots.get_mut(slot as usize) {
+            Some(s) => {
+                *s = Some(text);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Reads a tag written by [`StringSender::write`] and returns its text.
     pub fn read(&mut self, r: &mut BitReader<'_>) -> Result<Arc<str>> {
         let known = r.read_flag()?;

@@ -46,6 +46,7 @@ fn request(s: &NetInterface, nonce: u64, epoch: u32, token: u64) -> Bytes {
         token,
         protocol_version: s.config().protocol_version,
         class_digest: s.registry().digest(),
+        ghost_digest: s.ghost_classes().digest(),
         connect_data: Bytes::from_static(b"hello"),
     }
     .encode()

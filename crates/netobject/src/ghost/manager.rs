@@ -313,7 +313,7 @@ impl GhostManager {
     /// The seed's scoping pass: asks the scoping object for the camera query, scopes the
     /// always-scoped objects and those within the visible distance (with hysteresis for
     /// ghosts already sent), and kills ghosts that left scope.
-    pub fn update_scope(&mut self, world: &impl GhostWorld, scope_object: ObjectId) {
+    pub fn update_scope(&mut self, world: &(impl GhostWorld + ?Sized), scope_object: ObjectId) {
         let mut query = CameraScopeQuery { scope_object: Some(scope_object), ..CameraScopeQuery::default() };
         let has_camera = match world.object(scope_object) {
             Some(obj) => {
@@ -350,11 +350,11 @@ impl GhostManager {
 
     /// The seed's `objectInScope`: `id` is of interest to this client in this pass.
     /// Objects it depends on are scoped with it.
-    pub fn object_in_scope(&mut self, world: &impl GhostWorld, id: ObjectId) {
+    pub fn object_in_scope(&mut self, world: &(impl GhostWorld + ?Sized), id: ObjectId) {
         self.scope_one(world, id, DEPENDENCY_DEPTH);
     }
 
-    fn scope_one(&mut self, world: &impl GhostWorld, id: ObjectId, depth: u32) {
+    fn scope_one(&mut self, world: &(impl GhostWorld + ?Sized), id: ObjectId, depth: u32) {
         if !self.ghosting || self.reset_unacked {
             return;
         }
@@ -469,7 +469,7 @@ impl GhostManager {
     /// Wire: `0` (no ghosting) | `1 1` (reset: drop every ghost) |
     /// `1 0 0` | `1 0 1 idbits(ranged 1..=18) origin(3 f32)
     /// {1 id (0 update | 1 (1 kill | 0 class-id create)) body}* 0`.
-    pub fn write_packet(&mut self, world: &impl GhostWorld, w: &mut BitWriter) -> GhostRecord {
+    pub fn write_packet(&mut self, world: &(impl GhostWorld + ?Sized), w: &mut BitWriter) -> GhostRecord {
         let packet = self.next_packet;
         self.next_packet += 1;
         let start = w.bit_position();
@@ -593,7 +593,7 @@ impl GhostManager {
     }
 
     /// Picks up object changes and deletions, and lists the ghosts that want this packet.
-    fn collect_candidates(&mut self, world: &impl GhostWorld) {
+    fn collect_candidates(&mut self, world: &(impl GhostWorld + ?Sized)) {
         self.candidates.clear();
         let mut deleted = Vec::new();
         for idx in 0..self.slots.len() {

@@ -77,7 +77,7 @@ impl GhostReceiver {
     }
 
     /// Removes every ghost from `world` (ghosting reset, or the connection ended).
-    pub fn clear(&mut self, world: &mut impl GhostClientWorld) {
+    pub fn clear(&mut self, world: &mut (impl GhostClientWorld + ?Sized)) {
         let mut all: Vec<(u32, ObjectId)> = self.ghosts.drain().collect();
         all.sort_unstable();
         self.by_object.clear();
@@ -93,7 +93,7 @@ impl GhostReceiver {
     /// On error the connection must be dropped; the ghosts already applied stay.
     pub fn read_packet(
         &mut self,
-        world: &mut impl GhostClientWorld,
+        world: &mut (impl GhostClientWorld + ?Sized),
         r: &mut BitReader<'_>,
     ) -> Result<(), GhostError> {
         if !r.read_flag()? {

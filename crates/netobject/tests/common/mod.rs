@@ -316,11 +316,22 @@ impl World {
 
     /// Moves datagrams, events and timers at the current time until nothing more happens now.
     pub fn pump(&mut self) {
+        self.pump_with(None, &mut []);
+    }
+
+    /// [`Self::pump`] with ghosting: the server writes ghosts of `server` and client `i`
+    /// applies them to `clients[i - 1]` (clients beyond the slice get none).
+    pub fn pump_with(&mut self, server: Option<&dyn ghost::GhostWorld>, clients: &mut [ghost::GhostArena]) {
         for _ in 0..10_000 {
             let mut progress = false;
             for i in 0..self.nodes.len() {
                 self.nodes[i].handle_timeout(self.now);
-                while let Some((to, data)) = self.nodes[i].poll_transmit(self.now) {
+                loop {
+                    let next = match server {
+                        Some(w) if i == 0 => self.nodes[i].poll_transmit_with(self.now, w),
+                        _ => self.nodes[i].poll_transmit(self.now),
+                    };
+                    let Some((to, data)) = next else { break };
                     progress = true;
                     if let Some(j) = self.index_of(to)
                         && !self.mute[i]
@@ -337,7 +348,12 @@ impl World {
             while let Some(f) = self.link.pop_due(self.now) {
                 progress = true;
                 self.delivered += 1;
-                self.nodes[f.to].handle_datagram(self.now, f.from, &f.data);
+                match clients.get_mut(f.to.wrapping_sub(1)) {
+                    Some(world) if f.to > 0 => {
+                        self.nodes[f.to].handle_datagram_with(self.now, f.from, &f.data, world)
+                    }
+                    _ => self.nodes[f.to].handle_datagram(self.now, f.from, &f.data),
+                }
             }
             if !progress {
                 return;
@@ -348,7 +364,17 @@ impl World {
 
     /// Jumps to the next wakeup (or `until`) and pumps.
     pub fn step(&mut self, until: u64) {
-        self.pump();
+        self.step_with(until, None, &mut []);
+    }
+
+    /// [`Self::step`] with ghosting (see [`Self::pump_with`]).
+    pub fn step_with(
+        &mut self,
+        until: u64,
+        server: Option<&dyn ghost::GhostWorld>,
+        clients: &mut [ghost::GhostArena],
+    ) {
+        self.pump_with(server, clients);
         let mut next = self.link.next_at();
         for n in &self.nodes {
             if let Some(t) = n.poll_timeout(self.now) {
@@ -357,7 +383,7 @@ impl World {
         }
         let next = next.unwrap_or(until).min(until).max(self.now + 1);
         self.now = next;
-        self.pump();
+        self.pump_with(server, clients);
     }
 
     pub fn run_until(&mut self, t: u64) {

@@ -1,0 +1,185 @@
+//! Ghosting through the whole stack: handshake (with the ghost class digest), events and
+//! ghost sections in the same data packets, notifies from the real notify protocol, over
+//! the seeded lossy link of the deterministic harness.
+
+mod common;
+mod ghost_support;
+
+use common::*;
+use ghost_support::*;
+use rand_core::SeedableRng;
+use rand_pcg::Pcg32;
+use v12_netobject::ghost::*;
+use v12_netobject::*;
+
+const TICK_MS: u64 = 50;
+
+struct Scene {
+    net: World,
+    sim: SimWorld,
+    arenas: Vec<GhostArena>,
+    /// Client index (1-based) -> the scope mover of that client.
+    cams: Vec<ObjectId>,
+    next_tick: u64,
+    moving: bool,
+}
+
+impl Scene {
+    fn new(clients: usize, link: LinkParams, seed: u64) -> Self {
+        let mut net = World::new(clients, InterfaceConfig::default(), InterfaceConfig::default(), link, seed);
+        for n in &mut net.nodes {
+            n.set_ghost_classes(classes());
+        }
+        let mut sim = SimWorld::new(400.0, 40.0);
+        let mut rng = Pcg32::seed_from_u64(seed);
+        sim.populate(&mut rng, 300, 15.0);
+        let mut msg = SimpleNetObject::default();
+        msg.set_message1("Hello World!");
+        msg.message2 = "always in scope".into();
+        sim.add_message(msg);
+        let cams = (0..clients)
+            .map(|i| {
+                let mut cam = Mover::new(0, [100.0 + 60.0 * i as f32, 200.0, 0.0], [3.0, -2.0, 0.0]);
+                cam.view_distance = 90.0;
+                sim.add(cam)
+            })
+            .collect();
+        let arenas = (0..clients).map(|_| GhostArena::new()).collect();
+        Self { net, sim, arenas, cams, next_tick: TICK_MS, moving: true }
+    }
+
+    /// Connects every client; the server starts ghosting to each with its camera.
+    fn connect(&mut self) {
+        self.net.connect_all();
+        let n = self.net.nodes.len() - 1;
+        assert!(self.net.run_until_cond(10_000, |w| w.seen[0].connected.len() == n), "all connected");
+        for id in self.net.seen[0].connected.clone() {
+            let data = self.net.nodes[0].connection(id).unwrap().connect_data().clone();
+            let i: usize = std::str::from_utf8(&data).unwrap()["client".len()..].parse().unwrap();
+            self.net.nodes[0].start_ghosting(id).unwrap();
+            self.net.nodes[0].set_scope_object(id, Some(self.cams[i - 1])).unwrap();
+        }
+    }
+
+    fn run_until(&mut self, t: u64) {
+        while self.net.now < t {
+            let until = self.next_tick.min(t);
+            self.net.step_with(until, Some(&self.sim), &mut self.arenas);
+            if self.net.now >= self.next_tick {
+                if self.moving {
+                    self.sim.step(TICK_MS as f32 / 1000.0);
+                }
+                self.next_tick += TICK_MS;
+            }
+        }
+    }
+
+    fn assert_converged(&self) {
+        for (i, arena) in self.arenas.iter().enumerate() {
+            let cam = self.sim.mover(self.cams[i]).unwrap();
+            let mut in_scope = 0;
+            for (k, m) in self.sim.movers.iter().enumerate() {
+                let Some(m) = m else { continue };
+                let d = dist(m.pos, cam.pos);
+                let ghost =
+                    arena.iter().filter_map(|(_, g)| g.downcast_ref::<Mover>()).find(|g| g.ident == k as u32);
+                if d <= cam.view_distance {
+                    in_scope += 1;
+                    let g = ghost.unwrap_or_else(|| panic!("client {i}: object {k} at {d:.1} m not ghosted"));
+                    assert_mover_eq(m, g);
+                } else if d > cam.view_distance * 1.1 {
+                    assert!(ghost.is_none(), "client {i}: object {k} at {d:.1} m still ghosted");
+                } else if let Some(g) = ghost {
+                    assert_mover_eq(m, g);
+                }
+            }
+            assert!(in_scope > 10, "the scene puts objects in scope ({in_scope})");
+            let msg = arena.iter().filter_map(|(_, g)| g.downcast_ref::<SimpleNetObject>()).next();
+            assert_eq!(msg.map(|m| m.message1.as_str()), Some("Hello World!"));
+        }
+    }
+}
+
+#[test]
+fn ghosts_converge_through_the_full_stack_under_loss() {
+    for (seed, loss) in [(1, 0.0), (2, 0.2), (3, 0.5)] {
+        let link = LinkParams { loss, burst_chance: 0.02, burst_len: 4, jitter_ms: 15, ..LinkParams::CLEAN };
+        let mut s = Scene::new(3, LinkParams::CLEAN, seed);
+        s.connect();
+        s.net.link.params = link;
+        // Events and ghosts share packets: post ordered events during the run.
+        let conns = s.net.seen[0].connected.clone();
+        for (k, &id) in conns.iter().enumerate() {
+            s.net.nodes[0].post_event(id, Msg::<2>::new(0, k as u32, None)).unwrap();
+        }
+        let t = s.net.now;
+        s.run_until(t + 4_000);
+        s.moving = false;
+        s.net.link.params = LinkParams::CLEAN;
+        let t = s.net.now;
+        s.run_until(t + 1_500);
+        s.assert_converged();
+        for i in 1..=3 {
+            assert!(s.net.seen[i].disconnected.is_empty(), "seed {seed}: {:?}", s.net.seen[i].disconnected);
+            assert_eq!(s.net.seen[i].events.len(), 1, "the ordered event arrived next to the ghosts");
+            let c = s.net.client_conn(i).unwrap();
+            let rx = s.net.nodes[i].ghost_receiver(c).unwrap();
+            assert_eq!(rx.len(), s.arenas[i - 1].len());
+        }
+        let stats = s.net.nodes[0].ghost_manager(conns[0]).unwrap().stats();
+        assert!(stats.creates_acked > 0 && stats.updates_sent > 0);
+        if loss > 0.0 {
+            let dropped = s.net.nodes[0].connection(conns[0]).unwrap().stats().data_dropped;
+            assert!(dropped > 0, "the loss reached the ghost packets");
+        }
+    }
+}
+
+#[test]
+fn mission_change_and_disconnect_clear_the_client_ghosts() {
+    let mut s = Scene::new(2, LinkParams::lossy(0.1), 9);
+    s.connect();
+    s.run_until(s.net.now + 2_000);
+    assert!(s.arenas.iter().all(|a| a.len() > 10));
+    let conns = s.net.seen[0].connected.clone();
+    // Mission change on client 1's connection: the client drops everything, then gets it back.
+    s.net.nodes[0].reset_ghosting(conns[0]).unwrap();
+    let resets_before = {
+        let c = s.net.client_conn(1).unwrap();
+        s.net.nodes[1].ghost_receiver(c).unwrap().stats().resets
+    };
+    s.run_until(s.net.now + 2_000);
+    let c = s.net.client_conn(1).unwrap();
+    assert!(s.net.nodes[1].ghost_receiver(c).unwrap().stats().resets > resets_before);
+    s.moving = false;
+    s.net.link.params = LinkParams::CLEAN;
+    s.run_until(s.net.now + 1_500);
+    s.assert_converged();
+    // The server drops client 2: its ghosts leave its world.
+    s.net.nodes[0].disconnect(conns[1], "kicked");
+    s.run_until(s.net.now + 500);
+    assert_eq!(s.net.seen[2].disconnected.len(), 1);
+    assert!(s.arenas[1].is_empty(), "ghosts of a closed connection are removed");
+}
+
+#[test]
+fn ghost_class_mismatch_is_refused_with_a_reason() {
+    let mut net = World::new(1, InterfaceConfig::default(), InterfaceConfig::default(), LinkParams::CLEAN, 4);
+    net.nodes[0].set_ghost_classes(classes());
+    net.connect_all();
+    net.run_until(12_000);
+    assert!(net.seen[0].connected.is_empty());
+    assert!(net.seen[1].failed.iter().any(|r| r.contains("ghost class mismatch")), "{:?}", net.seen[1].failed);
+}
+
+#[test]
+fn a_client_without_a_ghost_world_is_dropped_not_crashed() {
+    let mut s = Scene::new(1, LinkParams::CLEAN, 5);
+    s.connect();
+    // Client packets go through handle_datagram (no world): the first ghost section ends it.
+    let t = s.net.now + 2_000;
+    while s.net.now < t {
+        s.net.step_with(t, Some(&s.sim), &mut []);
+    }
+    assert_eq!(s.net.seen[1].disconnected.len(), 1);
+}
