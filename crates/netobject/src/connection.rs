@@ -146,7 +146,11 @@ impl NetConnection {
             sim: SimulatedNet::new(sim_seed),
             out: VecDeque::new(),
             stats: ConnectionStats::default(),
-            ghosts: is_server.then(|| GhostManager::new(ghost_config, ghost_classes.clone())),
+            ghosts: is_server.then(|| {
+                let mut m = GhostManager::new(ghost_config, ghost_classes.clone());
+                m.set_connection(id);
+                m
+            }),
             scope_object: None,
             ghost_rx: (!is_server).then(|| GhostReceiver::new(ghost_classes.clone())),
             recorder: None,

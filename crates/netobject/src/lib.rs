@@ -10,6 +10,7 @@ pub mod ghost;
 mod handshake;
 mod interface;
 mod local;
+pub mod owned;
 mod rate;
 mod registry;
 mod simnet;

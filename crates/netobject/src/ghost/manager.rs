@@ -159,6 +159,7 @@ const DEPENDENCY_DEPTH: u32 = 8;
 pub struct GhostManager {
     config: GhostConfig,
     classes: Arc<GhostClassRegistry>,
+    connection: Option<crate::ConnectionId>,
     ghosting: bool,
     session: u32,
     /// The client must drop every ghost before new ones are sent.
@@ -193,6 +194,7 @@ impl GhostManager {
         Self {
             config,
             classes,
+            connection: None,
             ghosting: false,
             session: 0,
             reset_unacked: false,
@@ -209,6 +211,11 @@ impl GhostManager {
             scratch_deps: Vec::new(),
             stats: GhostStats::default(),
         }
+    }
+
+    /// The connection this manager serves, for [`GhostWorld::is_ghosted_to`].
+    pub fn set_connection(&mut self, connection: crate::ConnectionId) {
+        self.connection = Some(connection);
     }
 
     /// Counters so far.
@@ -369,6 +376,11 @@ impl GhostManager {
             }
         } else {
             let Some(obj) = world.object(id) else { return };
+            if let Some(c) = self.connection
+                && !world.is_ghosted_to(id, c)
+            {
+                return;
+            }
             let flags = obj.net_flags();
             if !flags.contains(NetFlags::GHOSTABLE)
                 || (flags.contains(NetFlags::SCOPE_LOCAL) && !self.config.is_local)

@@ -30,7 +30,7 @@
 //! ```
 
 mod class;
-mod context;
+pub(crate) mod context;
 mod error;
 mod ids;
 mod manager;

@@ -21,6 +21,13 @@ pub trait GhostWorld {
     fn objects_in_radius(&self, center: Point3, radius: f32, f: &mut dyn FnMut(ObjectId, f32)) {
         let _ = (center, radius, f);
     }
+
+    /// False keeps `object` off `connection` whatever its scope: a client-created object
+    /// (seed 003, security off) is not ghosted back to the client that owns the original.
+    fn is_ghosted_to(&self, object: ObjectId, connection: crate::ConnectionId) -> bool {
+        let _ = (object, connection);
+        true
+    }
 }
 
 /// The client's arena as the ghost receiver sees it.

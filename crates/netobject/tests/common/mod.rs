@@ -257,6 +257,9 @@ pub struct World {
     pub delivered: u64,
     /// Nodes cut off from the network (their datagrams vanish both ways).
     pub mute: Vec<bool>,
+    /// Nodes whose received events are kept whole in `raw` instead of being recorded.
+    pub keep_raw: Vec<bool>,
+    pub raw: Vec<(usize, ConnectionId, Box<dyn NetEvent>)>,
 }
 
 impl World {
@@ -300,6 +303,8 @@ impl World {
             link: Link::new(link, seed ^ 0xABCD),
             delivered: 0,
             mute: vec![false; clients + 1],
+            keep_raw: vec![false; clients + 1],
+            raw: Vec::new(),
         }
     }
 
@@ -342,6 +347,12 @@ impl World {
                 }
                 while let Some(ev) = self.nodes[i].poll_event() {
                     progress = true;
+                    if self.keep_raw[i]
+                        && let InterfaceEvent::EventReceived { connection, event } = ev
+                    {
+                        self.raw.push((i, connection, event));
+                        continue;
+                    }
                     record(&mut self.seen[i], ev, self.now);
                 }
             }
