@@ -123,6 +123,8 @@ pub struct NetInterface {
     /// Ghost tables of client connections that closed while no client world was at hand;
     /// [`NetInterface::release_ghosts`] removes their ghosts.
     orphaned: Vec<GhostReceiver>,
+    /// Recordings of client connections that closed before `stop_recording`.
+    finished_demos: HashMap<ConnectionId, Vec<u8>>,
     strings: NetStringTable,
     minter: TokenMinter,
     rng: Pcg64,
@@ -164,6 +166,7 @@ impl NetInterface {
                 unreachable!("an empty ghost registry has no duplicate names")
             })),
             orphaned: Vec::new(),
+            finished_demos: HashMap::new(),
             strings: NetStringTable::new(),
             minter,
             rng: Pcg64::from_seed(seed),
@@ -246,6 +249,35 @@ impl NetInterface {
         for mut rx in self.orphaned.drain(..) {
             rx.clear(world);
         }
+    }
+
+    /// Client side: starts recording what connection `id` receives (a demo). `world` is the
+    /// client world holding the connection's ghosts, whose state goes in the start block.
+    pub fn start_recording(&mut self, id: ConnectionId, world: &mut dyn GhostClientWorld) -> Result<()> {
+        let version = self.config.protocol_version;
+        let c = self.connections.get_mut(&id).ok_or(NetError::NoSuchConnection)?;
+        if c.is_server() {
+            return Err(NetError::BadEvent("demos record client connections".into()));
+        }
+        let rec = crate::demo::DemoRecorder::start(
+            version,
+            &self.registry,
+            &self.ghost_classes,
+            c.events_rx_state(),
+            c.strings_rx(),
+            c.ghost_receiver(),
+            world,
+        );
+        c.recorder = Some(rec);
+        Ok(())
+    }
+
+    /// Ends a recording and returns the demo file's bytes (also after the connection closed).
+    pub fn stop_recording(&mut self, id: ConnectionId) -> Option<Vec<u8>> {
+        if let Some(done) = self.finished_demos.remove(&id) {
+            return Some(done);
+        }
+        self.connections.get_mut(&id)?.recorder.take().map(crate::demo::DemoRecorder::finish)
     }
 
     /// The interface-wide tagged-string table (`addTaggedString`/`removeTaggedString`).
@@ -354,6 +386,9 @@ impl NetInterface {
         let Some(mut c) = self.connections.remove(&id) else { return };
         self.by_addr.remove(&c.remote_addr());
         c.close();
+        if let Some(rec) = c.recorder.take() {
+            self.finished_demos.insert(id, rec.finish());
+        }
         if let Some(rx) = c.take_ghost_receiver()
             && !rx.is_empty()
         {

@@ -89,6 +89,29 @@ impl GhostReceiver {
         }
     }
 
+    /// Restores a ghost from a demo's start block: class `class_id`, full state `state`
+    /// (made by [`crate::owned::pack_state`]).
+    pub(crate) fn restore(
+        &mut self,
+        world: &mut (impl GhostClientWorld + ?Sized),
+        ghost: u32,
+        class_id: u32,
+        state: &[u8],
+    ) -> Result<(), GhostError> {
+        if self.ghosts.contains_key(&ghost) {
+            return Err(GhostError::GhostExists(ghost));
+        }
+        let mut obj = self.classes.create(class_id).ok_or(GhostError::UnknownClass(class_id))?;
+        crate::owned::unpack_state(&mut *obj, state)?;
+        if !obj.on_ghost_add() {
+            return Err(GhostError::AddRefused(ghost));
+        }
+        let object = world.add_ghost(obj);
+        self.ghosts.insert(ghost, object);
+        self.by_object.insert(object, ghost);
+        Ok(())
+    }
+
     /// Reads one packet's ghost section (written by `GhostManager::write_packet`).
     /// On error the connection must be dropped; the ghosts already applied stay.
     pub fn read_packet(
