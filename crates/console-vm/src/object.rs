@@ -565,7 +565,26 @@ impl Console {
         id
     }
 
-    /// ScriptObject `class`/`superClass`, a datablock's name, else the class namespace.
+    /// True when the class or an ancestor is a GUI control class (`Gui*`, e.g. `GuiControl`,
+    /// or a lenient stand-in such as `GuiChunkedBitmapCtrl`): V12 puts a named control's name in
+    /// front of its class namespace, which is how `function OptionsDlg::onWake()` works.
+    fn is_gui_class(&self, mut class: u32) -> bool {
+        for _ in 0..64 {
+            let Some(c) = self.classes.get(class as usize) else { return false };
+            let name = self.names.text(c.name);
+            if name.len() >= 3 && name[..3].eq_ignore_ascii_case("gui") {
+                return true;
+            }
+            match c.parent {
+                Some(p) => class = p,
+                None => return false,
+            }
+        }
+        false
+    }
+
+    /// ScriptObject `class`/`superClass`, a named datablock's or GUI control's name, else the
+    /// class namespace.
     fn namespace_for(&mut self, obj: &SimObject) -> NsId {
         let class = &self.classes[obj.class as usize];
         let mut ns = class.ns;
@@ -586,8 +605,8 @@ impl Console {
                     ns = cid;
                 }
             }
-        } else if class.kind == ClassKind::DataBlock
-            && let Some(n) = obj.name
+        } else if let Some(n) = obj.name
+            && (class.kind == ClassKind::DataBlock || self.is_gui_class(obj.class))
         {
             let nid = self.namespace(n);
             if self.link_ns_ids(ns, nid) {

@@ -1,0 +1,138 @@
+//! The `tscript` runner as a user sees it: exit codes, stdout/stderr, simulated time, `quit()`.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// A fresh folder holding `files`, used as the runner's working (and script root) folder.
+fn folder(test: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tscript-cli-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).expect("write script");
+    }
+    dir
+}
+
+fn tscript(dir: &PathBuf, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tscript")).args(args).current_dir(dir).output().expect("run tscript")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn check_reports_file_line_col_and_exits_1() {
+    let dir = folder(
+        "check",
+        &[
+            ("good.cs", "function ok(%a) { return %a + 1; }\n"),
+            ("bad.cs", "echo(\"fine\");\n\nfunction broken(%a {\n"),
+            ("bad2.cs", "if (1) {\n  %x = ;\n}\n"),
+        ],
+    );
+    let out = tscript(&dir, &["--check", "good.cs"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "");
+
+    let out = tscript(&dir, &["--check", "good.cs", "bad.cs", "bad2.cs"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(lines[0].starts_with("bad.cs:3:20: "), "{err}");
+    assert!(lines[1].starts_with("bad2.cs:2:8: "), "{err}");
+    // --check only parses: nothing ran.
+    assert_eq!(text(&out.stdout), "");
+}
+
+#[test]
+fn runs_files_in_one_console_with_echo_to_stdout_and_errors_to_stderr() {
+    let dir = folder(
+        "run",
+        &[
+            ("a.cs", "$shared = 7;\necho(\"a says\" SPC $shared);\nerror(\"bad thing\");\n"),
+            (
+                "b.cs",
+                "echo(\"b sees\" SPC $shared);\nwarn(\"careful\");\nnoSuchFunction();\necho(\"b goes on\");\n",
+            ),
+            ("broken.cs", "echo(\"never\";\n"),
+        ],
+    );
+    let out = tscript(&dir, &["a.cs", "b.cs"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "a says 7\nb sees 7\nb goes on\n");
+    let err = text(&out.stderr);
+    assert!(err.contains("bad thing"), "{err}");
+    assert!(err.contains("careful"), "{err}");
+    assert!(err.contains("Unknown command noSuchFunction"), "{err}");
+
+    // A syntax error in one file is reported and the other files still run; the exit code says so.
+    let out = tscript(&dir, &["broken.cs", "a.cs"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("broken.cs:1:"), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "a says 7\n");
+}
+
+#[test]
+fn scheduled_events_fire_on_simulated_time_up_to_max_sim_ms() {
+    let script = r#"
+        function tick(%n) { echo("tick" SPC %n SPC getSimTime()); if (%n < 5) schedule(1000, 0, tick, %n + 1); }
+        schedule(500, 0, tick, 1);
+        $late = schedule(100000, 0, echo, "too late");
+        echo("files done");
+    "#;
+    let dir = folder("sched", &[("s.cs", script)]);
+    let out = tscript(&dir, &["s.cs"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // The event at 100 s is past the default limit (60 s) and never fires.
+    assert_eq!(
+        text(&out.stdout),
+        "files done\ntick 1 500\ntick 2 1500\ntick 3 2500\ntick 4 3500\ntick 5 4500\n"
+    );
+    let out = tscript(&dir, &["--max-sim-ms", "200000", "s.cs"]);
+    assert!(text(&out.stdout).ends_with("tick 5 4500\ntoo late\n"), "{}", text(&out.stdout));
+    let out = tscript(&dir, &["--max-sim-ms", "2000", "s.cs"]);
+    assert_eq!(text(&out.stdout), "files done\ntick 1 500\ntick 2 1500\n");
+}
+
+#[test]
+fn quit_stops_files_and_events() {
+    let dir = folder(
+        "quit",
+        &[
+            (
+                "q.cs",
+                "schedule(10, 0, echo, \"event\");\nschedule(20, 0, quit);\nschedule(30, 0, echo, \"never\");\necho(\"q\");\n",
+            ),
+            ("now.cs", "echo(\"before\");\nquit();\necho(\"after\");\n"),
+            ("next.cs", "echo(\"next file\");\n"),
+        ],
+    );
+    let out = tscript(&dir, &["q.cs"]);
+    assert_eq!(text(&out.stdout), "q\nevent\n");
+    // As in V12, `quit()` asks the host to stop: the running file finishes, no further file runs.
+    let out = tscript(&dir, &["now.cs", "next.cs"]);
+    assert_eq!(text(&out.stdout), "before\nafter\n");
+}
+
+#[test]
+fn lenient_makes_unknown_classes_plain_objects() {
+    let dir = folder(
+        "lenient",
+        &[("g.cs", "new GuiFancyCtrl(Thing) { extent = \"1 2\"; };\necho(Thing.extent);\n")],
+    );
+    let out = tscript(&dir, &["g.cs"]);
+    assert_eq!(text(&out.stdout), "\n");
+    assert!(text(&out.stderr).contains("GuiFancyCtrl"), "{}", text(&out.stderr));
+    let out = tscript(&dir, &["--lenient", "g.cs"]);
+    assert_eq!(text(&out.stdout), "1 2\n");
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    let dir = folder("usage", &[]);
+    assert_eq!(tscript(&dir, &[]).status.code(), Some(2));
+    assert_eq!(tscript(&dir, &["--bogus", "x.cs"]).status.code(), Some(2));
+}
