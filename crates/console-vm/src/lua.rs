@@ -13,6 +13,9 @@ fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<mlua::Value> {
     Ok(match v {
         Value::Empty => mlua::Value::String(lua.create_string("")?),
         Value::Int(i) => mlua::Value::Integer(*i),
+        // A whole double goes over as a Lua integer: its console text is "8", and Lua would
+        // print the float as "8.0".
+        Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => mlua::Value::Integer(*f as i64),
         Value::Float(f) => mlua::Value::Number(*f),
         Value::Str(s) => mlua::Value::String(lua.create_string(s.as_bytes())?),
     })
