@@ -3,3 +3,4 @@
 
 pub mod chat;
 pub mod link_check;
+pub mod ghosts;

@@ -1,0 +1,27 @@
+//! The ghost demo on real loopback UDP, small and short: every client converges.
+
+use v12_examples::ghosts::{GhostDemoConfig, run};
+use v12_platform::{ConditionerConfig, LossModel};
+
+#[test]
+fn ghost_demo_converges_on_loopback_under_loss() {
+    let config = GhostDemoConfig {
+        clients: 3,
+        objects: 400,
+        world_size: 500.0,
+        view_distance: 100.0,
+        seconds: 2.0,
+        settle_seconds: 2.0,
+        link: ConditionerConfig { latency_ms: 20, loss: LossModel::Uniform(0.1), ..ConditionerConfig::default() },
+        seed: 7,
+    };
+    let report = run(&config).expect("demo runs");
+    let text = report.render();
+    assert!(report.converged(), "{text}");
+    assert_eq!(report.clients.len(), 3);
+    for c in &report.clients {
+        assert!(c.ghosts > 5, "{text}");
+        assert!(c.updates_per_s > 0.0 && c.bytes_per_s > 0.0, "{text}");
+        assert_eq!(c.message.0, "Hello World!", "the SimpleNetObject reached client {}", c.index);
+    }
+}
