@@ -1,1 +1,8 @@
 #![doc = include_str!("../README.md")]
+
+pub mod moves;
+pub mod process;
+pub mod container;
+pub mod remote_command;
+mod sim_error;
+pub use sim_error::SimError;

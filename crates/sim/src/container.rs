@@ -1,0 +1,469 @@
+//! The container database (seed page SimDB): objects with world boxes and type masks in a
+//! uniform grid of bins over x/y (wrapping, like V12's SceneContainer), plus an overflow
+//! list for objects too large for the grid. Insert, remove, move; ray cast, box and radius
+//! queries. Results come in a deterministic order: by id for boxes, by distance then id for
+//! radius searches, nearest hit (ties by id) for rays.
+//!
+//! The script functions `initContainerRadiusSearch`, `containerSearchNext` and
+//! `containerSearchCurrDist` are registered by [`register_container_functions`].
+
+use glam::Vec3;
+use std::collections::HashMap;
+use std::cell::RefCell;
+use std::rc::Rc;
+use v12_console_vm::{Console, Value};
+
+/// Object ids in the container.
+pub type ContainerId = u32;
+
+/// An axis-aligned box.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Aabb {
+    pub min: Vec3,
+    pub max: Vec3,
+}
+
+impl Aabb {
+    /// A box from two corners (sorted per axis).
+    pub fn new(a: Vec3, b: Vec3) -> Self {
+        Self { min: a.min(b), max: a.max(b) }
+    }
+    /// A box of half-size `half` around `c`.
+    pub fn around(c: Vec3, half: Vec3) -> Self {
+        Self::new(c - half, c + half)
+    }
+    /// Do the boxes overlap (touching counts)?
+    pub fn overlaps(&self, o: &Aabb) -> bool {
+        self.min.cmple(o.max).all() && o.min.cmple(self.max).all()
+    }
+    /// The point of the box nearest `p`.
+    pub fn closest_point(&self, p: Vec3) -> Vec3 {
+        p.clamp(self.min, self.max)
+    }
+    /// Distance from `p` to the box (0 inside).
+    pub fn distance_to(&self, p: Vec3) -> f32 {
+        self.closest_point(p).distance(p)
+    }
+    /// Centre.
+    pub fn center(&self) -> Vec3 {
+        (self.min + self.max) * 0.5
+    }
+    /// Slab test of the segment `start + t (end - start)`, `t` in [0, 1]: the entry `t`.
+    pub fn intersect_segment(&self, start: Vec3, end: Vec3) -> Option<f32> {
+        let d = end - start;
+        let mut t0 = 0.0f32;
+        let mut t1 = 1.0f32;
+        for i in 0..3 {
+            if d[i].abs() < 1e-12 {
+                if start[i] < self.min[i] || start[i] > self.max[i] {
+                    return None;
+                }
+            } else {
+                let inv = 1.0 / d[i];
+                let (mut a, mut b) = ((self.min[i] - start[i]) * inv, (self.max[i] - start[i]) * inv);
+                if a > b {
+                    std::mem::swap(&mut a, &mut b);
+                }
+                t0 = t0.max(a);
+                t1 = t1.min(b);
+                if t0 > t1 {
+                    return None;
+                }
+            }
+        }
+        Some(t0)
+    }
+    fn is_valid(&self) -> bool {
+        self.min.is_finite() && self.max.is_finite()
+    }
+}
+
+/// A ray-cast hit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RayHit {
+    pub id: ContainerId,
+    /// Fraction along the segment (0 = start).
+    pub t: f32,
+    pub point: Vec3,
+}
+
+/// Grid parameters.
+#[derive(Clone, Copy, Debug)]
+pub struct ContainerConfig {
+    /// Bin edge length in metres.
+    pub bin_size: f32,
+    /// Bins per axis (the grid wraps around).
+    pub bins_per_axis: u32,
+    /// Objects spanning more bins than this per axis go to the overflow list.
+    pub max_bins_spanned: u32,
+}
+
+impl Default for ContainerConfig {
+    fn default() -> Self {
+        Self { bin_size: 16.0, bins_per_axis: 64, max_bins_spanned: 8 }
+    }
+}
+
+/// Errors of container edits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ContainerError {
+    /// The id is already in the container.
+    Duplicate(ContainerId),
+    /// Not in the container.
+    Unknown(ContainerId),
+    /// A box with NaN or infinite corners.
+    BadBox(ContainerId),
+}
+
+impl std::fmt::Display for ContainerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Duplicate(id) => write!(f, "object {id} is already in the container"),
+            Self::Unknown(id) => write!(f, "object {id} is not in the container"),
+            Self::BadBox(id) => write!(f, "object {id} has a non-finite box"),
+        }
+    }
+}
+
+impl std::error::Error for ContainerError {}
+
+#[derive(Debug, Clone)]
+struct Entry {
+    id: ContainerId,
+    bounds: Aabb,
+    mask: u32,
+    /// Bin range covered (x0, y0, x1, y1 in unwrapped bin coordinates); None = overflow.
+    bins: Option<(i64, i64, i64, i64)>,
+    stamp: u32,
+    live: bool,
+}
+
+/// The container database.
+#[derive(Debug, Clone)]
+pub struct Container {
+    cfg: ContainerConfig,
+    entries: Vec<Entry>,
+    free: Vec<u32>,
+    by_id: HashMap<ContainerId, u32>,
+    bins: Vec<Vec<u32>>,
+    overflow: Vec<u32>,
+    stamp: u32,
+}
+
+impl Default for Container {
+    fn default() -> Self {
+        Self::new(ContainerConfig::default())
+    }
+}
+
+impl Container {
+    /// An empty container.
+    pub fn new(mut cfg: ContainerConfig) -> Self {
+        cfg.bins_per_axis = cfg.bins_per_axis.clamp(1, 1024);
+        if !(cfg.bin_size.is_finite() && cfg.bin_size > 0.0) {
+            cfg.bin_size = 16.0;
+        }
+        let n = (cfg.bins_per_axis * cfg.bins_per_axis) as usize;
+        Self {
+            cfg,
+            entries: Vec::new(),
+            free: Vec::new(),
+            by_id: HashMap::new(),
+            bins: vec![Vec::new(); n],
+            overflow: Vec::new(),
+            stamp: 0,
+        }
+    }
+
+    /// Number of objects.
+    pub fn len(&self) -> usize {
+        self.by_id.len()
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.by_id.is_empty()
+    }
+
+    /// The box and mask of an object.
+    pub fn get(&self, id: ContainerId) -> Option<(Aabb, u32)> {
+        let e = &self.entries[*self.by_id.get(&id)? as usize];
+        Some((e.bounds, e.mask))
+    }
+
+    fn bin_range(&self, b: &Aabb) -> Option<(i64, i64, i64, i64)> {
+        let s = self.cfg.bin_size;
+        let f = |v: f32| (v / s).floor().clamp(-1e12, 1e12) as i64;
+        let (x0, y0, x1, y1) = (f(b.min.x), f(b.min.y), f(b.max.x), f(b.max.y));
+        let span = i64::from(self.cfg.max_bins_spanned);
+        (x1 - x0 < span && y1 - y0 < span).then_some((x0, y0, x1, y1))
+    }
+
+    /// Bin indices covering an unwrapped range, each once (the range is clipped to one wrap).
+    fn for_bins(&self, (x0, y0, x1, y1): (i64, i64, i64, i64), mut f: impl FnMut(usize)) {
+        let n = i64::from(self.cfg.bins_per_axis);
+        let x1 = x1.min(x0 + n - 1);
+        let y1 = y1.min(y0 + n - 1);
+        for y in y0..=y1 {
+            let row = y.rem_euclid(n) * n;
+            for x in x0..=x1 {
+                f((row + x.rem_euclid(n)) as usize);
+            }
+        }
+    }
+
+    /// The seed's `Container::addObject`.
+    pub fn insert(&mut self, id: ContainerId, bounds: Aabb, mask: u32) -> Result<(), ContainerError> {
+        if self.by_id.contains_key(&id) {
+            return Err(ContainerError::Duplicate(id));
+        }
+        if !bounds.is_valid() {
+            return Err(ContainerError::BadBox(id));
+        }
+        let bins = self.bin_range(&bounds);
+        let e = Entry { id, bounds, mask, bins, stamp: 0, live: true };
+        let slot = match self.free.pop() {
+            Some(s) => {
+                self.entries[s as usize] = e;
+                s
+            }
+            None => {
+                self.entries.push(e);
+                (self.entries.len() - 1) as u32
+            }
+        };
+        self.by_id.insert(id, slot);
+        self.link(slot);
+        Ok(())
+    }
+
+    fn link(&mut self, slot: u32) {
+        match self.entries[slot as usize].bins {
+            Some(r) => {
+                let mut idx = Vec::new();
+                self.for_bins(r, |b| idx.push(b));
+                for b in idx {
+                    self.bins[b].push(slot);
+                }
+            }
+            None => self.overflow.push(slot),
+        }
+    }
+
+    fn unlink(&mut self, slot: u32) {
+        match self.entries[slot as usize].bins {
+            Some(r) => {
+                let mut idx = Vec::new();
+                self.for_bins(r, |b| idx.push(b));
+                for b in idx {
+                    if let Some(p) = self.bins[b].iter().position(|&s| s == slot) {
+                        self.bins[b].swap_remove(p);
+                    }
+                }
+            }
+            None => {
+                if let Some(p) = self.overflow.iter().position(|&s| s == slot) {
+                    self.overflow.swap_remove(p);
+                }
+            }
+        }
+    }
+
+    /// The seed's `Container::removeObject`.
+    pub fn remove(&mut self, id: ContainerId) -> Result<(), ContainerError> {
+        let slot = self.by_id.remove(&id).ok_or(ContainerError::Unknown(id))?;
+        self.unlink(slot);
+        self.entries[slot as usize].live = false;
+        self.free.push(slot);
+        Ok(())
+    }
+
+    /// The seed's `Container::checkBins`: the object moved; rebin only when its bin range changed.
+    pub fn update(&mut self, id: ContainerId, bounds: Aabb) -> Result<(), ContainerError> {
+        let slot = *self.by_id.get(&id).ok_or(ContainerError::Unknown(id))?;
+        if !bounds.is_valid() {
+            return Err(ContainerError::BadBox(id));
+        }
+        let bins = self.bin_range(&bounds);
+        if bins != self.entries[slot as usize].bins {
+            self.unlink(slot);
+            self.entries[slot as usize].bins = bins;
+            self.link(slot);
+        }
+        self.entries[slot as usize].bounds = bounds;
+        Ok(())
+    }
+
+    /// Changes an object's type mask.
+    pub fn set_mask(&mut self, id: ContainerId, mask: u32) -> Result<(), ContainerError> {
+        let slot = *self.by_id.get(&id).ok_or(ContainerError::Unknown(id))?;
+        self.entries[slot as usize].mask = mask;
+        Ok(())
+    }
+
+    /// Calls `f` once for every live entry whose bins touch `area` and whose mask matches.
+    fn candidates(&mut self, area: &Aabb, mask: u32, mut f: impl FnMut(&Entry)) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            for e in &mut self.entries {
+                e.stamp = 0;
+            }
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        let range = match self.bin_range(area) {
+            Some(r) => r,
+            // A huge query: every bin once.
+            None => {
+                let n = i64::from(self.cfg.bins_per_axis);
+                (0, 0, n - 1, n - 1)
+            }
+        };
+        let mut bins = Vec::new();
+        self.for_bins(range, |b| bins.push(b));
+        let entries = &mut self.entries;
+        for b in bins {
+            for &s in &self.bins[b] {
+                let e = &mut entries[s as usize];
+                if e.stamp != stamp {
+                    e.stamp = stamp;
+                    if e.mask & mask != 0 {
+                        f(e);
+                    }
+                }
+            }
+        }
+        for &s in &self.overflow {
+            let e = &entries[s as usize];
+            if e.mask & mask != 0 {
+                f(e);
+            }
+        }
+    }
+
+    /// Objects whose box overlaps `area` and whose type mask shares a bit with `mask`,
+    /// sorted by id (the seed's `findObjects`).
+    pub fn find_box(&mut self, area: &Aabb, mask: u32) -> Vec<ContainerId> {
+        let mut out = Vec::new();
+        self.candidates(area, mask, |e| {
+            if e.bounds.overlaps(area) {
+                out.push(e.id);
+            }
+        });
+        out.sort_unstable();
+        out
+    }
+
+    /// Objects within `radius` of `center` (distance to their box), nearest first, ties by id.
+    pub fn find_radius(&mut self, center: Vec3, radius: f32, mask: u32) -> Vec<(ContainerId, f32)> {
+        let mut out = Vec::new();
+        if !(center.is_finite() && radius.is_finite() && radius >= 0.0) {
+            return out;
+        }
+        let area = Aabb::around(center, Vec3::splat(radius));
+        self.candidates(&area, mask, |e| {
+            let d = e.bounds.distance_to(center);
+            if d <= radius {
+                out.push((e.id, d));
+            }
+        });
+        out.sort_unstable_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        out
+    }
+
+    /// The nearest object whose box the segment `start..end` hits (the seed's `castRay`),
+    /// skipping `exclude` (the caster).
+    pub fn cast_ray(&mut self, start: Vec3, end: Vec3, mask: u32, exclude: Option<ContainerId>) -> Option<RayHit> {
+        if !(start.is_finite() && end.is_finite()) {
+            return None;
+        }
+        let area = Aabb::new(start, end);
+        let mut best: Option<(f32, ContainerId)> = None;
+        self.candidates(&area, mask, |e| {
+            if Some(e.id) == exclude {
+                return;
+            }
+            if let Some(t) = e.bounds.intersect_segment(start, end) {
+                let better = match best {
+                    None => true,
+                    Some((bt, bid)) => t < bt || (t == bt && e.id < bid),
+                };
+                if better {
+                    best = Some((t, e.id));
+                }
+            }
+        });
+        best.map(|(t, id)| RayHit { id, t, point: start + (end - start) * t })
+    }
+
+    /// Reference implementation for tests and benches: a scan of every object.
+    pub fn find_radius_brute_force(&self, center: Vec3, radius: f32, mask: u32) -> Vec<(ContainerId, f32)> {
+        let mut out: Vec<(ContainerId, f32)> = self
+            .entries
+            .iter()
+            .filter(|e| e.live && e.mask & mask != 0)
+            .map(|e| (e.id, e.bounds.distance_to(center)))
+            .filter(|&(_, d)| d <= radius)
+            .collect();
+        out.sort_unstable_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        out
+    }
+}
+
+/// A container plus the script search cursor, shared by the host and the console functions.
+#[derive(Debug, Default)]
+pub struct ScriptContainer {
+    pub container: Container,
+    search: Vec<(ContainerId, f32)>,
+    cursor: usize,
+    current_dist: f32,
+}
+
+/// The shared handle the console functions hold.
+pub type ContainerHandle = Rc<RefCell<ScriptContainer>>;
+
+fn parse_point(s: &str) -> Vec3 {
+    let mut it = s.split_whitespace().map(|w| v12_console_vm::value::atof(w) as f32);
+    Vec3::new(it.next().unwrap_or(0.0), it.next().unwrap_or(0.0), it.next().unwrap_or(0.0))
+}
+
+/// Registers `initContainerRadiusSearch(%pos, %radius, %mask)`, `containerSearchNext()`
+/// (the next id, nearest first, or 0 at the end) and `containerSearchCurrDist()`.
+pub fn register_container_functions(con: &mut Console, handle: ContainerHandle) {
+    let h = handle.clone();
+    con.register_function(
+        "initContainerRadiusSearch",
+        4,
+        4,
+        "initContainerRadiusSearch(pos, radius, mask)",
+        move |_c, a| {
+            let pos = parse_point(&a.str(0));
+            let radius = a.f64(1) as f32;
+            let mask = a.f64(2) as i64 as u32;
+            let mut s = h.borrow_mut();
+            let found = s.container.find_radius(pos, radius, mask);
+            s.search = found;
+            s.cursor = 0;
+            s.current_dist = 0.0;
+            Value::Empty
+        },
+    );
+    let h = handle.clone();
+    con.register_function("containerSearchNext", 1, 1, "containerSearchNext()", move |_c, _a| {
+        let mut s = h.borrow_mut();
+        while s.cursor < s.search.len() {
+            let (id, d) = s.search[s.cursor];
+            s.cursor += 1;
+            // Objects removed since the search started are skipped.
+            if s.container.get(id).is_some() {
+                s.current_dist = d;
+                return Value::Int(i64::from(id));
+            }
+        }
+        s.current_dist = 0.0;
+        Value::Int(0)
+    });
+    con.register_function("containerSearchCurrDist", 1, 1, "containerSearchCurrDist()", move |_c, _a| {
+        Value::Float(f64::from(handle.borrow().current_dist))
+    });
+}
