@@ -4,3 +4,4 @@
 pub mod chat;
 pub mod link_check;
 pub mod ghosts;
+pub mod owned;

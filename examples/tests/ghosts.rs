@@ -25,3 +25,28 @@ fn ghost_demo_converges_on_loopback_under_loss() {
         assert_eq!(c.message.0, "Hello World!", "the SimpleNetObject reached client {}", c.index);
     }
 }
+
+/// The demo scene at full size (for the performance notes): `cargo test -p v12-examples
+/// --release --test ghosts -- --ignored --nocapture`.
+#[test]
+#[ignore = "ten-second demo run for the performance figures"]
+fn ghost_demo_full_scene_figures() {
+    let config = GhostDemoConfig {
+        link: ConditionerConfig { latency_ms: 50, loss: LossModel::Uniform(0.02), ..ConditionerConfig::default() },
+        ..GhostDemoConfig::default()
+    };
+    let report = run(&config).expect("demo runs");
+    println!("{}", report.render());
+    assert!(report.converged());
+}
+
+#[test]
+fn l3_demo_syncs_then_control_messages_converge() {
+    let report = v12_examples::owned::run(3, 4).expect("l3 demo runs");
+    assert!(report.converged(), "{:#?}", report);
+    // The server object took every sync; each client's object moved by its control messages.
+    assert!(report.server.contains(&(0, 4, 0)), "{:?}", report.server);
+    for i in 0..3 {
+        assert!(report.server.contains(&(1 + i, 4, 4 * (i as i32 + 1))), "{:?}", report.server);
+    }
+}
