@@ -1,0 +1,155 @@
+//! Action maps: bind, bindCmd, modifiers, global map first, stack order, breaks to the
+//! binding that took the make.
+
+use v12_console_vm::{BufferSink, Console};
+use v12_platform::{InputAction, InputDeviceType, InputEvent, InputObjectType, Modifiers};
+use v12_sim::action_map::{key_code, parse_binding, process_input, register_action_maps};
+
+fn setup() -> (Console, BufferSink) {
+    let mut con = Console::new();
+    let out = BufferSink::new();
+    con.set_output(Box::new(out.clone()));
+    register_action_maps(&mut con).unwrap();
+    (con, out)
+}
+
+fn key(name: &str, action: InputAction, mods: Modifiers) -> InputEvent {
+    InputEvent {
+        device_type: InputDeviceType::Keyboard,
+        device_inst: 0,
+        object_type: InputObjectType::Key,
+        object_inst: key_code(name).unwrap(),
+        action,
+        modifiers: mods,
+        ascii: 0,
+        value: if action == InputAction::Make { 1.0 } else { 0.0 },
+    }
+}
+
+#[test]
+fn bind_calls_the_function_with_the_value_on_make_and_break() {
+    let (mut con, out) = setup();
+    con.eval(
+        r#"function moveforward(%val) { echo("fwd " @ %val); }
+           new ActionMap(moveMap);
+           moveMap.bind(keyboard, w, moveforward);
+           moveMap.push();"#,
+    )
+    .unwrap();
+    assert!(process_input(&mut con, &key("w", InputAction::Make, Modifiers::NONE)));
+    assert!(process_input(&mut con, &key("w", InputAction::Break, Modifiers::NONE)));
+    assert!(!process_input(&mut con, &key("s", InputAction::Make, Modifiers::NONE)));
+    assert_eq!(out.stdout(), "fwd 1\nfwd 0\n");
+}
+
+#[test]
+fn bind_cmd_evaluates_scripts() {
+    let (mut con, out) = setup();
+    con.eval(
+        r#"new ActionMap(m);
+           m.bindCmd(keyboard, "space", "echo(\"jump down\");", "echo(\"jump up\");");
+           m.push();"#,
+    )
+    .unwrap();
+    process_input(&mut con, &key("space", InputAction::Make, Modifiers::NONE));
+    process_input(&mut con, &key("space", InputAction::Break, Modifiers::NONE));
+    assert_eq!(out.stdout(), "jump down\njump up\n");
+}
+
+#[test]
+fn modifiers_select_bindings_and_releasing_them_does_not_break() {
+    let (mut con, out) = setup();
+    con.eval(
+        r#"function plain(%v) { echo("plain " @ %v); }
+           function shifted(%v) { echo("shifted " @ %v); }
+           function lctl(%v) { echo("lctrl " @ %v); }
+           GlobalActionMap.bind(keyboard, "w", plain);
+           GlobalActionMap.bind(keyboard, "shift w", shifted);
+           GlobalActionMap.bind(keyboard, "lctrl w", lctl);"#,
+    )
+    .unwrap();
+    process_input(&mut con, &key("w", InputAction::Make, Modifiers::RSHIFT));
+    // Shift released first: no break for the shifted binding.
+    assert!(!process_input(&mut con, &key("rshift", InputAction::Break, Modifiers::NONE)));
+    process_input(&mut con, &key("w", InputAction::Break, Modifiers::NONE));
+    process_input(&mut con, &key("w", InputAction::Make, Modifiers::RCTRL));
+    process_input(&mut con, &key("w", InputAction::Break, Modifiers::RCTRL));
+    process_input(&mut con, &key("w", InputAction::Make, Modifiers::LCTRL));
+    process_input(&mut con, &key("w", InputAction::Break, Modifiers::LCTRL));
+    // rctrl does not match "lctrl w": the unmodified binding takes it.
+    assert_eq!(out.stdout(), "shifted 1\nshifted 0\nplain 1\nplain 0\nlctrl 1\nlctrl 0\n");
+}
+
+#[test]
+fn global_first_then_stack_top_first_with_push_pop() {
+    let (mut con, out) = setup();
+    con.eval(
+        r#"function g(%v) { echo("global"); }
+           function a(%v) { echo("A " @ %v); }
+           function b(%v) { echo("B " @ %v); }
+           new ActionMap(mapA); new ActionMap(mapB);
+           mapA.bind(keyboard, "e", a); mapB.bind(keyboard, "e", b);
+           mapA.bind(keyboard, "q", a);
+           GlobalActionMap.bind(keyboard, "tilde", g);
+           mapA.push(); mapB.push();"#,
+    )
+    .unwrap();
+    process_input(&mut con, &key("e", InputAction::Make, Modifiers::NONE));
+    process_input(&mut con, &key("q", InputAction::Make, Modifiers::NONE)); // falls through B to A
+    process_input(&mut con, &key("tilde", InputAction::Make, Modifiers::NONE));
+    con.eval("mapB.bind(keyboard, \"tilde\", b);").unwrap();
+    process_input(&mut con, &key("tilde", InputAction::Make, Modifiers::NONE)); // global still first
+    con.eval("mapB.pop();").unwrap();
+    process_input(&mut con, &key("e", InputAction::Make, Modifiers::NONE));
+    assert_eq!(out.stdout(), "B 1\nA 1\nglobal\nglobal\nA 1\n");
+}
+
+#[test]
+fn break_goes_to_the_map_that_got_the_make() {
+    let (mut con, out) = setup();
+    con.eval(
+        r#"function a(%v) { echo("A " @ %v); }
+           function b(%v) { echo("B " @ %v); }
+           new ActionMap(mapA); new ActionMap(mapB);
+           mapA.bind(keyboard, "w", a); mapB.bind(keyboard, "w", b);
+           mapA.push();"#,
+    )
+    .unwrap();
+    process_input(&mut con, &key("w", InputAction::Make, Modifiers::NONE));
+    con.eval("mapB.push();").unwrap(); // e.g. the player jumped into a vehicle
+    process_input(&mut con, &key("w", InputAction::Break, Modifiers::NONE));
+    assert_eq!(out.stdout(), "A 1\nA 0\n");
+    // A second break without a make is not handled.
+    assert!(!process_input(&mut con, &key("w", InputAction::Break, Modifiers::NONE)));
+}
+
+#[test]
+fn axes_unbind_and_bad_names() {
+    let (mut con, out) = setup();
+    con.eval(
+        r#"function yaw(%v) { echo("yaw " @ %v); }
+           new ActionMap(m); m.bind(mouse, xaxis, yaw); m.push();
+           m.bind(keyboard, "w", yaw);
+           m.unbind(keyboard, "w");"#,
+    )
+    .unwrap();
+    let ev = InputEvent {
+        device_type: InputDeviceType::Mouse,
+        device_inst: 0,
+        object_type: InputObjectType::XAxis,
+        object_inst: 0,
+        action: InputAction::Move,
+        modifiers: Modifiers::NONE,
+        ascii: 0,
+        value: -2.5,
+    };
+    assert!(process_input(&mut con, &ev));
+    assert!(!process_input(&mut con, &key("w", InputAction::Make, Modifiers::NONE)));
+    assert_eq!(out.stdout(), "yaw -2.5\n");
+    assert!(parse_binding("keyboard", "hyper w").is_none());
+    assert!(parse_binding("toaster", "w").is_none());
+    assert!(parse_binding("keyboard", "").is_none());
+    assert_eq!(parse_binding("mouse0", "button1").unwrap().0.object_inst, 1);
+    con.eval("m.bind(keyboard, \"nosuchkey\", yaw);").unwrap();
+    assert!(out.stderr().contains("unknown input") || out.all().contains("unknown input"));
+}
