@@ -267,7 +267,7 @@ impl DemoWorld {
             o.stamp = now_ms;
             o.mask.set_mask_bits(Movable::MOVE);
         }
-        if tick.is_multiple_of(20) {
+        if tick % 20 == 0 {
             self.message.set_message2(&format!("tick {tick}"));
         }
         self.rebuild_grid();
@@ -470,12 +470,16 @@ fn clean(link: &ConditionerConfig) -> ConditionerConfig {
     ConditionerConfig { latency_ms: link.latency_ms, ..ConditionerConfig::default() }
 }
 
+/// Objects within a client's visible distance (ident, position), and the idents within
+/// the hysteresis band (a ghost there may or may not be held).
+type ClientScope = (Vec<(u32, Point3)>, Vec<u32>);
+
 /// The server's final state, shared with the checker.
 #[derive(Debug, Default)]
 struct Final {
     /// Per client index: (ident, position) of every object within the visible distance,
     /// and the idents within the hysteresis band.
-    scope: BTreeMap<u32, (Vec<(u32, Point3)>, Vec<u32>)>,
+    scope: BTreeMap<u32, ClientScope>,
     baseline_bytes: BTreeMap<u32, u64>,
     message: (String, String),
 }
@@ -520,12 +524,10 @@ pub fn run(config: &GhostDemoConfig) -> io::Result<GhostReport> {
             config.seed.wrapping_add(u64::from(index) + 1),
         );
         // Quick handshake retries: a lost connect request must not eat the short demo.
-        let client_cfg = InterfaceConfig { connect_retry_ms: 250, connect_tries: 20, ..InterfaceConfig::default() };
-        let mut iface = NetInterface::new(
-            client_cfg,
-            event_registry(),
-            entropy(config.seed, 1 + u64::from(index)),
-        );
+        let client_cfg =
+            InterfaceConfig { connect_retry_ms: 250, connect_tries: 20, ..InterfaceConfig::default() };
+        let mut iface =
+            NetInterface::new(client_cfg, event_registry(), entropy(config.seed, 1 + u64::from(index)));
         iface.set_ghost_classes(classes.clone());
         let driver = NetDriver::new(iface, port);
         let link = config.link;
@@ -540,8 +542,11 @@ pub fn run(config: &GhostDemoConfig) -> io::Result<GhostReport> {
     stop.store(true, Ordering::Relaxed);
     server_thread.join().map_err(|_| io::Error::other("the server thread panicked"))??;
     let fin = fin.lock().map_err(|_| io::Error::other("poisoned"))?;
-    let mut report =
-        GhostReport { clients: Vec::new(), server_objects: config.objects as usize, message: fin.message.clone() };
+    let mut report = GhostReport {
+        clients: Vec::new(),
+        server_objects: config.objects as usize,
+        message: fin.message.clone(),
+    };
     let seconds = config.seconds + config.settle_seconds;
     for (mut c, held) in client_results {
         let (must, band) = fin.scope.get(&c.index).cloned().unwrap_or_default();
@@ -601,7 +606,8 @@ fn run_server(
         if now >= next_baseline && now < check_at {
             next_baseline += period;
             for &index in index_of.values() {
-                *baseline.entry(index).or_default() += world.full_state_bytes(world.camera(index as usize)) as u64;
+                *baseline.entry(index).or_default() +=
+                    world.full_state_bytes(world.camera(index as usize)) as u64;
             }
         }
         if now >= check_at && !checked {
@@ -609,8 +615,11 @@ fn run_server(
             let mut f = fin.lock().map_err(|_| io::Error::other("poisoned"))?;
             for index in 0..config.clients {
                 let cam = world.camera(index as usize);
-                let must: Vec<(u32, Point3)> =
-                    world.in_scope(cam, 0.0).into_iter().map(|id| (id, world.objects[id as usize].pos)).collect();
+                let must: Vec<(u32, Point3)> = world
+                    .in_scope(cam, 0.0)
+                    .into_iter()
+                    .map(|id| (id, world.objects[id as usize].pos))
+                    .collect();
                 let band = world.in_scope(cam, 0.1);
                 f.scope.insert(index, (must, band));
             }
@@ -648,7 +657,8 @@ fn run_client(
 ) -> io::Result<(GhostClientReport, Held)> {
     let mut report = GhostClientReport { index, ..GhostClientReport::default() };
     let start = clock.now_ms();
-    let id = driver.interface.connect(start, server.socket_addr(), bytes::Bytes::copy_from_slice(&[index as u8]));
+    let id =
+        driver.interface.connect(start, server.socket_addr(), bytes::Bytes::copy_from_slice(&[index as u8]));
     let mut world = StampingArena::default();
     let (mut stale_sum, mut stale_n) = (0.0, 0u64);
     let mut settled = false;
@@ -672,7 +682,8 @@ fn run_client(
             }
         }
         while let Some(event) = driver.interface.poll_event() {
-            if let InterfaceEvent::ConnectFailed { reason, .. } | InterfaceEvent::Disconnected { reason, .. } = event
+            if let InterfaceEvent::ConnectFailed { reason, .. }
+            | InterfaceEvent::Disconnected { reason, .. } = event
             {
                 report.failure = Some(reason);
             }

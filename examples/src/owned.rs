@@ -12,7 +12,9 @@ use std::sync::Arc;
 
 use v12_bitstream::{BitReader, BitWriter};
 use v12_netobject::ghost::*;
-use v12_netobject::owned::{ClassPolicy, Handled, OwnedClient, OwnedObjects, OwnedWorld, Owner, register_events};
+use v12_netobject::owned::{
+    ClassPolicy, Handled, OwnedClient, OwnedObjects, OwnedWorld, Owner, register_events,
+};
 use v12_netobject::{ConnectionId, InterfaceConfig, InterfaceEvent, NetClassRegistryBuilder, NetInterface};
 
 /// The l3_demo object: a named counter at a position, owned by someone.
@@ -122,7 +124,8 @@ pub fn run(clients: usize, steps: u32) -> Result<L3Report, String> {
         register_events(&mut b);
         Arc::new(b.build().map_err(|e| e.to_string())?)
     };
-    let classes = Arc::new(GhostClassRegistryBuilder::new().register::<DemoNao>().build().map_err(|e| e.to_string())?);
+    let classes =
+        Arc::new(GhostClassRegistryBuilder::new().register::<DemoNao>().build().map_err(|e| e.to_string())?);
     let mut nodes = vec![NetInterface::new(
         InterfaceConfig { accept_connections: true, ..InterfaceConfig::default() },
         reg.clone(),
@@ -164,8 +167,11 @@ pub fn run(clients: usize, steps: u32) -> Result<L3Report, String> {
                 nodes[i].handle_timeout(now);
                 let mut out = Vec::new();
                 loop {
-                    let next =
-                        if i == 0 { nodes[0].poll_transmit_with(now, &*world) } else { nodes[i].poll_transmit(now) };
+                    let next = if i == 0 {
+                        nodes[0].poll_transmit_with(now, &*world)
+                    } else {
+                        nodes[i].poll_transmit(now)
+                    };
                     let Some(t) = next else { break };
                     out.push(t);
                 }
@@ -184,7 +190,8 @@ pub fn run(clients: usize, steps: u32) -> Result<L3Report, String> {
                         let i = usize::from(connect_data.first().copied().unwrap_or(0));
                         by_conn.insert(connection, i);
                         // Each client gets an object it owns (created by the server: security on).
-                        let id = world.insert_object(Box::new(DemoNao { name: 1 + i as u32, ..DemoNao::default() }));
+                        let id = world
+                            .insert_object(Box::new(DemoNao { name: 1 + i as u32, ..DemoNao::default() }));
                         owned.insert(id, class_id, Owner::Client(connection));
                         own.insert(i, id);
                         nodes[0].start_ghosting(connection).map_err(|e| e.to_string())?;
@@ -193,7 +200,9 @@ pub fn run(clients: usize, steps: u32) -> Result<L3Report, String> {
                         match owned.handle_event(&mut nodes[0], connection, &*event, &classes, world)? {
                             Handled::Control { object, body } => {
                                 let dx = i32::from(body.first().copied().unwrap_or(0) as i8);
-                                if let Some(n) = world.object_mut(object).and_then(|o| o.downcast_mut::<DemoNao>()) {
+                                if let Some(n) =
+                                    world.object_mut(object).and_then(|o| o.downcast_mut::<DemoNao>())
+                                {
                                     n.x += dx;
                                     n.value += 1;
                                     n.mask.set_mask_bits(1);
@@ -220,7 +229,9 @@ pub fn run(clients: usize, steps: u32) -> Result<L3Report, String> {
             n.mask.set_mask_bits(1);
         }
         pump(&mut nodes, &mut world, &mut owned, &mut arenas, &mut by_conn, &mut own, 200)?;
-        report.lines.push(format!("sync {step}: clients see {:?}", arenas.iter().map(view).collect::<Vec<_>>()));
+        report
+            .lines
+            .push(format!("sync {step}: clients see {:?}", arenas.iter().map(view).collect::<Vec<_>>()));
     }
     // Part 2: every client moves its own object with control messages.
     for step in 1..=steps {
@@ -239,7 +250,9 @@ pub fn run(clients: usize, steps: u32) -> Result<L3Report, String> {
             }
         }
         pump(&mut nodes, &mut world, &mut owned, &mut arenas, &mut by_conn, &mut own, 300)?;
-        report.lines.push(format!("control {step}: clients see {:?}", arenas.iter().map(view).collect::<Vec<_>>()));
+        report
+            .lines
+            .push(format!("control {step}: clients see {:?}", arenas.iter().map(view).collect::<Vec<_>>()));
     }
     pump(&mut nodes, &mut world, &mut owned, &mut arenas, &mut by_conn, &mut own, 1_000)?;
     report.views = arenas.iter().map(view).collect();

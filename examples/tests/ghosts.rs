@@ -12,7 +12,11 @@ fn ghost_demo_converges_on_loopback_under_loss() {
         view_distance: 100.0,
         seconds: 2.0,
         settle_seconds: 2.0,
-        link: ConditionerConfig { latency_ms: 20, loss: LossModel::Uniform(0.1), ..ConditionerConfig::default() },
+        link: ConditionerConfig {
+            latency_ms: 20,
+            loss: LossModel::Uniform(0.1),
+            ..ConditionerConfig::default()
+        },
         seed: 7,
     };
     let report = run(&config).expect("demo runs");
@@ -32,7 +36,11 @@ fn ghost_demo_converges_on_loopback_under_loss() {
 #[ignore = "ten-second demo run for the performance figures"]
 fn ghost_demo_full_scene_figures() {
     let config = GhostDemoConfig {
-        link: ConditionerConfig { latency_ms: 50, loss: LossModel::Uniform(0.02), ..ConditionerConfig::default() },
+        link: ConditionerConfig {
+            latency_ms: 50,
+            loss: LossModel::Uniform(0.02),
+            ..ConditionerConfig::default()
+        },
         ..GhostDemoConfig::default()
     };
     let report = run(&config).expect("demo runs");

@@ -481,7 +481,15 @@ impl NetConnection {
         if rate {
             self.rate_in_flight += 1;
         }
-        self.records.push_back(PacketRecord { seq, sent_at: now, rate, elicits_ack, events, strings, ghosts });
+        self.records.push_back(PacketRecord {
+            seq,
+            sent_at: now,
+            rate,
+            elicits_ack,
+            events,
+            strings,
+            ghosts,
+        });
         self.next_send_at = now + u64::from(period);
         self.owe_ack = false;
         trace!(connection = %self.id, seq, bits = w.bit_position(), "data packet");

@@ -100,7 +100,8 @@ impl DemoRecorder {
             b.extend_from_slice(&(text.len() as u16).to_le_bytes());
             b.extend_from_slice(text.as_bytes());
         }
-        let mut held: Vec<(u32, crate::ghost::ObjectId)> = ghosts.map(|g| g.iter().collect()).unwrap_or_default();
+        let mut held: Vec<(u32, crate::ghost::ObjectId)> =
+            ghosts.map(|g| g.iter().collect()).unwrap_or_default();
         held.sort_unstable();
         let mut entries = Vec::new();
         for (ghost, object) in held {

@@ -6,8 +6,8 @@ use crate::connection::NetConnection;
 use crate::error::{NetError, Result};
 use crate::event::{ConnectionId, NetEvent};
 use crate::ghost::{
-    GhostClassRegistry, GhostClassRegistryBuilder, GhostClientWorld, GhostConfig, GhostManager, GhostReceiver,
-    GhostWorld, ObjectId,
+    GhostClassRegistry, GhostClassRegistryBuilder, GhostClientWorld, GhostConfig, GhostManager,
+    GhostReceiver, GhostWorld, ObjectId,
 };
 use crate::handshake::{Handshake, TokenError, TokenMinter};
 use crate::rate::RateConfig;
@@ -162,9 +162,11 @@ impl NetInterface {
         Self {
             config,
             registry,
-            ghost_classes: Arc::new(GhostClassRegistryBuilder::new().build().unwrap_or_else(|_| {
-                unreachable!("an empty ghost registry has no duplicate names")
-            })),
+            ghost_classes: Arc::new(
+                GhostClassRegistryBuilder::new()
+                    .build()
+                    .unwrap_or_else(|_| unreachable!("an empty ghost registry has no duplicate names")),
+            ),
             orphaned: Vec::new(),
             finished_demos: HashMap::new(),
             strings: NetStringTable::new(),
@@ -210,7 +212,10 @@ impl NetInterface {
     }
 
     fn ghost_mut(&mut self, id: ConnectionId) -> Result<&mut GhostManager> {
-        self.connections.get_mut(&id).and_then(NetConnection::ghost_manager_mut).ok_or(NetError::NoSuchConnection)
+        self.connections
+            .get_mut(&id)
+            .and_then(NetConnection::ghost_manager_mut)
+            .ok_or(NetError::NoSuchConnection)
     }
     /// Server side: begins ghosting to this client (once it is ready, e.g. has the mission).
     /// Ghost sections are written by [`Self::poll_transmit_with`].
@@ -687,7 +692,11 @@ impl NetInterface {
         self.poll_transmit_inner(now, Some(world))
     }
 
-    fn poll_transmit_inner(&mut self, now: u64, world: Option<&dyn GhostWorld>) -> Option<(SocketAddr, Bytes)> {
+    fn poll_transmit_inner(
+        &mut self,
+        now: u64,
+        world: Option<&dyn GhostWorld>,
+    ) -> Option<(SocketAddr, Bytes)> {
         if let Some(t) = self.transmits.pop_front() {
             return Some(t);
         }

@@ -21,8 +21,8 @@
 use crate::error::{NetError, Result};
 use crate::event::{ConnectionId, EventDirection, NetEvent, NetEventClass, PackContext, UnpackContext};
 use crate::ghost::{
-    ALL_MASK_BITS, GhostClassRegistry, GhostError, GhostPackContext, GhostUnpackContext, GhostWorld, NetObject,
-    ObjectId,
+    ALL_MASK_BITS, GhostClassRegistry, GhostError, GhostPackContext, GhostUnpackContext, GhostWorld,
+    NetObject, ObjectId,
 };
 use crate::interface::NetInterface;
 use crate::registry::NetClassRegistryBuilder;
@@ -324,7 +324,8 @@ impl OwnedObjects {
 
     /// Objects owned by `owner`, sorted.
     pub fn owned_by(&self, owner: Owner) -> Vec<ObjectId> {
-        let mut v: Vec<_> = self.objects.iter().filter(|(_, r)| r.owner == owner).map(|(id, _)| *id).collect();
+        let mut v: Vec<_> =
+            self.objects.iter().filter(|(_, r)| r.owner == owner).map(|(id, _)| *id).collect();
         v.sort();
         v
     }
@@ -441,7 +442,8 @@ impl OwnedObjects {
             return Ok(Handled::Control { object, body: c.body.clone() });
         }
         if let Some(c) = event.downcast_ref::<ClientObjectCreate>() {
-            let name = classes.name(c.class_id).ok_or_else(|| format!("cheater: unknown class {}", c.class_id))?;
+            let name =
+                classes.name(c.class_id).ok_or_else(|| format!("cheater: unknown class {}", c.class_id))?;
             if !self.policy(c.class_id).accept_client_sync {
                 return Err(format!("cheater: client create of {name}, a server-owned class"));
             }
@@ -471,7 +473,8 @@ impl OwnedObjects {
                     .ghost_object(net, connection, ghost)
                     .ok_or_else(|| format!("cheater: sync for ghost {ghost} it does not hold"))?,
             };
-            let rec = self.objects.get(&object).ok_or_else(|| format!("cheater: sync for object {object}"))?;
+            let rec =
+                self.objects.get(&object).ok_or_else(|| format!("cheater: sync for object {object}"))?;
             if !self.policy(rec.class_id).accept_client_sync {
                 let name = classes.name(rec.class_id).unwrap_or("?");
                 return Err(format!("cheater: client sync of {name}, a server-owned class"));

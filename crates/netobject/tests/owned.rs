@@ -33,7 +33,11 @@ impl NetObject for Token {
         w.write_int(self.pos[1] as u32, 32);
         0
     }
-    fn unpack_update(&mut self, _: &mut GhostUnpackContext<'_>, r: &mut BitReader<'_>) -> std::result::Result<(), GhostError> {
+    fn unpack_update(
+        &mut self,
+        _: &mut GhostUnpackContext<'_>,
+        r: &mut BitReader<'_>,
+    ) -> std::result::Result<(), GhostError> {
         self.ident = r.read_int(16)?;
         self.pos = [r.read_int(32)? as i32, r.read_int(32)? as i32];
         Ok(())
@@ -66,7 +70,11 @@ impl NetObject for Paint {
         w.write_int(self.color, 24);
         0
     }
-    fn unpack_update(&mut self, _: &mut GhostUnpackContext<'_>, r: &mut BitReader<'_>) -> std::result::Result<(), GhostError> {
+    fn unpack_update(
+        &mut self,
+        _: &mut GhostUnpackContext<'_>,
+        r: &mut BitReader<'_>,
+    ) -> std::result::Result<(), GhostError> {
         self.ident = r.read_int(16)?;
         self.color = r.read_int(24)?;
         Ok(())
@@ -158,7 +166,8 @@ impl Game {
             Arc::new(b.build().unwrap())
         };
         let cfg = InterfaceConfig::default();
-        let mut net = World::with_registries(clients, cfg.clone(), cfg, LinkParams::lossy(0.1), 77, reg.clone(), reg);
+        let mut net =
+            World::with_registries(clients, cfg.clone(), cfg, LinkParams::lossy(0.1), 77, reg.clone(), reg);
         let classes = ghost_classes();
         for n in &mut net.nodes {
             n.set_ghost_classes(classes.clone());
@@ -175,9 +184,15 @@ impl Game {
         }
         let mut owned = OwnedObjects::new();
         let paint = classes.id_of_name("Paint").unwrap();
-        owned.set_policy(paint, ClassPolicy { accept_client_sync: true, on_owner_leave: OwnerLeavePolicy::Destroy });
+        owned.set_policy(
+            paint,
+            ClassPolicy { accept_client_sync: true, on_owner_leave: OwnerLeavePolicy::Destroy },
+        );
         let token = classes.id_of_name("Token").unwrap();
-        owned.set_policy(token, ClassPolicy { accept_client_sync: false, on_owner_leave: OwnerLeavePolicy::HandToServer });
+        owned.set_policy(
+            token,
+            ClassPolicy { accept_client_sync: false, on_owner_leave: OwnerLeavePolicy::HandToServer },
+        );
         let arenas = (0..clients).map(|_| GhostArena::new()).collect();
         Self { net, world: Arena::default(), owned, classes, arenas, conns, handled: Vec::new() }
     }
@@ -193,11 +208,19 @@ impl Game {
         while self.net.now < end {
             self.net.step_with(end, Some(&self.world), &mut self.arenas);
             for (_, conn, event) in std::mem::take(&mut self.net.raw) {
-                let r = self.owned.handle_event(&mut self.net.nodes[0], conn, &*event, &self.classes, &mut self.world);
+                let r = self.owned.handle_event(
+                    &mut self.net.nodes[0],
+                    conn,
+                    &*event,
+                    &self.classes,
+                    &mut self.world,
+                );
                 match &r {
                     // The application's reaction to a control message: move by (dx, dy).
                     Ok(Handled::Control { object, body }) if body.len() == 2 => {
-                        if let Some(t) = self.world.object_mut(*object).and_then(|o| o.downcast_mut::<Token>()) {
+                        if let Some(t) =
+                            self.world.object_mut(*object).and_then(|o| o.downcast_mut::<Token>())
+                        {
                             t.pos[0] += i32::from(body[0] as i8);
                             t.pos[1] += i32::from(body[1] as i8);
                             t.mask.set_mask_bits(1);
@@ -275,7 +298,11 @@ fn owners_control_their_objects_and_cheaters_are_dropped() {
     client1.sync(&mut g.net.nodes[1], c1, SyncTarget::Local(local), &paint).unwrap();
     g.run(1_000);
     // A stale sync (sequence 1 after 1 was accepted) is ignored.
-    let stale = ClientObjectSync { target: SyncTarget::Local(local), seq: 1, state: pack_state(&Paint { ident: 7, color: 1, ..Paint::default() }) };
+    let stale = ClientObjectSync {
+        target: SyncTarget::Local(local),
+        seq: 1,
+        state: pack_state(&Paint { ident: 7, color: 1, ..Paint::default() }),
+    };
     g.post(1, Box::new(stale));
     g.run(1_000);
     assert!(g.handled.iter().any(|(_, r)| *r == Ok(Handled::Ignored)));
@@ -287,9 +314,23 @@ fn owners_control_their_objects_and_cheaters_are_dropped() {
 
     // The cheats, one per client 2..=5.
     let token_class = g.classes.id_of_name("Token").unwrap();
-    g.post(2, Box::new(ClientObjectCreate { local: 0, class_id: token_class, state: pack_state(&Token::default()) }));
+    g.post(
+        2,
+        Box::new(ClientObjectCreate {
+            local: 0,
+            class_id: token_class,
+            state: pack_state(&Token::default()),
+        }),
+    );
     let t2_ghost = g.ghost_of_token(3, 2);
-    g.post(3, Box::new(ClientObjectSync { target: SyncTarget::Ghost(t2_ghost), seq: 1, state: pack_state(&Token { ident: 2, pos: [99, 99], ..Token::default() }) }));
+    g.post(
+        3,
+        Box::new(ClientObjectSync {
+            target: SyncTarget::Ghost(t2_ghost),
+            seq: 1,
+            state: pack_state(&Token { ident: 2, pos: [99, 99], ..Token::default() }),
+        }),
+    );
     let t1_ghost = g.ghost_of_token(4, 1);
     g.post(4, Box::new(ControlMessage { ghost: t1_ghost, body: vec![100, 100] }));
     g.post(5, Box::new(ControlMessage { ghost: 999, body: vec![1, 1] }));

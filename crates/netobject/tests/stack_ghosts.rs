@@ -172,7 +172,11 @@ fn ghost_class_mismatch_is_refused_with_a_reason() {
     net.connect_all();
     net.run_until(12_000);
     assert!(net.seen[0].connected.is_empty());
-    assert!(net.seen[1].failed.iter().any(|r| r.contains("ghost class mismatch")), "{:?}", net.seen[1].failed);
+    assert!(
+        net.seen[1].failed.iter().any(|r| r.contains("ghost class mismatch")),
+        "{:?}",
+        net.seen[1].failed
+    );
 }
 
 #[test]
@@ -194,7 +198,15 @@ fn exact_view(a: &GhostArena) -> Vec<(u32, [u32; 7], u32, String)> {
         .map(|(_, g)| {
             if let Some(m) = g.downcast_ref::<Mover>() {
                 let f = |x: f32| x.to_bits();
-                let bits = [f(m.pos[0]), f(m.pos[1]), f(m.pos[2]), f(m.vel[0]), f(m.vel[1]), f(m.vel[2]), f(m.heading)];
+                let bits = [
+                    f(m.pos[0]),
+                    f(m.pos[1]),
+                    f(m.pos[2]),
+                    f(m.vel[0]),
+                    f(m.vel[1]),
+                    f(m.vel[2]),
+                    f(m.heading),
+                ];
                 (m.ident, bits, m.tag, String::new())
             } else if let Some(s) = g.downcast_ref::<SimpleNetObject>() {
                 (u32::MAX, [0; 7], 0, format!("{}|{}", s.message1, s.message2))
@@ -244,7 +256,8 @@ fn a_demo_played_back_reproduces_the_recorded_ghost_states_exactly() {
     let live = exact_view(&s.arenas[0]);
     assert!(live.len() > 10);
     let mut arena = GhostArena::new();
-    let mut player = DemoPlayer::open(demo.clone(), s.net.nodes[1].registry().clone(), classes(), &mut arena).unwrap();
+    let mut player =
+        DemoPlayer::open(demo.clone(), s.net.nodes[1].registry().clone(), classes(), &mut arena).unwrap();
     assert!(player.len() > 20);
     let played = player.play_to_end(&mut arena).unwrap();
     assert_eq!(played, player.len());
@@ -260,7 +273,8 @@ fn a_demo_played_back_reproduces_the_recorded_ghost_states_exactly() {
 fn a_demo_started_mid_game_restores_the_ghosts_from_its_start_block() {
     let (s, demo) = record_scene(true, 2_000, 2);
     let mut arena = GhostArena::new();
-    let mut player = DemoPlayer::open(demo, s.net.nodes[1].registry().clone(), classes(), &mut arena).unwrap();
+    let mut player =
+        DemoPlayer::open(demo, s.net.nodes[1].registry().clone(), classes(), &mut arena).unwrap();
     assert!(arena.len() > 10, "start block holds the ghosts held when recording began");
     player.play_to_end(&mut arena).unwrap();
     // Every mover moved since the start, so every field was overwritten by real updates.
