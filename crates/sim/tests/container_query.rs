@@ -1,0 +1,118 @@
+//! The container database: queries agree with a brute-force scan; deterministic order;
+//! the script radius search.
+
+use glam::Vec3;
+use proptest::prelude::*;
+use std::cell::RefCell;
+use std::rc::Rc;
+use v12_console_vm::{BufferSink, Console};
+use v12_sim::container::{
+    Aabb, Container, ContainerConfig, ContainerError, ScriptContainer, register_container_functions,
+};
+
+fn b(x: f32, y: f32, z: f32, h: f32) -> Aabb {
+    Aabb::around(Vec3::new(x, y, z), Vec3::splat(h))
+}
+
+proptest! {
+    #[test]
+    fn radius_box_and_ray_match_brute_force(
+        objs in proptest::collection::vec((-600f32..600.0, -600f32..600.0, -20f32..20.0, 0.1f32..40.0, 1u32..4), 1..120),
+        moves in proptest::collection::vec((0usize..120, -600f32..600.0, -600f32..600.0), 0..40),
+        q in (-600f32..600.0, -600f32..600.0, 0f32..300.0, 1u32..4),
+        huge in any::<bool>(),
+    ) {
+        let mut c = Container::new(ContainerConfig { bin_size: 16.0, bins_per_axis: 16, max_bins_spanned: 4 });
+        let mut boxes = Vec::new();
+        for (i, (x, y, z, h, m)) in objs.iter().enumerate() {
+            c.insert(i as u32 + 1, b(*x, *y, *z, *h), *m).unwrap();
+            boxes.push((b(*x, *y, *z, *h), *m));
+        }
+        if huge {
+            c.insert(9999, b(0.0, 0.0, 0.0, 5000.0), 1).unwrap();
+            boxes.push((b(0.0, 0.0, 0.0, 5000.0), 1));
+        }
+        for (i, x, y) in moves {
+            if i < objs.len() {
+                let nb = b(x, y, 0.0, objs[i].3);
+                c.update(i as u32 + 1, nb).unwrap();
+                boxes[i].0 = nb;
+            }
+        }
+        let center = Vec3::new(q.0, q.1, 0.0);
+        prop_assert_eq!(c.find_radius(center, q.2, q.3), c.find_radius_brute_force(center, q.2, q.3));
+        let area = b(q.0, q.1, 0.0, q.2);
+        let ids = |i: usize| if huge && i == boxes.len() - 1 { 9999 } else { i as u32 + 1 };
+        let mut expect: Vec<u32> = boxes.iter().enumerate()
+            .filter(|(_, (bx, m))| m & q.3 != 0 && bx.overlaps(&area)).map(|(i, _)| ids(i)).collect();
+        expect.sort();
+        prop_assert_eq!(c.find_box(&area, q.3), expect);
+        let (s, e) = (center, Vec3::new(-q.0, -q.1, 5.0));
+        let best = boxes.iter().enumerate()
+            .filter(|(_, (_, m))| m & q.3 != 0)
+            .filter_map(|(i, (bx, _))| bx.intersect_segment(s, e).map(|t| (t, ids(i))))
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        prop_assert_eq!(c.cast_ray(s, e, q.3, None).map(|h| (h.t, h.id)), best);
+    }
+}
+
+#[test]
+fn insert_remove_update_errors() {
+    let mut c = Container::default();
+    c.insert(1, b(0.0, 0.0, 0.0, 1.0), 1).unwrap();
+    assert_eq!(c.insert(1, b(0.0, 0.0, 0.0, 1.0), 1), Err(ContainerError::Duplicate(1)));
+    assert_eq!(c.insert(2, Aabb { min: Vec3::NAN, max: Vec3::ZERO }, 1), Err(ContainerError::BadBox(2)));
+    assert_eq!(c.update(3, b(0.0, 0.0, 0.0, 1.0)), Err(ContainerError::Unknown(3)));
+    c.update(1, b(100.0, 100.0, 0.0, 1.0)).unwrap();
+    assert!(c.find_radius(Vec3::ZERO, 10.0, !0).is_empty());
+    assert_eq!(c.find_radius(Vec3::new(100.0, 100.0, 0.0), 0.5, !0), vec![(1, 0.0)]);
+    c.remove(1).unwrap();
+    assert_eq!(c.remove(1), Err(ContainerError::Unknown(1)));
+    assert!(c.is_empty());
+    assert!(c.find_radius(Vec3::ZERO, f32::NAN, !0).is_empty());
+}
+
+#[test]
+fn ray_hits_nearest_and_skips_the_caster() {
+    let mut c = Container::default();
+    c.insert(1, b(0.0, 0.0, 0.0, 1.0), 1).unwrap();
+    c.insert(2, b(10.0, 0.0, 0.0, 1.0), 1).unwrap();
+    c.insert(3, b(20.0, 0.0, 0.0, 1.0), 2).unwrap();
+    let hit = c.cast_ray(Vec3::new(0.0, 0.0, 0.0), Vec3::new(30.0, 0.0, 0.0), 1, Some(1)).unwrap();
+    assert_eq!(hit.id, 2);
+    assert!((hit.point.x - 9.0).abs() < 1e-4);
+    assert_eq!(c.cast_ray(Vec3::new(12.0, 0.0, 0.0), Vec3::new(30.0, 0.0, 0.0), 2, None).unwrap().id, 3);
+    assert!(c.cast_ray(Vec3::new(0.0, 5.0, 0.0), Vec3::new(30.0, 5.0, 0.0), !0, None).is_none());
+}
+
+#[test]
+fn script_radius_search_nearest_first() {
+    let mut con = Console::new();
+    let out = BufferSink::new();
+    con.set_output(Box::new(out.clone()));
+    let h = Rc::new(RefCell::new(ScriptContainer::default()));
+    register_container_functions(&mut con, h.clone());
+    {
+        let mut s = h.borrow_mut();
+        s.container.insert(7, b(5.0, 0.0, 0.0, 0.5), 1).unwrap();
+        s.container.insert(3, b(2.0, 0.0, 0.0, 0.5), 1).unwrap();
+        s.container.insert(4, b(-2.0, 0.0, 0.0, 0.5), 1).unwrap();
+        s.container.insert(9, b(1.0, 1.0, 0.0, 0.5), 2).unwrap();
+        s.container.insert(11, b(50.0, 0.0, 0.0, 0.5), 1).unwrap();
+    }
+    con.eval(
+        r#"function listNear() {
+              initContainerRadiusSearch("0 0 0", 10, 1);
+              while ((%obj = containerSearchNext()) != 0)
+                 echo(%obj SPC containerSearchCurrDist());
+           }
+           listNear();"#,
+    )
+    .unwrap();
+    assert_eq!(out.stdout(), "3 1.5\n4 1.5\n7 4.5\n");
+    out.clear();
+    con.eval(r#"initContainerRadiusSearch("0 0 0", 10, 3);"#).unwrap();
+    h.borrow_mut().container.remove(9).unwrap();
+    con.eval(r#"echo(containerSearchNext() SPC containerSearchNext());"#).unwrap();
+    assert_eq!(out.stdout(), "3 4\n");
+}
