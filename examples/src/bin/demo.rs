@@ -1,16 +1,18 @@
 //! `cargo xtask demo`: the V12 demo. Modes:
 //! - `chat` (default): a server and N clients on real loopback UDP through the link conditioner,
 //!   chatting with guaranteed-ordered SimpleMessageEvents and streaming unguaranteed voice frames.
+//! - `ghosts`: a server with thousands of moving objects ghosted to N clients, scoped by distance.
 //! - `link`: the platform-layer check (probes echoed over loopback UDP, counting what crossed).
 
 use std::process::ExitCode;
 
 use v12_examples::chat::{self, ChatConfig};
+use v12_examples::ghosts::{self, GhostDemoConfig};
 use v12_examples::link_check::{self, LinkCheckConfig};
 use v12_platform::{ConditionerConfig, LossModel};
 
 const USAGE: &str = "\
-usage: demo [chat|link] [--clients N] [--seconds S] [--lines N] [--voice-ms MS]
+usage: demo [chat|ghosts|link] [--clients N] [--objects N] [--seconds S] [--lines N] [--voice-ms MS]
             [--preset good|average|poor|none] [--latency MS] [--jitter MS]
             [--loss PERCENT] [--duplicate PERCENT] [--reorder PERCENT] [--seed N]
 
@@ -21,19 +23,26 @@ chat (default): a server and --clients clients (default 8) on real loopback UDP
   the server relays to every client, and a voice frame every --voice-ms (default 40) as
   unguaranteed events. Prints per connection RTT, loss, kbit/s and events
   sent/acknowledged/resent, then checks every chat line arrived exactly once, in order.
+ghosts: a server with --objects moving objects (default 3000) in a 2 km square ghosted
+  to --clients clients (default 4) over loopback UDP through the conditioner, scoped by
+  distance (150 m); for --seconds (default 8) then 2 s on a clean link; prints per client
+  ghosts in scope, updates/s, bytes/s (against a full-state-every-packet baseline measured
+  in the same run) and mean staleness, then the convergence check.
 link: a client sends probes at 50/s for --seconds (default 3), the server echoes them;
   prints sent, received, lost, duplicated, reordered, bytes and RTT.";
 
 #[derive(Debug)]
 enum Mode {
     Chat,
+    Ghosts,
     Link,
 }
 
 #[derive(Debug)]
 struct Args {
     mode: Mode,
-    clients: u32,
+    clients: Option<u32>,
+    objects: u32,
     seconds: Option<f64>,
     lines: u32,
     voice_ms: u64,
@@ -45,7 +54,8 @@ fn parse() -> Result<Args, lexopt::Error> {
     use lexopt::prelude::*;
     let mut args = Args {
         mode: Mode::Chat,
-        clients: 8,
+        clients: None,
+        objects: 3000,
         seconds: None,
         lines: 20,
         voice_ms: 40,
@@ -59,11 +69,13 @@ fn parse() -> Result<Args, lexopt::Error> {
             Value(v) => {
                 args.mode = match v.string()?.as_str() {
                     "chat" => Mode::Chat,
+                    "ghosts" => Mode::Ghosts,
                     "link" => Mode::Link,
-                    other => return Err(format!("unknown mode {other:?} (chat, link)").into()),
+                    other => return Err(format!("unknown mode {other:?} (chat, ghosts, link)").into()),
                 }
             }
-            Long("clients") => args.clients = parser.value()?.parse()?,
+            Long("clients") => args.clients = Some(parser.value()?.parse()?),
+            Long("objects") => args.objects = parser.value()?.parse()?,
             Long("seconds") => args.seconds = Some(parser.value()?.parse()?),
             Long("lines") => args.lines = parser.value()?.parse()?,
             Long("voice-ms") => args.voice_ms = parser.value()?.parse()?,
@@ -99,7 +111,7 @@ fn parse() -> Result<Args, lexopt::Error> {
             return Err("--seconds must be in (0, 600]".into());
         }
     }
-    if !(1..=255).contains(&args.clients) {
+    if args.clients.is_some_and(|c| !(1..=255).contains(&c)) {
         return Err("--clients must be 1 to 255".into());
     }
     if args.lines > 65_535 {
@@ -128,7 +140,7 @@ fn main() -> ExitCode {
     let outcome = match args.mode {
         Mode::Chat => {
             let config = ChatConfig {
-                clients: args.clients,
+                clients: args.clients.unwrap_or(8),
                 seconds: args.seconds.unwrap_or(5.0),
                 lines_per_client: args.lines,
                 voice_period_ms: args.voice_ms,
@@ -142,6 +154,24 @@ fn main() -> ExitCode {
             chat::run(&config).map(|r| {
                 println!("{}", r.render());
                 r.ordered_delivery_ok() && r.voice_never_duplicated()
+            })
+        }
+        Mode::Ghosts => {
+            let config = GhostDemoConfig {
+                clients: args.clients.unwrap_or(4),
+                objects: args.objects,
+                seconds: args.seconds.unwrap_or(8.0),
+                link: args.link,
+                seed: args.seed,
+                ..GhostDemoConfig::default()
+            };
+            println!(
+                "V12 ghosting: {} moving objects, {} clients on loopback UDP for {} s (+{} s clean), links {:?}",
+                config.objects, config.clients, config.seconds, config.settle_seconds, config.link
+            );
+            ghosts::run(&config).map(|r| {
+                println!("{}", r.render());
+                r.converged()
             })
         }
         Mode::Link => {
