@@ -1,0 +1,320 @@
+//! Lockstep over `NetConnection`: every lockstep message travels as one guaranteed-ordered
+//! [`NetEvent`], so the relay mode gets reliable ordered delivery from the existing
+//! notify protocol rather than from a second protocol. Each node below is still sans-IO:
+//! datagrams in and out through its [`NetInterface`], time as an argument.
+
+use crate::lockstep::game::{LockstepGame, PlayerId};
+use crate::lockstep::peer::Peer;
+use crate::lockstep::peer_msg::PeerMessage;
+use crate::lockstep::relay_client::RelayClient;
+use crate::lockstep::relay_msg::ClientMessage;
+use crate::lockstep::relay_server::RelayServer;
+use crate::lockstep::wire::{read_blob, write_blob};
+use bytes::Bytes;
+use std::collections::{BTreeMap, VecDeque};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tracing::{debug, info, warn};
+use v12_bitstream::{BitReader, BitWriter};
+use v12_netobject::{
+    ConnectionId, EventDirection, InterfaceConfig, InterfaceEvent, NetClassRegistry, NetClassRegistryBuilder,
+    NetError, NetEvent, NetEventClass, NetInterface, PackContext, UnpackContext,
+};
+
+/// Largest lockstep message carried in one event (bytes).
+pub const MAX_EVENT_BYTES: usize = 1200;
+
+fn unpack_bytes(r: &mut BitReader<'_>) -> v12_netobject::Result<Vec<u8>> {
+    let b = read_blob(r).map_err(|e| NetError::BadEvent(e.to_string()))?;
+    if b.len() > MAX_EVENT_BYTES {
+        return Err(NetError::TooLong { what: "lockstep message", len: b.len(), max: MAX_EVENT_BYTES });
+    }
+    Ok(b)
+}
+
+macro_rules! lockstep_event {
+    ($(#[$doc:meta])* $name:ident, $class:literal, $dir:expr) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub struct $name(pub Vec<u8>);
+        impl NetEvent for $name {
+            fn pack(&self, w: &mut BitWriter, _: &mut PackContext<'_>) {
+                write_blob(w, &self.0);
+            }
+        }
+        impl NetEventClass for $name {
+            const NAME: &'static str = $class;
+            const DIRECTION: EventDirection = $dir;
+            fn unpack(r: &mut BitReader<'_>, _: &mut UnpackContext<'_>) -> v12_netobject::Result<Self> {
+                Ok(Self(unpack_bytes(r)?))
+            }
+        }
+    };
+}
+
+lockstep_event!(
+    /// A relay client's message to the server ([`ClientMessage`] bytes).
+    RelayToServerEvent, "LockstepRelayToServerEvent", EventDirection::ClientToServer
+);
+lockstep_event!(
+    /// The relay server's message to a client ([`crate::lockstep::ServerMessage`] bytes).
+    RelayToClientEvent, "LockstepRelayToClientEvent", EventDirection::ServerToClient
+);
+lockstep_event!(
+    /// A peer-to-peer message ([`PeerMessage`] bytes).
+    PeerMessageEvent, "LockstepPeerMessageEvent", EventDirection::Any
+);
+
+/// The registry with the three lockstep event classes.
+pub fn lockstep_registry() -> Arc<NetClassRegistry> {
+    let mut b = NetClassRegistryBuilder::new();
+    b.register::<RelayToServerEvent>().register::<RelayToClientEvent>().register::<PeerMessageEvent>();
+    // Registering three distinct classes cannot fail.
+    Arc::new(b.build().unwrap_or_else(|_| unreachable!("three distinct lockstep classes")))
+}
+
+/// Interface settings for lockstep nodes: larger packets (a whole NWF fits) at 32 ms.
+pub fn interface_config(accept: bool) -> InterfaceConfig {
+    let rate = v12_netobject::RateConfig {
+        send_period_ms: 16,
+        send_size: 1400,
+        recv_period_ms: 16,
+        recv_size: 1400,
+    };
+    InterfaceConfig {
+        accept_connections: accept,
+        server_rate: rate,
+        client_rate: rate,
+        ..InterfaceConfig::default()
+    }
+}
+
+/// A relay server behind a NetInterface: clients connect (connect data = their name).
+#[derive(Debug)]
+pub struct RelayServerNode {
+    /// The lockstep server.
+    pub server: RelayServer,
+    /// Its interface.
+    pub interface: NetInterface,
+    by_conn: BTreeMap<ConnectionId, PlayerId>,
+    by_player: BTreeMap<PlayerId, ConnectionId>,
+}
+
+impl RelayServerNode {
+    /// A node for `server`; `entropy` seeds the handshake secrets.
+    pub fn new(server: RelayServer, entropy: [u8; 32]) -> Self {
+        Self {
+            server,
+            interface: NetInterface::new(interface_config(true), lockstep_registry(), entropy),
+            by_conn: BTreeMap::new(),
+            by_player: BTreeMap::new(),
+        }
+    }
+
+    /// Players connected so far.
+    pub fn connected(&self) -> usize {
+        self.by_conn.len()
+    }
+
+    /// Processes interface events and moves the server's messages into events. Call after
+    /// feeding datagrams and before draining `interface.poll_transmit`.
+    pub fn update(&mut self, now: u64) {
+        self.interface.handle_timeout(now);
+        while let Some(ev) = self.interface.poll_event() {
+            match ev {
+                InterfaceEvent::Connected { connection, connect_data, .. } => {
+                    let name = String::from_utf8_lossy(&connect_data).into_owned();
+                    match self.server.add_player(&name) {
+                        Some(p) => {
+                            info!(player = p, %name, "relay node: player connected");
+                            self.by_conn.insert(connection, p);
+                            self.by_player.insert(p, connection);
+                        }
+                        None => self.interface.disconnect(connection, "game full or started"),
+                    }
+                }
+                InterfaceEvent::Disconnected { connection, reason, .. } => {
+                    if let Some(p) = self.by_conn.remove(&connection) {
+                        debug!(player = p, %reason, "relay node: player disconnected");
+                        self.by_player.remove(&p);
+                        self.server.player_disconnected(now, p);
+                    }
+                }
+                InterfaceEvent::EventReceived { connection, event } => {
+                    if let (Some(p), Some(e)) =
+                        (self.by_conn.get(&connection).copied(), event.downcast_ref::<RelayToServerEvent>())
+                    {
+                        self.server.handle_datagram(now, p, &e.0);
+                    }
+                }
+                InterfaceEvent::ConnectFailed { .. } => {}
+            }
+        }
+        for (p, c) in &self.by_player {
+            if let Some(conn) = self.interface.connection(*c) {
+                self.server.set_rtt(*p, conn.rtt_ms() as u32);
+            }
+        }
+        self.server.handle_timeout(now);
+        while let Some((to, msg)) = self.server.poll_transmit() {
+            if let Some(c) = self.by_player.get(&to)
+                && let Err(e) = self.interface.post_event(*c, Box::new(RelayToClientEvent(msg.encode())))
+            {
+                warn!(player = to, error = %e, "relay node: cannot post");
+            }
+        }
+    }
+}
+
+/// A relay client behind a NetInterface, connected to the server.
+#[derive(Debug)]
+pub struct RelayClientNode<G: LockstepGame> {
+    /// The lockstep client.
+    pub client: RelayClient<G>,
+    /// Its interface.
+    pub interface: NetInterface,
+    connection: ConnectionId,
+    connected: bool,
+    outbox: VecDeque<ClientMessage>,
+}
+
+impl<G: LockstepGame> RelayClientNode<G> {
+    /// Connects to `server` as `name`.
+    pub fn connect(
+        client: RelayClient<G>,
+        now: u64,
+        server: SocketAddr,
+        name: &str,
+        entropy: [u8; 32],
+    ) -> Self {
+        let mut interface = NetInterface::new(interface_config(false), lockstep_registry(), entropy);
+        let connection = interface.connect(now, server, Bytes::copy_from_slice(name.as_bytes()));
+        Self { client, interface, connection, connected: false, outbox: VecDeque::new() }
+    }
+
+    /// Connected to the server.
+    pub fn is_connected(&self) -> bool {
+        self.connected
+    }
+
+    /// The connection's RTT (ms).
+    pub fn rtt_ms(&self) -> f32 {
+        self.interface.connection(self.connection).map_or(0.0, |c| c.rtt_ms())
+    }
+
+    /// Processes interface events, runs due GFs and posts the client's messages.
+    pub fn update(&mut self, now: u64) {
+        self.interface.handle_timeout(now);
+        while let Some(ev) = self.interface.poll_event() {
+            match ev {
+                InterfaceEvent::Connected { .. } => self.connected = true,
+                InterfaceEvent::EventReceived { event, .. } => {
+                    if let Some(e) = event.downcast_ref::<RelayToClientEvent>() {
+                        self.client.handle_datagram(now, &e.0);
+                    }
+                }
+                InterfaceEvent::Disconnected { reason, .. }
+                | InterfaceEvent::ConnectFailed { reason, .. } => {
+                    warn!(%reason, "relay client node: connection ended");
+                    self.connected = false;
+                }
+            }
+        }
+        self.client.poll(now);
+        while let Some(m) = self.client.poll_transmit() {
+            self.outbox.push_back(m);
+        }
+        while self.connected {
+            let Some(m) = self.outbox.pop_front() else { break };
+            if let Err(e) =
+                self.interface.post_event(self.connection, Box::new(RelayToServerEvent(m.encode())))
+            {
+                warn!(error = %e, "relay client node: cannot post");
+                break;
+            }
+        }
+    }
+}
+
+/// A peer behind one NetInterface that both accepts and connects. A connection is made
+/// by whoever speaks first (the joiner: HELO to the master, INTR to the others), so two
+/// peers never dial each other at once.
+#[derive(Debug)]
+pub struct PeerNode<G: LockstepGame> {
+    /// The lockstep peer.
+    pub peer: Peer<G>,
+    /// Its interface.
+    pub interface: NetInterface,
+    by_addr: BTreeMap<SocketAddr, ConnectionId>,
+    live: BTreeMap<ConnectionId, SocketAddr>,
+    waiting: BTreeMap<SocketAddr, Vec<PeerMessage>>,
+}
+
+impl<G: LockstepGame> PeerNode<G> {
+    /// A node for `peer`.
+    pub fn new(peer: Peer<G>, entropy: [u8; 32]) -> Self {
+        Self {
+            peer,
+            interface: NetInterface::new(interface_config(true), lockstep_registry(), entropy),
+            by_addr: BTreeMap::new(),
+            live: BTreeMap::new(),
+            waiting: BTreeMap::new(),
+        }
+    }
+
+    /// Processes interface events, runs due sub-turns and posts the peer's messages,
+    /// connecting to peers it has not spoken to yet.
+    pub fn update(&mut self, now: u64) {
+        self.interface.handle_timeout(now);
+        while let Some(ev) = self.interface.poll_event() {
+            match ev {
+                InterfaceEvent::Connected { connection, addr, .. } => {
+                    self.by_addr.insert(addr, connection);
+                    self.live.insert(connection, addr);
+                }
+                InterfaceEvent::EventReceived { connection, event } => {
+                    if let (Some(addr), Some(e)) =
+                        (self.live.get(&connection).copied(), event.downcast_ref::<PeerMessageEvent>())
+                    {
+                        self.peer.handle_datagram(now, addr, &e.0);
+                    }
+                }
+                InterfaceEvent::Disconnected { connection, addr, .. } => {
+                    self.live.remove(&connection);
+                    self.by_addr.remove(&addr);
+                }
+                InterfaceEvent::ConnectFailed { addr, .. } => {
+                    self.by_addr.remove(&addr);
+                    self.waiting.remove(&addr);
+                }
+            }
+        }
+        self.peer.poll(now);
+        while let Some((to, msg)) = self.peer.poll_transmit() {
+            self.waiting.entry(to).or_default().push(msg);
+        }
+        let addrs: Vec<SocketAddr> = self.waiting.keys().copied().collect();
+        for addr in addrs {
+            match self.by_addr.get(&addr).copied() {
+                Some(c) if self.live.contains_key(&c) => {
+                    for m in self.waiting.remove(&addr).unwrap_or_default() {
+                        if let Err(e) = self.interface.post_event(c, Box::new(PeerMessageEvent(m.encode()))) {
+                            warn!(%addr, error = %e, "peer node: cannot post");
+                        }
+                    }
+                }
+                Some(_) => {}
+                None => {
+                    let c = self.interface.connect(now, addr, Bytes::new());
+                    self.by_addr.insert(addr, c);
+                }
+            }
+        }
+        // Messages to a connection still being made wait; keep the queue short.
+        for q in self.waiting.values_mut() {
+            if q.len() > 64 {
+                q.drain(..q.len() - 64);
+            }
+        }
+    }
+}
