@@ -65,7 +65,8 @@ pub fn key_code(name: &str) -> Option<u16> {
     if let Some(n) = lower.strip_prefix("numpad").and_then(|d| d.parse::<u16>().ok()).filter(|n| *n <= 9) {
         return Some(0x140 + n);
     }
-    if let Some(n) = lower.strip_prefix('f').and_then(|d| d.parse::<u16>().ok()).filter(|n| (1..=24).contains(n))
+    if let Some(n) =
+        lower.strip_prefix('f').and_then(|d| d.parse::<u16>().ok()).filter(|n| (1..=24).contains(n))
     {
         return Some(0x120 + n);
     }
@@ -83,7 +84,12 @@ pub struct InputKey {
 
 impl InputKey {
     fn of(ev: &InputEvent) -> Self {
-        Self { device: ev.device_type, device_inst: ev.device_inst, object: ev.object_type, object_inst: ev.object_inst }
+        Self {
+            device: ev.device_type,
+            device_inst: ev.device_inst,
+            object: ev.object_type,
+            object_inst: ev.object_inst,
+        }
     }
 }
 
@@ -235,15 +241,22 @@ pub fn register_action_maps(con: &mut Console) -> Result<ObjectId, crate::SimErr
         let f = a.str(3).into_owned();
         data_mut(c, this).map(|d| d.bind(key, mods, BindAction::Function(f))).is_some()
     });
-    con.register_method("ActionMap", "bindCmd", 6, 6, "map.bindCmd(device, action, makeCmd, breakCmd)", |c, a| {
-        let Some(this) = a.this else { return false };
-        let Some((key, mods)) = parse_binding(&a.str(1), &a.str(2)) else {
-            c.warn(&format!("ActionMap::bindCmd: unknown input {} {}", a.str(1), a.str(2)));
-            return false;
-        };
-        let action = BindAction::Cmd { make: a.str(3).into_owned(), brk: a.str(4).into_owned() };
-        data_mut(c, this).map(|d| d.bind(key, mods, action)).is_some()
-    });
+    con.register_method(
+        "ActionMap",
+        "bindCmd",
+        6,
+        6,
+        "map.bindCmd(device, action, makeCmd, breakCmd)",
+        |c, a| {
+            let Some(this) = a.this else { return false };
+            let Some((key, mods)) = parse_binding(&a.str(1), &a.str(2)) else {
+                c.warn(&format!("ActionMap::bindCmd: unknown input {} {}", a.str(1), a.str(2)));
+                return false;
+            };
+            let action = BindAction::Cmd { make: a.str(3).into_owned(), brk: a.str(4).into_owned() };
+            data_mut(c, this).map(|d| d.bind(key, mods, action)).is_some()
+        },
+    );
     con.register_method("ActionMap", "unbind", 4, 4, "map.unbind(device, action)", |c, a| {
         let Some(this) = a.this else { return false };
         let Some((key, mods)) = parse_binding(&a.str(1), &a.str(2)) else { return false };

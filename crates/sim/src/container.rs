@@ -8,8 +8,8 @@
 //! `containerSearchCurrDist` are registered by [`register_container_functions`].
 
 use glam::Vec3;
-use std::collections::HashMap;
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 use v12_console_vm::{Console, Value};
 
@@ -373,7 +373,13 @@ impl Container {
 
     /// The nearest object whose box the segment `start..end` hits (the seed's `castRay`),
     /// skipping `exclude` (the caster).
-    pub fn cast_ray(&mut self, start: Vec3, end: Vec3, mask: u32, exclude: Option<ContainerId>) -> Option<RayHit> {
+    pub fn cast_ray(
+        &mut self,
+        start: Vec3,
+        end: Vec3,
+        mask: u32,
+        exclude: Option<ContainerId>,
+    ) -> Option<RayHit> {
         if !(start.is_finite() && end.is_finite()) {
             return None;
         }

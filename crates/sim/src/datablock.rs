@@ -158,7 +158,7 @@ pub fn datablock_fields(con: &Console, id: ObjectId) -> Vec<(String, String)> {
     if let Some(o) = con.object(id) {
         let mut dynamic: Vec<(String, String)> =
             o.dynamic.iter().map(|(k, v)| (con.name_text(*k).to_string(), v.to_string())).collect();
-        dynamic.sort_by(|a, b| a.0.to_ascii_lowercase().cmp(&b.0.to_ascii_lowercase()));
+        dynamic.sort_by_key(|a| a.0.to_ascii_lowercase());
         out.extend(dynamic);
     }
     out

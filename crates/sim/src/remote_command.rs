@@ -221,8 +221,12 @@ impl RemoteCommands {
                     c.warn(&format!("commandToClient: {obj} is not a client connection"));
                     return Value::Empty;
                 };
-                let args: Vec<OutArg> =
-                    a.argv[1..].iter().take(MAX_ARGS).enumerate().map(|(i, v)| out_arg(c, v, i == 0)).collect();
+                let args: Vec<OutArg> = a.argv[1..]
+                    .iter()
+                    .take(MAX_ARGS)
+                    .enumerate()
+                    .map(|(i, v)| out_arg(c, v, i == 0))
+                    .collect();
                 sh.borrow_mut().to_clients.push((conn, args));
                 Value::Empty
             },

@@ -91,11 +91,8 @@ fn client_builds_the_servers_datablocks_then_ghosting_may_start() {
     assert_ne!(light_s, light_c);
     assert_eq!(blocks.local_id(light_s), Some(light_c));
     assert_eq!(built.iter().map(|b| b.0).collect::<Vec<_>>(), {
-        let mut v = vec![
-            light_s,
-            scon.find_object_str("HeavyMale").unwrap(),
-            scon.find_object_str("Blank").unwrap(),
-        ];
+        let mut v =
+            vec![light_s, scon.find_object_str("HeavyMale").unwrap(), scon.find_object_str("Blank").unwrap()];
         v.sort();
         v
     });

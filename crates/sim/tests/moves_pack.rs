@@ -70,7 +70,15 @@ proptest! {
 
 #[test]
 fn quantisation_matches_torque3d() {
-    let m = Move::from_input(1.0, -1.0, 0.0, std::f32::consts::FRAC_PI_2, -std::f32::consts::FRAC_PI_2, 0.0, [false; 6]);
+    let m = Move::from_input(
+        1.0,
+        -1.0,
+        0.0,
+        std::f32::consts::FRAC_PI_2,
+        -std::f32::consts::FRAC_PI_2,
+        0.0,
+        [false; 6],
+    );
     assert_eq!((m.px, m.py, m.pz), (32, 0, 16));
     assert_eq!((m.pyaw, m.ppitch), (16384, 49152));
     assert!((m.pitch() + std::f32::consts::FRAC_PI_2).abs() < 1e-6);
@@ -117,7 +125,8 @@ fn client_resends_until_acked_and_server_processes_each_once() {
     let mut server = ServerMoveList::new();
     let mut processed = Vec::new();
     for tick in 0..10u32 {
-        let id = client.collect(Move::from_input(0.5, 0.0, 0.0, tick as f32 * 0.01, 0.0, 0.0, [tick % 2 == 0; 6]));
+        let id =
+            client.collect(Move::from_input(0.5, 0.0, 0.0, tick as f32 * 0.01, 0.0, 0.0, [tick % 2 == 0; 6]));
         let id = id.unwrap();
         let predicted = client.next_move().unwrap();
         assert_eq!(predicted.id, id);

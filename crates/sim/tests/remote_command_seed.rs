@@ -67,7 +67,8 @@ impl World {
                         self.server.rc.add_client(&mut self.server.con, connection).unwrap();
                     }
                     InterfaceEvent::EventReceived { connection, event } => {
-                        let ok = self.server.rc.handle_server_event(&mut self.server.con, connection, &*event);
+                        let ok =
+                            self.server.rc.handle_server_event(&mut self.server.con, connection, &*event);
                         self.server_handled.push(ok);
                     }
                     _ => {}
@@ -165,7 +166,10 @@ fn tags_cross_once_then_as_ids() {
     w.client.con.eval(CLIENT_FN).unwrap();
     let client = w.client_obj();
     for _ in 0..5 {
-        w.server.con.eval(&format!("commandToClient({client}, 'EchoMessage', 'hello %1', 'world');")).unwrap();
+        w.server
+            .con
+            .eval(&format!("commandToClient({client}, 'EchoMessage', 'hello %1', 'world');"))
+            .unwrap();
         w.run(300);
     }
     let out = w.client.out.stdout();
@@ -179,7 +183,9 @@ fn tags_cross_once_then_as_ids() {
 fn bad_names_and_unknown_clients_do_not_run() {
     let mut w = World::new();
     w.server.con.eval("commandToClient(99999, 'X');").unwrap();
-    assert!(w.server.out.stderr().contains("unknown client") || w.server.out.stdout().contains("unknown client"));
+    assert!(
+        w.server.out.stderr().contains("unknown client") || w.server.out.stdout().contains("unknown client")
+    );
     w.server.con.eval(r#"function serverCmdok(%c) { echo("ran"); }"#).unwrap();
     w.client.con.eval("commandToServer('Bad::Name');").unwrap();
     w.client.con.eval("commandToServer('ok');").unwrap();
