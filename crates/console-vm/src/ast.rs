@@ -583,14 +583,20 @@ pub fn print_expr(e: &Expr, out: &mut String) {
             print_expr(b, out);
             out.push(')');
         }
-        Expr::Un(op, a) => {
+        Expr::Un(..) => {
+            // A chain of unary operators shares one pair of parentheses, so printing never
+            // nests deeper than the parsed source did (the parser bounds nesting).
             out.push('(');
-            out.push_str(match op {
-                UnOp::Neg => "-",
-                UnOp::Not => "!",
-                UnOp::BitNot => "~",
-            });
-            print_expr(a, out);
+            let mut e = e;
+            while let Expr::Un(op, a) = e {
+                out.push_str(match op {
+                    UnOp::Neg => "- ",
+                    UnOp::Not => "! ",
+                    UnOp::BitNot => "~ ",
+                });
+                e = a;
+            }
+            print_expr(e, out);
             out.push(')');
         }
         Expr::Cond(c, a, b) => {

@@ -216,3 +216,13 @@ fn operand() -> impl Strategy<Value = String> {
         Just(" 1e2".to_string()),
     ]
 }
+
+/// Found by the `parse` fuzz target: a 70-deep `~~~…x` chain parsed, but its printed form put
+/// each operator in its own parentheses, doubling the nesting past the parser's limit.
+#[test]
+fn deep_unary_chain_prints_and_parses_back() {
+    let src = format!("l0;y;{}y;z;", "~".repeat(70));
+    let ast = parse(&src, "deep").expect("parses");
+    let text = print_program(&ast);
+    assert_eq!(parse(&text, "printed").expect("printed parses"), ast);
+}
