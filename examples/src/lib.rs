@@ -2,6 +2,8 @@
 //! so that `cargo xtask demo`, the `[[bin]]` wrappers and the tests share one copy.
 
 pub mod chat;
-pub mod link_check;
 pub mod ghosts;
+pub mod link_check;
+pub mod lockstep_demo;
 pub mod owned;
+pub mod rts;
