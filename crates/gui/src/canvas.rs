@@ -43,6 +43,8 @@ pub struct CanvasState {
     pub overlay: Option<ObjectId>,
     /// Screen rects script or Rust asked to repaint (setUpdate).
     pub updates: Vec<RectI>,
+    /// The seed: mouse events go to the GUI only while the cursor is on.
+    pub cursor_off: bool,
 }
 
 /// Who consumed an input event (seed InputModel order).
@@ -101,7 +103,7 @@ impl GuiCanvas {
     /// object of the given size. `log` is what console controls show (give `log.sink()` to
     /// `Console::set_output`).
     pub fn new(con: &mut Console, width: i32, height: i32, log: ConsoleLog) -> Result<Self, crate::GuiError> {
-        crate::script::register(con);
+        crate::script::register(con)?;
         let id = match con.find_object_str("Canvas") {
             Some(id) if con.object_data::<CanvasState>(id).is_some() => id,
             _ => con.create_object("GuiCanvas", Some("Canvas")).map_err(|e| crate::GuiError::Console(e.to_string()))?,
@@ -262,7 +264,8 @@ impl GuiCanvas {
             return self.process_key(con, key);
         }
         if ev.device_type == InputDeviceType::Mouse {
-            let pt = self.state(con).map(|s| s.cursor).unwrap_or_default();
+            let Some(st) = self.state(con).filter(|s| !s.cursor_off) else { return false };
+            let pt = st.cursor;
             return match (ev.object_type, ev.action) {
                 (InputObjectType::Button, a) => {
                     let down = a != InputAction::Break;
@@ -290,6 +293,9 @@ impl GuiCanvas {
         let pt = Point2I::new(ev.x_pos, ev.y_pos);
         let Some(st) = state_mut(con, self.id) else { return false };
         st.cursor = pt;
+        if st.cursor_off {
+            return false;
+        }
         let (lock, over, left_down) = (st.mouse_lock, st.mouse_over, st.left_down);
         let kind = if left_down { MouseKind::Dragged } else { MouseKind::Move };
         if let Some(l) = lock {
@@ -354,6 +360,21 @@ impl GuiCanvas {
         st.last_click = Some((t, now, pt, clicks));
         self.send_mouse(con, t, MouseEv { kind: MouseKind::Down, pt, clicks });
         true
+    }
+
+    /// A left click (press and release) at the current cursor position.
+    pub fn click(&mut self, con: &mut Console) -> bool {
+        let Some(pt) = self.state(con).filter(|s| !s.cursor_off).map(|s| s.cursor) else { return false };
+        let a = self.mouse_down(con, pt);
+        let b = self.mouse_up(con, pt);
+        a || b
+    }
+
+    /// The seed's cursorOn / cursorOff: with the cursor off the mouse goes to the game.
+    pub fn set_cursor_on(&mut self, con: &mut Console, on: bool) {
+        if let Some(s) = state_mut(con, self.id) {
+            s.cursor_off = !on;
+        }
     }
 
     fn mouse_up(&mut self, con: &mut Console, pt: Point2I) -> bool {
@@ -949,6 +970,16 @@ pub fn push_dialog(con: &mut Console, canvas: ObjectId, ctrl: ObjectId) {
     s.updates.push(RectI::new(0, 0, s.size.x, s.size.y));
     if !was {
         layer_added(con, canvas, ctrl);
+    }
+    // A modal dialog takes the keyboard from the layers below it.
+    let modal = ProfileCache::default().of_control(con, ctrl).modal;
+    let focus = state(con, canvas).and_then(|s| s.first_responder);
+    if modal && let Some(f) = focus {
+        let mut inside = Vec::new();
+        control::walk(con, ctrl, &mut inside);
+        if !inside.contains(&f) {
+            set_first_responder(con, canvas, None);
+        }
     }
 }
 

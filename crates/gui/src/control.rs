@@ -36,8 +36,10 @@ pub enum Kind {
     Ts,
 }
 
-/// Console classes (most derived first, as `kind_of` tests them) with their parent class.
+/// Console classes (most derived first, as `kind_of` tests them; registered in reverse, so
+/// parents first) with their parent class.
 pub const CLASSES: [(&str, &str, Kind); 15] = [
+    ("GuiPopUpMenuCtrl", "GuiTextCtrl", Kind::Popup),
     ("GuiRadioCtrl", "GuiCheckBoxCtrl", Kind::Radio),
     ("GuiCheckBoxCtrl", "GuiButtonCtrl", Kind::CheckBox),
     ("GuiButtonCtrl", "GuiControl", Kind::Button),
@@ -49,16 +51,15 @@ pub const CLASSES: [(&str, &str, Kind); 15] = [
     ("GuiWindowCtrl", "GuiControl", Kind::Window),
     ("GuiTextListCtrl", "GuiControl", Kind::TextList),
     ("GuiSliderCtrl", "GuiControl", Kind::Slider),
-    ("GuiPopUpMenuCtrl", "GuiTextCtrl", Kind::Popup),
     ("GuiConsoleCtrl", "GuiControl", Kind::Console),
     ("GuiTSCtrl", "GuiControl", Kind::Ts),
     ("GuiControl", "SimGroup", Kind::Plain),
 ];
 
 /// Registers the GUI classes and their fields (Torque's names and defaults).
-pub fn register_classes(con: &mut Console) {
+pub fn register_classes(con: &mut Console) -> Result<(), crate::GuiError> {
     for (name, parent, _) in CLASSES.iter().rev() {
-        let _ = con.register_class(name, parent);
+        con.register_class(name, parent).map_err(|e| crate::GuiError::Console(e.to_string()))?;
         if *name == CONTROL_CLASS {
             let s = FieldType::String;
             for (f, ty, d) in [
@@ -90,6 +91,7 @@ pub fn register_classes(con: &mut Console) {
     con.add_field("GuiSliderCtrl", "ticks", FieldType::Int, Value::from(10));
     con.add_field("GuiSliderCtrl", "value", FieldType::Float, Value::from(0.0));
     con.add_field("GuiProgressCtrl", "value", FieldType::Float, Value::from(0.0));
+    Ok(())
 }
 
 /// The kind of a GUI control object; `None` for objects that are not controls.

@@ -4,7 +4,7 @@
 
 use crate::canvas::{self, CanvasState};
 use crate::control::{self, Ctl, Kind, data_mut, ensure};
-use crate::geom::{format_point, parse_point};
+use crate::geom::format_point;
 use crate::profile::{self, Profile};
 use v12_console_vm::{CallArgs, Console, ObjectId, Value};
 use v12_render_gl::Point2I;
@@ -36,17 +36,18 @@ fn obj_arg(con: &Console, a: &CallArgs<'_>, i: usize) -> Option<ObjectId> {
 }
 
 /// Registers everything (idempotent).
-pub fn register(con: &mut Console) {
+pub fn register(con: &mut Console) -> Result<(), crate::GuiError> {
     profile::register(con);
     if con.class_id("GuiCanvas").is_none() {
-        let _ = con.register_class("GuiCanvas", "SimObject");
+        con.register_class("GuiCanvas", "SimObject").map_err(|e| crate::GuiError::Console(e.to_string()))?;
     }
-    control::register_classes(con);
+    control::register_classes(con)?;
     register_control_methods(con);
     register_canvas_methods(con);
     if con.find_object_str("ConsoleDlg").is_none() {
-        let _ = con.eval_named(CONSOLE_DLG, "gui/consoleDlg.gui");
+        con.eval_named(CONSOLE_DLG, "gui/consoleDlg.gui").map_err(|e| crate::GuiError::Console(e.to_string()))?;
     }
+    Ok(())
 }
 
 fn register_control_methods(con: &mut Console) {
@@ -311,6 +312,16 @@ fn register_canvas_methods(con: &mut Console) {
     con.register_method(cv, "getExtent", 2, 2, "()", |c, a| {
         format_point(canvas::state(c, this(a)).map(|s| s.size).unwrap_or_default())
     });
+    con.register_method(cv, "cursorOn", 2, 2, "()", |c, a| {
+        if let Some(s) = canvas::state_mut(c, this(a)) {
+            s.cursor_off = false;
+        }
+    });
+    con.register_method(cv, "cursorOff", 2, 2, "()", |c, a| {
+        if let Some(s) = canvas::state_mut(c, this(a)) {
+            s.cursor_off = true;
+        }
+    });
     con.register_function("toggleConsole", 2, 2, "toggleConsole(make)", |c, a| {
         if !a.bool(0) {
             return;
@@ -330,5 +341,4 @@ fn register_canvas_methods(con: &mut Console) {
             }
         }
     });
-    let _ = parse_point;
 }

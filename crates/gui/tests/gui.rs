@@ -690,8 +690,13 @@ fn ts_control_asks_the_game_for_camera_and_world() {
     assert_eq!(view, Some((RectI::new(0, 0, 640, 480), 1)));
     let bar = v12_gui::Profile::default().fill_color_hl;
     assert!(has_fill(&list, RectI::new(10, 450, 50, 10), bar), "health bar follows $health");
-    // The mouse over a 3D view is not consumed: the game's action maps get it.
+    // With the cursor on the GUI takes the mouse; with it off (playing) the game's action
+    // maps get it.
     g.move_to(300, 300);
+    assert!(g.button(true));
+    g.button(false);
+    g.con.eval("Canvas.cursorOff();").unwrap();
+    assert!(!g.move_to(310, 300));
     assert!(!g.button(true));
 }
 
@@ -717,3 +722,4 @@ fn children_are_clipped_to_their_parent() {
     assert!(!g.move_to(5, 5));
     let _ = Value::Empty;
 }
+
