@@ -304,6 +304,9 @@ impl<G: LockstepGame> PeerNode<G> {
                     }
                 }
                 Some(_) => {}
+                // Only the newer peer (higher id, or not yet welcomed) dials, so two peers
+                // never connect to each other at once; the other side's messages wait.
+                None if self.peer.id() != 0 && self.peer.id_at(addr).is_some_and(|p| p > self.peer.id()) => {}
                 None => {
                     let c = self.interface.connect(now, addr, Bytes::new());
                     self.by_addr.insert(addr, c);

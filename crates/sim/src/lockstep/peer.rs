@@ -309,6 +309,11 @@ impl<G: LockstepGame> Peer<G> {
         }
     }
 
+    /// The player at `addr`, if known.
+    pub fn id_at(&self, addr: SocketAddr) -> Option<PlayerId> {
+        self.id_of(addr)
+    }
+
     fn id_of(&self, addr: SocketAddr) -> Option<PlayerId> {
         self.peers.iter().find(|(_, r)| r.addr == addr).map(|(i, _)| *i)
     }

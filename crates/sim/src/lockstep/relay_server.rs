@@ -39,6 +39,8 @@ pub struct RelayConfig {
     pub async_timeout_ms: u64,
     /// First GF number.
     pub first_gf: u32,
+    /// Lengthen the NWF on its own when the slowest ping outgrows it.
+    pub adapt_nwf: bool,
 }
 
 impl Default for RelayConfig {
@@ -53,6 +55,7 @@ impl Default for RelayConfig {
             async_action: AsyncAction::Drop,
             async_timeout_ms: 2_000,
             first_gf: 0,
+            adapt_nwf: true,
         }
     }
 }
@@ -491,6 +494,13 @@ impl RelayServer {
                         }
                     }
                     Kind::Gone(_) => {}
+                }
+            }
+            if self.pending_control.is_none() && self.config.adapt_nwf {
+                let want = self.chosen_nwf_len(self.gf_ms);
+                if want > self.nwf_len {
+                    info!(from = self.nwf_len, to = want, "relay: pings grew, longer NWF");
+                    self.pending_control = Some(Control::Speed { gf_ms: self.gf_ms, nwf_len: want });
                 }
             }
             let control = self.pending_control.take();
