@@ -106,7 +106,9 @@ impl GuiCanvas {
         crate::script::register(con)?;
         let id = match con.find_object_str("Canvas") {
             Some(id) if con.object_data::<CanvasState>(id).is_some() => id,
-            _ => con.create_object("GuiCanvas", Some("Canvas")).map_err(|e| crate::GuiError::Console(e.to_string()))?,
+            _ => con
+                .create_object("GuiCanvas", Some("Canvas"))
+                .map_err(|e| crate::GuiError::Console(e.to_string()))?,
         };
         let st = CanvasState { size: Point2I::new(width.max(0), height.max(0)), ..Default::default() };
         con.set_object_data(id, Box::new(st));
@@ -351,7 +353,10 @@ impl GuiCanvas {
         let now = st.time_ms;
         let clicks = match st.last_click {
             Some((c, when, p, n))
-                if c == t && now.saturating_sub(when) <= DOUBLE_CLICK_MS && (p.x - pt.x).abs() <= 3 && (p.y - pt.y).abs() <= 3 =>
+                if c == t
+                    && now.saturating_sub(when) <= DOUBLE_CLICK_MS
+                    && (p.x - pt.x).abs() <= 3
+                    && (p.y - pt.y).abs() <= 3 =>
             {
                 n + 1
             }
@@ -798,10 +803,8 @@ impl GuiCanvas {
             return;
         }
         let profile = self.profiles.of_control(con, id);
-        let (time_ms, focused) = self
-            .state(con)
-            .map(|s| (s.time_ms, s.first_responder == Some(id)))
-            .unwrap_or_default();
+        let (time_ms, focused) =
+            self.state(con).map(|s| (s.time_ms, s.first_responder == Some(id))).unwrap_or_default();
         let size = self.size(con);
         let start = list.len();
         list.push_clip(vis);

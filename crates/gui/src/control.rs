@@ -111,7 +111,10 @@ pub enum Drag {
     Title(Point2I),
     SliderThumb,
     /// A scroll bar thumb: vertical?, grab offset along the bar.
-    ScrollThumb { vertical: bool, grab: i32 },
+    ScrollThumb {
+        vertical: bool,
+        grab: i32,
+    },
 }
 
 /// Interaction state script does not see (see the module docs).

@@ -30,7 +30,11 @@ pub enum Effect {
     Unlock,
     Focus(ObjectId),
     /// Turn off the radio buttons of `group` under `parent`, except one.
-    RadioOff { parent: Option<ObjectId>, group: i32, except: ObjectId },
+    RadioOff {
+        parent: Option<ObjectId>,
+        group: i32,
+        except: ObjectId,
+    },
     /// Draw the control above its siblings (a clicked window).
     BringToFront(ObjectId),
     OpenOverlay(ObjectId),
@@ -307,7 +311,8 @@ fn scroll_mouse(h: &mut Hx<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
                         if vertical { (bar.y, bar.h, th.h) } else { (bar.x, bar.w, th.w) };
                     let room = (track - len).max(1);
                     let off = ((i64::from(cur - grab - start) * i64::from(max)) / i64::from(room)) as i32;
-                    let to = if vertical { Point2I::new(d.scroll.x, off) } else { Point2I::new(off, d.scroll.y) };
+                    let to =
+                        if vertical { Point2I::new(d.scroll.x, off) } else { Point2I::new(off, d.scroll.y) };
                     scroll_to(h, d, to);
                 }
             }
@@ -459,7 +464,8 @@ pub fn on_key(h: &mut Hx<'_>, d: &mut ControlData, ev: KeyEv) -> bool {
         Kind::Slider if ev.key == KEY_LEFT || ev.key == KEY_RIGHT => {
             let range = slider_range(h.con, id);
             let ticks = h.con.get_field(id, "ticks").to_i32();
-            let step = if ticks > 0 { (range.1 - range.0) / (ticks + 1) as f32 } else { (range.1 - range.0) / 10.0 };
+            let step =
+                if ticks > 0 { (range.1 - range.0) / (ticks + 1) as f32 } else { (range.1 - range.0) / 10.0 };
             let cur = h.con.get_field(id, "value").to_f64() as f32;
             let v = snap(if ev.key == KEY_LEFT { cur - step } else { cur + step }, range, ticks);
             h.fx.push(Effect::SetField(id, "value", Value::from(f64::from(v))));
@@ -550,7 +556,13 @@ fn console_key(h: &mut Hx<'_>, d: &mut ControlData, ev: KeyEv) -> bool {
 }
 
 /// The screen rect a scroll control shows its content in (children are clipped to it).
-pub fn scroll_view_screen(con: &Console, ctl: &Ctl, profile: &Profile, d: &ControlData, rect: RectI) -> RectI {
+pub fn scroll_view_screen(
+    con: &Console,
+    ctl: &Ctl,
+    profile: &Profile,
+    d: &ControlData,
+    rect: RectI,
+) -> RectI {
     let lay = scroll_layout(con, ctl, profile, d.scroll);
     offset(lay.view, Point2I::new(rect.x, rect.y))
 }

@@ -129,6 +129,9 @@ mod tests {
         assert_eq!(KeyChord::parse("f13"), None);
         assert_eq!(KeyChord::parse("ctrl"), None);
         assert_eq!(KeyChord::parse("bogus"), None);
-        assert_eq!(ModSet::of(Modifiers::RSHIFT | Modifiers::LALT), ModSet { shift: true, ctrl: false, alt: true });
+        assert_eq!(
+            ModSet::of(Modifiers::RSHIFT | Modifiers::LALT),
+            ModSet { shift: true, ctrl: false, alt: true }
+        );
     }
 }

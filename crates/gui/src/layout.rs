@@ -71,7 +71,8 @@ pub fn scroll_layout(con: &Console, ctl: &Ctl, profile: &Profile, scroll: Point2
         if content_len <= 0 || max <= 0 {
             return (0, track);
         }
-        let len = ((i64::from(track) * i64::from(view_len) / i64::from(content_len)) as i32).clamp(MIN_THUMB, track);
+        let len = ((i64::from(track) * i64::from(view_len) / i64::from(content_len)) as i32)
+            .clamp(MIN_THUMB, track);
         let pos = ((i64::from(track - len) * i64::from(off.clamp(0, max))) / i64::from(max)) as i32;
         (pos, len)
     };
@@ -125,7 +126,11 @@ pub fn slider_thumb_x(v: f32, width: i32, range: (f32, f32)) -> i32 {
 pub fn popup_list_rect(rect: RectI, rows: usize, profile: &Profile, canvas: Point2I) -> RectI {
     let h = (rows as i32).saturating_mul(row_height(profile)).saturating_add(2);
     let below = RectI::new(rect.x, rect.bottom(), rect.w, h);
-    if below.bottom() > canvas.y && rect.y - h >= 0 { RectI::new(rect.x, rect.y - h, rect.w, h) } else { below }
+    if below.bottom() > canvas.y && rect.y - h >= 0 {
+        RectI::new(rect.x, rect.y - h, rect.w, h)
+    } else {
+        below
+    }
 }
 
 #[cfg(test)]

@@ -27,7 +27,10 @@ struct LogInner {
 impl std::fmt::Debug for ConsoleLog {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let i = self.inner.borrow();
-        f.debug_struct("ConsoleLog").field("lines", &i.lines.len()).field("generation", &i.generation).finish()
+        f.debug_struct("ConsoleLog")
+            .field("lines", &i.lines.len())
+            .field("generation", &i.generation)
+            .finish()
     }
 }
 

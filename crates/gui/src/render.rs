@@ -38,7 +38,14 @@ fn draw_text_in(rx: &mut Rx<'_>, list: &mut DrawList, r: RectI, text: &str, colo
     draw_text_just(rx, list, r, text, color, j);
 }
 
-fn draw_text_just(rx: &mut Rx<'_>, list: &mut DrawList, r: RectI, text: &str, color: ColorI, justify: Justify) {
+fn draw_text_just(
+    rx: &mut Rx<'_>,
+    list: &mut DrawList,
+    r: RectI,
+    text: &str,
+    color: ColorI,
+    justify: Justify,
+) {
     if text.is_empty() {
         return;
     }
@@ -94,10 +101,10 @@ pub fn render(rx: &mut Rx<'_>, d: &ControlData, list: &mut DrawList, game: Optio
         }
         Kind::Button => {
             let t = text();
-            let fill = if !rx.ctl.active {
+            // Inactive and pressed buttons share the darker fill; the text colour and the
+            // one-pixel push tell them apart.
+            let fill = if !rx.ctl.active || d.depressed {
                 p.fill_color_na
-            } else if d.depressed {
-                p.fill_color_hl
             } else if d.mouse_over {
                 p.fill_color_hl
             } else {
@@ -185,7 +192,11 @@ pub fn render(rx: &mut Rx<'_>, d: &ControlData, list: &mut DrawList, game: Optio
             let v = rx.con.get_field(rx.ctl.id, "value").to_f64() as f32;
             let mid = r.y + r.h / 2;
             let half = SLIDER_THUMB_W / 2;
-            list.draw_line(Point2I::new(r.x + half, mid), Point2I::new(r.right() - half - 1, mid), p.border_color);
+            list.draw_line(
+                Point2I::new(r.x + half, mid),
+                Point2I::new(r.right() - half - 1, mid),
+                p.border_color,
+            );
             let track = (r.w - SLIDER_THUMB_W).max(0);
             for t in 0..=ticks + 1 {
                 let x = r.x + half + track * t / (ticks + 1);
@@ -206,7 +217,11 @@ pub fn render(rx: &mut Rx<'_>, d: &ControlData, list: &mut DrawList, game: Optio
             let ax = r.right() - 10;
             let ay = r.y + r.h / 2 - 2;
             for i in 0..4 {
-                list.draw_line(Point2I::new(ax - 3 + i, ay + i), Point2I::new(ax + 3 - i, ay + i), p.border_color);
+                list.draw_line(
+                    Point2I::new(ax - 3 + i, ay + i),
+                    Point2I::new(ax + 3 - i, ay + i),
+                    p.border_color,
+                );
             }
         }
         Kind::Console => {

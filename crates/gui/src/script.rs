@@ -45,7 +45,8 @@ pub fn register(con: &mut Console) -> Result<(), crate::GuiError> {
     register_control_methods(con);
     register_canvas_methods(con);
     if con.find_object_str("ConsoleDlg").is_none() {
-        con.eval_named(CONSOLE_DLG, "gui/consoleDlg.gui").map_err(|e| crate::GuiError::Console(e.to_string()))?;
+        con.eval_named(CONSOLE_DLG, "gui/consoleDlg.gui")
+            .map_err(|e| crate::GuiError::Console(e.to_string()))?;
     }
     Ok(())
 }
@@ -129,17 +130,23 @@ fn register_control_methods(con: &mut Console) {
         }
         fit_rows(c, this(a));
     });
-    con.register_method(tl, "rowCount", 2, 2, "()", |c, a| data_mut(c, this(a)).map_or(0, |d| d.rows.len() as i64));
+    con.register_method(tl, "rowCount", 2, 2, "()", |c, a| {
+        data_mut(c, this(a)).map_or(0, |d| d.rows.len() as i64)
+    });
     con.register_method(tl, "getSelectedId", 2, 2, "()", |c, a| {
         data_mut(c, this(a)).and_then(|d| d.selected.and_then(|s| d.rows.get(s)).map(|r| r.0)).unwrap_or(-1)
     });
     con.register_method(tl, "getRowText", 3, 3, "(index)", |c, a| {
         let i = a.i32(1);
-        data_mut(c, this(a)).and_then(|d| usize::try_from(i).ok().and_then(|i| d.rows.get(i)).map(|r| r.1.clone())).unwrap_or_default()
+        data_mut(c, this(a))
+            .and_then(|d| usize::try_from(i).ok().and_then(|i| d.rows.get(i)).map(|r| r.1.clone()))
+            .unwrap_or_default()
     });
     con.register_method(tl, "getRowId", 3, 3, "(index)", |c, a| {
         let i = a.i32(1);
-        data_mut(c, this(a)).and_then(|d| usize::try_from(i).ok().and_then(|i| d.rows.get(i)).map(|r| r.0)).unwrap_or(-1)
+        data_mut(c, this(a))
+            .and_then(|d| usize::try_from(i).ok().and_then(|i| d.rows.get(i)).map(|r| r.0))
+            .unwrap_or(-1)
     });
     con.register_method(tl, "removeRowById", 3, 3, "(id)", |c, a| {
         let rid = a.i32(1);
@@ -181,7 +188,9 @@ fn register_control_methods(con: &mut Console) {
         }
         c.set_field(this(a), "text", "");
     });
-    con.register_method(pm, "size", 2, 2, "()", |c, a| data_mut(c, this(a)).map_or(0, |d| d.rows.len() as i64));
+    con.register_method(pm, "size", 2, 2, "()", |c, a| {
+        data_mut(c, this(a)).map_or(0, |d| d.rows.len() as i64)
+    });
     con.register_method(pm, "setSelected", 3, 3, "(id)", |c, a| {
         let rid = a.i32(1);
         let id = this(a);

@@ -59,7 +59,11 @@ fn check_golden(name: &str, actual: &Image) {
         Some(d) if d.pixels_over_tolerance > 0 => {
             let dp = out.join(format!("{name}.diff.png"));
             d.diff.save_png(&dp).expect("write diff");
-            fail(format!("{} pixels differ by more than {TOLERANCE}; diff at {}", d.pixels_over_tolerance, dp.display()))
+            fail(format!(
+                "{} pixels differ by more than {TOLERANCE}; diff at {}",
+                d.pixels_over_tolerance,
+                dp.display()
+            ))
         }
         Some(_) => {}
     }

@@ -51,7 +51,10 @@ impl Gui {
     }
 
     fn move_to(&mut self, x: i32, y: i32) -> bool {
-        self.canvas.process_mouse_move(&mut self.con, &MouseMoveEvent { x_pos: x, y_pos: y, modifiers: Modifiers::NONE })
+        self.canvas.process_mouse_move(
+            &mut self.con,
+            &MouseMoveEvent { x_pos: x, y_pos: y, modifiers: Modifiers::NONE },
+        )
     }
 
     fn button(&mut self, make: bool) -> bool {
@@ -143,7 +146,9 @@ fn texts(list: &DrawList) -> Vec<String> {
 }
 
 fn has_fill(list: &DrawList, rect: RectI, color: ColorI) -> bool {
-    list.commands.iter().any(|c| matches!(c, DrawCommand::FillRect { rect: r, color: k } if *r == rect && *k == color))
+    list.commands
+        .iter()
+        .any(|c| matches!(c, DrawCommand::FillRect { rect: r, color: k } if *r == rect && *k == color))
 }
 
 const MAIN_MENU: &str = r#"
@@ -305,7 +310,9 @@ fn text_edit_typing_selection_max_length_and_binding() {
     let (list, _) = g.frame();
     assert!(texts(&list).contains(&"Z".to_string()));
     let r = screen_rect(&g.con, g.id("NameEdit"));
-    let cursor = |l: &DrawList| l.commands.iter().any(|c| matches!(c, DrawCommand::FillRect { rect, .. } if rect.w == 1 && r.contains(Point2I::new(rect.x, rect.y))));
+    let cursor = |l: &DrawList| {
+        l.commands.iter().any(|c| matches!(c, DrawCommand::FillRect { rect, .. } if rect.w == 1 && r.contains(Point2I::new(rect.x, rect.y))))
+    };
     assert!(cursor(&list));
     g.advance(500);
     let (list, dirty) = g.frame();
@@ -371,7 +378,11 @@ fn modal_layers_block_input_below_and_non_modal_layers_pass_it() {
     g.con.eval("Canvas.pushDialog(Hud);").unwrap();
     g.click_ctrl("UnderButton");
     g.click_ctrl("HudButton");
-    assert_eq!((g.global("under"), g.global("hud")), ("1".into(), "1".into()), "a transparent layer passes clicks");
+    assert_eq!(
+        (g.global("under"), g.global("hud")),
+        ("1".into(), "1".into()),
+        "a transparent layer passes clicks"
+    );
     g.con.eval("Canvas.pushDialog(ModalDlg);").unwrap();
     g.click_ctrl("UnderButton");
     assert_eq!(g.global("under"), "1", "the modal dialog blocks the content");
@@ -392,7 +403,10 @@ fn modal_layers_block_input_below_and_non_modal_layers_pass_it() {
     let (list, _) = g.frame();
     let pos = |t: &str| {
         let r = screen_rect(&g.con, g.id(t));
-        list.commands.iter().position(|c| matches!(c, DrawCommand::FillRect { rect, .. } if *rect == r)).unwrap()
+        list.commands
+            .iter()
+            .position(|c| matches!(c, DrawCommand::FillRect { rect, .. } if *rect == r))
+            .unwrap()
     };
     assert!(pos("UnderButton") < pos("HudButton") && pos("HudButton") < pos("OkButton"));
 }
@@ -521,7 +535,11 @@ fn slider_range_ticks_drag_and_keys() {
     assert_eq!(g.global("pref::volume"), "75");
     g.con.set_global("pref::volume", 50);
     let (list, _) = g.frame();
-    assert!(list.commands.iter().any(|c| matches!(c, DrawCommand::FillRect { rect, .. } if *rect == RectI::new(150, 100, 8, 20))));
+    assert!(
+        list.commands
+            .iter()
+            .any(|c| matches!(c, DrawCommand::FillRect { rect, .. } if *rect == RectI::new(150, 100, 8, 20)))
+    );
 }
 
 #[test]
@@ -648,7 +666,8 @@ fn input_order_global_map_then_canvas_then_game_maps() {
     let mut global = Hook { key: KEY_F1, seen: 0 };
     let mut game = Hook { key: KEY_A + 22, seen: 0 };
     let ev = |k| key_event(k, None, Modifiers::NONE, true);
-    let mut run = |g: &mut Gui, k| g.canvas.process_event(&mut g.con, &ev(k), Some(&mut global), Some(&mut game));
+    let mut run =
+        |g: &mut Gui, k| g.canvas.process_event(&mut g.con, &ev(k), Some(&mut global), Some(&mut game));
     assert_eq!(run(&mut g, KEY_F1), Consumer::GlobalMap);
     assert_eq!(run(&mut g, KEY_ESCAPE), Consumer::Canvas);
     assert_eq!(run(&mut g, KEY_A + 22), Consumer::GameMaps);
@@ -663,7 +682,11 @@ impl GameView for World {
         Some(Camera::default())
     }
     fn render_world(&self, scene: &mut Scene) {
-        scene.shapes.push(Shape::Sphere { center: glam_vec(0.0, 5.0, 0.0), radius: 1.0, color: ColorI::WHITE });
+        scene.shapes.push(Shape::Sphere {
+            center: glam_vec(0.0, 5.0, 0.0),
+            radius: 1.0,
+            color: ColorI::WHITE,
+        });
     }
 }
 
@@ -722,4 +745,3 @@ fn children_are_clipped_to_their_parent() {
     assert!(!g.move_to(5, 5));
     let _ = Value::Empty;
 }
-
