@@ -18,23 +18,24 @@ impl PartialEq for Span {
     }
 }
 
-/// Token kinds.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Tok {
+/// Token kinds. Names and string bodies are slices of the source, so scanning allocates
+/// nothing per token and tokens are `Copy`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Tok<'a> {
     /// Identifier, possibly with `::` inside (`Foo::bar`).
-    Ident(String),
+    Ident(&'a str),
     /// `$name`.
-    Global(String),
+    Global(&'a str),
     /// `%name`.
-    Local(String),
+    Local(&'a str),
     /// Integer literal.
     Int(i64),
     /// Float literal.
     Float(f64),
-    /// `"..."` with escapes processed.
-    Str(String),
-    /// `'...'` with escapes processed.
-    Tagged(String),
+    /// `"..."`, the raw text between the quotes (escapes still in; see [`unescape`]).
+    Str(&'a str),
+    /// `'...'`, raw like `Str`.
+    Tagged(&'a str),
     /// A keyword.
     Kw(Kw),
     /// Punctuation or operator.
@@ -125,7 +126,7 @@ impl Kw {
     }
 }
 
-impl fmt::Display for Tok {
+impl fmt::Display for Tok<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Tok::Ident(s) => write!(f, "identifier `{s}`"),
@@ -143,10 +144,10 @@ impl fmt::Display for Tok {
 }
 
 /// A token and where it starts.
-#[derive(Clone, Debug)]
-pub struct Token {
+#[derive(Clone, Copy, Debug)]
+pub struct Token<'a> {
     /// The token.
-    pub tok: Tok,
+    pub tok: Tok<'a>,
     /// Where it starts.
     pub span: Span,
 }
@@ -160,264 +161,371 @@ pub struct LexError {
     pub message: String,
 }
 
-const OPS: [&str; 47] = [
-    "<<=", ">>=", "!$=", "::", "==", "!=", "<=", ">=", "&&", "||", "<<", ">>", "++", "--", "+=", "-=", "*=",
-    "/=", "%=", "&=", "|=", "^=", "$=", "@", "+", "-", "*", "/", "%", "<", ">", "=", "!", "~", "&", "|", "^",
-    "?", ":", ";", ",", ".", "(", ")", "{", "}", "[",
-];
+/// The longest operator starting at `b[i]` (the first byte is known to exist).
+fn op_at(b: &[u8], i: usize) -> Option<&'static str> {
+    let n1 = b.get(i + 1).copied().unwrap_or(0);
+    let n2 = b.get(i + 2).copied().unwrap_or(0);
+    Some(match (b[i], n1) {
+        (b'<', b'<') if n2 == b'=' => "<<=",
+        (b'>', b'>') if n2 == b'=' => ">>=",
+        (b'!', b'$') if n2 == b'=' => "!$=",
+        (b':', b':') => "::",
+        (b'=', b'=') => "==",
+        (b'!', b'=') => "!=",
+        (b'<', b'=') => "<=",
+        (b'>', b'=') => ">=",
+        (b'&', b'&') => "&&",
+        (b'|', b'|') => "||",
+        (b'<', b'<') => "<<",
+        (b'>', b'>') => ">>",
+        (b'+', b'+') => "++",
+        (b'-', b'-') => "--",
+        (b'+', b'=') => "+=",
+        (b'-', b'=') => "-=",
+        (b'*', b'=') => "*=",
+        (b'/', b'=') => "/=",
+        (b'%', b'=') => "%=",
+        (b'&', b'=') => "&=",
+        (b'|', b'=') => "|=",
+        (b'^', b'=') => "^=",
+        (b'$', b'=') => "$=",
+        (b'@', _) => "@",
+        (b'+', _) => "+",
+        (b'-', _) => "-",
+        (b'*', _) => "*",
+        (b'/', _) => "/",
+        (b'%', _) => "%",
+        (b'<', _) => "<",
+        (b'>', _) => ">",
+        (b'=', _) => "=",
+        (b'!', _) => "!",
+        (b'~', _) => "~",
+        (b'&', _) => "&",
+        (b'|', _) => "|",
+        (b'^', _) => "^",
+        (b'?', _) => "?",
+        (b':', _) => ":",
+        (b';', _) => ";",
+        (b',', _) => ",",
+        (b'.', _) => ".",
+        (b'(', _) => "(",
+        (b')', _) => ")",
+        (b'{', _) => "{",
+        (b'}', _) => "}",
+        (b'[', _) => "[",
+        (b']', _) => "]",
+        _ => return None,
+    })
+}
+
+#[inline]
+fn is_name_start(c: u8) -> bool {
+    c.is_ascii_alphabetic() || c == b'_'
+}
+
+#[inline]
+fn is_name_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// Byte scanner state. Columns count characters: they are brought up to date lazily at each
+/// token start (`col_pos` is the byte the current `col` belongs to), so the hot loops only move
+/// a byte index.
+struct Scanner<'a> {
+    src: &'a str,
+    b: &'a [u8],
+    i: usize,
+    line: u32,
+    col: u32,
+    col_pos: usize,
+}
+
+impl<'a> Scanner<'a> {
+    /// The position of byte `self.i` (which must not be inside a line already passed).
+    fn span(&mut self) -> Span {
+        let chars = self.b[self.col_pos..self.i].iter().filter(|&&c| (c & 0xC0) != 0x80).count();
+        self.col += chars as u32;
+        self.col_pos = self.i;
+        Span { line: self.line, col: self.col }
+    }
+
+    /// Records a newline at byte `at`.
+    fn newline(&mut self, at: usize) {
+        self.line += 1;
+        self.col = 1;
+        self.col_pos = at + 1;
+    }
+
+    /// `[A-Za-z_][A-Za-z0-9_]*` with inner `::` (a trailing `:` is not part of the name).
+    fn name(&mut self) -> &'a str {
+        let b = self.b;
+        let start = self.i;
+        let mut i = self.i;
+        loop {
+            while i < b.len() && is_name_char(b[i]) {
+                i += 1;
+            }
+            if i + 2 < b.len() && b[i] == b':' && b[i + 1] == b':' && is_name_start(b[i + 2]) {
+                i += 2;
+                continue;
+            }
+            break;
+        }
+        self.i = i;
+        &self.src[start..i]
+    }
+
+    fn number(&mut self, span: Span) -> Result<Tok<'a>, LexError> {
+        let b = self.b;
+        let start = self.i;
+        let mut i = self.i;
+        if b[i] == b'0' && matches!(b.get(i + 1), Some(b'x') | Some(b'X')) {
+            i += 2;
+            let hs = i;
+            while i < b.len() && b[i].is_ascii_hexdigit() {
+                i += 1;
+            }
+            self.i = i;
+            return match i64::from_str_radix(&self.src[hs..i], 16) {
+                Ok(v) => Ok(Tok::Int(v & 0xFFFF_FFFF)),
+                Err(_) => Err(LexError { span, message: "malformed hex number".into() }),
+            };
+        }
+        let mut is_float = false;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i < b.len() && b[i] == b'.' && b.get(i + 1).is_some_and(|d| d.is_ascii_digit()) {
+            is_float = true;
+            i += 1;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+        }
+        if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+            let mut j = i + 1;
+            if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
+                j += 1;
+            }
+            if j < b.len() && b[j].is_ascii_digit() {
+                is_float = true;
+                i = j;
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+            }
+        }
+        self.i = i;
+        let text = &self.src[start..i];
+        if !is_float && let Ok(v) = text.parse::<i64>() {
+            return Ok(Tok::Int(v));
+        }
+        match text.parse::<f64>() {
+            Ok(v) => Ok(Tok::Float(v)),
+            Err(_) => Err(LexError { span, message: "malformed number".into() }),
+        }
+    }
+
+    /// A quoted string starting at the quote `q`; returns the raw body.
+    fn string(&mut self, q: u8, span: Span) -> Result<&'a str, LexError> {
+        let b = self.b;
+        let start = self.i + 1;
+        let mut i = start;
+        let unterminated = || LexError { span, message: "unterminated string".into() };
+        loop {
+            let c = *b.get(i).ok_or_else(unterminated)?;
+            if c == q {
+                self.i = i + 1;
+                return Ok(&self.src[start..i]);
+            }
+            match c {
+                b'\n' => return Err(unterminated()),
+                b'\\' => {
+                    let e = *b.get(i + 1).ok_or_else(unterminated)?;
+                    if e == b'\n' {
+                        // An escaped newline is kept in the string (as V12's scanner did).
+                        self.newline(i + 1);
+                    }
+                    i += 2;
+                }
+                _ => i += 1,
+            }
+        }
+    }
+}
+
+/// Processes the escapes of a raw string body (`\n \t \r \xHH \cN`, anything else stands for
+/// itself).
+pub fn unescape(raw: &str) -> String {
+    if !raw.contains('\\') {
+        return raw.to_string();
+    }
+    let mut s = String::with_capacity(raw.len());
+    let mut it = raw.chars().peekable();
+    while let Some(ch) = it.next() {
+        if ch != '\\' {
+            s.push(ch);
+            continue;
+        }
+        let Some(e) = it.next() else { break };
+        match e {
+            'n' => s.push('\n'),
+            't' => s.push('\t'),
+            'r' => s.push('\r'),
+            'x' => {
+                let mut v = 0u32;
+                let mut n = 0;
+                while n < 2
+                    && let Some(d) = it.peek().and_then(|c| c.to_digit(16))
+                {
+                    v = v * 16 + d;
+                    it.next();
+                    n += 1;
+                }
+                if n == 0 {
+                    s.push('x');
+                } else {
+                    s.push(char::from_u32(v).unwrap_or('?'));
+                }
+            }
+            'c' => {
+                let byte = match it.peek().copied() {
+                    Some(d @ '0'..='6') => Some(2 + (d as u32 - '0' as u32)),
+                    Some('7') => Some(0x0B),
+                    Some('8') => Some(0x0C),
+                    Some('9') => Some(0x0E),
+                    Some('r') => Some(0x0F),
+                    Some('p') => Some(0x10),
+                    Some('o') => Some(0x11),
+                    _ => None,
+                };
+                match byte {
+                    Some(b) => {
+                        it.next();
+                        s.push(char::from_u32(b).unwrap_or('?'));
+                    }
+                    None => s.push('c'),
+                }
+            }
+            other => s.push(other),
+        }
+    }
+    s
+}
 
 /// Scans the whole source into tokens (ending with `Eof`).
-pub fn tokenize(src: &str) -> Result<Vec<Token>, LexError> {
-    let chars: Vec<char> = src.chars().collect();
-    let mut out = Vec::with_capacity(chars.len() / 4 + 1);
-    let mut i = 0usize;
-    let mut line = 1u32;
-    let mut col = 1u32;
-    macro_rules! adv {
-        () => {{
-            if chars[i] == '\n' {
-                line += 1;
-                col = 1;
-            } else {
-                col += 1;
+pub fn tokenize(src: &str) -> Result<Vec<Token<'_>>, LexError> {
+    let b = src.as_bytes();
+    let mut out = Vec::with_capacity(b.len() / 5 + 1);
+    let mut sc = Scanner { src, b, i: 0, line: 1, col: 1, col_pos: 0 };
+    while sc.i < b.len() {
+        let i = sc.i;
+        let c = b[i];
+        match c {
+            b'\n' => {
+                sc.newline(i);
+                sc.i += 1;
+                continue;
             }
-            i += 1;
-        }};
-    }
-    while i < chars.len() {
-        let c = chars[i];
-        let span = Span { line, col };
-        if c.is_whitespace() {
-            adv!();
-            continue;
-        }
-        if c == '/' && chars.get(i + 1) == Some(&'/') {
-            while i < chars.len() && chars[i] != '\n' {
-                adv!();
+            b' ' | b'\t' | b'\r' | 0x0B | 0x0C => {
+                sc.i += 1;
+                continue;
             }
-            continue;
-        }
-        if c == '/' && chars.get(i + 1) == Some(&'*') {
-            adv!();
-            adv!();
-            loop {
-                if i >= chars.len() {
-                    return Err(LexError { span, message: "unterminated block comment".into() });
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                let mut j = i + 2;
+                while j < b.len() && b[j] != b'\n' {
+                    j += 1;
                 }
-                if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
-                    adv!();
-                    adv!();
-                    break;
-                }
-                adv!();
+                sc.i = j;
+                continue;
             }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                let span = sc.span();
+                let mut j = i + 2;
+                loop {
+                    if j + 1 >= b.len() {
+                        return Err(LexError { span, message: "unterminated block comment".into() });
+                    }
+                    if b[j] == b'*' && b[j + 1] == b'/' {
+                        break;
+                    }
+                    if b[j] == b'\n' {
+                        sc.newline(j);
+                    }
+                    j += 1;
+                }
+                sc.i = j + 2;
+                continue;
+            }
+            0x80.. => {
+                // Non-ASCII: only Unicode white space is allowed outside strings and comments.
+                let ch = src[i..].chars().next().unwrap_or('\u{FFFD}');
+                if ch.is_whitespace() {
+                    sc.i += ch.len_utf8();
+                    continue;
+                }
+                let span = sc.span();
+                return Err(LexError {
+                    span,
+                    message: format!("unexpected character `{}`", ch.escape_debug()),
+                });
+            }
+            _ => {}
+        }
+        let span = sc.span();
+        if (c == b'$' || c == b'%') && b.get(i + 1).is_some_and(|&n| is_name_start(n)) {
+            sc.i += 1;
+            let name = sc.name();
+            out.push(Token { tok: if c == b'$' { Tok::Global(name) } else { Tok::Local(name) }, span });
             continue;
         }
-        if (c == '$' || c == '%')
-            && let Some(&n) = chars.get(i + 1)
-            && (n.is_ascii_alphabetic() || n == '_')
-        {
-            adv!();
-            let name = scan_name(&chars, &mut i, &mut col);
-            out.push(Token { tok: if c == '$' { Tok::Global(name) } else { Tok::Local(name) }, span });
-            continue;
-        }
-        if c.is_ascii_alphabetic() || c == '_' {
-            let name = scan_name(&chars, &mut i, &mut col);
-            if name == "switch" && chars.get(i) == Some(&'$') {
-                adv!();
+        if is_name_start(c) {
+            let name = sc.name();
+            if name == "switch" && b.get(sc.i) == Some(&b'$') {
+                sc.i += 1;
                 out.push(Token { tok: Tok::Kw(Kw::SwitchStr), span });
                 continue;
             }
-            let tok = match Kw::from_word(&name) {
+            let tok = match Kw::from_word(name) {
                 Some(k) => Tok::Kw(k),
                 None => Tok::Ident(name),
             };
             out.push(Token { tok, span });
             continue;
         }
-        if c.is_ascii_digit() || (c == '.' && chars.get(i + 1).is_some_and(|d| d.is_ascii_digit())) {
-            let tok = scan_number(&chars, &mut i, &mut col, span)?;
+        if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(|d| d.is_ascii_digit())) {
+            let tok = sc.number(span)?;
             out.push(Token { tok, span });
             continue;
         }
-        if c == '"' || c == '\'' {
-            adv!();
-            let mut s = String::new();
-            loop {
-                if i >= chars.len() || chars[i] == '\n' {
-                    return Err(LexError { span, message: "unterminated string".into() });
-                }
-                let ch = chars[i];
-                if ch == c {
-                    adv!();
-                    break;
-                }
-                if ch == '\\' {
-                    adv!();
-                    if i >= chars.len() {
-                        return Err(LexError { span, message: "unterminated string".into() });
-                    }
-                    let e = chars[i];
-                    adv!();
-                    match e {
-                        'n' => s.push('\n'),
-                        't' => s.push('\t'),
-                        'r' => s.push('\r'),
-                        'x' => {
-                            let mut v = 0u32;
-                            let mut n = 0;
-                            while n < 2 && i < chars.len() && chars[i].is_ascii_hexdigit() {
-                                v = v * 16 + chars[i].to_digit(16).unwrap_or(0);
-                                adv!();
-                                n += 1;
-                            }
-                            if n == 0 {
-                                s.push('x');
-                            } else {
-                                s.push(char::from_u32(v).unwrap_or('?'));
-                            }
-                        }
-                        'c' => {
-                            let code = chars.get(i).copied();
-                            let byte = match code {
-                                Some(d @ '0'..='6') => Some(2 + (d as u32 - '0' as u32)),
-                                Some('7') => Some(0x0B),
-                                Some('8') => Some(0x0C),
-                                Some('9') => Some(0x0E),
-                                Some('r') => Some(0x0F),
-                                Some('p') => Some(0x10),
-                                Some('o') => Some(0x11),
-                                _ => None,
-                            };
-                            match byte {
-                                Some(b) => {
-                                    adv!();
-                                    s.push(char::from_u32(b).unwrap_or('?'));
-                                }
-                                None => s.push('c'),
-                            }
-                        }
-                        other => s.push(other),
-                    }
-                    continue;
-                }
-                s.push(ch);
-                adv!();
-            }
-            out.push(Token { tok: if c == '"' { Tok::Str(s) } else { Tok::Tagged(s) }, span });
+        if c == b'"' || c == b'\'' {
+            let raw = sc.string(c, span)?;
+            out.push(Token { tok: if c == b'"' { Tok::Str(raw) } else { Tok::Tagged(raw) }, span });
             continue;
         }
-        let mut matched = None;
-        for op in OPS {
-            let n = op.chars().count();
-            if i + n <= chars.len() && chars[i..i + n].iter().copied().eq(op.chars()) {
-                matched = Some(op);
-                break;
+        match op_at(b, i) {
+            Some(op) => {
+                sc.i += op.len();
+                out.push(Token { tok: Tok::Op(op), span });
             }
-        }
-        let op = match matched {
-            Some(op) => op,
-            None if c == ']' => "]",
             None => {
                 return Err(LexError {
                     span,
-                    message: format!("unexpected character `{}`", c.escape_debug()),
+                    message: format!("unexpected character `{}`", (c as char).escape_debug()),
                 });
             }
-        };
-        for _ in 0..op.len() {
-            adv!();
         }
-        out.push(Token { tok: Tok::Op(op), span });
     }
-    out.push(Token { tok: Tok::Eof, span: Span { line, col } });
+    let span = sc.span();
+    out.push(Token { tok: Tok::Eof, span });
     Ok(out)
-}
-
-/// `[A-Za-z_][A-Za-z0-9_]*` with inner `::` (a trailing `:` is not part of the name).
-fn scan_name(chars: &[char], i: &mut usize, col: &mut u32) -> String {
-    let mut s = String::new();
-    loop {
-        while *i < chars.len() && (chars[*i].is_ascii_alphanumeric() || chars[*i] == '_') {
-            s.push(chars[*i]);
-            *i += 1;
-            *col += 1;
-        }
-        if *i + 2 < chars.len()
-            && chars[*i] == ':'
-            && chars[*i + 1] == ':'
-            && (chars[*i + 2].is_ascii_alphabetic() || chars[*i + 2] == '_')
-        {
-            s.push_str("::");
-            *i += 2;
-            *col += 2;
-            continue;
-        }
-        return s;
-    }
-}
-
-fn scan_number(chars: &[char], i: &mut usize, col: &mut u32, span: Span) -> Result<Tok, LexError> {
-    let start = *i;
-    let bump = |i: &mut usize, col: &mut u32| {
-        *i += 1;
-        *col += 1;
-    };
-    if chars[*i] == '0' && matches!(chars.get(*i + 1), Some('x') | Some('X')) {
-        bump(i, col);
-        bump(i, col);
-        let hs = *i;
-        while *i < chars.len() && chars[*i].is_ascii_hexdigit() {
-            bump(i, col);
-        }
-        let text: String = chars[hs..*i].iter().collect();
-        return match i64::from_str_radix(&text, 16) {
-            Ok(v) => Ok(Tok::Int(v & 0xFFFF_FFFF)),
-            Err(_) => Err(LexError { span, message: "malformed hex number".into() }),
-        };
-    }
-    let mut is_float = false;
-    while *i < chars.len() && chars[*i].is_ascii_digit() {
-        bump(i, col);
-    }
-    if *i < chars.len() && chars[*i] == '.' && chars.get(*i + 1).is_some_and(|d| d.is_ascii_digit()) {
-        is_float = true;
-        bump(i, col);
-        while *i < chars.len() && chars[*i].is_ascii_digit() {
-            bump(i, col);
-        }
-    }
-    if *i < chars.len() && (chars[*i] == 'e' || chars[*i] == 'E') {
-        let mut j = *i + 1;
-        if j < chars.len() && (chars[j] == '+' || chars[j] == '-') {
-            j += 1;
-        }
-        if j < chars.len() && chars[j].is_ascii_digit() {
-            is_float = true;
-            while *i < j {
-                bump(i, col);
-            }
-            while *i < chars.len() && chars[*i].is_ascii_digit() {
-                bump(i, col);
-            }
-        }
-    }
-    let text: String = chars[start..*i].iter().collect();
-    if !is_float && let Ok(v) = text.parse::<i64>() {
-        return Ok(Tok::Int(v));
-    }
-    match text.parse::<f64>() {
-        Ok(v) => Ok(Tok::Float(v)),
-        Err(_) => Err(LexError { span, message: "malformed number".into() }),
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn toks(s: &str) -> Vec<Tok> {
+    fn toks(s: &str) -> Vec<Tok<'_>> {
         tokenize(s).unwrap().into_iter().map(|t| t.tok).collect()
     }
 
@@ -426,19 +534,33 @@ mod tests {
         assert_eq!(
             toks("$Pref::Net::Size %a Foo::bar .5 0x10 1e3 \"a\\c0\\n\" switch$"),
             vec![
-                Tok::Global("Pref::Net::Size".into()),
-                Tok::Local("a".into()),
-                Tok::Ident("Foo::bar".into()),
+                Tok::Global("Pref::Net::Size"),
+                Tok::Local("a"),
+                Tok::Ident("Foo::bar"),
                 Tok::Float(0.5),
                 Tok::Int(16),
                 Tok::Float(1000.0),
-                Tok::Str("a\u{2}\n".into()),
+                Tok::Str("a\\c0\\n"),
                 Tok::Kw(Kw::SwitchStr),
                 Tok::Eof
             ]
         );
-        assert_eq!(toks("1234.foo")[..3], [Tok::Int(1234), Tok::Op("."), Tok::Ident("foo".into())]);
-        assert_eq!(toks("a: b")[..2], [Tok::Ident("a".into()), Tok::Op(":")]);
+        assert_eq!(toks("1234.foo")[..3], [Tok::Int(1234), Tok::Op("."), Tok::Ident("foo")]);
+        assert_eq!(toks("a: b")[..2], [Tok::Ident("a"), Tok::Op(":")]);
+    }
+
+    #[test]
+    fn unescapes_like_v12() {
+        assert_eq!(unescape("a\\c0\\n\\x41\\xg\\q"), "a\u{2}\nAxgq");
+        assert_eq!(unescape("\\c"), "c");
+    }
+
+    #[test]
+    fn spans_count_characters_and_lines() {
+        let t = tokenize("\"é\" x /* a\nb */ y\n  'z\\\nq' w").unwrap();
+        let pos: Vec<_> = t.iter().map(|t| (t.span.line, t.span.col)).collect();
+        assert_eq!(pos, vec![(1, 1), (1, 5), (2, 6), (3, 3), (4, 4), (4, 5)]);
+        assert!(tokenize("a\n  \u{3000}b #").is_err_and(|e| e.span.line == 2 && e.span.col == 6));
     }
 
     #[test]

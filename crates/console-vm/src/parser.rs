@@ -2,7 +2,7 @@
 //! `(Name : Parent)` datablocks and `.5` floats).
 
 use crate::ast::*;
-use crate::lexer::{Kw, Span, Tok, Token, tokenize};
+use crate::lexer::{Kw, Span, Tok, Token, tokenize, unescape};
 use std::fmt;
 
 /// A syntax error: where, and what was expected.
@@ -30,7 +30,7 @@ impl std::error::Error for SyntaxError {}
 const MAX_DEPTH: u32 = 128;
 
 struct Parser<'a> {
-    toks: Vec<Token>,
+    toks: Vec<Token<'a>>,
     pos: usize,
     file: &'a str,
     depth: u32,
@@ -54,12 +54,13 @@ pub fn parse(src: &str, file: &str) -> Result<Vec<Stmt>, SyntaxError> {
     Ok(out)
 }
 
-impl Parser<'_> {
-    fn peek(&self) -> &Tok {
-        &self.toks[self.pos.min(self.toks.len() - 1)].tok
+impl<'a> Parser<'a> {
+    #[inline]
+    fn peek(&self) -> Tok<'a> {
+        self.toks[self.pos.min(self.toks.len() - 1)].tok
     }
-    fn peek_next(&self) -> &Tok {
-        &self.toks[(self.pos + 1).min(self.toks.len() - 1)].tok
+    fn peek_next(&self) -> Tok<'a> {
+        self.toks[(self.pos + 1).min(self.toks.len() - 1)].tok
     }
     fn span(&self) -> Span {
         self.toks[self.pos.min(self.toks.len() - 1)].span
@@ -67,8 +68,9 @@ impl Parser<'_> {
     fn at_eof(&self) -> bool {
         matches!(self.peek(), Tok::Eof)
     }
-    fn bump(&mut self) -> Tok {
-        let t = self.peek().clone();
+    #[inline]
+    fn bump(&mut self) -> Tok<'a> {
+        let t = self.peek();
         if self.pos < self.toks.len() - 1 {
             self.pos += 1;
         }
@@ -84,7 +86,7 @@ impl Parser<'_> {
         })
     }
     fn is_op(&self, op: &str) -> bool {
-        matches!(self.peek(), Tok::Op(o) if *o == op)
+        matches!(self.peek(), Tok::Op(o) if o == op)
     }
     fn eat_op(&mut self, op: &str) -> bool {
         if self.is_op(op) {
@@ -98,7 +100,7 @@ impl Parser<'_> {
         if self.eat_op(op) { Ok(()) } else { self.err(&format!("`{op}`")) }
     }
     fn is_kw(&self, k: Kw) -> bool {
-        matches!(self.peek(), Tok::Kw(x) if *x == k)
+        matches!(self.peek(), Tok::Kw(x) if x == k)
     }
     fn eat_kw(&mut self, k: Kw) -> bool {
         if self.is_kw(k) {
@@ -109,9 +111,11 @@ impl Parser<'_> {
         }
     }
     fn ident(&mut self, what: &str) -> PResult<String> {
+        self.ident_str(what).map(str::to_string)
+    }
+    fn ident_str(&mut self, what: &str) -> PResult<&'a str> {
         match self.peek() {
             Tok::Ident(s) => {
-                let s = s.clone();
                 self.bump();
                 Ok(s)
             }
@@ -120,10 +124,10 @@ impl Parser<'_> {
     }
     /// A field or method name: identifiers and keywords both work (`datablock = x;`).
     fn member_name(&mut self) -> PResult<String> {
-        match self.peek().clone() {
+        match self.peek() {
             Tok::Ident(s) => {
                 self.bump();
-                Ok(s)
+                Ok(s.to_string())
             }
             Tok::Kw(k) => {
                 self.bump();
@@ -162,14 +166,14 @@ impl Parser<'_> {
     fn function(&mut self) -> PResult<FunctionDecl> {
         let span = self.span();
         self.bump();
-        let full = self.ident("a function name")?;
-        let (ns, name) = split_ns(&full);
+        let full = self.ident_str("a function name")?;
+        let (ns, name) = split_ns(full);
         self.expect_op("(")?;
         let mut params = Vec::new();
         if !self.eat_op(")") {
             loop {
                 match self.bump() {
-                    Tok::Local(n) => params.push(n),
+                    Tok::Local(n) => params.push(n.to_string()),
                     _ => {
                         self.pos -= 1;
                         return self.err("a parameter `%name`");
@@ -207,7 +211,7 @@ impl Parser<'_> {
 
     fn stmt_inner(&mut self) -> PResult<Stmt> {
         let span = self.span();
-        match self.peek().clone() {
+        match self.peek() {
             Tok::Op("{") => {
                 self.bump();
                 Ok(Stmt::Block(self.block_rest()?))
@@ -269,7 +273,7 @@ impl Parser<'_> {
                     }
                     if self.eat_kw(Kw::Case) {
                         let mut values = vec![self.expr()?];
-                        while matches!(self.peek(), Tok::Ident(s) if s == "or") {
+                        while matches!(self.peek(), Tok::Ident("or")) {
                             self.bump();
                             values.push(self.expr()?);
                         }
@@ -449,7 +453,7 @@ impl Parser<'_> {
 
     fn peek_binop(&self) -> Option<BinOp> {
         let op = match self.peek() {
-            Tok::Op(o) => match *o {
+            Tok::Op(o) => match o {
                 "||" => BinOp::Or,
                 "&&" => BinOp::And,
                 "|" => BinOp::BitOr,
@@ -544,7 +548,7 @@ impl Parser<'_> {
 
     fn primary(&mut self) -> PResult<Expr> {
         let span = self.span();
-        let mut e = match self.peek().clone() {
+        let mut e = match self.peek() {
             Tok::Int(i) => {
                 self.bump();
                 Expr::Int(i)
@@ -555,11 +559,11 @@ impl Parser<'_> {
             }
             Tok::Str(s) => {
                 self.bump();
-                Expr::Str(s)
+                Expr::Str(unescape(s))
             }
             Tok::Tagged(s) => {
                 self.bump();
-                Expr::Tagged(s)
+                Expr::Tagged(unescape(s))
             }
             Tok::Kw(Kw::True) => {
                 self.bump();
@@ -574,16 +578,16 @@ impl Parser<'_> {
                 let scope = if matches!(self.peek(), Tok::Global(_)) { Scope::Global } else { Scope::Local };
                 self.bump();
                 let index = self.index_list()?;
-                Expr::Load(LValue::Var { scope, name: n, index })
+                Expr::Load(LValue::Var { scope, name: n.to_string(), index })
             }
             Tok::Ident(n) => {
                 self.bump();
                 if self.eat_op("(") {
                     let args = self.args()?;
-                    let (ns, name) = split_ns(&n);
+                    let (ns, name) = split_ns(n);
                     Expr::Call { ns, name, args, span }
                 } else {
-                    Expr::Ident(n)
+                    Expr::Ident(n.to_string())
                 }
             }
             Tok::Op("(") => {
