@@ -2,6 +2,8 @@
 //! - `chat` (default): a server and N clients on real loopback UDP through the link conditioner,
 //!   chatting with guaranteed-ordered SimpleMessageEvents and streaming unguaranteed voice frames.
 //! - `ghosts`: a server with thousands of moving objects ghosted to N clients, scoped by distance.
+//! - `--lockstep relay|p2p`: deterministic lockstep (the RTS with bot players), server-relayed or
+//!   peer-to-peer, on loopback UDP; `--inject-desync` shows desync detection.
 //! - `link`: the platform-layer check (probes echoed over loopback UDP, counting what crossed).
 
 use std::process::ExitCode;
@@ -9,6 +11,7 @@ use std::process::ExitCode;
 use v12_examples::chat::{self, ChatConfig};
 use v12_examples::ghosts::{self, GhostDemoConfig};
 use v12_examples::link_check::{self, LinkCheckConfig};
+use v12_examples::lockstep_demo::{self, LockstepDemoConfig, LockstepMode};
 use v12_platform::{ConditionerConfig, LossModel};
 
 const USAGE: &str = "\
@@ -28,6 +31,11 @@ ghosts: a server with --objects moving objects (default 3000) in a 2 km square g
   distance (150 m); for --seconds (default 8) then 2 s on a clean link; prints per client
   ghosts in scope, updates/s, bytes/s (against a full-state-every-packet baseline measured
   in the same run) and mean staleness, then the convergence check.
+--lockstep relay|p2p: the small RTS with --clients bot players (default 4), server-relayed
+  (game frames and network frames, seed 002) or peer-to-peer with a master peer (turns,
+  seed 004), on loopback UDP through the conditioner for --seconds (default 10); prints
+  turns/s, time in the delay state, command latency and the final checksum agreement.
+  --inject-desync changes one unit on one player halfway and shows what happens.
 link: a client sends probes at 50/s for --seconds (default 3), the server echoes them;
   prints sent, received, lost, duplicated, reordered, bytes and RTT.";
 
@@ -36,6 +44,7 @@ enum Mode {
     Chat,
     Ghosts,
     Link,
+    Lockstep(LockstepMode),
 }
 
 #[derive(Debug)]
@@ -48,6 +57,7 @@ struct Args {
     voice_ms: u64,
     link: ConditionerConfig,
     seed: u64,
+    inject_desync: bool,
 }
 
 fn parse() -> Result<Args, lexopt::Error> {
@@ -61,6 +71,7 @@ fn parse() -> Result<Args, lexopt::Error> {
         voice_ms: 40,
         link: ConditionerConfig::average(),
         seed: 12,
+        inject_desync: false,
     };
     let mut parser = lexopt::Parser::from_env();
     while let Some(arg) = parser.next()? {
@@ -80,6 +91,14 @@ fn parse() -> Result<Args, lexopt::Error> {
             Long("lines") => args.lines = parser.value()?.parse()?,
             Long("voice-ms") => args.voice_ms = parser.value()?.parse()?,
             Long("seed") => args.seed = parser.value()?.parse()?,
+            Long("inject-desync") => args.inject_desync = true,
+            Long("lockstep") => {
+                args.mode = match parser.value()?.string()?.as_str() {
+                    "relay" => Mode::Lockstep(LockstepMode::Relay),
+                    "p2p" => Mode::Lockstep(LockstepMode::P2p),
+                    other => return Err(format!("unknown lockstep mode {other:?} (relay, p2p)").into()),
+                }
+            }
             Long("latency") => link.latency_ms = parser.value()?.parse()?,
             Long("jitter") => link.jitter_ms = parser.value()?.parse()?,
             Long("loss") => link.loss = LossModel::Uniform(percent(parser.value()?.parse()?)?),
@@ -113,6 +132,9 @@ fn parse() -> Result<Args, lexopt::Error> {
     }
     if args.clients.is_some_and(|c| !(1..=255).contains(&c)) {
         return Err("--clients must be 1 to 255".into());
+    }
+    if args.inject_desync && !matches!(args.mode, Mode::Lockstep(_)) {
+        return Err("--inject-desync needs --lockstep relay|p2p".into());
     }
     if args.lines > 65_535 {
         return Err("--lines must be at most 65535".into());
@@ -172,6 +194,28 @@ fn main() -> ExitCode {
             ghosts::run(&config).map(|r| {
                 println!("{}", r.render());
                 r.converged()
+            })
+        }
+        Mode::Lockstep(mode) => {
+            let config = LockstepDemoConfig {
+                mode,
+                players: args.clients.unwrap_or(4) as usize,
+                seconds: args.seconds.unwrap_or(10.0),
+                inject_desync: args.inject_desync,
+                link: args.link,
+                seed: args.seed,
+            };
+            println!(
+                "V12 lockstep ({mode:?}): {} bot players on loopback UDP for {} s, links {:?}{}",
+                config.players,
+                config.seconds,
+                config.link,
+                if config.inject_desync { ", injecting a desync" } else { "" }
+            );
+            lockstep_demo::run(&config).map(|r| {
+                println!("{}", r.render());
+                // With an injected desync, success is that the odd player was found and dropped.
+                r.agree
             })
         }
         Mode::Link => {
