@@ -3,9 +3,11 @@
 pub mod action_map;
 pub mod container;
 pub mod datablock;
+pub mod game_connection;
 pub mod lockstep;
 pub mod moves;
 pub mod process;
 pub mod remote_command;
+pub mod scene;
 mod sim_error;
 pub use sim_error::SimError;

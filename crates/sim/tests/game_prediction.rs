@@ -1,0 +1,255 @@
+//! GameConnection over a simulated 200 ms RTT, 5 % loss link (seeded conditioner, simulated
+//! clock): prediction needs no correction while only the client's moves act on its control
+//! object, converges within a few ticks after a server-only impulse, and datablocks reach
+//! the client before any ghost that uses them.
+
+use glam::Vec3;
+use std::sync::Arc;
+use v12_console_vm::{BufferSink, Console};
+use v12_netobject::ghost::{GhostClassRegistryBuilder, ObjectId};
+use v12_netobject::{
+    ConnectionId, InterfaceConfig, InterfaceEvent, NetClassRegistryBuilder, NetDriver, NetInterface,
+};
+use v12_platform::{ConditionerConfig, LinkConditioner, LoopbackTransport, LossModel, Transport};
+use v12_sim::datablock::{
+    ClientDataBlocks, DataBlockEvent, DataBlockProgress, DataBlocksAckEvent, DataBlocksDoneEvent,
+    is_datablocks_ack, send_datablocks,
+};
+use v12_sim::game_connection::{ClientGameConnection, ServerGameConnection, register_events};
+use v12_sim::moves::Move;
+use v12_sim::scene::{ClientScene, Motion, SceneObject, SceneWorld};
+
+type Port = LinkConditioner<LoopbackTransport>;
+
+struct Harness {
+    server: NetDriver<Port>,
+    client: NetDriver<Port>,
+    scon: Console,
+    ccon: Console,
+    world: SceneWorld,
+    scene: ClientScene,
+    blocks: ClientDataBlocks,
+    sgc: Option<ServerGameConnection>,
+    cgc: ClientGameConnection,
+    to_server: ConnectionId,
+    player: u32,
+    motion: Motion,
+    now: u64,
+    ghost_before_datablocks: bool,
+    /// Tick at which the client last saw a correction.
+    last_correction_tick: Option<u64>,
+    connected: bool,
+}
+
+fn link() -> ConditionerConfig {
+    ConditionerConfig {
+        latency_ms: 100,
+        jitter_ms: 0,
+        loss: LossModel::Uniform(0.05),
+        ..ConditionerConfig::default()
+    }
+}
+
+impl Harness {
+    fn new(seed: u64, ghost_before_datablocks: bool) -> Self {
+        let mut b = NetClassRegistryBuilder::new();
+        register_events(&mut b);
+        b.register::<DataBlockEvent>().register::<DataBlocksDoneEvent>().register::<DataBlocksAckEvent>();
+        let reg = Arc::new(b.build().unwrap());
+        let classes = Arc::new(GhostClassRegistryBuilder::new().register::<SceneObject>().build().unwrap());
+        let (a, c) = LoopbackTransport::pair();
+        let server_addr = a.local_addr().socket_addr();
+        let mut siface = NetInterface::new(
+            InterfaceConfig { accept_connections: true, ..Default::default() },
+            reg.clone(),
+            [7; 32],
+        );
+        siface.set_ghost_classes(classes.clone());
+        let mut ciface = NetInterface::new(InterfaceConfig::default(), reg, [9; 32]);
+        ciface.set_ghost_classes(classes);
+        let to_server = ciface.connect(0, server_addr, bytes::Bytes::new());
+        let mut scon = Console::new();
+        scon.set_output(Box::new(BufferSink::new()));
+        scon.register_class("PlayerData", "SimDataBlock").unwrap();
+        scon.eval("datablock PlayerData(Runner) { maxSpeed = 10; };").unwrap();
+        let db = v12_sim::datablock::datablock_ids(&scon)[0];
+        let mut ccon = Console::new();
+        ccon.set_output(Box::new(BufferSink::new()));
+        let mut world = SceneWorld::new(300.0);
+        let player = world.add(SceneObject::new(db, Vec3::ZERO));
+        Self {
+            server: NetDriver::new(siface, LinkConditioner::new(a, link(), seed)),
+            client: NetDriver::new(ciface, LinkConditioner::new(c, link(), seed ^ 0xABCD)),
+            scon,
+            ccon,
+            world,
+            scene: ClientScene::new(),
+            blocks: ClientDataBlocks::new(),
+            sgc: None,
+            cgc: ClientGameConnection::new(),
+            to_server,
+            player,
+            motion: Motion { arena_half: 1000.0, ..Motion::default() },
+            now: 0,
+            ghost_before_datablocks,
+            last_correction_tick: None,
+            connected: false,
+        }
+    }
+
+    fn input(tick: u64) -> Move {
+        // Walk forward, strafe a little, turn in a wide circle; change pattern now and then.
+        let phase = (tick / 50) % 3;
+        let x = [0.0, 0.5, -0.25][phase as usize];
+        Move::from_input(x, 1.0, 0.0, 0.03, 0.0, 0.0, [false; 6])
+    }
+
+    /// Runs `ms` of simulated time in 4 ms steps; server ticks at 0 mod 32, client at 16 mod 32.
+    fn run(&mut self, ms: u64) {
+        let end = self.now + ms;
+        while self.now < end {
+            self.now += 4;
+            let now = self.now;
+            if now % 32 == 0
+                && let Some(g) = &mut self.sgc
+            {
+                g.process_tick(&mut self.world, &self.motion);
+            }
+            if let Some(g) = &mut self.sgc {
+                g.post_control(now, &mut self.server.interface, &self.world).unwrap();
+            }
+            self.server.pump_with(now, Some(&self.world), None).unwrap();
+            while let Some(ev) = self.server.interface.poll_event() {
+                match ev {
+                    InterfaceEvent::Connected { connection, .. } => {
+                        send_datablocks(&self.scon, &mut self.server.interface, connection).unwrap();
+                        let mut g = ServerGameConnection::new(connection);
+                        g.set_control_object(Some(self.player));
+                        self.sgc = Some(g);
+                        if self.ghost_before_datablocks {
+                            self.server.interface.start_ghosting(connection).unwrap();
+                        }
+                    }
+                    InterfaceEvent::EventReceived { connection, event } => {
+                        if is_datablocks_ack(&*event) {
+                            self.server.interface.start_ghosting(connection).unwrap();
+                        } else if let Some(g) = &mut self.sgc {
+                            assert!(g.handle_event(&*event));
+                        }
+                    }
+                    other => panic!("server: {other:?}"),
+                }
+            }
+            if now % 32 == 16 {
+                let tick = now / 32;
+                self.cgc.process_tick(Self::input(tick), &self.motion);
+                if self.connected {
+                    self.cgc.post_moves(&mut self.client.interface, self.to_server).unwrap();
+                }
+                let skip = self.control_local();
+                self.scene.interpolate(32, skip);
+            }
+            self.client.pump_with(now, None, Some(&mut self.scene)).unwrap();
+            while let Some(ev) = self.client.interface.poll_event() {
+                match ev {
+                    InterfaceEvent::Connected { .. } => self.connected = true,
+                    InterfaceEvent::EventReceived { event, .. } => {
+                        let before = self.cgc.stats.corrections;
+                        if self.cgc.handle_event(&*event, &self.motion) {
+                            if self.cgc.stats.corrections != before {
+                                self.last_correction_tick = Some(now / 32);
+                            }
+                            continue;
+                        }
+                        match self
+                            .blocks
+                            .handle_event(&mut self.ccon, &mut self.client.interface, self.to_server, &*event)
+                            .unwrap()
+                        {
+                            DataBlockProgress::Built { server_id, .. } => {
+                                self.scene.known_datablocks.insert(server_id);
+                            }
+                            DataBlockProgress::Done { .. } => {}
+                            DataBlockProgress::NotMine => panic!("unexpected event"),
+                        }
+                    }
+                    other => panic!("client: {other:?}"),
+                }
+            }
+        }
+    }
+
+    fn control_local(&self) -> Option<ObjectId> {
+        let g = self.cgc.control_ghost()?;
+        self.client.interface.ghost_receiver(self.to_server)?.object_of(g)
+    }
+
+    fn server_stats(&self) -> v12_sim::game_connection::ServerGameStats {
+        self.sgc.as_ref().unwrap().stats
+    }
+}
+
+#[test]
+fn no_correction_without_external_force_then_quick_convergence_after_impulse() {
+    for seed in [1u64, 2, 3, 4, 5, 6] {
+        let mut h = Harness::new(seed, false);
+        // Warm-up: connect, datablocks, first state.
+        h.run(8_000);
+        assert!(h.cgc.predicted().is_some(), "seed {seed}: no control state after 8 s");
+        let s0 = h.server_stats();
+        let c0 = h.cgc.stats;
+        h.run(10_000);
+        let s1 = h.server_stats();
+        assert!(s1.moves_processed > s0.moves_processed + 250, "seed {seed}: moves not flowing: {s1:?}");
+        assert_eq!(s1.mismatches, s0.mismatches, "seed {seed}: checksum mismatches with no external force");
+        assert_eq!(
+            s1.corrections_sent, s0.corrections_sent,
+            "seed {seed}: corrections with no external force"
+        );
+        assert_eq!(h.cgc.stats.corrections, c0.corrections, "seed {seed}");
+        assert!(h.client.transport.stats().dropped_loss > 0, "seed {seed}: the link lost nothing");
+
+        // A server-only impulse.
+        let impulse_tick = h.now / 32;
+        let obj = h.world.get_mut(h.player).unwrap();
+        let mut st = obj.state;
+        st.vel += Vec3::new(25.0, 0.0, 0.0);
+        obj.set_state(st);
+        h.run(5_000);
+        let s2 = h.server_stats();
+        assert!(s2.corrections_sent > s1.corrections_sent, "seed {seed}: impulse not corrected");
+        assert!(h.cgc.stats.corrections > c0.corrections, "seed {seed}");
+        assert!(h.cgc.stats.max_error > 0.3, "seed {seed}: impulse too small to see");
+        let last = h.last_correction_tick.unwrap();
+        // Corrections stop within RTT (200 ms ≈ 7 ticks) plus a few ticks of the impulse.
+        assert!(
+            last - impulse_tick <= 20,
+            "seed {seed}: corrections went on for {} ticks",
+            last - impulse_tick
+        );
+        // And then stay stopped: no mismatch in the last 4 s.
+        let before = h.server_stats();
+        h.run(4_000);
+        assert_eq!(h.server_stats().mismatches, before.mismatches, "seed {seed}: still out of sync");
+        assert_eq!(h.server_stats().corrections_sent, before.corrections_sent, "seed {seed}");
+        // The eased offset is gone: shown position = prediction.
+        let shown = h.cgc.render_position().unwrap();
+        assert!((shown - h.cgc.predicted().unwrap().pos).length() < 1e-3, "seed {seed}");
+        // Interpolated ghost of the control object exists on the client.
+        assert!(h.scene.len() == 1, "seed {seed}: {} ghosts", h.scene.len());
+    }
+}
+
+#[test]
+fn datablocks_reach_the_client_before_any_ghost_that_uses_them() {
+    let mut h = Harness::new(5, false);
+    h.run(4_000);
+    assert!(h.blocks.is_done());
+    assert!(h.scene.ghosts_added >= 1);
+    assert_eq!(h.scene.datablock_misses, 0);
+    // The check is real: ghosting before the datablocks arrive is caught.
+    let mut bad = Harness::new(5, true);
+    bad.run(4_000);
+    assert!(bad.scene.ghosts_added >= 1);
+    assert!(bad.scene.datablock_misses >= 1, "ghost before datablocks went unnoticed");
+}
