@@ -2,6 +2,7 @@
 //! so that `cargo xtask demo`, the `[[bin]]` wrappers and the tests share one copy.
 
 pub mod chat;
+pub mod game;
 pub mod ghosts;
 pub mod link_check;
 pub mod lockstep_demo;

@@ -1,0 +1,116 @@
+// Server rules: datablocks, connection callbacks, scoring, damage, respawns, scoreboard.
+
+datablock PlayerData(LightMale) { maxSpeed = 8; maxHealth = 100; };
+datablock ItemData(Coin) { score = 1; };
+
+function onServerCreated()
+{
+   $MatchOver = 0;
+   for (%i = 0; %i < 12; %i++)
+      spawnSceneObject(Coin, getRandom(-40, 40), getRandom(-40, 40));
+   schedule($matchSeconds * 1000, 0, endMatch);
+   echo("server: match of " @ $matchSeconds @ " s");
+}
+
+function GameConnection::onConnectRequest(%client, %address, %name)
+{
+   if (%name $= "")
+      return "a player name is required";
+   if (ClientGroup.getCount() > 1024)
+      return "server is full";
+   return "";
+}
+
+function GameConnection::onConnect(%client, %name)
+{
+   %client.name = %name;
+   %client.score = 0;
+   echo("server: " @ %name @ " joined");
+}
+
+// The client has every datablock: now it may see ghosts and get a player.
+function GameConnection::onDataBlocksDone(%client)
+{
+   %client.player = spawnSceneObject(LightMale, getRandom(-40, 40), getRandom(-40, 40));
+   setControlObject(%client, %client.player);
+   updateScoreboard();
+}
+
+function GameConnection::onDrop(%client, %reason)
+{
+   echo("server: " @ %client.name @ " left (" @ %reason @ ")");
+   if (!$MatchOver)
+      schedule(0, 0, updateScoreboard);
+}
+
+function onItemPickup(%client, %item)
+{
+   if ($MatchOver || isHidden(%item))
+      return;
+   %client.score++;
+   setHidden(%item, 1);
+   schedule(3000, 0, respawnItem, %item);
+   updateScoreboard();
+}
+
+function respawnItem(%item)
+{
+   setObjectPosition(%item, getRandom(-40, 40), getRandom(-40, 40));
+   setHidden(%item, 0);
+}
+
+function onProjectileHit(%shooter, %victim)
+{
+   if ($MatchOver || !isObject(%victim))
+      return;
+   %p = %victim.player;
+   if (isHidden(%p))
+      return;
+   %h = getHealth(%p) - 34;
+   if (%h > 0)
+   {
+      setHealth(%p, %h);
+      return;
+   }
+   setHealth(%p, 0);
+   setHidden(%p, 1);
+   if (isObject(%shooter))
+      %shooter.score += 2;
+   schedule(2000, 0, respawnPlayer, %victim);
+   updateScoreboard();
+}
+
+function respawnPlayer(%client)
+{
+   if (!isObject(%client))
+      return;
+   %p = %client.player;
+   setObjectPosition(%p, getRandom(-40, 40), getRandom(-40, 40));
+   setHealth(%p, 100);
+   setHidden(%p, 0);
+}
+
+function updateScoreboard()
+{
+   %t = "";
+   %n = ClientGroup.getCount();
+   for (%i = 0; %i < %n; %i++)
+   {
+      %cl = ClientGroup.getObject(%i);
+      %t = %t @ %cl.name @ "=" @ %cl.score @ " ";
+   }
+   $Scoreboard = trim(%t);
+   for (%i = 0; %i < %n; %i++)
+      commandToClient(ClientGroup.getObject(%i), 'Scoreboard', $Scoreboard);
+}
+
+function endMatch()
+{
+   $MatchOver = 1;
+   updateScoreboard();
+   %n = ClientGroup.getCount();
+   for (%i = 0; %i < %n; %i++)
+      commandToClient(ClientGroup.getObject(%i), 'MatchOver', $Scoreboard);
+   echo("server: match over: " @ $Scoreboard);
+   schedule(3000, 0, quit);
+}

@@ -1,0 +1,273 @@
+//! The headless match: a dedicated `v12` server and N bot clients, each its own process,
+//! on loopback UDP through the link conditioner, with a live status line and a summary
+//! (every client's scoreboard must equal the server's).
+
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct MatchConfig {
+    /// Bot clients (separate processes).
+    pub clients: usize,
+    /// Match length in seconds.
+    pub seconds: u64,
+    /// Loss override for the "average" link preset (0..1).
+    pub loss: Option<f64>,
+    /// One-way latency override (ms).
+    pub latency: Option<u32>,
+    /// The `v12` binary; `None`: next to the current executable.
+    pub v12: Option<PathBuf>,
+    /// The mod folder (default `examples/game`).
+    pub mod_dir: PathBuf,
+    /// Print the live status line to stderr.
+    pub live: bool,
+}
+
+impl Default for MatchConfig {
+    fn default() -> Self {
+        Self {
+            clients: 16,
+            seconds: 20,
+            loss: None,
+            latency: None,
+            v12: None,
+            mod_dir: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/game")),
+            live: true,
+        }
+    }
+}
+
+/// What happened.
+#[derive(Debug, Clone, Default)]
+pub struct MatchReport {
+    /// Clients started.
+    pub clients: usize,
+    /// Match length (s).
+    pub seconds: u64,
+    /// The server's final scoreboard (`name=score ...`).
+    pub server_scoreboard: String,
+    /// Each client's final scoreboard (empty when it printed none).
+    pub client_scoreboards: Vec<String>,
+    /// Largest player players seen on the server at once.
+    pub max_players: usize,
+    /// Mean server tick cost (µs), last report.
+    pub server_tick_us: f64,
+    /// Server send rate per client (kbit/s), mean of the reports.
+    pub kbps_per_client: f64,
+    /// Mean client RTT (ms) at the end.
+    pub rtt_ms: f64,
+    /// Prediction corrections per minute, mean over clients.
+    pub corrections_per_min: f64,
+    /// Worst time a visible player ghost went without an update on any client (ms).
+    pub worst_staleness_ms: u32,
+    /// Status lines printed during the run.
+    pub status_lines: Vec<String>,
+}
+
+impl MatchReport {
+    /// Every client printed a scoreboard equal to the server's (and there was a server one).
+    pub fn ok(&self) -> bool {
+        !self.server_scoreboard.is_empty()
+            && self.client_scoreboards.len() == self.clients
+            && self.client_scoreboards.iter().all(|s| *s == self.server_scoreboard)
+    }
+
+    /// A human summary.
+    pub fn render(&self) -> String {
+        let agree = self.client_scoreboards.iter().filter(|s| **s == self.server_scoreboard).count();
+        format!(
+            "match: {} clients, {} s\n  server scoreboard: {}\n  scoreboards agree: {agree}/{} {}\n  \
+             server tick {:.0} µs, {:.1} kbit/s per client ({:.2} KB/s), RTT {:.0} ms, {:.1} corrections/min\n  \
+             worst ghost staleness {} ms\n",
+            self.clients,
+            self.seconds,
+            self.server_scoreboard,
+            self.clients,
+            if self.ok() { "OK" } else { "MISMATCH" },
+            self.server_tick_us,
+            self.kbps_per_client,
+            self.kbps_per_client / 8.0,
+            self.rtt_ms,
+            self.corrections_per_min,
+            self.worst_staleness_ms,
+        )
+    }
+
+    /// One JSON object.
+    pub fn to_json(&self) -> String {
+        let esc = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
+        let boards: Vec<String> = self.client_scoreboards.iter().map(|s| format!("\"{}\"", esc(s))).collect();
+        format!(
+            "{{\"clients\":{},\"seconds\":{},\"ok\":{},\"server_scoreboard\":\"{}\",\"client_scoreboards\":[{}],\
+             \"max_players\":{},\"server_tick_us\":{:.1},\"kbps_per_client\":{:.2},\"rtt_ms\":{:.1},\
+             \"corrections_per_min\":{:.2},\"worst_staleness_ms\":{}}}",
+            self.clients,
+            self.seconds,
+            self.ok(),
+            esc(&self.server_scoreboard),
+            boards.join(","),
+            self.max_players,
+            self.server_tick_us,
+            self.kbps_per_client,
+            self.rtt_ms,
+            self.corrections_per_min,
+            self.worst_staleness_ms
+        )
+    }
+}
+
+fn v12_path(cfg: &MatchConfig) -> io::Result<PathBuf> {
+    if let Some(p) = &cfg.v12 {
+        return Ok(p.clone());
+    }
+    let exe = std::env::current_exe()?;
+    let dir = exe.parent().ok_or_else(|| io::Error::other("no executable folder"))?;
+    Ok(dir.join(format!("v12{}", std::env::consts::EXE_SUFFIX)))
+}
+
+fn spawn(path: &PathBuf, cfg: &MatchConfig, args: &[String], who: usize, tx: &mpsc::Sender<(usize, String)>) -> io::Result<Child> {
+    let mut cmd = Command::new(path);
+    cmd.arg("--mod").arg(&cfg.mod_dir).arg("--link").arg("average");
+    if let Some(l) = cfg.latency {
+        cmd.arg("--latency").arg(l.to_string());
+    }
+    if let Some(l) = cfg.loss {
+        cmd.arg("--loss").arg(l.to_string());
+    }
+    cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::null()).stdin(Stdio::null());
+    let mut child = cmd.spawn()?;
+    let out = child.stdout.take().ok_or_else(|| io::Error::other("no stdout"))?;
+    let tx = tx.clone();
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines() {
+            let Ok(line) = line else { break };
+            if tx.send((who, line)).is_err() {
+                break;
+            }
+        }
+    });
+    Ok(child)
+}
+
+fn field(line: &str, key: &str) -> Option<f64> {
+    line.split_whitespace().find_map(|w| w.strip_prefix(key).and_then(|v| v.strip_prefix('='))?.parse().ok())
+}
+
+/// Runs the match and returns the report (process failures are errors; a scoreboard
+/// mismatch is in [`MatchReport::ok`]).
+pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
+    let path = v12_path(cfg)?;
+    let (tx, rx) = mpsc::channel::<(usize, String)>();
+    let seconds = cfg.seconds.max(1);
+    let mut children: Vec<Child> = Vec::new();
+    let server_args: Vec<String> =
+        ["--dedicated", "--", "-port", "0", "-seconds"].iter().map(|s| s.to_string()).chain([seconds.to_string()]).collect();
+    children.push(spawn(&path, cfg, &server_args, 0, &tx)?);
+    let start = Instant::now();
+    let addr = loop {
+        match rx.recv_timeout(Duration::from_secs(10)) {
+            Ok((0, line)) => {
+                if let Some(a) = line.strip_prefix("LISTENING ") {
+                    break a.trim().to_string();
+                }
+            }
+            Ok(_) => {}
+            Err(_) => {
+                for c in &mut children {
+                    let _ = c.kill();
+                }
+                return Err(io::Error::other("server did not start"));
+            }
+        }
+    };
+    for i in 0..cfg.clients {
+        let args: Vec<String> = vec![
+            "--connect".into(),
+            addr.clone(),
+            "--seed".into(),
+            (i as u64 + 1).to_string(),
+            "--".into(),
+            "-bot".into(),
+            "-name".into(),
+            format!("Bot{i:02}"),
+        ];
+        children.push(spawn(&path, cfg, &args, i + 1, &tx)?);
+    }
+    drop(tx);
+    let mut report = MatchReport { clients: cfg.clients, seconds, ..MatchReport::default() };
+    let mut boards: Vec<Option<String>> = vec![None; cfg.clients];
+    let mut rtt = vec![0f64; cfg.clients];
+    let mut cpm = vec![0f64; cfg.clients];
+    let mut stale = vec![0u32; cfg.clients];
+    let mut kbps_sum = 0.0;
+    let mut kbps_n = 0u32;
+    let deadline = start + Duration::from_secs(seconds + 30);
+    let mut last_live = Instant::now();
+    loop {
+        let msg = rx.recv_timeout(Duration::from_millis(200));
+        match msg {
+            Ok((who, line)) => {
+                if let Some(b) = line.strip_prefix("SCOREBOARD ") {
+                    if who == 0 {
+                        report.server_scoreboard = b.trim().to_string();
+                    } else {
+                        boards[who - 1] = Some(b.trim().to_string());
+                    }
+                } else if line.starts_with("STATUS ") && who == 0 {
+                    report.max_players = report.max_players.max(field(&line, "players").unwrap_or(0.0) as usize);
+                    report.server_tick_us = field(&line, "tick_us").unwrap_or(0.0);
+                    let k = field(&line, "kbps_per_client").unwrap_or(0.0);
+                    if field(&line, "players").unwrap_or(0.0) as usize == cfg.clients {
+                        kbps_sum += k;
+                        kbps_n += 1;
+                    }
+                    report.status_lines.push(line.clone());
+                } else if line.starts_with("CLIENT ") && who > 0 {
+                    rtt[who - 1] = field(&line, "rtt_ms").unwrap_or(0.0);
+                    cpm[who - 1] = field(&line, "corrections_per_min").unwrap_or(0.0);
+                    let st = field(&line, "staleness_ms").unwrap_or(0.0) as u32;
+                    stale[who - 1] = stale[who - 1].max(st);
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        if cfg.live && last_live.elapsed() >= Duration::from_millis(500) {
+            last_live = Instant::now();
+            let n = cfg.clients.max(1) as f64;
+            eprint!(
+                "\r[{:>3} s] players {:>3}  tick {:>5.0} µs  {:>5.1} kbit/s/client  RTT {:>4.0} ms  {:>5.1} corr/min   ",
+                start.elapsed().as_secs(),
+                report.max_players,
+                report.server_tick_us,
+                if kbps_n > 0 { kbps_sum / f64::from(kbps_n) } else { 0.0 },
+                rtt.iter().sum::<f64>() / n,
+                cpm.iter().sum::<f64>() / n,
+            );
+            let _ = io::stderr().flush();
+        }
+        if Instant::now() > deadline {
+            for c in &mut children {
+                let _ = c.kill();
+            }
+            break;
+        }
+    }
+    for c in &mut children {
+        let _ = c.wait();
+    }
+    if cfg.live {
+        eprintln!();
+    }
+    let n = cfg.clients.max(1) as f64;
+    report.client_scoreboards = boards.into_iter().flatten().collect();
+    report.kbps_per_client = if kbps_n > 0 { kbps_sum / f64::from(kbps_n) } else { 0.0 };
+    report.rtt_ms = rtt.iter().sum::<f64>() / n;
+    report.corrections_per_min = cpm.iter().sum::<f64>() / n;
+    report.worst_staleness_ms = stale.into_iter().max().unwrap_or(0);
+    Ok(report)
+}

@@ -1,0 +1,743 @@
+//! The `v12` program's host: one console, an optional server and an optional client, run
+//! in the seed's ControlFlow order until a script calls `quit()`.
+//!
+//! Scripts drive (connection callbacks, scoring, respawns, the scoreboard live in the mod's
+//! `.cs` files); Rust executes (networking, moves, physics of players and projectiles,
+//! collision tests, the bot's input). Script functions are closures that queue requests
+//! ([`Request`]) which the loop applies after the script returns, so no Rust borrow is
+//! held while a script runs.
+
+use glam::Vec3;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::io;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use v12_console_vm::{Console, Value};
+use v12_netobject::ghost::{GhostClassRegistry, GhostClassRegistryBuilder, ObjectId};
+use v12_netobject::{
+    ConnectionId, InterfaceConfig, InterfaceEvent, NetClassRegistry, NetClassRegistryBuilder, NetDriver, NetInterface,
+    RateConfig,
+};
+use v12_platform::{
+    Clock, ConditionerConfig, LinkConditioner, LossModel, NetAddress, SystemClock, Transport, UdpTransport,
+};
+use v12_sim::datablock::{
+    ClientDataBlocks, DataBlockEvent, DataBlockProgress, DataBlocksAckEvent, DataBlocksDoneEvent, is_datablocks_ack,
+    send_datablocks,
+};
+use v12_sim::game_connection::{self as gc, ClientGameConnection, ConnectAcceptedEvent, ServerGameConnection};
+use v12_sim::moves::Move;
+use v12_sim::process::TICK_MS;
+use v12_sim::remote_command::{RemoteCommandEvent, RemoteCommands};
+use v12_sim::scene::{ClientScene, ControlState, Motion, SceneObject, SceneWorld, TICK_SECONDS};
+
+/// Flag bit: the object is hidden (dead player, taken item).
+pub const HIDDEN: u8 = 1;
+
+/// Command line of the `v12` program.
+#[derive(Debug, Clone)]
+pub struct HostConfig {
+    /// No client side at all.
+    pub dedicated: bool,
+    /// Folder holding `main.cs`.
+    pub mod_dir: PathBuf,
+    /// Connect to this server after `main.cs` ran.
+    pub connect: Option<String>,
+    /// Extra scripts to run after `main.cs`.
+    pub exec: Vec<String>,
+    /// Arguments after `--`, as `$Game::argv[i]` / `$Game::argc`.
+    pub script_args: Vec<String>,
+    /// Link conditioner on this process's socket (None: a clean link).
+    pub link: Option<ConditionerConfig>,
+    /// Seed of the conditioner and the bot.
+    pub seed: u64,
+}
+
+/// What scripts asked the host to do.
+#[derive(Debug, Clone)]
+enum Request {
+    CreateServer(u16),
+    DestroyServer,
+    Connect(String, Vec<String>),
+    Disconnect,
+}
+
+type Port = LinkConditioner<UdpTransport>;
+
+/// The server: network, scene, per-client GameConnections, and the game's Rust half.
+struct Server {
+    driver: NetDriver<Port>,
+    clients: BTreeMap<ConnectionId, ServerGameConnection>,
+    projectiles: BTreeMap<u32, Projectile>,
+    cooldown: BTreeMap<u32, u32>,
+    tick_us_total: u128,
+    ticks: u64,
+    time_ms: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Projectile {
+    owner: ConnectionId,
+    ticks_left: u32,
+}
+
+/// The client: network, ghosts, prediction, datablocks.
+struct Client {
+    driver: NetDriver<Port>,
+    server: ConnectionId,
+    scene: ClientScene,
+    gcon: ClientGameConnection,
+    blocks: ClientDataBlocks,
+    block_class: BTreeMap<u32, String>,
+    connected: bool,
+    accepted: bool,
+    time_ms: u64,
+    tick: u64,
+    started_ms: u64,
+}
+
+/// Shared between script functions and the loop.
+#[derive(Default)]
+struct Shared {
+    requests: Vec<Request>,
+    world: Option<SceneWorld>,
+    /// Scene object → the connection controlling it (set by `spawnPlayer`).
+    control: BTreeMap<u32, u32>,
+    /// Control objects the script moved (their client needs the full state).
+    moved: Vec<u32>,
+}
+
+fn motion() -> Motion {
+    Motion { max_speed: 8.0, damping: 0.8, arena_half: 50.0 }
+}
+
+fn registries() -> (Arc<NetClassRegistry>, Arc<GhostClassRegistry>) {
+    let mut b = NetClassRegistryBuilder::new();
+    gc::register_events(&mut b);
+    b.register::<DataBlockEvent>()
+        .register::<DataBlocksDoneEvent>()
+        .register::<DataBlocksAckEvent>()
+        .register::<RemoteCommandEvent>();
+    let reg = Arc::new(b.build().expect("game event registry"));
+    let ghosts = Arc::new(GhostClassRegistryBuilder::new().register::<SceneObject>().build().expect("ghost classes"));
+    (reg, ghosts)
+}
+
+fn entropy(seed: u64) -> [u8; 32] {
+    let mut e = [0u8; 32];
+    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let mix = (t as u64) ^ seed.rotate_left(17) ^ u64::from(std::process::id());
+    for (i, b) in e.iter_mut().enumerate() {
+        *b = (mix.rotate_left(i as u32 * 5) as u8) ^ (i as u8).wrapping_mul(31);
+    }
+    e
+}
+
+fn pref_u32(con: &Console, name: &str, default: u32, min: u32, max: u32) -> u32 {
+    let v = con.get_global(name);
+    if v.is_empty() { default } else { (v.to_f64().max(0.0) as u32).clamp(min, max) }
+}
+
+/// `$Pref::Net::PacketRateToClient` (packets/s), `$Pref::Net::PacketRateToServer`,
+/// `$Pref::Net::PacketSize` (bytes).
+fn rate_from_prefs(con: &Console, to_client: bool) -> RateConfig {
+    let to_c = pref_u32(con, "Pref::Net::PacketRateToClient", 10, 1, 128);
+    let to_s = pref_u32(con, "Pref::Net::PacketRateToServer", 32, 1, 128);
+    let size = pref_u32(con, "Pref::Net::PacketSize", 508, 100, 1400);
+    let (send, recv) = if to_client { (to_c, to_s) } else { (to_s, to_c) };
+    RateConfig { send_period_ms: 1000 / send, send_size: size, recv_period_ms: 1000 / recv, recv_size: size }
+}
+
+fn register_script_functions(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
+    let sh = shared.clone();
+    con.register_function("createServer", 2, 2, "createServer(port)", move |_c, a| {
+        sh.borrow_mut().requests.push(Request::CreateServer(a.f64(0).clamp(0.0, 65535.0) as u16));
+        Value::Empty
+    });
+    let sh = shared.clone();
+    con.register_function("destroyServer", 1, 1, "destroyServer()", move |_c, _a| {
+        sh.borrow_mut().requests.push(Request::DestroyServer);
+        Value::Empty
+    });
+    let sh = shared.clone();
+    con.register_function("connect", 2, 0, "connect(address, args...)", move |_c, a| {
+        let args = a.argv.iter().skip(1).map(|v| v.as_text().into_owned()).collect();
+        sh.borrow_mut().requests.push(Request::Connect(a.str(0).into_owned(), args));
+        Value::Empty
+    });
+    let sh = shared.clone();
+    con.register_function("disconnect", 1, 1, "disconnect()", move |_c, _a| {
+        sh.borrow_mut().requests.push(Request::Disconnect);
+        Value::Empty
+    });
+    // Scene functions for the server's scripts.
+    let sh = shared.clone();
+    con.register_function("spawnSceneObject", 4, 4, "spawnSceneObject(datablock, x, y)", move |c, a| {
+        let Some(db) = c.find_object(&a.get(0)) else { return Value::from(-1) };
+        let mut s = sh.borrow_mut();
+        let Some(w) = s.world.as_mut() else { return Value::from(-1) };
+        let mut o = SceneObject::new(db, Vec3::new(a.f64(1) as f32, a.f64(2) as f32, 0.0));
+        o.health = 100;
+        Value::from(w.add(o))
+    });
+    let sh = shared.clone();
+    con.register_function("setControlObject", 3, 3, "setControlObject(client, sceneObject)", move |c, a| {
+        let Some(client) = c.find_object(&a.get(0)) else { return false };
+        let obj = a.f64(1) as u32;
+        sh.borrow_mut().control.insert(obj, client);
+        true
+    });
+    let sh = shared.clone();
+    con.register_function("setObjectPosition", 4, 4, "setObjectPosition(obj, x, y)", move |_c, a| {
+        let id = a.f64(0) as u32;
+        let mut s = sh.borrow_mut();
+        let Some(o) = s.world.as_mut().and_then(|w| w.get_mut(id)) else { return false };
+        let st = ControlState { pos: Vec3::new(a.f64(1) as f32, a.f64(2) as f32, 0.0), ..o.state };
+        o.set_state(st);
+        s.moved.push(id);
+        true
+    });
+    let sh = shared.clone();
+    con.register_function("setHealth", 3, 3, "setHealth(obj, health)", move |_c, a| {
+        let mut s = sh.borrow_mut();
+        let Some(o) = s.world.as_mut().and_then(|w| w.get_mut(a.f64(0) as u32)) else { return false };
+        let f = o.flags;
+        o.set_health_flags(a.f64(1).clamp(0.0, 255.0) as u8, f);
+        true
+    });
+    let sh = shared.clone();
+    con.register_function("getHealth", 2, 2, "getHealth(obj)", move |_c, a| {
+        let s = sh.borrow();
+        s.world.as_ref().and_then(|w| w.get(a.f64(0) as u32)).map_or(Value::from(0), |o| Value::from(u32::from(o.health)))
+    });
+    let sh = shared.clone();
+    con.register_function("setHidden", 3, 3, "setHidden(obj, bool)", move |_c, a| {
+        let mut s = sh.borrow_mut();
+        let Some(o) = s.world.as_mut().and_then(|w| w.get_mut(a.f64(0) as u32)) else { return false };
+        let flags = if a.bool(1) { o.flags | HIDDEN } else { o.flags & !HIDDEN };
+        let h = o.health;
+        o.set_health_flags(h, flags);
+        true
+    });
+    let sh = shared.clone();
+    con.register_function("isHidden", 2, 2, "isHidden(obj)", move |_c, a| {
+        let s = sh.borrow();
+        s.world.as_ref().and_then(|w| w.get(a.f64(0) as u32)).is_some_and(|o| o.flags & HIDDEN != 0)
+    });
+}
+
+/// Runs the program; returns the process exit code.
+pub fn run(cfg: &HostConfig) -> io::Result<i32> {
+    let mut con = Console::new();
+    con.set_file_root(&cfg.mod_dir);
+    let remote = RemoteCommands::register(&mut con);
+    let shared = Rc::new(RefCell::new(Shared::default()));
+    register_script_functions(&mut con, &shared);
+    if cfg.dedicated || cfg.connect.is_none() {
+        // The game's Rust datablock classes; a pure client learns them from the server.
+        let _ = con.register_class("PlayerData", "SimDataBlock");
+        let _ = con.register_class("ItemData", "SimDataBlock");
+    }
+    con.set_global("Game::argc", cfg.script_args.len() as i64);
+    for (i, a) in cfg.script_args.iter().enumerate() {
+        con.set_global(&format!("Game::argv{i}"), a.as_str());
+    }
+    con.set_global("Game::dedicated", cfg.dedicated);
+    if let Err(e) = con.exec_file("main.cs") {
+        eprintln!("v12: {e}");
+        return Ok(1);
+    }
+    for f in &cfg.exec {
+        if let Err(e) = con.exec_file(f) {
+            eprintln!("v12: {e}");
+        }
+    }
+    if let Some(addr) = &cfg.connect {
+        let name = con.get_global("Pref::Player::Name").as_text().into_owned();
+        shared.borrow_mut().requests.push(Request::Connect(addr.clone(), vec![name]));
+    }
+    let (reg, ghosts) = registries();
+    let clock = SystemClock::new();
+    let mut server: Option<Server> = None;
+    let mut client: Option<Client> = None;
+    let mut last_frame = clock.now_ms();
+    let mut last_status = last_frame;
+    let mut bytes_at_status = (0u64, 0u64);
+    let bind_port = |seed: u64, port: u16| -> io::Result<Port> {
+        let link = cfg.link.unwrap_or_default();
+        Ok(LinkConditioner::new(UdpTransport::bind(NetAddress::localhost(port))?, link, seed))
+    };
+
+    loop {
+        // Apply what scripts asked for, in order.
+        let reqs = std::mem::take(&mut shared.borrow_mut().requests);
+        for r in reqs {
+            let now = clock.now_ms();
+            match r {
+                Request::CreateServer(port) => {
+                    let mut iface = NetInterface::new(
+                        InterfaceConfig { accept_connections: true, max_connections: 2048, ..Default::default() },
+                        reg.clone(),
+                        entropy(cfg.seed),
+                    );
+                    iface.set_ghost_classes(ghosts.clone());
+                    let driver = NetDriver::new(iface, bind_port(cfg.seed, port)?);
+                    let addr = driver.transport.local_addr();
+                    println!("LISTENING {}", addr.socket_addr());
+                    shared.borrow_mut().world = Some(SceneWorld::new(60.0));
+                    server = Some(Server {
+                        driver,
+                        clients: BTreeMap::new(),
+                        projectiles: BTreeMap::new(),
+                        cooldown: BTreeMap::new(),
+                        tick_us_total: 0,
+                        ticks: 0,
+                        time_ms: now,
+                    });
+                    con.call_function("onServerCreated", &[]);
+                }
+                Request::DestroyServer => {
+                    if let Some(mut s) = server.take() {
+                        for id in s.driver.interface.connection_ids() {
+                            s.driver.interface.disconnect(id, "server shut down");
+                            gc::server_connection_dropped(&mut con, &remote, id, "server shut down");
+                        }
+                        let _ = s.driver.pump(now);
+                    }
+                    shared.borrow_mut().world = None;
+                }
+                Request::Connect(addr, args) => {
+                    let Ok(sock) = addr.parse::<SocketAddr>() else {
+                        con.warn(&format!("connect: bad address {addr}"));
+                        continue;
+                    };
+                    gc::client_create_server_connection(&mut con).map_err(io::Error::other)?;
+                    let mut iface = NetInterface::new(
+                        InterfaceConfig { client_rate: rate_from_prefs(&con, false), ..Default::default() },
+                        reg.clone(),
+                        entropy(cfg.seed ^ 0x55),
+                    );
+                    iface.set_ghost_classes(ghosts.clone());
+                    let to = iface.connect(now, sock, gc::encode_connect_args(&args).into());
+                    client = Some(Client {
+                        driver: NetDriver::new(iface, bind_port(cfg.seed ^ 0x77, 0)?),
+                        server: to,
+                        scene: ClientScene::new(),
+                        gcon: ClientGameConnection::new(),
+                        blocks: ClientDataBlocks::new(),
+                        block_class: BTreeMap::new(),
+                        connected: false,
+                        accepted: false,
+                        time_ms: now,
+                        tick: 0,
+                        started_ms: now,
+                    });
+                }
+                Request::Disconnect => {
+                    if let Some(mut c) = client.take() {
+                        c.driver.interface.disconnect(c.server, "disconnected");
+                        let _ = c.driver.pump(now);
+                    }
+                }
+            }
+        }
+        if con.quit_requested() {
+            break;
+        }
+
+        let now = clock.now_ms();
+        let dt = now.saturating_sub(last_frame);
+        last_frame = now;
+
+        // 1. Server process: whole ticks only.
+        if let Some(s) = &mut server {
+            while s.time_ms + u64::from(TICK_MS) <= now {
+                s.time_ms += u64::from(TICK_MS);
+                let t0 = Instant::now();
+                let events = server_tick(s, &mut shared.borrow_mut());
+                s.tick_us_total += t0.elapsed().as_micros();
+                s.ticks += 1;
+                run_game_events(&mut con, &events);
+            }
+            // Script-moved control objects: their clients get the full state.
+            let moved = std::mem::take(&mut shared.borrow_mut().moved);
+            for id in moved {
+                for g in s.clients.values_mut() {
+                    if g.control_object() == Some(id) {
+                        g.force_state();
+                    }
+                }
+            }
+            // 2. Server net.
+            remote.flush_to_clients(&mut s.driver.interface);
+            {
+                let sh = shared.borrow();
+                if let Some(w) = sh.world.as_ref() {
+                    for g in s.clients.values_mut() {
+                        let _ = g.post_control(now, &mut s.driver.interface, w);
+                    }
+                    s.driver.pump_with(now, Some(w), None)?;
+                }
+            }
+            let mut evs = Vec::new();
+            while let Some(ev) = s.driver.interface.poll_event() {
+                evs.push(ev);
+            }
+            for ev in evs {
+                server_net_event(&mut con, &remote, s, &shared, ev);
+            }
+        }
+
+        // 3. Sim::advanceTime: scheduled script events.
+        con.advance_time(dt);
+
+        // 4. Client process and 5. client net.
+        if let Some(c) = &mut client {
+            let m = motion();
+            while c.time_ms + u64::from(TICK_MS) <= now {
+                c.time_ms += u64::from(TICK_MS);
+                c.tick += 1;
+                let input = if con.get_global("Game::bot").truthy() { bot_input(c) } else { Move::from_input(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, [false; 6]) };
+                c.gcon.process_tick(input, &m);
+                if c.connected {
+                    let _ = c.gcon.post_moves(&mut c.driver.interface, c.server);
+                }
+                let skip = control_local(c);
+                c.scene.interpolate(TICK_MS, skip);
+            }
+            if c.connected {
+                let _ = remote.flush_to_server(&mut c.driver.interface, c.server);
+            }
+            c.driver.pump_with(now, None, Some(&mut c.scene))?;
+            let mut evs = Vec::new();
+            while let Some(ev) = c.driver.interface.poll_event() {
+                evs.push(ev);
+            }
+            let mut ended = false;
+            for ev in evs {
+                ended |= client_net_event(&mut con, &remote, c, ev);
+            }
+            if ended {
+                client = None;
+            }
+        }
+        // 6. Render: nothing here (headless). 7. Timeouts ran inside each driver's pump.
+
+        if now.saturating_sub(last_status) >= 1000 {
+            let secs = (now - last_status) as f64 / 1000.0;
+            last_status = now;
+            if let Some(s) = &server {
+                let n = s.clients.len().max(1) as f64;
+                let st = s.driver.stats();
+                let kbps = (st.bytes_out - bytes_at_status.0) as f64 * 8.0 / 1000.0 / secs / n;
+                bytes_at_status.0 = st.bytes_out;
+                let tick_us = if s.ticks > 0 { s.tick_us_total as f64 / s.ticks as f64 } else { 0.0 };
+                println!("STATUS players={} tick_us={tick_us:.0} kbps_per_client={kbps:.1}", s.clients.len());
+            }
+            if let Some(c) = &client {
+                let st = c.driver.stats();
+                let kbps = (st.bytes_in - bytes_at_status.1) as f64 * 8.0 / 1000.0 / secs;
+                bytes_at_status.1 = st.bytes_in;
+                let rtt = c.driver.interface.connection(c.server).map_or(0.0, |k| k.rtt_ms());
+                let mins = (now - c.started_ms) as f64 / 60_000.0;
+                let cpm = if mins > 0.0 { c.gcon.stats.corrections as f64 / mins } else { 0.0 };
+                println!(
+                    "CLIENT rtt_ms={rtt:.0} kbps_in={kbps:.1} corrections_per_min={cpm:.1} staleness_ms={} ghosts={}",
+                    worst_player_staleness(c),
+                    c.scene.len()
+                );
+            }
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    println!("SCOREBOARD {}", con.get_global("Scoreboard").as_text());
+    if let Some(c) = &client {
+        println!("FINAL corrections={} staleness_ms={}", c.gcon.stats.corrections, worst_player_staleness(c));
+    }
+    Ok(0)
+}
+
+fn control_local(c: &Client) -> Option<ObjectId> {
+    let g = c.gcon.control_ghost()?;
+    c.driver.interface.ghost_receiver(c.server)?.object_of(g)
+}
+
+fn worst_player_staleness(c: &Client) -> u32 {
+    let skip = control_local(c);
+    c.scene
+        .iter()
+        .filter(|(id, g)| {
+            Some(*id) != skip && c.block_class.get(&g.datablock).is_some_and(|k| k == "PlayerData")
+        })
+        .map(|(_, g)| g.since_update_ms)
+        .max()
+        .unwrap_or(0)
+}
+
+/// What the Rust half of a server tick reports to scripts.
+#[derive(Debug)]
+enum GameEvent {
+    Pickup { client: u32, item: u32 },
+    Hit { shooter: u32, victim: u32 },
+}
+
+fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
+    let m = motion();
+    let mut out = Vec::new();
+    let control = sh.control.clone();
+    let Some(world) = sh.world.as_mut() else { return out };
+    // Control objects: apply the clients' moves; trigger 0 throws a projectile.
+    let mut throws = Vec::new();
+    for (conn, g) in &mut s.clients {
+        let moves = g.process_tick(world, &m);
+        if let Some(p) = g.control_object() {
+            let cd = s.cooldown.entry(p).or_insert(0);
+            *cd = cd.saturating_sub(1);
+            if moves.iter().any(|mv| mv.triggers[0]) && *cd == 0 {
+                *cd = 15;
+                throws.push((*conn, p));
+            }
+        }
+    }
+    for (conn, p) in throws {
+        let Some(o) = world.get(p) else { continue };
+        if o.flags & HIDDEN != 0 {
+            continue;
+        }
+        let (sn, cs) = o.state.yaw.sin_cos();
+        let dir = Vec3::new(-sn, cs, 0.0);
+        let mut proj = SceneObject::new(0, o.state.pos + dir * 1.2);
+        proj.state.vel = dir * 25.0;
+        proj.state.yaw = o.state.yaw;
+        let id = world.add(proj);
+        s.projectiles.insert(id, Projectile { owner: conn, ticks_left: 40 });
+    }
+    // Projectiles fly and hit players.
+    let players: Vec<(u32, u32, Vec3)> = control
+        .iter()
+        .filter_map(|(obj, client)| {
+            world.get(*obj).filter(|o| o.flags & HIDDEN == 0).map(|o| (*obj, *client, o.state.pos))
+        })
+        .collect();
+    let ids: Vec<u32> = s.projectiles.keys().copied().collect();
+    for id in ids {
+        let Some(p) = s.projectiles.get_mut(&id) else { continue };
+        p.ticks_left = p.ticks_left.saturating_sub(1);
+        let owner = p.owner;
+        let expired = p.ticks_left == 0;
+        let Some(o) = world.get_mut(id) else { continue };
+        let mut st = o.state;
+        st.pos += st.vel * TICK_SECONDS;
+        o.set_state(st);
+        let owner_obj = s.clients.get(&owner).and_then(|g| g.control_object());
+        let hit = players.iter().find(|(obj, _, pos)| Some(*obj) != owner_obj && pos.distance(st.pos) < 1.2);
+        if let Some((obj, victim, _)) = hit {
+            let shooter = owner_obj.and_then(|ob| control.get(&ob).copied()).unwrap_or(0);
+            out.push(GameEvent::Hit { shooter, victim: *victim });
+            let _ = obj;
+        }
+        if hit.is_some() || expired || st.pos.x.abs() > 60.0 || st.pos.y.abs() > 60.0 {
+            s.projectiles.remove(&id);
+            world.remove(id);
+        }
+    }
+    // Pickups: items are objects with a datablock that nobody controls and that are not projectiles.
+    let items: Vec<(u32, Vec3)> = world
+        .iter()
+        .filter(|(id, o)| {
+            o.flags & HIDDEN == 0 && !control.contains_key(id) && !s.projectiles.contains_key(id) && o.datablock != 0
+        })
+        .map(|(id, o)| (id, o.state.pos))
+        .collect();
+    for (_, client, pos) in &players {
+        for (item, ipos) in &items {
+            if pos.distance(*ipos) < 1.5 {
+                out.push(GameEvent::Pickup { client: *client, item: *item });
+            }
+        }
+    }
+    out
+}
+
+fn run_game_events(con: &mut Console, events: &[GameEvent]) {
+    for e in events {
+        match e {
+            GameEvent::Pickup { client, item } => {
+                con.call_function("onItemPickup", &[Value::from(*client), Value::from(*item)]);
+            }
+            GameEvent::Hit { shooter, victim } => {
+                con.call_function("onProjectileHit", &[Value::from(*shooter), Value::from(*victim)]);
+            }
+        }
+    }
+}
+
+fn server_net_event(
+    con: &mut Console,
+    remote: &RemoteCommands,
+    s: &mut Server,
+    shared: &Rc<RefCell<Shared>>,
+    ev: InterfaceEvent,
+) {
+    match ev {
+        InterfaceEvent::Connected { connection, addr, connect_data, .. } => {
+            let _ = s.driver.interface.set_rate(connection, rate_from_prefs(con, true));
+            let args = gc::decode_connect_args(&connect_data);
+            match gc::server_connection_arrived(con, remote, &mut s.driver.interface, connection, &addr.to_string(), &args) {
+                Ok(Some(client)) => {
+                    let mut g = ServerGameConnection::new(connection);
+                    let ctl = shared.borrow().control.iter().find(|(_, c)| **c == client).map(|(o, _)| *o);
+                    g.set_control_object(ctl);
+                    s.clients.insert(connection, g);
+                    let _ = send_datablocks(con, &mut s.driver.interface, connection);
+                }
+                Ok(None) => {}
+                Err(e) => tracing::warn!(%e, "connection refused"),
+            }
+        }
+        InterfaceEvent::Disconnected { connection, reason, .. } => {
+            if let Some(client) = remote.client_object(connection) {
+                let mut sh = shared.borrow_mut();
+                let objs: Vec<u32> = sh.control.iter().filter(|(_, c)| **c == client).map(|(o, _)| *o).collect();
+                for o in objs {
+                    sh.control.remove(&o);
+                    if let Some(w) = sh.world.as_mut() {
+                        w.remove(o);
+                    }
+                }
+            }
+            s.clients.remove(&connection);
+            gc::server_connection_dropped(con, remote, connection, &reason);
+        }
+        InterfaceEvent::ConnectFailed { .. } => {}
+        InterfaceEvent::EventReceived { connection, event } => {
+            if is_datablocks_ack(&*event) {
+                let _ = s.driver.interface.start_ghosting(connection);
+                if let Some(client) = remote.client_object(connection) {
+                    con.call_method_if_exists(client, "onDataBlocksDone", &[]);
+                }
+                // The script may have spawned the player now.
+                let client = remote.client_object(connection);
+                let ctl = shared.borrow().control.iter().find(|(_, c)| Some(**c) == client).map(|(o, _)| *o);
+                if let Some(g) = s.clients.get_mut(&connection) {
+                    g.set_control_object(ctl);
+                }
+            } else if let Some(g) = s.clients.get_mut(&connection)
+                && g.handle_event(&*event)
+            {
+            } else {
+                remote.handle_server_event(con, connection, &*event);
+            }
+        }
+    }
+}
+
+/// Returns true when the connection ended.
+fn client_net_event(con: &mut Console, remote: &RemoteCommands, c: &mut Client, ev: InterfaceEvent) -> bool {
+    match ev {
+        InterfaceEvent::Connected { .. } => {
+            c.connected = true;
+            false
+        }
+        InterfaceEvent::ConnectFailed { reason, .. } => {
+            gc::client_connection_ended(con, &reason, false);
+            true
+        }
+        InterfaceEvent::Disconnected { reason, .. } => {
+            gc::client_connection_ended(con, &reason, c.accepted);
+            true
+        }
+        InterfaceEvent::EventReceived { event, .. } => {
+            if c.gcon.handle_event(&*event, &motion()) {
+                return false;
+            }
+            if event.downcast_ref::<ConnectAcceptedEvent>().is_some() {
+                c.accepted = true;
+                gc::client_connection_accepted(con);
+                return false;
+            }
+            if remote.handle_client_event(con, &*event) {
+                return false;
+            }
+            match c.blocks.handle_event(con, &mut c.driver.interface, c.server, &*event) {
+                Ok(DataBlockProgress::Built { server_id, local_id }) => {
+                    c.scene.known_datablocks.insert(server_id);
+                    c.block_class.insert(server_id, con.class_name_of(local_id));
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(%e, "bad datablock"),
+            }
+            false
+        }
+    }
+}
+
+/// The bot: head for the nearest visible item, turn towards players near the heading and
+/// throw at them.
+fn bot_input(c: &Client) -> Move {
+    let Some(me) = c.gcon.predicted().copied() else {
+        return Move::from_input(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, [false; 6]);
+    };
+    let skip = control_local(c);
+    let class_of = |db: u32| c.block_class.get(&db).map_or("", String::as_str);
+    let mut best_item: Option<(f32, Vec3)> = None;
+    let mut best_player: Option<(f32, Vec3)> = None;
+    for (id, g) in c.scene.iter() {
+        if Some(id) == skip || g.flags & HIDDEN != 0 {
+            continue;
+        }
+        let d = g.render_pos.distance(me.pos);
+        let slot = match class_of(g.datablock) {
+            "ItemData" => &mut best_item,
+            "PlayerData" => &mut best_player,
+            _ => continue,
+        };
+        if slot.is_none_or(|(bd, _)| d < bd) {
+            *slot = Some((d, g.render_pos));
+        }
+    }
+    let target = match (best_item, best_player) {
+        (_, Some((d, p))) if d < 12.0 => Some(p),
+        (Some((_, p)), _) => Some(p),
+        (None, Some((_, p))) => Some(p),
+        _ => None,
+    };
+    let Some(t) = target else {
+        return Move::from_input(0.0, 1.0, 0.0, 0.05, 0.0, 0.0, [false; 6]);
+    };
+    let d = t - me.pos;
+    let want = (-d.x).atan2(d.y);
+    let mut turn = want - me.yaw;
+    while turn > std::f32::consts::PI {
+        turn -= std::f32::consts::TAU;
+    }
+    while turn < -std::f32::consts::PI {
+        turn += std::f32::consts::TAU;
+    }
+    let turn = turn.clamp(-0.2, 0.2);
+    let fire = best_player.is_some_and(|(dist, _)| dist < 15.0) && turn.abs() < 0.15 && c.tick % 8 == 0;
+    let mut trig = [false; 6];
+    trig[0] = fire;
+    Move::from_input(0.0, 1.0, 0.0, turn, 0.0, 0.0, trig)
+}
+
+/// The "average" link preset with optional overrides (`--latency`, `--loss`).
+pub fn link_preset(name: &str, latency: Option<u32>, loss: Option<f64>) -> Option<ConditionerConfig> {
+    let mut c = match name {
+        "none" => return None,
+        "good" => ConditionerConfig::good(),
+        "poor" => ConditionerConfig::poor(),
+        _ => ConditionerConfig::average(),
+    };
+    if let Some(l) = latency {
+        c.latency_ms = l;
+    }
+    if let Some(p) = loss {
+        c.loss = LossModel::Uniform(p.clamp(0.0, 1.0));
+    }
+    Some(c)
+}
