@@ -2,6 +2,11 @@
 
 use crate::lexer::Span;
 use std::fmt::Write as _;
+use std::rc::Rc;
+
+/// A name in the tree. Shared: the parser makes one per distinct spelling in a file, so a
+/// name used a thousand times is allocated (and freed) once.
+pub type Ident = Rc<str>;
 
 /// Binary operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,7 +97,7 @@ pub enum LValue {
         /// Global or local.
         scope: Scope,
         /// Base name.
-        name: String,
+        name: Ident,
         /// Index expressions (empty for a plain variable).
         index: Vec<Expr>,
     },
@@ -101,7 +106,7 @@ pub enum LValue {
         /// The object expression.
         object: Box<Expr>,
         /// Field base name.
-        name: String,
+        name: Ident,
         /// Index expressions.
         index: Vec<Expr>,
     },
@@ -119,7 +124,7 @@ pub enum Expr {
     /// Tagged string literal.
     Tagged(String),
     /// A bare identifier used as a value (its own name as text).
-    Ident(String),
+    Ident(Ident),
     /// A variable or field read.
     Load(LValue),
     /// Assignment, possibly compound (`op` is `Some` for `+=` etc.).
@@ -135,9 +140,9 @@ pub enum Expr {
     /// `f(args)`, `Ns::f(args)` (namespace is `Some`), `Parent::f(args)`.
     Call {
         /// Namespace part, if any.
-        ns: Option<String>,
+        ns: Option<Ident>,
         /// Function name.
-        name: String,
+        name: Ident,
         /// Arguments.
         args: Vec<Expr>,
         /// Where.
@@ -148,7 +153,7 @@ pub enum Expr {
         /// The object.
         object: Box<Expr>,
         /// Method name.
-        name: String,
+        name: Ident,
         /// Arguments.
         args: Vec<Expr>,
         /// Where.
@@ -162,7 +167,7 @@ pub enum Expr {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClassName {
     /// A literal class name.
-    Name(String),
+    Name(Ident),
     /// `new (expr)(...)`.
     Expr(Expr),
 }
@@ -175,11 +180,11 @@ pub struct ObjectDecl {
     /// Name expression (None for `()`).
     pub name: Option<Expr>,
     /// Parent object to copy fields from (`: Parent`).
-    pub parent: Option<String>,
+    pub parent: Option<Ident>,
     /// Extra constructor arguments.
     pub args: Vec<Expr>,
     /// Field assignments `field[index] = value`.
-    pub fields: Vec<(String, Vec<Expr>, Expr)>,
+    pub fields: Vec<(Ident, Vec<Expr>, Expr)>,
     /// Nested objects.
     pub children: Vec<ObjectDecl>,
     /// True for `datablock`.
@@ -236,18 +241,18 @@ pub enum Stmt {
     /// A function declaration (top level or in a package).
     Function(Box<FunctionDecl>),
     /// `package Name { functions };`
-    Package(String, Vec<FunctionDecl>, Span),
+    Package(Ident, Vec<FunctionDecl>, Span),
 }
 
 /// `function [Ns::]name(%a, %b) { body }`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FunctionDecl {
     /// Namespace, if any.
-    pub ns: Option<String>,
+    pub ns: Option<Ident>,
     /// Name.
-    pub name: String,
+    pub name: Ident,
     /// Parameter names (without `%`).
-    pub params: Vec<String>,
+    pub params: Vec<Ident>,
     /// Body.
     pub body: Vec<Stmt>,
     /// Where.

@@ -13,12 +13,14 @@ struct Loop {
     continues: Vec<usize>,
 }
 
-struct Fc<'a> {
+/// `'a` borrows the name table, `'s` the syntax tree (constants are keyed by its strings, so
+/// they are not copied twice).
+struct Fc<'a, 's> {
     names: &'a mut Interner,
     code: Vec<Op>,
     lines: Vec<u32>,
     consts: Vec<Value>,
-    const_map: HashMap<String, u32>,
+    const_map: HashMap<&'s str, u32>,
     new_specs: Vec<NewSpec>,
     locals: HashMap<Name, u32>,
     nlocals: u32,
@@ -48,7 +50,7 @@ pub fn compile_program(stmts: &[Stmt], file: &str, names: &mut Interner) -> Rc<F
     Rc::new(def)
 }
 
-impl<'a> Fc<'a> {
+impl<'a, 's> Fc<'a, 's> {
     fn new(names: &'a mut Interner, toplevel: bool, file: Rc<str>) -> Self {
         Fc {
             names,
@@ -210,17 +212,17 @@ impl<'a> Fc<'a> {
         }
     }
 
-    fn konst(&mut self, s: &str) -> u32 {
+    fn konst(&mut self, s: &'s str) -> u32 {
         if let Some(&i) = self.const_map.get(s) {
             return i;
         }
         let i = self.consts.len() as u32;
         self.consts.push(Value::str(s));
-        self.const_map.insert(s.to_string(), i);
+        self.const_map.insert(s, i);
         i
     }
 
-    fn push_str(&mut self, s: &str) {
+    fn push_str(&mut self, s: &'s str) {
         if s.is_empty() {
             self.emit(Op::Empty);
         } else {
@@ -246,7 +248,7 @@ impl<'a> Fc<'a> {
         s
     }
 
-    fn function(&mut self, f: &FunctionDecl, package: Option<&str>) {
+    fn function(&mut self, f: &'s FunctionDecl, package: Option<&str>) {
         let name = self.names.intern(&f.name);
         let ns = f.ns.as_deref().map(|n| self.names.intern(n));
         let pkg = package.map(|p| self.names.intern(p));
@@ -271,7 +273,7 @@ impl<'a> Fc<'a> {
         self.emit(Op::Declare(idx));
     }
 
-    fn stmt(&mut self, s: &Stmt) {
+    fn stmt(&mut self, s: &'s Stmt) {
         match s {
             Stmt::Expr(e, sp) => {
                 self.line = sp.line;
@@ -461,12 +463,12 @@ impl<'a> Fc<'a> {
         }
     }
 
-    fn error_op(&mut self, msg: &str) {
+    fn error_op(&mut self, msg: &'static str) {
         let k = self.konst(msg);
         self.emit(Op::Error(k));
     }
 
-    fn index_name(&mut self, name: &str, index: &[Expr]) {
+    fn index_name(&mut self, name: &str, index: &'s [Expr]) {
         for e in index {
             self.expr(e, true);
         }
@@ -475,7 +477,7 @@ impl<'a> Fc<'a> {
     }
 
     /// Pushes the current value of an lvalue. Returns nothing on the stack but the value.
-    fn load(&mut self, lv: &LValue) {
+    fn load(&mut self, lv: &'s LValue) {
         match lv {
             LValue::Var { scope: Scope::Global, name, index } => {
                 if index.is_empty() {
@@ -509,7 +511,7 @@ impl<'a> Fc<'a> {
     }
 
     /// Assignment and compound assignment (`op`), leaving the value when `keep`.
-    fn assign(&mut self, lv: &LValue, op: Option<BinOp>, value: &Expr, keep: bool) {
+    fn assign(&mut self, lv: &'s LValue, op: Option<BinOp>, value: &'s Expr, keep: bool) {
         // In-place append for `%s = %s @ x` and `%s @= ...`-like shapes.
         if let LValue::Var { scope: Scope::Local, name, index } = lv
             && index.is_empty()
@@ -621,7 +623,7 @@ impl<'a> Fc<'a> {
         self.emit(o);
     }
 
-    fn args(&mut self, args: &[Expr]) -> u32 {
+    fn args(&mut self, args: &'s [Expr]) -> u32 {
         for a in args {
             self.expr(a, true);
         }
@@ -629,7 +631,7 @@ impl<'a> Fc<'a> {
     }
 
     /// Compiles an expression; when `want` is false the value is not left on the stack.
-    fn expr(&mut self, e: &Expr, want: bool) {
+    fn expr(&mut self, e: &'s Expr, want: bool) {
         match e {
             Expr::Assign(lv, op, v) => {
                 self.assign(lv, *op, v, want);
@@ -644,8 +646,8 @@ impl<'a> Fc<'a> {
                     self.emit(Op::IncLocal(slot, if *up { 1 } else { -1 }, want));
                     return;
                 }
-                let one = Expr::Int(1);
-                self.assign(lv, Some(if *up { BinOp::Add } else { BinOp::Sub }), &one, want);
+                const ONE: &Expr = &Expr::Int(1);
+                self.assign(lv, Some(if *up { BinOp::Add } else { BinOp::Sub }), ONE, want);
                 return;
             }
             _ => {}
@@ -657,7 +659,8 @@ impl<'a> Fc<'a> {
             Expr::Float(f) => {
                 self.emit(Op::Float(*f));
             }
-            Expr::Str(s) | Expr::Ident(s) => self.push_str(s),
+            Expr::Str(s) => self.push_str(s),
+            Expr::Ident(s) => self.push_str(s),
             Expr::Tagged(s) => {
                 let k = self.konst(s);
                 self.emit(Op::Tag(k));
@@ -730,7 +733,7 @@ impl<'a> Fc<'a> {
     }
 
     /// Leaves the new object's id on the stack.
-    fn object(&mut self, d: &ObjectDecl) {
+    fn object(&mut self, d: &'s ObjectDecl) {
         let class = match &d.class {
             ClassName::Name(n) => Some(self.names.intern(n)),
             ClassName::Expr(e) => {

@@ -3,7 +3,9 @@
 
 use crate::ast::*;
 use crate::lexer::{Kw, Span, Tok, Token, tokenize, unescape};
+use hashbrown::HashMap;
 use std::fmt;
+use std::rc::Rc;
 
 /// A syntax error: where, and what was expected.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,6 +36,8 @@ struct Parser<'a> {
     pos: usize,
     file: &'a str,
     depth: u32,
+    /// One shared `Ident` per distinct spelling in this file.
+    names: HashMap<&'a str, Ident>,
 }
 
 type PResult<T> = Result<T, SyntaxError>;
@@ -46,7 +50,7 @@ pub fn parse(src: &str, file: &str) -> Result<Vec<Stmt>, SyntaxError> {
         col: e.span.col,
         message: e.message,
     })?;
-    let mut p = Parser { toks, pos: 0, file, depth: 0 };
+    let mut p = Parser { toks, pos: 0, file, depth: 0, names: HashMap::new() };
     let mut out = Vec::new();
     while !p.at_eof() {
         out.push(p.top_stmt()?);
@@ -110,8 +114,25 @@ impl<'a> Parser<'a> {
             false
         }
     }
-    fn ident(&mut self, what: &str) -> PResult<String> {
-        self.ident_str(what).map(str::to_string)
+    /// The shared tree name for `s`.
+    fn name(&mut self, s: &'a str) -> Ident {
+        if let Some(n) = self.names.get(s) {
+            return n.clone();
+        }
+        let n: Ident = Rc::from(s);
+        self.names.insert(s, n.clone());
+        n
+    }
+    /// `Foo::bar` → (Some("Foo"), "bar"); the last `::` splits.
+    fn split_ns(&mut self, full: &'a str) -> (Option<Ident>, Ident) {
+        match full.rfind("::") {
+            Some(i) => (Some(self.name(&full[..i])), self.name(&full[i + 2..])),
+            None => (None, self.name(full)),
+        }
+    }
+    fn ident(&mut self, what: &str) -> PResult<Ident> {
+        let s = self.ident_str(what)?;
+        Ok(self.name(s))
     }
     fn ident_str(&mut self, what: &str) -> PResult<&'a str> {
         match self.peek() {
@@ -123,15 +144,15 @@ impl<'a> Parser<'a> {
         }
     }
     /// A field or method name: identifiers and keywords both work (`datablock = x;`).
-    fn member_name(&mut self) -> PResult<String> {
+    fn member_name(&mut self) -> PResult<Ident> {
         match self.peek() {
             Tok::Ident(s) => {
                 self.bump();
-                Ok(s.to_string())
+                Ok(self.name(s))
             }
             Tok::Kw(k) => {
                 self.bump();
-                Ok(k.text().to_string())
+                Ok(self.name(k.text()))
             }
             _ => self.err("a field or method name"),
         }
@@ -167,13 +188,16 @@ impl<'a> Parser<'a> {
         let span = self.span();
         self.bump();
         let full = self.ident_str("a function name")?;
-        let (ns, name) = split_ns(full);
+        let (ns, name) = self.split_ns(full);
         self.expect_op("(")?;
         let mut params = Vec::new();
         if !self.eat_op(")") {
             loop {
                 match self.bump() {
-                    Tok::Local(n) => params.push(n.to_string()),
+                    Tok::Local(n) => {
+                        let n = self.name(n);
+                        params.push(n)
+                    }
                     _ => {
                         self.pos -= 1;
                         return self.err("a parameter `%name`");
@@ -578,16 +602,16 @@ impl<'a> Parser<'a> {
                 let scope = if matches!(self.peek(), Tok::Global(_)) { Scope::Global } else { Scope::Local };
                 self.bump();
                 let index = self.index_list()?;
-                Expr::Load(LValue::Var { scope, name: n.to_string(), index })
+                Expr::Load(LValue::Var { scope, name: self.name(n), index })
             }
             Tok::Ident(n) => {
                 self.bump();
                 if self.eat_op("(") {
                     let args = self.args()?;
-                    let (ns, name) = split_ns(n);
+                    let (ns, name) = self.split_ns(n);
                     Expr::Call { ns, name, args, span }
                 } else {
-                    Expr::Ident(n.to_string())
+                    Expr::Ident(self.name(n))
                 }
             }
             Tok::Op("(") => {
@@ -628,14 +652,6 @@ fn prec(op: BinOp) -> usize {
         Shl | Shr => 8,
         Add | Sub => 9,
         Mul | Div | Mod => 10,
-    }
-}
-
-/// `Foo::bar` → (Some("Foo"), "bar"); the last `::` splits.
-fn split_ns(full: &str) -> (Option<String>, String) {
-    match full.rfind("::") {
-        Some(i) => (Some(full[..i].to_string()), full[i + 2..].to_string()),
-        None => (None, full.to_string()),
     }
 }
 

@@ -6,31 +6,33 @@ use v12_console_vm::ast::{BinOp, Expr, LValue, Scope, Stmt, UnOp, print_program}
 use v12_console_vm::value::{float_to_i32, fmt_num};
 use v12_console_vm::{BufferSink, Console, Value, parse};
 
-fn ident() -> impl Strategy<Value = String> {
-    "[a-zA-Z_][a-zA-Z0-9_]{0,6}".prop_filter("not a keyword", |s| {
-        ![
-            "if",
-            "else",
-            "while",
-            "for",
-            "do",
-            "switch",
-            "case",
-            "default",
-            "break",
-            "continue",
-            "return",
-            "function",
-            "package",
-            "datablock",
-            "new",
-            "true",
-            "false",
-            "or",
-        ]
-        .contains(&s.as_str())
-            && !["SPC", "TAB", "NL"].contains(&s.as_str())
-    })
+fn ident() -> impl Strategy<Value = std::rc::Rc<str>> {
+    "[a-zA-Z_][a-zA-Z0-9_]{0,6}"
+        .prop_filter("not a keyword", |s| {
+            ![
+                "if",
+                "else",
+                "while",
+                "for",
+                "do",
+                "switch",
+                "case",
+                "default",
+                "break",
+                "continue",
+                "return",
+                "function",
+                "package",
+                "datablock",
+                "new",
+                "true",
+                "false",
+                "or",
+            ]
+            .contains(&s.as_str())
+                && !["SPC", "TAB", "NL"].contains(&s.as_str())
+        })
+        .prop_map(std::rc::Rc::from)
 }
 
 fn binop() -> impl Strategy<Value = BinOp> {
