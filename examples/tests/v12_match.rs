@@ -1,0 +1,23 @@
+//! Process-level: `v12 --dedicated` and two bot clients (separate processes) on loopback UDP
+//! through the "average" link conditioner; every client's final scoreboard equals the
+//! server's, and the match demo's report says so.
+
+use v12_examples::game::demo::{MatchConfig, run};
+
+#[test]
+fn dedicated_server_and_two_bots_agree_on_the_scoreboard() {
+    let cfg = MatchConfig {
+        clients: 2,
+        seconds: 5,
+        v12: Some(env!("CARGO_BIN_EXE_v12").into()),
+        live: false,
+        ..MatchConfig::default()
+    };
+    let report = run(&cfg).expect("match ran");
+    assert!(report.ok(), "{}", report.render());
+    assert_eq!(report.client_scoreboards.len(), 2);
+    assert!(report.server_scoreboard.contains("Bot00=") && report.server_scoreboard.contains("Bot01="));
+    assert_eq!(report.max_players, 2, "{}", report.render());
+    assert!(report.rtt_ms > 100.0, "the average link (100 ms each way) was not applied: {}", report.render());
+    assert!(report.to_json().contains("\"ok\":true"));
+}
