@@ -3,7 +3,7 @@
 
 use crate::ast::*;
 use crate::bytecode::{Arith, Cmp, FuncDef, NewSpec, Op, Sep};
-use crate::intern::{Interner, Name};
+use crate::intern::{FastBuild, Interner, Name};
 use crate::value::Value;
 use hashbrown::HashMap;
 use std::rc::Rc;
@@ -20,7 +20,7 @@ struct Fc<'a, 's> {
     code: Vec<Op>,
     lines: Vec<u32>,
     consts: Vec<Value>,
-    const_map: HashMap<&'s str, u32>,
+    const_map: HashMap<&'s str, u32, FastBuild>,
     new_specs: Vec<NewSpec>,
     locals: HashMap<Name, u32>,
     nlocals: u32,
@@ -57,7 +57,7 @@ impl<'a, 's> Fc<'a, 's> {
             code: Vec::new(),
             lines: Vec::new(),
             consts: Vec::new(),
-            const_map: HashMap::new(),
+            const_map: HashMap::default(),
             new_specs: Vec::new(),
             locals: HashMap::new(),
             nlocals: 0,

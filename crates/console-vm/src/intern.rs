@@ -41,6 +41,52 @@ fn ci_hash(s: &str) -> u64 {
     h ^ (h >> 29)
 }
 
+/// A multiply-rotate hasher for the compiler's own tables (keys are short names and small
+/// integers the compiler made, so hash flooding is not a concern there; speed is).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct FastHasher(u64);
+
+impl std::hash::Hasher for FastHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.0 = mix(self.0, u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.0 = mix(self.0, u64::from_le_bytes(w) ^ ((rest.len() as u64) << 59));
+        }
+    }
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.0 = mix(self.0, u64::from(i));
+    }
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.0 = mix(self.0, u64::from(i));
+    }
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.0 = mix(self.0, i);
+    }
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.0 = mix(self.0, i as u64);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0 ^ (self.0 >> 29)
+    }
+}
+
+/// Builds [`FastHasher`]s.
+pub type FastBuild = std::hash::BuildHasherDefault<FastHasher>;
+
 /// The name table.
 #[derive(Debug, Default)]
 pub struct Interner {

@@ -100,29 +100,32 @@ impl Kw {
     }
 
     fn from_word(w: &str) -> Option<Kw> {
-        Some(match w {
-            "if" => Kw::If,
-            "else" => Kw::Else,
-            "while" => Kw::While,
-            "for" => Kw::For,
-            "do" => Kw::Do,
-            "switch" => Kw::Switch,
-            "case" => Kw::Case,
-            "default" => Kw::Default,
-            "break" => Kw::Break,
-            "continue" => Kw::Continue,
-            "return" => Kw::Return,
-            "function" => Kw::Function,
-            "package" => Kw::Package,
-            "datablock" => Kw::Datablock,
-            "new" => Kw::New,
-            "true" => Kw::True,
-            "false" => Kw::False,
-            "SPC" => Kw::Spc,
-            "TAB" => Kw::Tab,
-            "NL" => Kw::Nl,
+        // Dispatch on length and first byte so ordinary names cost a compare or two.
+        let b = w.as_bytes();
+        let k = match (b.len(), *b.first()?) {
+            (2, b'i') => Kw::If,
+            (2, b'd') => Kw::Do,
+            (2, b'N') => Kw::Nl,
+            (3, b'f') => Kw::For,
+            (3, b'n') => Kw::New,
+            (3, b'S') => Kw::Spc,
+            (3, b'T') => Kw::Tab,
+            (4, b'e') => Kw::Else,
+            (4, b'c') => Kw::Case,
+            (4, b't') => Kw::True,
+            (5, b'w') => Kw::While,
+            (5, b'b') => Kw::Break,
+            (5, b'f') => Kw::False,
+            (6, b's') => Kw::Switch,
+            (6, b'r') => Kw::Return,
+            (7, b'd') => Kw::Default,
+            (7, b'p') => Kw::Package,
+            (8, b'c') => Kw::Continue,
+            (8, b'f') => Kw::Function,
+            (9, b'd') => Kw::Datablock,
             _ => return None,
-        })
+        };
+        (w == k.text()).then_some(k)
     }
 }
 
@@ -231,9 +234,11 @@ fn is_name_char(c: u8) -> bool {
 /// Byte scanner state. Columns count characters: they are brought up to date lazily at each
 /// token start (`col_pos` is the byte the current `col` belongs to), so the hot loops only move
 /// a byte index.
-struct Scanner<'a> {
+pub(crate) struct Scanner<'a> {
     src: &'a str,
     b: &'a [u8],
+    /// The whole source is ASCII: a column is a byte distance.
+    ascii: bool,
     i: usize,
     line: u32,
     col: u32,
@@ -243,7 +248,8 @@ struct Scanner<'a> {
 impl<'a> Scanner<'a> {
     /// The position of byte `self.i` (which must not be inside a line already passed).
     fn span(&mut self) -> Span {
-        let chars = self.b[self.col_pos..self.i].iter().filter(|&&c| (c & 0xC0) != 0x80).count();
+        let run = &self.b[self.col_pos..self.i];
+        let chars = if self.ascii { run.len() } else { run.iter().filter(|&&c| (c & 0xC0) != 0x80).count() };
         self.col += chars as u32;
         self.col_pos = self.i;
         Span { line: self.line, col: self.col }
@@ -413,112 +419,134 @@ pub fn unescape(raw: &str) -> String {
     s
 }
 
-/// Scans the whole source into tokens (ending with `Eof`).
-pub fn tokenize(src: &str) -> Result<Vec<Token<'_>>, LexError> {
-    let b = src.as_bytes();
-    let mut out = Vec::with_capacity(b.len() / 5 + 1);
-    let mut sc = Scanner { src, b, i: 0, line: 1, col: 1, col_pos: 0 };
-    while sc.i < b.len() {
-        let i = sc.i;
-        let c = b[i];
-        match c {
-            b'\n' => {
-                sc.newline(i);
-                sc.i += 1;
-                continue;
-            }
-            b' ' | b'\t' | b'\r' | 0x0B | 0x0C => {
-                sc.i += 1;
-                continue;
-            }
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                let mut j = i + 2;
-                while j < b.len() && b[j] != b'\n' {
-                    j += 1;
-                }
-                sc.i = j;
-                continue;
-            }
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                let span = sc.span();
-                let mut j = i + 2;
-                loop {
-                    if j + 1 >= b.len() {
-                        return Err(LexError { span, message: "unterminated block comment".into() });
-                    }
-                    if b[j] == b'*' && b[j + 1] == b'/' {
-                        break;
-                    }
-                    if b[j] == b'\n' {
-                        sc.newline(j);
-                    }
-                    j += 1;
-                }
-                sc.i = j + 2;
-                continue;
-            }
-            0x80.. => {
-                // Non-ASCII: only Unicode white space is allowed outside strings and comments.
-                let ch = src[i..].chars().next().unwrap_or('\u{FFFD}');
-                if ch.is_whitespace() {
-                    sc.i += ch.len_utf8();
+impl<'a> Scanner<'a> {
+    /// A scanner at the start of `src`.
+    pub(crate) fn new(src: &'a str) -> Self {
+        Scanner { src, b: src.as_bytes(), ascii: src.is_ascii(), i: 0, line: 1, col: 1, col_pos: 0 }
+    }
+
+    /// The next token (`Eof` at the end, and again on every later call).
+    pub(crate) fn next_token(&mut self) -> Result<Token<'a>, LexError> {
+        let r = self.scan();
+        if r.is_err() {
+            // Nothing after a scan error is read.
+            self.i = self.b.len();
+            self.col_pos = self.i;
+        }
+        r
+    }
+
+    fn scan(&mut self) -> Result<Token<'a>, LexError> {
+        let b = self.b;
+        let src = self.src;
+        while self.i < b.len() {
+            let i = self.i;
+            let c = b[i];
+            match c {
+                b'\n' => {
+                    self.newline(i);
+                    self.i += 1;
                     continue;
                 }
-                let span = sc.span();
-                return Err(LexError {
-                    span,
-                    message: format!("unexpected character `{}`", ch.escape_debug()),
-                });
+                b' ' | b'\t' | b'\r' | 0x0B | 0x0C => {
+                    self.i += 1;
+                    continue;
+                }
+                b'/' if b.get(i + 1) == Some(&b'/') => {
+                    let mut j = i + 2;
+                    while j < b.len() && b[j] != b'\n' {
+                        j += 1;
+                    }
+                    self.i = j;
+                    continue;
+                }
+                b'/' if b.get(i + 1) == Some(&b'*') => {
+                    let span = self.span();
+                    let mut j = i + 2;
+                    loop {
+                        if j + 1 >= b.len() {
+                            return Err(LexError { span, message: "unterminated block comment".into() });
+                        }
+                        if b[j] == b'*' && b[j + 1] == b'/' {
+                            break;
+                        }
+                        if b[j] == b'\n' {
+                            self.newline(j);
+                        }
+                        j += 1;
+                    }
+                    self.i = j + 2;
+                    continue;
+                }
+                0x80.. => {
+                    // Non-ASCII: only Unicode white space is allowed outside strings and comments.
+                    let ch = src[i..].chars().next().unwrap_or('\u{FFFD}');
+                    if ch.is_whitespace() {
+                        self.i += ch.len_utf8();
+                        continue;
+                    }
+                    let span = self.span();
+                    return Err(LexError {
+                        span,
+                        message: format!("unexpected character `{}`", ch.escape_debug()),
+                    });
+                }
+                _ => {}
             }
-            _ => {}
-        }
-        let span = sc.span();
-        if (c == b'$' || c == b'%') && b.get(i + 1).is_some_and(|&n| is_name_start(n)) {
-            sc.i += 1;
-            let name = sc.name();
-            out.push(Token { tok: if c == b'$' { Tok::Global(name) } else { Tok::Local(name) }, span });
-            continue;
-        }
-        if is_name_start(c) {
-            let name = sc.name();
-            if name == "switch" && b.get(sc.i) == Some(&b'$') {
-                sc.i += 1;
-                out.push(Token { tok: Tok::Kw(Kw::SwitchStr), span });
-                continue;
+            let span = self.span();
+            if (c == b'$' || c == b'%') && b.get(i + 1).is_some_and(|&n| is_name_start(n)) {
+                self.i += 1;
+                let name = self.name();
+                let tok = if c == b'$' { Tok::Global(name) } else { Tok::Local(name) };
+                return Ok(Token { tok, span });
             }
-            let tok = match Kw::from_word(name) {
-                Some(k) => Tok::Kw(k),
-                None => Tok::Ident(name),
-            };
-            out.push(Token { tok, span });
-            continue;
-        }
-        if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(|d| d.is_ascii_digit())) {
-            let tok = sc.number(span)?;
-            out.push(Token { tok, span });
-            continue;
-        }
-        if c == b'"' || c == b'\'' {
-            let raw = sc.string(c, span)?;
-            out.push(Token { tok: if c == b'"' { Tok::Str(raw) } else { Tok::Tagged(raw) }, span });
-            continue;
-        }
-        match op_at(b, i) {
-            Some(op) => {
-                sc.i += op.len();
-                out.push(Token { tok: Tok::Op(op), span });
+            if is_name_start(c) {
+                let name = self.name();
+                if name == "switch" && b.get(self.i) == Some(&b'$') {
+                    self.i += 1;
+                    return Ok(Token { tok: Tok::Kw(Kw::SwitchStr), span });
+                }
+                let tok = match Kw::from_word(name) {
+                    Some(k) => Tok::Kw(k),
+                    None => Tok::Ident(name),
+                };
+                return Ok(Token { tok, span });
             }
-            None => {
-                return Err(LexError {
+            if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(|d| d.is_ascii_digit())) {
+                let tok = self.number(span)?;
+                return Ok(Token { tok, span });
+            }
+            if c == b'"' || c == b'\'' {
+                let raw = self.string(c, span)?;
+                return Ok(Token { tok: if c == b'"' { Tok::Str(raw) } else { Tok::Tagged(raw) }, span });
+            }
+            return match op_at(b, i) {
+                Some(op) => {
+                    self.i += op.len();
+                    Ok(Token { tok: Tok::Op(op), span })
+                }
+                None => Err(LexError {
                     span,
                     message: format!("unexpected character `{}`", (c as char).escape_debug()),
-                });
-            }
+                }),
+            };
+        }
+        let span = self.span();
+        Ok(Token { tok: Tok::Eof, span })
+    }
+}
+
+/// Scans the whole source into tokens (ending with `Eof`).
+pub fn tokenize(src: &str) -> Result<Vec<Token<'_>>, LexError> {
+    let mut sc = Scanner::new(src);
+    let mut out = Vec::new();
+    loop {
+        let t = sc.next_token()?;
+        out.push(t);
+        if t.tok == Tok::Eof {
+            return Ok(out);
         }
     }
-    let span = sc.span();
-    out.push(Token { tok: Tok::Eof, span });
-    Ok(out)
 }
 
 #[cfg(test)]
@@ -547,6 +575,22 @@ mod tests {
         );
         assert_eq!(toks("1234.foo")[..3], [Tok::Int(1234), Tok::Op("."), Tok::Ident("foo")]);
         assert_eq!(toks("a: b")[..2], [Tok::Ident("a"), Tok::Op(":")]);
+    }
+
+    #[test]
+    fn every_keyword_and_only_keywords() {
+        use Kw::*;
+        let all = [
+            If, Else, While, For, Do, Switch, Case, Default, Break, Continue, Return, Function, Package,
+            Datablock, New, True, False, Spc, Tab, Nl,
+        ];
+        for k in all {
+            assert_eq!(Kw::from_word(k.text()), Some(k));
+            assert_eq!(Kw::from_word(&k.text().to_ascii_uppercase()[..1]), None);
+        }
+        for w in ["If", "spc", "fo", "forx", "functio", "dataBlock", "", "f", "newx"] {
+            assert_eq!(Kw::from_word(w), None, "{w}");
+        }
     }
 
     #[test]

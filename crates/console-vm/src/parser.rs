@@ -2,7 +2,8 @@
 //! `(Name : Parent)` datablocks and `.5` floats).
 
 use crate::ast::*;
-use crate::lexer::{Kw, Span, Tok, Token, tokenize, unescape};
+use crate::intern::FastBuild;
+use crate::lexer::{Kw, LexError, Scanner, Span, Tok, Token, unescape};
 use hashbrown::HashMap;
 use std::fmt;
 use std::rc::Rc;
@@ -31,52 +32,94 @@ impl std::error::Error for SyntaxError {}
 /// How deeply expressions and statements may nest before the parser gives up (keeps the stack bounded).
 const MAX_DEPTH: u32 = 128;
 
+/// Tokens are scanned on demand (one token of lookahead past the current one), so the
+/// parser never holds the whole token list.
 struct Parser<'a> {
-    toks: Vec<Token<'a>>,
-    pos: usize,
+    sc: Scanner<'a>,
+    cur: Token<'a>,
+    next: Token<'a>,
+    /// The first scan error; it is reported instead of any syntax error.
+    lex_err: Option<LexError>,
     file: &'a str,
     depth: u32,
     /// One shared `Ident` per distinct spelling in this file.
-    names: HashMap<&'a str, Ident>,
+    names: HashMap<&'a str, Ident, FastBuild>,
 }
 
 type PResult<T> = Result<T, SyntaxError>;
 
 /// Parses a whole file.
 pub fn parse(src: &str, file: &str) -> Result<Vec<Stmt>, SyntaxError> {
-    let toks = tokenize(src).map_err(|e| SyntaxError {
-        file: file.to_string(),
-        line: e.span.line,
-        col: e.span.col,
-        message: e.message,
-    })?;
-    let mut p = Parser { toks, pos: 0, file, depth: 0, names: HashMap::new() };
+    let eof = Token { tok: Tok::Eof, span: Span::default() };
+    let mut p = Parser {
+        sc: Scanner::new(src),
+        cur: eof,
+        next: eof,
+        lex_err: None,
+        file,
+        depth: 0,
+        names: HashMap::default(),
+    };
+    p.cur = p.scan();
+    p.next = p.scan();
     let mut out = Vec::new();
+    let mut result = Ok(());
     while !p.at_eof() {
-        out.push(p.top_stmt()?);
+        match p.top_stmt() {
+            Ok(s) => out.push(s),
+            Err(e) => {
+                result = Err(e);
+                break;
+            }
+        }
     }
-    Ok(out)
+    // A scan error anywhere in the file wins over a syntax error (as when the whole file was
+    // scanned first).
+    while p.lex_err.is_none() && p.next.tok != Tok::Eof {
+        p.next = p.scan();
+    }
+    if let Some(e) = p.lex_err {
+        return Err(SyntaxError {
+            file: file.to_string(),
+            line: e.span.line,
+            col: e.span.col,
+            message: e.message,
+        });
+    }
+    result.map(|()| out)
 }
 
 impl<'a> Parser<'a> {
     #[inline]
     fn peek(&self) -> Tok<'a> {
-        self.toks[self.pos.min(self.toks.len() - 1)].tok
+        self.cur.tok
     }
     fn peek_next(&self) -> Tok<'a> {
-        self.toks[(self.pos + 1).min(self.toks.len() - 1)].tok
+        self.next.tok
+    }
+    /// The next token from the scanner (`Eof` once a scan error was recorded).
+    fn scan(&mut self) -> Token<'a> {
+        match self.sc.next_token() {
+            Ok(t) => t,
+            Err(e) => {
+                let span = e.span;
+                self.lex_err.get_or_insert(e);
+                Token { tok: Tok::Eof, span }
+            }
+        }
     }
     fn span(&self) -> Span {
-        self.toks[self.pos.min(self.toks.len() - 1)].span
+        self.cur.span
     }
     fn at_eof(&self) -> bool {
         matches!(self.peek(), Tok::Eof)
     }
     #[inline]
     fn bump(&mut self) -> Tok<'a> {
-        let t = self.peek();
-        if self.pos < self.toks.len() - 1 {
-            self.pos += 1;
+        let t = self.cur.tok;
+        if t != Tok::Eof {
+            self.cur = self.next;
+            self.next = self.scan();
         }
         t
     }
@@ -125,9 +168,10 @@ impl<'a> Parser<'a> {
     }
     /// `Foo::bar` → (Some("Foo"), "bar"); the last `::` splits.
     fn split_ns(&mut self, full: &'a str) -> (Option<Ident>, Ident) {
-        match full.rfind("::") {
-            Some(i) => (Some(self.name(&full[..i])), self.name(&full[i + 2..])),
-            None => (None, self.name(full)),
+        // The scanner only puts `:` into a name as `::`, so the last `:` ends the last `::`.
+        match full.bytes().rposition(|c| c == b':') {
+            Some(i) if i >= 1 => (Some(self.name(&full[..i - 1])), self.name(&full[i + 1..])),
+            _ => (None, self.name(full)),
         }
     }
     fn ident(&mut self, what: &str) -> PResult<Ident> {
@@ -193,15 +237,13 @@ impl<'a> Parser<'a> {
         let mut params = Vec::new();
         if !self.eat_op(")") {
             loop {
-                match self.bump() {
+                match self.peek() {
                     Tok::Local(n) => {
+                        self.bump();
                         let n = self.name(n);
                         params.push(n)
                     }
-                    _ => {
-                        self.pos -= 1;
-                        return self.err("a parameter `%name`");
-                    }
+                    _ => return self.err("a parameter `%name`"),
                 }
                 if self.eat_op(")") {
                     break;
@@ -672,6 +714,20 @@ mod tests {
     fn error_names_position_and_expectation() {
         let e = parse("function f() {\n  %x = ;\n}", "a.cs").unwrap_err();
         assert_eq!(e.to_string(), "a.cs:2:8: expected an expression, found `;`");
+    }
+
+    #[test]
+    fn a_scan_error_later_in_the_file_wins_over_a_syntax_error() {
+        let e = parse("%x = ;\n%y = \"open;\n", "a.cs").unwrap_err();
+        assert_eq!(e.to_string(), "a.cs:2:6: unterminated string");
+        let e = parse("function f(%a, 3) {}", "a.cs").unwrap_err();
+        assert_eq!(e.to_string(), "a.cs:1:16: expected a parameter `%name`, found number `3`");
+        match &parse("Foo::Bar::baz();", "t").unwrap()[0] {
+            Stmt::Expr(Expr::Call { ns, name, .. }, _) => {
+                assert_eq!((ns.as_deref(), &**name), (Some("Foo::Bar"), "baz"))
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
