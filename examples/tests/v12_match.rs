@@ -21,3 +21,20 @@ fn dedicated_server_and_two_bots_agree_on_the_scoreboard() {
     assert!(report.rtt_ms > 100.0, "the average link (100 ms each way) was not applied: {}", report.render());
     assert!(report.to_json().contains("\"ok\":true"));
 }
+
+/// The full demo size; a measurement run (16 debug processes are slow on small machines).
+#[test]
+#[ignore = "16 processes; run with --ignored --nocapture"]
+fn sixteen_bots_match() {
+    let cfg = MatchConfig {
+        clients: 16,
+        seconds: 10,
+        v12: Some(env!("CARGO_BIN_EXE_v12").into()),
+        live: false,
+        ..MatchConfig::default()
+    };
+    let report = run(&cfg).expect("match ran");
+    println!("{}", report.render());
+    println!("{}", report.to_json());
+    assert!(report.ok(), "{}", report.render());
+}

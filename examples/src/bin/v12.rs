@@ -36,12 +36,21 @@ fn parse() -> Result<HostConfig, String> {
             Long("connect") => cfg.connect = Some(s(p.value().map_err(|e| e.to_string())?)?),
             Long("exec") => cfg.exec.push(s(p.value().map_err(|e| e.to_string())?)?),
             Long("link") => link = s(p.value().map_err(|e| e.to_string())?)?,
-            Long("latency") => latency = Some(s(p.value().map_err(|e| e.to_string())?)?.parse().map_err(|_| "bad --latency")?),
-            Long("loss") => loss = Some(s(p.value().map_err(|e| e.to_string())?)?.parse().map_err(|_| "bad --loss")?),
-            Long("seed") => cfg.seed = s(p.value().map_err(|e| e.to_string())?)?.parse().map_err(|_| "bad --seed")?,
+            Long("latency") => {
+                latency =
+                    Some(s(p.value().map_err(|e| e.to_string())?)?.parse().map_err(|_| "bad --latency")?)
+            }
+            Long("loss") => {
+                loss = Some(s(p.value().map_err(|e| e.to_string())?)?.parse().map_err(|_| "bad --loss")?)
+            }
+            Long("seed") => {
+                cfg.seed = s(p.value().map_err(|e| e.to_string())?)?.parse().map_err(|_| "bad --seed")?
+            }
             Value(v) => cfg.script_args.push(s(v)?),
             Long("help") => {
-                println!("v12 [--dedicated] [--mod DIR] [--connect ADDR] [--exec FILE] [--link average|good|poor|none] [--latency MS] [--loss P] [-- script args]");
+                println!(
+                    "v12 [--dedicated] [--mod DIR] [--connect ADDR] [--exec FILE] [--link average|good|poor|none] [--latency MS] [--loss P] [-- script args]"
+                );
                 std::process::exit(0);
             }
             _ => return Err(arg.unexpected().to_string()),

@@ -129,7 +129,13 @@ fn v12_path(cfg: &MatchConfig) -> io::Result<PathBuf> {
     Ok(dir.join(format!("v12{}", std::env::consts::EXE_SUFFIX)))
 }
 
-fn spawn(path: &PathBuf, cfg: &MatchConfig, args: &[String], who: usize, tx: &mpsc::Sender<(usize, String)>) -> io::Result<Child> {
+fn spawn(
+    path: &PathBuf,
+    cfg: &MatchConfig,
+    args: &[String],
+    who: usize,
+    tx: &mpsc::Sender<(usize, String)>,
+) -> io::Result<Child> {
     let mut cmd = Command::new(path);
     cmd.arg("--mod").arg(&cfg.mod_dir).arg("--link").arg("average");
     if let Some(l) = cfg.latency {
@@ -164,8 +170,11 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
     let (tx, rx) = mpsc::channel::<(usize, String)>();
     let seconds = cfg.seconds.max(1);
     let mut children: Vec<Child> = Vec::new();
-    let server_args: Vec<String> =
-        ["--dedicated", "--", "-port", "0", "-seconds"].iter().map(|s| s.to_string()).chain([seconds.to_string()]).collect();
+    let server_args: Vec<String> = ["--dedicated", "--", "-port", "0", "-seconds"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([seconds.to_string()])
+        .collect();
     children.push(spawn(&path, cfg, &server_args, 0, &tx)?);
     let start = Instant::now();
     let addr = loop {
@@ -218,7 +227,8 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
                         boards[who - 1] = Some(b.trim().to_string());
                     }
                 } else if line.starts_with("STATUS ") && who == 0 {
-                    report.max_players = report.max_players.max(field(&line, "players").unwrap_or(0.0) as usize);
+                    report.max_players =
+                        report.max_players.max(field(&line, "players").unwrap_or(0.0) as usize);
                     report.server_tick_us = field(&line, "tick_us").unwrap_or(0.0);
                     let k = field(&line, "kbps_per_client").unwrap_or(0.0);
                     if field(&line, "players").unwrap_or(0.0) as usize == cfg.clients {

@@ -19,17 +19,19 @@ use std::time::{Duration, Instant};
 use v12_console_vm::{Console, Value};
 use v12_netobject::ghost::{GhostClassRegistry, GhostClassRegistryBuilder, ObjectId};
 use v12_netobject::{
-    ConnectionId, InterfaceConfig, InterfaceEvent, NetClassRegistry, NetClassRegistryBuilder, NetDriver, NetInterface,
-    RateConfig,
+    ConnectionId, InterfaceConfig, InterfaceEvent, NetClassRegistry, NetClassRegistryBuilder, NetDriver,
+    NetInterface, RateConfig,
 };
 use v12_platform::{
     Clock, ConditionerConfig, LinkConditioner, LossModel, NetAddress, SystemClock, Transport, UdpTransport,
 };
 use v12_sim::datablock::{
-    ClientDataBlocks, DataBlockEvent, DataBlockProgress, DataBlocksAckEvent, DataBlocksDoneEvent, is_datablocks_ack,
-    send_datablocks,
+    ClientDataBlocks, DataBlockEvent, DataBlockProgress, DataBlocksAckEvent, DataBlocksDoneEvent,
+    is_datablocks_ack, send_datablocks,
 };
-use v12_sim::game_connection::{self as gc, ClientGameConnection, ConnectAcceptedEvent, ServerGameConnection};
+use v12_sim::game_connection::{
+    self as gc, ClientGameConnection, ConnectAcceptedEvent, ServerGameConnection,
+};
 use v12_sim::moves::Move;
 use v12_sim::process::TICK_MS;
 use v12_sim::remote_command::{RemoteCommandEvent, RemoteCommands};
@@ -123,7 +125,8 @@ fn registries() -> (Arc<NetClassRegistry>, Arc<GhostClassRegistry>) {
         .register::<DataBlocksAckEvent>()
         .register::<RemoteCommandEvent>();
     let reg = Arc::new(b.build().expect("game event registry"));
-    let ghosts = Arc::new(GhostClassRegistryBuilder::new().register::<SceneObject>().build().expect("ghost classes"));
+    let ghosts =
+        Arc::new(GhostClassRegistryBuilder::new().register::<SceneObject>().build().expect("ghost classes"));
     (reg, ghosts)
 }
 
@@ -212,7 +215,10 @@ fn register_script_functions(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     let sh = shared.clone();
     con.register_function("getHealth", 2, 2, "getHealth(obj)", move |_c, a| {
         let s = sh.borrow();
-        s.world.as_ref().and_then(|w| w.get(a.f64(0) as u32)).map_or(Value::from(0), |o| Value::from(u32::from(o.health)))
+        s.world
+            .as_ref()
+            .and_then(|w| w.get(a.f64(0) as u32))
+            .map_or(Value::from(0), |o| Value::from(u32::from(o.health)))
     });
     let sh = shared.clone();
     con.register_function("setHidden", 3, 3, "setHidden(obj, bool)", move |_c, a| {
@@ -280,7 +286,11 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
             match r {
                 Request::CreateServer(port) => {
                     let mut iface = NetInterface::new(
-                        InterfaceConfig { accept_connections: true, max_connections: 2048, ..Default::default() },
+                        InterfaceConfig {
+                            accept_connections: true,
+                            max_connections: 2048,
+                            ..Default::default()
+                        },
                         reg.clone(),
                         entropy(cfg.seed),
                     );
@@ -401,7 +411,11 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
             while c.time_ms + u64::from(TICK_MS) <= now {
                 c.time_ms += u64::from(TICK_MS);
                 c.tick += 1;
-                let input = if con.get_global("Game::bot").truthy() { bot_input(c) } else { Move::from_input(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, [false; 6]) };
+                let input = if con.get_global("Game::bot").truthy() {
+                    bot_input(c)
+                } else {
+                    Move::from_input(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, [false; 6])
+                };
                 c.gcon.process_tick(input, &m);
                 if c.connected {
                     let _ = c.gcon.post_moves(&mut c.driver.interface, c.server);
@@ -549,7 +563,10 @@ fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
     let items: Vec<(u32, Vec3)> = world
         .iter()
         .filter(|(id, o)| {
-            o.flags & HIDDEN == 0 && !control.contains_key(id) && !s.projectiles.contains_key(id) && o.datablock != 0
+            o.flags & HIDDEN == 0
+                && !control.contains_key(id)
+                && !s.projectiles.contains_key(id)
+                && o.datablock != 0
         })
         .map(|(id, o)| (id, o.state.pos))
         .collect();
@@ -587,7 +604,14 @@ fn server_net_event(
         InterfaceEvent::Connected { connection, addr, connect_data, .. } => {
             let _ = s.driver.interface.set_rate(connection, rate_from_prefs(con, true));
             let args = gc::decode_connect_args(&connect_data);
-            match gc::server_connection_arrived(con, remote, &mut s.driver.interface, connection, &addr.to_string(), &args) {
+            match gc::server_connection_arrived(
+                con,
+                remote,
+                &mut s.driver.interface,
+                connection,
+                &addr.to_string(),
+                &args,
+            ) {
                 Ok(Some(client)) => {
                     let mut g = ServerGameConnection::new(connection);
                     let ctl = shared.borrow().control.iter().find(|(_, c)| **c == client).map(|(o, _)| *o);
@@ -602,7 +626,8 @@ fn server_net_event(
         InterfaceEvent::Disconnected { connection, reason, .. } => {
             if let Some(client) = remote.client_object(connection) {
                 let mut sh = shared.borrow_mut();
-                let objs: Vec<u32> = sh.control.iter().filter(|(_, c)| **c == client).map(|(o, _)| *o).collect();
+                let objs: Vec<u32> =
+                    sh.control.iter().filter(|(_, c)| **c == client).map(|(o, _)| *o).collect();
                 for o in objs {
                     sh.control.remove(&o);
                     if let Some(w) = sh.world.as_mut() {
