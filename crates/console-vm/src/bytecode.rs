@@ -248,7 +248,7 @@ pub struct FuncDef {
     /// Total local slots (parameters first, then named locals, then temporaries).
     pub nlocals: u32,
     /// Named locals: name → slot, for `%a[i]`-style names built at run time and `eval`.
-    pub local_slots: HashMap<Name, u32>,
+    pub local_slots: HashMap<Name, u32, crate::intern::FastBuild>,
     /// Instructions.
     pub code: Vec<Op>,
     /// Source line of each instruction.

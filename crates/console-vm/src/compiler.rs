@@ -20,9 +20,15 @@ struct Fc<'a, 's> {
     code: Vec<Op>,
     lines: Vec<u32>,
     consts: Vec<Value>,
+    /// Constant texts in `consts` order; searched directly while short, through
+    /// `const_map` (filled on first need) once long.
+    const_keys: Vec<&'s str>,
     const_map: HashMap<&'s str, u32, FastBuild>,
     new_specs: Vec<NewSpec>,
-    locals: HashMap<Name, u32>,
+    locals: HashMap<Name, u32, FastBuild>,
+    /// Slot by the address of the tree's shared name: the parser shares one `Ident` per
+    /// spelling, so most local uses skip interning (other spellings fall back to it).
+    local_by_ptr: Vec<(usize, u32)>,
     nlocals: u32,
     loops: Vec<Loop>,
     decls: Vec<Rc<FuncDef>>,
@@ -54,12 +60,15 @@ impl<'a, 's> Fc<'a, 's> {
     fn new(names: &'a mut Interner, toplevel: bool, file: Rc<str>) -> Self {
         Fc {
             names,
-            code: Vec::new(),
-            lines: Vec::new(),
+            // Most functions fit: no regrowth while emitting.
+            code: Vec::with_capacity(32),
+            lines: Vec::with_capacity(32),
             consts: Vec::new(),
+            const_keys: Vec::new(),
             const_map: HashMap::default(),
             new_specs: Vec::new(),
-            locals: HashMap::new(),
+            locals: HashMap::with_capacity_and_hasher(8, FastBuild::default()),
+            local_by_ptr: Vec::new(),
             nlocals: 0,
             loops: Vec::new(),
             decls: Vec::new(),
@@ -213,12 +222,25 @@ impl<'a, 's> Fc<'a, 's> {
     }
 
     fn konst(&mut self, s: &'s str) -> u32 {
-        if let Some(&i) = self.const_map.get(s) {
-            return i;
+        const SHORT: usize = 16;
+        if self.const_keys.len() <= SHORT {
+            if let Some(i) = self.const_keys.iter().position(|&k| k == s) {
+                return i as u32;
+            }
+        } else {
+            if self.const_map.is_empty() {
+                self.const_map.extend(self.const_keys.iter().enumerate().map(|(i, &k)| (k, i as u32)));
+            }
+            if let Some(&i) = self.const_map.get(s) {
+                return i;
+            }
         }
         let i = self.consts.len() as u32;
         self.consts.push(Value::str(s));
-        self.const_map.insert(s, i);
+        self.const_keys.push(s);
+        if !self.const_map.is_empty() {
+            self.const_map.insert(s, i);
+        }
         i
     }
 
@@ -231,14 +253,25 @@ impl<'a, 's> Fc<'a, 's> {
         }
     }
 
-    fn local_slot(&mut self, name: &str) -> u32 {
-        let n = self.names.intern(name);
-        if let Some(&s) = self.locals.get(&n) {
+    fn local_slot(&mut self, name: &'s Ident) -> u32 {
+        let key = Rc::as_ptr(name) as *const u8 as usize;
+        if let Some(&(_, s)) = self.local_by_ptr.iter().find(|&&(k, _)| k == key) {
             return s;
         }
-        let s = self.nlocals;
-        self.nlocals += 1;
-        self.locals.insert(n, s);
+        let n = self.names.intern(name);
+        let s = match self.locals.get(&n) {
+            Some(&s) => s,
+            None => {
+                let s = self.nlocals;
+                self.nlocals += 1;
+                self.locals.insert(n, s);
+                s
+            }
+        };
+        // A short list: most functions have a handful of locals; the rest take the slow path.
+        if self.local_by_ptr.len() < 16 {
+            self.local_by_ptr.push((key, s));
+        }
         s
     }
 
@@ -815,5 +848,31 @@ fn sep_of(op: BinOp) -> Sep {
         BinOp::CatTab => Sep::Tab,
         BinOp::CatNl => Sep::Newline,
         _ => Sep::None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constants_are_shared_past_the_short_list() {
+        let mut body = String::new();
+        for round in 0..2 {
+            for i in 0..40 {
+                body.push_str(&format!("%v{} = \"s{i}\";\n", round * 40 + i));
+            }
+        }
+        let src = format!("function f() {{\n{body}}}");
+        let ast = crate::parse(&src, "t.cs").unwrap();
+        let mut names = Interner::default();
+        let main = compile_program(&ast, "t.cs", &mut names);
+        let f = &main.decls[0];
+        assert_eq!(f.consts.len(), 40);
+        for (i, c) in f.consts.iter().enumerate() {
+            assert_eq!(c.to_string(), format!("s{i}"));
+        }
+        // 80 distinct locals: the short address list overflows and interning takes over.
+        assert_eq!(f.nlocals, 80);
     }
 }
