@@ -48,9 +48,15 @@ fn project_root() -> PathBuf {
         .to_path_buf()
 }
 
+/// Builds every example binary (the match demo starts `v12` processes next to `demo`), then runs
+/// `demo` with the given arguments.
 fn demo(root: &Path, args: &[String]) -> Result<(), String> {
     run(Command::new(cargo())
-        .args(["run", "--release", "--package", "v12-examples", "--bin", "demo", "--"])
+        .args(["build", "--release", "--package", "v12-examples", "--bins"])
+        .current_dir(root))?;
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
+    run(Command::new(target.join("release").join(format!("demo{}", std::env::consts::EXE_SUFFIX)))
         .args(args)
         .current_dir(root))
 }

@@ -1,5 +1,7 @@
 //! `cargo xtask demo`: the V12 demo. Modes:
-//! - `chat` (default): a server and N clients on real loopback UDP through the link conditioner,
+//! - `match` (default): the game — a dedicated `v12` server and N bot clients as separate
+//!   processes on loopback UDP through the link conditioner.
+//! - `chat`: a server and N clients on real loopback UDP through the link conditioner,
 //!   chatting with guaranteed-ordered SimpleMessageEvents and streaming unguaranteed voice frames.
 //! - `ghosts`: a server with thousands of moving objects ghosted to N clients, scoped by distance.
 //! - `--lockstep relay|p2p`: deterministic lockstep (the RTS with bot players), server-relayed or
@@ -9,13 +11,14 @@
 use std::process::ExitCode;
 
 use v12_examples::chat::{self, ChatConfig};
+use v12_examples::game::demo::{self as match_demo, MatchConfig};
 use v12_examples::ghosts::{self, GhostDemoConfig};
 use v12_examples::link_check::{self, LinkCheckConfig};
 use v12_examples::lockstep_demo::{self, LockstepDemoConfig, LockstepMode};
 use v12_platform::{ConditionerConfig, LossModel};
 
 const USAGE: &str = "\
-usage: demo [chat|ghosts|link] [--clients N] [--objects N] [--seconds S] [--lines N] [--voice-ms MS]
+usage: demo [match|chat|ghosts|link] [--clients N] [--objects N] [--seconds S] [--lines N] [--voice-ms MS]
             [--preset good|average|poor|none] [--latency MS] [--jitter MS]
             [--loss PERCENT] [--duplicate PERCENT] [--reorder PERCENT] [--seed N]
 
@@ -41,6 +44,7 @@ link: a client sends probes at 50/s for --seconds (default 3), the server echoes
 
 #[derive(Debug)]
 enum Mode {
+    Match,
     Chat,
     Ghosts,
     Link,
@@ -58,12 +62,16 @@ struct Args {
     link: ConditionerConfig,
     seed: u64,
     inject_desync: bool,
+    json: bool,
+    /// --loss / --latency as given, for the match (which starts from its own preset).
+    loss_override: Option<f64>,
+    latency_override: Option<u32>,
 }
 
 fn parse() -> Result<Args, lexopt::Error> {
     use lexopt::prelude::*;
     let mut args = Args {
-        mode: Mode::Chat,
+        mode: Mode::Match,
         clients: None,
         objects: 3000,
         seconds: None,
@@ -72,6 +80,9 @@ fn parse() -> Result<Args, lexopt::Error> {
         link: ConditionerConfig::average(),
         seed: 12,
         inject_desync: false,
+        json: false,
+        loss_override: None,
+        latency_override: None,
     };
     let mut parser = lexopt::Parser::from_env();
     while let Some(arg) = parser.next()? {
@@ -79,10 +90,11 @@ fn parse() -> Result<Args, lexopt::Error> {
         match arg {
             Value(v) => {
                 args.mode = match v.string()?.as_str() {
+                    "match" => Mode::Match,
                     "chat" => Mode::Chat,
                     "ghosts" => Mode::Ghosts,
                     "link" => Mode::Link,
-                    other => return Err(format!("unknown mode {other:?} (chat, ghosts, link)").into()),
+                    other => return Err(format!("unknown mode {other:?} (match, chat, ghosts, link)").into()),
                 }
             }
             Long("clients") => args.clients = Some(parser.value()?.parse()?),
@@ -99,9 +111,17 @@ fn parse() -> Result<Args, lexopt::Error> {
                     other => return Err(format!("unknown lockstep mode {other:?} (relay, p2p)").into()),
                 }
             }
-            Long("latency") => link.latency_ms = parser.value()?.parse()?,
+            Long("latency") => {
+                link.latency_ms = parser.value()?.parse()?;
+                args.latency_override = Some(link.latency_ms);
+            }
             Long("jitter") => link.jitter_ms = parser.value()?.parse()?,
-            Long("loss") => link.loss = LossModel::Uniform(percent(parser.value()?.parse()?)?),
+            Long("loss") => {
+                let p = percent(parser.value()?.parse()?)?;
+                link.loss = LossModel::Uniform(p);
+                args.loss_override = Some(p);
+            }
+            Long("json") => args.json = true,
             Long("duplicate") => link.duplicate_chance = percent(parser.value()?.parse()?)?,
             Long("reorder") => {
                 link.reorder_chance = percent(parser.value()?.parse()?)?;
@@ -160,6 +180,26 @@ fn main() -> ExitCode {
         }
     };
     let outcome = match args.mode {
+        Mode::Match => {
+            let config = MatchConfig {
+                clients: args.clients.unwrap_or(16) as usize,
+                seconds: args.seconds.unwrap_or(15.0).ceil() as u64,
+                loss: args.loss_override,
+                latency: args.latency_override,
+                live: !args.json,
+                ..MatchConfig::default()
+            };
+            if !args.json {
+                println!(
+                    "V12 match: a dedicated server and {} bot clients (separate processes) on loopback UDP for {} s",
+                    config.clients, config.seconds
+                );
+            }
+            match_demo::run(&config).map(|r| {
+                println!("{}", if args.json { r.to_json() } else { r.render() });
+                r.ok()
+            })
+        }
         Mode::Chat => {
             let config = ChatConfig {
                 clients: args.clients.unwrap_or(8),
