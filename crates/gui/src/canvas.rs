@@ -806,9 +806,9 @@ impl GuiCanvas {
         let (time_ms, focused) =
             self.state(con).map(|s| (s.time_ms, s.first_responder == Some(id))).unwrap_or_default();
         let size = self.size(con);
+        let Some(d) = take_data(con, id) else { return };
         let start = list.len();
         list.push_clip(vis);
-        let Some(d) = take_data(con, id) else { return };
         let mut rx = Rx {
             con,
             fonts: &mut self.fonts,

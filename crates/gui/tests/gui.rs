@@ -745,3 +745,80 @@ fn children_are_clipped_to_their_parent() {
     assert!(!g.move_to(5, 5));
     let _ = Value::Empty;
 }
+
+mod random_input {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[derive(Debug, Clone)]
+    enum Ev {
+        Move(i32, i32),
+        Button(bool),
+        Wheel(bool),
+        Key(u16, u8, bool),
+        Frame,
+    }
+
+    fn ev() -> impl Strategy<Value = Ev> {
+        prop_oneof![
+            (-50i32..700, -50i32..520).prop_map(|(x, y)| Ev::Move(x, y)),
+            any::<bool>().prop_map(Ev::Button),
+            any::<bool>().prop_map(Ev::Wheel),
+            (0u16..100, 0u8..128, any::<bool>()).prop_map(|(k, c, m)| Ev::Key(k, c, m)),
+            Just(Ev::Frame),
+        ]
+    }
+
+    const ALL: &str = r#"
+    new GuiControl(Top) { extent = "640 480";
+        new GuiScrollCtrl(S) { position = "0 0"; extent = "200 200";
+            new GuiTextListCtrl(L) { profile = "GuiListProfile"; extent = "188 10"; };
+        };
+        new GuiWindowCtrl(W) { position = "220 10"; extent = "300 200"; text = "w";
+            new GuiTextEditCtrl(E) { profile = "GuiEditProfile"; position = "10 30"; extent = "100 20"; maxLength = 5; };
+            new GuiSliderCtrl(Sl) { profile = "GuiButtonProfile"; position = "10 60"; extent = "100 20"; };
+            new GuiPopUpMenuCtrl(P) { profile = "GuiButtonProfile"; position = "10 90"; extent = "100 20"; };
+            new GuiCheckBoxCtrl(C) { profile = "GuiButtonProfile"; position = "10 120"; extent = "100 20"; command = "Canvas.pushDialog(ConsoleDlg);"; };
+            new GuiButtonCtrl(B) { profile = "GuiButtonProfile"; position = "10 150"; extent = "100 20"; command = "Canvas.popDialog();"; };
+        };
+    };
+    Canvas.setContent(Top);
+    for (%i = 0; %i < 30; %i++) L.addRow(%i, "row" @ %i);
+    P.add("a", 1); P.add("b", 2);
+    "#;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        #[test]
+        fn any_event_sequence_keeps_the_canvas_consistent(evs in proptest::collection::vec(ev(), 1..80)) {
+            let mut g = Gui::new(ALL);
+            for e in evs {
+                match e {
+                    Ev::Move(x, y) => { g.move_to(x, y); }
+                    Ev::Button(m) => { g.button(m); }
+                    Ev::Wheel(up) => { g.canvas.process_input(&mut g.con, &wheel(if up { 1.0 } else { -1.0 })); }
+                    Ev::Key(k, c, m) => {
+                        let ev = key_event(k, (c >= 32).then_some(c as char), Modifiers::NONE, m);
+                        g.canvas.process_input(&mut g.con, &ev);
+                    }
+                    Ev::Frame => {
+                        g.advance(100);
+                        let (list, dirty) = g.frame();
+                        let mut depth = 0i32;
+                        for c in &list.commands {
+                            match c {
+                                DrawCommand::PushClip(_) => depth += 1,
+                                DrawCommand::PopClip => { depth -= 1; prop_assert!(depth >= 0); }
+                                _ => {}
+                            }
+                        }
+                        prop_assert_eq!(depth, 0);
+                        prop_assert!(dirty.is_empty() || RectI::new(-50, -50, 800, 700).intersect(&dirty) == dirty);
+                    }
+                }
+                let e = g.con.get_field(g.id("E"), "text").to_string();
+                prop_assert!(e.chars().count() <= 5);
+            }
+        }
+    }
+}
