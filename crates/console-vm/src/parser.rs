@@ -123,6 +123,7 @@ impl<'a> Parser<'a> {
         }
         t
     }
+    #[cold]
     fn err<T>(&self, expected: &str) -> PResult<T> {
         let sp = self.span();
         Err(SyntaxError {
@@ -132,9 +133,11 @@ impl<'a> Parser<'a> {
             message: format!("expected {expected}, found {}", self.peek()),
         })
     }
+    #[inline]
     fn is_op(&self, op: &str) -> bool {
         matches!(self.peek(), Tok::Op(o) if o == op)
     }
+    #[inline]
     fn eat_op(&mut self, op: &str) -> bool {
         if self.is_op(op) {
             self.bump();
@@ -143,12 +146,20 @@ impl<'a> Parser<'a> {
             false
         }
     }
+    #[inline]
     fn expect_op(&mut self, op: &str) -> PResult<()> {
-        if self.eat_op(op) { Ok(()) } else { self.err(&format!("`{op}`")) }
+        if self.eat_op(op) { Ok(()) } else { self.op_err(op) }
     }
+    #[cold]
+    #[inline(never)]
+    fn op_err(&self, op: &str) -> PResult<()> {
+        self.err(&format!("`{op}`"))
+    }
+    #[inline]
     fn is_kw(&self, k: Kw) -> bool {
         matches!(self.peek(), Tok::Kw(x) if x == k)
     }
+    #[inline]
     fn eat_kw(&mut self, k: Kw) -> bool {
         if self.is_kw(k) {
             self.bump();
@@ -519,28 +530,28 @@ impl<'a> Parser<'a> {
 
     fn peek_binop(&self) -> Option<BinOp> {
         let op = match self.peek() {
-            Tok::Op(o) => match o {
-                "||" => BinOp::Or,
-                "&&" => BinOp::And,
-                "|" => BinOp::BitOr,
-                "^" => BinOp::BitXor,
-                "&" => BinOp::BitAnd,
-                "==" => BinOp::Eq,
-                "!=" => BinOp::Ne,
-                "<" => BinOp::Lt,
-                "<=" => BinOp::Le,
-                ">" => BinOp::Gt,
-                ">=" => BinOp::Ge,
-                "@" => BinOp::Cat,
-                "$=" => BinOp::StrEq,
-                "!$=" => BinOp::StrNe,
-                "<<" => BinOp::Shl,
-                ">>" => BinOp::Shr,
-                "+" => BinOp::Add,
-                "-" => BinOp::Sub,
-                "*" => BinOp::Mul,
-                "/" => BinOp::Div,
-                "%" => BinOp::Mod,
+            Tok::Op(o) => match o.as_bytes() {
+                [b'|', b'|'] => BinOp::Or,
+                [b'&', b'&'] => BinOp::And,
+                [b'|'] => BinOp::BitOr,
+                [b'^'] => BinOp::BitXor,
+                [b'&'] => BinOp::BitAnd,
+                [b'=', b'='] => BinOp::Eq,
+                [b'!', b'='] => BinOp::Ne,
+                [b'<'] => BinOp::Lt,
+                [b'<', b'='] => BinOp::Le,
+                [b'>'] => BinOp::Gt,
+                [b'>', b'='] => BinOp::Ge,
+                [b'@'] => BinOp::Cat,
+                [b'$', b'='] => BinOp::StrEq,
+                [b'!', b'$', b'='] => BinOp::StrNe,
+                [b'<', b'<'] => BinOp::Shl,
+                [b'>', b'>'] => BinOp::Shr,
+                [b'+'] => BinOp::Add,
+                [b'-'] => BinOp::Sub,
+                [b'*'] => BinOp::Mul,
+                [b'/'] => BinOp::Div,
+                [b'%'] => BinOp::Mod,
                 _ => return None,
             },
             Tok::Kw(Kw::Spc) => BinOp::CatSpc,

@@ -123,16 +123,13 @@ impl Console {
     }
 
     /// Sets up a frame for `f` whose arguments start at `base`. False when too deep.
+    /// Inlined into the call instructions; the rare paths (refusal, tracing) are outlined.
+    #[inline(always)]
     fn push_frame(&mut self, f: Rc<FuncDef>, base: usize, ns: u32, layer: u32) -> bool {
-        if self.frames.len() >= self.config.max_call_depth {
-            self.set_abort(format!("call depth exceeds {}", self.config.max_call_depth));
-            return false;
-        }
         // A call pays for its body's straight-line length (loops inside pay again as they jump).
         let cost = (f.code.len() as u64).clamp(1, 64);
-        if self.budget_left < cost {
-            self.budget_left = 0;
-            self.set_abort(BUDGET_MSG.to_string());
+        if self.frames.len() >= self.config.max_call_depth || self.budget_left < cost {
+            self.refuse_frame(cost);
             return false;
         }
         self.budget_left -= cost;
@@ -141,23 +138,13 @@ impl Console {
         if argc > np {
             self.stack.truncate(base + np);
         }
-        self.stack.resize(base + f.nlocals as usize, Value::Empty);
+        // Missing arguments and the other locals start empty (usually nothing to add).
+        let want = base + f.nlocals as usize;
+        if self.stack.len() < want {
+            self.stack.resize(want, Value::Empty);
+        }
         if self.trace {
-            let mut s = String::from("Entering ");
-            if let Some(n) = f.ns {
-                s.push_str(self.names.text(n));
-                s.push_str("::");
-            }
-            s.push_str(self.names.text(f.name));
-            s.push('(');
-            for i in 0..argc.min(np) {
-                if i > 0 {
-                    s.push_str(", ");
-                }
-                self.stack[base + i].write_to(&mut s);
-            }
-            s.push(')');
-            self.echo(&s);
+            self.trace_enter(&f, base, argc.min(np));
         }
         self.frames.push(Frame {
             func: f,
@@ -171,6 +158,39 @@ impl Console {
             new_base: self.new_stack.len(),
         });
         true
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn refuse_frame(&mut self, cost: u64) {
+        if self.frames.len() >= self.config.max_call_depth {
+            self.set_abort(format!("call depth exceeds {}", self.config.max_call_depth));
+        } else if self.budget_left < cost {
+            self.budget_left = 0;
+            self.set_abort(BUDGET_MSG.to_string());
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn trace_enter(&mut self, f: &FuncDef, base: usize, nargs: usize) {
+        let mut s = String::from("Entering ");
+        if let Some(n) = f.ns {
+            s.push_str(self.names.text(n));
+            s.push_str("::");
+        }
+        s.push_str(self.names.text(f.name));
+        s.push('(');
+        for i in 0..nargs {
+            if i > 0 {
+                s.push_str(", ");
+            }
+            if let Some(v) = self.stack.get(base + i) {
+                v.write_to(&mut s);
+            }
+        }
+        s.push(')');
+        self.echo(&s);
     }
 
     pub(crate) fn call_native(&mut self, n: &NativeFn, this: Option<ObjectId>, args: &[Value]) -> Value {
@@ -852,6 +872,7 @@ impl Console {
 
     /// Calls with `argc` arguments on the stack. Returns true when a script frame was pushed
     /// (the caller must reload its registers); natives run to completion and push their result.
+    #[inline(always)]
     fn dispatch(&mut self, res: Resolved, this: Option<ObjectId>, argc: u32) -> bool {
         let start = self.stack.len().saturating_sub(argc as usize);
         match res.callable {
@@ -868,15 +889,21 @@ impl Console {
                 }
             }
             Callable::Native(n) => {
-                let mut args = self.arg_pool.pop().unwrap_or_default();
-                args.extend(self.stack.drain(start..));
-                let v = self.call_native(&n, this, &args);
-                args.clear();
-                self.arg_pool.push(args);
-                self.stack.push(v);
+                self.dispatch_native(&n, this, start);
                 false
             }
         }
+    }
+
+    /// A native call with its arguments taken from the stack above `start`.
+    #[inline(never)]
+    fn dispatch_native(&mut self, n: &NativeFn, this: Option<ObjectId>, start: usize) {
+        let mut args = self.arg_pool.pop().unwrap_or_default();
+        args.extend(self.stack.drain(start..));
+        let v = self.call_native(n, this, &args);
+        args.clear();
+        self.arg_pool.push(args);
+        self.stack.push(v);
     }
 
     /// `eval` from script: top-level code whose `%locals` are the calling function's.
