@@ -783,7 +783,7 @@ mod random_input {
         };
     };
     Canvas.setContent(Top);
-    for (%i = 0; %i < 30; %i++) L.addRow(%i, "row" @ %i);
+    for ($i = 0; $i < 30; $i++) L.addRow($i, "row" @ $i);
     P.add("a", 1); P.add("b", 2);
     "#;
 
