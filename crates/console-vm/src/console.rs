@@ -165,6 +165,9 @@ impl fmt::Display for ConsoleError {
 
 impl std::error::Error for ConsoleError {}
 
+/// Instruction-budget units one console error costs (see [`Console::error`]).
+pub const ERROR_BUDGET_COST: u64 = 10_000;
+
 /// Host settings.
 #[derive(Clone, Debug)]
 pub struct ConsoleConfig {
@@ -343,9 +346,13 @@ impl Console {
     pub fn warn(&mut self, text: &str) {
         self.output.line(Level::Warning, text);
     }
-    /// `error`.
+    /// `error`. A console error also costs [`ERROR_BUDGET_COST`] of the running call's
+    /// instruction budget: printing dominates a loop that errs every pass (a top-level
+    /// `for (%i ...)`), so without this such a loop would run for minutes before the budget,
+    /// which counts only loop instructions, stopped it.
     pub fn error(&mut self, text: &str) {
         self.output.line(Level::Error, text);
+        self.budget_left = self.budget_left.saturating_sub(ERROR_BUDGET_COST);
     }
 
     /// Interns a name.

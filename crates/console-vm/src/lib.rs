@@ -17,8 +17,8 @@ mod vm;
 
 pub use builtins::{collapse_escape, expand_escape, get_unit, unit_count};
 pub use console::{
-    CallArgs, Callable, Console, ConsoleConfig, ConsoleError, GLOBAL_NS, MAX_ARGS, NativeBody, NativeFn,
-    NsId, decode_source,
+    CallArgs, Callable, Console, ConsoleConfig, ConsoleError, ERROR_BUDGET_COST, GLOBAL_NS, MAX_ARGS,
+    NativeBody, NativeFn, NsId, decode_source,
 };
 pub use intern::Name;
 pub use object::{
