@@ -131,8 +131,8 @@ pub enum Expr {
     Assign(LValue, Option<BinOp>, Box<Expr>),
     /// `x++` / `x--` (yields the new value, as in V12).
     PostInc(LValue, bool),
-    /// Binary operation.
-    Bin(BinOp, Box<Expr>, Box<Expr>),
+    /// Binary operation (both operands in one allocation).
+    Bin(BinOp, Box<(Expr, Expr)>),
     /// Unary operation.
     Un(UnOp, Box<Expr>),
     /// `c ? a : b`.
@@ -579,7 +579,8 @@ pub fn print_expr(e: &Expr, out: &mut String) {
             out.push_str(if *up { "++" } else { "--" });
             out.push(')');
         }
-        Expr::Bin(op, a, b) => {
+        Expr::Bin(op, ab) => {
+            let (a, b) = &**ab;
             out.push('(');
             print_expr(a, out);
             out.push(' ');

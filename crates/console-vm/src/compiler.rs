@@ -28,7 +28,11 @@ struct Fc<'a, 's> {
     locals: HashMap<Name, u32, FastBuild>,
     /// Slot by the address of the tree's shared name: the parser shares one `Ident` per
     /// spelling, so most local uses skip interning (other spellings fall back to it).
-    local_by_ptr: Vec<(usize, u32)>,
+    local_by_ptr: [(usize, u32); 16],
+    n_by_ptr: usize,
+    /// Constant values shared by every function of the file (a string used in a thousand
+    /// functions is allocated once).
+    file_consts: HashMap<&'s str, Value, FastBuild>,
     nlocals: u32,
     loops: Vec<Loop>,
     decls: Vec<Rc<FuncDef>>,
@@ -68,7 +72,9 @@ impl<'a, 's> Fc<'a, 's> {
             const_map: HashMap::default(),
             new_specs: Vec::new(),
             locals: HashMap::with_capacity_and_hasher(8, FastBuild::default()),
-            local_by_ptr: Vec::new(),
+            local_by_ptr: [(0, 0); 16],
+            n_by_ptr: 0,
+            file_consts: HashMap::default(),
             nlocals: 0,
             loops: Vec::new(),
             decls: Vec::new(),
@@ -236,7 +242,8 @@ impl<'a, 's> Fc<'a, 's> {
             }
         }
         let i = self.consts.len() as u32;
-        self.consts.push(Value::str(s));
+        let v = self.file_consts.entry(s).or_insert_with(|| Value::str(s)).clone();
+        self.consts.push(v);
         self.const_keys.push(s);
         if !self.const_map.is_empty() {
             self.const_map.insert(s, i);
@@ -255,7 +262,7 @@ impl<'a, 's> Fc<'a, 's> {
 
     fn local_slot(&mut self, name: &'s Ident) -> u32 {
         let key = Rc::as_ptr(name) as *const u8 as usize;
-        if let Some(&(_, s)) = self.local_by_ptr.iter().find(|&&(k, _)| k == key) {
+        if let Some(&(_, s)) = self.local_by_ptr[..self.n_by_ptr].iter().find(|&&(k, _)| k == key) {
             return s;
         }
         let n = self.names.intern(name);
@@ -269,8 +276,9 @@ impl<'a, 's> Fc<'a, 's> {
             }
         };
         // A short list: most functions have a handful of locals; the rest take the slow path.
-        if self.local_by_ptr.len() < 16 {
-            self.local_by_ptr.push((key, s));
+        if let Some(e) = self.local_by_ptr.get_mut(self.n_by_ptr) {
+            *e = (key, s);
+            self.n_by_ptr += 1;
         }
         s
     }
@@ -286,6 +294,7 @@ impl<'a, 's> Fc<'a, 's> {
         let ns = f.ns.as_deref().map(|n| self.names.intern(n));
         let pkg = package.map(|p| self.names.intern(p));
         let mut fc = Fc::new(self.names, false, self.file.clone());
+        fc.file_consts = std::mem::take(&mut self.file_consts);
         fc.line = f.span.line;
         for p in f.params.iter().take(crate::MAX_ARGS) {
             let n = fc.names.intern(p);
@@ -300,7 +309,9 @@ impl<'a, 's> Fc<'a, 's> {
             fc.stmt(s);
         }
         fc.emit(Op::ReturnEmpty);
+        let consts = std::mem::take(&mut fc.file_consts);
         let def = Rc::new(fc.finish(name, ns, pkg, nparams));
+        self.file_consts = consts;
         let idx = self.decls.len() as u32;
         self.decls.push(def);
         self.emit(Op::Declare(idx));
@@ -552,13 +563,13 @@ impl<'a, 's> Fc<'a, 's> {
         {
             let slot = self.local_slot(name);
             if op.is_none()
-                && let Expr::Bin(bop @ (BinOp::Cat | BinOp::CatSpc | BinOp::CatTab | BinOp::CatNl), l, r) =
+                && let Expr::Bin(bop @ (BinOp::Cat | BinOp::CatSpc | BinOp::CatTab | BinOp::CatNl), lr) =
                     value
-                && let Expr::Load(LValue::Var { scope: Scope::Local, name: n2, index: i2 }) = &**l
+                && let Expr::Load(LValue::Var { scope: Scope::Local, name: n2, index: i2 }) = &lr.0
                 && i2.is_empty()
                 && n2.eq_ignore_ascii_case(name)
             {
-                self.expr(r, true);
+                self.expr(&lr.1, true);
                 self.emit(Op::AppendLocal(slot, sep_of(*bop), keep));
                 return;
             }
@@ -699,7 +710,8 @@ impl<'a, 's> Fc<'a, 's> {
                 self.emit(Op::Tag(k));
             }
             Expr::Load(lv) => self.load(lv),
-            Expr::Bin(BinOp::And, a, b) | Expr::Bin(BinOp::Or, a, b) => {
+            Expr::Bin(BinOp::And, ab) | Expr::Bin(BinOp::Or, ab) => {
+                let (a, b) = &**ab;
                 let is_and = matches!(e, Expr::Bin(BinOp::And, ..));
                 self.expr(a, true);
                 let j1 = self.emit(if is_and { Op::JumpIfFalse(0) } else { Op::JumpIfTrue(0) });
@@ -714,7 +726,8 @@ impl<'a, 's> Fc<'a, 's> {
                 let h = self.here();
                 self.patch(j3, h);
             }
-            Expr::Bin(op, a, b) => {
+            Expr::Bin(op, ab) => {
+                let (a, b) = &**ab;
                 self.expr(a, true);
                 self.expr(b, true);
                 self.binop(*op);

@@ -572,7 +572,7 @@ impl<'a> Parser<'a> {
             }
             self.bump();
             let rhs = self.binary(p + 1)?;
-            lhs = Expr::Bin(op, Box::new(lhs), Box::new(rhs));
+            lhs = Expr::Bin(op, Box::new((lhs, rhs)));
         }
         Ok(lhs)
     }
@@ -716,7 +716,7 @@ mod tests {
     fn precedence_of_cat_over_eq() {
         let p = parse("%a == %b @ \"x\";", "t").unwrap();
         match &p[0] {
-            Stmt::Expr(Expr::Bin(BinOp::Eq, _, r), _) => assert!(matches!(**r, Expr::Bin(BinOp::Cat, _, _))),
+            Stmt::Expr(Expr::Bin(BinOp::Eq, ab), _) => assert!(matches!(ab.1, Expr::Bin(BinOp::Cat, _))),
             other => panic!("{other:?}"),
         }
     }

@@ -66,11 +66,7 @@ fn expr() -> BoxedStrategy<Expr> {
     ];
     leaf.prop_recursive(4, 32, 3, |inner| {
         prop_oneof![
-            (binop(), inner.clone(), inner.clone()).prop_map(|(o, a, b)| Expr::Bin(
-                o,
-                Box::new(a),
-                Box::new(b)
-            )),
+            (binop(), inner.clone(), inner.clone()).prop_map(|(o, a, b)| Expr::Bin(o, Box::new((a, b)))),
             (prop::sample::select(vec![UnOp::Neg, UnOp::Not, UnOp::BitNot]), inner.clone())
                 .prop_map(|(o, a)| Expr::Un(o, Box::new(a))),
             (inner.clone(), inner.clone(), inner.clone()).prop_map(|(c, a, b)| Expr::Cond(
