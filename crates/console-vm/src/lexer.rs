@@ -221,14 +221,35 @@ fn op_at(b: &[u8], i: usize) -> Option<&'static str> {
     })
 }
 
+/// Byte classes for the scanner's hot loops (one table load instead of range tests).
+const NAME_START: u8 = 1;
+const NAME_CHAR: u8 = 2;
+const SPACE: u8 = 4;
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_alphabetic() || b == b'_' {
+            t[c] = NAME_START | NAME_CHAR;
+        } else if b.is_ascii_digit() {
+            t[c] = NAME_CHAR;
+        } else if matches!(b, b' ' | b'\t' | b'\r' | 0x0B | 0x0C) {
+            t[c] = SPACE;
+        }
+        c += 1;
+    }
+    t
+};
+
 #[inline]
 fn is_name_start(c: u8) -> bool {
-    c.is_ascii_alphabetic() || c == b'_'
+    CLASS[c as usize] & NAME_START != 0
 }
 
 #[inline]
 fn is_name_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
+    CLASS[c as usize] & NAME_CHAR != 0
 }
 
 /// Byte scanner state. Columns count characters: they are brought up to date lazily at each
@@ -247,6 +268,7 @@ pub(crate) struct Scanner<'a> {
 
 impl<'a> Scanner<'a> {
     /// The position of byte `self.i` (which must not be inside a line already passed).
+    #[inline]
     fn span(&mut self) -> Span {
         let run = &self.b[self.col_pos..self.i];
         let chars = if self.ascii { run.len() } else { run.iter().filter(|&&c| (c & 0xC0) != 0x80).count() };
@@ -440,15 +462,16 @@ impl<'a> Scanner<'a> {
         let b = self.b;
         let src = self.src;
         while self.i < b.len() {
-            let i = self.i;
-            let c = b[i];
+            // Runs of blanks in a register, not through `self`.
+            let mut i = self.i;
+            while i < b.len() && CLASS[b[i] as usize] & SPACE != 0 {
+                i += 1;
+            }
+            self.i = i;
+            let Some(&c) = b.get(i) else { break };
             match c {
                 b'\n' => {
                     self.newline(i);
-                    self.i += 1;
-                    continue;
-                }
-                b' ' | b'\t' | b'\r' | 0x0B | 0x0C => {
                     self.i += 1;
                     continue;
                 }
