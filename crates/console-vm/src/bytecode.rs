@@ -185,6 +185,22 @@ pub enum Op {
     ArithLSStore(Arith, u32, u32),
     /// `local_dst = local_a op k` (from `ArithLI` + `StoreLocal`).
     ArithLIStore(Arith, u32, i32, u32),
+    /// `local[d] = local[a] OUTER (local[b] INNER k)`: `%x = %y + %i * 2` in one instruction
+    /// (slots here are 16-bit so the instruction stays 16 bytes; larger frames are not fused).
+    ArithLLIStore {
+        /// The outer operator.
+        outer: Arith,
+        /// The inner operator.
+        inner: Arith,
+        /// Outer left operand slot.
+        a: u16,
+        /// Inner local operand slot.
+        b: u16,
+        /// Destination slot.
+        d: u16,
+        /// Inner literal operand.
+        k: i32,
+    },
     /// Call a global function with `argc` arguments on the stack.
     Call(Name, u32),
     /// Call `ns::name`.

@@ -194,6 +194,14 @@ impl<'a, 's> Fc<'a, 's> {
                 }
                 None
             }
+            Op::StoreLocal(d, false)
+                if tail(2)
+                    && let (Op::ArithLI(inner, b, k), Op::ArithLS(outer, a)) =
+                        (self.code[n - 2], self.code[n - 1])
+                    && let (Ok(a), Ok(b), Ok(d)) = (u16::try_from(a), u16::try_from(b), u16::try_from(d)) =>
+            {
+                Some(self.replace_tail(2, Op::ArithLLIStore { outer, inner, a, b, d, k }))
+            }
             Op::StoreLocal(d, false) if tail(1) => match self.code[n - 1] {
                 Op::ArithLS(ar, a) => Some(self.replace_tail(1, Op::ArithLSStore(ar, a, d))),
                 Op::ArithLI(ar, a, k) => Some(self.replace_tail(1, Op::ArithLIStore(ar, a, k, d))),
@@ -867,6 +875,21 @@ fn sep_of(op: BinOp) -> Sep {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn local_update_with_a_scaled_term_is_one_instruction() {
+        let ast = crate::parse("function t(%a, %b) { %d = %b + %a * 3; return %d; }", "t.cs").unwrap();
+        let mut names = Interner::default();
+        let main = compile_program(&ast, "t.cs", &mut names);
+        let code = &main.decls[0].code;
+        assert!(
+            matches!(
+                code[0],
+                Op::ArithLLIStore { outer: Arith::Add, inner: Arith::Mul, a: 1, b: 0, d: 2, k: 3 }
+            ),
+            "{code:?}"
+        );
+    }
 
     #[test]
     fn constants_are_shared_past_the_short_list() {

@@ -651,6 +651,12 @@ impl Console {
                         *slot = Value::Float(r);
                     }
                 }
+                Op::ArithLLIStore { outer, inner, a, b, d, k } => {
+                    let r = outer.apply(local!(a), inner.apply(local!(b), f64::from(k)));
+                    if let Some(slot) = self.stack.get_mut(base + d as usize) {
+                        *slot = Value::Float(r);
+                    }
+                }
                 Op::ArithLIStore(ar, a, k, d) => {
                     let r = ar.apply(local!(a), f64::from(k));
                     if let Some(slot) = self.stack.get_mut(base + d as usize) {

@@ -179,6 +179,8 @@ proptest! {
             format!("%c = %a {op} %b; return %c;"),
             format!("%c = %a {op} {k}; return %c;"),
             format!("%c = %b; %c = %c {op} (%a {op2} 2); return %c;"),
+            format!("%d = %b {op} (%a {op2} {k}); return %d;"),
+            format!("%s = %b; for (%i = 0; %i < 5; %i++) %s = %s {op} %i {op2} {k}; return %s;"),
             format!("%c = %a; %c = %a {op} $g; return %c;"),
             format!("if (%a {cmp} %b) return 1; return 0;"),
             format!("if (%a {cmp} {k}) return 1; return 0;"),
