@@ -2,9 +2,11 @@
 //! so that `cargo xtask demo`, the `[[bin]]` wrappers and the tests share one copy.
 
 pub mod chat;
+pub mod client;
 pub mod game;
 pub mod ghosts;
 pub mod link_check;
 pub mod lockstep_demo;
+pub mod net_loop;
 pub mod owned;
 pub mod rts;

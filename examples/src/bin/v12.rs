@@ -1,13 +1,20 @@
 //! `v12 [--dedicated] [--mod DIR] [--connect ADDR] [--exec FILE] [--link average|good|poor|none]
-//! [--latency MS] [--loss P] [--seed N] [-- script args]`: the V12 example program.
+//! [--latency MS] [--loss P] [--seed N] [--headless --screenshot FILE.png] [-- script args]`:
+//! the V12 example program.
 
 use lexopt::prelude::*;
 use std::path::PathBuf;
+use v12_examples::client::cli::ClientArgs;
 use v12_examples::game::host::{HostConfig, link_preset, run};
 
 fn main() {
     tracing_subscriber::fmt().with_writer(std::io::stderr).with_env_filter("warn").init();
-    match parse().and_then(|cfg| run(&cfg).map_err(|e| e.to_string())) {
+    let mut client = ClientArgs::default();
+    let res = parse(&mut client).and_then(|cfg| match client.run(&cfg) {
+        Some(r) => r,
+        None => run(&cfg).map_err(|e| e.to_string()),
+    });
+    match res {
         Ok(code) => std::process::exit(code),
         Err(e) => {
             eprintln!("v12: {e}");
@@ -16,7 +23,7 @@ fn main() {
     }
 }
 
-fn parse() -> Result<HostConfig, String> {
+fn parse(client: &mut ClientArgs) -> Result<HostConfig, String> {
     let mut cfg = HostConfig {
         dedicated: false,
         mod_dir: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/game")),
@@ -52,6 +59,10 @@ fn parse() -> Result<HostConfig, String> {
                     "v12 [--dedicated] [--mod DIR] [--connect ADDR] [--exec FILE] [--link average|good|poor|none] [--latency MS] [--loss P] [-- script args]"
                 );
                 std::process::exit(0);
+            }
+            Long(f) if ClientArgs::is_flag(f) => {
+                let f = f.to_string();
+                client.parse_flag(&f, &mut || s(p.value().map_err(|e| e.to_string())?))?;
             }
             _ => return Err(arg.unexpected().to_string()),
         }

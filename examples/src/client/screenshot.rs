@@ -1,0 +1,139 @@
+//! `v12 --headless --screenshot FILE.png`: a short match (a dedicated `v12` server and two
+//! bot clients as child processes, as the match demo runs them) joined by this process's
+//! client, which plays a few seconds, renders one frame of the game view with its HUD
+//! headless and writes it as a PNG.
+
+use crate::client::frame::HeadlessFrame;
+use crate::client::session::ClientSession;
+use crate::client::ui::ClientUi;
+use std::io::{self, BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+use v12_console_vm::Console;
+use v12_render_gl::DrawList;
+use v12_sim::moves::Move;
+use v12_sim::remote_command::RemoteCommands;
+
+/// What the screenshot run does.
+#[derive(Debug, Clone)]
+pub struct ScreenshotConfig {
+    pub out: PathBuf,
+    pub width: u32,
+    pub height: u32,
+    /// Seconds of play before the frame is taken.
+    pub seconds: f64,
+    pub bots: usize,
+    pub mod_dir: PathBuf,
+    /// The `v12` binary for the server and bots (usually the current executable).
+    pub v12: PathBuf,
+}
+
+/// Kills the child processes when the run ends, whatever way it ends.
+struct Children(Vec<Child>);
+
+impl Drop for Children {
+    fn drop(&mut self) {
+        for c in &mut self.0 {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+fn spawn(cfg: &ScreenshotConfig, args: &[&str]) -> io::Result<Child> {
+    Command::new(&cfg.v12)
+        .arg("--mod")
+        .arg(&cfg.mod_dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+}
+
+/// Console of a client: the mod's `main.cs` (client scripts) with the remote commands.
+pub fn client_console(mod_dir: &Path, name: &str) -> io::Result<(Console, RemoteCommands)> {
+    let mut con = Console::new();
+    con.set_file_root(mod_dir);
+    let remote = RemoteCommands::register(&mut con);
+    con.set_global("Game::argc", 0);
+    con.set_global("Pref::Player::Name", name);
+    con.exec_file("main.cs").map_err(|e| io::Error::other(e.to_string()))?;
+    con.set_global("Pref::Player::Name", name);
+    Ok((con, remote))
+}
+
+/// The scripted input of the screenshot's player: run forward in a wide circle, firing.
+fn autopilot(tick: u64) -> Move {
+    let mut trig = [false; 6];
+    trig[0] = tick % 20 == 0;
+    Move::from_input(0.0, 1.0, 0.0, 0.03, 0.0, 0.0, trig)
+}
+
+/// Runs the match, takes the frame and writes the PNG.
+pub fn run(cfg: &ScreenshotConfig) -> io::Result<()> {
+    let (tx, rx) = mpsc::channel::<String>();
+    let match_secs = (cfg.seconds.ceil() as u64 + 20).to_string();
+    let mut children =
+        Children(vec![spawn(cfg, &["--dedicated", "--", "-port", "0", "-seconds", &match_secs])?]);
+    let out = children.0[0].stdout.take().ok_or_else(|| io::Error::other("no server stdout"))?;
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let addr = loop {
+        let line =
+            rx.recv_timeout(Duration::from_secs(10)).map_err(|_| io::Error::other("server did not start"))?;
+        if let Some(a) = line.strip_prefix("LISTENING ") {
+            break a.trim().to_string();
+        }
+    };
+    for i in 0..cfg.bots {
+        let name = format!("Bot{}", i + 1);
+        children.0.push(spawn(cfg, &["--connect", &addr, "--", "-bot", "-name", &name])?);
+    }
+    let name = "Player";
+    let (mut con, remote) = client_console(&cfg.mod_dir, name)?;
+    let mut ui = ClientUi::new(&mut con, cfg.width as i32, cfg.height as i32).map_err(io::Error::other)?;
+    ui.show(&mut con, "PlayGui").map_err(io::Error::other)?;
+    let start = Instant::now();
+    let now = || start.elapsed().as_millis() as u64;
+    let mut session = ClientSession::connect(&mut con, remote, &addr, name, now(), 0x5EED)?;
+    let mut tick = 0u64;
+    let mut last = 0u64;
+    let play_ms = (cfg.seconds.max(0.5) * 1000.0) as u64;
+    while now() < play_ms {
+        let t = now();
+        session.advance(&mut con, t, || {
+            tick += 1;
+            autopilot(tick)
+        })?;
+        con.advance_time(t - last);
+        last = t;
+        if session.ended() {
+            return Err(io::Error::other("the connection ended before the screenshot"));
+        }
+        std::thread::sleep(Duration::from_millis(4));
+    }
+    if !session.accepted() {
+        return Err(io::Error::other("not connected to the server in time"));
+    }
+    con.eval("clientCmdChatMessage(\"server\", \"screenshot taken after a short match\");")
+        .map_err(|e| io::Error::other(e.to_string()))?;
+    let t = now();
+    ui.set_world(session.world_view(t));
+    let hud = session.hud(&con, name);
+    ui.set_hud(&mut con, &hud);
+    let mut list = DrawList::new();
+    ui.render(&mut con, &mut list);
+    let mut frame = HeadlessFrame::new(cfg.width, cfg.height).map_err(io::Error::other)?;
+    let (img, _) = frame.capture(&list).map_err(io::Error::other)?;
+    img.save_png(&cfg.out).map_err(io::Error::other)?;
+    session.disconnect(now());
+    Ok(())
+}

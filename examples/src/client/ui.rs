@@ -1,0 +1,102 @@
+//! The client's GUI: a canvas whose screens come from the mod's `client/ui` scripts, the HUD
+//! values pushed into the `$` variables those scripts bind, and one frame as a draw list.
+
+use crate::client::view::{SharedView, WorldView};
+use std::fmt;
+use v12_console_vm::Console;
+use v12_gui::{ConsoleLog, GuiCanvas, GuiError};
+use v12_render_gl::DrawList;
+
+/// Everything the HUD shows besides the world.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HudState {
+    pub score: i32,
+    pub health: u32,
+    pub max_health: u32,
+    /// Round-trip time (ms).
+    pub ping_ms: f32,
+    /// Fraction of data packets lost, 0..=1.
+    pub packet_loss: f32,
+    /// Incoming rate (kbit/s).
+    pub kbps_in: f32,
+}
+
+/// Why the UI could not be built.
+#[derive(Debug)]
+pub enum UiError {
+    Gui(GuiError),
+    Script(String),
+}
+
+impl fmt::Display for UiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UiError::Gui(e) => write!(f, "gui: {e}"),
+            UiError::Script(e) => write!(f, "client ui script: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for UiError {}
+
+/// The canvas, the world snapshot GuiTSCtrl draws, and the screens.
+pub struct ClientUi {
+    pub canvas: GuiCanvas,
+    pub view: SharedView,
+}
+
+impl fmt::Debug for ClientUi {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClientUi").finish_non_exhaustive()
+    }
+}
+
+/// Scales a value into a progress bar's 0..=1, saturating at `full`.
+fn bar(v: f32, full: f32) -> f64 {
+    f64::from((v / full).clamp(0.0, 1.0))
+}
+
+impl ClientUi {
+    /// Builds the canvas and runs `client/ui/client.cs` (profiles, PlayGui, MainMenuGui) from
+    /// the console's file root (the mod folder). `~` toggles the console.
+    pub fn new(con: &mut Console, width: i32, height: i32) -> Result<Self, UiError> {
+        let mut canvas = GuiCanvas::new(con, width, height, ConsoleLog::new(256)).map_err(UiError::Gui)?;
+        canvas.bind_console_toggle();
+        let view = SharedView::default();
+        canvas.set_game_view(Some(Box::new(view.clone())));
+        con.exec_file("client/ui/client.cs").map_err(|e| UiError::Script(e.to_string()))?;
+        Ok(ClientUi { canvas, view })
+    }
+
+    /// Shows a screen by its control name (`PlayGui`, `MainMenuGui`).
+    pub fn show(&mut self, con: &mut Console, screen: &str) -> Result<(), UiError> {
+        let id =
+            con.find_object_str(screen).ok_or_else(|| UiError::Script(format!("no control {screen}")))?;
+        self.canvas.set_content(con, id);
+        Ok(())
+    }
+
+    /// Replaces the world snapshot the game view draws.
+    pub fn set_world(&self, world: WorldView) {
+        *self.view.0.borrow_mut() = world;
+    }
+
+    /// Writes the HUD's `$` variables (the .gui controls are bound to them).
+    pub fn set_hud(&self, con: &mut Console, hud: &HudState) {
+        con.set_global("Hud::Score", hud.score);
+        con.set_global("Hud::Health", i64::from(hud.health));
+        con.set_global("Hud::HealthFraction", bar(hud.health as f32, hud.max_health.max(1) as f32));
+        con.set_global("NetGraph::PingText", format!("ping {:.0} ms", hud.ping_ms));
+        con.set_global("NetGraph::Ping", bar(hud.ping_ms, 300.0));
+        con.set_global("NetGraph::LossText", format!("loss {:.1} %", hud.packet_loss * 100.0));
+        con.set_global("NetGraph::Loss", bar(hud.packet_loss, 0.25));
+        con.set_global("NetGraph::RateText", format!("{:.1} kbit/s", hud.kbps_in));
+        con.set_global("NetGraph::Rate", bar(hud.kbps_in, 64.0));
+    }
+
+    /// One frame of the whole canvas (the game view and the HUD on top) as a draw list.
+    pub fn render(&mut self, con: &mut Console, list: &mut DrawList) {
+        list.clear();
+        self.canvas.render(con, list);
+    }
+}

@@ -1,0 +1,190 @@
+//! What the game view shows: a snapshot of the client's world, the follow camera and the
+//! shapes each kind of object is drawn as (GuiTSCtrl's camera query and world render).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use v12_gui::GameView;
+use v12_render_gl::glam::Vec3;
+use v12_render_gl::{Camera, ColorI, Scene, Shape};
+
+/// Half the arena's side (metres), as the game's `Motion::arena_half`.
+pub const ARENA_HALF: f32 = 50.0;
+
+/// What an object is, from its datablock's class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ObjectKind {
+    Player,
+    Item,
+    Projectile,
+}
+
+/// One object as the client sees it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ViewObject {
+    pub id: u32,
+    pub kind: ObjectKind,
+    pub pos: Vec3,
+    pub yaw: f32,
+    /// Display team (0 or 1). The game has no teams; the client splits players by id so
+    /// the view can tell sides apart.
+    pub team: u32,
+    /// The object this client controls.
+    pub is_me: bool,
+}
+
+/// The visible world at one instant plus the animation time (ms) for spinning items.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WorldView {
+    pub objects: Vec<ViewObject>,
+    pub time_ms: u64,
+}
+
+/// Team colours: red and blue; the local player is drawn in green.
+pub fn team_color(team: u32, is_me: bool) -> ColorI {
+    match (is_me, team % 2) {
+        (true, _) => ColorI::rgb(70, 210, 90),
+        (false, 0) => ColorI::rgb(220, 70, 60),
+        (false, _) => ColorI::rgb(70, 120, 235),
+    }
+}
+
+/// The direction a yaw faces (the game's convention: yaw 0 looks down +Y).
+pub fn facing(yaw: f32) -> Vec3 {
+    let (s, c) = yaw.sin_cos();
+    Vec3::new(-s, c, 0.0)
+}
+
+impl WorldView {
+    /// The controlled object, if the client has one.
+    pub fn me(&self) -> Option<&ViewObject> {
+        self.objects.iter().find(|o| o.is_me)
+    }
+
+    /// A chase camera behind and above the local player; an overview of the arena without one.
+    pub fn camera(&self) -> Camera {
+        match self.me() {
+            Some(me) => {
+                let f = facing(me.yaw);
+                let eye = me.pos - f * 16.0 + Vec3::new(0.0, 0.0, 11.0);
+                Camera::look_at(eye, me.pos + f * 6.0 + Vec3::Z, 1.35, 0.5, 400.0)
+            }
+            None => Camera::look_at(Vec3::new(0.0, -70.0, 55.0), Vec3::ZERO, 1.2, 0.5, 400.0),
+        }
+    }
+
+    /// The ground, the arena's edge and every object as shapes.
+    pub fn build_scene(&self, scene: &mut Scene) {
+        scene.clear_color = Some(ColorI::rgb(96, 140, 190));
+        scene.shapes.push(Shape::Box {
+            center: Vec3::new(0.0, 0.0, -0.55),
+            half_extents: Vec3::new(ARENA_HALF + 10.0, ARENA_HALF + 10.0, 0.5),
+            rotation_z: 0.0,
+            color: ColorI::rgb(58, 92, 52),
+        });
+        scene.shapes.push(Shape::Grid {
+            center: Vec3::new(0.0, 0.0, 0.02),
+            cell_size: 5.0,
+            cells: 20,
+            color: ColorI::rgb(110, 150, 100),
+        });
+        let h = ARENA_HALF;
+        let corners =
+            [Vec3::new(-h, -h, 0.05), Vec3::new(h, -h, 0.05), Vec3::new(h, h, 0.05), Vec3::new(-h, h, 0.05)];
+        for i in 0..4 {
+            let (a, b) = (corners[i], corners[(i + 1) % 4]);
+            scene.shapes.push(Shape::Line { from: a, to: b, color: ColorI::rgb(250, 240, 160) });
+        }
+        for o in &self.objects {
+            push_object(scene, o, self.time_ms);
+        }
+    }
+}
+
+fn push_object(scene: &mut Scene, o: &ViewObject, time_ms: u64) {
+    match o.kind {
+        ObjectKind::Player => {
+            let c = team_color(o.team, o.is_me);
+            scene.shapes.push(Shape::Box {
+                center: o.pos + Vec3::new(0.0, 0.0, 0.9),
+                half_extents: Vec3::new(0.45, 0.3, 0.9),
+                rotation_z: o.yaw,
+                color: c,
+            });
+            scene.shapes.push(Shape::Sphere {
+                center: o.pos + Vec3::new(0.0, 0.0, 2.1),
+                radius: 0.35,
+                color: c,
+            });
+            // The gun points where the player faces.
+            let f = facing(o.yaw);
+            scene.shapes.push(Shape::Box {
+                center: o.pos + f * 0.6 + Vec3::new(0.0, 0.0, 1.2),
+                half_extents: Vec3::new(0.1, 0.45, 0.1),
+                rotation_z: o.yaw,
+                color: ColorI::rgb(60, 60, 60),
+            });
+        }
+        ObjectKind::Item => {
+            let spin = (time_ms % 2000) as f32 / 2000.0 * std::f32::consts::TAU;
+            scene.shapes.push(Shape::Box {
+                center: o.pos + Vec3::new(0.0, 0.0, 0.7),
+                half_extents: Vec3::splat(0.35),
+                rotation_z: spin + o.id as f32,
+                color: ColorI::rgb(250, 210, 40),
+            });
+        }
+        ObjectKind::Projectile => {
+            scene.shapes.push(Shape::Sphere {
+                center: o.pos + Vec3::new(0.0, 0.0, 1.2),
+                radius: 0.25,
+                color: ColorI::rgb(255, 140, 30),
+            });
+            let back = o.pos + Vec3::new(0.0, 0.0, 1.2) - facing(o.yaw) * 1.5;
+            scene.shapes.push(Shape::Line {
+                from: back,
+                to: o.pos + Vec3::new(0.0, 0.0, 1.2),
+                color: ColorI::rgb(255, 220, 120),
+            });
+        }
+    }
+}
+
+/// The GUI's handle on the view: the client replaces the snapshot, GuiTSCtrl reads it.
+#[derive(Debug, Clone, Default)]
+pub struct SharedView(pub Rc<RefCell<WorldView>>);
+
+impl GameView for SharedView {
+    fn camera_query(&self) -> Option<Camera> {
+        Some(self.0.borrow().camera())
+    }
+
+    fn render_world(&self, scene: &mut Scene) {
+        self.0.borrow().build_scene(scene);
+    }
+}
+
+/// A deterministic world for tests and benchmarks: `n` objects (a quarter players, the rest
+/// items and projectiles) laid out from a fixed integer hash, the first player local.
+pub fn synthetic_world(n: usize) -> WorldView {
+    let mut objects = Vec::with_capacity(n);
+    for i in 0..n as u32 {
+        let hsh = i.wrapping_mul(2_654_435_761).rotate_left(13) ^ 0x9E37_79B9;
+        let fx = (hsh & 0xFFFF) as f32 / 65535.0;
+        let fy = (hsh >> 16) as f32 / 65535.0;
+        let kind = match i % 4 {
+            0 => ObjectKind::Player,
+            1 | 2 => ObjectKind::Item,
+            _ => ObjectKind::Projectile,
+        };
+        let pos = if i == 0 {
+            Vec3::new(0.0, -20.0, 0.0)
+        } else {
+            Vec3::new((fx * 2.0 - 1.0) * (ARENA_HALF - 2.0), (fy * 2.0 - 1.0) * (ARENA_HALF - 2.0), 0.0)
+        };
+        objects.push(ViewObject { id: i, kind, pos, yaw: (i as f32) * 0.7, team: i / 4 % 2, is_me: i == 0 });
+    }
+    if let Some(me) = objects.first_mut() {
+        me.yaw = 0.0;
+    }
+    WorldView { objects, time_ms: 0 }
+}

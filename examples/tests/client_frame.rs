@@ -1,0 +1,129 @@
+//! The client's frame: a fixed, deterministic scene with the HUD rendered headless and
+//! compared with `tests/golden/client_hud.png` (per-channel tolerance 2, as render-gl's
+//! goldens; `V12_BLESS=1` rewrites it; a mismatch writes the actual and diff images). No EGL
+//! context is a failure, never a skip.
+
+use std::path::{Path, PathBuf};
+use v12_console_vm::Console;
+use v12_examples::client::frame::HeadlessFrame;
+use v12_examples::client::ui::{ClientUi, HudState};
+use v12_examples::client::view::{ObjectKind, ViewObject, WorldView, team_color};
+use v12_render_gl::glam::Vec3;
+use v12_render_gl::{DrawList, Image};
+
+const TOLERANCE: u8 = 2;
+const W: u32 = 400;
+const H: u32 = 300;
+
+fn mod_dir() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/game"))
+}
+
+fn obj(id: u32, kind: ObjectKind, x: f32, y: f32, yaw: f32, team: u32, is_me: bool) -> ViewObject {
+    ViewObject { id, kind, pos: Vec3::new(x, y, 0.0), yaw, team, is_me }
+}
+
+fn world() -> WorldView {
+    WorldView {
+        objects: vec![
+            obj(1, ObjectKind::Player, 0.0, 0.0, 0.0, 0, true),
+            obj(2, ObjectKind::Player, -6.0, 14.0, 2.0, 1, false),
+            obj(3, ObjectKind::Player, 7.0, 18.0, -2.5, 0, false),
+            obj(4, ObjectKind::Item, 3.0, 8.0, 0.0, 0, false),
+            obj(5, ObjectKind::Item, -9.0, 24.0, 0.0, 0, false),
+            obj(6, ObjectKind::Projectile, 1.0, 6.0, 0.1, 0, false),
+        ],
+        time_ms: 500,
+    }
+}
+
+fn hud() -> HudState {
+    HudState { score: 12, health: 66, max_health: 100, ping_ms: 64.0, packet_loss: 0.05, kbps_in: 18.5 }
+}
+
+/// The console, the UI on PlayGui with the fixed world, HUD values and chat.
+fn ui(w: u32, h: u32) -> (Console, ClientUi) {
+    let mut con = Console::new();
+    con.set_file_root(mod_dir());
+    let mut ui = ClientUi::new(&mut con, w as i32, h as i32).expect("client ui scripts");
+    ui.show(&mut con, "PlayGui").expect("PlayGui");
+    ui.set_world(world());
+    ui.set_hud(&mut con, &hud());
+    con.set_global("Scoreboard", "Player=12 Bot1=4 Bot2=7");
+    con.eval(r#"clientCmdChatMessage("Bot1", "nice shot"); clientCmdChatMessage("Player", "gg");"#).unwrap();
+    (con, ui)
+}
+
+fn render(w: u32, h: u32) -> Image {
+    let (mut con, mut ui) = ui(w, h);
+    let mut list = DrawList::new();
+    ui.render(&mut con, &mut list);
+    let mut f = HeadlessFrame::new(w, h).expect("a headless EGL context is required for rendering tests");
+    f.capture(&list).expect("read back").0
+}
+
+fn check_golden(name: &str, actual: &Image) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(format!("{name}.png"));
+    if std::env::var("V12_BLESS").is_ok_and(|v| v == "1") {
+        actual.save_png(&path).expect("write golden");
+        return;
+    }
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("golden");
+    std::fs::create_dir_all(&out).expect("tmp dir");
+    let a = out.join(format!("{name}.actual.png"));
+    let expected = Image::load_png(&path).unwrap_or_else(|e| {
+        actual.save_png(&a).expect("write actual");
+        panic!("golden {}: {e}; actual at {}; V12_BLESS=1 accepts it", path.display(), a.display())
+    });
+    let d = expected.compare(actual, TOLERANCE).expect("golden size matches");
+    if d.pixels_over_tolerance > 0 {
+        actual.save_png(&a).expect("write actual");
+        let dp = out.join(format!("{name}.diff.png"));
+        d.diff.save_png(&dp).expect("write diff");
+        panic!(
+            "golden {name}: {} pixels differ by more than {TOLERANCE} (max {}); actual {}, diff {}",
+            d.pixels_over_tolerance,
+            d.max_delta,
+            a.display(),
+            dp.display()
+        );
+    }
+}
+
+#[test]
+fn game_view_with_hud_matches_golden() {
+    let img = render(W, H);
+    check_golden("client_hud", &img);
+}
+
+#[test]
+fn hud_shows_bound_variables_and_world_where_projected() {
+    let (mut con, mut ui) = ui(W, H);
+    // The GuiTextCtrl variable bindings pull the values the client set.
+    let mut list = DrawList::new();
+    ui.render(&mut con, &mut list);
+    assert_eq!(con.get_field(con.find_object_str("HudScore").unwrap(), "text").to_string(), "12");
+    assert_eq!(con.get_field(con.find_object_str("HudHealth").unwrap(), "text").to_string(), "66");
+    assert_eq!(con.get_global("Chat::Line4").to_string(), "Player: gg");
+    assert_eq!(con.get_global("Chat::Line3").to_string(), "Bot1: nice shot");
+    let texts: Vec<String> = list
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            v12_render_gl::DrawCommand::Text { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    for want in ["ping 64 ms", "loss 5.0 %", "18.5 kbit/s", "Player=12 Bot1=4 Bot2=7", "Player: gg"] {
+        assert!(texts.iter().any(|t| t == want), "HUD text {want:?} missing from {texts:?}");
+    }
+    // The local player's body is drawn in its team colour where the camera projects it.
+    let w = world();
+    let cam = w.camera();
+    let vp = v12_render_gl::RectI::new(0, 0, W as i32, H as i32);
+    let p = cam.point_to_screen(Vec3::new(0.0, 0.0, 0.9), vp).expect("player in view");
+    let img = render(W, H);
+    let px = img.get(p.x as u32, p.y as u32).unwrap();
+    let me = team_color(0, true);
+    assert!(px[1] > px[0] && px[1] > px[2], "local player green at {p}: {px:?} (colour {me:?})");
+}
