@@ -7,6 +7,5 @@ pub mod game;
 pub mod ghosts;
 pub mod link_check;
 pub mod lockstep_demo;
-pub mod net_loop;
 pub mod owned;
 pub mod rts;
