@@ -13,6 +13,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use crate::net_loop::{Port, entropy, wait};
 use v12_bitstream::{BitReader, BitWriter};
 use v12_netobject::{
     ConnectionId, ConnectionStats, Guarantee, InterfaceConfig, InterfaceEvent, NetClassRegistry,
@@ -217,35 +218,6 @@ impl ChatReport {
         ));
         out
     }
-}
-
-type Port = LinkConditioner<UdpTransport>;
-
-/// Longest sleep in a loop, so timers fire on time.
-const MAX_WAIT: Duration = Duration::from_millis(4);
-
-/// Sleeps until a datagram arrives or the driver's next timer (at most [`MAX_WAIT`]).
-fn wait(driver: &NetDriver<Port>, clock: &SystemClock) -> io::Result<()> {
-    let now = clock.now_ms();
-    let wait = driver
-        .next_wakeup(now)
-        .map_or(MAX_WAIT, |t| Duration::from_millis(t.saturating_sub(now)).min(MAX_WAIT));
-    if !wait.is_zero() {
-        driver.transport.inner().wait_readable(wait)?;
-    }
-    Ok(())
-}
-
-fn entropy(seed: u64, who: u64) -> [u8; 32] {
-    // Tokens must be unpredictable in a real server; mix in the process's random hasher keys.
-    use std::hash::{BuildHasher, Hasher};
-    let mut out = [0u8; 32];
-    for (i, chunk) in out.chunks_mut(8).enumerate() {
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u64(seed ^ who.rotate_left(17) ^ i as u64);
-        chunk.copy_from_slice(&h.finish().to_le_bytes());
-    }
-    out
 }
 
 /// Runs the chat: a server thread and one thread per client, all on 127.0.0.1.

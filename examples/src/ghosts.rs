@@ -9,6 +9,7 @@
 //! and the link turns clean; at the end every client's ghosts are compared with the server
 //! objects in its scope (the convergence check).
 
+use crate::net_loop::{Port, entropy, wait};
 use std::collections::BTreeMap;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -452,20 +453,6 @@ impl GhostReport {
     }
 }
 
-type Port = LinkConditioner<UdpTransport>;
-const MAX_WAIT: Duration = Duration::from_millis(4);
-
-fn wait(driver: &NetDriver<Port>, clock: &SystemClock) -> io::Result<()> {
-    let now = clock.now_ms();
-    let wait = driver
-        .next_wakeup(now)
-        .map_or(MAX_WAIT, |t| Duration::from_millis(t.saturating_sub(now)).min(MAX_WAIT));
-    if !wait.is_zero() {
-        driver.transport.inner().wait_readable(wait)?;
-    }
-    Ok(())
-}
-
 fn clean(link: &ConditionerConfig) -> ConditionerConfig {
     ConditionerConfig { latency_ms: link.latency_ms, ..ConditionerConfig::default() }
 }
@@ -561,17 +548,6 @@ pub fn run(config: &GhostDemoConfig) -> io::Result<GhostReport> {
         report.clients.push(c);
     }
     Ok(report)
-}
-
-fn entropy(seed: u64, who: u64) -> [u8; 32] {
-    use std::hash::{BuildHasher, Hasher};
-    let mut out = [0u8; 32];
-    for (i, chunk) in out.chunks_mut(8).enumerate() {
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u64(seed ^ who.rotate_left(17) ^ i as u64);
-        chunk.copy_from_slice(&h.finish().to_le_bytes());
-    }
-    out
 }
 
 fn run_server(

@@ -7,5 +7,6 @@ pub mod game;
 pub mod ghosts;
 pub mod link_check;
 pub mod lockstep_demo;
+pub mod net_loop;
 pub mod owned;
 pub mod rts;

@@ -3,6 +3,7 @@
 //! guaranteed-ordered NetEvents. Prints turns per second, time in the delay state, command
 //! latency and whether every player ended with the same checksum.
 
+use crate::net_loop::entropy;
 use std::io;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -176,13 +177,6 @@ pub fn run(config: &LockstepDemoConfig) -> io::Result<LockstepReport> {
     }
 }
 
-fn entropy(seed: u64, i: usize) -> [u8; 32] {
-    let mut e = [0u8; 32];
-    e[..8].copy_from_slice(&seed.to_le_bytes());
-    e[8] = i as u8;
-    e
-}
-
 fn run_relay(config: &LockstepDemoConfig) -> io::Result<LockstepReport> {
     let clock = Instant::now();
     let now_ms = || clock.elapsed().as_millis() as u64;
@@ -200,7 +194,7 @@ fn run_relay(config: &LockstepDemoConfig) -> io::Result<LockstepReport> {
             now_ms(),
             server_addr,
             &format!("bot{}", i + 1),
-            entropy(config.seed, i + 1),
+            entropy(config.seed, i as u64 + 1),
         ));
     }
     let mut bots: Vec<DetRng> =
@@ -316,7 +310,7 @@ fn run_p2p(config: &LockstepDemoConfig) -> io::Result<LockstepReport> {
         } else {
             Peer::join(pc.clone(), &format!("bot{}", i + 1), socks[0].local_addr().socket_addr(), now_ms())
         };
-        nodes.push(PeerNode::new(peer, entropy(config.seed, i)));
+        nodes.push(PeerNode::new(peer, entropy(config.seed, i as u64)));
     }
     let mut bots: Vec<DetRng> =
         (0..config.players).map(|i| DetRng::new(config.seed ^ (i as u64 + 99))).collect();

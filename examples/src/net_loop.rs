@@ -1,0 +1,39 @@
+//! What every real-UDP example loop shares: the port type, how a loop sleeps without spinning,
+//! and the server key material.
+
+use std::io;
+use std::time::Duration;
+
+use v12_netobject::NetDriver;
+use v12_platform::{Clock, LinkConditioner, SystemClock, UdpTransport};
+
+/// A real UDP port behind the link conditioner.
+pub type Port = LinkConditioner<UdpTransport>;
+
+/// Longest sleep in a loop, so timers fire on time.
+pub const MAX_WAIT: Duration = Duration::from_millis(4);
+
+/// Sleeps until a datagram arrives or the driver's next timer is due (at most [`MAX_WAIT`]).
+pub fn wait(driver: &NetDriver<Port>, clock: &SystemClock) -> io::Result<()> {
+    let now = clock.now_ms();
+    let wait = driver
+        .next_wakeup(now)
+        .map_or(MAX_WAIT, |t| Duration::from_millis(t.saturating_sub(now)).min(MAX_WAIT));
+    if !wait.is_zero() {
+        driver.transport.inner().wait_readable(wait)?;
+    }
+    Ok(())
+}
+
+/// Key material for a `NetInterface`. Challenge tokens must be unpredictable on a real server,
+/// so the process's random hasher keys are mixed in; `seed` and `who` keep endpoints apart.
+pub fn entropy(seed: u64, who: u64) -> [u8; 32] {
+    use std::hash::{BuildHasher, Hasher};
+    let mut out = [0u8; 32];
+    for (i, chunk) in out.chunks_mut(8).enumerate() {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(seed ^ who.rotate_left(17) ^ i as u64);
+        chunk.copy_from_slice(&h.finish().to_le_bytes());
+    }
+    out
+}
