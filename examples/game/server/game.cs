@@ -114,3 +114,14 @@ function endMatch()
    echo("server: match over: " @ $Scoreboard);
    schedule(3000, 0, quit);
 }
+
+// Chat: a client's commandToServer('ChatMessage', %text) is relayed to every client.
+function serverCmdChatMessage(%client, %text)
+{
+   %text = trim(%text);
+   if (%text $= "" || strlen(%text) > 200)
+      return;
+   %n = ClientGroup.getCount();
+   for (%i = 0; %i < %n; %i++)
+      commandToClient(ClientGroup.getObject(%i), 'ChatMessage', %client.name, %text);
+}

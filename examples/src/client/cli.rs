@@ -69,7 +69,20 @@ impl ClientArgs {
                 mod_dir: host.mod_dir.clone(),
                 v12,
             };
-            return Some(screenshot::run(&cfg).map(|()| 0).map_err(|e| e.to_string()));
+            return Some(
+                screenshot::run(&cfg)
+                    .map(|r| {
+                        // The program's result line, as the host prints its STATUS lines.
+                        println!(
+                            "SCREENSHOT {} objects={} chat_relayed={}",
+                            cfg.out.display(),
+                            r.objects,
+                            r.chat_relayed
+                        );
+                        0
+                    })
+                    .map_err(|e| e.to_string()),
+            );
         }
         None
     }

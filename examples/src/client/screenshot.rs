@@ -72,8 +72,20 @@ fn autopilot(tick: u64) -> Move {
     Move::from_input(0.0, 1.0, 0.0, 0.03, 0.0, 0.0, trig)
 }
 
+/// What the run saw besides the picture.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ScreenshotReport {
+    /// The chat line this client sent came back relayed by the server.
+    pub chat_relayed: bool,
+    /// Objects in the game view.
+    pub objects: usize,
+}
+
+/// The chat line the screenshot's player sends through `commandToServer('ChatMessage', ...)`.
+pub const CHAT_TEXT: &str = "gl hf";
+
 /// Runs the match, takes the frame and writes the PNG.
-pub fn run(cfg: &ScreenshotConfig) -> io::Result<()> {
+pub fn run(cfg: &ScreenshotConfig) -> io::Result<ScreenshotReport> {
     let (tx, rx) = mpsc::channel::<String>();
     let match_secs = (cfg.seconds.ceil() as u64 + 20).to_string();
     let mut children =
@@ -106,6 +118,7 @@ pub fn run(cfg: &ScreenshotConfig) -> io::Result<()> {
     let mut session = ClientSession::connect(&mut con, remote, &addr, name, now(), 0x5EED)?;
     let mut tick = 0u64;
     let mut last = 0u64;
+    let mut chatted = false;
     let play_ms = (cfg.seconds.max(0.5) * 1000.0) as u64;
     while now() < play_ms {
         let t = now();
@@ -115,6 +128,11 @@ pub fn run(cfg: &ScreenshotConfig) -> io::Result<()> {
         })?;
         con.advance_time(t - last);
         last = t;
+        if session.accepted() && !chatted {
+            chatted = true;
+            con.eval(&format!("commandToServer('ChatMessage', \"{CHAT_TEXT}\");"))
+                .map_err(|e| io::Error::other(e.to_string()))?;
+        }
         if session.ended() {
             return Err(io::Error::other("the connection ended before the screenshot"));
         }
@@ -123,10 +141,12 @@ pub fn run(cfg: &ScreenshotConfig) -> io::Result<()> {
     if !session.accepted() {
         return Err(io::Error::other("not connected to the server in time"));
     }
-    con.eval("clientCmdChatMessage(\"server\", \"screenshot taken after a short match\");")
-        .map_err(|e| io::Error::other(e.to_string()))?;
+    let chat_relayed =
+        (0..5).any(|i| con.get_global(&format!("Chat::Line{i}")).as_text() == format!("{name}: {CHAT_TEXT}"));
     let t = now();
-    ui.set_world(session.world_view(t));
+    let world = session.world_view(t);
+    let objects = world.objects.len();
+    ui.set_world(world);
     let hud = session.hud(&con, name);
     ui.set_hud(&mut con, &hud);
     let mut list = DrawList::new();
@@ -135,5 +155,5 @@ pub fn run(cfg: &ScreenshotConfig) -> io::Result<()> {
     let (img, _) = frame.capture(&list).map_err(io::Error::other)?;
     img.save_png(&cfg.out).map_err(io::Error::other)?;
     session.disconnect(now());
-    Ok(())
+    Ok(ScreenshotReport { chat_relayed, objects })
 }
