@@ -213,12 +213,12 @@ pub enum Stmt {
     While(Expr, Box<Stmt>, Span),
     /// `do {} while ();`.
     DoWhile(Box<Stmt>, Expr, Span),
-    /// `for`.
-    For(Option<Expr>, Option<Expr>, Option<Expr>, Box<Stmt>, Span),
+    /// `for`: init, test and step in one box (keeps every statement small).
+    For(Box<[Option<Expr>; 3]>, Box<Stmt>, Span),
     /// `switch` (`string` for `switch$`).
     Switch {
-        /// Subject.
-        subject: Expr,
+        /// Subject (boxed: keeps every statement small).
+        subject: Box<Expr>,
         /// `switch$`.
         string: bool,
         /// Arms.
@@ -338,7 +338,8 @@ pub fn print_stmt(s: &Stmt, depth: usize, out: &mut String) {
             print_expr(c, out);
             out.push_str(");\n");
         }
-        Stmt::For(a, b, c, body, _) => {
+        Stmt::For(head, body, _) => {
+            let [a, b, c] = &**head;
             out.push_str("for (");
             if let Some(a) = a {
                 print_expr(a, out);

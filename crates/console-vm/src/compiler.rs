@@ -376,7 +376,8 @@ impl<'a, 's> Fc<'a, 's> {
                 let end = self.here();
                 self.close_loop(cont, end);
             }
-            Stmt::For(init, test, step, body, sp) => {
+            Stmt::For(head, body, sp) => {
+                let [init, test, step] = &**head;
                 self.line = sp.line;
                 if let Some(i) = init {
                     self.expr(i, false);

@@ -334,12 +334,12 @@ impl<'a> Parser<'a> {
                 self.expect_op(";")?;
                 let c = if self.is_op(")") { None } else { Some(self.expr()?) };
                 self.expect_op(")")?;
-                Ok(Stmt::For(a, b, c, Box::new(self.stmt()?), span))
+                Ok(Stmt::For(Box::new([a, b, c]), Box::new(self.stmt()?), span))
             }
             Tok::Kw(k @ (Kw::Switch | Kw::SwitchStr)) => {
                 self.bump();
                 self.expect_op("(")?;
-                let subject = self.expr()?;
+                let subject = Box::new(self.expr()?);
                 self.expect_op(")")?;
                 self.expect_op("{")?;
                 let mut cases = Vec::new();
