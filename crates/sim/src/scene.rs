@@ -10,8 +10,10 @@
 //! the server on the real object and by the client on its prediction, so both sides compute
 //! bit-identical results from the same quantised moves.
 
+use crate::container::{Aabb, Container, ContainerConfig};
 use crate::moves::{Move, control_checksum};
 use glam::Vec3;
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use v12_bitstream::{BitReader, BitStreamError, BitWriter};
 use v12_netobject::ghost::{
@@ -166,6 +168,14 @@ impl SceneObject {
         }
     }
 
+    /// Server: moves the object along its velocity for `dt` seconds *without* marking it
+    /// dirty. For objects in free flight (projectiles): a client's ghost dead-reckons the
+    /// same straight line from the last update (see [`Self::interpolate`]), so re-sending
+    /// the position every packet would only crowd players out of the packet.
+    pub fn advance_unsent(&mut self, dt: f32) {
+        self.state.pos += self.state.vel * dt;
+    }
+
     /// Server: sets health and flags, marking them dirty when they change.
     pub fn set_health_flags(&mut self, health: u8, flags: u8) {
         if (health, flags) != (self.health, self.flags) {
@@ -262,28 +272,63 @@ impl NetObjectClass for SceneObject {
 
 /// The server's scene: objects by id (ordered, so iteration is deterministic) and the
 /// distance scoping the ghost managers ask for.
+///
+/// Scoping runs for every client packet, so the radius query goes through the sim's
+/// [`Container`] grid rather than a scan of every object. Objects move through
+/// [`Self::get_mut`] / [`Self::iter_mut`], which the world cannot watch, so those only note
+/// which objects may have moved; the grid catches up lazily at the next query (once per
+/// tick, however many clients are scoped).
 #[derive(Debug, Default)]
 pub struct SceneWorld {
     objects: BTreeMap<u32, SceneObject>,
     next_id: u32,
     /// How far a client sees (scope radius), metres.
     pub visible_distance: f32,
+    bins: RefCell<Bins>,
+}
+
+/// The grid and what it has not seen yet.
+#[derive(Debug, Default)]
+struct Bins {
+    grid: Container,
+    /// Objects handed out mutably since the last query.
+    touched: Vec<u32>,
+    /// Every object may have moved (after `iter_mut`).
+    all_touched: bool,
 }
 
 impl SceneWorld {
     /// An empty scene that scopes within `visible_distance` metres of each camera.
     pub fn new(visible_distance: f32) -> Self {
-        Self { objects: BTreeMap::new(), next_id: 1, visible_distance }
+        // Bins of half the scope radius: a scope query covers about 5 x 5 bins. The grid
+        // wraps every 64 bins, which only adds candidates the distance test drops.
+        let bin_size =
+            if visible_distance.is_finite() { (visible_distance / 2.0).clamp(4.0, 512.0) } else { 64.0 };
+        let grid = Container::new(ContainerConfig { bin_size, bins_per_axis: 64, max_bins_spanned: 8 });
+        Self {
+            objects: BTreeMap::new(),
+            next_id: 1,
+            visible_distance,
+            bins: RefCell::new(Bins { grid, ..Bins::default() }),
+        }
     }
     /// Adds an object and returns its id.
     pub fn add(&mut self, obj: SceneObject) -> u32 {
         let id = self.next_id;
         self.next_id = self.next_id.wrapping_add(1).max(1);
+        let bins = self.bins.get_mut();
+        // A reused id (after 2^32 objects) replaces the old entry.
+        let _ = bins.grid.remove(id);
+        if bins.grid.insert(id, point_box(obj.state.pos), 1).is_err() {
+            // Non-finite position: kept out of the grid until it moves somewhere real.
+            bins.touched.push(id);
+        }
         self.objects.insert(id, obj);
         id
     }
     /// Removes an object (its ghosts are killed on the next packets).
     pub fn remove(&mut self, id: u32) -> Option<SceneObject> {
+        let _ = self.bins.get_mut().grid.remove(id);
         self.objects.remove(&id)
     }
     /// The object with id `id`.
@@ -292,7 +337,9 @@ impl SceneWorld {
     }
     /// The object with id `id`, mutably.
     pub fn get_mut(&mut self, id: u32) -> Option<&mut SceneObject> {
-        self.objects.get_mut(&id)
+        let o = self.objects.get_mut(&id)?;
+        self.bins.get_mut().touched.push(id);
+        Some(o)
     }
     /// Every object in id order.
     pub fn iter(&self) -> impl Iterator<Item = (u32, &SceneObject)> {
@@ -300,6 +347,7 @@ impl SceneWorld {
     }
     /// Every object in id order, mutably.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (u32, &mut SceneObject)> {
+        self.bins.get_mut().all_touched = true;
         self.objects.iter_mut().map(|(k, v)| (*k, v))
     }
     /// Number of objects.
@@ -310,6 +358,43 @@ impl SceneWorld {
     pub fn is_empty(&self) -> bool {
         self.objects.is_empty()
     }
+
+    /// Moves the grid entries of objects that may have moved.
+    fn sync_bins(&self, bins: &mut Bins) {
+        let place = |grid: &mut Container, id: u32, o: &SceneObject| {
+            let b = point_box(o.state.pos);
+            if grid.update(id, b).is_err() {
+                // Not in the grid yet (was non-finite), or non-finite now.
+                let _ = grid.insert(id, b, 1);
+            }
+        };
+        if bins.all_touched {
+            for (id, o) in &self.objects {
+                place(&mut bins.grid, *id, o);
+            }
+        } else {
+            for &id in &bins.touched {
+                if let Some(o) = self.objects.get(&id) {
+                    place(&mut bins.grid, id, o);
+                }
+            }
+        }
+        bins.touched.clear();
+        bins.all_touched = false;
+    }
+
+    /// Objects within `radius` of `center`, nearest first (ties by id): the scoping query.
+    pub fn find_radius(&self, center: Vec3, radius: f32) -> Vec<(u32, f32)> {
+        let mut bins = self.bins.borrow_mut();
+        if bins.all_touched || !bins.touched.is_empty() {
+            self.sync_bins(&mut bins);
+        }
+        bins.grid.find_radius(center, radius, u32::MAX)
+    }
+}
+
+fn point_box(p: Vec3) -> Aabb {
+    Aabb { min: p, max: p }
 }
 
 impl GhostWorld for SceneWorld {
@@ -318,13 +403,8 @@ impl GhostWorld for SceneWorld {
     }
 
     fn objects_in_radius(&self, center: Point3, radius: f32, f: &mut dyn FnMut(ObjectId, f32)) {
-        let c = Vec3::from(center);
-        let r2 = radius * radius;
-        for (id, o) in &self.objects {
-            let d2 = o.state.pos.distance_squared(c);
-            if d2 <= r2 {
-                f(ObjectId(*id), d2.sqrt());
-            }
+        for (id, d) in self.find_radius(Vec3::from(center), radius) {
+            f(ObjectId(id), d);
         }
     }
 }
@@ -387,6 +467,61 @@ impl ClientScene {
     }
 }
 
+/// Whether the ghosts nearest the camera are updated in every server packet: call
+/// [`Self::observe`] after each network pump with the number of data packets that arrived.
+/// For each of the `n` nearest ghosts the filter accepts, a packet counts as covered when
+/// the ghost's update counter moved. (Only ghosts whose state changes can be updated, so
+/// filter out objects at rest.)
+#[derive(Debug, Default, Clone)]
+pub struct UpdateCoverage {
+    last: BTreeMap<u32, u32>,
+    /// Ghost × packet pairs looked at.
+    pub packets: u64,
+    /// Of those, pairs in which the ghost was updated.
+    pub updated: u64,
+}
+
+impl UpdateCoverage {
+    /// Nothing observed yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Counts coverage for the `n` ghosts nearest `center` that `include` accepts, given
+    /// `packets` server data packets received since the previous call.
+    pub fn observe(
+        &mut self,
+        scene: &ClientScene,
+        center: Vec3,
+        n: usize,
+        packets: u64,
+        include: impl Fn(ObjectId, &SceneObject) -> bool,
+    ) {
+        if packets > 0 {
+            let mut near: Vec<(f32, u32, u32)> = scene
+                .ghosts
+                .iter()
+                .filter(|(id, g)| include(ObjectId(**id), g))
+                .map(|(id, g)| (g.state.pos.distance_squared(center), *id, g.updates))
+                .collect();
+            near.sort_by(|a, b| a.0.total_cmp(&b.0));
+            for &(_, id, updates) in near.iter().take(n) {
+                // A ghost first seen now has no baseline; it counts from the next packet.
+                let Some(&before) = self.last.get(&id) else { continue };
+                self.packets += packets;
+                self.updated += u64::from(updates.wrapping_sub(before)).min(packets);
+            }
+        }
+        self.last.clear();
+        self.last.extend(scene.ghosts.iter().map(|(id, g)| (*id, g.updates)));
+    }
+
+    /// Fraction of packets in which a nearby ghost was updated (1.0: every packet).
+    pub fn ratio(&self) -> f64 {
+        if self.packets == 0 { 1.0 } else { self.updated as f64 / self.packets as f64 }
+    }
+}
+
 impl GhostClientWorld for ClientScene {
     fn add_ghost(&mut self, ghost: Box<dyn NetObject>) -> ObjectId {
         let id = self.next;
@@ -434,6 +569,50 @@ mod tests {
         let bytes = w.into_bytes();
         let back = ControlState::read(&mut BitReader::new(&bytes)).unwrap();
         assert_eq!(back, a);
+    }
+
+    /// The grid answers exactly what a scan of every object answers, after adds, removes
+    /// and moves through both `get_mut` and `iter_mut`.
+    #[test]
+    fn radius_query_matches_a_scan() {
+        let scan = |w: &SceneWorld, c: Vec3, r: f32| {
+            let mut v: Vec<(u32, f32)> =
+                w.iter().map(|(id, o)| (id, o.state.pos.distance(c))).filter(|&(_, d)| d <= r).collect();
+            v.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+            v
+        };
+        let mut w = SceneWorld::new(60.0);
+        let mut x = 12345u32;
+        let mut rnd = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            (x % 20_000) as f32 / 10.0 - 1000.0
+        };
+        let ids: Vec<u32> =
+            (0..400).map(|_| w.add(SceneObject::new(1, Vec3::new(rnd(), rnd(), 0.0)))).collect();
+        for round in 0..20 {
+            for &id in ids.iter().skip(round % 3).step_by(3) {
+                if let Some(o) = w.get_mut(id) {
+                    o.state.pos = Vec3::new(rnd(), rnd(), 0.0);
+                }
+            }
+            if round % 5 == 0 {
+                for (_, o) in w.iter_mut() {
+                    o.state.pos.x += 7.0;
+                }
+            }
+            if round % 4 == 1 {
+                w.remove(ids[round * 7]);
+            }
+            let c = Vec3::new(rnd(), rnd(), 0.0);
+            for r in [0.0, 60.0, 66.0, 300.0, 5000.0] {
+                assert_eq!(w.find_radius(c, r), scan(&w, c, r), "round {round} radius {r}");
+            }
+        }
+        let mut seen = Vec::new();
+        w.objects_in_radius(Point3::from(Vec3::ZERO), 100.0, &mut |id, d| seen.push((id.0, d)));
+        assert_eq!(seen, scan(&w, Vec3::ZERO, 100.0));
     }
 
     #[test]

@@ -64,6 +64,11 @@ pub struct MatchReport {
     pub corrections_per_min: f64,
     /// Worst time a visible player ghost went without an update on any client (ms).
     pub worst_staleness_ms: u32,
+    /// Of the server packets a client received, the share that updated each of its nearest
+    /// visible players (percent; the lowest client).
+    pub nearby_updated_pct: f64,
+    /// The same, mean over clients.
+    pub nearby_updated_mean_pct: f64,
     /// Status lines printed during the run.
     pub status_lines: Vec<String>,
 }
@@ -82,7 +87,7 @@ impl MatchReport {
         format!(
             "match: {} clients, {} s\n  server scoreboard: {}\n  scoreboards agree: {agree}/{} {}\n  \
              server tick {:.0} µs, {:.1} kbit/s per client ({:.2} KB/s), RTT {:.0} ms, {:.1} corrections/min\n  \
-             worst ghost staleness {} ms\n",
+             worst ghost staleness {} ms, nearest players updated in {:.1} % of packets (lowest client; mean {:.1} %)\n",
             self.clients,
             self.seconds,
             self.server_scoreboard,
@@ -94,6 +99,8 @@ impl MatchReport {
             self.rtt_ms,
             self.corrections_per_min,
             self.worst_staleness_ms,
+            self.nearby_updated_pct,
+            self.nearby_updated_mean_pct,
         )
     }
 
@@ -104,7 +111,7 @@ impl MatchReport {
         format!(
             "{{\"clients\":{},\"seconds\":{},\"ok\":{},\"server_scoreboard\":\"{}\",\"client_scoreboards\":[{}],\
              \"max_players\":{},\"server_tick_us\":{:.1},\"kbps_per_client\":{:.2},\"rtt_ms\":{:.1},\
-             \"corrections_per_min\":{:.2},\"worst_staleness_ms\":{}}}",
+             \"corrections_per_min\":{:.2},\"worst_staleness_ms\":{},\"nearby_updated_pct\":{:.1},\"nearby_updated_mean_pct\":{:.1}}}",
             self.clients,
             self.seconds,
             self.ok(),
@@ -115,7 +122,9 @@ impl MatchReport {
             self.kbps_per_client,
             self.rtt_ms,
             self.corrections_per_min,
-            self.worst_staleness_ms
+            self.worst_staleness_ms,
+            self.nearby_updated_pct,
+            self.nearby_updated_mean_pct
         )
     }
 }
@@ -212,6 +221,7 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
     let mut rtt = vec![0f64; cfg.clients];
     let mut cpm = vec![0f64; cfg.clients];
     let mut stale = vec![0u32; cfg.clients];
+    let mut nearby = vec![None::<f64>; cfg.clients];
     let mut kbps_sum = 0.0;
     let mut kbps_n = 0u32;
     let deadline = start + Duration::from_secs(seconds + 30);
@@ -241,6 +251,7 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
                     cpm[who - 1] = field(&line, "corrections_per_min").unwrap_or(0.0);
                     let st = field(&line, "staleness_ms").unwrap_or(0.0) as u32;
                     stale[who - 1] = stale[who - 1].max(st);
+                    nearby[who - 1] = field(&line, "nearby_updated_pct").or(nearby[who - 1]);
                 }
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
@@ -279,5 +290,9 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
     report.rtt_ms = rtt.iter().sum::<f64>() / n;
     report.corrections_per_min = cpm.iter().sum::<f64>() / n;
     report.worst_staleness_ms = stale.into_iter().max().unwrap_or(0);
+    let nearby: Vec<f64> = nearby.into_iter().flatten().collect();
+    report.nearby_updated_pct = nearby.iter().copied().fold(100.0, f64::min);
+    report.nearby_updated_mean_pct =
+        if nearby.is_empty() { 100.0 } else { nearby.iter().sum::<f64>() / nearby.len() as f64 };
     Ok(report)
 }

@@ -35,7 +35,9 @@ use v12_sim::game_connection::{
 use v12_sim::moves::Move;
 use v12_sim::process::TICK_MS;
 use v12_sim::remote_command::{RemoteCommandEvent, RemoteCommands};
-use v12_sim::scene::{ClientScene, ControlState, Motion, SceneObject, SceneWorld, TICK_SECONDS};
+use v12_sim::scene::{
+    ClientScene, ControlState, Motion, SceneObject, SceneWorld, TICK_SECONDS, UpdateCoverage,
+};
 
 /// Flag bit: the object is hidden (dead player, taken item).
 pub const HIDDEN: u8 = 1;
@@ -100,7 +102,16 @@ struct Client {
     time_ms: u64,
     tick: u64,
     started_ms: u64,
+    /// Are the nearest players updated in every server packet?
+    coverage: UpdateCoverage,
+    /// Server data packets received so far (for [`Self::coverage`]).
+    data_seen: u64,
 }
+
+/// How many of the nearest players the coverage figure watches.
+pub const NEAREST_PLAYERS: usize = 8;
+/// Coverage is counted from this long after `connect` (ms).
+pub const COVERAGE_WARMUP_MS: u64 = 3000;
 
 /// Shared between script functions and the loop.
 #[derive(Default)]
@@ -345,6 +356,8 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                         time_ms: now,
                         tick: 0,
                         started_ms: now,
+                        coverage: UpdateCoverage::new(),
+                        data_seen: 0,
                     });
                 }
                 Request::Disconnect => {
@@ -427,6 +440,8 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                 let _ = remote.flush_to_server(&mut c.driver.interface, c.server);
             }
             c.driver.pump_with(now, None, Some(&mut c.scene))?;
+            // Past the joining burst (datablocks, every ghost's create), count coverage.
+            observe_coverage(c, now >= c.started_ms + COVERAGE_WARMUP_MS);
             let mut evs = Vec::new();
             while let Some(ev) = c.driver.interface.poll_event() {
                 evs.push(ev);
@@ -460,9 +475,11 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                 let mins = (now - c.started_ms) as f64 / 60_000.0;
                 let cpm = if mins > 0.0 { c.gcon.stats.corrections as f64 / mins } else { 0.0 };
                 println!(
-                    "CLIENT rtt_ms={rtt:.0} kbps_in={kbps:.1} corrections_per_min={cpm:.1} staleness_ms={} ghosts={}",
+                    "CLIENT rtt_ms={rtt:.0} kbps_in={kbps:.1} corrections_per_min={cpm:.1} staleness_ms={} ghosts={} \
+                     nearby_updated_pct={:.1}",
                     worst_player_staleness(c),
-                    c.scene.len()
+                    c.scene.len(),
+                    c.coverage.ratio() * 100.0
                 );
             }
         }
@@ -478,6 +495,22 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
 fn control_local(c: &Client) -> Option<ObjectId> {
     let g = c.gcon.control_ghost()?;
     c.driver.interface.ghost_receiver(c.server)?.object_of(g)
+}
+
+/// Counts, for the nearest visible players, the server packets that updated them.
+fn observe_coverage(c: &mut Client, counting: bool) {
+    let Some(k) = c.driver.interface.connection(c.server) else { return };
+    let data = k.protocol().stats().data_received;
+    let fresh = if counting { data.saturating_sub(c.data_seen) } else { 0 };
+    c.data_seen = data;
+    let Some(me) = c.gcon.predicted().map(|s| s.pos) else { return };
+    let skip = control_local(c);
+    let blocks = &c.block_class;
+    c.coverage.observe(&c.scene, me, NEAREST_PLAYERS, fresh, |id, g| {
+        Some(id) != skip
+            && g.flags & HIDDEN == 0
+            && blocks.get(&g.datablock).is_some_and(|k| k == "PlayerData")
+    });
 }
 
 fn worst_player_staleness(c: &Client) -> u32 {
@@ -544,9 +577,9 @@ fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
         let owner = p.owner;
         let expired = p.ticks_left == 0;
         let Some(o) = world.get_mut(id) else { continue };
-        let mut st = o.state;
-        st.pos += st.vel * TICK_SECONDS;
-        o.set_state(st);
+        // Straight flight: clients extrapolate it from the create, so it is not re-sent.
+        o.advance_unsent(TICK_SECONDS);
+        let st = o.state;
         let owner_obj = s.clients.get(&owner).and_then(|g| g.control_object());
         let hit = players.iter().find(|(obj, _, pos)| Some(*obj) != owner_obj && pos.distance(st.pos) < 1.2);
         if let Some((obj, victim, _)) = hit {
