@@ -1,5 +1,6 @@
 //! The `v12` program's client flags: `--headless --screenshot FILE.png [--size WxH]
-//! [--play-seconds S] [--bots N]` and `--window`.
+//! [--play-seconds S] [--bots N]` and `--window` (also the default for a plain `v12` on a
+//! desktop: no --dedicated, --connect, --exec or script arguments, and a display).
 
 use crate::client::screenshot::{self, ScreenshotConfig};
 use crate::game::host::HostConfig;
@@ -83,6 +84,22 @@ impl ClientArgs {
                     })
                     .map_err(|e| e.to_string()),
             );
+        }
+        let plain =
+            !host.dedicated && host.connect.is_none() && host.script_args.is_empty() && host.exec.is_empty();
+        let display = std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some();
+        if self.window || (plain && display) {
+            let v12 = match std::env::current_exe() {
+                Ok(p) => p,
+                Err(e) => return Some(Err(e.to_string())),
+            };
+            let cfg = crate::client::window::WindowConfig {
+                connect: host.connect.clone(),
+                mod_dir: host.mod_dir.clone(),
+                v12,
+                name: "Player".into(),
+            };
+            return Some(crate::client::window::run(cfg).map_err(|e| e.to_string()));
         }
         None
     }

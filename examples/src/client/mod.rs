@@ -12,3 +12,4 @@ pub mod screenshot;
 pub mod session;
 pub mod ui;
 pub mod view;
+pub mod window;

@@ -30,27 +30,76 @@ pub struct ScreenshotConfig {
     pub v12: PathBuf,
 }
 
-/// Kills the child processes when the run ends, whatever way it ends.
-struct Children(Vec<Child>);
+/// A local match for the client to join: a dedicated `v12` server and bot clients as child
+/// processes (killed when this is dropped).
+#[derive(Debug)]
+pub struct LocalMatch {
+    pub addr: String,
+    children: Vec<Child>,
+}
 
-impl Drop for Children {
+impl Drop for LocalMatch {
     fn drop(&mut self) {
-        for c in &mut self.0 {
+        for c in &mut self.children {
             let _ = c.kill();
             let _ = c.wait();
         }
     }
 }
 
-fn spawn(cfg: &ScreenshotConfig, args: &[&str]) -> io::Result<Child> {
-    Command::new(&cfg.v12)
+/// Only the server's output is read (for its address); the bots' goes nowhere.
+fn spawn(v12: &Path, mod_dir: &Path, args: &[&str], piped: bool) -> io::Result<Child> {
+    Command::new(v12)
         .arg("--mod")
-        .arg(&cfg.mod_dir)
+        .arg(mod_dir)
         .args(args)
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
+        .stdout(if piped { Stdio::piped() } else { Stdio::null() })
         .stderr(Stdio::null())
         .spawn()
+}
+
+impl LocalMatch {
+    /// Starts the server on a free port, waits for its address, then starts the bots.
+    pub fn start(v12: &Path, mod_dir: &Path, bots: usize, seconds: u64) -> io::Result<Self> {
+        let (tx, rx) = mpsc::channel::<String>();
+        let secs = seconds.to_string();
+        let mut m = LocalMatch {
+            addr: String::new(),
+            children: vec![spawn(
+                v12,
+                mod_dir,
+                &["--dedicated", "--", "-port", "0", "-seconds", &secs],
+                true,
+            )?],
+        };
+        let out = m.children[0].stdout.take().ok_or_else(|| io::Error::other("no server stdout"))?;
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        m.addr = loop {
+            let line = rx
+                .recv_timeout(Duration::from_secs(10))
+                .map_err(|_| io::Error::other("server did not start"))?;
+            if let Some(a) = line.strip_prefix("LISTENING ") {
+                break a.trim().to_string();
+            }
+        };
+        for i in 0..bots {
+            let name = format!("Bot{}", i + 1);
+            m.children.push(spawn(
+                v12,
+                mod_dir,
+                &["--connect", &m.addr, "--", "-bot", "-name", &name],
+                false,
+            )?);
+        }
+        Ok(m)
+    }
 }
 
 /// Console of a client: the mod's `main.cs` (client scripts) with the remote commands.
@@ -86,29 +135,8 @@ pub const CHAT_TEXT: &str = "gl hf";
 
 /// Runs the match, takes the frame and writes the PNG.
 pub fn run(cfg: &ScreenshotConfig) -> io::Result<ScreenshotReport> {
-    let (tx, rx) = mpsc::channel::<String>();
-    let match_secs = (cfg.seconds.ceil() as u64 + 20).to_string();
-    let mut children =
-        Children(vec![spawn(cfg, &["--dedicated", "--", "-port", "0", "-seconds", &match_secs])?]);
-    let out = children.0[0].stdout.take().ok_or_else(|| io::Error::other("no server stdout"))?;
-    std::thread::spawn(move || {
-        for line in BufReader::new(out).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let addr = loop {
-        let line =
-            rx.recv_timeout(Duration::from_secs(10)).map_err(|_| io::Error::other("server did not start"))?;
-        if let Some(a) = line.strip_prefix("LISTENING ") {
-            break a.trim().to_string();
-        }
-    };
-    for i in 0..cfg.bots {
-        let name = format!("Bot{}", i + 1);
-        children.0.push(spawn(cfg, &["--connect", &addr, "--", "-bot", "-name", &name])?);
-    }
+    let local = LocalMatch::start(&cfg.v12, &cfg.mod_dir, cfg.bots, cfg.seconds.ceil() as u64 + 20)?;
+    let addr = local.addr.clone();
     let name = "Player";
     let (mut con, remote) = client_console(&cfg.mod_dir, name)?;
     let mut ui = ClientUi::new(&mut con, cfg.width as i32, cfg.height as i32).map_err(io::Error::other)?;

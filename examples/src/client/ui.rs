@@ -60,6 +60,8 @@ impl ClientUi {
     /// Builds the canvas and runs `client/ui/client.cs` (profiles, PlayGui, MainMenuGui) from
     /// the console's file root (the mod folder). `~` toggles the console.
     pub fn new(con: &mut Console, width: i32, height: i32) -> Result<Self, UiError> {
+        // client.cs builds MoveMap: the ActionMap class and GlobalActionMap must exist.
+        v12_sim::action_map::register_action_maps(con).map_err(|e| UiError::Script(e.to_string()))?;
         let mut canvas = GuiCanvas::new(con, width, height, ConsoleLog::new(256)).map_err(UiError::Gui)?;
         canvas.bind_console_toggle();
         let view = SharedView::default();

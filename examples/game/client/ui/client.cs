@@ -30,3 +30,13 @@ function joinGame()
    $Client::JoinRequested = 1;
    Canvas.setContent(PlayGui);
 }
+
+// Movement: the game's action map (pushed when play starts). The client reads $mv* each tick.
+new ActionMap(MoveMap);
+MoveMap.bindCmd(keyboard, "w", "$mvForward = 1;", "$mvForward = 0;");
+MoveMap.bindCmd(keyboard, "s", "$mvBackward = 1;", "$mvBackward = 0;");
+MoveMap.bindCmd(keyboard, "a", "$mvTurnLeft = 1;", "$mvTurnLeft = 0;");
+MoveMap.bindCmd(keyboard, "d", "$mvTurnRight = 1;", "$mvTurnRight = 0;");
+MoveMap.bindCmd(keyboard, "space", "$mvFire = 1;", "$mvFire = 0;");
+MoveMap.bindCmd(mouse, "button0", "$mvFire = 1;", "$mvFire = 0;");
+MoveMap.bindCmd(keyboard, "t", "ChatEntry.makeFirstResponder(1);", "");

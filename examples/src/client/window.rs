@@ -1,0 +1,270 @@
+//! The window client: a winit window with a GL surface (render-gl's `GlWindow`) showing the
+//! main menu, then the game view with the HUD. Input from winit becomes
+//! `v12_platform::InputEvent`s that go through the GUI canvas first, then the game's action
+//! maps (`MoveMap` in `client/ui/client.cs`: WASD, space or the left button fires).
+
+use crate::client::screenshot::{LocalMatch, client_console};
+use crate::client::session::ClientSession;
+use crate::client::ui::ClientUi;
+use std::io;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use v12_console_vm::Console;
+use v12_gui::InputHandler;
+use v12_platform::{InputAction, InputDeviceType, InputEvent, InputObjectType, Modifiers, MouseMoveEvent};
+use v12_render_gl::winit::application::ApplicationHandler;
+use v12_render_gl::winit::event::{ElementState, MouseButton, WindowEvent};
+use v12_render_gl::winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use v12_render_gl::winit::keyboard::{KeyCode, PhysicalKey};
+use v12_render_gl::winit::window::{Window, WindowId};
+use v12_render_gl::{DrawList, GlWindow, Renderer};
+use v12_sim::moves::Move;
+
+/// What the window client connects to.
+#[derive(Debug, Clone)]
+pub struct WindowConfig {
+    /// A server address; `None` starts a local match (server and bots) on Join.
+    pub connect: Option<String>,
+    pub mod_dir: PathBuf,
+    pub v12: PathBuf,
+    pub name: String,
+}
+
+/// The game's action maps, after the canvas.
+struct GameMaps;
+
+impl InputHandler for GameMaps {
+    fn handle_input(&mut self, con: &mut Console, ev: &InputEvent) -> bool {
+        v12_sim::action_map::process_input(con, ev)
+    }
+}
+
+/// A winit key as the action maps' key code (`key_code` names).
+fn key_name(k: KeyCode) -> Option<String> {
+    let s = format!("{k:?}");
+    if let Some(c) = s.strip_prefix("Key").or_else(|| s.strip_prefix("Digit")) {
+        return Some(c.to_ascii_lowercase());
+    }
+    let n = match k {
+        KeyCode::Space => "space",
+        KeyCode::Enter | KeyCode::NumpadEnter => "enter",
+        KeyCode::Tab => "tab",
+        KeyCode::Escape => "escape",
+        KeyCode::Backspace => "backspace",
+        KeyCode::Backquote => "tilde",
+        KeyCode::ArrowUp => "up",
+        KeyCode::ArrowDown => "down",
+        KeyCode::ArrowLeft => "left",
+        KeyCode::ArrowRight => "right",
+        KeyCode::Delete => "delete",
+        KeyCode::Home => "home",
+        KeyCode::End => "end",
+        KeyCode::ShiftLeft => "lshift",
+        KeyCode::ShiftRight => "rshift",
+        _ => return None,
+    };
+    Some(n.to_string())
+}
+
+fn event(device: InputDeviceType, object: InputObjectType, inst: u16, make: bool, ascii: u16) -> InputEvent {
+    InputEvent {
+        device_type: device,
+        device_inst: 0,
+        object_type: object,
+        object_inst: inst,
+        action: if make { InputAction::Make } else { InputAction::Break },
+        modifiers: Modifiers::default(),
+        ascii,
+        value: if make { 1.0 } else { 0.0 },
+    }
+}
+
+struct Live {
+    win: GlWindow,
+    renderer: Renderer,
+}
+
+struct App {
+    cfg: WindowConfig,
+    con: Console,
+    remote: Option<v12_sim::remote_command::RemoteCommands>,
+    ui: ClientUi,
+    live: Option<Live>,
+    session: Option<ClientSession>,
+    local: Option<LocalMatch>,
+    start: Instant,
+    last_ms: u64,
+    list: DrawList,
+    error: Option<io::Error>,
+}
+
+impl App {
+    fn now(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    fn join(&mut self) -> io::Result<()> {
+        let addr = match &self.cfg.connect {
+            Some(a) => a.clone(),
+            None => {
+                let m = LocalMatch::start(&self.cfg.v12, &self.cfg.mod_dir, 2, 600)?;
+                let a = m.addr.clone();
+                self.local = Some(m);
+                a
+            }
+        };
+        let remote = self.remote.take().ok_or_else(|| io::Error::other("already joined"))?;
+        let now = self.now();
+        self.session =
+            Some(ClientSession::connect(&mut self.con, remote, &addr, &self.cfg.name, now, 0xC11E)?);
+        self.con.eval("MoveMap.push();").map_err(|e| io::Error::other(e.to_string()))?;
+        Ok(())
+    }
+
+    fn tick(&mut self) -> io::Result<()> {
+        let now = self.now();
+        if self.con.get_global("Client::JoinRequested").truthy() && self.session.is_none() {
+            self.con.set_global("Client::JoinRequested", 0);
+            self.join()?;
+        }
+        let con = &mut self.con;
+        if let Some(s) = &mut self.session {
+            let g = |con: &Console, n: &str| if con.get_global(n).truthy() { 1.0 } else { 0.0 };
+            let fwd = g(con, "mvForward") - g(con, "mvBackward");
+            let turn = (g(con, "mvTurnRight") - g(con, "mvTurnLeft")) * -0.12;
+            let mut trig = [false; 6];
+            trig[0] = g(con, "mvFire") > 0.0;
+            let mv = Move::from_input(0.0, fwd, 0.0, turn, 0.0, 0.0, trig);
+            s.advance(con, now, || mv)?;
+            self.ui.set_world(s.world_view(now));
+            let hud = s.hud(con, &self.cfg.name);
+            self.ui.set_hud(con, &hud);
+            if s.ended() {
+                self.session = None;
+            }
+        }
+        self.con.advance_time(now - self.last_ms);
+        self.last_ms = now;
+        self.ui.canvas.set_time(&mut self.con, now);
+        Ok(())
+    }
+
+    fn input(&mut self, ev: &InputEvent) {
+        let mut maps = GameMaps;
+        self.ui.canvas.process_event(&mut self.con, ev, None, Some(&mut maps));
+    }
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.live.is_some() {
+            return;
+        }
+        let attrs = Window::default_attributes().with_title("V12");
+        match GlWindow::new(event_loop, attrs).and_then(|w| Renderer::new(w.gl()).map(|r| (w, r))) {
+            Ok((win, renderer)) => self.live = Some(Live { win, renderer }),
+            Err(e) => {
+                self.error = Some(io::Error::other(format!("cannot open a GL window: {e}")));
+                event_loop.exit();
+            }
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, ev: WindowEvent) {
+        match ev {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::Resized(sz) => {
+                if let Some(l) = &self.live {
+                    l.win.resize();
+                }
+                self.ui.canvas.set_size(&mut self.con, sz.width as i32, sz.height as i32);
+            }
+            WindowEvent::KeyboardInput { event: k, .. } => {
+                let PhysicalKey::Code(code) = k.physical_key else { return };
+                let Some(name) = key_name(code) else { return };
+                let Some(inst) = v12_sim::action_map::key_code(&name) else { return };
+                let ascii = k.text.as_ref().and_then(|t| t.chars().next()).map_or(0, |c| c as u32 as u16);
+                let make = k.state == ElementState::Pressed;
+                self.input(&event(InputDeviceType::Keyboard, InputObjectType::Key, inst, make, ascii));
+            }
+            WindowEvent::MouseInput { state, button, .. } => {
+                let inst = match button {
+                    MouseButton::Left => 0,
+                    MouseButton::Right => 1,
+                    MouseButton::Middle => 2,
+                    _ => return,
+                };
+                let make = state == ElementState::Pressed;
+                self.input(&event(InputDeviceType::Mouse, InputObjectType::Button, inst, make, 0));
+            }
+            WindowEvent::CursorMoved { position, .. } => {
+                let mv = MouseMoveEvent {
+                    x_pos: position.x as i32,
+                    y_pos: position.y as i32,
+                    modifiers: Modifiers::default(),
+                };
+                self.ui.canvas.process_mouse_move(&mut self.con, &mv);
+            }
+            WindowEvent::RedrawRequested => {
+                if let Err(e) = self.tick() {
+                    self.error = Some(e);
+                    event_loop.exit();
+                    return;
+                }
+                if self.con.quit_requested() {
+                    event_loop.exit();
+                    return;
+                }
+                self.ui.render(&mut self.con, &mut self.list);
+                let Some(l) = &mut self.live else { return };
+                let (w, h) = l.win.size();
+                l.win.bind();
+                l.renderer.begin_frame(w, h);
+                l.renderer.execute(&self.list);
+                l.renderer.end_frame();
+                if let Err(e) = l.win.swap_buffers() {
+                    self.error = Some(io::Error::other(e.to_string()));
+                    event_loop.exit();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
+        if let Some(l) = &self.live {
+            l.win.window().request_redraw();
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Opens the window and runs until Quit or the window closes.
+pub fn run(cfg: WindowConfig) -> io::Result<i32> {
+    let (mut con, remote) = client_console(&cfg.mod_dir, &cfg.name)?;
+    let mut ui = ClientUi::new(&mut con, 800, 600).map_err(io::Error::other)?;
+    ui.show(&mut con, "MainMenuGui").map_err(io::Error::other)?;
+    con.set_global("Client::ServerAddress", cfg.connect.clone().unwrap_or_else(|| "local match".into()));
+    let event_loop = EventLoop::new().map_err(io::Error::other)?;
+    event_loop.set_control_flow(ControlFlow::Poll);
+    let mut app = App {
+        cfg,
+        con,
+        remote: Some(remote),
+        ui,
+        live: None,
+        session: None,
+        local: None,
+        start: Instant::now(),
+        last_ms: 0,
+        list: DrawList::new(),
+        error: None,
+    };
+    event_loop.run_app(&mut app).map_err(io::Error::other)?;
+    let now = app.now();
+    if let Some(s) = &mut app.session {
+        s.disconnect(now);
+    }
+    drop(app.local.take());
+    app.error.map_or(Ok(0), Err)
+}
