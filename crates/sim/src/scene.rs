@@ -17,8 +17,8 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use v12_bitstream::{BitReader, BitStreamError, BitWriter};
 use v12_netobject::ghost::{
-    GhostClientWorld, GhostError, GhostPackContext, GhostUnpackContext, GhostWorld, NetObject,
-    NetObjectClass, ObjectId, Point3, StateMask,
+    CameraScopeQuery, GhostClientWorld, GhostError, GhostPackContext, GhostUnpackContext, GhostWorld,
+    NetObject, NetObjectClass, ObjectId, Point3, StateMask, default_update_priority,
 };
 
 /// Mask bit: the datablock (sent with the create and when it changes).
@@ -30,6 +30,12 @@ pub const STATE_MASK: u32 = 1 << 2;
 
 /// Seconds in one tick.
 pub const TICK_SECONDS: f32 = crate::process::TICK_MS as f32 / 1000.0;
+
+/// Objects within this fraction of the scope radius of a camera are "nearby": they go
+/// into every packet before anything farther, however long the farther ones waited.
+pub const NEAR_RING: f32 = 0.25;
+/// Priority added to nearby objects (above any skip-raised priority of farther ones).
+const NEAR_PRIORITY: f32 = 100.0;
 
 /// Largest speed a ghost update can express (m/s); faster is clamped.
 pub const MAX_NET_SPEED: f32 = 64.0;
@@ -143,6 +149,8 @@ pub struct SceneObject {
     pub updates: u32,
     /// Client: ms since the last update (staleness).
     pub since_update_ms: u32,
+    /// Server: scope radius when this object is a camera (set by [`SceneWorld`]).
+    scope_distance: f32,
 }
 
 impl SceneObject {
@@ -258,6 +266,28 @@ impl NetObject for SceneObject {
         Some(self.state.pos.into())
     }
 
+    /// The control object is the camera: its position, and the world's scope radius.
+    fn on_camera_scope_query(&self, query: &mut CameraScopeQuery) {
+        query.position = self.state.pos.into();
+        if self.scope_distance > 0.0 {
+            query.visible_distance = self.scope_distance;
+        }
+    }
+
+    /// The default priority (distance, speed, starvation), except that objects in the
+    /// near ring always outrank the rest: the players next to a client are in every
+    /// packet, and the skip term only shares out what room is left among farther ones.
+    fn get_update_priority(&self, query: &CameraScopeQuery, mask: u32, skips: u32) -> f32 {
+        let _ = mask;
+        let base = default_update_priority(self.scope_position(), self.scope_velocity(), query, skips);
+        let d = self.state.pos.distance(Vec3::from(query.position));
+        if d <= query.visible_distance * NEAR_RING {
+            NEAR_PRIORITY + base
+        } else {
+            base.min(NEAR_PRIORITY - 1.0)
+        }
+    }
+
     fn scope_velocity(&self) -> Option<Point3> {
         Some(self.state.vel.into())
     }
@@ -282,8 +312,7 @@ impl NetObjectClass for SceneObject {
 pub struct SceneWorld {
     objects: BTreeMap<u32, SceneObject>,
     next_id: u32,
-    /// How far a client sees (scope radius), metres.
-    pub visible_distance: f32,
+    visible_distance: f32,
     bins: RefCell<Bins>,
 }
 
@@ -312,8 +341,21 @@ impl SceneWorld {
             bins: RefCell::new(Bins { grid, ..Bins::default() }),
         }
     }
+    /// How far a client sees (scope radius), metres.
+    pub fn visible_distance(&self) -> f32 {
+        self.visible_distance
+    }
+    /// Changes the scope radius (the grid's bins keep their size: still correct, slower
+    /// if the radius grows a lot).
+    pub fn set_visible_distance(&mut self, d: f32) {
+        self.visible_distance = d;
+        for o in self.objects.values_mut() {
+            o.scope_distance = d;
+        }
+    }
     /// Adds an object and returns its id.
-    pub fn add(&mut self, obj: SceneObject) -> u32 {
+    pub fn add(&mut self, mut obj: SceneObject) -> u32 {
+        obj.scope_distance = self.visible_distance;
         let id = self.next_id;
         self.next_id = self.next_id.wrapping_add(1).max(1);
         let bins = self.bins.get_mut();
@@ -613,6 +655,25 @@ mod tests {
         let mut seen = Vec::new();
         w.objects_in_radius(Point3::from(Vec3::ZERO), 100.0, &mut |id, d| seen.push((id.0, d)));
         assert_eq!(seen, scan(&w, Vec3::ZERO, 100.0));
+    }
+
+    /// The world's scope radius reaches the camera query, and a nearby object outranks a
+    /// far one however many packets the far one missed.
+    #[test]
+    fn scope_radius_and_near_ring_priority() {
+        let mut w = SceneWorld::new(60.0);
+        let cam = w.add(SceneObject::new(1, Vec3::ZERO));
+        let mut q = CameraScopeQuery::default();
+        w.get(cam).unwrap().on_camera_scope_query(&mut q);
+        assert_eq!(q.visible_distance, 60.0);
+        w.set_visible_distance(80.0);
+        w.get(cam).unwrap().on_camera_scope_query(&mut q);
+        assert_eq!(q.visible_distance, 80.0);
+        let near = SceneObject { scope_distance: 80.0, ..SceneObject::new(1, Vec3::new(15.0, 0.0, 0.0)) };
+        let far = SceneObject { scope_distance: 80.0, ..SceneObject::new(1, Vec3::new(50.0, 0.0, 0.0)) };
+        let pn = near.get_update_priority(&q, MOVE_MASK, 0);
+        assert!(pn > far.get_update_priority(&q, MOVE_MASK, 1000));
+        assert!(far.get_update_priority(&q, MOVE_MASK, 5) > far.get_update_priority(&q, MOVE_MASK, 0));
     }
 
     #[test]
