@@ -268,7 +268,7 @@ pub(crate) struct Scanner<'a> {
 
 impl<'a> Scanner<'a> {
     /// The position of byte `self.i` (which must not be inside a line already passed).
-    #[inline]
+    #[inline(always)]
     fn span(&mut self) -> Span {
         let run = &self.b[self.col_pos..self.i];
         let chars = if self.ascii { run.len() } else { run.iter().filter(|&&c| (c & 0xC0) != 0x80).count() };

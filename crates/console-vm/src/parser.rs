@@ -29,6 +29,21 @@ impl fmt::Display for SyntaxError {
 
 impl std::error::Error for SyntaxError {}
 
+const SHORT_SLOTS: usize = 256;
+
+/// A name of 1 to 7 bytes packed with its length into a nonzero `u64`; 0 for other names.
+#[inline]
+fn short_key(s: &str) -> u64 {
+    let b = s.as_bytes();
+    if b.is_empty() || b.len() > 7 {
+        return 0;
+    }
+    let mut w = [0u8; 8];
+    w[..b.len()].copy_from_slice(b);
+    w[7] = b.len() as u8;
+    u64::from_le_bytes(w)
+}
+
 /// How deeply expressions and statements may nest before the parser gives up (keeps the stack bounded).
 const MAX_DEPTH: u32 = 128;
 
@@ -44,6 +59,9 @@ struct Parser<'a> {
     depth: u32,
     /// One shared `Ident` per distinct spelling in this file.
     names: HashMap<&'a str, Ident, FastBuild>,
+    /// A direct-mapped cache in front of `names` for names of up to 7 bytes (most locals and
+    /// fields), keyed by the bytes themselves: a hit is a multiply and a compare.
+    short: Vec<(u64, Option<Ident>)>,
 }
 
 type PResult<T> = Result<T, SyntaxError>;
@@ -59,6 +77,7 @@ pub fn parse(src: &str, file: &str) -> Result<Vec<Stmt>, SyntaxError> {
         file,
         depth: 0,
         names: HashMap::default(),
+        short: vec![(0, None); SHORT_SLOTS],
     };
     p.cur = p.scan();
     p.next = p.scan();
@@ -170,11 +189,27 @@ impl<'a> Parser<'a> {
     }
     /// The shared tree name for `s`.
     fn name(&mut self, s: &'a str) -> Ident {
-        if let Some(n) = self.names.get(s) {
+        let key = short_key(s);
+        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize % SHORT_SLOTS;
+        if key != 0
+            && let Some((k, Some(n))) = self.short.get(slot)
+            && *k == key
+        {
             return n.clone();
         }
-        let n: Ident = Rc::from(s);
-        self.names.insert(s, n.clone());
+        let n = match self.names.get(s) {
+            Some(n) => n.clone(),
+            None => {
+                let n: Ident = Rc::from(s);
+                self.names.insert(s, n.clone());
+                n
+            }
+        };
+        if key != 0
+            && let Some(e) = self.short.get_mut(slot)
+        {
+            *e = (key, Some(n.clone()));
+        }
         n
     }
     /// `Foo::bar` → (Some("Foo"), "bar"); the last `::` splits.
