@@ -27,11 +27,18 @@ if ($Game::dedicated || $Game::listen)
    exec("server/game.cs");
 exec("client/client.cs");
 
-// A listen server: host and join ourselves over loopback.
+// A listen server: host and join ourselves over loopback. The server is created when the
+// main loop starts, so the join waits for it and uses the port it really bound
+// ($Server::Port; "-port 0" picks a free one).
 function startListenServer()
 {
    createServer($Pref::Server::Port);
-   connect("127.0.0.1:" @ $Pref::Server::Port, $Pref::Player::Name);
+   schedule(0, 0, joinListenServer);
+}
+
+function joinListenServer()
+{
+   connect("127.0.0.1:" @ $Server::Port, $Pref::Player::Name);
 }
 
 if ($Game::dedicated)

@@ -309,6 +309,12 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                     let driver = NetDriver::new(iface, bind_port(cfg.seed, port)?);
                     let addr = driver.transport.local_addr();
                     println!("LISTENING {}", addr.socket_addr());
+                    // The port actually bound (`createServer(0)` picks a free one), for a
+                    // listen server's own `connect`; and `ClientGroup` before anyone joins.
+                    con.set_global("Server::Port", i64::from(addr.socket_addr().port()));
+                    if con.find_object_str("ClientGroup").is_none() {
+                        let _ = con.create_object("SimGroup", Some("ClientGroup"));
+                    }
                     shared.borrow_mut().world = Some(SceneWorld::new(60.0));
                     server = Some(Server {
                         driver,

@@ -1,0 +1,96 @@
+//! Process-level: a listen server (`v12 -- -listen`, not dedicated) hosts the match and
+//! joins it itself over loopback, and a second `v12` process joins it as a remote bot. The
+//! host's player gets ghosts and a control object, both see the same final scoreboard,
+//! and both processes quit on their own when the match ends.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+const V12: &str = env!("CARGO_BIN_EXE_v12");
+
+/// Starts `v12` with `args`; its stdout lines arrive on the returned channel.
+fn start(args: &[&str]) -> (Child, mpsc::Receiver<String>) {
+    let mut child = Command::new(V12)
+        .arg("--mod")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/game"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("v12 starts");
+    let out = child.stdout.take().expect("stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    (child, rx)
+}
+
+/// Every line until the process closes its stdout (a hang guard kills it after `limit`).
+fn collect(child: &mut Child, rx: &mpsc::Receiver<String>, limit: Duration) -> Vec<String> {
+    let end = Instant::now() + limit;
+    let mut lines = Vec::new();
+    loop {
+        match rx.recv_timeout(Duration::from_millis(200)) {
+            Ok(l) => lines.push(l),
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(mpsc::RecvTimeoutError::Timeout) if Instant::now() > end => {
+                let _ = child.kill();
+                break;
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+    }
+    lines
+}
+
+fn scoreboard(lines: &[String]) -> Option<String> {
+    lines.iter().rev().find_map(|l| l.strip_prefix("SCOREBOARD ").map(|s| s.trim().to_string()))
+}
+
+fn max_field(lines: &[String], prefix: &str, key: &str) -> f64 {
+    lines
+        .iter()
+        .filter(|l| l.starts_with(prefix))
+        .flat_map(|l| l.split_whitespace())
+        .filter_map(|w| w.strip_prefix(key)?.strip_prefix('=')?.parse::<f64>().ok())
+        .fold(0.0, f64::max)
+}
+
+#[test]
+fn listen_server_hosts_and_joins_itself_and_a_remote_bot() {
+    // Port 0: the host binds a free port and joins itself on whatever it got.
+    let (mut host, host_rx) =
+        start(&["--", "-listen", "-bot", "-name", "Host", "-port", "0", "-seconds", "5"]);
+    let addr = loop {
+        let line = host_rx.recv_timeout(Duration::from_secs(30)).expect("the listen server starts");
+        if let Some(a) = line.strip_prefix("LISTENING ") {
+            break a.trim().to_string();
+        }
+    };
+    let (mut guest, guest_rx) = start(&["--connect", &addr, "--", "-bot", "-name", "Guest"]);
+    let host_lines = collect(&mut host, &host_rx, Duration::from_secs(60));
+    let guest_lines = collect(&mut guest, &guest_rx, Duration::from_secs(30));
+    let host_status = host.wait().expect("host exits");
+    let guest_status = guest.wait().expect("guest exits");
+    let all = host_lines.join("\n");
+    assert!(host_status.success(), "host exit {host_status:?}\n{all}");
+    assert!(guest_status.success(), "guest exit {guest_status:?}");
+    assert!(all.contains("server: Host joined"), "{all}");
+    assert!(all.contains("server: Guest joined"), "{all}");
+    assert!(all.contains("client: connection accepted"), "{all}");
+    assert!(all.contains("client: match over"), "{all}");
+    // The host's own client sees ghosts over its own connection; the server saw both players.
+    assert!(max_field(&host_lines, "CLIENT ", "ghosts") >= 2.0, "{all}");
+    assert_eq!(max_field(&host_lines, "STATUS ", "players"), 2.0, "{all}");
+    let board = scoreboard(&host_lines).expect("host scoreboard");
+    assert!(board.contains("Host=") && board.contains("Guest="), "{board}");
+    assert_eq!(scoreboard(&guest_lines).as_deref(), Some(board.as_str()), "{all}");
+}
