@@ -310,7 +310,10 @@ impl NetObjectClass for SceneObject {
 /// tick, however many clients are scoped).
 #[derive(Debug, Default)]
 pub struct SceneWorld {
-    objects: BTreeMap<u32, SceneObject>,
+    /// Ids in increasing order, beside their objects: every client packet looks objects up
+    /// by id, and a binary search over this small array beats a tree walk.
+    ids: Vec<u32>,
+    objects: Vec<SceneObject>,
     next_id: u32,
     visible_distance: f32,
     bins: RefCell<Bins>,
@@ -335,7 +338,8 @@ impl SceneWorld {
             if visible_distance.is_finite() { (visible_distance / 2.0).clamp(4.0, 512.0) } else { 64.0 };
         let grid = Container::new(ContainerConfig { bin_size, bins_per_axis: 64, max_bins_spanned: 8 });
         Self {
-            objects: BTreeMap::new(),
+            ids: Vec::new(),
+            objects: Vec::new(),
             next_id: 1,
             visible_distance,
             bins: RefCell::new(Bins { grid, ..Bins::default() }),
@@ -349,7 +353,7 @@ impl SceneWorld {
     /// if the radius grows a lot).
     pub fn set_visible_distance(&mut self, d: f32) {
         self.visible_distance = d;
-        for o in self.objects.values_mut() {
+        for o in &mut self.objects {
             o.scope_distance = d;
         }
     }
@@ -365,32 +369,41 @@ impl SceneWorld {
             // Non-finite position: kept out of the grid until it moves somewhere real.
             bins.touched.push(id);
         }
-        self.objects.insert(id, obj);
+        match self.ids.binary_search(&id) {
+            Ok(i) => self.objects[i] = obj,
+            // Ids grow, so this is a push (until they wrap after 2^32 objects).
+            Err(i) => {
+                self.ids.insert(i, id);
+                self.objects.insert(i, obj);
+            }
+        }
         id
     }
     /// Removes an object (its ghosts are killed on the next packets).
     pub fn remove(&mut self, id: u32) -> Option<SceneObject> {
         let _ = self.bins.get_mut().grid.remove(id);
-        self.objects.remove(&id)
+        let i = self.ids.binary_search(&id).ok()?;
+        self.ids.remove(i);
+        Some(self.objects.remove(i))
     }
     /// The object with id `id`.
     pub fn get(&self, id: u32) -> Option<&SceneObject> {
-        self.objects.get(&id)
+        self.index(id).map(|i| &self.objects[i])
     }
     /// The object with id `id`, mutably.
     pub fn get_mut(&mut self, id: u32) -> Option<&mut SceneObject> {
-        let o = self.objects.get_mut(&id)?;
+        let i = self.index(id)?;
         self.bins.get_mut().touched.push(id);
-        Some(o)
+        Some(&mut self.objects[i])
     }
     /// Every object in id order.
     pub fn iter(&self) -> impl Iterator<Item = (u32, &SceneObject)> {
-        self.objects.iter().map(|(k, v)| (*k, v))
+        self.ids.iter().copied().zip(self.objects.iter())
     }
     /// Every object in id order, mutably.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (u32, &mut SceneObject)> {
         self.bins.get_mut().all_touched = true;
-        self.objects.iter_mut().map(|(k, v)| (*k, v))
+        self.ids.iter().copied().zip(self.objects.iter_mut())
     }
     /// Number of objects.
     pub fn len(&self) -> usize {
@@ -399,6 +412,10 @@ impl SceneWorld {
     /// True with no objects.
     pub fn is_empty(&self) -> bool {
         self.objects.is_empty()
+    }
+
+    fn index(&self, id: u32) -> Option<usize> {
+        self.ids.binary_search(&id).ok()
     }
 
     /// Moves the grid entries of objects that may have moved.
@@ -411,12 +428,12 @@ impl SceneWorld {
             }
         };
         if bins.all_touched {
-            for (id, o) in &self.objects {
+            for (id, o) in self.ids.iter().zip(&self.objects) {
                 place(&mut bins.grid, *id, o);
             }
         } else {
             for &id in &bins.touched {
-                if let Some(o) = self.objects.get(&id) {
+                if let Some(o) = self.get(id) {
                     place(&mut bins.grid, id, o);
                 }
             }
@@ -441,7 +458,7 @@ fn point_box(p: Vec3) -> Aabb {
 
 impl GhostWorld for SceneWorld {
     fn object(&self, id: ObjectId) -> Option<&dyn NetObject> {
-        self.objects.get(&id.0).map(|o| o as &dyn NetObject)
+        self.get(id.0).map(|o| o as &dyn NetObject)
     }
 
     fn objects_in_radius(&self, center: Point3, radius: f32, f: &mut dyn FnMut(ObjectId, f32)) {

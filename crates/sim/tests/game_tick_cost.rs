@@ -6,7 +6,7 @@
 //! `small_match_honours_the_server_rate` runs by default (a check); the measurement is
 //! ignored by default; run it with
 //! `cargo test --release -p v12-sim --test game_tick_cost -- --ignored --nocapture`
-//! (`CLIENTS=64,256` picks the counts).
+//! (`CLIENTS=64,256` picks the counts, `ARENA=crowded|spread` one of the two scenes).
 
 use glam::Vec3;
 use std::sync::Arc;
@@ -102,6 +102,7 @@ fn measure(a: Arena) -> Figures {
     }
     let motion = Motion { max_speed: 8.0, damping: 0.8, arena_half: a.half };
     let mut conns: Vec<ServerGameConnection> = Vec::new();
+    let mut conn_index: std::collections::HashMap<v12_netobject::ConnectionId, usize> = Default::default();
     let mut cost_ns: u128 = 0;
     let mut ticks = 0u64;
     let (mut bytes0, mut packets0) = (0, 0);
@@ -143,10 +144,11 @@ fn measure(a: Arena) -> Figures {
                     let mut g = ServerGameConnection::new(connection);
                     g.set_control_object(Some(p));
                     server.interface.start_ghosting(connection).unwrap();
+                    conn_index.insert(connection, conns.len());
                     conns.push(g);
                 }
                 InterfaceEvent::EventReceived { connection, event } => {
-                    if let Some(g) = conns.iter_mut().find(|g| g.connection == connection) {
+                    if let Some(g) = conn_index.get(&connection).and_then(|&i| conns.get_mut(i)) {
                         g.handle_event(&*event);
                     }
                 }
@@ -244,13 +246,14 @@ fn server_tick_cost_by_client_count() {
             f.coverage * 100.0
         );
     };
-    for &n in &counts {
+    let only = std::env::var("ARENA").unwrap_or_default();
+    for &n in counts.iter().filter(|_| only != "spread") {
         let a = Arena { clients: n, half: 50.0, scope: 60.0, seconds: 6 };
         print("crowded", a, &measure(a));
     }
     // A realistic arena: the map grows with the player count so that about 32 players are
     // within the 60 m scope of each (not everyone sees everyone).
-    for &n in &counts {
+    for &n in counts.iter().filter(|_| only != "crowded") {
         let density = 32.0 / (std::f32::consts::PI * 60.0 * 60.0);
         let half = (0.5 * (n as f32 / density).sqrt()).max(50.0);
         let a = Arena { clients: n, half, scope: 60.0, seconds: 6 };
