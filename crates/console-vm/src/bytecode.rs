@@ -213,6 +213,8 @@ pub enum Op {
     Return,
     /// Return `""`.
     ReturnEmpty,
+    /// Return the value of a local slot (from `LoadLocal` + `Return`).
+    ReturnLocal(u32),
     /// Start an object: stack `[class?, name?, args...]`; see [`NewSpec`] at constant index.
     NewBegin(u32),
     /// Stack `[value]`: set a field of the object under construction.

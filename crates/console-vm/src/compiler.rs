@@ -194,6 +194,10 @@ impl<'a, 's> Fc<'a, 's> {
                 }
                 None
             }
+            Op::Return if tail(1) => match self.code[n - 1] {
+                Op::LoadLocal(s) => Some(self.replace_tail(1, Op::ReturnLocal(s))),
+                _ => None,
+            },
             Op::StoreLocal(d, false)
                 if tail(2)
                     && let (Op::ArithLI(inner, b, k), Op::ArithLS(outer, a)) =
@@ -890,6 +894,7 @@ mod tests {
             ),
             "{code:?}"
         );
+        assert!(matches!(code[1], Op::ReturnLocal(2)), "{code:?}");
     }
 
     #[test]

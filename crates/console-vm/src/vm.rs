@@ -794,8 +794,12 @@ impl Console {
                     }
                     check_abort!();
                 }
-                Op::Return | Op::ReturnEmpty => {
-                    let v = if matches!(op, Op::Return) { self.pop() } else { Value::Empty };
+                Op::Return | Op::ReturnEmpty | Op::ReturnLocal(_) => {
+                    let v = match op {
+                        Op::Return => self.pop(),
+                        Op::ReturnLocal(s) => self.stack.get(base + s as usize).cloned().unwrap_or_default(),
+                        _ => Value::Empty,
+                    };
                     let Some(fr) = self.frames.pop() else { return v };
                     self.stack.truncate(fr.stack_base);
                     self.new_stack.truncate(fr.new_base);
