@@ -173,6 +173,20 @@ impl Console {
 
     #[cold]
     #[inline(never)]
+    fn trace_leave(&mut self, f: &FuncDef, v: &Value) {
+        let mut s = String::from("Leaving ");
+        if let Some(n) = f.ns {
+            s.push_str(self.names.text(n));
+            s.push_str("::");
+        }
+        s.push_str(self.names.text(f.name));
+        s.push_str("() - return ");
+        v.write_to(&mut s);
+        self.echo(&s);
+    }
+
+    #[cold]
+    #[inline(never)]
     fn trace_enter(&mut self, f: &FuncDef, base: usize, nargs: usize) {
         let mut s = String::from("Entering ");
         if let Some(n) = f.ns {
@@ -801,19 +815,17 @@ impl Console {
                         _ => Value::Empty,
                     };
                     let Some(fr) = self.frames.pop() else { return v };
-                    self.stack.truncate(fr.stack_base);
-                    self.new_stack.truncate(fr.new_base);
-                    if self.trace && !fr.func.toplevel {
-                        let mut s = String::from("Leaving ");
-                        if let Some(n) = fr.func.ns {
-                            s.push_str(self.names.text(n));
-                            s.push_str("::");
-                        }
-                        s.push_str(self.names.text(fr.func.name));
-                        s.push_str("() - return ");
-                        v.write_to(&mut s);
-                        self.echo(&s);
+                    // Taken apart so only the rare `dyn_locals` table goes through drop glue.
+                    let Frame { func: callee, dyn_locals, stack_base, new_base, .. } = fr;
+                    if let Some(d) = dyn_locals {
+                        drop_cold(d);
                     }
+                    self.stack.truncate(stack_base);
+                    self.new_stack.truncate(new_base);
+                    if self.trace && !callee.toplevel {
+                        self.trace_leave(&callee, &v);
+                    }
+                    drop(callee);
                     if self.frames.len() <= entry {
                         return v;
                     }
@@ -929,4 +941,11 @@ impl Console {
         let scope = self.dyn_frame();
         self.run_toplevel(code, scope).unwrap_or_default()
     }
+}
+
+/// Drops a frame's dynamic-locals table out of line (few frames have one).
+#[cold]
+#[inline(never)]
+fn drop_cold<T>(v: T) {
+    drop(v);
 }
