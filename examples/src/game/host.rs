@@ -471,7 +471,19 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                 let kbps = (st.bytes_out - bytes_at_status.0) as f64 * 8.0 / 1000.0 / secs / n;
                 bytes_at_status.0 = st.bytes_out;
                 let tick_us = if s.ticks > 0 { s.tick_us_total as f64 / s.ticks as f64 } else { 0.0 };
-                println!("STATUS players={} tick_us={tick_us:.0} kbps_per_client={kbps:.1}", s.clients.len());
+                // Ghost updates that wanted a packet and did not fit (all connections, so far).
+                let (mut skips, mut updates) = (0u64, 0u64);
+                for id in s.driver.interface.connection_ids() {
+                    if let Some(g) = s.driver.interface.ghost_manager(id) {
+                        skips += g.stats().skips;
+                        updates += g.stats().updates_sent;
+                    }
+                }
+                println!(
+                    "STATUS players={} tick_us={tick_us:.0} kbps_per_client={kbps:.1} ghost_updates={updates} \
+                     ghost_skips={skips}",
+                    s.clients.len()
+                );
             }
             if let Some(c) = &client {
                 let st = c.driver.stats();
