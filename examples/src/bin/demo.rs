@@ -63,6 +63,7 @@ struct Args {
     seed: u64,
     inject_desync: bool,
     json: bool,
+    window: bool,
     /// --loss / --latency as given, for the match (which starts from its own preset).
     loss_override: Option<f64>,
     latency_override: Option<u32>,
@@ -81,6 +82,7 @@ fn parse() -> Result<Args, lexopt::Error> {
         seed: 12,
         inject_desync: false,
         json: false,
+        window: false,
         loss_override: None,
         latency_override: None,
     };
@@ -122,6 +124,7 @@ fn parse() -> Result<Args, lexopt::Error> {
                 args.loss_override = Some(p);
             }
             Long("json") => args.json = true,
+            Long("window") => args.window = true,
             Long("duplicate") => link.duplicate_chance = percent(parser.value()?.parse()?)?,
             Long("reorder") => {
                 link.reorder_chance = percent(parser.value()?.parse()?)?;
@@ -152,6 +155,9 @@ fn parse() -> Result<Args, lexopt::Error> {
     }
     if args.clients.is_some_and(|c| !(1..=255).contains(&c)) {
         return Err("--clients must be 1 to 255".into());
+    }
+    if args.window && !matches!(args.mode, Mode::Match) {
+        return Err("--window belongs to the match mode".into());
     }
     if args.inject_desync && !matches!(args.mode, Mode::Lockstep(_)) {
         return Err("--inject-desync needs --lockstep relay|p2p".into());
@@ -187,6 +193,7 @@ fn main() -> ExitCode {
                 loss: args.loss_override,
                 latency: args.latency_override,
                 live: !args.json,
+                window: args.window,
                 ..MatchConfig::default()
             };
             if !args.json {

@@ -25,6 +25,9 @@ pub struct MatchConfig {
     pub mod_dir: PathBuf,
     /// Print the live status line to stderr.
     pub live: bool,
+    /// Also open a human-playable window client (`v12 --connect ADDR --window`) in the match;
+    /// needs a display. The demo waits for the window to close after the summary.
+    pub window: bool,
 }
 
 impl Default for MatchConfig {
@@ -37,6 +40,7 @@ impl Default for MatchConfig {
             v12: None,
             mod_dir: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/game")),
             live: true,
+            window: false,
         }
     }
 }
@@ -215,6 +219,15 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
         ];
         children.push(spawn(&path, cfg, &args, i + 1, &tx)?);
     }
+    let mut window = None;
+    if cfg.window {
+        let child = Command::new(&path)
+            .args(["--connect", &addr, "--window", "--mod"])
+            .arg(&cfg.mod_dir)
+            .spawn()
+            .map_err(|e| io::Error::other(format!("cannot open the window client: {e}")))?;
+        window = Some(child);
+    }
     drop(tx);
     let mut report = MatchReport { clients: cfg.clients, seconds, ..MatchReport::default() };
     let mut boards: Vec<Option<String>> = vec![None; cfg.clients];
@@ -294,5 +307,9 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
     report.nearby_updated_pct = nearby.iter().copied().fold(100.0, f64::min);
     report.nearby_updated_mean_pct =
         if nearby.is_empty() { 100.0 } else { nearby.iter().sum::<f64>() / nearby.len() as f64 };
+    if let Some(mut w) = window {
+        eprintln!("match over: close the window client to finish");
+        let _ = w.wait();
+    }
     Ok(report)
 }
