@@ -75,10 +75,10 @@ impl LocalMatch {
         };
         let out = m.children[0].stdout.take().ok_or_else(|| io::Error::other("no server stdout"))?;
         std::thread::spawn(move || {
+            // Keep draining the server's stdout for its whole life: if this end of the pipe
+            // closed, the server's next status line would fail and take the server down.
             for line in BufReader::new(out).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
+                let _ = tx.send(line);
             }
         });
         m.addr = loop {
