@@ -1,30 +1,33 @@
-//! Key codes (Torque's KeyCodes, which `InputEvent::object_inst` carries for keyboard
-//! events) and accelerator strings like `"ctrl s"` or `"escape"`.
+//! Key codes (what `InputEvent::object_inst` carries for keyboard events) and accelerator
+//! strings like `"ctrl s"` or `"escape"`. The codes are the sim's action-map codes
+//! (`v12_sim::action_map::key_code`: upper-case ASCII for printable keys, 0x100 and up for
+//! the others), so one keyboard event means the same key to the GUI and to the action maps;
+//! a test checks every constant against that function.
 
 use v12_platform::Modifiers;
 
-pub const KEY_BACKSPACE: u16 = 0x01;
-pub const KEY_TAB: u16 = 0x02;
-pub const KEY_RETURN: u16 = 0x03;
-pub const KEY_CONTROL: u16 = 0x04;
-pub const KEY_ALT: u16 = 0x05;
-pub const KEY_SHIFT: u16 = 0x06;
-pub const KEY_ESCAPE: u16 = 0x09;
-pub const KEY_SPACE: u16 = 0x0A;
-pub const KEY_PAGE_DOWN: u16 = 0x0B;
-pub const KEY_PAGE_UP: u16 = 0x0C;
-pub const KEY_END: u16 = 0x0D;
-pub const KEY_HOME: u16 = 0x0E;
-pub const KEY_LEFT: u16 = 0x0F;
-pub const KEY_UP: u16 = 0x10;
-pub const KEY_RIGHT: u16 = 0x11;
-pub const KEY_DOWN: u16 = 0x12;
-pub const KEY_INSERT: u16 = 0x14;
-pub const KEY_DELETE: u16 = 0x15;
-pub const KEY_0: u16 = 0x17;
-pub const KEY_A: u16 = 0x21;
-pub const KEY_TILDE: u16 = 0x3B;
-pub const KEY_F1: u16 = 0x5C;
+pub const KEY_BACKSPACE: u16 = 0x08;
+pub const KEY_TAB: u16 = 0x09;
+pub const KEY_RETURN: u16 = 0x0D;
+pub const KEY_CONTROL: u16 = 0x112;
+pub const KEY_ALT: u16 = 0x114;
+pub const KEY_SHIFT: u16 = 0x110;
+pub const KEY_ESCAPE: u16 = 0x1B;
+pub const KEY_SPACE: u16 = 0x20;
+pub const KEY_PAGE_DOWN: u16 = 0x109;
+pub const KEY_PAGE_UP: u16 = 0x108;
+pub const KEY_END: u16 = 0x107;
+pub const KEY_HOME: u16 = 0x106;
+pub const KEY_LEFT: u16 = 0x102;
+pub const KEY_UP: u16 = 0x100;
+pub const KEY_RIGHT: u16 = 0x103;
+pub const KEY_DOWN: u16 = 0x101;
+pub const KEY_INSERT: u16 = 0x104;
+pub const KEY_DELETE: u16 = 0x105;
+pub const KEY_0: u16 = 0x30;
+pub const KEY_A: u16 = 0x41;
+pub const KEY_TILDE: u16 = 0x60;
+pub const KEY_F1: u16 = 0x121;
 
 /// The key code for a letter or digit, so hosts and tests can build events.
 pub fn key_for_char(c: char) -> Option<u16> {
@@ -118,6 +121,42 @@ fn key_by_name(k: &str) -> Option<u16> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn codes_are_the_action_map_codes() {
+        let code = |n: &str| v12_sim::action_map::key_code(n).unwrap();
+        let pairs = [
+            (KEY_BACKSPACE, "backspace"),
+            (KEY_TAB, "tab"),
+            (KEY_RETURN, "enter"),
+            (KEY_CONTROL, "lcontrol"),
+            (KEY_ALT, "lalt"),
+            (KEY_SHIFT, "lshift"),
+            (KEY_ESCAPE, "escape"),
+            (KEY_SPACE, "space"),
+            (KEY_PAGE_DOWN, "pagedown"),
+            (KEY_PAGE_UP, "pageup"),
+            (KEY_END, "end"),
+            (KEY_HOME, "home"),
+            (KEY_LEFT, "left"),
+            (KEY_UP, "up"),
+            (KEY_RIGHT, "right"),
+            (KEY_DOWN, "down"),
+            (KEY_INSERT, "insert"),
+            (KEY_DELETE, "delete"),
+            (KEY_0, "0"),
+            (KEY_A, "a"),
+            (KEY_TILDE, "tilde"),
+            (KEY_F1, "f1"),
+        ];
+        for (k, name) in pairs {
+            assert_eq!(k, code(name), "{name}");
+        }
+        for c in ('a'..='z').chain('0'..='9') {
+            assert_eq!(key_for_char(c), Some(code(&c.to_string())), "{c}");
+        }
+        assert_eq!(KeyChord::parse("f12").unwrap().key, code("f12"));
+    }
 
     #[test]
     fn parses_accelerators() {
