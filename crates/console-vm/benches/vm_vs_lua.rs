@@ -122,8 +122,8 @@ fn bench(c: &mut Criterion) {
     g.bench_function("tscript", |b| {
         let mut names = v12_console_vm::intern::Interner::default();
         b.iter(|| {
-            let ast = v12_console_vm::parse(&ts_src, "big.cs").expect("parse");
-            black_box(v12_console_vm::compiler::compile_program(&ast, "big.cs", &mut names))
+            let code = v12_console_vm::compiler::compile_source(&ts_src, "big.cs", &mut names);
+            black_box(code.expect("parse"))
         })
     });
     g.bench_function("baseline_lua54", |b| {

@@ -43,9 +43,9 @@ fn main() {
             "calls" => drop(std::hint::black_box(con.call_function("calls", std::slice::from_ref(&obj)))),
             "words" => drop(std::hint::black_box(con.call_function("words", &[]))),
             "parse" => {
-                let ast = v12_console_vm::parse(&src, "big.cs").expect("parse");
                 let mut names = v12_console_vm::intern::Interner::default();
-                std::hint::black_box(v12_console_vm::compiler::compile_program(&ast, "big.cs", &mut names));
+                let code = v12_console_vm::compiler::compile_source(&src, "big.cs", &mut names);
+                std::hint::black_box(code.expect("parse"));
             }
             _ => drop(std::hint::black_box(con.call_function("loop1m", &[]))),
         }

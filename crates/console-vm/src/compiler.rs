@@ -4,6 +4,7 @@
 use crate::ast::*;
 use crate::bytecode::{Arith, Cmp, FuncDef, NewSpec, Op, Sep};
 use crate::intern::{FastBuild, Interner, Name};
+use crate::parser::SyntaxError;
 use crate::value::Value;
 use hashbrown::HashMap;
 use std::rc::Rc;
@@ -13,17 +14,41 @@ struct Loop {
     continues: Vec<usize>,
 }
 
-/// `'a` borrows the name table, `'s` the syntax tree (constants are keyed by its strings, so
-/// they are not copied twice).
-struct Fc<'a, 's> {
+/// A constant's text, looked up by `&str` without copying it (the key is the constant's own
+/// string, so a file-wide constant costs one allocation).
+#[derive(Clone, PartialEq, Eq)]
+struct ConstKey(Rc<String>);
+
+impl std::hash::Hash for ConstKey {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.as_str().hash(h)
+    }
+}
+
+impl std::borrow::Borrow<str> for ConstKey {
+    fn borrow(&self) -> &str {
+        self.0.as_str()
+    }
+}
+
+/// A constant's text (constants are strings; the empty one is `Value::Empty`).
+fn const_text(v: &Value) -> &str {
+    match v {
+        Value::Str(s) => s.as_str(),
+        _ => "",
+    }
+}
+
+/// `'a` borrows the name table. Nothing borrows the syntax tree, so a file can be compiled
+/// one top-level statement at a time while it is parsed.
+struct Fc<'a> {
     names: &'a mut Interner,
     code: Vec<Op>,
     lines: Vec<u32>,
     consts: Vec<Value>,
-    /// Constant texts in `consts` order; searched directly while short, through
-    /// `const_map` (filled on first need) once long.
-    const_keys: Vec<&'s str>,
-    const_map: HashMap<&'s str, u32, FastBuild>,
+    /// `consts` (all texts) are searched directly while short, through `const_map` (filled on
+    /// first need) once long.
+    const_map: HashMap<ConstKey, u32, FastBuild>,
     new_specs: Vec<NewSpec>,
     locals: HashMap<Name, u32, FastBuild>,
     /// Slot by the address of the tree's shared name: the parser shares one `Ident` per
@@ -32,7 +57,7 @@ struct Fc<'a, 's> {
     n_by_ptr: usize,
     /// Constant values shared by every function of the file (a string used in a thousand
     /// functions is allocated once).
-    file_consts: HashMap<&'s str, Value, FastBuild>,
+    file_consts: HashMap<ConstKey, (), FastBuild>,
     nlocals: u32,
     loops: Vec<Loop>,
     decls: Vec<Rc<FuncDef>>,
@@ -46,21 +71,39 @@ struct Fc<'a, 's> {
 
 /// Compiles a parsed file into its top-level code.
 pub fn compile_program(stmts: &[Stmt], file: &str, names: &mut Interner) -> Rc<FuncDef> {
-    let file: Rc<str> = Rc::from(file);
     let main = names.intern("<main>");
-    let mut fc = Fc::new(names, true, file);
+    let mut fc = Fc::new(names, true, Rc::from(file));
     let mut starts = Vec::with_capacity(stmts.len());
     for s in stmts {
         starts.push(fc.here());
         fc.stmt(s);
     }
-    fc.emit(Op::ReturnEmpty);
-    let mut def = fc.finish(main, None, None, 0);
-    def.stmt_starts = starts;
-    Rc::new(def)
+    fc.finish_program(main, starts)
 }
 
-impl<'a, 's> Fc<'a, 's> {
+/// Parses and compiles `src` in one pass: each top-level statement is compiled as soon as it
+/// is parsed and its tree dropped, so the whole tree never exists at once. Errors are those of
+/// [`crate::parse`] (nothing is returned for a file with a syntax or scan error).
+pub fn compile_source(src: &str, file: &str, names: &mut Interner) -> Result<Rc<FuncDef>, SyntaxError> {
+    let mark = names.len();
+    let main = names.intern("<main>");
+    let mut fc = Fc::new(names, true, Rc::from(file));
+    let mut starts = Vec::new();
+    let parsed = crate::parser::parse_each(src, file, |s| {
+        starts.push(fc.here());
+        fc.stmt(&s);
+    });
+    match parsed {
+        Ok(()) => Ok(fc.finish_program(main, starts)),
+        Err(e) => {
+            drop(fc);
+            names.truncate(mark);
+            Err(e)
+        }
+    }
+}
+
+impl<'a> Fc<'a> {
     fn new(names: &'a mut Interner, toplevel: bool, file: Rc<str>) -> Self {
         Fc {
             names,
@@ -68,7 +111,6 @@ impl<'a, 's> Fc<'a, 's> {
             code: Vec::with_capacity(32),
             lines: Vec::with_capacity(32),
             consts: Vec::new(),
-            const_keys: Vec::new(),
             const_map: HashMap::default(),
             new_specs: Vec::new(),
             locals: HashMap::with_capacity_and_hasher(8, FastBuild::default()),
@@ -83,6 +125,14 @@ impl<'a, 's> Fc<'a, 's> {
             file,
             barrier: 0,
         }
+    }
+
+    /// The top-level code of a file, after its last statement.
+    fn finish_program(mut self, main: Name, starts: Vec<u32>) -> Rc<FuncDef> {
+        self.emit(Op::ReturnEmpty);
+        let mut def = self.finish(main, None, None, 0);
+        def.stmt_starts = starts;
+        Rc::new(def)
     }
 
     fn finish(self, name: Name, ns: Option<Name>, package: Option<Name>, nparams: u32) -> FuncDef {
@@ -239,31 +289,46 @@ impl<'a, 's> Fc<'a, 's> {
         }
     }
 
-    fn konst(&mut self, s: &'s str) -> u32 {
+    fn konst(&mut self, s: &str) -> u32 {
         const SHORT: usize = 16;
-        if self.const_keys.len() <= SHORT {
-            if let Some(i) = self.const_keys.iter().position(|&k| k == s) {
+        if self.consts.len() <= SHORT {
+            if let Some(i) = self.consts.iter().position(|k| const_text(k) == s) {
                 return i as u32;
             }
         } else {
             if self.const_map.is_empty() {
-                self.const_map.extend(self.const_keys.iter().enumerate().map(|(i, &k)| (k, i as u32)));
+                let keys = self.consts.iter().enumerate().filter_map(|(i, k)| match k {
+                    Value::Str(rc) => Some((ConstKey(rc.clone()), i as u32)),
+                    _ => None,
+                });
+                self.const_map.extend(keys);
             }
             if let Some(&i) = self.const_map.get(s) {
                 return i;
             }
         }
         let i = self.consts.len() as u32;
-        let v = self.file_consts.entry(s).or_insert_with(|| Value::str(s)).clone();
+        let v = if s.is_empty() {
+            Value::Empty
+        } else {
+            let rc = match self.file_consts.get_key_value(s) {
+                Some((k, ())) => k.0.clone(),
+                None => {
+                    let rc = Rc::new(s.to_string());
+                    self.file_consts.insert(ConstKey(rc.clone()), ());
+                    rc
+                }
+            };
+            if !self.const_map.is_empty() {
+                self.const_map.insert(ConstKey(rc.clone()), i);
+            }
+            Value::Str(rc)
+        };
         self.consts.push(v);
-        self.const_keys.push(s);
-        if !self.const_map.is_empty() {
-            self.const_map.insert(s, i);
-        }
         i
     }
 
-    fn push_str(&mut self, s: &'s str) {
+    fn push_str(&mut self, s: &str) {
         if s.is_empty() {
             self.emit(Op::Empty);
         } else {
@@ -272,7 +337,7 @@ impl<'a, 's> Fc<'a, 's> {
         }
     }
 
-    fn local_slot(&mut self, name: &'s Ident) -> u32 {
+    fn local_slot(&mut self, name: &Ident) -> u32 {
         let key = Rc::as_ptr(name) as *const u8 as usize;
         if let Some(&(_, s)) = self.local_by_ptr[..self.n_by_ptr].iter().find(|&&(k, _)| k == key) {
             return s;
@@ -301,7 +366,7 @@ impl<'a, 's> Fc<'a, 's> {
         s
     }
 
-    fn function(&mut self, f: &'s FunctionDecl, package: Option<&str>) {
+    fn function(&mut self, f: &FunctionDecl, package: Option<&str>) {
         let name = self.names.intern(&f.name);
         let ns = f.ns.as_deref().map(|n| self.names.intern(n));
         let pkg = package.map(|p| self.names.intern(p));
@@ -329,7 +394,7 @@ impl<'a, 's> Fc<'a, 's> {
         self.emit(Op::Declare(idx));
     }
 
-    fn stmt(&mut self, s: &'s Stmt) {
+    fn stmt(&mut self, s: &Stmt) {
         match s {
             Stmt::Expr(e, sp) => {
                 self.line = sp.line;
@@ -525,7 +590,7 @@ impl<'a, 's> Fc<'a, 's> {
         self.emit(Op::Error(k));
     }
 
-    fn index_name(&mut self, name: &str, index: &'s [Expr]) {
+    fn index_name(&mut self, name: &str, index: &[Expr]) {
         for e in index {
             self.expr(e, true);
         }
@@ -534,7 +599,7 @@ impl<'a, 's> Fc<'a, 's> {
     }
 
     /// Pushes the current value of an lvalue. Returns nothing on the stack but the value.
-    fn load(&mut self, lv: &'s LValue) {
+    fn load(&mut self, lv: &LValue) {
         match lv {
             LValue::Var { scope: Scope::Global, name, index } => {
                 if index.is_empty() {
@@ -568,7 +633,7 @@ impl<'a, 's> Fc<'a, 's> {
     }
 
     /// Assignment and compound assignment (`op`), leaving the value when `keep`.
-    fn assign(&mut self, lv: &'s LValue, op: Option<BinOp>, value: &'s Expr, keep: bool) {
+    fn assign(&mut self, lv: &LValue, op: Option<BinOp>, value: &Expr, keep: bool) {
         // In-place append for `%s = %s @ x` and `%s @= ...`-like shapes.
         if let LValue::Var { scope: Scope::Local, name, index } = lv
             && index.is_empty()
@@ -680,7 +745,7 @@ impl<'a, 's> Fc<'a, 's> {
         self.emit(o);
     }
 
-    fn args(&mut self, args: &'s [Expr]) -> u32 {
+    fn args(&mut self, args: &[Expr]) -> u32 {
         for a in args {
             self.expr(a, true);
         }
@@ -688,7 +753,7 @@ impl<'a, 's> Fc<'a, 's> {
     }
 
     /// Compiles an expression; when `want` is false the value is not left on the stack.
-    fn expr(&mut self, e: &'s Expr, want: bool) {
+    fn expr(&mut self, e: &Expr, want: bool) {
         match e {
             Expr::Assign(lv, op, v) => {
                 self.assign(lv, *op, v, want);
@@ -792,7 +857,7 @@ impl<'a, 's> Fc<'a, 's> {
     }
 
     /// Leaves the new object's id on the stack.
-    fn object(&mut self, d: &'s ObjectDecl) {
+    fn object(&mut self, d: &ObjectDecl) {
         let class = match &d.class {
             ClassName::Name(n) => Some(self.names.intern(n)),
             ClassName::Expr(e) => {
@@ -880,6 +945,25 @@ fn sep_of(op: BinOp) -> Sep {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_pass_compile_matches_parse_then_compile_and_errors_leave_no_names() {
+        let src = "function Foo::bar(%a) { %b = \"x\" @ %a; return %b; }\n$g = \"x\";\nFoo::bar(1);";
+        let mut n1 = Interner::default();
+        let mut n2 = Interner::default();
+        let a = compile_program(&crate::parse(src, "t.cs").unwrap(), "t.cs", &mut n1);
+        let b = compile_source(src, "t.cs", &mut n2).unwrap();
+        assert_eq!(format!("{:?}", a.code), format!("{:?}", b.code));
+        assert_eq!(a.stmt_starts, b.stmt_starts);
+        assert_eq!(a.decls.len(), b.decls.len());
+        assert_eq!(format!("{:?}", a.decls[0].consts), format!("{:?}", b.decls[0].consts));
+        assert_eq!(n1.len(), n2.len());
+        let before = n2.len();
+        let e = compile_source("function NewName() { %q = 1; }\n%x = ;", "e.cs", &mut n2).unwrap_err();
+        assert_eq!((e.line, e.col), (2, 6));
+        assert_eq!(n2.len(), before);
+        assert!(n2.lookup("NewName").is_none());
+    }
 
     #[test]
     fn local_update_with_a_scaled_term_is_one_instruction() {

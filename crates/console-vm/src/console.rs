@@ -2,11 +2,11 @@
 //! and the entry points (`eval`, `exec_file`, `call_function`, `call_method`).
 
 use crate::bytecode::FuncDef;
-use crate::compiler::compile_program;
+use crate::compiler::compile_source;
 use crate::intern::{Interner, Name};
 use crate::object::{ClassRec, ObjectId, SimObject};
 use crate::output::{Level, OutputSink, StdioSink};
-use crate::parser::{SyntaxError, parse};
+use crate::parser::SyntaxError;
 use crate::value::Value;
 use hashbrown::HashMap;
 use std::collections::BTreeMap;
@@ -660,14 +660,13 @@ impl Console {
 
     /// Like [`Console::eval`] with a file name for messages.
     pub fn eval_named(&mut self, src: &str, file: &str) -> Result<Value, ConsoleError> {
-        let stmts = match parse(src, file) {
-            Ok(s) => s,
+        let code = match compile_source(src, file, &mut self.names) {
+            Ok(c) => c,
             Err(e) => {
                 self.error(&e.to_string());
                 return Err(ConsoleError::Syntax(e));
             }
         };
-        let code = compile_program(&stmts, file, &mut self.names);
         self.run_toplevel(code, None)
     }
 

@@ -113,6 +113,18 @@ impl Interner {
         Name(id)
     }
 
+    /// Forgets the names interned after `mark` (so a file that fails to parse leaves no trace).
+    pub(crate) fn truncate(&mut self, mark: usize) {
+        while self.names.len() > mark {
+            let id = (self.names.len() - 1) as u32;
+            let h = ci_hash(&self.names[id as usize]);
+            if let Ok(e) = self.table.find_entry(h, |&x| x == id) {
+                e.remove();
+            }
+            self.names.pop();
+        }
+    }
+
     /// The id of `s` if it was ever interned.
     pub fn lookup(&self, s: &str) -> Option<Name> {
         let h = self.hash(s);

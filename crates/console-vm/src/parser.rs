@@ -68,6 +68,15 @@ type PResult<T> = Result<T, SyntaxError>;
 
 /// Parses a whole file.
 pub fn parse(src: &str, file: &str) -> Result<Vec<Stmt>, SyntaxError> {
+    let mut out = Vec::new();
+    parse_each(src, file, |s| out.push(s))?;
+    Ok(out)
+}
+
+/// Parses a file, handing each top-level statement to `each` as soon as it is parsed (so a
+/// caller can compile and drop it). On an error, the statements already handed over are
+/// those before it; the error is the one [`parse`] reports.
+pub(crate) fn parse_each(src: &str, file: &str, mut each: impl FnMut(Stmt)) -> Result<(), SyntaxError> {
     let eof = Token { tok: Tok::Eof, span: Span::default() };
     let mut p = Parser {
         sc: Scanner::new(src),
@@ -81,11 +90,10 @@ pub fn parse(src: &str, file: &str) -> Result<Vec<Stmt>, SyntaxError> {
     };
     p.cur = p.scan();
     p.next = p.scan();
-    let mut out = Vec::new();
     let mut result = Ok(());
     while !p.at_eof() {
         match p.top_stmt() {
-            Ok(s) => out.push(s),
+            Ok(s) => each(s),
             Err(e) => {
                 result = Err(e);
                 break;
@@ -105,7 +113,7 @@ pub fn parse(src: &str, file: &str) -> Result<Vec<Stmt>, SyntaxError> {
             message: e.message,
         });
     }
-    result.map(|()| out)
+    result
 }
 
 impl<'a> Parser<'a> {
