@@ -342,7 +342,7 @@ impl<'a> Fc<'a> {
         if let Some(&(_, s)) = self.local_by_ptr[..self.n_by_ptr].iter().find(|&&(k, _)| k == key) {
             return s;
         }
-        let n = self.names.intern(name);
+        let n = self.names.intern_rc(name);
         let s = match self.locals.get(&n) {
             Some(&s) => s,
             None => {
@@ -367,14 +367,14 @@ impl<'a> Fc<'a> {
     }
 
     fn function(&mut self, f: &FunctionDecl, package: Option<&str>) {
-        let name = self.names.intern(&f.name);
-        let ns = f.ns.as_deref().map(|n| self.names.intern(n));
+        let name = self.names.intern_rc(&f.name);
+        let ns = f.ns.as_ref().map(|n| self.names.intern_rc(n));
         let pkg = package.map(|p| self.names.intern(p));
         let mut fc = Fc::new(self.names, false, self.file.clone());
         fc.file_consts = std::mem::take(&mut self.file_consts);
         fc.line = f.span.line;
         for p in f.params.iter().take(crate::MAX_ARGS) {
-            let n = fc.names.intern(p);
+            let n = fc.names.intern_rc(p);
             if !fc.locals.contains_key(&n) {
                 fc.locals.insert(n, fc.nlocals);
             }
@@ -590,11 +590,11 @@ impl<'a> Fc<'a> {
         self.emit(Op::Error(k));
     }
 
-    fn index_name(&mut self, name: &str, index: &[Expr]) {
+    fn index_name(&mut self, name: &Ident, index: &[Expr]) {
         for e in index {
             self.expr(e, true);
         }
-        let n = self.names.intern(name);
+        let n = self.names.intern_rc(name);
         self.emit(Op::BuildName(n, index.len() as u32));
     }
 
@@ -603,7 +603,7 @@ impl<'a> Fc<'a> {
         match lv {
             LValue::Var { scope: Scope::Global, name, index } => {
                 if index.is_empty() {
-                    let n = self.names.intern(name);
+                    let n = self.names.intern_rc(name);
                     self.emit(Op::LoadGlobal(n));
                 } else {
                     self.index_name(name, index);
@@ -622,7 +622,7 @@ impl<'a> Fc<'a> {
             LValue::Field { object, name, index } => {
                 self.expr(object, true);
                 if index.is_empty() {
-                    let n = self.names.intern(name);
+                    let n = self.names.intern_rc(name);
                     self.emit(Op::LoadField(n));
                 } else {
                     self.index_name(name, index);
@@ -666,7 +666,7 @@ impl<'a> Fc<'a> {
             LValue::Var { scope, name, index } => {
                 let global = *scope == Scope::Global;
                 if global && index.is_empty() {
-                    let n = self.names.intern(name);
+                    let n = self.names.intern_rc(name);
                     if let Some(op) = op {
                         self.emit(Op::LoadGlobal(n));
                         self.expr(value, true);
@@ -691,7 +691,7 @@ impl<'a> Fc<'a> {
             LValue::Field { object, name, index } => {
                 self.expr(object, true);
                 if index.is_empty() {
-                    let n = self.names.intern(name);
+                    let n = self.names.intern_rc(name);
                     if let Some(op) = op {
                         self.emit(Op::Dup);
                         self.emit(Op::LoadField(n));
@@ -832,12 +832,12 @@ impl<'a> Fc<'a> {
             Expr::Call { ns, name, args, span } => {
                 self.line = self.line.max(span.line);
                 let argc = self.args(args);
-                let n = self.names.intern(name);
+                let n = self.names.intern_rc(name);
                 match ns {
                     None => self.emit(Op::Call(n, argc)),
                     Some(p) if p.eq_ignore_ascii_case("Parent") => self.emit(Op::CallParent(n, argc)),
                     Some(p) => {
-                        let pn = self.names.intern(p);
+                        let pn = self.names.intern_rc(p);
                         self.emit(Op::CallNs(pn, n, argc))
                     }
                 };
@@ -845,7 +845,7 @@ impl<'a> Fc<'a> {
             Expr::Method { object, name, args, .. } => {
                 self.expr(object, true);
                 let argc = self.args(args) + 1;
-                let n = self.names.intern(name);
+                let n = self.names.intern_rc(name);
                 self.emit(Op::CallMethod(n, argc));
             }
             Expr::New(d) => self.object(d),
@@ -859,7 +859,7 @@ impl<'a> Fc<'a> {
     /// Leaves the new object's id on the stack.
     fn object(&mut self, d: &ObjectDecl) {
         let class = match &d.class {
-            ClassName::Name(n) => Some(self.names.intern(n)),
+            ClassName::Name(n) => Some(self.names.intern_rc(n)),
             ClassName::Expr(e) => {
                 self.expr(e, true);
                 None
@@ -869,7 +869,7 @@ impl<'a> Fc<'a> {
             self.expr(n, true);
         }
         let argc = self.args(&d.args);
-        let parent = d.parent.as_deref().map(|p| self.names.intern(p));
+        let parent = d.parent.as_ref().map(|p| self.names.intern_rc(p));
         let spec = NewSpec {
             class,
             has_name: d.name.is_some(),
@@ -885,7 +885,7 @@ impl<'a> Fc<'a> {
         for (name, index, value) in &d.fields {
             if index.is_empty() {
                 self.expr(value, true);
-                let n = self.names.intern(name);
+                let n = self.names.intern_rc(name);
                 self.emit(Op::NewField(n));
             } else {
                 self.index_name(name, index);

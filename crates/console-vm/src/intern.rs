@@ -32,9 +32,12 @@ fn ci_hash(s: &str) -> u64 {
     }
     let rest = chunks.remainder();
     if !rest.is_empty() {
-        let mut w = [0u8; 8];
-        w[..rest.len()].copy_from_slice(rest);
-        h = mix(h, u64::from_le_bytes(w) | FOLD);
+        // Byte by byte: a `copy_from_slice` of a variable length is a `memcpy` call.
+        let mut w = 0u64;
+        for (i, &c) in rest.iter().enumerate() {
+            w |= u64::from(c) << (8 * i);
+        }
+        h = mix(h, w | FOLD);
     }
     // Spread the high bits down: hashbrown takes the bucket from the low bits and a tag from
     // the top seven.
@@ -92,7 +95,13 @@ pub type FastBuild = std::hash::BuildHasherDefault<FastHasher>;
 pub struct Interner {
     names: Vec<Rc<str>>,
     table: HashTable<u32>,
+    /// Direct-mapped cache from a shared string's address to its name, for the compiler's
+    /// syntax-tree names (one `Rc` per spelling per file): a hit skips hashing the text. Each
+    /// entry holds its `Rc`, so an address in the cache cannot be reused by another string.
+    by_ptr: Vec<(usize, Option<Rc<str>>, Name)>,
 }
+
+const BY_PTR_SLOTS: usize = 512;
 
 impl Interner {
     fn hash(&self, s: &str) -> u64 {
@@ -115,6 +124,7 @@ impl Interner {
 
     /// Forgets the names interned after `mark` (so a file that fails to parse leaves no trace).
     pub(crate) fn truncate(&mut self, mark: usize) {
+        self.by_ptr.clear();
         while self.names.len() > mark {
             let id = (self.names.len() - 1) as u32;
             let h = ci_hash(&self.names[id as usize]);
@@ -123,6 +133,36 @@ impl Interner {
             }
             self.names.pop();
         }
+    }
+
+    /// The id of a shared string (as [`Interner::intern`]; a new name keeps this `Rc`).
+    pub(crate) fn intern_rc(&mut self, s: &Rc<str>) -> Name {
+        let key = Rc::as_ptr(s) as *const u8 as usize;
+        let slot = ((key as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 55) as usize % BY_PTR_SLOTS;
+        if let Some((k, Some(_), n)) = self.by_ptr.get(slot)
+            && *k == key
+        {
+            return *n;
+        }
+        let h = self.hash(s);
+        let names = &self.names;
+        let n = match self.table.find(h, |&id| names[id as usize].eq_ignore_ascii_case(s)) {
+            Some(&id) => Name(id),
+            None => {
+                let id = self.names.len() as u32;
+                self.names.push(s.clone());
+                let names = &self.names;
+                self.table.insert_unique(h, id, |&id| ci_hash(&names[id as usize]));
+                Name(id)
+            }
+        };
+        if self.by_ptr.is_empty() {
+            self.by_ptr = vec![(0, None, Name(0)); BY_PTR_SLOTS];
+        }
+        if let Some(e) = self.by_ptr.get_mut(slot) {
+            *e = (key, Some(s.clone()), n);
+        }
+        n
     }
 
     /// The id of `s` if it was ever interned.

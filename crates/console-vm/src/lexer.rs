@@ -345,8 +345,15 @@ impl<'a> Scanner<'a> {
         }
         self.i = i;
         let text = &self.src[start..i];
-        if !is_float && let Ok(v) = text.parse::<i64>() {
-            return Ok(Tok::Int(v));
+        if !is_float {
+            // Up to 18 digits cannot overflow: no need for the general parser.
+            if text.len() <= 18 {
+                let v = text.bytes().fold(0i64, |v, d| v * 10 + i64::from(d - b'0'));
+                return Ok(Tok::Int(v));
+            }
+            if let Ok(v) = text.parse::<i64>() {
+                return Ok(Tok::Int(v));
+            }
         }
         match text.parse::<f64>() {
             Ok(v) => Ok(Tok::Float(v)),
@@ -471,8 +478,13 @@ impl<'a> Scanner<'a> {
             let Some(&c) = b.get(i) else { break };
             match c {
                 b'\n' => {
+                    // A newline and the next line's indentation in one go.
                     self.newline(i);
-                    self.i += 1;
+                    i += 1;
+                    while i < b.len() && CLASS[b[i] as usize] & SPACE != 0 {
+                        i += 1;
+                    }
+                    self.i = i;
                     continue;
                 }
                 b'/' if b.get(i + 1) == Some(&b'/') => {

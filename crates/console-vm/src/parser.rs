@@ -38,10 +38,12 @@ fn short_key(s: &str) -> u64 {
     if b.is_empty() || b.len() > 7 {
         return 0;
     }
-    let mut w = [0u8; 8];
-    w[..b.len()].copy_from_slice(b);
-    w[7] = b.len() as u8;
-    u64::from_le_bytes(w)
+    // Byte by byte: a `copy_from_slice` of a variable length is a `memcpy` call.
+    let mut k = (b.len() as u64) << 56;
+    for (i, &c) in b.iter().enumerate() {
+        k |= u64::from(c) << (8 * i);
+    }
+    k
 }
 
 /// How deeply expressions and statements may nest before the parser gives up (keeps the stack bounded).
@@ -514,6 +516,7 @@ impl<'a> Parser<'a> {
         Ok(ObjectDecl { class, name, parent, args, fields, children, datablock, span })
     }
 
+    #[inline]
     fn index_list(&mut self) -> PResult<Vec<Expr>> {
         let mut out = Vec::new();
         if self.eat_op("[") {
@@ -535,6 +538,7 @@ impl<'a> Parser<'a> {
         r
     }
 
+    #[inline]
     fn assign(&mut self) -> PResult<Expr> {
         let lhs = self.ternary()?;
         let op = match self.peek() {
@@ -560,6 +564,7 @@ impl<'a> Parser<'a> {
         Ok(Expr::Assign(lv, op, Box::new(rhs)))
     }
 
+    #[inline]
     fn ternary(&mut self) -> PResult<Expr> {
         let c = self.binary(0)?;
         if self.eat_op("?") {
@@ -634,6 +639,7 @@ impl<'a> Parser<'a> {
         Ok(Expr::Un(op, Box::new(e?)))
     }
 
+    #[inline]
     fn postfix_incdec(&mut self) -> PResult<Expr> {
         let e = self.primary()?;
         let up = if self.is_op("++") {
