@@ -189,7 +189,8 @@ fn main() -> ExitCode {
         Mode::Match => {
             let config = MatchConfig {
                 clients: args.clients.unwrap_or(16) as usize,
-                seconds: args.seconds.unwrap_or(15.0).ceil() as u64,
+                // A human in the window needs longer than the bots' default 15 s.
+                seconds: args.seconds.unwrap_or(if args.window { 180.0 } else { 15.0 }).ceil() as u64,
                 loss: args.loss_override,
                 latency: args.latency_override,
                 live: !args.json,
