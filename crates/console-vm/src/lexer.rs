@@ -264,6 +264,8 @@ pub(crate) struct Scanner<'a> {
     line: u32,
     col: u32,
     col_pos: usize,
+    /// The scan error, if any (tokens are returned without a `Result`: fewer moves per token).
+    pub(crate) error: Option<LexError>,
 }
 
 impl<'a> Scanner<'a> {
@@ -451,21 +453,33 @@ pub fn unescape(raw: &str) -> String {
 impl<'a> Scanner<'a> {
     /// A scanner at the start of `src`.
     pub(crate) fn new(src: &'a str) -> Self {
-        Scanner { src, b: src.as_bytes(), ascii: src.is_ascii(), i: 0, line: 1, col: 1, col_pos: 0 }
-    }
-
-    /// The next token (`Eof` at the end, and again on every later call).
-    pub(crate) fn next_token(&mut self) -> Result<Token<'a>, LexError> {
-        let r = self.scan();
-        if r.is_err() {
-            // Nothing after a scan error is read.
-            self.i = self.b.len();
-            self.col_pos = self.i;
+        Scanner {
+            src,
+            b: src.as_bytes(),
+            ascii: src.is_ascii(),
+            i: 0,
+            line: 1,
+            col: 1,
+            col_pos: 0,
+            error: None,
         }
-        r
     }
 
-    fn scan(&mut self) -> Result<Token<'a>, LexError> {
+    /// Records a scan error and ends the input: nothing after it is read. The error's token is
+    /// an `Eof` at the error's position.
+    #[cold]
+    #[inline(never)]
+    fn fail(&mut self, e: LexError) -> Token<'a> {
+        self.i = self.b.len();
+        self.col_pos = self.i;
+        let span = e.span;
+        self.error.get_or_insert(e);
+        Token { tok: Tok::Eof, span }
+    }
+
+    /// The next token (`Eof` at the end, and again on every later call; `Eof` too on a scan
+    /// error, which is then in `self.error`).
+    pub(crate) fn next_token(&mut self) -> Token<'a> {
         let b = self.b;
         let src = self.src;
         while self.i < b.len() {
@@ -500,7 +514,8 @@ impl<'a> Scanner<'a> {
                     let mut j = i + 2;
                     loop {
                         if j + 1 >= b.len() {
-                            return Err(LexError { span, message: "unterminated block comment".into() });
+                            return self
+                                .fail(LexError { span, message: "unterminated block comment".into() });
                         }
                         if b[j] == b'*' && b[j + 1] == b'/' {
                             break;
@@ -521,7 +536,7 @@ impl<'a> Scanner<'a> {
                         continue;
                     }
                     let span = self.span();
-                    return Err(LexError {
+                    return self.fail(LexError {
                         span,
                         message: format!("unexpected character `{}`", ch.escape_debug()),
                     });
@@ -533,41 +548,45 @@ impl<'a> Scanner<'a> {
                 self.i += 1;
                 let name = self.name();
                 let tok = if c == b'$' { Tok::Global(name) } else { Tok::Local(name) };
-                return Ok(Token { tok, span });
+                return Token { tok, span };
             }
             if is_name_start(c) {
                 let name = self.name();
                 if name == "switch" && b.get(self.i) == Some(&b'$') {
                     self.i += 1;
-                    return Ok(Token { tok: Tok::Kw(Kw::SwitchStr), span });
+                    return Token { tok: Tok::Kw(Kw::SwitchStr), span };
                 }
                 let tok = match Kw::from_word(name) {
                     Some(k) => Tok::Kw(k),
                     None => Tok::Ident(name),
                 };
-                return Ok(Token { tok, span });
+                return Token { tok, span };
             }
             if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(|d| d.is_ascii_digit())) {
-                let tok = self.number(span)?;
-                return Ok(Token { tok, span });
+                return match self.number(span) {
+                    Ok(tok) => Token { tok, span },
+                    Err(e) => self.fail(e),
+                };
             }
             if c == b'"' || c == b'\'' {
-                let raw = self.string(c, span)?;
-                return Ok(Token { tok: if c == b'"' { Tok::Str(raw) } else { Tok::Tagged(raw) }, span });
+                return match self.string(c, span) {
+                    Ok(raw) => Token { tok: if c == b'"' { Tok::Str(raw) } else { Tok::Tagged(raw) }, span },
+                    Err(e) => self.fail(e),
+                };
             }
             return match op_at(b, i) {
                 Some(op) => {
                     self.i += op.len();
-                    Ok(Token { tok: Tok::Op(op), span })
+                    Token { tok: Tok::Op(op), span }
                 }
-                None => Err(LexError {
+                None => self.fail(LexError {
                     span,
                     message: format!("unexpected character `{}`", (c as char).escape_debug()),
                 }),
             };
         }
         let span = self.span();
-        Ok(Token { tok: Tok::Eof, span })
+        Token { tok: Tok::Eof, span }
     }
 }
 
@@ -576,7 +595,10 @@ pub fn tokenize(src: &str) -> Result<Vec<Token<'_>>, LexError> {
     let mut sc = Scanner::new(src);
     let mut out = Vec::new();
     loop {
-        let t = sc.next_token()?;
+        let t = sc.next_token();
+        if let Some(e) = sc.error.take() {
+            return Err(e);
+        }
         out.push(t);
         if t.tok == Tok::Eof {
             return Ok(out);

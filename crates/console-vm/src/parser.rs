@@ -3,7 +3,7 @@
 
 use crate::ast::*;
 use crate::intern::FastBuild;
-use crate::lexer::{Kw, LexError, Scanner, Span, Tok, Token, unescape};
+use crate::lexer::{Kw, Scanner, Span, Tok, Token, unescape};
 use hashbrown::HashMap;
 use std::fmt;
 use std::rc::Rc;
@@ -55,8 +55,6 @@ struct Parser<'a> {
     sc: Scanner<'a>,
     cur: Token<'a>,
     next: Token<'a>,
-    /// The first scan error; it is reported instead of any syntax error.
-    lex_err: Option<LexError>,
     file: &'a str,
     depth: u32,
     /// One shared `Ident` per distinct spelling in this file.
@@ -84,7 +82,6 @@ pub(crate) fn parse_each(src: &str, file: &str, mut each: impl FnMut(Stmt)) -> R
         sc: Scanner::new(src),
         cur: eof,
         next: eof,
-        lex_err: None,
         file,
         depth: 0,
         names: HashMap::default(),
@@ -104,10 +101,10 @@ pub(crate) fn parse_each(src: &str, file: &str, mut each: impl FnMut(Stmt)) -> R
     }
     // A scan error anywhere in the file wins over a syntax error (as when the whole file was
     // scanned first).
-    while p.lex_err.is_none() && p.next.tok != Tok::Eof {
+    while p.sc.error.is_none() && p.next.tok != Tok::Eof {
         p.next = p.scan();
     }
-    if let Some(e) = p.lex_err {
+    if let Some(e) = p.sc.error.take() {
         return Err(SyntaxError {
             file: file.to_string(),
             line: e.span.line,
@@ -127,15 +124,9 @@ impl<'a> Parser<'a> {
         self.next.tok
     }
     /// The next token from the scanner (`Eof` once a scan error was recorded).
+    #[inline]
     fn scan(&mut self) -> Token<'a> {
-        match self.sc.next_token() {
-            Ok(t) => t,
-            Err(e) => {
-                let span = e.span;
-                self.lex_err.get_or_insert(e);
-                Token { tok: Tok::Eof, span }
-            }
-        }
+        self.sc.next_token()
     }
     fn span(&self) -> Span {
         self.cur.span
