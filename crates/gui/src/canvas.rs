@@ -458,29 +458,22 @@ impl GuiCanvas {
 
     /// Runs a control's mouse handler and applies its effects. True when it used the event.
     fn send_mouse(&mut self, con: &mut Console, id: ObjectId, ev: MouseEv) -> bool {
-        if !ensure(con, id) {
-            return false;
-        }
-        let profile = self.profiles.of_control(con, id);
-        let size = self.size(con);
-        let Some(mut d) = take_data(con, id) else { return false };
-        let mut h = Hx {
-            con,
-            fonts: &mut self.fonts,
-            profile: &profile,
-            ctl: Ctl::read(con, id),
-            rect: global_rect(con, id),
-            canvas_size: size,
-            fx: Vec::new(),
-        };
-        let used = events::on_mouse(&mut h, &mut d, ev);
-        let fx = std::mem::take(&mut h.fx);
-        con.set_object_data(id, d);
-        self.apply(con, fx);
-        used
+        self.send(con, id, |h, d| events::on_mouse(h, d, ev))
     }
 
+    /// Runs a control's key handler and applies its effects. True when it used the event.
     fn send_key(&mut self, con: &mut Console, id: ObjectId, ev: KeyEv) -> bool {
+        self.send(con, id, |h, d| events::on_key(h, d, ev))
+    }
+
+    /// Gives `handler` the control's state and context, then puts the state back and applies
+    /// the effects the handler queued (script runs only after the handler has finished).
+    fn send(
+        &mut self,
+        con: &mut Console,
+        id: ObjectId,
+        handler: impl FnOnce(&mut Hx<'_>, &mut ControlData) -> bool,
+    ) -> bool {
         if !ensure(con, id) {
             return false;
         }
@@ -496,7 +489,7 @@ impl GuiCanvas {
             canvas_size: size,
             fx: Vec::new(),
         };
-        let used = events::on_key(&mut h, &mut d, ev);
+        let used = handler(&mut h, &mut d);
         let fx = std::mem::take(&mut h.fx);
         con.set_object_data(id, d);
         self.apply(con, fx);
