@@ -79,23 +79,12 @@ impl NetClassRegistryBuilder {
     /// registered twice, is an error.
     pub fn build(&mut self) -> Result<NetClassRegistry> {
         let mut classes = std::mem::take(&mut self.classes);
-        classes.sort_by(|a, b| a.name.cmp(b.name));
-        let mut by_type = HashMap::new();
-        for (i, c) in classes.iter().enumerate() {
-            if i > 0 && classes[i - 1].name == c.name {
-                return Err(NetError::BadEvent(format!("class {} registered twice", c.name)));
-            }
-            if by_type.insert(c.type_id, i as u32).is_some() {
-                return Err(NetError::BadEvent(format!("type of {} registered twice", c.name)));
-            }
-        }
-        let mut h = siphasher::sip::SipHasher24::new_with_keys(0x5631_3220_6e65_7463, 0x6c61_7373_6573_2121);
-        for c in &classes {
-            h.write(c.name.as_bytes());
-            h.write_u8(0);
-            h.write_u32(c.version);
-        }
-        let digest = h.finish();
+        let (by_type, digest) = index_classes(
+            &mut classes,
+            |c| (c.name, c.version, c.type_id),
+            (0x5631_3220_6e65_7463, 0x6c61_7373_6573_2121),
+            "class",
+        )?;
         Ok(NetClassRegistry { id_bits: bits_for_count(classes.len()), classes, by_type, digest })
     }
 }
@@ -138,6 +127,33 @@ impl NetClassRegistry {
     pub fn id_of_name(&self, name: &str) -> Option<u32> {
         self.classes.binary_search_by(|c| c.name.cmp(name)).ok().map(|i| i as u32)
     }
+}
+
+/// What both class registries (events and ghosts) do on `build`: sort the classes by name so
+/// ids are the same in every build, refuse a name or a type registered twice, and digest the
+/// (name, version) list under `keys` for the handshake. Returns the type → id map and digest.
+pub(crate) fn index_classes<C>(
+    classes: &mut [C],
+    key: impl Fn(&C) -> (&'static str, u32, TypeId),
+    keys: (u64, u64),
+    what: &str,
+) -> Result<(HashMap<TypeId, u32>, u64)> {
+    classes.sort_by(|a, b| key(a).0.cmp(key(b).0));
+    let mut by_type = HashMap::new();
+    let mut h = siphasher::sip::SipHasher24::new_with_keys(keys.0, keys.1);
+    for (i, c) in classes.iter().enumerate() {
+        let (name, version, type_id) = key(c);
+        if i > 0 && key(&classes[i - 1]).0 == name {
+            return Err(NetError::BadEvent(format!("{what} {name} registered twice")));
+        }
+        if by_type.insert(type_id, i as u32).is_some() {
+            return Err(NetError::BadEvent(format!("type of {what} {name} registered twice")));
+        }
+        h.write(name.as_bytes());
+        h.write_u8(0);
+        h.write_u32(version);
+    }
+    Ok((by_type, h.finish()))
 }
 
 #[cfg(test)]

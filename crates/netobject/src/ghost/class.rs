@@ -1,11 +1,10 @@
 //! The ghost class registry: dense class ids by sorted name, a digest for the handshake,
 //! and the factory the client uses to make an empty ghost from a class id.
 
-use crate::error::{NetError, Result};
+use crate::error::Result;
 use crate::ghost::object::{NetObject, NetObjectClass};
 use hashbrown::HashMap;
 use std::any::TypeId;
-use std::hash::Hasher;
 
 type CreateFn = fn() -> Box<dyn NetObject>;
 
@@ -53,24 +52,14 @@ impl GhostClassRegistryBuilder {
     /// Assigns ids by sorting names; a name or type registered twice is an error.
     pub fn build(&mut self) -> Result<GhostClassRegistry> {
         let mut classes = std::mem::take(&mut self.classes);
-        classes.sort_by(|a, b| a.name.cmp(b.name));
-        let mut by_type = HashMap::new();
-        for (i, c) in classes.iter().enumerate() {
-            if i > 0 && classes[i - 1].name == c.name {
-                return Err(NetError::BadEvent(format!("ghost class {} registered twice", c.name)));
-            }
-            if by_type.insert(c.type_id, i as u32).is_some() {
-                return Err(NetError::BadEvent(format!("type of ghost class {} registered twice", c.name)));
-            }
-        }
-        let mut h = siphasher::sip::SipHasher24::new_with_keys(0x5631_3220_6768_6f73, 0x7420_636c_6173_7365);
-        for c in &classes {
-            h.write(c.name.as_bytes());
-            h.write_u8(0);
-            h.write_u32(c.version);
-        }
-        let id_bits = if classes.len() <= 1 { 0 } else { usize::BITS - (classes.len() - 1).leading_zeros() };
-        Ok(GhostClassRegistry { classes, by_type, id_bits, digest: h.finish() })
+        let (by_type, digest) = crate::registry::index_classes(
+            &mut classes,
+            |c| (c.name, c.version, c.type_id),
+            (0x5631_3220_6768_6f73, 0x7420_636c_6173_7365),
+            "ghost class",
+        )?;
+        let id_bits = crate::wire::bits_for_count(classes.len());
+        Ok(GhostClassRegistry { classes, by_type, id_bits, digest })
     }
 }
 
