@@ -5,47 +5,23 @@
 
 use crate::client::ui::HudState;
 use crate::client::view::{ObjectKind, ViewObject, WorldView};
+pub use crate::game::host::{motion, registries};
 use std::collections::BTreeMap;
 use std::io;
 use std::net::SocketAddr;
-use std::sync::Arc;
 use v12_console_vm::Console;
-use v12_netobject::ghost::{GhostClassRegistry, GhostClassRegistryBuilder, ObjectId};
-use v12_netobject::{
-    ConnectionId, InterfaceConfig, InterfaceEvent, NetClassRegistry, NetClassRegistryBuilder, NetDriver,
-    NetInterface, RateConfig,
-};
+use v12_netobject::ghost::ObjectId;
+use v12_netobject::{ConnectionId, InterfaceConfig, InterfaceEvent, NetDriver, NetInterface, RateConfig};
 use v12_platform::{NetAddress, UdpTransport};
-use v12_sim::datablock::{
-    ClientDataBlocks, DataBlockEvent, DataBlockProgress, DataBlocksAckEvent, DataBlocksDoneEvent,
-};
+use v12_sim::datablock::{ClientDataBlocks, DataBlockProgress};
 use v12_sim::game_connection::{self as gc, ClientGameConnection, ConnectAcceptedEvent};
 use v12_sim::moves::Move;
 use v12_sim::process::TICK_MS;
-use v12_sim::remote_command::{RemoteCommandEvent, RemoteCommands};
-use v12_sim::scene::{ClientScene, Motion, SceneObject};
+use v12_sim::remote_command::RemoteCommands;
+use v12_sim::scene::ClientScene;
 
 /// Flag bit the game sets on dead players and taken items (`host::HIDDEN`).
 const HIDDEN: u8 = 1;
-
-/// The game's movement rules (the host's `motion()`), needed to predict the control object.
-pub fn motion() -> Motion {
-    Motion { max_speed: 8.0, damping: 0.8, arena_half: 50.0 }
-}
-
-/// The same event and ghost classes, in the same order, as the game's host registers.
-pub fn registries() -> (Arc<NetClassRegistry>, Arc<GhostClassRegistry>) {
-    let mut b = NetClassRegistryBuilder::new();
-    gc::register_events(&mut b);
-    b.register::<DataBlockEvent>()
-        .register::<DataBlocksDoneEvent>()
-        .register::<DataBlocksAckEvent>()
-        .register::<RemoteCommandEvent>();
-    let reg = Arc::new(b.build().expect("game event registry"));
-    let ghosts =
-        Arc::new(GhostClassRegistryBuilder::new().register::<SceneObject>().build().expect("ghost classes"));
-    (reg, ghosts)
-}
 
 /// A client connection to a `v12` server.
 pub struct ClientSession {
@@ -70,12 +46,6 @@ impl std::fmt::Debug for ClientSession {
     }
 }
 
-fn entropy(seed: u64) -> [u8; 32] {
-    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-    let mix = (t as u64) ^ seed.rotate_left(17) ^ u64::from(std::process::id());
-    std::array::from_fn(|i| (mix.rotate_left(i as u32 * 5) as u8) ^ (i as u8).wrapping_mul(31))
-}
-
 impl ClientSession {
     /// Creates `ServerConnection` in the console and starts connecting to `addr` as `name`.
     /// `remote` must be the console's `RemoteCommands` (registered once per console).
@@ -94,7 +64,7 @@ impl ClientSession {
         let mut iface = NetInterface::new(
             InterfaceConfig { client_rate: rate, ..Default::default() },
             reg,
-            entropy(seed),
+            crate::net_loop::entropy(seed, 1),
         );
         iface.set_ghost_classes(ghosts);
         let server = iface.connect(now, sock, gc::encode_connect_args(&[name.to_string()]).into());

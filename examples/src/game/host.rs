@@ -124,11 +124,13 @@ struct Shared {
     moved: Vec<u32>,
 }
 
-fn motion() -> Motion {
+/// The game's movement rules, shared by the server, the bots' prediction and the window client.
+pub fn motion() -> Motion {
     Motion { max_speed: 8.0, damping: 0.8, arena_half: 50.0 }
 }
 
-fn registries() -> (Arc<NetClassRegistry>, Arc<GhostClassRegistry>) {
+/// The game's event and ghost classes, in the order every endpoint must register them.
+pub fn registries() -> (Arc<NetClassRegistry>, Arc<GhostClassRegistry>) {
     let mut b = NetClassRegistryBuilder::new();
     gc::register_events(&mut b);
     b.register::<DataBlockEvent>()
@@ -139,16 +141,6 @@ fn registries() -> (Arc<NetClassRegistry>, Arc<GhostClassRegistry>) {
     let ghosts =
         Arc::new(GhostClassRegistryBuilder::new().register::<SceneObject>().build().expect("ghost classes"));
     (reg, ghosts)
-}
-
-fn entropy(seed: u64) -> [u8; 32] {
-    let mut e = [0u8; 32];
-    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-    let mix = (t as u64) ^ seed.rotate_left(17) ^ u64::from(std::process::id());
-    for (i, b) in e.iter_mut().enumerate() {
-        *b = (mix.rotate_left(i as u32 * 5) as u8) ^ (i as u8).wrapping_mul(31);
-    }
-    e
 }
 
 fn pref_u32(con: &Console, name: &str, default: u32, min: u32, max: u32) -> u32 {
@@ -303,7 +295,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                             ..Default::default()
                         },
                         reg.clone(),
-                        entropy(cfg.seed),
+                        crate::net_loop::entropy(cfg.seed, 0),
                     );
                     iface.set_ghost_classes(ghosts.clone());
                     let driver = NetDriver::new(iface, bind_port(cfg.seed, port)?);
@@ -346,7 +338,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                     let mut iface = NetInterface::new(
                         InterfaceConfig { client_rate: rate_from_prefs(&con, false), ..Default::default() },
                         reg.clone(),
-                        entropy(cfg.seed ^ 0x55),
+                        crate::net_loop::entropy(cfg.seed, 0x55),
                     );
                     iface.set_ghost_classes(ghosts.clone());
                     let to = iface.connect(now, sock, gc::encode_connect_args(&args).into());
