@@ -11,7 +11,6 @@ use v12_examples::client::view::{ObjectKind, ViewObject, WorldView, team_color};
 use v12_render_gl::glam::Vec3;
 use v12_render_gl::{DrawList, Image};
 
-const TOLERANCE: u8 = 2;
 const W: u32 = 400;
 const H: u32 = 300;
 
@@ -64,29 +63,9 @@ fn render(w: u32, h: u32) -> Image {
 
 fn check_golden(name: &str, actual: &Image) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(format!("{name}.png"));
-    if std::env::var("V12_BLESS").is_ok_and(|v| v == "1") {
-        actual.save_png(&path).expect("write golden");
-        return;
-    }
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("golden");
-    std::fs::create_dir_all(&out).expect("tmp dir");
-    let a = out.join(format!("{name}.actual.png"));
-    let expected = Image::load_png(&path).unwrap_or_else(|e| {
-        actual.save_png(&a).expect("write actual");
-        panic!("golden {}: {e}; actual at {}; V12_BLESS=1 accepts it", path.display(), a.display())
-    });
-    let d = expected.compare(actual, TOLERANCE).expect("golden size matches");
-    if d.pixels_over_tolerance > 0 {
-        actual.save_png(&a).expect("write actual");
-        let dp = out.join(format!("{name}.diff.png"));
-        d.diff.save_png(&dp).expect("write diff");
-        panic!(
-            "golden {name}: {} pixels differ by more than {TOLERANCE} (max {}); actual {}, diff {}",
-            d.pixels_over_tolerance,
-            d.max_delta,
-            a.display(),
-            dp.display()
-        );
+    let artefacts = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("golden");
+    if let Err(msg) = v12_render_gl::check_golden(&path, actual, &artefacts) {
+        panic!("{msg}");
     }
 }
 

@@ -9,7 +9,6 @@ use v12_gui::{ConsoleLog, GuiCanvas};
 use v12_render_gl::{DrawList, HeadlessContext, Image, OffscreenTarget, Renderer};
 
 /// Same tolerance as render-gl's goldens.
-const TOLERANCE: u8 = 2;
 const W: u32 = 320;
 const H: u32 = 240;
 
@@ -40,32 +39,9 @@ Canvas.setContent(Desk);
 
 fn check_golden(name: &str, actual: &Image) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(format!("{name}.png"));
-    if std::env::var("V12_BLESS").is_ok_and(|v| v == "1") {
-        actual.save_png(&path).expect("write golden");
-        return;
-    }
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("golden");
-    let fail = |why: String| -> ! {
-        let a = out.join(format!("{name}.actual.png"));
-        actual.save_png(&a).expect("write actual");
-        panic!("golden {name}: {why}; actual image at {}; rerun with V12_BLESS=1 to accept", a.display());
-    };
-    let expected = match Image::load_png(&path) {
-        Ok(i) => i,
-        Err(e) => fail(format!("cannot read {}: {e}", path.display())),
-    };
-    match expected.compare(actual, TOLERANCE) {
-        None => fail("size differs from the golden".into()),
-        Some(d) if d.pixels_over_tolerance > 0 => {
-            let dp = out.join(format!("{name}.diff.png"));
-            d.diff.save_png(&dp).expect("write diff");
-            fail(format!(
-                "{} pixels differ by more than {TOLERANCE}; diff at {}",
-                d.pixels_over_tolerance,
-                dp.display()
-            ))
-        }
-        Some(_) => {}
+    let artefacts = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("golden");
+    if let Err(msg) = v12_render_gl::check_golden(&path, actual, &artefacts) {
+        panic!("{msg}");
     }
 }
 

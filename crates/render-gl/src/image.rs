@@ -196,9 +196,74 @@ pub struct ImageDiff {
     pub diff: Image,
 }
 
+/// Tolerance per channel that golden tests use: llvmpipe rounds a little differently between
+/// Mesa versions, never by more than this.
+pub const GOLDEN_TOLERANCE: u8 = 2;
+
+/// The golden-image check every rendering test shares. With `V12_BLESS=1` in the environment it
+/// (re)writes `golden` from `actual` and passes. Otherwise it compares within
+/// [`GOLDEN_TOLERANCE`]; on a mismatch (or a missing golden) it writes `NAME.actual.png` and
+/// `NAME.diff.png` into `artefacts` and returns a message naming them.
+pub fn check_golden(golden: &Path, actual: &Image, artefacts: &Path) -> std::result::Result<(), String> {
+    if std::env::var("V12_BLESS").is_ok_and(|v| v == "1") {
+        return actual.save_png(golden).map_err(|e| format!("cannot write {}: {e}", golden.display()));
+    }
+    let name = golden.file_stem().map_or("golden".into(), |n| n.to_string_lossy().into_owned());
+    let _ = std::fs::create_dir_all(artefacts);
+    let actual_path = artefacts.join(format!("{name}.actual.png"));
+    let fail = |why: String| {
+        let saved =
+            actual.save_png(&actual_path).map_or_else(|e| format!(" (not saved: {e})"), |()| String::new());
+        Err(format!(
+            "golden {name}: {why}; actual image at {}{saved}; rerun with V12_BLESS=1 to accept",
+            actual_path.display()
+        ))
+    };
+    let expected = match Image::load_png(golden) {
+        Ok(i) => i,
+        Err(e) => return fail(format!("cannot read {}: {e}", golden.display())),
+    };
+    match expected.compare(actual, GOLDEN_TOLERANCE) {
+        None => fail(format!(
+            "size {}x{} differs from the golden's {}x{}",
+            actual.width, actual.height, expected.width, expected.height
+        )),
+        Some(d) if d.pixels_over_tolerance > 0 => {
+            let diff_path = artefacts.join(format!("{name}.diff.png"));
+            let _ = d.diff.save_png(&diff_path);
+            fail(format!(
+                "{} pixels differ by more than {GOLDEN_TOLERANCE} (max {}); diff at {}",
+                d.pixels_over_tolerance,
+                d.max_delta,
+                diff_path.display()
+            ))
+        }
+        Some(_) => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn golden_check_passes_within_tolerance_and_reports_a_mismatch_with_artefacts() {
+        if std::env::var("V12_BLESS").is_ok() {
+            return; // blessing rewrites goldens by design; this test is about comparing
+        }
+        let dir = std::env::temp_dir().join(format!("v12-golden-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let golden = dir.join("g.png");
+        Image::new(4, 4, [10, 20, 30, 255]).save_png(&golden).unwrap();
+        assert_eq!(check_golden(&golden, &Image::new(4, 4, [12, 20, 30, 255]), &dir), Ok(()));
+        let err = check_golden(&golden, &Image::new(4, 4, [99, 20, 30, 255]), &dir).unwrap_err();
+        assert!(err.contains("16 pixels differ"), "{err}");
+        assert!(dir.join("g.actual.png").is_file() && dir.join("g.diff.png").is_file());
+        let err = check_golden(&golden, &Image::new(2, 2, [10, 20, 30, 255]), &dir).unwrap_err();
+        assert!(err.contains("size 2x2"), "{err}");
+        assert!(check_golden(&dir.join("missing.png"), &Image::new(1, 1, [0; 4]), &dir).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn png_round_trip_and_flip() {

@@ -19,7 +19,7 @@ pub use draw_list::{BitmapDst, DrawCommand, DrawList};
 pub use error::{RenderError, Result};
 pub use font::{ColorCode, ColorTable, DEFAULT_FONT_TTF, Font, GlyphInfo, GlyphQuad, strip_color_codes};
 pub use headless::{GlFlavor, HeadlessContext};
-pub use image::{Image, ImageDiff, MAX_IMAGE_SIDE};
+pub use image::{GOLDEN_TOLERANCE, Image, ImageDiff, MAX_IMAGE_SIDE, check_golden};
 pub use renderer::{FrameStats, Renderer};
 pub use scene::{MAX_GRID_CELLS, Scene, SceneMesh, Shape, Vertex3};
 pub use target::OffscreenTarget;

@@ -9,9 +9,6 @@
 use std::path::PathBuf;
 use v12_render_gl::{HeadlessContext, Image, OffscreenTarget, Renderer};
 
-/// llvmpipe is deterministic, but leave a little room for other Mesa versions' rounding.
-pub const TOLERANCE: u8 = 2;
-
 /// A context, a target of the given size (bound) and a renderer.
 pub struct Harness {
     pub renderer: Renderer,
@@ -44,40 +41,9 @@ pub fn golden_path(name: &str) -> PathBuf {
 
 /// Compares with tests/golden/NAME.png (or writes it when V12_BLESS=1).
 pub fn check_golden(name: &str, actual: &Image) {
-    let path = golden_path(name);
-    if std::env::var("V12_BLESS").is_ok_and(|v| v == "1") {
-        actual.save_png(&path).expect("write golden");
-        return;
-    }
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("golden");
-    let fail = |why: String| -> ! {
-        let a = out.join(format!("{name}.actual.png"));
-        actual.save_png(&a).expect("write actual");
-        panic!("golden {name}: {why}; actual image at {}; rerun with V12_BLESS=1 to accept", a.display());
-    };
-    let expected = match Image::load_png(&path) {
-        Ok(i) => i,
-        Err(e) => fail(format!("cannot read {}: {e}", path.display())),
-    };
-    match expected.compare(actual, TOLERANCE) {
-        None => fail(format!(
-            "size {}x{} differs from golden {}x{}",
-            actual.width(),
-            actual.height(),
-            expected.width(),
-            expected.height()
-        )),
-        Some(d) if d.pixels_over_tolerance > 0 => {
-            let dp = out.join(format!("{name}.diff.png"));
-            d.diff.save_png(&dp).expect("write diff");
-            fail(format!(
-                "{} pixels differ by more than {TOLERANCE} (max {}); diff at {}",
-                d.pixels_over_tolerance,
-                d.max_delta,
-                dp.display()
-            ))
-        }
-        Some(_) => {}
+    let artefacts = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("golden");
+    if let Err(msg) = v12_render_gl::check_golden(&golden_path(name), actual, &artefacts) {
+        panic!("{msg}");
     }
 }
 
