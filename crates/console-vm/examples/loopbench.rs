@@ -2,23 +2,7 @@
 //! `cargo run --release --example loopbench -- [loop|fib|calls|words|parse]`.
 use v12_console_vm::{BufferSink, Console, Value};
 
-const TS: &str = r#"
-function fib(%n) { if (%n < 2) return %n; return fib(%n - 1) + fib(%n - 2); }
-function loop1m() { %s = 0; for (%i = 0; %i < 1000000; %i++) %s = %s + %i * 2; return %s; }
-function words()
-{
-   %s = "w";
-   for (%i = 0; %i < 100000; %i++)
-      %s = %s SPC %i;
-   %n = getWordCount(%s);
-   %t = 0;
-   for (%i = 0; %i < %n; %i++)
-      %t = %t + strlen(getWord(%s, %i));
-   return %t;
-}
-function ScriptObject::inc(%this, %x) { return %x + 1; }
-function calls(%o) { %v = 0; for (%i = 0; %i < 100000; %i++) %v = %o.inc(%v); return %v; }
-"#;
+const TS: &str = include_str!("../benches/programs/bench.cs");
 
 fn main() {
     let which = std::env::args().nth(1).unwrap_or_else(|| "loop".to_string());
