@@ -6,8 +6,17 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The layers, bottom up.
-pub const LAYERS: [&str; 8] =
-    ["platform", "bitstream", "notify-protocol", "netobject", "console-vm", "sim", "render-gl", "gui"];
+pub const LAYERS: [&str; 9] = [
+    "netsim",
+    "platform",
+    "bitstream",
+    "notify-protocol",
+    "netobject",
+    "console-vm",
+    "sim",
+    "render-gl",
+    "gui",
+];
 
 const DEP_TABLES: [&str; 3] = ["dependencies", "dev-dependencies", "build-dependencies"];
 
