@@ -2,7 +2,7 @@
 //!
 //! - `demo [ARGS]`   build and run the main demo (`v12-examples`, bin `demo`), passing ARGS on
 //! - `ci`            run exactly what `.ci/run` runs
-//! - `layers`        check the layer rule (a crate depends only on the layers below it)
+//! - `layers`        check the layer graph (each crate depends only on the crates it allows)
 //! - `bench [ARGS]`  run the criterion benchmarks and print each one's ratio to its baseline
 
 mod bench;
@@ -26,7 +26,7 @@ fn main() -> ExitCode {
                 "usage: cargo xtask <demo [ARGS] | ci | layers | bench [ARGS]>\n\
                  \n  demo    run the V12 demo (pass --help after it for its flags)\
                  \n  ci      run exactly what .ci/run runs\
-                 \n  layers  check that each crate depends only on the layers below it\
+                 \n  layers  check that each crate depends only on the crates the layer graph allows\
                  \n  bench   run the benchmarks and print their ratios to the baselines"
             );
             return ExitCode::from(2);
