@@ -17,7 +17,7 @@ pub const GRAPH: &[(&str, &[&str])] = &[
     ("notify-protocol", &["bitstream"]),
     // `platform` only until the socket driver leaves netobject (issue 12).
     ("netobject", &["bitstream", "notify-protocol", "platform"]),
-    ("master", &["bitstream", "platform"]),
+    ("master", &["netobject"]),
     ("sim", &["netobject", "console-vm", "platform"]),
     ("lockstep", &["netobject"]),
     ("world", &["sim", "resource"]),

@@ -113,7 +113,17 @@ pub struct InterfaceStats {
     pub connects_accepted: u64,
     /// Datagrams that parsed as nothing.
     pub garbage: u64,
+    /// Info packets dropped because the host had [`MAX_QUEUED_INFO_PACKETS`] unread.
+    pub info_dropped: u64,
 }
+
+/// First byte of an out-of-band "info packet" (TNL's `handleInfoPacket`): a handshake-style
+/// byte (low bit 0) with the handshake kind 7, which the handshake never uses. The interface
+/// hands such datagrams to the host ([`NetInterface::poll_info_packet`]) untouched: server
+/// browser pings, master-server traffic, LAN discovery.
+pub const INFO_PACKET_PREFIX: u8 = 0x0E;
+/// Most info packets waiting for the host; more are dropped and counted.
+pub const MAX_QUEUED_INFO_PACKETS: usize = 256;
 
 /// The sans-IO network interface: many connections over one datagram socket.
 pub struct NetInterface {
@@ -135,6 +145,8 @@ pub struct NetInterface {
     used_tokens: HashMap<u64, u64>,
     transmits: VecDeque<(SocketAddr, Bytes)>,
     events: VecDeque<InterfaceEvent>,
+    /// Out-of-band datagrams for the host ([`INFO_PACKET_PREFIX`]), bounded.
+    info_packets: VecDeque<(SocketAddr, Bytes)>,
     filter: Option<ConnectFilter>,
     stats: InterfaceStats,
     order: Vec<ConnectionId>,
@@ -179,6 +191,7 @@ impl NetInterface {
             used_tokens: HashMap::new(),
             transmits: VecDeque::new(),
             events: VecDeque::new(),
+            info_packets: VecDeque::new(),
             filter: None,
             stats: InterfaceStats::default(),
             order: Vec::new(),
@@ -460,6 +473,14 @@ impl NetInterface {
             }
             return;
         }
+        if first == INFO_PACKET_PREFIX {
+            if self.info_packets.len() >= MAX_QUEUED_INFO_PACKETS {
+                self.stats.info_dropped += 1;
+            } else {
+                self.info_packets.push_back((from, Bytes::copy_from_slice(data)));
+            }
+            return;
+        }
         match Handshake::decode(data) {
             Ok(h) => self.handle_handshake(now, from, h),
             Err(_) => self.stats.garbage += 1,
@@ -722,6 +743,17 @@ impl NetInterface {
             self.close(id, &reason, true, false);
         }
         self.transmits.pop_front()
+    }
+
+    /// The next out-of-band info packet (first byte [`INFO_PACKET_PREFIX`]) and its sender.
+    pub fn poll_info_packet(&mut self) -> Option<(SocketAddr, Bytes)> {
+        self.info_packets.pop_front()
+    }
+
+    /// Queues an out-of-band datagram to send from this interface's socket (an info
+    /// answer, a heartbeat to a master server).
+    pub fn send_info_packet(&mut self, to: SocketAddr, data: Bytes) {
+        self.transmits.push_back((to, data));
     }
 
     /// The next interface event.

@@ -25,7 +25,10 @@ pub use crate::event::{
 };
 pub use crate::event_manager::{EventStats, MAX_ORDERED_IN_FLIGHT, ORDERED_SEQ_BITS};
 pub use crate::handshake::{CHALLENGE_REQUEST_BYTES, Handshake, MAX_CONNECT_DATA, MAX_REASON};
-pub use crate::interface::{ConnectFilter, InterfaceConfig, InterfaceEvent, InterfaceStats, NetInterface};
+pub use crate::interface::{
+    ConnectFilter, INFO_PACKET_PREFIX, InterfaceConfig, InterfaceEvent, InterfaceStats,
+    MAX_QUEUED_INFO_PACKETS, NetInterface,
+};
 pub use crate::local::pump_local;
 pub use crate::rate::RateConfig;
 pub use crate::registry::{NetClassInfo, NetClassRegistry, NetClassRegistryBuilder};
