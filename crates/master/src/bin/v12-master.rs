@@ -1,7 +1,7 @@
 //! `v12-master`: the master server as a program. Game servers register and heartbeat;
 //! browsers query. Logs through `tracing` (`RUST_LOG`, default `info`).
 
-use clap::Parser;
+use clap::{Arg, Command, value_parser};
 use std::net::UdpSocket;
 use std::sync::atomic::AtomicBool;
 use tracing_subscriber::EnvFilter;
@@ -9,43 +9,47 @@ use v12_master::rate::RateConfig;
 use v12_master::token::TokenMinter;
 use v12_master::{DEFAULT_MASTER_PORT, MasterConfig, MasterServer};
 
-/// The V12 master server: a directory of game servers for the server browser.
-#[derive(Debug, Parser)]
-#[command(name = "v12-master", version)]
-struct Args {
-    /// Address and port to listen on.
-    #[arg(long, default_value_t = format!("0.0.0.0:{DEFAULT_MASTER_PORT}"))]
-    bind: String,
-    /// Heartbeat period asked of game servers, in seconds.
-    #[arg(long, default_value_t = 30)]
-    period: u64,
-    /// Seconds without a heartbeat before a server is dropped from the list.
-    #[arg(long, default_value_t = 95)]
-    expire: u64,
-    /// Most servers listed.
-    #[arg(long, default_value_t = 100_000)]
-    max_servers: usize,
-    /// Most servers listed from one IP address.
-    #[arg(long, default_value_t = 64)]
-    max_per_ip: usize,
-    /// Datagrams per second one source address may send on average.
-    #[arg(long, default_value_t = 20)]
-    rate: u32,
-    /// Datagrams one source address may send in a burst.
-    #[arg(long, default_value_t = 40)]
-    burst: u32,
+/// The command line (clap's builder API: no proc-macro build for one small program).
+fn command() -> Command {
+    let num = |name: &'static str, default: &'static str, help: &'static str| {
+        Arg::new(name)
+            .long(name)
+            .value_name("N")
+            .default_value(default)
+            .value_parser(value_parser!(u64))
+            .help(help)
+    };
+    Command::new("v12-master")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about("The V12 master server: a directory of game servers for the server browser")
+        .arg(
+            Arg::new("bind")
+                .long("bind")
+                .value_name("ADDR:PORT")
+                .default_value("0.0.0.0:28000")
+                .help("Address and port to listen on"),
+        )
+        .arg(num("period", "30", "Heartbeat period asked of game servers, in seconds"))
+        .arg(num("expire", "95", "Seconds without a heartbeat before a server leaves the list"))
+        .arg(num("max-servers", "100000", "Most servers listed"))
+        .arg(num("max-per-ip", "64", "Most servers listed from one IP address"))
+        .arg(num("rate", "20", "Datagrams per second one source address may send on average"))
+        .arg(num("burst", "40", "Datagrams one source address may send in a burst"))
 }
 
 fn main() -> std::process::ExitCode {
-    let args = Args::parse();
+    let args = command().get_matches();
+    let n = |name: &str| args.get_one::<u64>(name).copied().unwrap_or(1);
+    let bind = args.get_one::<String>("bind").cloned().unwrap_or_default();
+    debug_assert_eq!(DEFAULT_MASTER_PORT, 28000, "the --bind default names it");
     tracing_subscriber::fmt()
         .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
         .with_writer(std::io::stderr)
         .init();
-    let socket = match UdpSocket::bind(&args.bind) {
+    let socket = match UdpSocket::bind(&bind) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("v12-master: cannot bind {}: {e}", args.bind);
+            eprintln!("v12-master: cannot bind {bind}: {e}");
             return std::process::ExitCode::FAILURE;
         }
     };
@@ -57,11 +61,15 @@ fn main() -> std::process::ExitCode {
         }
     };
     let config = MasterConfig {
-        heartbeat_period_ms: args.period.max(1) * 1000,
-        expire_after_ms: args.expire.max(1) * 1000,
-        max_servers: args.max_servers,
-        max_servers_per_ip: args.max_per_ip,
-        rate: RateConfig { burst: args.burst.max(1), per_second: args.rate.max(1), ..RateConfig::default() },
+        heartbeat_period_ms: n("period").clamp(1, 3600) * 1000,
+        expire_after_ms: n("expire").clamp(1, 36_000) * 1000,
+        max_servers: n("max-servers") as usize,
+        max_servers_per_ip: n("max-per-ip") as usize,
+        rate: RateConfig {
+            burst: n("burst").clamp(1, 1_000_000) as u32,
+            per_second: n("rate").clamp(1, 1_000_000) as u32,
+            ..RateConfig::default()
+        },
         ..MasterConfig::default()
     };
     let mut master = MasterServer::new(config, minter);
