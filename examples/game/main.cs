@@ -1,5 +1,6 @@
 // The V12 example game: a small top-down match in the spirit of seed 004's Robo Cat Action.
-// Arguments (after `--`): -seconds N, -port P, -bot, -name NAME, -listen.
+// Arguments (after `--`): -seconds N, -port P, -bot, -name NAME, -listen, -master ADDR:PORT
+// (list the server there, or with -query ask it for the server list), -name-server NAME.
 
 $Pref::Net::PacketRateToClient = 10;
 $Pref::Net::PacketRateToServer = 32;
@@ -7,6 +8,10 @@ $Pref::Net::PacketSize = 508;
 $Pref::Server::Port = 28000;
 $Pref::Player::Name = "Player";
 $matchSeconds = 20;
+$Pref::Server::Name = "V12 Example Server";
+$Pref::Server::MaxPlayers = 32;
+$Server::MissionName = "Arena";
+$Server::GameType = "Coins";
 
 function parseArgs()
 {
@@ -18,6 +23,9 @@ function parseArgs()
       else if (%a $= "-name") { %i++; $Pref::Player::Name = $Game::argv[%i]; }
       else if (%a $= "-bot") $Game::bot = 1;
       else if (%a $= "-listen") $Game::listen = 1;
+      else if (%a $= "-master") { %i++; $Pref::Master0 = $Game::argv[%i]; }
+      else if (%a $= "-name-server") { %i++; $Pref::Server::Name = $Game::argv[%i]; }
+      else if (%a $= "-query") $Game::queryMaster = 1;
    }
 }
 
@@ -46,3 +54,24 @@ if ($Game::dedicated)
 else if ($Game::listen)
    startListenServer();
 
+
+// The server query's progress: to the browser screen when there is one; with
+// `-query -master ADDR`, print the servers the master lists (and their pings), then quit.
+function onServerQueryStatus(%status, %msg, %count)
+{
+   if (isObject(JoinServerGui))
+      JoinServerGui.onQueryStatus(%status, %msg, %count);
+   if (%status !$= "done" || !$Game::queryMaster)
+      return;
+   echo("QUERY DONE " @ %count);
+   for (%i = 0; %i < %count; %i++)
+   {
+      setServerInfo(%i);
+      echo("SERVER " @ $ServerInfo::Address TAB $ServerInfo::Name TAB $ServerInfo::PlayerCount @ "/" @
+         $ServerInfo::MaxPlayers TAB $ServerInfo::MissionName TAB $ServerInfo::Ping);
+   }
+   quit();
+}
+
+if ($Game::queryMaster)
+   queryMasterServer(0, 0, "Any");

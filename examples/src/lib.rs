@@ -1,6 +1,7 @@
 //! Runnable programs that show each V12 layer. Each program is a module here
 //! so that `cargo xtask demo`, the `[[bin]]` wrappers and the tests share one copy.
 
+pub mod browser;
 pub mod chat;
 pub mod client;
 pub mod game;

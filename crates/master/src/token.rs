@@ -10,6 +10,18 @@ use std::net::SocketAddr;
 /// Length of a token's time bucket (ms).
 pub const BUCKET_MS: u64 = 60_000;
 
+/// A random nonce from the operating system (falling back to the clock if it has none):
+/// nonces only tell our answers from strays and spoofs, they are no key material.
+pub fn random_nonce() -> u64 {
+    let mut b = [0u8; 8];
+    match getrandom::fill(&mut b) {
+        Ok(()) => u64::from_le_bytes(b),
+        Err(_) => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64),
+    }
+}
+
 /// Mints and checks tokens with one secret key.
 #[derive(Clone)]
 pub struct TokenMinter {

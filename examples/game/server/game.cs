@@ -10,6 +10,9 @@ function onServerCreated()
       spawnSceneObject(Coin, getRandom(-40, 40), getRandom(-40, 40));
    schedule($matchSeconds * 1000, 0, endMatch);
    echo("server: match of " @ $matchSeconds @ " s");
+   // Listed by the master server when one is named ($Pref::Master0, or -master).
+   if ($Pref::Master0 !$= "")
+      startHeartbeat();
 }
 
 function GameConnection::onConnectRequest(%client, %address, %name)

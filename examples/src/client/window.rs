@@ -96,6 +96,7 @@ struct App {
     last_ms: u64,
     list: DrawList,
     error: Option<io::Error>,
+    browser: crate::browser::ServerBrowser,
 }
 
 impl App {
@@ -104,8 +105,11 @@ impl App {
     }
 
     fn join(&mut self) -> io::Result<()> {
-        let addr = match &self.cfg.connect {
-            Some(a) => a.clone(),
+        // A server picked in the browser, else `--connect`, else a local match.
+        let picked =
+            self.con.get_global("Client::ServerAddress").as_text().parse::<std::net::SocketAddr>().ok();
+        let addr = match picked.map(|a| a.to_string()).or_else(|| self.cfg.connect.clone()) {
+            Some(a) => a,
             None => {
                 let m = LocalMatch::start(&self.cfg.v12, &self.cfg.mod_dir, 2, 600)?;
                 let a = m.addr.clone();
@@ -143,6 +147,7 @@ impl App {
                 self.session = None;
             }
         }
+        self.browser.pump(&mut self.con);
         self.con.advance_time(now - self.last_ms);
         self.last_ms = now;
         self.ui.canvas.set_time(&mut self.con, now);
@@ -242,6 +247,7 @@ impl ApplicationHandler for App {
 /// Opens the window and runs until Quit or the window closes.
 pub fn run(cfg: WindowConfig) -> io::Result<i32> {
     let (mut con, remote) = client_console(&cfg.mod_dir, &cfg.name)?;
+    let browser = crate::browser::ServerBrowser::register(&mut con);
     let mut ui = ClientUi::new(&mut con, 800, 600).map_err(io::Error::other)?;
     ui.show(&mut con, "MainMenuGui").map_err(io::Error::other)?;
     con.set_global("Client::ServerAddress", cfg.connect.clone().unwrap_or_else(|| "local match".into()));
@@ -259,6 +265,7 @@ pub fn run(cfg: WindowConfig) -> io::Result<i32> {
         last_ms: 0,
         list: DrawList::new(),
         error: None,
+        browser,
     };
     event_loop.run_app(&mut app).map_err(io::Error::other)?;
     let now = app.now();

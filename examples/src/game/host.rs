@@ -246,6 +246,8 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
     let remote = RemoteCommands::register(&mut con);
     let shared = Rc::new(RefCell::new(Shared::default()));
     register_script_functions(&mut con, &shared);
+    let directory = crate::browser::ServerDirectory::register(&mut con);
+    let browser = crate::browser::ServerBrowser::register(&mut con);
     if cfg.dedicated || cfg.connect.is_none() {
         // The game's Rust datablock classes; a pure client learns them from the server.
         let _ = con.register_class("PlayerData", "SimDataBlock");
@@ -321,6 +323,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                 }
                 Request::DestroyServer => {
                     if let Some(mut s) = server.take() {
+                        directory.shutdown(&mut s.driver.interface);
                         for id in s.driver.interface.connection_ids() {
                             s.driver.interface.disconnect(id, "server shut down");
                             gc::server_connection_dropped(&mut con, &remote, id, "server shut down");
@@ -411,7 +414,10 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
             for ev in evs {
                 server_net_event(&mut con, &remote, s, &shared, ev);
             }
+            // Info queries on the game port, and heartbeats to the masters.
+            directory.pump(&con, &mut s.driver.interface, now, s.clients.len());
         }
+        browser.pump(&mut con);
 
         // 3. Sim::advanceTime: scheduled script events.
         con.advance_time(dt);
@@ -494,6 +500,10 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
             }
         }
         std::thread::sleep(Duration::from_millis(2));
+    }
+    if let Some(s) = &mut server {
+        directory.shutdown(&mut s.driver.interface);
+        let _ = s.driver.pump(clock.now_ms());
     }
     println!("SCOREBOARD {}", con.get_global("Scoreboard").as_text());
     if let Some(c) = &client {

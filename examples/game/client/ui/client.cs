@@ -4,6 +4,7 @@
 exec("client/ui/profiles.cs");
 exec("client/ui/playGui.gui");
 exec("client/ui/mainMenu.gui");
+exec("client/ui/browser.cs");
 
 $Chat::Count = 0;
 

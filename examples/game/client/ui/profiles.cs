@@ -39,3 +39,7 @@ new GuiControlProfile(MenuButtonProfile) {
    fillColor = "50 70 110"; fillColorHL = "80 110 170"; fillColorNA = "30 40 60";
    borderColor = "180 190 220"; border = 1; opaque = 1; justify = "center"; canKeyFocus = 1; tab = 1;
 };
+new GuiControlProfile(BrowserListProfile) {
+   fontSize = 16; fontColor = "230 230 230"; fontColorSEL = "255 255 255"; fillColor = "10 14 24 220";
+   fillColorHL = "80 110 170"; borderColor = "180 190 220"; border = 1; opaque = 1; canKeyFocus = 1;
+};

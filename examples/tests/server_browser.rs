@@ -1,0 +1,201 @@
+//! The directory end to end on loopback: a real `v12-master` core on a UDP socket, a real
+//! dedicated `v12` server that lists itself there (`-master`), and
+//! - the headless program's query (`v12 -- -query -master ADDR`) printing the list;
+//! - the client's server browser screen (JoinServerGui), driven through the GUI crate with
+//!   no GL: the list shows name, players, mission and ping; a click selects, Join joins.
+
+use std::io::{BufRead, BufReader};
+use std::net::{SocketAddr, UdpSocket};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+use v12_examples::browser::ServerBrowser;
+use v12_examples::client::screenshot::client_console;
+use v12_examples::client::ui::ClientUi;
+use v12_gui::screen_rect;
+use v12_master::token::TokenMinter;
+use v12_master::{MasterConfig, MasterServer};
+use v12_platform::{InputAction, InputDeviceType, InputEvent, InputObjectType, Modifiers, MouseMoveEvent};
+
+const V12: &str = env!("CARGO_BIN_EXE_v12");
+const MOD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/game");
+
+struct Master {
+    addr: SocketAddr,
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Master {
+    fn start() -> Master {
+        let sock = UdpSocket::bind("127.0.0.1:0").unwrap();
+        let addr = sock.local_addr().unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let st = stop.clone();
+        let thread = std::thread::spawn(move || {
+            let mut m = MasterServer::new(MasterConfig::default(), TokenMinter::from_os().unwrap());
+            v12_master::udp::serve(&sock, &mut m, &st).unwrap();
+        });
+        Master { addr, stop, thread: Some(thread) }
+    }
+}
+
+impl Drop for Master {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// A `v12` process whose stdout lines arrive on a channel; killed when dropped.
+struct Proc {
+    child: Child,
+    rx: mpsc::Receiver<String>,
+}
+
+impl Proc {
+    fn start(args: &[&str]) -> Proc {
+        let mut child = Command::new(V12)
+            .arg("--mod")
+            .arg(MOD)
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("v12 starts");
+        let out = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Proc { child, rx }
+    }
+
+    fn wait_for(&self, prefix: &str, limit: Duration) -> String {
+        let end = Instant::now() + limit;
+        while Instant::now() < end {
+            if let Ok(l) = self.rx.recv_timeout(Duration::from_millis(100))
+                && let Some(rest) = l.strip_prefix(prefix)
+            {
+                return rest.trim().to_string();
+            }
+        }
+        panic!("no line starting {prefix:?} within {limit:?}");
+    }
+
+    fn lines_until_exit(&mut self, limit: Duration) -> Vec<String> {
+        let end = Instant::now() + limit;
+        let mut lines = Vec::new();
+        loop {
+            match self.rx.recv_timeout(Duration::from_millis(100)) {
+                Ok(l) => lines.push(l),
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                Err(mpsc::RecvTimeoutError::Timeout) if Instant::now() > end => break,
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+            }
+        }
+        lines
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn mouse(make: bool) -> InputEvent {
+    InputEvent {
+        device_type: InputDeviceType::Mouse,
+        device_inst: 0,
+        object_type: InputObjectType::Button,
+        object_inst: 0,
+        action: if make { InputAction::Make } else { InputAction::Break },
+        modifiers: Modifiers::NONE,
+        ascii: 0,
+        value: if make { 1.0 } else { 0.0 },
+    }
+}
+
+fn click_at(con: &mut v12_console_vm::Console, ui: &mut ClientUi, x: i32, y: i32) {
+    ui.canvas.process_mouse_move(con, &MouseMoveEvent { x_pos: x, y_pos: y, modifiers: Modifiers::NONE });
+    ui.canvas.process_input(con, &mouse(true));
+    ui.canvas.process_input(con, &mouse(false));
+}
+
+fn click(con: &mut v12_console_vm::Console, ui: &mut ClientUi, name: &str) {
+    let id = con.find_object_str(name).unwrap_or_else(|| panic!("no control {name}"));
+    let r = screen_rect(con, id);
+    click_at(con, ui, r.x + r.w / 2, r.y + r.h / 2);
+}
+
+#[test]
+fn a_listed_server_is_found_by_the_query_and_joined_from_the_browser_screen() {
+    let master = Master::start();
+    let m = master.addr.to_string();
+    let server = Proc::start(&["--dedicated", "--", "-port", "0", "-seconds", "60", "-master", &m]);
+    let game_addr: SocketAddr = server.wait_for("LISTENING ", Duration::from_secs(30)).parse().unwrap();
+
+    // The headless program's query prints what the master lists and the server answers.
+    let mut found = Vec::new();
+    for _ in 0..20 {
+        let mut q = Proc::start(&["--", "-query", "-master", &m]);
+        let lines = q.lines_until_exit(Duration::from_secs(15));
+        found = lines.into_iter().filter(|l| l.starts_with("SERVER ")).collect();
+        if !found.is_empty() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_eq!(found.len(), 1, "{found:?}");
+    let cols: Vec<&str> = found[0].trim_start_matches("SERVER ").split('\t').collect();
+    assert_eq!(
+        cols[..4],
+        [game_addr.to_string().as_str(), "V12 Example Server", "0/32", "Arena"],
+        "{found:?}"
+    );
+    assert!(cols[4].parse::<i64>().is_ok_and(|p| p >= 0), "ping column {found:?}");
+
+    // The browser screen, headless.
+    let (mut con, _remote) = client_console(std::path::Path::new(MOD), "Browser").unwrap();
+    let browser = ServerBrowser::register(&mut con);
+    let mut ui = ClientUi::new(&mut con, 800, 600).unwrap();
+    ui.show(&mut con, "MainMenuGui").unwrap();
+    con.set_global("Pref::Master0", m.as_str());
+    click(&mut con, &mut ui, "BrowseButton");
+    let list = con.find_object_str("ServerList").unwrap();
+    let end = Instant::now() + Duration::from_secs(10);
+    while con.eval("return ServerList.rowCount();").unwrap().to_i32() < 1 && Instant::now() < end {
+        browser.pump(&mut con);
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let row = con.eval("return ServerList.getRowText(0);").unwrap().as_text().into_owned();
+    assert!(row.starts_with("V12 Example Server | 0/32 | Arena | "), "{row}");
+    assert!(row.ends_with(" ms"), "{row}");
+    assert!(
+        con.get_global("Browser::Status").as_text().contains("1 server(s) found"),
+        "{}",
+        con.get_global("Browser::Status")
+    );
+
+    // Join without a selection is refused; a click on the row selects it; Join joins it.
+    click(&mut con, &mut ui, "JoinServerButton");
+    assert!(!con.get_global("Client::JoinRequested").truthy());
+    let r = screen_rect(&con, list);
+    click_at(&mut con, &mut ui, r.x + 20, r.y + 5);
+    assert_eq!(con.eval("return ServerList.getSelectedId();").unwrap().to_i32(), 0);
+    click(&mut con, &mut ui, "JoinServerButton");
+    assert!(con.get_global("Client::JoinRequested").truthy(), "{}", con.get_global("Browser::Status"));
+    assert_eq!(con.get_global("Client::ServerAddress").as_text(), game_addr.to_string());
+    drop(server);
+}
