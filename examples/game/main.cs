@@ -1,6 +1,7 @@
 // The V12 example game: a small top-down match in the spirit of seed 004's Robo Cat Action.
 // Arguments (after `--`): -seconds N, -port P, -bot, -name NAME, -listen, -master ADDR:PORT
-// (list the server there, or with -query ask it for the server list), -name-server NAME.
+// (list the server there, or with -query ask it for the server list), -name-server NAME,
+// -agones ADDR:PORT (the Agones SDK sidecar; AGONES_SDK_HTTP_PORT also turns it on).
 
 $Pref::Net::PacketRateToClient = 10;
 $Pref::Net::PacketRateToServer = 32;
@@ -26,6 +27,7 @@ function parseArgs()
       else if (%a $= "-master") { %i++; $Pref::Master0 = $Game::argv[%i]; }
       else if (%a $= "-name-server") { %i++; $Pref::Server::Name = $Game::argv[%i]; }
       else if (%a $= "-query") $Game::queryMaster = 1;
+      else if (%a $= "-agones") { %i++; $Pref::Agones::Address = $Game::argv[%i]; }
    }
 }
 

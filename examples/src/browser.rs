@@ -6,7 +6,8 @@
 //! Console variables, as Torque named them: `$Pref::Master0` .. `$Pref::Master7` (the
 //! masters, `"addr:port"`, a Torque-style `"2:"` region prefix is allowed),
 //! `$Pref::Server::Name`, `$Pref::Server::MaxPlayers`, `$Pref::Server::Password`,
-//! `$Pref::Server::Region`, `$Server::MissionName`, `$Server::GameType`, and for the LAN
+//! `$Pref::Server::Region`, `$Server::MissionName`, `$Server::GameType`,
+//! `$Pref::Agones::Address` (the Agones SDK sidecar, for a server in a fleet), and for the LAN
 //! `$Pref::Net::LanBroadcast` (default `255.255.255.255`). The browser reports progress
 //! through the script callback `onServerQueryStatus(status, message, count)` with
 //! `status` one of `start`, `update`, `done`; `setServerInfo(i)` fills `$ServerInfo::*`.
@@ -17,6 +18,7 @@ use std::net::{SocketAddr, ToSocketAddrs, UdpSocket};
 use std::rc::Rc;
 use tracing::{info, warn};
 use v12_console_vm::{Console, Value};
+use v12_master::agones::{AgonesSdk, AgonesWorker, Call};
 use v12_master::info::{ANY_REGION, answer_info_request};
 use v12_master::token::random_nonce;
 use v12_master::{Filter, QueryConfig, Registrar, RegistrarConfig, ServerEntry, ServerInfo, ServerQuery};
@@ -65,7 +67,12 @@ pub fn masters(con: &Console) -> Vec<SocketAddr> {
 struct DirectoryState {
     registrar: Option<Registrar>,
     stop: bool,
+    agones: Option<AgonesWorker>,
+    allocated: bool,
 }
+
+/// How often a server in an Agones fleet tells the SDK it is healthy.
+const AGONES_HEALTH_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The game server's presence in the directory: answers info queries that reach its game
 /// port, and heart-beats to the masters once a script called `startHeartbeat()`.
@@ -106,6 +113,32 @@ impl ServerDirectory {
         dir
     }
 
+    /// The server is up: in an Agones fleet (`$Pref::Agones::Address`, or the
+    /// `AGONES_SDK_HTTP_PORT` the sidecar sets) tell the SDK it is ready, and keep it told
+    /// it is healthy.
+    pub fn server_started(&self, con: &Console) {
+        let text = con.get_global("Pref::Agones::Address").as_text().into_owned();
+        let sdk = if !text.is_empty() {
+            match parse_master(&text) {
+                Some(a) => Some(AgonesSdk::new(a)),
+                None => {
+                    warn!(address = %text, "ignoring $Pref::Agones::Address: not ip:port");
+                    None
+                }
+            }
+        } else {
+            std::env::var_os(v12_master::agones::PORT_ENV).map(|_| AgonesSdk::from_env())
+        };
+        if let Some(sdk) = sdk {
+            info!(sdk = %sdk.addr(), "agones: ready");
+            let w = AgonesWorker::spawn(sdk, AGONES_HEALTH_EVERY);
+            w.call(Call::Ready);
+            let mut s = self.state.borrow_mut();
+            s.agones = Some(w);
+            s.allocated = false;
+        }
+    }
+
     /// What the server says about itself now.
     pub fn server_info(con: &Console, players: usize) -> ServerInfo {
         let text = |n: &str| con.get_global(n).as_text().into_owned();
@@ -131,6 +164,13 @@ impl ServerDirectory {
     pub fn pump(&self, con: &Console, iface: &mut NetInterface, now: u64, players: usize) {
         let info = Self::server_info(con, players);
         let mut s = self.state.borrow_mut();
+        // The first player makes the match allocated (a fleet must not scale it down).
+        if players > 0 && !s.allocated {
+            s.allocated = true;
+            if let Some(w) = &s.agones {
+                w.call(Call::Allocate);
+            }
+        }
         while let Some((from, data)) = iface.poll_info_packet() {
             if s.registrar.as_mut().is_some_and(|r| r.handle_datagram(now, from, &data)) {
                 continue;
@@ -156,8 +196,11 @@ impl ServerDirectory {
         }
     }
 
-    /// Says goodbye to the masters (the server is going away).
+    /// Says goodbye to the masters and, in a fleet, shutdown to Agones (the server is going away).
     pub fn shutdown(&self, iface: &mut NetInterface) {
+        if let Some(w) = self.state.borrow_mut().agones.take() {
+            w.shutdown();
+        }
         if let Some(mut r) = self.state.borrow_mut().registrar.take() {
             r.goodbye();
             while let Some((to, d)) = r.poll_transmit() {

@@ -199,3 +199,33 @@ fn a_listed_server_is_found_by_the_query_and_joined_from_the_browser_screen() {
     assert_eq!(con.get_global("Client::ServerAddress").as_text(), game_addr.to_string());
     drop(server);
 }
+
+/// The fleet path: a dedicated server given an Agones SDK address says ready, stays
+/// healthy, and says shutdown when its match ends and it quits (a fake sidecar records it).
+#[test]
+fn a_dedicated_server_in_a_fleet_reports_ready_and_shutdown_to_agones() {
+    use std::io::Write;
+    let sidecar = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let sdk = sidecar.local_addr().unwrap().to_string();
+    let (tx, rx) = mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for conn in sidecar.incoming().take(100) {
+            let Ok(mut c) = conn else { continue };
+            let mut first = String::new();
+            let _ = BufReader::new(c.try_clone().unwrap()).read_line(&mut first);
+            // Recorded before the answer, so a call the server saw answered is in the list.
+            if tx.send(first.trim().to_string()).is_err() {
+                break;
+            }
+            let _ = c.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+        }
+    });
+    let mut server = Proc::start(&["--dedicated", "--", "-port", "0", "-seconds", "1", "-agones", &sdk]);
+    server.wait_for("LISTENING ", Duration::from_secs(30));
+    server.lines_until_exit(Duration::from_secs(30));
+    let status = server.child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    let calls: Vec<String> = rx.try_iter().collect();
+    assert_eq!(calls.first().map(String::as_str), Some("POST /ready HTTP/1.1"), "{calls:?}");
+    assert_eq!(calls.last().map(String::as_str), Some("POST /shutdown HTTP/1.1"), "{calls:?}");
+}

@@ -79,3 +79,67 @@ impl AgonesSdk {
         }
     }
 }
+
+/// A call the game loop asks of the SDK.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Call {
+    Ready,
+    Allocate,
+    Shutdown,
+}
+
+/// Makes the SDK calls on a thread of its own, so the game loop never blocks on HTTP, and
+/// sends `health` every `health_every` until shut down. Failures are logged, not fatal:
+/// a server outside Kubernetes simply has no sidecar.
+#[derive(Debug)]
+pub struct AgonesWorker {
+    tx: Option<std::sync::mpsc::Sender<Call>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl AgonesWorker {
+    pub fn spawn(sdk: AgonesSdk, health_every: Duration) -> Self {
+        let (tx, rx) = std::sync::mpsc::channel::<Call>();
+        let thread = std::thread::Builder::new()
+            .name("agones-sdk".into())
+            .spawn(move || {
+                use std::sync::mpsc::RecvTimeoutError;
+                loop {
+                    let (name, result) = match rx.recv_timeout(health_every) {
+                        Ok(Call::Ready) => ("ready", sdk.ready()),
+                        Ok(Call::Allocate) => ("allocate", sdk.allocate()),
+                        Ok(Call::Shutdown) => {
+                            if let Err(e) = sdk.shutdown() {
+                                tracing::warn!(error = %e, "agones: shutdown call failed");
+                            }
+                            return;
+                        }
+                        Err(RecvTimeoutError::Timeout) => ("health", sdk.health()),
+                        Err(RecvTimeoutError::Disconnected) => return,
+                    };
+                    match result {
+                        Ok(()) => tracing::debug!(call = name, "agones: ok"),
+                        Err(e) => tracing::warn!(error = %e, "agones: call failed"),
+                    }
+                }
+            })
+            .ok();
+        Self { tx: Some(tx), thread }
+    }
+
+    /// Queues a call (never blocks).
+    pub fn call(&self, c: Call) {
+        if let Some(tx) = &self.tx {
+            let _ = tx.send(c);
+        }
+    }
+
+    /// Sends `shutdown` and waits for the worker to finish it.
+    pub fn shutdown(mut self) {
+        self.call(Call::Shutdown);
+        self.tx = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}

@@ -319,6 +319,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                         ticks: 0,
                         time_ms: now,
                     });
+                    directory.server_started(&con);
                     con.call_function("onServerCreated", &[]);
                 }
                 Request::DestroyServer => {
