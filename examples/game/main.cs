@@ -1,7 +1,8 @@
 // The V12 example game: a small top-down match in the spirit of seed 004's Robo Cat Action.
 // Arguments (after `--`): -seconds N, -port P, -bot, -name NAME, -listen, -master ADDR:PORT
 // (list the server there, or with -query ask it for the server list), -name-server NAME,
-// -agones ADDR:PORT (the Agones SDK sidecar; AGONES_SDK_HTTP_PORT also turns it on).
+// -agones ADDR:PORT (the Agones SDK sidecar; AGONES_SDK_HTTP_PORT also turns it on),
+// -bind IP (the server's address; 0.0.0.0 for every interface, loopback by default).
 
 $Pref::Net::PacketRateToClient = 10;
 $Pref::Net::PacketRateToServer = 32;
@@ -28,6 +29,7 @@ function parseArgs()
       else if (%a $= "-name-server") { %i++; $Pref::Server::Name = $Game::argv[%i]; }
       else if (%a $= "-query") $Game::queryMaster = 1;
       else if (%a $= "-agones") { %i++; $Pref::Agones::Address = $Game::argv[%i]; }
+      else if (%a $= "-bind") { %i++; $Pref::Net::BindAddress = $Game::argv[%i]; }
    }
 }
 

@@ -239,6 +239,28 @@ fn register_script_functions(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     });
 }
 
+/// The address a server binds: Torque's `$Pref::Net::BindAddress` (`0.0.0.0` for every
+/// interface, as a server in a container needs), loopback when unset.
+fn server_bind_ip(con: &mut Console) -> std::net::IpAddr {
+    let text = con.get_global("Pref::Net::BindAddress").as_text().into_owned();
+    match text.trim() {
+        "" => std::net::Ipv4Addr::LOCALHOST.into(),
+        t => t.parse().unwrap_or_else(|_| {
+            con.warn(&format!("$Pref::Net::BindAddress {t:?} is not an IP address; binding loopback"));
+            std::net::Ipv4Addr::LOCALHOST.into()
+        }),
+    }
+}
+
+/// The address a client binds to reach `server`.
+fn client_bind_ip(server: SocketAddr) -> std::net::IpAddr {
+    match server.ip() {
+        ip if ip.is_loopback() => ip,
+        std::net::IpAddr::V4(_) => std::net::Ipv4Addr::UNSPECIFIED.into(),
+        std::net::IpAddr::V6(_) => std::net::Ipv6Addr::UNSPECIFIED.into(),
+    }
+}
+
 /// Runs the program; returns the process exit code.
 pub fn run(cfg: &HostConfig) -> io::Result<i32> {
     let mut con = Console::new();
@@ -278,9 +300,9 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
     let mut last_frame = clock.now_ms();
     let mut last_status = last_frame;
     let mut bytes_at_status = (0u64, 0u64);
-    let bind_port = |seed: u64, port: u16| -> io::Result<Port> {
+    let bind_port = |seed: u64, ip: std::net::IpAddr, port: u16| -> io::Result<Port> {
         let link = cfg.link.unwrap_or_default();
-        Ok(LinkConditioner::new(UdpTransport::bind(NetAddress::localhost(port))?, link, seed))
+        Ok(LinkConditioner::new(UdpTransport::bind(NetAddress::new(ip, port))?, link, seed))
     };
 
     loop {
@@ -300,7 +322,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                         crate::net_loop::entropy(cfg.seed, 0),
                     );
                     iface.set_ghost_classes(ghosts.clone());
-                    let driver = NetDriver::new(iface, bind_port(cfg.seed, port)?);
+                    let driver = NetDriver::new(iface, bind_port(cfg.seed, server_bind_ip(&mut con), port)?);
                     let addr = driver.transport.local_addr();
                     println!("LISTENING {}", addr.socket_addr());
                     // The port actually bound (`createServer(0)` picks a free one), for a
@@ -347,7 +369,8 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                     iface.set_ghost_classes(ghosts.clone());
                     let to = iface.connect(now, sock, gc::encode_connect_args(&args).into());
                     client = Some(Client {
-                        driver: NetDriver::new(iface, bind_port(cfg.seed ^ 0x77, 0)?),
+                        // Loopback for a server on this machine; any interface otherwise.
+                        driver: NetDriver::new(iface, bind_port(cfg.seed ^ 0x77, client_bind_ip(sock), 0)?),
                         server: to,
                         scene: ClientScene::new(),
                         gcon: ClientGameConnection::new(),
