@@ -197,6 +197,20 @@ fn a_listed_server_is_found_by_the_query_and_joined_from_the_browser_screen() {
     click(&mut con, &mut ui, "JoinServerButton");
     assert!(con.get_global("Client::JoinRequested").truthy(), "{}", con.get_global("Browser::Status"));
     assert_eq!(con.get_global("Client::ServerAddress").as_text(), game_addr.to_string());
+
+    // LAN discovery: an info request to the broadcast address and the game port (loopback
+    // stands for the LAN's broadcast address here) finds the server with no master.
+    con.set_global("Pref::Net::LanBroadcast", "127.0.0.1");
+    con.eval(&format!("queryLanServers({});", game_addr.port())).unwrap();
+    let end = Instant::now() + Duration::from_secs(10);
+    while browser.is_querying() && Instant::now() < end {
+        browser.pump(&mut con);
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    browser.pump(&mut con);
+    assert_eq!(con.eval("return getServerCount();").unwrap().to_i32(), 1);
+    con.eval("setServerInfo(0);").unwrap();
+    assert_eq!(con.get_global("ServerInfo::Address").as_text(), game_addr.to_string());
     drop(server);
 }
 
