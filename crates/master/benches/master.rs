@@ -130,6 +130,43 @@ fn sans_io(c: &mut Criterion) {
             n
         })
     });
+    // One simulated second of a 10,000-server directory: every server heart-beats once per
+    // 30 s (333 heartbeats), while browsers ask 111 filtered and 11 whole-list queries.
+    let heartbeats: Vec<(SocketAddr, Vec<u8>)> = (0..333u32)
+        .map(|k| {
+            let i = k * 30;
+            let a = addr(i);
+            (a, Message::Heartbeat { nonce: 1, token: minter.token(a, 0), info: info(i) }.encode())
+        })
+        .collect();
+    let n_datagrams = heartbeats.len() + heartbeats.len().div_ceil(3) + heartbeats.len().div_ceil(33);
+    g.bench_function("one second of load, echo (baseline)", |b| {
+        let mut out = std::collections::VecDeque::new();
+        b.iter(|| {
+            for _ in 0..n_datagrams {
+                out.push_back((me, black_box(&hb).to_vec()));
+                black_box(out.pop_front());
+            }
+        })
+    });
+    g.bench_function("one second of load", |b| {
+        let mut t = 0u64;
+        b.iter(|| {
+            t = t % 50_000 + 1;
+            for (k, (a, d)) in heartbeats.iter().enumerate() {
+                m.handle_datagram(t, *a, d);
+                if k % 3 == 0 {
+                    m.handle_datagram(t, me, &query_f);
+                }
+                if k % 33 == 0 {
+                    m.handle_datagram(t, me, &query);
+                }
+                while let Some(p) = m.poll_transmit() {
+                    black_box(p);
+                }
+            }
+        })
+    });
     g.finish();
 }
 

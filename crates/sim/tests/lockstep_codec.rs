@@ -39,9 +39,9 @@ proptest! {
     }
 
     #[test]
-    fn turn_round_trip(turn in -2i32..100_000, player in 1u8.., random in any::<u32>(), crc in any::<u32>(),
+    fn turn_round_trip(turn in -2i32..100_000, player in 1u8.., random in any::<u32>(), crc in any::<u32>(), vote in any::<u8>(),
                        commands in proptest::collection::vec(any::<u8>(), 0..100)) {
-        let m = PeerMessage::Turn { data: vec![TurnData { turn, player, commands, random, crc }] };
+        let m = PeerMessage::Turn { data: vec![TurnData { turn, player, commands, random, crc, vote }] };
         prop_assert_eq!(PeerMessage::decode(&m.encode()).unwrap(), m);
     }
 }
@@ -88,7 +88,7 @@ fn every_message_kind_round_trips() {
     for m in client {
         assert_eq!(ClientMessage::decode(&m.encode()).unwrap(), m);
     }
-    let td = TurnData { turn: -1, player: 3, commands: vec![0], random: 1, crc: 2 };
+    let td = TurnData { turn: -1, player: 3, commands: vec![0], random: 1, crc: 2, vote: 3 };
     let peer = [
         PeerMessage::Helo { name: "cat".into() },
         PeerMessage::Wlcm { you: 3, master: 1, peers: vec![PeerInfo { id: 2, addr: b, name: "x".into() }] },

@@ -19,8 +19,14 @@ pub struct PeerConfig {
     pub turn_ms: u64,
     /// Sub-turns (simulation steps) per turn.
     pub sub_turns: u32,
-    /// Commands issued in turn `x` run in turn `x + turn_delay`.
+    /// Commands issued in turn `x` run in turn `x + turn_delay`: the delay at the start, and
+    /// the least the adaptation goes down to.
     pub turn_delay: i32,
+    /// Adapt the turn delay to the measured links (see [`Peer::turn_delay`]); `false` keeps
+    /// `turn_delay` for the whole game.
+    pub adaptive: bool,
+    /// Most turns of delay the adaptation goes up to.
+    pub max_turn_delay: i32,
     /// Most peers the master admits.
     pub max_players: usize,
     /// Start countdown (ms).
@@ -50,6 +56,8 @@ impl Default for PeerConfig {
             retry_ms: 200,
             ping_ms: 250,
             max_batch_bytes: 120,
+            adaptive: true,
+            max_turn_delay: 10,
         }
     }
 }
@@ -106,6 +114,8 @@ pub struct PeerStats {
     pub resend_requests: u64,
     /// Messages refused.
     pub rejected: u64,
+    /// Times the turn delay changed.
+    pub delay_changes: u64,
 }
 
 #[derive(Debug)]
@@ -114,6 +124,8 @@ struct Remote {
     name: String,
     last_heard: u64,
     rtt_ms: Option<u64>,
+    /// Mean deviation of the RTT samples (ms), as TCP's RTTVAR.
+    rttvar_ms: u64,
     intr_acked: bool,
     strt_acked: bool,
     /// Not required for turns >= this.
@@ -159,7 +171,22 @@ pub struct Peer<G: LockstepGame> {
     out: VecDeque<(SocketAddr, PeerMessage)>,
     events: VecDeque<PeerEvent>,
     stats: PeerStats,
+    /// The turn delay in force: data sent at the end of turn `t` is for turn `t + delay`.
+    delay: i32,
+    /// The newest turn this peer sent data for.
+    last_target: i32,
+    /// Turns left without data by a delay increase: they run with no commands.
+    empty_turns: BTreeSet<i32>,
+    /// Consecutive turns whose votes all asked for less delay than is in force.
+    lower_votes: u32,
+    /// Own data: the turn it was sent at, by target turn (for the desync report).
+    sent_at: BTreeMap<i32, i32>,
 }
+
+/// A delay vote leaves this much room beyond the one-way time and one resend (ms).
+const VOTE_MARGIN_MS: u64 = 5;
+/// Turns of unanimous lower votes before the delay shrinks by one.
+const SHRINK_AFTER_TURNS: u32 = 20;
 
 const UNKNOWN_ADDR: SocketAddr = SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0);
 
@@ -194,6 +221,11 @@ impl<G: LockstepGame> Peer<G> {
             out: VecDeque::new(),
             events: VecDeque::new(),
             stats: PeerStats::default(),
+            delay: 0,
+            last_target: i32::MIN,
+            empty_turns: BTreeSet::new(),
+            lower_votes: 0,
+            sent_at: BTreeMap::new(),
         }
     }
 
@@ -233,6 +265,18 @@ impl<G: LockstepGame> Peer<G> {
     /// Next GF (sub-turn) to run.
     pub fn gf(&self) -> u32 {
         self.gf
+    }
+    /// The turn delay in force: commands sent at the end of turn `t` run in turn `t + delay`.
+    ///
+    /// With [`PeerConfig::adaptive`], every peer votes in each turn's data for the delay its
+    /// links need (the slowest peer's one-way time, `srtt / 2 + 1.5 * rttvar`, plus one sub-turn
+    /// for a lost message's resend, rounded up to whole turns); on entering a turn, every peer
+    /// takes the largest vote of that turn's data. Every peer holds the same data for a turn,
+    /// so all switch at the same turn. A larger delay takes effect at once (the turns it skips
+    /// run empty); a smaller one only after [`SHRINK_AFTER_TURNS`] turns of lower votes, one
+    /// turn at a time (that turn sends nothing new).
+    pub fn turn_delay(&self) -> i32 {
+        self.delay
     }
     /// Waiting for turn data.
     pub fn in_delay(&self) -> bool {
@@ -449,7 +493,16 @@ impl<G: LockstepGame> Peer<G> {
             PeerMessage::Pong { time } => {
                 if let Some(r) = sender.and_then(|id| self.peers.get_mut(&id)) {
                     let sample = now.saturating_sub(time);
-                    r.rtt_ms = Some(r.rtt_ms.map_or(sample, |old| (old * 7 + sample) / 8));
+                    match r.rtt_ms {
+                        None => {
+                            r.rtt_ms = Some(sample);
+                            r.rttvar_ms = sample / 2;
+                        }
+                        Some(old) => {
+                            r.rttvar_ms = (r.rttvar_ms * 3 + old.abs_diff(sample)) / 4;
+                            r.rtt_ms = Some((old * 7 + sample) / 8);
+                        }
+                    }
                 }
             }
         }
@@ -463,6 +516,7 @@ impl<G: LockstepGame> Peer<G> {
                 name,
                 last_heard: now,
                 rtt_ms: None,
+                rttvar_ms: 0,
                 intr_acked,
                 strt_acked: false,
                 gone_from: None,
@@ -480,8 +534,9 @@ impl<G: LockstepGame> Peer<G> {
             return;
         }
         if let Some(id) = self.id_of(from) {
-            // A repeated HELO: the welcome was lost.
-            if self.phase == PeerPhase::Lobby {
+            // A repeated HELO: the welcome was lost. During the countdown too: the STRT
+            // retries then reach it, so a lost welcome on a lossy link costs no player.
+            if matches!(self.phase, PeerPhase::Lobby | PeerPhase::Countdown) {
                 let msg = self.welcome_for(id);
                 self.out.push_back((from, msg));
             }
@@ -548,13 +603,17 @@ impl<G: LockstepGame> Peer<G> {
         self.sub = 0;
         self.sub_index = 0;
         self.sent_for_turn = false;
+        self.delay = self.config.turn_delay;
+        self.last_target = i32::MIN;
+        self.empty_turns.clear();
+        self.lower_votes = 0;
         info!(you = self.you, players = self.peers.len() + 1, "p2p: game starts at turn -2");
         self.events.push_back(PeerEvent::Started);
     }
 
     fn store(&mut self, d: TurnData) {
         // Old turns are history; far-future ones are not plausible.
-        if d.turn < self.turn - 8 || d.turn > self.turn + 2 * self.config.turn_delay + 8 {
+        if d.turn < self.turn - 8 || d.turn > self.turn + 2 * self.config.max_turn_delay.max(self.delay) + 8 {
             return;
         }
         self.turn_data.entry(d.turn).or_default().entry(d.player).or_insert(d);
@@ -757,6 +816,13 @@ impl<G: LockstepGame> Peer<G> {
                 }
                 if let Some(s) = self.delay_since.take() {
                     self.stats.delay_ms += now - s;
+                    if self.config.adaptive {
+                        // Waiting means this peer's turns run ahead of the slowest peer's
+                        // (a start offset, or a peer that fell behind): move the schedule
+                        // by the wait instead of racing to catch up, so the peers' turn
+                        // ends line up and the next turn has the whole delay's room.
+                        self.start_at += now - s;
+                    }
                 }
                 if self.phase != PeerPhase::Playing {
                     return;
@@ -771,13 +837,22 @@ impl<G: LockstepGame> Peer<G> {
             self.sub += 1;
             self.sub_index += 1;
             self.stats.sub_turns += 1;
+            if self.config.adaptive && self.sub < self.config.sub_turns.max(1) {
+                // Between turn ends too, so a lost message is made good a sub-turn later.
+                self.send_recent();
+            }
         }
     }
 
     /// Sends this peer's data for `turn + delay`: the commands collected and the sync values.
     fn end_turn(&mut self, now: u64) {
         let _ = now;
-        let target = self.turn + self.config.turn_delay;
+        let target = self.turn + self.delay;
+        if target <= self.last_target {
+            // The delay just shrank: this slot was sent already; the commands wait a turn.
+            self.send_recent();
+            return;
+        }
         let mut taken = Vec::new();
         let mut issued = Vec::new();
         while let Some((t, c)) = self.pending.front().cloned() {
@@ -795,13 +870,36 @@ impl<G: LockstepGame> Peer<G> {
         let Some(g) = self.game.as_ref() else { return };
         let random = g.random_value();
         let crc = g.checksum();
-        let mine =
-            TurnData { turn: target, player: self.you, commands: encode_batch::<G>(&taken), random, crc };
+        let vote = self.vote().clamp(0, i32::from(u8::MAX)) as u8;
+        let mine = TurnData {
+            turn: target,
+            player: self.you,
+            commands: encode_batch::<G>(&taken),
+            random,
+            crc,
+            vote,
+        };
         self.turn_data.entry(target).or_default().insert(self.you, mine);
-        // The newest data and the two before it, so one lost packet costs nothing.
-        let data: Vec<TurnData> = (target - 2..=target)
+        self.last_target = target;
+        self.sent_at.insert(target, self.turn);
+        let keep = self.turn - 16;
+        self.sent_at.retain(|t, _| *t >= keep);
+        self.send_recent();
+    }
+
+    /// Sends this peer's newest data and the two before it to every live peer, so one lost
+    /// message costs nothing: the next one carries the same data.
+    fn send_recent(&mut self) {
+        if self.last_target == i32::MIN {
+            return;
+        }
+        let t = self.last_target;
+        let data: Vec<TurnData> = (t - 2..=t)
             .filter_map(|t| self.turn_data.get(&t).and_then(|m| m.get(&self.you)).cloned())
             .collect();
+        if data.is_empty() {
+            return;
+        }
         let to: Vec<SocketAddr> = self
             .peers
             .iter()
@@ -810,6 +908,57 @@ impl<G: LockstepGame> Peer<G> {
             .collect();
         for a in to {
             self.out.push_back((a, PeerMessage::Turn { data: data.clone() }));
+        }
+    }
+
+    /// The turn delay this peer's links need: the slowest live peer's one-way time
+    /// (`srtt / 2 + 1.5 * rttvar`: about the largest one-way time under uniform jitter), one sub-turn for a lost message's resend and a margin,
+    /// in whole turns, plus the turn the data waits to be sent. Without measurements: the
+    /// delay in force.
+    fn vote(&self) -> i32 {
+        if !self.config.adaptive {
+            return self.config.turn_delay;
+        }
+        let one_way = self
+            .peers
+            .values()
+            .filter(|r| r.gone_from.is_none())
+            .filter_map(|r| r.rtt_ms.map(|rtt| rtt / 2 + r.rttvar_ms * 3 / 2))
+            .max();
+        let Some(one_way) = one_way else { return self.delay };
+        let turn_ms = self.config.turn_ms.max(1);
+        let sub_ms = turn_ms / u64::from(self.config.sub_turns.max(1));
+        let need = (one_way + sub_ms + VOTE_MARGIN_MS).div_ceil(turn_ms);
+        (1 + need.min(1000) as i32).clamp(self.config.turn_delay, self.config.max_turn_delay)
+    }
+
+    /// Takes the turn's votes (every peer holds the same data for `turn`, so every peer
+    /// decides the same at the same turn).
+    fn adapt(&mut self, turn: i32, datas: &[TurnData]) {
+        if !self.config.adaptive {
+            return;
+        }
+        let Some(v) = datas.iter().map(|d| i32::from(d.vote)).max() else { return };
+        let v = v.clamp(self.config.turn_delay, self.config.max_turn_delay);
+        if v > self.delay {
+            // Data up to `turn - 1 + delay` is out; the end of `turn` sends for `turn + v`.
+            for t in turn + self.delay..turn + v {
+                self.empty_turns.insert(t);
+            }
+            info!(turn, from = self.delay, to = v, "p2p: turn delay grows");
+            self.delay = v;
+            self.lower_votes = 0;
+            self.stats.delay_changes += 1;
+        } else if v < self.delay {
+            self.lower_votes += 1;
+            if self.lower_votes >= SHRINK_AFTER_TURNS {
+                info!(turn, from = self.delay, to = self.delay - 1, "p2p: turn delay shrinks");
+                self.delay -= 1;
+                self.lower_votes = 0;
+                self.stats.delay_changes += 1;
+            }
+        } else {
+            self.lower_votes = 0;
         }
     }
 
@@ -835,7 +984,8 @@ impl<G: LockstepGame> Peer<G> {
     /// TryAdvanceTurn), runs its commands and checks sync.
     fn try_advance(&mut self, now: u64) -> bool {
         let next = self.turn + 1;
-        if next >= 0 {
+        let empty = self.empty_turns.contains(&next);
+        if next >= 0 && !empty {
             let need = self.required(next);
             let have = self.turn_data.get(&next);
             if !need.iter().all(|p| have.is_some_and(|m| m.contains_key(p))) {
@@ -848,9 +998,10 @@ impl<G: LockstepGame> Peer<G> {
         if next < 0 {
             return true;
         }
-        let need = self.required(next);
+        let need = if empty { Vec::new() } else { self.required(next) };
         let datas: Vec<TurnData> =
             need.iter().filter_map(|p| self.turn_data.get(&next).and_then(|m| m.get(p)).cloned()).collect();
+        self.empty_turns.retain(|t| *t > next);
         let Some(g) = self.game.as_mut() else { return true };
         let mut batches = Vec::with_capacity(datas.len());
         for d in &datas {
@@ -866,7 +1017,12 @@ impl<G: LockstepGame> Peer<G> {
         }
         let checksum = g.checksum();
         if let Some(r) = self.replay.as_mut() {
-            r.frames.push(ReplayFrame { gf: self.gf, batches, checksum });
+            r.frames.push(ReplayFrame {
+                gf: self.gf,
+                batches,
+                checksum,
+                turn_delay: self.delay.clamp(0, 255) as u8,
+            });
         }
         if let Some(issued) = self.in_flight.remove(&next) {
             for t in issued {
@@ -875,6 +1031,9 @@ impl<G: LockstepGame> Peer<G> {
         }
         self.stats.turns += 1;
         self.check_sync(next, &datas);
+        if self.phase == PeerPhase::Playing {
+            self.adapt(next, &datas);
+        }
         let keep_from = self.turn - 8;
         self.turn_data.retain(|t, _| *t >= keep_from);
         true
@@ -897,7 +1056,7 @@ impl<G: LockstepGame> Peer<G> {
             .unwrap_or_default();
         let dropped: Vec<PlayerId> = datas.iter().map(|d| d.player).filter(|p| !keep.contains(p)).collect();
         let me_dropped = dropped.contains(&self.you);
-        let state_turn = turn - self.config.turn_delay;
+        let state_turn = self.sent_at.get(&turn).copied().unwrap_or(turn - self.delay);
         warn!(state_turn, ?dropped, me_dropped, "p2p: desync");
         self.events.push_back(PeerEvent::Desync { state_turn, dropped: dropped.clone(), me_dropped });
         if me_dropped {

@@ -46,6 +46,8 @@ pub struct TurnData {
     pub random: u32,
     /// The sender's state CRC.
     pub crc: u32,
+    /// The turn delay the sender's links need ([`crate::lockstep::peer::Peer::turn_delay`]).
+    pub vote: u8,
 }
 
 /// Every peer-to-peer message.
@@ -110,6 +112,7 @@ fn write_data(w: &mut BitWriter, data: &[TurnData]) {
         write_blob(w, &d.commands);
         w.write_int(d.random, 32);
         w.write_int(d.crc, 32);
+        w.write_int(u32::from(d.vote), 8);
     }
 }
 
@@ -120,7 +123,8 @@ fn read_data(r: &mut BitReader<'_>) -> Result<Vec<TurnData>> {
         let turn = r.read_signed_int(32)?;
         let player = read_player(r)?;
         let commands = read_blob(r)?;
-        out.push(TurnData { turn, player, commands, random: r.read_int(32)?, crc: r.read_int(32)? });
+        let (random, crc) = (r.read_int(32)?, r.read_int(32)?);
+        out.push(TurnData { turn, player, commands, random, crc, vote: r.read_int(8)? as u8 });
     }
     Ok(out)
 }

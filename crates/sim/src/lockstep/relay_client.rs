@@ -348,7 +348,7 @@ impl<G: LockstepGame> RelayClient<G> {
             }
         }
         let checksum = r.game.checksum();
-        r.replay.frames.push(ReplayFrame { gf: r.gf, batches: done.batches, checksum });
+        r.replay.frames.push(ReplayFrame { gf: r.gf, batches: done.batches, checksum, turn_delay: 0 });
         if self.config.snapshots > 0 {
             if self.snapshots.len() >= self.config.snapshots {
                 self.snapshots.pop_front();

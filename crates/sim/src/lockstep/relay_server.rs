@@ -41,7 +41,19 @@ pub struct RelayConfig {
     pub first_gf: u32,
     /// Lengthen the NWF on its own when the slowest ping outgrows it.
     pub adapt_nwf: bool,
+    /// Also follow the waits the clients see: lengthen the NWF by one GF when
+    /// [`LATE_LIMIT`] of the last [`LATE_WINDOW`] NWFs came late (lost and resent commands
+    /// on a lossy link), and shorten it again, down to the ping's length, after
+    /// [`CALM_NWFS`] NWFs on time.
+    pub adapt_to_waits: bool,
 }
+
+/// NWFs the lateness rule looks back over.
+pub const LATE_WINDOW: usize = 20;
+/// Late NWFs in the window that lengthen the NWF.
+pub const LATE_LIMIT: usize = 2;
+/// NWFs on time in a row before the NWF shortens by one GF.
+pub const CALM_NWFS: u32 = 200;
 
 impl Default for RelayConfig {
     fn default() -> Self {
@@ -56,6 +68,7 @@ impl Default for RelayConfig {
             async_timeout_ms: 2_000,
             first_gf: 0,
             adapt_nwf: true,
+            adapt_to_waits: true,
         }
     }
 }
@@ -141,6 +154,13 @@ pub struct RelayServer {
     batches: BTreeMap<u32, BTreeMap<PlayerId, Vec<u8>>>,
     checksums: BTreeMap<u32, BTreeMap<PlayerId, u32>>,
     waiting_since: Option<u64>,
+    /// When a client starts the last NWF sent, in the server's time (see
+    /// [`RelayServer::observe_lateness`]).
+    last_done_at: Option<u64>,
+    /// Whether each of the last [`LATE_WINDOW`] NWF-dones came later than that.
+    late: std::collections::VecDeque<bool>,
+    /// NWF-dones on time in a row.
+    calm: u32,
     warned: bool,
     pending_left: Vec<(PlayerId, LeaveReason)>,
     pending_control: Option<Control>,
@@ -184,6 +204,9 @@ impl RelayServer {
             batches: BTreeMap::new(),
             checksums: BTreeMap::new(),
             waiting_since: None,
+            last_done_at: None,
+            late: std::collections::VecDeque::new(),
+            calm: 0,
             warned: false,
             pending_left: Vec::new(),
             pending_control: None,
@@ -496,11 +519,27 @@ impl RelayServer {
                     Kind::Gone(_) => {}
                 }
             }
+            self.observe_lateness(now);
             if self.pending_control.is_none() && self.config.adapt_nwf {
                 let want = self.chosen_nwf_len(self.gf_ms);
                 if want > self.nwf_len {
                     info!(from = self.nwf_len, to = want, "relay: pings grew, longer NWF");
                     self.pending_control = Some(Control::Speed { gf_ms: self.gf_ms, nwf_len: want });
+                } else if self.config.adapt_to_waits {
+                    let late = self.late.iter().filter(|l| **l).count();
+                    let to = if late >= LATE_LIMIT {
+                        (self.nwf_len + 1).min(self.config.max_nwf_len.max(1))
+                    } else if self.calm >= CALM_NWFS && self.nwf_len > want {
+                        self.nwf_len - 1
+                    } else {
+                        self.nwf_len
+                    };
+                    if to != self.nwf_len {
+                        info!(from = self.nwf_len, to, late, "relay: clients waited, NWF length follows");
+                        self.pending_control = Some(Control::Speed { gf_ms: self.gf_ms, nwf_len: to });
+                        self.late.clear();
+                        self.calm = 0;
+                    }
                 }
             }
             let control = self.pending_control.take();
@@ -530,6 +569,28 @@ impl RelayServer {
             self.warned = false;
             self.waiting_since = self.batches.get(&self.next_nwf).filter(|b| !b.is_empty()).map(|_| now);
         }
+    }
+
+    /// Notes whether a client waits for this NWF-done. A client starts NWF `t` when both
+    /// its NWF-done has come and NWF `t - 1` has run (an NWF long), so early NWF-dones
+    /// build up slack that absorbs late ones; the server follows that schedule, relative to
+    /// its own send times (every client is the same one-way time further on).
+    fn observe_lateness(&mut self, now: u64) {
+        let nwf_ms = u64::from(self.nwf_len) * u64::from(self.gf_ms);
+        let start = match self.last_done_at {
+            Some(prev_start) => {
+                let due = prev_start + nwf_ms;
+                let late = now > due + u64::from(self.gf_ms) / 2;
+                self.late.push_back(late);
+                if self.late.len() > LATE_WINDOW {
+                    self.late.pop_front();
+                }
+                self.calm = if late { 0 } else { self.calm.saturating_add(1) };
+                now.max(due)
+            }
+            None => now,
+        };
+        self.last_done_at = Some(start);
     }
 
     /// Compares the checksums at NWF `c`; on a mismatch starts the async handling and

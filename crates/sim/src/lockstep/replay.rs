@@ -16,6 +16,9 @@ pub struct ReplayFrame {
     pub batches: Vec<(PlayerId, Vec<u8>)>,
     /// Checksum of the game after running them.
     pub checksum: u32,
+    /// Peer-to-peer: the turn delay in force for this turn (it adapts to the links, and
+    /// every peer switches at the same turn); 0 in the relayed mode.
+    pub turn_delay: u8,
 }
 
 /// A recorded game.
@@ -63,7 +66,8 @@ pub struct ReplaySummary {
     pub last_gf: u32,
 }
 
-const MAGIC: u32 = 0x5631_3252; // "V12R"
+/// "V12S": version 2 of the file (frames carry the turn delay); version 1 was "V12R".
+const MAGIC: u32 = 0x5631_3253;
 
 impl Replay {
     /// An empty replay for a game.
@@ -111,6 +115,7 @@ impl Replay {
         for f in &self.frames {
             w.write_int(f.gf, 32);
             w.write_int(f.checksum, 32);
+            w.write_int(u32::from(f.turn_delay), 8);
             let n = f.batches.len().min(255);
             w.write_int(n as u32, 8);
             for (p, b) in &f.batches[..n] {
@@ -132,12 +137,12 @@ impl Replay {
         let players = (0..n).map(|_| read_player(&mut r)).collect::<Result<Vec<_>>>()?;
         let first_gf = r.read_int(32)?;
         let frames_n = r.read_int(32)? as usize;
-        // Each frame takes at least 72 bits: refuse counts the data cannot hold.
-        if frames_n > r.bits_left() / 72 {
+        // Each frame takes at least 80 bits: refuse counts the data cannot hold.
+        if frames_n > r.bits_left() / 80 {
             return Err(LockstepError::TooLong {
                 what: "replay frames",
                 len: frames_n,
-                max: r.bits_left() / 72,
+                max: r.bits_left() / 80,
             });
         }
         let mut frames = Vec::with_capacity(frames_n);
@@ -149,13 +154,14 @@ impl Replay {
             }
             last = Some(gf);
             let checksum = r.read_int(32)?;
+            let turn_delay = r.read_int(8)? as u8;
             let n = r.read_int(8)? as usize;
             let mut batches = Vec::with_capacity(n);
             for _ in 0..n {
                 let p = read_player(&mut r)?;
                 batches.push((p, read_blob(&mut r)?));
             }
-            frames.push(ReplayFrame { gf, batches, checksum });
+            frames.push(ReplayFrame { gf, batches, checksum, turn_delay });
         }
         Ok(Self { setup: GameSetup { seed, players }, first_gf, frames })
     }
