@@ -37,6 +37,8 @@ pub struct LockstepDemoConfig {
     pub link: ConditionerConfig,
     /// Seed for the game, the bots and the conditioners.
     pub seed: u64,
+    /// Where each player's replay and any desync report are written (None: nowhere).
+    pub log_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for LockstepDemoConfig {
@@ -48,6 +50,7 @@ impl Default for LockstepDemoConfig {
             inject_desync: false,
             link: ConditionerConfig::average(),
             seed: 1,
+            log_dir: None,
         }
     }
 }
@@ -79,6 +82,8 @@ pub struct LockstepReport {
     pub log: Vec<String>,
     /// UDP bytes sent per player per second (mean).
     pub bytes_per_player_second: f64,
+    /// Files written (replays, desync reports).
+    pub files: Vec<std::path::PathBuf>,
 }
 
 impl LockstepReport {
@@ -117,6 +122,9 @@ impl LockstepReport {
         });
         for l in &self.log {
             s.push_str(&format!("  {l}\n"));
+        }
+        for f in &self.files {
+            s.push_str(&format!("  wrote {}\n", f.display()));
         }
         s
     }
@@ -167,6 +175,27 @@ fn agree(replays: &[(PlayerId, &Replay)]) -> (bool, Vec<(PlayerId, usize, u32)>)
         sums.push((*p, r.frames.len(), r.frames.get(common.wrapping_sub(1)).map_or(0, |f| f.checksum)));
     }
     (ok, sums)
+}
+
+/// Writes each player's replay (`replay-<mode>-player<P>.v12r`) and the desync reports
+/// into `dir`, next to each other; the paths written.
+fn write_logs(
+    dir: &std::path::Path,
+    mode: &str,
+    replays: &[(PlayerId, &Replay)],
+    reports: &[DesyncReport],
+) -> io::Result<Vec<std::path::PathBuf>> {
+    std::fs::create_dir_all(dir)?;
+    let mut files = Vec::new();
+    for (p, r) in replays {
+        let path = dir.join(format!("replay-{mode}-player{p}.v12r"));
+        std::fs::write(&path, r.encode())?;
+        files.push(path);
+    }
+    for r in reports {
+        files.push(r.write_to(dir)?);
+    }
+    Ok(files)
 }
 
 /// Runs the demo.
@@ -281,6 +310,17 @@ fn run_relay(config: &LockstepDemoConfig) -> io::Result<LockstepReport> {
     let (ok, checksums) = agree(&replays);
     let floor =
         f64::from(server.server.gf_ms() * server.server.nwf_len() * RelayConfig::default().command_delay);
+    let frames = replays.first().map_or(&[][..], |(_, r)| &r.frames[..]);
+    let reports: Vec<DesyncReport> = server
+        .server
+        .async_logs()
+        .iter()
+        .map(|l| DesyncReport::from_async_log::<RtsGame>(l, frames))
+        .collect();
+    let files = match &config.log_dir {
+        Some(dir) => write_logs(dir, "relay", &replays, &reports)?,
+        None => Vec::new(),
+    };
     Ok(LockstepReport {
         mode: "relay".into(),
         players: config.players,
@@ -294,6 +334,7 @@ fn run_relay(config: &LockstepDemoConfig) -> io::Result<LockstepReport> {
         agree: ok,
         log,
         bytes_per_player_second: bytes[1..].iter().sum::<u64>() as f64 / n / secs,
+        files,
     })
 }
 
@@ -387,6 +428,22 @@ fn run_p2p(config: &LockstepDemoConfig) -> io::Result<LockstepReport> {
     }
     let k = nodes.len() as f64;
     let (ok, checksums) = agree(&replays);
+    // The adapted floor: data sent at a turn's end runs delay - 1 turns later.
+    let turn_delay = nodes[0].peer.turn_delay().max(1);
+    let floor = (turn_delay - 1) as f64 * pc.turn_ms as f64;
+    log.push(format!("turn delay at the end: {turn_delay} turns of {} ms", pc.turn_ms));
+    let mut reports = Vec::new();
+    for n in &mut nodes {
+        while let Some(r) = n.peer.poll_desync_report() {
+            reports.push(r);
+        }
+    }
+    let all: Vec<(PlayerId, &Replay)> =
+        nodes.iter().filter_map(|n| Some((n.peer.id(), n.peer.replay()?))).collect();
+    let files = match &config.log_dir {
+        Some(dir) => write_logs(dir, "p2p", &all, &reports)?,
+        None => Vec::new(),
+    };
     Ok(LockstepReport {
         mode: "p2p".into(),
         players: config.players,
@@ -395,11 +452,12 @@ fn run_p2p(config: &LockstepDemoConfig) -> io::Result<LockstepReport> {
         frames_per_second: subs / k / secs,
         delay_share: delay / k,
         latency,
-        latency_floor_ms: pc.turn_ms as f64,
+        latency_floor_ms: floor,
         checksums,
         agree: ok,
         log,
         bytes_per_player_second: bytes.iter().sum::<u64>() as f64 / k / secs,
+        files,
     })
 }
 
@@ -408,8 +466,16 @@ mod tests {
     use super::*;
 
     fn demo(mode: LockstepMode, inject_desync: bool) -> LockstepReport {
-        let config =
-            LockstepDemoConfig { mode, seconds: 4.0, inject_desync, ..LockstepDemoConfig::default() };
+        let dir = std::env::temp_dir()
+            .join(format!("v12-lockstep-{}-{mode:?}-{inject_desync}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let config = LockstepDemoConfig {
+            mode,
+            seconds: 4.0,
+            inject_desync,
+            log_dir: Some(dir),
+            ..LockstepDemoConfig::default()
+        };
         let report = run(&config).expect("demo runs on loopback");
         println!("{}", report.render());
         report
@@ -431,9 +497,37 @@ mod tests {
         assert!(r.log.iter().any(|l| l.contains("AsyncDetected")), "{:?}", r.log);
         assert!(r.agree);
         assert_eq!(r.checksums.len(), 3);
+        assert_report(&r, "relay");
         let r = demo(LockstepMode::P2p, true);
         assert!(r.log.iter().any(|l| l.contains("Desync")), "{:?}", r.log);
         assert!(r.agree);
         assert_eq!(r.checksums.len(), 3);
+        assert_report(&r, "p2p");
+    }
+
+    /// A readable report next to the replays names player 4 (the one changed) and a frame,
+    /// and carries every checksum, the commands before it and a state dump.
+    fn assert_report(r: &LockstepReport, mode: &str) {
+        let report = r
+            .files
+            .iter()
+            .find(|f| {
+                f.file_name().is_some_and(|n| n.to_string_lossy().starts_with(&format!("desync-{mode}-")))
+            })
+            .unwrap_or_else(|| panic!("no desync report among {:?}", r.files));
+        assert!(
+            r.files
+                .iter()
+                .any(|f| f.extension().is_some_and(|e| e == "v12r") && f.parent() == report.parent())
+        );
+        let text = std::fs::read_to_string(report).unwrap();
+        assert!(
+            text.starts_with(&format!("# V12 lockstep desync report 1\nmode: {mode}\nframe: ")),
+            "{text}"
+        );
+        assert!(text.contains("\ndiverging: 4\n"), "{text}");
+        assert!(text.lines().filter(|l| l.starts_with("checksum: ")).count() >= 3, "{text}");
+        assert!(text.contains("# commands, oldest first\nframe "), "{text}");
+        assert!(text.contains("# state of player "), "{text}");
     }
 }

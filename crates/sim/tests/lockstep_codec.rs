@@ -82,6 +82,7 @@ fn every_message_kind_round_trips() {
     }
     let client = [
         ClientMessage::Leave,
+        ClientMessage::Waited { nwf: 9, ms: 250 },
         ClientMessage::StateDump { nwf: 3, chunk: 1, chunks: 2, bytes: vec![9; 200] },
         ClientMessage::Vote { nwf: 3, drop: true },
     ];

@@ -148,7 +148,11 @@ fn desync_is_detected_in_its_nwf_logged_and_the_minority_dropped() {
     let gf = w.clients[0].gf();
     w.run_for(2_000, &mut bot(3));
     assert!(w.clients[0].gf() > gf + 20, "the majority plays on");
-    assert_eq!(w.clients[0].replay().unwrap().frames, w.clients[2].replay().unwrap().frames);
+    // Same history; one may be an NWF ahead at the moment the test looks.
+    let (a, b) = (&w.clients[0].replay().unwrap().frames, &w.clients[2].replay().unwrap().frames);
+    let n = a.len().min(b.len());
+    assert!(a.len().abs_diff(b.len()) <= 1 && n > 20);
+    assert_eq!(a[..n], b[..n]);
 }
 
 #[test]

@@ -39,6 +39,9 @@ ghosts: a server with --objects moving objects (default 3000) in a 2 km square g
   seed 004), on loopback UDP through the conditioner for --seconds (default 10); prints
   turns/s, time in the delay state, command latency and the final checksum agreement.
   --inject-desync changes one unit on one player halfway and shows what happens.
+  Each player's replay, and on a desync a readable report (the diverging frame and players,
+  every checksum, the commands before it, the state dumps), go to --log-dir (default
+  target/lockstep-logs).
 link: a client sends probes at 50/s for --seconds (default 3), the server echoes them;
   prints sent, received, lost, duplicated, reordered, bytes and RTT.";
 
@@ -62,6 +65,7 @@ struct Args {
     link: ConditionerConfig,
     seed: u64,
     inject_desync: bool,
+    log_dir: std::path::PathBuf,
     json: bool,
     window: bool,
     /// --loss / --latency as given, for the match (which starts from its own preset).
@@ -81,6 +85,7 @@ fn parse() -> Result<Args, lexopt::Error> {
         link: ConditionerConfig::average(),
         seed: 12,
         inject_desync: false,
+        log_dir: std::path::PathBuf::from("target/lockstep-logs"),
         json: false,
         window: false,
         loss_override: None,
@@ -106,6 +111,7 @@ fn parse() -> Result<Args, lexopt::Error> {
             Long("voice-ms") => args.voice_ms = parser.value()?.parse()?,
             Long("seed") => args.seed = parser.value()?.parse()?,
             Long("inject-desync") => args.inject_desync = true,
+            Long("log-dir") => args.log_dir = parser.value()?.into(),
             Long("lockstep") => {
                 args.mode = match parser.value()?.string()?.as_str() {
                     "relay" => Mode::Lockstep(LockstepMode::Relay),
@@ -252,6 +258,7 @@ fn main() -> ExitCode {
                 inject_desync: args.inject_desync,
                 link: args.link,
                 seed: args.seed,
+                log_dir: Some(args.log_dir.clone()),
             };
             println!(
                 "V12 lockstep ({mode:?}): {} bot players on loopback UDP for {} s, links {:?}{}",

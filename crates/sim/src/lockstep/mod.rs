@@ -4,6 +4,7 @@
 //! guaranteed-ordered events ([`net`]). The cores are sans-IO state machines: messages
 //! and time go in, messages come out, so the [`harness`] can run them on a simulated clock.
 
+mod desync;
 mod error;
 mod game;
 pub mod harness;
@@ -19,6 +20,7 @@ mod stats;
 pub mod toy;
 mod wire;
 
+pub use desync::{CommandLine, DesyncReport, REPORT_FRAMES, REPORT_VERSION};
 pub use error::{LockstepError, Result};
 pub use game::{DetRng, GameSetup, LockstepGame, MAX_BATCH_COMMANDS, PlayerId, decode_batch, encode_batch};
 pub use peer::{Peer, PeerConfig, PeerEvent, PeerPhase, PeerStats};

@@ -1,6 +1,8 @@
-//! Lockstep over `NetConnection`: every lockstep message travels as one guaranteed-ordered
-//! [`NetEvent`], so the relay mode gets reliable ordered delivery from the existing
-//! notify protocol rather than from a second protocol. Each node below is still sans-IO:
+//! Lockstep over `NetConnection`: every lockstep message travels as one [`NetEvent`]. The
+//! relay mode's are guaranteed-ordered, so it gets reliable ordered delivery from the
+//! existing notify protocol rather than from a second protocol; the peer-to-peer turn
+//! messages and RTT probes are unguaranteed ([`PeerTurnEvent`]: their redundancy replaces
+//! resending), its control messages guaranteed-ordered. Each node below is still sans-IO:
 //! datagrams in and out through its [`NetInterface`], time as an argument.
 
 use crate::lockstep::game::{LockstepGame, PlayerId};
@@ -65,12 +67,39 @@ lockstep_event!(
     PeerMessageEvent, "LockstepPeerMessageEvent", EventDirection::Any
 );
 
-/// The registry with the three lockstep event classes.
+/// A peer-to-peer turn message or RTT probe ([`PeerMessage`] bytes), sent *unguaranteed*:
+/// every turn message repeats the previous turns' data and is sent again each sub-turn, so
+/// a lost one is made good by the next without waiting for a resend, and nothing queues
+/// behind a lost packet (a guaranteed-ordered stream would hold every later turn back).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PeerTurnEvent(pub Vec<u8>);
+
+impl NetEvent for PeerTurnEvent {
+    fn guarantee(&self) -> v12_netobject::Guarantee {
+        v12_netobject::Guarantee::Unguaranteed
+    }
+    fn pack(&self, w: &mut BitWriter, _: &mut PackContext<'_>) {
+        write_blob(w, &self.0);
+    }
+}
+
+impl NetEventClass for PeerTurnEvent {
+    const NAME: &'static str = "LockstepPeerTurnEvent";
+    const DIRECTION: EventDirection = EventDirection::Any;
+    fn unpack(r: &mut BitReader<'_>, _: &mut UnpackContext<'_>) -> v12_netobject::Result<Self> {
+        Ok(Self(unpack_bytes(r)?))
+    }
+}
+
+/// The registry with the four lockstep event classes.
 pub fn lockstep_registry() -> Arc<NetClassRegistry> {
     let mut b = NetClassRegistryBuilder::new();
-    b.register::<RelayToServerEvent>().register::<RelayToClientEvent>().register::<PeerMessageEvent>();
-    // Registering three distinct classes cannot fail.
-    Arc::new(b.build().unwrap_or_else(|_| unreachable!("three distinct lockstep classes")))
+    b.register::<RelayToServerEvent>()
+        .register::<RelayToClientEvent>()
+        .register::<PeerMessageEvent>()
+        .register::<PeerTurnEvent>();
+    // Registering four distinct classes cannot fail.
+    Arc::new(b.build().unwrap_or_else(|_| unreachable!("four distinct lockstep classes")))
 }
 
 /// Interface settings for lockstep nodes: larger packets (a whole NWF fits) at 32 ms.
@@ -273,9 +302,10 @@ impl<G: LockstepGame> PeerNode<G> {
                     self.live.insert(connection, addr);
                 }
                 InterfaceEvent::EventReceived { connection, event } => {
-                    if let (Some(addr), Some(e)) =
-                        (self.live.get(&connection).copied(), event.downcast_ref::<PeerMessageEvent>())
-                    {
+                    let Some(addr) = self.live.get(&connection).copied() else { continue };
+                    if let Some(e) = event.downcast_ref::<PeerMessageEvent>() {
+                        self.peer.handle_datagram(now, addr, &e.0);
+                    } else if let Some(e) = event.downcast_ref::<PeerTurnEvent>() {
                         self.peer.handle_datagram(now, addr, &e.0);
                     }
                 }
@@ -298,7 +328,13 @@ impl<G: LockstepGame> PeerNode<G> {
             match self.by_addr.get(&addr).copied() {
                 Some(c) if self.live.contains_key(&c) => {
                     for m in self.waiting.remove(&addr).unwrap_or_default() {
-                        if let Err(e) = self.interface.post_event(c, Box::new(PeerMessageEvent(m.encode()))) {
+                        let ev: Box<dyn NetEvent> = match m {
+                            PeerMessage::Turn { .. }
+                            | PeerMessage::Ping { .. }
+                            | PeerMessage::Pong { .. } => Box::new(PeerTurnEvent(m.encode())),
+                            _ => Box::new(PeerMessageEvent(m.encode())),
+                        };
+                        if let Err(e) = self.interface.post_event(c, ev) {
                             warn!(%addr, error = %e, "peer node: cannot post");
                         }
                     }

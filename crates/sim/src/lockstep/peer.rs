@@ -4,6 +4,7 @@
 //! silent peer is dropped at a turn every survivor agrees on, the master role passes on,
 //! turn 0 is processed, and on a desync the majority plays on.
 
+use crate::lockstep::desync::{CommandLine, DesyncReport, REPORT_FRAMES};
 use crate::lockstep::game::{GameSetup, LockstepGame, PlayerId, decode_batch, encode_batch};
 use crate::lockstep::peer_msg::*;
 use crate::lockstep::replay::{Replay, ReplayFrame};
@@ -124,8 +125,9 @@ struct Remote {
     name: String,
     last_heard: u64,
     rtt_ms: Option<u64>,
-    /// Mean deviation of the RTT samples (ms), as TCP's RTTVAR.
-    rttvar_ms: u64,
+    /// The last [`RTT_WINDOW`] RTT samples of the game (ms): the delay vote takes the
+    /// largest, so jitter counts and one old outlier ages out.
+    recent_rtts: VecDeque<u64>,
     intr_acked: bool,
     strt_acked: bool,
     /// Not required for turns >= this.
@@ -179,10 +181,20 @@ pub struct Peer<G: LockstepGame> {
     empty_turns: BTreeSet<i32>,
     /// Consecutive turns whose votes all asked for less delay than is in force.
     lower_votes: u32,
+    /// The largest vote of those turns: what the delay shrinks to.
+    lower_max: i32,
     /// Own data: the turn it was sent at, by target turn (for the desync report).
     sent_at: BTreeMap<i32, i32>,
+    /// Own state when each recent turn's data was sent: (GF, saved game), by target turn.
+    sent_states: BTreeMap<i32, (u32, Vec<u8>)>,
+    /// The last [`REPORT_FRAMES`] turns run: (turn, what ran), the per-turn command log.
+    history: VecDeque<(i32, ReplayFrame)>,
+    /// Desync reports for the host to write.
+    reports: VecDeque<DesyncReport>,
 }
 
+/// RTT samples a delay vote looks at, per peer (pings go every 250 ms: two seconds).
+const RTT_WINDOW: usize = 8;
 /// A delay vote leaves this much room beyond the one-way time and one resend (ms).
 const VOTE_MARGIN_MS: u64 = 5;
 /// Turns of unanimous lower votes before the delay shrinks by one.
@@ -225,7 +237,11 @@ impl<G: LockstepGame> Peer<G> {
             last_target: i32::MIN,
             empty_turns: BTreeSet::new(),
             lower_votes: 0,
+            lower_max: 0,
             sent_at: BTreeMap::new(),
+            sent_states: BTreeMap::new(),
+            history: VecDeque::new(),
+            reports: VecDeque::new(),
         }
     }
 
@@ -269,12 +285,12 @@ impl<G: LockstepGame> Peer<G> {
     /// The turn delay in force: commands sent at the end of turn `t` run in turn `t + delay`.
     ///
     /// With [`PeerConfig::adaptive`], every peer votes in each turn's data for the delay its
-    /// links need (the slowest peer's one-way time, `srtt / 2 + 1.5 * rttvar`, plus one sub-turn
+    /// links need (the slowest peer's one-way time, half the largest recent round trip, plus one sub-turn
     /// for a lost message's resend, rounded up to whole turns); on entering a turn, every peer
     /// takes the largest vote of that turn's data. Every peer holds the same data for a turn,
     /// so all switch at the same turn. A larger delay takes effect at once (the turns it skips
-    /// run empty); a smaller one only after [`SHRINK_AFTER_TURNS`] turns of lower votes, one
-    /// turn at a time (that turn sends nothing new).
+    /// run empty); a smaller one only after [`SHRINK_AFTER_TURNS`] turns of lower votes, to
+    /// the largest of them (the turns until then send nothing new).
     pub fn turn_delay(&self) -> i32 {
         self.delay
     }
@@ -493,15 +509,10 @@ impl<G: LockstepGame> Peer<G> {
             PeerMessage::Pong { time } => {
                 if let Some(r) = sender.and_then(|id| self.peers.get_mut(&id)) {
                     let sample = now.saturating_sub(time);
-                    match r.rtt_ms {
-                        None => {
-                            r.rtt_ms = Some(sample);
-                            r.rttvar_ms = sample / 2;
-                        }
-                        Some(old) => {
-                            r.rttvar_ms = (r.rttvar_ms * 3 + old.abs_diff(sample)) / 4;
-                            r.rtt_ms = Some((old * 7 + sample) / 8);
-                        }
+                    r.rtt_ms = Some(r.rtt_ms.map_or(sample, |old| (old * 7 + sample) / 8));
+                    r.recent_rtts.push_back(sample);
+                    if r.recent_rtts.len() > RTT_WINDOW {
+                        r.recent_rtts.pop_front();
                     }
                 }
             }
@@ -516,7 +527,7 @@ impl<G: LockstepGame> Peer<G> {
                 name,
                 last_heard: now,
                 rtt_ms: None,
-                rttvar_ms: 0,
+                recent_rtts: VecDeque::new(),
                 intr_acked,
                 strt_acked: false,
                 gone_from: None,
@@ -605,6 +616,11 @@ impl<G: LockstepGame> Peer<G> {
         self.sent_for_turn = false;
         self.delay = self.config.turn_delay;
         self.last_target = i32::MIN;
+        // Round trips measured while connections were still being made (messages queued
+        // behind a handshake) would ask for far too much delay.
+        for r in self.peers.values_mut() {
+            r.recent_rtts.clear();
+        }
         self.empty_turns.clear();
         self.lower_votes = 0;
         info!(you = self.you, players = self.peers.len() + 1, "p2p: game starts at turn -2");
@@ -882,8 +898,10 @@ impl<G: LockstepGame> Peer<G> {
         self.turn_data.entry(target).or_default().insert(self.you, mine);
         self.last_target = target;
         self.sent_at.insert(target, self.turn);
+        self.sent_states.insert(target, (self.gf, g.save()));
         let keep = self.turn - 16;
         self.sent_at.retain(|t, _| *t >= keep);
+        self.sent_states.retain(|t, _| *t >= keep);
         self.send_recent();
     }
 
@@ -912,7 +930,8 @@ impl<G: LockstepGame> Peer<G> {
     }
 
     /// The turn delay this peer's links need: the slowest live peer's one-way time
-    /// (`srtt / 2 + 1.5 * rttvar`: about the largest one-way time under uniform jitter), one sub-turn for a lost message's resend and a margin,
+    /// (half the largest of its last [`RTT_WINDOW`] round trips in the game, so jitter
+    /// counts), one sub-turn for a lost message's resend and a margin,
     /// in whole turns, plus the turn the data waits to be sent. Without measurements: the
     /// delay in force.
     fn vote(&self) -> i32 {
@@ -923,7 +942,7 @@ impl<G: LockstepGame> Peer<G> {
             .peers
             .values()
             .filter(|r| r.gone_from.is_none())
-            .filter_map(|r| r.rtt_ms.map(|rtt| rtt / 2 + r.rttvar_ms * 3 / 2))
+            .filter_map(|r| r.recent_rtts.iter().max().map(|rtt| rtt.div_ceil(2)))
             .max();
         let Some(one_way) = one_way else { return self.delay };
         let turn_ms = self.config.turn_ms.max(1);
@@ -950,10 +969,13 @@ impl<G: LockstepGame> Peer<G> {
             self.lower_votes = 0;
             self.stats.delay_changes += 1;
         } else if v < self.delay {
+            self.lower_max = if self.lower_votes == 0 { v } else { self.lower_max.max(v) };
             self.lower_votes += 1;
             if self.lower_votes >= SHRINK_AFTER_TURNS {
-                info!(turn, from = self.delay, to = self.delay - 1, "p2p: turn delay shrinks");
-                self.delay -= 1;
+                // To the largest vote of those turns: the turns in between send nothing new
+                // (their slots are filled), so no peer waits.
+                info!(turn, from = self.delay, to = self.lower_max, "p2p: turn delay shrinks");
+                self.delay = self.lower_max;
                 self.lower_votes = 0;
                 self.stats.delay_changes += 1;
             }
@@ -1016,13 +1038,14 @@ impl<G: LockstepGame> Peer<G> {
             batches.push((d.player, d.commands.clone()));
         }
         let checksum = g.checksum();
+        let frame =
+            ReplayFrame { gf: self.gf, batches, checksum, turn_delay: self.delay.clamp(0, 255) as u8 };
+        self.history.push_back((next, frame.clone()));
+        if self.history.len() > REPORT_FRAMES {
+            self.history.pop_front();
+        }
         if let Some(r) = self.replay.as_mut() {
-            r.frames.push(ReplayFrame {
-                gf: self.gf,
-                batches,
-                checksum,
-                turn_delay: self.delay.clamp(0, 255) as u8,
-            });
+            r.frames.push(frame);
         }
         if let Some(issued) = self.in_flight.remove(&next) {
             for t in issued {
@@ -1058,6 +1081,22 @@ impl<G: LockstepGame> Peer<G> {
         let me_dropped = dropped.contains(&self.you);
         let state_turn = self.sent_at.get(&turn).copied().unwrap_or(turn - self.delay);
         warn!(state_turn, ?dropped, me_dropped, "p2p: desync");
+        let (gf, dump) = self.sent_states.get(&turn).cloned().unwrap_or_default();
+        self.reports.push_back(DesyncReport {
+            mode: "p2p".into(),
+            frame: i64::from(state_turn),
+            gf,
+            reporter: self.you,
+            diverging: dropped.clone(),
+            checksums: datas.iter().map(|d| (d.player, d.crc)).collect(),
+            commands: self
+                .history
+                .iter()
+                .filter(|(t, _)| *t <= state_turn)
+                .map(|(t, f)| CommandLine::from_frame::<G>(i64::from(*t), f))
+                .collect(),
+            dumps: vec![(self.you, dump)],
+        });
         self.events.push_back(PeerEvent::Desync { state_turn, dropped: dropped.clone(), me_dropped });
         if me_dropped {
             self.phase = PeerPhase::Out;
@@ -1075,6 +1114,12 @@ impl<G: LockstepGame> Peer<G> {
     /// The next message to send, with its address.
     pub fn poll_transmit(&mut self) -> Option<(SocketAddr, PeerMessage)> {
         self.out.pop_front()
+    }
+
+    /// The next desync report (one per desync this peer saw), for the host to write next to
+    /// the replay ([`DesyncReport::write_to`]).
+    pub fn poll_desync_report(&mut self) -> Option<DesyncReport> {
+        self.reports.pop_front()
     }
 
     /// The next event for the host.

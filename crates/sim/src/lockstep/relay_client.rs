@@ -306,7 +306,15 @@ impl<G: LockstepGame> RelayClient<G> {
                     return;
                 };
                 if let Some(since) = self.delay_since.take() {
-                    self.stats.delay_ms += now - since;
+                    let waited = now - since;
+                    self.stats.delay_ms += waited;
+                    // Tell the server, which sees only its own side of the link.
+                    if waited > u64::from(r.gf_ms / 2) {
+                        self.out.push_back(ClientMessage::Waited {
+                            nwf,
+                            ms: waited.min(u64::from(u32::MAX)) as u32,
+                        });
+                    }
                 }
                 self.run_nwf(now, done);
                 if self.is_stopped() {

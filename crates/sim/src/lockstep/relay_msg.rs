@@ -107,6 +107,9 @@ pub enum ClientMessage {
     Commands { nwf: u32, checksum: Option<u32>, batch: Vec<u8> },
     /// Clean exit.
     Leave,
+    /// The sender waited `ms` for NWF `nwf`'s commands (a late or held-back NWF-done): the
+    /// server lengthens the NWF when this happens often ([`crate::lockstep::RelayConfig::adapt_to_waits`]).
+    Waited { nwf: u32, ms: u32 },
     /// A piece of the sender's saved state at NWF `nwf`, for the async log.
     StateDump { nwf: u32, chunk: u32, chunks: u32, bytes: Vec<u8> },
     /// An answer to [`ServerMessage::VoteRequest`]: drop the named players or not.
@@ -162,7 +165,17 @@ impl ClientMessage {
                 }
                 write_blob(&mut w, batch);
             }
-            Self::Leave => w.write_int(1, 2),
+            // Kind 1 is Leave or, with its flag set, Waited.
+            Self::Leave => {
+                w.write_int(1, 2);
+                w.write_flag(false);
+            }
+            Self::Waited { nwf, ms } => {
+                w.write_int(1, 2);
+                w.write_flag(true);
+                w.write_int(*nwf, 32);
+                w.write_int((*ms).min(u32::from(u16::MAX)), 16);
+            }
             Self::StateDump { nwf, chunk, chunks, bytes } => {
                 w.write_int(2, 2);
                 w.write_int(*nwf, 32);
@@ -188,7 +201,13 @@ impl ClientMessage {
                 let checksum = if r.read_flag()? { Some(r.read_int(32)?) } else { None };
                 Self::Commands { nwf, checksum, batch: read_blob(&mut r)? }
             }
-            1 => Self::Leave,
+            1 => {
+                if r.read_flag()? {
+                    Self::Waited { nwf: r.read_int(32)?, ms: r.read_int(16)? }
+                } else {
+                    Self::Leave
+                }
+            }
             2 => {
                 let nwf = r.read_int(32)?;
                 let chunk = r.read_int(16)?;

@@ -41,15 +41,15 @@ pub struct RelayConfig {
     pub first_gf: u32,
     /// Lengthen the NWF on its own when the slowest ping outgrows it.
     pub adapt_nwf: bool,
-    /// Also follow the waits the clients see: lengthen the NWF by one GF when
-    /// [`LATE_LIMIT`] of the last [`LATE_WINDOW`] NWFs came late (lost and resent commands
+    /// Also follow the waits the clients see: lengthen the NWF by a quarter (at least one
+    /// GF) when [`LATE_LIMIT`] of the last [`LATE_WINDOW`] NWFs came late (lost and resent commands
     /// on a lossy link), and shorten it again, down to the ping's length, after
     /// [`CALM_NWFS`] NWFs on time.
     pub adapt_to_waits: bool,
 }
 
 /// NWFs the lateness rule looks back over.
-pub const LATE_WINDOW: usize = 20;
+pub const LATE_WINDOW: usize = 10;
 /// Late NWFs in the window that lengthen the NWF.
 pub const LATE_LIMIT: usize = 2;
 /// NWFs on time in a row before the NWF shortens by one GF.
@@ -161,6 +161,9 @@ pub struct RelayServer {
     late: std::collections::VecDeque<bool>,
     /// NWF-dones on time in a row.
     calm: u32,
+    /// A client reported waiting since the last NWF-done (the server cannot see a
+    /// held-back NWF-done on its way to a client).
+    reported_wait: bool,
     warned: bool,
     pending_left: Vec<(PlayerId, LeaveReason)>,
     pending_control: Option<Control>,
@@ -207,6 +210,7 @@ impl RelayServer {
             last_done_at: None,
             late: std::collections::VecDeque::new(),
             calm: 0,
+            reported_wait: false,
             warned: false,
             pending_left: Vec::new(),
             pending_control: None,
@@ -386,6 +390,11 @@ impl RelayServer {
                 self.remove(from, LeaveReason::Quit, false);
                 self.try_advance(now);
             }
+            ClientMessage::Waited { ms, .. } => {
+                if u64::from(ms) > u64::from(self.gf_ms / 2) {
+                    self.reported_wait = true;
+                }
+            }
             ClientMessage::StateDump { nwf, chunk, chunks, bytes } => {
                 if let Some(a) = self.async_state.as_mut().filter(|a| a.log.nwf == nwf) {
                     a.chunk_totals.insert(from, chunks);
@@ -528,7 +537,8 @@ impl RelayServer {
                 } else if self.config.adapt_to_waits {
                     let late = self.late.iter().filter(|l| **l).count();
                     let to = if late >= LATE_LIMIT {
-                        (self.nwf_len + 1).min(self.config.max_nwf_len.max(1))
+                        // A quarter longer (at least a GF): a wait costs a round trip.
+                        (self.nwf_len + (self.nwf_len / 4).max(1)).min(self.config.max_nwf_len.max(1))
                     } else if self.calm >= CALM_NWFS && self.nwf_len > want {
                         self.nwf_len - 1
                     } else {
@@ -580,7 +590,7 @@ impl RelayServer {
         let start = match self.last_done_at {
             Some(prev_start) => {
                 let due = prev_start + nwf_ms;
-                let late = now > due + u64::from(self.gf_ms) / 2;
+                let late = now > due + u64::from(self.gf_ms) / 2 || std::mem::take(&mut self.reported_wait);
                 self.late.push_back(late);
                 if self.late.len() > LATE_WINDOW {
                     self.late.pop_front();
