@@ -271,12 +271,12 @@ fn run_relay(config: &LockstepDemoConfig) -> io::Result<LockstepReport> {
                 let elapsed = (now - t0) as f64 / 1000.0;
                 if config.inject_desync && !injected && elapsed >= config.seconds / 2.0 {
                     injected = true;
-                    if let Some(g) = clients.last_mut().and_then(|c| c.client.game_mut()) {
-                        g.cats[0].x += 512;
-                        log.push(format!(
-                            "injected: moved cat 0 on player {} behind lockstep's back",
-                            config.players
-                        ));
+                    if let Some(c) = clients.last_mut() {
+                        let id = c.client.player().unwrap_or(0);
+                        if let Some(g) = c.client.game_mut() {
+                            g.cats[0].x += 512;
+                            log.push(format!("injected: moved cat 0 on player {id} behind lockstep's back"));
+                        }
                     }
                 }
                 if elapsed >= config.seconds {
@@ -448,7 +448,9 @@ fn run_p2p(config: &LockstepDemoConfig) -> io::Result<LockstepReport> {
         mode: "p2p".into(),
         players: config.players,
         seconds: secs,
-        turns_per_second: turns / k / secs,
+        // Turns are counted from turn 0, two turns after the start (turns -2 and -1 only
+        // lead in); sub-turns from the start.
+        turns_per_second: turns / k / (secs - 2.0 * pc.turn_ms as f64 / 1000.0),
         frames_per_second: subs / k / secs,
         delay_share: delay / k,
         latency,
@@ -505,7 +507,7 @@ mod tests {
         assert_report(&r, "p2p");
     }
 
-    /// A readable report next to the replays names player 4 (the one changed) and a frame,
+    /// A readable report next to the replays names the player changed and a frame,
     /// and carries every checksum, the commands before it and a state dump.
     fn assert_report(r: &LockstepReport, mode: &str) {
         let report = r
@@ -525,7 +527,13 @@ mod tests {
             text.starts_with(&format!("# V12 lockstep desync report 1\nmode: {mode}\nframe: ")),
             "{text}"
         );
-        assert!(text.contains("\ndiverging: 4\n"), "{text}");
+        // The player changed (ids follow the order the connections came in).
+        let changed = r
+            .log
+            .iter()
+            .find_map(|l| l.split("moved cat 0 on ").nth(1)?.split_whitespace().nth(1)?.parse::<u8>().ok())
+            .expect("the injection is logged");
+        assert!(text.contains(&format!("\ndiverging: {changed}\n")), "{text}");
         assert!(text.lines().filter(|l| l.starts_with("checksum: ")).count() >= 3, "{text}");
         assert!(text.contains("# commands, oldest first\nframe "), "{text}");
         assert!(text.contains("# state of player "), "{text}");

@@ -9,7 +9,7 @@ use crate::lockstep::game::{LockstepGame, PlayerId};
 use crate::lockstep::peer::Peer;
 use crate::lockstep::peer_msg::PeerMessage;
 use crate::lockstep::relay_client::RelayClient;
-use crate::lockstep::relay_msg::ClientMessage;
+use crate::lockstep::relay_msg::{ClientMessage, ServerMessage};
 use crate::lockstep::relay_server::RelayServer;
 use crate::lockstep::wire::{read_blob, write_blob};
 use bytes::Bytes;
@@ -91,15 +91,40 @@ impl NetEventClass for PeerTurnEvent {
     }
 }
 
-/// The registry with the four lockstep event classes.
+/// A copy of the relay server's latest NWF-done ([`crate::lockstep::ServerMessage`] bytes),
+/// sent *unguaranteed* every GF until the next one: the guaranteed-ordered copy holds back
+/// behind any lost packet for a round trip, and a client runs the NWF from whichever copy
+/// comes first (later copies are ignored).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RelayNwfEvent(pub Vec<u8>);
+
+impl NetEvent for RelayNwfEvent {
+    fn guarantee(&self) -> v12_netobject::Guarantee {
+        v12_netobject::Guarantee::Unguaranteed
+    }
+    fn pack(&self, w: &mut BitWriter, _: &mut PackContext<'_>) {
+        write_blob(w, &self.0);
+    }
+}
+
+impl NetEventClass for RelayNwfEvent {
+    const NAME: &'static str = "LockstepRelayNwfEvent";
+    const DIRECTION: EventDirection = EventDirection::ServerToClient;
+    fn unpack(r: &mut BitReader<'_>, _: &mut UnpackContext<'_>) -> v12_netobject::Result<Self> {
+        Ok(Self(unpack_bytes(r)?))
+    }
+}
+
+/// The registry with the five lockstep event classes.
 pub fn lockstep_registry() -> Arc<NetClassRegistry> {
     let mut b = NetClassRegistryBuilder::new();
     b.register::<RelayToServerEvent>()
         .register::<RelayToClientEvent>()
         .register::<PeerMessageEvent>()
-        .register::<PeerTurnEvent>();
-    // Registering four distinct classes cannot fail.
-    Arc::new(b.build().unwrap_or_else(|_| unreachable!("four distinct lockstep classes")))
+        .register::<PeerTurnEvent>()
+        .register::<RelayNwfEvent>();
+    // Registering five distinct classes cannot fail.
+    Arc::new(b.build().unwrap_or_else(|_| unreachable!("five distinct lockstep classes")))
 }
 
 /// Interface settings for lockstep nodes: larger packets (a whole NWF fits) at 32 ms.
@@ -127,6 +152,8 @@ pub struct RelayServerNode {
     pub interface: NetInterface,
     by_conn: BTreeMap<ConnectionId, PlayerId>,
     by_player: BTreeMap<PlayerId, ConnectionId>,
+    /// The latest NWF-done (encoded) and when its unguaranteed copy last went out.
+    latest_done: Option<(Vec<u8>, u64)>,
 }
 
 impl RelayServerNode {
@@ -137,6 +164,7 @@ impl RelayServerNode {
             interface: NetInterface::new(interface_config(true), lockstep_registry(), entropy),
             by_conn: BTreeMap::new(),
             by_player: BTreeMap::new(),
+            latest_done: None,
         }
     }
 
@@ -186,10 +214,24 @@ impl RelayServerNode {
         }
         self.server.handle_timeout(now);
         while let Some((to, msg)) = self.server.poll_transmit() {
+            let bytes = msg.encode();
+            if matches!(msg, ServerMessage::NwfDone(_)) {
+                // Every client gets the same NWF-done: one copy to repeat for all.
+                self.latest_done = Some((bytes.clone(), 0));
+            }
             if let Some(c) = self.by_player.get(&to)
-                && let Err(e) = self.interface.post_event(*c, Box::new(RelayToClientEvent(msg.encode())))
+                && let Err(e) = self.interface.post_event(*c, Box::new(RelayToClientEvent(bytes)))
             {
                 warn!(player = to, error = %e, "relay node: cannot post");
+            }
+        }
+        let every = u64::from(self.server.gf_ms()).max(10);
+        if let Some((bytes, last)) = self.latest_done.as_mut()
+            && now >= *last + every
+        {
+            *last = now;
+            for c in self.by_player.values() {
+                let _ = self.interface.post_event(*c, Box::new(RelayNwfEvent(bytes.clone())));
             }
         }
     }
@@ -238,7 +280,9 @@ impl<G: LockstepGame> RelayClientNode<G> {
             match ev {
                 InterfaceEvent::Connected { .. } => self.connected = true,
                 InterfaceEvent::EventReceived { event, .. } => {
-                    if let Some(e) = event.downcast_ref::<RelayToClientEvent>() {
+                    if let Some(e) = event.downcast_ref::<RelayNwfEvent>() {
+                        self.client.handle_datagram(now, &e.0);
+                    } else if let Some(e) = event.downcast_ref::<RelayToClientEvent>() {
                         self.client.handle_datagram(now, &e.0);
                     }
                 }

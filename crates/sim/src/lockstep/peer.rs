@@ -605,6 +605,16 @@ impl<G: LockstepGame> Peer<G> {
         self.events.push_back(PeerEvent::Countdown { start_at: self.start_at });
     }
 
+    /// Round trips measured before the game, while connections were still being made
+    /// (messages queued behind a handshake, in the lobby and in the countdown while the
+    /// peers introduce themselves), would ask for far too much delay; the game's own pings
+    /// (every 250 ms) measure the links as they are.
+    fn forget_setup_rtts(&mut self) {
+        for r in self.peers.values_mut() {
+            r.recent_rtts.clear();
+        }
+    }
+
     fn begin_game(&mut self) {
         let setup = GameSetup { seed: self.seed, players: self.players() };
         self.game = Some(G::new(&setup));
@@ -616,11 +626,7 @@ impl<G: LockstepGame> Peer<G> {
         self.sent_for_turn = false;
         self.delay = self.config.turn_delay;
         self.last_target = i32::MIN;
-        // Round trips measured while connections were still being made (messages queued
-        // behind a handshake) would ask for far too much delay.
-        for r in self.peers.values_mut() {
-            r.recent_rtts.clear();
-        }
+        self.forget_setup_rtts();
         self.empty_turns.clear();
         self.lower_votes = 0;
         info!(you = self.you, players = self.peers.len() + 1, "p2p: game starts at turn -2");

@@ -197,9 +197,11 @@ impl<G: LockstepGame> RelayClient<G> {
                 let next = self.run.as_ref().map_or(0, |r| r.nwf);
                 if d.nwf >= next && self.run.is_some() {
                     self.done.insert(d.nwf, d);
-                } else {
+                } else if self.run.is_none() {
                     self.stats.rejected += 1;
                 }
+                // An NWF already run: a redundant copy (the unguaranteed and the ordered
+                // stream both carry it), ignored.
             }
             ServerMessage::Lagging { players, .. } => {
                 self.events.push_back(RelayClientEvent::Lagging { players })
