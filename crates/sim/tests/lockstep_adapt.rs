@@ -4,56 +4,17 @@
 //! after (adaptive), in one run (`cargo test --release -p v12-sim --test lockstep_adapt --
 //! --ignored --nocapture`). Simulated time, seeded links: the same on every machine.
 
+mod support;
+
 use std::cell::Cell;
 use std::rc::Rc;
+use support::{bot_command, p2p_world};
 use v12_sim::lockstep::harness::{LinkConfig, PeerWorld, RelayWorld};
-use v12_sim::lockstep::toy::{TOKENS_PER_PLAYER, ToyCommand, ToyGame};
+use v12_sim::lockstep::toy::ToyGame;
 use v12_sim::lockstep::*;
-
-fn bot_command(now: u64, i: usize, p: PlayerId, seed: u64) -> Option<ToyCommand> {
-    let h = (now ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(i as u32 * 7 + 3);
-    let h = h ^ (h >> 29);
-    (h % 250 == 0).then(|| {
-        let token = (usize::from(p) - 1) * TOKENS_PER_PLAYER + (h as usize >> 9) % TOKENS_PER_PLAYER;
-        ToyCommand { token: token as u16, x: (h >> 21) as i16 % 90, y: (h >> 37) as i16 % 90 }
-    })
-}
 
 fn link(latency_ms: u64, jitter_ms: u64, loss: f64) -> LinkConfig {
     LinkConfig { latency_ms, jitter_ms, loss, duplicate: 0.0 }
-}
-
-/// Peers started and playing; seeded bots issue commands from `issue_from` (ms) on.
-fn p2p_world(
-    config: PeerConfig,
-    n: usize,
-    l: LinkConfig,
-    seed: u64,
-    issue_from: Rc<Cell<u64>>,
-) -> (PeerWorld<ToyGame>, impl FnMut(u64, usize, &mut Peer<ToyGame>)) {
-    let mut w = PeerWorld::<ToyGame>::new(config, n, l, seed);
-    let mut bot = move |now: u64, i: usize, p: &mut Peer<ToyGame>| {
-        if p.phase() == PeerPhase::Lobby && p.id() == 1 && p.players().len() == n {
-            p.start(now, seed);
-        }
-        if p.phase() == PeerPhase::Playing
-            && now >= issue_from.get()
-            && let Some(cmd) = bot_command(now, i, p.id(), seed)
-        {
-            p.issue(now, cmd);
-        }
-    };
-    let mut waited = 0;
-    while w.peers.iter().any(|p| p.phase() != PeerPhase::Playing) {
-        w.step(&mut bot);
-        waited += 1;
-        assert!(
-            waited < 30_000,
-            "the game did not start: {:?}",
-            w.peers.iter().map(|p| (p.id(), p.phase(), p.players().len())).collect::<Vec<_>>()
-        );
-    }
-    (w, bot)
 }
 
 fn replays(w: &PeerWorld<ToyGame>) -> Vec<&Replay> {

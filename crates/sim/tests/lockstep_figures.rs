@@ -4,28 +4,19 @@
 //! clock: the table printed with `--nocapture` is the same on every machine. Only things
 //! that must hold are asserted (no sample under the floor, every player agrees).
 
+mod support;
+
 use std::cell::Cell;
-use v12_sim::lockstep::harness::{LinkConfig, PeerWorld, RelayWorld};
-use v12_sim::lockstep::toy::{TOKENS_PER_PLAYER, ToyCommand, ToyGame};
+use std::rc::Rc;
+use support::{COMMAND_ODDS, bot_command, p2p_world};
+use v12_sim::lockstep::harness::{LinkConfig, RelayWorld};
+use v12_sim::lockstep::toy::ToyGame;
 use v12_sim::lockstep::*;
 
 const PLAYERS: usize = 8;
 /// Simulated game time measured per run (ms), after the game started.
 const MEASURE_MS: u64 = 60_000;
-/// Each bot issues a command with probability 1 / `COMMAND_ODDS` per millisecond (about
-/// 4 commands per second per player, a busy RTS player).
-const COMMAND_ODDS: u64 = 250;
 const RTTS: [u64; 3] = [50, 100, 200];
-
-/// A seeded bot decision: `Some(command)` when player `p` (bot index `i`) acts at `now`.
-fn bot_command(now: u64, i: usize, p: PlayerId, seed: u64) -> Option<ToyCommand> {
-    let h = (now ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(i as u32 * 7 + 3);
-    let h = h ^ (h >> 29);
-    (h % COMMAND_ODDS == 0).then(|| {
-        let token = (usize::from(p) - 1) * TOKENS_PER_PLAYER + (h as usize >> 9) % TOKENS_PER_PLAYER;
-        ToyCommand { token: token as u16, x: (h >> 21) as i16 % 90, y: (h >> 37) as i16 % 90 }
-    })
-}
 
 /// One measured run.
 struct Figures {
@@ -119,26 +110,9 @@ fn p2p_run(rtt: u64, seed: u64) -> Figures {
     // Data for turn T + delay leaves at the end of turn T and runs on entering T + delay,
     // which is delay - 1 turns later: a command issued just before a turn ends waits that long.
     let floor_ms = (config.turn_delay as u64 - 1) * frame_ms;
-    let mut w = PeerWorld::<ToyGame>::new(config, PLAYERS, LinkConfig::rtt(rtt), seed);
-    let issue_from = Cell::new(u64::MAX);
-    let mut bot = |now: u64, i: usize, p: &mut Peer<ToyGame>| {
-        if p.phase() == PeerPhase::Lobby && p.id() == 1 && p.players().len() == PLAYERS {
-            p.start(now, seed);
-        }
-        if p.phase() == PeerPhase::Playing
-            && now >= issue_from.get()
-            && let Some(cmd) = bot_command(now, i, p.id(), seed)
-        {
-            p.issue(now, cmd);
-        }
-    };
     // Join, lobby and countdown, then a settling second as in the relay run.
-    let mut waited = 0;
-    while w.peers.iter().any(|p| p.phase() != PeerPhase::Playing) {
-        w.step(&mut bot);
-        waited += 1;
-        assert!(waited < 20_000, "the game did not start");
-    }
+    let issue_from = Rc::new(Cell::new(u64::MAX));
+    let (mut w, mut bot) = p2p_world(config, PLAYERS, LinkConfig::rtt(rtt), seed, issue_from.clone());
     w.run_for(1_000, &mut bot);
     issue_from.set(w.now + 1);
     let sent_before = w.net.sent_bytes.clone();

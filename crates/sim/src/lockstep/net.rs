@@ -36,10 +36,16 @@ fn unpack_bytes(r: &mut BitReader<'_>) -> v12_netobject::Result<Vec<u8>> {
 
 macro_rules! lockstep_event {
     ($(#[$doc:meta])* $name:ident, $class:literal, $dir:expr) => {
+        lockstep_event!($(#[$doc])* $name, $class, $dir, v12_netobject::Guarantee::GuaranteedOrdered);
+    };
+    ($(#[$doc:meta])* $name:ident, $class:literal, $dir:expr, $guarantee:expr) => {
         $(#[$doc])*
         #[derive(Debug, Clone, PartialEq, Eq)]
         pub struct $name(pub Vec<u8>);
         impl NetEvent for $name {
+            fn guarantee(&self) -> v12_netobject::Guarantee {
+                $guarantee
+            }
             fn pack(&self, w: &mut BitWriter, _: &mut PackContext<'_>) {
                 write_blob(w, &self.0);
             }
@@ -67,53 +73,22 @@ lockstep_event!(
     PeerMessageEvent, "LockstepPeerMessageEvent", EventDirection::Any
 );
 
-/// A peer-to-peer turn message or RTT probe ([`PeerMessage`] bytes), sent *unguaranteed*:
-/// every turn message repeats the previous turns' data and is sent again each sub-turn, so
-/// a lost one is made good by the next without waiting for a resend, and nothing queues
-/// behind a lost packet (a guaranteed-ordered stream would hold every later turn back).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PeerTurnEvent(pub Vec<u8>);
+lockstep_event!(
+    /// A peer-to-peer turn message or RTT probe ([`PeerMessage`] bytes), sent *unguaranteed*:
+    /// every turn message repeats the previous turns' data and is sent again each sub-turn,
+    /// so a lost one is made good by the next without waiting for a resend, and nothing
+    /// queues behind a lost packet (a guaranteed-ordered stream would hold every later turn
+    /// back).
+    PeerTurnEvent, "LockstepPeerTurnEvent", EventDirection::Any, v12_netobject::Guarantee::Unguaranteed
+);
 
-impl NetEvent for PeerTurnEvent {
-    fn guarantee(&self) -> v12_netobject::Guarantee {
-        v12_netobject::Guarantee::Unguaranteed
-    }
-    fn pack(&self, w: &mut BitWriter, _: &mut PackContext<'_>) {
-        write_blob(w, &self.0);
-    }
-}
-
-impl NetEventClass for PeerTurnEvent {
-    const NAME: &'static str = "LockstepPeerTurnEvent";
-    const DIRECTION: EventDirection = EventDirection::Any;
-    fn unpack(r: &mut BitReader<'_>, _: &mut UnpackContext<'_>) -> v12_netobject::Result<Self> {
-        Ok(Self(unpack_bytes(r)?))
-    }
-}
-
-/// A copy of the relay server's latest NWF-done ([`crate::lockstep::ServerMessage`] bytes),
-/// sent *unguaranteed* every GF until the next one: the guaranteed-ordered copy holds back
-/// behind any lost packet for a round trip, and a client runs the NWF from whichever copy
-/// comes first (later copies are ignored).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RelayNwfEvent(pub Vec<u8>);
-
-impl NetEvent for RelayNwfEvent {
-    fn guarantee(&self) -> v12_netobject::Guarantee {
-        v12_netobject::Guarantee::Unguaranteed
-    }
-    fn pack(&self, w: &mut BitWriter, _: &mut PackContext<'_>) {
-        write_blob(w, &self.0);
-    }
-}
-
-impl NetEventClass for RelayNwfEvent {
-    const NAME: &'static str = "LockstepRelayNwfEvent";
-    const DIRECTION: EventDirection = EventDirection::ServerToClient;
-    fn unpack(r: &mut BitReader<'_>, _: &mut UnpackContext<'_>) -> v12_netobject::Result<Self> {
-        Ok(Self(unpack_bytes(r)?))
-    }
-}
+lockstep_event!(
+    /// A copy of the relay server's latest NWF-done ([`crate::lockstep::ServerMessage`]
+    /// bytes), sent *unguaranteed* every GF until the next one: the guaranteed-ordered copy
+    /// holds back behind any lost packet for a round trip, and a client runs the NWF from
+    /// whichever copy comes first (later copies are ignored).
+    RelayNwfEvent, "LockstepRelayNwfEvent", EventDirection::ServerToClient, v12_netobject::Guarantee::Unguaranteed
+);
 
 /// The registry with the five lockstep event classes.
 pub fn lockstep_registry() -> Arc<NetClassRegistry> {
