@@ -14,6 +14,9 @@ const MAX_REENTRY: usize = 64;
 const BUDGET_MSG: &str = "instruction budget exhausted (runaway script?)";
 
 impl Console {
+    /// Enters a Rust→script call. When refused (too deep), nothing was entered: the caller
+    /// returns at once and must not call [`Self::end_call`] (the counter would go below the
+    /// calls really running, and every later call would be refused).
     fn begin_call(&mut self) -> bool {
         if self.run_depth == 0 {
             self.budget_left = self.config.instruction_budget;
@@ -28,7 +31,7 @@ impl Console {
     }
 
     fn end_call(&mut self) -> Option<String> {
-        self.run_depth -= 1;
+        self.run_depth = self.run_depth.saturating_sub(1);
         if self.run_depth == 0 { self.abort.take() } else { None }
     }
 
@@ -58,7 +61,7 @@ impl Console {
         eval_scope: Option<usize>,
     ) -> Result<Value, ConsoleError> {
         if !self.begin_call() {
-            let m = self.end_call().unwrap_or_default();
+            let m = self.abort.clone().unwrap_or_default();
             return Err(ConsoleError::Aborted(m));
         }
         let entry = self.frames.len();
@@ -101,7 +104,6 @@ impl Console {
     /// Calls a resolved function with arguments from Rust.
     pub(crate) fn invoke(&mut self, res: Resolved, this: Option<ObjectId>, args: &[Value]) -> Value {
         if !self.begin_call() {
-            self.end_call();
             return Value::Empty;
         }
         let v = match res.callable {
