@@ -19,6 +19,8 @@ pub(crate) struct WordCache {
 const WORD_SEP: &str = " \t\n";
 const FIELD_SEP: &str = "\t\n";
 const RECORD_SEP: &str = "\n";
+/// Most events queued by `schedule` at once; past it `schedule` fails with an error.
+pub const MAX_SCHEDULED_EVENTS: usize = 100_000;
 
 fn is_sep(set: &str, b: u8) -> bool {
     set.as_bytes().contains(&b)
@@ -183,6 +185,12 @@ impl Console {
         args: Vec<Value>,
         method: bool,
     ) -> u32 {
+        if self.events.len() >= MAX_SCHEDULED_EVENTS {
+            self.error(&format!(
+                "schedule: {MAX_SCHEDULED_EVENTS} events are already queued; {func} not scheduled"
+            ));
+            return 0;
+        }
         let id = self.next_event_id;
         self.next_event_id = self.next_event_id.wrapping_add(1).max(1);
         let key = (self.sim_time.saturating_add(delay_ms), self.event_seq);
@@ -227,11 +235,15 @@ impl Console {
     pub fn advance_time(&mut self, ms: u64) -> usize {
         let target = self.sim_time.saturating_add(ms);
         let mut fired = 0;
-        while let Some((&key, _)) = self.events.iter().next() {
-            if key.0 > target || self.quit {
+        // Only what was queued before this call: an event scheduled while events fire (even
+        // `schedule(0, 0, f)` from inside `f`) waits for the next frame, so a script cannot
+        // keep the frame from ending.
+        let due: Vec<(u64, u64)> = self.events.range(..=(target, u64::MAX)).map(|(k, _)| *k).collect();
+        for key in due {
+            if self.quit {
                 break;
             }
-            let Some(ev) = self.events.remove(&key) else { break };
+            let Some(ev) = self.events.remove(&key) else { continue };
             self.event_index.remove(&ev.id);
             self.sim_time = key.0;
             fired += 1;

@@ -15,7 +15,7 @@ pub mod parser;
 pub mod value;
 mod vm;
 
-pub use builtins::{collapse_escape, expand_escape, get_unit, unit_count};
+pub use builtins::{MAX_SCHEDULED_EVENTS, collapse_escape, expand_escape, get_unit, unit_count};
 pub use console::{
     CallArgs, Callable, Console, ConsoleConfig, ConsoleError, ERROR_BUDGET_COST, GLOBAL_NS, MAX_ARGS,
     NativeBody, NativeFn, NsId, decode_source,
