@@ -250,7 +250,8 @@ impl Console {
             let fname = self.names.text(ev.func).to_string();
             if ev.method {
                 if let Some(obj) = ev.object {
-                    self.call_method(&Value::Int(i64::from(obj)), &fname, &ev.args);
+                    let this = Value::Int(i64::from(obj));
+                    self.run_callback(&fname, |c| c.call_method(&this, &fname, &ev.args));
                 }
             } else {
                 if let Some(obj) = ev.object
@@ -258,7 +259,7 @@ impl Console {
                 {
                     continue;
                 }
-                self.call_function(&fname, &ev.args);
+                self.run_callback(&fname, |c| c.call_function(&fname, &ev.args));
             }
         }
         if !self.quit {

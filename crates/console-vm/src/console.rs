@@ -165,7 +165,7 @@ impl fmt::Display for ConsoleError {
 
 impl std::error::Error for ConsoleError {}
 
-/// Instruction-budget units one console error costs (see [`Console::error`]).
+/// Instruction-budget units one console error or warning costs (see [`Console::error`]).
 pub const ERROR_BUDGET_COST: u64 = 10_000;
 
 /// Host settings.
@@ -173,6 +173,10 @@ pub const ERROR_BUDGET_COST: u64 = 10_000;
 pub struct ConsoleConfig {
     /// Instructions one top-level call may run before it is stopped.
     pub instruction_budget: u64,
+    /// Instructions one callback from the engine may run (a scheduled event, a network
+    /// callback through [`Console::call_callback`]): small, so a runaway callback cannot keep
+    /// a frame from ending; the callback is stopped with an error naming it.
+    pub callback_budget: u64,
     /// Maximum script call depth.
     pub max_call_depth: usize,
     /// `new` of an unknown class makes a plain object of that class name instead of failing.
@@ -181,7 +185,12 @@ pub struct ConsoleConfig {
 
 impl Default for ConsoleConfig {
     fn default() -> Self {
-        ConsoleConfig { instruction_budget: 200_000_000, max_call_depth: 1000, lenient: false }
+        ConsoleConfig {
+            instruction_budget: 200_000_000,
+            callback_budget: 5_000_000,
+            max_call_depth: 1000,
+            lenient: false,
+        }
     }
 }
 
@@ -211,6 +220,8 @@ pub struct Console {
     pub(crate) budget_left: u64,
     pub(crate) run_depth: usize,
     pub(crate) abort: Option<String>,
+    /// Scripts stopped so far (budget, depth, ...), to tell a caller its call was stopped.
+    pub(crate) aborts: u64,
     pub(crate) unwound_pc: usize,
     pub(crate) output: Box<dyn OutputSink>,
     pub(crate) trace: bool,
@@ -281,6 +292,7 @@ impl Console {
             config,
             run_depth: 0,
             abort: None,
+            aborts: 0,
             unwound_pc: 0,
             output: Box::new(StdioSink),
             trace: false,
@@ -342,14 +354,16 @@ impl Console {
     pub fn echo(&mut self, text: &str) {
         self.output.line(Level::Normal, text);
     }
-    /// `warn`.
+    /// `warn`. Costs budget like [`Self::error`]: a loop that warns every pass
+    /// (`while (1) %x = Nope.foo();`) is stopped as quickly.
     pub fn warn(&mut self, text: &str) {
         self.output.line(Level::Warning, text);
+        self.budget_left = self.budget_left.saturating_sub(ERROR_BUDGET_COST);
     }
-    /// `error`. A console error also costs [`ERROR_BUDGET_COST`] of the running call's
-    /// instruction budget: printing dominates a loop that errs every pass (a top-level
-    /// `for (%i ...)`), so without this such a loop would run for minutes before the budget,
-    /// which counts only loop instructions, stopped it.
+    /// `error`. A console error (and a warning) also costs [`ERROR_BUDGET_COST`] of the
+    /// running call's instruction budget: printing dominates a loop that errs every pass (a
+    /// top-level `for (%i ...)`), so without this such a loop would run for minutes before
+    /// the budget, which counts only loop instructions, stopped it.
     pub fn error(&mut self, text: &str) {
         self.output.line(Level::Error, text);
         self.budget_left = self.budget_left.saturating_sub(ERROR_BUDGET_COST);
@@ -690,6 +704,33 @@ impl Console {
     }
 
     /// Calls a global function by name (the seed's `Con::executef`). Unknown names print an error.
+    /// Calls script function `name` as a callback from the engine (a scheduled event, a
+    /// network callback): with [`ConsoleConfig::callback_budget`] instructions at most, so a
+    /// runaway callback cannot keep the frame from ending; one that is stopped gets an error
+    /// line naming it. Inside a running script it is a plain call (the script's budget holds).
+    pub fn call_callback(&mut self, name: &str, args: &[Value]) -> Value {
+        self.run_callback(name, |c| c.call_function(name, args))
+    }
+
+    /// Runs `f` as an engine callback named `what` (see [`Self::call_callback`]).
+    pub(crate) fn run_callback(&mut self, what: &str, f: impl FnOnce(&mut Console) -> Value) -> Value {
+        if self.run_depth > 0 {
+            return f(self);
+        }
+        let full = self.config.instruction_budget;
+        self.config.instruction_budget = self.config.callback_budget.min(full);
+        let before = self.aborts;
+        let v = f(self);
+        self.config.instruction_budget = full;
+        if self.aborts != before {
+            self.error(&format!(
+                "callback {what} stopped: it ran over the engine callback budget of {} instructions or hit an error that stops scripts",
+                self.config.callback_budget
+            ));
+        }
+        v
+    }
+
     pub fn call_function(&mut self, name: &str, args: &[Value]) -> Value {
         let (ns, f) = match name.rfind("::") {
             Some(i) => (Some(&name[..i]), &name[i + 2..]),

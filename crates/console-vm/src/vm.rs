@@ -37,6 +37,7 @@ impl Console {
 
     pub(crate) fn set_abort(&mut self, msg: String) {
         if self.abort.is_none() {
+            self.aborts += 1;
             let loc = self.location();
             self.error(&format!("{loc}{msg}; script stopped"));
             self.abort = Some(msg);

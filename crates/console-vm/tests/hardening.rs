@@ -51,3 +51,34 @@ fn queued_events_are_capped_with_an_error() {
     assert!(text.contains("events are already queued"), "{}", &text[..text.len().min(400)]);
     assert_eq!(con.advance_time(2000), cap, "the cap held; every queued event ran");
 }
+
+#[test]
+fn a_loop_that_warns_every_pass_is_stopped_quickly() {
+    let (mut con, out) = console();
+    let _ = con.eval("function spin(){ while (1) %x = Nope.foo(); } spin(); echo(\"after\");");
+    let text = out.all();
+    assert!(text.contains("instruction budget exhausted"), "the loop must be stopped");
+    assert!(text.lines().any(|l| l == "after"), "the next statement runs");
+    let cap = v12_console_vm::ConsoleConfig::default().instruction_budget / v12_console_vm::ERROR_BUDGET_COST;
+    let warnings = text.matches("Nope").count() as u64;
+    assert!(warnings <= cap + 2, "{warnings} warnings before the stop (cap {cap})");
+}
+
+#[test]
+fn a_runaway_scheduled_event_is_stopped_within_the_callback_budget_and_named() {
+    let (mut con, out) = console();
+    let _ = con.eval(
+        "$passes = 0; function spin(){ while (1) $passes++; } function fine(){ echo(\"FINE RAN\"); } \
+         schedule(10, 0, spin); schedule(20, 0, fine);",
+    );
+    con.advance_time(32);
+    let text = out.all();
+    assert!(text.contains("callback spin stopped"), "{text}");
+    assert!(text.contains("FINE RAN"), "the other events of the frame still run:\n{text}");
+    let passes = con.eval("return $passes;").unwrap().to_f64() as u64;
+    let budget = v12_console_vm::ConsoleConfig::default().callback_budget;
+    assert!(passes > 0 && passes <= budget, "{passes} passes for a budget of {budget} instructions");
+    // A callback within its budget is untouched, and top-level calls keep the full budget.
+    let _ = con.eval("function count(){ for (%i = 0; %i < 100000; %i++) {} return %i; }");
+    assert_eq!(con.call_callback("count", &[]).to_i32(), 100_000);
+}

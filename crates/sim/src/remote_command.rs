@@ -339,7 +339,7 @@ impl RemoteCommands {
         let mut args = Vec::with_capacity(argv.len());
         args.push(Value::Int(i64::from(client)));
         args.extend(argv.into_iter().skip(1).map(Value::str));
-        con.call_function(&format!("serverCmd{name}"), &args);
+        con.call_callback(&format!("serverCmd{name}"), &args);
         true
     }
 
@@ -353,7 +353,7 @@ impl RemoteCommands {
             return false;
         }
         let args: Vec<Value> = argv.into_iter().skip(1).map(Value::str).collect();
-        con.call_function(&format!("clientCmd{name}"), &args);
+        con.call_callback(&format!("clientCmd{name}"), &args);
         true
     }
 }

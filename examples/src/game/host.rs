@@ -661,10 +661,10 @@ fn run_game_events(con: &mut Console, events: &[GameEvent]) {
     for e in events {
         match e {
             GameEvent::Pickup { client, item } => {
-                con.call_function("onItemPickup", &[Value::from(*client), Value::from(*item)]);
+                con.call_callback("onItemPickup", &[Value::from(*client), Value::from(*item)]);
             }
             GameEvent::Hit { shooter, victim } => {
-                con.call_function("onProjectileHit", &[Value::from(*shooter), Value::from(*victim)]);
+                con.call_callback("onProjectileHit", &[Value::from(*shooter), Value::from(*victim)]);
             }
         }
     }
