@@ -594,9 +594,24 @@ pub(crate) fn register(c: &mut Console) {
             None => Value::Empty,
         }
     });
-    c.register_function("strreplace", 4, 4, "strreplace(source, from, to)", |_c, a| {
-        let from = a.str(1);
-        if from.is_empty() { a.get(0) } else { Value::str(a.str(0).replace(&*from, &a.str(2))) }
+    c.register_function("strreplace", 4, 4, "strreplace(source, from, to)", |c, a| {
+        let (src, from, to) = (a.str(0), a.str(1), a.str(2));
+        if from.is_empty() {
+            return a.get(0);
+        }
+        if to.len() > from.len() {
+            let n = src.matches(&*from).count();
+            if src.len().saturating_add(n.saturating_mul(to.len() - from.len()))
+                > crate::value::MAX_STRING_LEN
+            {
+                c.error(&format!(
+                    "strreplace: the result would be over {} bytes; unchanged",
+                    crate::value::MAX_STRING_LEN
+                ));
+                return a.get(0);
+            }
+        }
+        Value::str(src.replace(&*from, &to))
     });
     c.register_function("getSubStr", 4, 4, "getSubStr(string, start, numChars)", |_c, a| {
         substr(&a.str(0), i64::from(a.i32(1)), i64::from(a.i32(2)))
@@ -668,7 +683,20 @@ pub(crate) fn register(c: &mut Console) {
             4,
             4,
             &format!("set{kind}(text, index, replace)"),
-            move |_c, a| set_unit(&a.str(0), a.i32(1).max(0) as usize, &a.str(2), set),
+            move |c, a| {
+                let (text, index, value) = (a.str(0), a.i32(1).max(0) as usize, a.str(2));
+                // Missing units are padded with one separator each: bound the result first.
+                let grows = index.saturating_sub(unit_count(&text, set));
+                if text.len().saturating_add(grows).saturating_add(value.len()) > crate::value::MAX_STRING_LEN
+                {
+                    c.error(&format!(
+                        "set{kind}: index {index} would make a string over {} bytes; unchanged",
+                        crate::value::MAX_STRING_LEN
+                    ));
+                    return a.get(0);
+                }
+                Value::str(set_unit(&text, index, &value, set))
+            },
         );
         c.register_function(
             &format!("remove{kind}"),

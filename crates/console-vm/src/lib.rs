@@ -27,4 +27,4 @@ pub use object::{
 };
 pub use output::{BufferSink, Level, OutputSink, StdioSink};
 pub use parser::{SyntaxError, parse};
-pub use value::Value;
+pub use value::{MAX_STRING_LEN, Value};

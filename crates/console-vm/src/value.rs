@@ -1,5 +1,9 @@
 //! Console values: numbers stay numbers until something reads them as text.
 
+/// The longest string a script can make (16 MiB). Concatenation past it stops the script
+/// with an error; `setWord`/`setField`/`setRecord` and `strreplace` refuse with an error and
+/// return their input unchanged. It bounds what one call can allocate.
+pub const MAX_STRING_LEN: usize = 16 * 1024 * 1024;
 use std::fmt::Write as _;
 use std::rc::Rc;
 
@@ -85,6 +89,15 @@ impl Value {
             Value::Empty => true,
             Value::Str(s) => s.is_empty(),
             _ => false,
+        }
+    }
+    /// The length of this value as text, exactly for strings and at most 32 for numbers
+    /// (used to refuse a concatenation past [`MAX_STRING_LEN`] before allocating).
+    pub fn text_len_hint(&self) -> usize {
+        match self {
+            Value::Str(s) => s.len(),
+            Value::Empty => 0,
+            _ => 32,
         }
     }
 

@@ -526,6 +526,15 @@ impl Console {
                 Op::AppendLocal(s, sep, keep) => {
                     let rhs = self.pop();
                     let i = base + s as usize;
+                    let cur_len = self.stack.get(i).map_or(0, Value::text_len_hint);
+                    if cur_len + 1 + rhs.text_len_hint() > crate::value::MAX_STRING_LEN {
+                        save_pc!();
+                        self.set_abort(format!(
+                            "concatenation would make a string over {} bytes",
+                            crate::value::MAX_STRING_LEN
+                        ));
+                        check_abort!();
+                    }
                     if let Some(slot) = self.stack.get_mut(i) {
                         let cur = std::mem::take(slot);
                         let mut st = match cur {
@@ -588,6 +597,14 @@ impl Console {
                 Op::Cat(sep) => {
                     let b = self.pop();
                     let a = self.pop();
+                    if a.text_len_hint() + 1 + b.text_len_hint() > crate::value::MAX_STRING_LEN {
+                        save_pc!();
+                        self.set_abort(format!(
+                            "concatenation would make a string over {} bytes",
+                            crate::value::MAX_STRING_LEN
+                        ));
+                        check_abort!();
+                    }
                     let mut st = match a {
                         Value::Str(rc) => rc,
                         other => Rc::new(other.to_string()),

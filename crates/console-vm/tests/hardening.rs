@@ -82,3 +82,31 @@ fn a_runaway_scheduled_event_is_stopped_within_the_callback_budget_and_named() {
     let _ = con.eval("function count(){ for (%i = 0; %i < 100000; %i++) {} return %i; }");
     assert_eq!(con.call_callback("count", &[]).to_i32(), 100_000);
 }
+
+#[test]
+fn no_call_makes_a_string_past_the_maximum() {
+    let (mut con, out) = console();
+    for call in ["setWord", "setField", "setRecord"] {
+        for index in [100_000_000i64, 2_000_000_000] {
+            let v = con.eval(&format!("return {call}(\"a\", {index}, \"x\");")).unwrap();
+            assert_eq!(v.as_text(), "a", "{call} {index} leaves the text unchanged");
+        }
+    }
+    assert_eq!(out.all().matches("would make a string over").count(), 6, "{}", out.all());
+    // Doubling a string 40 times stops the script at the maximum, with an error.
+    let _ = con.eval(
+        "function grow(){ %s = \"xxxxxxxx\"; for (%i = 0; %i < 40; %i++) %s = %s @ %s; return strlen(%s); } \
+         $len = grow(); echo(\"after\");",
+    );
+    let text = out.all();
+    assert!(text.contains("concatenation would make a string over"), "{text}");
+    assert!(text.lines().any(|l| l == "after"));
+    assert!(con.eval("return $len;").unwrap().to_f64() <= v12_console_vm::MAX_STRING_LEN as f64);
+    // strreplace that would blow a long string up is refused.
+    let _ = con.eval(
+        "function big(){ %s = \"aaaaaaaaaaaaaaaa\"; for (%i = 0; %i < 16; %i++) %s = %s @ %s; return %s; } \
+         $b = big(); $r = strreplace($b, \"a\", \"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\");",
+    );
+    assert!(out.all().contains("strreplace: the result would be over"), "{}", out.all());
+    assert_eq!(con.eval("return strlen($r) == strlen($b);").unwrap().to_i32(), 1);
+}
