@@ -48,6 +48,11 @@ fn short_key(s: &str) -> u64 {
 
 /// How deeply expressions and statements may nest before the parser gives up (keeps the stack bounded).
 const MAX_DEPTH: u32 = 128;
+/// How deep an expression tree may grow, counting the links of left-associative chains
+/// (`1 + 1 + …`, `a @ b @ …`, `%o.a.a…`) as well as nesting: the parser builds chains in a
+/// loop, but the compiler walks the tree recursively, so a 100,000-term chain would overflow
+/// the native stack. Past it the parse fails with a clear error.
+pub const MAX_EXPR_DEPTH: u32 = 1000;
 
 /// Tokens are scanned on demand (one token of lookahead past the current one), so the
 /// parser never holds the whole token list.
@@ -57,6 +62,8 @@ struct Parser<'a> {
     next: Token<'a>,
     file: &'a str,
     depth: u32,
+    /// Links of the left-associative chains open now (see [`MAX_EXPR_DEPTH`]).
+    links: u32,
     /// One shared `Ident` per distinct spelling in this file.
     names: HashMap<&'a str, Ident, FastBuild>,
     /// A direct-mapped cache in front of `names` for names of up to 7 bytes (most locals and
@@ -84,6 +91,7 @@ pub(crate) fn parse_each(src: &str, file: &str, mut each: impl FnMut(Stmt)) -> R
         next: eof,
         file,
         depth: 0,
+        links: 0,
         names: HashMap::default(),
         short: vec![(0, None); SHORT_SLOTS],
     };
@@ -604,16 +612,30 @@ impl<'a> Parser<'a> {
     /// Precedence climbing over the left-associative levels 0 (`||`) to 10 (`* / %`).
     fn binary(&mut self, min: usize) -> PResult<Expr> {
         let mut lhs = self.unary()?;
+        let mut links = 0;
         while let Some(op) = self.peek_binop() {
             let p = prec(op);
             if p < min {
                 break;
             }
             self.bump();
+            self.link()?;
+            links += 1;
             let rhs = self.binary(p + 1)?;
             lhs = Expr::Bin(op, Box::new((lhs, rhs)));
         }
+        self.links -= links;
         Ok(lhs)
+    }
+
+    /// One more link of a left-associative chain (each one deepens the tree by one).
+    fn link(&mut self) -> PResult<()> {
+        self.links += 1;
+        if self.depth + self.links > MAX_EXPR_DEPTH {
+            self.err(&format!("a shorter expression (at most {MAX_EXPR_DEPTH} operators or members deep)"))
+        } else {
+            Ok(())
+        }
     }
 
     fn unary(&mut self) -> PResult<Expr> {
@@ -715,8 +737,11 @@ impl<'a> Parser<'a> {
             }
             _ => return self.err("an expression"),
         };
+        let mut links = 0;
         while self.is_op(".") {
             self.bump();
+            self.link()?;
+            links += 1;
             let mspan = self.span();
             let name = self.member_name()?;
             if self.eat_op("(") {
@@ -727,6 +752,7 @@ impl<'a> Parser<'a> {
                 e = Expr::Load(LValue::Field { object: Box::new(e), name, index });
             }
         }
+        self.links -= links;
         Ok(e)
     }
 }

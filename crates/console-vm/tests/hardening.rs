@@ -110,3 +110,23 @@ fn no_call_makes_a_string_past_the_maximum() {
     assert!(out.all().contains("strreplace: the result would be over"), "{}", out.all());
     assert_eq!(con.eval("return strlen($r) == strlen($b);").unwrap().to_i32(), 1);
 }
+
+#[test]
+fn long_left_associative_chains_are_refused_with_an_error_not_a_stack_overflow() {
+    // The test thread's stack is the default 2 MiB; debug frames are large: this would abort
+    // the process before the fix.
+    let (mut con, out) = console();
+    let terms = 200_000;
+    for (sep, first) in [(" + ", "1"), (" @ ", "\"a\""), (" && ", "1"), (" == ", "1")] {
+        let src = format!("$r = {};", vec![first; terms].join(sep));
+        let err = con.eval(&src).expect_err("refused");
+        assert!(err.to_string().contains("at most 1000"), "{sep}: {err}");
+    }
+    let src = format!("$r = %o{};", ".a".repeat(terms));
+    assert!(con.eval(&src).is_err());
+    // Chains well inside the limit still work, and so does the console.
+    let src = format!("return {};", vec!["1"; 500].join(" + "));
+    assert_eq!(con.eval(&src).unwrap().to_i32(), 500);
+    assert_eq!(con.eval("return 2 * 3;").unwrap().to_i32(), 6);
+    let _ = out;
+}
