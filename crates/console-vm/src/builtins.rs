@@ -851,9 +851,17 @@ pub(crate) fn register(c: &mut Console) {
         }
     });
     c.register_method("SimObject", "save", 3, 3, "obj.save(fileName)", |c, a| {
+        let depth = c.group_nesting(this_id(a));
+        if depth > crate::object::MAX_SAVE_NESTING {
+            c.error(&format!(
+                "save: groups nested {depth} deep; exec reads back at most {} (nothing written)",
+                crate::object::MAX_SAVE_NESTING
+            ));
+            return Value::from(false);
+        }
         let text = c.save_object_text(this_id(a));
         let f = a.str(1).into_owned();
-        c.write_file(&f, &text, false)
+        Value::from(c.write_file(&f, &text, false))
     });
     c.register_method("SimObject", "isMethod", 3, 3, "obj.isMethod(name)", |c, a| {
         let id = this_id(a);

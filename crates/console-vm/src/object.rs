@@ -112,6 +112,11 @@ pub struct SimObject {
     deleting: bool,
 }
 
+/// Most groups nested in an object `save` writes: `exec` reads nested `new` blocks back only
+/// so deep (the parser bounds nesting to keep its stack bounded); `save` refuses deeper trees
+/// with an error rather than write a file `exec` would refuse.
+pub const MAX_SAVE_NESTING: usize = 100;
+
 impl std::fmt::Debug for SimObject {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SimObject").field("id", &self.id).field("class", &self.class).finish()
@@ -644,10 +649,12 @@ impl Console {
                 self.set_remove(old, obj);
             }
         }
-        let Some(s) = self.objects.get_mut(&set) else { return false };
-        if s.members.contains(&obj) {
+        // Membership from the object's side: it is in a few sets, a set may hold 100,000s of
+        // objects (scanning `members` made creating many objects quadratic).
+        if self.objects.get(&obj).is_some_and(|o| o.sets.contains(&set)) {
             return true;
         }
+        let Some(s) = self.objects.get_mut(&set) else { return false };
         s.members.push(obj);
         if let Some(o) = self.objects.get_mut(&obj) {
             o.sets.push(set);
@@ -661,7 +668,8 @@ impl Console {
     /// Removes `obj` from a set or group.
     pub fn set_remove(&mut self, set: ObjectId, obj: ObjectId) -> bool {
         let Some(s) = self.objects.get_mut(&set) else { return false };
-        let Some(pos) = s.members.iter().position(|&m| m == obj) else { return false };
+        // From the back: the newest members are the ones most often removed.
+        let Some(pos) = s.members.iter().rposition(|&m| m == obj) else { return false };
         s.members.remove(pos);
         if let Some(o) = self.objects.get_mut(&obj) {
             o.sets.retain(|&x| x != set);
@@ -725,8 +733,28 @@ impl Console {
     }
 
     // ---- persistence and inspection ----
+    //
+    // `save` writes nested `new` blocks, which `exec` parses with bounded nesting.
+
+    /// How many groups deep the tree under `id` goes (0: no member groups); iterative, so a
+    /// pathologically deep tree costs no native stack.
+    pub fn group_nesting(&self, id: ObjectId) -> usize {
+        let mut deepest = 0;
+        let mut todo = vec![(id, 0usize)];
+        while let Some((g, d)) = todo.pop() {
+            deepest = deepest.max(d);
+            if let Some(o) = self.objects.get(&g)
+                && self.classes[o.class as usize].kind == ClassKind::Group
+            {
+                todo.extend(o.members.iter().map(|m| (*m, d + 1)));
+            }
+        }
+        deepest
+    }
 
     /// Script that recreates the object (and a group's members): the seed's `SimObject::save`.
+    /// Refuse objects nested deeper than [`MAX_SAVE_NESTING`] first (`group_nesting`): `exec`
+    /// could not read the file back.
     pub fn save_object_text(&self, id: ObjectId) -> String {
         let mut out = String::from("//--- OBJECT WRITE BEGIN ---\n");
         self.write_object(id, 0, &mut out);

@@ -130,3 +130,42 @@ fn long_left_associative_chains_are_refused_with_an_error_not_a_stack_overflow()
     assert_eq!(con.eval("return 2 * 3;").unwrap().to_i32(), 6);
     let _ = out;
 }
+
+#[test]
+fn sets_hold_each_member_once_and_many_objects_are_cheap_to_add() {
+    let (mut con, _out) = console();
+    // 100,000 objects into one set (adding scanned the members before: quadratic).
+    let n = con
+        .eval(
+            "function make(%n){ %s = new SimSet(Many); for (%i = 0; %i < %n; %i++) %s.add(new ScriptObject()); \
+             %s.add(%s.getObject(0)); return %s.getCount(); } return make(100000);",
+        )
+        .unwrap();
+    assert_eq!(n.to_i32(), 100_000, "a second add of a member changes nothing");
+    let left =
+        con.eval("$o = Many.getObject(99999); Many.remove($o); Many.remove($o); return Many.getCount();");
+    assert_eq!(left.unwrap().to_i32(), 99_999);
+}
+
+#[test]
+fn save_refuses_what_exec_could_not_read_back() {
+    let dir = std::env::temp_dir().join(format!("v12-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut con, out) = console();
+    con.set_file_root(&dir);
+    let nest = "function nest(%n){ %top = new SimGroup(); %g = %top; \
+                for (%i = 0; %i < %n; %i++) { %c = new SimGroup(); %g.add(%c); %g = %c; } return %top; }";
+    let _ = con.eval(nest);
+    for (depth, ok) in [(100, true), (101, false)] {
+        let saved = con.eval(&format!("$t = nest({depth}); return $t.save(\"n{depth}.cs\");")).unwrap();
+        assert_eq!(saved.truthy(), ok, "depth {depth}: {}", out.all());
+        if ok {
+            let _ = con.eval("$t.delete();");
+            let before = con.eval("return RootGroup.getCount();").unwrap().to_i32();
+            con.exec_file(&format!("n{depth}.cs")).expect("exec reads back what save wrote");
+            assert_eq!(con.eval("return RootGroup.getCount();").unwrap().to_i32(), before + 1);
+        }
+    }
+    assert!(out.all().contains("save: groups nested 101 deep"), "{}", out.all());
+    let _ = std::fs::remove_dir_all(&dir);
+}
