@@ -490,7 +490,11 @@ impl NetConnection {
             strings,
             ghosts,
         });
-        self.next_send_at = now + u64::from(period);
+        // On the schedule, not from `now`: a host that polls on its 32 ms ticks sends a
+        // 100 ms period's packet up to a tick late, and `now + period` made every period
+        // 128 ms. Late by a whole period or more (the connection was idle), start afresh.
+        let due = self.next_send_at + u64::from(period);
+        self.next_send_at = if due > now { due } else { now + u64::from(period) };
         self.owe_ack = false;
         trace!(connection = %self.id, seq, bits = w.bit_position(), "data packet");
         Ok(w.into_bytes())
