@@ -157,11 +157,24 @@ pub struct ServerGameConnection {
     control_changed: bool,
     moves: ServerMoveList,
     last_post_ms: Option<u64>,
+    /// The client acknowledged its datablocks (a step that happens once per connection).
+    datablocks_acked: bool,
     /// Counters.
     pub stats: ServerGameStats,
 }
 
 impl ServerGameConnection {
+    /// The client's `DataBlocksAck`: the datablock phase is over and the game may spawn its
+    /// player. A connection does this once; a second ack is a protocol error for this
+    /// connection only (a hostile client repeating it spawned a player each time).
+    pub fn accept_datablocks_ack(&mut self) -> Result<(), &'static str> {
+        if self.datablocks_acked {
+            return Err("protocol error: datablocks acknowledged twice");
+        }
+        self.datablocks_acked = true;
+        Ok(())
+    }
+
     /// A connection with no control object yet.
     pub fn new(connection: ConnectionId) -> Self {
         Self {
@@ -170,6 +183,7 @@ impl ServerGameConnection {
             control_changed: false,
             moves: ServerMoveList::new(),
             last_post_ms: None,
+            datablocks_acked: false,
             stats: ServerGameStats::default(),
         }
     }

@@ -718,6 +718,17 @@ fn server_net_event(
         InterfaceEvent::ConnectFailed { .. } => {}
         InterfaceEvent::EventReceived { connection, event } => {
             if is_datablocks_ack(&*event) {
+                // Once per connection; a repeat (or an ack from no game connection) is a
+                // protocol error for that connection only.
+                let step = match s.clients.get_mut(&connection) {
+                    Some(g) => g.accept_datablocks_ack(),
+                    None => Err("protocol error: datablocks ack before the game connection"),
+                };
+                if let Err(reason) = step {
+                    tracing::warn!(%connection, reason, "dropping a client");
+                    s.driver.interface.disconnect(connection, reason);
+                    return;
+                }
                 let _ = s.driver.interface.start_ghosting(connection);
                 if let Some(client) = remote.client_object(connection) {
                     con.call_method_if_exists(client, "onDataBlocksDone", &[]);
