@@ -9,9 +9,9 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use crate::rts::RtsGame;
+use v12_lockstep::net::{PeerNode, RelayClientNode, RelayServerNode};
+use v12_lockstep::*;
 use v12_platform::{ConditionerConfig, Datagram, LinkConditioner, NetAddress, Transport, UdpTransport};
-use v12_sim::lockstep::net::{PeerNode, RelayClientNode, RelayServerNode};
-use v12_sim::lockstep::*;
 
 /// Which lockstep mode the demo runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,7 +4,6 @@ pub mod action_map;
 pub mod container;
 pub mod datablock;
 pub mod game_connection;
-pub mod lockstep;
 pub mod moves;
 pub mod process;
 pub mod remote_command;

@@ -1,4 +1,4 @@
-//! The error type of the simulation core (everything outside `lockstep`).
+//! The error type of the simulation core.
 
 use std::fmt;
 

@@ -3,8 +3,8 @@
 //! (fixed-point) positions and the seeded PRNG keep every machine in step.
 
 use v12_bitstream::{BitReader, BitWriter};
-use v12_sim::lockstep::toy::Cursor;
-use v12_sim::lockstep::{DetRng, GameSetup, LockstepError, LockstepGame, PlayerId, Result};
+use v12_lockstep::Cursor;
+use v12_lockstep::{DetRng, GameSetup, LockstepError, LockstepGame, PlayerId, Result};
 
 /// Cats per player.
 pub const CATS_PER_PLAYER: usize = 3;

@@ -2,9 +2,9 @@
 
 use std::cell::Cell;
 use std::rc::Rc;
-use v12_sim::lockstep::harness::{LinkConfig, PeerWorld};
-use v12_sim::lockstep::toy::{TOKENS_PER_PLAYER, ToyCommand, ToyGame};
-use v12_sim::lockstep::*;
+use v12_lockstep::harness::{LinkConfig, PeerWorld};
+use v12_lockstep::toy::{TOKENS_PER_PLAYER, ToyCommand, ToyGame};
+use v12_lockstep::*;
 
 /// Each bot issues a command with probability 1 / `COMMAND_ODDS` per millisecond (about
 /// 4 commands per second per player, a busy RTS player).

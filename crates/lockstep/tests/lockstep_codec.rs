@@ -1,8 +1,8 @@
 //! Every message decoder takes any bytes without panicking, and every message round-trips.
 
 use proptest::prelude::*;
-use v12_sim::lockstep::toy::ToyGame;
-use v12_sim::lockstep::*;
+use v12_lockstep::toy::ToyGame;
+use v12_lockstep::*;
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]

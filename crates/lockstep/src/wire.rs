@@ -1,6 +1,6 @@
 //! Small bit-level helpers shared by the message codecs: bounded lists and byte blobs.
 
-use crate::lockstep::error::{LockstepError, Result};
+use crate::error::{LockstepError, Result};
 use v12_bitstream::{BitReader, BitWriter};
 
 /// Writes a count that the reader checks against `max` (`bits` wide).

@@ -1,7 +1,7 @@
 //! Lockstep on real links (issue 19): the peer-to-peer turn delay follows the measured
 //! links, every peer switches at the same turn, and the replays still replay exactly; and
 //! the table of both modes on the good / average / poor presets, before (fixed delay) and
-//! after (adaptive), in one run (`cargo test --release -p v12-sim --test lockstep_adapt --
+//! after (adaptive), in one run (`cargo test --release -p v12-lockstep --test lockstep_adapt --
 //! --ignored --nocapture`). Simulated time, seeded links: the same on every machine.
 
 mod support;
@@ -9,9 +9,9 @@ mod support;
 use std::cell::Cell;
 use std::rc::Rc;
 use support::{bot_command, p2p_world};
-use v12_sim::lockstep::harness::{LinkConfig, PeerWorld, RelayWorld};
-use v12_sim::lockstep::toy::ToyGame;
-use v12_sim::lockstep::*;
+use v12_lockstep::harness::{LinkConfig, PeerWorld, RelayWorld};
+use v12_lockstep::toy::ToyGame;
+use v12_lockstep::*;
 
 fn link(latency_ms: u64, jitter_ms: u64, loss: f64) -> LinkConfig {
     LinkConfig { latency_ms, jitter_ms, loss, duplicate: 0.0 }

@@ -9,9 +9,9 @@ mod support;
 use std::cell::Cell;
 use std::rc::Rc;
 use support::{COMMAND_ODDS, bot_command, p2p_world};
-use v12_sim::lockstep::harness::{LinkConfig, RelayWorld};
-use v12_sim::lockstep::toy::ToyGame;
-use v12_sim::lockstep::*;
+use v12_lockstep::harness::{LinkConfig, RelayWorld};
+use v12_lockstep::toy::ToyGame;
+use v12_lockstep::*;
 
 const PLAYERS: usize = 8;
 /// Simulated game time measured per run (ms), after the game started.

@@ -1,9 +1,9 @@
 //! Server-relayed lockstep messages (seed 002): what clients send the server and what the
 //! server sends back. Plain enums with BitStream codecs; decoding never panics.
 
-use crate::lockstep::error::{LockstepError, Result};
-use crate::lockstep::game::PlayerId;
-use crate::lockstep::wire::*;
+use crate::error::{LockstepError, Result};
+use crate::game::PlayerId;
+use crate::wire::*;
 use v12_bitstream::{BitReader, BitWriter};
 
 /// Most players in one relayed game.
@@ -108,7 +108,7 @@ pub enum ClientMessage {
     /// Clean exit.
     Leave,
     /// The sender waited `ms` for NWF `nwf`'s commands (a late or held-back NWF-done): the
-    /// server lengthens the NWF when this happens often ([`crate::lockstep::RelayConfig::adapt_to_waits`]).
+    /// server lengthens the NWF when this happens often ([`crate::RelayConfig::adapt_to_waits`]).
     Waited { nwf: u32, ms: u32 },
     /// A piece of the sender's saved state at NWF `nwf`, for the async log.
     StateDump { nwf: u32, chunk: u32, chunks: u32, bytes: Vec<u8> },

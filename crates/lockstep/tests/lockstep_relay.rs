@@ -1,9 +1,9 @@
 //! Server-relayed lockstep on the simulated clock: agreement under loss and jitter, lag
 //! handling, desync detection, pause, speed change and clean exit.
 
-use v12_sim::lockstep::harness::{LinkConfig, RelayWorld};
-use v12_sim::lockstep::toy::{TOKENS_PER_PLAYER, ToyCommand, ToyGame};
-use v12_sim::lockstep::*;
+use v12_lockstep::harness::{LinkConfig, RelayWorld};
+use v12_lockstep::toy::{TOKENS_PER_PLAYER, ToyCommand, ToyGame};
+use v12_lockstep::*;
 
 fn bot(seed: u64) -> impl FnMut(u64, usize, &mut RelayClient<ToyGame>) {
     move |now, i, c| {

@@ -1,9 +1,9 @@
 //! Replays: every command batch with the GF it ran at and the checksum right after it, so
 //! playback can re-execute the game and stop at the first GF whose checksum differs.
 
-use crate::lockstep::error::{LockstepError, Result};
-use crate::lockstep::game::{GameSetup, LockstepGame, PlayerId, decode_batch};
-use crate::lockstep::wire::*;
+use crate::error::{LockstepError, Result};
+use crate::game::{GameSetup, LockstepGame, PlayerId, decode_batch};
+use crate::wire::*;
 use std::fmt;
 use v12_bitstream::{BitReader, BitWriter};
 

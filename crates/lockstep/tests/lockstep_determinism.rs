@@ -2,9 +2,9 @@
 //! over 10,000 frames (with a save and reload in the middle), and a replay verifies while a
 //! tampered one fails at the right GF.
 
-use v12_sim::lockstep::harness::{LinkConfig, RelayWorld};
-use v12_sim::lockstep::toy::{ToyCommand, ToyGame};
-use v12_sim::lockstep::*;
+use v12_lockstep::harness::{LinkConfig, RelayWorld};
+use v12_lockstep::toy::{ToyCommand, ToyGame};
+use v12_lockstep::*;
 
 fn command_at(frame: u32) -> Option<(PlayerId, ToyCommand)> {
     let h = u64::from(frame).wrapping_mul(0x2545_F491_4F6C_DD1D) >> 17;

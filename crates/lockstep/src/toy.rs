@@ -2,8 +2,9 @@
 //! owns three tokens on a grid that walk toward their targets; every step draws from the
 //! PRNG (a random wobble), so a PRNG desync shows in the checksum too.
 
-use crate::lockstep::error::{LockstepError, Result};
-use crate::lockstep::game::{DetRng, GameSetup, LockstepGame, PlayerId};
+use crate::cursor::Cursor;
+use crate::error::{LockstepError, Result};
+use crate::game::{DetRng, GameSetup, LockstepGame, PlayerId};
 use v12_bitstream::{BitReader, BitWriter};
 
 /// Tokens per player.
@@ -138,34 +139,5 @@ impl LockstepGame for ToyGame {
             tokens.push(Token { owner, x, y, tx, ty });
         }
         Ok(Self { tokens, frame, rng: DetRng::restore(seed, draws) })
-    }
-}
-
-/// A little-endian byte reader for saved states.
-#[derive(Debug)]
-pub struct Cursor<'a>(pub &'a [u8]);
-
-impl Cursor<'_> {
-    fn take<const N: usize>(&mut self) -> Result<[u8; N]> {
-        let (head, rest) =
-            self.0.split_first_chunk::<N>().ok_or(LockstepError::Invalid("state too short"))?;
-        self.0 = rest;
-        Ok(*head)
-    }
-    /// One byte.
-    pub fn u8(&mut self) -> Result<u8> {
-        Ok(self.take::<1>()?[0])
-    }
-    /// A u32.
-    pub fn u32(&mut self) -> Result<u32> {
-        Ok(u32::from_le_bytes(self.take()?))
-    }
-    /// An i32.
-    pub fn i32(&mut self) -> Result<i32> {
-        Ok(i32::from_le_bytes(self.take()?))
-    }
-    /// A u64.
-    pub fn u64(&mut self) -> Result<u64> {
-        Ok(u64::from_le_bytes(self.take()?))
     }
 }

@@ -1,7 +1,7 @@
 //! The one trait every lockstep game implements, so the same game runs server-relayed,
 //! peer-to-peer and in replays; plus the seeded, platform-independent PRNG it must use.
 
-use crate::lockstep::error::Result;
+use crate::error::Result;
 use rand_core::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 use std::fmt::Debug;

@@ -1,9 +1,9 @@
 //! Peer-to-peer lockstep messages (seed 004, Robo Cat RTS) with their BitStream codecs.
 //! Decoding never panics.
 
-use crate::lockstep::error::{LockstepError, Result};
-use crate::lockstep::game::PlayerId;
-use crate::lockstep::wire::*;
+use crate::error::{LockstepError, Result};
+use crate::game::PlayerId;
+use crate::wire::*;
 use std::net::SocketAddr;
 use v12_bitstream::{BitReader, BitWriter};
 
@@ -46,7 +46,7 @@ pub struct TurnData {
     pub random: u32,
     /// The sender's state CRC.
     pub crc: u32,
-    /// The turn delay the sender's links need ([`crate::lockstep::peer::Peer::turn_delay`]).
+    /// The turn delay the sender's links need ([`crate::peer::Peer::turn_delay`]).
     pub vote: u8,
 }
 

@@ -3,10 +3,10 @@
 //! commands, records them with the checksum in its replay, and sends the commands it
 //! collected (even none) for NWF + command delay, with its checksum.
 
-use crate::lockstep::game::{GameSetup, LockstepGame, PlayerId, decode_batch, encode_batch};
-use crate::lockstep::relay_msg::*;
-use crate::lockstep::replay::{Replay, ReplayFrame};
-use crate::lockstep::stats::LatencyStats;
+use crate::game::{GameSetup, LockstepGame, PlayerId, decode_batch, encode_batch};
+use crate::relay_msg::*;
+use crate::replay::{Replay, ReplayFrame};
+use crate::stats::LatencyStats;
 use std::collections::{BTreeMap, VecDeque};
 use tracing::{debug, warn};
 

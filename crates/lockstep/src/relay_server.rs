@@ -4,8 +4,8 @@
 //! checksums every NWF, and handles an async (pause, log both states, drop or vote).
 //! Sans-IO: messages in and out, time as an argument.
 
-use crate::lockstep::game::PlayerId;
-use crate::lockstep::relay_msg::*;
+use crate::game::PlayerId;
+use crate::relay_msg::*;
 use std::collections::{BTreeMap, VecDeque};
 use tracing::{info, warn};
 
@@ -137,7 +137,7 @@ struct AsyncState {
     votes: Option<BTreeMap<PlayerId, bool>>,
 }
 
-/// Produces an AI player's batch for an NWF (encoded with [`crate::lockstep::encode_batch`]).
+/// Produces an AI player's batch for an NWF (encoded with [`crate::encode_batch`]).
 pub type AiFn = Box<dyn FnMut(PlayerId, u32) -> Vec<u8> + Send>;
 
 /// The sans-IO relay server.

@@ -5,8 +5,8 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
-use v12_sim::lockstep::toy::{ToyCommand, ToyGame};
-use v12_sim::lockstep::*;
+use v12_lockstep::toy::{ToyCommand, ToyGame};
+use v12_lockstep::*;
 
 fn batch(i: u32) -> Vec<u8> {
     let cmds: Vec<ToyCommand> =

@@ -2,9 +2,9 @@
 //! agreement under loss/jitter/duplication, recovery of lost turn data, silent peers,
 //! the master leaving, desync with majority and minority.
 
-use v12_sim::lockstep::harness::{LinkConfig, PeerWorld, peer_addr};
-use v12_sim::lockstep::toy::{TOKENS_PER_PLAYER, ToyCommand, ToyGame};
-use v12_sim::lockstep::*;
+use v12_lockstep::harness::{LinkConfig, PeerWorld, peer_addr};
+use v12_lockstep::toy::{TOKENS_PER_PLAYER, ToyCommand, ToyGame};
+use v12_lockstep::*;
 
 fn bot(now: u64, i: usize, p: &mut Peer<ToyGame>) {
     if p.phase() == PeerPhase::Lobby && p.id() == 1 && p.players().len() == 4 {

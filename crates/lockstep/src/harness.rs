@@ -4,11 +4,11 @@
 //! shows up as a retransmission delay, never as a gap); the peer-to-peer mode gets a raw
 //! datagram link that loses, delays, reorders and duplicates.
 
-use crate::lockstep::game::LockstepGame;
-use crate::lockstep::peer::{Peer, PeerConfig};
-use crate::lockstep::relay_client::{RelayClient, RelayClientConfig};
-use crate::lockstep::relay_msg::ClientMessage;
-use crate::lockstep::relay_server::{RelayConfig, RelayServer};
+use crate::game::LockstepGame;
+use crate::peer::{Peer, PeerConfig};
+use crate::relay_client::{RelayClient, RelayClientConfig};
+use crate::relay_msg::ClientMessage;
+use crate::relay_server::{RelayConfig, RelayServer};
 use rand_core::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 use std::collections::BinaryHeap;

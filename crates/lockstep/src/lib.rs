@@ -1,12 +1,10 @@
-//! Deterministic lockstep (seeds 002 and 004): one [`LockstepGame`] trait, a server-relayed
-//! mode ([`RelayServer`], [`RelayClient`]), a peer-to-peer mode with a master peer
-//! ([`Peer`]), replays, and the glue that carries both over `NetConnection` as
-//! guaranteed-ordered events ([`net`]). The cores are sans-IO state machines: messages
-//! and time go in, messages come out, so the [`harness`] can run them on a simulated clock.
+#![doc = include_str!("../README.md")]
 
+mod cursor;
 mod desync;
 mod error;
 mod game;
+#[cfg(any(test, feature = "test-support"))]
 pub mod harness;
 pub mod net;
 
@@ -17,9 +15,11 @@ mod relay_msg;
 mod relay_server;
 mod replay;
 mod stats;
+#[cfg(any(test, feature = "test-support"))]
 pub mod toy;
 mod wire;
 
+pub use cursor::Cursor;
 pub use desync::{CommandLine, DesyncReport, REPORT_FRAMES, REPORT_VERSION};
 pub use error::{LockstepError, Result};
 pub use game::{DetRng, GameSetup, LockstepGame, MAX_BATCH_COMMANDS, PlayerId, decode_batch, encode_batch};

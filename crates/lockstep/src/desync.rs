@@ -18,9 +18,9 @@
 //! 0000: 00 01 02 ...             (32 bytes a line, hex)
 //! ```
 
-use crate::lockstep::game::{LockstepGame, PlayerId, decode_batch};
-use crate::lockstep::relay_server::AsyncLog;
-use crate::lockstep::replay::ReplayFrame;
+use crate::game::{LockstepGame, PlayerId, decode_batch};
+use crate::relay_server::AsyncLog;
+use crate::replay::ReplayFrame;
 use std::fmt::Write as _;
 
 /// The format version written in the first line.
@@ -145,8 +145,8 @@ impl DesyncReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lockstep::encode_batch;
-    use crate::lockstep::toy::{ToyCommand, ToyGame};
+    use crate::encode_batch;
+    use crate::toy::{ToyCommand, ToyGame};
 
     #[test]
     fn the_text_names_the_frame_the_players_the_commands_and_the_state() {

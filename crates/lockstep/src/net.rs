@@ -5,13 +5,13 @@
 //! resending), its control messages guaranteed-ordered. Each node below is still sans-IO:
 //! datagrams in and out through its [`NetInterface`], time as an argument.
 
-use crate::lockstep::game::{LockstepGame, PlayerId};
-use crate::lockstep::peer::Peer;
-use crate::lockstep::peer_msg::PeerMessage;
-use crate::lockstep::relay_client::RelayClient;
-use crate::lockstep::relay_msg::{ClientMessage, ServerMessage};
-use crate::lockstep::relay_server::RelayServer;
-use crate::lockstep::wire::{read_blob, write_blob};
+use crate::game::{LockstepGame, PlayerId};
+use crate::peer::Peer;
+use crate::peer_msg::PeerMessage;
+use crate::relay_client::RelayClient;
+use crate::relay_msg::{ClientMessage, ServerMessage};
+use crate::relay_server::RelayServer;
+use crate::wire::{read_blob, write_blob};
 use bytes::Bytes;
 use std::collections::{BTreeMap, VecDeque};
 use std::net::SocketAddr;
@@ -65,7 +65,7 @@ lockstep_event!(
     RelayToServerEvent, "LockstepRelayToServerEvent", EventDirection::ClientToServer
 );
 lockstep_event!(
-    /// The relay server's message to a client ([`crate::lockstep::ServerMessage`] bytes).
+    /// The relay server's message to a client ([`crate::ServerMessage`] bytes).
     RelayToClientEvent, "LockstepRelayToClientEvent", EventDirection::ServerToClient
 );
 lockstep_event!(
@@ -83,7 +83,7 @@ lockstep_event!(
 );
 
 lockstep_event!(
-    /// A copy of the relay server's latest NWF-done ([`crate::lockstep::ServerMessage`]
+    /// A copy of the relay server's latest NWF-done ([`crate::ServerMessage`]
     /// bytes), sent *unguaranteed* every GF until the next one: the guaranteed-ordered copy
     /// holds back behind any lost packet for a round trip, and a client runs the NWF from
     /// whichever copy comes first (later copies are ignored).

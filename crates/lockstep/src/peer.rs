@@ -4,11 +4,11 @@
 //! silent peer is dropped at a turn every survivor agrees on, the master role passes on,
 //! turn 0 is processed, and on a desync the majority plays on.
 
-use crate::lockstep::desync::{CommandLine, DesyncReport, REPORT_FRAMES};
-use crate::lockstep::game::{GameSetup, LockstepGame, PlayerId, decode_batch, encode_batch};
-use crate::lockstep::peer_msg::*;
-use crate::lockstep::replay::{Replay, ReplayFrame};
-use crate::lockstep::stats::LatencyStats;
+use crate::desync::{CommandLine, DesyncReport, REPORT_FRAMES};
+use crate::game::{GameSetup, LockstepGame, PlayerId, decode_batch, encode_batch};
+use crate::peer_msg::*;
+use crate::replay::{Replay, ReplayFrame};
+use crate::stats::LatencyStats;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use tracing::{debug, info, warn};
