@@ -400,6 +400,11 @@ impl NetConnection {
         registry: &NetClassRegistry,
         world: Option<&dyn GhostWorld>,
     ) -> Result<Option<Bytes>, String> {
+        // A fatal event state (a backlog over its cap) closes the connection even when no
+        // packet can go out (an unacknowledging peer fills the send window).
+        if let Some(reason) = self.events.take_fatal() {
+            return Err(reason);
+        }
         if self.out.is_empty() {
             if let Some(b) = self.protocol.poll_transmit(now) {
                 self.owe_ack = false;

@@ -18,6 +18,13 @@ pub const ORDERED_SEQ_BITS: u32 = 7;
 const SEQ_MASK: u32 = (1 << ORDERED_SEQ_BITS) - 1;
 /// At most this many guaranteed-ordered events may be unacknowledged at once.
 pub const MAX_ORDERED_IN_FLIGHT: u32 = 126;
+/// Most guaranteed events (either kind) one connection may have queued and unacknowledged.
+/// A peer that does not keep up (or a flood relayed to it) cannot make the other side hold
+/// unbounded memory: the post past it fails and the connection is closed with the reason.
+pub const MAX_QUEUED_GUARANTEED: usize = 4096;
+/// Most unguaranteed events waiting on one connection; past it the oldest is dropped (they
+/// may be lost anyway).
+pub const MAX_QUEUED_UNGUARANTEED: usize = 1024;
 /// Bits kept free for the two section terminators.
 const TERMINATOR_BITS: usize = 2;
 
@@ -57,6 +64,8 @@ pub struct EventStats {
     pub dropped: u64,
     /// Events received and handed on for processing.
     pub received: u64,
+    /// Unguaranteed events dropped unsent because [`MAX_QUEUED_UNGUARANTEED`] were waiting.
+    pub unguaranteed_dropped: u64,
 }
 
 /// The event queues and ordering state of one connection.
@@ -112,8 +121,27 @@ impl EventManager {
             return Err(NetError::WrongDirection(info.name));
         }
         let q = Queued { class_id, seq: None, sends: 0, event };
+        if q.event.guarantee() != Guarantee::Unguaranteed
+            && self.guaranteed.len() + self.ordered_resend.len() + self.ordered_fresh.len()
+                >= MAX_QUEUED_GUARANTEED
+        {
+            self.fatal.get_or_insert_with(|| {
+                format!("guaranteed event backlog over {MAX_QUEUED_GUARANTEED} (the peer does not keep up)")
+            });
+            return Err(NetError::TooLong {
+                what: "queued guaranteed events",
+                len: MAX_QUEUED_GUARANTEED + 1,
+                max: MAX_QUEUED_GUARANTEED,
+            });
+        }
         match q.event.guarantee() {
-            Guarantee::Unguaranteed => self.unguaranteed.push_back(q),
+            Guarantee::Unguaranteed => {
+                if self.unguaranteed.len() >= MAX_QUEUED_UNGUARANTEED {
+                    self.unguaranteed.pop_front();
+                    self.stats.unguaranteed_dropped += 1;
+                }
+                self.unguaranteed.push_back(q)
+            }
             Guarantee::Guaranteed => self.guaranteed.push_back(q),
             Guarantee::GuaranteedOrdered => self.ordered_fresh.push_back(q),
         }

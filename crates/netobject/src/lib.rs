@@ -23,7 +23,9 @@ pub use crate::error::{NetError, Result};
 pub use crate::event::{
     ConnectionId, EventDirection, Guarantee, NetEvent, NetEventClass, PackContext, UnpackContext,
 };
-pub use crate::event_manager::{EventStats, MAX_ORDERED_IN_FLIGHT, ORDERED_SEQ_BITS};
+pub use crate::event_manager::{
+    EventStats, MAX_ORDERED_IN_FLIGHT, MAX_QUEUED_GUARANTEED, MAX_QUEUED_UNGUARANTEED, ORDERED_SEQ_BITS,
+};
 pub use crate::handshake::{CHALLENGE_REQUEST_BYTES, Handshake, MAX_CONNECT_DATA, MAX_REASON};
 pub use crate::interface::{
     ConnectFilter, INFO_PACKET_PREFIX, InterfaceConfig, InterfaceEvent, InterfaceStats,
