@@ -165,7 +165,13 @@ struct Shared {
     to_clients: Vec<(ConnectionId, Vec<OutArg>)>,
     clients: BTreeMap<ObjectId, ConnectionId>,
     client_objects: BTreeMap<ConnectionId, ObjectId>,
+    /// Per client: command tokens (thousandths) and the sim time they were counted at.
+    buckets: BTreeMap<ConnectionId, (u64, u64)>,
 }
+
+/// `serverCmd` calls a client may make per second, unless `$Pref::Server::CommandsPerSecond`
+/// says otherwise; twice that in a burst (`$Pref::Server::CommandBurst`).
+pub const DEFAULT_COMMANDS_PER_SECOND: u64 = 40;
 
 /// Host-side glue between a [`Console`] and the network: the script functions queue
 /// commands, the host flushes them into its `NetInterface`s and hands received
@@ -268,6 +274,7 @@ impl RemoteCommands {
                 sh.clients.remove(&o);
             }
             sh.to_clients.retain(|(c, _)| *c != conn);
+            sh.buckets.remove(&conn);
             obj
         };
         if let Some(o) = obj {
@@ -336,11 +343,37 @@ impl RemoteCommands {
             tracing::warn!(%conn, "remote command with a bad name dropped");
             return false;
         }
+        if !self.allow_command(con, conn) {
+            tracing::debug!(%conn, %name, "serverCmd over the client's rate limit dropped");
+            return true;
+        }
         let mut args = Vec::with_capacity(argv.len());
         args.push(Value::Int(i64::from(client)));
         args.extend(argv.into_iter().skip(1).map(Value::str));
         con.call_callback(&format!("serverCmd{name}"), &args);
         true
+    }
+
+    /// The client's command rate limit (a token bucket on the console's sim time; the
+    /// script sets `$Pref::Server::CommandsPerSecond` and `$Pref::Server::CommandBurst`).
+    fn allow_command(&self, con: &Console, conn: ConnectionId) -> bool {
+        let pref = |n: &str, d: u64| {
+            let v = con.get_global(n).to_f64();
+            if v > 0.0 { v.min(1e6) as u64 } else { d }
+        };
+        let rate = pref("Pref::Server::CommandsPerSecond", DEFAULT_COMMANDS_PER_SECOND);
+        let burst = pref("Pref::Server::CommandBurst", rate * 2) * 1000;
+        let now = con.sim_time();
+        let mut sh = self.shared.borrow_mut();
+        let (tokens, at) = sh.buckets.entry(conn).or_insert((burst, now));
+        *tokens = (*tokens + now.saturating_sub(*at) * rate).min(burst);
+        *at = now;
+        if *tokens >= 1000 {
+            *tokens -= 1000;
+            true
+        } else {
+            false
+        }
     }
 
     /// Client: runs a command received from the server as `clientCmd<Name>(args...)`.

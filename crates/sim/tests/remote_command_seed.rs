@@ -203,3 +203,23 @@ fn expand_string_rules() {
     let huge = vec!["z".repeat(4000)];
     assert!(expand_string(&big, &huge).len() <= 4096);
 }
+
+/// A client's serverCmd calls are rate limited (issue 17: a chat flood), with the limit
+/// set from script; the server's clock is the console's sim time.
+#[test]
+fn server_commands_are_rate_limited_per_client_from_script() {
+    let mut w = World::new();
+    w.server.con.eval("$calls = 0; function serverCmdPing(%client) { $calls++; }").unwrap();
+    w.server.con.eval("$Pref::Server::CommandsPerSecond = 10; $Pref::Server::CommandBurst = 20;").unwrap();
+    w.client
+        .con
+        .eval("function flood(){ for (%i = 0; %i < 500; %i++) commandToServer('Ping'); } flood();")
+        .unwrap();
+    w.run(400);
+    assert_eq!(w.server.con.eval("return $calls;").unwrap().to_i32(), 20, "the burst, then nothing");
+    // A second of sim time refills ten.
+    w.server.con.advance_time(1_000);
+    w.client.con.eval("flood();").unwrap();
+    w.run(400);
+    assert_eq!(w.server.con.eval("return $calls;").unwrap().to_i32(), 30);
+}
