@@ -151,16 +151,52 @@ impl Console {
 
     /// Registers `text` in the string table and returns its tag value (byte 0x01 then the number).
     pub fn add_tagged_string(&mut self, text: &str) -> Value {
-        let id = match self.tag_by_text.get(text) {
-            Some(&id) => id,
+        self.add_tagged_string_new(text).0
+    }
+
+    /// [`Self::add_tagged_string`], also saying whether this call made the tag (its id), so
+    /// a host can free what one connection added when it goes.
+    pub fn add_tagged_string_new(&mut self, text: &str) -> (Value, Option<u32>) {
+        let (id, new) = match self.tag_by_text.get(text) {
+            Some(&id) => (id, false),
             None => {
-                self.tags.push(text.to_string());
-                let id = self.tags.len() as u32;
+                let id = match self.free_tags.pop() {
+                    Some(id) => {
+                        self.tags[id as usize - 1] = text.to_string();
+                        id
+                    }
+                    None => {
+                        self.tags.push(text.to_string());
+                        self.tags.len() as u32
+                    }
+                };
                 self.tag_by_text.insert(text.to_string(), id);
-                id
+                (id, true)
             }
         };
-        Value::str(format!("\u{1}{id}"))
+        (Value::str(format!("\u{1}{id}")), new.then_some(id))
+    }
+
+    /// Frees a tag (`removeTaggedString`): its text leaves the table and the id may be
+    /// reused. False when the id is not in use.
+    pub fn remove_tagged_string(&mut self, id: u32) -> bool {
+        let Some(slot) =
+            usize::try_from(id).ok().and_then(|i| i.checked_sub(1)).and_then(|i| self.tags.get_mut(i))
+        else {
+            return false;
+        };
+        if self.tag_by_text.get(slot.as_str()) != Some(&id) {
+            return false;
+        }
+        self.tag_by_text.remove(slot.as_str());
+        *slot = String::new();
+        self.free_tags.push(id);
+        true
+    }
+
+    /// Tags in use.
+    pub fn tagged_string_count(&self) -> usize {
+        self.tag_by_text.len()
     }
 
     /// The text of a tag value (or the value itself when it is not a tag).
@@ -636,6 +672,11 @@ pub(crate) fn register(c: &mut Console) {
         c.add_tagged_string(&s)
     });
     c.register_function("getTaggedString", 2, 2, "getTaggedString(tag)", |c, a| c.tagged_string(&a.str(0)));
+    c.register_function("removeTaggedString", 2, 2, "removeTaggedString(tag)", |c, a| {
+        let t = a.str(0);
+        let id = crate::value::atoi(t.strip_prefix('\u{1}').unwrap_or(&t));
+        c.remove_tagged_string(u32::try_from(id).unwrap_or(0))
+    });
     c.register_function("detag", 2, 2, "detag(string)", |c, a| c.tagged_string(&a.str(0)));
     c.register_function("nextToken", 4, 4, "nextToken(str, tokenVar, delim)", |c, a| {
         let s = a.str(0).into_owned();

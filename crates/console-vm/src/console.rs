@@ -232,6 +232,8 @@ pub struct Console {
     pub(crate) event_seq: u64,
     pub(crate) tags: Vec<String>,
     pub(crate) tag_by_text: HashMap<String, u32>,
+    /// Tag ids freed by `removeTaggedString`, reused first.
+    pub(crate) free_tags: Vec<u32>,
     pub(crate) rng_state: u64,
     pub(crate) file_root: Option<PathBuf>,
     pub(crate) file_stack: Vec<PathBuf>,
@@ -303,6 +305,7 @@ impl Console {
             event_seq: 0,
             tags: Vec::new(),
             tag_by_text: HashMap::new(),
+            free_tags: Vec::new(),
             rng_state: 0x853c_49e6_748f_ea9b,
             file_root: None,
             file_stack: Vec::new(),

@@ -169,3 +169,17 @@ fn save_refuses_what_exec_could_not_read_back() {
     assert!(out.all().contains("save: groups nested 101 deep"), "{}", out.all());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn remove_tagged_string_frees_the_tag() {
+    let (mut con, _out) = console();
+    let before = con.tagged_string_count();
+    let r = con
+        .eval("$t = addTaggedString(\"hello\"); $ok = removeTaggedString($t); return getTaggedString($t) @ \"|\" @ $ok;")
+        .unwrap();
+    assert_eq!(r.as_text(), "|1");
+    assert_eq!(con.tagged_string_count(), before);
+    assert_eq!(con.eval("return removeTaggedString($t);").unwrap().to_i32(), 0, "a freed tag is gone");
+    // The freed id is reused for the next new text.
+    assert_eq!(con.eval("return addTaggedString(\"again\") $= $t;").unwrap().to_i32(), 1);
+}

@@ -130,22 +130,46 @@ pub fn expand_string(text: &str, later: &[String]) -> String {
 /// argument becomes `"\x01<local tag> <expanded text>"` (its text is added to the
 /// console's tag table so `getTaggedString` works).
 pub fn expand_args(con: &mut Console, args: &[RemoteArg]) -> Vec<String> {
+    expand_args_for(con, args, None)
+}
+
+/// [`expand_args`] for a client's command: the tags it makes in the console's table are
+/// recorded in `owned` (freed when the client goes) and at most [`MAX_TAGS_PER_CLIENT`] are
+/// made; past that a tagged argument reaches script as its plain text.
+fn expand_args_for(con: &mut Console, args: &[RemoteArg], mut owned: Option<&mut Vec<u32>>) -> Vec<String> {
     let mut out: Vec<String> = vec![String::new(); args.len()];
     for i in (0..args.len()).rev() {
         out[i] = match &args[i] {
             RemoteArg::Str(s) => s.clone(),
-            RemoteArg::Tag(h) => expand_tag(con, h.text(), &out[i + 1..]),
-            RemoteArg::TagText(t) => expand_tag(con, t, &out[i + 1..]),
+            RemoteArg::Tag(h) => expand_tag(con, h.text(), &out[i + 1..], owned.as_deref_mut()),
+            RemoteArg::TagText(t) => expand_tag(con, t, &out[i + 1..], owned.as_deref_mut()),
         };
     }
     out
 }
 
-fn expand_tag(con: &mut Console, text: &str, later: &[String]) -> String {
-    let tag = con.add_tagged_string(text).to_string();
+/// Tags one client may add to the server console's table (issue 17: a tag flood grew a
+/// server from 5 to 215 MB, never freed).
+pub const MAX_TAGS_PER_CLIENT: usize = 1024;
+
+fn expand_tag(con: &mut Console, text: &str, later: &[String], owned: Option<&mut Vec<u32>>) -> String {
+    let expanded = expand_string(text, later);
+    let tag = match owned {
+        Some(list) if list.len() >= MAX_TAGS_PER_CLIENT => {
+            // The client's share of the table is used up: the text only (detag of plain
+            // text is the text), no new entry.
+            return expanded;
+        }
+        Some(list) => {
+            let (v, new) = con.add_tagged_string_new(text);
+            list.extend(new);
+            v.to_string()
+        }
+        None => con.add_tagged_string(text).to_string(),
+    };
     let mut s = tag;
     s.push(' ');
-    s.push_str(&expand_string(text, later));
+    s.push_str(&expanded);
     s
 }
 
@@ -167,6 +191,8 @@ struct Shared {
     client_objects: BTreeMap<ConnectionId, ObjectId>,
     /// Per client: command tokens (thousandths) and the sim time they were counted at.
     buckets: BTreeMap<ConnectionId, (u64, u64)>,
+    /// Per client: the tags its commands added to the console's table.
+    client_tags: BTreeMap<ConnectionId, Vec<u32>>,
 }
 
 /// `serverCmd` calls a client may make per second, unless `$Pref::Server::CommandsPerSecond`
@@ -275,8 +301,13 @@ impl RemoteCommands {
             }
             sh.to_clients.retain(|(c, _)| *c != conn);
             sh.buckets.remove(&conn);
-            obj
+            let tags = sh.client_tags.remove(&conn).unwrap_or_default();
+            (obj, tags)
         };
+        let (obj, tags) = obj;
+        for t in tags {
+            con.remove_tagged_string(t);
+        }
         if let Some(o) = obj {
             con.delete_object(o);
         }
@@ -337,7 +368,9 @@ impl RemoteCommands {
     pub fn handle_server_event(&self, con: &mut Console, conn: ConnectionId, event: &dyn NetEvent) -> bool {
         let Some(ev) = event.downcast_ref::<RemoteCommandEvent>() else { return false };
         let Some(client) = self.client_object(conn) else { return false };
-        let argv = expand_args(con, &ev.args);
+        let mut owned = self.shared.borrow_mut().client_tags.remove(&conn).unwrap_or_default();
+        let argv = expand_args_for(con, &ev.args, Some(&mut owned));
+        self.shared.borrow_mut().client_tags.insert(conn, owned);
         let Some(name) = argv.first().map(|s| strip_tag(s).to_string()) else { return false };
         if !valid_command_name(&name) {
             tracing::warn!(%conn, "remote command with a bad name dropped");

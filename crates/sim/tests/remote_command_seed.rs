@@ -24,6 +24,7 @@ struct World {
     to_server: ConnectionId,
     now: u64,
     server_handled: Vec<bool>,
+    server_conn: Option<ConnectionId>,
 }
 
 fn side(accept: bool, seed: u8) -> Side {
@@ -44,10 +45,23 @@ impl World {
         let s_addr: SocketAddr = "127.0.0.1:28000".parse().unwrap();
         let c_addr: SocketAddr = "127.0.0.1:28001".parse().unwrap();
         let to_server = client.iface.connect(0, s_addr, bytes::Bytes::new());
-        let mut w = World { server, client, s_addr, c_addr, to_server, now: 0, server_handled: Vec::new() };
+        let mut w = World {
+            server,
+            client,
+            s_addr,
+            c_addr,
+            to_server,
+            now: 0,
+            server_handled: Vec::new(),
+            server_conn: None,
+        };
         w.run(500);
         assert!(w.server.con.find_object_str("ClientGroup").is_some(), "client connected");
         w
+    }
+
+    fn server_conn(&self) -> ConnectionId {
+        self.server_conn.expect("connected")
     }
 
     fn client_obj(&mut self) -> u32 {
@@ -64,6 +78,7 @@ impl World {
             while let Some(ev) = self.server.iface.poll_event() {
                 match ev {
                     InterfaceEvent::Connected { connection, .. } => {
+                        self.server_conn = Some(connection);
                         self.server.rc.add_client(&mut self.server.con, connection).unwrap();
                     }
                     InterfaceEvent::EventReceived { connection, event } => {
@@ -222,4 +237,25 @@ fn server_commands_are_rate_limited_per_client_from_script() {
     w.client.con.eval("flood();").unwrap();
     w.run(400);
     assert_eq!(w.server.con.eval("return $calls;").unwrap().to_i32(), 30);
+}
+
+/// Tagged strings a client sends are capped per client and freed when it goes (issue 17:
+/// a tag flood grew a server from 5 to 215 MB, never freed).
+#[test]
+fn a_clients_tags_are_capped_and_freed_when_it_goes() {
+    let mut w = World::new();
+    w.server.con.eval("$Pref::Server::CommandsPerSecond = 100000; $got = 0; function serverCmdTag(%client, %t) { $got++; $last = detag(%t); }").unwrap();
+    let base = w.server.con.tagged_string_count();
+    w.client
+        .con
+        .eval("function flood(%n){ for (%i = 0; %i < %n; %i++) commandToServer('Tag', addTaggedString(\"text \" @ %i)); } flood(3000);")
+        .unwrap();
+    w.run(3_000);
+    assert_eq!(w.server.con.eval("return $got;").unwrap().to_i32(), 3000, "every command ran");
+    assert_eq!(w.server.con.eval("return $last;").unwrap().as_text(), "text 2999", "past the cap: the text");
+    let grown = w.server.con.tagged_string_count() - base;
+    assert!(grown <= v12_sim::remote_command::MAX_TAGS_PER_CLIENT + 2, "{grown} tags kept for one client");
+    let conn = w.server_conn();
+    w.server.rc.remove_client(&mut w.server.con, conn);
+    assert!(w.server.con.tagged_string_count() <= base + 2, "freed when the client went");
 }
