@@ -1,5 +1,5 @@
-//! A deterministic in-memory harness: a simulated millisecond clock and seeded links
-//! between sans-IO lockstep endpoints. The relay mode gets a reliable ordered channel with
+//! A deterministic in-memory harness: a simulated millisecond clock and seeded links (the one
+//! network emulator, `v12-netsim`) between sans-IO lockstep endpoints. The relay mode gets a reliable ordered channel with
 //! variable latency (what NetConnection's guaranteed-ordered events give: a lost packet
 //! shows up as a retransmission delay, never as a gap); the peer-to-peer mode gets a raw
 //! datagram link that loses, delays, reorders and duplicates.
@@ -9,10 +9,9 @@ use crate::peer::{Peer, PeerConfig};
 use crate::relay_client::{RelayClient, RelayClientConfig};
 use crate::relay_msg::ClientMessage;
 use crate::relay_server::{RelayConfig, RelayServer};
-use rand_core::{Rng, SeedableRng};
-use rand_pcg::Pcg32;
-use std::collections::BinaryHeap;
+use std::collections::{BTreeMap, VecDeque};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use v12_netsim::Network;
 
 /// One direction of a simulated link.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -34,49 +33,81 @@ impl LinkConfig {
     }
 }
 
-#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct InFlight {
-    at: std::cmp::Reverse<(u64, u64)>,
-    from: usize,
-    to: usize,
-    bytes: Vec<u8>,
+impl LinkConfig {
+    /// The one network emulator's description of this link: latency in
+    /// `latency_ms..=latency_ms + jitter_ms` (netsim's jitter is `±`, so the centre moves up).
+    fn emulated(&self, reliable: bool) -> v12_netsim::LinkConfig {
+        let half = u32::try_from(self.jitter_ms / 2).unwrap_or(u32::MAX);
+        let base = u32::try_from(self.latency_ms).unwrap_or(u32::MAX).saturating_add(half);
+        v12_netsim::LinkConfig {
+            latency_ms: base,
+            jitter_ms: half,
+            duplicate_chance: if reliable { 0.0 } else { self.duplicate },
+            ..v12_netsim::LinkConfig::default()
+        }
+        .with_loss(if reliable { self.loss.min(0.9) } else { self.loss })
+    }
 }
 
-/// Seeded links between numbered endpoints.
+impl From<v12_netsim::LinkConfig> for LinkConfig {
+    /// One of netsim's presets (`good`, `average`, `poor`) as a lockstep link: the same delay
+    /// range and uniform loss (a bursty loss model counts as its mean rate).
+    fn from(c: v12_netsim::LinkConfig) -> Self {
+        let loss = match c.loss {
+            v12_netsim::LossModel::None => 0.0,
+            v12_netsim::LossModel::Uniform(p) => p,
+            v12_netsim::LossModel::GilbertElliott(ge) => ge.mean_loss_rate(),
+        };
+        Self {
+            latency_ms: u64::from(c.latency_ms.saturating_sub(c.jitter_ms)),
+            jitter_ms: 2 * u64::from(c.jitter_ms),
+            loss,
+            duplicate: c.duplicate_chance,
+        }
+    }
+}
+
+/// Seeded links between numbered endpoints, over the one network emulator
+/// ([`v12_netsim::Network`]). In the reliable model a lost datagram is sent again one
+/// retransmission timeout (about an RTT) later and each direction delivers in send order,
+/// as NetConnection's guaranteed-ordered events do.
 #[derive(Debug)]
-pub struct SimNet {
-    rng: Pcg32,
-    seq: u64,
-    queue: BinaryHeap<InFlight>,
+pub struct Links {
+    network: Network<usize>,
     reliable: bool,
-    last: std::collections::BTreeMap<(usize, usize), u64>,
+    /// Reliable model: the next sequence number to send and to deliver on each direction,
+    /// and what arrived ahead of its turn.
+    next_send: BTreeMap<(usize, usize), u64>,
+    next_deliver: BTreeMap<(usize, usize), u64>,
+    early: BTreeMap<(usize, usize, u64), Vec<u8>>,
+    ready: VecDeque<(usize, usize, Vec<u8>)>,
     /// Bytes handed to the net by each endpoint (retransmissions included on reliable links).
     pub sent_bytes: Vec<u64>,
     /// Messages each endpoint sent.
     pub sent_messages: Vec<u64>,
 }
 
-impl SimNet {
+/// Most sends of one reliable message (a link losing 90 % still delivers, late).
+const MAX_ATTEMPTS: u32 = 64;
+
+impl Links {
     /// `endpoints` endpoints; `reliable` for the ordered-channel model.
     pub fn new(endpoints: usize, reliable: bool, seed: u64) -> Self {
         Self {
-            rng: Pcg32::seed_from_u64(seed),
-            seq: 0,
-            queue: BinaryHeap::new(),
+            network: Network::new(v12_netsim::LinkConfig::default(), seed),
             reliable,
-            last: Default::default(),
+            next_send: BTreeMap::new(),
+            next_deliver: BTreeMap::new(),
+            early: BTreeMap::new(),
+            ready: VecDeque::new(),
             sent_bytes: vec![0; endpoints],
             sent_messages: vec![0; endpoints],
         }
     }
 
-    fn chance(&mut self, p: f64) -> bool {
-        p > 0.0 && (f64::from(self.rng.next_u32()) / f64::from(u32::MAX)) < p
-    }
-
-    fn delay(&mut self, link: &LinkConfig) -> u64 {
-        let j = if link.jitter_ms > 0 { u64::from(self.rng.next_u32()) % (link.jitter_ms + 1) } else { 0 };
-        link.latency_ms + j
+    /// The emulated network (its per-link statistics).
+    pub fn network(&self) -> &Network<usize> {
+        &self.network
     }
 
     /// Sends `bytes` from `from` to `to` at `now` over `link`.
@@ -86,44 +117,49 @@ impl SimNet {
         }
         self.sent_messages[from] += 1;
         self.sent_bytes[from] += bytes.len() as u64;
-        let mut copies = Vec::new();
-        if self.reliable {
-            // Every loss costs one retransmission timeout (about an RTT) and the bytes again.
-            let mut at = now + self.delay(link);
-            while self.chance(link.loss.min(0.9)) {
-                at += 2 * link.latency_ms + link.jitter_ms + 20;
-                self.sent_bytes[from] += bytes.len() as u64;
-            }
-            let last = self.last.entry((from, to)).or_insert(0);
-            at = at.max(*last);
-            *last = at;
-            copies.push(at);
-        } else {
-            if self.chance(link.loss) {
+        self.network.set_link(from, to, link.emulated(self.reliable));
+        if !self.reliable {
+            self.network.send(now, from, to, &bytes);
+            return;
+        }
+        let seq = self.next_send.entry((from, to)).or_insert(0);
+        let mut framed = seq.to_le_bytes().to_vec();
+        *seq += 1;
+        framed.extend_from_slice(&bytes);
+        let rto = 2 * link.latency_ms + link.jitter_ms + 20;
+        let mut at = now;
+        for _ in 0..MAX_ATTEMPTS {
+            let lost_before = self.network.stats(&from, &to).dropped();
+            self.network.send(at, from, to, &framed);
+            if self.network.stats(&from, &to).dropped() == lost_before {
                 return;
             }
-            copies.push(now + self.delay(link));
-            if self.chance(link.duplicate) {
-                copies.push(now + self.delay(link));
-            }
+            at += rto;
+            self.sent_bytes[from] += bytes.len() as u64;
         }
-        for at in copies {
-            self.seq += 1;
-            self.queue.push(InFlight {
-                at: std::cmp::Reverse((at, self.seq)),
-                from,
-                to,
-                bytes: bytes.clone(),
-            });
-        }
+        // Past the cap the message goes through unconditioned (a link that bad is a bug in
+        // the test's setup, not something to hang on).
+        self.network.set_link(from, to, v12_netsim::LinkConfig::clean(0));
+        self.network.send(at, from, to, &framed);
     }
 
     /// The next delivery due at or before `now`: (from, to, bytes).
     pub fn deliver(&mut self, now: u64) -> Option<(usize, usize, Vec<u8>)> {
-        if self.queue.peek().is_some_and(|m| m.at.0.0 <= now) {
-            self.queue.pop().map(|m| (m.from, m.to, m.bytes))
-        } else {
-            None
+        loop {
+            if let Some(d) = self.ready.pop_front() {
+                return Some(d);
+            }
+            let (from, to, data) = self.network.pop_due(now)?;
+            if !self.reliable {
+                return Some((from, to, data));
+            }
+            let Some((head, body)) = data.split_first_chunk::<8>() else { continue };
+            self.early.insert((from, to, u64::from_le_bytes(*head)), body.to_vec());
+            let next = self.next_deliver.entry((from, to)).or_insert(0);
+            while let Some(body) = self.early.remove(&(from, to, *next)) {
+                self.ready.push_back((from, to, body));
+                *next += 1;
+            }
         }
     }
 }
@@ -142,7 +178,7 @@ pub struct RelayWorld<G: LockstepGame> {
     /// A frozen client neither runs nor sends nor receives (a hung or lagging machine).
     pub frozen: Vec<bool>,
     /// The links.
-    pub net: SimNet,
+    pub net: Links,
 }
 
 impl<G: LockstepGame> RelayWorld<G> {
@@ -168,7 +204,7 @@ impl<G: LockstepGame> RelayWorld<G> {
             clients,
             links: vec![link; humans],
             frozen: vec![false; humans],
-            net: SimNet::new(humans + 1, true, seed ^ 0x5EED),
+            net: Links::new(humans + 1, true, seed ^ 0x5EED),
         }
     }
 
@@ -251,7 +287,7 @@ pub struct PeerWorld<G: LockstepGame> {
     /// A silent peer neither runs, sends nor receives.
     pub silent: Vec<bool>,
     /// The links.
-    pub net: SimNet,
+    pub net: Links,
 }
 
 impl<G: LockstepGame> PeerWorld<G> {
@@ -261,7 +297,7 @@ impl<G: LockstepGame> PeerWorld<G> {
         for i in 1..n {
             peers.push(Peer::join(config.clone(), &format!("peer{}", i + 1), peer_addr(0), 0));
         }
-        Self { now: 0, peers, links: vec![link; n], silent: vec![false; n], net: SimNet::new(n, false, seed) }
+        Self { now: 0, peers, links: vec![link; n], silent: vec![false; n], net: Links::new(n, false, seed) }
     }
 
     fn index_of(addr: SocketAddr) -> Option<usize> {
@@ -302,5 +338,47 @@ impl<G: LockstepGame> PeerWorld<G> {
         for _ in 0..ms {
             self.step(bot);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_reliable_model_delivers_everything_in_order_and_counts_resends() {
+        let link = LinkConfig { latency_ms: 20, jitter_ms: 30, loss: 0.3, duplicate: 0.0 };
+        let mut links = Links::new(2, true, 5);
+        for i in 0..200u32 {
+            links.send(u64::from(i), 0, 1, i.to_le_bytes().to_vec(), &link);
+        }
+        let mut got = Vec::new();
+        for now in 0..100_000 {
+            while let Some((from, to, bytes)) = links.deliver(now) {
+                assert_eq!((from, to), (0, 1));
+                got.push(u32::from_le_bytes(bytes.try_into().unwrap()));
+            }
+        }
+        assert_eq!(got, (0..200).collect::<Vec<_>>());
+        assert!(links.sent_bytes[0] > 200 * 4, "losses cost resends");
+        assert_eq!(links.sent_messages[0], 200);
+    }
+
+    #[test]
+    fn the_datagram_model_loses_and_keeps_the_delay_range() {
+        let link = LinkConfig { latency_ms: 40, jitter_ms: 20, loss: 0.5, duplicate: 0.0 };
+        let mut links = Links::new(2, false, 6);
+        for i in 0..400u32 {
+            links.send(0, 1, 0, i.to_le_bytes().to_vec(), &link);
+        }
+        assert_eq!(links.deliver(39), None, "nothing arrives before the latency");
+        let mut n = 0;
+        for now in 40..=60 {
+            while links.deliver(now).is_some() {
+                n += 1;
+            }
+        }
+        assert!((100..300).contains(&n), "{n} of 400 through a 50 % loss");
+        assert_eq!(links.network().queued(), 0, "everything is due by latency + jitter");
     }
 }

@@ -4,7 +4,7 @@ mod cursor;
 mod desync;
 mod error;
 mod game;
-#[cfg(any(test, feature = "test-support"))]
+#[cfg(feature = "test-support")]
 pub mod harness;
 pub mod net;
 

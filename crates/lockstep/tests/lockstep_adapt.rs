@@ -33,60 +33,68 @@ fn assert_same_history(w: &PeerWorld<ToyGame>) {
 
 #[test]
 fn a_latency_step_changes_the_turn_delay_on_every_peer_at_the_same_turn_and_back() {
-    let config = PeerConfig { countdown_ms: 500, ..PeerConfig::default() };
-    let (mut w, mut bot) = p2p_world(config, 4, link(20, 0, 0.0), 0xADA9, Rc::new(Cell::new(0)));
-    w.run_for(5_000, &mut bot);
-    assert!(w.peers.iter().all(|p| p.turn_delay() == 2), "20 ms links need the least delay");
+    v12_netsim::for_each_seed([0xADA9, 0xADA8, 0xADA7], |seed| {
+        let config = PeerConfig { countdown_ms: 500, ..PeerConfig::default() };
+        let (mut w, mut bot) = p2p_world(config, 4, link(20, 0, 0.0), seed, Rc::new(Cell::new(0)));
+        w.run_for(5_000, &mut bot);
+        assert!(w.peers.iter().all(|p| p.turn_delay() == 2), "20 ms links need the least delay");
 
-    // 20 ms → 150 ms one way: every peer moves to a longer delay within a few turns.
-    let step_turn = w.peers[0].turn();
-    w.links.iter_mut().for_each(|l| *l = link(150, 0, 0.0));
-    w.run_for(10_000, &mut bot);
-    let grown: Vec<i32> = w.peers.iter().map(Peer::turn_delay).collect();
-    assert!(grown.iter().all(|d| *d >= 3), "{grown:?}");
-    assert!(grown.windows(2).all(|p| p[0] == p[1]), "{grown:?}");
-    let r = replays(&w);
-    let first_change = r[0].frames.iter().position(|f| f.turn_delay > 2).expect("the delay grew");
-    let turns_to_adapt = first_change as i32 - (step_turn + 2);
-    assert!(turns_to_adapt <= 10, "the delay grew {turns_to_adapt} turns after the step");
-    assert_same_history(&w);
-    // At 150 ms with a delay of 3 (200 ms of room) play goes on at the nominal rate.
-    let before = w.peers[0].stats().turns;
-    let delay_before = w.peers[0].stats().delay_ms;
-    w.run_for(10_000, &mut bot);
-    assert!(w.peers[0].stats().turns - before >= 95, "{} turns in 10 s", w.peers[0].stats().turns - before);
-    assert!(w.peers[0].stats().delay_ms - delay_before < 1_000);
+        // 20 ms → 150 ms one way: every peer moves to a longer delay within a few turns.
+        let step_turn = w.peers[0].turn();
+        w.links.iter_mut().for_each(|l| *l = link(150, 0, 0.0));
+        w.run_for(10_000, &mut bot);
+        let grown: Vec<i32> = w.peers.iter().map(Peer::turn_delay).collect();
+        assert!(grown.iter().all(|d| *d >= 3), "{grown:?}");
+        assert!(grown.windows(2).all(|p| p[0] == p[1]), "{grown:?}");
+        let r = replays(&w);
+        let first_change = r[0].frames.iter().position(|f| f.turn_delay > 2).expect("the delay grew");
+        let turns_to_adapt = first_change as i32 - (step_turn + 2);
+        assert!(turns_to_adapt <= 10, "the delay grew {turns_to_adapt} turns after the step");
+        assert_same_history(&w);
+        // At 150 ms with a delay of 3 (200 ms of room) play goes on at the nominal rate.
+        let before = w.peers[0].stats().turns;
+        let delay_before = w.peers[0].stats().delay_ms;
+        w.run_for(10_000, &mut bot);
+        assert!(
+            w.peers[0].stats().turns - before >= 95,
+            "{} turns in 10 s",
+            w.peers[0].stats().turns - before
+        );
+        assert!(w.peers[0].stats().delay_ms - delay_before < 1_000);
 
-    // And back: the delay shrinks again once the links are quick.
-    w.links.iter_mut().for_each(|l| *l = link(20, 0, 0.0));
-    w.run_for(30_000, &mut bot);
-    assert!(
-        w.peers.iter().all(|p| p.turn_delay() == 2),
-        "{:?}",
-        w.peers.iter().map(Peer::turn_delay).collect::<Vec<_>>()
-    );
-    assert_same_history(&w);
+        // And back: the delay shrinks again once the links are quick.
+        w.links.iter_mut().for_each(|l| *l = link(20, 0, 0.0));
+        w.run_for(30_000, &mut bot);
+        assert!(
+            w.peers.iter().all(|p| p.turn_delay() == 2),
+            "{:?}",
+            w.peers.iter().map(Peer::turn_delay).collect::<Vec<_>>()
+        );
+        assert_same_history(&w);
 
-    // The replay (with its delays) replays exactly and survives a file round trip.
-    let replay = w.peers[0].replay().unwrap();
-    let summary = replay.verify::<ToyGame>().expect("replays exactly");
-    assert!(summary.commands > 100);
-    let back = Replay::decode(&replay.encode()).unwrap();
-    assert_eq!(&back, replay);
-    assert!(back.frames.iter().any(|f| f.turn_delay >= 3) && back.frames.last().unwrap().turn_delay == 2);
+        // The replay (with its delays) replays exactly and survives a file round trip.
+        let replay = w.peers[0].replay().unwrap();
+        let summary = replay.verify::<ToyGame>().expect("replays exactly");
+        assert!(summary.commands > 100);
+        let back = Replay::decode(&replay.encode()).unwrap();
+        assert_eq!(&back, replay);
+        assert!(back.frames.iter().any(|f| f.turn_delay >= 3) && back.frames.last().unwrap().turn_delay == 2);
+    });
 }
 
 #[test]
 fn loss_is_absorbed_without_asking_again() {
-    // 2 % loss at 60 ms: the redundant copies sent every sub-turn arrive in time.
-    let config = PeerConfig { countdown_ms: 500, ..PeerConfig::default() };
-    let (mut w, mut bot) = p2p_world(config, 4, link(60, 10, 0.02), 0x1055, Rc::new(Cell::new(0)));
-    w.run_for(20_000, &mut bot);
-    let resends: u64 = w.peers.iter().map(|p| p.stats().resend_requests).sum();
-    let delay_ms = w.peers.iter().map(|p| p.stats().delay_ms).max().unwrap();
-    assert!(delay_ms < 1_000, "{delay_ms} ms in the delay state");
-    assert!(resends < 20, "{resends} resend requests");
-    assert_same_history(&w);
+    v12_netsim::for_each_seed([0x1055, 0x1056, 0x1057], |seed| {
+        // 2 % loss at 60 ms: the redundant copies sent every sub-turn arrive in time.
+        let config = PeerConfig { countdown_ms: 500, ..PeerConfig::default() };
+        let (mut w, mut bot) = p2p_world(config, 4, link(60, 10, 0.02), seed, Rc::new(Cell::new(0)));
+        w.run_for(20_000, &mut bot);
+        let resends: u64 = w.peers.iter().map(|p| p.stats().resend_requests).sum();
+        let delay_ms = w.peers.iter().map(|p| p.stats().delay_ms).max().unwrap();
+        assert!(delay_ms < 1_000, "{delay_ms} ms in the delay state");
+        assert!(resends < 20, "{resends} resend requests");
+        assert_same_history(&w);
+    });
 }
 
 /// One measured run of either mode on a preset.

@@ -88,21 +88,23 @@ fn full_game_refuses() {
 
 #[test]
 fn four_peers_agree_under_20_percent_loss_jitter_and_duplicates() {
-    let link = LinkConfig { latency_ms: 30, jitter_ms: 40, loss: 0.2, duplicate: 0.05 };
-    // A fixed delay, so lost data is asked for again (the adaptive delay and the sub-turn
-    // resends absorb most loss without asking: tests/lockstep_adapt.rs).
-    let mut w = PeerWorld::<ToyGame>::new(PeerConfig { adaptive: false, ..config() }, 4, link, 7);
-    w.run_for(30_000, &mut bot);
-    for p in &w.peers {
-        assert_eq!(p.phase(), PeerPhase::Playing, "nobody dropped");
-        assert!(p.stats().turns > 100, "turns {}", p.stats().turns);
-        assert!(p.stats().latency.count > 20);
-    }
-    let turns = assert_agree(&w, &[0, 1, 2, 3]);
-    assert!(turns > 100);
-    let recovered: u64 = w.peers.iter().map(|p| p.stats().resend_requests).sum();
-    assert!(recovered > 0, "lost turn data was asked for again");
-    w.peers[1].replay().unwrap().verify::<ToyGame>().expect("replay verifies");
+    v12_netsim::for_each_seed([7, 70, 700], |seed| {
+        let link = LinkConfig { latency_ms: 30, jitter_ms: 40, loss: 0.2, duplicate: 0.05 };
+        // A fixed delay, so lost data is asked for again (the adaptive delay and the sub-turn
+        // resends absorb most loss without asking: tests/lockstep_adapt.rs).
+        let mut w = PeerWorld::<ToyGame>::new(PeerConfig { adaptive: false, ..config() }, 4, link, seed);
+        w.run_for(30_000, &mut bot);
+        for p in &w.peers {
+            assert_eq!(p.phase(), PeerPhase::Playing, "nobody dropped");
+            assert!(p.stats().turns > 100, "turns {}", p.stats().turns);
+            assert!(p.stats().latency.count > 20);
+        }
+        let turns = assert_agree(&w, &[0, 1, 2, 3]);
+        assert!(turns > 100);
+        let recovered: u64 = w.peers.iter().map(|p| p.stats().resend_requests).sum();
+        assert!(recovered > 0, "lost turn data was asked for again");
+        w.peers[1].replay().unwrap().verify::<ToyGame>().expect("replay verifies");
+    });
 }
 
 #[test]

@@ -43,29 +43,31 @@ fn assert_same_history(world: &RelayWorld<ToyGame>, nwf_len: u32) {
 
 #[test]
 fn four_players_agree_under_20_percent_loss_and_jitter() {
-    let config = RelayConfig { gf_ms: 50, command_delay: 2, ..RelayConfig::default() };
-    let mut w = RelayWorld::<ToyGame>::new(config, RelayClientConfig::default(), 4, lossy(0.2), 11);
-    w.start();
-    let nwf_len = w.server.nwf_len();
-    assert_eq!(nwf_len, nwf_len_for(50, 110, 1, 20), "NWF lasts at least the slowest ping");
-    w.run_for(30_000, &mut bot(1));
-    assert_same_history(&w, nwf_len);
-    let executed: usize = w.clients[0]
-        .replay()
-        .unwrap()
-        .frames
-        .iter()
-        .flat_map(|f| &f.batches)
-        .map(|(_, b)| b[0] as usize)
-        .sum();
-    assert!(executed > 100, "bots' commands ran: {executed}");
-    for c in &w.clients {
-        assert!(c.stats().latency.count > 20);
-        assert!(!c.is_out());
-    }
-    // The replay of any client verifies.
-    let summary = w.clients[2].replay().unwrap().verify::<ToyGame>().expect("replay verifies");
-    assert!(summary.commands > 100);
+    v12_netsim::for_each_seed([11, 110, 1100], |seed| {
+        let config = RelayConfig { gf_ms: 50, command_delay: 2, ..RelayConfig::default() };
+        let mut w = RelayWorld::<ToyGame>::new(config, RelayClientConfig::default(), 4, lossy(0.2), seed);
+        w.start();
+        let nwf_len = w.server.nwf_len();
+        assert_eq!(nwf_len, nwf_len_for(50, 110, 1, 20), "NWF lasts at least the slowest ping");
+        w.run_for(30_000, &mut bot(1));
+        assert_same_history(&w, nwf_len);
+        let executed: usize = w.clients[0]
+            .replay()
+            .unwrap()
+            .frames
+            .iter()
+            .flat_map(|f| &f.batches)
+            .map(|(_, b)| b[0] as usize)
+            .sum();
+        assert!(executed > 100, "bots' commands ran: {executed}");
+        for c in &w.clients {
+            assert!(c.stats().latency.count > 20);
+            assert!(!c.is_out());
+        }
+        // The replay of any client verifies.
+        let summary = w.clients[2].replay().unwrap().verify::<ToyGame>().expect("replay verifies");
+        assert!(summary.commands > 100);
+    });
 }
 
 #[test]
