@@ -44,6 +44,7 @@ fn rig() -> Rig {
     let cfg = InterfaceConfig {
         accept_connections: true,
         max_connections: CLIENTS,
+        max_connections_per_ip: CLIENTS,
         max_pending: CLIENTS,
         ..Default::default()
     };

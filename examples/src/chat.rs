@@ -230,6 +230,8 @@ pub fn run(config: &ChatConfig) -> io::Result<ChatReport> {
     let server_cfg = InterfaceConfig {
         accept_connections: true,
         max_connections: config.clients as usize,
+        // Every demo client runs on this machine.
+        max_connections_per_ip: config.clients as usize,
         ..InterfaceConfig::default()
     };
     let server =

@@ -484,6 +484,8 @@ pub fn run(config: &GhostDemoConfig) -> io::Result<GhostReport> {
     let server_cfg = InterfaceConfig {
         accept_connections: true,
         max_connections: config.clients as usize,
+        // Every demo client runs on this machine.
+        max_connections_per_ip: config.clients as usize,
         ..InterfaceConfig::default()
     };
     let mut iface = NetInterface::new(server_cfg, event_registry(), entropy(config.seed, 0));

@@ -59,8 +59,12 @@ const CLIENTS: usize = 1000;
 
 /// A 1,000-client world on a zero-latency link, every client connected.
 fn big_world() -> World {
-    let server_cfg =
-        InterfaceConfig { max_connections: CLIENTS, max_pending: CLIENTS, ..InterfaceConfig::default() };
+    let server_cfg = InterfaceConfig {
+        max_connections: CLIENTS,
+        max_connections_per_ip: CLIENTS,
+        max_pending: CLIENTS,
+        ..InterfaceConfig::default()
+    };
     let link = LinkParams { latency_ms: 0, ..LinkParams::CLEAN };
     let mut w = World::new(CLIENTS, server_cfg, InterfaceConfig::default(), link, 77);
     w.connect_all();

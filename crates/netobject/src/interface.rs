@@ -32,6 +32,9 @@ pub struct InterfaceConfig {
     pub accept_connections: bool,
     /// Most live connections accepted; beyond it connect requests get "server full".
     pub max_connections: usize,
+    /// Most live connections from one IP address; beyond it connect requests are refused
+    /// ("too many connections from your address"), so one host cannot take every slot.
+    pub max_connections_per_ip: usize,
     /// Most connections in negotiation at once (accepted but not yet heard from, plus our
     /// own outgoing attempts); beyond it connect requests get "server busy".
     pub max_pending: usize,
@@ -57,6 +60,7 @@ impl Default for InterfaceConfig {
             protocol_version: 1,
             accept_connections: false,
             max_connections: 128,
+            max_connections_per_ip: 16,
             max_pending: 64,
             connect_retry_ms: 2500,
             connect_tries: 4,
@@ -660,6 +664,11 @@ impl NetInterface {
         }
         if self.connections.len() >= self.config.max_connections {
             self.reject(from, client_nonce, "server full".into());
+            return;
+        }
+        let same_ip = self.connections.values().filter(|c| c.remote_addr().ip() == from.ip()).count();
+        if same_ip >= self.config.max_connections_per_ip {
+            self.reject(from, client_nonce, "too many connections from your address".into());
             return;
         }
         if self.negotiating() >= self.config.max_pending {

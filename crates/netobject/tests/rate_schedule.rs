@@ -109,3 +109,54 @@ fn a_guaranteed_event_backlog_is_capped_and_the_connection_closed() {
     let reason = closed.expect("the connection is closed");
     assert!(reason.contains("backlog"), "{reason}");
 }
+
+/// One host cannot take every connection slot (issue 17: 1,200 sockets from one IP locked
+/// new players out): past `max_connections_per_ip` its requests are refused with a reason,
+/// and a player from another address still gets in.
+#[test]
+fn one_address_gets_at_most_its_share_of_the_connection_slots() {
+    use std::net::SocketAddr;
+    let reg = registry();
+    let cfg =
+        InterfaceConfig { accept_connections: true, max_connections_per_ip: 4, ..InterfaceConfig::default() };
+    let mut server = NetInterface::new(cfg, reg.clone(), entropy(5));
+    let sa = addr(0);
+    // Twenty sockets on one host, then one player elsewhere.
+    let mut clients: Vec<(SocketAddr, NetInterface)> = (0..21)
+        .map(|i| {
+            let a = if i < 20 { SocketAddr::from(([10, 0, 0, 9], 5000 + i as u16)) } else { addr(7) };
+            let mut c = NetInterface::new(InterfaceConfig::default(), reg.clone(), entropy(100 + i as u64));
+            c.connect(0, sa, bytes::Bytes::new());
+            (a, c)
+        })
+        .collect();
+    let (mut connected, mut refused) = (Vec::new(), Vec::new());
+    for t in (0..3_000).step_by(16) {
+        server.handle_timeout(t);
+        for (a, c) in clients.iter_mut() {
+            c.handle_timeout(t);
+            while let Some((_, d)) = c.poll_transmit(t) {
+                server.handle_datagram(t, *a, &d);
+            }
+        }
+        while let Some((to, d)) = server.poll_transmit(t) {
+            if let Some((_, c)) = clients.iter_mut().find(|(a, _)| *a == to) {
+                c.handle_datagram(t, sa, &d);
+            }
+        }
+        for (a, c) in clients.iter_mut() {
+            while let Some(ev) = c.poll_event() {
+                match ev {
+                    InterfaceEvent::Connected { .. } => connected.push(*a),
+                    InterfaceEvent::ConnectFailed { reason, .. } => refused.push((*a, reason)),
+                    _ => {}
+                }
+            }
+        }
+        while server.poll_event().is_some() {}
+    }
+    assert_eq!(connected.iter().filter(|a| a.ip() == std::net::IpAddr::from([10, 0, 0, 9])).count(), 4);
+    assert!(connected.contains(&addr(7)), "a player from another address gets in");
+    assert_eq!(refused.len(), 16, "{refused:?}");
+    assert!(refused.iter().all(|(_, r)| r.contains("too many connections from your address")), "{refused:?}");
+}

@@ -60,6 +60,7 @@ fn measure(a: Arena) -> Figures {
         InterfaceConfig {
             accept_connections: true,
             max_connections: 4096,
+            max_connections_per_ip: 4096,
             max_pending: 4096,
             ..Default::default()
         },

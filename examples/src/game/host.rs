@@ -316,6 +316,15 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                         InterfaceConfig {
                             accept_connections: true,
                             max_connections: 2048,
+                            // Bots and tests run many clients from one host; a public
+                            // server lowers it in its prefs.
+                            max_connections_per_ip: pref_u32(
+                                &con,
+                                "Pref::Server::MaxConnectionsPerIP",
+                                256,
+                                1,
+                                2048,
+                            ) as usize,
                             ..Default::default()
                         },
                         reg.clone(),
