@@ -107,9 +107,6 @@ fn p2p_run(rtt: u64, seed: u64) -> Figures {
     let config = PeerConfig { countdown_ms: 1_000, ..PeerConfig::default() };
     let frame_ms = config.turn_ms;
     let sub_turns = config.sub_turns;
-    // Data for turn T + delay leaves at the end of turn T and runs on entering T + delay,
-    // which is delay - 1 turns later: a command issued just before a turn ends waits that long.
-    let floor_ms = (config.turn_delay as u64 - 1) * frame_ms;
     // Join, lobby and countdown, then a settling second as in the relay run.
     let issue_from = Rc::new(Cell::new(u64::MAX));
     let (mut w, mut bot) = p2p_world(config, PLAYERS, LinkConfig::rtt(rtt), seed, issue_from.clone());
@@ -129,6 +126,11 @@ fn p2p_run(rtt: u64, seed: u64) -> Figures {
         latency.merge(&p.stats().latency);
         delay_ms = delay_ms.max(p.stats().delay_ms - before);
     }
+    // Data for turn T + delay leaves at the end of turn T and runs on entering T + delay,
+    // which is delay - 1 turns later: a command issued just before a turn ends waits that long.
+    // The delay is the adapted one (every peer holds the same).
+    let delay = u64::try_from(w.peers[0].turn_delay()).expect("a positive delay");
+    let floor_ms = (delay - 1) * frame_ms;
     let replays: Vec<&Replay> = w.peers.iter().map(|p| p.replay().expect("started")).collect();
     let frames_run = assert_replays_agree(&replays, sub_turns);
     Figures {
