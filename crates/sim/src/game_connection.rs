@@ -215,12 +215,15 @@ impl ServerGameConnection {
         true
     }
 
-    /// The server's `processTick` for this client: applies every queued move to the control
-    /// object (catching up after a late packet) and checks each move's checksum. Returns the
-    /// moves applied, for the game to read triggers.
+    /// The server's `processTick` for this client: applies the queued moves the move clock
+    /// allows to the control object (one a tick, more to catch up after a late packet, up to
+    /// [`crate::moves::MAX_MOVE_CREDIT`]) and checks each move's checksum. Returns the moves
+    /// applied, for the game to read triggers.
     pub fn process_tick(&mut self, world: &mut SceneWorld, motion: &Motion) -> Vec<Move> {
         let mut applied = Vec::new();
-        while let Some(mv) = self.moves.next_move() {
+        // The move clock: one tick's worth more; a client cannot outrun real time.
+        self.moves.tick();
+        while let Some(mv) = self.moves.next_move_in_time() {
             self.stats.moves_processed += 1;
             if let Some(obj) = self.control.and_then(|id| world.get_mut(id)) {
                 let mut s = obj.state;

@@ -365,7 +365,17 @@ pub struct ServerMoveList {
     mismatch: bool,
     /// Moves that arrived again (already queued or processed) and were ignored.
     pub duplicates: u64,
+    /// The move clock: ticks' worth of moves the client may still have applied (one per
+    /// server tick, banked up to [`MAX_MOVE_CREDIT`] while it sends nothing).
+    credit: u32,
+    /// Moves received beyond what the clock allows and dropped unapplied.
+    pub over_clock: u64,
 }
+
+/// Ticks of moves a client may bank (it sent nothing, then catches up after a late or lost
+/// packet): about a third of a second at 32 ms ticks. A client cannot run faster than real
+/// time for longer than that, as V12's move clock ensured.
+pub const MAX_MOVE_CREDIT: u32 = 10;
 
 impl ServerMoveList {
     /// An empty list.
@@ -395,6 +405,28 @@ impl ServerMoveList {
         let before = self.queue.len();
         self.receive(&moves);
         Ok(self.queue.len() - before)
+    }
+
+    /// One server tick passed: one more move may be applied.
+    pub fn tick(&mut self) {
+        self.credit = (self.credit + 1).min(MAX_MOVE_CREDIT);
+    }
+
+    /// The next move the move clock allows (see [`Self::tick`]); past the clock, what is
+    /// queued beyond the banked credit is dropped (a client sending moves faster than real
+    /// time gains nothing), counted in `over_clock`.
+    pub fn next_move_in_time(&mut self) -> Option<Move> {
+        if self.credit == 0 {
+            let excess = self.queue.len().saturating_sub(MAX_MOVE_CREDIT as usize);
+            if excess > 0 {
+                self.queue.drain(..excess);
+                self.over_clock += excess as u64;
+            }
+            return None;
+        }
+        let m = self.next_move()?;
+        self.credit -= 1;
+        Some(m)
     }
 
     /// The next move for the control object's tick (`None`: the client sent nothing in time).

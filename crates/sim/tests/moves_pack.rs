@@ -196,3 +196,47 @@ fn list_limits_and_resend_cap() {
     assert_eq!(client.last_ack(), 30);
     assert_eq!(client.collect(NULL_MOVE), Some(31));
 }
+
+/// The move clock (issue 17: the server applied up to 30 new moves per packet every tick, so
+/// a client could run many times faster than real time): one move a tick, a short catch-up
+/// after a late packet, and nothing gained by sending more.
+#[test]
+fn a_client_cannot_run_faster_than_real_time() {
+    use v12_sim::moves::{MAX_MOVE_CREDIT, ServerMoveList};
+    let mv = |id: u32| {
+        let mut m = Move::from_input(0.0, 1.0, 0.0, 0.0, 0.0, 0.0, [false; 6]);
+        m.id = id;
+        m
+    };
+    let apply_tick = |s: &mut ServerMoveList| {
+        s.tick();
+        let mut n = 0;
+        while s.next_move_in_time().is_some() {
+            n += 1;
+        }
+        n
+    };
+    // A cheat sends 30 new moves with every tick's packet for 100 ticks.
+    let mut cheat = ServerMoveList::new();
+    let (mut id, mut applied) = (0, 0);
+    for _ in 0..100 {
+        cheat.receive(
+            &(0..30)
+                .map(|_| {
+                    id += 1;
+                    mv(id)
+                })
+                .collect::<Vec<_>>(),
+        );
+        applied += apply_tick(&mut cheat);
+    }
+    assert!(applied <= 100 + MAX_MOVE_CREDIT as usize, "{applied} moves in 100 ticks");
+    assert!(cheat.over_clock > 0 && cheat.queued() <= MAX_MOVE_CREDIT as usize, "{} queued", cheat.queued());
+    // An honest client late by three ticks catches up in one.
+    let mut honest = ServerMoveList::new();
+    for _ in 0..3 {
+        assert_eq!(apply_tick(&mut honest), 0);
+    }
+    honest.receive(&[mv(1), mv(2), mv(3), mv(4)]);
+    assert_eq!(apply_tick(&mut honest), 4);
+}
