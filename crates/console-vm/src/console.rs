@@ -775,6 +775,17 @@ impl Console {
         all.extend_from_slice(args);
         self.invoke(res, Some(id), &all)
     }
+    /// [`Self::call_method_if_exists`] as a callback from the engine (a connection's
+    /// `onConnect`, `onDrop`, ...): under [`ConsoleConfig::callback_budget`], like
+    /// [`Self::call_callback`].
+    pub fn call_method_callback(&mut self, id: ObjectId, method: &str, args: &[Value]) -> Option<Value> {
+        let mut out = None;
+        self.run_callback(method, |c| {
+            out = c.call_method_if_exists(id, method, args);
+            Value::Empty
+        });
+        out
+    }
 
     /// Calls `method` on the object if any definition exists, silently doing nothing otherwise
     /// (used for callbacks such as `onAdd`).

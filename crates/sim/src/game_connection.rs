@@ -421,7 +421,7 @@ pub fn server_connection_arrived(
     let client = remote.add_client(con, conn)?;
     let mut req = vec![Value::str(address)];
     req.extend(args.iter().map(|a| Value::str(a.as_str())));
-    let answer = con.call_method_if_exists(client, "onConnectRequest", &req).unwrap_or(Value::Empty);
+    let answer = con.call_method_callback(client, "onConnectRequest", &req).unwrap_or(Value::Empty);
     let reason = answer.as_text().into_owned();
     if !reason.is_empty() {
         remote.remove_client(con, conn);
@@ -430,7 +430,7 @@ pub fn server_connection_arrived(
     }
     iface.post_event(conn, Box::new(ConnectAcceptedEvent))?;
     let a: Vec<Value> = args.iter().map(|a| Value::str(a.as_str())).collect();
-    con.call_method_if_exists(client, "onConnect", &a);
+    con.call_method_callback(client, "onConnect", &a);
     Ok(Some(client))
 }
 
@@ -442,7 +442,7 @@ pub fn server_connection_dropped(
     reason: &str,
 ) {
     if let Some(client) = remote.client_object(conn) {
-        con.call_method_if_exists(client, "onDrop", &[Value::str(reason)]);
+        con.call_method_callback(client, "onDrop", &[Value::str(reason)]);
     }
     remote.remove_client(con, conn);
 }
@@ -459,7 +459,7 @@ pub fn client_create_server_connection(con: &mut Console) -> Result<SimObjectId,
 /// Client: the server accepted (`ServerConnection.onConnectionAccepted()`).
 pub fn client_connection_accepted(con: &mut Console) {
     if let Some(sc) = con.find_object_str("ServerConnection") {
-        con.call_method_if_exists(sc, "onConnectionAccepted", &[]);
+        con.call_method_callback(sc, "onConnectionAccepted", &[]);
     }
 }
 
@@ -469,13 +469,13 @@ pub fn client_connection_accepted(con: &mut Console) {
 pub fn client_connection_ended(con: &mut Console, reason: &str, was_accepted: bool) {
     let Some(sc) = con.find_object_str("ServerConnection") else { return };
     if let Some(r) = reason.strip_prefix(REJECT_PREFIX) {
-        con.call_method_if_exists(sc, "onConnectionRejected", &[Value::str(r)]);
+        con.call_method_callback(sc, "onConnectionRejected", &[Value::str(r)]);
     } else if reason.contains("timed out") {
-        con.call_method_if_exists(sc, "onConnectionTimedOut", &[]);
+        con.call_method_callback(sc, "onConnectionTimedOut", &[]);
     } else if was_accepted {
-        con.call_method_if_exists(sc, "onConnectionDropped", &[Value::str(reason)]);
+        con.call_method_callback(sc, "onConnectionDropped", &[Value::str(reason)]);
     } else {
-        con.call_method_if_exists(sc, "onConnectionRejected", &[Value::str(reason)]);
+        con.call_method_callback(sc, "onConnectionRejected", &[Value::str(reason)]);
     }
 }
 
