@@ -101,7 +101,14 @@ struct Pending {
     tries: u32,
     next_retry: u64,
     connect_data: Bytes,
+    /// Times the server said "busy" and we backed off.
+    busy_retries: u32,
 }
+
+/// A server that answers "busy" is asked again after 1, 2, then 4 s before the attempt fails.
+pub const BUSY_RETRIES: u32 = 3;
+/// The first back-off after "busy" (ms), doubling each time.
+pub const BUSY_BACKOFF_MS: u64 = 1_000;
 
 /// A check the application runs on each valid connect request: `Err(reason)` refuses it.
 pub type ConnectFilter = Box<dyn FnMut(SocketAddr, &[u8]) -> std::result::Result<(), String> + Send>;
@@ -364,6 +371,7 @@ impl NetInterface {
             tries: 1,
             next_retry: now + self.config.connect_retry_ms,
             connect_data: data,
+            busy_retries: 0,
         };
         self.transmits.push_back((addr, Handshake::ChallengeRequest { client_nonce: nonce }.encode()));
         self.pending.insert(addr, p);
@@ -577,6 +585,19 @@ impl NetInterface {
                 });
             }
             Handshake::ConnectReject { client_nonce, reason } => {
+                if reason.starts_with("server busy")
+                    && let Some(p) = self.pending.get_mut(&from).filter(|p| p.nonce == client_nonce)
+                    && p.busy_retries < BUSY_RETRIES
+                {
+                    // Back off and start over with a fresh challenge.
+                    let wait = BUSY_BACKOFF_MS << p.busy_retries;
+                    p.busy_retries += 1;
+                    p.step = PendingStep::Challenge;
+                    p.tries = 0;
+                    p.next_retry = now + wait;
+                    debug!(%from, wait, "server busy; trying again later");
+                    return;
+                }
                 if self.pending.get(&from).is_some_and(|p| p.nonce == client_nonce)
                     && let Some(p) = self.pending.remove(&from)
                 {

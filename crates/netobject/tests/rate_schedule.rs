@@ -160,3 +160,54 @@ fn one_address_gets_at_most_its_share_of_the_connection_slots() {
     assert_eq!(refused.len(), 16, "{refused:?}");
     assert!(refused.iter().all(|(_, r)| r.contains("too many connections from your address")), "{refused:?}");
 }
+
+/// A client told "server busy" backs off and tries again instead of failing (issue 17).
+#[test]
+fn a_client_told_busy_backs_off_and_gets_in() {
+    use std::net::SocketAddr;
+    let reg = registry();
+    let cfg = InterfaceConfig { accept_connections: true, max_pending: 1, ..InterfaceConfig::default() };
+    let mut server = NetInterface::new(cfg, reg.clone(), entropy(9));
+    let sa = addr(0);
+    let mut clients: Vec<(SocketAddr, NetInterface, Vec<String>)> = (1..=3)
+        .map(|i| {
+            let mut c = NetInterface::new(InterfaceConfig::default(), reg.clone(), entropy(200 + i as u64));
+            c.connect(0, sa, bytes::Bytes::new());
+            (addr(i), c, Vec::new())
+        })
+        .collect();
+    let mut busy_seen = 0;
+    for t in (0..20_000).step_by(16) {
+        server.handle_timeout(t);
+        for (a, c, _) in clients.iter_mut() {
+            c.handle_timeout(t);
+            while let Some((_, d)) = c.poll_transmit(t) {
+                server.handle_datagram(t, *a, &d);
+            }
+        }
+        while let Some((to, d)) = server.poll_transmit(t) {
+            if let Ok(v12_netobject::Handshake::ConnectReject { reason, .. }) =
+                v12_netobject::Handshake::decode(&d)
+            {
+                busy_seen += usize::from(reason.starts_with("server busy"));
+            }
+            if let Some((_, c, _)) = clients.iter_mut().find(|(a, _, _)| *a == to) {
+                c.handle_datagram(t, sa, &d);
+            }
+        }
+        for (_, c, log) in clients.iter_mut() {
+            while let Some(ev) = c.poll_event() {
+                match ev {
+                    InterfaceEvent::Connected { .. } => log.push("connected".into()),
+                    InterfaceEvent::ConnectFailed { reason, .. } => log.push(reason),
+                    _ => {}
+                }
+            }
+        }
+        while server.poll_event().is_some() {}
+    }
+    assert!(busy_seen > 0, "the server was busy at first");
+    for (a, _, log) in &clients {
+        assert_eq!(log, &["connected"], "{a}");
+    }
+}
