@@ -1,13 +1,26 @@
 // Client side: the scoreboard and the connection callbacks of ServerConnection.
 
-function clientCmdScoreboard(%text)
+// The server sends the scoreboard in parts (each fits a packet): Begin, Part..., End.
+function clientCmdScoreboardBegin()
 {
-   $Scoreboard = %text;
+   $ScoreboardNext = "";
 }
 
+function clientCmdScoreboardPart(%text)
+{
+   $ScoreboardNext = $ScoreboardNext $= "" ? %text : $ScoreboardNext SPC %text;
+}
+
+function clientCmdScoreboardEnd()
+{
+   $Scoreboard = $ScoreboardNext;
+}
+
+// The scoreboard is the one last sent (an older server sent it here as %text).
 function clientCmdMatchOver(%text)
 {
-   $Scoreboard = %text;
+   if (%text !$= "")
+      $Scoreboard = %text;
    echo("client: match over");
    schedule(500, 0, quit);
 }

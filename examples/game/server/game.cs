@@ -43,7 +43,7 @@ function GameConnection::onDrop(%client, %reason)
 {
    echo("server: " @ %client.name @ " left (" @ %reason @ ")");
    if (!$MatchOver)
-      schedule(0, 0, updateScoreboard);
+      updateScoreboard();
 }
 
 function onItemPickup(%client, %item)
@@ -93,8 +93,18 @@ function respawnPlayer(%client)
    setHidden(%p, 0);
 }
 
+// The scoreboard goes out at most every 100 ms, however many scores change or players leave
+// in between (a mass drop used to send one scoreboard per drop to everyone), and in parts of
+// at most 200 bytes, so a long one still fits the packets (one over a packet was lost).
 function updateScoreboard()
 {
+   if (!isEventPending($ScoreboardEvent))
+      $ScoreboardEvent = schedule(100, 0, sendScoreboard);
+}
+
+function sendScoreboard()
+{
+   cancel($ScoreboardEvent);
    %t = "";
    %n = ClientGroup.getCount();
    for (%i = 0; %i < %n; %i++)
@@ -104,16 +114,36 @@ function updateScoreboard()
    }
    $Scoreboard = trim(%t);
    for (%i = 0; %i < %n; %i++)
-      commandToClient(ClientGroup.getObject(%i), 'Scoreboard', $Scoreboard);
+      sendScoreboardTo(ClientGroup.getObject(%i));
+}
+
+function sendScoreboardTo(%client)
+{
+   commandToClient(%client, 'ScoreboardBegin');
+   %part = "";
+   %words = getWordCount($Scoreboard);
+   for (%w = 0; %w < %words; %w++)
+   {
+      %word = getWord($Scoreboard, %w);
+      if (%part !$= "" && strlen(%part) + 1 + strlen(%word) > 200)
+      {
+         commandToClient(%client, 'ScoreboardPart', %part);
+         %part = "";
+      }
+      %part = %part $= "" ? %word : %part SPC %word;
+   }
+   if (%part !$= "")
+      commandToClient(%client, 'ScoreboardPart', %part);
+   commandToClient(%client, 'ScoreboardEnd');
 }
 
 function endMatch()
 {
    $MatchOver = 1;
-   updateScoreboard();
+   sendScoreboard();
    %n = ClientGroup.getCount();
    for (%i = 0; %i < %n; %i++)
-      commandToClient(ClientGroup.getObject(%i), 'MatchOver', $Scoreboard);
+      commandToClient(ClientGroup.getObject(%i), 'MatchOver');
    echo("server: match over: " @ $Scoreboard);
    schedule(3000, 0, quit);
 }
