@@ -49,6 +49,27 @@ pub trait LockstepGame: Sized {
 /// Most commands in one batch (one player, one NWF or turn).
 pub const MAX_BATCH_COMMANDS: usize = 255;
 
+/// Takes commands issued at (time, command) from the front of `pending` while their encoded
+/// batch stays within `max_bytes` (always at least one): the batch and the issue times, for
+/// the latency figures. What does not fit waits for the next frame.
+pub(crate) fn take_batch<G: LockstepGame>(
+    pending: &mut std::collections::VecDeque<(u64, G::Command)>,
+    max_bytes: usize,
+) -> (Vec<G::Command>, Vec<u64>) {
+    let mut taken = Vec::new();
+    let mut issued = Vec::new();
+    while let Some((t, c)) = pending.front().cloned() {
+        taken.push(c);
+        if encode_batch::<G>(&taken).len() > max_bytes && taken.len() > 1 {
+            taken.pop();
+            break;
+        }
+        issued.push(t);
+        pending.pop_front();
+    }
+    (taken, issued)
+}
+
 /// Encodes a list of commands as the opaque batch that travels between participants.
 pub fn encode_batch<G: LockstepGame>(commands: &[G::Command]) -> Vec<u8> {
     let mut w = BitWriter::new();

@@ -5,7 +5,7 @@
 //! turn 0 is processed, and on a desync the majority plays on.
 
 use crate::desync::{CommandLine, DesyncReport, REPORT_FRAMES};
-use crate::game::{GameSetup, LockstepGame, PlayerId, decode_batch, encode_batch};
+use crate::game::{GameSetup, LockstepGame, PlayerId, decode_batch, encode_batch, take_batch};
 use crate::peer_msg::*;
 use crate::replay::{Replay, ReplayFrame};
 use crate::stats::LatencyStats;
@@ -875,17 +875,7 @@ impl<G: LockstepGame> Peer<G> {
             self.send_recent();
             return;
         }
-        let mut taken = Vec::new();
-        let mut issued = Vec::new();
-        while let Some((t, c)) = self.pending.front().cloned() {
-            taken.push(c);
-            if encode_batch::<G>(&taken).len() > self.config.max_batch_bytes && taken.len() > 1 {
-                taken.pop();
-                break;
-            }
-            issued.push(t);
-            self.pending.pop_front();
-        }
+        let (taken, issued) = take_batch::<G>(&mut self.pending, self.config.max_batch_bytes);
         if !issued.is_empty() {
             self.in_flight.insert(target, issued);
         }

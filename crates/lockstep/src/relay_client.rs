@@ -3,7 +3,7 @@
 //! commands, records them with the checksum in its replay, and sends the commands it
 //! collected (even none) for NWF + command delay, with its checksum.
 
-use crate::game::{GameSetup, LockstepGame, PlayerId, decode_batch, encode_batch};
+use crate::game::{GameSetup, LockstepGame, PlayerId, decode_batch, encode_batch, take_batch};
 use crate::relay_msg::*;
 use crate::replay::{Replay, ReplayFrame};
 use crate::stats::LatencyStats;
@@ -381,17 +381,7 @@ impl<G: LockstepGame> RelayClient<G> {
         }
         // This NWF's message: the commands collected so far, for NWF + delay.
         let target = done.nwf + r.delay;
-        let mut taken = Vec::new();
-        let mut issued = Vec::new();
-        while let Some((t, c)) = self.pending.front().cloned() {
-            taken.push(c);
-            if encode_batch::<G>(&taken).len() > self.config.max_batch_bytes && taken.len() > 1 {
-                taken.pop();
-                break;
-            }
-            issued.push(t);
-            self.pending.pop_front();
-        }
+        let (taken, issued) = take_batch::<G>(&mut self.pending, self.config.max_batch_bytes);
         let batch = encode_batch::<G>(&taken);
         if !issued.is_empty() {
             self.in_flight.insert(target, issued);
