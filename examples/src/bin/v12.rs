@@ -8,7 +8,11 @@ use v12_examples::client::cli::ClientArgs;
 use v12_examples::game::host::{HostConfig, link_preset, run};
 
 fn main() {
-    tracing_subscriber::fmt().with_writer(std::io::stderr).with_env_filter("warn").init();
+    // RUST_LOG as usual (e.g. `RUST_LOG=info`, `RUST_LOG=v12_netobject=debug`); warnings only
+    // when unset.
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt().with_writer(std::io::stderr).with_env_filter(filter).init();
     let mut client = ClientArgs::default();
     let res = parse(&mut client).and_then(|cfg| match client.run(&cfg) {
         Some(r) => r,

@@ -239,6 +239,7 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
     let mut kbps_n = 0u32;
     let deadline = start + Duration::from_secs(seconds + 30);
     let mut last_live = Instant::now();
+    let on_terminal = std::io::IsTerminal::is_terminal(&io::stderr());
     loop {
         let msg = rx.recv_timeout(Duration::from_millis(200));
         match msg {
@@ -270,11 +271,14 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
             Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
-        if cfg.live && last_live.elapsed() >= Duration::from_millis(500) {
+        // On a terminal the status line redraws itself twice a second; into a file or a
+        // pipe it is a plain line every 5 s (no carriage returns in logs).
+        let every = if on_terminal { 500 } else { 5_000 };
+        if cfg.live && last_live.elapsed() >= Duration::from_millis(every) {
             last_live = Instant::now();
             let n = cfg.clients.max(1) as f64;
-            eprint!(
-                "\r[{:>3} s] players {:>3}  tick {:>5.0} µs  {:>5.1} kbit/s/client  RTT {:>4.0} ms  {:>5.1} corr/min   ",
+            let status = format!(
+                "[{:>3} s] players {:>3}  tick {:>5.0} µs  {:>5.1} kbit/s/client  RTT {:>4.0} ms  {:>5.1} corr/min",
                 start.elapsed().as_secs(),
                 report.max_players,
                 report.server_tick_us,
@@ -282,6 +286,11 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
                 rtt.iter().sum::<f64>() / n,
                 cpm.iter().sum::<f64>() / n,
             );
+            if on_terminal {
+                eprint!("\r{status}   ");
+            } else {
+                eprintln!("{status}");
+            }
             let _ = io::stderr().flush();
         }
         if Instant::now() > deadline {
@@ -294,7 +303,7 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
     for c in &mut children {
         let _ = c.wait();
     }
-    if cfg.live {
+    if cfg.live && on_terminal {
         eprintln!();
     }
     let n = cfg.clients.max(1) as f64;
