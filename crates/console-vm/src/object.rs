@@ -588,8 +588,8 @@ impl Console {
         false
     }
 
-    /// ScriptObject `class`/`superClass`, a named datablock's or GUI control's name, else the
-    /// class namespace.
+    /// A script object's name, then its `class`/`superClass` (ScriptObject, ScriptGroup); a
+    /// named datablock's or GUI control's name; else the class namespace.
     fn namespace_for(&mut self, obj: &SimObject) -> NsId {
         let class = &self.classes[obj.class as usize];
         let mut ns = class.ns;
@@ -608,6 +608,15 @@ impl Console {
                 let cid = self.namespace(cn);
                 if self.link_ns_ids(ns, cid) || self.namespaces[cid as usize].parent.is_some() {
                     ns = cid;
+                }
+            }
+            // V12 links a script object's name too: name -> class -> superClass -> ScriptObject,
+            // so `new ScriptObject(Timer); function Timer::ring(%this) {...} Timer.ring();` works.
+            if let Some(n) = obj.name {
+                let nid = self.namespace(n);
+                if nid != ns && (self.link_ns_ids(ns, nid) || self.namespaces[nid as usize].parent.is_some())
+                {
+                    ns = nid;
                 }
             }
         } else if let Some(n) = obj.name

@@ -183,3 +183,19 @@ fn remove_tagged_string_frees_the_tag() {
     // The freed id is reused for the next new text.
     assert_eq!(con.eval("return addTaggedString(\"again\") $= $t;").unwrap().to_i32(), 1);
 }
+
+#[test]
+fn a_script_objects_name_is_a_namespace_in_its_chain() {
+    // Issue 16: name -> class -> superClass -> ScriptObject -> SimObject, as V12 links it.
+    let (mut con, out) = console();
+    let r = con
+        .eval(
+            "new ScriptObject(Timer); function Timer::ring(%this) { return \"rang\"; } \
+             new ScriptObject(Bell) { class = Chime; superClass = Sound; }; \
+             function Sound::volume(%this) { return 3; } function Chime::tone(%this) { return \"c\"; } \
+             function Bell::tone(%this) { return \"b\" @ Parent::tone(%this); } \
+             return Timer.ring() SPC Bell.tone() SPC Bell.volume() SPC Bell.getName();",
+        )
+        .unwrap();
+    assert_eq!(r.as_text(), "rang bc 3 Bell", "{}", out.all());
+}
