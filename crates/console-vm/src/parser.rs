@@ -540,6 +540,13 @@ impl<'a> Parser<'a> {
     #[inline]
     fn assign(&mut self) -> PResult<Expr> {
         let lhs = self.ternary()?;
+        self.assign_to(lhs)
+    }
+
+    /// `lhs` followed by an assignment operator is an assignment (V12's grammar lets one stand
+    /// wherever an expression may: the operand of `!`, `-`, `~`, the right operand of a binary
+    /// operator — `"x =" SPC %a = 5`, `if (!%n = getCount())`); otherwise `lhs` itself.
+    fn assign_to(&mut self, lhs: Expr) -> PResult<Expr> {
         let op = match self.peek() {
             Tok::Op("=") => None,
             Tok::Op("+=") => Some(BinOp::Add),
@@ -622,6 +629,7 @@ impl<'a> Parser<'a> {
             self.link()?;
             links += 1;
             let rhs = self.binary(p + 1)?;
+            let rhs = if matches!(rhs, Expr::Load(_)) { self.assign_to(rhs)? } else { rhs };
             lhs = Expr::Bin(op, Box::new((lhs, rhs)));
         }
         self.links -= links;
@@ -647,7 +655,10 @@ impl<'a> Parser<'a> {
         };
         self.bump();
         self.enter()?;
-        let e = self.unary();
+        let e = match self.unary() {
+            Ok(e @ Expr::Load(_)) => self.assign_to(e),
+            other => other,
+        };
         self.depth -= 1;
         Ok(Expr::Un(op, Box::new(e?)))
     }

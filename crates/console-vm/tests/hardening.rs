@@ -199,3 +199,18 @@ fn a_script_objects_name_is_a_namespace_in_its_chain() {
         .unwrap();
     assert_eq!(r.as_text(), "rang bc 3 Bell", "{}", out.all());
 }
+
+#[test]
+fn an_assignment_is_an_expression_after_unary_and_binary_operators() {
+    // Issue 16: V12's grammar lets an assignment stand wherever an expression may.
+    let (mut con, out) = console();
+    let r = con
+        .eval(
+            "function count() { return 0; } \
+             function t() { %s = \"x =\" SPC %a = 5; if (!%n = count()) %z = \"none\"; \
+             %m = -%k = 3; %b = ~%c = 0; return %s @ \"|\" @ %a @ \"|\" @ %n @ \"|\" @ %z @ \"|\" @ %m @ \"|\" @ %b; } \
+             return t();",
+        )
+        .unwrap();
+    assert_eq!(r.as_text(), "x = 5|5|0|none|-3|-1", "{}", out.all());
+}
