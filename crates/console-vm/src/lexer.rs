@@ -286,7 +286,8 @@ impl<'a> Scanner<'a> {
         self.col_pos = at + 1;
     }
 
-    /// `[A-Za-z_][A-Za-z0-9_]*` with inner `::` (a trailing `:` is not part of the name).
+    /// `[A-Za-z_][A-Za-z0-9_]*` with inner `::`, blanks around it allowed (a trailing `:` is
+    /// not part of the name).
     fn name(&mut self) -> &'a str {
         let b = self.b;
         let start = self.i;
@@ -298,6 +299,21 @@ impl<'a> Scanner<'a> {
             if i + 2 < b.len() && b[i] == b':' && b[i + 1] == b':' && is_name_start(b[i + 2]) {
                 i += 2;
                 continue;
+            }
+            // V12 allows blanks around `::` (`Parent:: onAdd(%this)`); the parser trims them.
+            let blank = |mut j: usize| {
+                while j < b.len() && (b[j] == b' ' || b[j] == b'\t') {
+                    j += 1;
+                }
+                j
+            };
+            let j = blank(i);
+            if j + 1 < b.len() && b[j] == b':' && b[j + 1] == b':' {
+                let k = blank(j + 2);
+                if k < b.len() && is_name_start(b[k]) && (j > i || k > j + 2) {
+                    i = k;
+                    continue;
+                }
             }
             break;
         }

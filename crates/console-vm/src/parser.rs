@@ -46,6 +46,11 @@ fn short_key(s: &str) -> u64 {
     k
 }
 
+/// A name written with blanks around its `::` (`Foo :: bar`), without them.
+fn compact_name(s: &str) -> String {
+    s.chars().filter(|c| *c != ' ' && *c != '\t').collect()
+}
+
 /// How deeply expressions and statements may nest before the parser gives up (keeps the stack bounded).
 const MAX_DEPTH: u32 = 128;
 /// How deep an expression tree may grow, counting the links of left-associative chains
@@ -223,9 +228,18 @@ impl<'a> Parser<'a> {
     }
     /// `Foo::bar` → (Some("Foo"), "bar"); the last `::` splits.
     fn split_ns(&mut self, full: &'a str) -> (Option<Ident>, Ident) {
-        // The scanner only puts `:` into a name as `::`, so the last `:` ends the last `::`.
+        // The scanner only puts `:` into a name as `::` (with blanks around it allowed), so
+        // the last `:` ends the last `::`.
         match full.bytes().rposition(|c| c == b':') {
-            Some(i) if i >= 1 => (Some(self.name(&full[..i - 1])), self.name(&full[i + 1..])),
+            Some(i) if i >= 1 => {
+                let ns = full[..i - 1].trim_end();
+                let ns = if ns.contains([' ', '\t']) {
+                    Rc::from(compact_name(ns).as_str())
+                } else {
+                    self.name(ns)
+                };
+                (Some(ns), self.name(full[i + 1..].trim_start()))
+            }
             _ => (None, self.name(full)),
         }
     }
@@ -736,6 +750,8 @@ impl<'a> Parser<'a> {
                     let args = self.args()?;
                     let (ns, name) = self.split_ns(n);
                     Expr::Call { ns, name, args, span }
+                } else if n.contains([' ', '\t']) {
+                    Expr::Ident(Rc::from(compact_name(n).as_str()))
                 } else {
                     Expr::Ident(self.name(n))
                 }

@@ -214,3 +214,18 @@ fn an_assignment_is_an_expression_after_unary_and_binary_operators() {
         .unwrap();
     assert_eq!(r.as_text(), "x = 5|5|0|none|-3|-1", "{}", out.all());
 }
+
+#[test]
+fn blanks_around_the_scope_operator_are_allowed() {
+    // Issue 16: `Parent:: onAdd(%this)` and `Foo :: bar` parse as V12 parses them.
+    let (mut con, out) = console();
+    let r = con
+        .eval(
+            "function Base::hello(%this) { return \"base\"; } \
+             new ScriptObject(Kid) { superClass = Base; }; \
+             function Kid :: hello(%this) { return \"kid+\" @ Parent:: hello(%this); } \
+             return Kid.hello() SPC Base :: hello(0);",
+        )
+        .unwrap();
+    assert_eq!(r.as_text(), "kid+base base", "{}", out.all());
+}
