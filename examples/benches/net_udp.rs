@@ -13,8 +13,9 @@ use std::time::Duration;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use socket2::{Domain, Socket, Type};
 use v12_examples::chat::{VoiceFrame, registry};
-use v12_netobject::{InterfaceConfig, InterfaceEvent, NetDriver, NetInterface};
+use v12_netobject::{InterfaceConfig, InterfaceEvent, NetInterface};
 use v12_platform::{NetAddress, Transport, UdpTransport};
+use v12_sim::NetDriver;
 
 const CLIENTS: usize = 200;
 

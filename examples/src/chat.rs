@@ -17,12 +17,13 @@ use crate::net_loop::{Port, entropy, wait};
 use v12_bitstream::{BitReader, BitWriter};
 use v12_netobject::{
     ConnectionId, ConnectionStats, Guarantee, InterfaceConfig, InterfaceEvent, NetClassRegistry,
-    NetClassRegistryBuilder, NetDriver, NetEvent, NetEventClass, NetInterface, PackContext, UnpackContext,
-    read_str, write_str,
+    NetClassRegistryBuilder, NetEvent, NetEventClass, NetInterface, PackContext, UnpackContext, read_str,
+    write_str,
 };
 use v12_platform::{
     Clock, ConditionerConfig, LinkConditioner, Millis, NetAddress, SystemClock, Transport, UdpTransport,
 };
+use v12_sim::NetDriver;
 
 /// Longest chat line accepted from the wire.
 pub const MAX_LINE: usize = 200;

@@ -19,12 +19,13 @@ use std::time::Duration;
 use v12_bitstream::{BitReader, BitWriter};
 use v12_netobject::ghost::*;
 use v12_netobject::{
-    ConnectionId, InterfaceConfig, InterfaceEvent, NetClassRegistry, NetClassRegistryBuilder, NetDriver,
-    NetInterface, read_str, write_str,
+    ConnectionId, InterfaceConfig, InterfaceEvent, NetClassRegistry, NetClassRegistryBuilder, NetInterface,
+    read_str, write_str,
 };
 use v12_platform::{
     Clock, ConditionerConfig, LinkConditioner, Millis, NetAddress, SystemClock, Transport, UdpTransport,
 };
+use v12_sim::NetDriver;
 
 /// Server tick.
 pub const TICK_MS: u64 = 50;

@@ -4,8 +4,8 @@
 use std::io;
 use std::time::Duration;
 
-use v12_netobject::NetDriver;
 use v12_platform::{Clock, LinkConditioner, SystemClock, UdpTransport};
+use v12_sim::NetDriver;
 
 /// A real UDP port behind the link conditioner.
 pub type Port = LinkConditioner<UdpTransport>;

@@ -15,16 +15,14 @@ pub const GRAPH: &[(&str, &[&str])] = &[
     ("console-vm", &[]),
     ("resource", &["platform"]),
     ("notify-protocol", &["bitstream"]),
-    // `platform` only until the socket driver leaves netobject (issue 12).
-    ("netobject", &["bitstream", "notify-protocol", "platform"]),
+    ("netobject", &["bitstream", "notify-protocol"]),
     ("master", &["netobject"]),
     ("sim", &["netobject", "console-vm", "platform"]),
     ("lockstep", &["netobject"]),
     ("world", &["sim", "resource"]),
     ("render-gl", &["resource"]),
     ("render3d", &["world", "render-gl"]),
-    // `sim` only until the key-code table lives in platform (issue 12).
-    ("gui", &["console-vm", "render-gl", "sim"]),
+    ("gui", &["console-vm", "render-gl"]),
     ("game", &["sim", "lockstep", "world", "render3d", "gui", "render-gl", "resource", "master"]),
 ];
 
@@ -99,8 +97,7 @@ fn breaches(manifests: &BTreeMap<String, toml::Table>) -> Vec<String> {
         for table in tables.iter().filter_map(|t| t.as_table()) {
             for (key, spec) in table {
                 let pkg = spec.get("package").and_then(|p| p.as_str()).unwrap_or(key);
-                // A crate may dev-depend on itself to turn on its own test features.
-                let Some(other) = package_dir.get(pkg).filter(|o| **o != dir.as_str()) else { continue };
+                let Some(other) = package_dir.get(pkg) else { continue };
                 if !allowed.contains(other) {
                     bad.push(format!(
                         "crates/{dir} depends on crates/{other}, which the layer graph does not allow"
@@ -138,14 +135,6 @@ mod tests {
             breaches(&m),
             ["crates/bitstream depends on crates/platform, which the layer graph does not allow"]
         );
-    }
-
-    #[test]
-    fn a_crate_may_dev_depend_on_itself_for_its_test_features() {
-        let mut m = BTreeMap::new();
-        let deps = "[dev-dependencies]\nv12-lockstep = { path = \".\", features = [\"test-support\"] }";
-        m.insert("lockstep".into(), manifest("lockstep", deps));
-        assert!(breaches(&m).is_empty(), "{:?}", breaches(&m));
     }
 
     #[test]

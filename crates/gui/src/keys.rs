@@ -1,8 +1,8 @@
 //! Key codes (what `InputEvent::object_inst` carries for keyboard events) and accelerator
-//! strings like `"ctrl s"` or `"escape"`. The codes are the sim's action-map codes
-//! (`v12_sim::action_map::key_code`: upper-case ASCII for printable keys, 0x100 and up for
-//! the others), so one keyboard event means the same key to the GUI and to the action maps;
-//! a test checks every constant against that function.
+//! strings like `"ctrl s"` or `"escape"`. The codes are the platform's one key-code table
+//! (`v12_platform::key_code`: upper-case ASCII for printable keys, 0x100 and up for the
+//! others), so one keyboard event means the same key to the GUI and to the action maps; a
+//! test checks every constant against that function.
 
 use v12_platform::Modifiers;
 
@@ -123,8 +123,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn codes_are_the_action_map_codes() {
-        let code = |n: &str| v12_sim::action_map::key_code(n).unwrap();
+    fn codes_are_the_platform_key_codes() {
+        let code = |n: &str| v12_platform::key_code(n).unwrap();
         let pairs = [
             (KEY_BACKSPACE, "backspace"),
             (KEY_TAB, "tab"),

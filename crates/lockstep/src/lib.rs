@@ -4,7 +4,6 @@ mod cursor;
 mod desync;
 mod error;
 mod game;
-#[cfg(feature = "test-support")]
 pub mod harness;
 pub mod net;
 
@@ -15,7 +14,6 @@ mod relay_msg;
 mod relay_server;
 mod replay;
 mod stats;
-#[cfg(any(test, feature = "test-support"))]
 pub mod toy;
 mod wire;
 

@@ -2,7 +2,6 @@
 
 mod connection;
 pub mod demo;
-mod driver;
 mod error;
 mod event;
 mod event_manager;
@@ -18,7 +17,6 @@ mod strings;
 mod wire;
 
 pub use crate::connection::{ConnectionStats, NetConnection};
-pub use crate::driver::{DriverStats, NetDriver};
 pub use crate::error::{NetError, Result};
 pub use crate::event::{
     ConnectionId, EventDirection, Guarantee, NetEvent, NetEventClass, PackContext, UnpackContext,

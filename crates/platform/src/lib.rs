@@ -5,6 +5,7 @@ pub mod conditioner;
 pub mod error;
 pub mod event;
 pub mod journal;
+pub mod keys;
 pub mod memory;
 pub mod net;
 pub mod tcp;
@@ -21,6 +22,7 @@ pub use event::{
     MouseMoveEvent, PacketReceiveEvent, TimeEvent,
 };
 pub use journal::{Journal, JournalError, JournalReader, JournalSession, JournalWriter};
+pub use keys::key_code;
 pub use memory::{LoopbackTransport, MemoryNetwork};
 pub use net::Net;
 pub use tcp::TcpNet;

@@ -3,10 +3,12 @@
 pub mod action_map;
 pub mod container;
 pub mod datablock;
+pub mod driver;
 pub mod game_connection;
 pub mod moves;
 pub mod process;
 pub mod remote_command;
 pub mod scene;
 mod sim_error;
+pub use driver::{DriverStats, NetDriver};
 pub use sim_error::SimError;

@@ -19,12 +19,13 @@ use std::time::{Duration, Instant};
 use v12_console_vm::{Console, Value};
 use v12_netobject::ghost::{GhostClassRegistry, GhostClassRegistryBuilder, ObjectId};
 use v12_netobject::{
-    ConnectionId, InterfaceConfig, InterfaceEvent, NetClassRegistry, NetClassRegistryBuilder, NetDriver,
-    NetInterface, RateConfig,
+    ConnectionId, InterfaceConfig, InterfaceEvent, NetClassRegistry, NetClassRegistryBuilder, NetInterface,
+    RateConfig,
 };
 use v12_platform::{
     Clock, ConditionerConfig, LinkConditioner, LossModel, NetAddress, SystemClock, Transport, UdpTransport,
 };
+use v12_sim::NetDriver;
 use v12_sim::datablock::{
     ClientDataBlocks, DataBlockEvent, DataBlockProgress, DataBlocksAckEvent, DataBlocksDoneEvent,
     is_datablocks_ack, send_datablocks,

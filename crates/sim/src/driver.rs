@@ -1,4 +1,5 @@
-//! The glue between a sans-IO [`NetInterface`] and a platform [`Transport`]: real UDP, the
+//! The glue between a sans-IO [`NetInterface`] and a platform [`Transport`] (here in sim,
+//! above both, so netobject stays free of sockets and clocks, as quinn-proto is): real UDP, the
 //! in-memory loopback, or either behind the link conditioner.
 //!
 //! The driver still reads no clock: the caller passes `now` to [`NetDriver::pump`] and asks
@@ -9,8 +10,8 @@ use std::io;
 
 use v12_platform::{Datagram, Millis, Transport};
 
-use crate::ghost::{GhostClientWorld, GhostWorld};
-use crate::interface::NetInterface;
+use v12_netobject::NetInterface;
+use v12_netobject::ghost::{GhostClientWorld, GhostWorld};
 
 /// Datagram counters of one driver.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -103,8 +104,8 @@ impl<T: Transport> NetDriver<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{InterfaceConfig, InterfaceEvent, NetClassRegistryBuilder};
     use std::sync::Arc;
+    use v12_netobject::{InterfaceConfig, InterfaceEvent, NetClassRegistryBuilder};
     use v12_platform::{ConditionerConfig, LinkConditioner, LossModel, MemoryNetwork};
 
     #[test]
