@@ -81,6 +81,12 @@ pub fn encode_batch<G: LockstepGame>(commands: &[G::Command]) -> Vec<u8> {
     w.into_bytes().to_vec()
 }
 
+/// What [`encode_batch`] writes for no commands (a count of zero), for code that does not
+/// know the game type.
+pub fn empty_batch() -> Vec<u8> {
+    vec![0]
+}
+
 /// Decodes a batch written by [`encode_batch`].
 pub fn decode_batch<G: LockstepGame>(bytes: &[u8]) -> Result<Vec<G::Command>> {
     let mut r = BitReader::new(bytes);

@@ -20,7 +20,9 @@ mod wire;
 pub use cursor::Cursor;
 pub use desync::{CommandLine, DesyncReport, REPORT_FRAMES, REPORT_VERSION};
 pub use error::{LockstepError, Result};
-pub use game::{DetRng, GameSetup, LockstepGame, MAX_BATCH_COMMANDS, PlayerId, decode_batch, encode_batch};
+pub use game::{
+    DetRng, GameSetup, LockstepGame, MAX_BATCH_COMMANDS, PlayerId, decode_batch, empty_batch, encode_batch,
+};
 pub use peer::{Peer, PeerConfig, PeerEvent, PeerPhase, PeerStats};
 pub use peer_msg::{JoinRefusal, PeerInfo, PeerMessage, TurnData};
 pub use relay_client::{RelayClient, RelayClientConfig, RelayClientEvent, RelayClientStats};

@@ -1,6 +1,8 @@
 //! Lockstep over `NetConnection`: every lockstep message travels as one [`NetEvent`]. The
 //! relay mode's are guaranteed-ordered, so it gets reliable ordered delivery from the
-//! existing notify protocol rather than from a second protocol; the peer-to-peer turn
+//! existing notify protocol rather than from a second protocol, and its per-NWF messages
+//! (the server's NWF-done, a client's commands) are also repeated unguaranteed so a lost
+//! packet costs no round trip ([`RelayNwfEvent`], [`RelayCommandsEvent`]); the peer-to-peer turn
 //! messages and RTT probes are unguaranteed ([`PeerTurnEvent`]: their redundancy replaces
 //! resending), its control messages guaranteed-ordered. Each node below is still sans-IO:
 //! datagrams in and out through its [`NetInterface`], time as an argument.
@@ -78,7 +80,9 @@ lockstep_event!(
     /// every turn message repeats the previous turns' data and is sent again each sub-turn,
     /// so a lost one is made good by the next without waiting for a resend, and nothing
     /// queues behind a lost packet (a guaranteed-ordered stream would hold every later turn
-    /// back).
+    /// back). The master's start message goes this way too: it is repeated until
+    /// acknowledged, and each copy carries the countdown left when it was sent, which a
+    /// copy held back behind a lost packet would make stale.
     PeerTurnEvent, "LockstepPeerTurnEvent", EventDirection::Any, v12_netobject::Guarantee::Unguaranteed
 );
 
@@ -90,16 +94,29 @@ lockstep_event!(
     RelayNwfEvent, "LockstepRelayNwfEvent", EventDirection::ServerToClient, v12_netobject::Guarantee::Unguaranteed
 );
 
-/// The registry with the five lockstep event classes.
+lockstep_event!(
+    /// A copy of a relay client's latest commands ([`ClientMessage`] bytes), sent
+    /// *unguaranteed* a few times a GF apart after the guaranteed-ordered original: the
+    /// server runs an NWF only once every client's commands for it are in, and the
+    /// original can be held back a round trip behind a lost packet. The server takes
+    /// whichever copy comes first and ignores the rest.
+    RelayCommandsEvent, "LockstepRelayCommandsEvent", EventDirection::ClientToServer, v12_netobject::Guarantee::Unguaranteed
+);
+
+/// How many unguaranteed copies of a client's commands follow the original.
+pub const COMMAND_COPIES: u8 = 2;
+
+/// The registry with the six lockstep event classes.
 pub fn lockstep_registry() -> Arc<NetClassRegistry> {
     let mut b = NetClassRegistryBuilder::new();
     b.register::<RelayToServerEvent>()
         .register::<RelayToClientEvent>()
         .register::<PeerMessageEvent>()
         .register::<PeerTurnEvent>()
-        .register::<RelayNwfEvent>();
-    // Registering five distinct classes cannot fail.
-    Arc::new(b.build().unwrap_or_else(|_| unreachable!("five distinct lockstep classes")))
+        .register::<RelayNwfEvent>()
+        .register::<RelayCommandsEvent>();
+    // Registering six distinct classes cannot fail.
+    Arc::new(b.build().unwrap_or_else(|_| unreachable!("six distinct lockstep classes")))
 }
 
 /// Interface settings for lockstep nodes: larger packets (a whole NWF fits) at 32 ms.
@@ -173,9 +190,10 @@ impl RelayServerNode {
                     }
                 }
                 InterfaceEvent::EventReceived { connection, event } => {
-                    if let (Some(p), Some(e)) =
-                        (self.by_conn.get(&connection).copied(), event.downcast_ref::<RelayToServerEvent>())
-                    {
+                    let Some(p) = self.by_conn.get(&connection).copied() else { continue };
+                    if let Some(e) = event.downcast_ref::<RelayToServerEvent>() {
+                        self.server.handle_datagram(now, p, &e.0);
+                    } else if let Some(e) = event.downcast_ref::<RelayCommandsEvent>() {
                         self.server.handle_datagram(now, p, &e.0);
                     }
                 }
@@ -222,6 +240,8 @@ pub struct RelayClientNode<G: LockstepGame> {
     connection: ConnectionId,
     connected: bool,
     outbox: VecDeque<ClientMessage>,
+    /// The latest commands (encoded), when the next copy goes, and how many copies are left.
+    repeat: Option<(Vec<u8>, u64, u8)>,
 }
 
 impl<G: LockstepGame> RelayClientNode<G> {
@@ -235,7 +255,7 @@ impl<G: LockstepGame> RelayClientNode<G> {
     ) -> Self {
         let mut interface = NetInterface::new(interface_config(false), lockstep_registry(), entropy);
         let connection = interface.connect(now, server, Bytes::copy_from_slice(name.as_bytes()));
-        Self { client, interface, connection, connected: false, outbox: VecDeque::new() }
+        Self { client, interface, connection, connected: false, outbox: VecDeque::new(), repeat: None }
     }
 
     /// Connected to the server.
@@ -272,13 +292,27 @@ impl<G: LockstepGame> RelayClientNode<G> {
         while let Some(m) = self.client.poll_transmit() {
             self.outbox.push_back(m);
         }
+        let every = u64::from(self.client.gf_ms()).max(10);
         while self.connected {
             let Some(m) = self.outbox.pop_front() else { break };
-            if let Err(e) =
-                self.interface.post_event(self.connection, Box::new(RelayToServerEvent(m.encode())))
-            {
+            let bytes = m.encode();
+            if COMMAND_COPIES > 0 && matches!(m, ClientMessage::Commands { .. }) {
+                self.repeat = Some((bytes.clone(), now + every, COMMAND_COPIES));
+            }
+            if let Err(e) = self.interface.post_event(self.connection, Box::new(RelayToServerEvent(bytes))) {
                 warn!(error = %e, "relay client node: cannot post");
                 break;
+            }
+        }
+        if self.connected
+            && let Some((bytes, at, left)) = self.repeat.as_mut()
+            && now >= *at
+        {
+            let _ = self.interface.post_event(self.connection, Box::new(RelayCommandsEvent(bytes.clone())));
+            *at = now + every;
+            *left -= 1;
+            if *left == 0 {
+                self.repeat = None;
             }
         }
     }
@@ -350,7 +384,9 @@ impl<G: LockstepGame> PeerNode<G> {
                         let ev: Box<dyn NetEvent> = match m {
                             PeerMessage::Turn { .. }
                             | PeerMessage::Ping { .. }
-                            | PeerMessage::Pong { .. } => Box::new(PeerTurnEvent(m.encode())),
+                            | PeerMessage::Pong { .. }
+                            | PeerMessage::Strt { .. }
+                            | PeerMessage::StrtAck => Box::new(PeerTurnEvent(m.encode())),
                             _ => Box::new(PeerMessageEvent(m.encode())),
                         };
                         if let Err(e) = self.interface.post_event(c, ev) {
@@ -368,8 +404,10 @@ impl<G: LockstepGame> PeerNode<G> {
                 }
             }
         }
-        // Messages to a connection still being made wait; keep the queue short.
+        // Messages to a connection still being made wait; keep the queue short. A ping would
+        // be stale by then (its round trip would count the handshake), so it does not wait.
         for q in self.waiting.values_mut() {
+            q.retain(|m| !matches!(m, PeerMessage::Ping { .. }));
             if q.len() > 64 {
                 q.drain(..q.len() - 64);
             }

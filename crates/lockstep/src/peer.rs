@@ -155,6 +155,12 @@ pub struct Peer<G: LockstepGame> {
     next_id: PlayerId,
     seed: u64,
     start_at: u64,
+    /// The turn delay the game starts with: the master's choice from the lobby's round trips,
+    /// sent in the start message so every peer starts with the same one.
+    start_delay: i32,
+    /// When the host asked the master to start, and with which seed (the links are being
+    /// measured).
+    start_asked: Option<(u64, u64)>,
     game: Option<G>,
     replay: Option<Replay>,
     turn: i32,
@@ -195,6 +201,19 @@ pub struct Peer<G: LockstepGame> {
 
 /// RTT samples a delay vote looks at, per peer (pings go every 250 ms: two seconds).
 const RTT_WINDOW: usize = 8;
+/// Pings every peer must have answered before an adaptive master starts the countdown.
+pub const START_SAMPLES: usize = 3;
+/// Longest an adaptive master measures its links before the countdown (ms).
+pub const START_MEASURE_MS: u64 = 2_000;
+
+/// A link's typical round trip: the median of its recent samples (the smoothed value
+/// before any).
+fn typical_rtt(r: &Remote) -> u64 {
+    let mut v: Vec<u64> = r.recent_rtts.iter().copied().collect();
+    v.sort_unstable();
+    v.get(v.len() / 2).copied().or(r.rtt_ms).unwrap_or(0)
+}
+
 /// A delay vote leaves this much room beyond the one-way time and one resend (ms).
 const VOTE_MARGIN_MS: u64 = 5;
 /// Turns of unanimous lower votes before the delay shrinks by one.
@@ -205,6 +224,8 @@ const UNKNOWN_ADDR: SocketAddr = SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIE
 impl<G: LockstepGame> Peer<G> {
     fn blank(config: PeerConfig, name: &str, phase: PeerPhase) -> Self {
         Self {
+            start_delay: config.turn_delay,
+            start_asked: None,
             config,
             name: name.into(),
             phase,
@@ -336,13 +357,23 @@ impl<G: LockstepGame> Peer<G> {
         }
     }
 
-    /// The master starts the countdown with a seed.
+    /// The master starts the countdown with a seed. An adaptive master first measures its
+    /// links (until every peer has answered [`START_SAMPLES`] pings, at most
+    /// [`START_MEASURE_MS`]), so the game starts with the turn delay they need; the
+    /// countdown then begins by itself.
     pub fn start(&mut self, now: u64, seed: u64) {
         if self.you != self.master || self.phase != PeerPhase::Lobby {
             return;
         }
+        let asked = *self.start_asked.get_or_insert((now, seed));
+        let measured = self.peers.values().all(|r| r.recent_rtts.len() >= START_SAMPLES);
+        if self.config.adaptive && !measured && now < asked.0 + START_MEASURE_MS {
+            return;
+        }
+        let seed = asked.1;
         self.seed = seed;
         self.start_at = now + u64::from(self.config.countdown_ms);
+        self.start_delay = self.lobby_vote();
         self.phase = PeerPhase::Countdown;
         info!(seed, players = self.peers.len() + 1, "p2p: master starts the countdown");
         self.events.push_back(PeerEvent::Countdown { start_at: self.start_at });
@@ -362,7 +393,8 @@ impl<G: LockstepGame> Peer<G> {
 
     fn send_strt(&mut self, now: u64) {
         let countdown_ms = self.start_at.saturating_sub(now) as u32;
-        let msg = PeerMessage::Strt { seed: self.seed, countdown_ms, peers: self.roster() };
+        let turn_delay = self.start_delay.clamp(0, i32::from(u8::MAX)) as u8;
+        let msg = PeerMessage::Strt { seed: self.seed, countdown_ms, turn_delay, peers: self.roster() };
         let to: Vec<SocketAddr> = self.peers.values().filter(|r| !r.strt_acked).map(|r| r.addr).collect();
         for a in to {
             self.out.push_back((a, msg.clone()));
@@ -450,8 +482,8 @@ impl<G: LockstepGame> Peer<G> {
                     r.intr_acked = true;
                 }
             }
-            PeerMessage::Strt { seed, countdown_ms, peers } => {
-                self.on_strt(now, from, seed, countdown_ms, peers)
+            PeerMessage::Strt { seed, countdown_ms, turn_delay, peers } => {
+                self.on_strt(now, from, (seed, countdown_ms, turn_delay), peers)
             }
             PeerMessage::StrtAck => {
                 if let Some(id) = sender
@@ -584,11 +616,19 @@ impl<G: LockstepGame> Peer<G> {
         }
     }
 
-    fn on_strt(&mut self, now: u64, from: SocketAddr, seed: u64, countdown_ms: u32, roster: Vec<PeerInfo>) {
-        if Some(from) != self.peers.get(&self.master).map(|r| r.addr) {
+    fn on_strt(&mut self, now: u64, from: SocketAddr, start: (u64, u32, u8), roster: Vec<PeerInfo>) {
+        let (seed, countdown_ms, turn_delay) = start;
+        let Some(master) = self.peers.get(&self.master) else { return };
+        if from != master.addr {
             return;
         }
+        // Copies come unguaranteed, each with the countdown left when it was sent: the
+        // earliest start any copy gives is the one least held up on the way.
+        let estimate = (now + u64::from(countdown_ms)).saturating_sub(typical_rtt(master) / 2).max(now);
         self.out.push_back((from, PeerMessage::StrtAck));
+        if self.phase == PeerPhase::Countdown && self.you != self.master && estimate < self.start_at {
+            self.start_at = estimate;
+        }
         if self.phase != PeerPhase::Lobby {
             return;
         }
@@ -598,9 +638,9 @@ impl<G: LockstepGame> Peer<G> {
                 self.add_peer(now, p.id, p.addr, p.name, true);
             }
         }
-        let half_rtt = self.peers.get(&self.master).and_then(|r| r.rtt_ms).unwrap_or(0) / 2;
         self.seed = seed;
-        self.start_at = (now + u64::from(countdown_ms)).saturating_sub(half_rtt).max(now);
+        self.start_delay = i32::from(turn_delay).clamp(self.config.turn_delay, self.config.max_turn_delay);
+        self.start_at = estimate;
         self.phase = PeerPhase::Countdown;
         self.events.push_back(PeerEvent::Countdown { start_at: self.start_at });
     }
@@ -624,12 +664,20 @@ impl<G: LockstepGame> Peer<G> {
         self.sub = 0;
         self.sub_index = 0;
         self.sent_for_turn = false;
-        self.delay = self.config.turn_delay;
+        self.delay = self.start_delay;
         self.last_target = i32::MIN;
         self.forget_setup_rtts();
         self.empty_turns.clear();
+        // The first data goes out at the end of turn -2, for turn `delay - 2`: with a
+        // longer starting delay the turns before it run empty, as after a growth.
+        self.empty_turns.extend(0..self.delay - 2);
         self.lower_votes = 0;
-        info!(you = self.you, players = self.peers.len() + 1, "p2p: game starts at turn -2");
+        info!(
+            delay = self.delay,
+            you = self.you,
+            players = self.peers.len() + 1,
+            "p2p: game starts at turn -2"
+        );
         self.events.push_back(PeerEvent::Started);
     }
 
@@ -683,7 +731,12 @@ impl<G: LockstepGame> Peer<G> {
                         self.out.push_back((a, PeerMessage::Helo { name: self.name.clone() }));
                     }
                 }
-                PeerPhase::Lobby => self.send_intrs(),
+                PeerPhase::Lobby => {
+                    self.send_intrs();
+                    if let Some((_, seed)) = self.start_asked {
+                        self.start(now, seed);
+                    }
+                }
                 PeerPhase::Countdown if self.you == self.master => self.send_strt(now),
                 _ => {}
             }
@@ -837,6 +890,12 @@ impl<G: LockstepGame> Peer<G> {
                     return;
                 }
                 if let Some(s) = self.delay_since.take() {
+                    debug!(
+                        you = self.you,
+                        turn = self.turn,
+                        waited_ms = now - s,
+                        "p2p: waited for turn data"
+                    );
                     self.stats.delay_ms += now - s;
                     if self.config.adaptive {
                         // Waiting means this peer's turns run ahead of the slowest peer's
@@ -941,6 +1000,30 @@ impl<G: LockstepGame> Peer<G> {
             .filter_map(|r| r.recent_rtts.iter().max().map(|rtt| rtt.div_ceil(2)))
             .max();
         let Some(one_way) = one_way else { return self.delay };
+        self.delay_for(one_way)
+    }
+
+    /// The master's choice of the starting delay: [`Self::vote`]'s rule over the lobby's
+    /// round trips, each link's median (its first pings can be held up while connections
+    /// are made), so a game on a slow link does not begin by stalling.
+    fn lobby_vote(&self) -> i32 {
+        if !self.config.adaptive {
+            return self.config.turn_delay;
+        }
+        let one_way = self
+            .peers
+            .values()
+            .filter(|r| !r.recent_rtts.is_empty())
+            .map(|r| typical_rtt(r).div_ceil(2))
+            .max();
+        match one_way {
+            Some(one_way) => self.delay_for(one_way),
+            None => self.config.turn_delay,
+        }
+    }
+
+    /// The delay, in turns, that data needs to arrive in time over a link of this one-way time.
+    fn delay_for(&self, one_way: u64) -> i32 {
         let turn_ms = self.config.turn_ms.max(1);
         let sub_ms = turn_ms / u64::from(self.config.sub_turns.max(1));
         let need = (one_way + sub_ms + VOTE_MARGIN_MS).div_ceil(turn_ms);

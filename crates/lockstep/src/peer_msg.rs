@@ -65,8 +65,9 @@ pub enum PeerMessage {
     Intr { id: PlayerId, name: String },
     /// Acknowledges an INTR.
     IntrAck { id: PlayerId },
-    /// "STRT": the master starts the countdown; carries the seed and the full roster.
-    Strt { seed: u64, countdown_ms: u32, peers: Vec<PeerInfo> },
+    /// "STRT": the master starts the countdown; carries the seed, the countdown left when
+    /// this copy was sent, the turn delay the game starts with, and the full roster.
+    Strt { seed: u64, countdown_ms: u32, turn_delay: u8, peers: Vec<PeerInfo> },
     /// Acknowledges a STRT.
     StrtAck,
     /// Turn data (the newest and, for recovery, the previous ones).
@@ -161,10 +162,11 @@ impl PeerMessage {
                 w.write_int(5, 4);
                 w.write_int(u32::from(*id), 8);
             }
-            Self::Strt { seed, countdown_ms, peers } => {
+            Self::Strt { seed, countdown_ms, turn_delay, peers } => {
                 w.write_int(6, 4);
                 w.write_bits(*seed, 64);
                 w.write_int(*countdown_ms, 32);
+                w.write_int(u32::from(*turn_delay), 8);
                 write_peers(&mut w, peers);
             }
             Self::StrtAck => w.write_int(7, 4),
@@ -215,6 +217,7 @@ impl PeerMessage {
             6 => Self::Strt {
                 seed: r.read_bits(64)?,
                 countdown_ms: r.read_int(32)?,
+                turn_delay: r.read_int(8)? as u8,
                 peers: read_peers(&mut r)?,
             },
             7 => Self::StrtAck,

@@ -133,6 +133,10 @@ impl<G: LockstepGame> RelayClient<G> {
     pub fn gf(&self) -> u32 {
         self.run.as_ref().map_or(0, |r| r.gf)
     }
+    /// The GF length in force (ms; 50 before the start).
+    pub fn gf_ms(&self) -> u32 {
+        self.run.as_ref().map_or(50, |r| r.gf_ms)
+    }
     /// Next NWF to run.
     pub fn nwf(&self) -> u32 {
         self.run.as_ref().map_or(0, |r| r.nwf)
@@ -257,14 +261,8 @@ impl<G: LockstepGame> RelayClient<G> {
             next_gf_at: now,
             replay: Replay::new(setup, s.first_gf),
         });
-        // The first NWFs have no commands yet; say so, or everyone waits forever.
-        for nwf in 0..s.command_delay {
-            self.out.push_back(ClientMessage::Commands {
-                nwf,
-                checksum: None,
-                batch: encode_batch::<G>(&[]),
-            });
-        }
+        // The first `command_delay` NWFs have no commands: the server sends them with the
+        // start, so the game begins without waiting a round trip for empty batches.
         self.events.push_back(RelayClientEvent::Started { you: s.you });
     }
 
@@ -310,8 +308,10 @@ impl<G: LockstepGame> RelayClient<G> {
                 if let Some(since) = self.delay_since.take() {
                     let waited = now - since;
                     self.stats.delay_ms += waited;
+                    let late_ms = u64::from(r.gf_ms / 2);
+                    debug!(nwf, waited_ms = waited, "relay client: waited for an NWF-done");
                     // Tell the server, which sees only its own side of the link.
-                    if waited > u64::from(r.gf_ms / 2) {
+                    if waited > late_ms {
                         self.out.push_back(ClientMessage::Waited {
                             nwf,
                             ms: waited.min(u64::from(u32::MAX)) as u32,

@@ -4,7 +4,7 @@
 //! checksums every NWF, and handles an async (pause, log both states, drop or vote).
 //! Sans-IO: messages in and out, time as an argument.
 
-use crate::game::PlayerId;
+use crate::game::{PlayerId, empty_batch};
 use crate::relay_msg::*;
 use std::collections::{BTreeMap, VecDeque};
 use tracing::{info, warn};
@@ -290,6 +290,15 @@ impl RelayServer {
             };
             self.send(p, ServerMessage::Start(info));
         }
+        // Nobody can have commands for the first `command_delay` NWFs (commands issued in
+        // NWF 0 run in NWF `command_delay`): they go out at once, empty, with the start.
+        let humans: Vec<PlayerId> = self.humans().collect();
+        for t in self.next_nwf..self.config.command_delay.max(1) {
+            let b = self.batches.entry(t).or_default();
+            for p in &humans {
+                b.insert(*p, empty_batch());
+            }
+        }
         self.try_advance(now);
     }
 
@@ -372,6 +381,10 @@ impl RelayServer {
             ClientMessage::Commands { nwf, checksum, batch } => {
                 // Too old, or absurdly far ahead: refuse rather than store.
                 let horizon = self.next_nwf + 4 * self.config.command_delay.max(1) + 16;
+                if nwf < self.next_nwf && self.next_nwf - nwf <= 4 {
+                    // A late copy of commands already run (the node repeats them).
+                    return;
+                }
                 if nwf < self.next_nwf || nwf > horizon {
                     self.stats.rejected += 1;
                     return;

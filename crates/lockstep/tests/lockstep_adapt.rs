@@ -32,6 +32,29 @@ fn assert_same_history(w: &PeerWorld<ToyGame>) {
 }
 
 #[test]
+fn a_slow_link_is_measured_before_the_start_so_the_game_does_not_begin_by_stalling() {
+    v12_netsim::for_each_seed([0x57A7, 0x57A8], |seed| {
+        let config = PeerConfig { countdown_ms: 500, ..PeerConfig::default() };
+        let (mut w, mut bot) = p2p_world(config, 4, link(130, 0, 0.0), seed, Rc::new(Cell::new(0)));
+        // Every peer starts with the master's measured delay: 130 ms one way needs 3 turns.
+        assert!(
+            w.peers.iter().all(|p| p.turn_delay() == 3),
+            "{:?}",
+            w.peers.iter().map(Peer::turn_delay).collect::<Vec<_>>()
+        );
+        w.run_for(8_000, &mut bot);
+        for p in &w.peers {
+            assert_eq!(p.stats().delay_changes, 0, "peer {} changed its delay", p.id());
+            assert!(p.stats().delay_ms < 150, "peer {} waited {} ms", p.id(), p.stats().delay_ms);
+        }
+        assert_same_history(&w);
+        let replay = w.peers[0].replay().unwrap();
+        assert_eq!(replay.frames[0].turn_delay, 3, "the replay records the starting delay");
+        replay.verify::<ToyGame>().expect("replays exactly");
+    });
+}
+
+#[test]
 fn a_latency_step_changes_the_turn_delay_on_every_peer_at_the_same_turn_and_back() {
     v12_netsim::for_each_seed([0xADA9, 0xADA8, 0xADA7], |seed| {
         let config = PeerConfig { countdown_ms: 500, ..PeerConfig::default() };
@@ -225,4 +248,28 @@ fn figures_on_the_presets_before_and_after() {
             r.note
         );
     }
+}
+
+/// Total time the relay clients spent waiting for NWF-dones over `ms` of play.
+fn relay_waits(server: RelayConfig, client: RelayClientConfig, l: LinkConfig, ms: u64, seed: u64) -> u64 {
+    let mut w = RelayWorld::<ToyGame>::new(server, client, 4, l, seed);
+    w.start();
+    let mut bot = |now: u64, i: usize, c: &mut RelayClient<ToyGame>| {
+        if let Some(p) = c.player()
+            && let Some(cmd) = bot_command(now, i, p, seed)
+        {
+            c.issue(now, cmd);
+        }
+    };
+    w.run_for(ms, &mut bot);
+    assert!(w.clients.iter().all(|c| c.nwf() > 5), "the relay game ran");
+    w.clients.iter().map(|c| c.stats().delay_ms).sum()
+}
+
+#[test]
+fn the_relay_game_starts_without_waiting_a_round_trip_for_empty_batches() {
+    // The first NWFs (no commands can be in them yet) come with the start.
+    let waited =
+        relay_waits(RelayConfig::default(), RelayClientConfig::default(), link(100, 0, 0.0), 2_000, 0x5747);
+    assert_eq!(waited, 0, "the clients waited {waited} ms in the first 2 s");
 }

@@ -1,7 +1,7 @@
 //! Every message decoder takes any bytes without panicking, and every message round-trips.
 
 use proptest::prelude::*;
-use v12_lockstep::toy::ToyGame;
+use ToyGame;
 use v12_lockstep::*;
 
 proptest! {
@@ -101,6 +101,7 @@ fn every_message_kind_round_trips() {
         PeerMessage::Strt {
             seed: 99,
             countdown_ms: 2950,
+            turn_delay: 4,
             peers: vec![PeerInfo { id: 1, addr: a, name: "m".into() }],
         },
         PeerMessage::StrtAck,
@@ -113,4 +114,10 @@ fn every_message_kind_round_trips() {
     for m in peer {
         assert_eq!(PeerMessage::decode(&m.encode()).unwrap(), m);
     }
+}
+
+#[test]
+fn the_empty_batch_the_relay_server_sends_is_what_a_game_encodes_for_no_commands() {
+    assert_eq!(empty_batch(), encode_batch::<ToyGame>(&[]));
+    assert!(decode_batch::<ToyGame>(&empty_batch()).unwrap().is_empty());
 }

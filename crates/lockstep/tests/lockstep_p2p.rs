@@ -57,7 +57,8 @@ fn join_handshake_assigns_ids_and_everyone_knows_everyone() {
 #[test]
 fn nojn_when_started_and_nomp_from_a_non_master() {
     let mut w = PeerWorld::<ToyGame>::new(config(), 3, LinkConfig::rtt(40), 2);
-    w.run_for(500, &mut |_, _, _| {});
+    // Long enough for the master to have measured its links (it starts at once then).
+    w.run_for(1_000, &mut |_, _, _| {});
     // A late peer asks peer 2 (not the master): NOMP sends it to the master, which has started.
     w.peers[0].start(w.now, 5);
     w.run_for(200, &mut |_, _, _| {});
