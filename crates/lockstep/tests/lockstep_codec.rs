@@ -1,7 +1,7 @@
 //! Every message decoder takes any bytes without panicking, and every message round-trips.
 
 use proptest::prelude::*;
-use ToyGame;
+use v12_lockstep::toy::ToyGame;
 use v12_lockstep::*;
 
 proptest! {
