@@ -1,41 +1,66 @@
-//! `cargo xtask <task>`: the project's automation, in Rust so it runs wherever cargo does.
+//! `cargo xtask <task>`: the project's automation, in Rust so it runs wherever cargo does
+//! (`cargo xtask --help`).
 //!
 //! - `demo [ARGS]`   build and run the main demo (`v12-examples`, bin `demo`), passing ARGS on
 //! - `ci`            run exactly what `.ci/run` runs
 //! - `layers`        check the layer graph (each crate depends only on the crates it allows)
+//! - `deps`          check deny.toml's licences, sources and duplicate versions, offline
 //! - `bench [ARGS]`  run the criterion benchmarks and print each one's ratio to its baseline
 
 mod bench;
+mod deps;
 mod layers;
 
+use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+/// The project's automation (`cargo xtask <task>`).
+#[derive(Debug, Parser)]
+#[command(name = "cargo xtask", version)]
+struct Cli {
+    #[command(subcommand)]
+    task: Task,
+}
+
+#[derive(Debug, Subcommand)]
+enum Task {
+    /// Build every example binary in release and run the V12 demo (`demo --help` for its flags).
+    Demo {
+        /// Passed on to the demo.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Run exactly what .ci/run runs.
+    Ci,
+    /// Check that each crate depends only on the crates the layer graph allows.
+    Layers,
+    /// Check the dependency policy of deny.toml offline (licences, sources, duplicate
+    /// versions, wildcards), from `cargo metadata`.
+    Deps,
+    /// Run the criterion benchmarks and print each one's ratio to its baseline
+    /// (`--report-only` reads the last results; other arguments go to `cargo bench`).
+    Bench {
+        /// `--report-only`, or arguments for `cargo bench` (e.g. `-p v12-bitstream`).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+}
+
 fn main() -> ExitCode {
-    let mut args = std::env::args().skip(1);
-    let task = args.next().unwrap_or_default();
-    let rest: Vec<String> = args.collect();
+    let cli = Cli::parse();
     let root = project_root();
-    let result = match task.as_str() {
-        "demo" => demo(&root, &rest),
-        "ci" => run(Command::new("bash").arg(root.join(".ci/run")).current_dir(&root)),
-        "layers" => layers::check(&root),
-        "bench" => bench::run(&root, &rest),
-        _ => {
-            eprintln!(
-                "usage: cargo xtask <demo [ARGS] | ci | layers | bench [ARGS]>\n\
-                 \n  demo    run the V12 demo (pass --help after it for its flags)\
-                 \n  ci      run exactly what .ci/run runs\
-                 \n  layers  check that each crate depends only on the crates the layer graph allows\
-                 \n  bench   run the benchmarks and print their ratios to the baselines"
-            );
-            return ExitCode::from(2);
-        }
+    let (name, result) = match &cli.task {
+        Task::Demo { args } => ("demo", demo(&root, args)),
+        Task::Ci => ("ci", run(Command::new("bash").arg(root.join(".ci/run")).current_dir(&root))),
+        Task::Layers => ("layers", layers::check(&root)),
+        Task::Deps => ("deps", deps::check(&root)),
+        Task::Bench { args } => ("bench", bench::run(&root, args)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
-            eprintln!("xtask {task}: {msg}");
+            eprintln!("xtask {name}: {msg}");
             ExitCode::FAILURE
         }
     }
@@ -68,4 +93,28 @@ pub(crate) fn cargo() -> String {
 pub(crate) fn run(cmd: &mut Command) -> Result<(), String> {
     let status = cmd.status().map_err(|e| format!("cannot start {cmd:?}: {e}"))?;
     if status.success() { Ok(()) } else { Err(format!("{cmd:?} failed: {status}")) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::{CommandFactory, Parser};
+
+    #[test]
+    fn the_help_lists_every_task() {
+        Cli::command().debug_assert();
+        let help = Cli::command().render_long_help().to_string();
+        for task in ["demo", "ci", "layers", "deps", "bench"] {
+            assert!(help.contains(task), "cargo xtask --help omits {task}:\n{help}");
+        }
+    }
+
+    #[test]
+    fn demo_arguments_pass_through_untouched() {
+        let cli = Cli::try_parse_from(["xtask", "demo", "--lockstep", "p2p", "--seed", "3"]).unwrap();
+        match cli.task {
+            super::Task::Demo { args } => assert_eq!(args, ["--lockstep", "p2p", "--seed", "3"]),
+            other => panic!("{other:?}"),
+        }
+    }
 }

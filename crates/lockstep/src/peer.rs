@@ -667,6 +667,11 @@ impl<G: LockstepGame> Peer<G> {
         self.delay = self.start_delay;
         self.last_target = i32::MIN;
         self.forget_setup_rtts();
+        // Silence counts from the start: on a lossy link the last connections between
+        // joiners can still be being made during the countdown.
+        for r in self.peers.values_mut() {
+            r.last_heard = r.last_heard.max(self.start_at);
+        }
         self.empty_turns.clear();
         // The first data goes out at the end of turn -2, for turn `delay - 2`: with a
         // longer starting delay the turns before it run empty, as after a growth.

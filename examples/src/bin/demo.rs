@@ -17,165 +17,161 @@ use v12_examples::link_check::{self, LinkCheckConfig};
 use v12_examples::lockstep_demo::{self, LockstepDemoConfig, LockstepMode};
 use v12_platform::{ConditionerConfig, LossModel};
 
-const USAGE: &str = "\
-usage: demo [match|chat|ghosts|link] [--clients N] [--objects N] [--seconds S] [--lines N] [--voice-ms MS]
-            [--preset good|average|poor|none] [--latency MS] [--jitter MS]
-            [--loss PERCENT] [--duplicate PERCENT] [--reorder PERCENT] [--seed N]
+use clap::{Parser, ValueEnum};
+use std::path::PathBuf;
 
-chat (default): a server and --clients clients (default 8) on real loopback UDP
-  (127.0.0.1), every endpoint sending through the link conditioner (default preset
-  average: 100 ms one-way latency, 25 ms jitter, 2 % loss). For --seconds (default 5)
-  each client sends --lines chat lines (default 20) as guaranteed-ordered events, which
-  the server relays to every client, and a voice frame every --voice-ms (default 40) as
-  unguaranteed events. Prints per connection RTT, loss, kbit/s and events
-  sent/acknowledged/resent, then checks every chat line arrived exactly once, in order.
-ghosts: a server with --objects moving objects (default 3000) in a 2 km square ghosted
-  to --clients clients (default 4) over loopback UDP through the conditioner, scoped by
-  distance (150 m); for --seconds (default 8) then 2 s on a clean link; prints per client
-  ghosts in scope, updates/s, bytes/s (against a full-state-every-packet baseline measured
-  in the same run) and mean staleness, then the convergence check.
---lockstep relay|p2p: the small RTS with --clients bot players (default 4), server-relayed
-  (game frames and network frames, seed 002) or peer-to-peer with a master peer (turns,
-  seed 004), on loopback UDP through the conditioner for --seconds (default 10); prints
-  turns/s, time in the delay state, command latency and the final checksum agreement.
-  --inject-desync changes one unit on one player halfway and shows what happens.
-  Each player's replay, and on a desync a readable report (the diverging frame and players,
-  every checksum, the commands before it, the state dumps), go to --log-dir (default
-  target/lockstep-logs).
-link: a client sends probes at 50/s for --seconds (default 3), the server echoes them;
-  prints sent, received, lost, duplicated, reordered, bytes and RTT.";
-
-#[derive(Debug)]
+/// What the demo runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Mode {
+    /// The game: a dedicated `v12` server and --clients bot clients (default 16) as separate
+    /// processes on loopback UDP for --seconds (default 15; 180 with --window); prints a live
+    /// status line, then the match report and its checks.
     Match,
+    /// A server and --clients clients (default 8) chatting with guaranteed-ordered events
+    /// (--lines each) and streaming unguaranteed voice frames (every --voice-ms) for --seconds
+    /// (default 5); checks every line arrived exactly once, in order.
     Chat,
+    /// A server with --objects moving objects ghosted to --clients clients (default 4), scoped
+    /// by distance, for --seconds (default 8) then 2 s on a clean link; checks convergence.
     Ghosts,
+    /// The platform-layer check: probes at 50/s echoed for --seconds (default 3).
     Link,
-    Lockstep(LockstepMode),
 }
 
-#[derive(Debug)]
-struct Args {
+/// The link conditioner's presets (one way, every endpoint).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Preset {
+    /// 40 ms latency, 10 ms jitter, 0.2 % loss.
+    Good,
+    /// 100 ms latency, 25 ms jitter, 2 % loss.
+    Average,
+    /// 200 ms latency, 50 ms jitter, 6 % loss.
+    Poor,
+    /// A clean link.
+    None,
+}
+
+/// `cargo xtask demo`: the V12 demo, on real loopback UDP (127.0.0.1) with every endpoint
+/// sending through the link conditioner.
+#[derive(Debug, Parser)]
+#[command(
+    name = "demo",
+    version,
+    after_help = "Examples:\n  demo                            the match: server and 16 bots for 15 s\n  demo match --window             play the match yourself in a window\n  demo --lockstep p2p --preset poor\n  demo ghosts --objects 5000 --json"
+)]
+struct Cli {
+    /// What to run.
+    #[arg(value_enum, default_value_t = Mode::Match)]
     mode: Mode,
+    /// Deterministic lockstep instead of MODE: the small RTS with --clients bot players
+    /// (default 4), server-relayed (seed 002) or peer-to-peer with a master peer (seed 004),
+    /// for --seconds (default 10); prints turns/s, the delay state, command latency and the
+    /// final checksum agreement.
+    #[arg(long, value_name = "relay|p2p")]
+    lockstep: Option<LockstepArg>,
+    /// Clients or bot players (1 to 255; the default depends on the mode).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=255))]
     clients: Option<u32>,
-    objects: u32,
+    /// How long to run, in seconds (0 to 600; the default depends on the mode).
+    #[arg(long, value_parser = seconds)]
     seconds: Option<f64>,
+    /// Moving objects (ghosts mode).
+    #[arg(long, default_value_t = 3000)]
+    objects: u32,
+    /// Chat lines each client sends (chat mode).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=65_535))]
     lines: u32,
+    /// Voice frame period in ms (chat mode).
+    #[arg(long, default_value_t = 40)]
     voice_ms: u64,
-    link: ConditionerConfig,
+    /// The link conditioner's preset; --latency, --jitter, --loss, --duplicate and
+    /// --reorder change it.
+    #[arg(long, value_enum, default_value_t = Preset::Average)]
+    preset: Preset,
+    /// One-way latency in ms.
+    #[arg(long)]
+    latency: Option<u32>,
+    /// Jitter in ms.
+    #[arg(long)]
+    jitter: Option<u32>,
+    /// Loss in percent.
+    #[arg(long, value_parser = percent)]
+    loss: Option<f64>,
+    /// Duplicated datagrams in percent.
+    #[arg(long, value_parser = percent)]
+    duplicate: Option<f64>,
+    /// Reordered datagrams in percent (held back at least 40 ms).
+    #[arg(long, value_parser = percent)]
+    reorder: Option<f64>,
+    /// Seed of the conditioner and the bots.
+    #[arg(long, default_value_t = 12)]
     seed: u64,
+    /// Lockstep: change one unit on one player halfway and show the desync handling.
+    #[arg(long, requires = "lockstep")]
     inject_desync: bool,
-    log_dir: std::path::PathBuf,
+    /// Lockstep: where each player's replay and any desync report go.
+    #[arg(long, default_value = "target/lockstep-logs")]
+    log_dir: PathBuf,
+    /// Match: print the report as JSON (and no live status line).
+    #[arg(long)]
     json: bool,
+    /// Match: also open a window client and play.
+    #[arg(long)]
     window: bool,
-    /// --loss / --latency as given, for the match (which starts from its own preset).
-    loss_override: Option<f64>,
-    latency_override: Option<u32>,
 }
 
-fn parse() -> Result<Args, lexopt::Error> {
-    use lexopt::prelude::*;
-    let mut args = Args {
-        mode: Mode::Match,
-        clients: None,
-        objects: 3000,
-        seconds: None,
-        lines: 20,
-        voice_ms: 40,
-        link: ConditionerConfig::average(),
-        seed: 12,
-        inject_desync: false,
-        log_dir: std::path::PathBuf::from("target/lockstep-logs"),
-        json: false,
-        window: false,
-        loss_override: None,
-        latency_override: None,
-    };
-    let mut parser = lexopt::Parser::from_env();
-    while let Some(arg) = parser.next()? {
-        let link = &mut args.link;
-        match arg {
-            Value(v) => {
-                args.mode = match v.string()?.as_str() {
-                    "match" => Mode::Match,
-                    "chat" => Mode::Chat,
-                    "ghosts" => Mode::Ghosts,
-                    "link" => Mode::Link,
-                    other => return Err(format!("unknown mode {other:?} (match, chat, ghosts, link)").into()),
-                }
-            }
-            Long("clients") => args.clients = Some(parser.value()?.parse()?),
-            Long("objects") => args.objects = parser.value()?.parse()?,
-            Long("seconds") => args.seconds = Some(parser.value()?.parse()?),
-            Long("lines") => args.lines = parser.value()?.parse()?,
-            Long("voice-ms") => args.voice_ms = parser.value()?.parse()?,
-            Long("seed") => args.seed = parser.value()?.parse()?,
-            Long("inject-desync") => args.inject_desync = true,
-            Long("log-dir") => args.log_dir = parser.value()?.into(),
-            Long("lockstep") => {
-                args.mode = match parser.value()?.string()?.as_str() {
-                    "relay" => Mode::Lockstep(LockstepMode::Relay),
-                    "p2p" => Mode::Lockstep(LockstepMode::P2p),
-                    other => return Err(format!("unknown lockstep mode {other:?} (relay, p2p)").into()),
-                }
-            }
-            Long("latency") => {
-                link.latency_ms = parser.value()?.parse()?;
-                args.latency_override = Some(link.latency_ms);
-            }
-            Long("jitter") => link.jitter_ms = parser.value()?.parse()?,
-            Long("loss") => {
-                let p = percent(parser.value()?.parse()?)?;
-                link.loss = LossModel::Uniform(p);
-                args.loss_override = Some(p);
-            }
-            Long("json") => args.json = true,
-            Long("window") => args.window = true,
-            Long("duplicate") => link.duplicate_chance = percent(parser.value()?.parse()?)?,
-            Long("reorder") => {
-                link.reorder_chance = percent(parser.value()?.parse()?)?;
-                link.reorder_delay_ms = link.reorder_delay_ms.max(40);
-            }
-            Long("preset") => {
-                *link = match parser.value()?.string()?.as_str() {
-                    "good" => ConditionerConfig::good(),
-                    "average" => ConditionerConfig::average(),
-                    "poor" => ConditionerConfig::poor(),
-                    "none" => ConditionerConfig::default(),
-                    other => {
-                        return Err(format!("unknown preset {other:?} (good, average, poor, none)").into());
-                    }
-                }
-            }
-            Short('h') | Long("help") => {
-                println!("{USAGE}");
-                std::process::exit(0);
-            }
-            _ => return Err(arg.unexpected()),
-        }
-    }
-    if let Some(s) = args.seconds {
-        if !(s > 0.0 && s <= 600.0) {
-            return Err("--seconds must be in (0, 600]".into());
-        }
-    }
-    if args.clients.is_some_and(|c| !(1..=255).contains(&c)) {
-        return Err("--clients must be 1 to 255".into());
-    }
-    if args.window && !matches!(args.mode, Mode::Match) {
-        return Err("--window belongs to the match mode".into());
-    }
-    if args.inject_desync && !matches!(args.mode, Mode::Lockstep(_)) {
-        return Err("--inject-desync needs --lockstep relay|p2p".into());
-    }
-    if args.lines > 65_535 {
-        return Err("--lines must be at most 65535".into());
-    }
-    Ok(args)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum LockstepArg {
+    Relay,
+    P2p,
 }
 
-fn percent(p: f64) -> Result<f64, lexopt::Error> {
-    if (0.0..=100.0).contains(&p) { Ok(p / 100.0) } else { Err(format!("{p} is not a percentage").into()) }
+impl Cli {
+    fn link(&self) -> ConditionerConfig {
+        let mut link = match self.preset {
+            Preset::Good => ConditionerConfig::good(),
+            Preset::Average => ConditionerConfig::average(),
+            Preset::Poor => ConditionerConfig::poor(),
+            Preset::None => ConditionerConfig::default(),
+        };
+        if let Some(l) = self.latency {
+            link.latency_ms = l;
+        }
+        if let Some(j) = self.jitter {
+            link.jitter_ms = j;
+        }
+        if let Some(p) = self.loss {
+            link.loss = LossModel::Uniform(p);
+        }
+        if let Some(p) = self.duplicate {
+            link.duplicate_chance = p;
+        }
+        if let Some(p) = self.reorder {
+            link.reorder_chance = p;
+            link.reorder_delay_ms = link.reorder_delay_ms.max(40);
+        }
+        link
+    }
+
+    fn check(&self) -> Result<(), String> {
+        if self.window && (self.mode != Mode::Match || self.lockstep.is_some()) {
+            return Err("--window belongs to the match mode".into());
+        }
+        if self.json && (self.mode != Mode::Match || self.lockstep.is_some()) {
+            return Err("--json belongs to the match mode".into());
+        }
+        Ok(())
+    }
+}
+
+fn percent(s: &str) -> Result<f64, String> {
+    let p: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    if (0.0..=100.0).contains(&p) { Ok(p / 100.0) } else { Err(format!("{p} is not a percentage")) }
+}
+
+fn seconds(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    if v > 0.0 && v <= 600.0 { Ok(v) } else { Err("must be in (0, 600]".into()) }
 }
 
 fn main() -> ExitCode {
@@ -184,21 +180,25 @@ fn main() -> ExitCode {
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
         )
         .init();
-    let args = match parse() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("demo: {e}\n\n{USAGE}");
-            return ExitCode::from(2);
-        }
+    let args = Cli::parse();
+    if let Err(e) = args.check() {
+        eprintln!("demo: {e} (see demo --help)");
+        return ExitCode::from(2);
+    }
+    let link = args.link();
+    let mode = match args.lockstep {
+        Some(LockstepArg::Relay) => Err(LockstepMode::Relay),
+        Some(LockstepArg::P2p) => Err(LockstepMode::P2p),
+        None => Ok(args.mode),
     };
-    let outcome = match args.mode {
-        Mode::Match => {
+    let outcome = match mode {
+        Ok(Mode::Match) => {
             let config = MatchConfig {
                 clients: args.clients.unwrap_or(16) as usize,
                 // A human in the window needs longer than the bots' default 15 s.
                 seconds: args.seconds.unwrap_or(if args.window { 180.0 } else { 15.0 }).ceil() as u64,
-                loss: args.loss_override,
-                latency: args.latency_override,
+                loss: args.loss,
+                latency: args.latency,
                 live: !args.json,
                 window: args.window,
                 ..MatchConfig::default()
@@ -214,13 +214,13 @@ fn main() -> ExitCode {
                 r.ok()
             })
         }
-        Mode::Chat => {
+        Ok(Mode::Chat) => {
             let config = ChatConfig {
                 clients: args.clients.unwrap_or(8),
                 seconds: args.seconds.unwrap_or(5.0),
                 lines_per_client: args.lines,
                 voice_period_ms: args.voice_ms,
-                link: args.link,
+                link,
                 seed: args.seed,
             };
             println!(
@@ -232,12 +232,12 @@ fn main() -> ExitCode {
                 r.ordered_delivery_ok() && r.voice_never_duplicated()
             })
         }
-        Mode::Ghosts => {
+        Ok(Mode::Ghosts) => {
             let config = GhostDemoConfig {
                 clients: args.clients.unwrap_or(4),
                 objects: args.objects,
                 seconds: args.seconds.unwrap_or(8.0),
-                link: args.link,
+                link,
                 seed: args.seed,
                 ..GhostDemoConfig::default()
             };
@@ -250,13 +250,13 @@ fn main() -> ExitCode {
                 r.converged()
             })
         }
-        Mode::Lockstep(mode) => {
+        Err(mode) => {
             let config = LockstepDemoConfig {
                 mode,
                 players: args.clients.unwrap_or(4) as usize,
                 seconds: args.seconds.unwrap_or(10.0),
                 inject_desync: args.inject_desync,
-                link: args.link,
+                link,
                 seed: args.seed,
                 log_dir: Some(args.log_dir.clone()),
             };
@@ -273,12 +273,12 @@ fn main() -> ExitCode {
                 r.agree
             })
         }
-        Mode::Link => {
+        Ok(Mode::Link) => {
             let config = LinkCheckConfig {
                 seconds: args.seconds.unwrap_or(3.0),
                 rate: 50,
                 size: 64,
-                link: args.link,
+                link,
                 seed: args.seed,
             };
             println!(

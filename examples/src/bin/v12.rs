@@ -1,11 +1,50 @@
-//! `v12 [--dedicated] [--mod DIR] [--connect ADDR] [--exec FILE] [--link average|good|poor|none]
-//! [--latency MS] [--loss P] [--seed N] [--headless --screenshot FILE.png] [-- script args]`:
-//! the V12 example program.
+//! `v12`: the V12 example program — a listen server with a window, a dedicated server, a
+//! client, or a headless screenshot. `v12 --help` lists the flags; arguments after them (or
+//! after `--`) go to the scripts as Torque's `$Game::argv` (`-port`, `-master`, `-seconds`, ...).
 
-use lexopt::prelude::*;
+use clap::Parser;
 use std::path::PathBuf;
 use v12_examples::client::cli::ClientArgs;
 use v12_examples::game::host::{HostConfig, link_preset, run};
+
+/// The V12 example program: the game's scripts on the V12 engine.
+#[derive(Debug, Parser)]
+#[command(
+    name = "v12",
+    version,
+    after_help = "Script arguments (after the flags, or after --) go to main.cs, e.g.\n  v12 --dedicated -- -port 28000 -master 127.0.0.1:28002\n  v12 --connect 127.0.0.1:28000\n  v12 --headless --screenshot shot.png --size 640x480\n\nRUST_LOG sets the log filter (default: warn), e.g. RUST_LOG=info or RUST_LOG=v12_netobject=debug."
+)]
+struct Cli {
+    /// Run a dedicated server: no window, no local client.
+    #[arg(long)]
+    dedicated: bool,
+    /// The mod folder whose main.cs runs (default: the example game).
+    #[arg(long = "mod", value_name = "DIR", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/game"))]
+    mod_dir: PathBuf,
+    /// Connect to a server at ADDR (host:port) as a client.
+    #[arg(long, value_name = "ADDR")]
+    connect: Option<String>,
+    /// Execute a script file after main.cs (repeatable).
+    #[arg(long, value_name = "FILE")]
+    exec: Vec<String>,
+    /// Send through the link conditioner with this preset.
+    #[arg(long, value_name = "PRESET", value_parser = ["none", "good", "average", "poor"], default_value = "none")]
+    link: String,
+    /// Conditioner one-way latency in ms (with --link).
+    #[arg(long, value_name = "MS")]
+    latency: Option<u32>,
+    /// Conditioner loss as a fraction 0..1 (with --link).
+    #[arg(long, value_name = "P")]
+    loss: Option<f64>,
+    /// Seed of the conditioner and the bots (default: the process id).
+    #[arg(long)]
+    seed: Option<u64>,
+    #[command(flatten)]
+    client: ClientArgs,
+    /// Arguments for the scripts ($Game::argv).
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "SCRIPT ARGS")]
+    script_args: Vec<String>,
+}
 
 fn main() {
     // RUST_LOG as usual (e.g. `RUST_LOG=info`, `RUST_LOG=v12_netobject=debug`); warnings only
@@ -13,11 +52,20 @@ fn main() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     tracing_subscriber::fmt().with_writer(std::io::stderr).with_env_filter(filter).init();
-    let mut client = ClientArgs::default();
-    let res = parse(&mut client).and_then(|cfg| match client.run(&cfg) {
+    let cli = Cli::parse();
+    let cfg = HostConfig {
+        dedicated: cli.dedicated,
+        mod_dir: cli.mod_dir,
+        connect: cli.connect,
+        exec: cli.exec,
+        script_args: cli.script_args,
+        link: link_preset(&cli.link, cli.latency, cli.loss),
+        seed: cli.seed.unwrap_or_else(|| u64::from(std::process::id())),
+    };
+    let res = match cli.client.run(&cfg) {
         Some(r) => r,
         None => run(&cfg).map_err(|e| e.to_string()),
-    });
+    };
     match res {
         Ok(code) => std::process::exit(code),
         Err(e) => {
@@ -25,52 +73,4 @@ fn main() {
             std::process::exit(2);
         }
     }
-}
-
-fn parse(client: &mut ClientArgs) -> Result<HostConfig, String> {
-    let mut cfg = HostConfig {
-        dedicated: false,
-        mod_dir: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/game")),
-        connect: None,
-        exec: Vec::new(),
-        script_args: Vec::new(),
-        link: None,
-        seed: u64::from(std::process::id()),
-    };
-    let (mut link, mut latency, mut loss) = ("none".to_string(), None, None);
-    let mut p = lexopt::Parser::from_env();
-    let s = |v: std::ffi::OsString| v.into_string().map_err(|_| "argument is not UTF-8".to_string());
-    while let Some(arg) = p.next().map_err(|e| e.to_string())? {
-        match arg {
-            Long("dedicated") => cfg.dedicated = true,
-            Long("mod") => cfg.mod_dir = PathBuf::from(s(p.value().map_err(|e| e.to_string())?)?),
-            Long("connect") => cfg.connect = Some(s(p.value().map_err(|e| e.to_string())?)?),
-            Long("exec") => cfg.exec.push(s(p.value().map_err(|e| e.to_string())?)?),
-            Long("link") => link = s(p.value().map_err(|e| e.to_string())?)?,
-            Long("latency") => {
-                latency =
-                    Some(s(p.value().map_err(|e| e.to_string())?)?.parse().map_err(|_| "bad --latency")?)
-            }
-            Long("loss") => {
-                loss = Some(s(p.value().map_err(|e| e.to_string())?)?.parse().map_err(|_| "bad --loss")?)
-            }
-            Long("seed") => {
-                cfg.seed = s(p.value().map_err(|e| e.to_string())?)?.parse().map_err(|_| "bad --seed")?
-            }
-            Value(v) => cfg.script_args.push(s(v)?),
-            Long("help") => {
-                println!(
-                    "v12 [--dedicated] [--mod DIR] [--connect ADDR] [--exec FILE] [--link average|good|poor|none] [--latency MS] [--loss P] [-- script args]"
-                );
-                std::process::exit(0);
-            }
-            Long(f) if ClientArgs::is_flag(f) => {
-                let f = f.to_string();
-                client.parse_flag(&f, &mut || s(p.value().map_err(|e| e.to_string())?))?;
-            }
-            _ => return Err(arg.unexpected().to_string()),
-        }
-    }
-    cfg.link = link_preset(&link, latency, loss);
-    Ok(cfg)
 }

@@ -6,50 +6,42 @@ use crate::client::screenshot::{self, ScreenshotConfig};
 use crate::game::host::HostConfig;
 use std::path::PathBuf;
 
-/// Client options parsed next to the host's.
-#[derive(Debug, Clone, Default)]
+/// Client options parsed next to the host's (flattened into `v12`'s command line).
+#[derive(Debug, Clone, Default, clap::Args)]
 pub struct ClientArgs {
+    /// Run a client without a window (EGL, off-screen) against a listen server with bots and
+    /// write one frame to --screenshot.
+    #[arg(long, requires = "screenshot")]
     pub headless: bool,
+    /// The PNG file a headless client writes.
+    #[arg(long, value_name = "FILE.png")]
     pub screenshot: Option<PathBuf>,
+    /// The headless frame's size (16 to 4096 each way; default 800x600).
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
     pub size: Option<(u32, u32)>,
+    /// Seconds the headless client plays before the frame (default 3).
+    #[arg(long, value_name = "S")]
     pub play_seconds: Option<f64>,
+    /// Bot clients in the headless run (default 2).
+    #[arg(long, value_name = "N")]
     pub bots: Option<usize>,
+    /// Open the window client (the default for a plain `v12` on a desktop).
+    #[arg(long)]
     pub window: bool,
 }
 
+/// `WxH`, each 16 to 4096.
+fn parse_size(v: &str) -> Result<(u32, u32), String> {
+    let (w, h) = v.split_once('x').ok_or("wants WxH")?;
+    let w: u32 = w.parse().map_err(|_| "bad width")?;
+    let h: u32 = h.parse().map_err(|_| "bad height")?;
+    if !(16..=4096).contains(&w) || !(16..=4096).contains(&h) {
+        return Err("out of range (16..4096)".into());
+    }
+    Ok((w, h))
+}
+
 impl ClientArgs {
-    /// A flag this module parses.
-    pub fn is_flag(flag: &str) -> bool {
-        matches!(flag, "headless" | "window" | "screenshot" | "size" | "play-seconds" | "bots")
-    }
-
-    /// Takes the value of a client flag; `false` when `flag` is not one.
-    pub fn parse_flag(
-        &mut self,
-        flag: &str,
-        value: &mut dyn FnMut() -> Result<String, String>,
-    ) -> Result<bool, String> {
-        match flag {
-            "headless" => self.headless = true,
-            "window" => self.window = true,
-            "screenshot" => self.screenshot = Some(PathBuf::from(value()?)),
-            "size" => {
-                let v = value()?;
-                let (w, h) = v.split_once('x').ok_or("--size wants WxH")?;
-                let w: u32 = w.parse().map_err(|_| "bad --size width")?;
-                let h: u32 = h.parse().map_err(|_| "bad --size height")?;
-                if !(16..=4096).contains(&w) || !(16..=4096).contains(&h) {
-                    return Err("--size out of range (16..4096)".into());
-                }
-                self.size = Some((w, h));
-            }
-            "play-seconds" => self.play_seconds = Some(value()?.parse().map_err(|_| "bad --play-seconds")?),
-            "bots" => self.bots = Some(value()?.parse().map_err(|_| "bad --bots")?),
-            _ => return Ok(false),
-        }
-        Ok(true)
-    }
-
     /// Runs the client mode these flags ask for; `None` when the plain host should run.
     pub fn run(&self, host: &HostConfig) -> Option<Result<i32, String>> {
         if self.headless {

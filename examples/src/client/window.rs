@@ -31,12 +31,54 @@ pub struct WindowConfig {
 }
 
 /// The game's action maps, after the canvas.
+/// The global action map: it sees input before the GUI does (Torque's GlobalActionMap).
+struct GlobalMap;
+
+impl InputHandler for GlobalMap {
+    fn handle_input(&mut self, con: &mut Console, ev: &InputEvent) -> bool {
+        v12_sim::action_map::handle_event_global(con, ev)
+    }
+}
+
+/// The action map stack: what the GUI left.
 struct GameMaps;
 
 impl InputHandler for GameMaps {
     fn handle_input(&mut self, con: &mut Console, ev: &InputEvent) -> bool {
-        v12_sim::action_map::process_input(con, ev)
+        v12_sim::action_map::handle_event(con, ev)
     }
+}
+
+/// The modifier keys winit reports, as the action maps' bits (left or right when winit
+/// knows which side, else the left one).
+fn modifiers_of(m: &v12_render_gl::winit::event::Modifiers) -> Modifiers {
+    use v12_render_gl::winit::keyboard::ModifiersKeyState::Pressed;
+    let st = m.state();
+    let side = |held: bool, left: bool, right: bool, l: Modifiers, r: Modifiers| match (held, left, right) {
+        (false, ..) => Modifiers::NONE,
+        (true, false, true) => r,
+        (true, true, true) => l | r,
+        _ => l,
+    };
+    side(
+        st.shift_key(),
+        m.lshift_state() == Pressed,
+        m.rshift_state() == Pressed,
+        Modifiers::LSHIFT,
+        Modifiers::RSHIFT,
+    ) | side(
+        st.control_key(),
+        m.lcontrol_state() == Pressed,
+        m.rcontrol_state() == Pressed,
+        Modifiers::LCTRL,
+        Modifiers::RCTRL,
+    ) | side(
+        st.alt_key(),
+        m.lalt_state() == Pressed,
+        m.ralt_state() == Pressed,
+        Modifiers::LALT,
+        Modifiers::RALT,
+    )
 }
 
 /// A winit key as the action maps' key code (`key_code` names).
@@ -66,14 +108,21 @@ fn key_name(k: KeyCode) -> Option<String> {
     Some(n.to_string())
 }
 
-fn event(device: InputDeviceType, object: InputObjectType, inst: u16, make: bool, ascii: u16) -> InputEvent {
+fn event(
+    device: InputDeviceType,
+    object: InputObjectType,
+    inst: u16,
+    make: bool,
+    ascii: u16,
+    modifiers: Modifiers,
+) -> InputEvent {
     InputEvent {
         device_type: device,
         device_inst: 0,
         object_type: object,
         object_inst: inst,
         action: if make { InputAction::Make } else { InputAction::Break },
-        modifiers: Modifiers::default(),
+        modifiers,
         ascii,
         value: if make { 1.0 } else { 0.0 },
     }
@@ -97,6 +146,8 @@ struct App {
     list: DrawList,
     error: Option<io::Error>,
     browser: crate::browser::ServerBrowser,
+    /// The modifier keys held now.
+    modifiers: Modifiers,
 }
 
 impl App {
@@ -155,8 +206,7 @@ impl App {
     }
 
     fn input(&mut self, ev: &InputEvent) {
-        let mut maps = GameMaps;
-        self.ui.canvas.process_event(&mut self.con, ev, None, Some(&mut maps));
+        self.ui.canvas.process_event(&mut self.con, ev, Some(&mut GlobalMap), Some(&mut GameMaps));
     }
 }
 
@@ -184,13 +234,15 @@ impl ApplicationHandler for App {
                 }
                 self.ui.canvas.set_size(&mut self.con, sz.width as i32, sz.height as i32);
             }
+            WindowEvent::ModifiersChanged(m) => self.modifiers = modifiers_of(&m),
             WindowEvent::KeyboardInput { event: k, .. } => {
                 let PhysicalKey::Code(code) = k.physical_key else { return };
                 let Some(name) = key_name(code) else { return };
-                let Some(inst) = v12_sim::action_map::key_code(&name) else { return };
+                let Some(inst) = v12_platform::key_code(&name) else { return };
                 let ascii = k.text.as_ref().and_then(|t| t.chars().next()).map_or(0, |c| c as u32 as u16);
                 let make = k.state == ElementState::Pressed;
-                self.input(&event(InputDeviceType::Keyboard, InputObjectType::Key, inst, make, ascii));
+                let mods = self.modifiers;
+                self.input(&event(InputDeviceType::Keyboard, InputObjectType::Key, inst, make, ascii, mods));
             }
             WindowEvent::MouseInput { state, button, .. } => {
                 let inst = match button {
@@ -200,13 +252,14 @@ impl ApplicationHandler for App {
                     _ => return,
                 };
                 let make = state == ElementState::Pressed;
-                self.input(&event(InputDeviceType::Mouse, InputObjectType::Button, inst, make, 0));
+                let mods = self.modifiers;
+                self.input(&event(InputDeviceType::Mouse, InputObjectType::Button, inst, make, 0, mods));
             }
             WindowEvent::CursorMoved { position, .. } => {
                 let mv = MouseMoveEvent {
                     x_pos: position.x as i32,
                     y_pos: position.y as i32,
-                    modifiers: Modifiers::default(),
+                    modifiers: self.modifiers,
                 };
                 self.ui.canvas.process_mouse_move(&mut self.con, &mv);
             }
@@ -266,6 +319,7 @@ pub fn run(cfg: WindowConfig) -> io::Result<i32> {
         list: DrawList::new(),
         error: None,
         browser,
+        modifiers: Modifiers::NONE,
     };
     event_loop.run_app(&mut app).map_err(io::Error::other)?;
     let now = app.now();
@@ -274,4 +328,19 @@ pub fn run(cfg: WindowConfig) -> io::Result<i32> {
     }
     drop(app.local.take());
     app.error.map_or(Ok(0), Err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use v12_render_gl::winit::keyboard::ModifiersState;
+
+    #[test]
+    fn winit_modifiers_become_the_action_maps_bits() {
+        let m = |s: ModifiersState| modifiers_of(&s.into());
+        assert_eq!(m(ModifiersState::empty()), Modifiers::NONE);
+        assert_eq!(m(ModifiersState::SHIFT), Modifiers::LSHIFT);
+        assert_eq!(m(ModifiersState::ALT | ModifiersState::CONTROL), Modifiers::LALT | Modifiers::LCTRL);
+        assert!(m(ModifiersState::SHIFT).intersects(Modifiers::SHIFT), "\"shift w\" matches either shift");
+    }
 }

@@ -110,26 +110,27 @@ impl MatchReport {
 
     /// One JSON object.
     pub fn to_json(&self) -> String {
-        let esc = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
-        let boards: Vec<String> = self.client_scoreboards.iter().map(|s| format!("\"{}\"", esc(s))).collect();
-        format!(
-            "{{\"clients\":{},\"seconds\":{},\"ok\":{},\"server_scoreboard\":\"{}\",\"client_scoreboards\":[{}],\
-             \"max_players\":{},\"server_tick_us\":{:.1},\"kbps_per_client\":{:.2},\"rtt_ms\":{:.1},\
-             \"corrections_per_min\":{:.2},\"worst_staleness_ms\":{},\"nearby_updated_pct\":{:.1},\"nearby_updated_mean_pct\":{:.1}}}",
-            self.clients,
-            self.seconds,
-            self.ok(),
-            esc(&self.server_scoreboard),
-            boards.join(","),
-            self.max_players,
-            self.server_tick_us,
-            self.kbps_per_client,
-            self.rtt_ms,
-            self.corrections_per_min,
-            self.worst_staleness_ms,
-            self.nearby_updated_pct,
-            self.nearby_updated_mean_pct
-        )
+        // Floats rounded as the text report shows them; a NaN (nothing measured) is null.
+        let r = |v: f64, places: i32| {
+            let k = 10f64.powi(places);
+            (v * k).round() / k
+        };
+        serde_json::json!({
+            "clients": self.clients,
+            "seconds": self.seconds,
+            "ok": self.ok(),
+            "server_scoreboard": self.server_scoreboard,
+            "client_scoreboards": self.client_scoreboards,
+            "max_players": self.max_players,
+            "server_tick_us": r(self.server_tick_us, 1),
+            "kbps_per_client": r(self.kbps_per_client, 2),
+            "rtt_ms": r(self.rtt_ms, 1),
+            "corrections_per_min": r(self.corrections_per_min, 2),
+            "worst_staleness_ms": self.worst_staleness_ms,
+            "nearby_updated_pct": r(self.nearby_updated_pct, 1),
+            "nearby_updated_mean_pct": r(self.nearby_updated_mean_pct, 1),
+        })
+        .to_string()
     }
 }
 
