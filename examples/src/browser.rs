@@ -19,8 +19,9 @@ use std::rc::Rc;
 use tracing::{info, warn};
 use v12_console_vm::{Console, Value};
 use v12_master::agones::{AgonesSdk, AgonesWorker, Call};
-use v12_master::info::{ANY_REGION, answer_info_request};
+use v12_master::info::ANY_REGION;
 use v12_master::token::random_nonce;
+use v12_master::wire::answer_info_request;
 use v12_master::{Filter, QueryConfig, Registrar, RegistrarConfig, ServerEntry, ServerInfo, ServerQuery};
 use v12_netobject::NetInterface;
 

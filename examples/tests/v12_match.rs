@@ -2,7 +2,7 @@
 //! through the "average" link conditioner; every client's final scoreboard equals the
 //! server's, and the match demo's report says so.
 
-use v12_examples::game::demo::{MatchConfig, run};
+use v12_examples::game::bot_match::{MatchConfig, run};
 
 #[test]
 fn dedicated_server_and_two_bots_agree_on_the_scoreboard() {

@@ -10,6 +10,8 @@
 mod bench;
 mod deps;
 mod layers;
+#[cfg(test)]
+mod tidy;
 
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};

@@ -41,7 +41,7 @@ fn const_text(v: &Value) -> &str {
 
 /// `'a` borrows the name table. Nothing borrows the syntax tree, so a file can be compiled
 /// one top-level statement at a time while it is parsed.
-struct Fc<'a> {
+struct FunctionCompiler<'a> {
     names: &'a mut Interner,
     code: Vec<Op>,
     lines: Vec<u32>,
@@ -72,7 +72,7 @@ struct Fc<'a> {
 /// Compiles a parsed file into its top-level code.
 pub fn compile_program(stmts: &[Stmt], file: &str, names: &mut Interner) -> Rc<FuncDef> {
     let main = names.intern("<main>");
-    let mut fc = Fc::new(names, true, Rc::from(file));
+    let mut fc = FunctionCompiler::new(names, true, Rc::from(file));
     let mut starts = Vec::with_capacity(stmts.len());
     for s in stmts {
         starts.push(fc.here());
@@ -87,7 +87,7 @@ pub fn compile_program(stmts: &[Stmt], file: &str, names: &mut Interner) -> Rc<F
 pub fn compile_source(src: &str, file: &str, names: &mut Interner) -> Result<Rc<FuncDef>, SyntaxError> {
     let mark = names.len();
     let main = names.intern("<main>");
-    let mut fc = Fc::new(names, true, Rc::from(file));
+    let mut fc = FunctionCompiler::new(names, true, Rc::from(file));
     let mut starts = Vec::new();
     let parsed = crate::parser::parse_each(src, file, |s| {
         starts.push(fc.here());
@@ -103,9 +103,9 @@ pub fn compile_source(src: &str, file: &str, names: &mut Interner) -> Result<Rc<
     }
 }
 
-impl<'a> Fc<'a> {
+impl<'a> FunctionCompiler<'a> {
     fn new(names: &'a mut Interner, toplevel: bool, file: Rc<str>) -> Self {
-        Fc {
+        FunctionCompiler {
             names,
             // Most functions fit: no regrowth while emitting.
             code: Vec::with_capacity(32),
@@ -370,7 +370,7 @@ impl<'a> Fc<'a> {
         let name = self.names.intern_rc(&f.name);
         let ns = f.ns.as_ref().map(|n| self.names.intern_rc(n));
         let pkg = package.map(|p| self.names.intern(p));
-        let mut fc = Fc::new(self.names, false, self.file.clone());
+        let mut fc = FunctionCompiler::new(self.names, false, self.file.clone());
         fc.file_consts = std::mem::take(&mut self.file_consts);
         fc.line = f.span.line;
         for p in f.params.iter().take(crate::MAX_ARGS) {

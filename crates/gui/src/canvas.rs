@@ -7,15 +7,17 @@
 //! attached to that object. [`GuiCanvas`] is the host's handle: it adds what only Rust holds
 //! (fonts, the game view, the global binds, the previous frame for dirty tracking).
 
-use crate::control::{self, ControlData, Ctl, Kind, children, ensure, global_pos, global_rect, is_control};
+use crate::control::{
+    self, ControlData, ControlFields, Kind, children, ensure, global_pos, global_rect, is_control,
+};
 use crate::dirty::DirtyRects;
-use crate::events::{self, Effect, Hx, KeyEv, MouseEv, MouseKind, action};
+use crate::events::{self, Effect, EventContext, KeyEv, MouseEv, MouseKind, action};
 use crate::fonts::Fonts;
 use crate::geom::{format_point, union};
 use crate::keys::{KEY_TAB, KeyChord, ModSet};
 use crate::log::ConsoleLog;
 use crate::profile::ProfileCache;
-use crate::render::{self, GameView, Rx};
+use crate::render::{self, GameView, RenderContext};
 use std::collections::HashMap;
 use std::ops::Range;
 use v12_console_vm::{Console, ObjectId, Value};
@@ -99,11 +101,14 @@ impl std::fmt::Debug for GuiCanvas {
 }
 
 impl GuiCanvas {
-    /// Registers the GUI classes and functions with the console and creates the `Canvas`
-    /// object of the given size. `log` is what console controls show (give `log.sink()` to
-    /// `Console::set_output`).
-    pub fn new(con: &mut Console, width: i32, height: i32, log: ConsoleLog) -> Result<Self, crate::GuiError> {
-        crate::script::register(con)?;
+    /// The `Canvas` object of the given size, the GUI classes being registered already
+    /// ([`GuiCanvas::new`] in `script.rs` does both).
+    pub(crate) fn with_object(
+        con: &mut Console,
+        width: i32,
+        height: i32,
+        log: ConsoleLog,
+    ) -> Result<Self, crate::GuiError> {
         let id = match con.find_object_str("Canvas") {
             Some(id) if con.object_data::<CanvasState>(id).is_some() => id,
             _ => con
@@ -430,7 +435,7 @@ impl GuiCanvas {
         let size = st.size;
         let layers = st.layers.clone();
         for &l in layers.iter().rev() {
-            if !is_control(con, l) || !Ctl::read(con, l).visible {
+            if !is_control(con, l) || !ControlFields::read(con, l).visible {
                 continue;
             }
             if RectI::new(0, 0, size.x, size.y).contains(pt) {
@@ -445,7 +450,7 @@ impl GuiCanvas {
 
     fn hit_in(&mut self, con: &Console, id: ObjectId, pt: Point2I) -> ObjectId {
         for c in children(con, id).into_iter().rev() {
-            let ctl = Ctl::read(con, c);
+            let ctl = ControlFields::read(con, c);
             if ctl.visible && ctl.bounds().contains(pt) {
                 let hit = self.hit_in(con, c, Point2I::new(pt.x - ctl.pos.x, pt.y - ctl.pos.y));
                 if self.profiles.of_control(con, hit).modal {
@@ -472,7 +477,7 @@ impl GuiCanvas {
         &mut self,
         con: &mut Console,
         id: ObjectId,
-        handler: impl FnOnce(&mut Hx<'_>, &mut ControlData) -> bool,
+        handler: impl FnOnce(&mut EventContext<'_>, &mut ControlData) -> bool,
     ) -> bool {
         if !ensure(con, id) {
             return false;
@@ -480,11 +485,11 @@ impl GuiCanvas {
         let profile = self.profiles.of_control(con, id);
         let size = self.size(con);
         let Some(mut d) = take_data(con, id) else { return false };
-        let mut h = Hx {
+        let mut h = EventContext {
             con,
             fonts: &mut self.fonts,
             profile: &profile,
-            ctl: Ctl::read(con, id),
+            ctl: ControlFields::read(con, id),
             rect: global_rect(con, id),
             canvas_size: size,
             fx: Vec::new(),
@@ -526,11 +531,11 @@ impl GuiCanvas {
                 let profile = self.profiles.of_control(con, c);
                 let size = self.size(con);
                 let Some(mut d) = take_data(con, c) else { continue };
-                let mut h = Hx {
+                let mut h = EventContext {
                     con,
                     fonts: &mut self.fonts,
                     profile: &profile,
-                    ctl: Ctl::read(con, c),
+                    ctl: ControlFields::read(con, c),
                     rect: global_rect(con, c),
                     canvas_size: size,
                     fx: Vec::new(),
@@ -690,7 +695,7 @@ impl GuiCanvas {
                         _ => text,
                     };
                     let size = self.profiles.of_control(con, id).font_size;
-                    let w = Ctl::read(con, id).ext.x;
+                    let w = ControlFields::read(con, id).ext.x;
                     if con.get_field(id, "text").as_text() != want {
                         con.set_field(id, "text", Value::from(want.clone()));
                     }
@@ -731,11 +736,11 @@ impl GuiCanvas {
             let profile = self.profiles.of_control(con, o);
             let os = list.len();
             let time_ms = self.state(con).map_or(0, |s| s.time_ms);
-            let mut rx = Rx {
+            let mut rx = RenderContext {
                 con,
                 fonts: &mut self.fonts,
                 profile: &profile,
-                ctl: Ctl::read(con, o),
+                ctl: ControlFields::read(con, o),
                 rect: global_rect(con, o),
                 focused: false,
                 time_ms,
@@ -786,7 +791,7 @@ impl GuiCanvas {
         list: &mut DrawList,
         ranges: &mut HashMap<ObjectId, (Range<usize>, RectI)>,
     ) {
-        let ctl = Ctl::read(con, id);
+        let ctl = ControlFields::read(con, id);
         if !ctl.visible || !ensure(con, id) {
             return;
         }
@@ -802,7 +807,7 @@ impl GuiCanvas {
         let Some(d) = take_data(con, id) else { return };
         let start = list.len();
         list.push_clip(vis);
-        let mut rx = Rx {
+        let mut rx = RenderContext {
             con,
             fonts: &mut self.fonts,
             profile: &profile,
@@ -823,7 +828,7 @@ impl GuiCanvas {
         ranges.insert(id, (start..list.len(), vis));
         if !child_clip.is_empty() {
             for c in children(con, id) {
-                let cp = Ctl::read(con, c).pos;
+                let cp = ControlFields::read(con, c).pos;
                 self.render_control(con, c, Point2I::new(at.x + cp.x, at.y + cp.y), child_clip, list, ranges);
             }
         }
@@ -849,12 +854,12 @@ fn usable(con: &Console, id: ObjectId) -> bool {
     let awake = control::data(con, id).is_some_and(|d| d.awake);
     let mut cur = Some(id);
     while let Some(c) = cur {
-        if !Ctl::read(con, c).visible {
+        if !ControlFields::read(con, c).visible {
             return false;
         }
         cur = control::parent(con, c);
     }
-    awake && Ctl::read(con, id).active
+    awake && ControlFields::read(con, id).active
 }
 
 fn eval_field(con: &mut Console, id: ObjectId, field: &str) {

@@ -213,7 +213,7 @@ pub fn data_mut(con: &mut Console, id: ObjectId) -> Option<&mut ControlData> {
 
 /// The fields every operation needs, read once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Ctl {
+pub struct ControlFields {
     pub id: ObjectId,
     pub pos: Point2I,
     pub ext: Point2I,
@@ -221,9 +221,9 @@ pub struct Ctl {
     pub active: bool,
 }
 
-impl Ctl {
-    pub fn read(con: &Console, id: ObjectId) -> Ctl {
-        Ctl {
+impl ControlFields {
+    pub fn read(con: &Console, id: ObjectId) -> ControlFields {
+        ControlFields {
             id,
             pos: parse_point(&con.get_field(id, "position").as_text()),
             ext: parse_point(&con.get_field(id, "extent").as_text()),
@@ -288,7 +288,7 @@ pub fn walk(con: &Console, root: ObjectId, out: &mut Vec<ObjectId>) {
 /// Moves and sizes a control (extent clamped to `minExtent`), then applies every child's
 /// sizing rules for the parent's change (GuiControl::resize / parentResized).
 pub fn resize(con: &mut Console, id: ObjectId, pos: Point2I, ext: Point2I) {
-    let old = Ctl::read(con, id);
+    let old = ControlFields::read(con, id);
     let min = parse_point(&con.get_field(id, "minExtent").as_text());
     let ext = Point2I::new(ext.x.max(min.x).max(0), ext.y.max(min.y).max(0));
     if old.pos != pos {
@@ -303,7 +303,7 @@ pub fn resize(con: &mut Console, id: ObjectId, pos: Point2I, ext: Point2I) {
 }
 
 fn parent_resized(con: &mut Console, id: ObjectId, old_parent: Point2I, new_parent: Point2I) {
-    let c = Ctl::read(con, id);
+    let c = ControlFields::read(con, id);
     let h = Sizing::parse_horiz(&con.get_field(id, "horizSizing").as_text());
     let v = Sizing::parse_vert(&con.get_field(id, "vertSizing").as_text());
     let (x, w) = h.apply(c.pos.x, c.ext.x, old_parent.x, new_parent.x);

@@ -5,7 +5,7 @@
 //! the effects after the handler is done, so script callbacks always see consistent state
 //! (e.g. `%this.getValue()` inside `onAction`).
 
-use crate::control::{ControlData, Ctl, Drag, Kind, children, global_pos};
+use crate::control::{ControlData, ControlFields, Drag, Kind, children, global_pos};
 use crate::fonts::Fonts;
 use crate::geom::{format_point, offset};
 use crate::keys::*;
@@ -84,22 +84,22 @@ pub struct KeyEv {
 
 /// What a handler may read besides its own data.
 #[derive(Debug)]
-pub struct Hx<'a> {
+pub struct EventContext<'a> {
     pub con: &'a Console,
     pub fonts: &'a mut Fonts,
     pub profile: &'a Profile,
-    pub ctl: Ctl,
+    pub ctl: ControlFields,
     /// Screen rect of the control.
     pub rect: RectI,
     pub canvas_size: Point2I,
     pub fx: Vec<Effect>,
 }
 
-fn text(h: &Hx<'_>) -> String {
+fn text(h: &EventContext<'_>) -> String {
     h.con.get_field(h.ctl.id, "text").to_string()
 }
 
-pub fn on_mouse(h: &mut Hx<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
+pub fn on_mouse(h: &mut EventContext<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
     let id = h.ctl.id;
     match ev.kind {
         MouseKind::Enter => {
@@ -142,7 +142,7 @@ pub fn on_mouse(h: &mut Hx<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
     }
 }
 
-fn button_mouse(h: &mut Hx<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
+fn button_mouse(h: &mut EventContext<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
     let id = h.ctl.id;
     match ev.kind {
         MouseKind::Down => {
@@ -172,7 +172,7 @@ fn button_mouse(h: &mut Hx<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
 }
 
 /// A button press from the mouse, the keyboard or an accelerator.
-pub fn click_button(h: &mut Hx<'_>, d: &mut ControlData) {
+pub fn click_button(h: &mut EventContext<'_>, d: &mut ControlData) {
     let id = h.ctl.id;
     match d.kind {
         Kind::CheckBox => {
@@ -191,7 +191,7 @@ pub fn click_button(h: &mut Hx<'_>, d: &mut ControlData) {
     action(&mut h.fx, id);
 }
 
-fn edit_mouse(h: &mut Hx<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
+fn edit_mouse(h: &mut EventContext<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
     let id = h.ctl.id;
     let local_x = ev.pt.x - h.rect.x - 3 + d.text_scroll;
     match ev.kind {
@@ -219,9 +219,9 @@ fn edit_mouse(h: &mut Hx<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
     true
 }
 
-fn slider_mouse(h: &mut Hx<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
+fn slider_mouse(h: &mut EventContext<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
     let id = h.ctl.id;
-    let set = |h: &mut Hx<'_>| {
+    let set = |h: &mut EventContext<'_>| {
         let range = slider_range(h.con, id);
         let ticks = h.con.get_field(id, "ticks").to_i32();
         let v = slider_value_at(ev.pt.x - h.rect.x, h.rect.w, range, ticks);
@@ -251,7 +251,7 @@ fn slider_mouse(h: &mut Hx<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
 }
 
 /// Scrolls a scroll control to `to` (clamped) by moving its content.
-pub fn scroll_to(h: &mut Hx<'_>, d: &mut ControlData, to: Point2I) {
+pub fn scroll_to(h: &mut EventContext<'_>, d: &mut ControlData, to: Point2I) {
     let lay = scroll_layout(h.con, &h.ctl, h.profile, d.scroll);
     d.scroll = Point2I::new(to.x.clamp(0, lay.max.x), to.y.clamp(0, lay.max.y));
     if let Some(c) = lay.content {
@@ -260,7 +260,7 @@ pub fn scroll_to(h: &mut Hx<'_>, d: &mut ControlData, to: Point2I) {
     }
 }
 
-fn scroll_mouse(h: &mut Hx<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
+fn scroll_mouse(h: &mut EventContext<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
     let lay = scroll_layout(h.con, &h.ctl, h.profile, d.scroll);
     let local = Point2I::new(ev.pt.x - h.rect.x, ev.pt.y - h.rect.y);
     match ev.kind {
@@ -327,7 +327,7 @@ fn scroll_mouse(h: &mut Hx<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
     true
 }
 
-fn window_mouse(h: &mut Hx<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
+fn window_mouse(h: &mut EventContext<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
     let id = h.ctl.id;
     match ev.kind {
         MouseKind::Down => {
@@ -347,7 +347,7 @@ fn window_mouse(h: &mut Hx<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
                     None => Point2I::default(),
                 };
                 let parent_ext = match crate::control::parent(h.con, id) {
-                    Some(p) => Ctl::read(h.con, p).ext,
+                    Some(p) => ControlFields::read(h.con, p).ext,
                     None => h.canvas_size,
                 };
                 let mut x = ev.pt.x - grab.x - parent_origin.x;
@@ -368,7 +368,7 @@ fn window_mouse(h: &mut Hx<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
     true
 }
 
-fn select_row(h: &mut Hx<'_>, d: &mut ControlData, row: usize) {
+fn select_row(h: &mut EventContext<'_>, d: &mut ControlData, row: usize) {
     let Some((rid, txt)) = d.rows.get(row).cloned() else { return };
     d.selected = Some(row);
     let id = h.ctl.id;
@@ -376,7 +376,7 @@ fn select_row(h: &mut Hx<'_>, d: &mut ControlData, row: usize) {
     h.fx.push(Effect::Command(id));
 }
 
-fn list_mouse(h: &mut Hx<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
+fn list_mouse(h: &mut EventContext<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
     if ev.kind != MouseKind::Down {
         return matches!(ev.kind, MouseKind::Up);
     }
@@ -393,7 +393,7 @@ fn list_mouse(h: &mut Hx<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
     true
 }
 
-fn popup_mouse(h: &mut Hx<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
+fn popup_mouse(h: &mut EventContext<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
     let id = h.ctl.id;
     let list = popup_list_rect(h.rect, d.rows.len(), h.profile, h.canvas_size);
     let row_at = |pt: Point2I| -> Option<usize> {
@@ -433,7 +433,7 @@ fn popup_mouse(h: &mut Hx<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
 }
 
 /// Returns whether the key was used.
-pub fn on_key(h: &mut Hx<'_>, d: &mut ControlData, ev: KeyEv) -> bool {
+pub fn on_key(h: &mut EventContext<'_>, d: &mut ControlData, ev: KeyEv) -> bool {
     if !ev.make || !h.ctl.active {
         return false;
     }
@@ -517,7 +517,7 @@ fn edit_key(d: &mut ControlData, ev: KeyEv) -> bool {
     true
 }
 
-fn console_key(h: &mut Hx<'_>, d: &mut ControlData, ev: KeyEv) -> bool {
+fn console_key(h: &mut EventContext<'_>, d: &mut ControlData, ev: KeyEv) -> bool {
     match ev.key {
         KEY_RETURN => {
             let line = d.edit.text();
@@ -558,7 +558,7 @@ fn console_key(h: &mut Hx<'_>, d: &mut ControlData, ev: KeyEv) -> bool {
 /// The screen rect a scroll control shows its content in (children are clipped to it).
 pub fn scroll_view_screen(
     con: &Console,
-    ctl: &Ctl,
+    ctl: &ControlFields,
     profile: &Profile,
     d: &ControlData,
     rect: RectI,

@@ -1,7 +1,7 @@
 //! Geometry shared by drawing and input for the composite controls (scroll bars, window title,
 //! slider thumb, list rows, the popup's open list), so what is drawn is what is hit.
 
-use crate::control::{Ctl, children};
+use crate::control::{ControlFields, children};
 use crate::geom::parse_point;
 use crate::profile::Profile;
 use v12_console_vm::{Console, ObjectId};
@@ -42,7 +42,7 @@ fn bar_mode(s: &str) -> Option<bool> {
     }
 }
 
-pub fn scroll_layout(con: &Console, ctl: &Ctl, profile: &Profile, scroll: Point2I) -> ScrollLayout {
+pub fn scroll_layout(con: &Console, ctl: &ControlFields, profile: &Profile, scroll: Point2I) -> ScrollLayout {
     let b = profile.border.min(2);
     let inner = RectI::new(b, b, (ctl.ext.x - 2 * b).max(0), (ctl.ext.y - 2 * b).max(0));
     let content = children(con, ctl.id).into_iter().next();

@@ -19,7 +19,7 @@ pub use canvas::{
     CanvasState, Consumer, DOUBLE_CLICK_MS, FrameInfo, GuiCanvas, InputHandler, callback, screen_rect,
 };
 pub use control::{
-    CLASSES, CONTROL_CLASS, ControlData, Ctl, Drag, Kind, children, global_rect, kind_of, parent,
+    CLASSES, CONTROL_CLASS, ControlData, ControlFields, Drag, Kind, children, global_rect, kind_of, parent,
 };
 pub use dirty::DirtyRects;
 pub use error::GuiError;

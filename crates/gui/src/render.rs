@@ -1,7 +1,7 @@
 //! How each control draws itself into the draw list (Torque's onRender). Children are drawn
 //! by the canvas after this, clipped to the control (or to a scroll control's view).
 
-use crate::control::{ControlData, Ctl, Kind};
+use crate::control::{ControlData, ControlFields, Kind};
 use crate::fonts::Fonts;
 use crate::layout::*;
 use crate::log::ConsoleLog;
@@ -20,11 +20,11 @@ pub trait GameView {
 
 /// Everything a control's drawing may read.
 #[derive(Debug)]
-pub struct Rx<'a> {
+pub struct RenderContext<'a> {
     pub con: &'a Console,
     pub fonts: &'a mut Fonts,
     pub profile: &'a Profile,
-    pub ctl: Ctl,
+    pub ctl: ControlFields,
     pub rect: RectI,
     pub focused: bool,
     pub time_ms: u64,
@@ -33,13 +33,13 @@ pub struct Rx<'a> {
 }
 
 /// Text placed in `r` with the profile's justification, vertically centred.
-fn draw_text_in(rx: &mut Rx<'_>, list: &mut DrawList, r: RectI, text: &str, color: ColorI) {
+fn draw_text_in(rx: &mut RenderContext<'_>, list: &mut DrawList, r: RectI, text: &str, color: ColorI) {
     let j = rx.profile.justify;
     draw_text_just(rx, list, r, text, color, j);
 }
 
 fn draw_text_just(
-    rx: &mut Rx<'_>,
+    rx: &mut RenderContext<'_>,
     list: &mut DrawList,
     r: RectI,
     text: &str,
@@ -62,7 +62,7 @@ fn draw_text_just(
     list.draw_text(size, Point2I::new(x + o.x, y + o.y), text, color);
 }
 
-fn frame(rx: &Rx<'_>, list: &mut DrawList, fill: ColorI, border: ColorI) {
+fn frame(rx: &RenderContext<'_>, list: &mut DrawList, fill: ColorI, border: ColorI) {
     if rx.profile.opaque {
         list.fill_rect(rx.rect, fill);
     }
@@ -71,7 +71,7 @@ fn frame(rx: &Rx<'_>, list: &mut DrawList, fill: ColorI, border: ColorI) {
     }
 }
 
-fn text_color(rx: &Rx<'_>, hover: bool) -> ColorI {
+fn text_color(rx: &RenderContext<'_>, hover: bool) -> ColorI {
     if !rx.ctl.active {
         rx.profile.font_color_na
     } else if hover {
@@ -81,7 +81,7 @@ fn text_color(rx: &Rx<'_>, hover: bool) -> ColorI {
     }
 }
 
-pub fn render(rx: &mut Rx<'_>, d: &ControlData, list: &mut DrawList, game: Option<&dyn GameView>) {
+pub fn render(rx: &mut RenderContext<'_>, d: &ControlData, list: &mut DrawList, game: Option<&dyn GameView>) {
     let p = rx.profile;
     let r = rx.rect;
     let text = || rx.con.get_field(rx.ctl.id, "text").to_string();
@@ -255,7 +255,7 @@ pub fn render(rx: &mut Rx<'_>, d: &ControlData, list: &mut DrawList, game: Optio
 }
 
 /// The entry field: text scrolled to keep the cursor visible, selection, blinking cursor.
-fn render_edit(rx: &mut Rx<'_>, d: &ControlData, list: &mut DrawList, r: RectI, framed: bool) {
+fn render_edit(rx: &mut RenderContext<'_>, d: &ControlData, list: &mut DrawList, r: RectI, framed: bool) {
     let p = rx.profile;
     if framed {
         list.fill_rect(r, p.fill_color);
@@ -279,7 +279,7 @@ fn render_edit(rx: &mut Rx<'_>, d: &ControlData, list: &mut DrawList, r: RectI, 
 }
 
 /// The open list of a popup menu, drawn above everything.
-pub fn render_popup_list(rx: &mut Rx<'_>, d: &ControlData, list: &mut DrawList) {
+pub fn render_popup_list(rx: &mut RenderContext<'_>, d: &ControlData, list: &mut DrawList) {
     let p = rx.profile;
     let lr = popup_list_rect(rx.rect, d.rows.len(), p, rx.canvas_size);
     list.push_clip(lr);

@@ -3,7 +3,7 @@
 //! `toggleConsole`.
 
 use crate::canvas::{self, CanvasState};
-use crate::control::{self, Ctl, Kind, data_mut, ensure};
+use crate::control::{self, ControlFields, Kind, data_mut, ensure};
 use crate::geom::format_point;
 use crate::profile::{self, Profile};
 use v12_console_vm::{CallArgs, Console, ObjectId, Value};
@@ -33,6 +33,21 @@ fn this(a: &CallArgs<'_>) -> ObjectId {
 
 fn obj_arg(con: &Console, a: &CallArgs<'_>, i: usize) -> Option<ObjectId> {
     con.find_object(&a.get(i))
+}
+
+impl crate::GuiCanvas {
+    /// Registers the GUI classes and functions with the console and creates the `Canvas`
+    /// object of the given size. `log` is what console controls show (give `log.sink()` to
+    /// `Console::set_output`).
+    pub fn new(
+        con: &mut Console,
+        width: i32,
+        height: i32,
+        log: crate::ConsoleLog,
+    ) -> Result<Self, crate::GuiError> {
+        register(con)?;
+        Self::with_object(con, width, height, log)
+    }
 }
 
 /// Registers everything (idempotent).
@@ -69,15 +84,17 @@ fn register_control_methods(con: &mut Console) {
         control::resize(c, this(a), Point2I::new(a.i32(1), a.i32(2)), Point2I::new(a.i32(3), a.i32(4)));
     });
     con.register_method(g, "setPosition", 4, 4, "(x, y)", |c, a| {
-        let ext = Ctl::read(c, this(a)).ext;
+        let ext = ControlFields::read(c, this(a)).ext;
         control::resize(c, this(a), Point2I::new(a.i32(1), a.i32(2)), ext);
     });
     con.register_method(g, "setExtent", 4, 4, "(w, h)", |c, a| {
-        let pos = Ctl::read(c, this(a)).pos;
+        let pos = ControlFields::read(c, this(a)).pos;
         control::resize(c, this(a), pos, Point2I::new(a.i32(1), a.i32(2)));
     });
-    con.register_method(g, "getPosition", 2, 2, "()", |c, a| format_point(Ctl::read(c, this(a)).pos));
-    con.register_method(g, "getExtent", 2, 2, "()", |c, a| format_point(Ctl::read(c, this(a)).ext));
+    con.register_method(g, "getPosition", 2, 2, "()", |c, a| {
+        format_point(ControlFields::read(c, this(a)).pos)
+    });
+    con.register_method(g, "getExtent", 2, 2, "()", |c, a| format_point(ControlFields::read(c, this(a)).ext));
     con.register_method(g, "getGlobalPosition", 2, 2, "()", |c, a| canvas::global_position_text(c, this(a)));
     con.register_method(g, "setText", 3, 3, "(text)", |c, a| {
         let id = this(a);
@@ -220,7 +237,7 @@ fn fit_rows(con: &mut Console, id: ObjectId) {
     let n = control::data(con, id).map_or(0, |d| d.rows.len()) as i32;
     let mut cache = crate::profile::ProfileCache::default();
     let p: std::rc::Rc<Profile> = cache.of_control(con, id);
-    let ctl = Ctl::read(con, id);
+    let ctl = ControlFields::read(con, id);
     let h = n * crate::layout::row_height(&p);
     control::resize(con, id, ctl.pos, Point2I::new(ctl.ext.x, h));
 }
@@ -231,7 +248,7 @@ fn scroll_to(con: &mut Console, id: ObjectId, x: Option<i32>, y: Option<i32>) {
     }
     let mut cache = crate::profile::ProfileCache::default();
     let p = cache.of_control(con, id);
-    let ctl = Ctl::read(con, id);
+    let ctl = ControlFields::read(con, id);
     let Some(d) = control::data(con, id) else { return };
     let cur = d.scroll;
     let lay = crate::layout::scroll_layout(con, &ctl, &p, cur);

@@ -1,10 +1,11 @@
 //! What a game server says about itself ([`ServerInfo`]), what a browser asks for
-//! ([`Filter`]), and the stateless ping/info query a game server answers on its game port.
+//! ([`Filter`]), and the sizes of the stateless ping/info query a game server answers on its game port
+//! ([`crate::wire::answer_info_request`]).
 //!
 //! The info request is padded to [`INFO_REQUEST_BYTES`] and the answer never exceeds it, so
 //! a spoofed request cannot make a server send more than it received (no amplification).
 
-use crate::wire::{Message, WireError};
+use crate::error::WireError;
 use v12_bitstream::{BitReader, BitWriter};
 
 /// Longest server name, in bytes.
@@ -161,18 +162,5 @@ impl Filter {
             not_empty: r.read_flag()?,
             no_password: r.read_flag()?,
         })
-    }
-}
-
-/// A game server's answer to an info request, or `None` when the datagram is not one (the
-/// host then treats it as it would otherwise). Stateless: nothing is stored, whoever the
-/// source claims to be, and the answer is never larger than the request.
-pub fn answer_info_request(datagram: &[u8], info: &ServerInfo) -> Option<Vec<u8>> {
-    match Message::decode(datagram) {
-        Ok(Message::InfoRequest { nonce }) if datagram.len() >= INFO_REQUEST_BYTES => {
-            let reply = Message::InfoResponse { nonce, info: info.clipped() }.encode();
-            (reply.len() <= datagram.len()).then_some(reply)
-        }
-        _ => None,
     }
 }

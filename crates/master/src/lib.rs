@@ -21,6 +21,7 @@
 //! the host instead of treating them as handshake garbage.
 
 pub mod agones;
+mod error;
 pub mod info;
 pub mod query;
 pub mod rate;

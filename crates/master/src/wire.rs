@@ -8,10 +8,10 @@
 //! [`MIN_REQUEST_BYTES`] and a challenge answer is shorter than that, so a spoofed source
 //! gets no amplification. Decoding is bounds-checked and never panics.
 
+pub use crate::error::WireError;
 use crate::info::{Filter, INFO_REQUEST_BYTES, ServerInfo};
-use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
-use v12_bitstream::{BitReader, BitStreamError, BitWriter};
+use v12_bitstream::{BitReader, BitWriter};
 pub use v12_netobject::INFO_PACKET_PREFIX;
 
 /// Requests from unverified senders are padded to this size.
@@ -24,41 +24,6 @@ pub const ALL_PAGES: u16 = u16::MAX;
 const PAGE_HEADER_BYTES: usize = 2 + 8 + 2 + 2 + 4 + 2;
 /// Most IPv4 addresses in one page (7 bytes each).
 pub const SERVERS_PER_PAGE: usize = (MAX_DATAGRAM - PAGE_HEADER_BYTES) * 8 / 49;
-
-/// Why a datagram was refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum WireError {
-    /// Not a directory datagram (wrong first byte).
-    NotOurs,
-    /// Unknown kind byte.
-    UnknownKind(u8),
-    /// Shorter than its kind requires.
-    Short { kind: u8, len: usize, min: usize },
-    /// A string over its limit.
-    TooLong { what: &'static str, len: usize, max: usize },
-    /// A read past the end, or another bit-level error.
-    Bits(String),
-}
-
-impl fmt::Display for WireError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::NotOurs => write!(f, "not a directory datagram"),
-            Self::UnknownKind(k) => write!(f, "unknown message kind {k}"),
-            Self::Short { kind, len, min } => write!(f, "kind {kind}: {len} bytes, at least {min} needed"),
-            Self::TooLong { what, len, max } => write!(f, "{what} of {len} bytes (at most {max})"),
-            Self::Bits(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl std::error::Error for WireError {}
-
-impl From<BitStreamError> for WireError {
-    fn from(e: BitStreamError) -> Self {
-        Self::Bits(e.to_string())
-    }
-}
 
 /// One datagram of the directory protocols.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -234,6 +199,19 @@ pub(crate) fn addr_bits(a: &SocketAddr) -> usize {
 /// Bits available for addresses in one list page.
 pub(crate) const PAGE_ADDR_BITS: usize = (MAX_DATAGRAM - PAGE_HEADER_BYTES) * 8;
 
+/// A game server's answer to an info request, or `None` when the datagram is not one (the
+/// host then treats it as it would otherwise). Stateless: nothing is stored, whoever the
+/// source claims to be, and the answer is never larger than the request.
+pub fn answer_info_request(datagram: &[u8], info: &ServerInfo) -> Option<Vec<u8>> {
+    match Message::decode(datagram) {
+        Ok(Message::InfoRequest { nonce }) if datagram.len() >= INFO_REQUEST_BYTES => {
+            let reply = Message::InfoResponse { nonce, info: info.clipped() }.encode();
+            (reply.len() <= datagram.len()).then_some(reply)
+        }
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -313,12 +291,12 @@ mod tests {
         };
         let req = Message::InfoRequest { nonce: 1 }.encode();
         assert_eq!(req.len(), INFO_REQUEST_BYTES);
-        let reply = crate::info::answer_info_request(&req, &long).unwrap();
+        let reply = answer_info_request(&req, &long).unwrap();
         assert!(reply.len() <= req.len(), "{} > {}", reply.len(), req.len());
         let Message::InfoResponse { info: got, .. } = Message::decode(&reply).unwrap() else { panic!() };
         assert_eq!(got.name.len(), crate::info::MAX_NAME);
         // A request that is not padded gets nothing.
-        assert!(crate::info::answer_info_request(&req[..40], &long).is_none());
+        assert!(answer_info_request(&req[..40], &long).is_none());
     }
 
     #[test]

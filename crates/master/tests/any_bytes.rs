@@ -2,9 +2,10 @@
 
 use proptest::prelude::*;
 use std::net::SocketAddr;
-use v12_master::info::{ServerInfo, answer_info_request};
+use v12_master::info::ServerInfo;
 use v12_master::token::TokenMinter;
 use v12_master::wire::Message;
+use v12_master::wire::answer_info_request;
 use v12_master::{MasterConfig, MasterServer, QueryConfig, Registrar, RegistrarConfig, ServerQuery};
 
 fn valid(kind: u8) -> Vec<u8> {

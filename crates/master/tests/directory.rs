@@ -3,8 +3,9 @@
 //! each server; expiry, restart, paging, spoofed sources and garbage.
 
 use std::net::SocketAddr;
-use v12_master::info::{ServerInfo, answer_info_request};
+use v12_master::info::ServerInfo;
 use v12_master::token::TokenMinter;
+use v12_master::wire::answer_info_request;
 use v12_master::wire::{ALL_PAGES, Message, SERVERS_PER_PAGE};
 use v12_master::{
     Filter, MasterConfig, MasterServer, QueryConfig, Registrar, RegistrarConfig, ServerQuery, ServerStore,

@@ -107,7 +107,7 @@ impl DemoRecorder {
         for (ghost, object) in held {
             let Some(obj) = world.ghost_mut(object) else { continue };
             let Some(class) = classes.id_of(obj) else { continue };
-            entries.push((ghost, class, crate::owned::pack_state(obj)));
+            entries.push((ghost, class, crate::ghost::pack_state(obj)));
         }
         b.extend_from_slice(&(entries.len() as u32).to_le_bytes());
         for (ghost, class, state) in entries {

@@ -20,16 +20,13 @@
 
 use crate::error::{NetError, Result};
 use crate::event::{ConnectionId, EventDirection, NetEvent, NetEventClass, PackContext, UnpackContext};
-use crate::ghost::{
-    ALL_MASK_BITS, GhostClassRegistry, GhostError, GhostPackContext, GhostUnpackContext, GhostWorld,
-    NetObject, ObjectId,
-};
+use crate::ghost::{GhostClassRegistry, GhostWorld, NetObject, ObjectId};
 use crate::interface::NetInterface;
 use crate::registry::NetClassRegistryBuilder;
 use hashbrown::HashMap;
 use std::sync::Arc;
 use tracing::{info, warn};
-use v12_bitstream::{BitReader, BitWriter, CompressionPoint};
+use v12_bitstream::{BitReader, BitWriter};
 
 /// Longest control message or sync body in bytes (they must fit one client packet).
 pub const MAX_OWNED_BODY: usize = 400;
@@ -209,38 +206,7 @@ pub fn register_events(builder: &mut NetClassRegistryBuilder) -> &mut NetClassRe
         .register::<ClientObjectDelete>()
 }
 
-struct NoGhosts;
-impl crate::ghost::context::GhostLookup for NoGhosts {
-    fn known_ghost(&self, _: ObjectId) -> Option<u32> {
-        None
-    }
-}
-
-/// An object's full state as bytes (its `pack_update` with every bit, positions against
-/// the origin), for a client create or sync.
-pub fn pack_state(object: &dyn NetObject) -> Vec<u8> {
-    let mut w = BitWriter::new();
-    let mut ctx = GhostPackContext {
-        compression: CompressionPoint::new([0.0; 3].into()),
-        lookup: &NoGhosts,
-        id_bits: 1,
-        initial: true,
-    };
-    object.pack_update(&mut ctx, ALL_MASK_BITS, &mut w);
-    w.into_bytes().to_vec()
-}
-
-/// Applies bytes made by [`pack_state`] to an object.
-pub fn unpack_state(object: &mut dyn NetObject, state: &[u8]) -> std::result::Result<(), GhostError> {
-    let ghosts = HashMap::new();
-    let mut ctx = GhostUnpackContext {
-        compression: CompressionPoint::new([0.0; 3].into()),
-        ghosts: &ghosts,
-        id_bits: 1,
-        initial: true,
-    };
-    object.unpack_update(&mut ctx, &mut BitReader::new(state))
-}
+pub use crate::ghost::{pack_state, unpack_state};
 
 /// The server's object arena as owned objects need it: ghosting's view plus creation,
 /// mutation and deletion.

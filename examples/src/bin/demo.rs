@@ -11,7 +11,7 @@
 use std::process::ExitCode;
 
 use v12_examples::chat::{self, ChatConfig};
-use v12_examples::game::demo::{self as match_demo, MatchConfig};
+use v12_examples::game::bot_match::{self, MatchConfig};
 use v12_examples::ghosts::{self, GhostDemoConfig};
 use v12_examples::link_check::{self, LinkCheckConfig};
 use v12_examples::lockstep_demo::{self, LockstepDemoConfig, LockstepMode};
@@ -209,7 +209,7 @@ fn main() -> ExitCode {
                     config.clients, config.seconds
                 );
             }
-            match_demo::run(&config).map(|r| {
+            bot_match::run(&config).map(|r| {
                 println!("{}", if args.json { r.to_json() } else { r.render() });
                 r.ok()
             })

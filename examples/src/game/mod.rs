@@ -2,5 +2,5 @@
 //! connection scripting, the game's Rust half and its bot) and the headless match demo.
 //! The rules live in `examples/game/*.cs`.
 
-pub mod demo;
+pub mod bot_match;
 pub mod host;

@@ -36,6 +36,7 @@ mod ids;
 mod manager;
 mod object;
 mod receiver;
+mod state;
 mod world;
 
 pub use class::{GhostClassRegistry, GhostClassRegistryBuilder};
@@ -48,4 +49,5 @@ pub use object::{
     default_update_priority, weights,
 };
 pub use receiver::{GhostReceiver, ReceiverStats};
+pub use state::{pack_state, unpack_state};
 pub use world::{GhostArena, GhostClientWorld, GhostWorld};

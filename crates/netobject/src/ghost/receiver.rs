@@ -90,7 +90,7 @@ impl GhostReceiver {
     }
 
     /// Restores a ghost from a demo's start block: class `class_id`, full state `state`
-    /// (made by [`crate::owned::pack_state`]).
+    /// (made by [`super::pack_state`]).
     pub(crate) fn restore(
         &mut self,
         world: &mut (impl GhostClientWorld + ?Sized),
@@ -102,7 +102,7 @@ impl GhostReceiver {
             return Err(GhostError::GhostExists(ghost));
         }
         let mut obj = self.classes.create(class_id).ok_or(GhostError::UnknownClass(class_id))?;
-        crate::owned::unpack_state(&mut *obj, state)?;
+        super::unpack_state(&mut *obj, state)?;
         if !obj.on_ghost_add() {
             return Err(GhostError::AddRefused(ghost));
         }

@@ -1,0 +1,136 @@
+//! Tidy checks, run by `cargo test` (the rust-analyzer way): rules of the house that a
+//! reviewer would otherwise have to remember. Each names the file and line it objects to.
+
+use std::path::{Path, PathBuf};
+
+/// The protocol cores: time and bytes are passed in, so they read no clock and open no socket.
+const SANS_IO: &[&str] = &["bitstream", "notify-protocol", "netobject", "lockstep", "netsim"];
+
+/// What a sans-IO crate may not name.
+const IO_WORDS: &[&str] =
+    &["Instant::now", "SystemTime", "UdpSocket", "TcpStream", "TcpListener", "socket2", "thread::sleep"];
+
+/// What a library may not do: print (the host decides where output goes; use `tracing`).
+const PRINT_WORDS: &[&str] = &["println!", "eprintln!", "print!(", "eprint!(", "dbg!("];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask is one folder down").to_path_buf()
+}
+
+/// Every `.rs` file below `dir`.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The code lines of a file that are not comments, with their line numbers; a `#[cfg(test)]`
+/// module at the end (the house style) is left out, since tests may print and sleep.
+fn code_lines(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, line) in lines.iter().copied().enumerate() {
+        let t = line.trim_start();
+        let next = lines.get(i + 1).map_or("", |l| l.trim_start());
+        if t.starts_with("#[cfg(test)]") && next.starts_with("mod ") {
+            break;
+        }
+        if t.starts_with("//") {
+            continue;
+        }
+        out.push((i + 1, line));
+    }
+    out
+}
+
+fn crate_dirs() -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(root().join("crates"))
+        .expect("crates/")
+        .flatten()
+        .filter(|e| e.path().join("Cargo.toml").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+fn offences(dirs: &[&str], sub: &str, words: &[&str], skip: impl Fn(&Path) -> bool) -> Vec<String> {
+    let root = root();
+    let mut bad = Vec::new();
+    for dir in dirs {
+        for file in rust_files(&root.join("crates").join(dir).join(sub)) {
+            if skip(&file) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).unwrap_or_default();
+            for (n, line) in code_lines(&text) {
+                for w in words {
+                    if line.contains(w) {
+                        let rel = file.strip_prefix(&root).unwrap_or(&file).display().to_string();
+                        bad.push(format!("{rel}:{n}: {w}"));
+                    }
+                }
+            }
+        }
+    }
+    bad
+}
+
+#[test]
+fn sans_io_crates_read_no_clock_and_open_no_socket() {
+    let bad = offences(SANS_IO, "src", IO_WORDS, |_| false);
+    assert!(bad.is_empty(), "a sans-IO crate does I/O (pass time and bytes in):\n{}", bad.join("\n"));
+}
+
+#[test]
+fn libraries_do_not_print() {
+    let dirs = crate_dirs();
+    let dirs: Vec<&str> = dirs.iter().map(String::as_str).collect();
+    // Programs (src/bin, src/main.rs) print; libraries log with tracing.
+    let is_program = |p: &Path| p.components().any(|c| c.as_os_str() == "bin") || p.ends_with("main.rs");
+    let bad = offences(&dirs, "src", PRINT_WORDS, is_program);
+    assert!(bad.is_empty(), "a library prints (use tracing):\n{}", bad.join("\n"));
+}
+
+#[test]
+fn every_crate_has_a_readme_that_the_code_map_names() {
+    let map = std::fs::read_to_string(root().join("docs/ARCHITECTURE.md")).expect("docs/ARCHITECTURE.md");
+    for dir in crate_dirs() {
+        assert!(
+            root().join("crates").join(&dir).join("README.md").is_file(),
+            "crates/{dir} has no README.md"
+        );
+        assert!(
+            map.contains(&format!("### `crates/{dir}`")),
+            "docs/ARCHITECTURE.md's code map has no section for crates/{dir}"
+        );
+    }
+}
+
+#[test]
+fn no_function_is_excused_from_being_short() {
+    let mut dirs = crate_dirs();
+    dirs.push("../examples".into());
+    dirs.push("../xtask".into());
+    let dirs: Vec<&str> = dirs.iter().map(String::as_str).collect();
+    let word = ["clippy::", "too_many_lines"].concat();
+    let bad = offences(&dirs, "", &[word.as_str()], |_| false);
+    assert!(bad.is_empty(), "split the function instead:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn the_layer_graph_holds() {
+    crate::layers::check(&root()).expect("cargo xtask layers");
+}
