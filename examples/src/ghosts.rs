@@ -269,7 +269,7 @@ impl DemoWorld {
             o.stamp = now_ms;
             o.mask.set_mask_bits(Movable::MOVE);
         }
-        if tick % 20 == 0 {
+        if tick.is_multiple_of(20) {
             self.message.set_message2(&format!("tick {tick}"));
         }
         self.rebuild_grid();

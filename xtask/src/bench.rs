@@ -6,7 +6,7 @@
 //! with their times only. The table is also written to `target/bench-ratios.md`.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 #[derive(Debug)]
@@ -31,7 +31,7 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
         cmd.args(&pass);
         crate::run(&mut cmd)?;
     }
-    let dir = target_dir(root).join("criterion");
+    let dir = crate::target_dir(root).join("criterion");
     let mut found = Vec::new();
     collect(&dir, &mut found);
     if found.is_empty() {
@@ -39,14 +39,10 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
     }
     let table = render(&found);
     print!("{table}");
-    let out = target_dir(root).join("bench-ratios.md");
+    let out = crate::target_dir(root).join("bench-ratios.md");
     std::fs::write(&out, &table).map_err(|e| format!("{}: {e}", out.display()))?;
     println!("\n(written to {})", out.display());
     Ok(())
-}
-
-fn target_dir(root: &Path) -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"))
 }
 
 /// Walk `dir` for `new/benchmark.json` + `new/estimates.json` pairs.

@@ -5,10 +5,12 @@
 //! - `ci`            run exactly what `.ci/run` runs
 //! - `layers`        check the layer graph (each crate depends only on the crates it allows)
 //! - `deps`          check deny.toml's licences, sources and duplicate versions, offline
+//! - `fuzz`          run the cargo-fuzz targets time-boxed (`--seconds N`, default 60)
 //! - `bench [ARGS]`  run the criterion benchmarks and print each one's ratio to its baseline
 
 mod bench;
 mod deps;
+mod fuzz;
 mod layers;
 #[cfg(test)]
 mod tidy;
@@ -40,6 +42,15 @@ enum Task {
     /// Check the dependency policy of deny.toml offline (licences, sources, duplicate
     /// versions, wildcards), from `cargo metadata`.
     Deps,
+    /// Fuzz the readers of outside data with cargo-fuzz (nightly), time-boxed, from the seeds
+    /// and the committed corpus in fuzz/corpus.
+    Fuzz {
+        /// Seconds per target.
+        #[arg(long, default_value_t = 60)]
+        seconds: u32,
+        /// Targets to run (default: every one).
+        targets: Vec<String>,
+    },
     /// Run the criterion benchmarks and print each one's ratio to its baseline
     /// (`--report-only` reads the last results; other arguments go to `cargo bench`).
     Bench {
@@ -57,6 +68,7 @@ fn main() -> ExitCode {
         Task::Ci => ("ci", run(Command::new("bash").arg(root.join(".ci/run")).current_dir(&root))),
         Task::Layers => ("layers", layers::check(&root)),
         Task::Deps => ("deps", deps::check(&root)),
+        Task::Fuzz { seconds, targets } => ("fuzz", fuzz::run(&root, *seconds, targets)),
         Task::Bench { args } => ("bench", bench::run(&root, args)),
     };
     match result {
@@ -81,11 +93,14 @@ fn demo(root: &Path, args: &[String]) -> Result<(), String> {
     run(Command::new(cargo())
         .args(["build", "--release", "--package", "v12-examples", "--bins"])
         .current_dir(root))?;
-    let target =
-        std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
-    run(Command::new(target.join("release").join(format!("demo{}", std::env::consts::EXE_SUFFIX)))
+    run(Command::new(target_dir(root).join("release").join(format!("demo{}", std::env::consts::EXE_SUFFIX)))
         .args(args)
         .current_dir(root))
+}
+
+/// Where cargo builds (`CARGO_TARGET_DIR` or `target/`).
+pub(crate) fn target_dir(root: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"))
 }
 
 pub(crate) fn cargo() -> String {
@@ -106,7 +121,7 @@ mod tests {
     fn the_help_lists_every_task() {
         Cli::command().debug_assert();
         let help = Cli::command().render_long_help().to_string();
-        for task in ["demo", "ci", "layers", "deps", "bench"] {
+        for task in ["demo", "ci", "layers", "deps", "fuzz", "bench"] {
             assert!(help.contains(task), "cargo xtask --help omits {task}:\n{help}");
         }
     }

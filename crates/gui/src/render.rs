@@ -272,7 +272,7 @@ fn render_edit(rx: &mut RenderContext<'_>, d: &ControlData, list: &mut DrawList,
         list.fill_rect(RectI::new(x0 + a, y, b - a, h), p.fill_color_hl);
     }
     list.draw_text(size, Point2I::new(x0, y), &text, text_color(rx, false));
-    if rx.focused && (rx.time_ms / 500) % 2 == 0 {
+    if rx.focused && (rx.time_ms / 500).is_multiple_of(2) {
         let cx = x0 + rx.fonts.width(size, &d.edit.prefix(d.edit.cursor()));
         list.fill_rect(RectI::new(cx, y, 1, h), p.cursor_color);
     }

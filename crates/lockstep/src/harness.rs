@@ -240,10 +240,10 @@ impl<G: LockstepGame> RelayWorld<G> {
             if to == 0 {
                 // A frozen machine's messages already in flight still arrive.
                 self.server.handle_datagram(now, from as u8, &bytes);
-            } else if let Some(c) = self.clients.get_mut(to - 1) {
-                if !self.frozen[to - 1] {
-                    c.handle_datagram(now, &bytes);
-                }
+            } else if let Some(c) = self.clients.get_mut(to - 1)
+                && !self.frozen[to - 1]
+            {
+                c.handle_datagram(now, &bytes);
             }
         }
         self.server.handle_timeout(now);

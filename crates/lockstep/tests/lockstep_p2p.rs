@@ -14,7 +14,7 @@ fn bot(now: u64, i: usize, p: &mut Peer<ToyGame>) {
         return;
     }
     let h = now.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(i as u32 * 11 + 5);
-    if h % 89 == 0 {
+    if h.is_multiple_of(89) {
         let token = (usize::from(p.id()) - 1) * TOKENS_PER_PLAYER + (h as usize >> 9) % TOKENS_PER_PLAYER;
         p.issue(now, ToyCommand { token: token as u16, x: (h >> 21) as i16 % 80, y: (h >> 37) as i16 % 80 });
     }

@@ -117,7 +117,7 @@ fn desync_at(action: AsyncAction, vote: Option<bool>) -> (RelayWorld<ToyGame>, u
     w.run_for(2_000, &mut b);
     // Step until client 4 is mid-NWF, then move one of its tokens behind lockstep's back.
     let nwf_len = w.server.nwf_len();
-    while w.clients[3].gf() % nwf_len == 0 {
+    while w.clients[3].gf().is_multiple_of(nwf_len) {
         w.step(&mut b);
     }
     let nwf_of_change = w.clients[3].nwf(); // the next boundary is the first state that differs

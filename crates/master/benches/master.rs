@@ -24,7 +24,7 @@ fn info(i: u32) -> ServerInfo {
     ServerInfo {
         name: format!("Tribes server number {i}"),
         mission: "Katabatic".into(),
-        game_type: if i % 3 == 0 { "CTF".into() } else { "DM".into() },
+        game_type: if i.is_multiple_of(3) { "CTF".into() } else { "DM".into() },
         players: (i % 17) as u16,
         max_players: 16,
         bots: 0,

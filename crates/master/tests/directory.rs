@@ -25,13 +25,13 @@ fn game_addr(i: usize) -> SocketAddr {
 fn info(i: usize) -> ServerInfo {
     ServerInfo {
         name: format!("Server {i}"),
-        mission: if i % 2 == 0 { "Katabatic".into() } else { "Raindance".into() },
-        game_type: if i % 3 == 0 { "CTF".into() } else { "DM".into() },
+        mission: if i.is_multiple_of(2) { "Katabatic".into() } else { "Raindance".into() },
+        game_type: if i.is_multiple_of(3) { "CTF".into() } else { "DM".into() },
         players: (i % 5) as u16,
         max_players: 4,
         bots: 0,
         version: 7,
-        password: i % 7 == 0,
+        password: i.is_multiple_of(7),
         dedicated: true,
         region: (i % 4) as u8,
     }

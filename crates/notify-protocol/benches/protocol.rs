@@ -72,7 +72,7 @@ impl World {
         self.rng ^= self.rng << 13;
         self.rng ^= self.rng >> 7;
         self.rng ^= self.rng << 17;
-        self.lose_every != 0 && self.rng % self.lose_every == 0
+        self.lose_every != 0 && self.rng.is_multiple_of(self.lose_every)
     }
 
     /// One 32 ms tick: every client and every server sends one packet to the other.

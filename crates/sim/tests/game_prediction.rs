@@ -109,7 +109,7 @@ impl Harness {
         while self.now < end {
             self.now += 4;
             let now = self.now;
-            if now % 32 == 0
+            if now.is_multiple_of(32)
                 && let Some(g) = &mut self.sgc
             {
                 g.process_tick(&mut self.world, &self.motion);

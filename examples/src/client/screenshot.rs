@@ -117,7 +117,7 @@ pub fn client_console(mod_dir: &Path, name: &str) -> io::Result<(Console, Remote
 /// The scripted input of the screenshot's player: run forward in a wide circle, firing.
 fn autopilot(tick: u64) -> Move {
     let mut trig = [false; 6];
-    trig[0] = tick % 20 == 0;
+    trig[0] = tick.is_multiple_of(20);
     Move::from_input(0.0, 1.0, 0.0, 0.03, 0.0, 0.0, trig)
 }
 

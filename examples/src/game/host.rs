@@ -842,7 +842,8 @@ fn bot_input(c: &Client) -> Move {
         turn += std::f32::consts::TAU;
     }
     let turn = turn.clamp(-0.2, 0.2);
-    let fire = best_player.is_some_and(|(dist, _)| dist < 15.0) && turn.abs() < 0.15 && c.tick % 8 == 0;
+    let fire =
+        best_player.is_some_and(|(dist, _)| dist < 15.0) && turn.abs() < 0.15 && c.tick.is_multiple_of(8);
     let mut trig = [false; 6];
     trig[0] = fire;
     Move::from_input(0.0, 1.0, 0.0, turn, 0.0, 0.0, trig)

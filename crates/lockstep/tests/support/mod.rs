@@ -14,7 +14,7 @@ pub const COMMAND_ODDS: u64 = 250;
 pub fn bot_command(now: u64, i: usize, p: PlayerId, seed: u64) -> Option<ToyCommand> {
     let h = (now ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(i as u32 * 7 + 3);
     let h = h ^ (h >> 29);
-    (h % COMMAND_ODDS == 0).then(|| {
+    h.is_multiple_of(COMMAND_ODDS).then(|| {
         let token = (usize::from(p) - 1) * TOKENS_PER_PLAYER + (h as usize >> 9) % TOKENS_PER_PLAYER;
         ToyCommand { token: token as u16, x: (h >> 21) as i16 % 90, y: (h >> 37) as i16 % 90 }
     })

@@ -1,0 +1,309 @@
+//! The fuzz targets: one function per reader of outside data. Each takes any bytes and must
+//! return without panicking, hanging or allocating without bound. cargo-fuzz runs them
+//! (`fuzz/cargo-fuzz`, `cargo xtask fuzz`); `tests/corpora.rs` runs every corpus file and
+//! the [`seeds`] (and seeded mutations of them) in `cargo test`.
+//!
+//! | target | what reads the bytes |
+//! | --- | --- |
+//! | `handshake` | a listening `NetInterface`, the datagram from an unknown address |
+//! | `packet` | a connected `NetInterface` pair, the datagram as the peer's (both directions) |
+//! | `journal` | `JournalReader`, to the end |
+//! | `demo` | `DemoPlayer::open` and playback of a demo recording |
+//! | `lockstep` | the relay and peer-to-peer message decoders and `Replay::decode` |
+//! | `master` | the master server's datagram handler and `Message::decode` |
+//! | `script` | the console: parse, compile and run the text (under the instruction budget) |
+
+use bytes::Bytes;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use v12_bitstream::{BitReader, BitWriter};
+use v12_netobject::ghost::{GhostArena, GhostClassRegistryBuilder};
+use v12_netobject::*;
+
+/// Every target's name, as cargo-fuzz and the corpus folders name it.
+pub const TARGETS: &[&str] = &["handshake", "packet", "journal", "demo", "lockstep", "master", "script"];
+
+/// Runs target `name` on `data`; `false` for an unknown name.
+pub fn run(name: &str, data: &[u8]) -> bool {
+    match name {
+        "handshake" => handshake(data),
+        "packet" => packet(data),
+        "journal" => journal(data),
+        "demo" => demo(data),
+        "lockstep" => lockstep(data),
+        "master" => master(data),
+        "script" => script(data),
+        _ => return false,
+    }
+    true
+}
+
+/// A guaranteed-ordered text event, so packets carry event sections.
+#[derive(Debug)]
+struct Line(String);
+
+impl NetEvent for Line {
+    fn guarantee(&self) -> Guarantee {
+        Guarantee::GuaranteedOrdered
+    }
+    fn pack(&self, w: &mut BitWriter, _: &mut PackContext<'_>) {
+        write_str(w, &self.0);
+    }
+}
+
+impl NetEventClass for Line {
+    const NAME: &'static str = "FuzzLineEvent";
+    fn unpack(r: &mut BitReader<'_>, _: &mut UnpackContext<'_>) -> Result<Self> {
+        Ok(Line(read_str(r, 1024)?))
+    }
+}
+
+fn registry() -> Arc<NetClassRegistry> {
+    Arc::new(NetClassRegistryBuilder::new().register::<Line>().build().expect("one class"))
+}
+
+const SERVER: &str = "127.0.0.1:28000";
+const CLIENT: &str = "127.0.0.1:50000";
+
+fn addr(s: &str) -> SocketAddr {
+    s.parse().expect("a literal address")
+}
+
+/// A server and a client connected over the in-process link, with a few events exchanged.
+fn connected_pair() -> (NetInterface, NetInterface, u64) {
+    let server_config = InterfaceConfig { accept_connections: true, ..InterfaceConfig::default() };
+    let mut server = NetInterface::new(server_config, registry(), [7; 32]);
+    let mut client = NetInterface::new(InterfaceConfig::default(), registry(), [9; 32]);
+    let c = client.connect(0, addr(SERVER), Bytes::from_static(b"fuzz"));
+    let mut now = 0;
+    while now < 600 {
+        pump_local(now, &mut client, addr(CLIENT), &mut server, addr(SERVER));
+        while client.poll_event().is_some() {}
+        while server.poll_event().is_some() {}
+        if now == 300 {
+            let _ = client.post_event(c, Box::new(Line("hello".into())));
+        }
+        now += 16;
+    }
+    (server, client, now)
+}
+
+/// Datagrams a real exchange produces (handshake and connected packets), for seeds.
+fn real_datagrams() -> Vec<Vec<u8>> {
+    let server_config = InterfaceConfig { accept_connections: true, ..InterfaceConfig::default() };
+    let mut server = NetInterface::new(server_config, registry(), [7; 32]);
+    let mut client = NetInterface::new(InterfaceConfig::default(), registry(), [9; 32]);
+    let c = client.connect(0, addr(SERVER), Bytes::from_static(b"fuzz"));
+    let mut out = Vec::new();
+    for step in 0..40u64 {
+        let now = step * 16;
+        client.handle_timeout(now);
+        server.handle_timeout(now);
+        if step == 20 {
+            let _ = client.post_event(c, Box::new(Line("seed".into())));
+        }
+        while let Some((_, d)) = client.poll_transmit(now) {
+            server.handle_datagram(now, addr(CLIENT), &d);
+            out.push(d.to_vec());
+        }
+        while let Some((_, d)) = server.poll_transmit(now) {
+            client.handle_datagram(now, addr(SERVER), &d);
+            out.push(d.to_vec());
+        }
+    }
+    out
+}
+
+/// A datagram from an unknown address to a listening interface.
+pub fn handshake(data: &[u8]) {
+    let config = InterfaceConfig { accept_connections: true, ..InterfaceConfig::default() };
+    let mut server = NetInterface::new(config, registry(), [7; 32]);
+    server.handle_datagram(0, addr(CLIENT), data);
+    server.handle_timeout(16);
+    while server.poll_transmit(16).is_some() {}
+    while server.poll_event().is_some() {}
+}
+
+/// A datagram to a connected pair, as the peer's: to the server from its client, and to the
+/// client from its server.
+pub fn packet(data: &[u8]) {
+    let (mut server, mut client, now) = connected_pair();
+    server.handle_datagram(now, addr(CLIENT), data);
+    client.handle_datagram(now, addr(SERVER), data);
+    pump_local(now + 16, &mut client, addr(CLIENT), &mut server, addr(SERVER));
+    while server.poll_event().is_some() {}
+    while client.poll_event().is_some() {}
+}
+
+/// A journal file, read to its end or its first error.
+pub fn journal(data: &[u8]) {
+    let Ok(mut r) = v12_platform::JournalReader::new(data) else { return };
+    // Every record consumes bytes, so this ends; the cap only bounds a bug's cost.
+    for _ in 0..100_000 {
+        match r.next_event() {
+            Ok(Some(_)) => {}
+            Ok(None) | Err(_) => return,
+        }
+    }
+}
+
+/// A demo recording, opened and played to its end.
+pub fn demo(data: &[u8]) {
+    let classes = Arc::new(GhostClassRegistryBuilder::new().build().expect("no ghost classes"));
+    let mut world = GhostArena::new();
+    if let Ok(mut player) = demo::DemoPlayer::open(data.to_vec(), registry(), classes, &mut world) {
+        let _ = player.play_to_end(&mut world);
+        while player.poll_event().is_some() {}
+    }
+}
+
+/// The lockstep decoders (relay client and server messages, peer messages, replays).
+pub fn lockstep(data: &[u8]) {
+    let _ = v12_lockstep::ClientMessage::decode(data);
+    let _ = v12_lockstep::ServerMessage::decode(data);
+    let _ = v12_lockstep::PeerMessage::decode(data);
+    if let Ok(replay) = v12_lockstep::Replay::decode(data) {
+        let _ = replay.encode();
+    }
+}
+
+/// The master server's handler and the directory message decoder.
+pub fn master(data: &[u8]) {
+    let _ = v12_master::Message::decode(data);
+    let minter = v12_master::token::TokenMinter::with_key([3; 16]);
+    let mut m = v12_master::MasterServer::new(v12_master::MasterConfig::default(), minter);
+    m.handle_datagram(0, addr(CLIENT), data);
+    while m.poll_transmit().is_some() {}
+}
+
+/// Script text: parsed, compiled and run with a small instruction budget.
+pub fn script(data: &[u8]) {
+    let config = v12_console_vm::ConsoleConfig {
+        instruction_budget: 200_000,
+        callback_budget: 50_000,
+        ..v12_console_vm::ConsoleConfig::default()
+    };
+    let mut con = v12_console_vm::Console::with_config(config);
+    con.set_output(Box::new(v12_console_vm::BufferSink::new()));
+    let _ = con.eval(&String::from_utf8_lossy(data));
+}
+
+/// Valid inputs for a target, made by the code itself (so they follow format changes):
+/// what the corpus starts from and what the regression test mutates.
+pub fn seeds(name: &str) -> Vec<Vec<u8>> {
+    match name {
+        "handshake" | "packet" => real_datagrams(),
+        "journal" => {
+            use v12_platform::{ConsoleEvent, Event, JournalWriter, TimeEvent};
+            let mut w = JournalWriter::new(Vec::new()).expect("a writer");
+            let _ = w.record(&Event::Time(TimeEvent { elapsed_ms: 32 }));
+            let _ = w.record(&Event::Console(ConsoleEvent { line: "echo(1);".into() }));
+            let _ = w.record(&Event::Quit);
+            vec![w.finish().unwrap_or_default()]
+        }
+        "demo" => {
+            let (mut server, mut client, now) = connected_pair();
+            let c = client.connection_ids()[0];
+            let mut world = GhostArena::new();
+            let _ = client.start_recording(c, &mut world);
+            let s = server.connection_ids()[0];
+            let _ = server.post_event(s, Box::new(Line("recorded".into())));
+            for t in 0..20 {
+                pump_local(now + t * 16, &mut client, addr(CLIENT), &mut server, addr(SERVER));
+            }
+            client.stop_recording(c).into_iter().collect()
+        }
+        "lockstep" => {
+            use v12_lockstep::{ClientMessage, PeerMessage};
+            vec![
+                ClientMessage::Commands { nwf: 3, checksum: Some(7), batch: vec![1, 2, 3] }.encode(),
+                ClientMessage::Waited { nwf: 4, ms: 60 }.encode(),
+                PeerMessage::Ping { time: 1234 }.encode(),
+                PeerMessage::Helo { name: "fuzz".into() }.encode(),
+            ]
+        }
+        "master" => {
+            let info = v12_master::ServerInfo::default();
+            vec![
+                v12_master::Message::Heartbeat { nonce: 1, token: 2, info }.encode(),
+                v12_master::Message::Query {
+                    nonce: 3,
+                    token: 4,
+                    filter: v12_master::Filter::default(),
+                    page: 0,
+                }
+                .encode(),
+            ]
+        }
+        "script" => vec![
+            b"function f(%a) { return %a * 2 @ \"x\"; } echo(f(3));".to_vec(),
+            b"new ScriptObject(A) { class = B; }; function B::go(%this) { %this.n++; } A.go();".to_vec(),
+            b"for (%i = 0; %i < 10; %i++) { $x[%i] = getWord(\"a b c\", %i % 3); }".to_vec(),
+            b"switch$ (\"b\") { case \"a\": echo(1); case \"b\" or \"c\": echo(2); default: echo(3); }"
+                .to_vec(),
+        ],
+        _ => Vec::new(),
+    }
+}
+
+/// A seeded mutation of `data` (bit flips, truncation, a copied range, inserted bytes), so the
+/// regression test explores near the seeds the way a fuzzer's first minutes would.
+pub fn mutate(data: &[u8], seed: u64) -> Vec<u8> {
+    use rand_core::{Rng, SeedableRng};
+    let mut rng = rand_pcg::Pcg32::seed_from_u64(seed);
+    let mut v = data.to_vec();
+    for _ in 0..1 + rng.next_u32() % 4 {
+        let len = v.len().max(1);
+        match rng.next_u32() % 5 {
+            0 if !v.is_empty() => {
+                let i = rng.next_u32() as usize % v.len();
+                v[i] ^= 1 << (rng.next_u32() % 8);
+            }
+            1 => v.truncate(rng.next_u32() as usize % len),
+            2 if v.len() > 1 => {
+                let a = rng.next_u32() as usize % v.len();
+                let b = a + rng.next_u32() as usize % (v.len() - a);
+                let chunk = v[a..b].to_vec();
+                let at = rng.next_u32() as usize % v.len();
+                v.splice(at..at, chunk);
+            }
+            3 => {
+                let at = rng.next_u32() as usize % len;
+                let byte = rng.next_u32() as u8;
+                v.insert(at.min(v.len()), byte);
+            }
+            _ if !v.is_empty() => {
+                let i = rng.next_u32() as usize % v.len();
+                v[i] = [0, 0xFF, 0x7F, 0x80][rng.next_u32() as usize % 4];
+            }
+            _ => v.push(rng.next_u32() as u8),
+        }
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_seeds_reach_past_the_first_checks() {
+        // The pair really is connected, so `packet` reaches the connected-packet reader.
+        let (server, client, _) = connected_pair();
+        assert_eq!((server.connection_count(), client.connection_count()), (1, 1));
+        // The demo seed is a whole recording, the journal seed a whole journal.
+        let classes = Arc::new(GhostClassRegistryBuilder::new().build().unwrap());
+        let demo_seed = &seeds("demo")[0];
+        demo::DemoPlayer::open(demo_seed.clone(), registry(), classes, &mut GhostArena::new())
+            .expect("a valid demo");
+        let journal_seed = &seeds("journal")[0];
+        let mut r = v12_platform::JournalReader::new(&journal_seed[..]).expect("a valid journal");
+        let mut n = 0;
+        while let Ok(Some(_)) = r.next_event() {
+            n += 1;
+        }
+        assert_eq!(n, 3);
+        assert!(v12_lockstep::PeerMessage::decode(&seeds("lockstep")[2]).is_ok());
+        assert!(v12_master::Message::decode(&seeds("master")[0]).is_ok());
+    }
+}
