@@ -1,6 +1,6 @@
 //! Process-level: `v12 --dedicated` and two bot clients (separate processes) on loopback UDP
 //! through the "average" link conditioner; every client's final scoreboard equals the
-//! server's, and the match demo's report says so.
+//! server's, the report says so, and corrections, ghost coverage and staleness stay in bounds.
 
 use v12_examples::game::bot_match::{MatchConfig, run};
 
@@ -14,12 +14,19 @@ fn dedicated_server_and_two_bots_agree_on_the_scoreboard() {
         ..MatchConfig::default()
     };
     let report = run(&cfg).expect("match ran");
+    println!("{}", report.render());
     assert!(report.ok(), "{}", report.render());
     assert_eq!(report.client_scoreboards.len(), 2);
     assert!(report.server_scoreboard.contains("Bot00=") && report.server_scoreboard.contains("Bot01="));
     assert_eq!(report.max_players, 2, "{}", report.render());
     assert!(report.rtt_ms > 100.0, "the average link (100 ms each way) was not applied: {}", report.render());
     assert!(report.to_json().contains("\"ok\":true"));
+    // What the clients simulate stays close to the server: few prediction corrections, the
+    // nearest players updated in most packets, no visible player left stale for long (2 %
+    // loss and 200 ms round trips; typical runs: 0 corrections, 100 %, under 100 ms).
+    assert!(report.corrections_per_min <= 30.0, "{}", report.render());
+    assert!(report.nearby_updated_pct >= 80.0, "{}", report.render());
+    assert!(report.worst_staleness_ms <= 1_000, "{}", report.render());
 }
 
 /// The full demo size; a measurement run (16 debug processes are slow on small machines).

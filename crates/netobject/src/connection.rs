@@ -99,9 +99,18 @@ pub struct NetConnection {
     ghost_rx: Option<GhostReceiver>,
     /// Client side: a copy of every accepted data payload for a demo recording.
     pub(crate) recorder: Option<crate::demo::DemoRecorder>,
+    /// The `connection` tracing span (id, peer address, side): the interface enters it while
+    /// it works on this connection, so every log line says whose it is.
+    span: tracing::Span,
 }
 
 impl NetConnection {
+    /// This connection's tracing span (`connection{id=.. peer=.. side=..}`); a host can enter
+    /// it around its own work for the connection.
+    pub fn span(&self) -> &tracing::Span {
+        &self.span
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         id: ConnectionId,
@@ -123,7 +132,9 @@ impl NetConnection {
         protocol.initial_send_seq = send;
         protocol.initial_recv_seq = recv;
         protocol.prefix = (1, 1);
+        let side = if is_server { "server" } else { "client" };
         Self {
+            span: tracing::info_span!("connection", id = %id, peer = %addr, side),
             id,
             addr,
             is_server,

@@ -428,7 +428,7 @@ impl NetInterface {
             let pkt = Handshake::Disconnect { client_nonce: c.nonce, reason: reason.into() }.encode();
             self.transmits.push_back((c.remote_addr(), pkt));
         }
-        info!(connection = %id, addr = %c.remote_addr(), reason, by_peer, "disconnected");
+        c.span().in_scope(|| info!(reason, by_peer, "disconnected"));
         self.events.push_back(InterfaceEvent::Disconnected {
             connection: id,
             addr: c.remote_addr(),
@@ -473,6 +473,7 @@ impl NetInterface {
                 return;
             };
             let Some(c) = self.connections.get_mut(&id) else { return };
+            let _span = c.span().clone().entered();
             let result = c.handle_packet(now, data, &self.registry, world);
             while let Some(event) = c.pop_ready() {
                 self.events.push_back(InterfaceEvent::EventReceived { connection: id, event });
@@ -574,9 +575,9 @@ impl NetInterface {
                     &self.ghost_classes,
                     self.config.ghost,
                 );
+                c.span().in_scope(|| info!("connected to server"));
                 self.by_addr.insert(from, p.id);
                 self.connections.insert(p.id, c);
-                info!(connection = %p.id, addr = %from, "connected to server");
                 self.events.push_back(InterfaceEvent::Connected {
                     connection: p.id,
                     addr: from,
@@ -718,10 +719,10 @@ impl NetInterface {
             &self.ghost_classes,
             self.config.ghost,
         );
+        c.span().in_scope(|| info!("client connected"));
         self.by_addr.insert(from, id);
         self.connections.insert(id, c);
         self.stats.connects_accepted += 1;
-        info!(connection = %id, addr = %from, "client connected");
         self.transmits.push_back((from, Handshake::ConnectAccept { client_nonce }.encode()));
         self.events.push_back(InterfaceEvent::Connected {
             connection: id,
@@ -758,6 +759,7 @@ impl NetInterface {
         let mut failed = Vec::new();
         for id in &self.order {
             let Some(c) = self.connections.get_mut(id) else { continue };
+            let _span = c.span().clone().entered();
             loop {
                 match c.poll_transmit(now, &self.registry, world) {
                     Ok(Some(b)) => self.transmits.push_back((c.remote_addr(), b)),
@@ -848,6 +850,7 @@ impl NetInterface {
         }
         let mut dead = Vec::new();
         for (id, c) in self.connections.iter_mut() {
+            let _span = c.span().clone().entered();
             c.handle_timeout(now);
             if c.is_timed_out() {
                 dead.push(*id);

@@ -1,0 +1,56 @@
+//! Every log line about a connection carries its `connection{id, peer, side}` span (issue 17),
+//! so a server's log can be read one client at a time.
+
+use bytes::Bytes;
+use std::io::Write;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use v12_netobject::*;
+
+#[derive(Clone, Default)]
+struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Buffer {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_disconnect_is_logged_inside_the_connections_span() {
+    let buf = Buffer::default();
+    let writer = buf.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::INFO)
+        .with_ansi(false)
+        .with_writer(move || writer.clone())
+        .finish();
+    tracing::subscriber::with_default(subscriber, || {
+        let registry = Arc::new(NetClassRegistryBuilder::new().build().unwrap());
+        let server_addr: SocketAddr = "127.0.0.1:28000".parse().unwrap();
+        let client_addr: SocketAddr = "127.0.0.1:50000".parse().unwrap();
+        let config = InterfaceConfig { accept_connections: true, ..InterfaceConfig::default() };
+        let mut server = NetInterface::new(config, registry.clone(), [1; 32]);
+        let mut client = NetInterface::new(InterfaceConfig::default(), registry, [2; 32]);
+        let c = client.connect(0, server_addr, Bytes::new());
+        for now in (0..500).step_by(16) {
+            pump_local(now, &mut client, client_addr, &mut server, server_addr);
+        }
+        assert_eq!(server.connection_count(), 1);
+        client.disconnect(c, "bye");
+        pump_local(600, &mut client, client_addr, &mut server, server_addr);
+        assert_eq!(server.connection_count(), 0);
+    });
+    let log = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+    let line = log
+        .lines()
+        .find(|l| l.contains("disconnected") && l.contains("side=\"server\""))
+        .unwrap_or_else(|| panic!("no server-side disconnect line in:\n{log}"));
+    assert!(line.contains("connection{id="), "{line}");
+    assert!(line.contains("peer=127.0.0.1:50000"), "{line}");
+    assert!(line.contains("by_peer=true"), "{line}");
+}
