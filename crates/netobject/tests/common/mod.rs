@@ -1,21 +1,17 @@
 //! Deterministic test harness: one server and N clients (sans-IO interfaces), a simulated
-//! clock that jumps to the next wakeup, and a seeded lossy / bursty / duplicating /
-//! reordering / jittery link between them.
+//! clock that jumps to the next wakeup, and the one network emulator's seeded lossy /
+//! bursty / duplicating / jittery link (`v12-netsim`) between them.
 
 #![allow(dead_code)]
 
 use bytes::Bytes;
-use rand_core::{Rng, SeedableRng};
-use rand_pcg::Pcg32;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use v12_bitstream::{BitReader, BitWriter};
 use v12_netobject::*;
 
 /// Link behaviour, the same both ways.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LinkParams {
     pub latency_ms: u64,
     pub jitter_ms: u64,
@@ -34,22 +30,46 @@ impl LinkParams {
     }
 }
 
-#[derive(PartialEq, Eq, PartialOrd, Ord)]
-struct InFlight {
-    at: u64,
-    order: u64,
-    to: usize,
-    from: SocketAddr,
-    data: Vec<u8>,
+/// A datagram the link hands out.
+pub struct InFlight {
+    pub to: usize,
+    pub from: SocketAddr,
+    pub data: Vec<u8>,
 }
 
-/// The seeded link: delivers datagrams between endpoints with loss, bursts, duplication and jitter.
+impl LinkParams {
+    /// The same link on the one network emulator: jitter `0..=j` as netsim's `±j/2` around
+    /// `latency + j/2`; a loss burst as the Gilbert–Elliott bad state (every datagram lost,
+    /// left with chance `1 / burst_len`), uniform loss in the good state.
+    pub fn to_netsim(self) -> v12_netsim::LinkConfig {
+        let loss = if self.burst_chance > 0.0 && self.burst_len > 0 {
+            v12_netsim::LossModel::GilbertElliott(v12_netsim::GilbertElliott {
+                p_good_to_bad: self.burst_chance,
+                p_bad_to_good: 1.0 / f64::from(self.burst_len),
+                loss_in_good: self.loss,
+                loss_in_bad: 1.0,
+            })
+        } else if self.loss > 0.0 {
+            v12_netsim::LossModel::Uniform(self.loss)
+        } else {
+            v12_netsim::LossModel::None
+        };
+        v12_netsim::LinkConfig {
+            loss,
+            latency_ms: (self.latency_ms + self.jitter_ms / 2) as u32,
+            jitter_ms: (self.jitter_ms / 2) as u32,
+            duplicate_chance: self.duplicate,
+            ..v12_netsim::LinkConfig::default()
+        }
+    }
+}
+
+/// The seeded link between every pair of endpoints: `v12-netsim`'s link with the test's
+/// parameters (which a test may change between steps).
 pub struct Link {
     pub params: LinkParams,
-    rng: Pcg32,
-    queue: BinaryHeap<Reverse<InFlight>>,
-    order: u64,
-    burst_left: u32,
+    link: v12_netsim::Link<(usize, SocketAddr)>,
+    applied: Option<LinkParams>,
     pub sent: u64,
     pub dropped: u64,
 }
@@ -58,62 +78,30 @@ impl Link {
     pub fn new(params: LinkParams, seed: u64) -> Self {
         Self {
             params,
-            rng: Pcg32::seed_from_u64(seed),
-            queue: BinaryHeap::new(),
-            order: 0,
-            burst_left: 0,
+            link: v12_netsim::Link::new(params.to_netsim(), seed),
+            applied: Some(params),
             sent: 0,
             dropped: 0,
         }
     }
 
-    fn chance(&mut self, p: f64) -> bool {
-        p > 0.0 && (self.rng.next_u32() as f64) < p * (u32::MAX as f64)
-    }
-
     pub fn send(&mut self, now: u64, from: SocketAddr, to: usize, data: Bytes) {
-        self.sent += 1;
-        if self.burst_left > 0 {
-            self.burst_left -= 1;
-            self.dropped += 1;
-            return;
+        if self.applied != Some(self.params) {
+            self.link.set_config(self.params.to_netsim());
+            self.applied = Some(self.params);
         }
-        if self.chance(self.params.burst_chance) {
-            self.burst_left = self.params.burst_len;
-            self.dropped += 1;
-            return;
-        }
-        if self.chance(self.params.loss) {
-            self.dropped += 1;
-            return;
-        }
-        let copies = if self.chance(self.params.duplicate) { 2 } else { 1 };
-        for _ in 0..copies {
-            let jitter = if self.params.jitter_ms > 0 {
-                u64::from(self.rng.next_u32()) % (self.params.jitter_ms + 1)
-            } else {
-                0
-            };
-            self.order += 1;
-            self.queue.push(Reverse(InFlight {
-                at: now + self.params.latency_ms + jitter,
-                order: self.order,
-                to,
-                from,
-                data: data.to_vec(),
-            }));
-        }
+        self.link.send(now, (to, from), &data);
+        let st = self.link.stats();
+        self.sent = st.sent;
+        self.dropped = st.dropped();
     }
 
     pub fn next_at(&self) -> Option<u64> {
-        self.queue.peek().map(|Reverse(f)| f.at)
+        self.link.next_release()
     }
 
     fn pop_due(&mut self, now: u64) -> Option<InFlight> {
-        if self.queue.peek().is_some_and(|Reverse(f)| f.at <= now) {
-            return self.queue.pop().map(|Reverse(f)| f);
-        }
-        None
+        self.link.pop_due(now).map(|((to, from), data)| InFlight { to, from, data })
     }
 }
 

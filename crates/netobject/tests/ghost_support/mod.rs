@@ -4,7 +4,7 @@
 //! delivered in order or dropped, and the sender learns which after a delay).
 #![allow(dead_code)]
 
-use rand_core::{Rng, SeedableRng};
+use rand_core::Rng;
 use rand_pcg::Pcg32;
 use std::cell::Cell;
 use std::collections::VecDeque;
@@ -367,6 +367,27 @@ pub struct Loss {
     pub burst: bool,
 }
 
+impl Loss {
+    /// As the one network emulator's loss model. Bursts: the bad state loses 80 % and lasts
+    /// 1 / 0.3 packets on average, entered often enough that the mean loss is `rate`.
+    pub fn to_netsim(self) -> v12_netsim::LossModel {
+        if self.rate <= 0.0 {
+            return v12_netsim::LossModel::None;
+        }
+        if !self.burst {
+            return v12_netsim::LossModel::Uniform(self.rate);
+        }
+        let stay_bad = 0.7;
+        let enter_bad = (self.rate / 0.8) * (1.0 - stay_bad) / (1.0 - self.rate / 0.8).max(0.05);
+        v12_netsim::LossModel::GilbertElliott(v12_netsim::GilbertElliott {
+            p_good_to_bad: enter_bad,
+            p_bad_to_good: 1.0 - stay_bad,
+            loss_in_good: 0.0,
+            loss_in_bad: 0.8,
+        })
+    }
+}
+
 /// One server connection's ghosting wired to one client through a lossy in-order pipe.
 pub struct Link {
     pub server: GhostManager,
@@ -377,8 +398,8 @@ pub struct Link {
     pub notify_delay: u64,
     pub notifies: VecDeque<(u64, GhostRecord, bool)>,
     pub tick: u64,
-    pub rng: Pcg32,
-    pub bad_state: bool,
+    /// The pipe: `v12-netsim`'s link, loss only (delivery is in order, within the tick).
+    net: v12_netsim::Link<()>,
     pub sent: u64,
     pub dropped: u64,
     pub bits: u64,
@@ -406,8 +427,7 @@ impl Link {
             notify_delay,
             notifies: VecDeque::new(),
             tick: 0,
-            rng: Pcg32::seed_from_u64(seed),
-            bad_state: false,
+            net: v12_netsim::Link::new(v12_netsim::LinkConfig::default(), seed),
             sent: 0,
             dropped: 0,
             bits: 0,
@@ -416,20 +436,12 @@ impl Link {
     }
 
     fn lose(&mut self, loss: Loss) -> bool {
-        let r = f64::from(self.rng.next_u32()) / f64::from(u32::MAX);
-        if !loss.burst {
-            return r < loss.rate;
+        let config = v12_netsim::LinkConfig { loss: loss.to_netsim(), ..v12_netsim::LinkConfig::default() };
+        if *self.net.config() != config {
+            self.net.set_config(config);
         }
-        // Bad state loses 80 %; transitions chosen so the mean loss is `rate`.
-        let stay_bad = 0.7;
-        let enter_bad = if loss.rate <= 0.0 {
-            0.0
-        } else {
-            (loss.rate / 0.8) * (1.0 - stay_bad) / (1.0 - loss.rate / 0.8).max(0.05)
-        };
-        let t = f64::from(self.rng.next_u32()) / f64::from(u32::MAX);
-        self.bad_state = if self.bad_state { t < stay_bad } else { t < enter_bad };
-        self.bad_state && r < 0.8
+        self.net.send(self.tick, (), &[]);
+        self.net.pop_due(self.tick).is_none()
     }
 
     /// Notifies due by now, in send order.

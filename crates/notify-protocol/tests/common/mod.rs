@@ -1,14 +1,12 @@
-//! Deterministic test harness: two sans-IO endpoints, a seeded lossy link each way, and a
+//! Deterministic test harness: two sans-IO endpoints, a seeded lossy link each way (the one
+//! network emulator, `v12-netsim`), and a
 //! simulated clock that jumps straight to the next wakeup (a send timer, a link delivery or an
 //! endpoint's `poll_timeout`). Every invariant of the notify guarantee is checked as it happens
 //! against the harness's ground truth (which data packets the peer really accepted).
 #![allow(dead_code)]
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashSet};
+use std::collections::HashSet;
 
-use rand_core::{Rng, SeedableRng};
-use rand_pcg::Pcg32;
 use v12_bitstream::{BitReader, BitWriter};
 use v12_notify_protocol::{ConnectionProtocol, Notify, ProtocolConfig, ProtocolError, Received};
 
@@ -39,7 +37,8 @@ impl LinkParams {
     }
 }
 
-/// One direction of a seeded unreliable link.
+/// One direction of a seeded unreliable link: `v12-netsim`'s link (the one network
+/// emulator) with the test's parameters.
 #[derive(Debug)]
 pub struct Link {
     pub params: LinkParams,
@@ -47,81 +46,67 @@ pub struct Link {
     pub lossless: bool,
     /// When set, nothing gets through at all (a silent peer).
     pub cut: bool,
-    rng: Pcg32,
-    in_burst: bool,
-    order: u64,
-    queue: BinaryHeap<Reverse<(u64, u64, Vec<u8>)>>,
+    link: v12_netsim::Link<()>,
+    applied: Option<(bool, bool)>,
     pub sent: u64,
     pub lost: u64,
 }
 
 impl Link {
     pub fn new(params: LinkParams, seed: u64) -> Self {
-        Self {
-            params,
-            lossless: false,
-            cut: false,
-            rng: Pcg32::seed_from_u64(seed),
-            in_burst: false,
-            order: 0,
-            queue: BinaryHeap::new(),
-            sent: 0,
-            lost: 0,
+        let link = v12_netsim::Link::new(v12_netsim::LinkConfig::default(), seed);
+        Self { params, lossless: false, cut: false, link, applied: None, sent: 0, lost: 0 }
+    }
+
+    /// The parameters as netsim's: jitter `0..=j` as `±j/2` around `latency + j/2`, the burst
+    /// as the Gilbert–Elliott bad state, reordering as a fixed extra hold.
+    fn config(&self) -> v12_netsim::LinkConfig {
+        let p = &self.params;
+        if self.lossless {
+            return v12_netsim::LinkConfig::clean(p.latency_ms as u32);
         }
-    }
-
-    fn chance(&mut self, p: f64) -> bool {
-        p > 0.0 && (f64::from(self.rng.next_u32()) / 4_294_967_296.0) < p
-    }
-
-    fn upto(&mut self, max: u64) -> u64 {
-        if max == 0 { 0 } else { u64::from(self.rng.next_u32()) % (max + 1) }
+        let loss = if p.burst_enter > 0.0 {
+            v12_netsim::LossModel::GilbertElliott(v12_netsim::GilbertElliott {
+                p_good_to_bad: p.burst_enter,
+                p_bad_to_good: p.burst_exit,
+                loss_in_good: p.loss,
+                loss_in_bad: p.burst_loss,
+            })
+        } else if p.loss > 0.0 {
+            v12_netsim::LossModel::Uniform(p.loss)
+        } else {
+            v12_netsim::LossModel::None
+        };
+        v12_netsim::LinkConfig {
+            loss,
+            latency_ms: (p.latency_ms + p.jitter_ms / 2) as u32,
+            jitter_ms: (p.jitter_ms / 2) as u32,
+            duplicate_chance: p.duplicate,
+            reorder_chance: p.reorder,
+            reorder_delay_ms: p.reorder_extra_ms as u32,
+            ..v12_netsim::LinkConfig::default()
+        }
     }
 
     pub fn send(&mut self, now: u64, bytes: &[u8]) {
-        self.sent += 1;
-        if self.cut {
-            self.lost += 1;
-            return;
+        if self.applied != Some((self.lossless, self.cut)) {
+            let config = self.config();
+            self.link.set_config(config);
+            self.link.set_cut(self.cut);
+            self.applied = Some((self.lossless, self.cut));
         }
-        if self.lossless {
-            self.push(now + self.params.latency_ms, bytes);
-            return;
-        }
-        let p = self.params.clone();
-        if self.in_burst {
-            if self.chance(p.burst_exit) {
-                self.in_burst = false;
-            }
-        } else if self.chance(p.burst_enter) {
-            self.in_burst = true;
-        }
-        let loss = if self.in_burst { p.burst_loss } else { p.loss };
-        if self.chance(loss) {
-            self.lost += 1;
-            return;
-        }
-        let copies = if self.chance(p.duplicate) { 2 } else { 1 };
-        for _ in 0..copies {
-            let mut at = now + p.latency_ms + self.upto(p.jitter_ms);
-            if self.chance(p.reorder) {
-                at += self.upto(p.reorder_extra_ms);
-            }
-            self.push(at, bytes);
-        }
-    }
-
-    fn push(&mut self, at: u64, bytes: &[u8]) {
-        self.order += 1;
-        self.queue.push(Reverse((at, self.order, bytes.to_vec())));
+        self.link.send(now, (), bytes);
+        let st = self.link.stats();
+        self.sent = st.sent;
+        self.lost = st.dropped();
     }
 
     pub fn next_delivery(&self) -> Option<u64> {
-        self.queue.peek().map(|Reverse((at, _, _))| *at)
+        self.link.next_release()
     }
 
     pub fn pop_due(&mut self, now: u64) -> Option<Vec<u8>> {
-        if self.next_delivery()? <= now { self.queue.pop().map(|Reverse((_, _, b))| b) } else { None }
+        self.link.pop_due(now).map(|((), b)| b)
     }
 }
 
