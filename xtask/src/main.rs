@@ -21,7 +21,7 @@ use std::process::{Command, ExitCode};
 
 /// The project's automation (`cargo xtask <task>`).
 #[derive(Debug, Parser)]
-#[command(name = "cargo xtask", version)]
+#[command(name = "xtask", bin_name = "cargo xtask", version)]
 struct Cli {
     #[command(subcommand)]
     task: Task,
@@ -29,7 +29,9 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Task {
-    /// Build every example binary in release and run the V12 demo (`demo --help` for its flags).
+    /// Build every example binary in release and run the V12 demo (`cargo xtask demo --help`
+    /// prints the demo's own flags).
+    #[command(disable_help_flag = true)]
     Demo {
         /// Passed on to the demo.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
@@ -124,6 +126,12 @@ mod tests {
         for task in ["demo", "ci", "layers", "deps", "fuzz", "bench"] {
             assert!(help.contains(task), "cargo xtask --help omits {task}:\n{help}");
         }
+    }
+
+    #[test]
+    fn demo_help_is_the_demos_own() {
+        let cli = Cli::try_parse_from(["xtask", "demo", "--help"]).unwrap();
+        assert!(matches!(cli.task, super::Task::Demo { args } if args == ["--help"]));
     }
 
     #[test]
