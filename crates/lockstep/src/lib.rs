@@ -4,6 +4,7 @@ mod cursor;
 mod desync;
 mod error;
 mod game;
+#[cfg(feature = "test-support")]
 pub mod harness;
 pub mod net;
 
@@ -14,6 +15,7 @@ mod relay_msg;
 mod relay_server;
 mod replay;
 mod stats;
+#[cfg(any(test, feature = "test-support"))]
 pub mod toy;
 mod wire;
 

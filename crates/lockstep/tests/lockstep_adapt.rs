@@ -1,7 +1,7 @@
 //! Lockstep on real links (issue 19): the peer-to-peer turn delay follows the measured
 //! links, every peer switches at the same turn, and the replays still replay exactly; and
 //! the table of both modes on the good / average / poor presets, before (fixed delay) and
-//! after (adaptive), in one run (`cargo test --release -p v12-lockstep --test lockstep_adapt --
+//! after (adaptive), in one run (`cargo test --release -p v12-lockstep --features test-support --test lockstep_adapt --
 //! --ignored --nocapture`). Simulated time, seeded links: the same on every machine.
 
 mod support;
