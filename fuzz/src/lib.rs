@@ -5,13 +5,15 @@
 //!
 //! | target | what reads the bytes |
 //! | --- | --- |
+//! | `notify` | the notify protocol's packet header and a live `ConnectionProtocol` (notifies stay one per packet, in order) |
 //! | `handshake` | a listening `NetInterface`, the datagram from an unknown address |
-//! | `packet` | a connected `NetInterface` pair, the datagram as the peer's (both directions) |
+//! | `packet` | a connected `NetInterface` pair, the input split into datagrams from the peer, a stranger and the server |
 //! | `journal` | `JournalReader`, to the end |
 //! | `demo` | `DemoPlayer::open` and playback of a demo recording |
 //! | `lockstep` | the relay and peer-to-peer message decoders and `Replay::decode` |
 //! | `master` | the master server's datagram handler and `Message::decode` |
-//! | `script` | the console: parse, compile and run the text (under the instruction budget) |
+//! | `parse` | the TorqueScript parser: a tree or an error; a tree prints and parses back to itself |
+//! | `script` | the console: parse, compile and run the text (under the instruction budget), then 10 s of scheduled events |
 
 use bytes::Bytes;
 use std::net::SocketAddr;
@@ -21,17 +23,20 @@ use v12_netobject::ghost::{GhostArena, GhostClassRegistryBuilder};
 use v12_netobject::*;
 
 /// Every target's name, as cargo-fuzz and the corpus folders name it.
-pub const TARGETS: &[&str] = &["handshake", "packet", "journal", "demo", "lockstep", "master", "script"];
+pub const TARGETS: &[&str] =
+    &["notify", "handshake", "packet", "journal", "demo", "lockstep", "master", "parse", "script"];
 
 /// Runs target `name` on `data`; `false` for an unknown name.
 pub fn run(name: &str, data: &[u8]) -> bool {
     match name {
+        "notify" => notify(data),
         "handshake" => handshake(data),
         "packet" => packet(data),
         "journal" => journal(data),
         "demo" => demo(data),
         "lockstep" => lockstep(data),
         "master" => master(data),
+        "parse" => parse(data),
         "script" => script(data),
         _ => return false,
     }
@@ -124,15 +129,50 @@ pub fn handshake(data: &[u8]) {
     while server.poll_event().is_some() {}
 }
 
-/// A datagram to a connected pair, as the peer's: to the server from its client, and to the
-/// client from its server.
+/// The input, split into datagrams by its first byte, into a connected pair: to the server as
+/// its client's, to the server from a stranger, and to the client as its server's.
 pub fn packet(data: &[u8]) {
     let (mut server, mut client, now) = connected_pair();
-    server.handle_datagram(now, addr(CLIENT), data);
-    client.handle_datagram(now, addr(SERVER), data);
-    pump_local(now + 16, &mut client, addr(CLIENT), &mut server, addr(SERVER));
-    while server.poll_event().is_some() {}
-    while client.poll_event().is_some() {}
+    let stranger = addr("127.0.0.1:50001");
+    let size = data.first().map_or(1, |&b| usize::from(b % 64) + 1);
+    for (i, chunk) in data.chunks(size).take(64).enumerate() {
+        let now = now + i as u64;
+        match i % 3 {
+            0 => server.handle_datagram(now, addr(CLIENT), chunk),
+            1 => server.handle_datagram(now, stranger, chunk),
+            _ => client.handle_datagram(now, addr(SERVER), chunk),
+        }
+        pump_local(now, &mut client, addr(CLIENT), &mut server, addr(SERVER));
+        while server.poll_event().is_some() {}
+        while client.poll_event().is_some() {}
+    }
+}
+
+/// The notify protocol: the header reader, then a live connection with five packets in flight
+/// given the input split into datagrams at each 0xA5. Notifies stay one per packet, in order.
+pub fn notify(data: &[u8]) {
+    use v12_notify_protocol::{ConnectionProtocol, ProtocolConfig, WINDOW, WireHeader};
+    let _ = WireHeader::read(&mut BitReader::new(data));
+    let config =
+        ProtocolConfig { initial_send_seq: 1020, initial_recv_seq: 1000, ..ProtocolConfig::default() };
+    let mut conn = ConnectionProtocol::new(config, 0);
+    let mut sent = Vec::new();
+    for now in 0..5 {
+        let mut w = BitWriter::new();
+        sent.push(conn.begin_data_packet(now, &mut w));
+    }
+    let mut next = 0;
+    for (i, datagram) in data.split(|&b| b == 0xA5).take(256).enumerate() {
+        let now = 10 + i as u64 * 7;
+        let _ = conn.handle_packet(now, &mut BitReader::new(datagram));
+        conn.handle_timeout(now);
+        while conn.poll_transmit(now).is_some() {}
+        while let Some(n) = conn.poll_notify() {
+            assert_eq!(Some(&n.seq), sent.get(next), "notify out of order");
+            next += 1;
+        }
+        assert!(conn.in_flight() <= WINDOW);
+    }
 }
 
 /// A journal file, read to its end or its first error.
@@ -185,7 +225,19 @@ pub fn script(data: &[u8]) {
     };
     let mut con = v12_console_vm::Console::with_config(config);
     con.set_output(Box::new(v12_console_vm::BufferSink::new()));
-    let _ = con.eval(&String::from_utf8_lossy(data));
+    let _ = con.eval(&v12_console_vm::decode_source(data));
+    con.advance_time(10_000);
+}
+
+/// Script text to the parser: a tree or a syntax error; a tree prints and parses back to
+/// itself.
+pub fn parse(data: &[u8]) {
+    let src = v12_console_vm::decode_source(data);
+    if let Ok(ast) = v12_console_vm::parse(&src, "fuzz.cs") {
+        let text = v12_console_vm::ast::print_program(&ast);
+        let back = v12_console_vm::parse(&text, "printed.cs").expect("a printed program parses");
+        assert_eq!(back, ast, "print then parse changed the tree");
+    }
 }
 
 /// Valid inputs for a target, made by the code itself (so they follow format changes):
@@ -193,6 +245,24 @@ pub fn script(data: &[u8]) {
 pub fn seeds(name: &str) -> Vec<Vec<u8>> {
     match name {
         "handshake" | "packet" => real_datagrams(),
+        "notify" => {
+            use v12_notify_protocol::{ConnectionProtocol, ProtocolConfig};
+            // The peer of the fuzzed connection sends data packets acknowledging it.
+            let config = ProtocolConfig {
+                initial_send_seq: 1000,
+                initial_recv_seq: 1020,
+                ..ProtocolConfig::default()
+            };
+            let mut peer = ConnectionProtocol::new(config, 0);
+            let mut joined = Vec::new();
+            for now in 0..3 {
+                let mut w = BitWriter::new();
+                peer.begin_data_packet(now, &mut w);
+                joined.extend_from_slice(&w.into_bytes());
+                joined.push(0xA5);
+            }
+            vec![joined]
+        }
         "journal" => {
             use v12_platform::{ConsoleEvent, Event, JournalWriter, TimeEvent};
             let mut w = JournalWriter::new(Vec::new()).expect("a writer");
@@ -235,7 +305,7 @@ pub fn seeds(name: &str) -> Vec<Vec<u8>> {
                 .encode(),
             ]
         }
-        "script" => vec![
+        "script" | "parse" => vec![
             b"function f(%a) { return %a * 2 @ \"x\"; } echo(f(3));".to_vec(),
             b"new ScriptObject(A) { class = B; }; function B::go(%this) { %this.n++; } A.go();".to_vec(),
             b"for (%i = 0; %i < 10; %i++) { $x[%i] = getWord(\"a b c\", %i % 3); }".to_vec(),
