@@ -2,6 +2,7 @@
 //! (`cargo xtask --help`).
 //!
 //! - `demo [ARGS]`   build and run the main demo (`v12-examples`, bin `demo`), passing ARGS on
+//! - `soak`          the attack soak: bots and hostile clients, the server's memory and tick
 //! - `ci`            run exactly what `.ci/run` runs
 //! - `layers`        check the layer graph (each crate depends only on the crates it allows)
 //! - `deps`          check deny.toml's licences, sources and duplicate versions, offline
@@ -37,6 +38,13 @@ enum Task {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// The attack soak (not in CI): the match with bots and hostile clients for --seconds,
+    /// printing the server's memory and tick cost (`demo soak`).
+    Soak {
+        /// How long (s).
+        #[arg(long, default_value_t = 180)]
+        seconds: u32,
+    },
     /// Run exactly what .ci/run runs.
     Ci,
     /// Check that each crate depends only on the crates the layer graph allows.
@@ -67,6 +75,9 @@ fn main() -> ExitCode {
     let root = project_root();
     let (name, result) = match &cli.task {
         Task::Demo { args } => ("demo", demo(&root, args)),
+        Task::Soak { seconds } => {
+            ("soak", demo(&root, &["soak".into(), "--seconds".into(), seconds.to_string()]))
+        }
         Task::Ci => ("ci", run(Command::new("bash").arg(root.join(".ci/run")).current_dir(&root))),
         Task::Layers => ("layers", layers::check(&root)),
         Task::Deps => ("deps", deps::check(&root)),
@@ -123,7 +134,7 @@ mod tests {
     fn the_help_lists_every_task() {
         Cli::command().debug_assert();
         let help = Cli::command().render_long_help().to_string();
-        for task in ["demo", "ci", "layers", "deps", "fuzz", "bench"] {
+        for task in ["demo", "soak", "ci", "layers", "deps", "fuzz", "bench"] {
             assert!(help.contains(task), "cargo xtask --help omits {task}:\n{help}");
         }
     }

@@ -36,6 +36,10 @@ enum Mode {
     Ghosts,
     /// The platform-layer check: probes at 50/s echoed for --seconds (default 3).
     Link,
+    /// The attack soak: the match with --clients bots (default 8) and three hostile clients
+    /// (a tagged-string flood, a chat flood, a flood of unknown commands) for --seconds
+    /// (default 180); prints the server's memory and tick cost, and checks no bot was hurt.
+    Soak,
 }
 
 /// The link conditioner's presets (one way, every endpoint).
@@ -118,6 +122,13 @@ struct Cli {
     /// Match: also open a window client and play.
     #[arg(long)]
     window: bool,
+    /// Soak: the hostile clients' scripts (in the mod folder), comma-separated.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "soak/tagflood.cs,soak/chatflood.cs,soak/cmdflood.cs"
+    )]
+    hostile: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -211,6 +222,25 @@ fn main() -> ExitCode {
             }
             bot_match::run(&config).map(|r| {
                 println!("{}", if args.json { r.to_json() } else { r.render() });
+                r.ok()
+            })
+        }
+        Ok(Mode::Soak) => {
+            let config = MatchConfig {
+                clients: args.clients.unwrap_or(8) as usize,
+                seconds: args.seconds.unwrap_or(180.0).ceil() as u64,
+                live: !args.json,
+                hostile: args.hostile.clone(),
+                ..MatchConfig::default()
+            };
+            println!(
+                "V12 soak: a dedicated server, {} bots and {} hostile clients (separate processes) for {} s",
+                config.clients,
+                config.hostile.len(),
+                config.seconds
+            );
+            bot_match::run(&config).map(|r| {
+                println!("{}", r.render());
                 r.ok()
             })
         }

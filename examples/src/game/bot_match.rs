@@ -28,6 +28,10 @@ pub struct MatchConfig {
     /// Also open a human-playable window client (`v12 --connect ADDR --window`) in the match;
     /// needs a display. The demo waits for the window to close after the summary.
     pub window: bool,
+    /// Hostile clients (the soak): each a `v12` client playing as a bot that also runs this
+    /// script (a path in the mod folder, e.g. `soak/chatflood.cs`). They are not in the
+    /// scoreboard check; the report samples the server's memory while they play.
+    pub hostile: Vec<String>,
 }
 
 impl Default for MatchConfig {
@@ -41,6 +45,7 @@ impl Default for MatchConfig {
             mod_dir: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/game")),
             live: true,
             window: false,
+            hostile: Vec::new(),
         }
     }
 }
@@ -75,6 +80,21 @@ pub struct MatchReport {
     pub nearby_updated_mean_pct: f64,
     /// Status lines printed during the run.
     pub status_lines: Vec<String>,
+    /// Hostile clients started (the soak).
+    pub hostile: usize,
+    /// The server's resident memory, sampled once a second (MB; Linux `/proc`, else empty).
+    pub server_rss_mb: Vec<f64>,
+    /// Largest server tick cost any status line reported (µs).
+    pub server_tick_us_max: f64,
+}
+
+impl MatchReport {
+    /// The soak's memory line: first sample after the start-up, the largest, the last.
+    pub fn memory(&self) -> Option<(f64, f64, f64)> {
+        let first = *self.server_rss_mb.get(5.min(self.server_rss_mb.len().saturating_sub(1)))?;
+        let max = self.server_rss_mb.iter().copied().fold(0.0, f64::max);
+        Some((first, max, *self.server_rss_mb.last()?))
+    }
 }
 
 impl MatchReport {
@@ -105,6 +125,22 @@ impl MatchReport {
             self.worst_staleness_ms,
             self.nearby_updated_pct,
             self.nearby_updated_mean_pct,
+        ) + &self.soak_line()
+    }
+
+    /// The soak's summary (empty without hostile clients).
+    fn soak_line(&self) -> String {
+        if self.hostile == 0 {
+            return String::new();
+        }
+        let mem = self.memory().map_or("server memory not measured (no /proc)".to_string(), |(a, m, z)| {
+            format!("server memory {a:.1} MB after start-up, {m:.1} MB at most, {z:.1} MB at the end")
+        });
+        format!(
+            "  soak: {} hostile clients; {mem}; server tick at most {:.0} µs; bots' scoreboards {}\n",
+            self.hostile,
+            self.server_tick_us_max,
+            if self.ok() { "all agree (none dropped)" } else { "DO NOT all agree" }
         )
     }
 
@@ -173,6 +209,14 @@ fn spawn(
     Ok(child)
 }
 
+/// A process's resident memory in MB (Linux `/proc`; `None` elsewhere or once it is gone).
+fn rss_mb(pid: u32) -> Option<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let kb: f64 =
+        status.lines().find_map(|l| l.strip_prefix("VmRSS:"))?.split_whitespace().next()?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
 fn field(line: &str, key: &str) -> Option<f64> {
     line.split_whitespace().find_map(|w| w.strip_prefix(key).and_then(|v| v.strip_prefix('='))?.parse().ok())
 }
@@ -220,6 +264,23 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
         ];
         children.push(spawn(&path, cfg, &args, i + 1, &tx)?);
     }
+    for (k, script) in cfg.hostile.iter().enumerate() {
+        let args: Vec<String> = vec![
+            "--connect".into(),
+            addr.clone(),
+            "--exec".into(),
+            script.clone(),
+            "--seed".into(),
+            (1000 + k as u64).to_string(),
+            "--".into(),
+            "-bot".into(),
+            "-name".into(),
+            format!("Hostile{k:02}"),
+        ];
+        children.push(spawn(&path, cfg, &args, cfg.clients + 1 + k, &tx)?);
+    }
+    let server_pid = children[0].id();
+    let mut last_sample = Instant::now();
     let mut window = None;
     if cfg.window {
         let child = Command::new(&path)
@@ -230,7 +291,8 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
         window = Some(child);
     }
     drop(tx);
-    let mut report = MatchReport { clients: cfg.clients, seconds, ..MatchReport::default() };
+    let mut report =
+        MatchReport { clients: cfg.clients, seconds, hostile: cfg.hostile.len(), ..MatchReport::default() };
     let mut boards: Vec<Option<String>> = vec![None; cfg.clients];
     let mut rtt = vec![0f64; cfg.clients];
     let mut cpm = vec![0f64; cfg.clients];
@@ -244,6 +306,7 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
     loop {
         let msg = rx.recv_timeout(Duration::from_millis(200));
         match msg {
+            Ok((who, _)) if who > cfg.clients => {}
             Ok((who, line)) => {
                 if let Some(b) = line.strip_prefix("SCOREBOARD ") {
                     if who == 0 {
@@ -255,8 +318,9 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
                     report.max_players =
                         report.max_players.max(field(&line, "players").unwrap_or(0.0) as usize);
                     report.server_tick_us = field(&line, "tick_us").unwrap_or(0.0);
+                    report.server_tick_us_max = report.server_tick_us_max.max(report.server_tick_us);
                     let k = field(&line, "kbps_per_client").unwrap_or(0.0);
-                    if field(&line, "players").unwrap_or(0.0) as usize == cfg.clients {
+                    if field(&line, "players").unwrap_or(0.0) as usize >= cfg.clients {
                         kbps_sum += k;
                         kbps_n += 1;
                     }
@@ -271,6 +335,12 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
             Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        if last_sample.elapsed() >= Duration::from_secs(1) {
+            last_sample = Instant::now();
+            if let Some(mb) = rss_mb(server_pid) {
+                report.server_rss_mb.push(mb);
+            }
         }
         // On a terminal the status line redraws itself twice a second; into a file or a
         // pipe it is a plain line every 5 s (no carriage returns in logs).
