@@ -148,11 +148,43 @@ function endMatch()
    schedule(3000, 0, quit);
 }
 
+// Chat flood protection, as Tribes 2 servers had it in script: more than
+// $Pref::Server::ChatLines lines in $Pref::Server::ChatPeriod ms mutes a client for
+// $Pref::Server::ChatPenalty ms. Without it one client's chat, relayed to every player,
+// takes the bandwidth the others need for ghost updates.
+if ($Pref::Server::ChatLines $= "")
+   $Pref::Server::ChatLines = 5;
+if ($Pref::Server::ChatPeriod $= "")
+   $Pref::Server::ChatPeriod = 5000;
+if ($Pref::Server::ChatPenalty $= "")
+   $Pref::Server::ChatPenalty = 10000;
+
+// True when %client may not chat now; tells it once when it is muted.
+function chatFlooding(%client)
+{
+   %now = getSimTime();
+   if (%now < %client.chatMutedUntil)
+      return true;
+   if (%client.chatPeriodStart $= "" || %now - %client.chatPeriodStart >= $Pref::Server::ChatPeriod)
+   {
+      %client.chatPeriodStart = %now;
+      %client.chatLines = 0;
+   }
+   %client.chatLines++;
+   if (%client.chatLines <= $Pref::Server::ChatLines)
+      return false;
+   %client.chatMutedUntil = %now + $Pref::Server::ChatPenalty;
+   commandToClient(%client, 'ChatMessage', "server",
+      "flood protection: muted for " @ mFloor($Pref::Server::ChatPenalty / 1000) @ " s");
+   echo("server: " @ %client.name @ " muted for chat flooding");
+   return true;
+}
+
 // Chat: a client's commandToServer('ChatMessage', %text) is relayed to every client.
 function serverCmdChatMessage(%client, %text)
 {
    %text = trim(%text);
-   if (%text $= "" || strlen(%text) > 200)
+   if (%text $= "" || strlen(%text) > 200 || chatFlooding(%client))
       return;
    %n = ClientGroup.getCount();
    for (%i = 0; %i < %n; %i++)
