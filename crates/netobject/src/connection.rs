@@ -6,6 +6,7 @@
 //! `ack-request:1  rate?:1 [recv-period:10 recv-size:11]  events...  ghosts`
 //! (the ghost section only in server → client packets; see [`crate::ghost::GhostManager`]).
 
+use crate::connect_token::ConnectToken;
 use crate::error::NetError;
 use crate::event::{ConnectionId, NetEvent};
 use crate::event_manager::{EventManager, EventRecord, EventStats};
@@ -15,6 +16,7 @@ use crate::ghost::{
 };
 use crate::rate::RateConfig;
 use crate::registry::NetClassRegistry;
+use crate::secure::{PacketCrypto, SEAL_OVERHEAD};
 use crate::simnet::SimulatedNet;
 use crate::strings::{SentString, StringReceiver, StringSender};
 use bytes::Bytes;
@@ -56,6 +58,9 @@ pub struct ConnectionStats {
     pub data_dropped: u64,
     /// Datagrams dropped by the simulated network.
     pub simulated_drops: u64,
+    /// Encrypted connections: datagrams from the peer's address that did not open (forged,
+    /// corrupted or replayed), dropped without effect.
+    pub unopened_dropped: u64,
     /// Event counters.
     pub events: EventStats,
     /// Tagged strings written with their text (not as an id alone).
@@ -99,6 +104,12 @@ pub struct NetConnection {
     ghost_rx: Option<GhostReceiver>,
     /// Client side: a copy of every accepted data payload for a demo recording.
     pub(crate) recorder: Option<crate::demo::DemoRecorder>,
+    /// The packet ciphers of an encrypted connection.
+    pub(crate) crypto: Option<PacketCrypto>,
+    /// Server side: the accept datagram, sent again if the client's request is repeated.
+    pub(crate) accept_packet: Bytes,
+    /// Server side: the matchmaker's token the client presented.
+    pub(crate) connect_token: Option<ConnectToken>,
     /// The `connection` tracing span (id, peer address, side): the interface enters it while
     /// it works on this connection, so every log line says whose it is.
     span: tracing::Span,
@@ -165,6 +176,43 @@ impl NetConnection {
             scope_object: None,
             ghost_rx: (!is_server).then(|| GhostReceiver::new(ghost_classes.clone())),
             recorder: None,
+            crypto: None,
+            accept_packet: Bytes::new(),
+            connect_token: None,
+        }
+    }
+
+    /// True when the packets are encrypted ([`crate::Encryption`]).
+    pub fn is_encrypted(&self) -> bool {
+        self.crypto.is_some()
+    }
+    /// Server side: the connect token the client presented, when the server requires them.
+    pub fn connect_token(&self) -> Option<&ConnectToken> {
+        self.connect_token.as_ref()
+    }
+
+    /// Opens a datagram of an encrypted connection: the plain packet, or `None` (dropped and
+    /// counted) when it does not open (or the connection is plain).
+    pub(crate) fn open(&mut self, data: &[u8]) -> Option<Vec<u8>> {
+        match self.crypto.as_mut()?.open(data) {
+            Ok(plain) => {
+                self.stats.bytes_received += SEAL_OVERHEAD as u64;
+                Some(plain)
+            }
+            Err(e) => {
+                self.stats.unopened_dropped += 1;
+                tracing::trace!(?e, "dropped a datagram that does not open");
+                None
+            }
+        }
+    }
+
+    /// Seals a datagram for the peer on an encrypted connection (plain ones pass through);
+    /// `Err` when the key is used up.
+    pub(crate) fn seal(&mut self, plain: Bytes) -> Result<Bytes, String> {
+        match self.crypto.as_mut() {
+            None => Ok(plain),
+            Some(c) => c.seal(&plain).ok_or_else(|| "packet counter exhausted; reconnect".to_string()),
         }
     }
 
@@ -431,12 +479,11 @@ impl NetConnection {
                 self.out.push_back(b);
             }
         }
-        let b = self.out.pop_front();
-        if let Some(b) = &b {
-            self.stats.packets_sent += 1;
-            self.stats.bytes_sent += b.len() as u64;
-        }
-        Ok(b)
+        let Some(b) = self.out.pop_front() else { return Ok(None) };
+        let b = self.seal(b)?;
+        self.stats.packets_sent += 1;
+        self.stats.bytes_sent += b.len() as u64;
+        Ok(Some(b))
     }
 
     fn write_data_packet(
@@ -447,7 +494,9 @@ impl NetConnection {
         world: Option<&dyn GhostWorld>,
     ) -> Result<Bytes, String> {
         let (period, size) = self.local_rate.effective(self.peer_rate);
-        let mut w = BitWriter::with_budget_bytes(size as usize);
+        // An encrypted packet keeps within the negotiated size, header and tag included.
+        let reserve = if self.crypto.is_some() { SEAL_OVERHEAD } else { 0 };
+        let mut w = BitWriter::with_budget_bytes((size as usize).saturating_sub(reserve).max(64));
         let seq = self
             .protocol
             .try_begin_data_packet(now, &mut w)

@@ -7,6 +7,7 @@
 //! server's master key and that epoch. Tokens of the current and the previous epoch are
 //! accepted, so secrets rotate every epoch with no stored state.
 
+use crate::connect_token::MAX_SEALED;
 use crate::error::{NetError, Result};
 use crate::wire;
 use bytes::Bytes;
@@ -43,9 +44,13 @@ pub enum Handshake {
         /// Digest of the ghost classes (`GhostClassRegistry::digest`).
         ghost_digest: u64,
         connect_data: Bytes,
+        /// The client's X25519 public key when it wants an encrypted connection.
+        public_key: Option<[u8; 32]>,
+        /// A matchmaker's sealed connect token (empty: none).
+        connect_token: Bytes,
     },
-    /// Server → client: accepted.
-    ConnectAccept { client_nonce: u64 },
+    /// Server → client: accepted; with the server's public key when encrypted.
+    ConnectAccept { client_nonce: u64, public_key: Option<[u8; 32]> },
     /// Server → client: refused, with a reason to show.
     ConnectReject { client_nonce: u64, reason: String },
     /// Either way: the connection is over, with a reason.
@@ -89,6 +94,8 @@ impl Handshake {
                 class_digest,
                 ghost_digest,
                 connect_data,
+                public_key,
+                connect_token,
             } => {
                 w.write_bits(*client_nonce, 64);
                 w.write_int(*epoch, 32);
@@ -99,8 +106,15 @@ impl Handshake {
                 let data = &connect_data[..connect_data.len().min(MAX_CONNECT_DATA)];
                 w.write_int(data.len() as u32, 9);
                 w.write_bytes(data);
+                write_key(&mut w, public_key.as_ref());
+                let token = &connect_token[..connect_token.len().min(MAX_SEALED)];
+                w.write_int(token.len() as u32, 8);
+                w.write_bytes(token);
             }
-            Self::ConnectAccept { client_nonce } => w.write_bits(*client_nonce, 64),
+            Self::ConnectAccept { client_nonce, public_key } => {
+                w.write_bits(*client_nonce, 64);
+                write_key(&mut w, public_key.as_ref());
+            }
             Self::ConnectReject { client_nonce, reason } | Self::Disconnect { client_nonce, reason } => {
                 w.write_bits(*client_nonce, 64);
                 let mut end = reason.len().min(MAX_REASON);
@@ -145,6 +159,13 @@ impl Handshake {
                 }
                 let mut buf = vec![0; len];
                 r.read_bytes(&mut buf)?;
+                let public_key = read_key(&mut r)?;
+                let token_len = r.read_int(8)? as usize;
+                if token_len > MAX_SEALED {
+                    return Err(NetError::TooLong { what: "connect token", len: token_len, max: MAX_SEALED });
+                }
+                let mut token_buf = vec![0; token_len];
+                r.read_bytes(&mut token_buf)?;
                 Self::ConnectRequest {
                     client_nonce,
                     epoch,
@@ -153,14 +174,33 @@ impl Handshake {
                     class_digest,
                     ghost_digest,
                     connect_data: Bytes::from(buf),
+                    public_key,
+                    connect_token: Bytes::from(token_buf),
                 }
             }
-            3 => Self::ConnectAccept { client_nonce },
+            3 => Self::ConnectAccept { client_nonce, public_key: read_key(&mut r)? },
             4 => Self::ConnectReject { client_nonce, reason: wire::read_str(&mut r, MAX_REASON)? },
             5 => Self::Disconnect { client_nonce, reason: wire::read_str(&mut r, MAX_REASON)? },
             other => return Err(NetError::BadEvent(format!("unknown handshake kind {other}"))),
         })
     }
+}
+
+fn write_key(w: &mut BitWriter, key: Option<&[u8; 32]>) {
+    if w.write_flag(key.is_some())
+        && let Some(k) = key
+    {
+        w.write_bytes(k);
+    }
+}
+
+fn read_key(r: &mut BitReader<'_>) -> Result<Option<[u8; 32]>> {
+    if !r.read_flag()? {
+        return Ok(None);
+    }
+    let mut k = [0u8; 32];
+    r.read_bytes(&mut k)?;
+    Ok(Some(k))
 }
 
 /// The server's token minting and checking: a master key, nothing per client.
@@ -264,8 +304,22 @@ mod tests {
                 class_digest: 5,
                 ghost_digest: 6,
                 connect_data: Bytes::from_static(b"name=Dood"),
+                public_key: Some([7; 32]),
+                connect_token: Bytes::from_static(b"sealed"),
             },
-            Handshake::ConnectAccept { client_nonce: 9 },
+            Handshake::ConnectRequest {
+                client_nonce: 1,
+                epoch: 2,
+                token: 3,
+                protocol_version: 4,
+                class_digest: 5,
+                ghost_digest: 6,
+                connect_data: Bytes::new(),
+                public_key: None,
+                connect_token: Bytes::new(),
+            },
+            Handshake::ConnectAccept { client_nonce: 9, public_key: None },
+            Handshake::ConnectAccept { client_nonce: 9, public_key: Some([1; 32]) },
             Handshake::ConnectReject { client_nonce: 9, reason: "server full".into() },
             Handshake::Disconnect { client_nonce: 9, reason: "bye".into() },
         ];

@@ -2,6 +2,7 @@
 //! answers handshake packets (statelessly until a valid connect request), routes connected
 //! packets to their NetConnection, and hands out datagrams, events and timeouts.
 
+use crate::connect_token::{ConnectToken, IssuedToken};
 use crate::connection::NetConnection;
 use crate::error::{NetError, Result};
 use crate::event::{ConnectionId, NetEvent};
@@ -12,11 +13,12 @@ use crate::ghost::{
 use crate::handshake::{Handshake, TokenError, TokenMinter};
 use crate::rate::RateConfig;
 use crate::registry::NetClassRegistry;
+use crate::secure::{Encryption, KeyContext, KeyExchange};
 use crate::strings::NetStringTable;
 use bytes::Bytes;
+use chacha20::ChaCha20Rng;
 use hashbrown::HashMap;
 use rand_core::{Rng, SeedableRng};
-use rand_pcg::Pcg64;
 use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -52,6 +54,11 @@ pub struct InterfaceConfig {
     pub protocol: ProtocolConfig,
     /// Ghosting settings of every accepted connection.
     pub ghost: GhostConfig,
+    /// Whether connections are encrypted (X25519 key exchange, ChaCha20-Poly1305 packets).
+    pub encryption: Encryption,
+    /// Server side: the key shared with a matchmaker; when set, a connect request must carry
+    /// a valid connect token ([`ConnectToken`]) and the connection is encrypted.
+    pub connect_token_key: Option<[u8; 32]>,
 }
 
 impl Default for InterfaceConfig {
@@ -69,6 +76,8 @@ impl Default for InterfaceConfig {
             client_rate: RateConfig::CLIENT,
             protocol: ProtocolConfig::default(),
             ghost: GhostConfig::default(),
+            encryption: Encryption::Off,
+            connect_token_key: None,
         }
     }
 }
@@ -103,6 +112,10 @@ struct Pending {
     connect_data: Bytes,
     /// Times the server said "busy" and we backed off.
     busy_retries: u32,
+    /// Our key pair when we ask for encryption.
+    key: Option<KeyExchange>,
+    /// The matchmaker's token we present.
+    token: Option<IssuedToken>,
 }
 
 /// A server that answers "busy" is asked again after 1, 2, then 4 s before the attempt fails.
@@ -148,7 +161,11 @@ pub struct NetInterface {
     finished_demos: HashMap<ConnectionId, Vec<u8>>,
     strings: NetStringTable,
     minter: TokenMinter,
-    rng: Pcg64,
+    /// Nonces, simulation seeds and key material: a cryptographic generator, so nothing it
+    /// hands out in the clear tells anything about the keys.
+    rng: ChaCha20Rng,
+    /// Unix time (s) for connect-token expiry, kept by the driver ([`Self::set_wall_clock`]).
+    wall_clock_s: u64,
     next_id: u32,
     connections: HashMap<ConnectionId, NetConnection>,
     by_addr: HashMap<SocketAddr, ConnectionId>,
@@ -194,7 +211,8 @@ impl NetInterface {
             finished_demos: HashMap::new(),
             strings: NetStringTable::new(),
             minter,
-            rng: Pcg64::from_seed(seed),
+            rng: ChaCha20Rng::from_seed(seed),
+            wall_clock_s: 0,
             next_id: 1,
             connections: HashMap::new(),
             by_addr: HashMap::new(),
@@ -216,6 +234,11 @@ impl NetInterface {
     /// Starts or stops answering connection requests.
     pub fn set_accept_connections(&mut self, accept: bool) {
         self.config.accept_connections = accept;
+    }
+    /// Tells the interface the Unix time (s), for connect-token expiry; a driver calls it
+    /// every pump (the interface itself reads no clock).
+    pub fn set_wall_clock(&mut self, unix_s: u64) {
+        self.wall_clock_s = unix_s;
     }
     /// Installs an application check run on every valid connect request.
     pub fn set_connect_filter(&mut self, filter: ConnectFilter) {
@@ -353,6 +376,34 @@ impl NetInterface {
     /// Starts connecting to a server (`connect()` in the console). Progress arrives as
     /// [`InterfaceEvent::Connected`] or [`InterfaceEvent::ConnectFailed`].
     pub fn connect(&mut self, now: u64, addr: SocketAddr, connect_data: Bytes) -> ConnectionId {
+        self.connect_inner(now, addr, connect_data, None)
+    }
+
+    /// [`Self::connect`] presenting a matchmaker's connect token (the connection is
+    /// encrypted with the token's key mixed in, whatever [`InterfaceConfig::encryption`] says).
+    pub fn connect_with_token(
+        &mut self,
+        now: u64,
+        addr: SocketAddr,
+        connect_data: Bytes,
+        token: IssuedToken,
+    ) -> ConnectionId {
+        self.connect_inner(now, addr, connect_data, Some(token))
+    }
+
+    fn new_key(&mut self) -> KeyExchange {
+        let mut b = [0u8; 32];
+        self.rng.fill_bytes(&mut b);
+        KeyExchange::from_random(b)
+    }
+
+    fn connect_inner(
+        &mut self,
+        now: u64,
+        addr: SocketAddr,
+        connect_data: Bytes,
+        token: Option<IssuedToken>,
+    ) -> ConnectionId {
         let id = self.alloc_id();
         let nonce = self.rng.next_u64();
         let data = connect_data.slice(..connect_data.len().min(crate::handshake::MAX_CONNECT_DATA));
@@ -372,6 +423,8 @@ impl NetInterface {
             next_retry: now + self.config.connect_retry_ms,
             connect_data: data,
             busy_retries: 0,
+            key: (self.config.encryption != Encryption::Off || token.is_some()).then(|| self.new_key()),
+            token,
         };
         self.transmits.push_back((addr, Handshake::ChallengeRequest { client_nonce: nonce }.encode()));
         self.pending.insert(addr, p);
@@ -426,7 +479,10 @@ impl NetInterface {
         }
         if tell_peer {
             let pkt = Handshake::Disconnect { client_nonce: c.nonce, reason: reason.into() }.encode();
-            self.transmits.push_back((c.remote_addr(), pkt));
+            // On an encrypted connection the goodbye is sealed too: a plain one is ignored.
+            if let Ok(pkt) = c.seal(pkt) {
+                self.transmits.push_back((c.remote_addr(), pkt));
+            }
         }
         c.span().in_scope(|| info!(reason, by_peer, "disconnected"));
         self.events.push_back(InterfaceEvent::Disconnected {
@@ -474,6 +530,24 @@ impl NetInterface {
             };
             let Some(c) = self.connections.get_mut(&id) else { return };
             let _span = c.span().clone().entered();
+            let opened;
+            let data = if c.is_encrypted() {
+                let Some(plain) = c.open(data) else { return };
+                opened = plain;
+                if opened.first().is_some_and(|b| b & 1 == 0) {
+                    // A sealed goodbye.
+                    if let Ok(Handshake::Disconnect { client_nonce, reason }) = Handshake::decode(&opened)
+                        && client_nonce == c.nonce
+                    {
+                        drop(_span);
+                        self.close(id, &reason, false, true);
+                    }
+                    return;
+                }
+                &opened[..]
+            } else {
+                data
+            };
             let result = c.handle_packet(now, data, &self.registry, world);
             while let Some(event) = c.pop_ready() {
                 self.events.push_back(InterfaceEvent::EventReceived { connection: id, event });
@@ -527,6 +601,8 @@ impl NetInterface {
                 class_digest,
                 ghost_digest,
                 connect_data,
+                public_key,
+                connect_token,
             } => {
                 if !self.config.accept_connections {
                     return;
@@ -540,6 +616,7 @@ impl NetInterface {
                     protocol_version,
                     (class_digest, ghost_digest),
                     connect_data,
+                    (public_key, connect_token),
                 );
             }
             Handshake::ChallengeResponse { client_nonce, epoch, token } => {
@@ -555,14 +632,43 @@ impl NetInterface {
                     self.transmits.push_back((from, pkt));
                 }
             }
-            Handshake::ConnectAccept { client_nonce } => {
+            Handshake::ConnectAccept { client_nonce, public_key } => {
                 let Some(p) = self.pending.get(&from) else { return };
                 if p.nonce != client_nonce || p.step == PendingStep::Challenge {
                     return;
                 }
                 let Some(p) = self.pending.remove(&from) else { return };
+                let must_encrypt = self.config.encryption == Encryption::Required || p.token.is_some();
+                let crypto = match (&p.key, public_key) {
+                    (Some(key), Some(server_public)) => {
+                        let ctx = KeyContext {
+                            client_nonce,
+                            token_key: p.token.as_ref().map(|t| &t.key),
+                            client_public: key.public(),
+                            server_public,
+                        };
+                        key.finish(server_public, false, &ctx)
+                    }
+                    _ => None,
+                };
+                if crypto.is_none() && (must_encrypt || public_key.is_some()) {
+                    let reason = if public_key.is_some() {
+                        "the server's key exchange failed"
+                    } else {
+                        "the server does not encrypt; this client requires it"
+                    };
+                    // The server thinks we are connected: tell it, then give up.
+                    let bye = Handshake::Disconnect { client_nonce, reason: reason.into() }.encode();
+                    self.transmits.push_back((from, bye));
+                    self.events.push_back(InterfaceEvent::ConnectFailed {
+                        connection: p.id,
+                        addr: from,
+                        reason: reason.into(),
+                    });
+                    return;
+                }
                 let seed = self.rng.next_u64();
-                let c = NetConnection::new(
+                let mut c = NetConnection::new(
                     p.id,
                     from,
                     false,
@@ -575,7 +681,8 @@ impl NetInterface {
                     &self.ghost_classes,
                     self.config.ghost,
                 );
-                c.span().in_scope(|| info!("connected to server"));
+                c.crypto = crypto;
+                c.span().in_scope(|| info!(encrypted = c.is_encrypted(), "connected to server"));
                 self.by_addr.insert(from, p.id);
                 self.connections.insert(p.id, c);
                 self.events.push_back(InterfaceEvent::Connected {
@@ -610,8 +717,9 @@ impl NetInterface {
                 }
             }
             Handshake::Disconnect { client_nonce, reason } => {
+                // A plain goodbye for an encrypted connection is ignored: anyone can forge one.
                 if let Some(&id) = self.by_addr.get(&from)
-                    && self.connections.get(&id).is_some_and(|c| c.nonce == client_nonce)
+                    && self.connections.get(&id).is_some_and(|c| c.nonce == client_nonce && !c.is_encrypted())
                 {
                     self.close(id, &reason, false, true);
                 }
@@ -631,6 +739,8 @@ impl NetInterface {
             class_digest: self.registry.digest(),
             ghost_digest: self.ghost_classes.digest(),
             connect_data: p.connect_data.clone(),
+            public_key: p.key.as_ref().map(KeyExchange::public),
+            connect_token: p.token.as_ref().map(|t| t.sealed.clone()).unwrap_or_default(),
         }
         .encode()
     }
@@ -646,26 +756,27 @@ impl NetInterface {
         protocol_version: u32,
         (class_digest, ghost_digest): (u64, u64),
         connect_data: Bytes,
+        (public_key, connect_token): (Option<[u8; 32]>, Bytes),
     ) {
         if let Err(e) = self.minter.check(now, epoch, from, client_nonce, token) {
             let reason = match e {
-                TokenError::Invalid => "invalid connect token",
-                TokenError::Stale => "connect token expired; try again",
+                TokenError::Invalid => "invalid challenge token",
+                TokenError::Stale => "challenge token expired; try again",
             };
             self.reject(from, client_nonce, reason.into());
             return;
         }
         // A retry of a request we accepted (our accept was lost): accept again.
         if let Some(&id) = self.by_addr.get(&from) {
-            if self.connections.get(&id).is_some_and(|c| c.nonce == client_nonce) {
-                self.transmits.push_back((from, Handshake::ConnectAccept { client_nonce }.encode()));
+            if let Some(c) = self.connections.get(&id).filter(|c| c.nonce == client_nonce) {
+                self.transmits.push_back((from, c.accept_packet.clone()));
                 return;
             }
             // The same address with a fresh challenge: the client restarted.
             self.close(id, "reconnected from the same address", true, false);
         }
         if self.used_tokens.contains_key(&token) {
-            self.reject(from, client_nonce, "connect token already used".into());
+            self.reject(from, client_nonce, "challenge token already used".into());
             return;
         }
         if protocol_version != self.config.protocol_version {
@@ -697,16 +808,57 @@ impl NetInterface {
             self.reject(from, client_nonce, "server busy; try again".into());
             return;
         }
+        // The matchmaker's connect token, when this server requires one.
+        let mut claims = None;
+        if let Some(server_key) = self.config.connect_token_key {
+            match ConnectToken::open(&server_key, &connect_token, self.wall_clock_s) {
+                Ok(opened) => claims = Some(opened),
+                Err(e) => {
+                    self.reject(from, client_nonce, e.to_string());
+                    return;
+                }
+            }
+            let id = claims.as_ref().map(|(t, _)| t.client_id);
+            if self.connections.values().any(|c| c.connect_token.as_ref().map(|t| t.client_id) == id) {
+                self.reject(from, client_nonce, "connect token already in use".into());
+                return;
+            }
+        }
+        let must_encrypt = self.config.encryption == Encryption::Required || claims.is_some();
+        let encrypt = public_key.is_some() && (self.config.encryption != Encryption::Off || claims.is_some());
+        if must_encrypt && !encrypt {
+            self.reject(from, client_nonce, "this server requires an encrypted connection".into());
+            return;
+        }
         if let Some(f) = self.filter.as_mut()
             && let Err(reason) = f(from, &connect_data)
         {
             self.reject(from, client_nonce, reason);
             return;
         }
+        let (crypto, server_public) = match public_key.filter(|_| encrypt) {
+            Some(client_public) => {
+                let key = self.new_key();
+                let ctx = KeyContext {
+                    client_nonce,
+                    token_key: claims.as_ref().map(|(_, k)| k),
+                    client_public,
+                    server_public: key.public(),
+                };
+                match key.finish(client_public, true, &ctx) {
+                    Some(c) => (Some(c), Some(key.public())),
+                    None => {
+                        self.reject(from, client_nonce, "bad key exchange".into());
+                        return;
+                    }
+                }
+            }
+            None => (None, None),
+        };
         self.used_tokens.insert(token, self.minter.expiry(epoch));
         let id = self.alloc_id();
         let seed = self.rng.next_u64();
-        let c = NetConnection::new(
+        let mut c = NetConnection::new(
             id,
             from,
             true,
@@ -719,11 +871,14 @@ impl NetInterface {
             &self.ghost_classes,
             self.config.ghost,
         );
-        c.span().in_scope(|| info!("client connected"));
+        c.crypto = crypto;
+        c.connect_token = claims.map(|(t, _)| t);
+        c.accept_packet = Handshake::ConnectAccept { client_nonce, public_key: server_public }.encode();
+        c.span().in_scope(|| info!(encrypted = c.is_encrypted(), "client connected"));
+        self.transmits.push_back((from, c.accept_packet.clone()));
         self.by_addr.insert(from, id);
         self.connections.insert(id, c);
         self.stats.connects_accepted += 1;
-        self.transmits.push_back((from, Handshake::ConnectAccept { client_nonce }.encode()));
         self.events.push_back(InterfaceEvent::Connected {
             connection: id,
             addr: from,

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod connect_token;
 mod connection;
 pub mod demo;
 mod error;
@@ -12,10 +13,12 @@ mod local;
 pub mod owned;
 mod rate;
 mod registry;
+pub mod secure;
 mod simnet;
 mod strings;
 mod wire;
 
+pub use crate::connect_token::{ConnectToken, ConnectTokenError, IssuedToken, MAX_SEALED, MAX_USER_DATA};
 pub use crate::connection::{ConnectionStats, NetConnection};
 pub use crate::error::{NetError, Result};
 pub use crate::event::{
@@ -32,6 +35,7 @@ pub use crate::interface::{
 pub use crate::local::pump_local;
 pub use crate::rate::RateConfig;
 pub use crate::registry::{NetClassInfo, NetClassRegistry, NetClassRegistryBuilder};
+pub use crate::secure::Encryption;
 pub use crate::strings::{MAX_TAGGED_STRING, NetStringTable, STRING_SLOTS, StringHandle};
 pub use crate::wire::{read_str, write_str};
 pub use v12_notify_protocol::ProtocolConfig;

@@ -48,6 +48,8 @@ fn request(s: &NetInterface, nonce: u64, epoch: u32, token: u64) -> Bytes {
         class_digest: s.registry().digest(),
         ghost_digest: s.ghost_classes().digest(),
         connect_data: Bytes::from_static(b"hello"),
+        public_key: None,
+        connect_token: Bytes::new(),
     }
     .encode()
 }
@@ -90,7 +92,7 @@ fn spoofed_challenge_flood_allocates_nothing() {
     for i in 0..10_000u64 {
         let from = SocketAddr::from(([172, 16, (i / 256) as u8, (i % 256) as u8], 1000 + i as u16));
         s.handle_datagram(10_000, from, &request(&s, i, 0, i.wrapping_mul(31)));
-        assert_eq!(reject_reason(&drain(&mut s, 10_000)), Some("invalid connect token"));
+        assert_eq!(reject_reason(&drain(&mut s, 10_000)), Some("invalid challenge token"));
     }
     assert_eq!((s.connection_count(), s.pending_count(), s.used_token_count()), (0, 0, 0));
     // Short (unpadded) challenge requests get no answer at all.
@@ -106,22 +108,22 @@ fn forged_stale_and_replayed_tokens_are_rejected() {
     let (epoch, token) = challenge(&mut s, 1000, a, 42);
 
     s.handle_datagram(1000, a, &request(&s, 42, epoch, token ^ 0x10));
-    assert_eq!(reject_reason(&drain(&mut s, 1000)), Some("invalid connect token"));
+    assert_eq!(reject_reason(&drain(&mut s, 1000)), Some("invalid challenge token"));
     // A token is bound to the address that asked for it and to its nonce.
     s.handle_datagram(1000, addr(2), &request(&s, 42, epoch, token));
-    assert_eq!(reject_reason(&drain(&mut s, 1000)), Some("invalid connect token"));
+    assert_eq!(reject_reason(&drain(&mut s, 1000)), Some("invalid challenge token"));
     s.handle_datagram(1000, a, &request(&s, 43, epoch, token));
-    assert_eq!(reject_reason(&drain(&mut s, 1000)), Some("invalid connect token"));
+    assert_eq!(reject_reason(&drain(&mut s, 1000)), Some("invalid challenge token"));
     // Stale: two epochs later.
     let later = 1000 + 2 * s.config().token_epoch_ms;
     s.handle_datagram(later, a, &request(&s, 42, epoch, token));
-    assert_eq!(reject_reason(&drain(&mut s, later)), Some("connect token expired; try again"));
+    assert_eq!(reject_reason(&drain(&mut s, later)), Some("challenge token expired; try again"));
     assert_eq!(s.connection_count(), 0);
 
     // Valid: accepted once; a retry of the same request gets the accept again, no new connection.
     s.handle_datagram(2000, a, &request(&s, 42, epoch, token));
     let out = drain(&mut s, 2000);
-    assert!(out.iter().any(|(_, h)| matches!(h, Handshake::ConnectAccept { client_nonce: 42 })));
+    assert!(out.iter().any(|(_, h)| matches!(h, Handshake::ConnectAccept { client_nonce: 42, .. })));
     assert_eq!(s.connection_count(), 1);
     s.handle_datagram(2100, a, &request(&s, 42, epoch, token));
     assert!(drain(&mut s, 2100).iter().any(|(_, h)| matches!(h, Handshake::ConnectAccept { .. })));
@@ -133,7 +135,7 @@ fn forged_stale_and_replayed_tokens_are_rejected() {
     s.disconnect(id, "kicked");
     drain(&mut s, 2200);
     s.handle_datagram(2200, a, &request(&s, 42, epoch, token));
-    assert_eq!(reject_reason(&drain(&mut s, 2200)), Some("connect token already used"));
+    assert_eq!(reject_reason(&drain(&mut s, 2200)), Some("challenge token already used"));
     assert_eq!(s.connection_count(), 0);
     // The replay memory expires with the token.
     s.handle_timeout(1000 + 3 * s.config().token_epoch_ms);
