@@ -2,7 +2,10 @@
 // Arguments (after `--`): -seconds N, -port P, -bot, -name NAME, -listen, -master ADDR:PORT
 // (list the server there, or with -query ask it for the server list), -name-server NAME,
 // -agones ADDR:PORT (the Agones SDK sidecar; AGONES_SDK_HTTP_PORT also turns it on),
-// -bind IP (the server's address; 0.0.0.0 for every interface, loopback by default).
+// -bind IP (the server's address; 0.0.0.0 for every interface, loopback by default),
+// -encryption off|on|required ($Pref::Net::Encryption, default on), -token-key HEX (a server
+// admits only clients with a connect token sealed with this key), -token "SEALED KEY" (the
+// client's connect token, from issueConnectToken).
 
 $Pref::Net::PacketRateToClient = 10;
 $Pref::Net::PacketRateToServer = 32;
@@ -30,6 +33,9 @@ function parseArgs()
       else if (%a $= "-query") $Game::queryMaster = 1;
       else if (%a $= "-agones") { %i++; $Pref::Agones::Address = $Game::argv[%i]; }
       else if (%a $= "-bind") { %i++; $Pref::Net::BindAddress = $Game::argv[%i]; }
+      else if (%a $= "-encryption") { %i++; $Pref::Net::Encryption = $Game::argv[%i]; }
+      else if (%a $= "-token-key") { %i++; $Pref::Server::ConnectTokenKey = $Game::argv[%i]; }
+      else if (%a $= "-token") { %i++; $Pref::Net::ConnectToken = $Game::argv[%i]; }
    }
 }
 

@@ -9,5 +9,6 @@ pub mod ghosts;
 pub mod link_check;
 pub mod lockstep_demo;
 pub mod net_loop;
+pub mod net_security;
 pub mod owned;
 pub mod rts;

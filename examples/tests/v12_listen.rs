@@ -85,6 +85,8 @@ fn listen_server_hosts_and_joins_itself_and_a_remote_bot() {
     assert!(guest_status.success(), "guest exit {guest_status:?}");
     assert!(all.contains("server: Host joined"), "{all}");
     assert!(all.contains("server: Guest joined"), "{all}");
+    // Encryption is on by default ($Pref::Net::Encryption).
+    assert!(all.contains("server: Guest is on an encrypted connection"), "{all}");
     assert!(all.contains("client: connection accepted"), "{all}");
     assert!(all.contains("client: match over"), "{all}");
     // The host's own client sees ghosts over its own connection; the server saw both players.
@@ -93,4 +95,55 @@ fn listen_server_hosts_and_joins_itself_and_a_remote_bot() {
     let board = scoreboard(&host_lines).expect("host scoreboard");
     assert!(board.contains("Host=") && board.contains("Guest="), "{board}");
     assert_eq!(scoreboard(&guest_lines).as_deref(), Some(board.as_str()), "{all}");
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A dedicated server that requires connect tokens (`-token-key`) admits the bot whose
+/// token a matchmaker sealed with that key, and refuses one without a token and one whose
+/// token was sealed with another key, each with the reason.
+#[test]
+fn a_server_with_a_token_key_admits_only_clients_with_its_tokens() {
+    use rand_core::SeedableRng;
+    use v12_netobject::ConnectToken;
+    let key = [0x5A; 32];
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let token = |key: &[u8; 32], id: u64| {
+        let t = ConnectToken { client_id: id, expires_unix_s: now + 120, user_data: b"team=red".to_vec() };
+        let issued = t.issue(key, &mut chacha20::ChaCha20Rng::seed_from_u64(id));
+        format!("{} {}", hex(&issued.sealed), hex(&issued.key))
+    };
+    let (mut server, server_rx) =
+        start(&["--dedicated", "--", "-port", "0", "-seconds", "4", "-token-key", &hex(&key)]);
+    let addr = loop {
+        let line = server_rx.recv_timeout(Duration::from_secs(30)).expect("the server starts");
+        if let Some(a) = line.strip_prefix("LISTENING ") {
+            break a.trim().to_string();
+        }
+    };
+    let good = token(&key, 7);
+    let forged = token(&[1; 32], 8);
+    let (mut ok, ok_rx) = start(&["--connect", &addr, "--", "-bot", "-name", "Vouched", "-token", &good]);
+    let (mut none, none_rx) = start(&["--connect", &addr, "--", "-bot", "-name", "Anon"]);
+    let (mut bad, bad_rx) = start(&["--connect", &addr, "--", "-bot", "-name", "Forger", "-token", &forged]);
+    let server_lines = collect(&mut server, &server_rx, Duration::from_secs(60)).join("\n");
+    let ok_lines = collect(&mut ok, &ok_rx, Duration::from_secs(30)).join("\n");
+    let none_lines = collect(&mut none, &none_rx, Duration::from_secs(30)).join("\n");
+    let bad_lines = collect(&mut bad, &bad_rx, Duration::from_secs(30)).join("\n");
+    for c in [&mut server, &mut ok, &mut none, &mut bad] {
+        let _ = c.wait();
+    }
+    assert!(
+        server_lines.contains("server: Vouched is on an encrypted connection (connect token 7, team=red)"),
+        "{server_lines}"
+    );
+    assert!(ok_lines.contains("client: match over"), "{ok_lines}");
+    assert!(none_lines.contains("client: connection rejected: connect token invalid"), "{none_lines}");
+    assert!(bad_lines.contains("client: connection rejected: connect token invalid"), "{bad_lines}");
+    assert!(
+        !server_lines.contains("Anon joined") && !server_lines.contains("Forger joined"),
+        "{server_lines}"
+    );
 }

@@ -59,6 +59,10 @@ impl<T: Transport> NetDriver<T> {
         server: Option<&dyn GhostWorld>,
         mut client: Option<&mut dyn GhostClientWorld>,
     ) -> io::Result<usize> {
+        // Connect tokens expire by the wall clock; the sans-IO interface reads none.
+        if let Ok(unix) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+            self.interface.set_wall_clock(unix.as_secs());
+        }
         self.inbox.clear();
         let received = self.transport.recv_batch(now, &mut self.inbox)?;
         for d in self.inbox.drain(..) {

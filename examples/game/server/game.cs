@@ -34,6 +34,9 @@ function GameConnection::onConnect(%client, %name)
 // The client has every datablock: now it may see ghosts and get a player.
 function GameConnection::onDataBlocksDone(%client)
 {
+   if (%client.encrypted)
+      echo("server: " @ %client.name @ " is on an encrypted connection" @
+         (%client.connectTokenId !$= "" ? " (connect token " @ %client.connectTokenId @ ", " @ %client.connectTokenData @ ")" : ""));
    %client.player = spawnSceneObject(LightMale, getRandom(-40, 40), getRandom(-40, 40));
    setControlObject(%client, %client.player);
    updateScoreboard();

@@ -62,13 +62,19 @@ impl ClientSession {
         gc::client_create_server_connection(con).map_err(io::Error::other)?;
         let (reg, ghosts) = registries();
         let rate = RateConfig { send_period_ms: 32, send_size: 508, recv_period_ms: 100, recv_size: 508 };
+        let encryption = crate::net_security::encryption(con).map_err(io::Error::other)?;
+        let token = crate::net_security::client_token(con).map_err(io::Error::other)?;
         let mut iface = NetInterface::new(
-            InterfaceConfig { client_rate: rate, ..Default::default() },
+            InterfaceConfig { client_rate: rate, encryption, ..Default::default() },
             reg,
             crate::net_loop::entropy(seed, 1),
         );
         iface.set_ghost_classes(ghosts);
-        let server = iface.connect(now, sock, gc::encode_connect_args(&[name.to_string()]).into());
+        let data = gc::encode_connect_args(&[name.to_string()]).into();
+        let server = match token {
+            Some(t) => iface.connect_with_token(now, sock, data, t),
+            None => iface.connect(now, sock, data),
+        };
         let transport = UdpTransport::bind(NetAddress::localhost(0))?;
         Ok(ClientSession {
             remote,

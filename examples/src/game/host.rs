@@ -160,6 +160,7 @@ fn rate_from_prefs(con: &Console, to_client: bool) -> RateConfig {
 }
 
 fn register_script_functions(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
+    crate::net_security::register(con);
     let sh = shared.clone();
     con.register_function("createServer", 2, 2, "createServer(port)", move |_c, a| {
         sh.borrow_mut().requests.push(Request::CreateServer(a.f64(0).clamp(0.0, 65535.0) as u16));
@@ -313,6 +314,15 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
             let now = clock.now_ms();
             match r {
                 Request::CreateServer(port) => {
+                    let security = crate::net_security::encryption(&con)
+                        .and_then(|e| Ok((e, crate::net_security::connect_token_key(&con)?)));
+                    let (encryption, connect_token_key) = match security {
+                        Ok(s) => s,
+                        Err(e) => {
+                            con.error(&format!("createServer: {e}"));
+                            continue;
+                        }
+                    };
                     let mut iface = NetInterface::new(
                         InterfaceConfig {
                             accept_connections: true,
@@ -326,6 +336,8 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                                 1,
                                 2048,
                             ) as usize,
+                            encryption,
+                            connect_token_key,
                             ..Default::default()
                         },
                         reg.clone(),
@@ -370,14 +382,31 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                         con.warn(&format!("connect: bad address {addr}"));
                         continue;
                     };
+                    let security = crate::net_security::encryption(&con)
+                        .and_then(|e| Ok((e, crate::net_security::client_token(&con)?)));
+                    let (encryption, token) = match security {
+                        Ok(s) => s,
+                        Err(e) => {
+                            con.error(&format!("connect: {e}"));
+                            continue;
+                        }
+                    };
                     gc::client_create_server_connection(&mut con).map_err(io::Error::other)?;
                     let mut iface = NetInterface::new(
-                        InterfaceConfig { client_rate: rate_from_prefs(&con, false), ..Default::default() },
+                        InterfaceConfig {
+                            client_rate: rate_from_prefs(&con, false),
+                            encryption,
+                            ..Default::default()
+                        },
                         reg.clone(),
                         crate::net_loop::entropy(cfg.seed, 0x55),
                     );
                     iface.set_ghost_classes(ghosts.clone());
-                    let to = iface.connect(now, sock, gc::encode_connect_args(&args).into());
+                    let data = gc::encode_connect_args(&args).into();
+                    let to = match token {
+                        Some(t) => iface.connect_with_token(now, sock, data, t),
+                        None => iface.connect(now, sock, data),
+                    };
                     client = Some(Client {
                         // Loopback for a server on this machine; any interface otherwise.
                         driver: NetDriver::new(iface, bind_port(cfg.seed ^ 0x77, client_bind_ip(sock), 0)?),
@@ -700,6 +729,15 @@ fn server_net_event(
                 &args,
             ) {
                 Ok(Some(client)) => {
+                    // What scripts may ask of the connection's security.
+                    if let Some(c) = s.driver.interface.connection(connection) {
+                        con.set_field(client, "encrypted", i64::from(c.is_encrypted()));
+                        if let Some(t) = c.connect_token() {
+                            con.set_field(client, "connectTokenId", t.client_id.to_string());
+                            let data = String::from_utf8_lossy(&t.user_data).into_owned();
+                            con.set_field(client, "connectTokenData", data);
+                        }
+                    }
                     let mut g = ServerGameConnection::new(connection);
                     let ctl = shared.borrow().control.iter().find(|(_, c)| **c == client).map(|(o, _)| *o);
                     g.set_control_object(ctl);
