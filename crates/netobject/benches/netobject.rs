@@ -58,15 +58,17 @@ fn handshake(c: &mut Criterion) {
 const CLIENTS: usize = 1000;
 
 /// A 1,000-client world on a zero-latency link, every client connected.
-fn big_world() -> World {
+fn big_world(encryption: Encryption) -> World {
     let server_cfg = InterfaceConfig {
         max_connections: CLIENTS,
         max_connections_per_ip: CLIENTS,
         max_pending: CLIENTS,
+        encryption,
         ..InterfaceConfig::default()
     };
     let link = LinkParams { latency_ms: 0, ..LinkParams::CLEAN };
-    let mut w = World::new(CLIENTS, server_cfg, InterfaceConfig::default(), link, 77);
+    let client_cfg = InterfaceConfig { encryption, ..InterfaceConfig::default() };
+    let mut w = World::new(CLIENTS, server_cfg, client_cfg, link, 77);
     w.connect_all();
     w.run_until(2000);
     assert_eq!(w.nodes[0].connection_count(), CLIENTS);
@@ -114,8 +116,14 @@ fn thousand_clients(c: &mut Criterion) {
     let mut g = c.benchmark_group("server_1000_clients");
     g.sample_size(10).measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_millis(500));
     g.throughput(Throughput::Elements(CLIENTS as u64));
-    let mut w = big_world();
+    let mut w = big_world(Encryption::Off);
     g.bench_function("netinterface_tick", |b| {
+        b.iter_custom(|iters| (0..iters).map(|_| server_tick(&mut w)).sum())
+    });
+    // The same tick with every connection encrypted (ChaCha20-Poly1305 both ways).
+    let mut w = big_world(Encryption::Required);
+    assert!(w.nodes[0].connection_ids().iter().all(|&id| w.nodes[0].connection(id).unwrap().is_encrypted()));
+    g.bench_function("netinterface_tick_encrypted", |b| {
         b.iter_custom(|iters| (0..iters).map(|_| server_tick(&mut w)).sum())
     });
 
@@ -163,5 +171,46 @@ fn thousand_clients(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, handshake, thousand_clients);
+/// Sealing and opening one 200-byte packet, against copying it (the plain path's floor).
+fn packet_crypto(c: &mut Criterion) {
+    use v12_netobject::secure::{KeyContext, KeyExchange};
+    let mut g = c.benchmark_group("packet_crypto_200B");
+    g.measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500));
+    g.throughput(Throughput::Bytes(200));
+    let (ck, sk) = (KeyExchange::from_random([1; 32]), KeyExchange::from_random([2; 32]));
+    let ctx = KeyContext {
+        client_nonce: 1,
+        token_key: None,
+        client_public: ck.public(),
+        server_public: sk.public(),
+    };
+    let mut client = ck.finish(sk.public(), false, &ctx).unwrap();
+    let mut server = sk.finish(ck.public(), true, &ctx).unwrap();
+    let packet = vec![0x5Au8; 200];
+    g.bench_function("seal_and_open", |b| {
+        b.iter(|| {
+            let sealed = client.seal(black_box(&packet)).unwrap();
+            black_box(server.open(&sealed).unwrap())
+        })
+    });
+    g.bench_function("baseline_copy_twice", |b| {
+        b.iter(|| {
+            let copy = bytes::Bytes::copy_from_slice(black_box(&packet));
+            black_box(copy.to_vec())
+        })
+    });
+    // What a connect costs the server beyond a plain one: a key pair and a shared secret.
+    g.bench_function("key_exchange_server_side", |b| {
+        let mut n = 0u8;
+        b.iter(|| {
+            n = n.wrapping_add(1);
+            let key = KeyExchange::from_random([n; 32]);
+            let ctx = KeyContext { server_public: key.public(), ..ctx };
+            black_box(key.finish(ck.public(), true, &ctx))
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, handshake, thousand_clients, packet_crypto);
 criterion_main!(benches);

@@ -129,6 +129,30 @@ struct Cli {
         default_value = "soak/tagflood.cs,soak/chatflood.cs,soak/cmdflood.cs"
     )]
     hostile: Vec<String>,
+    /// Match and soak: connection encryption of every process ($Pref::Net::Encryption).
+    #[arg(long, value_enum, default_value = "on")]
+    encryption: EncryptionArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum EncryptionArg {
+    /// Plain packets.
+    Off,
+    /// Encrypted when both sides offer it (the game's default).
+    On,
+    /// Plain connections refused.
+    Required,
+}
+
+impl EncryptionArg {
+    fn pref(self) -> String {
+        match self {
+            Self::Off => "off",
+            Self::On => "on",
+            Self::Required => "required",
+        }
+        .into()
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -212,6 +236,7 @@ fn main() -> ExitCode {
                 latency: args.latency,
                 live: !args.json,
                 window: args.window,
+                encryption: Some(args.encryption.pref()),
                 ..MatchConfig::default()
             };
             if !args.json {
@@ -231,6 +256,7 @@ fn main() -> ExitCode {
                 seconds: args.seconds.unwrap_or(180.0).ceil() as u64,
                 live: !args.json,
                 hostile: args.hostile.clone(),
+                encryption: Some(args.encryption.pref()),
                 ..MatchConfig::default()
             };
             println!(

@@ -32,6 +32,9 @@ pub struct MatchConfig {
     /// script (a path in the mod folder, e.g. `soak/chatflood.cs`). They are not in the
     /// scoreboard check; the report samples the server's memory while they play.
     pub hostile: Vec<String>,
+    /// `$Pref::Net::Encryption` of every process (`off`, `on`, `required`); `None`: the
+    /// game's default (on).
+    pub encryption: Option<String>,
 }
 
 impl Default for MatchConfig {
@@ -46,6 +49,7 @@ impl Default for MatchConfig {
             live: true,
             window: false,
             hostile: Vec::new(),
+            encryption: None,
         }
     }
 }
@@ -228,10 +232,13 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
     let (tx, rx) = mpsc::channel::<(usize, String)>();
     let seconds = cfg.seconds.max(1);
     let mut children: Vec<Child> = Vec::new();
+    let security: Vec<String> =
+        cfg.encryption.iter().flat_map(|e| ["-encryption".to_string(), e.clone()]).collect();
     let server_args: Vec<String> = ["--dedicated", "--", "-port", "0", "-seconds"]
         .iter()
         .map(|s| s.to_string())
         .chain([seconds.to_string()])
+        .chain(security.iter().cloned())
         .collect();
     children.push(spawn(&path, cfg, &server_args, 0, &tx)?);
     let start = Instant::now();
@@ -261,7 +268,10 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
             "-bot".into(),
             "-name".into(),
             format!("Bot{i:02}"),
-        ];
+        ]
+        .into_iter()
+        .chain(security.iter().cloned())
+        .collect();
         children.push(spawn(&path, cfg, &args, i + 1, &tx)?);
     }
     for (k, script) in cfg.hostile.iter().enumerate() {
@@ -276,7 +286,10 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
             "-bot".into(),
             "-name".into(),
             format!("Hostile{k:02}"),
-        ];
+        ]
+        .into_iter()
+        .chain(security.iter().cloned())
+        .collect();
         children.push(spawn(&path, cfg, &args, cfg.clients + 1 + k, &tx)?);
     }
     let server_pid = children[0].id();
