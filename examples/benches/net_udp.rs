@@ -47,6 +47,7 @@ fn rig() -> Rig {
         max_connections: CLIENTS,
         max_connections_per_ip: CLIENTS,
         max_pending: CLIENTS,
+        max_pending_per_ip: CLIENTS,
         ..Default::default()
     };
     let mut server = NetDriver::new(

@@ -233,6 +233,7 @@ pub fn run(config: &ChatConfig) -> io::Result<ChatReport> {
         max_connections: config.clients as usize,
         // Every demo client runs on this machine.
         max_connections_per_ip: config.clients as usize,
+        max_pending_per_ip: config.clients as usize,
         ..InterfaceConfig::default()
     };
     let server =

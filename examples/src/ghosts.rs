@@ -487,6 +487,7 @@ pub fn run(config: &GhostDemoConfig) -> io::Result<GhostReport> {
         max_connections: config.clients as usize,
         // Every demo client runs on this machine.
         max_connections_per_ip: config.clients as usize,
+        max_pending_per_ip: config.clients as usize,
         ..InterfaceConfig::default()
     };
     let mut iface = NetInterface::new(server_cfg, event_registry(), entropy(config.seed, 0));

@@ -40,6 +40,9 @@ pub struct InterfaceConfig {
     /// Most connections in negotiation at once (accepted but not yet heard from, plus our
     /// own outgoing attempts); beyond it connect requests get "server busy".
     pub max_pending: usize,
+    /// Most of those negotiating connections from one IP address, so one host cannot hold
+    /// every negotiation slot ("server busy" for everyone else).
+    pub max_pending_per_ip: usize,
     /// Time between handshake retries (ms).
     pub connect_retry_ms: u64,
     /// Sends of each handshake step before giving up.
@@ -69,6 +72,7 @@ impl Default for InterfaceConfig {
             max_connections: 128,
             max_connections_per_ip: 16,
             max_pending: 64,
+            max_pending_per_ip: 8,
             connect_retry_ms: 2500,
             connect_tries: 4,
             token_epoch_ms: 15_000,
@@ -468,6 +472,12 @@ impl NetInterface {
     fn close(&mut self, id: ConnectionId, reason: &str, tell_peer: bool, by_peer: bool) {
         let Some(mut c) = self.connections.remove(&id) else { return };
         self.by_addr.remove(&c.remote_addr());
+        // After a crowd leaves, give its tables' memory back.
+        if self.connections.capacity() > 4 * self.connections.len() + 8 {
+            self.connections.shrink_to_fit();
+            self.by_addr.shrink_to_fit();
+            self.order.shrink_to_fit();
+        }
         c.close();
         if let Some(rec) = c.recorder.take() {
             self.finished_demos.insert(id, rec.finish());
@@ -804,7 +814,10 @@ impl NetInterface {
             self.reject(from, client_nonce, "too many connections from your address".into());
             return;
         }
-        if self.negotiating() >= self.config.max_pending {
+        let negotiating_here =
+            self.connections.values().filter(|c| !c.established && c.remote_addr().ip() == from.ip()).count();
+        if self.negotiating() >= self.config.max_pending || negotiating_here >= self.config.max_pending_per_ip
+        {
             self.reject(from, client_nonce, "server busy; try again".into());
             return;
         }
@@ -1016,5 +1029,17 @@ impl NetInterface {
             self.close(id, "timed out", false, false);
         }
         self.used_tokens.retain(|_, expiry| *expiry > now);
+        if self.used_tokens.capacity() > 4 * self.used_tokens.len() + 64 {
+            self.used_tokens.shrink_to_fit();
+        }
+        // Queues that a crowd grew (a connect storm, a mass leave) give their memory back.
+        fn trim<T>(q: &mut VecDeque<T>) {
+            if q.capacity() > 256 && q.len() < q.capacity() / 8 {
+                q.shrink_to(q.len() * 2);
+            }
+        }
+        trim(&mut self.transmits);
+        trim(&mut self.events);
+        trim(&mut self.info_packets);
     }
 }

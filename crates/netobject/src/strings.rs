@@ -132,7 +132,7 @@ pub struct StringSender {
 
 impl Default for StringSender {
     fn default() -> Self {
-        Self { slots: vec![None; STRING_SLOTS], by_id: HashMap::new(), tick: 0, texts_sent: 0 }
+        Self { slots: Vec::new(), by_id: HashMap::new(), tick: 0, texts_sent: 0 }
     }
 }
 
@@ -158,8 +158,13 @@ impl StringSender {
 
     /// Picks a free slot, or evicts the least recently used one.
     fn assign(&mut self, handle: &StringHandle) -> u16 {
+        // The table grows as strings are used (most connections use a few of its slots).
         let slot = match self.slots.iter().position(Option::is_none) {
             Some(i) => i,
+            None if self.slots.len() < STRING_SLOTS => {
+                self.slots.push(None);
+                self.slots.len() - 1
+            }
             None => {
                 let (i, _) = self
                     .slots
@@ -203,7 +208,7 @@ pub struct StringReceiver {
 
 impl Default for StringReceiver {
     fn default() -> Self {
-        Self { slots: vec![None; STRING_SLOTS] }
+        Self { slots: Vec::new() }
     }
 }
 
@@ -213,9 +218,20 @@ impl StringReceiver {
         self.slots.iter().enumerate().filter_map(|(i, s)| s.as_ref().map(|t| (i as u32, t)))
     }
 
+    /// The slot `idx`, growing the table up to [`STRING_SLOTS`] (`None` past it).
+    fn slot_mut(&mut self, idx: usize) -> Option<&mut Option<Arc<str>>> {
+        if idx >= STRING_SLOTS {
+            return None;
+        }
+        if idx >= self.slots.len() {
+            self.slots.resize(idx + 1, None);
+        }
+        self.slots.get_mut(idx)
+    }
+
     /// Restores a received string (demo playback).
     pub(crate) fn set(&mut self, slot: u32, text: Arc<str>) -> bool {
-        match self.slots.get_mut(slot as usize) {
+        match self.slot_mut(slot as usize) {
             Some(s) => {
                 *s = Some(text);
                 true
@@ -233,7 +249,7 @@ impl StringReceiver {
             return self.slots.get(idx).and_then(Clone::clone).ok_or(NetError::UnknownStringTag(slot));
         }
         let text: Arc<str> = Arc::from(wire::read_str(r, MAX_TAGGED_STRING)?);
-        if let Some(s) = self.slots.get_mut(idx) {
+        if let Some(s) = self.slot_mut(idx) {
             *s = Some(text.clone());
         }
         Ok(text)

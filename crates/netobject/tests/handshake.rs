@@ -293,3 +293,38 @@ fn max_pending_limits_connections_still_negotiating() {
         matches!(s.poll_event(), Some(InterfaceEvent::Disconnected { reason, .. }) if reason == "timed out")
     );
 }
+
+/// One host cannot hold every negotiation slot (issue 17): past `max_pending_per_ip`
+/// connections still negotiating, its requests get "server busy", and a player from
+/// another address still gets in.
+#[test]
+fn one_address_cannot_hold_every_negotiation_slot() {
+    let cfg = InterfaceConfig {
+        accept_connections: true,
+        max_pending: 16,
+        max_pending_per_ip: 4,
+        ..InterfaceConfig::default()
+    };
+    let mut s = NetInterface::new(cfg, registry(), entropy(6));
+    let (mut accepted, mut busy) = (0, 0);
+    for i in 0..20u16 {
+        let a = SocketAddr::from(([10, 9, 9, 9], 5000 + i));
+        let nonce = u64::from(i) + 1;
+        let (e, t) = challenge(&mut s, 100, a, nonce);
+        s.handle_datagram(100, a, &request(&s, nonce, e, t));
+        for (_, h) in drain(&mut s, 100) {
+            match h {
+                Handshake::ConnectAccept { .. } => accepted += 1,
+                Handshake::ConnectReject { reason, .. } => {
+                    assert_eq!(reason, "server busy; try again");
+                    busy += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    assert_eq!((accepted, busy), (4, 16));
+    let (e, t) = challenge(&mut s, 100, addr(3), 99);
+    s.handle_datagram(100, addr(3), &request(&s, 99, e, t));
+    assert!(drain(&mut s, 100).iter().any(|(_, h)| matches!(h, Handshake::ConnectAccept { .. })));
+}

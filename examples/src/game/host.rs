@@ -336,6 +336,8 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                                 1,
                                 2048,
                             ) as usize,
+                            max_pending_per_ip: pref_u32(&con, "Pref::Server::MaxPendingPerIP", 32, 1, 2048)
+                                as usize,
                             encryption,
                             connect_token_key,
                             ..Default::default()
