@@ -18,6 +18,10 @@ fn dedicated_server_and_two_bots_agree_on_the_scoreboard() {
     println!("{}", report.render());
     assert!(report.ok(), "{}", report.render());
     assert_eq!(report.client_scoreboards.len(), 2);
+    // What the clients hold, not only what the server told them: every ghost's settled
+    // state hashes on each client as the server's objects do.
+    assert_eq!(report.ghost_states_agree(), 2, "{}", report.render());
+    assert!(report.to_json().contains("\"ghost_states_agree\":2"));
     assert!(report.server_scoreboard.contains("Bot00=") && report.server_scoreboard.contains("Bot01="));
     assert_eq!(report.max_players, 2, "{}", report.render());
     assert!(report.rtt_ms > 100.0, "the average link (100 ms each way) was not applied: {}", report.render());

@@ -201,15 +201,9 @@ impl StringSender {
 }
 
 /// Per-connection receiving side: slot → text.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct StringReceiver {
     slots: Vec<Option<Arc<str>>>,
-}
-
-impl Default for StringReceiver {
-    fn default() -> Self {
-        Self { slots: Vec::new() }
-    }
 }
 
 impl StringReceiver {

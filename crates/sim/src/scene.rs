@@ -205,6 +205,55 @@ impl SceneObject {
     }
 }
 
+/// Grid (metres) a frozen world's positions are snapped to for [`SceneObject::settled_hash`]:
+/// coarse enough that the network's position quantisation never crosses a cell boundary.
+pub const SETTLED_GRID: f32 = 0.5;
+
+impl SceneObject {
+    /// Server, freezing the world for a ghost-state check: the object stops, faces +Y, and
+    /// sits on the [`SETTLED_GRID`], so what a client decodes rounds to the same cell.
+    pub fn settle(&mut self) {
+        let snap = |v: f32| (v / SETTLED_GRID).round() * SETTLED_GRID;
+        let p = self.state.pos;
+        self.set_state(ControlState {
+            pos: Vec3::new(snap(p.x), snap(p.y), snap(p.z)),
+            vel: Vec3::ZERO,
+            yaw: 0.0,
+        });
+        self.set_mask_bits(DATABLOCK_MASK | MOVE_MASK | STATE_MASK);
+    }
+
+    /// A hash of what a settled object shows: datablock, health, flags and its grid cell
+    /// (server: the object's state; client: the last update received, not the smoothed
+    /// or predicted position).
+    pub fn settled_hash(&self) -> u64 {
+        let cell = |v: f32| (v / SETTLED_GRID).round() as i64 as u64;
+        let p = self.state.pos;
+        let words = [
+            u64::from(self.datablock),
+            u64::from(self.health),
+            u64::from(self.flags),
+            cell(p.x),
+            cell(p.y),
+            cell(p.z),
+        ];
+        // SplitMix64 over the fields: stable across processes and builds.
+        words.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, w| {
+            let mut z = (h ^ w).wrapping_add(0x9E37_79B9_7F4A_7C15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        })
+    }
+}
+
+/// The ghost-state check of a set of objects: their [`SceneObject::settled_hash`]es summed
+/// (the order, and so the ids, which differ between server and client, do not matter) and
+/// how many there were.
+pub fn settled_state_hash<'a>(objects: impl Iterator<Item = &'a SceneObject>) -> (u64, usize) {
+    objects.fold((0u64, 0usize), |(h, n), o| (h.wrapping_add(o.settled_hash()), n + 1))
+}
+
 impl NetObject for SceneObject {
     fn state_mask(&self) -> &StateMask {
         &self.mask
@@ -610,6 +659,34 @@ impl GhostClientWorld for ClientScene {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The ghost-state check: a settled object hashes the same after the trip through the
+    /// network's quantisation, wherever it was; a moved or changed one does not.
+    #[test]
+    fn a_settled_object_hashes_the_same_on_the_client() {
+        use v12_netobject::ghost::{pack_state, unpack_state};
+        for i in 0..500 {
+            let f = i as f32;
+            let mut o = SceneObject::new(3, Vec3::new(f * 0.37 - 90.0, 40.0 - f * 0.213, 0.0));
+            o.state.vel = Vec3::new(3.0, -2.0, 0.0);
+            o.state.yaw = f * 0.1;
+            o.set_health_flags((i % 256) as u8, (i % 16) as u8);
+            o.settle();
+            let mut ghost = SceneObject::default();
+            unpack_state(&mut ghost, &pack_state(&o)).unwrap();
+            assert_eq!(ghost.settled_hash(), o.settled_hash(), "object {i} at {:?}", o.state.pos);
+            let mut moved = o.clone();
+            moved.state.pos.x += SETTLED_GRID;
+            assert_ne!(moved.settled_hash(), o.settled_hash());
+            let mut hurt = o.clone();
+            hurt.health ^= 1;
+            assert_ne!(hurt.settled_hash(), o.settled_hash());
+        }
+        let a = SceneObject::new(1, Vec3::ZERO);
+        let b = SceneObject::new(2, Vec3::ZERO);
+        assert_eq!(settled_state_hash([&a, &b].into_iter()), settled_state_hash([&b, &a].into_iter()));
+        assert_ne!(settled_state_hash([&a].into_iter()).0, settled_state_hash([&b].into_iter()).0);
+    }
 
     #[test]
     fn same_moves_same_bits_and_checksum() {

@@ -17,6 +17,17 @@ function clientCmdScoreboardEnd()
 }
 
 // The scoreboard is the one last sent (an older server sent it here as %text).
+// The match is over: stop playing while the world settles for the ghost-state check.
+function clientCmdFreeze()
+{
+   $Game::frozen = 1;
+}
+
+function clientCmdGhostCheck()
+{
+   clientGhostCheck();
+}
+
 function clientCmdMatchOver(%text)
 {
    if (%text !$= "")

@@ -140,9 +140,30 @@ function sendScoreboardTo(%client)
    commandToClient(%client, 'ScoreboardEnd');
 }
 
+// The match ends in three steps: the world freezes (every object settles and the bots stop),
+// then after two seconds of updates the server and every client print a hash of the ghost
+// states they hold (the demo compares them), then the scoreboard goes out and we quit.
 function endMatch()
 {
    $MatchOver = 1;
+   freezeWorld();
+   %n = ClientGroup.getCount();
+   for (%i = 0; %i < %n; %i++)
+      commandToClient(ClientGroup.getObject(%i), 'Freeze');
+   schedule(2000, 0, checkGhosts);
+}
+
+function checkGhosts()
+{
+   ghostCheck();
+   %n = ClientGroup.getCount();
+   for (%i = 0; %i < %n; %i++)
+      commandToClient(ClientGroup.getObject(%i), 'GhostCheck');
+   schedule(500, 0, announceMatchOver);
+}
+
+function announceMatchOver()
+{
    sendScoreboard();
    %n = ClientGroup.getCount();
    for (%i = 0; %i < %n; %i++)

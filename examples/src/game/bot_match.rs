@@ -2,6 +2,7 @@
 //! on loopback UDP through the link conditioner, with a live status line and a summary
 //! (every client's scoreboard must equal the server's).
 
+use std::collections::BTreeMap;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -90,6 +91,11 @@ pub struct MatchReport {
     pub server_rss_mb: Vec<f64>,
     /// Largest server tick cost any status line reported (µs).
     pub server_tick_us_max: f64,
+    /// The ghost-state check after the world froze: per player name, the server's hash of
+    /// the objects ghosted to that client and how many (`GHOSTHASH` lines).
+    pub server_ghost_hashes: BTreeMap<String, String>,
+    /// Each bot's hash of the ghosts it holds (`None`: it printed none).
+    pub client_ghost_hashes: Vec<Option<String>>,
 }
 
 impl MatchReport {
@@ -102,25 +108,42 @@ impl MatchReport {
 }
 
 impl MatchReport {
-    /// Every client printed a scoreboard equal to the server's (and there was a server one).
+    /// Every client printed a scoreboard equal to the server's (and there was a server one),
+    /// and every client's ghosts hash as the server's objects do.
     pub fn ok(&self) -> bool {
         !self.server_scoreboard.is_empty()
             && self.client_scoreboards.len() == self.clients
             && self.client_scoreboards.iter().all(|s| *s == self.server_scoreboard)
+            && self.ghost_states_agree() == self.clients
+    }
+
+    /// Bots whose ghost-state hash (and ghost count) equals the server's for them.
+    pub fn ghost_states_agree(&self) -> usize {
+        self.client_ghost_hashes
+            .iter()
+            .enumerate()
+            .filter(|(i, h)| {
+                h.as_ref().is_some_and(|h| self.server_ghost_hashes.get(&bot_name(*i)) == Some(h))
+            })
+            .count()
     }
 
     /// A human summary.
     pub fn render(&self) -> String {
         let agree = self.client_scoreboards.iter().filter(|s| **s == self.server_scoreboard).count();
+        let boards_ok = agree == self.clients && !self.server_scoreboard.is_empty();
         format!(
             "match: {} clients, {} s\n  server scoreboard: {}\n  scoreboards agree: {agree}/{} {}\n  \
+             ghost states agree (hash of every ghost's settled state, client vs server): {}/{}\n  \
              server tick {:.0} µs, {:.1} kbit/s per client ({:.2} KB/s), RTT {:.0} ms, {:.1} corrections/min\n  \
              worst ghost staleness {} ms, nearest players updated in {:.1} % of packets (lowest client; mean {:.1} %)\n",
             self.clients,
             self.seconds,
             self.server_scoreboard,
             self.clients,
-            if self.ok() { "OK" } else { "MISMATCH" },
+            if boards_ok { "OK" } else { "MISMATCH" },
+            self.ghost_states_agree(),
+            self.clients,
             self.server_tick_us,
             self.kbps_per_client,
             self.kbps_per_client / 8.0,
@@ -167,6 +190,7 @@ impl MatchReport {
             "rtt_ms": r(self.rtt_ms, 1),
             "corrections_per_min": r(self.corrections_per_min, 2),
             "worst_staleness_ms": self.worst_staleness_ms,
+            "ghost_states_agree": self.ghost_states_agree(),
             "nearby_updated_pct": r(self.nearby_updated_pct, 1),
             "nearby_updated_mean_pct": r(self.nearby_updated_mean_pct, 1),
         })
@@ -221,6 +245,16 @@ fn rss_mb(pid: u32) -> Option<f64> {
     Some(kb / 1024.0)
 }
 
+/// The name bot `i` plays under.
+fn bot_name(i: usize) -> String {
+    format!("Bot{i:02}")
+}
+
+/// A `key=value` word of a line, as text.
+fn text_field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    line.split_whitespace().find_map(|w| w.strip_prefix(key)?.strip_prefix('='))
+}
+
 fn field(line: &str, key: &str) -> Option<f64> {
     line.split_whitespace().find_map(|w| w.strip_prefix(key).and_then(|v| v.strip_prefix('='))?.parse().ok())
 }
@@ -267,7 +301,7 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
             "--".into(),
             "-bot".into(),
             "-name".into(),
-            format!("Bot{i:02}"),
+            bot_name(i),
         ]
         .into_iter()
         .chain(security.iter().cloned())
@@ -304,8 +338,13 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
         window = Some(child);
     }
     drop(tx);
-    let mut report =
-        MatchReport { clients: cfg.clients, seconds, hostile: cfg.hostile.len(), ..MatchReport::default() };
+    let mut report = MatchReport {
+        clients: cfg.clients,
+        seconds,
+        hostile: cfg.hostile.len(),
+        client_ghost_hashes: vec![None; cfg.clients],
+        ..MatchReport::default()
+    };
     let mut boards: Vec<Option<String>> = vec![None; cfg.clients];
     let mut rtt = vec![0f64; cfg.clients];
     let mut cpm = vec![0f64; cfg.clients];
@@ -338,6 +377,16 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
                         kbps_n += 1;
                     }
                     report.status_lines.push(line.clone());
+                } else if line.starts_with("GHOSTHASH ") {
+                    let hash = text_field(&line, "hash").unwrap_or("").to_string()
+                        + "/"
+                        + text_field(&line, "ghosts").unwrap_or("");
+                    if who == 0 {
+                        let name = text_field(&line, "name").unwrap_or("").to_string();
+                        report.server_ghost_hashes.insert(name, hash);
+                    } else {
+                        report.client_ghost_hashes[who - 1] = Some(hash);
+                    }
                 } else if line.starts_with("CLIENT ") && who > 0 {
                     rtt[who - 1] = field(&line, "rtt_ms").unwrap_or(0.0);
                     cpm[who - 1] = field(&line, "corrections_per_min").unwrap_or(0.0);

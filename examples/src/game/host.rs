@@ -38,6 +38,7 @@ use v12_sim::process::TICK_MS;
 use v12_sim::remote_command::{RemoteCommandEvent, RemoteCommands};
 use v12_sim::scene::{
     ClientScene, ControlState, Motion, SceneObject, SceneWorld, TICK_SECONDS, UpdateCoverage,
+    settled_state_hash,
 };
 
 /// Flag bit: the object is hidden (dead player, taken item).
@@ -69,6 +70,12 @@ enum Request {
     DestroyServer,
     Connect(String, Vec<String>),
     Disconnect,
+    /// `freezeWorld()`: the match is over; every object settles for the ghost-state check.
+    FreezeWorld,
+    /// `ghostCheck()`: print the server's ghost-state hash for each client.
+    ServerGhostCheck,
+    /// `clientGhostCheck()`: print this client's hash of the ghosts it received.
+    ClientGhostCheck,
 }
 
 type Port = LinkConditioner<UdpTransport>;
@@ -123,6 +130,8 @@ struct Shared {
     control: BTreeMap<u32, u32>,
     /// Control objects the script moved (their client needs the full state).
     moved: Vec<u32>,
+    /// The match is over and the world settled (`freezeWorld()`).
+    frozen: bool,
 }
 
 /// The game's movement rules, shared by the server, the bots' prediction and the window client.
@@ -192,6 +201,25 @@ fn register_script_functions(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
         o.health = 100;
         Value::from(w.add(o))
     });
+    for (name, req, usage) in [
+        (
+            "freezeWorld",
+            0,
+            "freezeWorld() - the match is over: every object settles for the ghost-state check",
+        ),
+        ("ghostCheck", 1, "ghostCheck() - print the server's ghost-state hash for each client"),
+        ("clientGhostCheck", 2, "clientGhostCheck() - print this client's hash of the ghosts it received"),
+    ] {
+        let sh = shared.clone();
+        con.register_function(name, 1, 1, usage, move |_c, _a| {
+            sh.borrow_mut().requests.push(match req {
+                0 => Request::FreezeWorld,
+                1 => Request::ServerGhostCheck,
+                _ => Request::ClientGhostCheck,
+            });
+            Value::Empty
+        });
+    }
     let sh = shared.clone();
     con.register_function("setControlObject", 3, 3, "setControlObject(client, sceneObject)", move |c, a| {
         let Some(client) = c.find_object(&a.get(0)) else { return false };
@@ -203,9 +231,14 @@ fn register_script_functions(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     con.register_function("setObjectPosition", 4, 4, "setObjectPosition(obj, x, y)", move |_c, a| {
         let id = a.f64(0) as u32;
         let mut s = sh.borrow_mut();
+        let frozen = s.frozen;
         let Some(o) = s.world.as_mut().and_then(|w| w.get_mut(id)) else { return false };
         let st = ControlState { pos: Vec3::new(a.f64(1) as f32, a.f64(2) as f32, 0.0), ..o.state };
         o.set_state(st);
+        if frozen {
+            // A respawn after the match: onto the grid like everything else.
+            o.settle();
+        }
         s.moved.push(id);
         true
     });
@@ -432,6 +465,25 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                         let _ = c.driver.pump(now);
                     }
                 }
+                Request::FreezeWorld => {
+                    if let Some(s) = &mut server {
+                        freeze_world(s, &mut shared.borrow_mut());
+                    }
+                }
+                Request::ServerGhostCheck => {
+                    if let Some(s) = &server {
+                        server_ghost_check(&con, &remote, s, &shared.borrow());
+                    }
+                }
+                Request::ClientGhostCheck => {
+                    if let Some(c) = &client {
+                        let skip = control_local(c);
+                        let (hash, n) = settled_state_hash(
+                            c.scene.iter().filter(|(id, _)| Some(*id) != skip).map(|(_, g)| g),
+                        );
+                        println!("GHOSTHASH hash={hash:016x} ghosts={n}");
+                    }
+                }
             }
         }
         if con.quit_requested() {
@@ -493,11 +545,12 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
             while c.time_ms + u64::from(TICK_MS) <= now {
                 c.time_ms += u64::from(TICK_MS);
                 c.tick += 1;
-                let input = if con.get_global("Game::bot").truthy() {
-                    bot_input(c)
-                } else {
-                    Move::from_input(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, [false; 6])
-                };
+                let input =
+                    if con.get_global("Game::bot").truthy() && !con.get_global("Game::frozen").truthy() {
+                        bot_input(c)
+                    } else {
+                        Move::from_input(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, [false; 6])
+                    };
                 c.gcon.process_tick(input, &m);
                 if c.connected {
                     let _ = c.gcon.post_moves(&mut c.driver.interface, c.server);
@@ -548,7 +601,9 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                     s.clients.len()
                 );
             }
-            if let Some(c) = &client {
+            // Once the match is over the world stands still for the ghost check: the play
+            // figures (staleness, coverage, corrections) stop where the play stopped.
+            if let Some(c) = client.as_ref().filter(|_| !con.get_global("Game::frozen").truthy()) {
                 let st = c.driver.stats();
                 let kbps = (st.bytes_in - bytes_at_status.1) as f64 * 8.0 / 1000.0 / secs;
                 bytes_at_status.1 = st.bytes_in;
@@ -617,6 +672,41 @@ enum GameEvent {
     Hit { shooter: u32, victim: u32 },
 }
 
+/// The match is over: projectiles go, every object settles on the grid (their clients'
+/// predictions get the full state), and from now on moves move nothing.
+fn freeze_world(s: &mut Server, sh: &mut Shared) {
+    sh.frozen = true;
+    let Some(world) = sh.world.as_mut() else { return };
+    for id in std::mem::take(&mut s.projectiles).into_keys() {
+        world.remove(id);
+    }
+    for (_, o) in world.iter_mut() {
+        o.settle();
+    }
+    sh.moved.extend(sh.control.keys().copied());
+}
+
+/// Prints, for each client, the hash of the settled states of the objects ghosted to it
+/// (its own control object aside: the client predicts that one).
+fn server_ghost_check(con: &Console, remote: &RemoteCommands, s: &Server, sh: &Shared) {
+    let Some(world) = sh.world.as_ref() else { return };
+    for (conn, g) in &s.clients {
+        let Some(gm) = s.driver.interface.ghost_manager(*conn) else { continue };
+        let own = g.control_object();
+        let (hash, n) = settled_state_hash(
+            world
+                .iter()
+                .filter(|(id, _)| Some(*id) != own && gm.has_been_transmitted(ObjectId(*id)))
+                .map(|(_, o)| o),
+        );
+        let name = remote
+            .client_object(*conn)
+            .map(|o| con.get_field(o, "name").as_text().into_owned())
+            .unwrap_or_default();
+        println!("GHOSTHASH name={name} hash={hash:016x} ghosts={n}");
+    }
+}
+
 fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
     let m = motion();
     let mut out = Vec::new();
@@ -624,7 +714,19 @@ fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
     let Some(world) = sh.world.as_mut() else { return out };
     // Control objects: apply the clients' moves; trigger 0 throws a projectile.
     let mut throws = Vec::new();
+    let frozen = sh.frozen;
     for (conn, g) in &mut s.clients {
+        if frozen {
+            // The moves are taken (acknowledged) but change nothing.
+            let held = g.control_object().and_then(|p| world.get(p).map(|o| (p, o.state)));
+            let _ = g.process_tick(world, &m);
+            if let Some((p, st)) = held
+                && let Some(o) = world.get_mut(p)
+            {
+                o.set_state(st);
+            }
+            continue;
+        }
         let moves = g.process_tick(world, &m);
         if let Some(p) = g.control_object() {
             let cd = s.cooldown.entry(p).or_insert(0);
