@@ -61,6 +61,8 @@ function onItemPickup(%client, %item)
 
 function respawnItem(%item)
 {
+   if ($MatchOver)
+      return; // the world is frozen for the ghost check
    setObjectPosition(%item, getRandom(-40, 40), getRandom(-40, 40));
    setHidden(%item, 0);
 }
@@ -88,7 +90,7 @@ function onProjectileHit(%shooter, %victim)
 
 function respawnPlayer(%client)
 {
-   if (!isObject(%client))
+   if ($MatchOver || !isObject(%client))
       return;
    %p = %client.player;
    setObjectPosition(%p, getRandom(-40, 40), getRandom(-40, 40));
@@ -140,9 +142,10 @@ function sendScoreboardTo(%client)
    commandToClient(%client, 'ScoreboardEnd');
 }
 
-// The match ends in three steps: the world freezes (every object settles and the bots stop),
-// then after two seconds of updates the server and every client print a hash of the ghost
-// states they hold (the demo compares them), then the scoreboard goes out and we quit.
+// The match ends in three steps: the world freezes (every object settles and the bots stop);
+// once every client holds the settled world (ghostCheck waits until no ghost change is in
+// flight, at most three seconds), the server and every client print a hash of the ghost
+// states they hold (the demo compares them); then the scoreboard goes out and we quit.
 function endMatch()
 {
    $MatchOver = 1;
@@ -150,12 +153,12 @@ function endMatch()
    %n = ClientGroup.getCount();
    for (%i = 0; %i < %n; %i++)
       commandToClient(ClientGroup.getObject(%i), 'Freeze');
-   schedule(2000, 0, checkGhosts);
+   schedule(500, 0, ghostCheck);
 }
 
-function checkGhosts()
+// Called by the engine once the server printed its hashes.
+function onGhostCheck()
 {
-   ghostCheck();
    %n = ClientGroup.getCount();
    for (%i = 0; %i < %n; %i++)
       commandToClient(ClientGroup.getObject(%i), 'GhostCheck');

@@ -152,7 +152,25 @@ impl MatchReport {
             self.worst_staleness_ms,
             self.nearby_updated_pct,
             self.nearby_updated_mean_pct,
-        ) + &self.soak_line()
+        ) + &self.ghost_mismatches()
+            + &self.soak_line()
+    }
+
+    /// One line per bot whose ghost-state hash differs from the server's (hash/ghost count).
+    fn ghost_mismatches(&self) -> String {
+        let mut out = String::new();
+        for (i, h) in self.client_ghost_hashes.iter().enumerate() {
+            let server = self.server_ghost_hashes.get(&bot_name(i));
+            if h.is_none() || h.as_ref() != server {
+                out += &format!(
+                    "  ghost state mismatch: {} holds {}, the server has {}\n",
+                    bot_name(i),
+                    h.as_deref().unwrap_or("nothing"),
+                    server.map_or("nothing", String::as_str)
+                );
+            }
+        }
+        out
     }
 
     /// The soak's summary (empty without hostile clients).

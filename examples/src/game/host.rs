@@ -132,7 +132,16 @@ struct Shared {
     moved: Vec<u32>,
     /// The match is over and the world settled (`freezeWorld()`).
     frozen: bool,
+    /// `ghostCheck()` waits for every client to hold the settled world, until this time.
+    ghost_check_by: Option<u64>,
+    /// Since when no ghost change has been in flight (while a check waits).
+    ghost_settled_since: Option<u64>,
 }
+
+/// Longest wait of `ghostCheck()` for the ghost traffic to settle (ms).
+const GHOST_CHECK_WAIT_MS: u64 = 4000;
+/// How long the ghost traffic must have been quiet before the check (ms): over a round trip.
+const GHOST_QUIET_MS: u64 = 600;
 
 /// The game's movement rules, shared by the server, the bots' prediction and the window client.
 pub fn motion() -> Motion {
@@ -471,9 +480,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                     }
                 }
                 Request::ServerGhostCheck => {
-                    if let Some(s) = &server {
-                        server_ghost_check(&con, &remote, s, &shared.borrow());
-                    }
+                    shared.borrow_mut().ghost_check_by = Some(now + GHOST_CHECK_WAIT_MS);
                 }
                 Request::ClientGhostCheck => {
                     if let Some(c) = &client {
@@ -482,6 +489,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                             c.scene.iter().filter(|(id, _)| Some(*id) != skip).map(|(_, g)| g),
                         );
                         println!("GHOSTHASH hash={hash:016x} ghosts={n}");
+                        }
                     }
                 }
             }
@@ -503,6 +511,26 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                 s.tick_us_total += t0.elapsed().as_micros();
                 s.ticks += 1;
                 run_game_events(&mut con, &events);
+            }
+            // The ghost-state check, once no ghost change is in flight to anyone.
+            // Settled means settled for longer than a round trip, so no update is still in
+            // flight (a lost one would be marked dirty again on its notify).
+            let due = shared.borrow().ghost_check_by;
+            if due.is_some() {
+                let settled = ghosts_settled(s, &shared.borrow());
+                let since = &mut shared.borrow_mut().ghost_settled_since;
+                *since = if settled { Some(since.unwrap_or(now)) } else { None };
+            }
+            let quiet = shared.borrow().ghost_settled_since.is_some_and(|t| now >= t + GHOST_QUIET_MS);
+            if let Some(by) = due
+                && (now >= by || quiet)
+            {
+                let mut sh = shared.borrow_mut();
+                sh.ghost_check_by = None;
+                sh.ghost_settled_since = None;
+                drop(sh);
+                server_ghost_check(&con, &remote, s, &shared.borrow());
+                con.call_function("onGhostCheck", &[]);
             }
             // Script-moved control objects: their clients get the full state.
             let moved = std::mem::take(&mut shared.borrow_mut().moved);
@@ -686,6 +714,19 @@ fn freeze_world(s: &mut Server, sh: &mut Shared) {
     sh.moved.extend(sh.control.keys().copied());
 }
 
+/// True when every client holds every object in its scope as it is now: nothing dirty,
+/// no create, update or kill waiting for its acknowledgement.
+fn ghosts_settled(s: &Server, sh: &Shared) -> bool {
+    let Some(world) = sh.world.as_ref() else { return true };
+    s.clients.keys().all(|conn| {
+        let Some(gm) = s.driver.interface.ghost_manager(*conn) else { return true };
+        let known = world.iter().filter(|(id, _)| gm.has_been_transmitted(ObjectId(*id))).count();
+        !gm.has_data_to_send()
+            && known == gm.ghost_count()
+            && world.iter().all(|(id, _)| gm.dirty_mask(ObjectId(id)).is_none_or(|d| d == 0))
+    })
+}
+
 /// Prints, for each client, the hash of the settled states of the objects ghosted to it
 /// (its own control object aside: the client predicts that one).
 fn server_ghost_check(con: &Console, remote: &RemoteCommands, s: &Server, sh: &Shared) {
@@ -704,6 +745,7 @@ fn server_ghost_check(con: &Console, remote: &RemoteCommands, s: &Server, sh: &S
             .map(|o| con.get_field(o, "name").as_text().into_owned())
             .unwrap_or_default();
         println!("GHOSTHASH name={name} hash={hash:016x} ghosts={n}");
+        }
     }
 }
 
