@@ -489,7 +489,6 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                             c.scene.iter().filter(|(id, _)| Some(*id) != skip).map(|(_, g)| g),
                         );
                         println!("GHOSTHASH hash={hash:016x} ghosts={n}");
-                        }
                     }
                 }
             }
@@ -745,7 +744,6 @@ fn server_ghost_check(con: &Console, remote: &RemoteCommands, s: &Server, sh: &S
             .map(|o| con.get_field(o, "name").as_text().into_owned())
             .unwrap_or_default();
         println!("GHOSTHASH name={name} hash={hash:016x} ghosts={n}");
-        }
     }
 }
 
