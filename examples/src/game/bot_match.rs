@@ -96,6 +96,9 @@ pub struct MatchReport {
     pub server_ghost_hashes: BTreeMap<String, String>,
     /// Each bot's hash of the ghosts it holds (`None`: it printed none).
     pub client_ghost_hashes: Vec<Option<String>>,
+    /// Each hostile client's script and how its connection ended before the match did
+    /// (`None`: it played to the end).
+    pub hostile_endings: Vec<(String, Option<String>)>,
 }
 
 impl MatchReport {
@@ -181,12 +184,16 @@ impl MatchReport {
         let mem = self.memory().map_or("server memory not measured (no /proc)".to_string(), |(a, m, z)| {
             format!("server memory {a:.1} MB after start-up, {m:.1} MB at most, {z:.1} MB at the end")
         });
-        format!(
+        let mut out = format!(
             "  soak: {} hostile clients; {mem}; server tick at most {:.0} µs; bots' scoreboards {}\n",
             self.hostile,
             self.server_tick_us_max,
             if self.ok() { "all agree (none dropped)" } else { "DO NOT all agree" }
-        )
+        );
+        for (script, end) in &self.hostile_endings {
+            out += &format!("  hostile {script}: {}\n", end.as_deref().unwrap_or("played to the end"));
+        }
+        out
     }
 
     /// One JSON object.
@@ -361,6 +368,7 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
         seconds,
         hostile: cfg.hostile.len(),
         client_ghost_hashes: vec![None; cfg.clients],
+        hostile_endings: cfg.hostile.iter().map(|h| (h.clone(), None)).collect(),
         ..MatchReport::default()
     };
     let mut boards: Vec<Option<String>> = vec![None; cfg.clients];
@@ -376,7 +384,14 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
     loop {
         let msg = rx.recv_timeout(Duration::from_millis(200));
         match msg {
-            Ok((who, _)) if who > cfg.clients => {}
+            Ok((who, line)) if who > cfg.clients => {
+                if line.starts_with("client: connection")
+                    && !line.contains("accepted")
+                    && let Some((_, end)) = report.hostile_endings.get_mut(who - cfg.clients - 1)
+                {
+                    end.get_or_insert(line.trim_start_matches("client: ").to_string());
+                }
+            }
             Ok((who, line)) => {
                 if let Some(b) = line.strip_prefix("SCOREBOARD ") {
                     if who == 0 {
