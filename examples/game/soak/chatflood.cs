@@ -1,7 +1,8 @@
 // Soak: a hostile client that floods chat lines, which the server relays to every player
 // unless its per-client command rate limit stops them.
 // As fast as the link carries guaranteed events: a client that queues faster than its link
-// drains only fills its own backlog until its own side drops the connection.
+// drains only fills its own backlog until its own side drops the connection; then it joins
+// again (rejoin.cs).
 function soakChatFlood()
 {
    %line = "spam spam spam spam spam spam spam spam spam spam spam spam spam spam spam spam";
@@ -10,3 +11,4 @@ function soakChatFlood()
    schedule(32, 0, soakChatFlood);
 }
 schedule(3000, 0, soakChatFlood);
+exec("soak/rejoin.cs");

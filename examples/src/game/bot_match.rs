@@ -96,9 +96,9 @@ pub struct MatchReport {
     pub server_ghost_hashes: BTreeMap<String, String>,
     /// Each bot's hash of the ghosts it holds (`None`: it printed none).
     pub client_ghost_hashes: Vec<Option<String>>,
-    /// Each hostile client's script and how its connection ended before the match did
-    /// (`None`: it played to the end).
-    pub hostile_endings: Vec<(String, Option<String>)>,
+    /// Each hostile client's script, how many times its connection ended before the match
+    /// did (it joins again each time), and the first reason.
+    pub hostile_endings: Vec<(String, u32, Option<String>)>,
 }
 
 impl MatchReport {
@@ -190,8 +190,13 @@ impl MatchReport {
             self.server_tick_us_max,
             if self.ok() { "all agree (none dropped)" } else { "DO NOT all agree" }
         );
-        for (script, end) in &self.hostile_endings {
-            out += &format!("  hostile {script}: {}\n", end.as_deref().unwrap_or("played to the end"));
+        for (script, ends, first) in &self.hostile_endings {
+            out += &match first {
+                None => format!("  hostile {script}: played to the end\n"),
+                Some(why) => format!(
+                    "  hostile {script}: its connection ended {ends} times and it joined again (first: {why})\n"
+                ),
+            };
         }
         out
     }
@@ -368,7 +373,7 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
         seconds,
         hostile: cfg.hostile.len(),
         client_ghost_hashes: vec![None; cfg.clients],
-        hostile_endings: cfg.hostile.iter().map(|h| (h.clone(), None)).collect(),
+        hostile_endings: cfg.hostile.iter().map(|h| (h.clone(), 0, None)).collect(),
         ..MatchReport::default()
     };
     let mut boards: Vec<Option<String>> = vec![None; cfg.clients];
@@ -387,9 +392,10 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
             Ok((who, line)) if who > cfg.clients => {
                 if line.starts_with("client: connection")
                     && !line.contains("accepted")
-                    && let Some((_, end)) = report.hostile_endings.get_mut(who - cfg.clients - 1)
+                    && let Some((_, ends, first)) = report.hostile_endings.get_mut(who - cfg.clients - 1)
                 {
-                    end.get_or_insert(line.trim_start_matches("client: ").to_string());
+                    *ends += 1;
+                    first.get_or_insert(line.trim_start_matches("client: ").to_string());
                 }
             }
             Ok((who, line)) => {

@@ -334,6 +334,8 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
         }
     }
     if let Some(addr) = &cfg.connect {
+        // The server named on the command line, for scripts that join again.
+        con.set_global("Game::ServerAddress", addr.as_str());
         let name = con.get_global("Pref::Player::Name").as_text().into_owned();
         shared.borrow_mut().requests.push(Request::Connect(addr.clone(), vec![name]));
     }
