@@ -1,7 +1,6 @@
 //! The layer rule: a crate under `crates/` may depend (normal, build or dev, on any target)
 //! only on the workspace crates that [`GRAPH`] allows it, directly or through them, and on the
-//! [`FREE`] crates. The graph is the one in `docs/ARCHITECTURE.md` ("Layers"); the public
-//! `../shared/tools/check-layers` checks the same edges for the crates it names.
+//! [`FREE`] crates. The graph is the one in `docs/ARCHITECTURE.md` ("Layers").
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

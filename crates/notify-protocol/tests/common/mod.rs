@@ -150,7 +150,8 @@ impl Endpoint {
 }
 
 /// TNL's header for the same state: 3 bytes, 3 bits of ack-byte count, the ack bytes and an
-/// 8-bit send delay (`../shared/NETWORK.md`).
+/// 8-bit send delay (`NetConnection::writePacketHeader` in the Torque Network Library,
+/// OpenTNL's `tnl/netConnection.cpp`).
 pub fn tnl_header_bits(ack_span: u32) -> u32 {
     24 + 3 + 8 * ack_span.div_ceil(8) + 8
 }
