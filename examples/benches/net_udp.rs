@@ -6,9 +6,11 @@
 //! and writes what it owes. The baseline sends and receives the same number of datagrams of the
 //! same size through bare socket2 calls: the physical limit of this machine's loopback.
 
+// Chat-style endpoints: nothing ghosted either way.
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
+use v12_netobject::ghost::{GhostArena, NoObjects};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use socket2::{Domain, Socket, Type};
@@ -30,7 +32,7 @@ struct Rig {
 fn server_take(server: &mut NetDriver<UdpTransport>, now: u64, want: u64) {
     let target = server.stats().datagrams_in + want;
     for _ in 0..10_000 {
-        server.pump(now).expect("server pump");
+        server.pump(now, &NoObjects, &mut GhostArena::new()).expect("server pump");
         while server.interface.poll_event().is_some() {}
         if server.stats().datagrams_in >= target {
             return;
@@ -69,10 +71,10 @@ fn rig() -> Rig {
     for _ in 0..200 {
         now += 10;
         for (c, _) in &mut clients {
-            c.pump(now).unwrap();
+            c.pump(now, &NoObjects, &mut GhostArena::new()).unwrap();
         }
         std::thread::sleep(Duration::from_millis(1));
-        server.pump(now).unwrap();
+        server.pump(now, &NoObjects, &mut GhostArena::new()).unwrap();
         while server.interface.poll_event().is_some() {}
         if server.interface.connection_count() == CLIENTS {
             break;
@@ -81,7 +83,7 @@ fn rig() -> Rig {
     assert_eq!(server.interface.connection_count(), CLIENTS, "all clients connect");
     for (c, _) in &mut clients {
         std::thread::sleep(Duration::from_micros(50));
-        c.pump(now).unwrap();
+        c.pump(now, &NoObjects, &mut GhostArena::new()).unwrap();
         while let Some(e) = c.interface.poll_event() {
             assert!(!matches!(e, InterfaceEvent::ConnectFailed { .. }));
         }
@@ -99,7 +101,7 @@ impl Rig {
             let frame = VoiceFrame { seq: (self.now & 0xFFFF) as u32, samples: vec![7; 30] };
             c.interface.post_event(*id, Box::new(frame)).unwrap();
             let out = c.stats().datagrams_out;
-            c.pump(self.now).unwrap();
+            c.pump(self.now, &NoObjects, &mut GhostArena::new()).unwrap();
             sent += c.stats().datagrams_out - out;
         }
         let after = self.clients.iter().map(|(c, _)| c.stats().bytes_out).sum::<u64>();

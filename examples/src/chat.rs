@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use crate::net_loop::{Port, entropy, wait};
 use v12_bitstream::{BitReader, BitWriter};
+use v12_netobject::ghost::{GhostArena, NoObjects};
 use v12_netobject::{
     ConnectionId, ConnectionStats, Guarantee, InterfaceConfig, InterfaceEvent, NetClassRegistry,
     NetClassRegistryBuilder, NetEvent, NetEventClass, NetInterface, PackContext, UnpackContext, read_str,
@@ -285,12 +286,14 @@ fn run_server(
     stop: &AtomicBool,
 ) -> io::Result<ServerReport> {
     let mut report = ServerReport::default();
+    // Chat ghosts nothing, either way.
+    let mut no_ghosts = GhostArena::new();
     // Connection -> client index (the client says which one it is in its connect data).
     let mut index_of: BTreeMap<ConnectionId, u32> = BTreeMap::new();
     let mut ended = 0;
     while ended < clients && !stop.load(Ordering::Relaxed) && clock.now_ms() < deadline {
         let now = clock.now_ms();
-        driver.pump(now)?;
+        driver.pump(now, &NoObjects, &mut no_ghosts)?;
         while let Some(event) = driver.interface.poll_event() {
             match event {
                 InterfaceEvent::Connected { connection, connect_data, .. } => {
@@ -339,6 +342,7 @@ fn run_client(
     deadline: Millis,
 ) -> io::Result<ClientReport> {
     let mut report = ClientReport { index, ..ClientReport::default() };
+    let mut no_ghosts = GhostArena::new();
     let start = clock.now_ms();
     let id =
         driver.interface.connect(start, server.socket_addr(), bytes::Bytes::copy_from_slice(&[index as u8]));
@@ -354,7 +358,7 @@ fn run_client(
             report.failure.get_or_insert_with(|| "deadline passed before every line arrived".into());
             break;
         }
-        driver.pump(now)?;
+        driver.pump(now, &NoObjects, &mut no_ghosts)?;
         while let Some(event) = driver.interface.poll_event() {
             match event {
                 InterfaceEvent::Connected { .. } => {
@@ -413,7 +417,7 @@ fn run_client(
     // Let the disconnect notice leave (through the conditioner's delay) before the port closes.
     let leave_until = clock.now_ms() + u64::from(config.link.latency_ms + config.link.jitter_ms) + 50;
     while clock.now_ms() < leave_until {
-        driver.pump(clock.now_ms())?;
+        driver.pump(clock.now_ms(), &NoObjects, &mut no_ghosts)?;
         std::thread::sleep(Duration::from_millis(2));
     }
     Ok(report)

@@ -563,6 +563,8 @@ fn run_server(
     stop: &AtomicBool,
     fin: &Mutex<Final>,
 ) -> io::Result<()> {
+    // The server receives no ghosts.
+    let mut no_ghosts = GhostArena::new();
     let mut index_of: BTreeMap<ConnectionId, u32> = BTreeMap::new();
     let mut next_tick = start + TICK_MS;
     let mut tick = 0u64;
@@ -606,7 +608,7 @@ fn run_server(
             f.baseline_bytes = baseline.clone();
             f.message = (world.message.message1.clone(), world.message.message2.clone());
         }
-        driver.pump_with(now, Some(&world), None)?;
+        driver.pump(now, &world, &mut no_ghosts)?;
         while let Some(event) = driver.interface.poll_event() {
             if let InterfaceEvent::Connected { connection, connect_data, .. } = event {
                 let index = connect_data.first().copied().map_or(u32::MAX, u32::from);
@@ -651,7 +653,7 @@ fn run_client(
             driver.transport.set_config(clean(&link));
         }
         world.touched.clear();
-        driver.pump_with(now, None, Some(&mut world))?;
+        driver.pump(now, &NoObjects, &mut world)?;
         for g in world.touched.drain(..) {
             if let Some(m) = world.arena.get(g).and_then(|o| o.downcast_ref::<Movable>())
                 && m.stamp != 0
@@ -693,7 +695,7 @@ fn run_client(
     driver.interface.disconnect(id, "demo finished");
     let leave_until = clock.now_ms() + 60;
     while clock.now_ms() < leave_until {
-        driver.pump(clock.now_ms())?;
+        driver.pump(clock.now_ms(), &NoObjects, &mut world)?;
         std::thread::sleep(Duration::from_millis(2));
     }
     Ok((report, held))

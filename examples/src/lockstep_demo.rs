@@ -7,6 +7,7 @@ use crate::net_loop::entropy;
 use std::io;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
+use v12_netobject::ghost::{GhostArena, NoObjects};
 
 use crate::rts::RtsGame;
 use v12_lockstep::net::{PeerNode, RelayClientNode, RelayServerNode};
@@ -159,7 +160,8 @@ fn pump_in(
 }
 
 fn pump_out(t: &mut Link, now: u64, iface: &mut v12_netobject::NetInterface, bytes: &mut u64) {
-    while let Some((to, data)) = iface.poll_transmit(now) {
+    // Lockstep ghosts nothing.
+    while let Some((to, data)) = iface.poll_transmit(now, &NoObjects) {
         *bytes += data.len() as u64;
         // A refused send is a lost datagram; the notify protocol resends what matters.
         let _ = t.send_to(now, to.into(), &data);
@@ -234,14 +236,18 @@ fn run_relay(config: &LockstepDemoConfig) -> io::Result<LockstepReport> {
     let mut started_at = None;
     let mut all_connected_at = None;
     let mut injected = false;
+    // Lockstep is sent no ghosts.
+    let mut no_ghosts = GhostArena::new();
     let connect_deadline = now_ms() + 10_000;
     loop {
         let now = now_ms();
-        pump_in(&mut server_sock, now, &mut inbox, |from, d| server.interface.handle_datagram(now, from, d))?;
+        pump_in(&mut server_sock, now, &mut inbox, |from, d| {
+            server.interface.handle_datagram(now, from, d, &mut no_ghosts)
+        })?;
         server.update(now);
         pump_out(&mut server_sock, now, &mut server.interface, &mut bytes[0]);
         for (i, (c, s)) in clients.iter_mut().zip(socks.iter_mut()).enumerate() {
-            pump_in(s, now, &mut inbox, |from, d| c.interface.handle_datagram(now, from, d))?;
+            pump_in(s, now, &mut inbox, |from, d| c.interface.handle_datagram(now, from, d, &mut no_ghosts))?;
             if started_at.is_some()
                 && bots[i].below(1000) < 4
                 && let Some(p) = c.client.player()
@@ -360,11 +366,12 @@ fn run_p2p(config: &LockstepDemoConfig) -> io::Result<LockstepReport> {
     let mut log = Vec::new();
     let mut started_at = None;
     let mut injected = false;
+    let mut no_ghosts = GhostArena::new();
     let deadline = now_ms() + 15_000;
     loop {
         let now = now_ms();
         for (i, (n, s)) in nodes.iter_mut().zip(socks.iter_mut()).enumerate() {
-            pump_in(s, now, &mut inbox, |from, d| n.interface.handle_datagram(now, from, d))?;
+            pump_in(s, now, &mut inbox, |from, d| n.interface.handle_datagram(now, from, d, &mut no_ghosts))?;
             if n.peer.phase() == PeerPhase::Playing
                 && bots[i].below(1000) < 4
                 && let Some(cmd) = n.peer.game().and_then(|g| g.bot_command(n.peer.id(), &mut bots[i]))

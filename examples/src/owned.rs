@@ -167,20 +167,18 @@ pub fn run(clients: usize, steps: u32) -> Result<L3Report, String> {
                 nodes[i].handle_timeout(now);
                 let mut out = Vec::new();
                 loop {
-                    let next = if i == 0 {
-                        nodes[0].poll_transmit_with(now, &*world)
-                    } else {
-                        nodes[i].poll_transmit(now)
-                    };
+                    let objects: &dyn GhostWorld = if i == 0 { &*world } else { &NoObjects };
+                    let next = nodes[i].poll_transmit(now, objects);
                     let Some(t) = next else { break };
                     out.push(t);
                 }
                 for (to, data) in out {
                     let j = usize::from(to.port() - 29_000);
                     if j == 0 {
-                        nodes[0].handle_datagram(now, addr(i), &data);
+                        // The server is sent no ghosts.
+                        nodes[0].handle_datagram(now, addr(i), &data, &mut GhostArena::new());
                     } else if let Some(n) = nodes.get_mut(j) {
-                        n.handle_datagram_with(now, addr(0), &data, &mut arenas[j - 1]);
+                        n.handle_datagram(now, addr(0), &data, &mut arenas[j - 1]);
                     }
                 }
             }

@@ -82,7 +82,21 @@ fn connected_pair() -> (NetInterface, NetInterface, u64) {
     let c = client.connect(0, addr(SERVER), Bytes::from_static(b"fuzz"));
     let mut now = 0;
     while now < 600 {
-        pump_local(now, &mut client, addr(CLIENT), &mut server, addr(SERVER));
+        pump_local(
+            now,
+            v12_netobject::LocalEnd {
+                interface: &mut client,
+                addr: addr(CLIENT),
+                objects: &v12_netobject::ghost::NoObjects,
+                ghosts: &mut v12_netobject::ghost::GhostArena::new(),
+            },
+            v12_netobject::LocalEnd {
+                interface: &mut server,
+                addr: addr(SERVER),
+                objects: &v12_netobject::ghost::NoObjects,
+                ghosts: &mut v12_netobject::ghost::GhostArena::new(),
+            },
+        );
         while client.poll_event().is_some() {}
         while server.poll_event().is_some() {}
         if now == 300 {
@@ -107,12 +121,12 @@ fn real_datagrams() -> Vec<Vec<u8>> {
         if step == 20 {
             let _ = client.post_event(c, Box::new(Line("seed".into())));
         }
-        while let Some((_, d)) = client.poll_transmit(now) {
-            server.handle_datagram(now, addr(CLIENT), &d);
+        while let Some((_, d)) = client.poll_transmit(now, &v12_netobject::ghost::NoObjects) {
+            server.handle_datagram(now, addr(CLIENT), &d, &mut v12_netobject::ghost::GhostArena::new());
             out.push(d.to_vec());
         }
-        while let Some((_, d)) = server.poll_transmit(now) {
-            client.handle_datagram(now, addr(SERVER), &d);
+        while let Some((_, d)) = server.poll_transmit(now, &v12_netobject::ghost::NoObjects) {
+            client.handle_datagram(now, addr(SERVER), &d, &mut v12_netobject::ghost::GhostArena::new());
             out.push(d.to_vec());
         }
     }
@@ -123,9 +137,9 @@ fn real_datagrams() -> Vec<Vec<u8>> {
 pub fn handshake(data: &[u8]) {
     let config = InterfaceConfig { accept_connections: true, ..InterfaceConfig::default() };
     let mut server = NetInterface::new(config, registry(), [7; 32]);
-    server.handle_datagram(0, addr(CLIENT), data);
+    server.handle_datagram(0, addr(CLIENT), data, &mut v12_netobject::ghost::GhostArena::new());
     server.handle_timeout(16);
-    while server.poll_transmit(16).is_some() {}
+    while server.poll_transmit(16, &v12_netobject::ghost::NoObjects).is_some() {}
     while server.poll_event().is_some() {}
 }
 
@@ -138,11 +152,29 @@ pub fn packet(data: &[u8]) {
     for (i, chunk) in data.chunks(size).take(64).enumerate() {
         let now = now + i as u64;
         match i % 3 {
-            0 => server.handle_datagram(now, addr(CLIENT), chunk),
-            1 => server.handle_datagram(now, stranger, chunk),
-            _ => client.handle_datagram(now, addr(SERVER), chunk),
+            0 => {
+                server.handle_datagram(now, addr(CLIENT), chunk, &mut v12_netobject::ghost::GhostArena::new())
+            }
+            1 => server.handle_datagram(now, stranger, chunk, &mut v12_netobject::ghost::GhostArena::new()),
+            _ => {
+                client.handle_datagram(now, addr(SERVER), chunk, &mut v12_netobject::ghost::GhostArena::new())
+            }
         }
-        pump_local(now, &mut client, addr(CLIENT), &mut server, addr(SERVER));
+        pump_local(
+            now,
+            v12_netobject::LocalEnd {
+                interface: &mut client,
+                addr: addr(CLIENT),
+                objects: &v12_netobject::ghost::NoObjects,
+                ghosts: &mut v12_netobject::ghost::GhostArena::new(),
+            },
+            v12_netobject::LocalEnd {
+                interface: &mut server,
+                addr: addr(SERVER),
+                objects: &v12_netobject::ghost::NoObjects,
+                ghosts: &mut v12_netobject::ghost::GhostArena::new(),
+            },
+        );
         while server.poll_event().is_some() {}
         while client.poll_event().is_some() {}
     }
@@ -279,7 +311,21 @@ pub fn seeds(name: &str) -> Vec<Vec<u8>> {
             let s = server.connection_ids()[0];
             let _ = server.post_event(s, Box::new(Line("recorded".into())));
             for t in 0..20 {
-                pump_local(now + t * 16, &mut client, addr(CLIENT), &mut server, addr(SERVER));
+                pump_local(
+                    now + t * 16,
+                    v12_netobject::LocalEnd {
+                        interface: &mut client,
+                        addr: addr(CLIENT),
+                        objects: &v12_netobject::ghost::NoObjects,
+                        ghosts: &mut v12_netobject::ghost::GhostArena::new(),
+                    },
+                    v12_netobject::LocalEnd {
+                        interface: &mut server,
+                        addr: addr(SERVER),
+                        objects: &v12_netobject::ghost::NoObjects,
+                        ghosts: &mut v12_netobject::ghost::GhostArena::new(),
+                    },
+                );
             }
             client.stop_recording(c).into_iter().collect()
         }

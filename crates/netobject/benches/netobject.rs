@@ -35,8 +35,8 @@ fn handshake(c: &mut Criterion) {
         b.iter(|| {
             let (from, pkt) = &packets[i & 4095];
             i += 1;
-            server.handle_datagram(1000, *from, pkt);
-            black_box(server.poll_transmit(1000))
+            server.handle_datagram(1000, *from, pkt, &mut v12_netobject::ghost::GhostArena::new());
+            black_box(server.poll_transmit(1000, &v12_netobject::ghost::NoObjects))
         })
     });
     // The floor: the keyed hash (token MAC) alone, over the same 30 input bytes.
@@ -86,26 +86,26 @@ fn server_tick(w: &mut World) -> Duration {
         let node = &mut w.nodes[i];
         node.handle_timeout(now);
         let _ = node.post_event(c, Unreliable::new(i as u32, now as u32, None));
-        while let Some((_, b)) = node.poll_transmit(now) {
+        while let Some((_, b)) = node.poll_transmit(now, &v12_netobject::ghost::NoObjects) {
             inbound.push((addr(i), b));
         }
     }
     let start = Instant::now();
     let server = &mut w.nodes[0];
     for (from, b) in &inbound {
-        server.handle_datagram(now, *from, b);
+        server.handle_datagram(now, *from, b, &mut v12_netobject::ghost::GhostArena::new());
     }
     while server.poll_event().is_some() {}
     server.handle_timeout(now);
     let mut outbound = Vec::new();
-    while let Some(t) = server.poll_transmit(now) {
+    while let Some(t) = server.poll_transmit(now, &v12_netobject::ghost::NoObjects) {
         outbound.push(t);
     }
     let took = start.elapsed();
     for (to, b) in outbound {
         let j = node_index(to);
         if j < w.nodes.len() {
-            w.nodes[j].handle_datagram(now, addr(0), &b);
+            w.nodes[j].handle_datagram(now, addr(0), &b, &mut v12_netobject::ghost::GhostArena::new());
             while w.nodes[j].poll_event().is_some() {}
         }
     }

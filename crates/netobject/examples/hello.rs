@@ -7,6 +7,7 @@ use bytes::Bytes;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use v12_bitstream::{BitReader, BitWriter};
+use v12_netobject::ghost::{GhostArena, NoObjects};
 use v12_netobject::*;
 
 /// A line of text, delivered once and in order.
@@ -38,10 +39,26 @@ fn main() {
     let mut server = NetInterface::new(server_config, registry.clone(), [1; 32]);
     let mut client = NetInterface::new(InterfaceConfig::default(), registry, [2; 32]);
     let to_server = client.connect(0, server_addr, Bytes::from_static(b"player"));
+    // Neither side ghosts objects here: no objects to send, an empty arena to receive into.
+    let (mut client_ghosts, mut server_ghosts) = (GhostArena::new(), GhostArena::new());
 
     // Time is passed in: a simulated clock in 16 ms steps.
     for now in (0..2_000).step_by(16) {
-        pump_local(now, &mut client, client_addr, &mut server, server_addr);
+        pump_local(
+            now,
+            LocalEnd {
+                interface: &mut client,
+                addr: client_addr,
+                objects: &NoObjects,
+                ghosts: &mut client_ghosts,
+            },
+            LocalEnd {
+                interface: &mut server,
+                addr: server_addr,
+                objects: &NoObjects,
+                ghosts: &mut server_ghosts,
+            },
+        );
         while let Some(ev) = server.poll_event() {
             match ev {
                 InterfaceEvent::Connected { connection, connect_data, .. } => {

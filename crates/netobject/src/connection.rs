@@ -330,7 +330,7 @@ impl NetConnection {
         now: u64,
         data: &[u8],
         registry: &NetClassRegistry,
-        world: Option<&mut dyn GhostClientWorld>,
+        world: &mut dyn GhostClientWorld,
     ) -> Result<(), NetError> {
         self.stats.packets_received += 1;
         self.stats.bytes_received += data.len() as u64;
@@ -361,7 +361,7 @@ impl NetConnection {
         &mut self,
         r: &mut BitReader<'_>,
         registry: &NetClassRegistry,
-        world: Option<&mut dyn GhostClientWorld>,
+        world: &mut dyn GhostClientWorld,
     ) -> Result<(), NetError> {
         if r.read_flag()? {
             self.owe_ack = true;
@@ -375,16 +375,7 @@ impl NetConnection {
         }
         self.events.read_packet(r, registry, &mut self.strings_rx)?;
         let Some(rx) = self.ghost_rx.as_mut() else { return Ok(()) };
-        match world {
-            Some(world) => rx.read_packet(world, r)?,
-            None => {
-                if r.clone().read_flag()? {
-                    return Err(NetError::BadEvent(
-                        "ghost data arrived but no client world was given (use handle_datagram_with)".into(),
-                    ));
-                }
-            }
-        }
+        rx.read_packet(world, r)?;
         Ok(())
     }
 
@@ -457,7 +448,7 @@ impl NetConnection {
         &mut self,
         now: u64,
         registry: &NetClassRegistry,
-        world: Option<&dyn GhostWorld>,
+        world: &dyn GhostWorld,
     ) -> Result<Option<Bytes>, String> {
         // A fatal event state (a backlog over its cap) closes the connection even when no
         // packet can go out (an unacknowledging peer fills the send window).
@@ -491,7 +482,7 @@ impl NetConnection {
         now: u64,
         registry: &NetClassRegistry,
         elicit: bool,
-        world: Option<&dyn GhostWorld>,
+        world: &dyn GhostWorld,
     ) -> Result<Bytes, String> {
         let (period, size) = self.local_rate.effective(self.peer_rate);
         // An encrypted packet keeps within the negotiated size, header and tag included.
@@ -516,8 +507,8 @@ impl NetConnection {
         }
         let mut ghosts = None;
         if self.is_server {
-            match (self.ghosts.as_mut(), world) {
-                (Some(m), Some(world)) => {
+            match self.ghosts.as_mut() {
+                Some(m) => {
                     match self.scope_object {
                         Some(scope) => m.update_scope(world, scope),
                         None => {
@@ -532,7 +523,7 @@ impl NetConnection {
                     }
                     ghosts = Some(m.write_packet(world, &mut w));
                 }
-                _ => {
+                None => {
                     w.write_flag(false);
                 }
             }

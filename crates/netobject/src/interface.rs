@@ -269,7 +269,7 @@ impl NetInterface {
             .ok_or(NetError::NoSuchConnection)
     }
     /// Server side: begins ghosting to this client (once it is ready, e.g. has the mission).
-    /// Ghost sections are written by [`Self::poll_transmit_with`].
+    /// Ghost sections are written by [`Self::poll_transmit`].
     pub fn start_ghosting(&mut self, id: ConnectionId) -> Result<()> {
         self.ghost_mut(id)?.start_ghosting();
         Ok(())
@@ -472,11 +472,11 @@ impl NetInterface {
     fn close(&mut self, id: ConnectionId, reason: &str, tell_peer: bool, by_peer: bool) {
         let Some(mut c) = self.connections.remove(&id) else { return };
         self.by_addr.remove(&c.remote_addr());
-        // After a crowd leaves, give its tables' memory back.
-        if self.connections.capacity() > 4 * self.connections.len() + 8 {
+        // After a crowd leaves, give its tables' memory back (all of it once nobody is left).
+        if self.connections.is_empty() || self.connections.capacity() > 4 * self.connections.len() + 8 {
             self.connections.shrink_to_fit();
             self.by_addr.shrink_to_fit();
-            self.order.shrink_to_fit();
+            self.order = Vec::new();
         }
         c.close();
         if let Some(rec) = c.recorder.take() {
@@ -503,22 +503,18 @@ impl NetInterface {
         });
     }
 
-    /// A datagram from `from`. Never panics, whatever the bytes. A client connection that
-    /// receives ghosts needs [`Self::handle_datagram_with`]; here a ghost section drops it.
-    pub fn handle_datagram(&mut self, now: u64, from: SocketAddr, data: &[u8]) {
-        self.handle_datagram_inner(now, from, data, None);
-    }
-
-    /// [`Self::handle_datagram`] applying ghost sections to `world` (client side). If the
-    /// connection ends, its ghosts leave `world` at once.
-    pub fn handle_datagram_with(
+    /// A datagram from `from`. Never panics, whatever the bytes. Ghosts the server sends
+    /// go into `world` (the client's objects; an endpoint that never receives ghosts can pass
+    /// an empty [`crate::ghost::GhostArena`]); if the connection ends, its ghosts leave
+    /// `world` at once.
+    pub fn handle_datagram(
         &mut self,
         now: u64,
         from: SocketAddr,
         data: &[u8],
         world: &mut dyn GhostClientWorld,
     ) {
-        self.handle_datagram_inner(now, from, data, Some(&mut *world));
+        self.handle_datagram_inner(now, from, data, &mut *world);
         self.release_ghosts(world);
     }
 
@@ -527,7 +523,7 @@ impl NetInterface {
         now: u64,
         from: SocketAddr,
         data: &[u8],
-        world: Option<&mut dyn GhostClientWorld>,
+        world: &mut dyn GhostClientWorld,
     ) {
         let Some(&first) = data.first() else {
             self.stats.garbage += 1;
@@ -900,23 +896,11 @@ impl NetInterface {
         });
     }
 
-    /// The next datagram to send, if any is due at `now`. Server packets carry no ghosts
-    /// (an empty ghost section); a server that ghosts uses [`Self::poll_transmit_with`].
-    pub fn poll_transmit(&mut self, now: u64) -> Option<(SocketAddr, Bytes)> {
-        self.poll_transmit_inner(now, None)
-    }
-
-    /// [`Self::poll_transmit`] with the server's objects: each client packet gets a scoping
-    /// pass and a ghost section filling what the events left of the packet.
-    pub fn poll_transmit_with(&mut self, now: u64, world: &dyn GhostWorld) -> Option<(SocketAddr, Bytes)> {
-        self.poll_transmit_inner(now, Some(world))
-    }
-
-    fn poll_transmit_inner(
-        &mut self,
-        now: u64,
-        world: Option<&dyn GhostWorld>,
-    ) -> Option<(SocketAddr, Bytes)> {
+    /// The next datagram to send, if any is due at `now`. `world` holds the objects this
+    /// endpoint ghosts to its clients (an endpoint with none passes
+    /// [`crate::ghost::NoObjects`]): each client packet gets a scoping pass and a ghost
+    /// section filling what the events left of the packet.
+    pub fn poll_transmit(&mut self, now: u64, world: &dyn GhostWorld) -> Option<(SocketAddr, Bytes)> {
         if let Some(t) = self.transmits.pop_front() {
             return Some(t);
         }

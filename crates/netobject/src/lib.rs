@@ -32,7 +32,7 @@ pub use crate::interface::{
     ConnectFilter, INFO_PACKET_PREFIX, InterfaceConfig, InterfaceEvent, InterfaceStats,
     MAX_QUEUED_INFO_PACKETS, NetInterface,
 };
-pub use crate::local::pump_local;
+pub use crate::local::{LocalEnd, pump_local};
 pub use crate::rate::RateConfig;
 pub use crate::registry::{NetClassInfo, NetClassRegistry, NetClassRegistryBuilder};
 pub use crate::secure::Encryption;

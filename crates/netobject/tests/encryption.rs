@@ -91,7 +91,7 @@ fn spoof_victim(encryption: Encryption, datagrams: usize, seed: u64) -> (World, 
     while captured.len() < 8 {
         w.now += 32;
         w.nodes[1].handle_timeout(w.now);
-        while let Some((_, d)) = w.nodes[1].poll_transmit(w.now) {
+        while let Some((_, d)) = w.nodes[1].poll_transmit(w.now, &v12_netobject::ghost::NoObjects) {
             captured.push(d.to_vec());
         }
     }
@@ -117,8 +117,8 @@ fn spoof_victim(encryption: Encryption, datagrams: usize, seed: u64) -> (World, 
             w.now += 1;
             w.nodes[0].handle_timeout(w.now);
         }
-        w.nodes[0].handle_datagram(w.now, victim, &data);
-        while w.nodes[0].poll_transmit(w.now).is_some() {}
+        w.nodes[0].handle_datagram(w.now, victim, &data, &mut v12_netobject::ghost::GhostArena::new());
+        while w.nodes[0].poll_transmit(w.now, &v12_netobject::ghost::NoObjects).is_some() {}
     }
     let alive = w.nodes[0].connection_count() == 2;
     (w, alive)

@@ -20,7 +20,7 @@ fn server() -> NetInterface {
 
 fn drain(s: &mut NetInterface, now: u64) -> Vec<(SocketAddr, Handshake)> {
     let mut out = Vec::new();
-    while let Some((to, b)) = s.poll_transmit(now) {
+    while let Some((to, b)) = s.poll_transmit(now, &v12_netobject::ghost::NoObjects) {
         if let Ok(h) = Handshake::decode(&b) {
             out.push((to, h));
         }
@@ -29,7 +29,12 @@ fn drain(s: &mut NetInterface, now: u64) -> Vec<(SocketAddr, Handshake)> {
 }
 
 fn challenge(s: &mut NetInterface, now: u64, from: SocketAddr, nonce: u64) -> (u32, u64) {
-    s.handle_datagram(now, from, &Handshake::ChallengeRequest { client_nonce: nonce }.encode());
+    s.handle_datagram(
+        now,
+        from,
+        &Handshake::ChallengeRequest { client_nonce: nonce }.encode(),
+        &mut v12_netobject::ghost::GhostArena::new(),
+    );
     match drain(s, now).pop() {
         Some((to, Handshake::ChallengeResponse { client_nonce, epoch, token })) => {
             assert_eq!((to, client_nonce), (from, nonce));
@@ -74,8 +79,9 @@ fn spoofed_challenge_flood_allocates_nothing() {
             i / 10,
             from,
             &Handshake::ChallengeRequest { client_nonce: i.wrapping_mul(0x9E37) }.encode(),
+            &mut v12_netobject::ghost::GhostArena::new(),
         );
-        while let Some((to, b)) = s.poll_transmit(i / 10) {
+        while let Some((to, b)) = s.poll_transmit(i / 10, &v12_netobject::ghost::NoObjects) {
             assert_eq!(to, from);
             assert!(b.len() <= CHALLENGE_REQUEST_BYTES, "no amplification");
             responses += 1;
@@ -91,14 +97,19 @@ fn spoofed_challenge_flood_allocates_nothing() {
     // Forged connect requests from the same flood: all refused, still nothing allocated.
     for i in 0..10_000u64 {
         let from = SocketAddr::from(([172, 16, (i / 256) as u8, (i % 256) as u8], 1000 + i as u16));
-        s.handle_datagram(10_000, from, &request(&s, i, 0, i.wrapping_mul(31)));
+        s.handle_datagram(
+            10_000,
+            from,
+            &request(&s, i, 0, i.wrapping_mul(31)),
+            &mut v12_netobject::ghost::GhostArena::new(),
+        );
         assert_eq!(reject_reason(&drain(&mut s, 10_000)), Some("invalid challenge token"));
     }
     assert_eq!((s.connection_count(), s.pending_count(), s.used_token_count()), (0, 0, 0));
     // Short (unpadded) challenge requests get no answer at all.
     let short = &Handshake::ChallengeRequest { client_nonce: 1 }.encode()[..12];
-    s.handle_datagram(10_000, addr(1), short);
-    assert!(s.poll_transmit(10_000).is_none());
+    s.handle_datagram(10_000, addr(1), short, &mut v12_netobject::ghost::GhostArena::new());
+    assert!(s.poll_transmit(10_000, &v12_netobject::ghost::NoObjects).is_none());
 }
 
 #[test]
@@ -107,25 +118,35 @@ fn forged_stale_and_replayed_tokens_are_rejected() {
     let a = addr(1);
     let (epoch, token) = challenge(&mut s, 1000, a, 42);
 
-    s.handle_datagram(1000, a, &request(&s, 42, epoch, token ^ 0x10));
+    s.handle_datagram(
+        1000,
+        a,
+        &request(&s, 42, epoch, token ^ 0x10),
+        &mut v12_netobject::ghost::GhostArena::new(),
+    );
     assert_eq!(reject_reason(&drain(&mut s, 1000)), Some("invalid challenge token"));
     // A token is bound to the address that asked for it and to its nonce.
-    s.handle_datagram(1000, addr(2), &request(&s, 42, epoch, token));
+    s.handle_datagram(
+        1000,
+        addr(2),
+        &request(&s, 42, epoch, token),
+        &mut v12_netobject::ghost::GhostArena::new(),
+    );
     assert_eq!(reject_reason(&drain(&mut s, 1000)), Some("invalid challenge token"));
-    s.handle_datagram(1000, a, &request(&s, 43, epoch, token));
+    s.handle_datagram(1000, a, &request(&s, 43, epoch, token), &mut v12_netobject::ghost::GhostArena::new());
     assert_eq!(reject_reason(&drain(&mut s, 1000)), Some("invalid challenge token"));
     // Stale: two epochs later.
     let later = 1000 + 2 * s.config().token_epoch_ms;
-    s.handle_datagram(later, a, &request(&s, 42, epoch, token));
+    s.handle_datagram(later, a, &request(&s, 42, epoch, token), &mut v12_netobject::ghost::GhostArena::new());
     assert_eq!(reject_reason(&drain(&mut s, later)), Some("challenge token expired; try again"));
     assert_eq!(s.connection_count(), 0);
 
     // Valid: accepted once; a retry of the same request gets the accept again, no new connection.
-    s.handle_datagram(2000, a, &request(&s, 42, epoch, token));
+    s.handle_datagram(2000, a, &request(&s, 42, epoch, token), &mut v12_netobject::ghost::GhostArena::new());
     let out = drain(&mut s, 2000);
     assert!(out.iter().any(|(_, h)| matches!(h, Handshake::ConnectAccept { client_nonce: 42, .. })));
     assert_eq!(s.connection_count(), 1);
-    s.handle_datagram(2100, a, &request(&s, 42, epoch, token));
+    s.handle_datagram(2100, a, &request(&s, 42, epoch, token), &mut v12_netobject::ghost::GhostArena::new());
     assert!(drain(&mut s, 2100).iter().any(|(_, h)| matches!(h, Handshake::ConnectAccept { .. })));
     assert_eq!(s.connection_count(), 1);
     let id = s.connection_ids()[0];
@@ -134,7 +155,7 @@ fn forged_stale_and_replayed_tokens_are_rejected() {
     // Replayed after the connection ended: refused.
     s.disconnect(id, "kicked");
     drain(&mut s, 2200);
-    s.handle_datagram(2200, a, &request(&s, 42, epoch, token));
+    s.handle_datagram(2200, a, &request(&s, 42, epoch, token), &mut v12_netobject::ghost::GhostArena::new());
     assert_eq!(reject_reason(&drain(&mut s, 2200)), Some("challenge token already used"));
     assert_eq!(s.connection_count(), 0);
     // The replay memory expires with the token.
@@ -274,10 +295,10 @@ fn max_pending_limits_connections_still_negotiating() {
     let mut s = NetInterface::new(cfg, registry(), entropy(5));
     let (e1, t1) = challenge(&mut s, 100, addr(1), 1);
     let (e2, t2) = challenge(&mut s, 100, addr(2), 2);
-    s.handle_datagram(100, addr(1), &request(&s, 1, e1, t1));
+    s.handle_datagram(100, addr(1), &request(&s, 1, e1, t1), &mut v12_netobject::ghost::GhostArena::new());
     assert!(drain(&mut s, 100).iter().any(|(_, h)| matches!(h, Handshake::ConnectAccept { .. })));
     // Client 1 has not spoken on its connection yet: it still counts as negotiating.
-    s.handle_datagram(100, addr(2), &request(&s, 2, e2, t2));
+    s.handle_datagram(100, addr(2), &request(&s, 2, e2, t2), &mut v12_netobject::ghost::GhostArena::new());
     assert_eq!(reject_reason(&drain(&mut s, 100)), Some("server busy; try again"));
     assert_eq!(s.connection_count(), 1);
     // A negotiating connection that never speaks times out and frees its place.
@@ -311,7 +332,7 @@ fn one_address_cannot_hold_every_negotiation_slot() {
         let a = SocketAddr::from(([10, 9, 9, 9], 5000 + i));
         let nonce = u64::from(i) + 1;
         let (e, t) = challenge(&mut s, 100, a, nonce);
-        s.handle_datagram(100, a, &request(&s, nonce, e, t));
+        s.handle_datagram(100, a, &request(&s, nonce, e, t), &mut v12_netobject::ghost::GhostArena::new());
         for (_, h) in drain(&mut s, 100) {
             match h {
                 Handshake::ConnectAccept { .. } => accepted += 1,
@@ -325,6 +346,6 @@ fn one_address_cannot_hold_every_negotiation_slot() {
     }
     assert_eq!((accepted, busy), (4, 16));
     let (e, t) = challenge(&mut s, 100, addr(3), 99);
-    s.handle_datagram(100, addr(3), &request(&s, 99, e, t));
+    s.handle_datagram(100, addr(3), &request(&s, 99, e, t), &mut v12_netobject::ghost::GhostArena::new());
     assert!(drain(&mut s, 100).iter().any(|(_, h)| matches!(h, Handshake::ConnectAccept { .. })));
 }

@@ -80,7 +80,7 @@ fn a_crowd_that_leaves_takes_its_memory_with_it() {
     let mut server = w.nodes.swap_remove(0);
     drop(w);
     server.handle_timeout(60_000);
-    while server.poll_transmit(60_000).is_some() {}
+    while server.poll_transmit(60_000, &v12_netobject::ghost::NoObjects).is_some() {}
     while server.poll_event().is_some() {}
     let held = live() - start;
     let per_connection = (crowd - before) / CLIENTS as isize;

@@ -30,14 +30,14 @@ fn a_100_ms_period_polled_on_32_ms_ticks_sends_10_packets_a_second() {
             if let Some(c) = conn {
                 let _ = server.post_event(c, Unreliable::new(0, (t / 32) as u32, None));
             }
-            while let Some((_, d)) = client.poll_transmit(t) {
-                server.handle_datagram(t, ca, &d);
+            while let Some((_, d)) = client.poll_transmit(t, &v12_netobject::ghost::NoObjects) {
+                server.handle_datagram(t, ca, &d, &mut v12_netobject::ghost::GhostArena::new());
             }
-            while let Some((_, d)) = server.poll_transmit(t) {
+            while let Some((_, d)) = server.poll_transmit(t, &v12_netobject::ghost::NoObjects) {
                 if counting {
                     counted += 1;
                 }
-                client.handle_datagram(t, sa, &d);
+                client.handle_datagram(t, sa, &d, &mut v12_netobject::ghost::GhostArena::new());
             }
             while let Some(ev) = server.poll_event() {
                 if let InterfaceEvent::Connected { connection, .. } = ev {
@@ -74,11 +74,11 @@ fn a_guaranteed_event_backlog_is_capped_and_the_connection_closed() {
         t += 16;
         server.handle_timeout(t);
         client.handle_timeout(t);
-        while let Some((_, d)) = client.poll_transmit(t) {
-            server.handle_datagram(t, ca, &d);
+        while let Some((_, d)) = client.poll_transmit(t, &v12_netobject::ghost::NoObjects) {
+            server.handle_datagram(t, ca, &d, &mut v12_netobject::ghost::GhostArena::new());
         }
-        while let Some((_, d)) = server.poll_transmit(t) {
-            client.handle_datagram(t, sa, &d);
+        while let Some((_, d)) = server.poll_transmit(t, &v12_netobject::ghost::NoObjects) {
+            client.handle_datagram(t, sa, &d, &mut v12_netobject::ghost::GhostArena::new());
         }
         while let Some(ev) = server.poll_event() {
             if let InterfaceEvent::Connected { connection, .. } = ev {
@@ -99,7 +99,7 @@ fn a_guaranteed_event_backlog_is_capped_and_the_connection_closed() {
     for _ in 0..100 {
         t += 16;
         server.handle_timeout(t);
-        while server.poll_transmit(t).is_some() {}
+        while server.poll_transmit(t, &v12_netobject::ghost::NoObjects).is_some() {}
         while let Some(ev) = server.poll_event() {
             if let InterfaceEvent::Disconnected { reason, .. } = ev {
                 closed = Some(reason);
@@ -135,13 +135,13 @@ fn one_address_gets_at_most_its_share_of_the_connection_slots() {
         server.handle_timeout(t);
         for (a, c) in clients.iter_mut() {
             c.handle_timeout(t);
-            while let Some((_, d)) = c.poll_transmit(t) {
-                server.handle_datagram(t, *a, &d);
+            while let Some((_, d)) = c.poll_transmit(t, &v12_netobject::ghost::NoObjects) {
+                server.handle_datagram(t, *a, &d, &mut v12_netobject::ghost::GhostArena::new());
             }
         }
-        while let Some((to, d)) = server.poll_transmit(t) {
+        while let Some((to, d)) = server.poll_transmit(t, &v12_netobject::ghost::NoObjects) {
             if let Some((_, c)) = clients.iter_mut().find(|(a, _)| *a == to) {
-                c.handle_datagram(t, sa, &d);
+                c.handle_datagram(t, sa, &d, &mut v12_netobject::ghost::GhostArena::new());
             }
         }
         for (a, c) in clients.iter_mut() {
@@ -181,18 +181,18 @@ fn a_client_told_busy_backs_off_and_gets_in() {
         server.handle_timeout(t);
         for (a, c, _) in clients.iter_mut() {
             c.handle_timeout(t);
-            while let Some((_, d)) = c.poll_transmit(t) {
-                server.handle_datagram(t, *a, &d);
+            while let Some((_, d)) = c.poll_transmit(t, &v12_netobject::ghost::NoObjects) {
+                server.handle_datagram(t, *a, &d, &mut v12_netobject::ghost::GhostArena::new());
             }
         }
-        while let Some((to, d)) = server.poll_transmit(t) {
+        while let Some((to, d)) = server.poll_transmit(t, &v12_netobject::ghost::NoObjects) {
             if let Ok(v12_netobject::Handshake::ConnectReject { reason, .. }) =
                 v12_netobject::Handshake::decode(&d)
             {
                 busy_seen += usize::from(reason.starts_with("server busy"));
             }
             if let Some((_, c, _)) = clients.iter_mut().find(|(a, _, _)| *a == to) {
-                c.handle_datagram(t, sa, &d);
+                c.handle_datagram(t, sa, &d, &mut v12_netobject::ghost::GhostArena::new());
             }
         }
         for (_, c, log) in clients.iter_mut() {

@@ -186,9 +186,9 @@ proptest! {
         for (src, bytes) in &junk {
             let src = if *src == 3 { 4 } else { *src };
             let now = w.now;
-            w.nodes[0].handle_datagram(now, addr(src), bytes);
+            w.nodes[0].handle_datagram(now, addr(src), bytes, &mut v12_netobject::ghost::GhostArena::new());
             // Also throw the same junk at a client, "from the server".
-            w.nodes[3].handle_datagram(now, addr(5), bytes);
+            w.nodes[3].handle_datagram(now, addr(5), bytes, &mut v12_netobject::ghost::GhostArena::new());
             w.step(now + 5);
         }
         w.run_until(w.now + 500);

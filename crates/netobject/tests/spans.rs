@@ -38,11 +38,39 @@ fn a_disconnect_is_logged_inside_the_connections_span() {
         let mut client = NetInterface::new(InterfaceConfig::default(), registry, [2; 32]);
         let c = client.connect(0, server_addr, Bytes::new());
         for now in (0..500).step_by(16) {
-            pump_local(now, &mut client, client_addr, &mut server, server_addr);
+            pump_local(
+                now,
+                v12_netobject::LocalEnd {
+                    interface: &mut client,
+                    addr: client_addr,
+                    objects: &v12_netobject::ghost::NoObjects,
+                    ghosts: &mut v12_netobject::ghost::GhostArena::new(),
+                },
+                v12_netobject::LocalEnd {
+                    interface: &mut server,
+                    addr: server_addr,
+                    objects: &v12_netobject::ghost::NoObjects,
+                    ghosts: &mut v12_netobject::ghost::GhostArena::new(),
+                },
+            );
         }
         assert_eq!(server.connection_count(), 1);
         client.disconnect(c, "bye");
-        pump_local(600, &mut client, client_addr, &mut server, server_addr);
+        pump_local(
+            600,
+            v12_netobject::LocalEnd {
+                interface: &mut client,
+                addr: client_addr,
+                objects: &v12_netobject::ghost::NoObjects,
+                ghosts: &mut v12_netobject::ghost::GhostArena::new(),
+            },
+            v12_netobject::LocalEnd {
+                interface: &mut server,
+                addr: server_addr,
+                objects: &v12_netobject::ghost::NoObjects,
+                ghosts: &mut v12_netobject::ghost::GhostArena::new(),
+            },
+        );
         assert_eq!(server.connection_count(), 0);
     });
     let log = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();

@@ -44,20 +44,18 @@ impl<T: Transport> NetDriver<T> {
 
     /// One turn of the loop at `now`: read every waiting datagram into the interface, run its
     /// timers, send everything it has to send, and let the transport release held datagrams.
-    /// Returns how many datagrams came in. Only a transport failure is an error; a refused
-    /// send is counted and treated as loss.
-    pub fn pump(&mut self, now: Millis) -> io::Result<usize> {
-        self.pump_with(now, None, None)
-    }
-
-    /// [`Self::pump`] for an endpoint that ghosts: `server` is the world whose objects are
-    /// ghosted to this interface's clients, `client` the world that receives ghosts from
-    /// its server connection. Either may be `None`.
-    pub fn pump_with(
+    /// `objects` are what this endpoint ghosts to its clients ([`NoObjects`] for none);
+    /// `ghosts` is where the ghosts its server sends go (an empty
+    /// [`v12_netobject::ghost::GhostArena`] for an endpoint that receives none). Returns how
+    /// many datagrams came in. Only a transport failure is an error; a refused send is counted
+    /// and treated as loss.
+    ///
+    /// [`NoObjects`]: v12_netobject::ghost::NoObjects
+    pub fn pump(
         &mut self,
         now: Millis,
-        server: Option<&dyn GhostWorld>,
-        mut client: Option<&mut dyn GhostClientWorld>,
+        objects: &dyn GhostWorld,
+        ghosts: &mut dyn GhostClientWorld,
     ) -> io::Result<usize> {
         // Connect tokens expire by the wall clock; the sans-IO interface reads none.
         if let Ok(unix) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
@@ -68,21 +66,11 @@ impl<T: Transport> NetDriver<T> {
         for d in self.inbox.drain(..) {
             self.stats.datagrams_in += 1;
             self.stats.bytes_in += d.data.len() as u64;
-            match client.as_deref_mut() {
-                Some(world) => self.interface.handle_datagram_with(now, d.from.socket_addr(), &d.data, world),
-                None => self.interface.handle_datagram(now, d.from.socket_addr(), &d.data),
-            }
+            self.interface.handle_datagram(now, d.from.socket_addr(), &d.data, &mut *ghosts);
         }
         self.interface.handle_timeout(now);
-        if let Some(world) = client {
-            self.interface.release_ghosts(world);
-        }
-        loop {
-            let next = match server {
-                Some(world) => self.interface.poll_transmit_with(now, world),
-                None => self.interface.poll_transmit(now),
-            };
-            let Some((to, bytes)) = next else { break };
+        self.interface.release_ghosts(ghosts);
+        while let Some((to, bytes)) = self.interface.poll_transmit(now, objects) {
             match self.transport.send_to(now, to.into(), &bytes) {
                 Ok(()) => {
                     self.stats.datagrams_out += 1;
@@ -131,8 +119,9 @@ mod tests {
         let mut now = 0;
         let mut connected = false;
         while now < 20_000 && !connected {
-            client.pump(now).unwrap();
-            server.pump(now).unwrap();
+            let mut ghosts = v12_netobject::ghost::GhostArena::new();
+            client.pump(now, &v12_netobject::ghost::NoObjects, &mut ghosts).unwrap();
+            server.pump(now, &v12_netobject::ghost::NoObjects, &mut ghosts).unwrap();
             while let Some(e) = client.interface.poll_event() {
                 connected |= matches!(e, InterfaceEvent::Connected { .. });
             }

@@ -59,7 +59,21 @@ fn client_builds_the_servers_datablocks_then_ghosting_may_start() {
     let mut done_at_built = None;
     for step in 0..400u64 {
         let now = step * 8;
-        pump_local(now, &mut client, c_addr, &mut server, s_addr);
+        pump_local(
+            now,
+            v12_netobject::LocalEnd {
+                interface: &mut client,
+                addr: c_addr,
+                objects: &v12_netobject::ghost::NoObjects,
+                ghosts: &mut v12_netobject::ghost::GhostArena::new(),
+            },
+            v12_netobject::LocalEnd {
+                interface: &mut server,
+                addr: s_addr,
+                objects: &v12_netobject::ghost::NoObjects,
+                ghosts: &mut v12_netobject::ghost::GhostArena::new(),
+            },
+        );
         while let Some(ev) = server.poll_event() {
             match ev {
                 InterfaceEvent::Connected { connection, .. } => {

@@ -117,7 +117,7 @@ impl Harness {
             if let Some(g) = &mut self.sgc {
                 g.post_control(now, &mut self.server.interface, &self.world).unwrap();
             }
-            self.server.pump_with(now, Some(&self.world), None).unwrap();
+            self.server.pump(now, &self.world, &mut v12_netobject::ghost::GhostArena::new()).unwrap();
             while let Some(ev) = self.server.interface.poll_event() {
                 match ev {
                     InterfaceEvent::Connected { connection, .. } => {
@@ -148,7 +148,7 @@ impl Harness {
                 let skip = self.control_local();
                 self.scene.interpolate(32, skip);
             }
-            self.client.pump_with(now, None, Some(&mut self.scene)).unwrap();
+            self.client.pump(now, &v12_netobject::ghost::NoObjects, &mut self.scene).unwrap();
             while let Some(ev) = self.client.interface.poll_event() {
                 match ev {
                     InterfaceEvent::Connected { .. } => self.connected = true,

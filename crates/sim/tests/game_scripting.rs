@@ -52,7 +52,21 @@ fn session(name: &str) -> (String, String) {
         if step == 200 && accepted {
             client.disconnect(to_server, "bye");
         }
-        pump_local(now, &mut client, c_addr, &mut server, s_addr);
+        pump_local(
+            now,
+            v12_netobject::LocalEnd {
+                interface: &mut client,
+                addr: c_addr,
+                objects: &v12_netobject::ghost::NoObjects,
+                ghosts: &mut v12_netobject::ghost::GhostArena::new(),
+            },
+            v12_netobject::LocalEnd {
+                interface: &mut server,
+                addr: s_addr,
+                objects: &v12_netobject::ghost::NoObjects,
+                ghosts: &mut v12_netobject::ghost::GhostArena::new(),
+            },
+        );
         while let Some(ev) = server.poll_event() {
             match ev {
                 InterfaceEvent::Connected { connection, addr, connect_data, .. } => {

@@ -133,7 +133,7 @@ fn measure(a: Arena) -> Figures {
         // The real loop polls the network every few ms, so a packet leaves as soon as the
         // 100 ms period allows; pumping only on ticks would stretch it to 128 ms.
         for sub in 0..4 {
-            server.pump_with(now + sub * 8, Some(&world), None).unwrap();
+            server.pump(now + sub * 8, &world, &mut v12_netobject::ghost::GhostArena::new()).unwrap();
         }
         while let Some(ev) = server.interface.poll_event() {
             match ev {
@@ -168,7 +168,7 @@ fn measure(a: Arena) -> Figures {
             if c.connected {
                 c.gcon.post_moves(&mut c.driver.interface, c.server).unwrap();
             }
-            c.driver.pump_with(now, None, Some(&mut c.scene)).unwrap();
+            c.driver.pump(now, &v12_netobject::ghost::NoObjects, &mut c.scene).unwrap();
             while let Some(ev) = c.driver.interface.poll_event() {
                 match ev {
                     InterfaceEvent::Connected { .. } => c.connected = true,

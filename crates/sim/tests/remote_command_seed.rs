@@ -74,7 +74,21 @@ impl World {
         while self.now < end {
             self.client.rc.flush_to_server(&mut self.client.iface, self.to_server).ok();
             self.server.rc.flush_to_clients(&mut self.server.iface);
-            pump_local(self.now, &mut self.client.iface, self.c_addr, &mut self.server.iface, self.s_addr);
+            pump_local(
+                self.now,
+                v12_netobject::LocalEnd {
+                    interface: &mut self.client.iface,
+                    addr: self.c_addr,
+                    objects: &v12_netobject::ghost::NoObjects,
+                    ghosts: &mut v12_netobject::ghost::GhostArena::new(),
+                },
+                v12_netobject::LocalEnd {
+                    interface: &mut self.server.iface,
+                    addr: self.s_addr,
+                    objects: &v12_netobject::ghost::NoObjects,
+                    ghosts: &mut v12_netobject::ghost::GhostArena::new(),
+                },
+            );
             while let Some(ev) = self.server.iface.poll_event() {
                 match ev {
                     InterfaceEvent::Connected { connection, .. } => {

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::io;
 use std::net::SocketAddr;
 use v12_console_vm::Console;
+use v12_netobject::ghost::NoObjects;
 use v12_netobject::ghost::ObjectId;
 use v12_netobject::{ConnectionId, InterfaceConfig, InterfaceEvent, NetInterface, RateConfig};
 use v12_platform::{NetAddress, UdpTransport};
@@ -123,7 +124,7 @@ impl ClientSession {
         if self.connected {
             let _ = self.remote.flush_to_server(&mut self.driver.interface, self.server);
         }
-        self.driver.pump_with(now, None, Some(&mut self.scene))?;
+        self.driver.pump(now, &NoObjects, &mut self.scene)?;
         while let Some(ev) = self.driver.interface.poll_event() {
             self.net_event(con, ev);
         }
@@ -225,7 +226,7 @@ impl ClientSession {
     /// Leaves the server.
     pub fn disconnect(&mut self, now: u64) {
         self.driver.interface.disconnect(self.server, "disconnected");
-        let _ = self.driver.pump(now);
+        let _ = self.driver.pump(now, &NoObjects, &mut self.scene);
     }
 }
 

@@ -17,7 +17,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use v12_console_vm::{Console, Value};
-use v12_netobject::ghost::{GhostClassRegistry, GhostClassRegistryBuilder, ObjectId};
+use v12_netobject::ghost::{GhostArena, GhostClassRegistry, GhostClassRegistryBuilder, NoObjects, ObjectId};
 use v12_netobject::{
     ConnectionId, InterfaceConfig, InterfaceEvent, NetClassRegistry, NetClassRegistryBuilder, NetInterface,
     RateConfig,
@@ -89,6 +89,8 @@ struct Server {
     tick_us_total: u128,
     ticks: u64,
     time_ms: u64,
+    /// Where ghosts sent to the server would go: it is sent none.
+    no_ghosts: GhostArena,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -408,6 +410,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                         tick_us_total: 0,
                         ticks: 0,
                         time_ms: now,
+                        no_ghosts: GhostArena::new(),
                     });
                     directory.server_started(&con);
                     con.call_function("onServerCreated", &[]);
@@ -419,7 +422,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                             s.driver.interface.disconnect(id, "server shut down");
                             gc::server_connection_dropped(&mut con, &remote, id, "server shut down");
                         }
-                        let _ = s.driver.pump(now);
+                        let _ = s.driver.pump(now, &NoObjects, &mut s.no_ghosts);
                     }
                     shared.borrow_mut().world = None;
                 }
@@ -473,7 +476,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                 Request::Disconnect => {
                     if let Some(mut c) = client.take() {
                         c.driver.interface.disconnect(c.server, "disconnected");
-                        let _ = c.driver.pump(now);
+                        let _ = c.driver.pump(now, &NoObjects, &mut c.scene);
                     }
                 }
                 Request::FreezeWorld => {
@@ -550,7 +553,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                     for g in s.clients.values_mut() {
                         let _ = g.post_control(now, &mut s.driver.interface, w);
                     }
-                    s.driver.pump_with(now, Some(w), None)?;
+                    s.driver.pump(now, w, &mut s.no_ghosts)?;
                 }
             }
             let mut evs = Vec::new();
@@ -590,7 +593,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
             if c.connected {
                 let _ = remote.flush_to_server(&mut c.driver.interface, c.server);
             }
-            c.driver.pump_with(now, None, Some(&mut c.scene))?;
+            c.driver.pump(now, &NoObjects, &mut c.scene)?;
             // Past the joining burst (datablocks, every ghost's create), count coverage.
             observe_coverage(c, now >= c.started_ms + COVERAGE_WARMUP_MS);
             let mut evs = Vec::new();
@@ -652,7 +655,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
     }
     if let Some(s) = &mut server {
         directory.shutdown(&mut s.driver.interface);
-        let _ = s.driver.pump(clock.now_ms());
+        let _ = s.driver.pump(clock.now_ms(), &NoObjects, &mut s.no_ghosts);
     }
     println!("SCOREBOARD {}", con.get_global("Scoreboard").as_text());
     if let Some(c) = &client {

@@ -50,4 +50,4 @@ pub use object::{
 };
 pub use receiver::{GhostReceiver, ReceiverStats};
 pub use state::{pack_state, unpack_state};
-pub use world::{GhostArena, GhostClientWorld, GhostWorld};
+pub use world::{GhostArena, GhostClientWorld, GhostWorld, NoObjects};

@@ -30,6 +30,16 @@ pub trait GhostWorld {
     }
 }
 
+/// A world with no objects, for an endpoint that ghosts nothing (a chat server, a tool).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoObjects;
+
+impl GhostWorld for NoObjects {
+    fn object(&self, _id: ObjectId) -> Option<&dyn NetObject> {
+        None
+    }
+}
+
 /// The client's arena as the ghost receiver sees it.
 pub trait GhostClientWorld {
     /// Takes a new ghost (already given its first update) and names it.

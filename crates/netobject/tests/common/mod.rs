@@ -248,6 +248,8 @@ pub struct World {
     /// Nodes whose received events are kept whole in `raw` instead of being recorded.
     pub keep_raw: Vec<bool>,
     pub raw: Vec<(usize, ConnectionId, Box<dyn NetEvent>)>,
+    /// Ghost arenas of the nodes a test gives none (ghosts they receive land here).
+    pub spare: Vec<ghost::GhostArena>,
 }
 
 impl World {
@@ -293,6 +295,7 @@ impl World {
             mute: vec![false; clients + 1],
             keep_raw: vec![false; clients + 1],
             raw: Vec::new(),
+            spare: (0..=clients).map(|_| ghost::GhostArena::new()).collect(),
         }
     }
 
@@ -320,10 +323,11 @@ impl World {
             for i in 0..self.nodes.len() {
                 self.nodes[i].handle_timeout(self.now);
                 loop {
-                    let next = match server {
-                        Some(w) if i == 0 => self.nodes[i].poll_transmit_with(self.now, w),
-                        _ => self.nodes[i].poll_transmit(self.now),
+                    let objects = match server {
+                        Some(w) if i == 0 => w,
+                        _ => &ghost::NoObjects,
                     };
+                    let next = self.nodes[i].poll_transmit(self.now, objects);
                     let Some((to, data)) = next else { break };
                     progress = true;
                     if let Some(j) = self.index_of(to)
@@ -347,12 +351,11 @@ impl World {
             while let Some(f) = self.link.pop_due(self.now) {
                 progress = true;
                 self.delivered += 1;
-                match clients.get_mut(f.to.wrapping_sub(1)) {
-                    Some(world) if f.to > 0 => {
-                        self.nodes[f.to].handle_datagram_with(self.now, f.from, &f.data, world)
-                    }
-                    _ => self.nodes[f.to].handle_datagram(self.now, f.from, &f.data),
-                }
+                let world = match clients.get_mut(f.to.wrapping_sub(1)) {
+                    Some(world) if f.to > 0 => world,
+                    _ => &mut self.spare[f.to],
+                };
+                self.nodes[f.to].handle_datagram(self.now, f.from, &f.data, world);
             }
             if !progress {
                 return;
