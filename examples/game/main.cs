@@ -5,7 +5,8 @@
 // -bind IP (the server's address; 0.0.0.0 for every interface, loopback by default),
 // -encryption off|on|required ($Pref::Net::Encryption, default on), -token-key HEX (a server
 // admits only clients with a connect token sealed with this key), -token "SEALED KEY" (the
-// client's connect token, from issueConnectToken).
+// client's connect token, from issueConnectToken), -telnet PORT PASSWORD LISTENPASSWORD (the
+// remote console: telnetSetParameters).
 
 $Pref::Net::PacketRateToClient = 10;
 $Pref::Net::PacketRateToServer = 32;
@@ -36,6 +37,11 @@ function parseArgs()
       else if (%a $= "-encryption") { %i++; $Pref::Net::Encryption = $Game::argv[%i]; }
       else if (%a $= "-token-key") { %i++; $Pref::Server::ConnectTokenKey = $Game::argv[%i]; }
       else if (%a $= "-token") { %i++; $Pref::Net::ConnectToken = $Game::argv[%i]; }
+      else if (%a $= "-telnet")
+      {
+         telnetSetParameters($Game::argv[%i + 1], $Game::argv[%i + 2], $Game::argv[%i + 3]);
+         %i += 3;
+      }
    }
 }
 

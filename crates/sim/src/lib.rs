@@ -10,5 +10,6 @@ pub mod process;
 pub mod remote_command;
 pub mod scene;
 mod sim_error;
+pub mod telnet;
 pub use driver::{DriverStats, NetDriver};
 pub use sim_error::SimError;

@@ -314,6 +314,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
     let remote = RemoteCommands::register(&mut con);
     let shared = Rc::new(RefCell::new(Shared::default()));
     register_script_functions(&mut con, &shared);
+    let mut telnet = v12_sim::telnet::TelnetServer::register(&mut con);
     let directory = crate::browser::ServerDirectory::register(&mut con);
     let browser = crate::browser::ServerBrowser::register(&mut con);
     if cfg.dedicated || cfg.connect.is_none() {
@@ -567,6 +568,8 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
             directory.pump(&con, &mut s.driver.interface, now, s.clients.len());
         }
         browser.pump(&mut con);
+        // The remote console (telnetSetParameters): its lines run between the frame's steps.
+        telnet.pump(&mut con, now);
 
         // 3. Sim::advanceTime: scheduled script events.
         con.advance_time(dt);

@@ -1,0 +1,479 @@
+//! The remote console, after V12's TelnetConsole: `telnetSetParameters(port, consolePass,
+//! listenPass)` opens a TCP port where a telnet client types a password and then either
+//! evaluates console lines and sees the console's output (the console password) or only sees
+//! the output (the listen password).
+//!
+//! [`TelnetSessions`] is the sans-IO core (bytes and time in, actions out); [`TelnetServer`]
+//! runs it over the platform's TCP and a [`Console`]. A client that sends garbage (a line over
+//! [`MAX_LINE`]), floods (over [`BYTES_PER_SECOND`] sustained) or misses the password
+//! [`PASSWORD_TRIES`] times is disconnected with a log line; nothing it sends can stop the
+//! game.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, VecDeque};
+use std::rc::Rc;
+
+use v12_console_vm::{Console, Level, OutputSink, StdioSink, Value};
+use v12_platform::{ConnectState, ConnectionTag, Event, NetAddress, TcpNet};
+
+/// Longest line a client may type (bytes); past it the client is disconnected.
+pub const MAX_LINE: usize = 1024;
+/// Bytes a second a client may send, sustained (with a burst of twice that).
+pub const BYTES_PER_SECOND: u64 = 8 * 1024;
+/// Password attempts before the connection is closed.
+pub const PASSWORD_TRIES: u8 = 3;
+/// Clients connected at once; more are told so and disconnected.
+pub const MAX_CLIENTS: usize = 8;
+/// Console output lines kept for the clients between two pumps (older ones are dropped).
+const MAX_PENDING_OUTPUT: usize = 4096;
+
+const GREETING: &str = "V12 Telnet Remote Console\r\n\r\nEnter Password:";
+const TELNET_IAC: u8 = 255;
+
+/// What a client may do once its password is accepted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Still typing the password (attempts made so far).
+    Password(u8),
+    /// Evaluates lines and sees the output (the console password).
+    Full,
+    /// Sees the output only (the listen password).
+    Listen,
+}
+
+/// What the core asks its driver to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TelnetAction {
+    /// Send these bytes to the client.
+    Send(ConnectionTag, Vec<u8>),
+    /// Evaluate this line in the console for the client (full access).
+    Eval(ConnectionTag, String),
+    /// Close the client's connection (the reason goes to the log).
+    Close(ConnectionTag, String),
+}
+
+#[derive(Debug)]
+struct Client {
+    access: Access,
+    line: Vec<u8>,
+    /// Bytes of a telnet command sequence still to skip.
+    skip: u8,
+    /// The last byte ended a line with `\r` (a `\n` right after it is the same end).
+    after_cr: bool,
+    /// Send budget (bytes) and when it was last topped up (ms).
+    budget: u64,
+    budget_at: u64,
+}
+
+/// The sans-IO core: every client's password state, line editing and budget.
+#[derive(Debug, Default)]
+pub struct TelnetSessions {
+    console_pass: String,
+    listen_pass: String,
+    clients: BTreeMap<ConnectionTag, Client>,
+}
+
+impl TelnetSessions {
+    /// Sessions checking these passwords (an empty one grants nothing).
+    pub fn new(console_pass: &str, listen_pass: &str) -> Self {
+        Self { console_pass: console_pass.into(), listen_pass: listen_pass.into(), clients: BTreeMap::new() }
+    }
+
+    /// Connected clients.
+    pub fn len(&self) -> usize {
+        self.clients.len()
+    }
+    /// True with no client.
+    pub fn is_empty(&self) -> bool {
+        self.clients.is_empty()
+    }
+    /// A client's access, if it is connected.
+    pub fn access(&self, tag: ConnectionTag) -> Option<Access> {
+        self.clients.get(&tag).map(|c| c.access)
+    }
+
+    /// A client connected at `now`: the password prompt, or a refusal when full.
+    pub fn accept(&mut self, tag: ConnectionTag, now: u64) -> Vec<TelnetAction> {
+        if self.clients.len() >= MAX_CLIENTS {
+            return vec![
+                TelnetAction::Send(tag, b"Too many connections.\r\n".to_vec()),
+                TelnetAction::Close(tag, format!("refused: already {MAX_CLIENTS} clients")),
+            ];
+        }
+        let client = Client {
+            access: Access::Password(0),
+            line: Vec::new(),
+            skip: 0,
+            after_cr: false,
+            budget: 2 * BYTES_PER_SECOND,
+            budget_at: now,
+        };
+        self.clients.insert(tag, client);
+        vec![TelnetAction::Send(tag, GREETING.as_bytes().to_vec())]
+    }
+
+    /// The connection went away.
+    pub fn closed(&mut self, tag: ConnectionTag) {
+        self.clients.remove(&tag);
+    }
+
+    /// Bytes from a client at `now`.
+    pub fn receive(&mut self, tag: ConnectionTag, data: &[u8], now: u64) -> Vec<TelnetAction> {
+        let mut out = Vec::new();
+        let Some(c) = self.clients.get_mut(&tag) else { return out };
+        let earned = now.saturating_sub(c.budget_at) * BYTES_PER_SECOND / 1000;
+        c.budget = (c.budget + earned).min(2 * BYTES_PER_SECOND);
+        c.budget_at = now;
+        if data.len() as u64 > c.budget {
+            self.clients.remove(&tag);
+            out.push(TelnetAction::Close(tag, format!("flooding (over {BYTES_PER_SECOND} bytes/s)")));
+            return out;
+        }
+        c.budget -= data.len() as u64;
+        let mut lines = Vec::new();
+        for &b in data {
+            if c.skip > 0 {
+                c.skip -= 1;
+                continue;
+            }
+            let after_cr = std::mem::replace(&mut c.after_cr, b == b'\r');
+            match b {
+                // A telnet command: IAC, the verb, and (for option talk) the option.
+                TELNET_IAC => c.skip = 2,
+                b'\n' if after_cr => {}
+                b'\r' | b'\n' => lines.push(std::mem::take(&mut c.line)),
+                0x08 | 0x7f => {
+                    c.line.pop();
+                }
+                0 => {}
+                _ => {
+                    c.line.push(b);
+                    if c.line.len() > MAX_LINE {
+                        self.clients.remove(&tag);
+                        out.push(TelnetAction::Close(tag, format!("line over {MAX_LINE} bytes")));
+                        return out;
+                    }
+                }
+            }
+        }
+        for line in lines {
+            let text = String::from_utf8_lossy(&line).trim().to_string();
+            if !self.line(tag, text, &mut out) {
+                break;
+            }
+        }
+        out
+    }
+
+    /// One typed line; false once the client is gone.
+    fn line(&mut self, tag: ConnectionTag, text: String, out: &mut Vec<TelnetAction>) -> bool {
+        let Some(c) = self.clients.get_mut(&tag) else { return false };
+        match c.access {
+            Access::Password(tries) => {
+                if text.is_empty() {
+                    return true; // a stray return is no attempt
+                }
+                if !self.console_pass.is_empty() && text == self.console_pass {
+                    c.access = Access::Full;
+                    out.push(TelnetAction::Send(tag, b"\r\nConnected: full access.\r\n".to_vec()));
+                } else if !self.listen_pass.is_empty() && text == self.listen_pass {
+                    c.access = Access::Listen;
+                    out.push(TelnetAction::Send(tag, b"\r\nConnected: listen only.\r\n".to_vec()));
+                } else if tries + 1 >= PASSWORD_TRIES {
+                    self.clients.remove(&tag);
+                    out.push(TelnetAction::Send(tag, b"\r\nWrong password. Goodbye.\r\n".to_vec()));
+                    out.push(TelnetAction::Close(tag, format!("{PASSWORD_TRIES} wrong passwords")));
+                    return false;
+                } else {
+                    c.access = Access::Password(tries + 1);
+                    out.push(TelnetAction::Send(tag, b"\r\nWrong password.\r\nEnter Password:".to_vec()));
+                }
+            }
+            Access::Full if !text.is_empty() => out.push(TelnetAction::Eval(tag, text)),
+            Access::Full => {}
+            Access::Listen => {
+                if !text.is_empty() {
+                    out.push(TelnetAction::Send(tag, b"Listen only: lines are not evaluated.\r\n".to_vec()));
+                }
+            }
+        }
+        true
+    }
+
+    /// A console output line: to every client past its password.
+    pub fn output(&self, text: &str) -> Vec<TelnetAction> {
+        let mut bytes = text.replace('\n', "\r\n").into_bytes();
+        bytes.extend_from_slice(b"\r\n");
+        self.clients
+            .iter()
+            .filter(|(_, c)| matches!(c.access, Access::Full | Access::Listen))
+            .map(|(tag, _)| TelnetAction::Send(*tag, bytes.clone()))
+            .collect()
+    }
+}
+
+/// Console output for the stdout as before and for the telnet clients.
+struct TeeSink {
+    inner: Box<dyn OutputSink>,
+    lines: Rc<RefCell<VecDeque<String>>>,
+}
+
+impl OutputSink for TeeSink {
+    fn line(&mut self, level: Level, text: &str) {
+        self.inner.line(level, text);
+        let mut lines = self.lines.borrow_mut();
+        if lines.len() < MAX_PENDING_OUTPUT {
+            lines.push_back(text.to_string());
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct Params {
+    /// A new `telnetSetParameters` call: port (0 closes), console and listen passwords.
+    wanted: Option<(u16, String, String)>,
+}
+
+/// The remote console over the platform's TCP: call [`TelnetServer::pump`] once a frame.
+pub struct TelnetServer {
+    net: TcpNet,
+    port: Option<(u16, ConnectionTag)>,
+    sessions: TelnetSessions,
+    params: Rc<RefCell<Params>>,
+    output: Rc<RefCell<VecDeque<String>>>,
+    events: Vec<Event>,
+}
+
+impl std::fmt::Debug for TelnetServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TelnetServer")
+            .field("port", &self.port)
+            .field("clients", &self.sessions.len())
+            .finish()
+    }
+}
+
+impl TelnetServer {
+    /// Registers `telnetSetParameters(port, consolePass, listenPass)` and routes the console's
+    /// output (printed to stdout as before) to the telnet clients as well.
+    pub fn register(con: &mut Console) -> Self {
+        let params = Rc::new(RefCell::new(Params::default()));
+        let p = params.clone();
+        con.register_function(
+            "telnetSetParameters",
+            4,
+            5,
+            "telnetSetParameters(port, consolePass, listenPass) - open the remote console (port 0 closes it)",
+            move |_c, a| {
+                let port = a.f64(0).clamp(0.0, 65535.0) as u16;
+                p.borrow_mut().wanted = Some((port, a.str(1).into_owned(), a.str(2).into_owned()));
+                Value::Empty
+            },
+        );
+        let output = Rc::new(RefCell::new(VecDeque::new()));
+        con.set_output(Box::new(TeeSink { inner: Box::new(StdioSink), lines: output.clone() }));
+        Self {
+            net: TcpNet::new(),
+            port: None,
+            sessions: TelnetSessions::default(),
+            params,
+            output,
+            events: Vec::new(),
+        }
+    }
+
+    /// The port listened on, if any.
+    pub fn port(&self) -> Option<u16> {
+        self.port.map(|(p, _)| p)
+    }
+
+    /// One frame: apply a new `telnetSetParameters`, take connections and lines, evaluate
+    /// the full-access clients' lines in `con`, and send everyone the console's output.
+    pub fn pump(&mut self, con: &mut Console, now: u64) {
+        let wanted = self.params.borrow_mut().wanted.take();
+        if let Some((port, console_pass, listen_pass)) = wanted {
+            self.reopen(con, port, &console_pass, &listen_pass);
+        }
+        self.events.clear();
+        self.net.process(&mut self.events);
+        let events = std::mem::take(&mut self.events);
+        for e in &events {
+            let actions = match e {
+                Event::ConnectedAccept(a) if self.port.is_some_and(|(_, t)| t == a.port_tag) => {
+                    tracing::info!(client = %a.address, "telnet client connected");
+                    self.sessions.accept(a.tag, now)
+                }
+                Event::ConnectedReceive(r) => self.sessions.receive(r.tag, &r.data, now),
+                Event::ConnectedNotify(n) if n.state == ConnectState::Disconnected => {
+                    self.sessions.closed(n.tag);
+                    Vec::new()
+                }
+                _ => Vec::new(),
+            };
+            self.apply(con, actions);
+        }
+        self.events = events;
+        self.flush_output();
+    }
+
+    fn reopen(&mut self, con: &mut Console, port: u16, console_pass: &str, listen_pass: &str) {
+        if let Some((_, tag)) = self.port.take() {
+            self.net.close(tag);
+        }
+        self.sessions = TelnetSessions::new(console_pass, listen_pass);
+        if port == 0 {
+            return;
+        }
+        // Loopback unless the server binds wider ($Pref::Net::BindAddress).
+        let ip = con
+            .get_global("Pref::Net::BindAddress")
+            .as_text()
+            .trim()
+            .parse()
+            .unwrap_or(std::net::Ipv4Addr::LOCALHOST.into());
+        match self.net.listen(NetAddress::new(ip, port)) {
+            Ok(tag) => {
+                let bound = self.net.local_addr(tag).map_or(port, |a| a.socket_addr().port());
+                self.port = Some((bound, tag));
+                con.set_global("Telnet::Port", i64::from(bound));
+                tracing::info!(port = bound, "telnet console listening");
+            }
+            Err(e) => con.error(&format!("telnetSetParameters: cannot listen on port {port}: {e}")),
+        }
+    }
+
+    fn apply(&mut self, con: &mut Console, actions: Vec<TelnetAction>) {
+        for action in actions {
+            match action {
+                TelnetAction::Send(tag, bytes) => {
+                    if self.net.send(tag, &bytes).is_err() {
+                        // Output it does not read piles up past the platform's limit.
+                        self.sessions.closed(tag);
+                        self.net.close(tag);
+                        tracing::warn!(?tag, "telnet client dropped: it does not read its output");
+                    }
+                }
+                TelnetAction::Eval(tag, line) => {
+                    tracing::info!(?tag, %line, "telnet console line");
+                    // An error is printed by the console itself (and so reaches the clients).
+                    let _ = con.eval(&line);
+                }
+                TelnetAction::Close(tag, reason) => {
+                    tracing::warn!(?tag, %reason, "telnet client disconnected");
+                    self.sessions.closed(tag);
+                    self.net.close(tag);
+                }
+            }
+        }
+    }
+
+    fn flush_output(&mut self) {
+        let lines: Vec<String> = self.output.borrow_mut().drain(..).collect();
+        if self.sessions.is_empty() {
+            return;
+        }
+        for line in lines {
+            let actions = self.sessions.output(&line);
+            for action in actions {
+                if let TelnetAction::Send(tag, bytes) = action
+                    && self.net.send(tag, &bytes).is_err()
+                {
+                    self.sessions.closed(tag);
+                    self.net.close(tag);
+                    tracing::warn!(?tag, "telnet client dropped: it does not read its output");
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: ConnectionTag = ConnectionTag(1);
+
+    fn sent(actions: &[TelnetAction]) -> String {
+        actions
+            .iter()
+            .filter_map(|a| match a {
+                TelnetAction::Send(_, b) => Some(String::from_utf8_lossy(b).into_owned()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn passwords_give_full_or_listen_access_and_three_misses_close() {
+        let mut s = TelnetSessions::new("secret", "peek");
+        assert!(sent(&s.accept(A, 0)).contains("Enter Password:"));
+        assert!(sent(&s.receive(A, b"secret\r\n", 10)).contains("full access"));
+        assert_eq!(s.access(A), Some(Access::Full));
+        assert_eq!(s.receive(A, b"echo(1);\r\n", 20), vec![TelnetAction::Eval(A, "echo(1);".into())]);
+        let b = ConnectionTag(2);
+        s.accept(b, 0);
+        s.receive(b, b"peek\n", 10);
+        assert_eq!(s.access(b), Some(Access::Listen));
+        assert!(sent(&s.receive(b, b"quit();\n", 20)).contains("not evaluated"));
+        assert_eq!(s.output("hello").len(), 2, "both see the output");
+        let c = ConnectionTag(3);
+        s.accept(c, 0);
+        assert!(sent(&s.output("x")).len() < 20, "no output before the password");
+        s.receive(c, b"a\r\n", 1);
+        s.receive(c, b"b\r\n", 2);
+        let last = s.receive(c, b"c\r\n", 3);
+        assert!(matches!(last.last(), Some(TelnetAction::Close(_, r)) if r.contains("wrong passwords")));
+        assert_eq!(s.access(c), None);
+    }
+
+    #[test]
+    fn editing_telnet_commands_and_split_lines() {
+        let mut s = TelnetSessions::new("pw", "");
+        s.accept(A, 0);
+        // IAC WILL ECHO, a typo and a backspace, the line split across two reads.
+        s.receive(A, &[255, 251, 1], 1);
+        s.receive(A, b"px\x08", 2);
+        assert!(sent(&s.receive(A, b"w\r\n", 3)).contains("full access"));
+        assert_eq!(s.receive(A, b"echo(", 4), vec![]);
+        assert_eq!(s.receive(A, b"2);\n", 5), vec![TelnetAction::Eval(A, "echo(2);".into())]);
+        // An empty listen password grants nothing.
+        let b = ConnectionTag(2);
+        s.accept(b, 0);
+        assert!(sent(&s.receive(b, b"\r\n\r\n", 1)).is_empty(), "empty lines are no attempt");
+        assert!(sent(&s.receive(b, b"\r\n", 1)).is_empty(), "nor is an empty listen password");
+        assert!(sent(&s.receive(b, b"nope\r\n", 2)).contains("Wrong password"));
+    }
+
+    #[test]
+    fn garbage_floods_and_crowds_are_turned_away() {
+        let mut s = TelnetSessions::new("pw", "");
+        s.accept(A, 0);
+        let long = vec![b'x'; MAX_LINE + 1];
+        let out = s.receive(A, &long, 1);
+        assert!(matches!(out.last(), Some(TelnetAction::Close(_, r)) if r.contains("line over")));
+        let b = ConnectionTag(2);
+        s.accept(b, 0);
+        s.receive(b, b"pw\n", 0);
+        let mut closed = false;
+        let chunk = b"xxxxxxxxx\n".repeat(51);
+        for t in 0..100u64 {
+            let out = s.receive(b, &chunk, t);
+            if out.iter().any(|a| matches!(a, TelnetAction::Close(_, r) if r.contains("flooding"))) {
+                closed = true;
+                break;
+            }
+        }
+        assert!(closed, "51 KB in 100 ms is a flood");
+        // A steady typist is never cut off.
+        let c = ConnectionTag(3);
+        s.accept(c, 0);
+        s.receive(c, b"pw\n", 0);
+        for t in 0..1000u64 {
+            assert!(!s.receive(c, b"abc\n", t * 10).iter().any(|a| matches!(a, TelnetAction::Close(..))));
+        }
+        for i in 0..MAX_CLIENTS as u32 {
+            s.accept(ConnectionTag(100 + i), 0);
+        }
+        assert!(s.len() <= MAX_CLIENTS);
+    }
+}
