@@ -204,6 +204,21 @@ impl Console {
         Ok(self.define_class(name, Some(p), kind))
     }
 
+    /// Makes a registered class link its objects' names (and `class` / `superClass` fields)
+    /// into their namespace chain, as ScriptObject does: V12's TCPObject, for one, so
+    /// `new TCPObject(IRC); function IRC::onLine(%this, %line) {...}` works. Set it before
+    /// registering subclasses (they copy it). False for an unknown class.
+    pub fn set_script_class(&mut self, class: &str, on: bool) -> bool {
+        let n = self.names.intern(class);
+        match self.class_by_name.get(&n).copied() {
+            Some(c) => {
+                self.classes[c as usize].script_class = on;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Adds a typed field to a class (the seed's `addField` in `initPersistFields`).
     /// Add fields before registering subclasses: subclasses copy the list when registered.
     pub fn add_field(&mut self, class: &str, field: &str, ty: FieldType, default: Value) -> bool {
@@ -394,6 +409,29 @@ impl Console {
         };
         let mut obj = self.blank_object(cid);
         obj.name = name.filter(|s| !s.is_empty()).map(|s| self.names.intern(s));
+        let datablock = self.classes[cid as usize].kind == ClassKind::DataBlock;
+        Ok(self.register_object(obj, datablock, None))
+    }
+
+    /// [`Self::create_object`] with fields set before the object is registered, as the
+    /// field block of `new Class(Name) { field = value; }` is: a script class's `class` and
+    /// `superClass` place it in their namespaces.
+    pub fn create_object_with_fields(
+        &mut self,
+        class: &str,
+        name: Option<&str>,
+        fields: &[(&str, Value)],
+    ) -> Result<ObjectId, ConsoleError> {
+        let n = self.names.intern(class);
+        let Some(&cid) = self.class_by_name.get(&n) else {
+            return Err(ConsoleError::File(format!("create_object: unknown class {class}")));
+        };
+        let mut obj = self.blank_object(cid);
+        obj.name = name.filter(|s| !s.is_empty()).map(|s| self.names.intern(s));
+        for (field, value) in fields {
+            let f = self.names.intern(field);
+            set_field_on(&self.classes, &mut obj, f, value.clone());
+        }
         let datablock = self.classes[cid as usize].kind == ClassKind::DataBlock;
         Ok(self.register_object(obj, datablock, None))
     }

@@ -10,6 +10,7 @@ pub mod process;
 pub mod remote_command;
 pub mod scene;
 mod sim_error;
+pub mod tcp_object;
 pub mod telnet;
 pub use driver::{DriverStats, NetDriver};
 pub use sim_error::SimError;

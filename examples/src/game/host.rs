@@ -315,6 +315,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
     let shared = Rc::new(RefCell::new(Shared::default()));
     register_script_functions(&mut con, &shared);
     let mut telnet = v12_sim::telnet::TelnetServer::register(&mut con);
+    let mut tcp_objects = v12_sim::tcp_object::TcpObjects::register(&mut con);
     let directory = crate::browser::ServerDirectory::register(&mut con);
     let browser = crate::browser::ServerBrowser::register(&mut con);
     if cfg.dedicated || cfg.connect.is_none() {
@@ -570,6 +571,8 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
         browser.pump(&mut con);
         // The remote console (telnetSetParameters): its lines run between the frame's steps.
         telnet.pump(&mut con, now);
+        // TCPObject / HTTPObject connections: their callbacks run here.
+        tcp_objects.pump(&mut con);
 
         // 3. Sim::advanceTime: scheduled script events.
         con.advance_time(dt);
