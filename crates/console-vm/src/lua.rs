@@ -1,8 +1,21 @@
-//! Lua 5.4 bridge (feature `lua`): Lua code calls console functions and object methods, and Lua
-//! functions become console functions, in the same console.
+//! Lua 5.4 bridge (feature `lua`): Lua code calls console functions and object methods,
+//! creates, finds and deletes objects and reads and writes their fields; Lua functions become
+//! console functions, and the console stays reachable from inside them. An error on either
+//! side crosses as an error with its message.
 //!
-//! The console is not `Send`/`'static`-borrowable from Lua, so calls are made inside
-//! [`run_lua`], which lends the console to Lua for the duration of one chunk.
+//! The console is not `'static`, so Lua reaches it through a `console` table that exists only
+//! while the console is lent: for one chunk in [`run_lua`], and for one call of a Lua function
+//! registered with [`register_lua_function`]. The table:
+//!
+//! | Lua | console |
+//! | --- | --- |
+//! | `console.call(name, ...)` | call a function (an unknown one is an error) |
+//! | `console.method(obj, name, ...)` | call a method (an unknown object is an error) |
+//! | `console.eval(src)` | evaluate script (a syntax error is an error) |
+//! | `console.new(class [, name])` | create an object, its id |
+//! | `console.find(name_or_id)` | an object's id, or nil |
+//! | `console.delete(obj)` | delete an object, true if it existed |
+//! | `console.get(obj, field)` / `console.set(obj, field, value)` | read and write a field |
 
 use crate::{Console, Value};
 use mlua::{Lua, MultiValue, Variadic};
@@ -32,19 +45,35 @@ fn from_lua(v: &mlua::Value) -> Value {
     }
 }
 
-/// Runs a Lua chunk with two globals: `console.call(name, ...)` (a console function) and
-/// `console.method(object, name, ...)` (a method), plus `console.eval(src)`.
-pub fn run_lua(con: &mut Console, lua: &Lua, chunk: &str) -> mlua::Result<()> {
-    // Lend the console to Lua for the duration of this chunk through a raw cell that is only
-    // reachable inside the scope.
+fn error(text: String) -> mlua::Error {
+    mlua::Error::RuntimeError(text)
+}
+
+/// The object a Lua value names (an id or a name), or a Lua error.
+fn object(c: &Console, v: &mlua::Value) -> mlua::Result<crate::ObjectId> {
+    let v = from_lua(v);
+    c.find_object(&v).ok_or_else(|| error(format!("console: no object {}", v.as_text())))
+}
+
+/// Runs `body` with the global `console` table lending `con` to Lua, then puts back whatever
+/// `console` was before (a nested lend, from a Lua function the console called, ends there).
+fn with_console<R>(
+    lua: &Lua,
+    con: &mut Console,
+    body: impl FnOnce(&Lua) -> mlua::Result<R>,
+) -> mlua::Result<R> {
     let cell = RefCell::new(con);
-    lua.scope(|scope| {
+    let before: mlua::Value = lua.globals().get("console")?;
+    let result = lua.scope(|scope| {
         let t = lua.create_table()?;
         t.set(
             "call",
             scope.create_function(|lua, (name, args): (String, Variadic<mlua::Value>)| {
                 let a: Vec<Value> = args.iter().map(from_lua).collect();
                 let mut c = cell.try_borrow_mut().map_err(mlua::Error::external)?;
+                if !c.is_function(&name) {
+                    return Err(error(format!("console: unknown function {name}")));
+                }
                 let r = c.call_function(&name, &a);
                 to_lua(lua, &r)
             })?,
@@ -55,7 +84,8 @@ pub fn run_lua(con: &mut Console, lua: &Lua, chunk: &str) -> mlua::Result<()> {
                 |lua, (obj, name, args): (mlua::Value, String, Variadic<mlua::Value>)| {
                     let a: Vec<Value> = args.iter().map(from_lua).collect();
                     let mut c = cell.try_borrow_mut().map_err(mlua::Error::external)?;
-                    let r = c.call_method(&from_lua(&obj), &name, &a);
+                    let id = object(&c, &obj)?;
+                    let r = c.call_method(&Value::Int(i64::from(id)), &name, &a);
                     to_lua(lua, &r)
                 },
             )?,
@@ -64,17 +94,68 @@ pub fn run_lua(con: &mut Console, lua: &Lua, chunk: &str) -> mlua::Result<()> {
             "eval",
             scope.create_function(|lua, src: String| {
                 let mut c = cell.try_borrow_mut().map_err(mlua::Error::external)?;
-                let r = c.eval(&src).map_err(mlua::Error::external)?;
+                let r = c.eval(&src).map_err(|e| error(format!("console: {e}")))?;
                 to_lua(lua, &r)
             })?,
         )?;
+        t.set(
+            "new",
+            scope.create_function(|_, (class, name): (String, Option<String>)| {
+                let mut c = cell.try_borrow_mut().map_err(mlua::Error::external)?;
+                let id =
+                    c.create_object(&class, name.as_deref()).map_err(|e| error(format!("console: {e}")))?;
+                Ok(i64::from(id))
+            })?,
+        )?;
+        t.set(
+            "find",
+            scope.create_function(|_, v: mlua::Value| {
+                let c = cell.try_borrow().map_err(mlua::Error::external)?;
+                Ok(c.find_object(&from_lua(&v)).map(i64::from))
+            })?,
+        )?;
+        t.set(
+            "delete",
+            scope.create_function(|_, v: mlua::Value| {
+                let mut c = cell.try_borrow_mut().map_err(mlua::Error::external)?;
+                Ok(match c.find_object(&from_lua(&v)) {
+                    Some(id) => c.delete_object(id),
+                    None => false,
+                })
+            })?,
+        )?;
+        t.set(
+            "get",
+            scope.create_function(|lua, (obj, field): (mlua::Value, String)| {
+                let c = cell.try_borrow().map_err(mlua::Error::external)?;
+                let id = object(&c, &obj)?;
+                to_lua(lua, &c.get_field(id, &field))
+            })?,
+        )?;
+        t.set(
+            "set",
+            scope.create_function(|_, (obj, field, value): (mlua::Value, String, mlua::Value)| {
+                let mut c = cell.try_borrow_mut().map_err(mlua::Error::external)?;
+                let id = object(&c, &obj)?;
+                c.set_field(id, &field, from_lua(&value));
+                Ok(())
+            })?,
+        )?;
         lua.globals().set("console", t)?;
-        lua.load(chunk).exec()
-    })
+        body(lua)
+    });
+    lua.globals().set("console", before)?;
+    result
 }
 
-/// Registers the Lua global function `lua_name` as the console function `name`.
-/// The Lua state is shared (`Rc`) so the console can call it later.
+/// Runs a Lua chunk with the `console` table (see the module documentation).
+pub fn run_lua(con: &mut Console, lua: &Lua, chunk: &str) -> mlua::Result<()> {
+    with_console(lua, con, |lua| lua.load(chunk).exec())
+}
+
+/// Registers the Lua global function `lua_name` as the console function `name`. The Lua state
+/// is shared (`Rc`) so the console can call it later; inside the call the `console` table
+/// reaches the console that called. A Lua error becomes a console error with its message.
 pub fn register_lua_function(
     con: &mut Console,
     lua: Rc<Lua>,
@@ -90,7 +171,7 @@ pub fn register_lua_function(
                 return Value::Empty;
             }
         };
-        match f.call::<mlua::Value>(args) {
+        match with_console(&lua, c, |_| f.call::<mlua::Value>(args)) {
             Ok(v) => from_lua(&v),
             Err(e) => {
                 c.error(&format!("lua: {e}"));

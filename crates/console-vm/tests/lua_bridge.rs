@@ -72,7 +72,66 @@ fn lua_errors_are_results_not_panics() {
     let lua = Lua::new();
     assert!(run_lua(&mut con, &lua, "this is not lua").is_err());
     assert!(run_lua(&mut con, &lua, "console.eval('function broken( {')").is_err());
-    // Unknown console function: a console warning and an empty result, not an error.
-    run_lua(&mut con, &lua, "v = console.call('noSuchFunction')").expect("unknown function");
-    assert_eq!(lua.globals().get::<String>("v").expect("v"), "");
+    // An unknown console function is a Lua error (caught here), not a panic.
+    run_lua(&mut con, &lua, "ok, err = pcall(console.call, 'noSuchFunction'); err = tostring(err)")
+        .expect("pcall");
+    assert!(!lua.globals().get::<bool>("ok").expect("ok"));
+    assert!(lua.globals().get::<String>("err").expect("err").contains("noSuchFunction"));
+}
+
+#[test]
+fn lua_creates_finds_and_deletes_objects_and_reads_and_writes_fields() {
+    let (mut con, _out) = console();
+    let lua = Lua::new();
+    run_lua(
+        &mut con,
+        &lua,
+        r#"
+        local id = console.new("ScriptObject", "FromLua")
+        console.set(id, "score", 7)
+        found = console.find("FromLua") == id
+        score = console.get("FromLua", "score")
+        tally = console.get("Tally", "total")
+        gone = console.delete(id)
+        missing = console.find("FromLua") == nil
+    "#,
+    )
+    .expect("lua chunk");
+    let g = lua.globals();
+    assert!(g.get::<bool>("found").unwrap());
+    assert_eq!(g.get::<i64>("score").unwrap(), 7);
+    assert_eq!(g.get::<i64>("tally").unwrap(), 10);
+    assert!(g.get::<bool>("gone").unwrap());
+    assert!(g.get::<bool>("missing").unwrap());
+    assert!(con.find_object_str("FromLua").is_none());
+}
+
+#[test]
+fn the_console_is_reachable_inside_a_lua_function_and_errors_cross_both_ways() {
+    let (mut con, out) = console();
+    let lua = Rc::new(Lua::new());
+    lua.load(
+        r#"
+        function lua_total(obj) return console.get(obj, "total") + console.call("twice", 1) end
+        function lua_bad() return console.call("nope") end
+    "#,
+    )
+    .exec()
+    .expect("lua defs");
+    register_lua_function(&mut con, lua.clone(), "luaTotal", "lua_total").expect("register");
+    register_lua_function(&mut con, lua.clone(), "luaBad", "lua_bad").expect("register");
+    assert_eq!(con.eval("return luaTotal(Tally);").unwrap().as_text(), "12");
+    // A console error inside a Lua function is a Lua error, which becomes a console error.
+    con.eval("luaBad();").expect("script goes on");
+    assert!(out.stderr().contains("unknown function nope"), "{}", out.stderr());
+    // Lua → console errors: unknown functions and objects, bad script.
+    let e = run_lua(&mut con, &lua, "console.call('noSuchFunction')").unwrap_err().to_string();
+    assert!(e.contains("unknown function noSuchFunction"), "{e}");
+    let e = run_lua(&mut con, &lua, "console.method('Nobody', 'x')").unwrap_err().to_string();
+    assert!(e.contains("no object Nobody"), "{e}");
+    let e = run_lua(&mut con, &lua, "console.new('NoClass')").unwrap_err().to_string();
+    assert!(e.contains("NoClass"), "{e}");
+    // After a lend ends, `console` is what it was (nothing) again.
+    lua.load("after = console").exec().unwrap();
+    assert!(lua.globals().get::<mlua::Value>("after").unwrap().is_nil());
 }
