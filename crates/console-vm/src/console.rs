@@ -237,6 +237,10 @@ pub struct Console {
     pub(crate) rng_state: u64,
     pub(crate) file_root: Option<PathBuf>,
     pub(crate) file_stack: Vec<PathBuf>,
+    /// Where scripts and the file functions read, when the host gives one (mods, volumes).
+    pub(crate) file_source: Option<Rc<dyn crate::files::FileSource>>,
+    /// `findFirstFile` / `findNextFile`: the pattern, its matches and the next one.
+    pub(crate) file_search: Option<(String, Vec<String>, usize)>,
     pub(crate) quit: bool,
     pub(crate) word_cache: crate::builtins::WordCache,
     pub(crate) arg_pool: Vec<Vec<Value>>,
@@ -309,6 +313,8 @@ impl Console {
             rng_state: 0x853c_49e6_748f_ea9b,
             file_root: None,
             file_stack: Vec::new(),
+            file_source: None,
+            file_search: None,
             quit: false,
             word_cache: Default::default(),
             arg_pool: Vec::new(),
@@ -325,6 +331,13 @@ impl Console {
     }
 
     /// Allows file functions (`exec`, `isFile`, `save`, `export`) inside `root` only.
+    /// Reads scripts (`exec`) and answers the file functions (`isFile`, `findFirstFile`,
+    /// `findNextFile`, `getFileCount`, `getFileCRC`) from `source` (a resource manager with
+    /// mods and volumes) instead of the file root; writes still go to the file root.
+    pub fn set_file_source(&mut self, source: Rc<dyn crate::files::FileSource>) {
+        self.file_source = Some(source);
+    }
+
     pub fn set_file_root(&mut self, root: impl Into<PathBuf>) {
         self.file_root = Some(root.into());
     }
@@ -694,6 +707,9 @@ impl Console {
 
     /// Reads, parses and runs a script file (relative paths are resolved in the file root).
     pub fn exec_file(&mut self, path: &str) -> Result<Value, ConsoleError> {
+        if let Some(source) = self.file_source.clone() {
+            return self.exec_from_source(&*source, path);
+        }
         let full = self
             .resolve_path(path)
             .ok_or_else(|| ConsoleError::File(format!("exec: path {path} is outside the script folder")))?;
@@ -702,6 +718,30 @@ impl Console {
         let src = decode_source(&bytes);
         self.file_stack.push(full.clone());
         let r = self.eval_named(&src, path);
+        self.file_stack.pop();
+        r
+    }
+
+    /// [`Self::exec_file`] through the file source: `path` as given, else beside the file
+    /// being executed.
+    fn exec_from_source(
+        &mut self,
+        source: &dyn crate::files::FileSource,
+        path: &str,
+    ) -> Result<Value, ConsoleError> {
+        let path = path.replace('\\', "/");
+        let path = path.strip_prefix("./").unwrap_or(&path).to_string();
+        let beside = self
+            .file_stack
+            .last()
+            .and_then(|cur| cur.parent())
+            .map(|dir| dir.join(&path).to_string_lossy().replace('\\', "/"))
+            .filter(|p| source.is_file(p));
+        let chosen = beside.filter(|_| !source.is_file(&path)).unwrap_or(path);
+        let bytes = source.read(&chosen).map_err(|e| ConsoleError::File(format!("exec: {e}")))?;
+        let src = decode_source(&bytes);
+        self.file_stack.push(PathBuf::from(&chosen));
+        let r = self.eval_named(&src, &chosen);
         self.file_stack.pop();
         r
     }

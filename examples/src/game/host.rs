@@ -310,7 +310,10 @@ fn client_bind_ip(server: SocketAddr) -> std::net::IpAddr {
 /// Runs the program; returns the process exit code.
 pub fn run(cfg: &HostConfig) -> io::Result<i32> {
     let mut con = Console::new();
+    // Writes (save, fileWrite) go to the mod folder; reads through the resource manager,
+    // which serves its volumes too.
     con.set_file_root(&cfg.mod_dir);
+    crate::mod_files::install(&mut con, &cfg.mod_dir)?;
     let remote = RemoteCommands::register(&mut con);
     let shared = Rc::new(RefCell::new(Shared::default()));
     register_script_functions(&mut con, &shared);

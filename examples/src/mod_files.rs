@@ -1,0 +1,37 @@
+//! The game's files through the resource manager: the `--mod` folder with its volumes
+//! (`.vl2` / `.zip` archives), so a mod shipped as one volume runs unchanged.
+
+use std::path::Path;
+use std::rc::Rc;
+
+use v12_console_vm::Console;
+use v12_console_vm::files::FileSource;
+use v12_resource::ResourceManager;
+
+/// A resource manager as the console's file source.
+#[derive(Debug)]
+pub struct ModFiles(pub ResourceManager);
+
+impl FileSource for ModFiles {
+    fn read(&self, path: &str) -> Result<Vec<u8>, String> {
+        self.0.search().read(path).map_err(|e| e.to_string())
+    }
+    fn is_file(&self, path: &str) -> bool {
+        self.0.search().is_file(path)
+    }
+    fn find(&self, pattern: &str) -> Vec<String> {
+        self.0.search().find(pattern)
+    }
+}
+
+/// Mounts `mod_dir` (and its volumes) and makes it where the console reads scripts and
+/// answers `isFile`, `findFirstFile`, `getFileCRC`; a bad volume is reported and skipped.
+pub fn install(con: &mut Console, mod_dir: &Path) -> std::io::Result<()> {
+    let mut res = ResourceManager::new();
+    let problems = res.add_mod(mod_dir).map_err(std::io::Error::other)?;
+    for p in problems {
+        con.warn(&format!("mod: {p}"));
+    }
+    con.set_file_source(Rc::new(ModFiles(res)));
+    Ok(())
+}
