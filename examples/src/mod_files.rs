@@ -1,7 +1,7 @@
 //! The game's files through the resource manager: the `--mod` folder with its volumes
 //! (`.vl2` / `.zip` archives), so a mod shipped as one volume runs unchanged.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use v12_console_vm::Console;
@@ -24,13 +24,16 @@ impl FileSource for ModFiles {
     }
 }
 
-/// Mounts `mod_dir` (and its volumes) and makes it where the console reads scripts and
-/// answers `isFile`, `findFirstFile`, `getFileCRC`; a bad volume is reported and skipped.
-pub fn install(con: &mut Console, mod_dir: &Path) -> std::io::Result<()> {
+/// Mounts `mod_dir` and then `mods` over it (each with its volumes) and makes them where the
+/// console reads scripts and answers `isFile`, `findFirstFile`, `getFileCRC`; a bad volume is
+/// reported and skipped.
+pub fn install(con: &mut Console, mod_dir: &Path, mods: &[PathBuf]) -> std::io::Result<()> {
     let mut res = ResourceManager::new();
-    let problems = res.add_mod(mod_dir).map_err(std::io::Error::other)?;
-    for p in problems {
-        con.warn(&format!("mod: {p}"));
+    for dir in std::iter::once(mod_dir).chain(mods.iter().map(PathBuf::as_path)) {
+        let problems = res.add_mod(dir).map_err(std::io::Error::other)?;
+        for p in problems {
+            con.warn(&format!("mod: {p}"));
+        }
     }
     con.set_file_source(Rc::new(ModFiles(res)));
     Ok(())

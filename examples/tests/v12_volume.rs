@@ -50,3 +50,26 @@ fn the_game_runs_from_a_single_volume() {
     assert!(stdout.contains("server: match over"), "{stdout}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--add-mod` mounts a mod over the game: its file replaces the game's.
+#[test]
+fn an_added_mod_overrides_the_games_files() {
+    let dir = std::env::temp_dir().join(format!("v12-added-mod-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("server")).unwrap();
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("game");
+    let mut script = std::fs::read_to_string(game.join("server/game.cs")).unwrap();
+    script.push_str("\necho(\"the added mod's game.cs ran\");\n");
+    std::fs::write(dir.join("SERVER/Game.cs".to_lowercase()), script).unwrap();
+    let out = Command::new(V12)
+        .args(["--dedicated", "--add-mod"])
+        .arg(&dir)
+        .args(["--", "-port", "0", "-seconds", "1"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("the added mod's game.cs ran"), "{stdout}");
+    assert!(stdout.contains("server: match over"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -21,6 +21,10 @@ struct Cli {
     /// The mod folder whose main.cs runs (default: the example game).
     #[arg(long = "mod", value_name = "DIR", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/game"))]
     mod_dir: PathBuf,
+    /// A mod folder over --mod, as Tribes 2's -mod (repeatable: a later one overrides earlier
+    /// ones; loose files and .vl2 volumes alike).
+    #[arg(long = "add-mod", value_name = "DIR")]
+    add_mod: Vec<PathBuf>,
     /// Connect to a server at ADDR (host:port) as a client.
     #[arg(long, value_name = "ADDR")]
     connect: Option<String>,
@@ -56,6 +60,7 @@ fn main() {
     let cfg = HostConfig {
         dedicated: cli.dedicated,
         mod_dir: cli.mod_dir,
+        mods: cli.add_mod,
         connect: cli.connect,
         exec: cli.exec,
         script_args: cli.script_args,

@@ -106,6 +106,7 @@ impl LocalMatch {
 pub fn client_console(mod_dir: &Path, name: &str) -> io::Result<(Console, RemoteCommands)> {
     let mut con = Console::new();
     con.set_file_root(mod_dir);
+    crate::mod_files::install(&mut con, mod_dir, &[])?;
     let remote = RemoteCommands::register(&mut con);
     con.set_global("Game::argc", 0);
     con.set_global("Pref::Player::Name", name);

@@ -51,6 +51,8 @@ pub struct HostConfig {
     pub dedicated: bool,
     /// Folder holding `main.cs`.
     pub mod_dir: PathBuf,
+    /// Mod folders over it, in order (a later one overrides).
+    pub mods: Vec<PathBuf>,
     /// Connect to this server after `main.cs` ran.
     pub connect: Option<String>,
     /// Extra scripts to run after `main.cs`.
@@ -313,7 +315,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
     // Writes (save, fileWrite) go to the mod folder; reads through the resource manager,
     // which serves its volumes too.
     con.set_file_root(&cfg.mod_dir);
-    crate::mod_files::install(&mut con, &cfg.mod_dir)?;
+    crate::mod_files::install(&mut con, &cfg.mod_dir, &cfg.mods)?;
     let remote = RemoteCommands::register(&mut con);
     let shared = Rc::new(RefCell::new(Shared::default()));
     register_script_functions(&mut con, &shared);
