@@ -19,6 +19,8 @@ use bytes::Bytes;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use v12_bitstream::{BitReader, BitWriter};
+use v12_netobject::LocalEnd;
+use v12_netobject::ghost::NoObjects;
 use v12_netobject::ghost::{GhostArena, GhostClassRegistryBuilder};
 use v12_netobject::*;
 
@@ -84,18 +86,8 @@ fn connected_pair() -> (NetInterface, NetInterface, u64) {
     while now < 600 {
         pump_local(
             now,
-            v12_netobject::LocalEnd {
-                interface: &mut client,
-                addr: addr(CLIENT),
-                objects: &v12_netobject::ghost::NoObjects,
-                ghosts: &mut v12_netobject::ghost::GhostArena::new(),
-            },
-            v12_netobject::LocalEnd {
-                interface: &mut server,
-                addr: addr(SERVER),
-                objects: &v12_netobject::ghost::NoObjects,
-                ghosts: &mut v12_netobject::ghost::GhostArena::new(),
-            },
+            LocalEnd::new(&mut client, addr(CLIENT), &NoObjects, &mut GhostArena::new()),
+            LocalEnd::new(&mut server, addr(SERVER), &NoObjects, &mut GhostArena::new()),
         );
         while client.poll_event().is_some() {}
         while server.poll_event().is_some() {}
@@ -162,18 +154,8 @@ pub fn packet(data: &[u8]) {
         }
         pump_local(
             now,
-            v12_netobject::LocalEnd {
-                interface: &mut client,
-                addr: addr(CLIENT),
-                objects: &v12_netobject::ghost::NoObjects,
-                ghosts: &mut v12_netobject::ghost::GhostArena::new(),
-            },
-            v12_netobject::LocalEnd {
-                interface: &mut server,
-                addr: addr(SERVER),
-                objects: &v12_netobject::ghost::NoObjects,
-                ghosts: &mut v12_netobject::ghost::GhostArena::new(),
-            },
+            LocalEnd::new(&mut client, addr(CLIENT), &NoObjects, &mut GhostArena::new()),
+            LocalEnd::new(&mut server, addr(SERVER), &NoObjects, &mut GhostArena::new()),
         );
         while server.poll_event().is_some() {}
         while client.poll_event().is_some() {}
@@ -313,18 +295,8 @@ pub fn seeds(name: &str) -> Vec<Vec<u8>> {
             for t in 0..20 {
                 pump_local(
                     now + t * 16,
-                    v12_netobject::LocalEnd {
-                        interface: &mut client,
-                        addr: addr(CLIENT),
-                        objects: &v12_netobject::ghost::NoObjects,
-                        ghosts: &mut v12_netobject::ghost::GhostArena::new(),
-                    },
-                    v12_netobject::LocalEnd {
-                        interface: &mut server,
-                        addr: addr(SERVER),
-                        objects: &v12_netobject::ghost::NoObjects,
-                        ghosts: &mut v12_netobject::ghost::GhostArena::new(),
-                    },
+                    LocalEnd::new(&mut client, addr(CLIENT), &NoObjects, &mut GhostArena::new()),
+                    LocalEnd::new(&mut server, addr(SERVER), &NoObjects, &mut GhostArena::new()),
                 );
             }
             client.stop_recording(c).into_iter().collect()

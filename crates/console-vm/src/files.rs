@@ -44,7 +44,8 @@ fn walk(root: &Path, dir: &Path, depth: usize, out: &mut Vec<String>) {
     }
 }
 
-/// `*` any run, `?` one character, without case.
+/// `*` any run, `?` one character, without case (`strcmp`-style matching for `findFirstFile`,
+/// object-name searches and the like).
 pub(crate) fn wildcard(pattern: &str, name: &str) -> bool {
     let p: Vec<char> = pattern.replace('\\', "/").to_lowercase().chars().collect();
     let n: Vec<char> = name.to_lowercase().chars().collect();

@@ -20,6 +20,18 @@ pub struct LocalEnd<'a> {
     pub ghosts: &'a mut dyn GhostClientWorld,
 }
 
+impl<'a> LocalEnd<'a> {
+    /// One side: `interface` known as `addr`, ghosting `objects`, its ghosts into `ghosts`.
+    pub fn new(
+        interface: &'a mut NetInterface,
+        addr: SocketAddr,
+        objects: &'a dyn GhostWorld,
+        ghosts: &'a mut dyn GhostClientWorld,
+    ) -> Self {
+        Self { interface, addr, objects, ghosts }
+    }
+}
+
 /// Moves every datagram due at `now` between two interfaces until neither has more to
 /// send, running their timers first. Returns the number of datagrams moved.
 pub fn pump_local(now: u64, a: LocalEnd<'_>, b: LocalEnd<'_>) -> usize {

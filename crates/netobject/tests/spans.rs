@@ -5,6 +5,8 @@ use bytes::Bytes;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
+use v12_netobject::LocalEnd;
+use v12_netobject::ghost::{GhostArena, NoObjects};
 use v12_netobject::*;
 
 #[derive(Clone, Default)]
@@ -40,36 +42,16 @@ fn a_disconnect_is_logged_inside_the_connections_span() {
         for now in (0..500).step_by(16) {
             pump_local(
                 now,
-                v12_netobject::LocalEnd {
-                    interface: &mut client,
-                    addr: client_addr,
-                    objects: &v12_netobject::ghost::NoObjects,
-                    ghosts: &mut v12_netobject::ghost::GhostArena::new(),
-                },
-                v12_netobject::LocalEnd {
-                    interface: &mut server,
-                    addr: server_addr,
-                    objects: &v12_netobject::ghost::NoObjects,
-                    ghosts: &mut v12_netobject::ghost::GhostArena::new(),
-                },
+                LocalEnd::new(&mut client, client_addr, &NoObjects, &mut GhostArena::new()),
+                LocalEnd::new(&mut server, server_addr, &NoObjects, &mut GhostArena::new()),
             );
         }
         assert_eq!(server.connection_count(), 1);
         client.disconnect(c, "bye");
         pump_local(
             600,
-            v12_netobject::LocalEnd {
-                interface: &mut client,
-                addr: client_addr,
-                objects: &v12_netobject::ghost::NoObjects,
-                ghosts: &mut v12_netobject::ghost::GhostArena::new(),
-            },
-            v12_netobject::LocalEnd {
-                interface: &mut server,
-                addr: server_addr,
-                objects: &v12_netobject::ghost::NoObjects,
-                ghosts: &mut v12_netobject::ghost::GhostArena::new(),
-            },
+            LocalEnd::new(&mut client, client_addr, &NoObjects, &mut GhostArena::new()),
+            LocalEnd::new(&mut server, server_addr, &NoObjects, &mut GhostArena::new()),
         );
         assert_eq!(server.connection_count(), 0);
     });

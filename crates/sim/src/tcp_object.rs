@@ -198,22 +198,13 @@ impl TcpObjects {
                 let tag = self.net.connect_host(strip_ip_prefix(&address));
                 self.attach(tag, id, false, Some(request));
             }
-            Request::Listen(id, port) => {
-                let ip = con
-                    .get_global("Pref::Net::BindAddress")
-                    .as_text()
-                    .trim()
-                    .parse()
-                    .unwrap_or(std::net::Ipv4Addr::LOCALHOST.into());
-                match self.net.listen(NetAddress::new(ip, port)) {
-                    Ok(tag) => {
-                        self.attach(tag, id, true, None);
-                        let bound = self.net.local_addr(tag).map_or(port, |a| a.socket_addr().port());
-                        con.set_field(id, "port", i64::from(bound));
-                    }
-                    Err(e) => con.error(&format!("TCPObject::listen: cannot listen on port {port}: {e}")),
+            Request::Listen(id, port) => match listen(&mut self.net, con, port) {
+                Ok((bound, tag)) => {
+                    self.attach(tag, id, true, None);
+                    con.set_field(id, "port", i64::from(bound));
                 }
-            }
+                Err(e) => con.error(&format!("TCPObject::listen: cannot listen on port {port}: {e}")),
+            },
             Request::Send(id, bytes) => {
                 let Some(&tag) = self.by_object.get(&id) else {
                     con.warn("TCPObject::send: not connected");
@@ -330,6 +321,20 @@ impl TcpObjects {
             con.call_method_callback(object, "onLine", &[Value::str(text)]);
         }
     }
+}
+
+/// Opens a listening port: loopback unless the server binds wider (`$Pref::Net::BindAddress`);
+/// port 0 takes a free one. The port bound, and its tag.
+pub(crate) fn listen(net: &mut TcpNet, con: &Console, port: u16) -> std::io::Result<(u16, ConnectionTag)> {
+    let ip = con
+        .get_global("Pref::Net::BindAddress")
+        .as_text()
+        .trim()
+        .parse()
+        .unwrap_or(std::net::Ipv4Addr::LOCALHOST.into());
+    let tag = net.listen(NetAddress::new(ip, port))?;
+    let bound = net.local_addr(tag).map_or(port, |a| a.socket_addr().port());
+    Ok((bound, tag))
 }
 
 /// V12 addresses may start with `IP:`.

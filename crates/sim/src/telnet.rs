@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
 use v12_console_vm::{Console, Level, OutputSink, StdioSink, Value};
-use v12_platform::{ConnectState, ConnectionTag, Event, NetAddress, TcpNet};
+use v12_platform::{ConnectState, ConnectionTag, Event, TcpNet};
 
 /// Longest line a client may type (bytes); past it the client is disconnected.
 pub const MAX_LINE: usize = 1024;
@@ -324,16 +324,8 @@ impl TelnetServer {
         if port == 0 {
             return;
         }
-        // Loopback unless the server binds wider ($Pref::Net::BindAddress).
-        let ip = con
-            .get_global("Pref::Net::BindAddress")
-            .as_text()
-            .trim()
-            .parse()
-            .unwrap_or(std::net::Ipv4Addr::LOCALHOST.into());
-        match self.net.listen(NetAddress::new(ip, port)) {
-            Ok(tag) => {
-                let bound = self.net.local_addr(tag).map_or(port, |a| a.socket_addr().port());
+        match crate::tcp_object::listen(&mut self.net, con, port) {
+            Ok((bound, tag)) => {
                 self.port = Some((bound, tag));
                 con.set_global("Telnet::Port", i64::from(bound));
                 tracing::info!(port = bound, "telnet console listening");

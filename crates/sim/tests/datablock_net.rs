@@ -4,6 +4,8 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 use v12_console_vm::{BufferSink, Console, FieldType, Value};
+use v12_netobject::LocalEnd;
+use v12_netobject::ghost::{GhostArena, NoObjects};
 use v12_netobject::{InterfaceConfig, InterfaceEvent, NetClassRegistryBuilder, NetInterface, pump_local};
 use v12_sim::datablock::{
     ClientDataBlocks, DataBlockEvent, DataBlockProgress, DataBlocksAckEvent, DataBlocksDoneEvent,
@@ -61,18 +63,8 @@ fn client_builds_the_servers_datablocks_then_ghosting_may_start() {
         let now = step * 8;
         pump_local(
             now,
-            v12_netobject::LocalEnd {
-                interface: &mut client,
-                addr: c_addr,
-                objects: &v12_netobject::ghost::NoObjects,
-                ghosts: &mut v12_netobject::ghost::GhostArena::new(),
-            },
-            v12_netobject::LocalEnd {
-                interface: &mut server,
-                addr: s_addr,
-                objects: &v12_netobject::ghost::NoObjects,
-                ghosts: &mut v12_netobject::ghost::GhostArena::new(),
-            },
+            LocalEnd::new(&mut client, c_addr, &NoObjects, &mut GhostArena::new()),
+            LocalEnd::new(&mut server, s_addr, &NoObjects, &mut GhostArena::new()),
         );
         while let Some(ev) = server.poll_event() {
             match ev {

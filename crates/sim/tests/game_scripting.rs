@@ -5,6 +5,8 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 use v12_console_vm::{BufferSink, Console};
+use v12_netobject::LocalEnd;
+use v12_netobject::ghost::{GhostArena, NoObjects};
 use v12_netobject::{InterfaceConfig, InterfaceEvent, NetClassRegistryBuilder, NetInterface, pump_local};
 use v12_sim::game_connection as gc;
 use v12_sim::remote_command::RemoteCommands;
@@ -54,18 +56,8 @@ fn session(name: &str) -> (String, String) {
         }
         pump_local(
             now,
-            v12_netobject::LocalEnd {
-                interface: &mut client,
-                addr: c_addr,
-                objects: &v12_netobject::ghost::NoObjects,
-                ghosts: &mut v12_netobject::ghost::GhostArena::new(),
-            },
-            v12_netobject::LocalEnd {
-                interface: &mut server,
-                addr: s_addr,
-                objects: &v12_netobject::ghost::NoObjects,
-                ghosts: &mut v12_netobject::ghost::GhostArena::new(),
-            },
+            LocalEnd::new(&mut client, c_addr, &NoObjects, &mut GhostArena::new()),
+            LocalEnd::new(&mut server, s_addr, &NoObjects, &mut GhostArena::new()),
         );
         while let Some(ev) = server.poll_event() {
             match ev {

@@ -4,6 +4,8 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 use v12_console_vm::{BufferSink, Console};
+use v12_netobject::LocalEnd;
+use v12_netobject::ghost::{GhostArena, NoObjects};
 use v12_netobject::{
     ConnectionId, InterfaceConfig, InterfaceEvent, NetClassRegistryBuilder, NetInterface, pump_local,
 };
@@ -76,18 +78,8 @@ impl World {
             self.server.rc.flush_to_clients(&mut self.server.iface);
             pump_local(
                 self.now,
-                v12_netobject::LocalEnd {
-                    interface: &mut self.client.iface,
-                    addr: self.c_addr,
-                    objects: &v12_netobject::ghost::NoObjects,
-                    ghosts: &mut v12_netobject::ghost::GhostArena::new(),
-                },
-                v12_netobject::LocalEnd {
-                    interface: &mut self.server.iface,
-                    addr: self.s_addr,
-                    objects: &v12_netobject::ghost::NoObjects,
-                    ghosts: &mut v12_netobject::ghost::GhostArena::new(),
-                },
+                LocalEnd::new(&mut self.client.iface, self.c_addr, &NoObjects, &mut GhostArena::new()),
+                LocalEnd::new(&mut self.server.iface, self.s_addr, &NoObjects, &mut GhostArena::new()),
             );
             while let Some(ev) = self.server.iface.poll_event() {
                 match ev {

@@ -344,31 +344,7 @@ fn vec_text(v: [f64; 3]) -> String {
     format!("{} {} {}", fmt_num(v[0]), fmt_num(v[1]), fmt_num(v[2]))
 }
 
-fn wildcard(pattern: &str, text: &str) -> bool {
-    let p: Vec<char> = pattern.to_ascii_lowercase().chars().collect();
-    let t: Vec<char> = text.to_ascii_lowercase().chars().collect();
-    let (mut pi, mut ti, mut star, mut mark) = (0, 0, None, 0);
-    while ti < t.len() {
-        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
-            pi += 1;
-            ti += 1;
-        } else if pi < p.len() && p[pi] == '*' {
-            star = Some(pi);
-            mark = ti;
-            pi += 1;
-        } else if let Some(s) = star {
-            pi = s + 1;
-            mark += 1;
-            ti = mark;
-        } else {
-            return false;
-        }
-    }
-    while pi < p.len() && p[pi] == '*' {
-        pi += 1;
-    }
-    pi == p.len()
-}
+use crate::files::wildcard;
 
 /// Expands `\n`, `\t`, `\\`, `\xHH` and colour codes in text (`collapseEscape`).
 pub fn collapse_escape(s: &str) -> String {
