@@ -6,6 +6,37 @@ use hashbrown::HashMap;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+/// Most arguments that reach a function (more are dropped at the call).
+pub const MAX_ARGS: usize = 20;
+
+/// Namespace index (into the console's namespace table).
+pub type NsId = u32;
+
+/// The global (unnamed) namespace.
+pub const GLOBAL_NS: NsId = 0;
+
+/// A function implemented in Rust: its index in the console's table of them. Code refers to
+/// Rust functions by index so the bytecode does not depend on the console that runs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NativeId(pub(crate) u32);
+
+/// What a call resolves to.
+#[derive(Clone, Debug)]
+pub enum Callable {
+    /// Compiled script.
+    Script(Rc<FuncDef>),
+    /// Rust.
+    Native(NativeId),
+}
+
+/// A found function: what to call, and where it sits (for `Parent::`).
+#[derive(Clone, Debug)]
+pub(crate) struct Resolved {
+    pub(crate) callable: Callable,
+    pub(crate) ns: NsId,
+    pub(crate) layer: u32,
+}
+
 /// Separator for the concatenation operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sep {
@@ -294,18 +325,13 @@ pub struct FuncDef {
 pub(crate) struct SiteCache {
     pub(crate) generation: u64,
     pub(crate) ns: u32,
-    pub(crate) resolved: crate::console::Resolved,
+    pub(crate) resolved: Resolved,
 }
 
 impl FuncDef {
     /// The cached resolution for the call at `pc`, if still valid.
     #[inline]
-    pub(crate) fn cached_call(
-        &self,
-        pc: usize,
-        generation: u64,
-        ns: u32,
-    ) -> Option<crate::console::Resolved> {
+    pub(crate) fn cached_call(&self, pc: usize, generation: u64, ns: u32) -> Option<Resolved> {
         let cache = self.call_cache.borrow();
         match cache.get(pc) {
             Some(Some(s)) if s.generation == generation && s.ns == ns => Some(s.resolved.clone()),
@@ -314,13 +340,7 @@ impl FuncDef {
     }
 
     /// Remembers what the call at `pc` resolved to.
-    pub(crate) fn cache_call(
-        &self,
-        pc: usize,
-        generation: u64,
-        ns: u32,
-        resolved: &crate::console::Resolved,
-    ) {
+    pub(crate) fn cache_call(&self, pc: usize, generation: u64, ns: u32, resolved: &Resolved) {
         let mut cache = self.call_cache.borrow_mut();
         if cache.len() < self.code.len() {
             cache.resize(self.code.len(), None);

@@ -373,7 +373,7 @@ impl<'a> FunctionCompiler<'a> {
         let mut fc = FunctionCompiler::new(self.names, false, self.file.clone());
         fc.file_consts = std::mem::take(&mut self.file_consts);
         fc.line = f.span.line;
-        for p in f.params.iter().take(crate::MAX_ARGS) {
+        for p in f.params.iter().take(crate::bytecode::MAX_ARGS) {
             let n = fc.names.intern_rc(p);
             if !fc.locals.contains_key(&n) {
                 fc.locals.insert(n, fc.nlocals);

@@ -1,24 +1,22 @@
 //! The `Console` value the host owns: names, globals, namespaces, packages, functions,
 //! and the entry points (`eval`, `exec_file`, `call_function`, `call_method`).
 
-use crate::bytecode::FuncDef;
+use crate::bytecode::{Callable, GLOBAL_NS, NativeId, NsId};
 use crate::compiler::compile_source;
+use crate::files::FileAccess;
 use crate::intern::{Interner, Name};
-use crate::object::{ClassRec, ObjectId, SimObject};
+use crate::namespace::Namespaces;
+use crate::object::{ObjectId, ObjectStore};
 use crate::output::{Level, OutputSink, StdioSink};
 use crate::parser::SyntaxError;
+use crate::scheduler::Scheduler;
+use crate::stack::VmState;
+use crate::tags::TagTable;
+use crate::units::WordCache;
 use crate::value::Value;
-use hashbrown::HashMap;
-use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
 use std::rc::Rc;
-
-/// Namespace index.
-pub type NsId = u32;
-
-/// The global (unnamed) namespace.
-pub const GLOBAL_NS: NsId = 0;
 
 /// Arguments a Rust function or method receives.
 #[derive(Debug)]
@@ -83,65 +81,6 @@ impl fmt::Debug for NativeFn {
     }
 }
 
-/// Something callable.
-#[derive(Clone, Debug)]
-pub enum Callable {
-    /// Compiled script.
-    Script(Rc<FuncDef>),
-    /// Rust.
-    Native(Rc<NativeFn>),
-}
-
-/// One definition of a function in a namespace; packages stack layers.
-#[derive(Clone, Debug)]
-pub(crate) struct Layer {
-    pub(crate) package: Option<Name>,
-    pub(crate) callable: Callable,
-}
-
-#[derive(Debug)]
-pub(crate) struct Namespace {
-    pub(crate) name: Name,
-    pub(crate) parent: Option<NsId>,
-    pub(crate) funcs: HashMap<Name, Vec<Layer>>,
-}
-
-/// A found function: what to call, and where it sits (for `Parent::`).
-#[derive(Clone, Debug)]
-pub(crate) struct Resolved {
-    pub(crate) callable: Callable,
-    pub(crate) ns: NsId,
-    pub(crate) layer: u32,
-}
-
-/// A script call frame.
-#[derive(Debug)]
-pub(crate) struct Frame {
-    pub(crate) func: Rc<FuncDef>,
-    pub(crate) pc: usize,
-    pub(crate) base: usize,
-    pub(crate) ns: NsId,
-    pub(crate) layer: u32,
-    pub(crate) dyn_locals: Option<Box<HashMap<Name, Value>>>,
-    /// Top-level code run by `eval` from a function uses that function's locals.
-    pub(crate) eval_scope: Option<usize>,
-    /// Operand-stack height to restore when the frame returns.
-    pub(crate) stack_base: usize,
-    /// Objects under construction when the frame started.
-    pub(crate) new_base: usize,
-}
-
-/// A scheduled call.
-#[derive(Clone, Debug)]
-pub(crate) struct Event {
-    pub(crate) id: u32,
-    pub(crate) object: Option<ObjectId>,
-    pub(crate) func: Name,
-    pub(crate) args: Vec<Value>,
-    /// Call `func` as a method of `object` (else a global function, with `object` as lifetime guard).
-    pub(crate) method: bool,
-}
-
 /// Errors the host sees.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ConsoleError {
@@ -195,134 +134,73 @@ impl Default for ConsoleConfig {
 }
 
 /// The console: compiler, VM, namespaces, objects and scheduler in one value the host owns.
+/// Each part has one job and its own module; `Console` joins them and runs the callbacks
+/// that cross parts (an object's `onAdd`, a scheduled call).
 pub struct Console {
+    /// Every identifier and string constant the scripts name, case-insensitively.
     pub(crate) names: Interner,
+    /// Global variables, indexed by name.
     pub(crate) globals: Vec<Value>,
-    pub(crate) namespaces: Vec<Namespace>,
-    pub(crate) ns_by_name: HashMap<Name, NsId>,
-    pub(crate) method_cache: HashMap<(NsId, Name), Option<Resolved>>,
-    /// Bumped whenever any lookup could change (a definition, a package (de)activation, a
-    /// namespace link); call-site caches older than this are stale.
-    pub(crate) fn_generation: u64,
-    pub(crate) packages: HashMap<Name, Vec<Rc<FuncDef>>>,
-    pub(crate) package_order: Vec<Name>,
-    pub(crate) active_packages: Vec<Name>,
-    pub(crate) classes: Vec<ClassRec>,
-    pub(crate) class_by_name: HashMap<Name, u32>,
-    pub(crate) objects: HashMap<ObjectId, SimObject>,
-    pub(crate) object_names: HashMap<Name, ObjectId>,
-    pub(crate) next_id: ObjectId,
-    pub(crate) next_datablock_id: ObjectId,
-    pub(crate) stack: Vec<Value>,
-    pub(crate) frames: Vec<Frame>,
-    pub(crate) new_stack: Vec<crate::object::Pending>,
-    pub(crate) config: ConsoleConfig,
-    pub(crate) budget_left: u64,
-    pub(crate) run_depth: usize,
-    pub(crate) abort: Option<String>,
-    /// Scripts stopped so far (budget, depth, ...), to tell a caller its call was stopped.
-    pub(crate) aborts: u64,
-    pub(crate) unwound_pc: usize,
+    /// Namespaces, functions and packages.
+    pub(crate) ns: Namespaces,
+    /// Functions implemented in Rust, by [`NativeId`].
+    pub(crate) natives: Vec<Rc<NativeFn>>,
+    /// Classes and live objects.
+    pub(crate) objects: ObjectStore,
+    /// The interpreter's stack, frames and run limits.
+    pub(crate) vm: VmState,
+    /// Simulated time and scheduled calls.
+    pub(crate) scheduler: Scheduler,
+    /// Tagged strings.
+    pub(crate) tags: TagTable,
+    /// Where scripts and the file functions read and write.
+    pub(crate) files: FileAccess,
+    /// Where printed lines go.
     pub(crate) output: Box<dyn OutputSink>,
+    /// `trace(1)`: every script call and return is printed.
     pub(crate) trace: bool,
-    pub(crate) sim_time: u64,
-    pub(crate) events: BTreeMap<(u64, u64), Event>,
-    pub(crate) event_index: HashMap<u32, (u64, u64)>,
-    pub(crate) next_event_id: u32,
-    pub(crate) event_seq: u64,
-    pub(crate) tags: Vec<String>,
-    pub(crate) tag_by_text: HashMap<String, u32>,
-    /// Tag ids freed by `removeTaggedString`, reused first.
-    pub(crate) free_tags: Vec<u32>,
+    /// The `getWord` family's walk cache.
+    pub(crate) words: WordCache,
+    /// `getRandom`'s generator.
     pub(crate) rng_state: u64,
-    pub(crate) file_root: Option<PathBuf>,
-    pub(crate) file_stack: Vec<PathBuf>,
-    /// Where scripts and the file functions read, when the host gives one (mods, volumes).
-    pub(crate) file_source: Option<Rc<dyn crate::files::FileSource>>,
-    /// `findFirstFile` / `findNextFile`: the pattern, its matches and the next one.
-    pub(crate) file_search: Option<(String, Vec<String>, usize)>,
+    pub(crate) config: ConsoleConfig,
+    /// `quit()` was called.
     pub(crate) quit: bool,
-    pub(crate) word_cache: crate::builtins::WordCache,
-    pub(crate) arg_pool: Vec<Vec<Value>>,
 }
 
 impl fmt::Debug for Console {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Console")
             .field("objects", &self.objects.len())
-            .field("functions_namespaces", &self.namespaces.len())
-            .field("sim_time", &self.sim_time)
+            .field("namespaces", &self.ns.len())
+            .field("sim_time", &self.scheduler.now())
             .finish()
     }
 }
 
-impl Default for Console {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// Most arguments that reach a function.
-pub const MAX_ARGS: usize = 20;
-
 impl Console {
-    /// A console with the built-in classes and functions, printing to stdout/stderr.
-    pub fn new() -> Self {
-        Self::with_config(ConsoleConfig::default())
-    }
-
-    /// A console with explicit settings.
-    pub fn with_config(config: ConsoleConfig) -> Self {
+    /// A console with no classes or functions: the parts, empty. [`Console::new`] adds the
+    /// built-in classes and functions on top.
+    pub(crate) fn bare(config: ConsoleConfig) -> Self {
         let mut names = Interner::default();
         let global = names.intern("");
-        let mut c = Console {
+        Console {
             names,
             globals: Vec::new(),
-            namespaces: vec![Namespace { name: global, parent: None, funcs: HashMap::new() }],
-            ns_by_name: HashMap::new(),
-            method_cache: HashMap::new(),
-            fn_generation: 1,
-            packages: HashMap::new(),
-            package_order: Vec::new(),
-            active_packages: Vec::new(),
-            classes: Vec::new(),
-            class_by_name: HashMap::new(),
-            objects: HashMap::new(),
-            object_names: HashMap::new(),
-            next_id: crate::object::FIRST_OBJECT_ID,
-            next_datablock_id: crate::object::FIRST_DATABLOCK_ID,
-            stack: Vec::with_capacity(1024),
-            frames: Vec::with_capacity(64),
-            new_stack: Vec::new(),
-            budget_left: config.instruction_budget,
-            config,
-            run_depth: 0,
-            abort: None,
-            aborts: 0,
-            unwound_pc: 0,
+            ns: Namespaces::new(global),
+            natives: Vec::new(),
+            objects: ObjectStore::default(),
+            vm: VmState::new(config.instruction_budget),
+            scheduler: Scheduler::default(),
+            tags: TagTable::default(),
+            files: FileAccess::default(),
             output: Box::new(StdioSink),
             trace: false,
-            sim_time: 0,
-            events: BTreeMap::new(),
-            event_index: HashMap::new(),
-            next_event_id: 1,
-            event_seq: 0,
-            tags: Vec::new(),
-            tag_by_text: HashMap::new(),
-            free_tags: Vec::new(),
+            words: WordCache::default(),
             rng_state: 0x853c_49e6_748f_ea9b,
-            file_root: None,
-            file_stack: Vec::new(),
-            file_source: None,
-            file_search: None,
+            config,
             quit: false,
-            word_cache: Default::default(),
-            arg_pool: Vec::new(),
-        };
-        c.ns_by_name.insert(global, GLOBAL_NS);
-        crate::object::register_builtin_classes(&mut c);
-        crate::builtins::register(&mut c);
-        c
+        }
     }
 
     /// Sends output to `sink` instead of stdout/stderr.
@@ -330,16 +208,16 @@ impl Console {
         self.output = sink;
     }
 
-    /// Allows file functions (`exec`, `isFile`, `save`, `export`) inside `root` only.
     /// Reads scripts (`exec`) and answers the file functions (`isFile`, `findFirstFile`,
     /// `findNextFile`, `getFileCount`, `getFileCRC`) from `source` (a resource manager with
     /// mods and volumes) instead of the file root; writes still go to the file root.
     pub fn set_file_source(&mut self, source: Rc<dyn crate::files::FileSource>) {
-        self.file_source = Some(source);
+        self.files.source = Some(source);
     }
 
+    /// Allows file functions (`exec`, `isFile`, `save`, `export`) inside `root` only.
     pub fn set_file_root(&mut self, root: impl Into<PathBuf>) {
-        self.file_root = Some(root.into());
+        self.files.root = Some(root.into());
     }
 
     /// Turns lenient loading (unknown classes become plain objects) on or off.
@@ -374,7 +252,7 @@ impl Console {
     /// (`while (1) %x = Nope.foo();`) is stopped as quickly.
     pub fn warn(&mut self, text: &str) {
         self.output.line(Level::Warning, text);
-        self.budget_left = self.budget_left.saturating_sub(ERROR_BUDGET_COST);
+        self.vm.budget_left = self.vm.budget_left.saturating_sub(ERROR_BUDGET_COST);
     }
     /// `error`. A console error (and a warning) also costs [`ERROR_BUDGET_COST`] of the
     /// running call's instruction budget: printing dominates a loop that errs every pass (a
@@ -382,7 +260,7 @@ impl Console {
     /// the budget, which counts only loop instructions, stopped it.
     pub fn error(&mut self, text: &str) {
         self.output.line(Level::Error, text);
-        self.budget_left = self.budget_left.saturating_sub(ERROR_BUDGET_COST);
+        self.vm.budget_left = self.vm.budget_left.saturating_sub(ERROR_BUDGET_COST);
     }
 
     /// Interns a name.
@@ -430,190 +308,35 @@ impl Console {
 
     // ---- namespaces and functions ----
 
-    /// The namespace called `name`, created on first use.
-    pub(crate) fn namespace(&mut self, name: Name) -> NsId {
-        if let Some(&id) = self.ns_by_name.get(&name) {
-            return id;
-        }
-        let id = self.namespaces.len() as NsId;
-        self.namespaces.push(Namespace { name, parent: None, funcs: HashMap::new() });
-        self.ns_by_name.insert(name, id);
-        id
-    }
-
     /// Links `child`'s namespace under `parent` (the seed's `Con::linkNamespaces`).
     /// Refuses links that would make a cycle.
     pub fn link_namespaces(&mut self, parent: &str, child: &str) -> bool {
         let p = self.names.intern(parent);
         let c = self.names.intern(child);
-        let pid = self.namespace(p);
-        let cid = self.namespace(c);
-        self.link_ns_ids(pid, cid)
-    }
-
-    pub(crate) fn link_ns_ids(&mut self, parent: NsId, child: NsId) -> bool {
-        if parent == child {
-            return false;
-        }
-        let mut walk = Some(parent);
-        let mut steps = 0;
-        while let Some(w) = walk {
-            if w == child || steps > 10_000 {
-                return false;
-            }
-            walk = self.namespaces[w as usize].parent;
-            steps += 1;
-        }
-        if self.namespaces[child as usize].parent != Some(parent) {
-            self.namespaces[child as usize].parent = Some(parent);
-            self.method_cache.clear();
-            self.fn_generation += 1;
-        }
-        true
-    }
-
-    pub(crate) fn define(&mut self, ns: NsId, fname: Name, package: Option<Name>, callable: Callable) {
-        let layers = self.namespaces[ns as usize].funcs.entry(fname).or_default();
-        match package {
-            None => {
-                // A plain definition replaces the base layer; active packages stay on top.
-                if let Some(first) = layers.first_mut()
-                    && first.package.is_none()
-                {
-                    first.callable = callable;
-                } else {
-                    layers.insert(0, Layer { package: None, callable });
-                }
-            }
-            Some(p) => {
-                if let Some(l) = layers.iter_mut().find(|l| l.package == Some(p)) {
-                    l.callable = callable;
-                } else {
-                    layers.push(Layer { package: Some(p), callable });
-                }
-            }
-        }
-        self.method_cache.clear();
-        self.fn_generation += 1;
-    }
-
-    /// Looks `fname` up along the namespace chain starting at `ns`.
-    pub(crate) fn resolve(&mut self, ns: NsId, fname: Name) -> Option<Resolved> {
-        if let Some(r) = self.method_cache.get(&(ns, fname)) {
-            return r.clone();
-        }
-        let r = self.resolve_from(Some(ns), fname);
-        self.method_cache.insert((ns, fname), r.clone());
-        r
-    }
-
-    fn resolve_from(&self, mut ns: Option<NsId>, fname: Name) -> Option<Resolved> {
-        let mut steps = 0;
-        while let Some(n) = ns {
-            let space = &self.namespaces[n as usize];
-            if let Some(layers) = space.funcs.get(&fname)
-                && let Some(top) = layers.last()
-            {
-                return Some(Resolved {
-                    callable: top.callable.clone(),
-                    ns: n,
-                    layer: layers.len() as u32 - 1,
-                });
-            }
-            ns = space.parent;
-            steps += 1;
-            if steps > 10_000 {
-                return None;
-            }
-        }
-        None
-    }
-
-    /// `Parent::fname` from a function at (`ns`, `layer`): the layer below, else up the chain.
-    pub(crate) fn resolve_parent(&self, ns: NsId, layer: u32, fname: Name) -> Option<Resolved> {
-        let space = self.namespaces.get(ns as usize)?;
-        if layer > 0
-            && let Some(layers) = space.funcs.get(&fname)
-            && let Some(l) = layers.get(layer as usize - 1)
-        {
-            return Some(Resolved { callable: l.callable.clone(), ns, layer: layer - 1 });
-        }
-        self.resolve_from(space.parent, fname)
-    }
-
-    /// Installs a compiled script function (from a `Declare` instruction).
-    pub(crate) fn declare(&mut self, f: Rc<FuncDef>) {
-        match f.package {
-            Some(p) => {
-                let list = self.packages.entry(p).or_default();
-                if let Some(slot) = list.iter_mut().find(|g| g.name == f.name && g.ns == f.ns) {
-                    *slot = f.clone();
-                } else {
-                    list.push(f.clone());
-                }
-                if !self.package_order.contains(&p) {
-                    self.package_order.push(p);
-                }
-                if self.active_packages.contains(&p) {
-                    let ns = match f.ns {
-                        Some(n) => self.namespace(n),
-                        None => GLOBAL_NS,
-                    };
-                    self.define(ns, f.name, Some(p), Callable::Script(f));
-                }
-            }
-            None => {
-                let ns = match f.ns {
-                    Some(n) => self.namespace(n),
-                    None => GLOBAL_NS,
-                };
-                self.define(ns, f.name, None, Callable::Script(f));
-            }
-        }
+        let pid = self.ns.named(p);
+        let cid = self.ns.named(c);
+        self.ns.link(pid, cid)
     }
 
     /// `activatePackage`: the package's functions override the current ones.
     pub fn activate_package(&mut self, name: &str) -> bool {
         let p = self.names.intern(name);
-        if self.active_packages.contains(&p) {
-            return true;
+        let ok = self.ns.activate(p);
+        if !ok {
+            self.warn(&format!("activatePackage: no package named {name}"));
         }
-        let Some(funcs) = self.packages.get(&p).cloned() else {
-            let msg = format!("activatePackage: no package named {name}");
-            self.warn(&msg);
-            return false;
-        };
-        for f in funcs {
-            let ns = match f.ns {
-                Some(n) => self.namespace(n),
-                None => GLOBAL_NS,
-            };
-            self.define(ns, f.name, Some(p), Callable::Script(f));
-        }
-        self.active_packages.push(p);
-        true
+        ok
     }
 
     /// `deactivatePackage` with V12 semantics: the package and every package activated after it.
     pub fn deactivate_package(&mut self, name: &str) -> bool {
         let p = self.names.intern(name);
-        let Some(pos) = self.active_packages.iter().position(|&x| x == p) else {
-            return false;
-        };
-        let removed: Vec<Name> = self.active_packages.drain(pos..).collect();
-        for ns in &mut self.namespaces {
-            for layers in ns.funcs.values_mut() {
-                layers.retain(|l| l.package.is_none_or(|pk| !removed.contains(&pk)));
-            }
-        }
-        self.method_cache.clear();
-        self.fn_generation += 1;
-        true
+        self.ns.deactivate(p)
     }
 
     /// True if a package with this name was declared.
     pub fn is_package(&self, name: &str) -> bool {
-        self.names.lookup(name).is_some_and(|n| self.packages.contains_key(&n))
+        self.names.lookup(name).is_some_and(|n| self.ns.is_package(n))
     }
 
     /// True if a global function (or `Ns::name`) exists.
@@ -626,15 +349,15 @@ impl Console {
         let nsid = if ns.is_empty() {
             GLOBAL_NS
         } else {
-            match self.names.lookup(ns).and_then(|n| self.ns_by_name.get(&n).copied()) {
+            match self.names.lookup(ns).and_then(|n| self.ns.find(n)) {
                 Some(id) => id,
                 None => return false,
             }
         };
         if nsid == GLOBAL_NS {
-            self.namespaces[0].funcs.get(&fname).is_some_and(|l| !l.is_empty())
+            self.ns.is_global_function(fname)
         } else {
-            self.resolve(nsid, fname).is_some()
+            self.ns.resolve(nsid, fname).is_some()
         }
     }
 
@@ -666,7 +389,7 @@ impl Console {
         F: Fn(&mut Console, &CallArgs<'_>) -> R + 'static,
     {
         let c = self.names.intern(class);
-        let ns = self.namespace(c);
+        let ns = self.ns.named(c);
         self.register_in(ns, name, min_args, max_args, usage, f);
     }
 
@@ -678,7 +401,9 @@ impl Console {
         let n = self.names.intern(name);
         let body: Rc<NativeBody> = Rc::new(move |c: &mut Console, a: &CallArgs<'_>| f(c, a).into());
         let native = NativeFn { name: n, min, max, usage: Rc::from(usage), body };
-        self.define(ns, n, None, Callable::Native(Rc::new(native)));
+        let id = NativeId(self.natives.len() as u32);
+        self.natives.push(Rc::new(native));
+        self.ns.define(ns, n, None, Callable::Native(id));
     }
 
     // ---- entry points ----
@@ -707,7 +432,7 @@ impl Console {
 
     /// Reads, parses and runs a script file (relative paths are resolved in the file root).
     pub fn exec_file(&mut self, path: &str) -> Result<Value, ConsoleError> {
-        if let Some(source) = self.file_source.clone() {
+        if let Some(source) = self.files.source.clone() {
             return self.exec_from_source(&*source, path);
         }
         let full = self
@@ -716,9 +441,9 @@ impl Console {
         let bytes = std::fs::read(&full)
             .map_err(|e| ConsoleError::File(format!("exec: unable to read {path}: {e}")))?;
         let src = decode_source(&bytes);
-        self.file_stack.push(full.clone());
+        self.files.executing.push(full.clone());
         let r = self.eval_named(&src, path);
-        self.file_stack.pop();
+        self.files.executing.pop();
         r
     }
 
@@ -732,7 +457,8 @@ impl Console {
         let path = path.replace('\\', "/");
         let path = path.strip_prefix("./").unwrap_or(&path).to_string();
         let beside = self
-            .file_stack
+            .files
+            .executing
             .last()
             .and_then(|cur| cur.parent())
             .map(|dir| dir.join(&path).to_string_lossy().replace('\\', "/"))
@@ -740,9 +466,9 @@ impl Console {
         let chosen = beside.filter(|_| !source.is_file(&path)).unwrap_or(path);
         let bytes = source.read(&chosen).map_err(|e| ConsoleError::File(format!("exec: {e}")))?;
         let src = decode_source(&bytes);
-        self.file_stack.push(PathBuf::from(&chosen));
+        self.files.executing.push(PathBuf::from(&chosen));
         let r = self.eval_named(&src, &chosen);
-        self.file_stack.pop();
+        self.files.executing.pop();
         r
     }
 
@@ -757,15 +483,15 @@ impl Console {
 
     /// Runs `f` as an engine callback named `what` (see [`Self::call_callback`]).
     pub(crate) fn run_callback(&mut self, what: &str, f: impl FnOnce(&mut Console) -> Value) -> Value {
-        if self.run_depth > 0 {
+        if self.vm.run_depth > 0 {
             return f(self);
         }
         let full = self.config.instruction_budget;
         self.config.instruction_budget = self.config.callback_budget.min(full);
-        let before = self.aborts;
+        let before = self.vm.aborts;
         let v = f(self);
         self.config.instruction_budget = full;
-        if self.aborts != before {
+        if self.vm.aborts != before {
             self.error(&format!(
                 "callback {what} stopped: it ran over the engine callback budget of {} instructions or hit an error that stops scripts",
                 self.config.callback_budget
@@ -783,11 +509,11 @@ impl Console {
         let nsid = match ns {
             Some(n) => {
                 let nn = self.names.intern(n);
-                self.namespace(nn)
+                self.ns.named(nn)
             }
             None => GLOBAL_NS,
         };
-        let Some(res) = self.resolve(nsid, fname) else {
+        let Some(res) = self.ns.resolve(nsid, fname) else {
             let msg = format!("{name}: Unknown command.");
             self.warn(&msg);
             return Value::Empty;
@@ -803,8 +529,8 @@ impl Console {
             return Value::Empty;
         };
         let fname = self.names.intern(method);
-        let ns = self.objects.get(&id).map(|o| o.ns).unwrap_or(GLOBAL_NS);
-        let Some(res) = self.resolve(ns, fname) else {
+        let ns = self.objects.get(id).map(|o| o.ns).unwrap_or(GLOBAL_NS);
+        let Some(res) = self.ns.resolve(ns, fname) else {
             let cls = self.class_name_of(id);
             let msg = format!("{cls}::{method}: Unknown command.");
             self.warn(&msg);
@@ -831,8 +557,8 @@ impl Console {
     /// (used for callbacks such as `onAdd`).
     pub fn call_method_if_exists(&mut self, id: ObjectId, method: &str, args: &[Value]) -> Option<Value> {
         let fname = self.names.intern(method);
-        let ns = self.objects.get(&id)?.ns;
-        let res = self.resolve(ns, fname)?;
+        let ns = self.objects.get(id)?.ns;
+        let res = self.ns.resolve(ns, fname)?;
         let mut all = Vec::with_capacity(args.len() + 1);
         all.push(Value::Int(i64::from(id)));
         all.extend_from_slice(args);
@@ -856,13 +582,13 @@ impl Console {
                 _ => return None,
             }
         }
-        let root = self.file_root.clone().unwrap_or_else(|| PathBuf::from("."));
+        let root = self.files.root.clone().unwrap_or_else(|| PathBuf::from("."));
         let direct = root.join(&rel);
         if direct.exists() {
             return Some(direct);
         }
         // Fall back to the folder of the file being executed (still inside the root).
-        if let Some(cur) = self.file_stack.last()
+        if let Some(cur) = self.files.executing.last()
             && let Some(dir) = cur.parent()
         {
             let cand = dir.join(&rel);

@@ -3,6 +3,20 @@
 //! folder set with `Console::set_file_root`.
 
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+/// Where the console reads files, and the state of the file functions.
+#[derive(Default)]
+pub(crate) struct FileAccess {
+    /// The folder scripts read and write without a file source.
+    pub(crate) root: Option<PathBuf>,
+    /// The files being executed, innermost last (`exec` looks beside the current one).
+    pub(crate) executing: Vec<PathBuf>,
+    /// Where scripts and the file functions read, when the host gives one (mods, volumes).
+    pub(crate) source: Option<Rc<dyn FileSource>>,
+    /// `findFirstFile` / `findNextFile`: the pattern, its matches and the next one.
+    pub(crate) search: Option<(String, Vec<String>, usize)>,
+}
 
 /// Read-only files as a search path offers them: relative, `/`-separated paths.
 pub trait FileSource {

@@ -10,16 +10,22 @@ pub mod intern;
 pub mod lexer;
 #[cfg(feature = "lua")]
 pub mod lua;
+mod namespace;
 mod object;
 pub mod output;
 pub mod parser;
+mod scheduler;
+mod sim_manager;
+mod stack;
+mod tags;
+mod units;
 pub mod value;
 mod vm;
 
-pub use builtins::{MAX_SCHEDULED_EVENTS, collapse_escape, expand_escape, get_unit, unit_count};
+pub use builtins::{collapse_escape, expand_escape};
+pub use bytecode::{Callable, GLOBAL_NS, MAX_ARGS, NativeId, NsId};
 pub use console::{
-    CallArgs, Callable, Console, ConsoleConfig, ConsoleError, ERROR_BUDGET_COST, GLOBAL_NS, MAX_ARGS,
-    NativeBody, NativeFn, NsId, decode_source,
+    CallArgs, Console, ConsoleConfig, ConsoleError, ERROR_BUDGET_COST, NativeBody, NativeFn, decode_source,
 };
 pub use intern::Name;
 pub use object::{
@@ -28,4 +34,6 @@ pub use object::{
 };
 pub use output::{BufferSink, Level, OutputSink, StdioSink};
 pub use parser::{SyntaxError, parse};
+pub use scheduler::MAX_SCHEDULED_EVENTS;
+pub use units::{get_unit, unit_count};
 pub use value::{MAX_STRING_LEN, Value};

@@ -50,7 +50,7 @@ fn error(text: String) -> mlua::Error {
 }
 
 /// The object a Lua value names (an id or a name), or a Lua error.
-fn object(c: &Console, v: &mlua::Value) -> mlua::Result<crate::ObjectId> {
+fn object(c: &Console, v: &mlua::Value) -> mlua::Result<crate::object::ObjectId> {
     let v = from_lua(v);
     c.find_object(&v).ok_or_else(|| error(format!("console: no object {}", v.as_text())))
 }

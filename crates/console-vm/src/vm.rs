@@ -1,10 +1,12 @@
 //! The interpreter loop. Script-to-script calls push frames on one operand stack (locals are
 //! slots at the frame base), so recursion in script does not recurse in Rust.
 
+use crate::bytecode::{Callable, GLOBAL_NS, NativeId, Resolved};
 use crate::bytecode::{FuncDef, Op};
-use crate::console::{CallArgs, Callable, Console, ConsoleError, Frame, GLOBAL_NS, NativeFn, Resolved};
+use crate::console::{CallArgs, Console, ConsoleError, NativeFn};
 use crate::intern::Name;
 use crate::object::ObjectId;
+use crate::stack::Frame;
 use crate::value::Value;
 use std::rc::Rc;
 
@@ -18,35 +20,35 @@ impl Console {
     /// returns at once and must not call [`Self::end_call`] (the counter would go below the
     /// calls really running, and every later call would be refused).
     fn begin_call(&mut self) -> bool {
-        if self.run_depth == 0 {
-            self.budget_left = self.config.instruction_budget;
-            self.abort = None;
+        if self.vm.run_depth == 0 {
+            self.vm.budget_left = self.config.instruction_budget;
+            self.vm.abort = None;
         }
-        if self.run_depth >= MAX_REENTRY {
+        if self.vm.run_depth >= MAX_REENTRY {
             self.set_abort("native call nesting too deep".to_string());
             return false;
         }
-        self.run_depth += 1;
+        self.vm.run_depth += 1;
         true
     }
 
     fn end_call(&mut self) -> Option<String> {
-        self.run_depth = self.run_depth.saturating_sub(1);
-        if self.run_depth == 0 { self.abort.take() } else { None }
+        self.vm.run_depth = self.vm.run_depth.saturating_sub(1);
+        if self.vm.run_depth == 0 { self.vm.abort.take() } else { None }
     }
 
     pub(crate) fn set_abort(&mut self, msg: String) {
-        if self.abort.is_none() {
-            self.aborts += 1;
+        if self.vm.abort.is_none() {
+            self.vm.aborts += 1;
             let loc = self.location();
             self.error(&format!("{loc}{msg}; script stopped"));
-            self.abort = Some(msg);
+            self.vm.abort = Some(msg);
         }
     }
 
     /// `file (line): ` of the running instruction, for messages.
     pub(crate) fn location(&self) -> String {
-        match self.frames.last() {
+        match self.vm.frames.last() {
             Some(f) => {
                 let line = f.func.lines.get(f.pc.saturating_sub(1)).copied().unwrap_or(0);
                 format!("{} ({}): ", f.func.file, line)
@@ -62,17 +64,17 @@ impl Console {
         eval_scope: Option<usize>,
     ) -> Result<Value, ConsoleError> {
         if !self.begin_call() {
-            let m = self.abort.clone().unwrap_or_default();
+            let m = self.vm.abort.clone().unwrap_or_default();
             return Err(ConsoleError::Aborted(m));
         }
-        let entry = self.frames.len();
-        let base = self.stack.len();
+        let entry = self.vm.frames.len();
+        let base = self.vm.stack.len();
         let nl = code.nlocals as usize;
         let mut start_pc = 0;
         let v = loop {
-            self.stack.truncate(base);
-            self.stack.resize(base + nl, Value::Empty);
-            self.frames.push(Frame {
+            self.vm.stack.truncate(base);
+            self.vm.stack.resize(base + nl, Value::Empty);
+            self.vm.frames.push(Frame {
                 func: code.clone(),
                 pc: start_pc,
                 base,
@@ -81,15 +83,15 @@ impl Console {
                 dyn_locals: None,
                 eval_scope,
                 stack_base: base,
-                new_base: self.new_stack.len(),
+                new_base: self.vm.new_stack.len(),
             });
             let v = self.run(entry);
             // At the outermost level a stopped statement does not stop the rest of the file.
-            if self.abort.is_some() && self.run_depth == 1 && !self.quit {
-                let at = self.unwound_pc as u32;
+            if self.vm.abort.is_some() && self.vm.run_depth == 1 && !self.quit {
+                let at = self.vm.unwound_pc as u32;
                 if let Some(&next) = code.stmt_starts.iter().find(|&&s| s >= at) {
-                    self.abort = None;
-                    self.budget_left = self.config.instruction_budget;
+                    self.vm.abort = None;
+                    self.vm.budget_left = self.config.instruction_budget;
                     start_pc = next as usize;
                     continue;
                 }
@@ -102,21 +104,30 @@ impl Console {
         }
     }
 
+    /// The Rust function `id` (kept alive by the clone while it runs).
+    #[inline]
+    fn native(&self, id: NativeId) -> Rc<NativeFn> {
+        self.natives[id.0 as usize].clone()
+    }
+
     /// Calls a resolved function with arguments from Rust.
     pub(crate) fn invoke(&mut self, res: Resolved, this: Option<ObjectId>, args: &[Value]) -> Value {
         if !self.begin_call() {
             return Value::Empty;
         }
         let v = match res.callable {
-            Callable::Native(n) => self.call_native(&n, this, args),
+            Callable::Native(id) => {
+                let n = self.native(id);
+                self.call_native(&n, this, args)
+            }
             Callable::Script(f) => {
-                let entry = self.frames.len();
-                let base = self.stack.len();
-                self.stack.extend(args.iter().take(crate::console::MAX_ARGS).cloned());
+                let entry = self.vm.frames.len();
+                let base = self.vm.stack.len();
+                self.vm.stack.extend(args.iter().take(crate::bytecode::MAX_ARGS).cloned());
                 if self.push_frame(f, base, res.ns, res.layer) {
                     self.run(entry)
                 } else {
-                    self.stack.truncate(base);
+                    self.vm.stack.truncate(base);
                     Value::Empty
                 }
             }
@@ -131,25 +142,25 @@ impl Console {
     fn push_frame(&mut self, f: Rc<FuncDef>, base: usize, ns: u32, layer: u32) -> bool {
         // A call pays for its body's straight-line length (loops inside pay again as they jump).
         let cost = (f.code.len() as u64).clamp(1, 64);
-        if self.frames.len() >= self.config.max_call_depth || self.budget_left < cost {
+        if self.vm.frames.len() >= self.config.max_call_depth || self.vm.budget_left < cost {
             self.refuse_frame(cost);
             return false;
         }
-        self.budget_left -= cost;
-        let argc = self.stack.len() - base;
+        self.vm.budget_left -= cost;
+        let argc = self.vm.stack.len() - base;
         let np = f.nparams as usize;
         if argc > np {
-            self.stack.truncate(base + np);
+            self.vm.stack.truncate(base + np);
         }
         // Missing arguments and the other locals start empty (usually nothing to add).
         let want = base + f.nlocals as usize;
-        if self.stack.len() < want {
-            self.stack.resize(want, Value::Empty);
+        if self.vm.stack.len() < want {
+            self.vm.stack.resize(want, Value::Empty);
         }
         if self.trace {
             self.trace_enter(&f, base, argc.min(np));
         }
-        self.frames.push(Frame {
+        self.vm.frames.push(Frame {
             func: f,
             pc: 0,
             base,
@@ -158,7 +169,7 @@ impl Console {
             dyn_locals: None,
             eval_scope: None,
             stack_base: base,
-            new_base: self.new_stack.len(),
+            new_base: self.vm.new_stack.len(),
         });
         true
     }
@@ -166,10 +177,10 @@ impl Console {
     #[cold]
     #[inline(never)]
     fn refuse_frame(&mut self, cost: u64) {
-        if self.frames.len() >= self.config.max_call_depth {
+        if self.vm.frames.len() >= self.config.max_call_depth {
             self.set_abort(format!("call depth exceeds {}", self.config.max_call_depth));
-        } else if self.budget_left < cost {
-            self.budget_left = 0;
+        } else if self.vm.budget_left < cost {
+            self.vm.budget_left = 0;
             self.set_abort(BUDGET_MSG.to_string());
         }
     }
@@ -202,7 +213,7 @@ impl Console {
             if i > 0 {
                 s.push_str(", ");
             }
-            if let Some(v) = self.stack.get(base + i) {
+            if let Some(v) = self.vm.stack.get(base + i) {
                 v.write_to(&mut s);
             }
         }
@@ -234,13 +245,13 @@ impl Console {
 
     /// Unwinds frames down to `entry` after an abort.
     fn unwind(&mut self, entry: usize) -> Value {
-        while self.frames.len() > entry {
-            if let Some(f) = self.frames.pop() {
-                if self.frames.len() == entry {
-                    self.unwound_pc = f.pc;
+        while self.vm.frames.len() > entry {
+            if let Some(f) = self.vm.frames.pop() {
+                if self.vm.frames.len() == entry {
+                    self.vm.unwound_pc = f.pc;
                 }
-                self.stack.truncate(f.stack_base);
-                self.new_stack.truncate(f.new_base);
+                self.vm.stack.truncate(f.stack_base);
+                self.vm.new_stack.truncate(f.new_base);
             }
         }
         Value::Empty
@@ -248,13 +259,13 @@ impl Console {
 
     #[inline]
     fn pop(&mut self) -> Value {
-        self.stack.pop().unwrap_or_default()
+        self.vm.stack.pop().unwrap_or_default()
     }
 
     /// Locals for dynamic names: the frame itself, or for top-level code the `eval` caller.
     fn dyn_frame(&self) -> Option<usize> {
-        let top = self.frames.len().checked_sub(1)?;
-        let f = &self.frames[top];
+        let top = self.vm.frames.len().checked_sub(1)?;
+        let f = &self.vm.frames[top];
         if f.func.toplevel { f.eval_scope } else { Some(top) }
     }
 
@@ -265,9 +276,9 @@ impl Console {
             self.error(&format!("{loc}local variable %{t} used outside a function"));
             return Value::Empty;
         };
-        let f = &self.frames[fi];
+        let f = &self.vm.frames[fi];
         if let Some(&slot) = f.func.local_slots.get(&name) {
-            return self.stack.get(f.base + slot as usize).cloned().unwrap_or_default();
+            return self.vm.stack.get(f.base + slot as usize).cloned().unwrap_or_default();
         }
         f.dyn_locals.as_ref().and_then(|m| m.get(&name).cloned()).unwrap_or_default()
     }
@@ -279,10 +290,10 @@ impl Console {
             self.error(&format!("{loc}local variable %{t} used outside a function"));
             return;
         };
-        let f = &mut self.frames[fi];
+        let f = &mut self.vm.frames[fi];
         if let Some(&slot) = f.func.local_slots.get(&name) {
             let i = f.base + slot as usize;
-            if let Some(s) = self.stack.get_mut(i) {
+            if let Some(s) = self.vm.stack.get_mut(i) {
                 *s = v;
             }
             return;
@@ -312,20 +323,20 @@ impl Console {
 
     /// The interpreter. Runs until the frame count drops back to `entry`.
     pub(crate) fn run(&mut self, entry: usize) -> Value {
-        let Some(top) = self.frames.last() else { return Value::Empty };
+        let Some(top) = self.vm.frames.last() else { return Value::Empty };
         let mut func = top.func.clone();
         let mut pc = top.pc;
         let mut base = top.base;
         macro_rules! save_pc {
             () => {
-                if let Some(f) = self.frames.last_mut() {
+                if let Some(f) = self.vm.frames.last_mut() {
                     f.pc = pc;
                 }
             };
         }
         macro_rules! reload {
             () => {
-                match self.frames.last() {
+                match self.vm.frames.last() {
                     Some(f) => {
                         func = f.func.clone();
                         pc = f.pc;
@@ -337,7 +348,7 @@ impl Console {
         }
         macro_rules! check_abort {
             () => {
-                if self.abort.is_some() {
+                if self.vm.abort.is_some() {
                     return self.unwind(entry);
                 }
             };
@@ -346,7 +357,7 @@ impl Console {
         macro_rules! bin_f {
             ($op:tt) => {{
                 let b = self.pop();
-                if let Some(a) = self.stack.last_mut() {
+                if let Some(a) = self.vm.stack.last_mut() {
                     let r = a.to_f64() $op b.to_f64();
                     *a = Value::Float(r);
                 }
@@ -355,7 +366,7 @@ impl Console {
         macro_rules! cmp_f {
             ($op:tt) => {{
                 let b = self.pop();
-                if let Some(a) = self.stack.last_mut() {
+                if let Some(a) = self.vm.stack.last_mut() {
                     let r = (a.to_f64() $op b.to_f64()) as i64;
                     *a = Value::Int(r);
                 }
@@ -366,12 +377,12 @@ impl Console {
                 let b = self.pop().to_i32();
                 let a = self.pop().to_i32();
                 let f: fn(i32, i32) -> i32 = $e;
-                self.stack.push(Value::Int(i64::from(f(a, b))));
+                self.vm.stack.push(Value::Int(i64::from(f(a, b))));
             }};
         }
         macro_rules! local {
             ($s:expr) => {
-                self.stack.get(base + $s as usize).map_or(0.0, Value::to_f64)
+                self.vm.stack.get(base + $s as usize).map_or(0.0, Value::to_f64)
             };
         }
         // The budget is charged where control can repeat: a backward jump pays for the
@@ -382,13 +393,13 @@ impl Console {
                 let t = $t as usize;
                 if t < pc {
                     let cost = (pc - t) as u64;
-                    if self.budget_left < cost {
+                    if self.vm.budget_left < cost {
                         save_pc!();
-                        self.budget_left = 0;
+                        self.vm.budget_left = 0;
                         self.set_abort(BUDGET_MSG.to_string());
                         return self.unwind(entry);
                     }
-                    self.budget_left -= cost;
+                    self.vm.budget_left -= cost;
                 }
                 pc = t;
             }};
@@ -400,50 +411,50 @@ impl Console {
             };
             pc += 1;
             match op {
-                Op::Int(i) => self.stack.push(Value::Int(i)),
-                Op::Float(f) => self.stack.push(Value::Float(f)),
+                Op::Int(i) => self.vm.stack.push(Value::Int(i)),
+                Op::Float(f) => self.vm.stack.push(Value::Float(f)),
                 Op::Const(k) => {
                     let v = func.consts.get(k as usize).cloned().unwrap_or_default();
-                    self.stack.push(v);
+                    self.vm.stack.push(v);
                 }
-                Op::Empty => self.stack.push(Value::Empty),
+                Op::Empty => self.vm.stack.push(Value::Empty),
                 Op::Pop => {
-                    self.stack.pop();
+                    self.vm.stack.pop();
                 }
                 Op::Dup => {
-                    let v = self.stack.last().cloned().unwrap_or_default();
-                    self.stack.push(v);
+                    let v = self.vm.stack.last().cloned().unwrap_or_default();
+                    self.vm.stack.push(v);
                 }
                 Op::Dup2 => {
-                    let n = self.stack.len();
+                    let n = self.vm.stack.len();
                     if n >= 2 {
-                        let a = self.stack[n - 2].clone();
-                        let b = self.stack[n - 1].clone();
-                        self.stack.push(a);
-                        self.stack.push(b);
+                        let a = self.vm.stack[n - 2].clone();
+                        let b = self.vm.stack[n - 1].clone();
+                        self.vm.stack.push(a);
+                        self.vm.stack.push(b);
                     }
                 }
                 Op::LoadLocal(s) => {
-                    let v = self.stack.get(base + s as usize).cloned().unwrap_or_default();
-                    self.stack.push(v);
+                    let v = self.vm.stack.get(base + s as usize).cloned().unwrap_or_default();
+                    self.vm.stack.push(v);
                 }
                 Op::StoreLocal(s, keep) => {
                     let v = self.pop();
                     if keep {
-                        self.stack.push(v.clone());
+                        self.vm.stack.push(v.clone());
                     }
-                    if let Some(slot) = self.stack.get_mut(base + s as usize) {
+                    if let Some(slot) = self.vm.stack.get_mut(base + s as usize) {
                         *slot = v;
                     }
                 }
                 Op::LoadGlobal(n) => {
                     let v = self.global(n);
-                    self.stack.push(v);
+                    self.vm.stack.push(v);
                 }
                 Op::StoreGlobal(n, keep) => {
                     let v = self.pop();
                     if keep {
-                        self.stack.push(v.clone());
+                        self.vm.stack.push(v.clone());
                     }
                     self.set_global_name(n, v);
                 }
@@ -452,7 +463,7 @@ impl Console {
                     let nv = self.pop();
                     let n = self.name_of(&nv);
                     let v = self.load_local_dyn(n);
-                    self.stack.push(v);
+                    self.vm.stack.push(v);
                 }
                 Op::StoreLocalDyn(keep) => {
                     save_pc!();
@@ -460,7 +471,7 @@ impl Console {
                     let nv = self.pop();
                     let n = self.name_of(&nv);
                     if keep {
-                        self.stack.push(v.clone());
+                        self.vm.stack.push(v.clone());
                     }
                     self.store_local_dyn(n, v);
                 }
@@ -468,39 +479,39 @@ impl Console {
                     let nv = self.pop();
                     let n = self.name_of(&nv);
                     let v = self.global(n);
-                    self.stack.push(v);
+                    self.vm.stack.push(v);
                 }
                 Op::StoreGlobalDyn(keep) => {
                     let v = self.pop();
                     let nv = self.pop();
                     let n = self.name_of(&nv);
                     if keep {
-                        self.stack.push(v.clone());
+                        self.vm.stack.push(v.clone());
                     }
                     self.set_global_name(n, v);
                 }
                 Op::BuildName(b, count) => {
-                    let start = self.stack.len().saturating_sub(count as usize);
+                    let start = self.vm.stack.len().saturating_sub(count as usize);
                     let mut s = self.names.text(b).to_string();
-                    for (i, v) in self.stack[start..].iter().enumerate() {
+                    for (i, v) in self.vm.stack[start..].iter().enumerate() {
                         if i > 0 {
                             s.push('_');
                         }
                         v.write_to(&mut s);
                     }
-                    self.stack.truncate(start);
-                    self.stack.push(Value::str(s));
+                    self.vm.stack.truncate(start);
+                    self.vm.stack.push(Value::str(s));
                 }
                 Op::LoadField(n) => {
                     let o = self.pop();
                     let v = self.get_field_of(&o, n);
-                    self.stack.push(v);
+                    self.vm.stack.push(v);
                 }
                 Op::StoreField(n, keep) => {
                     let v = self.pop();
                     let o = self.pop();
                     if keep {
-                        self.stack.push(v.clone());
+                        self.vm.stack.push(v.clone());
                     }
                     save_pc!();
                     self.set_field_of(&o, n, v);
@@ -510,7 +521,7 @@ impl Console {
                     let o = self.pop();
                     let n = self.name_of(&nv);
                     let v = self.get_field_of(&o, n);
-                    self.stack.push(v);
+                    self.vm.stack.push(v);
                 }
                 Op::StoreFieldDyn(keep) => {
                     let v = self.pop();
@@ -518,7 +529,7 @@ impl Console {
                     let o = self.pop();
                     let n = self.name_of(&nv);
                     if keep {
-                        self.stack.push(v.clone());
+                        self.vm.stack.push(v.clone());
                     }
                     save_pc!();
                     self.set_field_of(&o, n, v);
@@ -526,7 +537,7 @@ impl Console {
                 Op::AppendLocal(s, sep, keep) => {
                     let rhs = self.pop();
                     let i = base + s as usize;
-                    let cur_len = self.stack.get(i).map_or(0, Value::text_len_hint);
+                    let cur_len = self.vm.stack.get(i).map_or(0, Value::text_len_hint);
                     if cur_len + 1 + rhs.text_len_hint() > crate::value::MAX_STRING_LEN {
                         save_pc!();
                         self.set_abort(format!(
@@ -535,7 +546,7 @@ impl Console {
                         ));
                         check_abort!();
                     }
-                    if let Some(slot) = self.stack.get_mut(i) {
+                    if let Some(slot) = self.vm.stack.get_mut(i) {
                         let cur = std::mem::take(slot);
                         let mut st = match cur {
                             Value::Str(rc) => rc,
@@ -548,18 +559,18 @@ impl Console {
                         rhs.write_to(buf);
                         let nv = if buf.is_empty() { Value::Empty } else { Value::Str(st) };
                         if keep {
-                            self.stack.push(nv.clone());
+                            self.vm.stack.push(nv.clone());
                         }
-                        if let Some(slot) = self.stack.get_mut(i) {
+                        if let Some(slot) = self.vm.stack.get_mut(i) {
                             *slot = nv;
                         }
                     } else if keep {
-                        self.stack.push(Value::Empty);
+                        self.vm.stack.push(Value::Empty);
                     }
                 }
                 Op::IncLocal(s, d, keep) => {
                     let i = base + s as usize;
-                    let nv = match self.stack.get_mut(i) {
+                    let nv = match self.vm.stack.get_mut(i) {
                         Some(slot) => {
                             let nv = Value::Float(slot.to_f64() + f64::from(d));
                             *slot = nv.clone();
@@ -568,7 +579,7 @@ impl Console {
                         None => Value::Empty,
                     };
                     if keep {
-                        self.stack.push(nv);
+                        self.vm.stack.push(nv);
                     }
                 }
                 Op::Add => bin_f!(+),
@@ -592,7 +603,7 @@ impl Console {
                     let a = self.pop();
                     let eq = a.as_text().eq_ignore_ascii_case(&b.as_text());
                     let r = if matches!(op, Op::StrEq) { eq } else { !eq };
-                    self.stack.push(Value::Int(i64::from(r)));
+                    self.vm.stack.push(Value::Int(i64::from(r)));
                 }
                 Op::Cat(sep) => {
                     let b = self.pop();
@@ -614,27 +625,27 @@ impl Console {
                         buf.push(c);
                     }
                     b.write_to(buf);
-                    self.stack.push(if buf.is_empty() { Value::Empty } else { Value::Str(st) });
+                    self.vm.stack.push(if buf.is_empty() { Value::Empty } else { Value::Str(st) });
                 }
                 Op::Neg => {
                     let a = self.pop();
-                    self.stack.push(match a {
+                    self.vm.stack.push(match a {
                         Value::Int(i) => Value::Int(-i),
                         other => Value::Float(-other.to_f64()),
                     });
                 }
                 Op::Not => {
                     let a = self.pop();
-                    self.stack.push(Value::Int(i64::from(!a.truthy())));
+                    self.vm.stack.push(Value::Int(i64::from(!a.truthy())));
                 }
                 Op::BitNot => {
                     let a = self.pop();
-                    self.stack.push(Value::Int(i64::from(!a.to_i32())));
+                    self.vm.stack.push(Value::Int(i64::from(!a.to_i32())));
                 }
                 Op::Tag(k) => {
                     let text = func.consts.get(k as usize).map(|v| v.to_string()).unwrap_or_default();
                     let t = self.add_tagged_string(&text);
-                    self.stack.push(t);
+                    self.vm.stack.push(t);
                 }
                 Op::JumpCmp(c, when, t) => {
                     let b = self.pop().to_f64();
@@ -655,52 +666,52 @@ impl Console {
                 }
                 Op::ArithLL(ar, a, b) => {
                     let r = ar.apply(local!(a), local!(b));
-                    self.stack.push(Value::Float(r));
+                    self.vm.stack.push(Value::Float(r));
                 }
                 Op::ArithLI(ar, a, k) => {
                     let r = ar.apply(local!(a), f64::from(k));
-                    self.stack.push(Value::Float(r));
+                    self.vm.stack.push(Value::Float(r));
                 }
                 Op::ArithSL(ar, b) => {
                     let y = local!(b);
-                    if let Some(top) = self.stack.last_mut() {
+                    if let Some(top) = self.vm.stack.last_mut() {
                         *top = Value::Float(ar.apply(top.to_f64(), y));
                     }
                 }
                 Op::ArithSI(ar, k) => {
-                    if let Some(top) = self.stack.last_mut() {
+                    if let Some(top) = self.vm.stack.last_mut() {
                         *top = Value::Float(ar.apply(top.to_f64(), f64::from(k)));
                     }
                 }
                 Op::ArithLS(ar, a) => {
                     let x = local!(a);
-                    if let Some(top) = self.stack.last_mut() {
+                    if let Some(top) = self.vm.stack.last_mut() {
                         *top = Value::Float(ar.apply(x, top.to_f64()));
                     }
                 }
                 Op::ArithLSStore(ar, a, d) => {
                     let v = self.pop().to_f64();
                     let r = ar.apply(local!(a), v);
-                    if let Some(slot) = self.stack.get_mut(base + d as usize) {
+                    if let Some(slot) = self.vm.stack.get_mut(base + d as usize) {
                         *slot = Value::Float(r);
                     }
                 }
                 Op::ArithLLIStore { outer, inner, a, b, d, k } => {
                     let r = outer.apply(local!(a), inner.apply(local!(b), f64::from(k)));
-                    if let Some(slot) = self.stack.get_mut(base + d as usize) {
+                    if let Some(slot) = self.vm.stack.get_mut(base + d as usize) {
                         *slot = Value::Float(r);
                     }
                 }
                 Op::ArithLIStore(ar, a, k, d) => {
                     let r = ar.apply(local!(a), f64::from(k));
-                    if let Some(slot) = self.stack.get_mut(base + d as usize) {
+                    if let Some(slot) = self.vm.stack.get_mut(base + d as usize) {
                         *slot = Value::Float(r);
                     }
                 }
                 Op::Jump(t) => jump_to!(t),
                 Op::IncJumpCmpLI(s, d, c, k, t) => {
                     let i = base + s as usize;
-                    let x = match self.stack.get_mut(i) {
+                    let x = match self.vm.stack.get_mut(i) {
                         Some(slot) => {
                             let x = slot.to_f64() + f64::from(d);
                             *slot = Value::Float(x);
@@ -724,12 +735,12 @@ impl Console {
                 }
                 Op::Call(fname, argc) => {
                     save_pc!();
-                    let res = match func.cached_call(pc - 1, self.fn_generation, GLOBAL_NS) {
+                    let res = match func.cached_call(pc - 1, self.ns.generation(), GLOBAL_NS) {
                         Some(r) => Some(r),
                         None => {
-                            let r = self.resolve(GLOBAL_NS, fname);
+                            let r = self.ns.resolve(GLOBAL_NS, fname);
                             if let Some(r) = &r {
-                                func.cache_call(pc - 1, self.fn_generation, GLOBAL_NS, r);
+                                func.cache_call(pc - 1, self.ns.generation(), GLOBAL_NS, r);
                             }
                             r
                         }
@@ -737,7 +748,7 @@ impl Console {
                     let Some(res) = res else {
                         self.call_error_unknown(None, fname);
                         self.drop_args(argc);
-                        self.stack.push(Value::Empty);
+                        self.vm.stack.push(Value::Empty);
                         continue;
                     };
                     if self.dispatch(res, None, argc) {
@@ -748,13 +759,13 @@ impl Console {
                 Op::CallNs(ns, fname, argc) => {
                     save_pc!();
                     // The namespace is static here, so the site key is a marker, not a receiver.
-                    let res = match func.cached_call(pc - 1, self.fn_generation, u32::MAX) {
+                    let res = match func.cached_call(pc - 1, self.ns.generation(), u32::MAX) {
                         Some(r) => Some(r),
                         None => {
-                            let nsid = self.namespace(ns);
-                            let r = self.resolve(nsid, fname);
+                            let nsid = self.ns.named(ns);
+                            let r = self.ns.resolve(nsid, fname);
                             if let Some(r) = &r {
-                                func.cache_call(pc - 1, self.fn_generation, u32::MAX, r);
+                                func.cache_call(pc - 1, self.ns.generation(), u32::MAX, r);
                             }
                             r
                         }
@@ -762,7 +773,7 @@ impl Console {
                     let Some(res) = res else {
                         self.call_error_unknown(Some(ns), fname);
                         self.drop_args(argc);
-                        self.stack.push(Value::Empty);
+                        self.vm.stack.push(Value::Empty);
                         continue;
                     };
                     let this = self.this_from_args(argc);
@@ -773,16 +784,16 @@ impl Console {
                 }
                 Op::CallParent(fname, argc) => {
                     save_pc!();
-                    let (ns, layer) = match self.frames.last() {
+                    let (ns, layer) = match self.vm.frames.last() {
                         Some(f) => (f.ns, f.layer),
                         None => (GLOBAL_NS, 0),
                     };
-                    let Some(res) = self.resolve_parent(ns, layer, fname) else {
-                        let parent_ns = self.namespaces.get(ns as usize).map(|n| n.name);
+                    let Some(res) = self.ns.resolve_parent(ns, layer, fname) else {
+                        let parent_ns = self.ns.name_of(ns);
                         let pn = self.names.intern("Parent");
                         self.call_error_unknown(parent_ns.or(Some(pn)), fname);
                         self.drop_args(argc);
-                        self.stack.push(Value::Empty);
+                        self.vm.stack.push(Value::Empty);
                         continue;
                     };
                     let this = self.this_from_args(argc);
@@ -793,8 +804,8 @@ impl Console {
                 }
                 Op::CallMethod(fname, argc) => {
                     save_pc!();
-                    let at = self.stack.len().saturating_sub(argc as usize);
-                    let objv = self.stack.get(at).cloned().unwrap_or_default();
+                    let at = self.vm.stack.len().saturating_sub(argc as usize);
+                    let objv = self.vm.stack.get(at).cloned().unwrap_or_default();
                     let Some(id) = self.find_object(&objv) else {
                         let loc = self.location();
                         let f = self.names.text(fname).to_string();
@@ -802,25 +813,25 @@ impl Console {
                             "{loc}Unable to find object: '{objv}' attempting to call function '{f}'"
                         ));
                         self.drop_args(argc);
-                        self.stack.push(Value::Empty);
+                        self.vm.stack.push(Value::Empty);
                         continue;
                     };
-                    let ns = self.objects.get(&id).map(|o| o.ns).unwrap_or(GLOBAL_NS);
-                    let res = match func.cached_call(pc - 1, self.fn_generation, ns) {
+                    let ns = self.objects.get(id).map(|o| o.ns).unwrap_or(GLOBAL_NS);
+                    let res = match func.cached_call(pc - 1, self.ns.generation(), ns) {
                         Some(r) => Some(r),
                         None => {
-                            let r = self.resolve(ns, fname);
+                            let r = self.ns.resolve(ns, fname);
                             if let Some(r) = &r {
-                                func.cache_call(pc - 1, self.fn_generation, ns, r);
+                                func.cache_call(pc - 1, self.ns.generation(), ns, r);
                             }
                             r
                         }
                     };
                     let Some(res) = res else {
-                        let cls = self.namespaces.get(ns as usize).map(|n| n.name);
+                        let cls = self.ns.name_of(ns);
                         self.call_error_unknown(cls, fname);
                         self.drop_args(argc);
-                        self.stack.push(Value::Empty);
+                        self.vm.stack.push(Value::Empty);
                         continue;
                     };
                     if self.dispatch(res, Some(id), argc) {
@@ -831,25 +842,27 @@ impl Console {
                 Op::Return | Op::ReturnEmpty | Op::ReturnLocal(_) => {
                     let v = match op {
                         Op::Return => self.pop(),
-                        Op::ReturnLocal(s) => self.stack.get(base + s as usize).cloned().unwrap_or_default(),
+                        Op::ReturnLocal(s) => {
+                            self.vm.stack.get(base + s as usize).cloned().unwrap_or_default()
+                        }
                         _ => Value::Empty,
                     };
-                    let Some(fr) = self.frames.pop() else { return v };
+                    let Some(fr) = self.vm.frames.pop() else { return v };
                     // Taken apart so only the rare `dyn_locals` table goes through drop glue.
                     let Frame { func: callee, dyn_locals, stack_base, new_base, .. } = fr;
                     if let Some(d) = dyn_locals {
                         drop_cold(d);
                     }
-                    self.stack.truncate(stack_base);
-                    self.new_stack.truncate(new_base);
+                    self.vm.stack.truncate(stack_base);
+                    self.vm.new_stack.truncate(new_base);
                     if self.trace && !callee.toplevel {
                         self.trace_leave(&callee, &v);
                     }
                     drop(callee);
-                    if self.frames.len() <= entry {
+                    if self.vm.frames.len() <= entry {
                         return v;
                     }
-                    self.stack.push(v);
+                    self.vm.stack.push(v);
                     reload!();
                 }
                 Op::NewBegin(k) => {
@@ -879,18 +892,18 @@ impl Console {
                 }
                 Op::NewEnd => {
                     let v = self.new_end();
-                    self.stack.push(v);
+                    self.vm.stack.push(v);
                 }
                 Op::Error(k) => {
                     save_pc!();
                     let msg = func.consts.get(k as usize).map(|v| v.to_string()).unwrap_or_default();
                     let loc = self.location();
                     self.error(&format!("{loc}{msg}"));
-                    self.stack.push(Value::Empty);
+                    self.vm.stack.push(Value::Empty);
                 }
                 Op::Declare(k) => {
                     if let Some(f) = func.decls.get(k as usize).cloned() {
-                        self.declare(f);
+                        self.ns.declare(f);
                     }
                 }
             }
@@ -898,8 +911,8 @@ impl Console {
     }
 
     fn drop_args(&mut self, argc: u32) {
-        let n = self.stack.len().saturating_sub(argc as usize);
-        self.stack.truncate(n);
+        let n = self.vm.stack.len().saturating_sub(argc as usize);
+        self.vm.stack.truncate(n);
     }
 
     /// For `Ns::f(%this, ...)` and `Parent::f(%this, ...)` the first argument is the object, if any.
@@ -907,8 +920,8 @@ impl Console {
         if argc == 0 {
             return None;
         }
-        let at = self.stack.len().saturating_sub(argc as usize);
-        let v = self.stack.get(at).cloned()?;
+        let at = self.vm.stack.len().saturating_sub(argc as usize);
+        let v = self.vm.stack.get(at).cloned()?;
         self.find_object(&v)
     }
 
@@ -916,22 +929,22 @@ impl Console {
     /// (the caller must reload its registers); natives run to completion and push their result.
     #[inline(always)]
     fn dispatch(&mut self, res: Resolved, this: Option<ObjectId>, argc: u32) -> bool {
-        let start = self.stack.len().saturating_sub(argc as usize);
+        let start = self.vm.stack.len().saturating_sub(argc as usize);
         match res.callable {
             Callable::Script(f) => {
-                if argc as usize > crate::console::MAX_ARGS {
-                    self.stack.truncate(start + crate::console::MAX_ARGS);
+                if argc as usize > crate::bytecode::MAX_ARGS {
+                    self.vm.stack.truncate(start + crate::bytecode::MAX_ARGS);
                 }
                 if self.push_frame(f, start, res.ns, res.layer) {
                     true
                 } else {
-                    self.stack.truncate(start);
-                    self.stack.push(Value::Empty);
+                    self.vm.stack.truncate(start);
+                    self.vm.stack.push(Value::Empty);
                     false
                 }
             }
-            Callable::Native(n) => {
-                self.dispatch_native(&n, this, start);
+            Callable::Native(id) => {
+                self.dispatch_native(id, this, start);
                 false
             }
         }
@@ -939,13 +952,14 @@ impl Console {
 
     /// A native call with its arguments taken from the stack above `start`.
     #[inline(never)]
-    fn dispatch_native(&mut self, n: &NativeFn, this: Option<ObjectId>, start: usize) {
-        let mut args = self.arg_pool.pop().unwrap_or_default();
-        args.extend(self.stack.drain(start..));
-        let v = self.call_native(n, this, &args);
+    fn dispatch_native(&mut self, id: NativeId, this: Option<ObjectId>, start: usize) {
+        let n = self.native(id);
+        let mut args = self.vm.arg_pool.pop().unwrap_or_default();
+        args.extend(self.vm.stack.drain(start..));
+        let v = self.call_native(&n, this, &args);
         args.clear();
-        self.arg_pool.push(args);
-        self.stack.push(v);
+        self.vm.arg_pool.push(args);
+        self.vm.stack.push(v);
     }
 
     /// `eval` from script: top-level code whose `%locals` are the calling function's.

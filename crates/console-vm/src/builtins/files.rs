@@ -4,10 +4,10 @@ use super::*;
 
 /// The files matching `pattern`, from the file source or the file root.
 fn matching_files(c: &Console, pattern: &str) -> Vec<String> {
-    match &c.file_source {
+    match &c.files.source {
         Some(src) => src.find(pattern),
         None => {
-            let root = c.file_root.clone().unwrap_or_else(|| std::path::PathBuf::from("."));
+            let root = c.files.root.clone().unwrap_or_else(|| std::path::PathBuf::from("."));
             crate::files::find_in_folder(&root, pattern)
         }
     }
@@ -15,7 +15,7 @@ fn matching_files(c: &Console, pattern: &str) -> Vec<String> {
 
 pub(super) fn register(c: &mut Console) {
     // ---- files (confined to the file root) ----
-    c.register_function("isFile", 2, 2, "isFile(fileName)", |c, a| match &c.file_source {
+    c.register_function("isFile", 2, 2, "isFile(fileName)", |c, a| match &c.files.source {
         Some(src) => src.is_file(&a.str(0)),
         None => c.resolve_path(&a.str(0)).is_some_and(|p| p.is_file()),
     });
@@ -23,12 +23,12 @@ pub(super) fn register(c: &mut Console) {
         let pattern = a.str(0).into_owned();
         let found = matching_files(c, &pattern);
         let first = found.first().cloned().unwrap_or_default();
-        c.file_search = Some((pattern, found, 1));
+        c.files.search = Some((pattern, found, 1));
         first
     });
     c.register_function("findNextFile", 2, 2, "findNextFile(pattern) - the next file matching", |c, a| {
         let pattern = a.str(0).into_owned();
-        match c.file_search.as_mut() {
+        match c.files.search.as_mut() {
             Some((p, found, next)) if *p == pattern => {
                 let f = found.get(*next).cloned().unwrap_or_default();
                 *next += 1;
@@ -37,7 +37,7 @@ pub(super) fn register(c: &mut Console) {
             _ => {
                 let found = matching_files(c, &pattern);
                 let first = found.first().cloned().unwrap_or_default();
-                c.file_search = Some((pattern, found, 1));
+                c.files.search = Some((pattern, found, 1));
                 first
             }
         }
@@ -51,7 +51,7 @@ pub(super) fn register(c: &mut Console) {
         2,
         "getFileCRC(fileName) - the file's CRC-32, -1 if none",
         |c, a| {
-            let bytes = match &c.file_source {
+            let bytes = match &c.files.source {
                 Some(src) => src.read(&a.str(0)).ok(),
                 None => c.resolve_path(&a.str(0)).and_then(|p| std::fs::read(p).ok()),
             };
@@ -89,12 +89,13 @@ pub(super) fn register(c: &mut Console) {
         let s = s.strip_prefix("~/").map(|r| r.to_string()).unwrap_or(s);
         if let Some(rest) = s.strip_prefix("./") {
             let dir = c
-                .file_stack
+                .files
+                .executing
                 .last()
                 .and_then(|p| p.parent())
-                .and_then(|d| match &c.file_root {
+                .and_then(|d| match &c.files.root {
                     // Through a file source the stack holds paths relative to the mods.
-                    Some(r) if c.file_source.is_none() => d.strip_prefix(r).ok(),
+                    Some(r) if c.files.source.is_none() => d.strip_prefix(r).ok(),
                     _ => Some(d),
                 })
                 .map(|d| d.to_string_lossy().into_owned())

@@ -1,10 +1,11 @@
 //! Built-in console functions and the SimObject/SimSet methods, with their V12 behaviour.
 
-use crate::console::{CallArgs, Console, Event};
+use crate::console::{CallArgs, Console, ConsoleConfig};
 use crate::object::{ClassKind, ObjectId};
 use crate::output::Level;
+use crate::scheduler::MAX_SCHEDULED_EVENTS;
+use crate::units::{FIELD_SEP, RECORD_SEP, WORD_SEP, get_unit, get_units, remove_unit, set_unit, unit_count};
 use crate::value::{Value, fmt_num};
-use std::rc::Rc;
 
 mod files;
 mod math;
@@ -14,147 +15,7 @@ mod strings;
 mod time;
 mod words;
 
-/// Remembers where the last `getWord`-style walk stopped so a loop over the words of one string
-/// is linear, not quadratic. Holding the `Rc` keeps the address from being reused.
-#[derive(Debug, Default)]
-pub(crate) struct WordCache {
-    text: Option<Rc<String>>,
-    set: &'static str,
-    index: usize,
-    offset: usize,
-}
-
-const WORD_SEP: &str = " \t\n";
-const FIELD_SEP: &str = "\t\n";
-const RECORD_SEP: &str = "\n";
-/// Most events queued by `schedule` at once; past it `schedule` fails with an error.
-pub const MAX_SCHEDULED_EVENTS: usize = 100_000;
-
-fn is_sep(set: &str, b: u8) -> bool {
-    set.as_bytes().contains(&b)
-}
-
-/// Byte offset where unit `index` starts, or None when there are fewer units.
-fn unit_start(s: &str, set: &str, mut index: usize, mut from: usize) -> Option<usize> {
-    let b = s.as_bytes();
-    while index > 0 {
-        let mut i = from;
-        while i < b.len() && !is_sep(set, b[i]) {
-            i += 1;
-        }
-        if i >= b.len() {
-            return None;
-        }
-        from = i + 1;
-        index -= 1;
-    }
-    Some(from)
-}
-
-fn unit_end(s: &str, set: &str, from: usize) -> usize {
-    let b = s.as_bytes();
-    let mut i = from;
-    while i < b.len() && !is_sep(set, b[i]) {
-        i += 1;
-    }
-    i
-}
-
-/// V12 `getUnitCount`: every separator character ends a unit; a trailing one adds none.
-pub fn unit_count(s: &str, set: &str) -> usize {
-    let mut count = 0;
-    let mut last_non_sep = false;
-    for &c in s.as_bytes() {
-        if is_sep(set, c) {
-            count += 1;
-            last_non_sep = false;
-        } else {
-            last_non_sep = true;
-        }
-    }
-    if last_non_sep { count + 1 } else { count }
-}
-
-/// V12 `getUnit`.
-pub fn get_unit<'a>(s: &'a str, index: usize, set: &str) -> &'a str {
-    match unit_start(s, set, index, 0) {
-        Some(st) => &s[st..unit_end(s, set, st)],
-        None => "",
-    }
-}
-
-/// V12 `getUnits(s, start, end)` (inclusive).
-pub fn get_units<'a>(s: &'a str, start: usize, end: usize, set: &str) -> &'a str {
-    if end < start {
-        return "";
-    }
-    let Some(st) = unit_start(s, set, start, 0) else { return "" };
-    let mut e = unit_end(s, set, st);
-    for _ in start..end {
-        if e >= s.len() {
-            break;
-        }
-        e = unit_end(s, set, e + 1);
-    }
-    &s[st..e]
-}
-
-/// Splits into units (keeping empty ones), for set/remove operations.
-fn units(s: &str, set: &str) -> Vec<String> {
-    if s.is_empty() {
-        return Vec::new();
-    }
-    let n = unit_count(s, set);
-    (0..n).map(|i| get_unit(s, i, set).to_string()).collect()
-}
-
-fn sep_char(set: &str) -> char {
-    set.chars().next().unwrap_or(' ')
-}
-
-/// V12 `setUnit`: replaces unit `index`, padding with empty units.
-pub fn set_unit(s: &str, index: usize, value: &str, set: &str) -> String {
-    let mut u = units(s, set);
-    while u.len() <= index {
-        u.push(String::new());
-    }
-    u[index] = value.to_string();
-    u.join(&sep_char(set).to_string())
-}
-
-/// V12 `removeUnit`.
-pub fn remove_unit(s: &str, index: usize, set: &str) -> String {
-    let mut u = units(s, set);
-    if index < u.len() {
-        u.remove(index);
-    }
-    u.join(&sep_char(set).to_string())
-}
-
 impl Console {
-    fn cached_word(&mut self, v: &Value, index: usize, set: &'static str) -> Value {
-        let Value::Str(rc) = v else {
-            let t = v.to_string();
-            return Value::str(get_unit(&t, index, set));
-        };
-        let s: &str = rc;
-        let wc = &mut self.word_cache;
-        let (from_idx, from_off) = match &wc.text {
-            Some(t) if Rc::ptr_eq(t, rc) && wc.set == set && wc.index <= index => (wc.index, wc.offset),
-            _ => (0, 0),
-        };
-        match unit_start(s, set, index - from_idx, from_off) {
-            Some(st) => {
-                wc.text = Some(rc.clone());
-                wc.set = set;
-                wc.index = index;
-                wc.offset = st;
-                Value::str(&s[st..unit_end(s, set, st)])
-            }
-            None => Value::Empty,
-        }
-    }
-
     // ---- tagged strings ----
 
     /// Registers `text` in the string table and returns its tag value (byte 0x01 then the number).
@@ -165,55 +26,25 @@ impl Console {
     /// [`Self::add_tagged_string`], also saying whether this call made the tag (its id), so
     /// a host can free what one connection added when it goes.
     pub fn add_tagged_string_new(&mut self, text: &str) -> (Value, Option<u32>) {
-        let (id, new) = match self.tag_by_text.get(text) {
-            Some(&id) => (id, false),
-            None => {
-                let id = match self.free_tags.pop() {
-                    Some(id) => {
-                        self.tags[id as usize - 1] = text.to_string();
-                        id
-                    }
-                    None => {
-                        self.tags.push(text.to_string());
-                        self.tags.len() as u32
-                    }
-                };
-                self.tag_by_text.insert(text.to_string(), id);
-                (id, true)
-            }
-        };
+        let (id, new) = self.tags.add(text);
         (Value::str(format!("\u{1}{id}")), new.then_some(id))
     }
 
     /// Frees a tag (`removeTaggedString`): its text leaves the table and the id may be
     /// reused. False when the id is not in use.
     pub fn remove_tagged_string(&mut self, id: u32) -> bool {
-        let Some(slot) =
-            usize::try_from(id).ok().and_then(|i| i.checked_sub(1)).and_then(|i| self.tags.get_mut(i))
-        else {
-            return false;
-        };
-        if self.tag_by_text.get(slot.as_str()) != Some(&id) {
-            return false;
-        }
-        self.tag_by_text.remove(slot.as_str());
-        *slot = String::new();
-        self.free_tags.push(id);
-        true
+        self.tags.remove(id)
     }
 
     /// Tags in use.
     pub fn tagged_string_count(&self) -> usize {
-        self.tag_by_text.len()
+        self.tags.len()
     }
 
     /// The text of a tag value (or the value itself when it is not a tag).
     pub fn tagged_string(&self, v: &str) -> String {
         match v.strip_prefix('\u{1}') {
-            Some(num) => {
-                let id = crate::value::atoi(num);
-                usize::try_from(id - 1).ok().and_then(|i| self.tags.get(i)).cloned().unwrap_or_default()
-            }
+            Some(num) => self.tags.text(crate::value::atoi(num)).to_string(),
             None => v.to_string(),
         }
     }
@@ -229,67 +60,50 @@ impl Console {
         args: Vec<Value>,
         method: bool,
     ) -> u32 {
-        if self.events.len() >= MAX_SCHEDULED_EVENTS {
-            self.error(&format!(
-                "schedule: {MAX_SCHEDULED_EVENTS} events are already queued; {func} not scheduled"
-            ));
-            return 0;
-        }
-        let id = self.next_event_id;
-        self.next_event_id = self.next_event_id.wrapping_add(1).max(1);
-        let key = (self.sim_time.saturating_add(delay_ms), self.event_seq);
-        self.event_seq += 1;
         let f = self.names.intern(func);
-        self.events.insert(key, Event { id, object, func: f, args, method });
-        self.event_index.insert(id, key);
-        id
+        match self.scheduler.schedule(delay_ms, object, f, args, method) {
+            Some(id) => id,
+            None => {
+                self.error(&format!(
+                    "schedule: {MAX_SCHEDULED_EVENTS} events are already queued; {func} not scheduled"
+                ));
+                0
+            }
+        }
     }
 
     /// Cancels a scheduled event.
     pub fn cancel_event(&mut self, id: u32) -> bool {
-        match self.event_index.remove(&id) {
-            Some(k) => self.events.remove(&k).is_some(),
-            None => false,
-        }
+        self.scheduler.cancel(id)
     }
 
     /// True while the event has not fired or been cancelled.
     pub fn is_event_pending(&self, id: u32) -> bool {
-        self.event_index.contains_key(&id)
+        self.scheduler.is_pending(id)
     }
 
     /// Simulated time in milliseconds.
     pub fn sim_time(&self) -> u64 {
-        self.sim_time
+        self.scheduler.now()
     }
 
     /// When the next event is due, if any.
     pub fn next_event_time(&self) -> Option<u64> {
-        self.events.keys().next().map(|k| k.0)
-    }
-
-    pub(crate) fn cancel_events_of(&mut self, obj: ObjectId) {
-        let ids: Vec<u32> = self.events.values().filter(|e| e.object == Some(obj)).map(|e| e.id).collect();
-        for id in ids {
-            self.cancel_event(id);
-        }
+        self.scheduler.next_time()
     }
 
     /// Advances the simulated clock, firing due events in time order. Returns how many fired.
     pub fn advance_time(&mut self, ms: u64) -> usize {
-        let target = self.sim_time.saturating_add(ms);
+        let target = self.scheduler.now().saturating_add(ms);
         let mut fired = 0;
         // Only what was queued before this call: an event scheduled while events fire (even
         // `schedule(0, 0, f)` from inside `f`) waits for the next frame, so a script cannot
         // keep the frame from ending.
-        let due: Vec<(u64, u64)> = self.events.range(..=(target, u64::MAX)).map(|(k, _)| *k).collect();
-        for key in due {
+        for key in self.scheduler.due_by(target) {
             if self.quit {
                 break;
             }
-            let Some(ev) = self.events.remove(&key) else { continue };
-            self.event_index.remove(&ev.id);
-            self.sim_time = key.0;
+            let Some(ev) = self.scheduler.take(key) else { continue };
             fired += 1;
             let fname = self.names.text(ev.func).to_string();
             if ev.method {
@@ -299,7 +113,7 @@ impl Console {
                 }
             } else {
                 if let Some(obj) = ev.object
-                    && !self.objects.contains_key(&obj)
+                    && !self.objects.contains(obj)
                 {
                     continue;
                 }
@@ -307,7 +121,7 @@ impl Console {
             }
         }
         if !self.quit {
-            self.sim_time = target;
+            self.scheduler.set_now(target);
         }
         fired
     }
@@ -449,8 +263,30 @@ fn find_bytes(h: &[u8], n: &[u8], from: usize) -> Option<usize> {
     h[from..].windows(n.len()).position(|w| w == n).map(|p| p + from)
 }
 
+impl Console {
+    /// A console with the built-in classes and functions, printing to stdout/stderr.
+    pub fn new() -> Self {
+        Self::with_config(ConsoleConfig::default())
+    }
+
+    /// A console with explicit settings. Built here, above the core and its library, so the
+    /// core ([`Console::bare`]) does not depend on the functions registered into it.
+    pub fn with_config(config: ConsoleConfig) -> Self {
+        let mut c = Console::bare(config);
+        crate::sim_manager::register_builtin_classes(&mut c);
+        register(&mut c);
+        c
+    }
+}
+
+impl Default for Console {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// Registers every built-in function and method, topic by topic.
-pub(crate) fn register(c: &mut Console) {
+fn register(c: &mut Console) {
     output::register(c);
     time::register(c);
     strings::register(c);
@@ -479,42 +315,22 @@ impl Console {
     }
 
     /// Sets a local variable of the calling script function (for `nextToken`).
-    pub(crate) fn set_caller_local(&mut self, name: crate::Name, v: Value) {
-        let Some(top) = self.frames.len().checked_sub(1) else { return };
-        let f = &self.frames[top];
+    pub(crate) fn set_caller_local(&mut self, name: crate::intern::Name, v: Value) {
+        let Some(top) = self.vm.frames.len().checked_sub(1) else { return };
+        let f = &self.vm.frames[top];
         let fi = if f.func.toplevel { f.eval_scope } else { Some(top) };
         let Some(fi) = fi else {
             let t = self.names.text(name).to_string();
             self.error(&format!("nextToken: local variable %{t} used outside a function"));
             return;
         };
-        let f = &mut self.frames[fi];
+        let f = &mut self.vm.frames[fi];
         if let Some(&slot) = f.func.local_slots.get(&name) {
-            if let Some(s) = self.stack.get_mut(f.base + slot as usize) {
+            if let Some(s) = self.vm.stack.get_mut(f.base + slot as usize) {
                 *s = v;
             }
         } else {
             f.dyn_locals.get_or_insert_with(Default::default).insert(name, v);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn units_follow_v12() {
-        assert_eq!(unit_count("a  b", WORD_SEP), 3);
-        assert_eq!(unit_count("a b ", WORD_SEP), 2);
-        assert_eq!(unit_count("", WORD_SEP), 0);
-        assert_eq!(get_unit("a b c", 1, WORD_SEP), "b");
-        assert_eq!(get_unit("a b c", 5, WORD_SEP), "");
-        assert_eq!(get_units("a b c d", 1, 2, WORD_SEP), "b c");
-        assert_eq!(set_unit("a b c", 1, "x", WORD_SEP), "a x c");
-        assert_eq!(set_unit("a", 2, "x", WORD_SEP), "a  x");
-        assert_eq!(remove_unit("a b c", 0, WORD_SEP), "b c");
-        assert!(wildcard("pref*", "Pref::Foo"));
-        assert!(!wildcard("a?c", "abd"));
     }
 }

@@ -44,7 +44,7 @@ pub(super) fn register(c: &mut Console) {
         let id = this_id(a);
         let n = c.names.intern(&a.str(1));
         let ns = c.object(id).map(|o| o.ns);
-        ns.is_some_and(|ns| c.resolve(ns, n).is_some())
+        ns.is_some_and(|ns| c.ns.resolve(ns, n).is_some())
     });
     c.register_method("SimObject", "call", 3, 0, "obj.call(methodName, args...)", |c, a| {
         let m = a.str(1).into_owned();
@@ -105,7 +105,8 @@ pub(super) fn register(c: &mut Console) {
     c.register_method("SimSet", "clear", 2, 2, "set.clear()", |c, a| {
         let id = this_id(a);
         let members = c.object(id).map(|o| o.members.clone()).unwrap_or_default();
-        let group = c.object(id).is_some_and(|o| c.classes[o.class as usize].kind == ClassKind::Group);
+        let group =
+            c.object(id).is_some_and(|o| c.objects.classes[o.class as usize].kind == ClassKind::Group);
         for m in members {
             if group {
                 c.delete_object(m);

@@ -24,7 +24,7 @@ pub(super) fn register(c: &mut Console) {
         let f = a.str(0).into_owned();
         match c.exec_file(&f) {
             Ok(_) => true,
-            Err(crate::ConsoleError::Syntax(_)) => false,
+            Err(crate::console::ConsoleError::Syntax(_)) => false,
             Err(e) => {
                 let loc = c.location();
                 c.error(&format!("{loc}{e}"));
@@ -72,7 +72,7 @@ pub(super) fn register(c: &mut Console) {
     c.register_function("deleteVariables", 2, 2, "deleteVariables(wildCard)", |c, a| {
         let pat = a.str(0).trim_start_matches('$').to_string();
         for i in 0..c.globals.len() {
-            if !c.globals[i].is_empty() && wildcard(&pat, c.names.text(crate::Name(i as u32))) {
+            if !c.globals[i].is_empty() && wildcard(&pat, c.names.text(crate::intern::Name(i as u32))) {
                 c.globals[i] = Value::Empty;
             }
         }
@@ -81,7 +81,7 @@ pub(super) fn register(c: &mut Console) {
         let pat = a.str(0).trim_start_matches('$').to_string();
         let mut lines: Vec<String> = Vec::new();
         for i in 0..c.globals.len() {
-            let n = c.names.text(crate::Name(i as u32));
+            let n = c.names.text(crate::intern::Name(i as u32));
             if !c.globals[i].is_empty() && wildcard(&pat, n) {
                 let mut q = String::new();
                 crate::ast::quote(&c.globals[i].as_text(), '"', &mut q);

@@ -17,7 +17,7 @@ pub(super) fn register(c: &mut Console) {
     c.register_function("isEventPending", 2, 2, "isEventPending(eventId)", |c, a| {
         c.is_event_pending(a.i32(0) as u32)
     });
-    c.register_function("getSimTime", 1, 1, "getSimTime()", |c, _a| Value::Int(c.sim_time as i64));
+    c.register_function("getSimTime", 1, 1, "getSimTime()", |c, _a| Value::Int(c.sim_time() as i64));
     c.register_function("getRandom", 1, 3, "getRandom([min,] [max])", |c, a| {
         let r = c.next_random();
         match a.len() {

@@ -7,7 +7,7 @@ pub(super) fn register(c: &mut Console) {
     for (kind, set) in [("Word", WORD_SEP), ("Field", FIELD_SEP), ("Record", RECORD_SEP)] {
         c.register_function(&format!("get{kind}"), 3, 3, &format!("get{kind}(text, index)"), move |c, a| {
             let i = a.i32(1);
-            if i < 0 { Value::Empty } else { c.cached_word(&a.get(0), i as usize, set) }
+            if i < 0 { Value::Empty } else { c.words.word(&a.get(0), i as usize, set) }
         });
         c.register_function(
             &format!("get{kind}s"),
