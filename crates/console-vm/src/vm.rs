@@ -322,6 +322,12 @@ impl Console {
     }
 
     /// The interpreter. Runs until the frame count drops back to `entry`.
+    /// Runs frames from the innermost until the frame at depth `entry` returns.
+    ///
+    /// One function with one `match`, its arms grouped by the section comments: splitting the
+    /// groups into functions was measured 7-15 % slower on a tight numeric loop (every
+    /// variant tried, even moving only the cold groups out; docs/PERFORMANCE.md, "The house
+    /// changes"), so the loop stays whole and the groups are sections.
     pub(crate) fn run(&mut self, entry: usize) -> Value {
         let Some(top) = self.vm.frames.last() else { return Value::Empty };
         let mut func = top.func.clone();
@@ -411,6 +417,7 @@ impl Console {
             };
             pc += 1;
             match op {
+                // ---- constants and the stack ----
                 Op::Int(i) => self.vm.stack.push(Value::Int(i)),
                 Op::Float(f) => self.vm.stack.push(Value::Float(f)),
                 Op::Const(k) => {
@@ -434,6 +441,7 @@ impl Console {
                         self.vm.stack.push(b);
                     }
                 }
+                // ---- variables: locals by slot, globals by name ----
                 Op::LoadLocal(s) => {
                     let v = self.vm.stack.get(base + s as usize).cloned().unwrap_or_default();
                     self.vm.stack.push(v);
@@ -458,6 +466,7 @@ impl Console {
                     }
                     self.set_global_name(n, v);
                 }
+                // ---- variables and fields named at run time; fields by name ----
                 Op::LoadLocalDyn => {
                     save_pc!();
                     let nv = self.pop();
@@ -534,6 +543,7 @@ impl Console {
                     save_pc!();
                     self.set_field_of(&o, n, v);
                 }
+                // ---- in-place updates of a local: `@=` and `++`/`--` ----
                 Op::AppendLocal(s, sep, keep) => {
                     let rhs = self.pop();
                     let i = base + s as usize;
@@ -582,6 +592,7 @@ impl Console {
                         self.vm.stack.push(nv);
                     }
                 }
+                // ---- arithmetic, bits and comparison on the stack ----
                 Op::Add => bin_f!(+),
                 Op::Sub => bin_f!(-),
                 Op::Mul => bin_f!(*),
@@ -598,6 +609,7 @@ impl Console {
                 Op::Ge => cmp_f!(>=),
                 Op::Eq => cmp_f!(==),
                 Op::Ne => cmp_f!(!=),
+                // ---- strings ----
                 Op::StrEq | Op::StrNe => {
                     let b = self.pop();
                     let a = self.pop();
@@ -627,6 +639,7 @@ impl Console {
                     b.write_to(buf);
                     self.vm.stack.push(if buf.is_empty() { Value::Empty } else { Value::Str(st) });
                 }
+                // ---- unary operators ----
                 Op::Neg => {
                     let a = self.pop();
                     self.vm.stack.push(match a {
@@ -647,6 +660,7 @@ impl Console {
                     let t = self.add_tagged_string(&text);
                     self.vm.stack.push(t);
                 }
+                // ---- compare-and-jump, and arithmetic fused with locals (peephole forms) ----
                 Op::JumpCmp(c, when, t) => {
                     let b = self.pop().to_f64();
                     let a = self.pop().to_f64();
@@ -708,6 +722,7 @@ impl Console {
                         *slot = Value::Float(r);
                     }
                 }
+                // ---- jumps ----
                 Op::Jump(t) => jump_to!(t),
                 Op::IncJumpCmpLI(s, d, c, k, t) => {
                     let i = base + s as usize;
@@ -733,6 +748,7 @@ impl Console {
                         jump_to!(t);
                     }
                 }
+                // ---- calls (through the call site's cache) and returns ----
                 Op::Call(fname, argc) => {
                     save_pc!();
                     let res = match func.cached_call(pc - 1, self.ns.generation(), GLOBAL_NS) {
@@ -865,6 +881,7 @@ impl Console {
                     self.vm.stack.push(v);
                     reload!();
                 }
+                // ---- objects (`new` blocks), planted errors, declarations ----
                 Op::NewBegin(k) => {
                     save_pc!();
                     let spec = func.new_specs.get(k as usize).cloned();
