@@ -10,6 +10,8 @@
 //! - `bench [ARGS]`  run the criterion benchmarks and print each one's ratio to its baseline
 
 mod bench;
+#[cfg(test)]
+mod circles;
 mod deps;
 mod fuzz;
 mod layers;

@@ -18,7 +18,7 @@ fn root() -> PathBuf {
 }
 
 /// Every `.rs` file below `dir`.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut todo = vec![dir.to_path_buf()];
     while let Some(d) = todo.pop() {
@@ -133,4 +133,14 @@ fn no_function_is_excused_from_being_short() {
 #[test]
 fn the_layer_graph_holds() {
     crate::layers::check(&root()).expect("cargo xtask layers");
+}
+
+#[test]
+fn no_module_imports_itself_through_others() {
+    let code = |file: &Path| {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        code_lines(&text).into_iter().map(|(_, l)| l).collect::<Vec<_>>().join("\n")
+    };
+    let bad = crate::circles::check(&root(), code);
+    assert!(bad.is_empty(), "import circles (move what both need below both):\n{}", bad.join("\n"));
 }
