@@ -10,7 +10,7 @@ use v12_resource::ResourceManager;
 
 /// A resource manager as the console's file source.
 #[derive(Debug)]
-pub struct ModFiles(pub ResourceManager);
+pub struct ModFiles(pub Rc<ResourceManager>);
 
 impl FileSource for ModFiles {
     fn read(&self, path: &str) -> Result<Vec<u8>, String> {
@@ -26,15 +26,18 @@ impl FileSource for ModFiles {
 
 /// Mounts `mod_dir` and then `mods` over it (each with its volumes) and makes them where the
 /// console reads scripts and answers `isFile`, `findFirstFile`, `getFileCRC`; a bad volume is
-/// reported and skipped.
-pub fn install(con: &mut Console, mod_dir: &Path, mods: &[PathBuf]) -> std::io::Result<()> {
+/// reported and skipped. Returns the manager (with the bitmap loaders), for the renderer's
+/// textures to come from the same mods and instances.
+pub fn install(con: &mut Console, mod_dir: &Path, mods: &[PathBuf]) -> std::io::Result<Rc<ResourceManager>> {
     let mut res = ResourceManager::new();
+    res.register_bitmap_loaders();
     for dir in std::iter::once(mod_dir).chain(mods.iter().map(PathBuf::as_path)) {
         let problems = res.add_mod(dir).map_err(std::io::Error::other)?;
         for p in problems {
             con.warn(&format!("mod: {p}"));
         }
     }
-    con.set_file_source(Rc::new(ModFiles(res)));
-    Ok(())
+    let res = Rc::new(res);
+    con.set_file_source(Rc::new(ModFiles(res.clone())));
+    Ok(res)
 }

@@ -167,7 +167,7 @@ fn a_listed_server_is_found_by_the_query_and_joined_from_the_browser_screen() {
     assert!(cols[4].parse::<i64>().is_ok_and(|p| p >= 0), "ping column {found:?}");
 
     // The browser screen, headless.
-    let (mut con, _remote) = client_console(std::path::Path::new(MOD), "Browser").unwrap();
+    let (mut con, _remote, _resources) = client_console(std::path::Path::new(MOD), "Browser").unwrap();
     let browser = ServerBrowser::register(&mut con);
     let mut ui = ClientUi::new(&mut con, 800, 600).unwrap();
     ui.show(&mut con, "MainMenuGui").unwrap();

@@ -21,6 +21,8 @@ pub enum RenderError {
     Font(String),
     /// A texture name that is not loaded and could not be loaded.
     NoTexture(String),
+    /// The resource manager could not find or load a bitmap (the message names the file).
+    Resource(String),
     /// `pop_clip` without a matching `push_clip`.
     ClipUnderflow,
 }
@@ -36,6 +38,7 @@ impl fmt::Display for RenderError {
             RenderError::BadImage(e) => write!(f, "bad image: {e}"),
             RenderError::Font(e) => write!(f, "font: {e}"),
             RenderError::NoTexture(e) => write!(f, "no texture {e:?}"),
+            RenderError::Resource(e) => write!(f, "resource: {e}"),
             RenderError::ClipUnderflow => write!(f, "clip stack underflow"),
         }
     }

@@ -265,6 +265,12 @@ impl Renderer {
         (&self.gl, &mut self.textures)
     }
 
+    /// Reads textures through the resource manager from now on (see
+    /// [`TextureManager::set_resources`]).
+    pub fn set_resources(&mut self, resources: std::rc::Rc<v12_resource::ResourceManager>) {
+        self.textures.set_resources(resources);
+    }
+
     /// Loads a PNG through the texture manager (shared if already loaded).
     pub fn load_texture(&mut self, path: &str, filter: TextureFilter) -> Result<TextureHandle> {
         self.textures.load(&self.gl, path, filter)

@@ -13,6 +13,8 @@ use crate::image::Image;
 use glow::HasContext;
 use std::collections::HashMap;
 use std::rc::{Rc, Weak};
+use v12_resource::bitmap::BITMAP_EXTENSIONS;
+use v12_resource::{Bitmap, ResourceManager};
 
 /// How a texture is sampled when stretched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -81,6 +83,9 @@ pub struct TextureManager {
     entries: HashMap<Rc<str>, Entry>,
     stats: TextureStats,
     context_lost: bool,
+    /// Where textures are read when set (mods, volumes, every bitmap format); else PNG files
+    /// from the file system.
+    resources: Option<Rc<ResourceManager>>,
 }
 
 impl std::fmt::Debug for TextureManager {
@@ -132,12 +137,35 @@ impl TextureManager {
         self.entries.get(name).and_then(|e| e.handle.upgrade()).map(TextureHandle)
     }
 
-    /// Loads a PNG file once; later calls with the same path share the first load.
+    /// Reads textures through `resources` from now on: any bitmap format it has a loader for
+    /// (see `ResourceManager::register_bitmap_loaders`), in mods and volumes, with the
+    /// extension found when a name has none (`gui/background` finds `gui/background.png`).
+    pub fn set_resources(&mut self, resources: Rc<ResourceManager>) {
+        self.resources = Some(resources);
+    }
+
+    fn read_image(&self, path: &str) -> Result<Image> {
+        let Some(res) = &self.resources else { return Image::load_png(path) };
+        let found = if res.search().is_file(path) {
+            Some(path.to_string())
+        } else {
+            BITMAP_EXTENSIONS.iter().map(|ext| format!("{path}.{ext}")).find(|p| res.search().is_file(p))
+        };
+        let Some(found) = found else {
+            return Err(RenderError::Resource(format!("{path}: no such bitmap in any mod or volume")));
+        };
+        let bitmap = res.load::<Bitmap>(&found).map_err(|e| RenderError::Resource(e.to_string()))?;
+        let rgba = bitmap.to_rgba();
+        Image::from_rgba(rgba.width(), rgba.height(), rgba.level(0).unwrap_or_default().to_vec())
+    }
+
+    /// Loads a texture once (a PNG file, or any bitmap through the resource manager when one
+    /// is set); later calls with the same path share the first load.
     pub fn load(&mut self, gl: &glow::Context, path: &str, filter: TextureFilter) -> Result<TextureHandle> {
         if let Some(h) = self.get(path) {
             return Ok(h);
         }
-        let image = Image::load_png(path).map_err(|e| {
+        let image = self.read_image(path).map_err(|e| {
             tracing::warn!(path, error = %e, "texture load failed");
             e
         })?;

@@ -106,3 +106,42 @@ fn everything_reloads_after_a_context_loss() {
     let after = h2.frame(draw);
     assert_eq!(before, after, "same picture after the reload");
 }
+
+/// Textures through the resource manager: a bitmap named without its extension, found as
+/// `.bm8` (palettised) in a mod, drawn with its real colours, loaded once; a missing one is
+/// an error that names it.
+#[test]
+fn textures_come_through_the_resource_manager_in_any_bitmap_format() {
+    use std::rc::Rc;
+    use v12_resource::{Bitmap, ResourceManager};
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("texture-mod");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("gui")).unwrap();
+    let mut pixels = Vec::new();
+    for i in 0..16u8 {
+        pixels.extend_from_slice(&if i < 8 { [250, 10, 10, 255] } else { [10, 10, 250, 255] });
+    }
+    let bm8 = Bitmap::from_rgba(4, 4, pixels).unwrap().to_palettized(2).write_bm8();
+    std::fs::write(dir.join("gui/Logo.bm8"), bm8).unwrap();
+    let mut res = ResourceManager::new();
+    res.add_mod(&dir).unwrap();
+    res.register_bitmap_loaders();
+    let res = Rc::new(res);
+
+    let mut h = Harness::new(8, 8);
+    h.renderer.set_resources(res.clone());
+    let tex = h.renderer.load_texture("gui/logo", TextureFilter::Nearest).unwrap();
+    assert_eq!((tex.width(), tex.height()), (4, 4));
+    let again = h.renderer.load_texture("gui/logo", TextureFilter::Nearest).unwrap();
+    assert_eq!(again, tex);
+    assert_eq!(h.renderer.textures().stats().file_loads, 1);
+    let img = h.frame(|r| {
+        r.clear(ColorI::rgb(0, 0, 0));
+        r.draw_bitmap(&tex, None, BitmapDst::Stretch(RectI::new(0, 0, 4, 4)), ColorI::WHITE);
+    });
+    assert_eq!(img.get(0, 0), Some([250, 10, 10, 255]), "top rows red");
+    assert_eq!(img.get(0, 3), Some([10, 10, 250, 255]), "bottom rows blue");
+    let e = h.renderer.load_texture("gui/nothing", TextureFilter::Nearest).unwrap_err();
+    assert!(matches!(&e, RenderError::Resource(m) if m.contains("gui/nothing")), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

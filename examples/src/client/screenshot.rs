@@ -9,10 +9,12 @@ use crate::client::ui::ClientUi;
 use std::io::{self, BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::rc::Rc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use v12_console_vm::Console;
 use v12_render_gl::DrawList;
+use v12_resource::ResourceManager;
 use v12_sim::moves::Move;
 use v12_sim::remote_command::RemoteCommands;
 
@@ -102,17 +104,21 @@ impl LocalMatch {
     }
 }
 
-/// Console of a client: the mod's `main.cs` (client scripts) with the remote commands.
-pub fn client_console(mod_dir: &Path, name: &str) -> io::Result<(Console, RemoteCommands)> {
+/// Console of a client: the mod's `main.cs` (client scripts) with the remote commands, and
+/// the resource manager it reads through (for the renderer's textures).
+pub fn client_console(
+    mod_dir: &Path,
+    name: &str,
+) -> io::Result<(Console, RemoteCommands, Rc<ResourceManager>)> {
     let mut con = Console::new();
     con.set_file_root(mod_dir);
-    crate::mod_files::install(&mut con, mod_dir, &[])?;
+    let resources = crate::mod_files::install(&mut con, mod_dir, &[])?;
     let remote = RemoteCommands::register(&mut con);
     con.set_global("Game::argc", 0);
     con.set_global("Pref::Player::Name", name);
     con.exec_file("main.cs").map_err(|e| io::Error::other(e.to_string()))?;
     con.set_global("Pref::Player::Name", name);
-    Ok((con, remote))
+    Ok((con, remote, resources))
 }
 
 /// The scripted input of the screenshot's player: run forward in a wide circle, firing.
@@ -139,7 +145,7 @@ pub fn run(cfg: &ScreenshotConfig) -> io::Result<ScreenshotReport> {
     let local = LocalMatch::start(&cfg.v12, &cfg.mod_dir, cfg.bots, cfg.seconds.ceil() as u64 + 20)?;
     let addr = local.addr.clone();
     let name = "Player";
-    let (mut con, remote) = client_console(&cfg.mod_dir, name)?;
+    let (mut con, remote, resources) = client_console(&cfg.mod_dir, name)?;
     let mut ui = ClientUi::new(&mut con, cfg.width as i32, cfg.height as i32).map_err(io::Error::other)?;
     ui.show(&mut con, "PlayGui").map_err(io::Error::other)?;
     let start = Instant::now();
@@ -181,6 +187,7 @@ pub fn run(cfg: &ScreenshotConfig) -> io::Result<ScreenshotReport> {
     let mut list = DrawList::new();
     ui.render(&mut con, &mut list);
     let mut frame = HeadlessFrame::new(cfg.width, cfg.height).map_err(io::Error::other)?;
+    frame.renderer.set_resources(resources);
     let (img, _) = frame.capture(&list).map_err(io::Error::other)?;
     img.save_png(&cfg.out).map_err(io::Error::other)?;
     session.disconnect(now());

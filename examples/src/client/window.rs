@@ -8,6 +8,7 @@ use crate::client::session::ClientSession;
 use crate::client::ui::ClientUi;
 use std::io;
 use std::path::PathBuf;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 use v12_console_vm::Console;
 use v12_gui::InputHandler;
@@ -18,6 +19,7 @@ use v12_render_gl::winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use v12_render_gl::winit::keyboard::{KeyCode, PhysicalKey};
 use v12_render_gl::winit::window::{Window, WindowId};
 use v12_render_gl::{DrawList, GlWindow, Renderer};
+use v12_resource::ResourceManager;
 use v12_sim::moves::Move;
 
 /// What the window client connects to.
@@ -136,6 +138,8 @@ struct Live {
 struct App {
     cfg: WindowConfig,
     con: Console,
+    /// The mods the console reads; the renderer's textures come from them too.
+    resources: Rc<ResourceManager>,
     remote: Option<v12_sim::remote_command::RemoteCommands>,
     ui: ClientUi,
     live: Option<Live>,
@@ -217,7 +221,10 @@ impl ApplicationHandler for App {
         }
         let attrs = Window::default_attributes().with_title("V12");
         match GlWindow::new(event_loop, attrs).and_then(|w| Renderer::new(w.gl()).map(|r| (w, r))) {
-            Ok((win, renderer)) => self.live = Some(Live { win, renderer }),
+            Ok((win, mut renderer)) => {
+                renderer.set_resources(self.resources.clone());
+                self.live = Some(Live { win, renderer })
+            }
             Err(e) => {
                 self.error = Some(io::Error::other(format!("cannot open a GL window: {e}")));
                 event_loop.exit();
@@ -299,7 +306,7 @@ impl ApplicationHandler for App {
 
 /// Opens the window and runs until Quit or the window closes.
 pub fn run(cfg: WindowConfig) -> io::Result<i32> {
-    let (mut con, remote) = client_console(&cfg.mod_dir, &cfg.name)?;
+    let (mut con, remote, resources) = client_console(&cfg.mod_dir, &cfg.name)?;
     let browser = crate::browser::ServerBrowser::register(&mut con);
     let mut ui = ClientUi::new(&mut con, 800, 600).map_err(io::Error::other)?;
     ui.show(&mut con, "MainMenuGui").map_err(io::Error::other)?;
@@ -309,6 +316,7 @@ pub fn run(cfg: WindowConfig) -> io::Result<i32> {
     let mut app = App {
         cfg,
         con,
+        resources,
         remote: Some(remote),
         ui,
         live: None,
