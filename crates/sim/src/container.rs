@@ -73,9 +73,83 @@ impl Aabb {
         }
         Some(t0)
     }
+    /// [`Self::intersect_segment`] with the unit normal of the face entered (for a segment
+    /// that starts inside, the reverse of its direction).
+    pub fn intersect_segment_normal(&self, start: Vec3, end: Vec3) -> Option<(f32, Vec3)> {
+        let t = self.intersect_segment(start, end)?;
+        let d = end - start;
+        if t <= 0.0 {
+            return Some((0.0, (-d).normalize_or(Vec3::Z)));
+        }
+        let p = start + d * t;
+        let mut best = (f32::MAX, Vec3::Z);
+        for i in 0..3 {
+            for (face, sign) in [(self.min[i], -1.0), (self.max[i], 1.0)] {
+                let gap = (p[i] - face).abs();
+                if gap < best.0 && d[i] * sign < 0.0 {
+                    let mut n = Vec3::ZERO;
+                    n[i] = sign;
+                    best = (gap, n);
+                }
+            }
+        }
+        Some((t, best.1))
+    }
     fn is_valid(&self) -> bool {
         self.min.is_finite() && self.max.is_finite()
     }
+}
+
+/// World geometry that is not a box (the terrain, interiors): the container asks it where a
+/// segment meets it. Implemented by the world layer, which knows the shapes.
+pub trait StaticGeometry: std::fmt::Debug {
+    /// The first point where the segment `start..end` meets the geometry: the fraction along
+    /// it (0..=1) and the unit surface normal there.
+    fn cast_ray(&self, start: Vec3, end: Vec3) -> Option<(f32, Vec3)>;
+}
+
+/// Type masks (V12's `SimObjectTypes`, the `$TypeMasks::...ObjectType` globals).
+pub mod type_masks {
+    pub const STATIC: u32 = 1 << 0;
+    pub const ENVIRONMENT: u32 = 1 << 1;
+    pub const TERRAIN: u32 = 1 << 2;
+    pub const INTERIOR: u32 = 1 << 3;
+    pub const WATER: u32 = 1 << 4;
+    pub const TRIGGER: u32 = 1 << 5;
+    pub const MARKER: u32 = 1 << 6;
+    pub const GAME_BASE: u32 = 1 << 10;
+    pub const SHAPE_BASE: u32 = 1 << 11;
+    pub const CAMERA: u32 = 1 << 12;
+    pub const STATIC_SHAPE: u32 = 1 << 13;
+    pub const PLAYER: u32 = 1 << 14;
+    pub const ITEM: u32 = 1 << 15;
+    pub const VEHICLE: u32 = 1 << 16;
+    pub const PROJECTILE: u32 = 1 << 18;
+    pub const EXPLOSION: u32 = 1 << 19;
+    pub const CORPSE: u32 = 1 << 20;
+    pub const DEBRIS: u32 = 1 << 22;
+
+    /// Every mask with its script name (`$TypeMasks::<name>`).
+    pub const ALL: &[(&str, u32)] = &[
+        ("StaticObjectType", STATIC),
+        ("EnvironmentObjectType", ENVIRONMENT),
+        ("TerrainObjectType", TERRAIN),
+        ("InteriorObjectType", INTERIOR),
+        ("WaterObjectType", WATER),
+        ("TriggerObjectType", TRIGGER),
+        ("MarkerObjectType", MARKER),
+        ("GameBaseObjectType", GAME_BASE),
+        ("ShapeBaseObjectType", SHAPE_BASE),
+        ("CameraObjectType", CAMERA),
+        ("StaticShapeObjectType", STATIC_SHAPE),
+        ("PlayerObjectType", PLAYER),
+        ("ItemObjectType", ITEM),
+        ("VehicleObjectType", VEHICLE),
+        ("ProjectileObjectType", PROJECTILE),
+        ("ExplosionObjectType", EXPLOSION),
+        ("CorpseObjectType", CORPSE),
+        ("DebrisObjectType", DEBRIS),
+    ];
 }
 
 /// A ray-cast hit.
@@ -85,6 +159,8 @@ pub struct RayHit {
     /// Fraction along the segment (0 = start).
     pub t: f32,
     pub point: Vec3,
+    /// The unit normal of the surface hit (a box's face, the terrain's triangle).
+    pub normal: Vec3,
 }
 
 /// Grid parameters.
@@ -148,6 +224,8 @@ pub struct Container {
     bins: Vec<Vec<u32>>,
     overflow: Vec<u32>,
     stamp: u32,
+    /// Geometry that is not a box, tested by every ray cast its mask allows.
+    statics: Vec<(ContainerId, u32, Rc<dyn StaticGeometry>)>,
 }
 
 impl Default for Container {
@@ -172,6 +250,7 @@ impl Container {
             bins: vec![Vec::new(); n],
             overflow: Vec::new(),
             stamp: 0,
+            statics: Vec::new(),
         }
     }
 
@@ -371,8 +450,23 @@ impl Container {
         out
     }
 
-    /// The nearest object whose box the segment `start..end` hits (the seed's `castRay`),
-    /// skipping `exclude` (the caster).
+    /// Adds geometry that is not a box (a terrain block, an interior) under `id`: every ray
+    /// cast whose mask shares a bit with `mask` tests it. A second add under the same id
+    /// replaces the first.
+    pub fn insert_static(&mut self, id: ContainerId, mask: u32, geometry: Rc<dyn StaticGeometry>) {
+        self.statics.retain(|(s, _, _)| *s != id);
+        self.statics.push((id, mask, geometry));
+    }
+
+    /// Removes the geometry added under `id`; false when there was none.
+    pub fn remove_static(&mut self, id: ContainerId) -> bool {
+        let before = self.statics.len();
+        self.statics.retain(|(s, _, _)| *s != id);
+        self.statics.len() != before
+    }
+
+    /// The nearest object whose box (or static geometry) the segment `start..end` hits (the
+    /// seed's `castRay`), skipping `exclude` (the caster). Ties go to the lower id.
     pub fn cast_ray(
         &mut self,
         start: Vec3,
@@ -384,22 +478,32 @@ impl Container {
             return None;
         }
         let area = Aabb::new(start, end);
-        let mut best: Option<(f32, ContainerId)> = None;
+        let mut best: Option<(f32, ContainerId, Vec3)> = None;
+        let better = |best: &Option<(f32, ContainerId, Vec3)>, t: f32, id: ContainerId| match best {
+            None => true,
+            Some((bt, bid, _)) => t < *bt || (t == *bt && id < *bid),
+        };
         self.candidates(&area, mask, |e| {
             if Some(e.id) == exclude {
                 return;
             }
-            if let Some(t) = e.bounds.intersect_segment(start, end) {
-                let better = match best {
-                    None => true,
-                    Some((bt, bid)) => t < bt || (t == bt && e.id < bid),
-                };
-                if better {
-                    best = Some((t, e.id));
-                }
+            if let Some((t, n)) = e.bounds.intersect_segment_normal(start, end)
+                && better(&best, t, e.id)
+            {
+                best = Some((t, e.id, n));
             }
         });
-        best.map(|(t, id)| RayHit { id, t, point: start + (end - start) * t })
+        for (id, m, geometry) in &self.statics {
+            if m & mask == 0 || Some(*id) == exclude {
+                continue;
+            }
+            if let Some((t, n)) = geometry.cast_ray(start, end)
+                && better(&best, t, *id)
+            {
+                best = Some((t, *id, n));
+            }
+        }
+        best.map(|(t, id, normal)| RayHit { id, t, point: start + (end - start) * t, normal })
     }
 
     /// Reference implementation for tests and benches: a scan of every object.
@@ -428,14 +532,49 @@ pub struct ScriptContainer {
 /// The shared handle the console functions hold.
 pub type ContainerHandle = Rc<RefCell<ScriptContainer>>;
 
+/// A coordinate as the console prints numbers.
+fn fmt(v: f32) -> String {
+    v12_console_vm::value::fmt_num(f64::from(v))
+}
+
 fn parse_point(s: &str) -> Vec3 {
     let mut it = s.split_whitespace().map(|w| v12_console_vm::value::atof(w) as f32);
     Vec3::new(it.next().unwrap_or(0.0), it.next().unwrap_or(0.0), it.next().unwrap_or(0.0))
 }
 
 /// Registers `initContainerRadiusSearch(%pos, %radius, %mask)`, `containerSearchNext()`
-/// (the next id, nearest first, or 0 at the end) and `containerSearchCurrDist()`.
+/// (the next id, nearest first, or 0 at the end), `containerSearchCurrDist()`,
+/// `containerRayCast(%start, %end, %mask [, %exempt])` ("id x y z nx ny nz" of the nearest
+/// hit, or 0) and the `$TypeMasks::...ObjectType` globals.
 pub fn register_container_functions(con: &mut Console, handle: ContainerHandle) {
+    for (name, bits) in type_masks::ALL {
+        con.set_global(&format!("TypeMasks::{name}"), i64::from(*bits));
+    }
+    let h = handle.clone();
+    con.register_function(
+        "containerRayCast",
+        4,
+        5,
+        "containerRayCast(start, end, mask [, exempt])",
+        move |c, a| {
+            let (start, end) = (parse_point(&a.str(0)), parse_point(&a.str(1)));
+            let mask = a.f64(2) as i64 as u32;
+            let exempt = if a.len() > 3 { c.find_object(&a.get(3)) } else { None };
+            match h.borrow_mut().container.cast_ray(start, end, mask, exempt) {
+                Some(hit) => Value::str(format!(
+                    "{} {} {} {} {} {} {}",
+                    hit.id,
+                    fmt(hit.point.x),
+                    fmt(hit.point.y),
+                    fmt(hit.point.z),
+                    fmt(hit.normal.x),
+                    fmt(hit.normal.y),
+                    fmt(hit.normal.z)
+                )),
+                None => Value::Int(0),
+            }
+        },
+    );
     let h = handle.clone();
     con.register_function(
         "initContainerRadiusSearch",
