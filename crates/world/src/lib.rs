@@ -1,8 +1,11 @@
 #![doc = include_str!("../README.md")]
 
+pub mod interior;
+pub mod map_file;
 pub mod terrain;
 pub mod terrain_file;
 
+pub use interior::{Interior, InteriorHit};
 pub use terrain::{BLOCK_SIZE, TerrainBlock, TerrainHit};
 
 use std::rc::Rc;
@@ -15,9 +18,78 @@ impl StaticGeometry for TerrainBlock {
     }
 }
 
-/// Registers the world's loaders: [`TerrainBlock`] from `.ter` files.
+/// Registers the world's loaders: [`TerrainBlock`] from `.ter` files, [`Interior`] from
+/// `.map` brush files.
 pub fn register_loaders(res: &mut ResourceManager) {
     res.register_loader::<TerrainBlock>("ter", |bytes, _| terrain_file::read(bytes));
+    res.register_loader::<Interior>("map", |bytes, _| {
+        Interior::from_map_text(&String::from_utf8_lossy(bytes))
+    });
+}
+
+/// An interior placed in the world (the seed's InteriorInstance): one shared [`Interior`]
+/// under a position and a rotation.
+#[derive(Debug, Clone)]
+pub struct InteriorInstance {
+    pub interior: Rc<Interior>,
+    to_world: glam::Affine3A,
+    to_local: glam::Affine3A,
+}
+
+impl InteriorInstance {
+    /// `interior` at `position`, turned by `rotation`.
+    pub fn new(interior: Rc<Interior>, position: glam::Vec3, rotation: glam::Quat) -> Self {
+        let to_world = glam::Affine3A::from_rotation_translation(rotation.normalize(), position);
+        InteriorInstance { interior, to_world, to_local: to_world.inverse() }
+    }
+
+    /// World space to the interior's own.
+    pub fn to_local(&self, p: glam::Vec3) -> glam::Vec3 {
+        self.to_local.transform_point3(p)
+    }
+
+    /// The nearest solid brush the world-space segment enters; the normal in world space.
+    pub fn cast_ray(&self, start: glam::Vec3, end: glam::Vec3) -> Option<InteriorHit> {
+        let mut hit = self.interior.cast_ray(self.to_local(start), self.to_local(end))?;
+        hit.normal = self.to_world.transform_vector3(hit.normal);
+        Some(hit)
+    }
+
+    /// The zone at a world-space point (0 outside, `None` inside a brush).
+    pub fn find_zone(&self, p: glam::Vec3) -> Option<u16> {
+        self.interior.find_zone(self.to_local(p).as_dvec3())
+    }
+
+    /// The world-space box around the interior.
+    pub fn world_bounds(&self) -> v12_sim::container::Aabb {
+        let (lo, hi) = self.interior.bounds();
+        let corners = (0..8).map(|i| {
+            let pick = |bit: usize, a: f64, b: f64| if i & bit == 0 { a } else { b } as f32;
+            self.to_world.transform_point3(glam::Vec3::new(
+                pick(1, lo.x, hi.x),
+                pick(2, lo.y, hi.y),
+                pick(4, lo.z, hi.z),
+            ))
+        });
+        let (mut a, mut b) = (glam::Vec3::splat(f32::MAX), glam::Vec3::splat(f32::MIN));
+        for c in corners {
+            a = a.min(c);
+            b = b.max(c);
+        }
+        v12_sim::container::Aabb::new(a, b)
+    }
+}
+
+impl StaticGeometry for InteriorInstance {
+    fn cast_ray(&self, start: glam::Vec3, end: glam::Vec3) -> Option<(f32, glam::Vec3)> {
+        InteriorInstance::cast_ray(self, start, end).map(|h| (h.t, h.normal))
+    }
+}
+
+/// Puts an interior instance into a container under `id`, so ray casts with
+/// `$TypeMasks::InteriorObjectType` hit it.
+pub fn add_interior_to_container(container: &mut Container, id: ContainerId, instance: Rc<InteriorInstance>) {
+    container.insert_static(id, type_masks::INTERIOR, instance);
 }
 
 /// Puts a terrain block into a container under `id`, so ray casts with
