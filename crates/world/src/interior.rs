@@ -102,6 +102,9 @@ pub struct Portal {
     pub zones: (u16, u16),
     /// The portal's opening: its brush's largest face (for clipping a view to it).
     pub polygon: Vec<DVec3>,
+    /// The opening's plane, facing `zones.1`: a camera sees from zone `zones.0` into
+    /// `zones.1` only from behind this plane, and the other way only from in front of it.
+    pub plane: Plane,
 }
 
 /// Where a segment met an interior.
@@ -405,12 +408,21 @@ impl Interior {
                 self.problems.push(format!("portal brush {i} touches zones {zones:?}, not two"));
             }
             if zones.len() >= 2 {
-                let w = windings(&self.brushes[i].planes, 1e4);
-                let polygon = w
+                let b = &self.brushes[i];
+                let (k, polygon) = windings(&b.planes, 1e4)
                     .into_iter()
-                    .max_by(|a, b| polygon_area(a).total_cmp(&polygon_area(b)))
+                    .enumerate()
+                    .max_by(|(_, a), (_, b)| polygon_area(a).total_cmp(&polygon_area(b)))
                     .unwrap_or_default();
-                self.portals.push(Portal { brush: i, zones: (zones[0], zones[1]), polygon });
+                // Which zone lies in front of the opening's face: step out past the brush.
+                let mut plane = b.planes.get(k).copied().unwrap_or(Plane { normal: DVec3::X, dist: 0.0 });
+                let centre = polygon.iter().copied().sum::<DVec3>() / polygon.len().max(1) as f64;
+                let probe = centre + plane.normal * (2.0 * size);
+                let in_front = grid.cell(probe).map(|c| grid.cells[grid.index(c)]);
+                if in_front == Some(zones[0]) {
+                    plane = plane.flipped();
+                }
+                self.portals.push(Portal { brush: i, zones: (zones[0], zones[1]), polygon, plane });
             }
         }
         self.grid = grid;

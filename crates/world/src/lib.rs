@@ -2,10 +2,12 @@
 
 pub mod interior;
 pub mod map_file;
+pub mod scene;
 pub mod terrain;
 pub mod terrain_file;
 
 pub use interior::{Interior, InteriorHit};
+pub use scene::{SceneGraph, ZoneRef};
 pub use terrain::{BLOCK_SIZE, TerrainBlock, TerrainHit};
 
 use std::rc::Rc;
@@ -46,6 +48,11 @@ impl InteriorInstance {
     /// World space to the interior's own.
     pub fn to_local(&self, p: glam::Vec3) -> glam::Vec3 {
         self.to_local.transform_point3(p)
+    }
+
+    /// The interior's space to the world's.
+    pub fn to_world_point(&self, p: glam::Vec3) -> glam::Vec3 {
+        self.to_world.transform_point3(p)
     }
 
     /// The nearest solid brush the world-space segment enters; the normal in world space.

@@ -1,0 +1,82 @@
+//! The scene graph on a known floor plan (`data/two_rooms.map`: room 1 at x 0..10, room 2 at
+//! x 10..20, a door between them at y 3..5 and one from room 2 to the outside at x = 20):
+//! finding zones, rezoning boxes, and which zones a camera sees through the portals.
+
+use std::rc::Rc;
+
+use glam::{Quat, Vec3};
+use v12_world::{Interior, InteriorInstance, SceneGraph, ZoneRef};
+
+const BUILDING: u32 = 40;
+
+fn scene(position: Vec3, rotation: Quat) -> (SceneGraph, ZoneRef, ZoneRef) {
+    let interior = Rc::new(Interior::from_map_text(include_str!("../data/two_rooms.map")).unwrap());
+    let mut g = SceneGraph::new();
+    let inst = InteriorInstance::new(interior, position, rotation);
+    let room1 = ZoneRef {
+        owner: Some(BUILDING),
+        zone: inst.interior.find_zone(glam::DVec3::new(5.0, 4.0, 2.0)).unwrap(),
+    };
+    let room2 = ZoneRef {
+        owner: Some(BUILDING),
+        zone: inst.interior.find_zone(glam::DVec3::new(15.0, 4.0, 2.0)).unwrap(),
+    };
+    g.add_interior(BUILDING, Rc::new(inst));
+    (g, room1, room2)
+}
+
+fn sorted(mut v: Vec<ZoneRef>) -> Vec<ZoneRef> {
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn zones_are_found_and_boxes_rezoned() {
+    let (g, room1, room2) = scene(Vec3::ZERO, Quat::IDENTITY);
+    assert_eq!(g.find_zone(Vec3::new(5.0, 4.0, 2.0)), Some(room1));
+    assert_eq!(g.find_zone(Vec3::new(15.0, 4.0, 2.0)), Some(room2));
+    assert_eq!(g.find_zone(Vec3::new(50.0, 4.0, 2.0)), Some(ZoneRef::OUTSIDE));
+    assert_eq!(g.find_zone(Vec3::new(5.0, 0.25, 2.0)), None, "inside a wall");
+    assert_eq!(
+        g.zones_of_box(Vec3::new(9.0, 3.5, 1.0), Vec3::new(11.0, 4.5, 2.0)),
+        sorted(vec![room1, room2])
+    );
+    assert_eq!(
+        g.zones_of_box(Vec3::new(19.0, 3.5, 1.0), Vec3::new(21.0, 4.5, 2.0)),
+        sorted(vec![room2, ZoneRef::OUTSIDE])
+    );
+    assert_eq!(
+        g.zones_of_box(Vec3::new(-5.0, -5.0, -1.0), Vec3::new(25.0, 13.0, 6.0)),
+        sorted(vec![room1, room2, ZoneRef::OUTSIDE])
+    );
+    assert_eq!(g.zones_of_box(Vec3::new(40.0, 0.0, 0.0), Vec3::new(41.0, 1.0, 1.0)), vec![ZoneRef::OUTSIDE]);
+}
+
+#[test]
+fn a_camera_sees_through_the_doors_that_line_up() {
+    let (g, room1, room2) = scene(Vec3::ZERO, Quat::IDENTITY);
+    let all = sorted(vec![room1, room2, ZoneRef::OUTSIDE]);
+    // In room 1, on the line through both doors: the next room and, through its door, outside.
+    assert_eq!(g.visible_zones(Vec3::new(5.0, 4.0, 1.5)), all);
+    // In room 1's far corner: room 2 through the first door, but the second door is not in
+    // line with it.
+    assert_eq!(g.visible_zones(Vec3::new(1.0, 7.0, 3.3)), sorted(vec![room1, room2]));
+    // Outside, facing the outer door: both rooms.
+    assert_eq!(g.visible_zones(Vec3::new(30.0, 4.0, 1.5)), all);
+    // Outside behind the building (no door on that side): the outside only.
+    assert_eq!(g.visible_zones(Vec3::new(-10.0, 4.0, 1.5)), vec![ZoneRef::OUTSIDE]);
+    // Outside facing the door but looking away (a view toward +x: the plane's normal +x).
+    assert_eq!(g.visible_zones_in_view(Vec3::new(30.0, 4.0, 1.5), &[Vec3::X]), vec![ZoneRef::OUTSIDE]);
+    // Standing in the doorway between the rooms (inside the portal brush): both rooms.
+    let v = g.visible_zones(Vec3::new(10.0, 4.0, 1.5));
+    assert!(v.contains(&room1) && v.contains(&room2), "{v:?}");
+}
+
+#[test]
+fn a_turned_and_moved_building_is_walked_in_world_space() {
+    let (g, room1, room2) = scene(Vec3::new(500.0, -40.0, 12.0), Quat::from_rotation_z(std::f32::consts::PI));
+    // Turned half round: room 1's (5, 4) is at world (495, -44); the outer door faces -x.
+    assert_eq!(g.find_zone(Vec3::new(495.0, -44.0, 14.0)), Some(room1));
+    assert_eq!(g.visible_zones(Vec3::new(470.0, -44.0, 13.5)), sorted(vec![room1, room2, ZoneRef::OUTSIDE]));
+    assert_eq!(g.visible_zones(Vec3::new(530.0, -44.0, 13.5)), vec![ZoneRef::OUTSIDE]);
+}
