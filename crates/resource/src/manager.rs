@@ -35,6 +35,12 @@ impl<T> Resource<T> {
     pub fn ptr_eq(a: &Self, b: &Self) -> bool {
         Rc::ptr_eq(&a.0, &b.0)
     }
+
+    /// The instance as a plain `Rc` (for a type that wants one, such as a trait object). It
+    /// keeps the instance alive like a handle, and the manager still hands out the same one.
+    pub fn to_rc(&self) -> Rc<T> {
+        self.0.clone()
+    }
 }
 
 type LoaderFn = dyn Fn(&[u8], &str) -> Result<Box<dyn Any>, String>;

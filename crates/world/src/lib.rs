@@ -2,11 +2,13 @@
 
 pub mod interior;
 pub mod map_file;
+pub mod mission;
 pub mod scene;
 pub mod terrain;
 pub mod terrain_file;
 
 pub use interior::{Interior, InteriorHit};
+pub use mission::{MissionHandle, MissionWorld, register_mission_classes};
 pub use scene::{SceneGraph, ZoneRef};
 pub use terrain::{BLOCK_SIZE, TerrainBlock, TerrainHit};
 
@@ -48,6 +50,11 @@ impl InteriorInstance {
     /// World space to the interior's own.
     pub fn to_local(&self, p: glam::Vec3) -> glam::Vec3 {
         self.to_local.transform_point3(p)
+    }
+
+    /// The placement (interior space to world space).
+    pub fn transform(&self) -> glam::Affine3A {
+        self.to_world
     }
 
     /// The interior's space to the world's.

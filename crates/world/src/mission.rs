@@ -1,0 +1,388 @@
+//! Missions (seed: the `.mis` files of the world): scripts that create the world's objects,
+//! as Tribes 2's did:
+//!
+//! ```text
+//! new SimGroup(MissionGroup) {
+//!    new TerrainBlock(Terrain) { terrainFile = "terrains/hills.ter"; squareSize = 8; };
+//!    new InteriorInstance(Base) { interiorFile = "interiors/base.map"; position = "40 40 20"; };
+//!    new Sky(Sky) { materialList = "skies/sunset.dml"; visibleDistance = 800; };
+//! };
+//! ```
+//!
+//! [`register_mission_classes`] gives the console the classes. A `TerrainBlock` or an
+//! `InteriorInstance` loads its file through the resource manager when it is added, so a
+//! listen server's server and client share one instance, and enters the [`MissionWorld`]: the
+//! container (ray casts with `$TypeMasks::TerrainObjectType` / `InteriorObjectType`) and the
+//! scene graph. Deleting it takes it out again. A file that does not load is a console error
+//! naming the object and the file; the object stays, with nothing in the world.
+//!
+//! `position` is "x y z" and `rotation` is "ax ay az degrees" (an axis and an angle), as in
+//! V12. `Sky`, `Sun` and `MissionArea` are objects with fields only here: nothing draws them
+//! yet.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use glam::{Quat, Vec3};
+use v12_bitstream::{BitReader, BitWriter};
+use v12_console_vm::{Console, FieldType, ObjectId, Value};
+use v12_netobject::ghost::{
+    GhostClientWorld, GhostError, GhostPackContext, GhostUnpackContext, NetFlags, NetObject, NetObjectClass,
+    StateMask,
+};
+use v12_resource::ResourceManager;
+use v12_sim::container::ContainerHandle;
+
+use crate::{InteriorInstance, SceneGraph, TerrainBlock};
+
+/// The world a mission builds: what its terrain blocks and interiors put in the container and
+/// the scene graph, by object id.
+#[derive(Debug)]
+pub struct MissionWorld {
+    pub resources: Rc<ResourceManager>,
+    pub container: ContainerHandle,
+    pub scene: SceneGraph,
+    pub terrains: HashMap<ObjectId, Rc<TerrainBlock>>,
+    pub interiors: HashMap<ObjectId, Rc<InteriorInstance>>,
+    /// The file each object came from (what its ghost names).
+    files: HashMap<ObjectId, String>,
+}
+
+/// The shared handle the console methods hold.
+pub type MissionHandle = Rc<RefCell<MissionWorld>>;
+
+impl MissionWorld {
+    /// An empty world over these resources and this container.
+    pub fn new(resources: Rc<ResourceManager>, container: ContainerHandle) -> MissionHandle {
+        Rc::new(RefCell::new(MissionWorld {
+            resources,
+            container,
+            scene: SceneGraph::new(),
+            terrains: HashMap::new(),
+            interiors: HashMap::new(),
+            files: HashMap::new(),
+        }))
+    }
+
+    /// The terrain height at (x, y): the first terrain block's, if there is one.
+    pub fn terrain_height(&self, x: f32, y: f32) -> Option<f32> {
+        let mut ids: Vec<&ObjectId> = self.terrains.keys().collect();
+        ids.sort_unstable();
+        ids.first().map(|id| self.terrains[id].height(x, y))
+    }
+
+    /// What a client needs to build the same object: its ghost, for a terrain block or an
+    /// interior of this world (`None` for other ids).
+    pub fn ghost_of(&self, id: ObjectId) -> Option<WorldObjectGhost> {
+        if let Some(t) = self.terrains.get(&id) {
+            let file = self.files.get(&id).cloned().unwrap_or_default();
+            return Some(WorldObjectGhost::new(
+                WorldClass::Terrain,
+                file,
+                t.square_size(),
+                Vec3::ZERO,
+                Quat::IDENTITY,
+            ));
+        }
+        let inst = self.interiors.get(&id)?;
+        let file = self.files.get(&id).cloned().unwrap_or_default();
+        let (_, rotation, position) = inst.transform().to_scale_rotation_translation();
+        Some(WorldObjectGhost::new(WorldClass::Interior, file, 0.0, position, rotation))
+    }
+
+    /// Builds what a ghost describes, under `id` (a client's own id for it): its file through
+    /// the resource manager, then the container and the scene graph.
+    pub fn add_from_ghost(&mut self, id: ObjectId, ghost: &WorldObjectGhost) -> Result<(), String> {
+        match ghost.class {
+            WorldClass::Terrain => {
+                let block =
+                    self.resources.load::<TerrainBlock>(&ghost.file).map_err(|e| e.to_string())?.to_rc();
+                let block = if (block.square_size() - ghost.square_size).abs() > 1e-6 {
+                    Rc::new(TerrainBlock::from_parts(
+                        ghost.square_size,
+                        block.heights().to_vec(),
+                        block.materials().to_vec(),
+                        block.material_names.clone(),
+                    )?)
+                } else {
+                    block
+                };
+                self.add_terrain(id, block, &ghost.file);
+            }
+            WorldClass::Interior => {
+                let interior =
+                    self.resources.load::<crate::Interior>(&ghost.file).map_err(|e| e.to_string())?.to_rc();
+                self.add_interior(
+                    id,
+                    Rc::new(InteriorInstance::new(interior, ghost.position, ghost.rotation)),
+                    &ghost.file,
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn add_terrain(&mut self, id: ObjectId, block: Rc<TerrainBlock>, file: &str) {
+        crate::add_terrain_to_container(&mut self.container.borrow_mut().container, id, block.clone());
+        self.terrains.insert(id, block);
+        self.files.insert(id, file.to_string());
+    }
+
+    fn add_interior(&mut self, id: ObjectId, instance: Rc<InteriorInstance>, file: &str) {
+        crate::add_interior_to_container(&mut self.container.borrow_mut().container, id, instance.clone());
+        self.scene.add_interior(id, instance.clone());
+        self.interiors.insert(id, instance);
+        self.files.insert(id, file.to_string());
+    }
+
+    /// Takes object `id` out of the world (its terrain or interior, if any).
+    pub fn remove(&mut self, id: ObjectId) {
+        self.files.remove(&id);
+        let was_terrain = self.terrains.remove(&id).is_some();
+        let was_interior = self.interiors.remove(&id).is_some();
+        if was_terrain || was_interior {
+            self.container.borrow_mut().container.remove_static(id);
+        }
+        if was_interior {
+            self.scene.remove_interior(id);
+        }
+    }
+}
+
+fn vec3(s: &str) -> Vec3 {
+    let mut it = s.split_whitespace().map(|w| v12_console_vm::value::atof(w) as f32);
+    Vec3::new(it.next().unwrap_or(0.0), it.next().unwrap_or(0.0), it.next().unwrap_or(0.0))
+}
+
+/// "ax ay az degrees" as a rotation (no axis: none).
+fn rotation(s: &str) -> Quat {
+    let v: Vec<f32> = s.split_whitespace().map(|w| v12_console_vm::value::atof(w) as f32).collect();
+    match v.as_slice() {
+        [x, y, z, deg, ..] => {
+            let axis = Vec3::new(*x, *y, *z);
+            if axis.length_squared() > 1e-12 && deg.is_finite() {
+                Quat::from_axis_angle(axis.normalize(), deg.to_radians())
+            } else {
+                Quat::IDENTITY
+            }
+        }
+        _ => Quat::IDENTITY,
+    }
+}
+
+/// Registers `TerrainBlock`, `InteriorInstance`, `Sky`, `Sun` and `MissionArea` with their
+/// fields, and the `onAdd` / `onRemove` that put terrain blocks and interiors into `world`.
+pub fn register_mission_classes(con: &mut Console, world: MissionHandle) {
+    for (class, parent) in [
+        ("SceneObject", "SimObject"),
+        ("TerrainBlock", "SceneObject"),
+        ("InteriorInstance", "SceneObject"),
+        ("Sky", "SceneObject"),
+        ("Sun", "SceneObject"),
+        ("MissionArea", "SimObject"),
+    ] {
+        let _ = con.register_class(class, parent);
+    }
+    for field in ["position", "rotation", "scale"] {
+        con.add_field("SceneObject", field, FieldType::String, Value::Empty);
+    }
+    con.add_field("TerrainBlock", "terrainFile", FieldType::String, Value::Empty);
+    con.add_field("TerrainBlock", "squareSize", FieldType::Float, Value::Float(8.0));
+    con.add_field("InteriorInstance", "interiorFile", FieldType::String, Value::Empty);
+    for field in ["materialList", "visibleDistance", "fogDistance", "fogColor"] {
+        con.add_field("Sky", field, FieldType::String, Value::Empty);
+    }
+    for field in ["direction", "color", "ambient"] {
+        con.add_field("Sun", field, FieldType::String, Value::Empty);
+    }
+    con.add_field("MissionArea", "area", FieldType::String, Value::Empty);
+    con.add_field("MissionArea", "flightCeiling", FieldType::Float, Value::Float(300.0));
+
+    let w = world.clone();
+    con.register_method("TerrainBlock", "onAdd", 2, 2, "onAdd()", move |c, a| {
+        let Some(id) = a.this else { return Value::Empty };
+        let file = c.get_field(id, "terrainFile").to_string();
+        let square = c.get_field(id, "squareSize").to_f64() as f32;
+        let loaded = w.borrow().resources.load::<TerrainBlock>(&file);
+        match loaded {
+            Ok(block) => {
+                let block: Rc<TerrainBlock> = if (block.square_size() - square).abs() > 1e-6 && square > 0.0 {
+                    match TerrainBlock::from_parts(
+                        square,
+                        block.heights().to_vec(),
+                        block.materials().to_vec(),
+                        block.material_names.clone(),
+                    ) {
+                        Ok(b) => Rc::new(b),
+                        Err(e) => {
+                            c.error(&format!("TerrainBlock {id}: squareSize {square}: {e}"));
+                            return Value::Empty;
+                        }
+                    }
+                } else {
+                    block.to_rc()
+                };
+                w.borrow_mut().add_terrain(id, block, &file);
+            }
+            Err(e) => c.error(&format!("TerrainBlock {id}: unable to load terrain file: {e}")),
+        }
+        Value::Empty
+    });
+    let w = world.clone();
+    con.register_method("InteriorInstance", "onAdd", 2, 2, "onAdd()", move |c, a| {
+        let Some(id) = a.this else { return Value::Empty };
+        let file = c.get_field(id, "interiorFile").to_string();
+        let position = vec3(&c.get_field(id, "position").to_string());
+        let turn = rotation(&c.get_field(id, "rotation").to_string());
+        let loaded = w.borrow().resources.load::<crate::Interior>(&file);
+        match loaded {
+            Ok(interior) => {
+                let instance = Rc::new(InteriorInstance::new(interior.to_rc(), position, turn));
+                w.borrow_mut().add_interior(id, instance, &file);
+            }
+            Err(e) => c.error(&format!("InteriorInstance {id}: unable to load interior file: {e}")),
+        }
+        Value::Empty
+    });
+    for class in ["TerrainBlock", "InteriorInstance"] {
+        let w = world.clone();
+        con.register_method(class, "onRemove", 2, 2, "onRemove()", move |_c, a| {
+            if let Some(id) = a.this {
+                w.borrow_mut().remove(id);
+            }
+            Value::Empty
+        });
+    }
+}
+
+/// Which world object a ghost is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WorldClass {
+    #[default]
+    Terrain,
+    Interior,
+}
+
+/// Longest file name a ghost carries.
+const MAX_FILE_LEN: usize = 255;
+
+/// A terrain block or an interior on the network: the file and the placement, sent once
+/// (always in scope, as V12 ghosted them); the client loads the same file as a resource.
+#[derive(Debug, Default, Clone)]
+pub struct WorldObjectGhost {
+    pub class: WorldClass,
+    pub file: String,
+    pub square_size: f32,
+    pub position: Vec3,
+    pub rotation: Quat,
+    mask: StateMask,
+}
+
+impl WorldObjectGhost {
+    const ALL: u32 = 1;
+
+    pub fn new(class: WorldClass, file: String, square_size: f32, position: Vec3, rotation: Quat) -> Self {
+        let mut mask = StateMask::new();
+        mask.set_mask_bits(Self::ALL);
+        WorldObjectGhost { class, file, square_size, position, rotation, mask }
+    }
+}
+
+impl NetObject for WorldObjectGhost {
+    fn net_flags(&self) -> NetFlags {
+        NetFlags::GHOSTABLE | NetFlags::SCOPE_ALWAYS
+    }
+    fn state_mask(&self) -> &StateMask {
+        &self.mask
+    }
+    fn pack_update(&self, _: &mut GhostPackContext<'_>, _mask: u32, w: &mut BitWriter) -> u32 {
+        w.write_flag(self.class == WorldClass::Interior);
+        let file: String = self.file.chars().take(MAX_FILE_LEN).collect();
+        if w.write_string(&file).is_err() {
+            let _ = w.write_string("");
+        }
+        w.write_f32(self.square_size);
+        for v in self.position.to_array().into_iter().chain(self.rotation.to_array()) {
+            w.write_f32(v);
+        }
+        0
+    }
+    fn unpack_update(
+        &mut self,
+        _: &mut GhostUnpackContext<'_>,
+        r: &mut BitReader<'_>,
+    ) -> Result<(), GhostError> {
+        self.class = if r.read_flag()? { WorldClass::Interior } else { WorldClass::Terrain };
+        self.file = r.read_string()?;
+        let mut f = || -> Result<f32, GhostError> {
+            let v = r.read_f32()?;
+            if v.is_finite() {
+                Ok(v)
+            } else {
+                Err(GhostError::BadUpdate("a world object's placement is not finite".into()))
+            }
+        };
+        self.square_size = f()?;
+        self.position = Vec3::new(f()?, f()?, f()?);
+        let q = Quat::from_xyzw(f()?, f()?, f()?, f()?);
+        self.rotation = if q.length_squared() > 1e-6 { q.normalize() } else { Quat::IDENTITY };
+        Ok(())
+    }
+}
+
+impl NetObjectClass for WorldObjectGhost {
+    const NAME: &'static str = "WorldObject";
+    fn create_ghost() -> Self {
+        WorldObjectGhost::default()
+    }
+}
+
+/// A client's ghost arena for world objects: each ghost that arrives is built into the
+/// client's [`MissionWorld`] (a file that does not load is logged and the ghost kept inert).
+pub struct WorldGhosts {
+    world: MissionHandle,
+    next: u32,
+    ghosts: HashMap<v12_netobject::ghost::ObjectId, Box<dyn NetObject>>,
+    /// Files that did not load, with why.
+    pub problems: Vec<String>,
+}
+
+impl WorldGhosts {
+    /// Ghost ids here count down from the top of the id space, away from console objects.
+    pub fn new(world: MissionHandle) -> Self {
+        WorldGhosts { world, next: u32::MAX, ghosts: HashMap::new(), problems: Vec::new() }
+    }
+}
+
+impl std::fmt::Debug for WorldGhosts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WorldGhosts")
+            .field("ghosts", &self.ghosts.len())
+            .field("problems", &self.problems)
+            .finish()
+    }
+}
+
+impl GhostClientWorld for WorldGhosts {
+    fn add_ghost(&mut self, ghost: Box<dyn NetObject>) -> v12_netobject::ghost::ObjectId {
+        let id = self.next;
+        self.next = self.next.saturating_sub(1);
+        if let Some(g) = ghost.downcast_ref::<WorldObjectGhost>()
+            && let Err(e) = self.world.borrow_mut().add_from_ghost(id, g)
+        {
+            tracing::warn!(file = %g.file, error = %e, "world object ghost not built");
+            self.problems.push(format!("{}: {e}", g.file));
+        }
+        let oid = v12_netobject::ghost::ObjectId(id);
+        self.ghosts.insert(oid, ghost);
+        oid
+    }
+    fn ghost_mut(&mut self, id: v12_netobject::ghost::ObjectId) -> Option<&mut dyn NetObject> {
+        self.ghosts.get_mut(&id).map(|b| b.as_mut())
+    }
+    fn remove_ghost(&mut self, id: v12_netobject::ghost::ObjectId) {
+        self.ghosts.remove(&id);
+        self.world.borrow_mut().remove(id.0);
+    }
+}
