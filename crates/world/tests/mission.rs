@@ -31,8 +31,11 @@ new SimGroup(MissionGroup) {
 struct Mod(std::path::PathBuf);
 
 impl Mod {
+    /// A fresh mod folder (one per call: the tests run in parallel).
     fn new() -> Self {
-        let dir = std::env::temp_dir().join(format!("v12-world-mission-{}", std::process::id()));
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("v12-world-mission-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("terrains")).unwrap();
         std::fs::create_dir_all(dir.join("interiors")).unwrap();
