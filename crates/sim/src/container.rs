@@ -106,6 +106,14 @@ pub trait StaticGeometry: std::fmt::Debug {
     /// The first point where the segment `start..end` meets the geometry: the fraction along
     /// it (0..=1) and the unit surface normal there.
     fn cast_ray(&self, start: Vec3, end: Vec3) -> Option<(f32, Vec3)>;
+
+    /// How far (0..=1) an axis-aligned box of half-size `half` centred at `center` moves by
+    /// `delta` before it meets the geometry, and the surface normal there. The default is
+    /// `None`: geometry that only answers rays does not block boxes.
+    fn sweep_box(&self, center: Vec3, half: Vec3, delta: Vec3) -> Option<(f32, Vec3)> {
+        let _ = (center, half, delta);
+        None
+    }
 }
 
 /// Type masks (V12's `SimObjectTypes`, the `$TypeMasks::...ObjectType` globals).

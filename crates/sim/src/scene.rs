@@ -45,20 +45,80 @@ const YAW_BITS: u32 = 10;
 const HEALTH_BITS: u32 = 8;
 const FLAG_BITS: u32 = 4;
 
-/// How a controlled object moves (the datablock's physical properties).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// How a controlled object moves (the datablock's physical properties, and the world it
+/// moves in).
+#[derive(Clone, Debug)]
 pub struct Motion {
     /// Walking speed at full input (m/s).
     pub max_speed: f32,
-    /// Fraction of external velocity kept per tick (impulses die away).
+    /// Fraction of external horizontal velocity kept per tick (impulses die away).
     pub damping: f32,
     /// Half the side of the square arena; positions are clamped to it.
     pub arena_half: f32,
+    /// Downward acceleration (m/s²). 0 keeps objects on the plane they are on (the flat
+    /// arena of the example game).
+    pub gravity: f32,
+    /// Half extents of the object's box. Its position is the middle of the box's bottom
+    /// (its feet), as V12's Player.
+    pub half_extents: Vec3,
+    /// What the object stands on and bumps into (terrain, interiors); `None` for nothing.
+    pub ground: Option<std::rc::Rc<dyn crate::container::StaticGeometry>>,
+}
+
+/// Gap kept between a moving box and what it touches (m), so the next sweep starts clear.
+pub const SKIN: f32 = 0.01;
+
+/// A surface whose normal points this far up is ground (about 45°); steeper is a wall.
+const GROUND_NORMAL_Z: f32 = 0.7;
+
+/// Moves a box with its bottom centre at `feet` by `delta` through `ground`: at each contact
+/// it stops a skin short and slides the rest along the surface (at most four contacts a
+/// tick). Returns where it ends, and the ground and wall normals it touched.
+fn slide(
+    ground: &dyn crate::container::StaticGeometry,
+    feet: Vec3,
+    half: Vec3,
+    mut delta: Vec3,
+) -> (Vec3, Option<Vec3>, Option<Vec3>) {
+    let (mut pos, mut floor, mut wall) = (feet, None, None);
+    for _ in 0..4 {
+        let len = delta.length();
+        if len < 1e-6 {
+            break;
+        }
+        let Some((t, n)) = ground.sweep_box(pos + Vec3::Z * half.z, half, delta) else {
+            pos += delta;
+            break;
+        };
+        let travel = t * len - SKIN;
+        // A box resting a skin away travels nothing, not a rounding error's worth.
+        if travel > 1e-4 {
+            pos += delta * (travel / len);
+        }
+        let mut rest = delta * (1.0 - t).max(0.0);
+        if n.z > GROUND_NORMAL_Z {
+            // Ground holds what pressed into it: the fall stops (no sliding down a walkable
+            // slope), and the walk continues along the surface.
+            floor = Some(n);
+            rest.z = 0.0;
+        } else {
+            wall = Some(n);
+        }
+        delta = rest - n * rest.dot(n);
+    }
+    (pos, floor, wall)
 }
 
 impl Default for Motion {
     fn default() -> Self {
-        Self { max_speed: 10.0, damping: 0.85, arena_half: 100.0 }
+        Self {
+            max_speed: 10.0,
+            damping: 0.85,
+            arena_half: 100.0,
+            gravity: 0.0,
+            half_extents: Vec3::new(0.4, 0.4, 0.9),
+            ground: None,
+        }
     }
 }
 
@@ -89,18 +149,37 @@ impl ControlState {
         let forward = Vec3::new(-s, c, 0.0);
         let right = Vec3::new(c, s, 0.0);
         let walk = (forward * mv.y() + right * mv.x()) * motion.max_speed;
-        let mut pos = self.pos + (walk + self.vel) * TICK_SECONDS;
+        let mut vel = self.vel;
+        vel.z -= motion.gravity * TICK_SECONDS;
+        let delta = (walk + vel) * TICK_SECONDS;
+        let mut pos = match &motion.ground {
+            None => self.pos + delta,
+            Some(g) => {
+                let (pos, floor, wall) = slide(g.as_ref(), self.pos, motion.half_extents, delta);
+                if floor.is_some() {
+                    vel.z = vel.z.max(0.0);
+                }
+                if let Some(n) = wall {
+                    vel -= n * vel.dot(n).min(0.0);
+                }
+                pos
+            }
+        };
         let h = motion.arena_half;
         pos.x = pos.x.clamp(-h, h);
         pos.y = pos.y.clamp(-h, h);
         self.pos = pos;
-        self.vel *= motion.damping;
-        if self.vel.length_squared() < 1e-4 {
-            self.vel = Vec3::ZERO;
+        vel.x *= motion.damping;
+        vel.y *= motion.damping;
+        if motion.gravity == 0.0 {
+            vel.z *= motion.damping;
         }
+        if vel.length_squared() < 1e-4 {
+            vel = Vec3::ZERO;
+        }
+        self.vel = vel;
     }
 
-    /// The 16-bit checksum sent with each move (over the exact bits of the state).
     pub fn checksum(&self) -> u16 {
         let mut b = [0u8; 28];
         let vals = [self.pos.x, self.pos.y, self.pos.z, self.vel.x, self.vel.y, self.vel.z, self.yaw];

@@ -252,3 +252,84 @@ fn datablocks_reach_the_client_before_any_ghost_that_uses_them() {
     assert!(bad.scene.ghosts_added >= 1);
     assert!(bad.scene.datablock_misses >= 1, "ghost before datablocks went unnoticed");
 }
+
+/// Flat ground at z = 0 and walls, for prediction under gravity.
+#[derive(Debug)]
+struct GroundAndWalls {
+    walls: Vec<v12_sim::container::Aabb>,
+}
+
+impl v12_sim::container::StaticGeometry for GroundAndWalls {
+    fn cast_ray(&self, _start: Vec3, _end: Vec3) -> Option<(f32, Vec3)> {
+        None
+    }
+    fn sweep_box(&self, center: Vec3, half: Vec3, delta: Vec3) -> Option<(f32, Vec3)> {
+        let mut best: Option<(f32, Vec3)> = None;
+        let bottom = center.z - half.z;
+        if delta.z < 0.0 && bottom >= -1e-3 {
+            let t = (-bottom / delta.z).max(0.0);
+            if t <= 1.0 {
+                best = Some((t, Vec3::Z));
+            }
+        }
+        for wall in &self.walls {
+            let grown = v12_sim::container::Aabb::new(wall.min - half, wall.max + half);
+            if let Some((t, n)) = grown.intersect_segment_normal(center, center + delta)
+                && best.is_none_or(|b| t < b.0)
+            {
+                best = Some((t, n));
+            }
+        }
+        best
+    }
+}
+
+#[test]
+fn prediction_under_gravity_sliding_along_walls_needs_no_correction() {
+    for seed in [11u64, 12, 13] {
+        let mut h = Harness::new(seed, false);
+        // A pen (inside x -4..2, y -3..3) smaller than the circles the player walks, so it
+        // slides along its walls all the time.
+        let wall = |a: [f32; 2], b: [f32; 2]| {
+            v12_sim::container::Aabb::new(Vec3::new(a[0], a[1], 0.0), Vec3::new(b[0], b[1], 3.0))
+        };
+        let walls = vec![
+            wall([-5.0, -4.0], [-4.0, 4.0]),
+            wall([2.0, -4.0], [3.0, 4.0]),
+            wall([-5.0, -4.0], [3.0, -3.0]),
+            wall([-5.0, 3.0], [3.0, 4.0]),
+        ];
+        h.motion = Motion {
+            gravity: 20.0,
+            arena_half: 1000.0,
+            ground: Some(std::rc::Rc::new(GroundAndWalls { walls })),
+            ..Motion::default()
+        };
+        // Runs `ms`; the leftmost x the player reached meanwhile.
+        let run = |h: &mut Harness, ms: u64| {
+            (0..ms / 100).fold(f32::MAX, |left, _| {
+                h.run(100);
+                left.min(h.world.get(h.player).unwrap().state.pos.x)
+            })
+        };
+        run(&mut h, 8_000);
+        assert!(h.cgc.predicted().is_some(), "seed {seed}: no control state after 8 s");
+        let (s0, c0) = (h.server_stats(), h.cgc.stats);
+        let leftmost = run(&mut h, 10_000);
+        assert!(
+            (leftmost - (-4.0 + 0.4)).abs() < 0.05,
+            "seed {seed}: the walk reached the wall and stopped there: {leftmost}"
+        );
+        let s1 = h.server_stats();
+        assert!(s1.moves_processed > s0.moves_processed + 250, "seed {seed}: moves not flowing");
+        assert_eq!(s1.mismatches, s0.mismatches, "seed {seed}: checksum mismatches");
+        assert_eq!(s1.corrections_sent, s0.corrections_sent, "seed {seed}: corrections");
+        assert_eq!(h.cgc.stats.corrections, c0.corrections, "seed {seed}");
+        let p = h.world.get(h.player).unwrap().state.pos;
+        assert!(p.z.abs() < 0.05, "seed {seed}: the player stands on the ground: {p}");
+        assert!(
+            p.x > -4.0 + 0.39 && p.x < 2.0 - 0.39 && p.y.abs() < 3.0 - 0.39,
+            "seed {seed}: inside the pen: {p}"
+        );
+    }
+}

@@ -103,7 +103,7 @@ fn measure(a: Arena) -> Figures {
         let x = (i as f32 / 12.0 - 0.5) * spread;
         world.add(SceneObject::new(ITEM_BLOCK, Vec3::new(x, 0.2 * a.half, 0.0)));
     }
-    let motion = Motion { max_speed: 8.0, damping: 0.8, arena_half: a.half };
+    let motion = Motion { max_speed: 8.0, damping: 0.8, arena_half: a.half, ..Motion::default() };
     let mut conns: Vec<ServerGameConnection> = Vec::new();
     let mut conn_index: std::collections::HashMap<v12_netobject::ConnectionId, usize> = Default::default();
     let mut cost_ns: u128 = 0;

@@ -20,6 +20,14 @@ impl StaticGeometry for TerrainBlock {
     fn cast_ray(&self, start: glam::Vec3, end: glam::Vec3) -> Option<(f32, glam::Vec3)> {
         TerrainBlock::cast_ray(self, start, end).map(|h| (h.t, h.normal))
     }
+    fn sweep_box(
+        &self,
+        center: glam::Vec3,
+        half: glam::Vec3,
+        delta: glam::Vec3,
+    ) -> Option<(f32, glam::Vec3)> {
+        TerrainBlock::sweep_box(self, center, half, delta)
+    }
 }
 
 /// Registers the world's loaders: [`TerrainBlock`] from `.ter` files, [`Interior`] from
@@ -69,6 +77,19 @@ impl InteriorInstance {
         Some(hit)
     }
 
+    /// How far (0..=1) an axis-aligned world box moves by `delta` before it meets a solid
+    /// brush. The box is turned into the interior's frame and boxed again there (exact for
+    /// turns about z by multiples of 90°, a little larger otherwise); the normal is the world's.
+    pub fn sweep_box(&self, center: glam::Vec3, half: glam::Vec3, delta: glam::Vec3) -> Option<InteriorHit> {
+        let m = glam::Mat3::from(self.to_local.matrix3).abs();
+        let local_half = m * half;
+        let c = self.to_local(center);
+        let d = self.to_local.transform_vector3(delta);
+        let mut hit = self.interior.sweep_box(c, local_half, d)?;
+        hit.normal = self.to_world.transform_vector3(hit.normal);
+        Some(hit)
+    }
+
     /// The zone at a world-space point (0 outside, `None` inside a brush).
     pub fn find_zone(&self, p: glam::Vec3) -> Option<u16> {
         self.interior.find_zone(self.to_local(p).as_dvec3())
@@ -97,6 +118,14 @@ impl InteriorInstance {
 impl StaticGeometry for InteriorInstance {
     fn cast_ray(&self, start: glam::Vec3, end: glam::Vec3) -> Option<(f32, glam::Vec3)> {
         InteriorInstance::cast_ray(self, start, end).map(|h| (h.t, h.normal))
+    }
+    fn sweep_box(
+        &self,
+        center: glam::Vec3,
+        half: glam::Vec3,
+        delta: glam::Vec3,
+    ) -> Option<(f32, glam::Vec3)> {
+        InteriorInstance::sweep_box(self, center, half, delta).map(|h| (h.t, h.normal))
     }
 }
 

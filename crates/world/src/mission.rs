@@ -65,6 +65,12 @@ impl MissionWorld {
         }))
     }
 
+    /// The world as ground for moving objects (`Motion::ground`): its terrain blocks and
+    /// interiors, as they are when asked (a mission loaded later counts).
+    pub fn ground(handle: &MissionHandle) -> Rc<dyn v12_sim::container::StaticGeometry> {
+        Rc::new(WorldGround(handle.clone()))
+    }
+
     /// The terrain height at (x, y): the first terrain block's, if there is one.
     pub fn terrain_height(&self, x: f32, y: f32) -> Option<f32> {
         let mut ids: Vec<&ObjectId> = self.terrains.keys().collect();
@@ -384,5 +390,44 @@ impl GhostClientWorld for WorldGhosts {
     fn remove_ghost(&mut self, id: v12_netobject::ghost::ObjectId) {
         self.ghosts.remove(&id);
         self.world.borrow_mut().remove(id.0);
+    }
+}
+
+/// A mission's terrain and interiors as one piece of geometry.
+#[derive(Debug)]
+struct WorldGround(MissionHandle);
+
+impl WorldGround {
+    fn nearest(
+        &self,
+        mut each: impl FnMut(&dyn v12_sim::container::StaticGeometry) -> Option<(f32, Vec3)>,
+    ) -> Option<(f32, Vec3)> {
+        let w = self.0.borrow();
+        // In id order, so ties go the same way on every machine.
+        let mut ids: Vec<ObjectId> = w.terrains.keys().chain(w.interiors.keys()).copied().collect();
+        ids.sort_unstable();
+        let mut best: Option<(f32, Vec3)> = None;
+        for id in ids {
+            let hit = match (w.terrains.get(&id), w.interiors.get(&id)) {
+                (Some(t), _) => each(t.as_ref()),
+                (None, Some(i)) => each(i.as_ref()),
+                (None, None) => None,
+            };
+            if let Some(h) = hit
+                && best.is_none_or(|b| h.0 < b.0)
+            {
+                best = Some(h);
+            }
+        }
+        best
+    }
+}
+
+impl v12_sim::container::StaticGeometry for WorldGround {
+    fn cast_ray(&self, start: Vec3, end: Vec3) -> Option<(f32, Vec3)> {
+        self.nearest(|g| g.cast_ray(start, end))
+    }
+    fn sweep_box(&self, center: Vec3, half: Vec3, delta: Vec3) -> Option<(f32, Vec3)> {
+        self.nearest(|g| g.sweep_box(center, half, delta))
     }
 }

@@ -149,7 +149,7 @@ const GHOST_QUIET_MS: u64 = 600;
 
 /// The game's movement rules, shared by the server, the bots' prediction and the window client.
 pub fn motion() -> Motion {
-    Motion { max_speed: 8.0, damping: 0.8, arena_half: 50.0 }
+    Motion { max_speed: 8.0, damping: 0.8, arena_half: 50.0, ..Motion::default() }
 }
 
 /// The game's event and ghost classes, in the order every endpoint must register them.
