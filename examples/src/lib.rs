@@ -8,6 +8,7 @@ pub mod game;
 pub mod ghosts;
 pub mod link_check;
 pub mod lockstep_demo;
+pub mod mission;
 pub mod mod_files;
 pub mod net_loop;
 pub mod net_security;

@@ -26,11 +26,12 @@ impl FileSource for ModFiles {
 
 /// Mounts `mod_dir` and then `mods` over it (each with its volumes) and makes them where the
 /// console reads scripts and answers `isFile`, `findFirstFile`, `getFileCRC`; a bad volume is
-/// reported and skipped. Returns the manager (with the bitmap loaders), for the renderer's
+/// reported and skipped. Returns the manager (with the bitmap and world loaders), for the renderer's
 /// textures to come from the same mods and instances.
 pub fn install(con: &mut Console, mod_dir: &Path, mods: &[PathBuf]) -> std::io::Result<Rc<ResourceManager>> {
     let mut res = ResourceManager::new();
     res.register_bitmap_loaders();
+    v12_world::register_loaders(&mut res);
     for dir in std::iter::once(mod_dir).chain(mods.iter().map(PathBuf::as_path)) {
         let problems = res.add_mod(dir).map_err(std::io::Error::other)?;
         for p in problems {

@@ -32,6 +32,7 @@ fn world() -> WorldView {
             obj(5, ObjectKind::Item, -9.0, 24.0, 0.0, 0, false),
             obj(6, ObjectKind::Projectile, 1.0, 6.0, 0.1, 0, false),
         ],
+        walls: Vec::new(),
         time_ms: 500,
     }
 }

@@ -6,6 +6,9 @@ datablock ItemData(Coin) { score = 1; };
 function onServerCreated()
 {
    $MatchOver = 0;
+   // The world: the arena's terrain and the building (clients get them as ghosts).
+   if (!isObject(MissionGroup))
+      exec("missions/arena.mis");
    for (%i = 0; %i < 12; %i++)
       spawnSceneObject(Coin, getRandom(-40, 40), getRandom(-40, 40));
    schedule($matchSeconds * 1000, 0, endMatch);

@@ -150,7 +150,8 @@ pub fn run(cfg: &ScreenshotConfig) -> io::Result<ScreenshotReport> {
     ui.show(&mut con, "PlayGui").map_err(io::Error::other)?;
     let start = Instant::now();
     let now = || start.elapsed().as_millis() as u64;
-    let mut session = ClientSession::connect(&mut con, remote, &addr, name, now(), 0x5EED)?;
+    let mut session =
+        ClientSession::connect(&mut con, remote, resources.clone(), &addr, name, now(), 0x5EED)?;
     let mut tick = 0u64;
     let mut last = 0u64;
     let mut chatted = false;

@@ -6,21 +6,30 @@
 use crate::client::ui::HudState;
 use crate::client::view::{ObjectKind, ViewObject, WorldView};
 pub use crate::game::host::{motion, registries};
+use crate::mission::ClientGhosts;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::io;
 use std::net::SocketAddr;
+use std::rc::Rc;
 use v12_console_vm::Console;
 use v12_netobject::ghost::NoObjects;
 use v12_netobject::ghost::ObjectId;
 use v12_netobject::{ConnectionId, InterfaceConfig, InterfaceEvent, NetInterface, RateConfig};
 use v12_platform::{NetAddress, UdpTransport};
+use v12_resource::ResourceManager;
 use v12_sim::NetDriver;
+use v12_sim::container::{ScriptContainer, StaticGeometry};
 use v12_sim::datablock::{ClientDataBlocks, DataBlockProgress};
 use v12_sim::game_connection::{self as gc, ClientGameConnection, ConnectAcceptedEvent};
 use v12_sim::moves::Move;
 use v12_sim::process::TICK_MS;
 use v12_sim::remote_command::RemoteCommands;
 use v12_sim::scene::ClientScene;
+use v12_sim::scene::Motion;
+use v12_world::MissionHandle;
+use v12_world::MissionWorld;
+use v12_world::mission::WorldGhosts;
 
 /// Flag bit the game sets on dead players and taken items (`host::HIDDEN`).
 const HIDDEN: u8 = 1;
@@ -40,6 +49,10 @@ pub struct ClientSession {
     time_ms: u64,
     rate_window: (u64, u64),
     kbps_in: f32,
+    /// The world the server's terrain and building ghosts build here.
+    world: MissionHandle,
+    world_ghosts: WorldGhosts,
+    ground: Rc<dyn StaticGeometry>,
 }
 
 impl std::fmt::Debug for ClientSession {
@@ -50,10 +63,12 @@ impl std::fmt::Debug for ClientSession {
 
 impl ClientSession {
     /// Creates `ServerConnection` in the console and starts connecting to `addr` as `name`.
-    /// `remote` must be the console's `RemoteCommands` (registered once per console).
+    /// `remote` must be the console's `RemoteCommands` (registered once per console);
+    /// `resources` are the game's files, where the server's world is loaded from.
     pub fn connect(
         con: &mut Console,
         remote: RemoteCommands,
+        resources: Rc<ResourceManager>,
         addr: &str,
         name: &str,
         now: u64,
@@ -77,6 +92,7 @@ impl ClientSession {
             None => iface.connect(now, sock, data),
         };
         let transport = UdpTransport::bind(NetAddress::localhost(0))?;
+        let world = MissionWorld::new(resources, Rc::new(RefCell::new(ScriptContainer::default())));
         Ok(ClientSession {
             remote,
             driver: NetDriver::new(iface, transport),
@@ -91,6 +107,9 @@ impl ClientSession {
             time_ms: now,
             rate_window: (now, 0),
             kbps_in: 0.0,
+            world_ghosts: WorldGhosts::new(world.clone()),
+            ground: MissionWorld::ground(&world),
+            world,
         })
     }
 
@@ -111,7 +130,7 @@ impl ClientSession {
         now: u64,
         mut input: impl FnMut() -> Move,
     ) -> io::Result<()> {
-        let m = motion();
+        let m = self.motion();
         while self.time_ms + u64::from(TICK_MS) <= now {
             self.time_ms += u64::from(TICK_MS);
             self.gcon.process_tick(input(), &m);
@@ -124,7 +143,11 @@ impl ClientSession {
         if self.connected {
             let _ = self.remote.flush_to_server(&mut self.driver.interface, self.server);
         }
-        self.driver.pump(now, &NoObjects, &mut self.scene)?;
+        self.driver.pump(
+            now,
+            &NoObjects,
+            &mut ClientGhosts { scene: &mut self.scene, world: &mut self.world_ghosts },
+        )?;
         while let Some(ev) = self.driver.interface.poll_event() {
             self.net_event(con, ev);
         }
@@ -154,7 +177,7 @@ impl ClientSession {
                 self.ended = true;
             }
             InterfaceEvent::EventReceived { event, .. } => {
-                if self.gcon.handle_event(&*event, &motion()) {
+                if self.gcon.handle_event(&*event, &self.motion()) {
                     return;
                 }
                 if event.downcast_ref::<ConnectAcceptedEvent>().is_some() {
@@ -201,7 +224,7 @@ impl ClientSession {
             };
             objects.push(ViewObject { id: id.0, kind, pos, yaw, team: id.0 % 2, is_me });
         }
-        WorldView { objects, time_ms }
+        WorldView { objects, walls: crate::mission::interior_boxes(&self.world), time_ms }
     }
 
     /// Health, ping, loss and rate; the score is read from `$Scoreboard` for `name`.
@@ -226,7 +249,16 @@ impl ClientSession {
     /// Leaves the server.
     pub fn disconnect(&mut self, now: u64) {
         self.driver.interface.disconnect(self.server, "disconnected");
-        let _ = self.driver.pump(now, &NoObjects, &mut self.scene);
+        let _ = self.driver.pump(
+            now,
+            &NoObjects,
+            &mut ClientGhosts { scene: &mut self.scene, world: &mut self.world_ghosts },
+        );
+    }
+
+    /// The movement rules with the world received so far.
+    fn motion(&self) -> Motion {
+        motion(crate::mission::loaded_ground(&self.world, &self.ground))
     }
 }
 

@@ -36,8 +36,14 @@ pub struct ViewObject {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct WorldView {
     pub objects: Vec<ViewObject>,
+    /// The mission's buildings as boxes (each solid brush: centre, half size).
+    pub walls: Vec<(Vec3, Vec3)>,
     pub time_ms: u64,
 }
+
+/// Brushes whose bottom is this high above the ground are roofs: the view leaves them off so
+/// the chase camera sees into a building.
+const ROOF_HEIGHT: f32 = 2.5;
 
 /// Team colours: red and blue; the local player is drawn in green.
 pub fn team_color(team: u32, is_me: bool) -> ColorI {
@@ -93,6 +99,16 @@ impl WorldView {
         for i in 0..4 {
             let (a, b) = (corners[i], corners[(i + 1) % 4]);
             scene.shapes.push(Shape::Line { from: a, to: b, color: ColorI::rgb(250, 240, 160) });
+        }
+        for &(center, half) in &self.walls {
+            if center.z - half.z < ROOF_HEIGHT {
+                scene.shapes.push(Shape::Box {
+                    center,
+                    half_extents: half,
+                    rotation_z: 0.0,
+                    color: ColorI::rgb(150, 146, 136),
+                });
+            }
         }
         for o in &self.objects {
             push_object(scene, o, self.time_ms);
@@ -186,5 +202,5 @@ pub fn synthetic_world(n: usize) -> WorldView {
     if let Some(me) = objects.first_mut() {
         me.yaw = 0.0;
     }
-    WorldView { objects, time_ms: 0 }
+    WorldView { objects, walls: Vec::new(), time_ms: 0 }
 }

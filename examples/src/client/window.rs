@@ -174,8 +174,15 @@ impl App {
         };
         let remote = self.remote.take().ok_or_else(|| io::Error::other("already joined"))?;
         let now = self.now();
-        self.session =
-            Some(ClientSession::connect(&mut self.con, remote, &addr, &self.cfg.name, now, 0xC11E)?);
+        self.session = Some(ClientSession::connect(
+            &mut self.con,
+            remote,
+            self.resources.clone(),
+            &addr,
+            &self.cfg.name,
+            now,
+            0xC11E,
+        )?);
         self.con.eval("MoveMap.push();").map_err(|e| io::Error::other(e.to_string()))?;
         Ok(())
     }

@@ -7,6 +7,7 @@
 //! ([`Request`]) which the loop applies after the script returns, so no Rust borrow is
 //! held while a script runs.
 
+use crate::mission::{ClientGhosts, ServerObjects};
 use glam::Vec3;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -26,6 +27,7 @@ use v12_platform::{
     Clock, ConditionerConfig, LinkConditioner, LossModel, NetAddress, SystemClock, Transport, UdpTransport,
 };
 use v12_sim::NetDriver;
+use v12_sim::container::StaticGeometry;
 use v12_sim::datablock::{
     ClientDataBlocks, DataBlockEvent, DataBlockProgress, DataBlocksAckEvent, DataBlocksDoneEvent,
     is_datablocks_ack, send_datablocks,
@@ -40,6 +42,8 @@ use v12_sim::scene::{
     ClientScene, ControlState, Motion, SceneObject, SceneWorld, TICK_SECONDS, UpdateCoverage,
     settled_state_hash,
 };
+use v12_world::mission::{WorldGhosts, WorldObjectGhost};
+use v12_world::{MissionHandle, MissionWorld};
 
 /// Flag bit: the object is hidden (dead player, taken item).
 pub const HIDDEN: u8 = 1;
@@ -93,6 +97,10 @@ struct Server {
     time_ms: u64,
     /// Where ghosts sent to the server would go: it is sent none.
     no_ghosts: GhostArena,
+    /// The mission's terrain and building as ghosts (refreshed when the mission changes).
+    world_ghosts: Vec<WorldObjectGhost>,
+    /// The ground players move on (the mission's world).
+    ground: Rc<dyn StaticGeometry>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -118,6 +126,17 @@ struct Client {
     coverage: UpdateCoverage,
     /// Server data packets received so far (for [`Self::coverage`]).
     data_seen: u64,
+    /// The world the server's terrain and building ghosts build here.
+    world: MissionHandle,
+    world_ghosts: WorldGhosts,
+    ground: Rc<dyn StaticGeometry>,
+}
+
+impl Client {
+    /// The movement rules with the world received so far.
+    fn motion(&self) -> Motion {
+        motion(crate::mission::loaded_ground(&self.world, &self.ground))
+    }
 }
 
 /// How many of the nearest players the coverage figure watches.
@@ -147,9 +166,12 @@ const GHOST_CHECK_WAIT_MS: u64 = 4000;
 /// How long the ghost traffic must have been quiet before the check (ms): over a round trip.
 const GHOST_QUIET_MS: u64 = 600;
 
-/// The game's movement rules, shared by the server, the bots' prediction and the window client.
-pub fn motion() -> Motion {
-    Motion { max_speed: 8.0, damping: 0.8, arena_half: 50.0, ..Motion::default() }
+/// The game's movement rules, shared by the server, the bots' prediction and the window client:
+/// on the mission's ground with gravity once there is one (`None` before a client has the
+/// world: the flat arena).
+pub fn motion(ground: Option<Rc<dyn StaticGeometry>>) -> Motion {
+    let gravity = if ground.is_some() { 20.0 } else { 0.0 };
+    Motion { max_speed: 8.0, damping: 0.8, arena_half: 50.0, gravity, ground, ..Motion::default() }
 }
 
 /// The game's event and ghost classes, in the order every endpoint must register them.
@@ -161,8 +183,13 @@ pub fn registries() -> (Arc<NetClassRegistry>, Arc<GhostClassRegistry>) {
         .register::<DataBlocksAckEvent>()
         .register::<RemoteCommandEvent>();
     let reg = Arc::new(b.build().expect("game event registry"));
-    let ghosts =
-        Arc::new(GhostClassRegistryBuilder::new().register::<SceneObject>().build().expect("ghost classes"));
+    let ghosts = Arc::new(
+        GhostClassRegistryBuilder::new()
+            .register::<SceneObject>()
+            .register::<v12_world::mission::WorldObjectGhost>()
+            .build()
+            .expect("ghost classes"),
+    );
     (reg, ghosts)
 }
 
@@ -315,7 +342,10 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
     // Writes (save, fileWrite) go to the mod folder; reads through the resource manager,
     // which serves its volumes too.
     con.set_file_root(&cfg.mod_dir);
-    crate::mod_files::install(&mut con, &cfg.mod_dir, &cfg.mods)?;
+    let resources = crate::mod_files::install(&mut con, &cfg.mod_dir, &cfg.mods)?;
+    // The mission's classes: the server's world (`missions/arena.mis`, run by the server's
+    // scripts) is built here.
+    let mission = crate::mission::install(&mut con, resources.clone());
     let remote = RemoteCommands::register(&mut con);
     let shared = Rc::new(RefCell::new(Shared::default()));
     register_script_functions(&mut con, &shared);
@@ -418,6 +448,8 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                         ticks: 0,
                         time_ms: now,
                         no_ghosts: GhostArena::new(),
+                        world_ghosts: Vec::new(),
+                        ground: MissionWorld::ground(&mission),
                     });
                     directory.server_started(&con);
                     con.call_function("onServerCreated", &[]);
@@ -463,6 +495,12 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                         Some(t) => iface.connect_with_token(now, sock, data, t),
                         None => iface.connect(now, sock, data),
                     };
+                    // The client's own world, built from the server's world ghosts and this
+                    // game's files (one instance of each with a listen server's).
+                    let client_world = MissionWorld::new(
+                        resources.clone(),
+                        Rc::new(RefCell::new(v12_sim::container::ScriptContainer::default())),
+                    );
                     client = Some(Client {
                         // Loopback for a server on this machine; any interface otherwise.
                         driver: NetDriver::new(iface, bind_port(cfg.seed ^ 0x77, client_bind_ip(sock), 0)?),
@@ -478,12 +516,19 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                         started_ms: now,
                         coverage: UpdateCoverage::new(),
                         data_seen: 0,
+                        world: client_world.clone(),
+                        world_ghosts: WorldGhosts::new(client_world.clone()),
+                        ground: MissionWorld::ground(&client_world),
                     });
                 }
                 Request::Disconnect => {
                     if let Some(mut c) = client.take() {
                         c.driver.interface.disconnect(c.server, "disconnected");
-                        let _ = c.driver.pump(now, &NoObjects, &mut c.scene);
+                        let _ = c.driver.pump(
+                            now,
+                            &NoObjects,
+                            &mut ClientGhosts { scene: &mut c.scene, world: &mut c.world_ghosts },
+                        );
                     }
                 }
                 Request::FreezeWorld => {
@@ -560,7 +605,11 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                     for g in s.clients.values_mut() {
                         let _ = g.post_control(now, &mut s.driver.interface, w);
                     }
-                    s.driver.pump(now, w, &mut s.no_ghosts)?;
+                    if s.world_ghosts.len() != crate::mission::object_count(&mission) {
+                        s.world_ghosts = crate::mission::world_ghosts(&mission);
+                    }
+                    let objects = ServerObjects { scene: w, world: &s.world_ghosts };
+                    s.driver.pump(now, &objects, &mut s.no_ghosts)?;
                 }
             }
             let mut evs = Vec::new();
@@ -584,7 +633,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
 
         // 4. Client process and 5. client net.
         if let Some(c) = &mut client {
-            let m = motion();
+            let m = c.motion();
             while c.time_ms + u64::from(TICK_MS) <= now {
                 c.time_ms += u64::from(TICK_MS);
                 c.tick += 1;
@@ -604,7 +653,11 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
             if c.connected {
                 let _ = remote.flush_to_server(&mut c.driver.interface, c.server);
             }
-            c.driver.pump(now, &NoObjects, &mut c.scene)?;
+            c.driver.pump(
+                now,
+                &NoObjects,
+                &mut ClientGhosts { scene: &mut c.scene, world: &mut c.world_ghosts },
+            )?;
             // Past the joining burst (datablocks, every ghost's create), count coverage.
             observe_coverage(c, now >= c.started_ms + COVERAGE_WARMUP_MS);
             let mut evs = Vec::new();
@@ -735,7 +788,10 @@ fn ghosts_settled(s: &Server, sh: &Shared) -> bool {
     let Some(world) = sh.world.as_ref() else { return true };
     s.clients.keys().all(|conn| {
         let Some(gm) = s.driver.interface.ghost_manager(*conn) else { return true };
-        let known = world.iter().filter(|(id, _)| gm.has_been_transmitted(ObjectId(*id))).count();
+        let known = world.iter().filter(|(id, _)| gm.has_been_transmitted(ObjectId(*id))).count()
+            + (0..s.world_ghosts.len())
+                .filter(|i| gm.has_been_transmitted(ObjectId(crate::mission::WORLD_ID_BASE + *i as u32)))
+                .count();
         !gm.has_data_to_send()
             && known == gm.ghost_count()
             && world.iter().all(|(id, _)| gm.dirty_mask(ObjectId(id)).is_none_or(|d| d == 0))
@@ -764,7 +820,7 @@ fn server_ghost_check(con: &Console, remote: &RemoteCommands, s: &Server, sh: &S
 }
 
 fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
-    let m = motion();
+    let m = motion(Some(s.ground.clone()));
     let mut out = Vec::new();
     let control = sh.control.clone();
     let Some(world) = sh.world.as_mut() else { return out };
@@ -973,7 +1029,7 @@ fn client_net_event(con: &mut Console, remote: &RemoteCommands, c: &mut Client, 
             true
         }
         InterfaceEvent::EventReceived { event, .. } => {
-            if c.gcon.handle_event(&*event, &motion()) {
+            if c.gcon.handle_event(&*event, &c.motion()) {
                 return false;
             }
             if event.downcast_ref::<ConnectAcceptedEvent>().is_some() {

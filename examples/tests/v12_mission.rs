@@ -1,0 +1,67 @@
+//! The example match's mission: `missions/arena.mis` loads through the game's files into a
+//! terrain and a building, players stand and walk on it, and `terrains/arena.ter` is what its
+//! README's formula makes.
+
+use std::path::Path;
+
+use glam::Vec3;
+use v12_console_vm::{BufferSink, Console, Level};
+use v12_sim::moves::Move;
+use v12_sim::scene::ControlState;
+use v12_world::terrain_file;
+
+const MOD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/game");
+
+#[test]
+fn the_arena_terrain_is_its_formula() {
+    let t = terrain_file::read(&std::fs::read(Path::new(MOD).join("terrains/arena.ter")).unwrap()).unwrap();
+    assert_eq!(t.square_size(), 8.0);
+    for j in 0..256i64 {
+        for i in 0..256i64 {
+            let (x, y) = (
+                (if i < 128 { i } else { i - 256 }) as f64 * 8.0,
+                (if j < 128 { j } else { j - 256 }) as f64 * 8.0,
+            );
+            let d = x.abs().max(y.abs());
+            let h = if d > 64.0 {
+                ((d - 64.0) / 96.0).min(1.0) * (18.0 + 10.0 * (x * 0.013).sin() * (y * 0.011).cos())
+            } else {
+                0.0
+            };
+            assert_eq!(t.raw_height(i, j), (h * 32.0).round() as u16, "grid point ({i}, {j})");
+        }
+    }
+}
+
+#[test]
+fn the_mission_loads_and_players_walk_on_it() {
+    let mut con = Console::new();
+    let sink = BufferSink::new();
+    con.set_output(Box::new(sink.clone()));
+    con.set_file_root(MOD);
+    let resources = v12_examples::mod_files::install(&mut con, Path::new(MOD), &[]).unwrap();
+    let world = v12_examples::mission::install(&mut con, resources);
+    con.exec_file("missions/arena.mis").unwrap();
+    let errors: Vec<String> =
+        sink.lines().into_iter().filter(|(l, _)| *l == Level::Error).map(|(_, t)| t).collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(v12_examples::mission::object_count(&world), 2);
+    assert_eq!(v12_examples::mission::world_ghosts(&world).len(), 2);
+    assert!(!v12_examples::mission::interior_boxes(&world).is_empty());
+
+    let ground = v12_world::MissionWorld::ground(&world);
+    let m = v12_examples::game::host::motion(v12_examples::mission::loaded_ground(&world, &ground));
+    assert_eq!(m.gravity, 20.0);
+    // Dropped in the arena: lands on the flat ground and stays.
+    let mut s = ControlState { pos: Vec3::new(0.0, 0.0, 3.0), ..ControlState::default() };
+    for _ in 0..60 {
+        s.apply_move(&v12_sim::moves::NULL_MOVE, &m);
+    }
+    assert!(s.pos.z.abs() < 0.05, "{}", s.pos);
+    // Walking north (yaw 0: +y) at x = 0 runs into the building's south wall (world y 42).
+    let walk = Move::from_input(0.0, 1.0, 0.0, 0.0, 0.0, 0.0, [false; 6]);
+    for _ in 0..400 {
+        s.apply_move(&walk, &m);
+    }
+    assert!((s.pos.y + m.half_extents.y - 42.0).abs() < 0.05, "stopped at the building: {}", s.pos);
+}
