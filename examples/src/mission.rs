@@ -15,7 +15,7 @@ use v12_resource::ResourceManager;
 use v12_sim::container::{ScriptContainer, StaticGeometry};
 use v12_sim::scene::{ClientScene, SceneWorld};
 use v12_world::mission::{WorldGhosts, WorldObjectGhost};
-use v12_world::{MissionHandle, MissionWorld, register_mission_classes};
+use v12_world::{MissionHandle, MissionWorld, SceneGraph, register_mission_classes};
 
 /// First server object id of a world object (terrain block, interior) on the network.
 pub const WORLD_ID_BASE: u32 = 0x4000_0000;
@@ -53,12 +53,18 @@ pub fn world_ghosts(world: &MissionHandle) -> Vec<WorldObjectGhost> {
     ids.into_iter().filter_map(|id| w.ghost_of(id)).collect()
 }
 
-/// What the server ghosts: its scene objects and its world objects.
+/// What the server ghosts: its scene objects and its world objects. With `zones`, a scene
+/// object is in a client's scope only if it stands in a zone the client's camera sees
+/// through the portals (the seed's `SceneGraph::scopeScene`), within the distance limit.
 #[derive(Debug)]
 pub struct ServerObjects<'a> {
     pub scene: &'a SceneWorld,
     pub world: &'a [WorldObjectGhost],
+    pub zones: Option<&'a SceneGraph>,
 }
+
+/// Half size of the box a scene object's zones are found with (a player's).
+const OBJECT_HALF: glam::Vec3 = glam::Vec3::new(0.4, 0.4, 0.9);
 
 impl GhostWorld for ServerObjects<'_> {
     fn object(&self, id: ObjectId) -> Option<&dyn NetObject> {
@@ -74,7 +80,18 @@ impl GhostWorld for ServerObjects<'_> {
         }
     }
     fn objects_in_radius(&self, center: Point3, radius: f32, f: &mut dyn FnMut(ObjectId, f32)) {
-        self.scene.objects_in_radius(center, radius, f);
+        let Some(graph) = self.zones else {
+            self.scene.objects_in_radius(center, radius, f);
+            return;
+        };
+        let visible = graph.visible_zones(glam::Vec3::from(center));
+        self.scene.objects_in_radius(center, radius, &mut |id, d| {
+            let Some(o) = self.scene.get(id.0) else { return };
+            let p = o.state.pos + glam::Vec3::Z * OBJECT_HALF.z;
+            if graph.zones_of_box(p - OBJECT_HALF, p + OBJECT_HALF).iter().any(|z| visible.contains(z)) {
+                f(id, d);
+            }
+        });
     }
     fn is_ghosted_to(&self, object: ObjectId, connection: ConnectionId) -> bool {
         object.0 >= WORLD_ID_BASE || self.scene.is_ghosted_to(object, connection)

@@ -608,7 +608,9 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                     if s.world_ghosts.len() != crate::mission::object_count(&mission) {
                         s.world_ghosts = crate::mission::world_ghosts(&mission);
                     }
-                    let objects = ServerObjects { scene: w, world: &s.world_ghosts };
+                    let world = mission.borrow();
+                    let objects =
+                        ServerObjects { scene: w, world: &s.world_ghosts, zones: Some(&world.scene) };
                     s.driver.pump(now, &objects, &mut s.no_ghosts)?;
                 }
             }
