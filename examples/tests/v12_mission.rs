@@ -64,4 +64,9 @@ fn the_mission_loads_and_players_walk_on_it() {
         s.apply_move(&walk, &m);
     }
     assert!((s.pos.y + m.half_extents.y - 42.0).abs() < 0.05, "stopped at the building: {}", s.pos);
+    // A projectile's path (feet height, as the game throws them) stops at the wall too, and
+    // one along the flat ground hits nothing.
+    let hit = ground.cast_ray(Vec3::new(0.0, 30.0, 0.01), Vec3::new(0.0, 45.0, 0.01)).unwrap();
+    assert!((30.0 + 15.0 * hit.0 - 42.0).abs() < 1e-3, "{hit:?}");
+    assert!(ground.cast_ray(Vec3::new(-30.0, 0.0, 0.01), Vec3::new(30.0, 0.0, 0.01)).is_none());
 }

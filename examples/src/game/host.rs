@@ -864,7 +864,7 @@ fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
         let id = world.add(proj);
         s.projectiles.insert(id, Projectile { owner: conn, ticks_left: 40 });
     }
-    // Projectiles fly and hit players.
+    // Projectiles fly, hit players, and stop at walls.
     let players: Vec<(u32, u32, Vec3)> = control
         .iter()
         .filter_map(|(obj, client)| {
@@ -879,8 +879,11 @@ fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
         let expired = p.ticks_left == 0;
         let Some(o) = world.get_mut(id) else { continue };
         // Straight flight: clients extrapolate it from the create, so it is not re-sent.
+        let before = o.state.pos;
         o.advance_unsent(TICK_SECONDS);
         let st = o.state;
+        // A wall or the ground in the way stops it (the mission's building, its terrain).
+        let blocked = s.ground.cast_ray(before, st.pos).is_some();
         let owner_obj = s.clients.get(&owner).and_then(|g| g.control_object());
         let hit = players.iter().find(|(obj, _, pos)| Some(*obj) != owner_obj && pos.distance(st.pos) < 1.2);
         if let Some((obj, victim, _)) = hit {
@@ -888,7 +891,7 @@ fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
             out.push(GameEvent::Hit { shooter, victim: *victim });
             let _ = obj;
         }
-        if hit.is_some() || expired || st.pos.x.abs() > 60.0 || st.pos.y.abs() > 60.0 {
+        if hit.is_some() || blocked || expired || st.pos.x.abs() > 60.0 || st.pos.y.abs() > 60.0 {
             s.projectiles.remove(&id);
             world.remove(id);
         }
