@@ -70,3 +70,16 @@ fn the_mission_loads_and_players_walk_on_it() {
     assert!((30.0 + 15.0 * hit.0 - 42.0).abs() < 1e-3, "{hit:?}");
     assert!(ground.cast_ray(Vec3::new(-30.0, 0.0, 0.01), Vec3::new(30.0, 0.0, 0.01)).is_none());
 }
+
+/// The UI face is the game's `fonts/DejaVuSans.ttf` (the built-in default profile's
+/// `fontType`), read through the resource manager; a default profile naming a face the game
+/// does not ship keeps the built-in one.
+#[test]
+fn the_ui_font_comes_from_the_games_fonts_folder() {
+    let (mut con, _remote, resources) =
+        v12_examples::client::screenshot::client_console(Path::new(MOD), "FontCheck").unwrap();
+    let _ui = v12_examples::client::ui::ClientUi::new(&mut con, 320, 240).unwrap();
+    assert!(v12_examples::mod_files::ui_font(&mut con, &resources).is_some());
+    con.eval("new GuiControlProfile(GuiDefaultProfile) { fontType = \"NoSuchFace\"; };").unwrap();
+    assert!(v12_examples::mod_files::ui_font(&mut con, &resources).is_none(), "no file: the built-in face");
+}

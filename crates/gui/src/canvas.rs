@@ -144,6 +144,11 @@ impl GuiCanvas {
         self.dirty = DirtyRects::new(n);
     }
 
+    /// Lays text out in `face` (give the renderer the same face, `Renderer::set_font_face`).
+    pub fn set_font_face(&mut self, face: v12_render_gl::FontFace) {
+        self.fonts.set_face(face);
+    }
+
     pub fn set_game_view(&mut self, view: Option<Box<dyn GameView>>) {
         self.game_view = view;
     }

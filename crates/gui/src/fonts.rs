@@ -1,13 +1,15 @@
 //! CPU fonts for measuring text (render-gl's `Font`, no GL), one per pixel size.
 
 use std::collections::HashMap;
-use v12_render_gl::Font;
+use v12_render_gl::{Font, FontFace};
 
 /// Fonts by pixel size, rasterized on first use. A size that fails to load falls back to a
 /// fixed-width estimate so layout never fails.
 #[derive(Debug, Default)]
 pub struct Fonts {
     by_size: HashMap<u32, Option<Font>>,
+    /// The face measured; the renderer must draw the same one (the embedded one by default).
+    face: FontFace,
 }
 
 impl Fonts {
@@ -15,10 +17,17 @@ impl Fonts {
         Fonts::default()
     }
 
+    /// Measures in `face` from now on.
+    pub fn set_face(&mut self, face: FontFace) {
+        self.face = face;
+        self.by_size.clear();
+    }
+
     fn font(&mut self, size: u32) -> Option<&Font> {
+        let face = &self.face;
         self.by_size
             .entry(size)
-            .or_insert_with(|| match Font::new(size) {
+            .or_insert_with(|| match Font::with_face(face, size) {
                 Ok(f) => Some(f),
                 Err(e) => {
                     tracing::warn!("font size {size}: {e}; using fixed-width metrics");

@@ -87,7 +87,10 @@ pub fn register(con: &mut Console) {
     let _ = con.register_class(PROFILE_CLASS, "SimObject");
     let d = Profile::default();
     let col = |c: ColorI| Value::from(format!("{} {} {} {}", c.r, c.g, c.b, c.a));
-    let fields: [(&str, FieldType, Value); 19] = [
+    let fields: [(&str, FieldType, Value); 20] = [
+        // The face: `fonts/<fontType>.ttf` through the resource manager (the UI uses the
+        // default profile's; one face for all of it for now).
+        ("fontType", FieldType::String, Value::from("DejaVuSans")),
         ("fontSize", FieldType::Int, Value::from(d.font_size)),
         ("fontColor", FieldType::String, col(d.font_color)),
         ("fontColorHL", FieldType::String, col(d.font_color_hl)),

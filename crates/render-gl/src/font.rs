@@ -109,6 +109,44 @@ pub struct GlyphQuad {
     pub color: ColorI,
 }
 
+/// A typeface (a TTF or OTF file's glyphs), shared cheaply: the UI's face, loaded through the
+/// resource manager (`register_font_loader`) or the embedded DejaVu Sans.
+#[derive(Clone)]
+pub struct FontFace(FontArc);
+
+impl std::fmt::Debug for FontFace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FontFace").field("glyphs", &self.0.glyph_count()).finish()
+    }
+}
+
+impl FontFace {
+    /// The embedded DejaVu Sans (Latin-1).
+    pub fn embedded() -> Self {
+        FontFace(FontArc::try_from_slice(DEFAULT_FONT_TTF).expect("the embedded font parses"))
+    }
+
+    /// A TTF/OTF file's bytes.
+    pub fn from_ttf(bytes: Vec<u8>) -> Result<Self> {
+        FontArc::try_from_vec(bytes).map(FontFace).map_err(|e| RenderError::Font(e.to_string()))
+    }
+}
+
+impl Default for FontFace {
+    fn default() -> Self {
+        FontFace::embedded()
+    }
+}
+
+/// Registers `.ttf` and `.otf` files as [`FontFace`] resources.
+pub fn register_font_loader(res: &mut v12_resource::ResourceManager) {
+    for ext in ["ttf", "otf"] {
+        res.register_loader::<FontFace>(ext, |bytes, _| {
+            FontFace::from_ttf(bytes.to_vec()).map_err(|e| e.to_string())
+        });
+    }
+}
+
 /// A face at one pixel size: metrics, kerning and the rasterized Latin-1 atlas.
 pub struct Font {
     face: FontArc,
@@ -137,6 +175,11 @@ impl Font {
     pub fn new(size_px: u32) -> Result<Self> {
         let face = FontArc::try_from_slice(DEFAULT_FONT_TTF).map_err(|e| RenderError::Font(e.to_string()))?;
         Font::from_face(face, size_px)
+    }
+
+    /// `face` at `size_px` pixels.
+    pub fn with_face(face: &FontFace, size_px: u32) -> Result<Self> {
+        Font::from_face(face.0.clone(), size_px)
     }
 
     /// Any TTF/OTF file's bytes at `size_px` pixels.

@@ -17,7 +17,10 @@ mod window;
 pub use camera::Camera;
 pub use draw_list::{BitmapDst, DrawCommand, DrawList};
 pub use error::{RenderError, Result};
-pub use font::{ColorCode, ColorTable, DEFAULT_FONT_TTF, Font, GlyphInfo, GlyphQuad, strip_color_codes};
+pub use font::{
+    ColorCode, ColorTable, DEFAULT_FONT_TTF, Font, FontFace, GlyphInfo, GlyphQuad, register_font_loader,
+    strip_color_codes,
+};
 pub use headless::{GlFlavor, HeadlessContext};
 pub use image::{GOLDEN_TOLERANCE, Image, ImageDiff, MAX_IMAGE_SIDE, check_golden};
 pub use renderer::{FrameStats, Renderer};

@@ -208,6 +208,9 @@ pub struct Renderer {
     textures: TextureManager,
     white: TextureHandle,
     fonts: HashMap<u32, (Font, TextureHandle)>,
+    /// The face text is drawn in, and how many times it was changed (names its atlases).
+    face: crate::font::FontFace,
+    face_generation: u32,
     retained: HashMap<Arc<str>, TextureHandle>,
     width: u32,
     height: u32,
@@ -241,6 +244,8 @@ impl Renderer {
             textures,
             white,
             fonts: HashMap::new(),
+            face: crate::font::FontFace::embedded(),
+            face_generation: 0,
             retained: HashMap::new(),
             width: 1,
             height: 1,
@@ -263,6 +268,13 @@ impl Renderer {
 
     pub fn textures_mut(&mut self) -> (&glow::Context, &mut TextureManager) {
         (&self.gl, &mut self.textures)
+    }
+
+    /// Draws text in `face` from now on (the atlases of the old face are let go).
+    pub fn set_font_face(&mut self, face: crate::font::FontFace) {
+        self.face = face;
+        self.face_generation += 1;
+        self.fonts.clear();
     }
 
     /// Reads textures through the resource manager from now on (see
@@ -294,8 +306,8 @@ impl Renderer {
     /// The font at a pixel size, rasterized and uploaded on first use.
     pub fn font(&mut self, size_px: u32) -> Result<&Font> {
         if !self.fonts.contains_key(&size_px) {
-            let font = Font::new(size_px)?;
-            let name = format!("$font:DejaVuSans:{size_px}");
+            let font = Font::with_face(&self.face, size_px)?;
+            let name = format!("$font:{}:{size_px}", self.face_generation);
             let h = self.textures.insert(&self.gl, &name, font.atlas().clone(), TextureFilter::Nearest)?;
             self.fonts.insert(size_px, (font, h));
         }

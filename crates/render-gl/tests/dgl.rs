@@ -240,3 +240,33 @@ fn primitives_overview_golden() {
     });
     check_golden("primitives", &img);
 }
+
+/// A UI face loaded through the resource manager (`.ttf` as a `FontFace` resource) draws the
+/// text; here the file holds the embedded face's bytes, so the frame is pixel for pixel the
+/// embedded face's. A file that is not a font is an error naming it.
+#[test]
+fn a_font_face_comes_through_the_resource_manager() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("font-mod");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("fonts")).unwrap();
+    std::fs::write(dir.join("fonts/Face.ttf"), v12_render_gl::DEFAULT_FONT_TTF).unwrap();
+    std::fs::write(dir.join("fonts/Broken.ttf"), b"not a font").unwrap();
+    let mut res = v12_resource::ResourceManager::new();
+    res.add_mod(&dir).unwrap();
+    v12_render_gl::register_font_loader(&mut res);
+    let face = res.load::<v12_render_gl::FontFace>("fonts/face.ttf").unwrap();
+    let e = res.load::<v12_render_gl::FontFace>("fonts/broken.ttf").unwrap_err();
+    assert!(e.to_string().contains("fonts/broken.ttf"), "{e}");
+
+    let draw = |r: &mut v12_render_gl::Renderer| {
+        r.clear(ColorI::rgb(16, 16, 32));
+        r.draw_text(20, Point2I::new(4, 8), "Tribes 2: V12", ColorI::rgb(255, 200, 64), None).unwrap();
+    };
+    let mut h = Harness::new(160, 40);
+    let embedded = h.frame(draw);
+    h.renderer.set_font_face((*face).clone());
+    let loaded = h.frame(draw);
+    assert_eq!(embedded.pixels(), loaded.pixels());
+    assert!(embedded.pixels().chunks(4).any(|p| p[0] > 200 && p[1] > 150), "the text was drawn");
+    let _ = std::fs::remove_dir_all(&dir);
+}

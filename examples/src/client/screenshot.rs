@@ -188,6 +188,10 @@ pub fn run(cfg: &ScreenshotConfig) -> io::Result<ScreenshotReport> {
     let mut list = DrawList::new();
     ui.render(&mut con, &mut list);
     let mut frame = HeadlessFrame::new(cfg.width, cfg.height).map_err(io::Error::other)?;
+    if let Some(face) = crate::mod_files::ui_font(&mut con, &resources) {
+        ui.canvas.set_font_face(face.clone());
+        frame.renderer.set_font_face(face);
+    }
     frame.renderer.set_resources(resources);
     let (img, _) = frame.capture(&list).map_err(io::Error::other)?;
     img.save_png(&cfg.out).map_err(io::Error::other)?;

@@ -230,6 +230,10 @@ impl ApplicationHandler for App {
         match GlWindow::new(event_loop, attrs).and_then(|w| Renderer::new(w.gl()).map(|r| (w, r))) {
             Ok((win, mut renderer)) => {
                 renderer.set_resources(self.resources.clone());
+                if let Some(face) = crate::mod_files::ui_font(&mut self.con, &self.resources) {
+                    self.ui.canvas.set_font_face(face.clone());
+                    renderer.set_font_face(face);
+                }
                 self.live = Some(Live { win, renderer })
             }
             Err(e) => {
