@@ -45,6 +45,13 @@ pub fn loaded_ground(
     (object_count(world) > 0).then(|| ground.clone())
 }
 
+/// The height of the ground under (x, y): the highest surface (a roof before the floor under
+/// it), or 0 with no ground. Where `spawnSceneObject` puts objects.
+pub fn ground_height(ground: Option<&Rc<dyn StaticGeometry>>, x: f32, y: f32) -> f32 {
+    let (top, bottom) = (glam::Vec3::new(x, y, 1000.0), glam::Vec3::new(x, y, -1000.0));
+    ground.and_then(|g| g.cast_ray(top, bottom)).map_or(0.0, |(t, _)| top.z + (bottom.z - top.z) * t)
+}
+
 /// The server's world objects as ghosts, in a stable order (by console id).
 pub fn world_ghosts(world: &MissionHandle) -> Vec<WorldObjectGhost> {
     let w = world.borrow();

@@ -69,6 +69,12 @@ fn the_mission_loads_and_players_walk_on_it() {
     let hit = ground.cast_ray(Vec3::new(0.0, 30.0, 0.01), Vec3::new(0.0, 45.0, 0.01)).unwrap();
     assert!((30.0 + 15.0 * hit.0 - 42.0).abs() < 1e-3, "{hit:?}");
     assert!(ground.cast_ray(Vec3::new(-30.0, 0.0, 0.01), Vec3::new(30.0, 0.0, 0.01)).is_none());
+    // Where objects are spawned: on the flat arena, on the hills beyond it, on the roof.
+    use v12_examples::mission::ground_height;
+    assert_eq!(ground_height(Some(&ground), 10.0, -20.0), 0.0);
+    assert!(ground_height(Some(&ground), 300.0, 300.0) > 5.0, "on a hill");
+    assert!((ground_height(Some(&ground), 0.0, 46.0) - 3.5).abs() < 1e-3, "the roof's top at -0.5 + 4 m");
+    assert_eq!(ground_height(None, 0.0, 46.0), 0.0);
 }
 
 /// The UI face is the game's `fonts/DejaVuSans.ttf` (the built-in default profile's

@@ -159,6 +159,8 @@ struct Shared {
     ghost_check_by: Option<u64>,
     /// Since when no ghost change has been in flight (while a check waits).
     ghost_settled_since: Option<u64>,
+    /// The mission's ground (set with the server), where `spawnSceneObject` places objects.
+    ground: Option<Rc<dyn StaticGeometry>>,
 }
 
 /// Longest wait of `ghostCheck()` for the ghost traffic to settle (ms).
@@ -236,8 +238,10 @@ fn register_script_functions(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     con.register_function("spawnSceneObject", 4, 4, "spawnSceneObject(datablock, x, y)", move |c, a| {
         let Some(db) = c.find_object(&a.get(0)) else { return Value::from(-1) };
         let mut s = sh.borrow_mut();
+        let (x, y) = (a.f64(1) as f32, a.f64(2) as f32);
+        let z = crate::mission::ground_height(s.ground.as_ref(), x, y);
         let Some(w) = s.world.as_mut() else { return Value::from(-1) };
-        let mut o = SceneObject::new(db, Vec3::new(a.f64(1) as f32, a.f64(2) as f32, 0.0));
+        let mut o = SceneObject::new(db, Vec3::new(x, y, z));
         o.health = 100;
         Value::from(w.add(o))
     });
@@ -439,6 +443,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                         let _ = con.create_object("SimGroup", Some("ClientGroup"));
                     }
                     shared.borrow_mut().world = Some(SceneWorld::new(60.0));
+                    shared.borrow_mut().ground = Some(MissionWorld::ground(&mission));
                     server = Some(Server {
                         driver,
                         clients: BTreeMap::new(),
