@@ -128,6 +128,12 @@ impl GhostClientWorld for ClientGhosts<'_> {
     }
 }
 
+/// The world's terrain block (the lowest id's, if several), for drawing.
+pub fn first_terrain(world: &MissionHandle) -> Option<Rc<v12_world::TerrainBlock>> {
+    let w = world.borrow();
+    w.terrains.keys().min().map(|id| w.terrains[id].clone())
+}
+
 /// The solid brushes of every interior of a world as world-space boxes (centre, half size),
 /// for a view that draws boxes.
 pub fn interior_boxes(world: &MissionHandle) -> Vec<(glam::Vec3, glam::Vec3)> {

@@ -33,6 +33,7 @@ fn world() -> WorldView {
             obj(6, ObjectKind::Projectile, 1.0, 6.0, 0.1, 0, false),
         ],
         walls: Vec::new(),
+        terrain: None,
         time_ms: 500,
     }
 }

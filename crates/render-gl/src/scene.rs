@@ -17,6 +17,9 @@ pub enum Shape {
     Line { from: Vec3, to: Vec3, color: ColorI },
     /// A square grid of lines on the plane z = `center.z` (unlit), `cells` squares a side.
     Grid { center: Vec3, cell_size: f32, cells: u32, color: ColorI },
+    /// Triangles already lit (three vertices each), drawn as they are: a terrain's patches,
+    /// built by a layer that knows the shape.
+    Mesh { triangles: std::sync::Arc<Vec<Vertex3>> },
 }
 
 /// Everything a 3D view region shows: shapes, a sky colour and one directional light.
@@ -78,6 +81,7 @@ impl Scene {
             }
         };
         let mut lines = Vec::new();
+        let mut meshes = Vec::new();
         for shape in &self.shapes {
             match *shape {
                 Shape::Box { center, half_extents, rotation_z, color } => {
@@ -121,6 +125,7 @@ impl Scene {
                     }
                 }
                 Shape::Line { from, to, color } => lines.push((from, to, color)),
+                Shape::Mesh { ref triangles } => meshes.push(triangles.clone()),
                 Shape::Grid { center, cell_size, cells, color } => {
                     let cells = cells.min(MAX_GRID_CELLS);
                     let half = cell_size * cells as f32 * 0.5;
@@ -143,6 +148,10 @@ impl Scene {
         for (a, b, c) in lines {
             m.lines.push(Vertex3 { pos: a.to_array(), color: c.to_array() });
             m.lines.push(Vertex3 { pos: b.to_array(), color: c.to_array() });
+        }
+        for mesh in meshes {
+            let whole = mesh.len() / 3 * 3;
+            m.triangles.extend_from_slice(&mesh[..whole]);
         }
         m
     }

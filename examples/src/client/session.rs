@@ -224,7 +224,8 @@ impl ClientSession {
             };
             objects.push(ViewObject { id: id.0, kind, pos, yaw, team: id.0 % 2, is_me });
         }
-        WorldView { objects, walls: crate::mission::interior_boxes(&self.world), time_ms }
+        let terrain = crate::mission::first_terrain(&self.world);
+        WorldView { objects, walls: crate::mission::interior_boxes(&self.world), terrain, time_ms }
     }
 
     /// Health, ping, loss and rate; the score is read from `$Scoreboard` for `name`.

@@ -38,6 +38,8 @@ pub struct WorldView {
     pub objects: Vec<ViewObject>,
     /// The mission's buildings as boxes (each solid brush: centre, half size).
     pub walls: Vec<(Vec3, Vec3)>,
+    /// The mission's terrain, drawn with level of detail around the camera.
+    pub terrain: Option<Rc<v12_world::TerrainBlock>>,
     pub time_ms: u64,
 }
 
@@ -81,21 +83,31 @@ impl WorldView {
     /// The ground, the arena's edge and every object as shapes.
     pub fn build_scene(&self, scene: &mut Scene) {
         scene.clear_color = Some(ColorI::rgb(96, 140, 190));
-        scene.shapes.push(Shape::Box {
-            center: Vec3::new(0.0, 0.0, -0.55),
-            half_extents: Vec3::new(ARENA_HALF + 10.0, ARENA_HALF + 10.0, 0.5),
-            rotation_z: 0.0,
-            color: ColorI::rgb(58, 92, 52),
-        });
+        // Lines over a terrain sit a little higher than over the flat box: the terrain's
+        // triangles need a margin larger than the depth buffer's step 60 m away.
+        let lift = if self.terrain.is_some() { 0.08 } else { 0.0 };
+        match &self.terrain {
+            Some(t) => {
+                let cfg = v12_render3d::TerrainDrawConfig::default();
+                let (mesh, _) = v12_render3d::build_terrain_mesh(t, self.camera().position(), &cfg);
+                scene.shapes.push(Shape::Mesh { triangles: std::sync::Arc::new(mesh) });
+            }
+            None => scene.shapes.push(Shape::Box {
+                center: Vec3::new(0.0, 0.0, -0.55),
+                half_extents: Vec3::new(ARENA_HALF + 10.0, ARENA_HALF + 10.0, 0.5),
+                rotation_z: 0.0,
+                color: ColorI::rgb(58, 92, 52),
+            }),
+        }
         scene.shapes.push(Shape::Grid {
-            center: Vec3::new(0.0, 0.0, 0.02),
+            center: Vec3::new(0.0, 0.0, lift + 0.02),
             cell_size: 5.0,
             cells: 20,
             color: ColorI::rgb(110, 150, 100),
         });
         let h = ARENA_HALF;
-        let corners =
-            [Vec3::new(-h, -h, 0.05), Vec3::new(h, -h, 0.05), Vec3::new(h, h, 0.05), Vec3::new(-h, h, 0.05)];
+        let z = lift + 0.05;
+        let corners = [Vec3::new(-h, -h, z), Vec3::new(h, -h, z), Vec3::new(h, h, z), Vec3::new(-h, h, z)];
         for i in 0..4 {
             let (a, b) = (corners[i], corners[(i + 1) % 4]);
             scene.shapes.push(Shape::Line { from: a, to: b, color: ColorI::rgb(250, 240, 160) });
@@ -202,5 +214,5 @@ pub fn synthetic_world(n: usize) -> WorldView {
     if let Some(me) = objects.first_mut() {
         me.yaw = 0.0;
     }
-    WorldView { objects, walls: Vec::new(), time_ms: 0 }
+    WorldView { objects, walls: Vec::new(), terrain: None, time_ms: 0 }
 }

@@ -1,0 +1,169 @@
+//! Terrain level of detail (geomipmapping): the repeating block is drawn as square patches of
+//! [`PATCH_SQUARES`] squares a side around the camera; each patch takes a level by its
+//! distance (level `l` samples every 2^l-th grid point), and skirts (a strip hanging down
+//! from every patch edge) hide the cracks where patches of different levels meet.
+//!
+//! Colours are baked per vertex (a material colour by height and slope, lit by one
+//! directional light), as the rest of the 3D path is: the seed's terrain blender mixed
+//! material textures on the CPU; here the GPU interpolates the baked colours instead, until
+//! the renderer draws textured meshes.
+
+use glam::{Vec2, Vec3};
+use v12_render_gl::{ColorI, Vertex3};
+use v12_world::TerrainBlock;
+
+/// Squares a patch side.
+pub const PATCH_SQUARES: i64 = 16;
+/// Levels of detail: level 4 draws a patch as one quad.
+pub const LEVELS: u32 = 5;
+/// How far the skirts hang below a patch edge (metres).
+const SKIRT_DEPTH: f32 = 4.0;
+
+/// How the terrain is drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TerrainDrawConfig {
+    /// Patches whose nearest point is farther than this are not drawn (the view distance).
+    pub visible_distance: f32,
+    /// A patch takes level `l` from `lod_distance × 2^(l-1)` away (level 0 nearer).
+    pub lod_distance: f32,
+    /// Full detail everywhere, no culling by direction: the baseline to compare against.
+    pub no_lod: bool,
+    /// Direction the light travels.
+    pub light_dir: Vec3,
+    /// Brightness of faces turned away from the light, 0..=1.
+    pub ambient: f32,
+}
+
+impl Default for TerrainDrawConfig {
+    fn default() -> Self {
+        TerrainDrawConfig {
+            visible_distance: 600.0,
+            lod_distance: 48.0,
+            no_lod: false,
+            light_dir: Vec3::new(-0.4, 0.6, -1.0),
+            ambient: 0.35,
+        }
+    }
+}
+
+/// What one build drew.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TerrainDrawStats {
+    pub patches: u32,
+    pub triangles: u32,
+    /// Patches at each level.
+    pub per_level: [u32; LEVELS as usize],
+}
+
+/// The level of a patch whose nearest point is `d` metres from the camera.
+pub fn level_for_distance(d: f32, lod_distance: f32) -> u32 {
+    if lod_distance <= 0.0 || d < lod_distance {
+        return 0;
+    }
+    ((d / lod_distance).log2().floor() as u32 + 1).min(LEVELS - 1)
+}
+
+/// The material colour of a point: grass on the flat, rock on slopes, snow on the tops.
+fn material_color(height: f32, normal: Vec3) -> ColorI {
+    if normal.z < 0.75 {
+        ColorI::rgb(118, 108, 96)
+    } else if height > 60.0 {
+        ColorI::rgb(236, 238, 242)
+    } else {
+        let t = (height / 60.0).clamp(0.0, 1.0);
+        let mix = |a: f32, b: f32| (a + (b - a) * t).round() as u8;
+        ColorI::rgb(mix(62.0, 104.0), mix(98.0, 112.0), mix(52.0, 70.0))
+    }
+}
+
+/// The triangles of the terrain around `camera`, lit and coloured, with what was drawn.
+pub fn build_terrain_mesh(
+    terrain: &TerrainBlock,
+    camera: Vec3,
+    cfg: &TerrainDrawConfig,
+) -> (Vec<Vertex3>, TerrainDrawStats) {
+    let mut out = Vec::new();
+    let mut stats = TerrainDrawStats::default();
+    let s = terrain.square_size();
+    let patch_size = s * PATCH_SQUARES as f32;
+    let reach = (cfg.visible_distance / patch_size).ceil() as i64 + 1;
+    let (cx, cy) = ((camera.x / patch_size).floor() as i64, (camera.y / patch_size).floor() as i64);
+    let to_light = -cfg.light_dir.try_normalize().unwrap_or(Vec3::NEG_Z);
+    let ambient = cfg.ambient.clamp(0.0, 1.0);
+    for py in cy - reach..=cy + reach {
+        for px in cx - reach..=cx + reach {
+            let lo = Vec2::new(px as f32, py as f32) * patch_size;
+            let hi = lo + Vec2::splat(patch_size);
+            let nearest = Vec2::new(camera.x, camera.y).clamp(lo, hi);
+            let d = nearest.distance(Vec2::new(camera.x, camera.y));
+            if d > cfg.visible_distance {
+                continue;
+            }
+            let level = if cfg.no_lod { 0 } else { level_for_distance(d, cfg.lod_distance) };
+            let before = out.len();
+            patch(terrain, px * PATCH_SQUARES, py * PATCH_SQUARES, level, to_light, ambient, &mut out);
+            stats.patches += 1;
+            stats.per_level[level as usize] += 1;
+            stats.triangles += ((out.len() - before) / 3) as u32;
+        }
+    }
+    (out, stats)
+}
+
+/// One patch from grid point (i0, j0) at `level`, with its skirts.
+fn patch(
+    t: &TerrainBlock,
+    i0: i64,
+    j0: i64,
+    level: u32,
+    to_light: Vec3,
+    ambient: f32,
+    out: &mut Vec<Vertex3>,
+) {
+    let step = 1i64 << level;
+    let s = t.square_size();
+    let n = PATCH_SQUARES / step;
+    let point = |i: i64, j: i64| Vec3::new(i as f32 * s, j as f32 * s, t.point_height(i, j));
+    let shade = |p: Vec3, n: Vec3| {
+        let c = material_color(p.z, n);
+        let k = ambient + (1.0 - ambient) * n.dot(to_light).max(0.0);
+        let lit = |v: u8| (f32::from(v) * k).round().clamp(0.0, 255.0) as u8;
+        [lit(c.r), lit(c.g), lit(c.b), 255]
+    };
+    let tri = |a: Vec3, b: Vec3, c: Vec3, out: &mut Vec<Vertex3>| {
+        let normal = (b - a).cross(c - a).try_normalize().unwrap_or(Vec3::Z);
+        let color = shade((a + b + c) / 3.0, normal);
+        for p in [a, b, c] {
+            out.push(Vertex3 { pos: p.to_array(), color });
+        }
+    };
+    for gy in 0..n {
+        for gx in 0..n {
+            let (i, j) = (i0 + gx * step, j0 + gy * step);
+            let (p00, p10, p01, p11) =
+                (point(i, j), point(i + step, j), point(i, j + step), point(i + step, j + step));
+            // The block's own diagonal where the cell is one square; alternating above that.
+            if (i / step + j / step).rem_euclid(2) == 0 {
+                tri(p00, p10, p11, out);
+                tri(p00, p11, p01, out);
+            } else {
+                tri(p00, p10, p01, out);
+                tri(p10, p11, p01, out);
+            }
+        }
+    }
+    // Skirts: along each edge, a wall from the edge down by SKIRT_DEPTH.
+    let down = Vec3::new(0.0, 0.0, -SKIRT_DEPTH);
+    for k in 0..n {
+        let edges = [
+            (point(i0 + k * step, j0), point(i0 + (k + 1) * step, j0)),
+            (point(i0 + PATCH_SQUARES, j0 + k * step), point(i0 + PATCH_SQUARES, j0 + (k + 1) * step)),
+            (point(i0 + (k + 1) * step, j0 + PATCH_SQUARES), point(i0 + k * step, j0 + PATCH_SQUARES)),
+            (point(i0, j0 + (k + 1) * step), point(i0, j0 + k * step)),
+        ];
+        for (a, b) in edges {
+            tri(a, a + down, b + down, out);
+            tri(a, b + down, b, out);
+        }
+    }
+}
