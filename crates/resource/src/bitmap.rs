@@ -109,19 +109,7 @@ impl Bitmap {
     /// Decodes PNG, JPEG, GIF (the first frame) or BMP, told apart by their contents; the
     /// result is RGBA. Sizes over [`MAX_SIDE`] and truncated or corrupt files are errors.
     pub fn decode(bytes: &[u8]) -> Result<Self, BitmapError> {
-        let mut reader = image::ImageReader::new(Cursor::new(bytes))
-            .with_guessed_format()
-            .map_err(|e| BitmapError(format!("unreadable image: {e}")))?;
-        if reader.format().is_none() {
-            return err("not a PNG, JPEG, GIF or BMP image");
-        }
-        let mut limits = image::Limits::default();
-        limits.max_image_width = Some(MAX_SIDE);
-        limits.max_image_height = Some(MAX_SIDE);
-        limits.max_alloc = Some(MAX_DECODE_ALLOC);
-        reader.limits(limits);
-        let image = reader.decode().map_err(|e| BitmapError(format!("cannot decode image: {e}")))?;
-        let rgba = image.into_rgba8();
+        let rgba = decode_limited(bytes)?.into_rgba8();
         let (w, h) = rgba.dimensions();
         Bitmap::from_rgba(w, h, rgba.into_raw())
     }
@@ -340,6 +328,23 @@ fn exact_palette(pixels: &[u8], colors: usize) -> Option<(Vec<[u8; 4]>, Vec<u8>)
     Some((palette, indices))
 }
 
+/// Decodes an image of a format told by its contents, within [`MAX_SIDE`] a side and
+/// `MAX_DECODE_ALLOC` bytes of decoder memory.
+fn decode_limited(bytes: &[u8]) -> Result<image::DynamicImage, BitmapError> {
+    let mut reader = image::ImageReader::new(Cursor::new(bytes))
+        .with_guessed_format()
+        .map_err(|e| BitmapError(format!("unreadable image: {e}")))?;
+    if reader.format().is_none() {
+        return err("not a PNG, JPEG, GIF or BMP image");
+    }
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_SIDE);
+    limits.max_image_height = Some(MAX_SIDE);
+    limits.max_alloc = Some(MAX_DECODE_ALLOC);
+    reader.limits(limits);
+    reader.decode().map_err(|e| BitmapError(format!("cannot decode image: {e}")))
+}
+
 /// The palette entry nearest to `c` (squared distance over RGBA).
 fn nearest(palette: &[[u8; 4]], c: [u8; 4]) -> u8 {
     let dist = |p: &[u8; 4]| -> u32 {
@@ -351,16 +356,7 @@ fn nearest(palette: &[[u8; 4]], c: [u8; 4]) -> u8 {
 /// A 16-bit greyscale image (a terrain heightmap): width, height and the samples, rows top to
 /// bottom. An 8-bit or colour image is converted to 16-bit luminance.
 pub fn decode_gray16(bytes: &[u8]) -> Result<(u32, u32, Vec<u16>), BitmapError> {
-    let mut reader = image::ImageReader::new(Cursor::new(bytes))
-        .with_guessed_format()
-        .map_err(|e| BitmapError(format!("unreadable image: {e}")))?;
-    let mut limits = image::Limits::default();
-    limits.max_image_width = Some(MAX_SIDE);
-    limits.max_image_height = Some(MAX_SIDE);
-    limits.max_alloc = Some(MAX_DECODE_ALLOC);
-    reader.limits(limits);
-    let image = reader.decode().map_err(|e| BitmapError(format!("cannot decode image: {e}")))?;
-    let grey = image.into_luma16();
+    let grey = decode_limited(bytes)?.into_luma16();
     let (w, h) = grey.dimensions();
     Ok((w, h, grey.into_raw()))
 }

@@ -2,8 +2,11 @@
 //! and bitmaps and material lists through the resource manager.
 #![cfg(feature = "bitmap")]
 
+mod common;
+
 use std::io::Cursor;
-use std::path::PathBuf;
+
+use common::TempDir;
 
 use image::{ImageFormat, Rgba, RgbaImage};
 use v12_resource::bitmap::{decode_gray16, level_size};
@@ -149,28 +152,6 @@ fn a_sixteen_bit_greyscale_png_decodes_exactly() {
     let (w, h, samples) = decode_gray16(bytes.get_ref()).unwrap();
     assert_eq!((w, h), (3, 2));
     assert_eq!(samples, img.into_raw());
-}
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> Self {
-        let p = std::env::temp_dir().join(format!("v12-bitmap-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        Self(p)
-    }
-    fn file(&self, rel: &str, bytes: &[u8]) {
-        let p = self.0.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, bytes).unwrap();
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 #[test]

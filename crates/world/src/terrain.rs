@@ -248,12 +248,18 @@ impl TerrainBlock {
         if start.z + dz * t0 > zmax + 1e-3 && start.z + dz * t1 > zmax + 1e-3 {
             return None;
         }
-        let mut best: Option<TerrainHit> = None;
+        let mut best = None;
+        self.segment_vs_square(i, j, start, end, &mut best);
+        best
+    }
+
+    /// Keeps in `best` the nearer of it and the segment's hit on square (i, j)'s triangles.
+    fn segment_vs_square(&self, i: i64, j: i64, start: Vec3, end: Vec3, best: &mut Option<TerrainHit>) {
         for tri in self.square_triangles(i, j) {
             if let Some((t, n)) = segment_triangle(start, end, &tri)
                 && best.is_none_or(|b| t < b.t)
             {
-                best = Some(TerrainHit {
+                *best = Some(TerrainHit {
                     t,
                     point: start + (end - start) * t,
                     normal: n,
@@ -261,7 +267,6 @@ impl TerrainBlock {
                 });
             }
         }
-        best
     }
 
     /// Reference ray cast for tests and benchmarks: every triangle of every square under the
@@ -275,18 +280,7 @@ impl TerrainBlock {
         let mut best: Option<TerrainHit> = None;
         for j in (lo.y / s).floor() as i64..=(hi.y / s).floor() as i64 {
             for i in (lo.x / s).floor() as i64..=(hi.x / s).floor() as i64 {
-                for tri in self.square_triangles(i, j) {
-                    if let Some((t, n)) = segment_triangle(start, end, &tri)
-                        && best.is_none_or(|b| t < b.t)
-                    {
-                        best = Some(TerrainHit {
-                            t,
-                            point: start + (end - start) * t,
-                            normal: n,
-                            material: self.material(i, j),
-                        });
-                    }
-                }
+                self.segment_vs_square(i, j, start, end, &mut best);
             }
         }
         best
