@@ -5,9 +5,9 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use std::path::Path;
 use std::time::Duration;
 use v12_console_vm::Console;
-use v12_examples::client::frame::HeadlessFrame;
-use v12_examples::client::ui::{ClientUi, HudState};
-use v12_examples::client::view::synthetic_world;
+use v12_game::client::frame::HeadlessFrame;
+use v12_game::client::ui::{ClientUi, HudState};
+use v12_game::client::view::synthetic_world;
 use v12_render_gl::DrawList;
 
 fn frame(c: &mut Criterion) {

@@ -1,14 +1,13 @@
 //! What every real-UDP example loop shares: the port type, how a loop sleeps without spinning,
-//! and the server key material.
+//! and the server key material (the engine layer's [`entropy`]).
 
 use std::io;
 use std::time::Duration;
 
-use v12_platform::{Clock, LinkConditioner, SystemClock, UdpTransport};
+use v12_platform::{Clock, SystemClock};
 use v12_sim::NetDriver;
 
-/// A real UDP port behind the link conditioner.
-pub type Port = LinkConditioner<UdpTransport>;
+pub use v12_game::Port;
 
 /// Longest sleep in a loop, so timers fire on time.
 pub const MAX_WAIT: Duration = Duration::from_millis(4);
@@ -25,31 +24,4 @@ pub fn wait(driver: &NetDriver<Port>, clock: &SystemClock) -> io::Result<()> {
     Ok(())
 }
 
-/// Key material for a `NetInterface`: the challenge-token MAC key and the nonce seed. On a real
-/// server they must be unpredictable, so they come from the operating system's random source
-/// (`getrandom`). `seed` and `who` are mixed in only if the OS has none (then the process's
-/// random hasher keys stand in, with a warning).
-pub fn entropy(seed: u64, who: u64) -> [u8; 32] {
-    let mut out = [0u8; 32];
-    if getrandom::fill(&mut out).is_ok() {
-        return out;
-    }
-    tracing::warn!("no OS random source: deriving the handshake keys from hasher seeds");
-    use std::hash::{BuildHasher, Hasher};
-    for (i, chunk) in out.chunks_mut(8).enumerate() {
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u64(seed ^ who.rotate_left(17) ^ i as u64);
-        chunk.copy_from_slice(&h.finish().to_le_bytes());
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn handshake_keys_come_from_the_os_and_differ_every_time() {
-        let (a, b) = (super::entropy(1, 1), super::entropy(1, 1));
-        assert_ne!(a, b, "same seed, different keys: they are not derived from the seed");
-        assert_ne!(a, [0u8; 32]);
-    }
-}
+pub use v12_game::entropy;

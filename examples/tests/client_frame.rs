@@ -5,9 +5,9 @@
 
 use std::path::{Path, PathBuf};
 use v12_console_vm::Console;
-use v12_examples::client::frame::HeadlessFrame;
-use v12_examples::client::ui::{ClientUi, HudState};
-use v12_examples::client::view::{ObjectKind, ViewObject, WorldView, team_color};
+use v12_game::client::frame::HeadlessFrame;
+use v12_game::client::ui::{ClientUi, HudState};
+use v12_game::client::view::{ObjectKind, ViewObject, WorldView, team_color};
 use v12_render_gl::glam::Vec3;
 use v12_render_gl::{DrawList, Image};
 

@@ -39,18 +39,18 @@ fn the_mission_loads_and_players_walk_on_it() {
     let sink = BufferSink::new();
     con.set_output(Box::new(sink.clone()));
     con.set_file_root(MOD);
-    let resources = v12_examples::mod_files::install(&mut con, Path::new(MOD), &[]).unwrap();
-    let world = v12_examples::mission::install(&mut con, resources);
+    let resources = v12_game::mod_files::install(&mut con, Path::new(MOD), &[]).unwrap();
+    let world = v12_game::mission::install(&mut con, resources);
     con.exec_file("missions/arena.mis").unwrap();
     let errors: Vec<String> =
         sink.lines().into_iter().filter(|(l, _)| *l == Level::Error).map(|(_, t)| t).collect();
     assert!(errors.is_empty(), "{errors:?}");
-    assert_eq!(v12_examples::mission::object_count(&world), 2);
-    assert_eq!(v12_examples::mission::world_ghosts(&world).len(), 2);
-    assert!(!v12_examples::mission::interior_boxes(&world).is_empty());
+    assert_eq!(v12_game::mission::object_count(&world), 2);
+    assert_eq!(v12_game::mission::world_ghosts(&world).len(), 2);
+    assert!(!v12_game::mission::interior_boxes(&world).is_empty());
 
     let ground = v12_world::MissionWorld::ground(&world);
-    let m = v12_examples::game::host::motion(v12_examples::mission::loaded_ground(&world, &ground));
+    let m = v12_game::motion(v12_game::mission::loaded_ground(&world, &ground));
     assert_eq!(m.gravity, 20.0);
     // Dropped in the arena: lands on the flat ground and stays.
     let mut s = ControlState { pos: Vec3::new(0.0, 0.0, 3.0), ..ControlState::default() };
@@ -70,7 +70,7 @@ fn the_mission_loads_and_players_walk_on_it() {
     assert!((30.0 + 15.0 * hit.0 - 42.0).abs() < 1e-3, "{hit:?}");
     assert!(ground.cast_ray(Vec3::new(-30.0, 0.0, 0.01), Vec3::new(30.0, 0.0, 0.01)).is_none());
     // Where objects are spawned: on the flat arena, on the hills beyond it, on the roof.
-    use v12_examples::mission::ground_height;
+    use v12_game::mission::ground_height;
     assert_eq!(ground_height(Some(&ground), 10.0, -20.0), 0.0);
     assert!(ground_height(Some(&ground), 300.0, 300.0) > 5.0, "on a hill");
     assert!((ground_height(Some(&ground), 0.0, 46.0) - 3.5).abs() < 1e-3, "the roof's top at -0.5 + 4 m");
@@ -83,9 +83,9 @@ fn the_mission_loads_and_players_walk_on_it() {
 #[test]
 fn the_ui_font_comes_from_the_games_fonts_folder() {
     let (mut con, _remote, resources) =
-        v12_examples::client::screenshot::client_console(Path::new(MOD), "FontCheck").unwrap();
-    let _ui = v12_examples::client::ui::ClientUi::new(&mut con, 320, 240).unwrap();
-    assert!(v12_examples::mod_files::ui_font(&mut con, &resources).is_some());
+        v12_game::client::screenshot::client_console(Path::new(MOD), "FontCheck").unwrap();
+    let _ui = v12_game::client::ui::ClientUi::new(&mut con, 320, 240).unwrap();
+    assert!(v12_game::mod_files::ui_font(&mut con, &resources).is_some());
     con.eval("new GuiControlProfile(GuiDefaultProfile) { fontType = \"NoSuchFace\"; };").unwrap();
-    assert!(v12_examples::mod_files::ui_font(&mut con, &resources).is_none(), "no file: the built-in face");
+    assert!(v12_game::mod_files::ui_font(&mut con, &resources).is_none(), "no file: the built-in face");
 }

@@ -4,8 +4,8 @@
 
 use clap::Parser;
 use std::path::PathBuf;
-use v12_examples::client::cli::ClientArgs;
-use v12_examples::game::host::{HostConfig, link_preset, run};
+use v12_game::client::cli::ClientArgs;
+use v12_game::{HostConfig, link_preset, run};
 
 /// The V12 example program: the game's scripts on the V12 engine.
 #[derive(Debug, Parser)]
@@ -66,6 +66,7 @@ fn main() {
         script_args: cli.script_args,
         link: link_preset(&cli.link, cli.latency, cli.loss),
         seed: cli.seed.unwrap_or_else(|| u64::from(std::process::id())),
+        report: |line| println!("{line}"),
     };
     let res = match cli.client.run(&cfg) {
         Some(r) => r,

@@ -1,6 +1,5 @@
-//! The V12 example game: the `v12` program's host (ControlFlow main loop, server and client,
-//! connection scripting, the game's Rust half and its bot) and the headless match demo.
-//! The rules live in `examples/game/*.cs`.
+//! The V12 example game's headless match demo: separate `v12` processes (a dedicated server
+//! and bots) run and checked. The game itself is its scripts (`examples/game/*.cs`) on the
+//! engine layer (`v12-game`).
 
 pub mod bot_match;
-pub mod host;

@@ -1,22 +1,24 @@
-//! The client's network half, as the `v12` host runs it: a connection to a server, its
-//! ghosts, datablocks, remote commands and prediction, ticked every 32 ms, with the input
-//! of each tick supplied by the caller (the keyboard and mouse, or the bot rules in tests).
-//! It turns what it knows into a [`WorldView`] and a [`HudState`] every frame.
+//! The one client session: a connection to a server with its ghosts, datablocks, remote
+//! commands and prediction, ticked every 32 ms with the input of each tick supplied by the
+//! caller (the keyboard and mouse of the window client, the bot of a headless client, the
+//! autopilot of the screenshot). The `v12` host, the window client and the headless
+//! screenshot all run this type, so there is one client loop.
+//!
+//! It turns what it knows into a [`WorldView`] and a [`HudState`] for drawing, and into a
+//! [`ClientReport`] for the host's status lines.
 
-use crate::client::ui::HudState;
-use crate::client::view::{ObjectKind, ViewObject, WorldView};
-pub use crate::game::host::{motion, registries};
+use crate::client::snapshot::{HudState, ObjectKind, ViewObject, WorldView};
 use crate::mission::ClientGhosts;
+use crate::{HIDDEN, Port, motion};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::io;
 use std::net::SocketAddr;
 use std::rc::Rc;
 use v12_console_vm::Console;
-use v12_netobject::ghost::NoObjects;
-use v12_netobject::ghost::ObjectId;
+use v12_netobject::ghost::{NoObjects, ObjectId};
 use v12_netobject::{ConnectionId, InterfaceConfig, InterfaceEvent, NetInterface, RateConfig};
-use v12_platform::{NetAddress, UdpTransport};
+use v12_platform::{ConditionerConfig, LinkConditioner, NetAddress, UdpTransport};
 use v12_resource::ResourceManager;
 use v12_sim::NetDriver;
 use v12_sim::container::{ScriptContainer, StaticGeometry};
@@ -25,19 +27,64 @@ use v12_sim::game_connection::{self as gc, ClientGameConnection, ConnectAccepted
 use v12_sim::moves::Move;
 use v12_sim::process::TICK_MS;
 use v12_sim::remote_command::RemoteCommands;
-use v12_sim::scene::ClientScene;
-use v12_sim::scene::Motion;
+use v12_sim::scene::{ClientScene, Motion, SceneObject, UpdateCoverage, settled_state_hash};
 use v12_world::MissionHandle;
 use v12_world::MissionWorld;
 use v12_world::mission::WorldGhosts;
 
-/// Flag bit the game sets on dead players and taken items (`host::HIDDEN`).
-const HIDDEN: u8 = 1;
+/// How many of the nearest players the coverage figure watches.
+pub const NEAREST_PLAYERS: usize = 8;
+/// Coverage is counted from this long after `connect` (ms): past the joining burst
+/// (datablocks, every ghost's create).
+pub const COVERAGE_WARMUP_MS: u64 = 3000;
+
+/// Where and how to connect.
+#[derive(Debug, Clone)]
+pub struct ConnectOptions {
+    /// The server, `host:port`.
+    pub addr: String,
+    /// The connect arguments the server's `onConnect` receives (the player's name first).
+    pub args: Vec<String>,
+    /// Seeds the link conditioner (the handshake keys come from the OS).
+    pub seed: u64,
+    /// A link conditioner on the client's socket (`None`: a clean link).
+    pub link: Option<ConditionerConfig>,
+    /// Packet rate and size both ways.
+    pub rate: RateConfig,
+}
+
+impl ConnectOptions {
+    /// `name` joins `addr` over a clean link at the rates in the console's prefs.
+    pub fn new(con: &Console, addr: &str, name: &str) -> Self {
+        ConnectOptions {
+            addr: addr.to_string(),
+            args: vec![name.to_string()],
+            seed: 0,
+            link: None,
+            rate: crate::rate_from_prefs(con, false),
+        }
+    }
+}
+
+/// The figures of the host's `CLIENT` status line.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClientReport {
+    pub rtt_ms: f32,
+    pub bytes_in: u64,
+    pub corrections: u64,
+    /// The longest time (ms) since any other player's ghost was updated.
+    pub staleness_ms: u32,
+    pub ghosts: usize,
+    /// Fraction of server packets that updated each of the nearest players.
+    pub coverage: f64,
+    /// When the session connected (ms).
+    pub started_ms: u64,
+}
 
 /// A client connection to a `v12` server.
 pub struct ClientSession {
-    pub remote: RemoteCommands,
-    driver: NetDriver<UdpTransport>,
+    remote: RemoteCommands,
+    driver: NetDriver<Port>,
     server: ConnectionId,
     scene: ClientScene,
     gcon: ClientGameConnection,
@@ -47,8 +94,15 @@ pub struct ClientSession {
     accepted: bool,
     ended: bool,
     time_ms: u64,
+    /// Ticks run so far.
+    tick: u64,
+    started_ms: u64,
     rate_window: (u64, u64),
     kbps_in: f32,
+    /// Are the nearest players updated in every server packet?
+    coverage: UpdateCoverage,
+    /// Server data packets received so far (for [`Self::coverage`]).
+    data_seen: u64,
     /// The world the server's terrain and building ghosts build here.
     world: MissionHandle,
     world_ghosts: WorldGhosts,
@@ -57,45 +111,59 @@ pub struct ClientSession {
 
 impl std::fmt::Debug for ClientSession {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ClientSession").field("connected", &self.connected).finish_non_exhaustive()
+        f.debug_struct("ClientSession")
+            .field("connected", &self.connected)
+            .field("accepted", &self.accepted)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The address a client binds to reach `server`: loopback for a server on this machine, any
+/// interface otherwise.
+fn client_bind_ip(server: SocketAddr) -> std::net::IpAddr {
+    match server.ip() {
+        ip if ip.is_loopback() => ip,
+        std::net::IpAddr::V4(_) => std::net::Ipv4Addr::UNSPECIFIED.into(),
+        std::net::IpAddr::V6(_) => std::net::Ipv6Addr::UNSPECIFIED.into(),
     }
 }
 
 impl ClientSession {
-    /// Creates `ServerConnection` in the console and starts connecting to `addr` as `name`.
-    /// `remote` must be the console's `RemoteCommands` (registered once per console);
-    /// `resources` are the game's files, where the server's world is loaded from.
+    /// Creates `ServerConnection` in the console and starts connecting. `remote` is the
+    /// console's `RemoteCommands` (registered once per console; a listen server shares it);
+    /// `resources` are the game's files, where the server's world is loaded from (one
+    /// instance of each with a listen server's). The console's prefs choose encryption and
+    /// the connect token.
     pub fn connect(
         con: &mut Console,
         remote: RemoteCommands,
         resources: Rc<ResourceManager>,
-        addr: &str,
-        name: &str,
+        opts: &ConnectOptions,
         now: u64,
-        seed: u64,
     ) -> io::Result<Self> {
-        let sock: SocketAddr = addr.parse().map_err(|_| io::Error::other(format!("bad address {addr}")))?;
-        gc::client_create_server_connection(con).map_err(io::Error::other)?;
-        let (reg, ghosts) = registries();
-        let rate = RateConfig { send_period_ms: 32, send_size: 508, recv_period_ms: 100, recv_size: 508 };
+        let sock: SocketAddr =
+            opts.addr.parse().map_err(|_| io::Error::other(format!("bad address {}", opts.addr)))?;
         let encryption = crate::net_security::encryption(con).map_err(io::Error::other)?;
         let token = crate::net_security::client_token(con).map_err(io::Error::other)?;
+        gc::client_create_server_connection(con).map_err(io::Error::other)?;
+        let (reg, ghosts) = crate::registries();
         let mut iface = NetInterface::new(
-            InterfaceConfig { client_rate: rate, encryption, ..Default::default() },
+            InterfaceConfig { client_rate: opts.rate, encryption, ..Default::default() },
             reg,
-            crate::net_loop::entropy(seed, 1),
+            crate::entropy(opts.seed, 0x55),
         );
         iface.set_ghost_classes(ghosts);
-        let data = gc::encode_connect_args(&[name.to_string()]).into();
+        let data = gc::encode_connect_args(&opts.args).into();
         let server = match token {
             Some(t) => iface.connect_with_token(now, sock, data, t),
             None => iface.connect(now, sock, data),
         };
-        let transport = UdpTransport::bind(NetAddress::localhost(0))?;
+        let udp = UdpTransport::bind(NetAddress::new(client_bind_ip(sock), 0))?;
+        let port = LinkConditioner::new(udp, opts.link.unwrap_or_default(), opts.seed ^ 0x77);
         let world = MissionWorld::new(resources, Rc::new(RefCell::new(ScriptContainer::default())));
         Ok(ClientSession {
             remote,
-            driver: NetDriver::new(iface, transport),
+            driver: NetDriver::new(iface, port),
             server,
             scene: ClientScene::new(),
             gcon: ClientGameConnection::new(),
@@ -105,8 +173,12 @@ impl ClientSession {
             accepted: false,
             ended: false,
             time_ms: now,
+            tick: 0,
+            started_ms: now,
             rate_window: (now, 0),
             kbps_in: 0.0,
+            coverage: UpdateCoverage::new(),
+            data_seen: 0,
             world_ghosts: WorldGhosts::new(world.clone()),
             ground: MissionWorld::ground(&world),
             world,
@@ -123,17 +195,26 @@ impl ClientSession {
         self.accepted
     }
 
-    /// Runs the client's ticks up to `now` (each with `input()`), then its network turn.
+    /// Ticks run so far.
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// Runs the client's ticks up to `now`, each with the move `input` makes (it may look at
+    /// the session, as the bot does), then its network turn: remote commands out, packets
+    /// both ways, and the received events (connection callbacks, datablocks, commands).
     pub fn advance(
         &mut self,
         con: &mut Console,
         now: u64,
-        mut input: impl FnMut() -> Move,
+        mut input: impl FnMut(&ClientSession) -> Move,
     ) -> io::Result<()> {
         let m = self.motion();
         while self.time_ms + u64::from(TICK_MS) <= now {
             self.time_ms += u64::from(TICK_MS);
-            self.gcon.process_tick(input(), &m);
+            self.tick += 1;
+            let mv = input(self);
+            self.gcon.process_tick(mv, &m);
             if self.connected {
                 let _ = self.gcon.post_moves(&mut self.driver.interface, self.server);
             }
@@ -148,6 +229,7 @@ impl ClientSession {
             &NoObjects,
             &mut ClientGhosts { scene: &mut self.scene, world: &mut self.world_ghosts },
         )?;
+        self.observe_coverage(now >= self.started_ms + COVERAGE_WARMUP_MS);
         while let Some(ev) = self.driver.interface.poll_event() {
             self.net_event(con, ev);
         }
@@ -160,6 +242,7 @@ impl ClientSession {
         Ok(())
     }
 
+    /// The local id of the ghost this client controls.
     fn control_local(&self) -> Option<ObjectId> {
         let g = self.gcon.control_ghost()?;
         self.driver.interface.ghost_receiver(self.server)?.object_of(g)
@@ -197,6 +280,70 @@ impl ClientSession {
                     Err(e) => tracing::warn!(%e, "bad datablock"),
                 }
             }
+        }
+    }
+
+    /// The class of a ghost's datablock (`PlayerData`, `ItemData`; empty when unknown).
+    pub fn datablock_class(&self, datablock: u32) -> &str {
+        self.block_class.get(&datablock).map_or("", String::as_str)
+    }
+
+    /// Every ghost but the one this client controls (the client predicts that one).
+    pub fn other_ghosts(&self) -> impl Iterator<Item = (ObjectId, &SceneObject)> {
+        let skip = self.control_local();
+        self.scene.iter().filter(move |(id, _)| Some(*id) != skip)
+    }
+
+    /// The controlled object's predicted state.
+    pub fn predicted(&self) -> Option<v12_sim::scene::ControlState> {
+        self.gcon.predicted().copied()
+    }
+
+    fn is_player(&self, g: &SceneObject) -> bool {
+        self.datablock_class(g.datablock) == "PlayerData"
+    }
+
+    /// Counts, for the nearest visible players, the server packets that updated them.
+    fn observe_coverage(&mut self, counting: bool) {
+        let Some(k) = self.driver.interface.connection(self.server) else { return };
+        let data = k.protocol().stats().data_received;
+        let fresh = if counting { data.saturating_sub(self.data_seen) } else { 0 };
+        self.data_seen = data;
+        let Some(me) = self.gcon.predicted().map(|s| s.pos) else { return };
+        let skip = self.control_local();
+        let blocks = &self.block_class;
+        self.coverage.observe(&self.scene, me, NEAREST_PLAYERS, fresh, |id, g| {
+            Some(id) != skip
+                && g.flags & HIDDEN == 0
+                && blocks.get(&g.datablock).is_some_and(|k| k == "PlayerData")
+        });
+    }
+
+    /// The longest time since another player's ghost was updated (ms).
+    pub fn worst_player_staleness(&self) -> u32 {
+        self.other_ghosts()
+            .filter(|(_, g)| self.is_player(g))
+            .map(|(_, g)| g.since_update_ms)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The hash of the settled states of the ghosts received (the control object aside), and
+    /// how many there are: the client's half of the ghost-state check.
+    pub fn ghost_hash(&self) -> (u64, usize) {
+        settled_state_hash(self.other_ghosts().map(|(_, g)| g))
+    }
+
+    /// The figures of the host's status line.
+    pub fn report(&self) -> ClientReport {
+        ClientReport {
+            rtt_ms: self.driver.interface.connection(self.server).map_or(0.0, |k| k.rtt_ms()),
+            bytes_in: self.driver.stats().bytes_in,
+            corrections: self.gcon.stats.corrections,
+            staleness_ms: self.worst_player_staleness(),
+            ghosts: self.scene.len(),
+            coverage: self.coverage.ratio(),
+            started_ms: self.started_ms,
         }
     }
 

@@ -7,41 +7,10 @@ use v12_gui::GameView;
 use v12_render_gl::glam::Vec3;
 use v12_render_gl::{Camera, ColorI, Scene, Shape};
 
+pub use crate::client::snapshot::{ObjectKind, ViewObject, WorldView, facing};
+
 /// Half the arena's side (metres), as the game's `Motion::arena_half`.
 pub const ARENA_HALF: f32 = 50.0;
-
-/// What an object is, from its datablock's class.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ObjectKind {
-    Player,
-    Item,
-    Projectile,
-}
-
-/// One object as the client sees it.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ViewObject {
-    pub id: u32,
-    pub kind: ObjectKind,
-    pub pos: Vec3,
-    pub yaw: f32,
-    /// Display team (0 or 1). The game has no teams; the client splits players by id so
-    /// the view can tell sides apart.
-    pub team: u32,
-    /// The object this client controls.
-    pub is_me: bool,
-}
-
-/// The visible world at one instant plus the animation time (ms) for spinning items.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct WorldView {
-    pub objects: Vec<ViewObject>,
-    /// The mission's buildings as boxes (each solid brush: centre, half size).
-    pub walls: Vec<(Vec3, Vec3)>,
-    /// The mission's terrain, drawn with level of detail around the camera.
-    pub terrain: Option<Rc<v12_world::TerrainBlock>>,
-    pub time_ms: u64,
-}
 
 /// Brushes whose bottom is this high above the ground are roofs: the view leaves them off so
 /// the chase camera sees into a building.
@@ -56,18 +25,7 @@ pub fn team_color(team: u32, is_me: bool) -> ColorI {
     }
 }
 
-/// The direction a yaw faces (the game's convention: yaw 0 looks down +Y).
-pub fn facing(yaw: f32) -> Vec3 {
-    let (s, c) = yaw.sin_cos();
-    Vec3::new(-s, c, 0.0)
-}
-
 impl WorldView {
-    /// The controlled object, if the client has one.
-    pub fn me(&self) -> Option<&ViewObject> {
-        self.objects.iter().find(|o| o.is_me)
-    }
-
     /// A chase camera behind and above the local player; an overview of the arena without one.
     pub fn camera(&self) -> Camera {
         match self.me() {

@@ -1,25 +1,12 @@
 //! The client's GUI: a canvas whose screens come from the mod's `client/ui` scripts, the HUD
 //! values pushed into the `$` variables those scripts bind, and one frame as a draw list.
 
+pub use crate::client::snapshot::HudState;
 use crate::client::view::{SharedView, WorldView};
 use std::fmt;
 use v12_console_vm::Console;
 use v12_gui::{ConsoleLog, GuiCanvas, GuiError};
 use v12_render_gl::DrawList;
-
-/// Everything the HUD shows besides the world.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct HudState {
-    pub score: i32,
-    pub health: u32,
-    pub max_health: u32,
-    /// Round-trip time (ms).
-    pub ping_ms: f32,
-    /// Fraction of data packets lost, 0..=1.
-    pub packet_loss: f32,
-    /// Incoming rate (kbit/s).
-    pub kbps_in: f32,
-}
 
 /// Why the UI could not be built.
 #[derive(Debug)]

@@ -26,12 +26,13 @@ impl FileSource for ModFiles {
 
 /// Mounts `mod_dir` and then `mods` over it (each with its volumes) and makes them where the
 /// console reads scripts and answers `isFile`, `findFirstFile`, `getFileCRC`; a bad volume is
-/// reported and skipped. Returns the manager (with the bitmap, world and font loaders), for the renderer's
+/// reported and skipped. Returns the manager (with the bitmap, world and, with `render`, font loaders), for the renderer's
 /// textures to come from the same mods and instances.
 pub fn install(con: &mut Console, mod_dir: &Path, mods: &[PathBuf]) -> std::io::Result<Rc<ResourceManager>> {
     let mut res = ResourceManager::new();
     res.register_bitmap_loaders();
     v12_world::register_loaders(&mut res);
+    #[cfg(feature = "render")]
     v12_render_gl::register_font_loader(&mut res);
     for dir in std::iter::once(mod_dir).chain(mods.iter().map(PathBuf::as_path)) {
         let problems = res.add_mod(dir).map_err(std::io::Error::other)?;
@@ -48,6 +49,7 @@ pub fn install(con: &mut Console, mod_dir: &Path, mods: &[PathBuf]) -> std::io::
 /// (`GuiDefaultProfile.fontType`; without one, the built-in default's `DejaVuSans`), through
 /// the resource manager. `None` (with a console
 /// warning when a file was there but did not load) keeps the embedded face.
+#[cfg(feature = "render")]
 pub fn ui_font(con: &mut Console, res: &ResourceManager) -> Option<v12_render_gl::FontFace> {
     let name = con
         .find_object_str("GuiDefaultProfile")

@@ -2,8 +2,7 @@
 //! [--play-seconds S] [--bots N]` and `--window` (also the default for a plain `v12` on a
 //! desktop: no --dedicated, --connect, --exec or script arguments, and a display).
 
-use crate::client::screenshot::{self, ScreenshotConfig};
-use crate::game::host::HostConfig;
+use crate::host::HostConfig;
 use std::path::PathBuf;
 
 /// Client options parsed next to the host's (flattened into `v12`'s command line).
@@ -45,54 +44,66 @@ impl ClientArgs {
     /// Runs the client mode these flags ask for; `None` when the plain host should run.
     pub fn run(&self, host: &HostConfig) -> Option<Result<i32, String>> {
         if self.headless {
-            let Some(out) = self.screenshot.clone() else {
-                return Some(Err("--headless needs --screenshot FILE.png".into()));
-            };
-            let (width, height) = self.size.unwrap_or((800, 600));
-            let v12 = match std::env::current_exe() {
-                Ok(p) => p,
-                Err(e) => return Some(Err(e.to_string())),
-            };
-            let cfg = ScreenshotConfig {
-                out,
-                width,
-                height,
-                seconds: self.play_seconds.unwrap_or(3.0),
-                bots: self.bots.unwrap_or(2),
-                mod_dir: host.mod_dir.clone(),
-                v12,
-            };
-            return Some(
-                screenshot::run(&cfg)
-                    .map(|r| {
-                        // The program's result line, as the host prints its STATUS lines.
-                        println!(
-                            "SCREENSHOT {} objects={} chat_relayed={}",
-                            cfg.out.display(),
-                            r.objects,
-                            r.chat_relayed
-                        );
-                        0
-                    })
-                    .map_err(|e| e.to_string()),
-            );
+            return Some(self.headless_screenshot(host));
         }
         let plain =
             !host.dedicated && host.connect.is_none() && host.script_args.is_empty() && host.exec.is_empty();
         let display = std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some();
         if self.window || (plain && display) {
-            let v12 = match std::env::current_exe() {
-                Ok(p) => p,
-                Err(e) => return Some(Err(e.to_string())),
-            };
-            let cfg = crate::client::window::WindowConfig {
-                connect: host.connect.clone(),
-                mod_dir: host.mod_dir.clone(),
-                v12,
-                name: "Player".into(),
-            };
-            return Some(crate::client::window::run(cfg).map_err(|e| e.to_string()));
+            return Some(window(host));
         }
         None
     }
+}
+
+impl ClientArgs {
+    /// `--headless --screenshot`: plays against a local match and writes one frame.
+    #[cfg(feature = "render")]
+    fn headless_screenshot(&self, host: &HostConfig) -> Result<i32, String> {
+        use crate::client::screenshot::{self, ScreenshotConfig};
+        let out = self.screenshot.clone().ok_or("--headless needs --screenshot FILE.png")?;
+        let (width, height) = self.size.unwrap_or((800, 600));
+        let v12 = std::env::current_exe().map_err(|e| e.to_string())?;
+        let cfg = ScreenshotConfig {
+            out,
+            width,
+            height,
+            seconds: self.play_seconds.unwrap_or(3.0),
+            bots: self.bots.unwrap_or(2),
+            mod_dir: host.mod_dir.clone(),
+            v12,
+        };
+        let r = screenshot::run(&cfg).map_err(|e| e.to_string())?;
+        // The program's result line, as the host reports its STATUS lines.
+        (host.report)(&format!(
+            "SCREENSHOT {} objects={} chat_relayed={}",
+            cfg.out.display(),
+            r.objects,
+            r.chat_relayed
+        ));
+        Ok(0)
+    }
+
+    #[cfg(not(feature = "render"))]
+    fn headless_screenshot(&self, _host: &HostConfig) -> Result<i32, String> {
+        Err("this v12 was built without the render feature: no screenshot".into())
+    }
+}
+
+/// The window client.
+#[cfg(feature = "window")]
+fn window(host: &HostConfig) -> Result<i32, String> {
+    let v12 = std::env::current_exe().map_err(|e| e.to_string())?;
+    let cfg = crate::client::window::WindowConfig {
+        connect: host.connect.clone(),
+        mod_dir: host.mod_dir.clone(),
+        v12,
+        name: "Player".into(),
+    };
+    crate::client::window::run(cfg).map_err(|e| e.to_string())
+}
+
+#[cfg(not(feature = "window"))]
+fn window(_host: &HostConfig) -> Result<i32, String> {
+    Err("this v12 was built without the window feature: use --dedicated or --connect".into())
 }

@@ -4,7 +4,7 @@
 //! maps (`MoveMap` in `client/ui/client.cs`: WASD, space or the left button fires).
 
 use crate::client::screenshot::{LocalMatch, client_console};
-use crate::client::session::ClientSession;
+use crate::client::session::{ClientSession, ConnectOptions};
 use crate::client::ui::ClientUi;
 use std::io;
 use std::path::PathBuf;
@@ -174,15 +174,9 @@ impl App {
         };
         let remote = self.remote.take().ok_or_else(|| io::Error::other("already joined"))?;
         let now = self.now();
-        self.session = Some(ClientSession::connect(
-            &mut self.con,
-            remote,
-            self.resources.clone(),
-            &addr,
-            &self.cfg.name,
-            now,
-            0xC11E,
-        )?);
+        let opts = ConnectOptions { seed: 0xC11E, ..ConnectOptions::new(&self.con, &addr, &self.cfg.name) };
+        self.session =
+            Some(ClientSession::connect(&mut self.con, remote, self.resources.clone(), &opts, now)?);
         self.con.eval("MoveMap.push();").map_err(|e| io::Error::other(e.to_string()))?;
         Ok(())
     }
@@ -201,7 +195,7 @@ impl App {
             let mut trig = [false; 6];
             trig[0] = g(con, "mvFire") > 0.0;
             let mv = Move::from_input(0.0, fwd, 0.0, turn, 0.0, 0.0, trig);
-            s.advance(con, now, || mv)?;
+            s.advance(con, now, |_| mv)?;
             self.ui.set_world(s.world_view(now));
             let hud = s.hud(con, &self.cfg.name);
             self.ui.set_hud(con, &hud);

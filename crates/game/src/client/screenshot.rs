@@ -4,7 +4,7 @@
 //! headless and writes it as a PNG.
 
 use crate::client::frame::HeadlessFrame;
-use crate::client::session::ClientSession;
+use crate::client::session::{ClientSession, ConnectOptions};
 use crate::client::ui::ClientUi;
 use std::io::{self, BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -150,15 +150,15 @@ pub fn run(cfg: &ScreenshotConfig) -> io::Result<ScreenshotReport> {
     ui.show(&mut con, "PlayGui").map_err(io::Error::other)?;
     let start = Instant::now();
     let now = || start.elapsed().as_millis() as u64;
-    let mut session =
-        ClientSession::connect(&mut con, remote, resources.clone(), &addr, name, now(), 0x5EED)?;
+    let opts = ConnectOptions { seed: 0x5EED, ..ConnectOptions::new(&con, &addr, name) };
+    let mut session = ClientSession::connect(&mut con, remote, resources.clone(), &opts, now())?;
     let mut tick = 0u64;
     let mut last = 0u64;
     let mut chatted = false;
     let play_ms = (cfg.seconds.max(0.5) * 1000.0) as u64;
     while now() < play_ms {
         let t = now();
-        session.advance(&mut con, t, || {
+        session.advance(&mut con, t, |_| {
             tick += 1;
             autopilot(tick)
         })?;

@@ -1,0 +1,65 @@
+//! What the client shows, as plain data: the visible world and the HUD's figures. The
+//! session makes them every frame without GL; the `render` feature draws them.
+
+use glam::Vec3;
+use std::rc::Rc;
+
+/// What an object is, from its datablock's class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ObjectKind {
+    Player,
+    Item,
+    Projectile,
+}
+
+/// One object as the client sees it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ViewObject {
+    pub id: u32,
+    pub kind: ObjectKind,
+    pub pos: Vec3,
+    pub yaw: f32,
+    /// Display team (0 or 1). The game has no teams; the client splits players by id so
+    /// the view can tell sides apart.
+    pub team: u32,
+    /// The object this client controls.
+    pub is_me: bool,
+}
+
+/// The visible world at one instant plus the animation time (ms) for spinning items.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WorldView {
+    pub objects: Vec<ViewObject>,
+    /// The mission's buildings as boxes (each solid brush: centre, half size).
+    pub walls: Vec<(Vec3, Vec3)>,
+    /// The mission's terrain, drawn with level of detail around the camera.
+    pub terrain: Option<Rc<v12_world::TerrainBlock>>,
+    pub time_ms: u64,
+}
+
+/// Everything the HUD shows besides the world.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HudState {
+    pub score: i32,
+    pub health: u32,
+    pub max_health: u32,
+    /// Round-trip time (ms).
+    pub ping_ms: f32,
+    /// Fraction of data packets lost, 0..=1.
+    pub packet_loss: f32,
+    /// Incoming rate (kbit/s).
+    pub kbps_in: f32,
+}
+
+/// The direction a yaw faces (the game's convention: yaw 0 looks down +Y).
+pub fn facing(yaw: f32) -> Vec3 {
+    let (s, c) = yaw.sin_cos();
+    Vec3::new(-s, c, 0.0)
+}
+
+impl WorldView {
+    /// The controlled object, if the client has one.
+    pub fn me(&self) -> Option<&ViewObject> {
+        self.objects.iter().find(|o| o.is_me)
+    }
+}

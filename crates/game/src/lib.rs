@@ -1,0 +1,109 @@
+//! V12's engine layer (the seed's `engine/game`): the main loop over platform events in the
+//! seed's ControlFlow order ([`host`]), the server session ([`server`]) and the one client
+//! session ([`client::session`]) that headless bots, the window client and the screenshot all
+//! run, the world's mission objects on the network ([`mission`]), and the console bindings of
+//! the layers below: mods and volumes ([`mod_files`]), encryption and connect tokens
+//! ([`net_security`]), the master server and the browser ([`browser`]).
+//!
+//! Drawing (the game view, the HUD, the headless screenshot) is the `render` feature and the
+//! window client the `window` feature, so a dedicated server builds without GL or winit.
+//! A game's rules and scripts live in its mod folder (the example game: `examples/game`).
+
+pub mod browser;
+pub mod client;
+pub mod host;
+pub mod mission;
+pub mod mod_files;
+pub mod net_security;
+pub mod server;
+
+use std::rc::Rc;
+use std::sync::Arc;
+use v12_console_vm::Console;
+use v12_netobject::ghost::{GhostClassRegistry, GhostClassRegistryBuilder};
+use v12_netobject::{NetClassRegistry, NetClassRegistryBuilder, RateConfig};
+use v12_platform::{LinkConditioner, UdpTransport};
+use v12_sim::container::StaticGeometry;
+use v12_sim::datablock::{DataBlockEvent, DataBlocksAckEvent, DataBlocksDoneEvent};
+use v12_sim::game_connection as gc;
+use v12_sim::remote_command::RemoteCommandEvent;
+use v12_sim::scene::{Motion, SceneObject};
+
+pub use host::{HostConfig, link_preset, no_report, run};
+
+/// Flag bit: the object is hidden (dead player, taken item).
+pub const HIDDEN: u8 = 1;
+
+/// A real UDP port behind the link conditioner (a clean link passes straight through).
+pub type Port = LinkConditioner<UdpTransport>;
+
+/// The game's movement rules, shared by the server, the bots' prediction and the window client:
+/// on the mission's ground with gravity once there is one (`None` before a client has the
+/// world: the flat arena).
+pub fn motion(ground: Option<Rc<dyn StaticGeometry>>) -> Motion {
+    let gravity = if ground.is_some() { 20.0 } else { 0.0 };
+    Motion { max_speed: 8.0, damping: 0.8, arena_half: 50.0, gravity, ground, ..Motion::default() }
+}
+
+/// The game's event and ghost classes, in the order every endpoint must register them.
+pub fn registries() -> (Arc<NetClassRegistry>, Arc<GhostClassRegistry>) {
+    let mut b = NetClassRegistryBuilder::new();
+    gc::register_events(&mut b);
+    b.register::<DataBlockEvent>()
+        .register::<DataBlocksDoneEvent>()
+        .register::<DataBlocksAckEvent>()
+        .register::<RemoteCommandEvent>();
+    let reg = Arc::new(b.build().expect("game event registry"));
+    let ghosts = Arc::new(
+        GhostClassRegistryBuilder::new()
+            .register::<SceneObject>()
+            .register::<v12_world::mission::WorldObjectGhost>()
+            .build()
+            .expect("ghost classes"),
+    );
+    (reg, ghosts)
+}
+
+pub(crate) fn pref_u32(con: &Console, name: &str, default: u32, min: u32, max: u32) -> u32 {
+    let v = con.get_global(name);
+    if v.is_empty() { default } else { (v.to_f64().max(0.0) as u32).clamp(min, max) }
+}
+
+/// `$Pref::Net::PacketRateToClient` (packets/s), `$Pref::Net::PacketRateToServer`,
+/// `$Pref::Net::PacketSize` (bytes).
+pub fn rate_from_prefs(con: &Console, to_client: bool) -> RateConfig {
+    let to_c = pref_u32(con, "Pref::Net::PacketRateToClient", 10, 1, 128);
+    let to_s = pref_u32(con, "Pref::Net::PacketRateToServer", 32, 1, 128);
+    let size = pref_u32(con, "Pref::Net::PacketSize", 508, 100, 1400);
+    let (send, recv) = if to_client { (to_c, to_s) } else { (to_s, to_c) };
+    RateConfig { send_period_ms: 1000 / send, send_size: size, recv_period_ms: 1000 / recv, recv_size: size }
+}
+
+/// Key material for a `NetInterface`: the challenge-token MAC key and the nonce seed. On a real
+/// server they must be unpredictable, so they come from the operating system's random source
+/// (`getrandom`). `seed` and `who` are mixed in only if the OS has none (then the process's
+/// random hasher keys stand in, with a warning).
+pub fn entropy(seed: u64, who: u64) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    if getrandom::fill(&mut out).is_ok() {
+        return out;
+    }
+    tracing::warn!("no OS random source: deriving the handshake keys from hasher seeds");
+    use std::hash::{BuildHasher, Hasher};
+    for (i, chunk) in out.chunks_mut(8).enumerate() {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(seed ^ who.rotate_left(17) ^ i as u64);
+        chunk.copy_from_slice(&h.finish().to_le_bytes());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn handshake_keys_come_from_the_os_and_differ_every_time() {
+        let (a, b) = (super::entropy(1, 1), super::entropy(1, 1));
+        assert_ne!(a, b, "same seed, different keys: they are not derived from the seed");
+        assert_ne!(a, [0u8; 32]);
+    }
+}
