@@ -11,9 +11,10 @@ use crate::client::bot;
 use crate::client::session::{ClientSession, ConnectOptions};
 use crate::mission::ServerObjects;
 use crate::server::{
-    GHOST_CHECK_WAIT_MS, GHOST_QUIET_MS, Server, Shared, freeze_world, ghosts_settled, run_game_events,
+    GHOST_CHECK_WAIT_MS, GHOST_QUIET_MS, Server, freeze_world, ghosts_settled, run_game_events,
     server_ghost_check, server_net_event, server_tick,
 };
+use crate::state::Shared;
 use crate::{Port, pref_u32};
 use std::cell::RefCell;
 use std::io;
@@ -149,16 +150,12 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
     let shared = Rc::new(RefCell::new(Shared::default()));
     let requests: Requests = Rc::default();
     register_script_functions(&mut con, &requests);
-    crate::server::register_scene_functions(&mut con, &shared);
+    // The game object classes (`new Player()`, `new Item()`, ...) and their datablocks.
+    crate::objects::register(&mut con, &shared);
     let mut telnet = v12_sim::telnet::TelnetServer::register(&mut con);
     let mut tcp_objects = v12_sim::tcp_object::TcpObjects::register(&mut con);
     let directory = crate::browser::ServerDirectory::register(&mut con);
     let browser = crate::browser::ServerBrowser::register(&mut con);
-    if cfg.dedicated || cfg.connect.is_none() {
-        // The game's Rust datablock classes; a pure client learns them from the server.
-        let _ = con.register_class("PlayerData", "SimDataBlock");
-        let _ = con.register_class("ItemData", "SimDataBlock");
-    }
     con.set_global("Game::argc", cfg.script_args.len() as i64);
     for (i, a) in cfg.script_args.iter().enumerate() {
         con.set_global(&format!("Game::argv{i}"), a.as_str());
@@ -240,7 +237,6 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                         let _ = con.create_object("SimGroup", Some("ClientGroup"));
                     }
                     shared.borrow_mut().world = Some(SceneWorld::new(60.0));
-                    shared.borrow_mut().ground = Some(MissionWorld::ground(&mission));
                     server = Some(Server::new(driver, now, MissionWorld::ground(&mission)));
                     directory.server_started(&con);
                     con.call_function("onServerCreated", &[]);
@@ -306,7 +302,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                 let events = server_tick(s, &mut shared.borrow_mut());
                 s.tick_us_total += t0.elapsed().as_micros();
                 s.ticks += 1;
-                run_game_events(&mut con, &events);
+                run_game_events(&mut con, &shared, &events);
             }
             // The ghost-state check, once no ghost change is in flight to anyone.
             // Settled means settled for longer than a round trip, so no update is still in
@@ -329,6 +325,10 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                     (cfg.report)(&line);
                 }
                 con.call_function("onGhostCheck", &[]);
+            }
+            // `setControlObject` and removals: each connection drives what its client controls.
+            if std::mem::take(&mut shared.borrow_mut().control_dirty) {
+                crate::server::sync_control(s, &remote, &shared.borrow());
             }
             // Script-moved control objects: their clients get the full state.
             let moved = std::mem::take(&mut shared.borrow_mut().moved);

@@ -1,7 +1,8 @@
 //! V12's engine layer (the seed's `engine/game`): the main loop over platform events in the
 //! seed's ControlFlow order ([`host`]), the server session ([`server`]) and the one client
 //! session ([`client::session`]) that headless bots, the window client and the screenshot all
-//! run, the world's mission objects on the network ([`mission`]), and the console bindings of
+//! run, the game object classes scripts create ([`objects`]: `new Player()`, `new Item()`, ...),
+//! the world's mission objects on the network ([`mission`]), and the console bindings of
 //! the layers below: mods and volumes ([`mod_files`]), encryption and connect tokens
 //! ([`net_security`]), the master server and the browser ([`browser`]).
 //!
@@ -15,7 +16,9 @@ pub mod host;
 pub mod mission;
 pub mod mod_files;
 pub mod net_security;
+pub mod objects;
 pub mod server;
+pub mod state;
 
 use std::rc::Rc;
 use std::sync::Arc;

@@ -25,7 +25,10 @@ const CLIENT_WORLD_IDS: u32 = 0xF000_0000;
 
 /// Gives the console the mission classes over `resources`; returns the world they build.
 pub fn install(con: &mut Console, resources: Rc<ResourceManager>) -> MissionHandle {
-    let world = MissionWorld::new(resources, Rc::new(RefCell::new(ScriptContainer::default())));
+    // The world's container answers the scripts' `containerRayCast` and radius searches.
+    let container = Rc::new(RefCell::new(ScriptContainer::default()));
+    v12_sim::container::register_container_functions(con, container.clone());
+    let world = MissionWorld::new(resources, container);
     register_mission_classes(con, world.clone());
     world
 }
@@ -46,7 +49,7 @@ pub fn loaded_ground(
 }
 
 /// The height of the ground under (x, y): the highest surface (a roof before the floor under
-/// it), or 0 with no ground. Where `spawnSceneObject` puts objects.
+/// it), or 0 with no ground.
 pub fn ground_height(ground: Option<&Rc<dyn StaticGeometry>>, x: f32, y: f32) -> f32 {
     let (top, bottom) = (glam::Vec3::new(x, y, 1000.0), glam::Vec3::new(x, y, -1000.0));
     ground.and_then(|g| g.cast_ray(top, bottom)).map_or(0.0, |(t, _)| top.z + (bottom.z - top.z) * t)

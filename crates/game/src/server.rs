@@ -1,8 +1,9 @@
 //! The server session: the network, the scene, one GameConnection per client, and the
 //! game's Rust half (players moved by their clients' moves, projectiles, pickups), run in
-//! whole 32 ms ticks by the host. Scripts see it through the functions the host registers
-//! (`spawnSceneObject`, `setControlObject`, ...), which act on [`Shared`].
+//! whole 32 ms ticks by the host. Scripts see it through the game objects they create
+//! (`crate::objects`), which act on [`Shared`].
 
+use crate::state::{GameClass, Shared};
 use crate::{HIDDEN, Port, motion, rate_from_prefs};
 use glam::Vec3;
 use std::cell::RefCell;
@@ -16,7 +17,7 @@ use v12_sim::container::StaticGeometry;
 use v12_sim::datablock::{is_datablocks_ack, send_datablocks};
 use v12_sim::game_connection::{self as gc, ServerGameConnection};
 use v12_sim::remote_command::RemoteCommands;
-use v12_sim::scene::{ControlState, SceneObject, SceneWorld, TICK_SECONDS, settled_state_hash};
+use v12_sim::scene::{SceneObject, TICK_SECONDS, settled_state_hash};
 use v12_world::mission::WorldObjectGhost;
 
 /// The server: network, scene, per-client GameConnections, and the game's Rust half.
@@ -60,24 +61,6 @@ struct Projectile {
     ticks_left: u32,
 }
 
-/// Shared between script functions and the loop.
-#[derive(Default)]
-pub(crate) struct Shared {
-    pub(crate) world: Option<SceneWorld>,
-    /// Scene object → the connection controlling it (set by `spawnPlayer`).
-    pub(crate) control: BTreeMap<u32, u32>,
-    /// Control objects the script moved (their client needs the full state).
-    pub(crate) moved: Vec<u32>,
-    /// The match is over and the world settled (`freezeWorld()`).
-    pub(crate) frozen: bool,
-    /// `ghostCheck()` waits for every client to hold the settled world, until this time.
-    pub(crate) ghost_check_by: Option<u64>,
-    /// Since when no ghost change has been in flight (while a check waits).
-    pub(crate) ghost_settled_since: Option<u64>,
-    /// The mission's ground (set with the server), where `spawnSceneObject` places objects.
-    pub(crate) ground: Option<Rc<dyn StaticGeometry>>,
-}
-
 /// Longest wait of `ghostCheck()` for the ghost traffic to settle (ms).
 pub(crate) const GHOST_CHECK_WAIT_MS: u64 = 4000;
 /// How long the ghost traffic must have been quiet before the check (ms): over a round trip.
@@ -86,7 +69,9 @@ pub(crate) const GHOST_QUIET_MS: u64 = 600;
 /// What the Rust half of a server tick reports to scripts.
 #[derive(Debug)]
 pub(crate) enum GameEvent {
-    Pickup { client: u32, item: u32 },
+    /// A player (scene id) touched an item (scene id).
+    Collision { obj: u32, col: u32 },
+    /// A projectile thrown by `shooter`'s player hit `victim`'s (clients' console ids).
     Hit { shooter: u32, victim: u32 },
 }
 
@@ -223,36 +208,55 @@ pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
             world.remove(id);
         }
     }
-    // Pickups: items are objects with a datablock that nobody controls and that are not projectiles.
+    // Players touching items: the script-created Items that are not hidden.
     let items: Vec<(u32, Vec3)> = world
         .iter()
         .filter(|(id, o)| {
-            o.flags & HIDDEN == 0
-                && !control.contains_key(id)
-                && !s.projectiles.contains_key(id)
-                && o.datablock != 0
+            o.flags & HIDDEN == 0 && sh.objects.get(id).is_some_and(|g| g.class == GameClass::Item)
         })
         .map(|(id, o)| (id, o.state.pos))
         .collect();
-    for (_, client, pos) in &players {
+    for (player, _, pos) in &players {
         for (item, ipos) in &items {
             if pos.distance(*ipos) < 1.5 {
-                out.push(GameEvent::Pickup { client: *client, item: *item });
+                out.push(GameEvent::Collision { obj: *player, col: *item });
             }
         }
     }
     out
 }
 
-pub(crate) fn run_game_events(con: &mut Console, events: &[GameEvent]) {
+pub(crate) fn run_game_events(con: &mut Console, shared: &Rc<RefCell<Shared>>, events: &[GameEvent]) {
     for e in events {
         match e {
-            GameEvent::Pickup { client, item } => {
-                con.call_callback("onItemPickup", &[Value::from(*client), Value::from(*item)]);
+            GameEvent::Collision { obj, col } => {
+                // V12 calls the moving object's datablock: `%data.onCollision(%obj, %col)`.
+                let found = {
+                    let sh = shared.borrow();
+                    sh.objects
+                        .get(obj)
+                        .zip(sh.objects.get(col))
+                        .map(|(o, c)| (o.datablock, o.console, c.console))
+                };
+                if let Some((data, o, c)) = found {
+                    con.call_method_if_exists(data, "onCollision", &[Value::from(o), Value::from(c)]);
+                }
             }
             GameEvent::Hit { shooter, victim } => {
                 con.call_callback("onProjectileHit", &[Value::from(*shooter), Value::from(*victim)]);
             }
+        }
+    }
+}
+
+/// Hands each connection the object its client controls now (after `setControlObject` or a
+/// removal).
+pub(crate) fn sync_control(s: &mut Server, remote: &RemoteCommands, sh: &Shared) {
+    let by_client: BTreeMap<u32, u32> = sh.control.iter().map(|(o, c)| (*c, *o)).collect();
+    for (conn, g) in &mut s.clients {
+        let want = remote.client_object(*conn).and_then(|c| by_client.get(&c).copied());
+        if g.control_object() != want {
+            g.set_control_object(want);
         }
     }
 }
@@ -297,16 +301,10 @@ pub(crate) fn server_net_event(
             }
         }
         InterfaceEvent::Disconnected { connection, reason, .. } => {
+            // The client controls nothing now; its player stays until the script's `onDrop`
+            // deletes it, as in V12.
             if let Some(client) = remote.client_object(connection) {
-                let mut sh = shared.borrow_mut();
-                let objs: Vec<u32> =
-                    sh.control.iter().filter(|(_, c)| **c == client).map(|(o, _)| *o).collect();
-                for o in objs {
-                    sh.control.remove(&o);
-                    if let Some(w) = sh.world.as_mut() {
-                        w.remove(o);
-                    }
-                }
+                shared.borrow_mut().control.retain(|_, c| *c != client);
             }
             s.clients.remove(&connection);
             gc::server_connection_dropped(con, remote, connection, &reason);
@@ -343,72 +341,4 @@ pub(crate) fn server_net_event(
             }
         }
     }
-}
-
-/// The scene functions of the server's scripts: `spawnSceneObject`, `setControlObject`,
-/// `setObjectPosition`, `setHealth`, `getHealth`, `setHidden`, `isHidden`.
-pub(crate) fn register_scene_functions(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
-    let sh = shared.clone();
-    con.register_function("spawnSceneObject", 4, 4, "spawnSceneObject(datablock, x, y)", move |c, a| {
-        let Some(db) = c.find_object(&a.get(0)) else { return Value::from(-1) };
-        let mut s = sh.borrow_mut();
-        let (x, y) = (a.f64(1) as f32, a.f64(2) as f32);
-        let z = crate::mission::ground_height(s.ground.as_ref(), x, y);
-        let Some(w) = s.world.as_mut() else { return Value::from(-1) };
-        let mut o = SceneObject::new(db, Vec3::new(x, y, z));
-        o.health = 100;
-        Value::from(w.add(o))
-    });
-    let sh = shared.clone();
-    con.register_function("setControlObject", 3, 3, "setControlObject(client, sceneObject)", move |c, a| {
-        let Some(client) = c.find_object(&a.get(0)) else { return false };
-        let obj = a.f64(1) as u32;
-        sh.borrow_mut().control.insert(obj, client);
-        true
-    });
-    let sh = shared.clone();
-    con.register_function("setObjectPosition", 4, 4, "setObjectPosition(obj, x, y)", move |_c, a| {
-        let id = a.f64(0) as u32;
-        let mut s = sh.borrow_mut();
-        let frozen = s.frozen;
-        let Some(o) = s.world.as_mut().and_then(|w| w.get_mut(id)) else { return false };
-        let st = ControlState { pos: Vec3::new(a.f64(1) as f32, a.f64(2) as f32, 0.0), ..o.state };
-        o.set_state(st);
-        if frozen {
-            // A respawn after the match: onto the grid like everything else.
-            o.settle();
-        }
-        s.moved.push(id);
-        true
-    });
-    let sh = shared.clone();
-    con.register_function("setHealth", 3, 3, "setHealth(obj, health)", move |_c, a| {
-        let mut s = sh.borrow_mut();
-        let Some(o) = s.world.as_mut().and_then(|w| w.get_mut(a.f64(0) as u32)) else { return false };
-        let f = o.flags;
-        o.set_health_flags(a.f64(1).clamp(0.0, 255.0) as u8, f);
-        true
-    });
-    let sh = shared.clone();
-    con.register_function("getHealth", 2, 2, "getHealth(obj)", move |_c, a| {
-        let s = sh.borrow();
-        s.world
-            .as_ref()
-            .and_then(|w| w.get(a.f64(0) as u32))
-            .map_or(Value::from(0), |o| Value::from(u32::from(o.health)))
-    });
-    let sh = shared.clone();
-    con.register_function("setHidden", 3, 3, "setHidden(obj, bool)", move |_c, a| {
-        let mut s = sh.borrow_mut();
-        let Some(o) = s.world.as_mut().and_then(|w| w.get_mut(a.f64(0) as u32)) else { return false };
-        let flags = if a.bool(1) { o.flags | HIDDEN } else { o.flags & !HIDDEN };
-        let h = o.health;
-        o.set_health_flags(h, flags);
-        true
-    });
-    let sh = shared.clone();
-    con.register_function("isHidden", 2, 2, "isHidden(obj)", move |_c, a| {
-        let s = sh.borrow();
-        s.world.as_ref().and_then(|w| w.get(a.f64(0) as u32)).is_some_and(|o| o.flags & HIDDEN != 0)
-    });
 }

@@ -1,7 +1,22 @@
 // Server rules: datablocks, connection callbacks, scoring, damage, respawns, scoreboard.
+// Players and coins are engine objects (Player, Item) made with `new`, as in V12; the
+// engine ghosts them, moves players by their clients' moves and calls back the datablocks.
 
-datablock PlayerData(LightMale) { maxSpeed = 8; maxHealth = 100; };
+datablock PlayerData(LightMale) { maxDamage = 100; mass = 90; };
 datablock ItemData(Coin) { score = 1; };
+
+// A point on the ground (terrain, floor or roof) at (%x, %y).
+function groundPoint(%x, %y)
+{
+   %hit = containerRayCast(%x SPC %y SPC 1000, %x SPC %y SPC -1000,
+      $TypeMasks::TerrainObjectType | $TypeMasks::InteriorObjectType);
+   return %x SPC %y SPC (%hit $= "0" ? 0 : getWord(%hit, 3));
+}
+
+function randomSpawnPoint()
+{
+   return groundPoint(getRandom(-40, 40), getRandom(-40, 40));
+}
 
 function onServerCreated()
 {
@@ -9,8 +24,13 @@ function onServerCreated()
    // The world: the arena's terrain and the building (clients get them as ghosts).
    if (!isObject(MissionGroup))
       exec("missions/arena.mis");
+   if (!isObject(MissionCleanup))
+      new SimGroup(MissionCleanup);
    for (%i = 0; %i < 12; %i++)
-      spawnSceneObject(Coin, getRandom(-40, 40), getRandom(-40, 40));
+   {
+      %coin = new Item() { dataBlock = Coin; position = randomSpawnPoint(); };
+      MissionCleanup.add(%coin);
+   }
    schedule($matchSeconds * 1000, 0, endMatch);
    echo("server: match of " @ $matchSeconds @ " s");
    // Listed by the master server when one is named ($Pref::Master0, or -master).
@@ -40,34 +60,40 @@ function GameConnection::onDataBlocksDone(%client)
    if (%client.encrypted)
       echo("server: " @ %client.name @ " is on an encrypted connection" @
          (%client.connectTokenId !$= "" ? " (connect token " @ %client.connectTokenId @ ", " @ %client.connectTokenData @ ")" : ""));
-   %client.player = spawnSceneObject(LightMale, getRandom(-40, 40), getRandom(-40, 40));
-   setControlObject(%client, %client.player);
+   %player = new Player() { dataBlock = LightMale; position = randomSpawnPoint(); };
+   MissionCleanup.add(%player);
+   %player.client = %client;
+   %client.player = %player;
+   %client.setControlObject(%player);
    updateScoreboard();
 }
 
 function GameConnection::onDrop(%client, %reason)
 {
    echo("server: " @ %client.name @ " left (" @ %reason @ ")");
+   if (isObject(%client.player))
+      %client.player.delete();
    if (!$MatchOver)
       updateScoreboard();
 }
 
-function onItemPickup(%client, %item)
+// A player touched an item (the engine calls the moving object's datablock).
+function LightMale::onCollision(%data, %obj, %col)
 {
-   if ($MatchOver || isHidden(%item))
+   if ($MatchOver || %col.getClassName() !$= "Item" || %col.isHidden())
       return;
-   %client.score++;
-   setHidden(%item, 1);
-   schedule(3000, 0, respawnItem, %item);
+   %obj.client.score += %col.getDataBlock().score;
+   %col.setHidden(1);
+   schedule(3000, 0, respawnItem, %col);
    updateScoreboard();
 }
 
 function respawnItem(%item)
 {
-   if ($MatchOver)
+   if ($MatchOver || !isObject(%item))
       return; // the world is frozen for the ghost check
-   setObjectPosition(%item, getRandom(-40, 40), getRandom(-40, 40));
-   setHidden(%item, 0);
+   %item.setTransform(randomSpawnPoint());
+   %item.setHidden(0);
 }
 
 function onProjectileHit(%shooter, %victim)
@@ -75,30 +101,30 @@ function onProjectileHit(%shooter, %victim)
    if ($MatchOver || !isObject(%victim))
       return;
    %p = %victim.player;
-   if (isHidden(%p))
+   if (!isObject(%p) || %p.getState() !$= "Enabled")
       return;
-   %h = getHealth(%p) - 34;
-   if (%h > 0)
-   {
-      setHealth(%p, %h);
-      return;
-   }
-   setHealth(%p, 0);
-   setHidden(%p, 1);
-   if (isObject(%shooter))
-      %shooter.score += 2;
-   schedule(2000, 0, respawnPlayer, %victim);
+   %p.lastShooter = %shooter;
+   %p.applyDamage(34);
+}
+
+// The engine calls this when a player's damage reaches maxDamage.
+function LightMale::onDisabled(%data, %obj, %state)
+{
+   %obj.setHidden(1);
+   if (isObject(%obj.lastShooter))
+      %obj.lastShooter.score += 2;
+   schedule(2000, 0, respawnPlayer, %obj.client);
    updateScoreboard();
 }
 
 function respawnPlayer(%client)
 {
-   if ($MatchOver || !isObject(%client))
+   if ($MatchOver || !isObject(%client) || !isObject(%client.player))
       return;
    %p = %client.player;
-   setObjectPosition(%p, getRandom(-40, 40), getRandom(-40, 40));
-   setHealth(%p, 100);
-   setHidden(%p, 0);
+   %p.setTransform(randomSpawnPoint());
+   %p.setDamageLevel(0);
+   %p.setHidden(0);
 }
 
 // The scoreboard goes out at most every 100 ms, however many scores change or players leave

@@ -1,0 +1,561 @@
+//! The engine's game object classes, created from script as in V12: `new Player() {
+//! dataBlock = LightMale; position = "0 0 10"; };` makes a ghosted scene object on the
+//! server, and its methods (`getPosition`, `setTransform`, `applyDamage`, ...) act on it.
+//!
+//! Classes: `GameBase` (a scene object with a datablock) → `ShapeBase` (damage, hiding) →
+//! `Player` (moved by its client's moves), `Item` (reported to players that touch it),
+//! `StaticShape`; datablocks `GameBaseData` → `ShapeBaseData` → `PlayerData`, `ItemData`,
+//! `StaticShapeData`. Callbacks go to the datablock's namespace, as in V12: `onAdd(%data,
+//! %obj)`, `onRemove(%data, %obj)`, `onCollision(%data, %obj, %col)` (a player touching an
+//! item, on the player's datablock), `onDamage(%data, %obj, %delta)`, `onDisabled(%data,
+//! %obj, %state)`. `%client.setControlObject(%obj)` gives a client its player.
+//!
+//! A change made from script (a transform, a damage level, hiding) sets the scene object's
+//! dirty mask, so it reaches the clients that have it in scope. The `position` field is what
+//! the object was created with; `getPosition()` is where it is now.
+
+use crate::HIDDEN;
+use crate::state::{GameClass, GameObject, Shared};
+use glam::Vec3;
+use std::cell::RefCell;
+use std::rc::Rc;
+use v12_console_vm::{CallArgs, Console, FieldType, ObjectId, Value};
+use v12_sim::scene::{ControlState, SceneObject};
+
+/// `"x y z"` as three floats; missing or junk words read 0, as V12's `dSscanf` leaves them.
+pub fn parse_vec3(text: &str) -> Vec3 {
+    let mut w =
+        text.split_whitespace().map(|s| s.parse::<f32>().ok().filter(|v| v.is_finite()).unwrap_or(0.0));
+    Vec3::new(w.next().unwrap_or(0.0), w.next().unwrap_or(0.0), w.next().unwrap_or(0.0))
+}
+
+fn vec3_text(v: Vec3) -> String {
+    format!("{} {} {}", v.x, v.y, v.z)
+}
+
+/// A transform `"x y z ax ay az angle"` as a position and a yaw (only the turn about Z counts:
+/// the game's objects stand upright).
+pub fn parse_transform(text: &str) -> (Vec3, f32) {
+    let words: Vec<f32> = text
+        .split_whitespace()
+        .map(|s| s.parse::<f32>().ok().filter(|v| v.is_finite()).unwrap_or(0.0))
+        .collect();
+    let at = |i: usize| words.get(i).copied().unwrap_or(0.0);
+    let pos = Vec3::new(at(0), at(1), at(2));
+    let yaw = if at(5) < 0.0 { -at(6) } else { at(6) };
+    (pos, if words.len() >= 7 { yaw } else { 0.0 })
+}
+
+/// Registers the classes, their fields and methods, and `GameConnection::setControlObject`.
+pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
+    for (class, parent) in [
+        ("GameBaseData", "SimDataBlock"),
+        ("ShapeBaseData", "GameBaseData"),
+        ("PlayerData", "ShapeBaseData"),
+        ("ItemData", "ShapeBaseData"),
+        ("StaticShapeData", "ShapeBaseData"),
+        ("GameBase", "SceneObject"),
+        ("ShapeBase", "GameBase"),
+        ("Player", "ShapeBase"),
+        ("Item", "ShapeBase"),
+        ("StaticShape", "ShapeBase"),
+    ] {
+        let _ = con.register_class(class, parent);
+    }
+    con.add_field("GameBase", "dataBlock", FieldType::String, Value::Empty);
+    con.add_field("ShapeBaseData", "maxDamage", FieldType::Float, Value::Float(100.0));
+    con.add_field("ShapeBaseData", "mass", FieldType::Float, Value::Float(9.0));
+
+    let sh = shared.clone();
+    con.register_method("GameBase", "onAdd", 2, 2, "onAdd()", move |c, a| {
+        if let Some(id) = a.this {
+            on_add(c, &sh, id);
+        }
+        Value::Empty
+    });
+    let sh = shared.clone();
+    con.register_method("GameBase", "onRemove", 2, 2, "onRemove()", move |c, a| {
+        if let Some(id) = a.this {
+            on_remove(c, &sh, id);
+        }
+        Value::Empty
+    });
+    register_transform_methods(con, shared);
+    register_shape_methods(con, shared);
+    let sh = shared.clone();
+    con.register_method(
+        "GameConnection",
+        "setControlObject",
+        3,
+        3,
+        "setControlObject(obj) - the object this client's moves drive",
+        move |c, a| {
+            let Some(client) = a.this else { return false };
+            let Some(obj) = c.find_object(&a.get(1)) else {
+                c.error(&format!("setControlObject: no object {}", a.str(1)));
+                return false;
+            };
+            let mut s = sh.borrow_mut();
+            let Some(scene) = s.by_console.get(&obj).copied() else {
+                drop(s);
+                c.error(&format!("setControlObject: object {obj} is not a game object"));
+                return false;
+            };
+            s.control.retain(|_, cl| *cl != client);
+            s.control.insert(scene, client);
+            s.control_dirty = true;
+            true
+        },
+    );
+    let sh = shared.clone();
+    con.register_method("GameConnection", "getControlObject", 2, 2, "getControlObject()", move |_c, a| {
+        let Some(client) = a.this else { return Value::from(0) };
+        let s = sh.borrow();
+        let scene = s.control.iter().find(|(_, cl)| **cl == client).map(|(o, _)| *o);
+        Value::from(scene.and_then(|o| s.objects.get(&o)).map_or(0, |g| g.console))
+    });
+}
+
+/// `GameBase::onAdd`: the datablock, the scene object, then `%data.onAdd(%obj)`. Without a
+/// datablock of the right kind, or without a running server, the object is not added (`new`
+/// returns 0), with the reason on the console.
+fn on_add(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
+    let class_name = c.class_name_of(id);
+    let class = match class_name.as_str() {
+        "Player" => GameClass::Player,
+        "Item" => GameClass::Item,
+        "StaticShape" => GameClass::StaticShape,
+        // GameBase or ShapeBase themselves: abstract, as in V12.
+        other => {
+            c.error(&format!("{other} {id}: abstract class; create a Player, Item or StaticShape"));
+            c.delete_object(id);
+            return;
+        }
+    };
+    let want = match class {
+        GameClass::Player => "PlayerData",
+        GameClass::Item => "ItemData",
+        GameClass::StaticShape => "StaticShapeData",
+    };
+    let db_name = c.get_field(id, "dataBlock");
+    let datablock =
+        c.find_object(&db_name).filter(|d| c.object(*d).is_some_and(|o| c.class_is(o.class, want)));
+    let Some(datablock) = datablock else {
+        c.error(&format!(
+            "{class_name} {id}: no {want} datablock named \"{}\"; object not added",
+            db_name.as_text()
+        ));
+        c.delete_object(id);
+        return;
+    };
+    let pos = parse_vec3(&c.get_field(id, "position").as_text());
+    let (_, yaw) = parse_transform(&format!("0 0 0 {}", c.get_field(id, "rotation").as_text()));
+    let max_damage = c.get_field(datablock, "maxDamage").to_f64() as f32;
+    let mass = c.get_field(datablock, "mass").to_f64() as f32;
+    {
+        let mut s = sh.borrow_mut();
+        let Some(world) = s.world.as_mut() else {
+            drop(s);
+            c.error(&format!("{class_name} {id}: no server is running; object not added"));
+            c.delete_object(id);
+            return;
+        };
+        let mut o = SceneObject::new(datablock, pos);
+        o.state.yaw = yaw;
+        o.health = 100;
+        let scene = world.add(o);
+        s.by_console.insert(id, scene);
+        s.objects.insert(
+            scene,
+            GameObject { console: id, class, datablock, damage: 0.0, max_damage, mass: mass.max(0.001) },
+        );
+    }
+    c.call_method_if_exists(datablock, "onAdd", &[Value::from(id)]);
+}
+
+/// `GameBase::onRemove`: `%data.onRemove(%obj)`, then the scene object goes (its ghosts are
+/// killed on every client) and no client controls it any more.
+fn on_remove(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
+    let Some(scene) = sh.borrow().by_console.get(&id).copied() else { return };
+    let datablock = sh.borrow().objects.get(&scene).map(|g| g.datablock);
+    if let Some(d) = datablock {
+        c.call_method_if_exists(d, "onRemove", &[Value::from(id)]);
+    }
+    let mut s = sh.borrow_mut();
+    s.by_console.remove(&id);
+    s.objects.remove(&scene);
+    if s.control.remove(&scene).is_some() {
+        s.control_dirty = true;
+    }
+    if let Some(w) = s.world.as_mut() {
+        w.remove(scene);
+    }
+}
+
+/// The scene object behind `a.this`, or a console error naming the method.
+fn scene_of(c: &mut Console, sh: &Rc<RefCell<Shared>>, a: &CallArgs<'_>, method: &str) -> Option<u32> {
+    let id = a.this?;
+    let scene = sh.borrow().by_console.get(&id).copied();
+    if scene.is_none() {
+        c.error(&format!("{method}: object {id} is not in the game world"));
+    }
+    scene
+}
+
+type Method = fn(&mut Console, &Rc<RefCell<Shared>>, &CallArgs<'_>) -> Value;
+
+fn register_all(
+    con: &mut Console,
+    shared: &Rc<RefCell<Shared>>,
+    class: &str,
+    methods: &[(&str, u32, u32, &str, Method)],
+) {
+    for &(name, min, max, usage, f) in methods {
+        let sh = shared.clone();
+        con.register_method(class, name, min, max, usage, move |c, a| f(c, &sh, a));
+    }
+}
+
+fn register_transform_methods(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
+    register_all(
+        con,
+        shared,
+        "GameBase",
+        &[
+            ("getPosition", 2, 2, "getPosition() - \"x y z\"", |c, sh, a| {
+                let Some(o) = scene_of(c, sh, a, "getPosition") else { return Value::Empty };
+                sh.borrow()
+                    .world
+                    .as_ref()
+                    .and_then(|w| w.get(o))
+                    .map_or(Value::Empty, |g| vec3_text(g.state.pos).into())
+            }),
+            ("getTransform", 2, 2, "getTransform() - \"x y z ax ay az angle\"", |c, sh, a| {
+                let Some(o) = scene_of(c, sh, a, "getTransform") else { return Value::Empty };
+                let s = sh.borrow();
+                s.world.as_ref().and_then(|w| w.get(o)).map_or(Value::Empty, |g| {
+                    format!("{} 0 0 1 {}", vec3_text(g.state.pos), g.state.yaw).into()
+                })
+            }),
+            ("setTransform", 3, 3, "setTransform(\"x y z ax ay az angle\")", |c, sh, a| {
+                let Some(o) = scene_of(c, sh, a, "setTransform") else { return Value::from(false) };
+                let (pos, yaw) = parse_transform(&a.str(1));
+                update_state(sh, o, |_| ControlState { pos, yaw, vel: Vec3::ZERO });
+                Value::from(true)
+            }),
+            ("getVelocity", 2, 2, "getVelocity() - \"x y z\"", |c, sh, a| {
+                let Some(o) = scene_of(c, sh, a, "getVelocity") else { return Value::Empty };
+                sh.borrow()
+                    .world
+                    .as_ref()
+                    .and_then(|w| w.get(o))
+                    .map_or(Value::Empty, |g| vec3_text(g.state.vel).into())
+            }),
+            ("setVelocity", 3, 3, "setVelocity(\"x y z\")", |c, sh, a| {
+                let Some(o) = scene_of(c, sh, a, "setVelocity") else { return Value::from(false) };
+                let vel = parse_vec3(&a.str(1));
+                update_state(sh, o, |st| ControlState { vel, ..*st });
+                Value::from(true)
+            }),
+            (
+                "applyImpulse",
+                4,
+                4,
+                "applyImpulse(pos, \"x y z\") - velocity += impulse / mass",
+                |c, sh, a| {
+                    let Some(o) = scene_of(c, sh, a, "applyImpulse") else { return Value::from(false) };
+                    let mass = sh.borrow().objects.get(&o).map_or(1.0, |g| g.mass);
+                    let dv = parse_vec3(&a.str(2)) / mass;
+                    update_state(sh, o, |st| ControlState { vel: st.vel + dv, ..*st });
+                    Value::from(true)
+                },
+            ),
+            ("getDataBlock", 2, 2, "getDataBlock() - the datablock's id", |c, sh, a| {
+                let Some(o) = scene_of(c, sh, a, "getDataBlock") else { return Value::from(0) };
+                Value::from(sh.borrow().objects.get(&o).map_or(0, |g| g.datablock))
+            }),
+            (
+                "getControllingClient",
+                2,
+                2,
+                "getControllingClient() - the client controlling it, or 0",
+                |c, sh, a| {
+                    let Some(o) = scene_of(c, sh, a, "getControllingClient") else { return Value::from(0) };
+                    Value::from(sh.borrow().control.get(&o).copied().unwrap_or(0))
+                },
+            ),
+        ],
+    );
+}
+
+fn register_shape_methods(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
+    register_all(
+        con,
+        shared,
+        "ShapeBase",
+        &[
+            ("getDamageLevel", 2, 2, "getDamageLevel()", |c, sh, a| {
+                let Some(o) = scene_of(c, sh, a, "getDamageLevel") else { return Value::from(0) };
+                Value::Float(sh.borrow().objects.get(&o).map_or(0.0, |g| f64::from(g.damage)))
+            }),
+            ("setDamageLevel", 3, 3, "setDamageLevel(level)", |c, sh, a| {
+                let Some(o) = scene_of(c, sh, a, "setDamageLevel") else { return Value::from(false) };
+                set_damage(c, sh, o, a.f64(1) as f32);
+                Value::from(true)
+            }),
+            (
+                "applyDamage",
+                3,
+                3,
+                "applyDamage(amount) - calls %data.onDamage, and onDisabled at maxDamage",
+                |c, sh, a| {
+                    let Some(o) = scene_of(c, sh, a, "applyDamage") else { return Value::from(false) };
+                    let Some(before) = sh.borrow().objects.get(&o).map(|g| g.damage) else {
+                        return Value::from(false);
+                    };
+                    let amount = a.f64(1) as f32;
+                    set_damage(c, sh, o, before + amount);
+                    Value::from(true)
+                },
+            ),
+            ("getState", 2, 2, "getState() - Enabled or Disabled", |c, sh, a| {
+                let Some(o) = scene_of(c, sh, a, "getState") else { return Value::Empty };
+                sh.borrow().objects.get(&o).map_or(Value::Empty, |g| g.state().into())
+            }),
+            (
+                "setHidden",
+                3,
+                3,
+                "setHidden(bool) - a hidden object is not drawn and not touched",
+                |c, sh, a| {
+                    let Some(o) = scene_of(c, sh, a, "setHidden") else { return Value::from(false) };
+                    let hide = a.bool(1);
+                    let mut s = sh.borrow_mut();
+                    let Some(g) = s.world.as_mut().and_then(|w| w.get_mut(o)) else {
+                        return Value::from(false);
+                    };
+                    let flags = if hide { g.flags | HIDDEN } else { g.flags & !HIDDEN };
+                    let h = g.health;
+                    g.set_health_flags(h, flags);
+                    Value::from(true)
+                },
+            ),
+            ("isHidden", 2, 2, "isHidden()", |c, sh, a| {
+                let Some(o) = scene_of(c, sh, a, "isHidden") else { return Value::from(false) };
+                Value::from(
+                    sh.borrow().world.as_ref().and_then(|w| w.get(o)).is_some_and(|g| g.flags & HIDDEN != 0),
+                )
+            }),
+        ],
+    );
+}
+
+/// Changes a scene object's state from script: its dirty mask is set, a controlled object's
+/// client gets the full state, and after the match (a frozen world) it settles on the grid.
+fn update_state(sh: &Rc<RefCell<Shared>>, scene: u32, f: impl FnOnce(&ControlState) -> ControlState) {
+    let mut s = sh.borrow_mut();
+    let frozen = s.frozen;
+    let Some(g) = s.world.as_mut().and_then(|w| w.get_mut(scene)) else { return };
+    let st = f(&g.state);
+    g.set_state(st);
+    if frozen {
+        g.settle();
+    }
+    s.moved.push(scene);
+}
+
+/// Sets the damage level (clamped to 0..=maxDamage), updates the health the clients see,
+/// and calls `%data.onDamage(%obj, %delta)` and, on crossing `maxDamage`,
+/// `%data.onDisabled(%obj, "Disabled")` (`onEnabled` on coming back).
+fn set_damage(c: &mut Console, sh: &Rc<RefCell<Shared>>, scene: u32, level: f32) {
+    let (before, after, datablock, console) = {
+        let mut s = sh.borrow_mut();
+        let Some(g) = s.objects.get_mut(&scene) else { return };
+        let before = g.clone();
+        g.damage = if level.is_finite() { level.clamp(0.0, g.max_damage.max(0.0)) } else { before.damage };
+        let after = g.clone();
+        let health = after.health();
+        if let Some(o) = s.world.as_mut().and_then(|w| w.get_mut(scene)) {
+            let f = o.flags;
+            o.set_health_flags(health, f);
+        }
+        (before, after.clone(), after.datablock, after.console)
+    };
+    let delta = after.damage - before.damage;
+    if delta != 0.0 {
+        c.call_method_if_exists(
+            datablock,
+            "onDamage",
+            &[Value::from(console), Value::Float(f64::from(delta))],
+        );
+    }
+    match (before.state(), after.state()) {
+        ("Enabled", "Disabled") => {
+            c.call_method_if_exists(
+                datablock,
+                "onDisabled",
+                &[Value::from(console), Value::from("Disabled")],
+            );
+        }
+        ("Disabled", "Enabled") => {
+            c.call_method_if_exists(datablock, "onEnabled", &[Value::from(console), Value::from("Enabled")]);
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transforms_read_position_and_the_turn_about_z() {
+        let (p, yaw) = parse_transform("1 2 3 0 0 1 0.5");
+        assert_eq!(p, Vec3::new(1.0, 2.0, 3.0));
+        assert!((yaw - 0.5).abs() < 1e-6);
+        let (_, yaw) = parse_transform("0 0 0 0 0 -1 0.5");
+        assert!((yaw + 0.5).abs() < 1e-6);
+        assert_eq!(parse_transform("4 5"), (Vec3::new(4.0, 5.0, 0.0), 0.0));
+        assert_eq!(parse_transform("junk nan inf"), (Vec3::ZERO, 0.0));
+    }
+
+    #[test]
+    fn vectors_read_like_sscanf() {
+        assert_eq!(parse_vec3("1 2 3"), Vec3::new(1.0, 2.0, 3.0));
+        assert_eq!(parse_vec3("1 x"), Vec3::new(1.0, 0.0, 0.0));
+        assert_eq!(parse_vec3(""), Vec3::ZERO);
+    }
+
+    #[test]
+    fn health_follows_damage() {
+        let mut g = GameObject {
+            console: 1,
+            class: GameClass::Player,
+            datablock: 2,
+            damage: 0.0,
+            max_damage: 100.0,
+            mass: 9.0,
+        };
+        assert_eq!((g.health(), g.state()), (100, "Enabled"));
+        g.damage = 34.0;
+        assert_eq!(g.health(), 66);
+        g.damage = 100.0;
+        assert_eq!((g.health(), g.state()), (0, "Disabled"));
+    }
+
+    /// A console with the classes registered and a server world, its output captured.
+    fn game_console() -> (Console, Rc<RefCell<Shared>>, v12_console_vm::BufferSink) {
+        let mut con = Console::new();
+        let out = v12_console_vm::BufferSink::new();
+        con.set_output(Box::new(out.clone()));
+        let _ = con.register_class("SceneObject", "SimObject");
+        con.add_field("SceneObject", "position", FieldType::String, Value::Empty);
+        con.add_field("SceneObject", "rotation", FieldType::String, Value::Empty);
+        let _ = con.register_class("GameConnection", "SimObject");
+        let shared = Rc::new(RefCell::new(Shared::default()));
+        shared.borrow_mut().world = Some(v12_sim::scene::SceneWorld::new(60.0));
+        register(&mut con, &shared);
+        con.eval(
+            "datablock PlayerData(LightMale) { maxDamage = 100; mass = 90; };\n\
+             datablock ItemData(Coin) { score = 1; };",
+        )
+        .unwrap();
+        (con, shared, out)
+    }
+
+    fn eval(con: &mut Console, src: &str) -> String {
+        con.eval(src).unwrap().as_text().into_owned()
+    }
+
+    #[test]
+    fn scripts_create_players_that_the_world_holds_and_move_them() {
+        let (mut con, shared, _) = game_console();
+        let p = eval(
+            &mut con,
+            "$p = new Player(Bob) { dataBlock = LightMale; position = \"1 2 3\"; }; return $p;",
+        );
+        let id: u32 = p.parse().unwrap();
+        assert!(id > 0);
+        assert_eq!(shared.borrow().world.as_ref().unwrap().len(), 1);
+        assert_eq!(eval(&mut con, "return Bob.getPosition();"), "1 2 3");
+        assert_eq!(eval(&mut con, "return $p.getDataBlock() == LightMale.getId();"), "1");
+        assert_eq!(eval(&mut con, "return $p.getClassName();"), "Player");
+        let scene = shared.borrow().by_console[&id];
+        let version = {
+            use v12_netobject::ghost::NetObject;
+            shared.borrow().world.as_ref().unwrap().get(scene).unwrap().state_mask().version()
+        };
+        eval(&mut con, "$p.setTransform(\"4 5 6 0 0 1 1.5\");");
+        assert_eq!(eval(&mut con, "return $p.getTransform();"), "4 5 6 0 0 1 1.5");
+        eval(&mut con, "$p.setVelocity(\"1 0 0\"); $p.applyImpulse(\"0 0 0\", \"0 90 0\");");
+        assert_eq!(eval(&mut con, "return $p.getVelocity();"), "1 1 0");
+        // A script change marks the scene object dirty, so it reaches the clients.
+        use v12_netobject::ghost::NetObject;
+        let s = shared.borrow();
+        let o = s.world.as_ref().unwrap().get(scene).unwrap();
+        assert_ne!(o.state_mask().changed_since(version), 0, "the change is sent");
+        assert!(s.moved.contains(&scene));
+    }
+
+    #[test]
+    fn damage_calls_the_datablock_and_disables_at_the_maximum() {
+        let (mut con, shared, out) = game_console();
+        eval(
+            &mut con,
+            "function LightMale::onAdd(%data, %obj) { echo(\"added \" @ %obj.getClassName()); }\n\
+             function LightMale::onDamage(%data, %obj, %d) { echo(\"damage \" @ %d); }\n\
+             function LightMale::onDisabled(%data, %obj, %state) { echo(\"state \" @ %state); }\n\
+             function LightMale::onEnabled(%data, %obj, %state) { echo(\"back \" @ %state); }\n\
+             $p = new Player() { dataBlock = LightMale; };",
+        );
+        eval(&mut con, "$p.applyDamage(34); $p.applyDamage(34);");
+        assert_eq!(eval(&mut con, "return $p.getState();"), "Enabled");
+        eval(&mut con, "$p.applyDamage(50);");
+        assert_eq!(eval(&mut con, "return $p.getState() SPC $p.getDamageLevel();"), "Disabled 100");
+        let scene = shared.borrow().by_console[&eval(&mut con, "return $p;").parse::<u32>().unwrap()];
+        assert_eq!(shared.borrow().world.as_ref().unwrap().get(scene).unwrap().health, 0);
+        eval(&mut con, "$p.setDamageLevel(0);");
+        assert_eq!(
+            out.stdout(),
+            "added Player\ndamage 34\ndamage 34\ndamage 32\nstate Disabled\ndamage -100\nback Enabled\n"
+        );
+        eval(&mut con, "$p.setHidden(1);");
+        assert_eq!(eval(&mut con, "return $p.isHidden();"), "1");
+    }
+
+    #[test]
+    fn control_objects_are_set_on_the_client_and_forgotten_on_delete() {
+        let (mut con, shared, _) = game_console();
+        eval(&mut con, "new GameConnection(C1); $p = new Player() { dataBlock = LightMale; };");
+        assert_eq!(eval(&mut con, "return C1.setControlObject($p);"), "1");
+        assert_eq!(eval(&mut con, "return C1.getControlObject() == $p;"), "1");
+        assert_eq!(eval(&mut con, "return $p.getControllingClient() == C1.getId();"), "1");
+        assert!(std::mem::take(&mut shared.borrow_mut().control_dirty));
+        eval(&mut con, "$p.delete();");
+        let s = shared.borrow();
+        assert!(s.control.is_empty() && s.objects.is_empty() && s.by_console.is_empty());
+        assert!(s.control_dirty, "the connection is told");
+        assert_eq!(s.world.as_ref().unwrap().len(), 0, "the ghost goes");
+    }
+
+    #[test]
+    fn bad_input_is_a_console_error_and_nothing_is_added() {
+        let (mut con, shared, out) = game_console();
+        assert_eq!(eval(&mut con, "return new Player() { dataBlock = Nope; };"), "0");
+        assert!(out.stderr().contains("no PlayerData datablock named \"Nope\""), "{}", out.stderr());
+        // The wrong kind of datablock.
+        assert_eq!(eval(&mut con, "return new Player() { dataBlock = Coin; };"), "0");
+        assert_eq!(eval(&mut con, "return new ShapeBase() { dataBlock = LightMale; };"), "0");
+        assert_eq!(shared.borrow().world.as_ref().unwrap().len(), 0);
+        // Junk fields read as V12's sscanf reads them.
+        eval(&mut con, "$i = new Item() { dataBlock = Coin; position = \"x 2 junk\"; };");
+        assert_eq!(eval(&mut con, "return $i.getPosition();"), "0 2 0");
+        eval(&mut con, "$i.setTransform(\"nan\"); $i.applyDamage(\"abc\");");
+        // A method on a deleted object.
+        eval(&mut con, "$i.delete(); $i.getPosition(); C9.setControlObject($i);");
+        // With no server the object is refused.
+        shared.borrow_mut().world = None;
+        assert_eq!(eval(&mut con, "return new Item() { dataBlock = Coin; };"), "0");
+        assert!(out.stderr().contains("no server is running"));
+    }
+}
