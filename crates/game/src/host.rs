@@ -271,8 +271,11 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                     }
                 }
                 Request::FreezeWorld => {
-                    if let Some(s) = &mut server {
-                        freeze_world(s, &mut shared.borrow_mut());
+                    if server.is_some() {
+                        let gone = freeze_world(&mut shared.borrow_mut());
+                        for p in gone {
+                            con.delete_object(p);
+                        }
                     }
                 }
                 Request::ServerGhostCheck => {

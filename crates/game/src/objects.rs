@@ -15,12 +15,16 @@
 //! the object was created with; `getPosition()` is where it is now.
 
 use crate::HIDDEN;
-use crate::state::{GameClass, GameObject, Shared};
+use crate::state::{GameClass, GameObject, Shared, TriggerVolume};
 use glam::Vec3;
 use std::cell::RefCell;
 use std::rc::Rc;
 use v12_console_vm::{CallArgs, Console, FieldType, ObjectId, Value};
 use v12_sim::scene::{ControlState, SceneObject};
+
+/// V12's default trigger shape: a unit box from the origin along +X, -Y and +Z (scaled by the
+/// object's `scale`).
+pub const DEFAULT_POLYHEDRON: &str = "0 0 0 1 0 0 0 -1 0 0 0 1";
 
 /// `"x y z"` as three floats; missing or junk words read 0, as V12's `dSscanf` leaves them.
 pub fn parse_vec3(text: &str) -> Vec3 {
@@ -59,12 +63,24 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
         ("Player", "ShapeBase"),
         ("Item", "ShapeBase"),
         ("StaticShape", "ShapeBase"),
+        ("ProjectileData", "GameBaseData"),
+        ("Projectile", "GameBase"),
+        ("TriggerData", "GameBaseData"),
+        ("Trigger", "GameBase"),
     ] {
         let _ = con.register_class(class, parent);
     }
     con.add_field("GameBase", "dataBlock", FieldType::String, Value::Empty);
     con.add_field("ShapeBaseData", "maxDamage", FieldType::Float, Value::Float(100.0));
     con.add_field("ShapeBaseData", "mass", FieldType::Float, Value::Float(9.0));
+    // Lifetime in ms (40 ticks by default); velocity at the muzzle (scripts use it).
+    con.add_field("ProjectileData", "lifetime", FieldType::Float, Value::Float(1280.0));
+    con.add_field("ProjectileData", "muzzleVelocity", FieldType::Float, Value::Float(25.0));
+    for field in ["initialPosition", "initialVelocity", "sourceObject"] {
+        con.add_field("Projectile", field, FieldType::String, Value::Empty);
+    }
+    con.add_field("TriggerData", "tickPeriodMS", FieldType::Float, Value::Float(100.0));
+    con.add_field("Trigger", "polyhedron", FieldType::String, Value::from(DEFAULT_POLYHEDRON));
 
     let sh = shared.clone();
     con.register_method("GameBase", "onAdd", 2, 2, "onAdd()", move |c, a| {
@@ -82,6 +98,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     });
     register_transform_methods(con, shared);
     register_shape_methods(con, shared);
+    register_trigger_methods(con, shared);
     let sh = shared.clone();
     con.register_method(
         "GameConnection",
@@ -116,26 +133,18 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     });
 }
 
-/// `GameBase::onAdd`: the datablock, the scene object, then `%data.onAdd(%obj)`. Without a
-/// datablock of the right kind, or without a running server, the object is not added (`new`
-/// returns 0), with the reason on the console.
+/// `GameBase::onAdd`: the datablock, the scene object (or, for a `Trigger`, the volume), then
+/// `%data.onAdd(%obj)`. Without a datablock of the right kind, or without a running server,
+/// the object is not added (`new` returns 0), with the reason on the console.
 fn on_add(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
     let class_name = c.class_name_of(id);
-    let class = match class_name.as_str() {
-        "Player" => GameClass::Player,
-        "Item" => GameClass::Item,
-        "StaticShape" => GameClass::StaticShape,
+    let Some((class, want)) = class_of(&class_name) else {
         // GameBase or ShapeBase themselves: abstract, as in V12.
-        other => {
-            c.error(&format!("{other} {id}: abstract class; create a Player, Item or StaticShape"));
-            c.delete_object(id);
-            return;
-        }
-    };
-    let want = match class {
-        GameClass::Player => "PlayerData",
-        GameClass::Item => "ItemData",
-        GameClass::StaticShape => "StaticShapeData",
+        c.error(&format!(
+            "{class_name} {id}: abstract class; create a Player, Item, StaticShape, Projectile or Trigger"
+        ));
+        c.delete_object(id);
+        return;
     };
     let db_name = c.get_field(id, "dataBlock");
     let datablock =
@@ -148,40 +157,79 @@ fn on_add(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
         c.delete_object(id);
         return;
     };
-    let pos = parse_vec3(&c.get_field(id, "position").as_text());
-    let (_, yaw) = parse_transform(&format!("0 0 0 {}", c.get_field(id, "rotation").as_text()));
-    let max_damage = c.get_field(datablock, "maxDamage").to_f64() as f32;
-    let mass = c.get_field(datablock, "mass").to_f64() as f32;
+    if sh.borrow().world.is_none() {
+        c.error(&format!("{class_name} {id}: no server is running; object not added"));
+        c.delete_object(id);
+        return;
+    }
+    let field = |c: &Console, name: &str| c.get_field(id, name).as_text().into_owned();
+    if class == GameClass::Trigger {
+        let volume = TriggerVolume::new(
+            datablock,
+            parse_vec3(&field(c, "position")),
+            &field(c, "scale"),
+            &field(c, "polyhedron"),
+            c.get_field(datablock, "tickPeriodMS").to_f64(),
+        );
+        sh.borrow_mut().triggers.insert(id, volume);
+        c.call_method_if_exists(datablock, "onAdd", &[Value::from(id)]);
+        return;
+    }
+    let mut obj = GameObject::new(id, class, datablock);
+    obj.max_damage = c.get_field(datablock, "maxDamage").to_f64() as f32;
+    obj.mass = (c.get_field(datablock, "mass").to_f64() as f32).max(0.001);
+    let mut o = SceneObject::new(datablock, parse_vec3(&field(c, "position")));
+    (_, o.state.yaw) = parse_transform(&format!("0 0 0 {}", field(c, "rotation")));
+    o.health = 100;
+    if class == GameClass::Projectile {
+        // V12's projectile fields: where it starts, its velocity, who fired it.
+        o.state.pos = parse_vec3(&field(c, "initialPosition"));
+        o.state.vel = parse_vec3(&field(c, "initialVelocity"));
+        o.state.yaw = (-o.state.vel.x).atan2(o.state.vel.y);
+        let lifetime_ms = c.get_field(datablock, "lifetime").to_f64().clamp(0.0, 600_000.0);
+        obj.ticks_left = (lifetime_ms / f64::from(v12_sim::process::TICK_MS)).ceil().max(1.0) as u32;
+        let source = c.find_object(&c.get_field(id, "sourceObject"));
+        obj.source = source.and_then(|s| sh.borrow().by_console.get(&s).copied());
+    }
     {
         let mut s = sh.borrow_mut();
-        let Some(world) = s.world.as_mut() else {
-            drop(s);
-            c.error(&format!("{class_name} {id}: no server is running; object not added"));
-            c.delete_object(id);
-            return;
-        };
-        let mut o = SceneObject::new(datablock, pos);
-        o.state.yaw = yaw;
-        o.health = 100;
+        let Some(world) = s.world.as_mut() else { return };
         let scene = world.add(o);
         s.by_console.insert(id, scene);
-        s.objects.insert(
-            scene,
-            GameObject { console: id, class, datablock, damage: 0.0, max_damage, mass: mass.max(0.001) },
-        );
+        s.objects.insert(scene, obj);
     }
     c.call_method_if_exists(datablock, "onAdd", &[Value::from(id)]);
 }
 
+/// The engine class of a console class, and the datablock class it wants.
+fn class_of(class_name: &str) -> Option<(GameClass, &'static str)> {
+    Some(match class_name {
+        "Player" => (GameClass::Player, "PlayerData"),
+        "Item" => (GameClass::Item, "ItemData"),
+        "StaticShape" => (GameClass::StaticShape, "StaticShapeData"),
+        "Projectile" => (GameClass::Projectile, "ProjectileData"),
+        "Trigger" => (GameClass::Trigger, "TriggerData"),
+        _ => return None,
+    })
+}
+
 /// `GameBase::onRemove`: `%data.onRemove(%obj)`, then the scene object goes (its ghosts are
-/// killed on every client) and no client controls it any more.
+/// killed on every client), no client controls it and no trigger holds it any more.
 fn on_remove(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
-    let Some(scene) = sh.borrow().by_console.get(&id).copied() else { return };
-    let datablock = sh.borrow().objects.get(&scene).map(|g| g.datablock);
+    let scene = sh.borrow().by_console.get(&id).copied();
+    let datablock = match scene {
+        Some(scene) => sh.borrow().objects.get(&scene).map(|g| g.datablock),
+        None => sh.borrow().triggers.get(&id).map(|t| t.datablock),
+    };
     if let Some(d) = datablock {
         c.call_method_if_exists(d, "onRemove", &[Value::from(id)]);
     }
     let mut s = sh.borrow_mut();
+    s.triggers.remove(&id);
+    for t in s.triggers.values_mut() {
+        t.inside.remove(&id);
+    }
+    let Some(scene) = scene else { return };
     s.by_console.remove(&id);
     s.objects.remove(&scene);
     if s.control.remove(&scene).is_some() {
@@ -270,6 +318,12 @@ fn register_transform_methods(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
                     Value::from(true)
                 },
             ),
+            ("getForwardVector", 2, 2, "getForwardVector() - the unit vector it faces", |c, sh, a| {
+                let Some(o) = scene_of(c, sh, a, "getForwardVector") else { return Value::Empty };
+                let yaw = sh.borrow().world.as_ref().and_then(|w| w.get(o)).map_or(0.0, |g| g.state.yaw);
+                let (s, co) = yaw.sin_cos();
+                vec3_text(Vec3::new(-s, co, 0.0)).into()
+            }),
             ("getDataBlock", 2, 2, "getDataBlock() - the datablock's id", |c, sh, a| {
                 let Some(o) = scene_of(c, sh, a, "getDataBlock") else { return Value::from(0) };
                 Value::from(sh.borrow().objects.get(&o).map_or(0, |g| g.datablock))
@@ -345,6 +399,27 @@ fn register_shape_methods(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
                 Value::from(
                     sh.borrow().world.as_ref().and_then(|w| w.get(o)).is_some_and(|g| g.flags & HIDDEN != 0),
                 )
+            }),
+        ],
+    );
+}
+
+fn register_trigger_methods(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
+    register_all(
+        con,
+        shared,
+        "Trigger",
+        &[
+            ("getNumObjects", 2, 2, "getNumObjects() - how many objects are inside", |_c, sh, a| {
+                let n = a.this.and_then(|t| sh.borrow().triggers.get(&t).map(|t| t.inside.len()));
+                Value::from(n.unwrap_or(0) as i64)
+            }),
+            ("getObject", 3, 3, "getObject(i) - the i-th object inside (by id), or -1", |_c, sh, a| {
+                let i = a.f64(1);
+                let s = sh.borrow();
+                let t = a.this.and_then(|t| s.triggers.get(&t));
+                let found = t.filter(|_| i >= 0.0).and_then(|t| t.inside.iter().nth(i as usize).copied());
+                Value::from(found.map_or(-1, i64::from))
             }),
         ],
     );
@@ -428,14 +503,7 @@ mod tests {
 
     #[test]
     fn health_follows_damage() {
-        let mut g = GameObject {
-            console: 1,
-            class: GameClass::Player,
-            datablock: 2,
-            damage: 0.0,
-            max_damage: 100.0,
-            mass: 9.0,
-        };
+        let mut g = GameObject::new(1, GameClass::Player, 2);
         assert_eq!((g.health(), g.state()), (100, "Enabled"));
         g.damage = 34.0;
         assert_eq!(g.health(), 66);
@@ -557,5 +625,90 @@ mod tests {
         shared.borrow_mut().world = None;
         assert_eq!(eval(&mut con, "return new Item() { dataBlock = Coin; };"), "0");
         assert!(out.stderr().contains("no server is running"));
+    }
+
+    /// Runs `ticks` world ticks (no clients) over an empty mission's ground, with callbacks.
+    fn run_ticks(con: &mut Console, shared: &Rc<RefCell<Shared>>, ticks: u32) {
+        let res = Rc::new(v12_resource::ResourceManager::new());
+        let container = Rc::new(RefCell::new(v12_sim::container::ScriptContainer::default()));
+        let ground = v12_world::MissionWorld::ground(&v12_world::MissionWorld::new(res, container));
+        for _ in 0..ticks {
+            let mut events = Vec::new();
+            crate::server::world_tick(&mut shared.borrow_mut(), &*ground, &mut events);
+            crate::server::run_game_events(con, shared, &events);
+        }
+    }
+
+    #[test]
+    fn projectiles_fly_hit_players_other_than_their_source_and_are_deleted() {
+        let (mut con, shared, out) = game_console();
+        eval(
+            &mut con,
+            "datablock ProjectileData(Ball) { lifetime = 320; };\n\
+             function Ball::onCollision(%data, %proj, %col, %fade, %pos) { echo(\"hit \" @ (%col == $target) @ \" from \" @ (%proj.sourceObject == $shooter)); }\n\
+             function Ball::onExplode(%data, %proj, %pos) { echo(\"explode\"); }\n\
+             $shooter = new Player() { dataBlock = LightMale; position = \"0 0 0\"; };\n\
+             $target = new Player() { dataBlock = LightMale; position = \"0 5 0\"; };\n\
+             $ball = new Projectile() { dataBlock = Ball; initialPosition = \"0 0.5 0\"; initialVelocity = \"0 25 0\"; sourceObject = $shooter; };",
+        );
+        assert_eq!(shared.borrow().world.as_ref().unwrap().len(), 3);
+        run_ticks(&mut con, &shared, 8);
+        assert_eq!(out.stdout(), "hit 1 from 1\nexplode\n");
+        assert_eq!(eval(&mut con, "return isObject($ball);"), "0", "deleted after its callbacks");
+        assert_eq!(shared.borrow().world.as_ref().unwrap().len(), 2);
+        // A shot at nobody expires after its lifetime (320 ms: 10 ticks).
+        out.clear();
+        eval(
+            &mut con,
+            "$ball = new Projectile() { dataBlock = Ball; initialPosition = \"0 0 0\"; initialVelocity = \"1 0 0\"; sourceObject = $shooter; };",
+        );
+        run_ticks(&mut con, &shared, 9);
+        assert_eq!(eval(&mut con, "return isObject($ball);"), "1");
+        run_ticks(&mut con, &shared, 1);
+        assert_eq!(out.stdout(), "explode\n");
+        assert_eq!(eval(&mut con, "return isObject($ball);"), "0");
+    }
+
+    #[test]
+    fn triggers_report_what_enters_ticks_and_leaves() {
+        let (mut con, shared, out) = game_console();
+        con.add_field("SceneObject", "scale", FieldType::String, Value::Empty);
+        eval(
+            &mut con,
+            "datablock TriggerData(Zone) { tickPeriodMS = 64; };\n\
+             function Zone::onEnterTrigger(%data, %trig, %obj) { echo(\"enter \" @ (%obj == $p) @ \" \" @ %trig.getNumObjects()); }\n\
+             function Zone::onLeaveTrigger(%data, %trig, %obj) { echo(\"leave \" @ (%obj == $p)); }\n\
+             function Zone::onTickTrigger(%data, %trig) { echo(\"tick \" @ (%trig.getObject(0) == $p)); }\n\
+             $t = new Trigger() { dataBlock = Zone; position = \"10 10 0\"; scale = \"4 4 4\"; polyhedron = \"0 0 0 1 0 0 0 -1 0 0 0 1\"; };\n\
+             $p = new Player() { dataBlock = LightMale; position = \"0 0 0\"; };",
+        );
+        assert_eq!(shared.borrow().world.as_ref().unwrap().len(), 1, "a trigger is not a scene object");
+        run_ticks(&mut con, &shared, 1);
+        assert_eq!(out.stdout(), "");
+        eval(&mut con, "$p.setTransform(\"12 8 1\");");
+        run_ticks(&mut con, &shared, 2);
+        assert_eq!(out.stdout(), "enter 1 1\ntick 1\n");
+        out.clear();
+        eval(&mut con, "$p.setTransform(\"30 30 0\");");
+        run_ticks(&mut con, &shared, 2);
+        assert_eq!(out.stdout(), "leave 1\n");
+        // Deleted inside: no leave for an object that is gone, and the trigger forgets it.
+        out.clear();
+        eval(&mut con, "$p.setTransform(\"12 8 1\");");
+        run_ticks(&mut con, &shared, 1);
+        eval(&mut con, "$p.delete();");
+        run_ticks(&mut con, &shared, 3);
+        assert_eq!(out.stdout(), "enter 1 1\n");
+        assert_eq!(eval(&mut con, "return $t.getNumObjects() SPC $t.getObject(0);"), "0 -1");
+    }
+
+    #[test]
+    fn trigger_boxes_follow_the_polyhedron_scale_and_position() {
+        let t = TriggerVolume::new(1, Vec3::new(10.0, 10.0, 0.0), "4 4 4", DEFAULT_POLYHEDRON, 100.0);
+        assert_eq!((t.min, t.max), (Vec3::new(10.0, 6.0, 0.0), Vec3::new(14.0, 10.0, 4.0)));
+        assert!(t.contains(Vec3::new(12.0, 8.0, 1.0)) && !t.contains(Vec3::new(9.0, 8.0, 1.0)));
+        // Junk reads as the default unit box.
+        let j = TriggerVolume::new(1, Vec3::ZERO, "x", "1 2", f64::NAN);
+        assert_eq!((j.min, j.max), (Vec3::new(0.0, -1.0, 0.0), Vec3::new(1.0, 0.0, 1.0)));
     }
 }

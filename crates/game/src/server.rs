@@ -7,7 +7,7 @@ use crate::state::{GameClass, Shared};
 use crate::{HIDDEN, Port, motion, rate_from_prefs};
 use glam::Vec3;
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use v12_console_vm::{Console, Value};
 use v12_netobject::ghost::{GhostArena, ObjectId};
@@ -17,15 +17,15 @@ use v12_sim::container::StaticGeometry;
 use v12_sim::datablock::{is_datablocks_ack, send_datablocks};
 use v12_sim::game_connection::{self as gc, ServerGameConnection};
 use v12_sim::remote_command::RemoteCommands;
-use v12_sim::scene::{SceneObject, TICK_SECONDS, settled_state_hash};
+use v12_sim::scene::{TICK_SECONDS, settled_state_hash};
 use v12_world::mission::WorldObjectGhost;
 
 /// The server: network, scene, per-client GameConnections, and the game's Rust half.
 pub(crate) struct Server {
     pub(crate) driver: NetDriver<Port>,
     pub(crate) clients: BTreeMap<ConnectionId, ServerGameConnection>,
-    projectiles: BTreeMap<u32, Projectile>,
-    cooldown: BTreeMap<u32, u32>,
+    /// The trigger buttons each control object's last move held (for `onTrigger` edges).
+    held: BTreeMap<u32, [bool; 6]>,
     pub(crate) tick_us_total: u128,
     pub(crate) ticks: u64,
     pub(crate) time_ms: u64,
@@ -43,8 +43,7 @@ impl Server {
         Server {
             driver,
             clients: BTreeMap::new(),
-            projectiles: BTreeMap::new(),
-            cooldown: BTreeMap::new(),
+            held: BTreeMap::new(),
             tick_us_total: 0,
             ticks: 0,
             time_ms: now,
@@ -55,38 +54,49 @@ impl Server {
     }
 }
 
-#[derive(Debug, Clone, Copy)]
-struct Projectile {
-    owner: ConnectionId,
-    ticks_left: u32,
-}
-
 /// Longest wait of `ghostCheck()` for the ghost traffic to settle (ms).
 pub(crate) const GHOST_CHECK_WAIT_MS: u64 = 4000;
 /// How long the ghost traffic must have been quiet before the check (ms): over a round trip.
 pub(crate) const GHOST_QUIET_MS: u64 = 600;
 
-/// What the Rust half of a server tick reports to scripts.
+/// What the Rust half of a server tick reports to scripts (ids are scene ids unless named
+/// otherwise; the callbacks go to the datablocks' namespaces).
 #[derive(Debug)]
 pub(crate) enum GameEvent {
-    /// A player (scene id) touched an item (scene id).
+    /// A control object's move pressed or released a trigger: `%data.onTrigger(%obj, %slot, %down)`.
+    Trigger { obj: u32, slot: u8, down: bool },
+    /// A player touched an item: `%data.onCollision(%obj, %col)`.
     Collision { obj: u32, col: u32 },
-    /// A projectile thrown by `shooter`'s player hit `victim`'s (clients' console ids).
-    Hit { shooter: u32, victim: u32 },
+    /// A projectile hit a player (`col`), a wall or the ground, or expired:
+    /// `%data.onCollision(%proj, %col, %fade, %pos, %normal)` for a player, then
+    /// `%data.onExplode(%proj, %pos, %fade)`; then it is deleted.
+    Explode { proj: u32, col: Option<u32>, pos: Vec3 },
+    /// Console ids: `%data.onEnterTrigger(%trigger, %obj)`.
+    EnterTrigger { trigger: u32, obj: u32 },
+    /// Console ids: `%data.onLeaveTrigger(%trigger, %obj)`.
+    LeaveTrigger { trigger: u32, obj: u32 },
+    /// Console id: `%data.onTickTrigger(%trigger)`, every `tickPeriodMS` while occupied.
+    TickTrigger { trigger: u32 },
 }
 
-/// The match is over: projectiles go, every object settles on the grid (their clients'
+/// The match is over: every object settles on the grid (their clients'
 /// predictions get the full state), and from now on moves move nothing.
-pub(crate) fn freeze_world(s: &mut Server, sh: &mut Shared) {
+pub(crate) fn freeze_world(sh: &mut Shared) -> Vec<u32> {
     sh.frozen = true;
-    let Some(world) = sh.world.as_mut() else { return };
-    for id in std::mem::take(&mut s.projectiles).into_keys() {
-        world.remove(id);
-    }
+    let Some(world) = sh.world.as_mut() else { return Vec::new() };
     for (_, o) in world.iter_mut() {
         o.settle();
     }
     sh.moved.extend(sh.control.keys().copied());
+    // Projectiles in flight go (the host deletes their console objects).
+    sh.objects
+        .values_mut()
+        .filter(|g| g.class == GameClass::Projectile)
+        .map(|g| {
+            g.exploded = true;
+            g.console
+        })
+        .collect()
 }
 
 /// True when every client holds every object in its scope as it is now: nothing dirty,
@@ -136,12 +146,10 @@ pub(crate) fn server_ghost_check(
 pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
     let m = motion(Some(s.ground.clone()));
     let mut out = Vec::new();
-    let control = sh.control.clone();
     let Some(world) = sh.world.as_mut() else { return out };
-    // Control objects: apply the clients' moves; trigger 0 throws a projectile.
-    let mut throws = Vec::new();
+    // Control objects: apply the clients' moves; a trigger pressed or released is an event.
     let frozen = sh.frozen;
-    for (conn, g) in &mut s.clients {
+    for g in s.clients.values_mut() {
         if frozen {
             // The moves are taken (acknowledged) but change nothing.
             let held = g.control_object().and_then(|p| world.get(p).map(|o| (p, o.state)));
@@ -155,60 +163,102 @@ pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
         }
         let moves = g.process_tick(world, &m);
         if let Some(p) = g.control_object() {
-            let cd = s.cooldown.entry(p).or_insert(0);
-            *cd = cd.saturating_sub(1);
-            if moves.iter().any(|mv| mv.triggers[0]) && *cd == 0 {
-                *cd = 15;
-                throws.push((*conn, p));
+            let held = s.held.entry(p).or_insert([false; 6]);
+            for mv in &moves {
+                for (slot, (now, was)) in mv.triggers.iter().zip(held.iter_mut()).enumerate() {
+                    if *now != *was {
+                        *was = *now;
+                        out.push(GameEvent::Trigger { obj: p, slot: slot as u8, down: *now });
+                    }
+                }
             }
         }
     }
-    for (conn, p) in throws {
-        let Some(o) = world.get(p) else { continue };
-        if o.flags & HIDDEN != 0 {
-            continue;
+    world_tick(sh, &*s.ground, &mut out);
+    out
+}
+
+pub(crate) fn run_game_events(con: &mut Console, shared: &Rc<RefCell<Shared>>, events: &[GameEvent]) {
+    // (datablock, console id) of a game object by scene id, and of a trigger by console id.
+    let obj = |scene: u32| shared.borrow().objects.get(&scene).map(|g| (g.datablock, g.console));
+    let trig = |id: u32| shared.borrow().triggers.get(&id).map(|t| t.datablock);
+    for e in events {
+        match *e {
+            GameEvent::Trigger { obj: o, slot, down } => {
+                if let Some((data, o)) = obj(o) {
+                    let args = [Value::from(o), Value::from(u32::from(slot)), Value::from(down)];
+                    con.call_method_if_exists(data, "onTrigger", &args);
+                }
+            }
+            GameEvent::Collision { obj: o, col } => {
+                // V12 calls the moving object's datablock.
+                if let (Some((data, o)), Some((_, c))) = (obj(o), obj(col)) {
+                    con.call_method_if_exists(data, "onCollision", &[Value::from(o), Value::from(c)]);
+                }
+            }
+            GameEvent::Explode { proj, col, pos } => {
+                let Some((data, p)) = obj(proj) else { continue };
+                let at = Value::from(format!("{} {} {}", pos.x, pos.y, pos.z));
+                if let Some((_, c)) = col.and_then(obj) {
+                    let args =
+                        [Value::from(p), Value::from(c), Value::from(1), at.clone(), Value::from("0 0 1")];
+                    con.call_method_if_exists(data, "onCollision", &args);
+                }
+                con.call_method_if_exists(data, "onExplode", &[Value::from(p), at, Value::from(1)]);
+                con.delete_object(p);
+            }
+            GameEvent::EnterTrigger { trigger, obj: o } | GameEvent::LeaveTrigger { trigger, obj: o } => {
+                let Some(data) = trig(trigger) else { continue };
+                if con.object(o).is_none() {
+                    continue; // deleted while inside
+                }
+                let name = if matches!(e, GameEvent::EnterTrigger { .. }) {
+                    "onEnterTrigger"
+                } else {
+                    "onLeaveTrigger"
+                };
+                con.call_method_if_exists(data, name, &[Value::from(trigger), Value::from(o)]);
+            }
+            GameEvent::TickTrigger { trigger } => {
+                if let Some(data) = trig(trigger) {
+                    con.call_method_if_exists(data, "onTickTrigger", &[Value::from(trigger)]);
+                }
+            }
         }
-        let (sn, cs) = o.state.yaw.sin_cos();
-        let dir = Vec3::new(-sn, cs, 0.0);
-        let mut proj = SceneObject::new(0, o.state.pos + dir * 1.2);
-        proj.state.vel = dir * 25.0;
-        proj.state.yaw = o.state.yaw;
-        let id = world.add(proj);
-        s.projectiles.insert(id, Projectile { owner: conn, ticks_left: 40 });
     }
-    // Projectiles fly, hit players, and stop at walls.
-    let players: Vec<(u32, u32, Vec3)> = control
+}
+
+/// The world's half of a tick, the same with or without clients: projectiles fly and hit,
+/// players touch items, triggers see what enters and leaves. Events go to `out`.
+pub(crate) fn world_tick(sh: &mut Shared, ground: &dyn StaticGeometry, out: &mut Vec<GameEvent>) {
+    let Some(world) = sh.world.as_mut() else { return };
+    // The players that shots hit and items are picked up by: every one not hidden.
+    let players: Vec<(u32, Vec3)> = world
         .iter()
-        .filter_map(|(obj, client)| {
-            world.get(*obj).filter(|o| o.flags & HIDDEN == 0).map(|o| (*obj, *client, o.state.pos))
+        .filter(|(id, o)| {
+            o.flags & HIDDEN == 0 && sh.objects.get(id).is_some_and(|g| g.class == GameClass::Player)
         })
+        .map(|(id, o)| (id, o.state.pos))
         .collect();
-    let ids: Vec<u32> = s.projectiles.keys().copied().collect();
-    for id in ids {
-        let Some(p) = s.projectiles.get_mut(&id) else { continue };
-        p.ticks_left = p.ticks_left.saturating_sub(1);
-        let owner = p.owner;
-        let expired = p.ticks_left == 0;
+    // Projectiles fly straight (clients extrapolate them from the create, so they are not
+    // re-sent), hit players other than their source, and stop at walls and the ground.
+    for (&id, g) in sh.objects.iter_mut().filter(|(_, g)| g.class == GameClass::Projectile && !g.exploded) {
         let Some(o) = world.get_mut(id) else { continue };
-        // Straight flight: clients extrapolate it from the create, so it is not re-sent.
+        g.ticks_left = g.ticks_left.saturating_sub(1);
         let before = o.state.pos;
         o.advance_unsent(TICK_SECONDS);
-        let st = o.state;
-        // A wall or the ground in the way stops it (the mission's building, its terrain).
-        let blocked = s.ground.cast_ray(before, st.pos).is_some();
-        let owner_obj = s.clients.get(&owner).and_then(|g| g.control_object());
-        let hit = players.iter().find(|(obj, _, pos)| Some(*obj) != owner_obj && pos.distance(st.pos) < 1.2);
-        if let Some((obj, victim, _)) = hit {
-            let shooter = owner_obj.and_then(|ob| control.get(&ob).copied()).unwrap_or(0);
-            out.push(GameEvent::Hit { shooter, victim: *victim });
-            let _ = obj;
-        }
-        if hit.is_some() || blocked || expired || st.pos.x.abs() > 60.0 || st.pos.y.abs() > 60.0 {
-            s.projectiles.remove(&id);
-            world.remove(id);
+        let pos = o.state.pos;
+        let wall = ground.cast_ray(before, pos).map(|(t, _)| before.lerp(pos, t));
+        let hit =
+            players.iter().find(|(p, at)| Some(*p) != g.source && at.distance(pos) < 1.2).map(|(p, _)| *p);
+        // Outside the mission area (the arena and a margin) or at the end of its life.
+        let gone = g.ticks_left == 0 || pos.x.abs() > 60.0 || pos.y.abs() > 60.0;
+        if hit.is_some() || wall.is_some() || gone {
+            g.exploded = true;
+            out.push(GameEvent::Explode { proj: id, col: hit, pos: wall.unwrap_or(pos) });
         }
     }
-    // Players touching items: the script-created Items that are not hidden.
+    // Players touching items: the Items that are not hidden.
     let items: Vec<(u32, Vec3)> = world
         .iter()
         .filter(|(id, o)| {
@@ -216,34 +266,38 @@ pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
         })
         .map(|(id, o)| (id, o.state.pos))
         .collect();
-    for (player, _, pos) in &players {
+    for (player, pos) in &players {
         for (item, ipos) in &items {
             if pos.distance(*ipos) < 1.5 {
                 out.push(GameEvent::Collision { obj: *player, col: *item });
             }
         }
     }
-    out
-}
-
-pub(crate) fn run_game_events(con: &mut Console, shared: &Rc<RefCell<Shared>>, events: &[GameEvent]) {
-    for e in events {
-        match e {
-            GameEvent::Collision { obj, col } => {
-                // V12 calls the moving object's datablock: `%data.onCollision(%obj, %col)`.
-                let found = {
-                    let sh = shared.borrow();
-                    sh.objects
-                        .get(obj)
-                        .zip(sh.objects.get(col))
-                        .map(|(o, c)| (o.datablock, o.console, c.console))
-                };
-                if let Some((data, o, c)) = found {
-                    con.call_method_if_exists(data, "onCollision", &[Value::from(o), Value::from(c)]);
-                }
-            }
-            GameEvent::Hit { shooter, victim } => {
-                con.call_callback("onProjectileHit", &[Value::from(*shooter), Value::from(*victim)]);
+    // Trigger volumes: what entered, what left, and the tick while something is inside.
+    for (&trigger, t) in sh.triggers.iter_mut() {
+        let now: BTreeSet<u32> = sh
+            .objects
+            .iter()
+            .filter(|(id, g)| {
+                g.class != GameClass::Projectile
+                    && world.get(**id).is_some_and(|o| o.flags & HIDDEN == 0 && t.contains(o.state.pos))
+            })
+            .map(|(_, g)| g.console)
+            .collect();
+        for &obj in now.difference(&t.inside) {
+            out.push(GameEvent::EnterTrigger { trigger, obj });
+        }
+        for &obj in t.inside.difference(&now) {
+            out.push(GameEvent::LeaveTrigger { trigger, obj });
+        }
+        t.inside = now;
+        if t.inside.is_empty() {
+            t.since_tick_ms = 0;
+        } else {
+            t.since_tick_ms += v12_sim::process::TICK_MS;
+            if t.since_tick_ms >= t.tick_period_ms {
+                t.since_tick_ms = 0;
+                out.push(GameEvent::TickTrigger { trigger });
             }
         }
     }

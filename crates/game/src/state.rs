@@ -2,7 +2,8 @@
 //! what, the script-created game objects, and the match's end. Script functions hold it in an
 //! `Rc<RefCell<..>>` and borrow it only between script calls.
 
-use std::collections::BTreeMap;
+use glam::Vec3;
+use std::collections::{BTreeMap, BTreeSet};
 use v12_console_vm::ObjectId;
 use v12_sim::scene::SceneWorld;
 
@@ -19,6 +20,8 @@ pub(crate) struct Shared {
     pub(crate) objects: BTreeMap<u32, GameObject>,
     /// Console id → scene id of each game object.
     pub(crate) by_console: BTreeMap<u32, u32>,
+    /// Trigger volumes by console id.
+    pub(crate) triggers: BTreeMap<ObjectId, TriggerVolume>,
     /// Control objects the script moved (their client needs the full state).
     pub(crate) moved: Vec<u32>,
     /// The match is over and the world settled (`freezeWorld()`).
@@ -35,6 +38,10 @@ pub enum GameClass {
     Player,
     Item,
     StaticShape,
+    /// Flies straight from `initialPosition` at `initialVelocity` until it hits or expires.
+    Projectile,
+    /// A volume, not a scene object (see [`TriggerVolume`]).
+    Trigger,
 }
 
 /// What the engine keeps for one script-created object, beside its scene object.
@@ -51,9 +58,30 @@ pub struct GameObject {
     pub max_damage: f32,
     /// The datablock's `mass` (default 9), for `applyImpulse`.
     pub mass: f32,
+    /// Projectiles: the object that fired it (scene id; it is not hit by its own shot).
+    pub source: Option<u32>,
+    /// Projectiles: ticks of lifetime left.
+    pub ticks_left: u32,
+    /// Projectiles: it hit or expired this tick; its callbacks run and then it is deleted.
+    pub exploded: bool,
 }
 
 impl GameObject {
+    /// A new object of `class` with `datablock`, unhurt.
+    pub fn new(console: ObjectId, class: GameClass, datablock: ObjectId) -> Self {
+        GameObject {
+            console,
+            class,
+            datablock,
+            damage: 0.0,
+            max_damage: 100.0,
+            mass: 9.0,
+            source: None,
+            ticks_left: 0,
+            exploded: false,
+        }
+    }
+
     /// `getState()`: `Enabled`, or `Disabled` once the damage reached the maximum.
     pub fn state(&self) -> &'static str {
         if self.damage >= self.max_damage { "Disabled" } else { "Enabled" }
@@ -65,5 +93,76 @@ impl GameObject {
             return 100;
         }
         (100.0 * (1.0 - self.damage / self.max_damage)).clamp(0.0, 100.0).round() as u8
+    }
+}
+
+/// A `Trigger`: an axis-aligned box (its polyhedron's corners, scaled and placed), the
+/// objects inside it now, and the time towards its next `onTickTrigger`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TriggerVolume {
+    pub datablock: ObjectId,
+    pub min: Vec3,
+    pub max: Vec3,
+    /// Console ids of the game objects inside.
+    pub inside: BTreeSet<ObjectId>,
+    /// `TriggerData.tickPeriodMS`: how often `onTickTrigger` runs while it is occupied.
+    pub tick_period_ms: u32,
+    pub since_tick_ms: u32,
+}
+
+impl TriggerVolume {
+    /// The box of V12's `polyhedron` ("origin, then three edge vectors"; twelve numbers)
+    /// scaled by `scale` and moved to `position`. Junk reads as V12's default box.
+    pub fn new(
+        datablock: ObjectId,
+        position: Vec3,
+        scale: &str,
+        polyhedron: &str,
+        tick_period_ms: f64,
+    ) -> Self {
+        let nums: Vec<f32> = polyhedron.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+        let nums: Vec<f32> = if nums.len() == 12 && nums.iter().all(|v| v.is_finite()) {
+            nums
+        } else {
+            vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 1.0]
+        };
+        let v = |i: usize| Vec3::new(nums[i], nums[i + 1], nums[i + 2]);
+        let scale = {
+            let s: Vec<f32> = scale.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+            match s.as_slice() {
+                [x, y, z] if [x, y, z].iter().all(|v| v.is_finite()) => Vec3::new(*x, *y, *z),
+                _ => Vec3::ONE,
+            }
+        };
+        let (origin, a, b, c) = (v(0), v(3), v(6), v(9));
+        let (mut min, mut max) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
+        for i in 0..8 {
+            let mut p = origin;
+            if i & 1 != 0 {
+                p += a;
+            }
+            if i & 2 != 0 {
+                p += b;
+            }
+            if i & 4 != 0 {
+                p += c;
+            }
+            let p = position + p * scale;
+            min = min.min(p);
+            max = max.max(p);
+        }
+        TriggerVolume {
+            datablock,
+            min,
+            max,
+            inside: BTreeSet::new(),
+            tick_period_ms: tick_period_ms.clamp(32.0, 3_600_000.0) as u32,
+            since_tick_ms: 0,
+        }
+    }
+
+    /// Is `p` inside the box?
+    pub fn contains(&self, p: Vec3) -> bool {
+        p.cmpge(self.min).all() && p.cmple(self.max).all()
     }
 }

@@ -4,6 +4,7 @@
 
 datablock PlayerData(LightMale) { maxDamage = 100; mass = 90; };
 datablock ItemData(Coin) { score = 1; };
+datablock ProjectileData(Ball) { lifetime = 1280; muzzleVelocity = 25; damage = 34; };
 
 // A point on the ground (terrain, floor or roof) at (%x, %y).
 function groundPoint(%x, %y)
@@ -96,15 +97,32 @@ function respawnItem(%item)
    %item.setHidden(0);
 }
 
-function onProjectileHit(%shooter, %victim)
+// Trigger 0 (fire) throws a ball, at most one every 480 ms.
+function LightMale::onTrigger(%data, %obj, %slot, %down)
 {
-   if ($MatchOver || !isObject(%victim))
+   if (%slot != 0 || !%down || $MatchOver || %obj.isHidden())
       return;
-   %p = %victim.player;
-   if (!isObject(%p) || %p.getState() !$= "Enabled")
+   %now = getSimTime();
+   if (%obj.lastThrow !$= "" && %now - %obj.lastThrow < 480)
       return;
-   %p.lastShooter = %shooter;
-   %p.applyDamage(34);
+   %obj.lastThrow = %now;
+   %dir = %obj.getForwardVector();
+   new Projectile() {
+      dataBlock = Ball;
+      initialPosition = VectorAdd(%obj.getPosition(), VectorScale(%dir, 1.2));
+      initialVelocity = VectorScale(%dir, Ball.muzzleVelocity);
+      sourceObject = %obj;
+   };
+}
+
+// A ball hit a player.
+function Ball::onCollision(%data, %proj, %col, %fade, %pos, %normal)
+{
+   if ($MatchOver || %col.getState() !$= "Enabled")
+      return;
+   if (isObject(%proj.sourceObject))
+      %col.lastShooter = %proj.sourceObject.client;
+   %col.applyDamage(%data.damage);
 }
 
 // The engine calls this when a player's damage reaches maxDamage.

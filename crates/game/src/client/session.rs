@@ -360,9 +360,8 @@ impl ClientSession {
             let kind = match self.block_class.get(&g.datablock).map(String::as_str) {
                 Some("PlayerData") => ObjectKind::Player,
                 Some("ItemData") => ObjectKind::Item,
-                Some(_) => continue,
-                None if g.datablock == 0 => ObjectKind::Projectile,
-                None => continue,
+                Some("ProjectileData") => ObjectKind::Projectile,
+                _ => continue,
             };
             let is_me = Some(id) == me;
             let (pos, yaw) = match (is_me, predicted) {
