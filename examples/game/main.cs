@@ -46,6 +46,10 @@ function parseArgs()
 }
 
 parseArgs();
+// A mod over this game (`v12 --add-mod DIR`) sets itself up in its mod.cs, as Tribes 2's mods
+// each ran their own main.cs (examples/ctf sets $Server::GameType).
+if (isFile("mod.cs"))
+   exec("mod.cs");
 // A client needs none of the server's scripts: datablocks come over the connection.
 if ($Game::dedicated || $Game::listen)
    exec("server/game.cs");

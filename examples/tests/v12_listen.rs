@@ -147,3 +147,61 @@ fn a_server_with_a_token_key_admits_only_clients_with_its_tokens() {
         "{server_lines}"
     );
 }
+
+/// Capture the flag (`examples/ctf`, a mod written only in script) on a dedicated server: a
+/// probe script (one more mod) walks the one client's player onto the enemy flag and back
+/// into its own stand; the server takes, captures and scores it, and the client's final
+/// scoreboard agrees.
+#[test]
+fn capture_the_flag_mod_takes_and_captures_a_flag() {
+    let probe = std::env::temp_dir().join(format!("v12-ctf-probe-{}", std::process::id()));
+    std::fs::create_dir_all(&probe).unwrap();
+    std::fs::write(
+        probe.join("ctf_probe.cs"),
+        "function probeTake()\n\
+         {\n\
+            %cl = ClientGroup.getCount() > 0 ? ClientGroup.getObject(0) : 0;\n\
+            if (!isObject(%cl) || !isObject(%cl.player)) { schedule(200, 0, probeTake); return; }\n\
+            %cl.player.setTransform(Game.flag[1 - %cl.team].home);\n\
+            schedule(500, 0, probeBringHome, %cl);\n\
+         }\n\
+         function probeBringHome(%cl) { %cl.player.setTransform(Game.flag[%cl.team].home); }\n\
+         schedule(500, 0, probeTake);\n",
+    )
+    .unwrap();
+    let ctf = concat!(env!("CARGO_MANIFEST_DIR"), "/ctf");
+    let (mut server, server_rx) = start(&[
+        "--dedicated",
+        "--add-mod",
+        ctf,
+        "--add-mod",
+        probe.to_str().unwrap(),
+        "--exec",
+        "ctf_probe.cs",
+        "--",
+        "-port",
+        "0",
+        "-seconds",
+        "5",
+    ]);
+    let addr = loop {
+        let line = server_rx.recv_timeout(Duration::from_secs(30)).expect("the server starts");
+        if let Some(a) = line.strip_prefix("LISTENING ") {
+            break a.trim().to_string();
+        }
+    };
+    let (mut client, client_rx) = start(&["--connect", &addr, "--", "-name", "Runner"]);
+    let server_lines = collect(&mut server, &server_rx, Duration::from_secs(60));
+    let client_lines = collect(&mut client, &client_rx, Duration::from_secs(30));
+    let _ = (server.wait(), client.wait());
+    let _ = std::fs::remove_dir_all(&probe);
+    let all = server_lines.join("\n");
+    assert!(all.contains("server: CTF match of 5 s"), "{all}");
+    assert!(all.contains("ctf: Runner joins red"), "{all}");
+    assert!(all.contains("ctf: Runner took the blue flag"), "{all}");
+    assert!(all.contains("ctf: Runner captured the blue flag"), "{all}");
+    // A take (1) and a capture (5); the red team's capture leads the scoreboard.
+    let board = scoreboard(&server_lines).expect("server scoreboard");
+    assert_eq!(board, "Red=1 Blue=0 Runner=6", "{all}");
+    assert_eq!(scoreboard(&client_lines).as_deref(), Some(board.as_str()));
+}

@@ -46,7 +46,7 @@ fn the_game_runs_from_a_single_volume() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stdout}\n{stderr}");
     assert!(stdout.contains("LISTENING "), "{stdout}\n{stderr}");
-    assert!(stdout.contains("server: match of 1 s"), "{stdout}");
+    assert!(stdout.contains("server: Coins match of 1 s"), "{stdout}");
     assert!(stdout.contains("server: match over"), "{stdout}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -180,6 +180,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
     let clock = SystemClock::new();
     let mut server: Option<Server> = None;
     let mut client: Option<ClientSession> = None;
+    let mut the_bot = bot::Bot::new();
     let mut last_frame = clock.now_ms();
     let mut last_status = last_frame;
     let mut bytes_at_status = (0u64, 0u64);
@@ -381,7 +382,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
         // 4. Client process and 5. client net.
         if let Some(c) = &mut client {
             let bot = con.get_global("Game::bot").truthy() && !con.get_global("Game::frozen").truthy();
-            c.advance(&mut con, now, |c| if bot { bot::bot_move(c) } else { bot::idle() })?;
+            c.advance(&mut con, now, |c| if bot { the_bot.next_move(c) } else { bot::idle() })?;
             if c.ended() {
                 client = None;
             }

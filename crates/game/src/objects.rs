@@ -324,6 +324,14 @@ fn register_transform_methods(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
                 let (s, co) = yaw.sin_cos();
                 vec3_text(Vec3::new(-s, co, 0.0)).into()
             }),
+            ("setScopeAlways", 2, 2, "setScopeAlways() - every client has it, however far", |c, sh, a| {
+                let Some(o) = scene_of(c, sh, a, "setScopeAlways") else { return Value::from(false) };
+                Value::from(sh.borrow_mut().world.as_mut().is_some_and(|w| w.set_scope_always(o, true)))
+            }),
+            ("clearScopeAlways", 2, 2, "clearScopeAlways() - scoped by distance again", |c, sh, a| {
+                let Some(o) = scene_of(c, sh, a, "clearScopeAlways") else { return Value::from(false) };
+                Value::from(sh.borrow_mut().world.as_mut().is_some_and(|w| w.set_scope_always(o, false)))
+            }),
             ("getDataBlock", 2, 2, "getDataBlock() - the datablock's id", |c, sh, a| {
                 let Some(o) = scene_of(c, sh, a, "getDataBlock") else { return Value::from(0) };
                 Value::from(sh.borrow().objects.get(&o).map_or(0, |g| g.datablock))

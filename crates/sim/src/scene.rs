@@ -445,6 +445,8 @@ pub struct SceneWorld {
     next_id: u32,
     visible_distance: f32,
     bins: RefCell<Bins>,
+    /// Objects every client has in scope, wherever its camera is (V12's `setScopeAlways`).
+    scope_always: std::collections::BTreeSet<u32>,
 }
 
 /// The grid and what it has not seen yet.
@@ -471,6 +473,7 @@ impl SceneWorld {
             next_id: 1,
             visible_distance,
             bins: RefCell::new(Bins { grid, ..Bins::default() }),
+            scope_always: std::collections::BTreeSet::new(),
         }
     }
     /// How far a client sees (scope radius), metres.
@@ -510,10 +513,26 @@ impl SceneWorld {
     /// Removes an object (its ghosts are killed on the next packets).
     pub fn remove(&mut self, id: u32) -> Option<SceneObject> {
         let _ = self.bins.get_mut().grid.remove(id);
+        self.scope_always.remove(&id);
         let i = self.ids.binary_search(&id).ok()?;
         self.ids.remove(i);
         Some(self.objects.remove(i))
     }
+    /// Puts an object in every client's scope, wherever its camera is (`on`), or back to
+    /// scoping by distance: V12's `setScopeAlways` / `clearScopeAlways`, for objects every
+    /// player must know of (a flag). False when there is no such object.
+    pub fn set_scope_always(&mut self, id: u32, on: bool) -> bool {
+        if self.index(id).is_none() {
+            return false;
+        }
+        if on {
+            self.scope_always.insert(id);
+        } else {
+            self.scope_always.remove(&id);
+        }
+        true
+    }
+
     /// The object with id `id`.
     pub fn get(&self, id: u32) -> Option<&SceneObject> {
         self.index(id).map(|i| &self.objects[i])
@@ -587,6 +606,12 @@ fn point_box(p: Vec3) -> Aabb {
 impl GhostWorld for SceneWorld {
     fn object(&self, id: ObjectId) -> Option<&dyn NetObject> {
         self.get(id.0).map(|o| o as &dyn NetObject)
+    }
+
+    fn for_each_scope_always(&self, f: &mut dyn FnMut(ObjectId)) {
+        for &id in &self.scope_always {
+            f(ObjectId(id));
+        }
     }
 
     fn objects_in_radius(&self, center: Point3, radius: f32, f: &mut dyn FnMut(ObjectId, f32)) {

@@ -1,9 +1,14 @@
-// Server rules: datablocks, connection callbacks, scoring, damage, respawns, scoreboard.
-// Players and coins are engine objects (Player, Item) made with `new`, as in V12; the
-// engine ghosts them, moves players by their clients' moves and calls back the datablocks.
+// Server rules every game type shares: datablocks, connection callbacks, players, throwing,
+// damage, respawns, the scoreboard and the end of the match. Players and balls are engine
+// objects (Player, Projectile) made with `new`, as in V12; the engine ghosts them, moves
+// players by their clients' moves and calls back the datablocks.
+//
+// The game type, as Tribes 2 had it: `server/<$Server::GameType>Game.cs` defines
+// `<type>Game::` methods on the `Game` object, whose superClass `DefaultGame` (below) holds
+// the defaults. The example's type is Coins (server/CoinsGame.cs); a mod sets another in its
+// mod.cs (examples/ctf: capture the flag).
 
 datablock PlayerData(LightMale) { maxDamage = 100; mass = 90; };
-datablock ItemData(Coin) { score = 1; };
 datablock ProjectileData(Ball) { lifetime = 1280; muzzleVelocity = 25; damage = 34; };
 
 // A point on the ground (terrain, floor or roof) at (%x, %y).
@@ -27,13 +32,14 @@ function onServerCreated()
       exec("missions/arena.mis");
    if (!isObject(MissionCleanup))
       new SimGroup(MissionCleanup);
-   for (%i = 0; %i < 12; %i++)
+   if (!isObject(Game))
    {
-      %coin = new Item() { dataBlock = Coin; position = randomSpawnPoint(); };
-      MissionCleanup.add(%coin);
+      exec("server/" @ $Server::GameType @ "Game.cs");
+      new ScriptObject(Game) { class = $Server::GameType @ "Game"; superClass = DefaultGame; };
    }
+   Game.startMatch();
    schedule($matchSeconds * 1000, 0, endMatch);
-   echo("server: match of " @ $matchSeconds @ " s");
+   echo("server: " @ $Server::GameType @ " match of " @ $matchSeconds @ " s");
    // Listed by the master server when one is named ($Pref::Master0, or -master).
    if ($Pref::Master0 !$= "")
       startHeartbeat();
@@ -61,40 +67,91 @@ function GameConnection::onDataBlocksDone(%client)
    if (%client.encrypted)
       echo("server: " @ %client.name @ " is on an encrypted connection" @
          (%client.connectTokenId !$= "" ? " (connect token " @ %client.connectTokenId @ ", " @ %client.connectTokenData @ ")" : ""));
-   %player = new Player() { dataBlock = LightMale; position = randomSpawnPoint(); };
-   MissionCleanup.add(%player);
-   %player.client = %client;
-   %client.player = %player;
-   %client.setControlObject(%player);
-   updateScoreboard();
+   Game.onClientEnterGame(%client);
 }
 
 function GameConnection::onDrop(%client, %reason)
 {
    echo("server: " @ %client.name @ " left (" @ %reason @ ")");
+   Game.onClientLeaveGame(%client);
+}
+
+// ---- DefaultGame: what a game type does unless it says otherwise.
+
+function DefaultGame::startMatch(%game)
+{
+}
+
+function DefaultGame::onClientEnterGame(%game, %client)
+{
+   %game.spawnPlayer(%client);
+   updateScoreboard();
+}
+
+function DefaultGame::onClientLeaveGame(%game, %client)
+{
    if (isObject(%client.player))
       %client.player.delete();
    if (!$MatchOver)
       updateScoreboard();
 }
 
-// A player touched an item (the engine calls the moving object's datablock).
-function LightMale::onCollision(%data, %obj, %col)
+function DefaultGame::pickSpawnPoint(%game, %client)
 {
-   if ($MatchOver || %col.getClassName() !$= "Item" || %col.isHidden())
-      return;
-   %obj.client.score += %col.getDataBlock().score;
-   %col.setHidden(1);
-   schedule(3000, 0, respawnItem, %col);
+   return randomSpawnPoint();
+}
+
+function DefaultGame::spawnPlayer(%game, %client)
+{
+   %player = new Player() { dataBlock = LightMale; position = %game.pickSpawnPoint(%client); };
+   MissionCleanup.add(%player);
+   %player.client = %client;
+   %client.player = %player;
+   %client.setControlObject(%player);
+}
+
+function DefaultGame::respawnPlayer(%game, %client)
+{
+   %p = %client.player;
+   %p.setTransform(%game.pickSpawnPoint(%client));
+   %p.setDamageLevel(0);
+   %p.setHidden(0);
+}
+
+// A player touched an item that is not hidden.
+function DefaultGame::playerTouchItem(%game, %player, %item)
+{
+}
+
+// A player's damage reached maxDamage; %killer is the client whose ball did it.
+function DefaultGame::onPlayerKilled(%game, %player, %killer)
+{
+   %player.setHidden(1);
+   if (isObject(%killer))
+      %killer.score += 2;
+   schedule(2000, 0, respawnPlayer, %player.client);
    updateScoreboard();
 }
 
-function respawnItem(%item)
+// What the scoreboard shows before the players' scores (team scores, for instance).
+function DefaultGame::scoreboardHeader(%game)
 {
-   if ($MatchOver || !isObject(%item))
-      return; // the world is frozen for the ghost check
-   %item.setTransform(randomSpawnPoint());
-   %item.setHidden(0);
+   return "";
+}
+
+function respawnPlayer(%client)
+{
+   if (!$MatchOver && isObject(%client) && isObject(%client.player))
+      Game.respawnPlayer(%client);
+}
+
+// ---- The engine's callbacks on the datablocks.
+
+// A player touched an item (the engine calls the moving object's datablock).
+function LightMale::onCollision(%data, %obj, %col)
+{
+   if (!$MatchOver && %col.getClassName() $= "Item" && !%col.isHidden())
+      Game.playerTouchItem(%obj, %col);
 }
 
 // Trigger 0 (fire) throws a ball, at most one every 480 ms.
@@ -128,21 +185,8 @@ function Ball::onCollision(%data, %proj, %col, %fade, %pos, %normal)
 // The engine calls this when a player's damage reaches maxDamage.
 function LightMale::onDisabled(%data, %obj, %state)
 {
-   %obj.setHidden(1);
-   if (isObject(%obj.lastShooter))
-      %obj.lastShooter.score += 2;
-   schedule(2000, 0, respawnPlayer, %obj.client);
-   updateScoreboard();
-}
-
-function respawnPlayer(%client)
-{
-   if ($MatchOver || !isObject(%client) || !isObject(%client.player))
-      return;
-   %p = %client.player;
-   %p.setTransform(randomSpawnPoint());
-   %p.setDamageLevel(0);
-   %p.setHidden(0);
+   if (!$MatchOver)
+      Game.onPlayerKilled(%obj, %obj.lastShooter);
 }
 
 // The scoreboard goes out at most every 100 ms, however many scores change or players leave
@@ -157,12 +201,12 @@ function updateScoreboard()
 function sendScoreboard()
 {
    cancel($ScoreboardEvent);
-   %t = "";
+   %t = Game.scoreboardHeader();
    %n = ClientGroup.getCount();
    for (%i = 0; %i < %n; %i++)
    {
       %cl = ClientGroup.getObject(%i);
-      %t = %t @ %cl.name @ "=" @ %cl.score @ " ";
+      %t = %t SPC %cl.name @ "=" @ %cl.score;
    }
    $Scoreboard = trim(%t);
    for (%i = 0; %i < %n; %i++)

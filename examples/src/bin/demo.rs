@@ -61,7 +61,7 @@ enum Preset {
 #[command(
     name = "demo",
     version,
-    after_help = "Examples:\n  demo                            the match: server and 16 bots for 15 s\n  demo match --window             play the match yourself in a window\n  demo --lockstep p2p --preset poor\n  demo ghosts --objects 5000 --json"
+    after_help = "Examples:\n  demo                            the match: server and 16 bots for 15 s\n  demo match --window             play the match yourself in a window\n  demo --mod examples/ctf         capture the flag, a mod written only in script\n  demo --lockstep p2p --preset poor\n  demo ghosts --objects 5000 --json"
 )]
 struct Cli {
     /// What to run.
@@ -129,6 +129,10 @@ struct Cli {
         default_value = "soak/tagflood.cs,soak/chatflood.cs,soak/cmdflood.cs"
     )]
     hostile: Vec<String>,
+    /// Match and soak: a mod over the example game (repeatable), as `v12 --add-mod`; e.g.
+    /// `--mod examples/ctf`, capture the flag written only in script.
+    #[arg(long = "mod", value_name = "DIR")]
+    mods: Vec<PathBuf>,
     /// Match and soak: connection encryption of every process ($Pref::Net::Encryption).
     #[arg(long, value_enum, default_value = "on")]
     encryption: EncryptionArg,
@@ -237,6 +241,7 @@ fn main() -> ExitCode {
                 live: !args.json,
                 window: args.window,
                 encryption: Some(args.encryption.pref()),
+                mods: args.mods.clone(),
                 ..MatchConfig::default()
             };
             if !args.json {
@@ -257,6 +262,7 @@ fn main() -> ExitCode {
                 live: !args.json,
                 hostile: args.hostile.clone(),
                 encryption: Some(args.encryption.pref()),
+                mods: args.mods.clone(),
                 ..MatchConfig::default()
             };
             println!(

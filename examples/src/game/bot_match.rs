@@ -24,6 +24,8 @@ pub struct MatchConfig {
     pub v12: Option<PathBuf>,
     /// The mod folder (default `examples/game`).
     pub mod_dir: PathBuf,
+    /// Mods over it (`v12 --add-mod`), e.g. `examples/ctf`: their scripts and files win.
+    pub mods: Vec<PathBuf>,
     /// Print the live status line to stderr.
     pub live: bool,
     /// Also open a human-playable window client (`v12 --connect ADDR --window`) in the match;
@@ -47,6 +49,7 @@ impl Default for MatchConfig {
             latency: None,
             v12: None,
             mod_dir: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/game")),
+            mods: Vec::new(),
             live: true,
             window: false,
             hostile: Vec::new(),
@@ -246,6 +249,9 @@ fn spawn(
 ) -> io::Result<Child> {
     let mut cmd = Command::new(path);
     cmd.arg("--mod").arg(&cfg.mod_dir).arg("--link").arg("average");
+    for m in &cfg.mods {
+        cmd.arg("--add-mod").arg(m);
+    }
     if let Some(l) = cfg.latency {
         cmd.arg("--latency").arg(l.to_string());
     }

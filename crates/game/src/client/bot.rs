@@ -1,58 +1,86 @@
 //! The headless client's bot (`$Game::bot`): the input a [`ClientSession`] ticks with when no
-//! one is at the keyboard.
+//! one is at the keyboard. It goes for the nearest item it has not just reached, turns towards
+//! players near its heading and throws at them.
 
 use crate::HIDDEN;
 use crate::client::session::ClientSession;
 use glam::Vec3;
+use std::collections::BTreeMap;
+use v12_netobject::ghost::ObjectId;
 use v12_sim::moves::Move;
+
+/// Within this distance (m) an item counts as reached (inside the 1.5 m a pickup needs).
+const REACHED: f32 = 1.0;
+/// A reached item is left alone for this many ticks (10 s), so a bot standing on an item that
+/// stays (its own flag) moves on.
+const FORGET_TICKS: u64 = 312;
 
 /// Standing still.
 pub fn idle() -> Move {
     Move::from_input(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, [false; 6])
 }
 
-/// Head for the nearest visible item, turn towards players near the heading and throw at
-/// them.
-pub fn bot_move(s: &ClientSession) -> Move {
-    let Some(me) = s.predicted() else { return idle() };
-    let mut best_item: Option<(f32, Vec3)> = None;
-    let mut best_player: Option<(f32, Vec3)> = None;
-    for (_, g) in s.other_ghosts() {
-        if g.flags & HIDDEN != 0 {
-            continue;
+/// A bot's memory: the items it reached and when (tick).
+#[derive(Debug, Default, Clone)]
+pub struct Bot {
+    reached: BTreeMap<ObjectId, u64>,
+}
+
+impl Bot {
+    /// A bot that has been nowhere.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// This tick's move.
+    pub fn next_move(&mut self, s: &ClientSession) -> Move {
+        let Some(me) = s.predicted() else { return idle() };
+        let tick = s.tick();
+        self.reached.retain(|_, at| tick.saturating_sub(*at) < FORGET_TICKS);
+        let mut best_item: Option<(f32, Vec3)> = None;
+        let mut best_player: Option<(f32, Vec3)> = None;
+        for (id, g) in s.other_ghosts() {
+            if g.flags & HIDDEN != 0 {
+                continue;
+            }
+            let d = g.render_pos.distance(me.pos);
+            let slot = match s.datablock_class(g.datablock) {
+                "ItemData" if d < REACHED => {
+                    self.reached.insert(id, tick);
+                    continue;
+                }
+                "ItemData" if self.reached.contains_key(&id) => continue,
+                "ItemData" => &mut best_item,
+                "PlayerData" => &mut best_player,
+                _ => continue,
+            };
+            if slot.is_none_or(|(bd, _)| d < bd) {
+                *slot = Some((d, g.render_pos));
+            }
         }
-        let d = g.render_pos.distance(me.pos);
-        let slot = match s.datablock_class(g.datablock) {
-            "ItemData" => &mut best_item,
-            "PlayerData" => &mut best_player,
-            _ => continue,
+        let target = match (best_item, best_player) {
+            (_, Some((d, p))) if d < 12.0 => Some(p),
+            (Some((_, p)), _) => Some(p),
+            (None, Some((_, p))) => Some(p),
+            _ => None,
         };
-        if slot.is_none_or(|(bd, _)| d < bd) {
-            *slot = Some((d, g.render_pos));
+        let Some(t) = target else {
+            return Move::from_input(0.0, 1.0, 0.0, 0.05, 0.0, 0.0, [false; 6]);
+        };
+        let d = t - me.pos;
+        let want = (-d.x).atan2(d.y);
+        let mut turn = want - me.yaw;
+        while turn > std::f32::consts::PI {
+            turn -= std::f32::consts::TAU;
         }
+        while turn < -std::f32::consts::PI {
+            turn += std::f32::consts::TAU;
+        }
+        let turn = turn.clamp(-0.2, 0.2);
+        let fire =
+            best_player.is_some_and(|(dist, _)| dist < 15.0) && turn.abs() < 0.15 && tick.is_multiple_of(8);
+        let mut trig = [false; 6];
+        trig[0] = fire;
+        Move::from_input(0.0, 1.0, 0.0, turn, 0.0, 0.0, trig)
     }
-    let target = match (best_item, best_player) {
-        (_, Some((d, p))) if d < 12.0 => Some(p),
-        (Some((_, p)), _) => Some(p),
-        (None, Some((_, p))) => Some(p),
-        _ => None,
-    };
-    let Some(t) = target else {
-        return Move::from_input(0.0, 1.0, 0.0, 0.05, 0.0, 0.0, [false; 6]);
-    };
-    let d = t - me.pos;
-    let want = (-d.x).atan2(d.y);
-    let mut turn = want - me.yaw;
-    while turn > std::f32::consts::PI {
-        turn -= std::f32::consts::TAU;
-    }
-    while turn < -std::f32::consts::PI {
-        turn += std::f32::consts::TAU;
-    }
-    let turn = turn.clamp(-0.2, 0.2);
-    let fire =
-        best_player.is_some_and(|(dist, _)| dist < 15.0) && turn.abs() < 0.15 && s.tick().is_multiple_of(8);
-    let mut trig = [false; 6];
-    trig[0] = fire;
-    Move::from_input(0.0, 1.0, 0.0, turn, 0.0, 0.0, trig)
 }
