@@ -205,3 +205,54 @@ fn capture_the_flag_mod_takes_and_captures_a_flag() {
     assert_eq!(board, "Red=1 Blue=0 Runner=6", "{all}");
     assert_eq!(scoreboard(&client_lines).as_deref(), Some(board.as_str()));
 }
+
+/// On a client, ghosts are console objects too: `ServerConnection.getControlObject()` is the
+/// client's player, which answers `getPosition`, `getDataBlock` and `getGhostID`, and
+/// `resolveGhostID` finds it again; changing a ghost is a console error, not a crash.
+#[test]
+fn a_clients_ghosts_are_console_objects_its_scripts_can_query() {
+    let probe = std::env::temp_dir().join(format!("v12-ghost-probe-{}", std::process::id()));
+    std::fs::create_dir_all(&probe).unwrap();
+    std::fs::write(
+        probe.join("ghost_probe.cs"),
+        "function probeGhosts()\n\
+         {\n\
+            %p = ServerConnection.getControlObject();\n\
+            if (!isObject(%p)) { schedule(200, 0, probeGhosts); return; }\n\
+            echo(\"PROBE control=\" @ %p.getClassName() @ \" resolves=\" @\n\
+               (ServerConnection.resolveGhostID(%p.getGhostID()) == %p) @ \" datablock=\" @\n\
+               %p.getDataBlock().getName() @ \" words=\" @ getWordCount(%p.getPosition()));\n\
+            echo(\"PROBE set=\" @ %p.setTransform(\"0 0 0\"));\n\
+         }\n\
+         schedule(500, 0, probeGhosts);\n",
+    )
+    .unwrap();
+    let (mut server, server_rx) = start(&["--dedicated", "--", "-port", "0", "-seconds", "4"]);
+    let addr = loop {
+        let line = server_rx.recv_timeout(Duration::from_secs(30)).expect("the server starts");
+        if let Some(a) = line.strip_prefix("LISTENING ") {
+            break a.trim().to_string();
+        }
+    };
+    let probe_dir = probe.to_str().unwrap();
+    let (mut client, client_rx) = start(&[
+        "--connect",
+        &addr,
+        "--add-mod",
+        probe_dir,
+        "--exec",
+        "ghost_probe.cs",
+        "--",
+        "-name",
+        "Asker",
+    ]);
+    let client_lines = collect(&mut client, &client_rx, Duration::from_secs(30)).join("\n");
+    let _ = collect(&mut server, &server_rx, Duration::from_secs(30));
+    let _ = (server.wait(), client.wait());
+    let _ = std::fs::remove_dir_all(&probe);
+    assert!(
+        client_lines.contains("PROBE control=Player resolves=1 datablock=LightMale words=3"),
+        "{client_lines}"
+    );
+    assert!(client_lines.contains("PROBE set=0"), "{client_lines}");
+}

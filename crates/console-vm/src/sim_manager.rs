@@ -308,6 +308,25 @@ impl Console {
         Ok(self.register_object(obj, datablock, None))
     }
 
+    /// [`Self::create_object`] with host data attached before the object is registered, so
+    /// its class's `onAdd` already sees it (a client's ghost of a server object, say).
+    pub fn create_object_with_data(
+        &mut self,
+        class: &str,
+        name: Option<&str>,
+        data: Box<dyn Any>,
+    ) -> Result<ObjectId, ConsoleError> {
+        let n = self.names.intern(class);
+        let Some(cid) = self.objects.class_named(n) else {
+            return Err(ConsoleError::File(format!("create_object: unknown class {class}")));
+        };
+        let mut obj = self.blank_object(cid);
+        obj.name = name.filter(|s| !s.is_empty()).map(|s| self.names.intern(s));
+        obj.user = Some(data);
+        let datablock = self.objects.classes[cid as usize].kind == ClassKind::DataBlock;
+        Ok(self.register_object(obj, datablock, None))
+    }
+
     fn class_for_new(&mut self, class: Name, datablock: bool) -> Option<u32> {
         if let Some(c) = self.objects.class_named(class) {
             return Some(c);

@@ -268,7 +268,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                 }
                 Request::Disconnect => {
                     if let Some(mut c) = client.take() {
-                        c.disconnect(now);
+                        c.disconnect(&mut con, now);
                     }
                 }
                 Request::FreezeWorld => {

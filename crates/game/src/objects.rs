@@ -15,7 +15,7 @@
 //! the object was created with; `getPosition()` is where it is now.
 
 use crate::HIDDEN;
-use crate::state::{GameClass, GameObject, Shared, TriggerVolume};
+use crate::state::{ClientGhostIndex, GameClass, GameObject, GhostState, Shared, TriggerVolume};
 use glam::Vec3;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -99,6 +99,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     register_transform_methods(con, shared);
     register_shape_methods(con, shared);
     register_trigger_methods(con, shared);
+    register_client_methods(con);
     let sh = shared.clone();
     con.register_method(
         "GameConnection",
@@ -125,18 +126,43 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
         },
     );
     let sh = shared.clone();
-    con.register_method("GameConnection", "getControlObject", 2, 2, "getControlObject()", move |_c, a| {
+    con.register_method("GameConnection", "getControlObject", 2, 2, "getControlObject()", move |c, a| {
         let Some(client) = a.this else { return Value::from(0) };
+        if let Some(ix) = c.object_data::<ClientGhostIndex>(client) {
+            return Value::from(ix.control.unwrap_or(0)); // a client's ServerConnection
+        }
         let s = sh.borrow();
         let scene = s.control.iter().find(|(_, cl)| **cl == client).map(|(o, _)| *o);
         Value::from(scene.and_then(|o| s.objects.get(&o)).map_or(0, |g| g.console))
     });
 }
 
+/// `ServerConnection.resolveGhostID(index)`: a client's ghost object by its ghost index.
+fn register_client_methods(con: &mut Console) {
+    con.register_method(
+        "GameConnection",
+        "resolveGhostID",
+        3,
+        3,
+        "resolveGhostID(ghostId) - the client's ghost object with that index, or 0",
+        |c, a| {
+            let ix = a.this.and_then(|id| c.object_data::<ClientGhostIndex>(id));
+            let g = a.f64(1);
+            let found = ix
+                .filter(|_| g >= 0.0 && g <= f64::from(u32::MAX))
+                .and_then(|ix| ix.by_ghost.get(&(g as u32)));
+            Value::from(found.copied().unwrap_or(0))
+        },
+    );
+}
+
 /// `GameBase::onAdd`: the datablock, the scene object (or, for a `Trigger`, the volume), then
 /// `%data.onAdd(%obj)`. Without a datablock of the right kind, or without a running server,
 /// the object is not added (`new` returns 0), with the reason on the console.
 fn on_add(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
+    if c.object_data::<GhostState>(id).is_some() {
+        return; // a client's ghost: the server's object lives on the server
+    }
     let class_name = c.class_name_of(id);
     let Some((class, want)) = class_of(&class_name) else {
         // GameBase or ShapeBase themselves: abstract, as in V12.
@@ -240,12 +266,43 @@ fn on_remove(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
     }
 }
 
+/// What the read-only methods report of an object: a client's ghost from its mirrored
+/// [`GhostState`], a server object from the scene.
+struct View {
+    pos: Vec3,
+    vel: Vec3,
+    yaw: f32,
+    datablock: ObjectId,
+    hidden: bool,
+}
+
+fn view(c: &mut Console, sh: &Rc<RefCell<Shared>>, a: &CallArgs<'_>, method: &str) -> Option<View> {
+    let id = a.this?;
+    if let Some(g) = c.object_data::<GhostState>(id) {
+        return Some(View { pos: g.pos, vel: g.vel, yaw: g.yaw, datablock: g.datablock, hidden: g.hidden });
+    }
+    let scene = scene_of(c, sh, a, method)?;
+    let s = sh.borrow();
+    let (o, g) = (s.world.as_ref()?.get(scene)?, s.objects.get(&scene)?);
+    Some(View {
+        pos: o.state.pos,
+        vel: o.state.vel,
+        yaw: o.state.yaw,
+        datablock: g.datablock,
+        hidden: o.flags & HIDDEN != 0,
+    })
+}
+
 /// The scene object behind `a.this`, or a console error naming the method.
 fn scene_of(c: &mut Console, sh: &Rc<RefCell<Shared>>, a: &CallArgs<'_>, method: &str) -> Option<u32> {
     let id = a.this?;
     let scene = sh.borrow().by_console.get(&id).copied();
     if scene.is_none() {
-        c.error(&format!("{method}: object {id} is not in the game world"));
+        if c.object_data::<GhostState>(id).is_some() {
+            c.error(&format!("{method}: object {id} is a client's ghost; change it on the server"));
+        } else {
+            c.error(&format!("{method}: object {id} is not in the game world"));
+        }
     }
     scene
 }
@@ -271,19 +328,11 @@ fn register_transform_methods(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
         "GameBase",
         &[
             ("getPosition", 2, 2, "getPosition() - \"x y z\"", |c, sh, a| {
-                let Some(o) = scene_of(c, sh, a, "getPosition") else { return Value::Empty };
-                sh.borrow()
-                    .world
-                    .as_ref()
-                    .and_then(|w| w.get(o))
-                    .map_or(Value::Empty, |g| vec3_text(g.state.pos).into())
+                view(c, sh, a, "getPosition").map_or(Value::Empty, |v| vec3_text(v.pos).into())
             }),
             ("getTransform", 2, 2, "getTransform() - \"x y z ax ay az angle\"", |c, sh, a| {
-                let Some(o) = scene_of(c, sh, a, "getTransform") else { return Value::Empty };
-                let s = sh.borrow();
-                s.world.as_ref().and_then(|w| w.get(o)).map_or(Value::Empty, |g| {
-                    format!("{} 0 0 1 {}", vec3_text(g.state.pos), g.state.yaw).into()
-                })
+                view(c, sh, a, "getTransform")
+                    .map_or(Value::Empty, |v| format!("{} 0 0 1 {}", vec3_text(v.pos), v.yaw).into())
             }),
             ("setTransform", 3, 3, "setTransform(\"x y z ax ay az angle\")", |c, sh, a| {
                 let Some(o) = scene_of(c, sh, a, "setTransform") else { return Value::from(false) };
@@ -292,12 +341,7 @@ fn register_transform_methods(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
                 Value::from(true)
             }),
             ("getVelocity", 2, 2, "getVelocity() - \"x y z\"", |c, sh, a| {
-                let Some(o) = scene_of(c, sh, a, "getVelocity") else { return Value::Empty };
-                sh.borrow()
-                    .world
-                    .as_ref()
-                    .and_then(|w| w.get(o))
-                    .map_or(Value::Empty, |g| vec3_text(g.state.vel).into())
+                view(c, sh, a, "getVelocity").map_or(Value::Empty, |v| vec3_text(v.vel).into())
             }),
             ("setVelocity", 3, 3, "setVelocity(\"x y z\")", |c, sh, a| {
                 let Some(o) = scene_of(c, sh, a, "setVelocity") else { return Value::from(false) };
@@ -319,9 +363,8 @@ fn register_transform_methods(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
                 },
             ),
             ("getForwardVector", 2, 2, "getForwardVector() - the unit vector it faces", |c, sh, a| {
-                let Some(o) = scene_of(c, sh, a, "getForwardVector") else { return Value::Empty };
-                let yaw = sh.borrow().world.as_ref().and_then(|w| w.get(o)).map_or(0.0, |g| g.state.yaw);
-                let (s, co) = yaw.sin_cos();
+                let Some(v) = view(c, sh, a, "getForwardVector") else { return Value::Empty };
+                let (s, co) = v.yaw.sin_cos();
                 vec3_text(Vec3::new(-s, co, 0.0)).into()
             }),
             ("setScopeAlways", 2, 2, "setScopeAlways() - every client has it, however far", |c, sh, a| {
@@ -333,9 +376,18 @@ fn register_transform_methods(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
                 Value::from(sh.borrow_mut().world.as_mut().is_some_and(|w| w.set_scope_always(o, false)))
             }),
             ("getDataBlock", 2, 2, "getDataBlock() - the datablock's id", |c, sh, a| {
-                let Some(o) = scene_of(c, sh, a, "getDataBlock") else { return Value::from(0) };
-                Value::from(sh.borrow().objects.get(&o).map_or(0, |g| g.datablock))
+                Value::from(view(c, sh, a, "getDataBlock").map_or(0, |v| v.datablock))
             }),
+            (
+                "getGhostID",
+                2,
+                2,
+                "getGhostID() - a client's ghost: its index on the connection; else -1",
+                |c, _sh, a| {
+                    let ghost = a.this.and_then(|id| c.object_data::<GhostState>(id)).map(|g| g.ghost_id);
+                    Value::from(ghost.map_or(-1, i64::from))
+                },
+            ),
             (
                 "getControllingClient",
                 2,
@@ -403,10 +455,7 @@ fn register_shape_methods(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
                 },
             ),
             ("isHidden", 2, 2, "isHidden()", |c, sh, a| {
-                let Some(o) = scene_of(c, sh, a, "isHidden") else { return Value::from(false) };
-                Value::from(
-                    sh.borrow().world.as_ref().and_then(|w| w.get(o)).is_some_and(|g| g.flags & HIDDEN != 0),
-                )
+                Value::from(view(c, sh, a, "isHidden").is_some_and(|v| v.hidden))
             }),
         ],
     );

@@ -166,3 +166,26 @@ impl TriggerVolume {
         p.cmpge(self.min).all() && p.cmple(self.max).all()
     }
 }
+
+/// A client's console object for a ghost (in the session's ghost group), attached as its host
+/// data: what its methods read, refreshed by the client session every frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GhostState {
+    /// The ghost's index on the connection (`getGhostID()`).
+    pub ghost_id: u32,
+    pub pos: Vec3,
+    pub vel: Vec3,
+    pub yaw: f32,
+    /// The client's copy of its datablock (console id; 0 while unknown).
+    pub datablock: ObjectId,
+    pub health: u8,
+    pub hidden: bool,
+}
+
+/// Host data of a client's `ServerConnection`: its ghosts' console objects by ghost index
+/// (`resolveGhostID`) and the one it controls (`getControlObject`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ClientGhostIndex {
+    pub by_ghost: BTreeMap<u32, ObjectId>,
+    pub control: Option<ObjectId>,
+}

@@ -114,6 +114,8 @@ pub fn client_console(
     con.set_file_root(mod_dir);
     let resources = crate::mod_files::install(&mut con, mod_dir, &[])?;
     let remote = RemoteCommands::register(&mut con);
+    // The engine's classes, so the ghosts are console objects too (a client runs no server).
+    crate::objects::register(&mut con, &Rc::default());
     con.set_global("Game::argc", 0);
     con.set_global("Pref::Player::Name", name);
     con.exec_file("main.cs").map_err(|e| io::Error::other(e.to_string()))?;
@@ -195,6 +197,6 @@ pub fn run(cfg: &ScreenshotConfig) -> io::Result<ScreenshotReport> {
     frame.renderer.set_resources(resources);
     let (img, _) = frame.capture(&list).map_err(io::Error::other)?;
     img.save_png(&cfg.out).map_err(io::Error::other)?;
-    session.disconnect(now());
+    session.disconnect(&mut con, now());
     Ok(ScreenshotReport { chat_relayed, objects })
 }

@@ -9,6 +9,7 @@
 
 use crate::client::snapshot::{HudState, ObjectKind, ViewObject, WorldView};
 use crate::mission::ClientGhosts;
+use crate::state::{ClientGhostIndex, GhostState};
 use crate::{HIDDEN, Port, motion};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -107,6 +108,14 @@ pub struct ClientSession {
     world: MissionHandle,
     world_ghosts: WorldGhosts,
     ground: Rc<dyn StaticGeometry>,
+    /// The console's `ServerConnection`.
+    server_connection: u32,
+    /// Each ghost's console object (in [`Self::ghost_group`]), so client scripts can find
+    /// and query ghosts: local ghost id → console id.
+    ghost_objects: BTreeMap<ObjectId, u32>,
+    ghost_group: Option<u32>,
+    /// Server datablock id → the client's copy (console id).
+    block_local: BTreeMap<u32, u32>,
 }
 
 impl std::fmt::Debug for ClientSession {
@@ -145,7 +154,8 @@ impl ClientSession {
             opts.addr.parse().map_err(|_| io::Error::other(format!("bad address {}", opts.addr)))?;
         let encryption = crate::net_security::encryption(con).map_err(io::Error::other)?;
         let token = crate::net_security::client_token(con).map_err(io::Error::other)?;
-        gc::client_create_server_connection(con).map_err(io::Error::other)?;
+        let server_connection = gc::client_create_server_connection(con).map_err(io::Error::other)?;
+        con.set_object_data(server_connection, Box::new(ClientGhostIndex::default()));
         let (reg, ghosts) = crate::registries();
         let mut iface = NetInterface::new(
             InterfaceConfig { client_rate: opts.rate, encryption, ..Default::default() },
@@ -182,6 +192,10 @@ impl ClientSession {
             world_ghosts: WorldGhosts::new(world.clone()),
             ground: MissionWorld::ground(&world),
             world,
+            server_connection,
+            ghost_objects: BTreeMap::new(),
+            ghost_group: None,
+            block_local: BTreeMap::new(),
         })
     }
 
@@ -233,6 +247,7 @@ impl ClientSession {
         while let Some(ev) = self.driver.interface.poll_event() {
             self.net_event(con, ev);
         }
+        self.sync_ghost_objects(con);
         let secs = now.saturating_sub(self.rate_window.0);
         if secs >= 1000 {
             let bytes = self.driver.stats().bytes_in;
@@ -275,11 +290,97 @@ impl ClientSession {
                     Ok(DataBlockProgress::Built { server_id, local_id }) => {
                         self.scene.known_datablocks.insert(server_id);
                         self.block_class.insert(server_id, con.class_name_of(local_id));
+                        self.block_local.insert(server_id, local_id);
                     }
                     Ok(_) => {}
                     Err(e) => tracing::warn!(%e, "bad datablock"),
                 }
             }
+        }
+    }
+
+    /// Keeps one console object per ghost, of the engine class its datablock names (`Player`
+    /// for a `PlayerData`, ...), with the ghost's state as host data; and the
+    /// `ServerConnection`'s index of them. Once the connection ended they go.
+    fn sync_ghost_objects(&mut self, con: &mut Console) {
+        if self.ended {
+            self.drop_ghost_objects(con);
+            return;
+        }
+        let group = match self.ghost_group.filter(|g| con.object(*g).is_some()) {
+            Some(g) => g,
+            None => match con.create_object("SimGroup", None) {
+                Ok(g) => {
+                    self.ghost_group = Some(g);
+                    g
+                }
+                Err(_) => return,
+            },
+        };
+        let live: std::collections::BTreeSet<ObjectId> = self.scene.iter().map(|(id, _)| id).collect();
+        self.ghost_objects.retain(|local, obj| {
+            let keep = live.contains(local);
+            if !keep {
+                con.delete_object(*obj);
+            }
+            keep
+        });
+        let control = self.control_local();
+        let predicted = self.gcon.predicted().copied();
+        let receiver = self.driver.interface.ghost_receiver(self.server);
+        let mut index = ClientGhostIndex::default();
+        for (local, g) in self.scene.iter() {
+            let ghost_id = receiver.and_then(|r| r.ghost_id_of(local)).unwrap_or(u32::MAX);
+            let (pos, vel, yaw) = match predicted.filter(|_| Some(local) == control) {
+                Some(p) => (p.pos, p.vel, p.yaw),
+                None => (g.render_pos, g.state.vel, g.state.yaw),
+            };
+            let state = GhostState {
+                ghost_id,
+                pos,
+                vel,
+                yaw,
+                datablock: self.block_local.get(&g.datablock).copied().unwrap_or(0),
+                health: g.health,
+                hidden: g.flags & HIDDEN != 0,
+            };
+            let obj = match self.ghost_objects.get(&local).copied().filter(|o| con.object(*o).is_some()) {
+                Some(o) => {
+                    if let Some(d) = con.object_data_mut::<GhostState>(o) {
+                        *d = state;
+                    }
+                    o
+                }
+                None => {
+                    let class = match self.datablock_class(g.datablock) {
+                        "PlayerData" => "Player",
+                        "ItemData" => "Item",
+                        "ProjectileData" => "Projectile",
+                        "StaticShapeData" => "StaticShape",
+                        _ => "GameBase",
+                    };
+                    let Ok(o) = con.create_object_with_data(class, None, Box::new(state)) else { continue };
+                    con.set_add(group, o);
+                    self.ghost_objects.insert(local, o);
+                    o
+                }
+            };
+            index.by_ghost.insert(ghost_id, obj);
+        }
+        index.control = control.and_then(|l| self.ghost_objects.get(&l).copied());
+        if let Some(ix) = con.object_data_mut::<ClientGhostIndex>(self.server_connection) {
+            *ix = index;
+        }
+    }
+
+    /// Deletes the ghosts' console objects (the connection ended or was left).
+    fn drop_ghost_objects(&mut self, con: &mut Console) {
+        if let Some(g) = self.ghost_group.take() {
+            con.delete_object(g);
+        }
+        self.ghost_objects.clear();
+        if let Some(ix) = con.object_data_mut::<ClientGhostIndex>(self.server_connection) {
+            *ix = ClientGhostIndex::default();
         }
     }
 
@@ -393,8 +494,9 @@ impl ClientSession {
         }
     }
 
-    /// Leaves the server.
-    pub fn disconnect(&mut self, now: u64) {
+    /// Leaves the server; the ghosts' console objects go.
+    pub fn disconnect(&mut self, con: &mut Console, now: u64) {
+        self.drop_ghost_objects(con);
         self.driver.interface.disconnect(self.server, "disconnected");
         let _ = self.driver.pump(
             now,

@@ -337,7 +337,7 @@ pub fn run(cfg: WindowConfig) -> io::Result<i32> {
     event_loop.run_app(&mut app).map_err(io::Error::other)?;
     let now = app.now();
     if let Some(s) = &mut app.session {
-        s.disconnect(now);
+        s.disconnect(&mut app.con, now);
     }
     drop(app.local.take());
     app.error.map_or(Ok(0), Err)
