@@ -4,10 +4,11 @@
 use std::io;
 use std::time::Duration;
 
-use v12_platform::{Clock, SystemClock};
+use v12_platform::{Clock, LinkConditioner, SystemClock, UdpTransport};
 use v12_sim::NetDriver;
 
-pub use v12_game::Port;
+/// A real UDP port behind the link conditioner.
+pub type Port = LinkConditioner<UdpTransport>;
 
 /// Longest sleep in a loop, so timers fire on time.
 pub const MAX_WAIT: Duration = Duration::from_millis(4);

@@ -9,6 +9,7 @@
 
 use crate::client::bot;
 use crate::client::session::{ClientSession, ConnectOptions};
+use crate::listen::ListenPort;
 use crate::mission::ServerObjects;
 use crate::server::{
     GHOST_CHECK_WAIT_MS, GHOST_QUIET_MS, Server, freeze_world, ghosts_settled, run_game_events,
@@ -184,10 +185,11 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
     let mut last_frame = clock.now_ms();
     let mut last_status = last_frame;
     let mut bytes_at_status = (0u64, 0u64);
-    let bind_port = |seed: u64, ip: std::net::IpAddr, port: u16| -> io::Result<Port> {
-        let link = cfg.link.unwrap_or_default();
-        Ok(LinkConditioner::new(UdpTransport::bind(NetAddress::new(ip, port))?, link, seed))
-    };
+    let bind_port =
+        |seed: u64, ip: std::net::IpAddr, port: u16| -> io::Result<LinkConditioner<UdpTransport>> {
+            let link = cfg.link.unwrap_or_default();
+            Ok(LinkConditioner::new(UdpTransport::bind(NetAddress::new(ip, port))?, link, seed))
+        };
 
     loop {
         // Apply what scripts asked for, in order.
@@ -228,7 +230,11 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                         crate::entropy(cfg.seed, 0),
                     );
                     iface.set_ghost_classes(ghosts.clone());
-                    let driver = NetDriver::new(iface, bind_port(cfg.seed, server_bind_ip(&mut con), port)?);
+                    // UDP for remote players, and the short-circuit link for our own client.
+                    let udp = bind_port(cfg.seed, server_bind_ip(&mut con), port)?;
+                    let (listen_port, local_link) = ListenPort::new(udp);
+                    let local_peer = listen_port.local_peer();
+                    let driver = NetDriver::new(iface, Box::new(listen_port) as Port);
                     let addr = driver.transport.local_addr();
                     (cfg.report)(&format!("LISTENING {}", addr.socket_addr()));
                     // The port actually bound (`createServer(0)` picks a free one), for a
@@ -238,7 +244,10 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                         let _ = con.create_object("SimGroup", Some("ClientGroup"));
                     }
                     shared.borrow_mut().world = Some(SceneWorld::new(60.0));
-                    server = Some(Server::new(driver, now, MissionWorld::ground(&mission)));
+                    let mut s = Server::new(driver, now, MissionWorld::ground(&mission));
+                    s.local_link = Some(local_link);
+                    s.local_peer = Some(local_peer);
+                    server = Some(s);
                     directory.server_started(&con);
                     con.call_function("onServerCreated", &[]);
                 }
@@ -254,14 +263,36 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                     shared.borrow_mut().world = None;
                 }
                 Request::Connect(addr, args) => {
-                    let opts = ConnectOptions {
+                    let mut opts = ConnectOptions {
                         addr,
                         args,
                         seed: cfg.seed,
                         link: cfg.link,
                         rate: crate::rate_from_prefs(&con, false),
                     };
-                    match ClientSession::connect(&mut con, remote.clone(), resources.clone(), &opts, now) {
+                    // Our own server: join through memory (the short-circuit link), once.
+                    let local = server
+                        .as_mut()
+                        .filter(|s| s.is_own_address(&opts.addr))
+                        .and_then(|s| s.local_link.take());
+                    let joined = match local {
+                        Some(link) => {
+                            opts.addr = link.server_addr.socket_addr().to_string();
+                            opts.rate = v12_netobject::RateConfig::LOCAL;
+                            ClientSession::connect_via(
+                                &mut con,
+                                remote.clone(),
+                                resources.clone(),
+                                &opts,
+                                now,
+                                Box::new(link.client),
+                            )
+                        }
+                        None => {
+                            ClientSession::connect(&mut con, remote.clone(), resources.clone(), &opts, now)
+                        }
+                    };
+                    match joined {
                         Ok(c) => client = Some(c),
                         Err(e) => con.warn(&format!("connect: {e}")),
                     }
@@ -304,9 +335,10 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                 s.time_ms += u64::from(TICK_MS);
                 let t0 = Instant::now();
                 let events = server_tick(s, &mut shared.borrow_mut());
+                // The tick's cost includes the script callbacks it makes.
+                run_game_events(&mut con, &shared, &events);
                 s.tick_us_total += t0.elapsed().as_micros();
                 s.ticks += 1;
-                run_game_events(&mut con, &shared, &events);
             }
             // The ghost-state check, once no ghost change is in flight to anyone.
             // Settled means settled for longer than a round trip, so no update is still in

@@ -13,6 +13,7 @@
 pub mod browser;
 pub mod client;
 pub mod host;
+pub mod listen;
 pub mod mission;
 pub mod mod_files;
 pub mod net_security;
@@ -25,7 +26,6 @@ use std::sync::Arc;
 use v12_console_vm::Console;
 use v12_netobject::ghost::{GhostClassRegistry, GhostClassRegistryBuilder};
 use v12_netobject::{NetClassRegistry, NetClassRegistryBuilder, RateConfig};
-use v12_platform::{LinkConditioner, UdpTransport};
 use v12_sim::container::StaticGeometry;
 use v12_sim::datablock::{DataBlockEvent, DataBlocksAckEvent, DataBlocksDoneEvent};
 use v12_sim::game_connection as gc;
@@ -37,8 +37,10 @@ pub use host::{HostConfig, link_preset, no_report, run};
 /// Flag bit: the object is hidden (dead player, taken item).
 pub const HIDDEN: u8 = 1;
 
-/// A real UDP port behind the link conditioner (a clean link passes straight through).
-pub type Port = LinkConditioner<UdpTransport>;
+/// A session's datagram port: UDP behind the link conditioner (a clean link passes straight
+/// through), the short-circuit link of a listen server's own client, or both (the listen
+/// server's [`listen::ListenPort`]).
+pub type Port = Box<dyn v12_platform::Transport>;
 
 /// The game's movement rules, shared by the server, the bots' prediction and the window client:
 /// on the mission's ground with gravity once there is one (`None` before a client has the

@@ -35,6 +35,10 @@ pub(crate) struct Server {
     pub(crate) world_ghosts: Vec<WorldObjectGhost>,
     /// The ground players move on (the mission's world).
     pub(crate) ground: Rc<dyn StaticGeometry>,
+    /// The short-circuit link's client end, until our own client takes it.
+    pub(crate) local_link: Option<crate::listen::LocalLink>,
+    /// Where the local client's datagrams come from (its connection is the local one).
+    pub(crate) local_peer: Option<v12_platform::NetAddress>,
 }
 
 impl Server {
@@ -50,7 +54,16 @@ impl Server {
             no_ghosts: GhostArena::new(),
             world_ghosts: Vec::new(),
             ground,
+            local_link: None,
+            local_peer: None,
         }
+    }
+
+    /// Is `addr` this server (`host:port` of its UDP port, on loopback or its bound IP)?
+    pub(crate) fn is_own_address(&self, addr: &str) -> bool {
+        let Ok(a) = addr.parse::<std::net::SocketAddr>() else { return false };
+        let me = self.driver.transport.local_addr().socket_addr();
+        a.port() == me.port() && (a.ip() == me.ip() || a.ip().is_loopback() || me.ip().is_unspecified())
     }
 }
 
@@ -324,17 +337,28 @@ pub(crate) fn server_net_event(
 ) {
     match ev {
         InterfaceEvent::Connected { connection, addr, connect_data, .. } => {
-            let _ = s.driver.interface.set_rate(connection, rate_from_prefs(con, true));
+            let local = s.local_peer.is_some_and(|p| p.socket_addr() == addr);
+            let rate = if local { v12_netobject::RateConfig::LOCAL } else { rate_from_prefs(con, true) };
+            let _ = s.driver.interface.set_rate(connection, rate);
+            if local {
+                // The listen server's own client: SCOPE_LOCAL objects reach it alone.
+                let _ = s.driver.interface.set_local_connection(connection);
+            }
             let args = gc::decode_connect_args(&connect_data);
             match gc::server_connection_arrived(
                 con,
                 remote,
                 &mut s.driver.interface,
                 connection,
-                &addr.to_string(),
+                // V12's address of the local connection.
+                &if local { "local".to_string() } else { addr.to_string() },
                 &args,
             ) {
                 Ok(Some(client)) => {
+                    if local {
+                        // V12's name for the server side of its own client.
+                        con.set_object_name(client, "LocalClientConnection");
+                    }
                     // What scripts may ask of the connection's security.
                     if let Some(c) = s.driver.interface.connection(connection) {
                         con.set_field(client, "encrypted", i64::from(c.is_encrypted()));

@@ -268,6 +268,12 @@ impl NetInterface {
             .and_then(NetConnection::ghost_manager_mut)
             .ok_or(NetError::NoSuchConnection)
     }
+    /// Server side: this connection is the listen server's own client (the short-circuit
+    /// link): objects flagged `SCOPE_LOCAL` are ghosted to it and to no one else.
+    pub fn set_local_connection(&mut self, id: ConnectionId) -> Result<()> {
+        self.ghost_mut(id)?.set_local(true);
+        Ok(())
+    }
     /// Server side: begins ghosting to this client (once it is ready, e.g. has the mission).
     /// Ghost sections are written by [`Self::poll_transmit`].
     pub fn start_ghosting(&mut self, id: ConnectionId) -> Result<()> {

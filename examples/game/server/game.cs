@@ -51,6 +51,7 @@ function GameConnection::onConnectRequest(%client, %address, %name)
       return "a player name is required";
    if (ClientGroup.getCount() > 1024)
       return "server is full";
+   %client.address = %address;
    return "";
 }
 
@@ -58,7 +59,8 @@ function GameConnection::onConnect(%client, %name)
 {
    %client.name = %name;
    %client.score = 0;
-   echo("server: " @ %name @ " joined");
+   // "local": a listen server's own client, joined through memory rather than a socket.
+   echo("server: " @ %name @ " joined" @ (%client.address $= "local" ? " (local)" : ""));
 }
 
 // The client has every datablock: now it may see ghosts and get a player.

@@ -152,6 +152,23 @@ impl ClientSession {
     ) -> io::Result<Self> {
         let sock: SocketAddr =
             opts.addr.parse().map_err(|_| io::Error::other(format!("bad address {}", opts.addr)))?;
+        let udp = UdpTransport::bind(NetAddress::new(client_bind_ip(sock), 0))?;
+        let port = LinkConditioner::new(udp, opts.link.unwrap_or_default(), opts.seed ^ 0x77);
+        Self::connect_via(con, remote, resources, opts, now, Box::new(port))
+    }
+
+    /// [`Self::connect`] through a given port: the short-circuit link of a listen server's
+    /// own client, say.
+    pub fn connect_via(
+        con: &mut Console,
+        remote: RemoteCommands,
+        resources: Rc<ResourceManager>,
+        opts: &ConnectOptions,
+        now: u64,
+        port: Port,
+    ) -> io::Result<Self> {
+        let sock: SocketAddr =
+            opts.addr.parse().map_err(|_| io::Error::other(format!("bad address {}", opts.addr)))?;
         let encryption = crate::net_security::encryption(con).map_err(io::Error::other)?;
         let token = crate::net_security::client_token(con).map_err(io::Error::other)?;
         let server_connection = gc::client_create_server_connection(con).map_err(io::Error::other)?;
@@ -168,8 +185,6 @@ impl ClientSession {
             Some(t) => iface.connect_with_token(now, sock, data, t),
             None => iface.connect(now, sock, data),
         };
-        let udp = UdpTransport::bind(NetAddress::new(client_bind_ip(sock), 0))?;
-        let port = LinkConditioner::new(udp, opts.link.unwrap_or_default(), opts.seed ^ 0x77);
         let world = MissionWorld::new(resources, Rc::new(RefCell::new(ScriptContainer::default())));
         Ok(ClientSession {
             remote,

@@ -189,6 +189,11 @@ impl std::fmt::Debug for GhostManager {
 }
 
 impl GhostManager {
+    /// Marks this the local (listen-server) connection, which `SCOPE_LOCAL` objects reach.
+    pub fn set_local(&mut self, local: bool) {
+        self.config.is_local = local;
+    }
+
     /// A manager that is not ghosting yet (call [`Self::start_ghosting`]).
     pub fn new(config: GhostConfig, classes: Arc<GhostClassRegistry>) -> Self {
         Self {
