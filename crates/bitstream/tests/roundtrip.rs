@@ -213,7 +213,8 @@ fn check(r: &mut BitReader<'_>, f: &Field) -> Result<(), String> {
             }
             // The magnitude's quantisation, plus the decoded normal's length error (up to 1e-5,
             // checked for normals above) scaled by the magnitude.
-            let tol = if mag < *m { m * float_max_error(*mb) * 1.0001 + mag * 1.2e-5 + 1e-5 } else { mag * 1.2e-5 };
+            let tol =
+                if mag < *m { m * float_max_error(*mb) * 1.0001 + mag * 1.2e-5 + 1e-5 } else { mag * 1.2e-5 };
             ok((got.length() - mag).abs() <= tol, format!("magnitude of {got} for {v}"))?;
             if got.length() < 1e-3 || mag < 1e-3 {
                 return Ok(());
