@@ -275,14 +275,7 @@ impl Console {
 
     /// Creates and registers an object from Rust (like `new Class(Name)` with no fields).
     pub fn create_object(&mut self, class: &str, name: Option<&str>) -> Result<ObjectId, ConsoleError> {
-        let n = self.names.intern(class);
-        let Some(cid) = self.objects.class_named(n) else {
-            return Err(ConsoleError::File(format!("create_object: unknown class {class}")));
-        };
-        let mut obj = self.blank_object(cid);
-        obj.name = name.filter(|s| !s.is_empty()).map(|s| self.names.intern(s));
-        let datablock = self.objects.classes[cid as usize].kind == ClassKind::DataBlock;
-        Ok(self.register_object(obj, datablock, None))
+        self.create_prepared(class, name, |_, _| {})
     }
 
     /// [`Self::create_object`] with fields set before the object is registered, as the
@@ -294,18 +287,12 @@ impl Console {
         name: Option<&str>,
         fields: &[(&str, Value)],
     ) -> Result<ObjectId, ConsoleError> {
-        let n = self.names.intern(class);
-        let Some(cid) = self.objects.class_named(n) else {
-            return Err(ConsoleError::File(format!("create_object: unknown class {class}")));
-        };
-        let mut obj = self.blank_object(cid);
-        obj.name = name.filter(|s| !s.is_empty()).map(|s| self.names.intern(s));
-        for (field, value) in fields {
-            let f = self.names.intern(field);
-            set_field_on(&self.objects.classes, &mut obj, f, value.clone());
-        }
-        let datablock = self.objects.classes[cid as usize].kind == ClassKind::DataBlock;
-        Ok(self.register_object(obj, datablock, None))
+        self.create_prepared(class, name, |c, obj| {
+            for (field, value) in fields {
+                let f = c.names.intern(field);
+                set_field_on(&c.objects.classes, obj, f, value.clone());
+            }
+        })
     }
 
     /// [`Self::create_object`] with host data attached before the object is registered, so
@@ -316,13 +303,24 @@ impl Console {
         name: Option<&str>,
         data: Box<dyn Any>,
     ) -> Result<ObjectId, ConsoleError> {
+        self.create_prepared(class, name, |_, obj| obj.user = Some(data))
+    }
+
+    /// A blank object of `class` named `name`, made ready by `prepare`, then registered
+    /// (which calls `onAdd`).
+    fn create_prepared(
+        &mut self,
+        class: &str,
+        name: Option<&str>,
+        prepare: impl FnOnce(&mut Self, &mut SimObject),
+    ) -> Result<ObjectId, ConsoleError> {
         let n = self.names.intern(class);
         let Some(cid) = self.objects.class_named(n) else {
             return Err(ConsoleError::File(format!("create_object: unknown class {class}")));
         };
         let mut obj = self.blank_object(cid);
         obj.name = name.filter(|s| !s.is_empty()).map(|s| self.names.intern(s));
-        obj.user = Some(data);
+        prepare(self, &mut obj);
         let datablock = self.objects.classes[cid as usize].kind == ClassKind::DataBlock;
         Ok(self.register_object(obj, datablock, None))
     }
