@@ -50,6 +50,12 @@ pub fn motion(ground: Option<Rc<dyn StaticGeometry>>) -> Motion {
     Motion { max_speed: 8.0, damping: 0.8, arena_half: 50.0, gravity, ground, ..Motion::default() }
 }
 
+/// How a `Camera` moves when a client controls it: free flight at 20 m/s, through
+/// everything, anywhere on the map.
+pub fn camera_motion() -> Motion {
+    Motion { max_speed: 20.0, damping: 0.8, arena_half: 2048.0, fly: true, ..Motion::default() }
+}
+
 /// The game's event and ghost classes, in the order every endpoint must register them.
 pub fn registries() -> (Arc<NetClassRegistry>, Arc<GhostClassRegistry>) {
     let mut b = NetClassRegistryBuilder::new();

@@ -67,6 +67,8 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
         ("Projectile", "GameBase"),
         ("TriggerData", "GameBaseData"),
         ("Trigger", "GameBase"),
+        ("CameraData", "GameBaseData"),
+        ("Camera", "GameBase"),
     ] {
         let _ = con.register_class(class, parent);
     }
@@ -99,6 +101,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     register_transform_methods(con, shared);
     register_shape_methods(con, shared);
     register_trigger_methods(con, shared);
+    register_camera_methods(con, shared);
     register_client_methods(con);
     let sh = shared.clone();
     con.register_method(
@@ -167,7 +170,7 @@ fn on_add(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
     let Some((class, want)) = class_of(&class_name) else {
         // GameBase or ShapeBase themselves: abstract, as in V12.
         c.error(&format!(
-            "{class_name} {id}: abstract class; create a Player, Item, StaticShape, Projectile or Trigger"
+            "{class_name} {id}: abstract class; create a Player, Item, StaticShape, Projectile, Trigger or Camera"
         ));
         c.delete_object(id);
         return;
@@ -235,6 +238,7 @@ fn class_of(class_name: &str) -> Option<(GameClass, &'static str)> {
         "StaticShape" => (GameClass::StaticShape, "StaticShapeData"),
         "Projectile" => (GameClass::Projectile, "ProjectileData"),
         "Trigger" => (GameClass::Trigger, "TriggerData"),
+        "Camera" => (GameClass::Camera, "CameraData"),
         _ => return None,
     })
 }
@@ -478,6 +482,45 @@ fn register_trigger_methods(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
                 let found = t.filter(|_| i >= 0.0).and_then(|t| t.inside.iter().nth(i as usize).copied());
                 Value::from(found.map_or(-1, i64::from))
             }),
+        ],
+    );
+}
+
+fn register_camera_methods(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
+    register_all(
+        con,
+        shared,
+        "Camera",
+        &[
+            ("setFlyMode", 2, 2, "setFlyMode() - its client's moves fly it", |c, sh, a| {
+                let Some(o) = scene_of(c, sh, a, "setFlyMode") else { return Value::from(false) };
+                if let Some(g) = sh.borrow_mut().objects.get_mut(&o) {
+                    g.orbit = None;
+                }
+                Value::from(true)
+            }),
+            (
+                "setOrbitMode",
+                4,
+                8,
+                "setOrbitMode(obj, transform, [minDist, maxDist, curDist]) - circle obj at curDist (its client turns it)",
+                |c, sh, a| {
+                    let Some(o) = scene_of(c, sh, a, "setOrbitMode") else { return Value::from(false) };
+                    let target =
+                        c.find_object(&a.get(1)).and_then(|t| sh.borrow().by_console.get(&t).copied());
+                    let Some(target) = target else {
+                        c.error(&format!("setOrbitMode: {} is not a game object", a.str(1)));
+                        return Value::from(false);
+                    };
+                    let num = |i: usize, d: f64| if a.len() > i { a.f64(i) } else { d };
+                    let (min, max) = (num(3, 1.0).max(0.0), num(4, 20.0));
+                    let dist = num(5, 8.0).clamp(min, max.max(min)) as f32;
+                    if let Some(g) = sh.borrow_mut().objects.get_mut(&o) {
+                        g.orbit = Some((target, dist));
+                    }
+                    Value::from(true)
+                },
+            ),
         ],
     );
 }
@@ -767,5 +810,35 @@ mod tests {
         // Junk reads as the default unit box.
         let j = TriggerVolume::new(1, Vec3::ZERO, "x", "1 2", f64::NAN);
         assert_eq!((j.min, j.max), (Vec3::new(0.0, -1.0, 0.0), Vec3::new(1.0, 0.0, 1.0)));
+    }
+
+    #[test]
+    fn cameras_fly_under_moves_and_orbit_their_object() {
+        let (mut con, shared, _) = game_console();
+        eval(
+            &mut con,
+            "datablock CameraData(Observer) {};\n\
+             $p = new Player() { dataBlock = LightMale; position = \"10 0 0\"; };\n\
+             $c = new Camera() { dataBlock = Observer; position = \"0 0 5\"; };",
+        );
+        assert_eq!(eval(&mut con, "return $c.getClassName() SPC isObject($c);"), "Camera 1");
+        // Free flight: up and forward, no gravity, no ground.
+        let mut st = ControlState { pos: Vec3::new(0.0, 0.0, 5.0), ..ControlState::default() };
+        let up = v12_sim::moves::Move::from_input(0.0, 1.0, 1.0, 0.0, 0.0, 0.0, [false; 6]);
+        for _ in 0..10 {
+            st.apply_move(&up, &crate::camera_motion());
+        }
+        assert!(st.pos.z > 5.0 + 5.0 && st.pos.y > 5.0, "{st:?}");
+        // Orbit: 8 m behind the player, 1.5 m up, facing it (yaw 0 looks down +Y).
+        assert_eq!(eval(&mut con, "return $c.setOrbitMode($p, \"\", 2, 20, 8);"), "1");
+        run_ticks(&mut con, &shared, 1);
+        assert_eq!(eval(&mut con, "return $c.getPosition();"), "10 -8 1.5");
+        eval(&mut con, "$p.setTransform(\"20 0 0\");");
+        run_ticks(&mut con, &shared, 1);
+        assert_eq!(eval(&mut con, "return $c.getPosition();"), "20 -8 1.5");
+        eval(&mut con, "$c.setFlyMode(); $p.setTransform(\"30 0 0\");");
+        run_ticks(&mut con, &shared, 1);
+        assert_eq!(eval(&mut con, "return $c.getPosition();"), "20 -8 1.5", "flying: it stays");
+        assert_eq!(eval(&mut con, "return $c.setOrbitMode(Nothing, \"\");"), "0");
     }
 }

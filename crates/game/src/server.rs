@@ -17,7 +17,7 @@ use v12_sim::container::StaticGeometry;
 use v12_sim::datablock::{is_datablocks_ack, send_datablocks};
 use v12_sim::game_connection::{self as gc, ServerGameConnection};
 use v12_sim::remote_command::RemoteCommands;
-use v12_sim::scene::{TICK_SECONDS, settled_state_hash};
+use v12_sim::scene::{ControlState, TICK_SECONDS, settled_state_hash};
 use v12_world::mission::WorldObjectGhost;
 
 /// The server: network, scene, per-client GameConnections, and the game's Rust half.
@@ -158,6 +158,7 @@ pub(crate) fn server_ghost_check(
 
 pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
     let m = motion(Some(s.ground.clone()));
+    let camera = crate::camera_motion();
     let mut out = Vec::new();
     let Some(world) = sh.world.as_mut() else { return out };
     // Control objects: apply the clients' moves; a trigger pressed or released is an event.
@@ -174,7 +175,10 @@ pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
             }
             continue;
         }
-        let moves = g.process_tick(world, &m);
+        // A Camera flies; everything else walks on the mission's ground.
+        let flying =
+            g.control_object().and_then(|p| sh.objects.get(&p)).is_some_and(|o| o.class == GameClass::Camera);
+        let moves = g.process_tick(world, if flying { &camera } else { &m });
         if let Some(p) = g.control_object() {
             let held = s.held.entry(p).or_insert([false; 6]);
             for mv in &moves {
@@ -271,6 +275,21 @@ pub(crate) fn world_tick(sh: &mut Shared, ground: &dyn StaticGeometry, out: &mut
             out.push(GameEvent::Explode { proj: id, col: hit, pos: wall.unwrap_or(pos) });
         }
     }
+    // Cameras in orbit mode circle their object at their distance, facing it; their clients
+    // get the full state (the placement is the server's, not the moves').
+    let mut placed = Vec::new();
+    for (&id, g) in &sh.objects {
+        let Some((target, dist)) = g.orbit else { continue };
+        let Some(center) = world.get(target).map(|o| o.state.pos + Vec3::Z * 1.5) else { continue };
+        let Some(o) = world.get_mut(id) else { continue };
+        let (s, c) = o.state.yaw.sin_cos();
+        let pos = center - Vec3::new(-s, c, 0.0) * dist;
+        if o.state.pos != pos || o.state.vel != Vec3::ZERO {
+            o.set_state(ControlState { pos, vel: Vec3::ZERO, yaw: o.state.yaw });
+            placed.push(id);
+        }
+    }
+    sh.moved.extend(placed);
     // Players touching items: the Items that are not hidden.
     let items: Vec<(u32, Vec3)> = world
         .iter()

@@ -42,6 +42,8 @@ pub enum GameClass {
     Projectile,
     /// A volume, not a scene object (see [`TriggerVolume`]).
     Trigger,
+    /// Flies freely under its client's moves, or orbits an object (`setOrbitMode`).
+    Camera,
 }
 
 /// What the engine keeps for one script-created object, beside its scene object.
@@ -64,6 +66,8 @@ pub struct GameObject {
     pub ticks_left: u32,
     /// Projectiles: it hit or expired this tick; its callbacks run and then it is deleted.
     pub exploded: bool,
+    /// Cameras in orbit mode: the object orbited (scene id) and the distance (m).
+    pub orbit: Option<(u32, f32)>,
 }
 
 impl GameObject {
@@ -79,6 +83,7 @@ impl GameObject {
             source: None,
             ticks_left: 0,
             exploded: false,
+            orbit: None,
         }
     }
 

@@ -63,6 +63,8 @@ pub struct Motion {
     pub half_extents: Vec3,
     /// What the object stands on and bumps into (terrain, interiors); `None` for nothing.
     pub ground: Option<std::rc::Rc<dyn crate::container::StaticGeometry>>,
+    /// Free flight (a Camera): the move's z climbs and sinks at `max_speed`.
+    pub fly: bool,
 }
 
 /// Gap kept between a moving box and what it touches (m), so the next sweep starts clear.
@@ -118,6 +120,7 @@ impl Default for Motion {
             gravity: 0.0,
             half_extents: Vec3::new(0.4, 0.4, 0.9),
             ground: None,
+            fly: false,
         }
     }
 }
@@ -148,7 +151,8 @@ impl ControlState {
         let (s, c) = self.yaw.sin_cos();
         let forward = Vec3::new(-s, c, 0.0);
         let right = Vec3::new(c, s, 0.0);
-        let walk = (forward * mv.y() + right * mv.x()) * motion.max_speed;
+        let up = if motion.fly { Vec3::Z * mv.z() } else { Vec3::ZERO };
+        let walk = (forward * mv.y() + right * mv.x() + up) * motion.max_speed;
         let mut vel = self.vel;
         vel.z -= motion.gravity * TICK_SECONDS;
         let delta = (walk + vel) * TICK_SECONDS;

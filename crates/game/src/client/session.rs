@@ -372,6 +372,7 @@ impl ClientSession {
                         "ItemData" => "Item",
                         "ProjectileData" => "Projectile",
                         "StaticShapeData" => "StaticShape",
+                        "CameraData" => "Camera",
                         _ => "GameBase",
                     };
                     let Ok(o) = con.create_object_with_data(class, None, Box::new(state)) else { continue };
@@ -477,6 +478,7 @@ impl ClientSession {
                 Some("PlayerData") => ObjectKind::Player,
                 Some("ItemData") => ObjectKind::Item,
                 Some("ProjectileData") => ObjectKind::Projectile,
+                Some("CameraData") => ObjectKind::Camera,
                 _ => continue,
             };
             let is_me = Some(id) == me;
@@ -522,6 +524,13 @@ impl ClientSession {
 
     /// The movement rules with the world received so far.
     fn motion(&self) -> Motion {
+        let camera = self
+            .control_local()
+            .and_then(|id| self.scene.get(id))
+            .is_some_and(|g| self.datablock_class(g.datablock) == "CameraData");
+        if camera {
+            return crate::camera_motion();
+        }
         motion(crate::mission::loaded_ground(&self.world, &self.ground))
     }
 }

@@ -10,6 +10,8 @@ pub enum ObjectKind {
     Player,
     Item,
     Projectile,
+    /// A camera: not drawn, but the view follows it when it is the client's.
+    Camera,
 }
 
 /// One object as the client sees it.

@@ -119,6 +119,7 @@ fn push_object(scene: &mut Scene, o: &ViewObject, time_ms: u64) {
                 color: ColorI::rgb(250, 210, 40),
             });
         }
+        ObjectKind::Camera => {}
         ObjectKind::Projectile => {
             scene.shapes.push(Shape::Sphere {
                 center: o.pos + Vec3::new(0.0, 0.0, 1.2),
