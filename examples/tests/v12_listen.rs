@@ -257,3 +257,51 @@ fn a_clients_ghosts_are_console_objects_its_scripts_can_query() {
     );
     assert!(client_lines.contains("PROBE set=0"), "{client_lines}");
 }
+
+/// The journal on a real session: a dedicated server records (`--journal-record`) while a bot
+/// plays against it; replaying the journal (`--journal-play`, no network) prints the same
+/// console output and the same hash of the simulation's state. A cut journal is a clear
+/// error, not a panic.
+#[test]
+fn a_journaled_server_replays_to_the_same_state_and_output() {
+    let dir = std::env::temp_dir().join(format!("v12-journal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let journal = dir.join("server.jnl");
+    let j = journal.to_str().unwrap();
+    let (mut server, server_rx) =
+        start(&["--dedicated", "--journal-record", j, "--seed", "5", "--", "-port", "0", "-seconds", "4"]);
+    let addr = loop {
+        let line = server_rx.recv_timeout(Duration::from_secs(30)).expect("the server starts");
+        if let Some(a) = line.strip_prefix("LISTENING ") {
+            break a.trim().to_string();
+        }
+    };
+    let (mut bot, bot_rx) = start(&["--connect", &addr, "--", "-bot", "-name", "Journaled"]);
+    let recorded = collect(&mut server, &server_rx, Duration::from_secs(60));
+    let _ = collect(&mut bot, &bot_rx, Duration::from_secs(30));
+    let _ = (server.wait(), bot.wait());
+    let (mut replay, replay_rx) =
+        start(&["--dedicated", "--journal-play", j, "--seed", "5", "--", "-port", "0", "-seconds", "4"]);
+    let replayed = collect(&mut replay, &replay_rx, Duration::from_secs(60));
+    assert!(replay.wait().expect("replay exits").success(), "{replayed:?}");
+    // Console output and result lines, without the ones that measure wall time or ports.
+    let same = |lines: &[String]| -> Vec<String> {
+        lines.iter().filter(|l| !l.starts_with("STATUS ") && !l.starts_with("LISTENING ")).cloned().collect()
+    };
+    let (a, b) = (same(&recorded), same(&replayed));
+    assert!(a.iter().any(|l| l == "server: Journaled joined"), "{a:?}");
+    assert!(a.iter().any(|l| l.starts_with("STATEHASH ")), "{a:?}");
+    assert_eq!(a, b, "the replay's output differs");
+    // A journal cut short: the replay stops with the reason.
+    let bytes = std::fs::read(&journal).unwrap();
+    std::fs::write(&journal, &bytes[..bytes.len() / 2]).unwrap();
+    let out = Command::new(V12)
+        .args(["--mod", concat!(env!("CARGO_MANIFEST_DIR"), "/game"), "--dedicated", "--journal-play", j])
+        .args(["--seed", "5", "--", "-port", "0", "-seconds", "4"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("journal"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -54,6 +54,8 @@ pub struct HostConfig {
     pub link: Option<ConditionerConfig>,
     /// Seed of the conditioner and the bot.
     pub seed: u64,
+    /// Record the session into a journal, or replay one (`--journal-record`, `--journal-play`).
+    pub journal: Option<crate::journal::SessionJournal>,
     /// Where the program's result lines go (`LISTENING`, `STATUS`, `CLIENT`, `GHOSTHASH`,
     /// `SCOREBOARD`, `FINAL`): the `v12` binary prints them on stdout for the demo to read.
     pub report: fn(&str),
@@ -178,7 +180,22 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
         requests.borrow_mut().push(Request::Connect(addr.clone(), vec![name]));
     }
     let (reg, ghosts) = crate::registries();
-    let clock = SystemClock::new();
+    // Every clock reading, received datagram and key goes through the journal when there is
+    // one; a replay runs as fast as it can.
+    let system_clock = SystemClock::new();
+    let clock: &dyn Clock = match &cfg.journal {
+        Some(j) => j,
+        None => &system_clock,
+    };
+    let keys = |who: u64| {
+        let live = crate::entropy(cfg.seed, who);
+        cfg.journal.as_ref().map_or(live, |j| j.keys(live))
+    };
+    let journaled = |port: Port| match &cfg.journal {
+        Some(j) => j.port(port),
+        None => port,
+    };
+    let playing = cfg.journal.as_ref().is_some_and(|j| j.is_playing());
     let mut server: Option<Server> = None;
     let mut client: Option<ClientSession> = None;
     let mut the_bot = bot::Bot::new();
@@ -227,14 +244,14 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                             ..Default::default()
                         },
                         reg.clone(),
-                        crate::entropy(cfg.seed, 0),
+                        keys(0),
                     );
                     iface.set_ghost_classes(ghosts.clone());
                     // UDP for remote players, and the short-circuit link for our own client.
                     let udp = bind_port(cfg.seed, server_bind_ip(&mut con), port)?;
                     let (listen_port, local_link) = ListenPort::new(udp);
                     let local_peer = listen_port.local_peer();
-                    let driver = NetDriver::new(iface, Box::new(listen_port) as Port);
+                    let driver = NetDriver::new(iface, journaled(Box::new(listen_port)));
                     let addr = driver.transport.local_addr();
                     (cfg.report)(&format!("LISTENING {}", addr.socket_addr()));
                     // The port actually bound (`createServer(0)` picks a free one), for a
@@ -269,6 +286,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                         seed: cfg.seed,
                         link: cfg.link,
                         rate: crate::rate_from_prefs(&con, false),
+                        keys: None,
                     };
                     // Our own server: join through memory (the short-circuit link), once.
                     let local = server
@@ -279,17 +297,30 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                         Some(link) => {
                             opts.addr = link.server_addr.socket_addr().to_string();
                             opts.rate = v12_netobject::RateConfig::LOCAL;
+                            opts.keys = Some(keys(0x55));
+                            let port = journaled(Box::new(link.client));
                             ClientSession::connect_via(
                                 &mut con,
                                 remote.clone(),
                                 resources.clone(),
                                 &opts,
                                 now,
-                                Box::new(link.client),
+                                port,
                             )
                         }
                         None => {
-                            ClientSession::connect(&mut con, remote.clone(), resources.clone(), &opts, now)
+                            opts.keys = Some(keys(0x55));
+                            ClientSession::bind_port(&opts).and_then(|p| {
+                                let port = journaled(p);
+                                ClientSession::connect_via(
+                                    &mut con,
+                                    remote.clone(),
+                                    resources.clone(),
+                                    &opts,
+                                    now,
+                                    port,
+                                )
+                            })
                         }
                     };
                     match joined {
@@ -462,13 +493,31 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                 ));
             }
         }
-        std::thread::sleep(Duration::from_millis(2));
+        if cfg.journal.as_ref().is_some_and(|j| j.stopped()) {
+            break;
+        }
+        if !playing {
+            std::thread::sleep(Duration::from_millis(2));
+        }
     }
     if let Some(s) = &mut server {
         directory.shutdown(&mut s.driver.interface);
         let _ = s.driver.pump(clock.now_ms(), &NoObjects, &mut s.no_ghosts);
     }
     (cfg.report)(&format!("SCOREBOARD {}", con.get_global("Scoreboard").as_text()));
+    if let Some(j) = &cfg.journal {
+        // A recording and its replay print the same hash of the simulation's state.
+        let hash = crate::server::state_hash(&shared.borrow(), &con.get_global("Scoreboard").as_text());
+        (cfg.report)(&format!("STATEHASH {hash:016x}"));
+        if let Err(e) = j.finish() {
+            con.error(&e.to_string());
+            return Ok(1);
+        }
+        if let Some(e) = j.take_error() {
+            con.error(&e.to_string());
+            return Ok(1);
+        }
+    }
     if let Some(c) = &client {
         let r = c.report();
         (cfg.report)(&format!("FINAL corrections={} staleness_ms={}", r.corrections, r.staleness_ms));

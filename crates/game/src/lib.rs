@@ -13,6 +13,7 @@
 pub mod browser;
 pub mod client;
 pub mod host;
+pub mod journal;
 pub mod listen;
 pub mod mission;
 pub mod mod_files;

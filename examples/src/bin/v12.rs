@@ -5,6 +5,7 @@
 use clap::Parser;
 use std::path::PathBuf;
 use v12_game::client::cli::ClientArgs;
+use v12_game::journal::SessionJournal;
 use v12_game::{HostConfig, link_preset, run};
 
 /// The V12 example program: the game's scripts on the V12 engine.
@@ -43,6 +44,14 @@ struct Cli {
     /// Seed of the conditioner and the bots (default: the process id).
     #[arg(long)]
     seed: Option<u64>,
+    /// Record the session's journal into FILE: every clock reading, received datagram and
+    /// key, so --journal-play reproduces it. At exit a STATEHASH line sums the state up.
+    #[arg(long, value_name = "FILE", conflicts_with = "journal_play")]
+    journal_record: Option<PathBuf>,
+    /// Replay a journal recorded with --journal-record (same flags and scripts), with no
+    /// network; it reaches the same state and prints the same STATEHASH.
+    #[arg(long, value_name = "FILE")]
+    journal_play: Option<PathBuf>,
     #[command(flatten)]
     client: ClientArgs,
     /// Arguments for the scripts ($Game::argv).
@@ -57,6 +66,18 @@ fn main() {
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     tracing_subscriber::fmt().with_writer(std::io::stderr).with_env_filter(filter).init();
     let cli = Cli::parse();
+    let journal = match (&cli.journal_record, &cli.journal_play) {
+        (Some(f), _) => Some(SessionJournal::record(f)),
+        (None, Some(f)) => Some(SessionJournal::play(f)),
+        (None, None) => None,
+    };
+    let journal = match journal.transpose() {
+        Ok(j) => j,
+        Err(e) => {
+            eprintln!("v12: {e}");
+            std::process::exit(2);
+        }
+    };
     let cfg = HostConfig {
         dedicated: cli.dedicated,
         mod_dir: cli.mod_dir,
@@ -66,6 +87,7 @@ fn main() {
         script_args: cli.script_args,
         link: link_preset(&cli.link, cli.latency, cli.loss),
         seed: cli.seed.unwrap_or_else(|| u64::from(std::process::id())),
+        journal,
         report: |line| println!("{line}"),
     };
     let res = match cli.client.run(&cfg) {

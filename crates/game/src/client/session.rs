@@ -52,6 +52,8 @@ pub struct ConnectOptions {
     pub link: Option<ConditionerConfig>,
     /// Packet rate and size both ways.
     pub rate: RateConfig,
+    /// The handshake key material (`None`: fresh from the OS; a journal passes its own).
+    pub keys: Option<[u8; 32]>,
 }
 
 impl ConnectOptions {
@@ -63,6 +65,7 @@ impl ConnectOptions {
             seed: 0,
             link: None,
             rate: crate::rate_from_prefs(con, false),
+            keys: None,
         }
     }
 }
@@ -150,11 +153,17 @@ impl ClientSession {
         opts: &ConnectOptions,
         now: u64,
     ) -> io::Result<Self> {
+        let port = Self::bind_port(opts)?;
+        Self::connect_via(con, remote, resources, opts, now, port)
+    }
+
+    /// The UDP port [`Self::connect`] uses for `opts`: bound where the server is reachable,
+    /// behind the link conditioner.
+    pub fn bind_port(opts: &ConnectOptions) -> io::Result<Port> {
         let sock: SocketAddr =
             opts.addr.parse().map_err(|_| io::Error::other(format!("bad address {}", opts.addr)))?;
         let udp = UdpTransport::bind(NetAddress::new(client_bind_ip(sock), 0))?;
-        let port = LinkConditioner::new(udp, opts.link.unwrap_or_default(), opts.seed ^ 0x77);
-        Self::connect_via(con, remote, resources, opts, now, Box::new(port))
+        Ok(Box::new(LinkConditioner::new(udp, opts.link.unwrap_or_default(), opts.seed ^ 0x77)))
     }
 
     /// [`Self::connect`] through a given port: the short-circuit link of a listen server's
@@ -177,7 +186,7 @@ impl ClientSession {
         let mut iface = NetInterface::new(
             InterfaceConfig { client_rate: opts.rate, encryption, ..Default::default() },
             reg,
-            crate::entropy(opts.seed, 0x55),
+            opts.keys.unwrap_or_else(|| crate::entropy(opts.seed, 0x55)),
         );
         iface.set_ghost_classes(ghosts);
         let data = gc::encode_connect_args(&opts.args).into();
