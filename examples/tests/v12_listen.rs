@@ -305,3 +305,77 @@ fn a_journaled_server_replays_to_the_same_state_and_output() {
     assert!(stderr.contains("journal"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A demo begun mid-match: a bot's script starts `recordDemo` two seconds into the match and
+/// stops it a second and a half later; `v12 --play-demo` plays the file with no server and
+/// ends holding the very ghost states the client held when it stopped. A corrupt demo is an
+/// error with the reason.
+#[test]
+fn a_mid_match_demo_plays_back_to_the_same_ghost_states() {
+    let name = format!("demos/test-{}.dem", std::process::id());
+    let probe = std::env::temp_dir().join(format!("v12-demo-probe-{}", std::process::id()));
+    std::fs::create_dir_all(&probe).unwrap();
+    std::fs::write(
+        probe.join("demo_probe.cs"),
+        format!(
+            "schedule(2000, 0, recordDemo, \"{name}\");\n\
+             schedule(3500, 0, stopDemo);\n"
+        ),
+    )
+    .unwrap();
+    let (mut server, server_rx) = start(&["--dedicated", "--", "-port", "0", "-seconds", "5"]);
+    let addr = loop {
+        let line = server_rx.recv_timeout(Duration::from_secs(30)).expect("the server starts");
+        if let Some(a) = line.strip_prefix("LISTENING ") {
+            break a.trim().to_string();
+        }
+    };
+    let probe_dir = probe.to_str().unwrap();
+    let (mut bot, bot_rx) = start(&[
+        "--connect",
+        &addr,
+        "--add-mod",
+        probe_dir,
+        "--exec",
+        "demo_probe.cs",
+        "--",
+        "-bot",
+        "-name",
+        "Rec",
+    ]);
+    let bot_lines = collect(&mut bot, &bot_rx, Duration::from_secs(30));
+    let _ = collect(&mut server, &server_rx, Duration::from_secs(30));
+    let _ = (server.wait(), bot.wait());
+    let _ = std::fs::remove_dir_all(&probe);
+    let hash = |lines: &[String]| lines.iter().find_map(|l| l.strip_prefix("DEMOHASH ").map(str::to_string));
+    let recorded =
+        hash(&bot_lines).unwrap_or_else(|| panic!("no DEMOHASH from the recording: {bot_lines:?}"));
+    let file = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/game")).join(&name);
+    let out = Command::new(V12)
+        .args(["--mod", concat!(env!("CARGO_MANIFEST_DIR"), "/game"), "--play-demo"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let played: Vec<String> = stdout.lines().map(str::to_string).collect();
+    assert_eq!(hash(&played).as_deref(), Some(recorded.as_str()), "{stdout}");
+    assert!(stdout.contains("demo: played "), "{stdout}");
+    // One byte flipped: refused with the reason, exit 1.
+    let mut bytes = std::fs::read(&file).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x40;
+    std::fs::write(&file, &bytes).unwrap();
+    let out = Command::new(V12)
+        .args(["--mod", concat!(env!("CARGO_MANIFEST_DIR"), "/game"), "--play-demo"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&file);
+    if let Some(dir) = file.parent() {
+        let _ = std::fs::remove_dir(dir); // only if no one else's demos are there
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("corrupt"), "{stderr}");
+}

@@ -8,6 +8,7 @@
 //! held while a script runs.
 
 use crate::client::bot;
+use crate::client::demo::DemoPlayback;
 use crate::client::session::{ClientSession, ConnectOptions};
 use crate::listen::ListenPort;
 use crate::mission::ServerObjects;
@@ -34,6 +35,7 @@ use v12_sim::process::TICK_MS;
 use v12_sim::remote_command::RemoteCommands;
 use v12_sim::scene::SceneWorld;
 use v12_world::MissionWorld;
+use v12_world::mission::WorldGhosts;
 
 /// Command line of the `v12` program.
 #[derive(Debug, Clone)]
@@ -54,6 +56,8 @@ pub struct HostConfig {
     pub link: Option<ConditionerConfig>,
     /// Seed of the conditioner and the bot.
     pub seed: u64,
+    /// Play this demo (`--play-demo FILE`) and quit at its end.
+    pub play_demo: Option<PathBuf>,
     /// Record the session into a journal, or replay one (`--journal-record`, `--journal-play`).
     pub journal: Option<crate::journal::SessionJournal>,
     /// Where the program's result lines go (`LISTENING`, `STATUS`, `CLIENT`, `GHOSTHASH`,
@@ -77,6 +81,12 @@ pub(crate) enum Request {
     ServerGhostCheck,
     /// `clientGhostCheck()`: print this client's hash of the ghosts it received.
     ClientGhostCheck,
+    /// `recordDemo(file)`: the client starts recording a demo into `file` (in the mod folder).
+    RecordDemo(String),
+    /// `stopDemo()`: the recording is written.
+    StopDemo,
+    /// `playDemo(file)`, or `v12 --play-demo FILE` (the path as given; quit at the end).
+    PlayDemo(PathBuf, bool),
 }
 
 /// The requests scripts queued since the loop last looked.
@@ -113,17 +123,42 @@ fn register_script_functions(con: &mut Console, requests: &Requests) {
         ),
         ("ghostCheck", 1, "ghostCheck() - print the server's ghost-state hash for each client"),
         ("clientGhostCheck", 2, "clientGhostCheck() - print this client's hash of the ghosts it received"),
+        ("stopDemo", 3, "stopDemo() - write the demo recordDemo began"),
     ] {
         let sh = requests.clone();
         con.register_function(name, 1, 1, usage, move |_c, _a| {
             sh.borrow_mut().push(match req {
                 0 => Request::FreezeWorld,
                 1 => Request::ServerGhostCheck,
-                _ => Request::ClientGhostCheck,
+                2 => Request::ClientGhostCheck,
+                _ => Request::StopDemo,
             });
             Value::Empty
         });
     }
+}
+
+/// `recordDemo(file)` and `playDemo(file)`: files in the mod folder.
+fn register_demo_functions(con: &mut Console, requests: &Requests) {
+    let sh = requests.clone();
+    con.register_function(
+        "recordDemo",
+        2,
+        2,
+        "recordDemo(file) - record what this client receives",
+        move |_c, a| {
+            sh.borrow_mut().push(Request::RecordDemo(a.str(0).into_owned()));
+            Value::Empty
+        },
+    );
+    let sh = requests.clone();
+    con.register_function("playDemo", 2, 2, "playDemo(file) - play a recorded demo", move |c, a| {
+        match c.resolve_path(&a.str(0)) {
+            Some(p) => sh.borrow_mut().push(Request::PlayDemo(p, false)),
+            None => c.error(&format!("playDemo: {} is outside the mod folder", a.str(0))),
+        }
+        Value::Empty
+    });
 }
 
 /// The address a server binds: Torque's `$Pref::Net::BindAddress` (`0.0.0.0` for every
@@ -153,6 +188,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
     let shared = Rc::new(RefCell::new(Shared::default()));
     let requests: Requests = Rc::default();
     register_script_functions(&mut con, &requests);
+    register_demo_functions(&mut con, &requests);
     // The game object classes (`new Player()`, `new Item()`, ...) and their datablocks.
     crate::objects::register(&mut con, &shared);
     let mut telnet = v12_sim::telnet::TelnetServer::register(&mut con);
@@ -199,6 +235,14 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
     let mut server: Option<Server> = None;
     let mut client: Option<ClientSession> = None;
     let mut the_bot = bot::Bot::new();
+    // `recordDemo`'s file while it records; a demo playing; `--play-demo` quits at its end.
+    let mut recording: Option<PathBuf> = None;
+    let mut playback: Option<DemoPlayback> = None;
+    let mut quit_after_demo = false;
+    let mut exit_code = 0;
+    if let Some(p) = &cfg.play_demo {
+        requests.borrow_mut().push(Request::PlayDemo(p.clone(), true));
+    }
     let mut last_frame = clock.now_ms();
     let mut last_status = last_frame;
     let mut bytes_at_status = (0u64, 0u64);
@@ -350,6 +394,62 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                         (cfg.report)(&format!("GHOSTHASH hash={hash:016x} ghosts={n}"));
                     }
                 }
+                Request::RecordDemo(file) => {
+                    let started = match (&mut client, con.resolve_path(&file)) {
+                        (_, None) => Err(format!("{file} is outside the mod folder")),
+                        (None, _) => Err("not connected".to_string()),
+                        (Some(c), Some(path)) => c.start_demo(&con).map(|()| path),
+                    };
+                    match started {
+                        Ok(path) => recording = Some(path),
+                        Err(e) => con.error(&format!("recordDemo: {e}")),
+                    }
+                }
+                Request::StopDemo => {
+                    let (Some(c), Some(path)) = (&mut client, recording.take()) else {
+                        con.warn("stopDemo: no demo is being recorded");
+                        continue;
+                    };
+                    let Some((file, hash)) = c.stop_demo() else { continue };
+                    let bytes = file.encode();
+                    let written = path
+                        .parent()
+                        .map_or(Ok(()), std::fs::create_dir_all)
+                        .and_then(|()| std::fs::write(&path, &bytes));
+                    match written {
+                        Ok(()) => {
+                            con.print(
+                                v12_console_vm::Level::Normal,
+                                &format!("demo: wrote {} ({} bytes)", path.display(), bytes.len()),
+                            );
+                            (cfg.report)(&format!("DEMOHASH {hash:016x}"));
+                        }
+                        Err(e) => con.error(&format!("stopDemo: {}: {e}", path.display())),
+                    }
+                }
+                Request::PlayDemo(path, from_command_line) => {
+                    let world = WorldGhosts::new(MissionWorld::new(
+                        resources.clone(),
+                        Rc::new(RefCell::new(v12_sim::container::ScriptContainer::default())),
+                    ));
+                    let opened = std::fs::read(&path).map_err(|e| e.to_string()).and_then(|data| {
+                        DemoPlayback::open(&mut con, &data, crate::registries(), world, now)
+                            .map_err(|e| e.to_string())
+                    });
+                    match opened {
+                        Ok(p) => {
+                            playback = Some(p);
+                            quit_after_demo = from_command_line;
+                        }
+                        Err(e) => {
+                            con.error(&format!("playDemo: {}: {e}", path.display()));
+                            if from_command_line {
+                                exit_code = 1;
+                                con.eval("quit();").ok();
+                            }
+                        }
+                    }
+                }
             }
         }
         if con.quit_requested() {
@@ -450,6 +550,26 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                 client = None;
             }
         }
+        // A demo playing: its packets at their recorded pace, its commands to the scripts.
+        if let Some(p) = &mut playback {
+            let finished = match p.advance(&mut con, &remote, now) {
+                Ok(done) => done,
+                Err(e) => {
+                    con.error(&format!("playDemo: {e}"));
+                    exit_code = 1;
+                    true
+                }
+            };
+            if finished {
+                (cfg.report)(&format!("DEMOHASH {:016x}", p.ghost_hash()));
+                con.print(v12_console_vm::Level::Normal, &format!("demo: played {} packets", p.packets()));
+                playback = None;
+                con.call_callback("onDemoPlayDone", &[]);
+                if quit_after_demo {
+                    break;
+                }
+            }
+        }
         // 6. Render: nothing here (headless). 7. Timeouts ran inside each driver's pump.
 
         if now.saturating_sub(last_status) >= 1000 {
@@ -522,7 +642,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
         let r = c.report();
         (cfg.report)(&format!("FINAL corrections={} staleness_ms={}", r.corrections, r.staleness_ms));
     }
-    Ok(0)
+    Ok(exit_code)
 }
 
 /// The "average" link preset with optional overrides (`--latency`, `--loss`).

@@ -294,6 +294,11 @@ impl DemoPlayer {
         &self.ghosts
     }
 
+    /// The recorded receive time of the next packet, or `None` at the end.
+    pub fn peek_time(&self) -> Option<u64> {
+        self.packets.get(self.next).map(|p| p.time)
+    }
+
     /// Plays the next packet into `world`; returns its recorded receive time, or `None` at
     /// the end. Events it carried are then ready in [`Self::poll_event`].
     pub fn play_next(&mut self, world: &mut dyn GhostClientWorld) -> Result<Option<u64>, DemoError> {

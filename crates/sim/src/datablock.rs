@@ -274,6 +274,32 @@ impl ClientDataBlocks {
         Ok(DataBlockProgress::NotMine)
     }
 
+    /// Makes a datablock as the server described it, outside the datablock phase (a demo's
+    /// start state), with the same checks as one that arrived over the network.
+    pub fn restore(
+        &mut self,
+        con: &mut Console,
+        server_id: u32,
+        class: &str,
+        name: &str,
+        fields: &[(String, String)],
+    ) -> Result<ObjectId, SimError> {
+        if name.len() > MAX_NAME_LEN
+            || fields.len() > MAX_FIELDS
+            || fields.iter().any(|(_, v)| v.len() > MAX_VALUE_LEN)
+        {
+            return Err(SimError::DataBlock(format!("datablock {name:?} is too large")));
+        }
+        let text = |t: &str| TagName::Text(Arc::from(t));
+        let ev = DataBlockEvent {
+            class: text(class),
+            id: server_id,
+            name: name.to_string(),
+            fields: fields.iter().map(|(k, v)| (text(k), v.clone())).collect(),
+        };
+        self.build(con, &ev)
+    }
+
     fn build(&mut self, con: &mut Console, ev: &DataBlockEvent) -> Result<ObjectId, SimError> {
         let class = ev.class.text();
         if !class.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') || class.is_empty() {

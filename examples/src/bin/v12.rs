@@ -44,6 +44,10 @@ struct Cli {
     /// Seed of the conditioner and the bots (default: the process id).
     #[arg(long)]
     seed: Option<u64>,
+    /// Play a demo a client recorded (recordDemo/stopDemo) and quit at its end; prints the
+    /// DEMOHASH of the ghosts it ends with.
+    #[arg(long, value_name = "FILE")]
+    play_demo: Option<PathBuf>,
     /// Record the session's journal into FILE: every clock reading, received datagram and
     /// key, so --journal-play reproduces it. At exit a STATEHASH line sums the state up.
     #[arg(long, value_name = "FILE", conflicts_with = "journal_play")]
@@ -88,6 +92,7 @@ fn main() {
         link: link_preset(&cli.link, cli.latency, cli.loss),
         seed: cli.seed.unwrap_or_else(|| u64::from(std::process::id())),
         journal,
+        play_demo: cli.play_demo,
         report: |line| println!("{line}"),
     };
     let res = match cli.client.run(&cfg) {

@@ -10,6 +10,7 @@
 
 pub mod bot;
 pub mod cli;
+pub mod demo;
 #[cfg(feature = "render")]
 pub mod frame;
 #[cfg(feature = "render")]

@@ -7,6 +7,7 @@
 //! It turns what it knows into a [`WorldView`] and a [`HudState`] for drawing, and into a
 //! [`ClientReport`] for the host's status lines.
 
+use crate::client::demo::{DemoBlock, DemoFile, DemoGhost, ghost_state_hash};
 use crate::client::snapshot::{HudState, ObjectKind, ViewObject, WorldView};
 use crate::mission::ClientGhosts;
 use crate::state::{ClientGhostIndex, GhostState};
@@ -119,6 +120,8 @@ pub struct ClientSession {
     ghost_group: Option<u32>,
     /// Server datablock id → the client's copy (console id).
     block_local: BTreeMap<u32, u32>,
+    /// A demo being recorded (`recordDemo`): its start state; the packets are netobject's.
+    demo: Option<DemoFile>,
 }
 
 impl std::fmt::Debug for ClientSession {
@@ -220,6 +223,7 @@ impl ClientSession {
             ghost_objects: BTreeMap::new(),
             ghost_group: None,
             block_local: BTreeMap::new(),
+            demo: None,
         })
     }
 
@@ -396,6 +400,50 @@ impl ClientSession {
         if let Some(ix) = con.object_data_mut::<ClientGhostIndex>(self.server_connection) {
             *ix = index;
         }
+    }
+
+    /// `recordDemo`: starts recording what this connection receives, with the datablocks and
+    /// the control ghost it holds now, so a demo begun mid-match plays on its own.
+    pub fn start_demo(&mut self, con: &Console) -> Result<(), String> {
+        if !self.accepted {
+            return Err("not connected".into());
+        }
+        let mut target = ClientGhosts { scene: &mut self.scene, world: &mut self.world_ghosts };
+        self.driver.interface.start_recording(self.server, &mut target).map_err(|e| e.to_string())?;
+        let datablocks = self
+            .block_local
+            .iter()
+            .filter(|(_, local)| con.object(**local).is_some())
+            .map(|(server_id, local)| DemoBlock {
+                server_id: *server_id,
+                class: con.class_name_of(*local),
+                name: con.object_name(*local),
+                fields: v12_sim::datablock::datablock_fields(con, *local),
+            })
+            .collect();
+        let rx = self.driver.interface.ghost_receiver(self.server);
+        let ghosts = rx
+            .into_iter()
+            .flat_map(|r| r.iter())
+            .filter_map(|(ghost, id)| {
+                let o = self.scene.get(id)?;
+                Some(DemoGhost { ghost, state: o.state, health: o.health, flags: o.flags })
+            })
+            .collect();
+        self.demo =
+            Some(DemoFile { datablocks, control_ghost: self.gcon.control_ghost(), ghosts, net: Vec::new() });
+        Ok(())
+    }
+
+    /// `stopDemo`: the demo recorded so far, and the hash of the ghosts held now (its
+    /// playback ends on the same hash).
+    pub fn stop_demo(&mut self) -> Option<(DemoFile, u64)> {
+        let mut file = self.demo.take()?;
+        file.net = self.driver.interface.stop_recording(self.server)?;
+        let rx = self.driver.interface.ghost_receiver(self.server);
+        let hash =
+            ghost_state_hash(rx.into_iter().flat_map(|r| r.iter()).map(|(g, id)| (g, self.scene.get(id))));
+        Some((file, hash))
     }
 
     /// Deletes the ghosts' console objects (the connection ended or was left).
