@@ -39,6 +39,7 @@ mod receiver;
 mod state;
 mod world;
 
+mod groups;
 pub use class::{GhostClassRegistry, GhostClassRegistryBuilder};
 pub use context::{GhostPackContext, GhostUnpackContext};
 pub use error::GhostError;

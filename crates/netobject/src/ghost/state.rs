@@ -6,7 +6,7 @@ use super::{ALL_MASK_BITS, GhostError, NetObject, ObjectId};
 use hashbrown::HashMap;
 use v12_bitstream::{BitReader, BitWriter, CompressionPoint};
 
-struct NoGhosts;
+pub(crate) struct NoGhosts;
 impl GhostLookup for NoGhosts {
     fn known_ghost(&self, _: ObjectId) -> Option<u32> {
         None
