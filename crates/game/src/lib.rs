@@ -48,7 +48,15 @@ pub type Port = Box<dyn v12_platform::Transport>;
 /// world: the flat arena).
 pub fn motion(ground: Option<Rc<dyn StaticGeometry>>) -> Motion {
     let gravity = if ground.is_some() { 20.0 } else { 0.0 };
-    Motion { max_speed: 8.0, damping: 0.8, arena_half: 50.0, gravity, ground, ..Motion::default() }
+    Motion {
+        max_speed: 8.0,
+        damping: 0.8,
+        arena_half: 50.0,
+        gravity,
+        ground,
+        jump_speed: 8.0,
+        ..Motion::default()
+    }
 }
 
 /// How a `Camera` moves when a client controls it: free flight at 20 m/s, through

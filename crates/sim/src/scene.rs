@@ -65,7 +65,13 @@ pub struct Motion {
     pub ground: Option<std::rc::Rc<dyn crate::container::StaticGeometry>>,
     /// Free flight (a Camera): the move's z climbs and sinks at `max_speed`.
     pub fly: bool,
+    /// Upward speed of a jump (m/s; V12's jump is trigger 2), taken only while standing on
+    /// the ground. 0: no jumping.
+    pub jump_speed: f32,
 }
+
+/// The move trigger that jumps (V12's: 0 fires, 2 jumps).
+pub const JUMP_TRIGGER: usize = 2;
 
 /// Gap kept between a moving box and what it touches (m), so the next sweep starts clear.
 pub const SKIN: f32 = 0.01;
@@ -121,6 +127,7 @@ impl Default for Motion {
             half_extents: Vec3::new(0.4, 0.4, 0.9),
             ground: None,
             fly: false,
+            jump_speed: 0.0,
         }
     }
 }
@@ -154,6 +161,18 @@ impl ControlState {
         let up = if motion.fly { Vec3::Z * mv.z() } else { Vec3::ZERO };
         let walk = (forward * mv.y() + right * mv.x() + up) * motion.max_speed;
         let mut vel = self.vel;
+        if motion.jump_speed > 0.0
+            && mv.triggers[JUMP_TRIGGER]
+            && vel.z <= 0.0
+            && let Some(g) = &motion.ground
+        {
+            // Standing: the ground is within a skin or two below the feet.
+            let half = motion.half_extents;
+            let probe = Vec3::new(0.0, 0.0, -(2.0 * SKIN + 0.02));
+            if g.sweep_box(self.pos + Vec3::Z * half.z, half, probe).is_some() {
+                vel.z = motion.jump_speed;
+            }
+        }
         vel.z -= motion.gravity * TICK_SECONDS;
         let delta = (walk + vel) * TICK_SECONDS;
         let mut pos = match &motion.ground {

@@ -138,3 +138,31 @@ fn two_sides_with_the_same_world_and_moves_never_disagree() {
     }
     assert_eq!(a, b);
 }
+
+/// Trigger 2 jumps (V12's jump button) with `Motion::jump_speed`: only from the ground, up
+/// and back down onto it; in the air a held button does nothing; without a jump speed it
+/// never leaves the ground.
+#[test]
+fn a_player_jumps_from_the_ground_only_and_lands_again() {
+    let w = world();
+    let m = Motion { jump_speed: 8.0, ..motion(&w) };
+    let ground = w.borrow().terrain_height(300.0, 300.0).unwrap();
+    let mut s = ControlState { pos: Vec3::new(300.0, 300.0, ground + 1.0), ..ControlState::default() };
+    run(&mut s, &m, 100, v12_sim::moves::NULL_MOVE);
+    let standing = s.pos.z;
+    let mut jump = [false; 6];
+    jump[2] = true;
+    let jump = Move::from_input(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, jump);
+    let mut top = standing;
+    for _ in 0..10 {
+        s.apply_move(&jump, &m);
+        top = top.max(s.pos.z);
+    }
+    // v²/2g = 1.6 m, less a tick's worth of discretisation; held in the air: no second jump.
+    assert!(top > standing + 1.2 && top < standing + 1.7, "top {top} from {standing}");
+    run(&mut s, &m, 100, v12_sim::moves::NULL_MOVE);
+    assert!((s.pos.z - standing).abs() < 0.05, "landed at {} (stood at {standing})", s.pos.z);
+    let mut flat = ControlState { pos: s.pos, ..ControlState::default() };
+    run(&mut flat, &motion(&w), 10, jump);
+    assert!((flat.pos.z - standing).abs() < 0.05, "no jump speed, no jump");
+}

@@ -1,7 +1,7 @@
 //! The window client: a winit window with a GL surface (render-gl's `GlWindow`) showing the
 //! main menu, then the game view with the HUD. Input from winit becomes
 //! `v12_platform::InputEvent`s that go through the GUI canvas first, then the game's action
-//! maps (`MoveMap` in `client/ui/client.cs`: WASD, space or the left button fires).
+//! maps (`MoveMap` in `client/ui/client.cs`: WASD, F or the left button fires, space jumps).
 
 use crate::client::screenshot::{LocalMatch, client_console};
 use crate::client::session::{ClientSession, ConnectOptions};
@@ -194,6 +194,7 @@ impl App {
             let turn = (g(con, "mvTurnRight") - g(con, "mvTurnLeft")) * -0.12;
             let mut trig = [false; 6];
             trig[0] = g(con, "mvFire") > 0.0;
+            trig[v12_sim::scene::JUMP_TRIGGER] = g(con, "mvJump") > 0.0;
             let mv = Move::from_input(0.0, fwd, 0.0, turn, 0.0, 0.0, trig);
             s.advance(con, now, |_| mv)?;
             self.ui.set_world(s.world_view(now));

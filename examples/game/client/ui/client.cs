@@ -38,6 +38,7 @@ MoveMap.bindCmd(keyboard, "w", "$mvForward = 1;", "$mvForward = 0;");
 MoveMap.bindCmd(keyboard, "s", "$mvBackward = 1;", "$mvBackward = 0;");
 MoveMap.bindCmd(keyboard, "a", "$mvTurnLeft = 1;", "$mvTurnLeft = 0;");
 MoveMap.bindCmd(keyboard, "d", "$mvTurnRight = 1;", "$mvTurnRight = 0;");
-MoveMap.bindCmd(keyboard, "space", "$mvFire = 1;", "$mvFire = 0;");
+MoveMap.bindCmd(keyboard, "space", "$mvJump = 1;", "$mvJump = 0;");
+MoveMap.bindCmd(keyboard, "f", "$mvFire = 1;", "$mvFire = 0;");
 MoveMap.bindCmd(mouse, "button0", "$mvFire = 1;", "$mvFire = 0;");
 MoveMap.bindCmd(keyboard, "t", "ChatEntry.makeFirstResponder(1);", "");
