@@ -51,6 +51,16 @@ fn collect(child: &mut Child, rx: &mpsc::Receiver<String>, limit: Duration) -> V
     lines
 }
 
+/// The address a starting server prints (`LISTENING addr`).
+fn listening(rx: &mpsc::Receiver<String>) -> String {
+    loop {
+        let line = rx.recv_timeout(Duration::from_secs(30)).expect("the server starts");
+        if let Some(a) = line.strip_prefix("LISTENING ") {
+            return a.trim().to_string();
+        }
+    }
+}
+
 fn scoreboard(lines: &[String]) -> Option<String> {
     lines.iter().rev().find_map(|l| l.strip_prefix("SCOREBOARD ").map(|s| s.trim().to_string()))
 }
@@ -69,12 +79,7 @@ fn listen_server_hosts_and_joins_itself_and_a_remote_bot() {
     // Port 0: the host binds a free port and joins itself on whatever it got.
     let (mut host, host_rx) =
         start(&["--", "-listen", "-bot", "-name", "Host", "-port", "0", "-seconds", "5"]);
-    let addr = loop {
-        let line = host_rx.recv_timeout(Duration::from_secs(30)).expect("the listen server starts");
-        if let Some(a) = line.strip_prefix("LISTENING ") {
-            break a.trim().to_string();
-        }
-    };
+    let addr = listening(&host_rx);
     let (mut guest, guest_rx) = start(&["--connect", &addr, "--", "-bot", "-name", "Guest"]);
     let host_lines = collect(&mut host, &host_rx, Duration::from_secs(60));
     let guest_lines = collect(&mut guest, &guest_rx, Duration::from_secs(30));
@@ -118,12 +123,7 @@ fn a_server_with_a_token_key_admits_only_clients_with_its_tokens() {
     };
     let (mut server, server_rx) =
         start(&["--dedicated", "--", "-port", "0", "-seconds", "4", "-token-key", &hex(&key)]);
-    let addr = loop {
-        let line = server_rx.recv_timeout(Duration::from_secs(30)).expect("the server starts");
-        if let Some(a) = line.strip_prefix("LISTENING ") {
-            break a.trim().to_string();
-        }
-    };
+    let addr = listening(&server_rx);
     let good = token(&key, 7);
     let forged = token(&[1; 32], 8);
     let (mut ok, ok_rx) = start(&["--connect", &addr, "--", "-bot", "-name", "Vouched", "-token", &good]);
@@ -185,12 +185,7 @@ fn capture_the_flag_mod_takes_and_captures_a_flag() {
         "-seconds",
         "5",
     ]);
-    let addr = loop {
-        let line = server_rx.recv_timeout(Duration::from_secs(30)).expect("the server starts");
-        if let Some(a) = line.strip_prefix("LISTENING ") {
-            break a.trim().to_string();
-        }
-    };
+    let addr = listening(&server_rx);
     let (mut client, client_rx) = start(&["--connect", &addr, "--", "-name", "Runner"]);
     let server_lines = collect(&mut server, &server_rx, Duration::from_secs(60));
     let client_lines = collect(&mut client, &client_rx, Duration::from_secs(30));
@@ -229,12 +224,7 @@ fn a_clients_ghosts_are_console_objects_its_scripts_can_query() {
     )
     .unwrap();
     let (mut server, server_rx) = start(&["--dedicated", "--", "-port", "0", "-seconds", "4"]);
-    let addr = loop {
-        let line = server_rx.recv_timeout(Duration::from_secs(30)).expect("the server starts");
-        if let Some(a) = line.strip_prefix("LISTENING ") {
-            break a.trim().to_string();
-        }
-    };
+    let addr = listening(&server_rx);
     let probe_dir = probe.to_str().unwrap();
     let (mut client, client_rx) = start(&[
         "--connect",
@@ -270,12 +260,7 @@ fn a_journaled_server_replays_to_the_same_state_and_output() {
     let j = journal.to_str().unwrap();
     let (mut server, server_rx) =
         start(&["--dedicated", "--journal-record", j, "--seed", "5", "--", "-port", "0", "-seconds", "4"]);
-    let addr = loop {
-        let line = server_rx.recv_timeout(Duration::from_secs(30)).expect("the server starts");
-        if let Some(a) = line.strip_prefix("LISTENING ") {
-            break a.trim().to_string();
-        }
-    };
+    let addr = listening(&server_rx);
     let (mut bot, bot_rx) = start(&["--connect", &addr, "--", "-bot", "-name", "Journaled"]);
     let recorded = collect(&mut server, &server_rx, Duration::from_secs(60));
     let _ = collect(&mut bot, &bot_rx, Duration::from_secs(30));
@@ -324,12 +309,7 @@ fn a_mid_match_demo_plays_back_to_the_same_ghost_states() {
     )
     .unwrap();
     let (mut server, server_rx) = start(&["--dedicated", "--", "-port", "0", "-seconds", "5"]);
-    let addr = loop {
-        let line = server_rx.recv_timeout(Duration::from_secs(30)).expect("the server starts");
-        if let Some(a) = line.strip_prefix("LISTENING ") {
-            break a.trim().to_string();
-        }
-    };
+    let addr = listening(&server_rx);
     let probe_dir = probe.to_str().unwrap();
     let (mut bot, bot_rx) = start(&[
         "--connect",

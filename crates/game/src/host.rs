@@ -337,36 +337,25 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                         .as_mut()
                         .filter(|s| s.is_own_address(&opts.addr))
                         .and_then(|s| s.local_link.take());
-                    let joined = match local {
+                    opts.keys = Some(keys(0x55));
+                    let port = match local {
                         Some(link) => {
                             opts.addr = link.server_addr.socket_addr().to_string();
                             opts.rate = v12_netobject::RateConfig::LOCAL;
-                            opts.keys = Some(keys(0x55));
-                            let port = journaled(Box::new(link.client));
-                            ClientSession::connect_via(
-                                &mut con,
-                                remote.clone(),
-                                resources.clone(),
-                                &opts,
-                                now,
-                                port,
-                            )
+                            Ok(Box::new(link.client) as Port)
                         }
-                        None => {
-                            opts.keys = Some(keys(0x55));
-                            ClientSession::bind_port(&opts).and_then(|p| {
-                                let port = journaled(p);
-                                ClientSession::connect_via(
-                                    &mut con,
-                                    remote.clone(),
-                                    resources.clone(),
-                                    &opts,
-                                    now,
-                                    port,
-                                )
-                            })
-                        }
+                        None => ClientSession::bind_port(&opts),
                     };
+                    let joined = port.and_then(|p| {
+                        ClientSession::connect_via(
+                            &mut con,
+                            remote.clone(),
+                            resources.clone(),
+                            &opts,
+                            now,
+                            journaled(p),
+                        )
+                    });
                     match joined {
                         Ok(c) => client = Some(c),
                         Err(e) => con.warn(&format!("connect: {e}")),
