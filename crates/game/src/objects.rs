@@ -81,6 +81,9 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     for field in ["initialPosition", "initialVelocity", "sourceObject"] {
         con.add_field("Projectile", field, FieldType::String, Value::Empty);
     }
+    // An Item is `static` (stays where it is put) unless told otherwise; `static = false`
+    // makes it fall onto the ground.
+    con.add_field("Item", "static", FieldType::Bool, Value::from(true));
     con.add_field("TriggerData", "tickPeriodMS", FieldType::Float, Value::Float(100.0));
     con.add_field("Trigger", "polyhedron", FieldType::String, Value::from(DEFAULT_POLYHEDRON));
 
@@ -207,6 +210,7 @@ fn on_add(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
     let mut obj = GameObject::new(id, class, datablock);
     obj.max_damage = c.get_field(datablock, "maxDamage").to_f64() as f32;
     obj.mass = (c.get_field(datablock, "mass").to_f64() as f32).max(0.001);
+    obj.falls = class == GameClass::Item && !c.get_field(id, "static").truthy();
     let mut o = SceneObject::new(datablock, parse_vec3(&field(c, "position")));
     (_, o.state.yaw) = parse_transform(&format!("0 0 0 {}", field(c, "rotation")));
     o.health = 100;
@@ -729,12 +733,21 @@ mod tests {
 
     /// Runs `ticks` world ticks (no clients) over an empty mission's ground, with callbacks.
     fn run_ticks(con: &mut Console, shared: &Rc<RefCell<Shared>>, ticks: u32) {
+        run_ticks_on(con, shared, ticks, None);
+    }
+
+    /// [`run_ticks`] over a flat terrain at `height`, or nothing.
+    fn run_ticks_on(con: &mut Console, shared: &Rc<RefCell<Shared>>, ticks: u32, height: Option<f32>) {
         let res = Rc::new(v12_resource::ResourceManager::new());
         let container = Rc::new(RefCell::new(v12_sim::container::ScriptContainer::default()));
-        let ground = v12_world::MissionWorld::ground(&v12_world::MissionWorld::new(res, container));
+        let world = v12_world::MissionWorld::new(res, container);
+        if let Some(h) = height {
+            world.borrow_mut().terrains.insert(1, Rc::new(v12_world::TerrainBlock::flat(8.0, h)));
+        }
+        let ground = v12_world::MissionWorld::ground(&world);
         for _ in 0..ticks {
             let mut events = Vec::new();
-            crate::server::world_tick(&mut shared.borrow_mut(), &*ground, &mut events);
+            crate::server::world_tick(&mut shared.borrow_mut(), &ground, &mut events);
             crate::server::run_game_events(con, shared, &events);
         }
     }
@@ -840,5 +853,28 @@ mod tests {
         run_ticks(&mut con, &shared, 1);
         assert_eq!(eval(&mut con, "return $c.getPosition();"), "20 -8 1.5", "flying: it stays");
         assert_eq!(eval(&mut con, "return $c.setOrbitMode(Nothing, \"\");"), "0");
+    }
+
+    #[test]
+    fn items_stay_put_unless_not_static_then_fall_and_rest() {
+        use v12_netobject::ghost::NetObject;
+        let (mut con, shared, _) = game_console();
+        eval(
+            &mut con,
+            "$stays = new Item() { dataBlock = Coin; position = \"0 0 10\"; };\n\
+             $falls = new Item() { dataBlock = Coin; position = \"4 0 10\"; static = false; };",
+        );
+        run_ticks_on(&mut con, &shared, 100, Some(2.0));
+        assert_eq!(eval(&mut con, "return $stays.getPosition();"), "0 0 10");
+        let z: f32 = eval(&mut con, "return getWord($falls.getPosition(), 2);").parse().unwrap();
+        assert!((2.0..2.1).contains(&z), "rests on the ground at 2 m: {z}");
+        // At rest it changes nothing, so nothing is sent.
+        let scene = shared.borrow().by_console[&eval(&mut con, "return $falls;").parse::<u32>().unwrap()];
+        let version = shared.borrow().world.as_ref().unwrap().get(scene).unwrap().state_mask().version();
+        run_ticks_on(&mut con, &shared, 30, Some(2.0));
+        assert_eq!(
+            shared.borrow().world.as_ref().unwrap().get(scene).unwrap().state_mask().version(),
+            version
+        );
     }
 }

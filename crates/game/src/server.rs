@@ -17,7 +17,7 @@ use v12_sim::container::StaticGeometry;
 use v12_sim::datablock::{is_datablocks_ack, send_datablocks};
 use v12_sim::game_connection::{self as gc, ServerGameConnection};
 use v12_sim::remote_command::RemoteCommands;
-use v12_sim::scene::{ControlState, TICK_SECONDS, settled_state_hash};
+use v12_sim::scene::{ControlState, Motion, TICK_SECONDS, settled_state_hash};
 use v12_world::mission::WorldObjectGhost;
 
 /// The server: network, scene, per-client GameConnections, and the game's Rust half.
@@ -191,7 +191,7 @@ pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
             }
         }
     }
-    world_tick(sh, &*s.ground, &mut out);
+    world_tick(sh, &s.ground, &mut out);
     out
 }
 
@@ -247,8 +247,28 @@ pub(crate) fn run_game_events(con: &mut Console, shared: &Rc<RefCell<Shared>>, e
 
 /// The world's half of a tick, the same with or without clients: projectiles fly and hit,
 /// players touch items, triggers see what enters and leaves. Events go to `out`.
-pub(crate) fn world_tick(sh: &mut Shared, ground: &dyn StaticGeometry, out: &mut Vec<GameEvent>) {
+pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: &mut Vec<GameEvent>) {
     let Some(world) = sh.world.as_mut() else { return };
+    // Items that are not `static` fall onto the ground and rest there (to the bit, so a
+    // resting item sends nothing).
+    let fall = Motion {
+        gravity: 20.0,
+        arena_half: 2048.0,
+        half_extents: Vec3::new(0.35, 0.35, 0.35),
+        ground: Some(ground.clone()),
+        ..Motion::default()
+    };
+    for (&id, g) in &sh.objects {
+        if g.class != GameClass::Item || !g.falls {
+            continue;
+        }
+        let Some(o) = world.get_mut(id) else { continue };
+        let mut st = o.state;
+        st.apply_move(&v12_sim::moves::NULL_MOVE, &fall);
+        if st != o.state {
+            o.set_state(st);
+        }
+    }
     // The players that shots hit and items are picked up by: every one not hidden.
     let players: Vec<(u32, Vec3)> = world
         .iter()

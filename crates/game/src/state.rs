@@ -68,6 +68,8 @@ pub struct GameObject {
     pub exploded: bool,
     /// Cameras in orbit mode: the object orbited (scene id) and the distance (m).
     pub orbit: Option<(u32, f32)>,
+    /// Items with `static = false`: they fall onto the ground.
+    pub falls: bool,
 }
 
 impl GameObject {
@@ -84,6 +86,7 @@ impl GameObject {
             ticks_left: 0,
             exploded: false,
             orbit: None,
+            falls: false,
         }
     }
 
