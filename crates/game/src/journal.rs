@@ -79,10 +79,6 @@ fn describe(e: &Event) -> String {
     }
 }
 
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
 impl SessionJournal {
     /// Records a new session into `path`.
     pub fn record(path: &Path) -> Result<Self, JournalError> {
@@ -163,7 +159,9 @@ impl SessionJournal {
     /// bytes when replaying.
     pub fn keys(&self, live: [u8; 32]) -> [u8; 32] {
         if !self.is_playing() {
-            self.write(&Event::Console(ConsoleEvent { line: format!("keys {}", hex(&live)) }));
+            self.write(&Event::Console(ConsoleEvent {
+                line: format!("keys {}", crate::net_security::to_hex(&live)),
+            }));
             return live;
         }
         let Some(Event::Console(c)) =
@@ -171,12 +169,16 @@ impl SessionJournal {
         else {
             return live;
         };
-        let mut out = [0u8; 32];
-        let text = &c.line[5..];
-        for (i, b) in out.iter_mut().enumerate() {
-            *b = text.get(i * 2..i * 2 + 2).and_then(|h| u8::from_str_radix(h, 16).ok()).unwrap_or(0);
+        match crate::net_security::key_from_hex(&c.line[5..]) {
+            Some(k) => k,
+            None => {
+                self.fail(JournalError::Diverged {
+                    wanted: "32 bytes of key material",
+                    found: describe(&Event::Console(c)),
+                });
+                live
+            }
         }
-        out
     }
 
     /// Wraps a port so what it receives is recorded or replayed.

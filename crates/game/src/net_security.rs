@@ -104,7 +104,7 @@ pub fn register(con: &mut Console) {
     );
 }
 
-fn to_hex(bytes: &[u8]) -> String {
+pub(crate) fn to_hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
@@ -115,7 +115,7 @@ fn from_hex(text: &str) -> Option<Vec<u8>> {
     (0..text.len()).step_by(2).map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok()).collect()
 }
 
-fn key_from_hex(text: &str) -> Option<[u8; 32]> {
+pub(crate) fn key_from_hex(text: &str) -> Option<[u8; 32]> {
     from_hex(text.trim())?.try_into().ok()
 }
 

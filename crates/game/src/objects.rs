@@ -26,11 +26,11 @@ use v12_sim::scene::{ControlState, SceneObject};
 /// object's `scale`).
 pub const DEFAULT_POLYHEDRON: &str = "0 0 0 1 0 0 0 -1 0 0 0 1";
 
-/// `"x y z"` as three floats; missing or junk words read 0, as V12's `dSscanf` leaves them.
+/// `"x y z"` as V12 reads it (the mission's `vec3`: junk and missing words are 0), with
+/// non-finite values 0 too, so no script can put an infinity into the simulation.
 pub fn parse_vec3(text: &str) -> Vec3 {
-    let mut w =
-        text.split_whitespace().map(|s| s.parse::<f32>().ok().filter(|v| v.is_finite()).unwrap_or(0.0));
-    Vec3::new(w.next().unwrap_or(0.0), w.next().unwrap_or(0.0), w.next().unwrap_or(0.0))
+    let v = v12_world::mission::vec3(text);
+    Vec3::select(v.is_finite_mask(), v, Vec3::ZERO)
 }
 
 fn vec3_text(v: Vec3) -> String {
@@ -212,7 +212,9 @@ fn on_add(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
     obj.mass = (c.get_field(datablock, "mass").to_f64() as f32).max(0.001);
     obj.falls = class == GameClass::Item && !c.get_field(id, "static").truthy();
     let mut o = SceneObject::new(datablock, parse_vec3(&field(c, "position")));
-    (_, o.state.yaw) = parse_transform(&format!("0 0 0 {}", field(c, "rotation")));
+    // The `rotation` field is "ax ay az degrees", as the mission's objects read it.
+    let (axis, angle) = v12_world::mission::rotation(&field(c, "rotation")).to_axis_angle();
+    o.state.yaw = if axis.z < 0.0 { -angle } else { angle };
     o.health = 100;
     if class == GameClass::Projectile {
         // V12's projectile fields: where it starts, its velocity, who fired it.
@@ -652,6 +654,11 @@ mod tests {
         assert_eq!(eval(&mut con, "return Bob.getPosition();"), "1 2 3");
         assert_eq!(eval(&mut con, "return $p.getDataBlock() == LightMale.getId();"), "1");
         assert_eq!(eval(&mut con, "return $p.getClassName();"), "Player");
+        // The `rotation` field is in degrees, as the mission's objects read it.
+        eval(&mut con, "$turned = new Player() { dataBlock = LightMale; rotation = \"0 0 1 90\"; };");
+        let yaw: f32 = eval(&mut con, "return getWord($turned.getTransform(), 6);").parse().unwrap();
+        assert!((yaw - std::f32::consts::FRAC_PI_2).abs() < 1e-5, "yaw {yaw}");
+        eval(&mut con, "$turned.delete();");
         let scene = shared.borrow().by_console[&id];
         let version = {
             use v12_netobject::ghost::NetObject;

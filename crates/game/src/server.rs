@@ -460,28 +460,14 @@ pub(crate) fn server_net_event(
     }
 }
 
-/// A hash of the server's simulation state, exact to the bit: every scene object's id,
-/// datablock, position, velocity, heading, health and flags, and the scoreboard. A journal's
-/// recording and its replay print the same one.
+/// A hash of the server's simulation state, exact to the bit: every scene object's id and
+/// [`SceneObject::exact_hash`](v12_sim::scene::SceneObject::exact_hash), and the scoreboard.
+/// A journal's recording and its replay print the same one.
 pub(crate) fn state_hash(sh: &Shared, scoreboard: &str) -> u64 {
-    // FNV-1a: stable across runs and builds (std's hasher is seeded per process).
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |bytes: &[u8]| {
-        for b in bytes {
-            h = (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
-        }
-    };
-    if let Some(w) = &sh.world {
-        for (id, o) in w.iter() {
-            eat(&id.to_le_bytes());
-            eat(&o.datablock.to_le_bytes());
-            let s = o.state;
-            for v in [s.pos.x, s.pos.y, s.pos.z, s.vel.x, s.vel.y, s.vel.z, s.yaw] {
-                eat(&v.to_bits().to_le_bytes());
-            }
-            eat(&[o.health, o.flags]);
-        }
+    let mut words: Vec<u64> = Vec::new();
+    for (id, o) in sh.world.iter().flat_map(|w| w.iter()) {
+        words.extend([u64::from(id), o.exact_hash()]);
     }
-    eat(scoreboard.as_bytes());
-    h
+    words.extend(scoreboard.bytes().map(u64::from));
+    v12_sim::scene::mix_words(&words)
 }

@@ -339,19 +339,42 @@ impl SceneObject {
             cell(p.y),
             cell(p.z),
         ];
-        // SplitMix64 over the fields: stable across processes and builds.
-        words.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, w| {
-            let mut z = (h ^ w).wrapping_add(0x9E37_79B9_7F4A_7C15);
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        })
+        mix_words(&words)
+    }
+
+    /// Every field the network carries, to the bit: what a journal's replay or a demo's
+    /// playback must reproduce.
+    pub fn exact_hash(&self) -> u64 {
+        let s = self.state;
+        let bits = |v: f32| u64::from(v.to_bits());
+        let words = [
+            u64::from(self.datablock),
+            u64::from(self.health) << 8 | u64::from(self.flags),
+            bits(s.pos.x),
+            bits(s.pos.y),
+            bits(s.pos.z),
+            bits(s.vel.x),
+            bits(s.vel.y),
+            bits(s.vel.z),
+            bits(s.yaw),
+        ];
+        mix_words(&words)
     }
 }
 
 /// The ghost-state check of a set of objects: their [`SceneObject::settled_hash`]es summed
 /// (the order, and so the ids, which differ between server and client, do not matter) and
 /// how many there were.
+/// SplitMix64 over `words`: stable across processes and builds.
+pub fn mix_words(words: &[u64]) -> u64 {
+    words.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, w| {
+        let mut z = (h ^ w).wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    })
+}
+
 pub fn settled_state_hash<'a>(objects: impl Iterator<Item = &'a SceneObject>) -> (u64, usize) {
     objects.fold((0u64, 0usize), |(h, n), o| (h.wrapping_add(o.settled_hash()), n + 1))
 }

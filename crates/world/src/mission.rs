@@ -156,13 +156,14 @@ impl MissionWorld {
     }
 }
 
-fn vec3(s: &str) -> Vec3 {
+/// "x y z" as V12 reads it (`atof` per word: junk and missing words are 0).
+pub fn vec3(s: &str) -> Vec3 {
     let mut it = s.split_whitespace().map(|w| v12_console_vm::value::atof(w) as f32);
     Vec3::new(it.next().unwrap_or(0.0), it.next().unwrap_or(0.0), it.next().unwrap_or(0.0))
 }
 
 /// "ax ay az degrees" as a rotation (no axis: none).
-fn rotation(s: &str) -> Quat {
+pub fn rotation(s: &str) -> Quat {
     let v: Vec<f32> = s.split_whitespace().map(|w| v12_console_vm::value::atof(w) as f32).collect();
     match v.as_slice() {
         [x, y, z, deg, ..] => {

@@ -228,25 +228,10 @@ impl DemoFile {
 /// and a demo's playback, whose local ids differ, compare): each ghost's datablock, state,
 /// health and flags.
 pub fn ghost_state_hash<'a>(ghosts: impl Iterator<Item = (u32, Option<&'a SceneObject>)>) -> u64 {
-    let mut held: Vec<(u32, Option<&SceneObject>)> = ghosts.collect();
-    held.sort_by_key(|(g, _)| *g);
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |bytes: &[u8]| {
-        for b in bytes {
-            h = (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
-        }
-    };
-    for (ghost, o) in held {
-        eat(&ghost.to_le_bytes());
-        let Some(o) = o else { continue }; // a world ghost (terrain, building): its index only
-        let s = o.state;
-        eat(&o.datablock.to_le_bytes());
-        for v in [s.pos.x, s.pos.y, s.pos.z, s.vel.x, s.vel.y, s.vel.z, s.yaw] {
-            eat(&v.to_bits().to_le_bytes());
-        }
-        eat(&[o.health, o.flags]);
-    }
-    h
+    let mut held: Vec<(u32, u64)> = ghosts.map(|(g, o)| (g, o.map_or(0, SceneObject::exact_hash))).collect();
+    held.sort_unstable();
+    // A world ghost (terrain, building) counts by its index only.
+    v12_sim::scene::mix_words(&held.iter().flat_map(|(g, h)| [u64::from(*g), *h]).collect::<Vec<_>>())
 }
 
 /// A demo playing: its datablocks made, its ghosts in a scene of their own, its packets
