@@ -3,7 +3,7 @@
 use crate::intern::Name;
 use crate::value::Value;
 use hashbrown::HashMap;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 /// Most arguments that reach a function (more are dropped at the call).
@@ -117,6 +117,9 @@ impl Arith {
 /// loops run a third as many instructions without changing what they compute.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Op {
+    /// A debugger breakpoint patched over a statement's first instruction (which the
+    /// function keeps aside and runs after the stop; see `debugger`).
+    Break,
     /// Push an integer.
     Int(i64),
     /// Push a float.
@@ -298,8 +301,12 @@ pub struct FuncDef {
     pub nlocals: u32,
     /// Named locals: name → slot, for `%a[i]`-style names built at run time and `eval`.
     pub local_slots: HashMap<Name, u32, crate::intern::FastBuild>,
-    /// Instructions.
-    pub code: Vec<Op>,
+    /// Instructions. Cells, so the debugger can patch a breakpoint into shared code.
+    pub code: Vec<Cell<Op>>,
+    /// Where each statement starts, `(line, pc)` (the breakable lines), in code order.
+    pub breaks: Vec<(u32, u32)>,
+    /// Instructions the debugger patched over, `(pc, original)`.
+    pub(crate) patched: RefCell<Vec<(u32, Op)>>,
     /// Source line of each instruction.
     pub lines: Vec<u32>,
     /// Constants.
@@ -329,6 +336,45 @@ pub(crate) struct SiteCache {
 }
 
 impl FuncDef {
+    /// The instruction at `pc` as compiled (under a breakpoint, the one it replaced).
+    pub(crate) fn original_op(&self, pc: usize) -> Op {
+        let patched = self.patched.borrow();
+        match patched.iter().find(|p| p.0 as usize == pc) {
+            Some(&(_, op)) => op,
+            None => self.code.get(pc).map_or(Op::ReturnEmpty, Cell::get),
+        }
+    }
+
+    /// Patches a breakpoint over the instruction at `pc`.
+    pub(crate) fn set_break(&self, pc: usize) {
+        let Some(cell) = self.code.get(pc) else { return };
+        let op = cell.get();
+        if op != Op::Break {
+            self.patched.borrow_mut().push((pc as u32, op));
+            cell.set(Op::Break);
+        }
+    }
+
+    /// Puts back the instruction under a breakpoint at `pc`.
+    pub(crate) fn clear_break(&self, pc: usize) {
+        let mut patched = self.patched.borrow_mut();
+        if let Some(i) = patched.iter().position(|p| p.0 as usize == pc) {
+            let (_, op) = patched.swap_remove(i);
+            if let Some(cell) = self.code.get(pc) {
+                cell.set(op);
+            }
+        }
+    }
+
+    /// Puts back every patched instruction.
+    pub(crate) fn clear_all_breaks(&self) {
+        for (pc, op) in self.patched.borrow_mut().drain(..) {
+            if let Some(cell) = self.code.get(pc as usize) {
+                cell.set(op);
+            }
+        }
+    }
+
     /// The cached resolution for the call at `pc`, if still valid.
     #[inline]
     pub(crate) fn cached_call(&self, pc: usize, generation: u64, ns: u32) -> Option<Resolved> {

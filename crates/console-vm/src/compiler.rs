@@ -45,6 +45,8 @@ struct FunctionCompiler<'a> {
     names: &'a mut Interner,
     code: Vec<Op>,
     lines: Vec<u32>,
+    /// Statement starts, `(line, pc)`: the debugger's breakable lines.
+    breaks: Vec<(u32, u32)>,
     consts: Vec<Value>,
     /// `consts` (all texts) are searched directly while short, through `const_map` (filled on
     /// first need) once long.
@@ -110,6 +112,7 @@ impl<'a> FunctionCompiler<'a> {
             // Most functions fit: no regrowth while emitting.
             code: Vec::with_capacity(32),
             lines: Vec::with_capacity(32),
+            breaks: Vec::new(),
             consts: Vec::new(),
             const_map: HashMap::default(),
             new_specs: Vec::new(),
@@ -143,7 +146,9 @@ impl<'a> FunctionCompiler<'a> {
             nparams,
             nlocals: self.nlocals,
             local_slots: self.locals,
-            code: self.code,
+            code: self.code.into_iter().map(std::cell::Cell::new).collect(),
+            breaks: self.breaks,
+            patched: Default::default(),
             lines: self.lines,
             consts: self.consts,
             new_specs: self.new_specs,
@@ -394,7 +399,30 @@ impl<'a> FunctionCompiler<'a> {
         self.emit(Op::Declare(idx));
     }
 
+    /// A statement starts here on `line`: a breakable line (the first statement of each line).
+    /// The mark is a barrier, so no super-instruction spans two statements and a breakpoint
+    /// patched over the statement's first instruction stops before all of it.
+    fn mark_statement(&mut self, line: u32) {
+        if self.breaks.last().map(|b| b.0) != Some(line) {
+            let pc = self.here();
+            self.breaks.push((line, pc));
+        }
+    }
+
     fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Expr(_, sp)
+            | Stmt::If(_, _, _, sp)
+            | Stmt::While(_, _, sp)
+            | Stmt::DoWhile(_, _, sp)
+            | Stmt::For(_, _, sp)
+            | Stmt::Break(sp)
+            | Stmt::Continue(sp)
+            | Stmt::Return(_, sp)
+            | Stmt::Switch { span: sp, .. } => self.mark_statement(sp.line),
+            Stmt::Datablock(d) => self.mark_statement(d.span.line),
+            Stmt::Block(_) | Stmt::Function(_) | Stmt::Package(..) => {}
+        }
         match s {
             Stmt::Expr(e, sp) => {
                 self.line = sp.line;
@@ -426,6 +454,8 @@ impl<'a> FunctionCompiler<'a> {
                 let top = self.here();
                 self.loops.push(Loop { breaks: Vec::new(), continues: Vec::new() });
                 self.stmt(body);
+                // The loop's test is a stop of its own on each pass, at the loop's line.
+                self.mark_statement(sp.line);
                 let cont = self.here();
                 self.line = sp.line;
                 self.expr(c, true);
@@ -459,6 +489,8 @@ impl<'a> FunctionCompiler<'a> {
                 let top = self.here();
                 self.loops.push(Loop { breaks: Vec::new(), continues: Vec::new() });
                 self.stmt(body);
+                // The loop's test is a stop of its own on each pass, at the loop's line.
+                self.mark_statement(sp.line);
                 let cont = self.here();
                 self.line = sp.line;
                 if let Some(st) = step {
@@ -973,12 +1005,12 @@ mod tests {
         let code = &main.decls[0].code;
         assert!(
             matches!(
-                code[0],
+                code[0].get(),
                 Op::ArithLLIStore { outer: Arith::Add, inner: Arith::Mul, a: 1, b: 0, d: 2, k: 3 }
             ),
             "{code:?}"
         );
-        assert!(matches!(code[1], Op::ReturnLocal(2)), "{code:?}");
+        assert!(matches!(code[1].get(), Op::ReturnLocal(2)), "{code:?}");
     }
 
     #[test]

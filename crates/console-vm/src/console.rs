@@ -166,6 +166,16 @@ pub struct Console {
     pub(crate) config: ConsoleConfig,
     /// `quit()` was called.
     pub(crate) quit: bool,
+    /// Every live compiled function by file, for the debugger.
+    pub(crate) code_registry: crate::debugger::CodeRegistry,
+    /// The remote debugger, while `dbgSetParameters` has a port open.
+    pub(crate) debugger: Option<Box<crate::debugger::Debugger>>,
+    /// Console lines waiting to go to the debugger client as `COUT` (while one is connected).
+    pub(crate) debug_cout: Option<Vec<String>>,
+    /// The host's hook while a script is stopped at a breakpoint.
+    pub(crate) debug_idle: Option<crate::debugger::IdleHook>,
+    /// Time spent stopped at breakpoints.
+    pub(crate) debug_paused_ms: u64,
 }
 
 impl fmt::Debug for Console {
@@ -200,6 +210,11 @@ impl Console {
             rng_state: 0x853c_49e6_748f_ea9b,
             config,
             quit: false,
+            code_registry: Default::default(),
+            debugger: None,
+            debug_cout: None,
+            debug_idle: None,
+            debug_paused_ms: 0,
         }
     }
 
@@ -242,16 +257,26 @@ impl Console {
 
     /// Prints a line at a level.
     pub fn print(&mut self, level: Level, text: &str) {
-        self.output.line(level, text);
+        self.out_line(level, text);
     }
     /// `echo`.
     pub fn echo(&mut self, text: &str) {
-        self.output.line(Level::Normal, text);
+        self.out_line(Level::Normal, text);
+    }
+    /// Every printed line passes here: to the host's sink, and to a debugger client.
+    fn out_line(&mut self, level: Level, text: &str) {
+        self.output.line(level, text);
+        if let Some(q) = self.debug_cout.as_mut()
+            && q.len() < crate::debugger::MAX_PENDING_COUT
+        {
+            q.push(text.to_string());
+            self.debug_flush_cout();
+        }
     }
     /// `warn`. Costs budget like [`Self::error`]: a loop that warns every pass
     /// (`while (1) %x = Nope.foo();`) is stopped as quickly.
     pub fn warn(&mut self, text: &str) {
-        self.output.line(Level::Warning, text);
+        self.out_line(Level::Warning, text);
         self.vm.budget_left = self.vm.budget_left.saturating_sub(ERROR_BUDGET_COST);
     }
     /// `error`. A console error (and a warning) also costs [`ERROR_BUDGET_COST`] of the
@@ -259,7 +284,7 @@ impl Console {
     /// top-level `for (%i ...)`), so without this such a loop would run for minutes before
     /// the budget, which counts only loop instructions, stopped it.
     pub fn error(&mut self, text: &str) {
-        self.output.line(Level::Error, text);
+        self.out_line(Level::Error, text);
         self.vm.budget_left = self.vm.budget_left.saturating_sub(ERROR_BUDGET_COST);
     }
 
@@ -422,6 +447,9 @@ impl Console {
                 return Err(ConsoleError::Syntax(e));
             }
         };
+        if file != "<eval>" {
+            self.debug_code_loaded(&code);
+        }
         self.run_toplevel(code, None)
     }
 

@@ -5,6 +5,7 @@ mod builtins;
 pub mod bytecode;
 pub mod compiler;
 mod console;
+pub mod debugger;
 pub mod files;
 pub mod intern;
 pub mod lexer;

@@ -411,11 +411,17 @@ impl Console {
             }};
         }
         loop {
-            let op = match func.code.get(pc) {
-                Some(op) => *op,
+            let mut op = match func.code.get(pc) {
+                Some(op) => op.get(),
                 None => Op::ReturnEmpty,
             };
             pc += 1;
+            // A debugger breakpoint: maybe stop, then run the instruction it covers.
+            if op == Op::Break {
+                save_pc!();
+                op = self.debug_hit(&func, pc - 1);
+                check_abort!();
+            }
             match op {
                 // ---- constants and the stack ----
                 Op::Int(i) => self.vm.stack.push(Value::Int(i)),
@@ -425,6 +431,8 @@ impl Console {
                     self.vm.stack.push(v);
                 }
                 Op::Empty => self.vm.stack.push(Value::Empty),
+                // Handled before the match (a break over a break cannot be patched).
+                Op::Break => {}
                 Op::Pop => {
                     self.vm.stack.pop();
                 }

@@ -136,3 +136,76 @@ fn bad_usage_exits_2() {
     assert_eq!(tscript(&dir, &[]).status.code(), Some(2));
     assert_eq!(tscript(&dir, &["--bogus", "x.cs"]).status.code(), Some(2));
 }
+
+/// The debugger over real TCP (loopback), as a Torque debugger front-end drives `tscript`:
+/// wrong password refused, then a breakpoint, `EVAL` of a local, a step, `COUT`, continue.
+#[test]
+fn dbg_set_parameters_serves_a_debugger_client_over_tcp() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::net::TcpStream;
+    use std::time::{Duration, Instant};
+
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let main = format!("dbgSetParameters({port}, \"pw\", true);\nexec(\"game.cs\");\n");
+    let game = "function add(%a, %b)\n{\n   %sum = %a + %b;\n   echo(\"sum \" @ %sum);\n   return %sum;\n}\necho(\"done \" @ add(2, 3));\n";
+    let dir = folder("dbg", &[("main.cs", &main), ("game.cs", game)]);
+    let child = Command::new(env!("CARGO_BIN_EXE_tscript"))
+        .arg("main.cs")
+        .current_dir(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run tscript");
+    let connect = || {
+        let t0 = Instant::now();
+        loop {
+            match TcpStream::connect(("127.0.0.1", port)) {
+                Ok(s) => return s,
+                Err(_) if t0.elapsed() < Duration::from_secs(20) => {
+                    std::thread::sleep(Duration::from_millis(20))
+                }
+                Err(e) => panic!("no debugger port: {e}"),
+            }
+        }
+    };
+    // A wrong password is refused and the connection closed.
+    let mut s = connect();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    s.write_all(b"nope\r\n").unwrap();
+    let mut r = BufReader::new(s.try_clone().unwrap());
+    let mut line = String::new();
+    r.read_line(&mut line).unwrap();
+    assert_eq!(line.trim_end(), "PASS WrongPassword.");
+    line.clear();
+    assert_eq!(r.read_line(&mut line).unwrap_or(0), 0, "closed after a wrong password: {line}");
+
+    let mut s = connect();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let mut r = BufReader::new(s.try_clone().unwrap());
+    let mut expect = |prefix: &str| -> String {
+        loop {
+            let mut line = String::new();
+            assert!(r.read_line(&mut line).unwrap() > 0, "closed while waiting for {prefix}");
+            if line.starts_with(prefix) {
+                return line.trim_end().to_string();
+            }
+        }
+    };
+    s.write_all(b"pw\r\n").unwrap();
+    expect("PASS Connected.");
+    s.write_all(b"BRKSET game.cs 3 0 0 true\r\nCONTINUE\r\n").unwrap();
+    assert_eq!(expect("BREAK"), "BREAK game.cs 3 add game.cs 7 <none> main.cs 2 <none>");
+    s.write_all(b"EVAL 1 0 %a @ \"/\" @ %b\r\n").unwrap();
+    assert_eq!(expect("EVALOUT"), "EVALOUT 1 2/3");
+    s.write_all(b"STEPOVER\r\n").unwrap();
+    expect("RUNNING");
+    assert!(expect("BREAK").starts_with("BREAK game.cs 4 add"));
+    s.write_all(b"STEPOVER\r\n").unwrap();
+    assert_eq!(expect("COUT"), "COUT sum 5");
+    assert!(expect("BREAK").starts_with("BREAK game.cs 5 add"));
+    s.write_all(b"BRKCLR game.cs 3\r\nCONTINUE\r\n").unwrap();
+    assert_eq!(expect("COUT"), "COUT done 5");
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).ends_with("sum 5\ndone 5\n"), "{}", text(&out.stdout));
+}

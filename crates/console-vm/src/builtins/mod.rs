@@ -94,6 +94,8 @@ impl Console {
 
     /// Advances the simulated clock, firing due events in time order. Returns how many fired.
     pub fn advance_time(&mut self, ms: u64) -> usize {
+        // The script debugger's commands (set breakpoints, ...) are served once a frame.
+        self.debugger_poll();
         let target = self.scheduler.now().saturating_add(ms);
         let mut fired = 0;
         // Only what was queued before this call: an event scheduled while events fire (even
@@ -294,6 +296,7 @@ fn register(c: &mut Console) {
     math::register(c);
     files::register(c);
     objects::register(c);
+    crate::debugger::register(c);
 }
 
 impl Console {

@@ -1,0 +1,913 @@
+//! The remote script debugger (seed page Console, "dbgSetParameters(port, password)"): the
+//! Torque engine's telnet debugger protocol, so the existing Torque debugger front-ends attach.
+//!
+//! How a stop works: the compiler records where each statement starts (`FuncDef::breaks`); a
+//! breakpoint patches the statement's first instruction with `Op::Break`, which calls
+//! [`Console::debug_hit`] and then runs the instruction it replaced. Stepping patches every
+//! statement of every live function and stops at the first one deep enough in the stack. With
+//! no debugger attached nothing is patched, so the interpreter pays one compare per instruction.
+//!
+//! While a script is stopped the console keeps serving the debugger (`EVAL`, `BRKSET`, ...) and
+//! calls the host's idle hook ([`Console::set_debugger_idle`]) so the host can keep its
+//! network alive.
+//!
+//! The protocol core is the `Console` methods here; the bytes travel through a
+//! [`DebugTransport`] (by default [`TcpDebugTransport`], one client at a time on loopback).
+
+use crate::bytecode::{FuncDef, Op};
+use crate::console::Console;
+use crate::output::Level;
+use crate::value::Value;
+use std::io::{self, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::rc::{Rc, Weak};
+use std::time::Duration;
+
+/// The longest command line a client may send (V12's `MaxCommandSize`); longer closes it.
+pub const MAX_COMMAND: usize = 2048;
+/// Output waiting for a client that does not read before it is dropped.
+const MAX_PENDING_OUT: usize = 4 << 20;
+/// Sleep between polls while stopped or waiting for a client (V12 slept 10 ms).
+const WAIT_MS: u64 = 5;
+/// Longest password kept (V12's `PasswordMaxLength`).
+const PASSWORD_MAX: usize = 32;
+/// Console lines kept for a client between polls; past it lines are not echoed.
+pub(crate) const MAX_PENDING_COUT: usize = 4096;
+
+/// What a transport saw since the last poll.
+#[derive(Debug, PartialEq, Eq)]
+pub enum TransportEvent {
+    /// A client connected (its address, for the log).
+    Connected(String),
+    /// Bytes from the client.
+    Data(Vec<u8>),
+    /// The client went away.
+    Closed,
+}
+
+/// Carries the debugger's bytes: one client at a time. Never blocks.
+pub trait DebugTransport {
+    /// Accepts a waiting client, reads what the connected one sent.
+    fn poll(&mut self, out: &mut Vec<TransportEvent>);
+    /// Sends bytes to the connected client (dropped when there is none). False when the
+    /// client cannot take them (it is then disconnected).
+    fn send(&mut self, data: &[u8]) -> bool;
+    /// Closes the client's connection (the listener stays).
+    fn disconnect(&mut self);
+    /// Waits a little for input (while stopped or waiting for a client).
+    fn wait(&mut self) {
+        std::thread::sleep(Duration::from_millis(WAIT_MS));
+    }
+}
+
+/// The default transport: a non-blocking TCP listener on loopback, one client at a time (a
+/// second one is closed at once, as in V12).
+#[derive(Debug)]
+pub struct TcpDebugTransport {
+    listener: TcpListener,
+    client: Option<TcpStream>,
+    pending: Vec<u8>,
+}
+
+impl TcpDebugTransport {
+    /// Listens on `127.0.0.1:port` (0 picks a free port).
+    pub fn bind(port: u16) -> io::Result<Self> {
+        let listener = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], port)))?;
+        listener.set_nonblocking(true)?;
+        Ok(TcpDebugTransport { listener, client: None, pending: Vec::new() })
+    }
+
+    /// The port listened on.
+    pub fn port(&self) -> u16 {
+        self.listener.local_addr().map(|a| a.port()).unwrap_or(0)
+    }
+
+    fn flush(&mut self) -> bool {
+        let Some(c) = self.client.as_mut() else {
+            self.pending.clear();
+            return true;
+        };
+        while !self.pending.is_empty() {
+            match c.write(&self.pending) {
+                Ok(0) => return false,
+                Ok(n) => {
+                    self.pending.drain(..n);
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => return false,
+            }
+        }
+        self.pending.len() <= MAX_PENDING_OUT
+    }
+}
+
+impl DebugTransport for TcpDebugTransport {
+    fn poll(&mut self, out: &mut Vec<TransportEvent>) {
+        loop {
+            match self.listener.accept() {
+                Ok((stream, addr)) => {
+                    if self.client.is_some() || stream.set_nonblocking(true).is_err() {
+                        drop(stream);
+                        continue;
+                    }
+                    let _ = stream.set_nodelay(true);
+                    self.client = Some(stream);
+                    self.pending.clear();
+                    out.push(TransportEvent::Connected(addr.to_string()));
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+        }
+        if !self.flush() {
+            self.disconnect();
+            out.push(TransportEvent::Closed);
+            return;
+        }
+        let Some(c) = self.client.as_mut() else { return };
+        let mut buf = [0u8; 4096];
+        // A bounded number of reads per poll: one flooding client cannot hold the frame.
+        for _ in 0..16 {
+            match c.read(&mut buf) {
+                Ok(0) => {
+                    self.disconnect();
+                    out.push(TransportEvent::Closed);
+                    return;
+                }
+                Ok(n) => out.push(TransportEvent::Data(buf[..n].to_vec())),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => {
+                    self.disconnect();
+                    out.push(TransportEvent::Closed);
+                    return;
+                }
+            }
+        }
+    }
+
+    fn send(&mut self, data: &[u8]) -> bool {
+        if self.client.is_none() {
+            return true;
+        }
+        self.pending.extend_from_slice(data);
+        self.flush()
+    }
+
+    fn disconnect(&mut self) {
+        if let Some(c) = self.client.take() {
+            let _ = c.shutdown(std::net::Shutdown::Both);
+        }
+        self.pending.clear();
+    }
+}
+
+/// Where the debugger's one client is in the protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    NotConnected,
+    /// Connected; the next line is the password.
+    PasswordTry,
+    /// Password right, `waitForClient` set: the program waits for `CONTINUE` or `STEPIN`.
+    Initialize,
+    Connected,
+}
+
+#[derive(Clone, Debug)]
+struct Breakpoint {
+    file: Rc<str>,
+    line: u32,
+    clear_on_hit: bool,
+    pass_count: u32,
+    count: u32,
+    condition: String,
+}
+
+/// Every compiled function still alive (what breakpoints patch), and each loaded file's
+/// breakable lines (what `FILELIST` and `BREAKLIST` list, and where breakpoints move to; a
+/// file's top-level code is gone once it ran, its lines are not). Code evaluated without a
+/// file name (`eval`) is not kept.
+#[derive(Debug, Default)]
+pub(crate) struct CodeRegistry {
+    funcs: Vec<Weak<FuncDef>>,
+    /// Length at the last prune: dead entries are dropped when the list doubles.
+    pruned_at: usize,
+    /// Files in the order first loaded, with the breakable lines of their latest load.
+    files: Vec<(Rc<str>, Vec<u32>)>,
+}
+
+impl CodeRegistry {
+    /// Keeps `code` and every function it declares.
+    pub(crate) fn add(&mut self, code: &Rc<FuncDef>) {
+        fn walk(f: &Rc<FuncDef>, out: &mut Vec<Weak<FuncDef>>) {
+            out.push(Rc::downgrade(f));
+            for d in &f.decls {
+                walk(d, out);
+            }
+        }
+        let first = self.funcs.len();
+        walk(code, &mut self.funcs);
+        let mut lines: Vec<u32> = self.funcs[first..]
+            .iter()
+            .filter_map(Weak::upgrade)
+            .flat_map(|f| f.breaks.iter().map(|b| b.0).collect::<Vec<_>>())
+            .collect();
+        lines.sort_unstable();
+        lines.dedup();
+        match self.files.iter_mut().find(|(f, _)| f.eq_ignore_ascii_case(&code.file)) {
+            Some(entry) => entry.1 = lines,
+            None => self.files.push((code.file.clone(), lines)),
+        }
+        if self.funcs.len() >= 2 * self.pruned_at.max(64) {
+            self.funcs.retain(|w| w.strong_count() > 0);
+            self.pruned_at = self.funcs.len();
+        }
+    }
+
+    fn live(&self) -> impl Iterator<Item = Rc<FuncDef>> + '_ {
+        self.funcs.iter().filter_map(Weak::upgrade)
+    }
+
+    /// Files loaded, in the order first loaded.
+    fn files(&self) -> Vec<Rc<str>> {
+        self.files.iter().map(|(f, _)| f.clone()).collect()
+    }
+
+    /// The file's breakable lines, sorted (empty for a file never loaded).
+    fn break_lines(&self, file: &str) -> Vec<u32> {
+        self.files
+            .iter()
+            .find(|(f, _)| f.eq_ignore_ascii_case(file))
+            .map(|(_, l)| l.clone())
+            .unwrap_or_default()
+    }
+}
+
+/// The debugger's state; lives in the console while `dbgSetParameters` has a port open.
+pub(crate) struct Debugger {
+    transport: Box<dyn DebugTransport>,
+    port: u16,
+    password: String,
+    wait_for_client: bool,
+    state: State,
+    line_buf: Vec<u8>,
+    breakpoints: Vec<Breakpoint>,
+    /// Stop at the next statement (`BRKNEXT`, `STEPIN`; with `step_depth`, `STEPOVER`/`STEPOUT`).
+    break_next: bool,
+    /// Stop only at a statement whose stack depth is at most this.
+    step_depth: Option<usize>,
+    /// Stopped at a breakpoint: conditions and `EVAL`s do not stop again.
+    paused: bool,
+    events: Vec<TransportEvent>,
+}
+
+impl std::fmt::Debug for Debugger {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Debugger")
+            .field("port", &self.port)
+            .field("state", &self.state)
+            .field("breakpoints", &self.breakpoints.len())
+            .finish()
+    }
+}
+
+/// The host's hook while a script is stopped (keep the network alive, redraw).
+pub type IdleHook = Box<dyn FnMut()>;
+
+impl Console {
+    /// Opens the debugger on `transport` with `password` (what `dbgSetParameters` does with
+    /// a [`TcpDebugTransport`]). With `wait_for_client` it returns only once a client has
+    /// connected and sent `CONTINUE` (or `STEPIN`), so breakpoints can be set first.
+    pub fn open_debugger(
+        &mut self,
+        transport: Box<dyn DebugTransport>,
+        port: u16,
+        password: &str,
+        wait_for_client: bool,
+    ) {
+        self.close_debugger();
+        let password: String = password.chars().take(PASSWORD_MAX).collect();
+        self.debugger = Some(Box::new(Debugger {
+            transport,
+            port,
+            password,
+            wait_for_client,
+            state: State::NotConnected,
+            line_buf: Vec::new(),
+            breakpoints: Vec::new(),
+            break_next: false,
+            step_depth: None,
+            paused: false,
+            events: Vec::new(),
+        }));
+        self.set_global("dbgVersion", 4i64);
+        if wait_for_client {
+            self.print(Level::Normal, &format!("Debugger: waiting for a client on port {port}"));
+            loop {
+                self.debugger_poll();
+                match self.debugger.as_ref().map(|d| d.state) {
+                    Some(State::Connected) | None => break,
+                    Some(_) => {}
+                }
+                if let Some(d) = self.debugger.as_mut() {
+                    d.transport.wait();
+                }
+                self.debug_idle();
+            }
+        }
+    }
+
+    /// Closes the debugger's port and client; breakpoints are cleared.
+    pub fn close_debugger(&mut self) {
+        if let Some(mut d) = self.debugger.take() {
+            d.transport.disconnect();
+            self.unpatch_all();
+        }
+        self.debug_cout = None;
+    }
+
+    /// True while a debugger client is connected (past the password).
+    pub fn debugger_connected(&self) -> bool {
+        self.debugger.as_ref().is_some_and(|d| matches!(d.state, State::Connected | State::Initialize))
+    }
+
+    /// The port `dbgSetParameters` opened, if any.
+    pub fn debugger_port(&self) -> Option<u16> {
+        self.debugger.as_ref().map(|d| d.port)
+    }
+
+    /// The host's hook while a script is stopped at a breakpoint (called every few ms).
+    pub fn set_debugger_idle(&mut self, hook: IdleHook) {
+        self.debug_idle = Some(hook);
+    }
+
+    /// Milliseconds spent stopped at breakpoints so far (a host subtracts them from its
+    /// game clock so the game resumes where it stopped instead of catching up).
+    pub fn debugger_paused_ms(&self) -> u64 {
+        self.debug_paused_ms
+    }
+
+    /// Serves the debugger: accepts a client, runs its commands, sends console output. The
+    /// console calls it from [`Console::advance_time`]; a host that does not advance time
+    /// calls it once a frame.
+    pub fn debugger_poll(&mut self) {
+        let Some(mut d) = self.debugger.take() else { return };
+        self.serve(&mut d);
+        if self.debugger.is_none() {
+            self.debugger = Some(d);
+        }
+    }
+
+    fn debug_idle(&mut self) {
+        if let Some(mut hook) = self.debug_idle.take() {
+            hook();
+            if self.debug_idle.is_none() {
+                self.debug_idle = Some(hook);
+            }
+        }
+    }
+
+    /// One round: transport events, complete command lines, pending console output.
+    fn serve(&mut self, d: &mut Debugger) {
+        let mut events = std::mem::take(&mut d.events);
+        d.transport.poll(&mut events);
+        for ev in events.drain(..) {
+            match ev {
+                TransportEvent::Connected(from) => {
+                    self.print(Level::Normal, &format!("Debugger connection from {from}"));
+                    d.state = State::PasswordTry;
+                    d.line_buf.clear();
+                }
+                TransportEvent::Closed => self.client_gone(d, "the client closed the connection"),
+                TransportEvent::Data(bytes) => {
+                    if d.state == State::NotConnected {
+                        continue;
+                    }
+                    d.line_buf.extend_from_slice(&bytes);
+                    while let Some(end) = d.line_buf.iter().position(|&b| b == b'\n' || b == b'\r') {
+                        if end > MAX_COMMAND {
+                            break;
+                        }
+                        let line: Vec<u8> = d.line_buf.drain(..=end).collect();
+                        let text = String::from_utf8_lossy(&line[..end]).replace('\0', "_");
+                        if text.is_empty() {
+                            continue;
+                        }
+                        self.command(d, &text);
+                        if d.state == State::NotConnected {
+                            break;
+                        }
+                    }
+                    if d.state != State::NotConnected && d.line_buf.len() > MAX_COMMAND {
+                        self.client_gone(d, &format!("a command longer than {MAX_COMMAND} bytes"));
+                    }
+                }
+            }
+        }
+        d.events = events;
+        self.flush_cout(d);
+    }
+
+    /// Sends a protocol line, after the console output printed before it.
+    fn send(&mut self, d: &mut Debugger, line: &str) {
+        self.flush_cout(d);
+        self.send_raw(d, line);
+    }
+
+    fn send_raw(&mut self, d: &mut Debugger, line: &str) {
+        if d.state == State::NotConnected {
+            return;
+        }
+        let mut bytes = Vec::with_capacity(line.len() + 2);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.extend_from_slice(b"\r\n");
+        if !d.transport.send(&bytes) {
+            self.client_gone(d, "it does not read what it is sent");
+        }
+    }
+
+    /// Sends queued console lines now, unless the debugger is busy further up the stack
+    /// (then they go before its next protocol line).
+    pub(crate) fn debug_flush_cout(&mut self) {
+        if let Some(mut d) = self.debugger.take() {
+            self.flush_cout(&mut d);
+            if self.debugger.is_none() {
+                self.debugger = Some(d);
+            }
+        }
+    }
+
+    fn flush_cout(&mut self, d: &mut Debugger) {
+        let lines = match self.debug_cout.as_mut() {
+            Some(q) if !q.is_empty() => std::mem::take(q),
+            _ => return,
+        };
+        for l in lines {
+            self.send_raw(d, &format!("COUT {l}"));
+        }
+    }
+
+    /// The client is gone (or dropped): breakpoints go and a stopped script runs on.
+    fn client_gone(&mut self, d: &mut Debugger, why: &str) {
+        if d.state == State::NotConnected {
+            return;
+        }
+        self.print(Level::Warning, &format!("Debugger: client disconnected ({why})"));
+        d.transport.disconnect();
+        d.state = State::NotConnected;
+        d.line_buf.clear();
+        d.breakpoints.clear();
+        d.break_next = false;
+        d.step_depth = None;
+        d.paused = false;
+        self.debug_cout = None;
+        self.unpatch_all();
+    }
+
+    /// One command line from the client.
+    fn command(&mut self, d: &mut Debugger, line: &str) {
+        if d.state == State::PasswordTry {
+            if line == d.password {
+                d.state = if d.wait_for_client { State::Initialize } else { State::Connected };
+                self.debug_cout = Some(Vec::new());
+                self.send(d, "PASS Connected.");
+            } else {
+                self.send(d, "PASS WrongPassword.");
+                self.client_gone(d, "wrong password");
+            }
+            return;
+        }
+        let (cmd, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let mut args = rest.split_whitespace();
+        match cmd {
+            "CEVAL" => {
+                let src = rest.to_string();
+                self.debug_eval_console(d, &src);
+            }
+            "BRKSET" => {
+                let file = args.next();
+                let line_no = args.next().and_then(|s| s.parse::<u32>().ok());
+                let clear = args.next();
+                let pass = args.next().and_then(|s| s.parse::<i64>().ok());
+                // The condition is the rest of the line after the fourth word.
+                let cond = rest.splitn(5, ' ').nth(4).unwrap_or("").trim();
+                match (file, line_no, clear, pass) {
+                    (Some(f), Some(l), Some(c), Some(p)) if !cond.is_empty() => {
+                        let clear = c == "1" || c.eq_ignore_ascii_case("true");
+                        self.add_breakpoint(d, f, l, clear, p.clamp(0, u32::MAX as i64) as u32, cond);
+                    }
+                    _ => self.send(d, &format!("DBGERR Invalid command({line})!")),
+                }
+            }
+            "BRKCLR" => match (args.next(), args.next().and_then(|s| s.parse::<u32>().ok())) {
+                (Some(f), Some(l)) => {
+                    d.breakpoints.retain(|b| !(b.file.eq_ignore_ascii_case(f) && b.line == l));
+                    self.repatch(d);
+                }
+                _ => self.send(d, &format!("DBGERR Invalid command({line})!")),
+            },
+            "BRKCLRALL" => {
+                d.breakpoints.clear();
+                self.repatch(d);
+            }
+            "BRKNEXT" => {
+                if d.state == State::Connected && !d.paused {
+                    d.break_next = true;
+                    d.step_depth = None;
+                    self.repatch(d);
+                }
+            }
+            "CONTINUE" => {
+                if d.state == State::Initialize {
+                    d.state = State::Connected;
+                    return;
+                }
+                d.break_next = false;
+                d.step_depth = None;
+                self.resume(d);
+            }
+            "STEPIN" => {
+                d.break_next = true;
+                d.step_depth = None;
+                if d.state == State::Initialize {
+                    d.state = State::Connected;
+                    self.repatch(d);
+                    return;
+                }
+                self.resume(d);
+            }
+            "STEPOVER" | "STEPOUT" if d.state == State::Connected => {
+                let depth = self.vm.frames.len();
+                let target = if cmd == "STEPOVER" { depth } else { depth.saturating_sub(1) };
+                if target == 0 {
+                    d.break_next = false;
+                    d.step_depth = None;
+                } else {
+                    d.break_next = true;
+                    d.step_depth = Some(target);
+                }
+                self.resume(d);
+            }
+            "EVAL" => {
+                let tag = args.next();
+                let frame = args.next().and_then(|s| s.parse::<i64>().ok());
+                let expr = rest.splitn(3, ' ').nth(2).unwrap_or("").trim();
+                match (tag, frame) {
+                    (Some(tag), Some(frame)) if !expr.is_empty() => {
+                        let tag = tag.to_string();
+                        let v = self.eval_in_frame(frame, &format!("return {expr};"));
+                        let v = if v.is_empty() { "\"\"".to_string() } else { v };
+                        self.send(d, &format!("EVALOUT {tag} {v}"));
+                    }
+                    _ => self.send(d, &format!("DBGERR Invalid command({line})!")),
+                }
+            }
+            "FILELIST" => {
+                let files = self.code_registry.files();
+                let names: Vec<&str> = files.iter().map(|f| &**f).collect();
+                self.send(d, &format!("FILELISTOUT {}", names.join(" ")));
+            }
+            "BREAKLIST" => match args.next() {
+                Some(f) => {
+                    let lines = self.code_registry.break_lines(f);
+                    if lines.is_empty() {
+                        self.send(d, "DBGERR No such file!");
+                    } else {
+                        let pairs = break_runs(&lines);
+                        let mut out = format!("BREAKLISTOUT {f} {}", pairs.len());
+                        for (skip, run) in pairs {
+                            out.push_str(&format!(" {skip} {run}"));
+                        }
+                        self.send(d, &out);
+                    }
+                }
+                None => self.send(d, &format!("DBGERR Invalid command({line})!")),
+            },
+            _ => self.send(d, &format!("DBGERR Invalid command({line})!")),
+        }
+    }
+
+    /// `CEVAL`: a console line, as typed at the console.
+    fn debug_eval_console(&mut self, d: &mut Debugger, src: &str) {
+        let was = d.paused;
+        d.paused = true;
+        self.eval_in_frame(-1, src);
+        d.paused = was;
+    }
+
+    fn resume(&mut self, d: &mut Debugger) {
+        d.paused = false;
+        self.repatch(d);
+        self.send(d, "RUNNING");
+    }
+
+    fn add_breakpoint(
+        &mut self,
+        d: &mut Debugger,
+        file: &str,
+        line: u32,
+        clear: bool,
+        pass: u32,
+        cond: &str,
+    ) {
+        if let Some(b) =
+            d.breakpoints.iter_mut().find(|b| b.file.eq_ignore_ascii_case(file) && b.line == line)
+        {
+            b.condition = cond.to_string();
+            b.pass_count = pass;
+            b.clear_on_hit = clear;
+            b.count = 0;
+            return;
+        }
+        let mut line = line;
+        let lines = self.code_registry.break_lines(file);
+        // A file not loaded yet keeps the line as asked; it is moved when the file loads.
+        if !lines.is_empty() {
+            match lines.iter().find(|&&l| l >= line) {
+                None => {
+                    self.send(d, &format!("BRKCLR {file} {line}"));
+                    return;
+                }
+                Some(&l) if l != line => {
+                    if d.breakpoints.iter().any(|b| b.file.eq_ignore_ascii_case(file) && b.line == l) {
+                        self.send(d, &format!("BRKCLR {file} {line}"));
+                        return;
+                    }
+                    self.send(d, &format!("BRKMOV {file} {line} {l}"));
+                    line = l;
+                }
+                Some(_) => {}
+            }
+        }
+        d.breakpoints.push(Breakpoint {
+            file: Rc::from(file),
+            line,
+            clear_on_hit: clear,
+            pass_count: pass,
+            count: 0,
+            condition: cond.to_string(),
+        });
+        self.repatch(d);
+    }
+
+    /// Newly compiled code: kept for the debugger, its breakpoints moved onto breakable
+    /// lines and patched in.
+    pub(crate) fn debug_code_loaded(&mut self, code: &Rc<FuncDef>) {
+        self.code_registry.add(code);
+        let Some(mut d) = self.debugger.take() else { return };
+        if d.state != State::NotConnected {
+            let lines = self.code_registry.break_lines(&code.file);
+            let mut i = 0;
+            while i < d.breakpoints.len() {
+                let b = &d.breakpoints[i];
+                if !b.file.eq_ignore_ascii_case(&code.file) || lines.contains(&b.line) {
+                    i += 1;
+                    continue;
+                }
+                let (file, old) = (b.file.clone(), b.line);
+                match lines.iter().find(|&&l| l >= old) {
+                    Some(&l)
+                        if !d
+                            .breakpoints
+                            .iter()
+                            .any(|o| o.file.eq_ignore_ascii_case(&file) && o.line == l) =>
+                    {
+                        self.send(&mut d, &format!("BRKMOV {file} {old} {l}"));
+                        d.breakpoints[i].line = l;
+                        i += 1;
+                    }
+                    _ => {
+                        self.send(&mut d, &format!("BRKCLR {file} {old}"));
+                        d.breakpoints.remove(i);
+                    }
+                }
+            }
+            self.repatch(&mut d);
+        }
+        if self.debugger.is_none() {
+            self.debugger = Some(d);
+        }
+    }
+
+    /// Patches exactly what the debugger wants: every statement while stepping, else the
+    /// breakpoints' lines.
+    fn repatch(&mut self, d: &mut Debugger) {
+        for f in self.code_registry.live() {
+            for &(line, pc) in f.breaks.iter() {
+                let want = d.break_next
+                    || d.breakpoints.iter().any(|b| b.line == line && b.file.eq_ignore_ascii_case(&f.file));
+                if want { f.set_break(pc as usize) } else { f.clear_break(pc as usize) }
+            }
+        }
+    }
+
+    fn unpatch_all(&mut self) {
+        for f in self.code_registry.live() {
+            f.clear_all_breaks();
+        }
+    }
+
+    /// The interpreter reached an `Op::Break` at `pc` of `func` (the frame's pc is saved).
+    /// Decides whether to stop, serves the debugger while stopped, and returns the
+    /// instruction the break replaced, for the interpreter to run.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn debug_hit(&mut self, func: &Rc<FuncDef>, pc: usize) -> Op {
+        let orig = func.original_op(pc);
+        // No debugger here: it is serving a command further up (a condition or an `EVAL`
+        // reached patched code), which must not stop.
+        let Some(mut d) = self.debugger.take() else { return orig };
+        if !d.paused && d.state == State::Connected {
+            let line = func.lines.get(pc).copied().unwrap_or(0);
+            let depth = self.vm.frames.len();
+            let stepping = d.break_next && d.step_depth.is_none_or(|t| depth <= t);
+            if stepping || self.breakpoint_fires(&mut d, &func.file, line) {
+                self.stop(&mut d);
+            }
+        }
+        if self.debugger.is_none() {
+            self.debugger = Some(d);
+        }
+        orig
+    }
+
+    /// A breakpoint at `file:line` whose condition holds and pass count is reached.
+    fn breakpoint_fires(&mut self, d: &mut Debugger, file: &str, line: u32) -> bool {
+        let Some(i) = d.breakpoints.iter().position(|b| b.line == line && b.file.eq_ignore_ascii_case(file))
+        else {
+            return false;
+        };
+        let cond = d.breakpoints[i].condition.clone();
+        d.paused = true;
+        let holds = cond == "1"
+            || cond.eq_ignore_ascii_case("true")
+            || Value::from(self.eval_in_frame(0, &format!("return ({cond});"))).truthy();
+        d.paused = false;
+        if !holds {
+            return false;
+        }
+        let b = &mut d.breakpoints[i];
+        b.count += 1;
+        if b.count < b.pass_count {
+            return false;
+        }
+        b.count = 0;
+        if b.clear_on_hit {
+            d.breakpoints.remove(i);
+            self.repatch(d);
+        }
+        true
+    }
+
+    /// Stopped: tell the client where, then serve it until it resumes or goes away.
+    fn stop(&mut self, d: &mut Debugger) {
+        d.break_next = false;
+        d.step_depth = None;
+        self.repatch(d);
+        let mut msg = String::from("BREAK");
+        for f in self.vm.frames.iter().rev() {
+            let line = f.func.lines.get(f.pc.saturating_sub(1)).copied().unwrap_or(0);
+            let file = if f.func.file.is_empty() { "<none>" } else { &f.func.file };
+            msg.push_str(&format!(" {} {line} {}", file.replace(' ', "_"), self.scope_name(&f.func)));
+        }
+        self.send(d, &msg);
+        d.paused = true;
+        let started = std::time::Instant::now();
+        while d.paused && d.state != State::NotConnected {
+            self.serve(d);
+            if !d.paused || d.state == State::NotConnected {
+                break;
+            }
+            d.transport.wait();
+            self.debug_idle();
+        }
+        d.paused = false;
+        self.debug_paused_ms += started.elapsed().as_millis() as u64;
+        // The time stopped is not the script's: it gets its budget back.
+        self.vm.budget_left = self.vm.budget_left.max(self.config.callback_budget);
+    }
+
+    /// `[package::][Ns::]function` of a frame, `<none>` for top-level code.
+    fn scope_name(&self, f: &FuncDef) -> String {
+        if f.toplevel {
+            return "<none>".to_string();
+        }
+        let mut s = String::new();
+        if let Some(p) = f.package {
+            s.push_str(self.names.text(p));
+            s.push_str("::");
+        }
+        if let Some(ns) = f.ns {
+            s.push_str(self.names.text(ns));
+            s.push_str("::");
+        }
+        s.push_str(self.names.text(f.name));
+        s
+    }
+
+    /// Runs `src` as top-level code whose `%locals` are those of stack frame `frame`
+    /// (0 = the innermost; out of range is clamped; negative means none), with its own
+    /// budget and without stopping the script it interrupts. Returns the result's text.
+    fn eval_in_frame(&mut self, frame: i64, src: &str) -> String {
+        let n = self.vm.frames.len();
+        let scope = if frame < 0 || n == 0 {
+            None
+        } else {
+            let i = n - 1 - (frame as usize).min(n - 1);
+            let f = &self.vm.frames[i];
+            if f.func.toplevel { f.eval_scope } else { Some(i) }
+        };
+        let stmts = match crate::parser::parse(src, "<debugger>") {
+            Ok(s) => s,
+            Err(e) => return format!("error: {e}"),
+        };
+        let code = crate::compiler::compile_program(&stmts, "<debugger>", &mut self.names);
+        let saved_budget = self.vm.budget_left;
+        let saved_abort = self.vm.abort.take();
+        self.vm.budget_left = self.config.callback_budget;
+        let out = self.run_toplevel(code, scope);
+        // Whatever the evaluation did, the interrupted script goes on as it was.
+        self.vm.abort = saved_abort;
+        self.vm.budget_left = saved_budget;
+        match out {
+            Ok(v) => v.to_string(),
+            Err(e) => format!("error: {e}"),
+        }
+    }
+}
+
+/// Registers `dbgSetParameters`, `dbgIsConnected` and `dbgDisconnect`.
+pub(crate) fn register(c: &mut Console) {
+    c.register_function(
+        "dbgSetParameters",
+        3,
+        4,
+        "dbgSetParameters(port, password [, waitForClient]) - open the script debugger on a TCP port (0 closes it)",
+        |c, a| {
+            let port = a.f64(0);
+            if !(0.0..=65535.0).contains(&port) {
+                c.error(&format!("dbgSetParameters: no such port {port}"));
+                return Value::Empty;
+            }
+            let port = port as u16;
+            if port == 0 {
+                c.close_debugger();
+                return Value::Empty;
+            }
+            match TcpDebugTransport::bind(port) {
+                Ok(t) => {
+                    let bound = t.port();
+                    c.open_debugger(Box::new(t), bound, &a.str(1), a.len() > 2 && a.bool(2));
+                }
+                Err(e) => c.error(&format!("dbgSetParameters: cannot listen on port {port}: {e}")),
+            }
+            Value::Empty
+        },
+    );
+    c.register_function(
+        "dbgIsConnected",
+        1,
+        1,
+        "dbgIsConnected() - a debugger client is attached",
+        |c, _| Value::from(c.debugger_connected()),
+    );
+    c.register_function("dbgDisconnect", 1, 1, "dbgDisconnect() - drop the debugger client", |c, _| {
+        if let Some(mut d) = c.debugger.take() {
+            c.client_gone(&mut d, "dbgDisconnect");
+            c.debugger = Some(d);
+        }
+        Value::Empty
+    });
+}
+
+/// `BREAKLIST` pairs: lines to skip, then lines that can break, from line 0.
+fn break_runs(lines: &[u32]) -> Vec<(u32, u32)> {
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    let mut cur = 0u32;
+    let mut i = 0;
+    while i < lines.len() {
+        let start = lines[i];
+        let mut end = start;
+        while i + 1 < lines.len() && lines[i + 1] == end + 1 {
+            end += 1;
+            i += 1;
+        }
+        out.push((start - cur, end - start + 1));
+        cur = end + 1;
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn break_runs_count_from_line_zero() {
+        assert_eq!(break_runs(&[2, 3, 4, 7, 9, 10]), vec![(2, 3), (2, 1), (1, 2)]);
+        assert_eq!(break_runs(&[0]), vec![(0, 1)]);
+        assert!(break_runs(&[]).is_empty());
+    }
+}
