@@ -245,6 +245,8 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
     }
     let mut last_frame = clock.now_ms();
     let mut last_status = last_frame;
+    // Connections stay alive while a script is stopped in the debugger.
+    let mut debug_pause = crate::debug_pause::DebugPause::install(&mut con, last_frame);
     let mut bytes_at_status = (0u64, 0u64);
     let bind_port =
         |seed: u64, ip: std::net::IpAddr, port: u16| -> io::Result<LinkConditioner<UdpTransport>> {
@@ -305,7 +307,9 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                         let _ = con.create_object("SimGroup", Some("ClientGroup"));
                     }
                     shared.borrow_mut().world = Some(SceneWorld::new(60.0));
-                    let mut s = Server::new(driver, now, MissionWorld::ground(&mission));
+                    let mut s =
+                        Server::new(Rc::new(RefCell::new(driver)), now, MissionWorld::ground(&mission));
+                    debug_pause.watch(&s.driver);
                     s.local_link = Some(local_link);
                     s.local_peer = Some(local_peer);
                     server = Some(s);
@@ -314,12 +318,13 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                 }
                 Request::DestroyServer => {
                     if let Some(mut s) = server.take() {
-                        directory.shutdown(&mut s.driver.interface);
-                        for id in s.driver.interface.connection_ids() {
-                            s.driver.interface.disconnect(id, "server shut down");
+                        directory.shutdown(&mut s.driver.borrow_mut().interface);
+                        let ids = s.driver.borrow().interface.connection_ids();
+                        for id in ids {
+                            s.driver.borrow_mut().interface.disconnect(id, "server shut down");
                             gc::server_connection_dropped(&mut con, &remote, id, "server shut down");
                         }
-                        let _ = s.driver.pump(now, &NoObjects, &mut s.no_ghosts);
+                        let _ = s.driver.borrow_mut().pump(now, &NoObjects, &mut s.no_ghosts);
                     }
                     shared.borrow_mut().world = None;
                 }
@@ -357,7 +362,10 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                         )
                     });
                     match joined {
-                        Ok(c) => client = Some(c),
+                        Ok(c) => {
+                            debug_pause.watch(c.driver());
+                            client = Some(c);
+                        }
                         Err(e) => con.warn(&format!("connect: {e}")),
                     }
                 }
@@ -446,6 +454,17 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
         }
 
         let now = clock.now_ms();
+        // Time stopped at a script breakpoint is skipped, not caught up on.
+        let stopped = debug_pause.frame(&con, now);
+        if stopped > 0 {
+            last_frame += stopped;
+            if let Some(s) = &mut server {
+                s.time_ms += stopped;
+            }
+            if let Some(c) = &mut client {
+                c.skip_time(stopped);
+            }
+        }
         let dt = now.saturating_sub(last_frame);
         last_frame = now;
 
@@ -496,12 +515,12 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                 }
             }
             // 2. Server net.
-            remote.flush_to_clients(&mut s.driver.interface);
+            remote.flush_to_clients(&mut s.driver.borrow_mut().interface);
             {
                 let sh = shared.borrow();
                 if let Some(w) = sh.world.as_ref() {
                     for g in s.clients.values_mut() {
-                        let _ = g.post_control(now, &mut s.driver.interface, w);
+                        let _ = g.post_control(now, &mut s.driver.borrow_mut().interface, w);
                     }
                     if s.world_ghosts.len() != crate::mission::object_count(&mission) {
                         s.world_ghosts = crate::mission::world_ghosts(&mission);
@@ -509,18 +528,18 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                     let world = mission.borrow();
                     let objects =
                         ServerObjects { scene: w, world: &s.world_ghosts, zones: Some(&world.scene) };
-                    s.driver.pump(now, &objects, &mut s.no_ghosts)?;
+                    s.driver.borrow_mut().pump(now, &objects, &mut s.no_ghosts)?;
                 }
             }
             let mut evs = Vec::new();
-            while let Some(ev) = s.driver.interface.poll_event() {
+            while let Some(ev) = s.driver.borrow_mut().interface.poll_event() {
                 evs.push(ev);
             }
             for ev in evs {
                 server_net_event(&mut con, &remote, s, &shared, ev);
             }
             // Info queries on the game port, and heartbeats to the masters.
-            directory.pump(&con, &mut s.driver.interface, now, s.clients.len());
+            directory.pump(&con, &mut s.driver.borrow_mut().interface, now, s.clients.len());
         }
         browser.pump(&mut con);
         // The remote console (telnetSetParameters): its lines run between the frame's steps.
@@ -566,14 +585,15 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
             last_status = now;
             if let Some(s) = &server {
                 let n = s.clients.len().max(1) as f64;
-                let st = s.driver.stats();
+                let st = s.driver.borrow().stats();
                 let kbps = (st.bytes_out - bytes_at_status.0) as f64 * 8.0 / 1000.0 / secs / n;
                 bytes_at_status.0 = st.bytes_out;
                 let tick_us = if s.ticks > 0 { s.tick_us_total as f64 / s.ticks as f64 } else { 0.0 };
                 // Ghost updates that wanted a packet and did not fit (all connections, so far).
                 let (mut skips, mut updates) = (0u64, 0u64);
-                for id in s.driver.interface.connection_ids() {
-                    if let Some(g) = s.driver.interface.ghost_manager(id) {
+                let driver = s.driver.borrow();
+                for id in driver.interface.connection_ids() {
+                    if let Some(g) = driver.interface.ghost_manager(id) {
                         skips += g.stats().skips;
                         updates += g.stats().updates_sent;
                     }
@@ -610,8 +630,8 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
         }
     }
     if let Some(s) = &mut server {
-        directory.shutdown(&mut s.driver.interface);
-        let _ = s.driver.pump(clock.now_ms(), &NoObjects, &mut s.no_ghosts);
+        directory.shutdown(&mut s.driver.borrow_mut().interface);
+        let _ = s.driver.borrow_mut().pump(clock.now_ms(), &NoObjects, &mut s.no_ghosts);
     }
     (cfg.report)(&format!("SCOREBOARD {}", con.get_global("Scoreboard").as_text()));
     if let Some(j) = &cfg.journal {

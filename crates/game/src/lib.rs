@@ -12,6 +12,7 @@
 
 pub mod browser;
 pub mod client;
+mod debug_pause;
 pub mod host;
 pub mod journal;
 pub mod listen;
@@ -42,6 +43,10 @@ pub const HIDDEN: u8 = 1;
 /// through), the short-circuit link of a listen server's own client, or both (the listen
 /// server's [`listen::ListenPort`]).
 pub type Port = Box<dyn v12_platform::Transport>;
+
+/// A network driver the host shares with the script debugger's idle hook, which keeps its
+/// connections alive while a script is stopped (`NetDriver::keep_alive`).
+pub(crate) type SharedDriver = std::rc::Rc<std::cell::RefCell<v12_sim::driver::NetDriver<Port>>>;
 
 /// The game's movement rules, shared by the server, the bots' prediction and the window client:
 /// on the mission's ground with gravity once there is one (`None` before a client has the

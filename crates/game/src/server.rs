@@ -4,7 +4,7 @@
 //! (`crate::objects`), which act on [`Shared`].
 
 use crate::state::{GameClass, Shared};
-use crate::{HIDDEN, Port, motion, rate_from_prefs};
+use crate::{HIDDEN, motion, rate_from_prefs};
 use glam::Vec3;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -12,7 +12,6 @@ use std::rc::Rc;
 use v12_console_vm::{Console, Value};
 use v12_netobject::ghost::{GhostArena, ObjectId};
 use v12_netobject::{ConnectionId, InterfaceEvent};
-use v12_sim::NetDriver;
 use v12_sim::container::StaticGeometry;
 use v12_sim::datablock::{is_datablocks_ack, send_datablocks};
 use v12_sim::game_connection::{self as gc, ServerGameConnection};
@@ -22,7 +21,7 @@ use v12_world::mission::WorldObjectGhost;
 
 /// The server: network, scene, per-client GameConnections, and the game's Rust half.
 pub(crate) struct Server {
-    pub(crate) driver: NetDriver<Port>,
+    pub(crate) driver: crate::SharedDriver,
     pub(crate) clients: BTreeMap<ConnectionId, ServerGameConnection>,
     /// The trigger buttons each control object's last move held (for `onTrigger` edges).
     held: BTreeMap<u32, [bool; 6]>,
@@ -43,7 +42,7 @@ pub(crate) struct Server {
 
 impl Server {
     /// A server on `driver` whose players move on `ground`, its clock at `now`.
-    pub(crate) fn new(driver: NetDriver<Port>, now: u64, ground: Rc<dyn StaticGeometry>) -> Self {
+    pub(crate) fn new(driver: crate::SharedDriver, now: u64, ground: Rc<dyn StaticGeometry>) -> Self {
         Server {
             driver,
             clients: BTreeMap::new(),
@@ -62,7 +61,7 @@ impl Server {
     /// Is `addr` this server (`host:port` of its UDP port, on loopback or its bound IP)?
     pub(crate) fn is_own_address(&self, addr: &str) -> bool {
         let Ok(a) = addr.parse::<std::net::SocketAddr>() else { return false };
-        let me = self.driver.transport.local_addr().socket_addr();
+        let me = self.driver.borrow().transport.local_addr().socket_addr();
         a.port() == me.port() && (a.ip() == me.ip() || a.ip().is_loopback() || me.ip().is_unspecified())
     }
 }
@@ -116,8 +115,9 @@ pub(crate) fn freeze_world(sh: &mut Shared) -> Vec<u32> {
 /// no create, update or kill waiting for its acknowledgement.
 pub(crate) fn ghosts_settled(s: &Server, sh: &Shared) -> bool {
     let Some(world) = sh.world.as_ref() else { return true };
+    let driver = s.driver.borrow();
     s.clients.keys().all(|conn| {
-        let Some(gm) = s.driver.interface.ghost_manager(*conn) else { return true };
+        let Some(gm) = driver.interface.ghost_manager(*conn) else { return true };
         let known = world.iter().filter(|(id, _)| gm.has_been_transmitted(ObjectId(*id))).count()
             + (0..s.world_ghosts.len())
                 .filter(|i| gm.has_been_transmitted(ObjectId(crate::mission::WORLD_ID_BASE + *i as u32)))
@@ -138,8 +138,9 @@ pub(crate) fn server_ghost_check(
 ) -> Vec<String> {
     let mut lines = Vec::new();
     let Some(world) = sh.world.as_ref() else { return lines };
+    let driver = s.driver.borrow();
     for (conn, g) in &s.clients {
-        let Some(gm) = s.driver.interface.ghost_manager(*conn) else { continue };
+        let Some(gm) = driver.interface.ghost_manager(*conn) else { continue };
         let own = g.control_object();
         let (hash, n) = settled_state_hash(
             world
@@ -378,28 +379,29 @@ pub(crate) fn server_net_event(
         InterfaceEvent::Connected { connection, addr, connect_data, .. } => {
             let local = s.local_peer.is_some_and(|p| p.socket_addr() == addr);
             let rate = if local { v12_netobject::RateConfig::LOCAL } else { rate_from_prefs(con, true) };
-            let _ = s.driver.interface.set_rate(connection, rate);
+            let _ = s.driver.borrow_mut().interface.set_rate(connection, rate);
             if local {
                 // The listen server's own client: SCOPE_LOCAL objects reach it alone.
-                let _ = s.driver.interface.set_local_connection(connection);
+                let _ = s.driver.borrow_mut().interface.set_local_connection(connection);
             }
             let args = gc::decode_connect_args(&connect_data);
-            match gc::server_connection_arrived(
+            let arrived = gc::server_connection_arrived(
                 con,
                 remote,
-                &mut s.driver.interface,
+                &mut s.driver.borrow_mut().interface,
                 connection,
                 // V12's address of the local connection.
                 &if local { "local".to_string() } else { addr.to_string() },
                 &args,
-            ) {
+            );
+            match arrived {
                 Ok(Some(client)) => {
                     if local {
                         // V12's name for the server side of its own client.
                         con.set_object_name(client, "LocalClientConnection");
                     }
                     // What scripts may ask of the connection's security.
-                    if let Some(c) = s.driver.interface.connection(connection) {
+                    if let Some(c) = s.driver.borrow().interface.connection(connection) {
                         con.set_field(client, "encrypted", i64::from(c.is_encrypted()));
                         if let Some(t) = c.connect_token() {
                             con.set_field(client, "connectTokenId", t.client_id.to_string());
@@ -411,7 +413,7 @@ pub(crate) fn server_net_event(
                     let ctl = shared.borrow().control.iter().find(|(_, c)| **c == client).map(|(o, _)| *o);
                     g.set_control_object(ctl);
                     s.clients.insert(connection, g);
-                    let _ = send_datablocks(con, &mut s.driver.interface, connection);
+                    let _ = send_datablocks(con, &mut s.driver.borrow_mut().interface, connection);
                 }
                 Ok(None) => {}
                 Err(e) => tracing::warn!(%e, "connection refused"),
@@ -437,10 +439,10 @@ pub(crate) fn server_net_event(
                 };
                 if let Err(reason) = step {
                     tracing::warn!(%connection, reason, "dropping a client");
-                    s.driver.interface.disconnect(connection, reason);
+                    s.driver.borrow_mut().interface.disconnect(connection, reason);
                     return;
                 }
-                let _ = s.driver.interface.start_ghosting(connection);
+                let _ = s.driver.borrow_mut().interface.start_ghosting(connection);
                 if let Some(client) = remote.client_object(connection) {
                     con.call_method_if_exists(client, "onDataBlocksDone", &[]);
                 }

@@ -477,6 +477,16 @@ impl NetConnection {
         Ok(Some(b))
     }
 
+    /// A keep-alive ping while the host cannot serve this connection (see
+    /// `NotifyProtocol::keepalive_ping`). `Err` carries a reason to close.
+    pub(crate) fn keepalive(&mut self, now: u64) -> Result<Option<Bytes>, String> {
+        let Some(b) = self.protocol.keepalive_ping(now) else { return Ok(None) };
+        let b = self.seal(b)?;
+        self.stats.packets_sent += 1;
+        self.stats.bytes_sent += b.len() as u64;
+        Ok(Some(b))
+    }
+
     fn write_data_packet(
         &mut self,
         now: u64,

@@ -935,6 +935,29 @@ impl NetInterface {
         self.transmits.pop_front()
     }
 
+    /// Keep-alive pings for every connection, for a host that cannot serve its connections
+    /// for a while (a script stopped in the debugger): the peers hear from us and do not time
+    /// us out, and no timer runs here meanwhile. Nothing is read and no data is sent; the
+    /// next [`Self::handle_datagram`]s and [`Self::poll_transmit`] carry on where they were.
+    pub fn keepalive_packets(&mut self, now: u64) -> Vec<(SocketAddr, Bytes)> {
+        let mut out = Vec::new();
+        let mut failed = Vec::new();
+        let mut ids: Vec<ConnectionId> = self.connections.keys().copied().collect();
+        ids.sort_unstable();
+        for id in ids {
+            let Some(c) = self.connections.get_mut(&id) else { continue };
+            match c.keepalive(now) {
+                Ok(Some(b)) => out.push((c.remote_addr(), b)),
+                Ok(None) => {}
+                Err(reason) => failed.push((id, reason)),
+            }
+        }
+        for (id, reason) in failed {
+            self.close(id, &reason, true, false);
+        }
+        out
+    }
+
     /// The next out-of-band info packet (first byte [`INFO_PACKET_PREFIX`]) and its sender.
     pub fn poll_info_packet(&mut self) -> Option<(SocketAddr, Bytes)> {
         self.info_packets.pop_front()

@@ -387,6 +387,24 @@ impl ConnectionProtocol {
         Some(bytes)
     }
 
+    /// A ping for a peer this endpoint cannot serve for a while (its host is stopped in the
+    /// script debugger): it tells the peer we are alive, so the peer does not time us out.
+    /// No timer runs meanwhile, and our own silence clock restarts, so the pause times
+    /// nothing out on either side. `None` once timed out.
+    pub fn keepalive_ping(&mut self, now: u64) -> Option<Bytes> {
+        if self.timed_out {
+            return None;
+        }
+        self.last_heard = self.last_heard.max(now);
+        let mut w = BitWriter::new();
+        self.write_header(now, PacketKind::Ping, &mut w);
+        self.last_ping_at = Some(now);
+        self.stats.pings_sent += 1;
+        let bytes = w.into_bytes();
+        self.stats.control_bytes_sent += bytes.len() as u64;
+        Some(bytes)
+    }
+
     /// When [`Self::handle_timeout`] should next be called; `None` once timed out.
     pub fn poll_timeout(&self) -> Option<u64> {
         if self.timed_out {

@@ -31,11 +31,15 @@ pub struct NetDriver<T: Transport> {
     pub transport: T,
     inbox: Vec<Datagram>,
     stats: DriverStats,
+    next_keepalive: Millis,
 }
+
+/// Spacing of [`NetDriver::keep_alive`]'s pings (the peers time out after seconds).
+pub const KEEPALIVE_MS: Millis = 500;
 
 impl<T: Transport> NetDriver<T> {
     pub fn new(interface: NetInterface, transport: T) -> Self {
-        Self { interface, transport, inbox: Vec::new(), stats: DriverStats::default() }
+        Self { interface, transport, inbox: Vec::new(), stats: DriverStats::default(), next_keepalive: 0 }
     }
 
     pub fn stats(&self) -> DriverStats {
@@ -86,6 +90,25 @@ impl<T: Transport> NetDriver<T> {
         Ok(received)
     }
 
+    /// Keeps the connections alive while the host cannot pump (a script stopped in the
+    /// debugger): a ping to every peer at most every [`KEEPALIVE_MS`], nothing read (the
+    /// datagrams wait in the socket for the next [`Self::pump`]), no timer run.
+    pub fn keep_alive(&mut self, now: Millis) -> io::Result<()> {
+        if now < self.next_keepalive {
+            return Ok(());
+        }
+        self.next_keepalive = now + KEEPALIVE_MS;
+        for (to, bytes) in self.interface.keepalive_packets(now) {
+            if self.transport.send_to(now, to.into(), &bytes).is_ok() {
+                self.stats.datagrams_out += 1;
+                self.stats.bytes_out += bytes.len() as u64;
+            } else {
+                self.stats.send_errors += 1;
+            }
+        }
+        self.transport.poll(now)
+    }
+
     /// The earliest time at which [`Self::pump`] has timer work (the interface's or the
     /// transport's). Incoming datagrams can of course arrive sooner.
     pub fn next_wakeup(&self, now: Millis) -> Option<Millis> {
@@ -131,5 +154,66 @@ mod tests {
         }
         assert!(connected, "the handshake survives 30 % loss each way");
         assert!(client.stats().datagrams_out > 0 && server.stats().datagrams_in > 0);
+    }
+
+    /// A server stopped (in the debugger) for 20 s with and without keep-alives: with them the
+    /// client stays connected and the server goes on afterwards; without, the client drops it.
+    #[test]
+    fn keep_alive_carries_a_connection_through_a_long_pause() {
+        for keep in [true, false] {
+            let net = MemoryNetwork::new();
+            let registry = Arc::new(NetClassRegistryBuilder::new().build().unwrap());
+            let server_cfg = InterfaceConfig { accept_connections: true, ..InterfaceConfig::default() };
+            let mut server = NetDriver::new(
+                NetInterface::new(server_cfg, registry.clone(), [7; 32]),
+                net.bind_any().unwrap(),
+            );
+            let mut client = NetDriver::new(
+                NetInterface::new(InterfaceConfig::default(), registry, [8; 32]),
+                net.bind_any().unwrap(),
+            );
+            let server_addr = server.transport.local_addr().socket_addr();
+            client.interface.connect(0, server_addr, bytes::Bytes::new());
+            let mut ghosts = v12_netobject::ghost::GhostArena::new();
+            let none = v12_netobject::ghost::NoObjects;
+            let mut now = 0;
+            let mut lost = false;
+            let mut step = |now: u64, paused: bool, server: &mut NetDriver<_>, client: &mut NetDriver<_>| {
+                client.pump(now, &none, &mut ghosts).unwrap();
+                if paused {
+                    if keep {
+                        server.keep_alive(now).unwrap();
+                    }
+                } else {
+                    server.pump(now, &none, &mut ghosts).unwrap();
+                }
+                let mut lost = false;
+                while let Some(e) = client.interface.poll_event() {
+                    lost |= matches!(e, InterfaceEvent::Disconnected { .. });
+                }
+                while server.interface.poll_event().is_some() {}
+                lost
+            };
+            while now < 1_000 {
+                lost |= step(now, false, &mut server, &mut client);
+                now += 10;
+            }
+            assert_eq!(client.interface.connection_count(), 1);
+            while now < 21_000 {
+                lost |= step(now, true, &mut server, &mut client);
+                now += 10;
+            }
+            while now < 25_000 {
+                lost |= step(now, false, &mut server, &mut client);
+                now += 10;
+            }
+            if keep {
+                assert!(!lost, "kept alive through the pause");
+                assert_eq!(client.interface.connection_count(), 1);
+                assert_eq!(server.interface.connection_count(), 1);
+            } else {
+                assert!(lost, "without keep-alives the client times the server out");
+            }
+        }
     }
 }

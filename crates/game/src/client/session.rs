@@ -89,7 +89,7 @@ pub struct ClientReport {
 /// A client connection to a `v12` server.
 pub struct ClientSession {
     remote: RemoteCommands,
-    driver: NetDriver<Port>,
+    driver: crate::SharedDriver,
     server: ConnectionId,
     scene: ClientScene,
     gcon: ClientGameConnection,
@@ -200,7 +200,7 @@ impl ClientSession {
         let world = MissionWorld::new(resources, Rc::new(RefCell::new(ScriptContainer::default())));
         Ok(ClientSession {
             remote,
-            driver: NetDriver::new(iface, port),
+            driver: Rc::new(RefCell::new(NetDriver::new(iface, port))),
             server,
             scene: ClientScene::new(),
             gcon: ClientGameConnection::new(),
@@ -245,6 +245,17 @@ impl ClientSession {
     /// Runs the client's ticks up to `now`, each with the move `input` makes (it may look at
     /// the session, as the bot does), then its network turn: remote commands out, packets
     /// both ways, and the received events (connection callbacks, datablocks, commands).
+    /// The network driver (the host keeps it alive while a script is stopped).
+    pub(crate) fn driver(&self) -> &crate::SharedDriver {
+        &self.driver
+    }
+
+    /// Skips `ms` of game time (spent stopped in the script debugger) instead of
+    /// running a tick for each 32 ms of it.
+    pub(crate) fn skip_time(&mut self, ms: u64) {
+        self.time_ms += ms;
+    }
+
     pub fn advance(
         &mut self,
         con: &mut Console,
@@ -258,27 +269,28 @@ impl ClientSession {
             let mv = input(self);
             self.gcon.process_tick(mv, &m);
             if self.connected {
-                let _ = self.gcon.post_moves(&mut self.driver.interface, self.server);
+                let _ = self.gcon.post_moves(&mut self.driver.borrow_mut().interface, self.server);
             }
             let skip = self.control_local();
             self.scene.interpolate(TICK_MS, skip);
         }
         if self.connected {
-            let _ = self.remote.flush_to_server(&mut self.driver.interface, self.server);
+            let _ = self.remote.flush_to_server(&mut self.driver.borrow_mut().interface, self.server);
         }
-        self.driver.pump(
+        self.driver.borrow_mut().pump(
             now,
             &NoObjects,
             &mut ClientGhosts { scene: &mut self.scene, world: &mut self.world_ghosts },
         )?;
         self.observe_coverage(now >= self.started_ms + COVERAGE_WARMUP_MS);
-        while let Some(ev) = self.driver.interface.poll_event() {
+        loop {
+            let Some(ev) = self.driver.borrow_mut().interface.poll_event() else { break };
             self.net_event(con, ev);
         }
         self.sync_ghost_objects(con);
         let secs = now.saturating_sub(self.rate_window.0);
         if secs >= 1000 {
-            let bytes = self.driver.stats().bytes_in;
+            let bytes = self.driver.borrow().stats().bytes_in;
             self.kbps_in = (bytes - self.rate_window.1) as f32 * 8.0 / secs as f32;
             self.rate_window = (now, bytes);
         }
@@ -288,7 +300,7 @@ impl ClientSession {
     /// The local id of the ghost this client controls.
     fn control_local(&self) -> Option<ObjectId> {
         let g = self.gcon.control_ghost()?;
-        self.driver.interface.ghost_receiver(self.server)?.object_of(g)
+        self.driver.borrow().interface.ghost_receiver(self.server)?.object_of(g)
     }
 
     fn net_event(&mut self, con: &mut Console, ev: InterfaceEvent) {
@@ -314,7 +326,13 @@ impl ClientSession {
                 if self.remote.handle_client_event(con, &*event) {
                     return;
                 }
-                match self.blocks.handle_event(con, &mut self.driver.interface, self.server, &*event) {
+                let progress = self.blocks.handle_event(
+                    con,
+                    &mut self.driver.borrow_mut().interface,
+                    self.server,
+                    &*event,
+                );
+                match progress {
                     Ok(DataBlockProgress::Built { server_id, local_id }) => {
                         self.scene.known_datablocks.insert(server_id);
                         self.block_class.insert(server_id, con.class_name_of(local_id));
@@ -355,7 +373,9 @@ impl ClientSession {
         });
         let control = self.control_local();
         let predicted = self.gcon.predicted().copied();
-        let receiver = self.driver.interface.ghost_receiver(self.server);
+        let driver = self.driver.clone();
+        let driver = driver.borrow();
+        let receiver = driver.interface.ghost_receiver(self.server);
         let mut index = ClientGhostIndex::default();
         for (local, g) in self.scene.iter() {
             let ghost_id = receiver.and_then(|r| r.ghost_id_of(local)).unwrap_or(u32::MAX);
@@ -409,7 +429,11 @@ impl ClientSession {
             return Err("not connected".into());
         }
         let mut target = ClientGhosts { scene: &mut self.scene, world: &mut self.world_ghosts };
-        self.driver.interface.start_recording(self.server, &mut target).map_err(|e| e.to_string())?;
+        self.driver
+            .borrow_mut()
+            .interface
+            .start_recording(self.server, &mut target)
+            .map_err(|e| e.to_string())?;
         let datablocks = self
             .block_local
             .iter()
@@ -421,7 +445,9 @@ impl ClientSession {
                 fields: v12_sim::datablock::datablock_fields(con, *local),
             })
             .collect();
-        let rx = self.driver.interface.ghost_receiver(self.server);
+        let driver = self.driver.clone();
+        let driver = driver.borrow();
+        let rx = driver.interface.ghost_receiver(self.server);
         let ghosts = rx
             .into_iter()
             .flat_map(|r| r.iter())
@@ -439,8 +465,10 @@ impl ClientSession {
     /// playback ends on the same hash).
     pub fn stop_demo(&mut self) -> Option<(DemoFile, u64)> {
         let mut file = self.demo.take()?;
-        file.net = self.driver.interface.stop_recording(self.server)?;
-        let rx = self.driver.interface.ghost_receiver(self.server);
+        file.net = self.driver.borrow_mut().interface.stop_recording(self.server)?;
+        let driver = self.driver.clone();
+        let driver = driver.borrow();
+        let rx = driver.interface.ghost_receiver(self.server);
         let hash =
             ghost_state_hash(rx.into_iter().flat_map(|r| r.iter()).map(|(g, id)| (g, self.scene.get(id))));
         Some((file, hash))
@@ -479,7 +507,9 @@ impl ClientSession {
 
     /// Counts, for the nearest visible players, the server packets that updated them.
     fn observe_coverage(&mut self, counting: bool) {
-        let Some(k) = self.driver.interface.connection(self.server) else { return };
+        let driver = self.driver.clone();
+        let driver = driver.borrow();
+        let Some(k) = driver.interface.connection(self.server) else { return };
         let data = k.protocol().stats().data_received;
         let fresh = if counting { data.saturating_sub(self.data_seen) } else { 0 };
         self.data_seen = data;
@@ -511,8 +541,8 @@ impl ClientSession {
     /// The figures of the host's status line.
     pub fn report(&self) -> ClientReport {
         ClientReport {
-            rtt_ms: self.driver.interface.connection(self.server).map_or(0.0, |k| k.rtt_ms()),
-            bytes_in: self.driver.stats().bytes_in,
+            rtt_ms: self.driver.borrow().interface.connection(self.server).map_or(0.0, |k| k.rtt_ms()),
+            bytes_in: self.driver.borrow().stats().bytes_in,
             corrections: self.gcon.stats.corrections,
             staleness_ms: self.worst_player_staleness(),
             ghosts: self.scene.len(),
@@ -553,11 +583,12 @@ impl ClientSession {
     pub fn hud(&self, con: &Console, name: &str) -> HudState {
         let health =
             self.control_local().and_then(|id| self.scene.get(id)).map_or(0, |o| u32::from(o.health));
-        let (ping_ms, packet_loss) = self.driver.interface.connection(self.server).map_or((0.0, 0.0), |k| {
-            let s = k.stats();
-            let sent = s.data_delivered + s.data_dropped;
-            (s.rtt_ms, if sent > 0 { s.data_dropped as f32 / sent as f32 } else { 0.0 })
-        });
+        let (ping_ms, packet_loss) =
+            self.driver.borrow().interface.connection(self.server).map_or((0.0, 0.0), |k| {
+                let s = k.stats();
+                let sent = s.data_delivered + s.data_dropped;
+                (s.rtt_ms, if sent > 0 { s.data_dropped as f32 / sent as f32 } else { 0.0 })
+            });
         HudState {
             score: score_of(&con.get_global("Scoreboard").as_text(), name),
             health,
@@ -571,8 +602,8 @@ impl ClientSession {
     /// Leaves the server; the ghosts' console objects go.
     pub fn disconnect(&mut self, con: &mut Console, now: u64) {
         self.drop_ghost_objects(con);
-        self.driver.interface.disconnect(self.server, "disconnected");
-        let _ = self.driver.pump(
+        self.driver.borrow_mut().interface.disconnect(self.server, "disconnected");
+        let _ = self.driver.borrow_mut().pump(
             now,
             &NoObjects,
             &mut ClientGhosts { scene: &mut self.scene, world: &mut self.world_ghosts },
