@@ -167,13 +167,13 @@ pub struct Console {
     /// `quit()` was called.
     pub(crate) quit: bool,
     /// Every live compiled function by file, for the debugger.
-    pub(crate) code_registry: crate::debugger::CodeRegistry,
+    pub(crate) code_registry: crate::debug_link::CodeRegistry,
     /// The remote debugger, while `dbgSetParameters` has a port open.
-    pub(crate) debugger: Option<Box<crate::debugger::Debugger>>,
+    pub(crate) debugger: Option<Box<crate::debug_link::Debugger>>,
     /// Console lines waiting to go to the debugger client as `COUT` (while one is connected).
     pub(crate) debug_cout: Option<Vec<String>>,
     /// The host's hook while a script is stopped at a breakpoint.
-    pub(crate) debug_idle: Option<crate::debugger::IdleHook>,
+    pub(crate) debug_idle: Option<crate::debug_link::IdleHook>,
     /// Time spent stopped at breakpoints.
     pub(crate) debug_paused_ms: u64,
 }
@@ -267,7 +267,7 @@ impl Console {
     fn out_line(&mut self, level: Level, text: &str) {
         self.output.line(level, text);
         if let Some(q) = self.debug_cout.as_mut()
-            && q.len() < crate::debugger::MAX_PENDING_COUT
+            && q.len() < crate::debug_link::MAX_PENDING_COUT
         {
             q.push(text.to_string());
             self.debug_flush_cout();

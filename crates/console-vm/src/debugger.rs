@@ -16,264 +16,12 @@
 
 use crate::bytecode::{FuncDef, Op};
 use crate::console::Console;
+use crate::debug_link::{Breakpoint, Debugger, MAX_COMMAND, PASSWORD_MAX, State};
 use crate::output::Level;
 use crate::value::Value;
-use std::io::{self, Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::rc::{Rc, Weak};
-use std::time::Duration;
+use std::rc::Rc;
 
-/// The longest command line a client may send (V12's `MaxCommandSize`); longer closes it.
-pub const MAX_COMMAND: usize = 2048;
-/// Output waiting for a client that does not read before it is dropped.
-const MAX_PENDING_OUT: usize = 4 << 20;
-/// Sleep between polls while stopped or waiting for a client (V12 slept 10 ms).
-const WAIT_MS: u64 = 5;
-/// Longest password kept (V12's `PasswordMaxLength`).
-const PASSWORD_MAX: usize = 32;
-/// Console lines kept for a client between polls; past it lines are not echoed.
-pub(crate) const MAX_PENDING_COUT: usize = 4096;
-
-/// What a transport saw since the last poll.
-#[derive(Debug, PartialEq, Eq)]
-pub enum TransportEvent {
-    /// A client connected (its address, for the log).
-    Connected(String),
-    /// Bytes from the client.
-    Data(Vec<u8>),
-    /// The client went away.
-    Closed,
-}
-
-/// Carries the debugger's bytes: one client at a time. Never blocks.
-pub trait DebugTransport {
-    /// Accepts a waiting client, reads what the connected one sent.
-    fn poll(&mut self, out: &mut Vec<TransportEvent>);
-    /// Sends bytes to the connected client (dropped when there is none). False when the
-    /// client cannot take them (it is then disconnected).
-    fn send(&mut self, data: &[u8]) -> bool;
-    /// Closes the client's connection (the listener stays).
-    fn disconnect(&mut self);
-    /// Waits a little for input (while stopped or waiting for a client).
-    fn wait(&mut self) {
-        std::thread::sleep(Duration::from_millis(WAIT_MS));
-    }
-}
-
-/// The default transport: a non-blocking TCP listener on loopback, one client at a time (a
-/// second one is closed at once, as in V12).
-#[derive(Debug)]
-pub struct TcpDebugTransport {
-    listener: TcpListener,
-    client: Option<TcpStream>,
-    pending: Vec<u8>,
-}
-
-impl TcpDebugTransport {
-    /// Listens on `127.0.0.1:port` (0 picks a free port).
-    pub fn bind(port: u16) -> io::Result<Self> {
-        let listener = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], port)))?;
-        listener.set_nonblocking(true)?;
-        Ok(TcpDebugTransport { listener, client: None, pending: Vec::new() })
-    }
-
-    /// The port listened on.
-    pub fn port(&self) -> u16 {
-        self.listener.local_addr().map(|a| a.port()).unwrap_or(0)
-    }
-
-    fn flush(&mut self) -> bool {
-        let Some(c) = self.client.as_mut() else {
-            self.pending.clear();
-            return true;
-        };
-        while !self.pending.is_empty() {
-            match c.write(&self.pending) {
-                Ok(0) => return false,
-                Ok(n) => {
-                    self.pending.drain(..n);
-                }
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(_) => return false,
-            }
-        }
-        self.pending.len() <= MAX_PENDING_OUT
-    }
-}
-
-impl DebugTransport for TcpDebugTransport {
-    fn poll(&mut self, out: &mut Vec<TransportEvent>) {
-        loop {
-            match self.listener.accept() {
-                Ok((stream, addr)) => {
-                    if self.client.is_some() || stream.set_nonblocking(true).is_err() {
-                        drop(stream);
-                        continue;
-                    }
-                    let _ = stream.set_nodelay(true);
-                    self.client = Some(stream);
-                    self.pending.clear();
-                    out.push(TransportEvent::Connected(addr.to_string()));
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(_) => break,
-            }
-        }
-        if !self.flush() {
-            self.disconnect();
-            out.push(TransportEvent::Closed);
-            return;
-        }
-        let Some(c) = self.client.as_mut() else { return };
-        let mut buf = [0u8; 4096];
-        // A bounded number of reads per poll: one flooding client cannot hold the frame.
-        for _ in 0..16 {
-            match c.read(&mut buf) {
-                Ok(0) => {
-                    self.disconnect();
-                    out.push(TransportEvent::Closed);
-                    return;
-                }
-                Ok(n) => out.push(TransportEvent::Data(buf[..n].to_vec())),
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(_) => {
-                    self.disconnect();
-                    out.push(TransportEvent::Closed);
-                    return;
-                }
-            }
-        }
-    }
-
-    fn send(&mut self, data: &[u8]) -> bool {
-        if self.client.is_none() {
-            return true;
-        }
-        self.pending.extend_from_slice(data);
-        self.flush()
-    }
-
-    fn disconnect(&mut self) {
-        if let Some(c) = self.client.take() {
-            let _ = c.shutdown(std::net::Shutdown::Both);
-        }
-        self.pending.clear();
-    }
-}
-
-/// Where the debugger's one client is in the protocol.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum State {
-    NotConnected,
-    /// Connected; the next line is the password.
-    PasswordTry,
-    /// Password right, `waitForClient` set: the program waits for `CONTINUE` or `STEPIN`.
-    Initialize,
-    Connected,
-}
-
-#[derive(Clone, Debug)]
-struct Breakpoint {
-    file: Rc<str>,
-    line: u32,
-    clear_on_hit: bool,
-    pass_count: u32,
-    count: u32,
-    condition: String,
-}
-
-/// Every compiled function still alive (what breakpoints patch), and each loaded file's
-/// breakable lines (what `FILELIST` and `BREAKLIST` list, and where breakpoints move to; a
-/// file's top-level code is gone once it ran, its lines are not). Code evaluated without a
-/// file name (`eval`) is not kept.
-#[derive(Debug, Default)]
-pub(crate) struct CodeRegistry {
-    funcs: Vec<Weak<FuncDef>>,
-    /// Length at the last prune: dead entries are dropped when the list doubles.
-    pruned_at: usize,
-    /// Files in the order first loaded, with the breakable lines of their latest load.
-    files: Vec<(Rc<str>, Vec<u32>)>,
-}
-
-impl CodeRegistry {
-    /// Keeps `code` and every function it declares.
-    pub(crate) fn add(&mut self, code: &Rc<FuncDef>) {
-        fn walk(f: &Rc<FuncDef>, out: &mut Vec<Weak<FuncDef>>) {
-            out.push(Rc::downgrade(f));
-            for d in &f.decls {
-                walk(d, out);
-            }
-        }
-        let first = self.funcs.len();
-        walk(code, &mut self.funcs);
-        let mut lines: Vec<u32> = self.funcs[first..]
-            .iter()
-            .filter_map(Weak::upgrade)
-            .flat_map(|f| f.breaks.iter().map(|b| b.0).collect::<Vec<_>>())
-            .collect();
-        lines.sort_unstable();
-        lines.dedup();
-        match self.files.iter_mut().find(|(f, _)| f.eq_ignore_ascii_case(&code.file)) {
-            Some(entry) => entry.1 = lines,
-            None => self.files.push((code.file.clone(), lines)),
-        }
-        if self.funcs.len() >= 2 * self.pruned_at.max(64) {
-            self.funcs.retain(|w| w.strong_count() > 0);
-            self.pruned_at = self.funcs.len();
-        }
-    }
-
-    fn live(&self) -> impl Iterator<Item = Rc<FuncDef>> + '_ {
-        self.funcs.iter().filter_map(Weak::upgrade)
-    }
-
-    /// Files loaded, in the order first loaded.
-    fn files(&self) -> Vec<Rc<str>> {
-        self.files.iter().map(|(f, _)| f.clone()).collect()
-    }
-
-    /// The file's breakable lines, sorted (empty for a file never loaded).
-    fn break_lines(&self, file: &str) -> Vec<u32> {
-        self.files
-            .iter()
-            .find(|(f, _)| f.eq_ignore_ascii_case(file))
-            .map(|(_, l)| l.clone())
-            .unwrap_or_default()
-    }
-}
-
-/// The debugger's state; lives in the console while `dbgSetParameters` has a port open.
-pub(crate) struct Debugger {
-    transport: Box<dyn DebugTransport>,
-    port: u16,
-    password: String,
-    wait_for_client: bool,
-    state: State,
-    line_buf: Vec<u8>,
-    breakpoints: Vec<Breakpoint>,
-    /// Stop at the next statement (`BRKNEXT`, `STEPIN`; with `step_depth`, `STEPOVER`/`STEPOUT`).
-    break_next: bool,
-    /// Stop only at a statement whose stack depth is at most this.
-    step_depth: Option<usize>,
-    /// Stopped at a breakpoint: conditions and `EVAL`s do not stop again.
-    paused: bool,
-    events: Vec<TransportEvent>,
-}
-
-impl std::fmt::Debug for Debugger {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Debugger")
-            .field("port", &self.port)
-            .field("state", &self.state)
-            .field("breakpoints", &self.breakpoints.len())
-            .finish()
-    }
-}
-
-/// The host's hook while a script is stopped (keep the network alive, redraw).
-pub type IdleHook = Box<dyn FnMut()>;
+pub use crate::debug_link::{DebugTransport, IdleHook, TcpDebugTransport, TransportEvent};
 
 impl Console {
     /// Opens the debugger on `transport` with `password` (what `dbgSetParameters` does with
@@ -563,6 +311,17 @@ impl Console {
                     _ => self.send(d, &format!("DBGERR Invalid command({line})!")),
                 }
             }
+            // V12 extension for the DAP front: the named locals of a frame.
+            "LOCALS" => match (args.next(), args.next().and_then(|s| s.parse::<i64>().ok())) {
+                (Some(tag), Some(frame)) => {
+                    let tag = tag.to_string();
+                    for (name, value) in self.frame_locals(frame) {
+                        self.send(d, &format!("LOCALVAR {tag} %{name} {value}"));
+                    }
+                    self.send(d, &format!("LOCALSEND {tag}"));
+                }
+                _ => self.send(d, &format!("DBGERR Invalid command({line})!")),
+            },
             "FILELIST" => {
                 let files = self.code_registry.files();
                 let names: Vec<&str> = files.iter().map(|f| &**f).collect();
@@ -786,6 +545,45 @@ impl Console {
         self.debug_paused_ms += started.elapsed().as_millis() as u64;
         // The time stopped is not the script's: it gets its budget back.
         self.vm.budget_left = self.vm.budget_left.max(self.config.callback_budget);
+    }
+
+    /// The named locals of stack frame `frame` (0 = innermost), in slot order, values on one
+    /// line each.
+    fn frame_locals(&self, frame: i64) -> Vec<(String, String)> {
+        let n = self.vm.frames.len();
+        if n == 0 || frame < 0 {
+            return Vec::new();
+        }
+        let mut i = n - 1 - (frame as usize).min(n - 1);
+        if self.vm.frames[i].func.toplevel {
+            match self.vm.frames[i].eval_scope {
+                Some(s) => i = s,
+                None => return Vec::new(),
+            }
+        }
+        let f = &self.vm.frames[i];
+        let mut named: Vec<(u32, String)> = f
+            .func
+            .local_slots
+            .iter()
+            .map(|(name, slot)| (*slot, self.names.text(*name).to_string()))
+            .collect();
+        named.sort();
+        let one_line = |v: &Value| v.to_string().replace('\r', "\\r").replace('\n', "\\n");
+        let mut out: Vec<(String, String)> = named
+            .into_iter()
+            .map(|(slot, name)| {
+                let v = self.vm.stack.get(f.base + slot as usize).cloned().unwrap_or_default();
+                (name, one_line(&v))
+            })
+            .collect();
+        if let Some(dynamic) = &f.dyn_locals {
+            let mut extra: Vec<(String, String)> =
+                dynamic.iter().map(|(name, v)| (self.names.text(*name).to_string(), one_line(v))).collect();
+            extra.sort();
+            out.extend(extra);
+        }
+        out
     }
 
     /// `[package::][Ns::]function` of a frame, `<none>` for top-level code.

@@ -5,6 +5,8 @@ mod builtins;
 pub mod bytecode;
 pub mod compiler;
 mod console;
+pub mod dap;
+mod debug_link;
 pub mod debugger;
 pub mod files;
 pub mod intern;

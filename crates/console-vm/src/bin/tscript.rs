@@ -1,12 +1,21 @@
-//! `tscript [--check] [--lenient] [--trace] [--max-sim-ms N] FILE...`
+//! `tscript [--check] [--lenient] [--trace] [--max-sim-ms N] [--dbg-port N [--dbg-password P]] FILE...`
+//! and `tscript --dap`.
 //!
 //! Runs the files in one console (or with `--check` only parses them), then advances simulated
 //! time firing scheduled events until none remain, `quit()` is called, or `--max-sim-ms` passes.
+//! With `--dbg-port` the script debugger listens first and the files run once a debugger
+//! client has connected and said `CONTINUE`. `--dap` is a Debug Adapter Protocol server on
+//! stdin/stdout (see `v12_console_vm::dap`).
 
 use std::process::ExitCode;
 use v12_console_vm::{Console, ConsoleError, decode_source, parse};
 
+const USAGE: &str = "usage: tscript [--check] [--lenient] [--trace] [--max-sim-ms N] [--dbg-port N [--dbg-password P]] FILE...\n       tscript --dap   (a Debug Adapter Protocol server on stdin/stdout)";
+
 struct Args {
+    dap: bool,
+    dbg_port: Option<u16>,
+    dbg_password: String,
     check: bool,
     lenient: bool,
     trace: bool,
@@ -16,7 +25,16 @@ struct Args {
 
 fn parse_args() -> Result<Args, lexopt::Error> {
     use lexopt::prelude::*;
-    let mut a = Args { check: false, lenient: false, trace: false, max_sim_ms: 60_000, files: Vec::new() };
+    let mut a = Args {
+        dap: false,
+        dbg_port: None,
+        dbg_password: String::new(),
+        check: false,
+        lenient: false,
+        trace: false,
+        max_sim_ms: 60_000,
+        files: Vec::new(),
+    };
     let mut p = lexopt::Parser::from_env();
     while let Some(arg) = p.next()? {
         match arg {
@@ -24,8 +42,11 @@ fn parse_args() -> Result<Args, lexopt::Error> {
             Long("lenient") => a.lenient = true,
             Long("trace") => a.trace = true,
             Long("max-sim-ms") => a.max_sim_ms = p.value()?.parse()?,
+            Long("dap") => a.dap = true,
+            Long("dbg-port") => a.dbg_port = Some(p.value()?.parse()?),
+            Long("dbg-password") => a.dbg_password = p.value()?.string()?,
             Long("help") | Short('h') => {
-                println!("usage: tscript [--check] [--lenient] [--trace] [--max-sim-ms N] FILE...");
+                println!("{USAGE}");
                 std::process::exit(0);
             }
             Value(v) => a.files.push(v.string()?),
@@ -40,12 +61,22 @@ fn main() -> ExitCode {
         Ok(a) => a,
         Err(e) => {
             eprintln!("tscript: {e}");
-            eprintln!("usage: tscript [--check] [--lenient] [--trace] [--max-sim-ms N] FILE...");
+            eprintln!("{USAGE}");
             return ExitCode::from(2);
         }
     };
+    if args.dap {
+        let me = std::env::current_exe().unwrap_or_else(|_| "tscript".into());
+        return match v12_console_vm::dap::run(std::io::stdin(), std::io::stdout(), &me) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("tscript --dap: {e}");
+                ExitCode::from(1)
+            }
+        };
+    }
     if args.files.is_empty() {
-        eprintln!("usage: tscript [--check] [--lenient] [--trace] [--max-sim-ms N] FILE...");
+        eprintln!("{USAGE}");
         return ExitCode::from(2);
     }
     if args.check {
@@ -71,6 +102,18 @@ fn main() -> ExitCode {
     con.set_file_root(root);
     con.set_lenient(args.lenient);
     con.set_trace(args.trace);
+    if let Some(port) = args.dbg_port {
+        match v12_console_vm::debugger::TcpDebugTransport::bind(port) {
+            Ok(t) => {
+                let bound = t.port();
+                con.open_debugger(Box::new(t), bound, &args.dbg_password, true);
+            }
+            Err(e) => {
+                eprintln!("tscript: cannot open the debugger port {port}: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     let mut failed = false;
     for f in &args.files {
         match con.exec_file(f) {

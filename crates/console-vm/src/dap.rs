@@ -1,0 +1,593 @@
+//! A Debug Adapter Protocol front for the script debugger (`tscript --dap`): DAP (JSON with
+//! `Content-Length` frames) on stdin/stdout on one side, the Torque telnet debugger protocol
+//! ([`crate::debugger`]) on the other, so any DAP editor can set breakpoints, step and
+//! inspect TorqueScript in `tscript` (`launch`) or in a running `v12` (`attach`).
+//!
+//! [`Adapter`] is the translation, sans-IO: DAP messages and debugger lines in, [`Action`]s
+//! out. [`run`] drives it with real pipes and a TCP connection.
+
+use serde_json::{Value as Json, json};
+use std::collections::HashMap;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// The one thread a TorqueScript program has.
+const THREAD_ID: i64 = 1;
+/// Largest DAP message accepted (a bigger `Content-Length` ends the session).
+const MAX_MESSAGE: usize = 16 << 20;
+
+/// What the adapter wants done.
+#[derive(Debug, PartialEq)]
+pub enum Action {
+    /// A DAP message (response or event) to the editor.
+    Dap(Json),
+    /// A line to the debugger (without the line end).
+    Engine(String),
+    /// Start `program` under `tscript` in `cwd` and connect to its debugger; then call
+    /// [`Adapter::connected`].
+    Launch { program: String, cwd: PathBuf, request: Json },
+    /// Connect to a running debugger; then call [`Adapter::connected`].
+    Attach { host: String, port: u16, password: String, request: Json },
+    /// The session is over: stop the program if launched, close everything.
+    End,
+}
+
+#[derive(Clone, Debug)]
+struct Frame {
+    file: String,
+    line: i64,
+    function: String,
+}
+
+#[derive(Debug)]
+enum Pending {
+    Evaluate(Json),
+    Variables(Json, Vec<Json>),
+}
+
+/// The translation between a DAP editor and the telnet debugger protocol.
+#[derive(Debug, Default)]
+pub struct Adapter {
+    seq: i64,
+    /// Folder the engine's script names are relative to.
+    root: PathBuf,
+    stack: Vec<Frame>,
+    pending: HashMap<String, Pending>,
+    next_tag: u64,
+    /// Breakpoint ids by engine file name and line.
+    breakpoints: HashMap<String, Vec<(i64, i64)>>,
+    next_bp: i64,
+    /// Why the program will stop next (`breakpoint`, `step`, `pause`, `entry`).
+    reason: &'static str,
+    launched: bool,
+    stop_on_entry: bool,
+}
+
+impl Adapter {
+    /// A fresh adapter, before `initialize`.
+    pub fn new() -> Self {
+        Adapter { reason: "breakpoint", ..Default::default() }
+    }
+
+    fn message(&mut self, mut m: Json) -> Action {
+        self.seq += 1;
+        m["seq"] = json!(self.seq);
+        Action::Dap(m)
+    }
+
+    fn respond(&mut self, req: &Json, body: Json) -> Action {
+        let m = json!({"type": "response", "request_seq": req["seq"], "success": true,
+            "command": req["command"], "body": body});
+        self.message(m)
+    }
+
+    fn fail(&mut self, req: &Json, why: &str) -> Action {
+        let m = json!({"type": "response", "request_seq": req["seq"], "success": false,
+            "command": req["command"], "message": why});
+        self.message(m)
+    }
+
+    fn event(&mut self, name: &str, body: Json) -> Action {
+        self.message(json!({"type": "event", "event": name, "body": body}))
+    }
+
+    fn tag(&mut self) -> String {
+        self.next_tag += 1;
+        format!("t{}", self.next_tag)
+    }
+
+    /// The engine's name for an editor's path: relative to the root, with `/`.
+    fn engine_file(&self, path: &str) -> String {
+        let p = Path::new(path);
+        let rel = p.strip_prefix(&self.root).unwrap_or(p);
+        rel.to_string_lossy().replace('\\', "/")
+    }
+
+    fn editor_path(&self, file: &str) -> String {
+        self.root.join(file).to_string_lossy().into_owned()
+    }
+
+    /// One message from the editor.
+    pub fn on_dap(&mut self, req: &Json) -> Vec<Action> {
+        let args = &req["arguments"];
+        let command = req["command"].as_str().unwrap_or("");
+        match command {
+            "initialize" => {
+                let caps = json!({
+                    "supportsConfigurationDoneRequest": true,
+                    "supportsConditionalBreakpoints": true,
+                    "supportsHitConditionalBreakpoints": true,
+                    "supportsEvaluateForHovers": true,
+                });
+                let r = self.respond(req, caps);
+                let e = self.event("initialized", json!({}));
+                vec![r, e]
+            }
+            "launch" => {
+                let Some(program) = args["program"].as_str() else {
+                    return vec![self.fail(req, "launch needs \"program\": the script file to run")];
+                };
+                let program = PathBuf::from(program);
+                let cwd = match args["cwd"].as_str() {
+                    Some(c) => PathBuf::from(c),
+                    None => program.parent().map(Path::to_path_buf).unwrap_or_default(),
+                };
+                let rel = program.strip_prefix(&cwd).unwrap_or(&program).to_string_lossy().into_owned();
+                self.root = cwd.clone();
+                self.launched = true;
+                self.stop_on_entry = args["stopOnEntry"].as_bool().unwrap_or(false);
+                vec![Action::Launch { program: rel, cwd, request: req.clone() }]
+            }
+            "attach" => {
+                let port = args["port"].as_u64().and_then(|p| u16::try_from(p).ok());
+                let Some(port) = port else {
+                    return vec![self.fail(req, "attach needs \"port\": the port dbgSetParameters opened")];
+                };
+                self.root = args["root"].as_str().map(PathBuf::from).unwrap_or_default();
+                vec![Action::Attach {
+                    host: args["host"].as_str().unwrap_or("127.0.0.1").to_string(),
+                    port,
+                    password: args["password"].as_str().unwrap_or("").to_string(),
+                    request: req.clone(),
+                }]
+            }
+            "setBreakpoints" => {
+                let path = args["source"]["path"].as_str().unwrap_or("");
+                let file = self.engine_file(path);
+                let mut out = Vec::new();
+                for (line, _) in self.breakpoints.remove(&file).unwrap_or_default() {
+                    out.push(Action::Engine(format!("BRKCLR {file} {line}")));
+                }
+                let mut set = Vec::new();
+                let mut answer = Vec::new();
+                for bp in args["breakpoints"].as_array().into_iter().flatten() {
+                    let line = bp["line"].as_i64().unwrap_or(0);
+                    let cond =
+                        bp["condition"].as_str().map(str::trim).filter(|c| !c.is_empty()).unwrap_or("true");
+                    let pass =
+                        bp["hitCondition"].as_str().and_then(|h| h.trim().parse::<u32>().ok()).unwrap_or(0);
+                    self.next_bp += 1;
+                    set.push((line, self.next_bp));
+                    answer.push(json!({"id": self.next_bp, "verified": true, "line": line}));
+                    out.push(Action::Engine(format!(
+                        "BRKSET {file} {line} 0 {pass} {}",
+                        cond.replace('\n', " ")
+                    )));
+                }
+                self.breakpoints.insert(file, set);
+                out.push(self.respond(req, json!({"breakpoints": answer})));
+                out
+            }
+            "setExceptionBreakpoints" => vec![self.respond(req, json!({}))],
+            "configurationDone" => {
+                let mut out = vec![self.respond(req, json!({}))];
+                if self.launched {
+                    if self.stop_on_entry {
+                        self.reason = "entry";
+                        out.push(Action::Engine("STEPIN".into()));
+                    } else {
+                        out.push(Action::Engine("CONTINUE".into()));
+                    }
+                }
+                out
+            }
+            "threads" => {
+                vec![self.respond(req, json!({"threads": [{"id": THREAD_ID, "name": "TorqueScript"}]}))]
+            }
+            "stackTrace" => {
+                let frames: Vec<Json> = self
+                    .stack
+                    .iter()
+                    .enumerate()
+                    .map(|(i, f)| {
+                        let mut frame = json!({"id": i, "name": f.function, "line": f.line, "column": 1});
+                        if f.file != "<none>" {
+                            frame["source"] = json!({"name": f.file, "path": self.editor_path(&f.file)});
+                        }
+                        frame
+                    })
+                    .collect();
+                let n = frames.len();
+                vec![self.respond(req, json!({"stackFrames": frames, "totalFrames": n}))]
+            }
+            "scopes" => {
+                let frame = args["frameId"].as_i64().unwrap_or(0);
+                let scopes = json!({"scopes": [{"name": "Locals", "variablesReference": frame + 1, "expensive": false}]});
+                vec![self.respond(req, scopes)]
+            }
+            "variables" => {
+                let frame = args["variablesReference"].as_i64().unwrap_or(1) - 1;
+                let tag = self.tag();
+                self.pending.insert(tag.clone(), Pending::Variables(req.clone(), Vec::new()));
+                vec![Action::Engine(format!("LOCALS {tag} {}", frame.max(0)))]
+            }
+            "evaluate" => {
+                let expr = args["expression"].as_str().unwrap_or("").replace(['\r', '\n'], " ");
+                if expr.trim().is_empty() {
+                    return vec![self.fail(req, "nothing to evaluate")];
+                }
+                let frame = args["frameId"].as_i64().unwrap_or(0);
+                let tag = self.tag();
+                self.pending.insert(tag.clone(), Pending::Evaluate(req.clone()));
+                vec![Action::Engine(format!("EVAL {tag} {frame} {expr}"))]
+            }
+            "continue" => self.resume(req, "CONTINUE", "breakpoint", json!({"allThreadsContinued": true})),
+            "next" => self.resume(req, "STEPOVER", "step", json!({})),
+            "stepIn" => self.resume(req, "STEPIN", "step", json!({})),
+            "stepOut" => self.resume(req, "STEPOUT", "step", json!({})),
+            "pause" => {
+                self.reason = "pause";
+                vec![Action::Engine("BRKNEXT".into()), self.respond(req, json!({}))]
+            }
+            "disconnect" | "terminate" => {
+                let mut out = Vec::new();
+                if !self.launched {
+                    // Leave an attached program running as it was.
+                    out.push(Action::Engine("BRKCLRALL".into()));
+                    out.push(Action::Engine("CONTINUE".into()));
+                }
+                out.push(self.respond(req, json!({})));
+                out.push(Action::End);
+                out
+            }
+            _ => vec![self.fail(req, &format!("{command} is not supported"))],
+        }
+    }
+
+    fn resume(&mut self, req: &Json, line: &str, reason: &'static str, body: Json) -> Vec<Action> {
+        self.reason = reason;
+        self.stack.clear();
+        vec![Action::Engine(line.into()), self.respond(req, body)]
+    }
+
+    /// The connection a `Launch` or `Attach` asked for: `Err` fails the request.
+    pub fn connected(&mut self, request: &Json, result: Result<(), String>) -> Vec<Action> {
+        match result {
+            Ok(()) => vec![self.respond(request, json!({}))],
+            Err(e) => vec![self.fail(request, &e), Action::End],
+        }
+    }
+
+    /// The program ended (a launched `tscript` exited) or the debugger went away.
+    pub fn ended(&mut self, exit_code: Option<i32>) -> Vec<Action> {
+        let mut out = Vec::new();
+        if let Some(code) = exit_code {
+            out.push(self.event("exited", json!({"exitCode": code})));
+        }
+        out.push(self.event("terminated", json!({})));
+        out
+    }
+
+    /// One line from the debugger.
+    pub fn on_engine(&mut self, line: &str) -> Vec<Action> {
+        let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match word {
+            "BREAK" => {
+                let parts: Vec<&str> = rest.split_whitespace().collect();
+                self.stack = parts
+                    .chunks(3)
+                    .filter(|c| c.len() == 3)
+                    .map(|c| Frame {
+                        file: c[0].to_string(),
+                        line: c[1].parse().unwrap_or(0),
+                        function: c[2].to_string(),
+                    })
+                    .collect();
+                let reason = std::mem::replace(&mut self.reason, "breakpoint");
+                vec![self.event(
+                    "stopped",
+                    json!({"reason": reason, "threadId": THREAD_ID, "allThreadsStopped": true}),
+                )]
+            }
+            "RUNNING" => {
+                vec![self.event("continued", json!({"threadId": THREAD_ID, "allThreadsContinued": true}))]
+            }
+            "COUT" => {
+                vec![self.event("output", json!({"category": "stdout", "output": format!("{rest}\n")}))]
+            }
+            "DBGERR" => vec![
+                self.event("output", json!({"category": "stderr", "output": format!("debugger: {rest}\n")})),
+            ],
+            "EVALOUT" => {
+                let (tag, value) = rest.split_once(' ').unwrap_or((rest, ""));
+                match self.pending.remove(tag) {
+                    Some(Pending::Evaluate(req)) => {
+                        let value = if value == "\"\"" { "" } else { value };
+                        vec![self.respond(&req, json!({"result": value, "variablesReference": 0}))]
+                    }
+                    Some(other) => {
+                        self.pending.insert(tag.to_string(), other);
+                        Vec::new()
+                    }
+                    None => Vec::new(),
+                }
+            }
+            "LOCALVAR" => {
+                let mut it = rest.splitn(3, ' ');
+                let (tag, name, value) =
+                    (it.next().unwrap_or(""), it.next().unwrap_or(""), it.next().unwrap_or(""));
+                if let Some(Pending::Variables(_, vars)) = self.pending.get_mut(tag) {
+                    vars.push(json!({"name": name, "value": value, "variablesReference": 0}));
+                }
+                Vec::new()
+            }
+            "LOCALSEND" => match self.pending.remove(rest.trim()) {
+                Some(Pending::Variables(req, vars)) => vec![self.respond(&req, json!({"variables": vars}))],
+                _ => Vec::new(),
+            },
+            "BRKMOV" | "BRKCLR" => {
+                let parts: Vec<&str> = rest.split_whitespace().collect();
+                let (Some(file), Some(line)) =
+                    (parts.first(), parts.get(1).and_then(|l| l.parse::<i64>().ok()))
+                else {
+                    return Vec::new();
+                };
+                let moved = parts.get(2).and_then(|l| l.parse::<i64>().ok());
+                let Some(list) = self.breakpoints.get_mut(*file) else { return Vec::new() };
+                let Some(i) = list.iter().position(|b| b.0 == line) else { return Vec::new() };
+                let id = list[i].1;
+                let bp = match moved {
+                    Some(new) if word == "BRKMOV" => {
+                        list[i].0 = new;
+                        json!({"id": id, "verified": true, "line": new})
+                    }
+                    _ => {
+                        list.remove(i);
+                        json!({"id": id, "verified": false, "line": line, "message": "no code on or after this line"})
+                    }
+                };
+                vec![self.event("breakpoint", json!({"reason": "changed", "breakpoint": bp}))]
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Reads one DAP message (`Content-Length` framing). `None` at the end of the input.
+pub fn read_message(r: &mut impl BufRead) -> io::Result<Option<Json>> {
+    let mut len: Option<usize> = None;
+    loop {
+        let mut line = String::new();
+        if r.read_line(&mut line)? == 0 {
+            return Ok(None);
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            if len.is_some() {
+                break;
+            }
+            continue;
+        }
+        if let Some(v) = line.strip_prefix("Content-Length:") {
+            len = v.trim().parse().ok();
+        }
+    }
+    let len = len.filter(|&l| l <= MAX_MESSAGE).ok_or_else(|| io::Error::other("bad Content-Length"))?;
+    let mut body = vec![0; len];
+    r.read_exact(&mut body)?;
+    serde_json::from_slice(&body).map(Some).map_err(io::Error::other)
+}
+
+/// Writes one DAP message with its `Content-Length` header.
+pub fn write_message(w: &mut impl Write, m: &Json) -> io::Result<()> {
+    let body = m.to_string();
+    write!(w, "Content-Length: {}\r\n\r\n{body}", body.len())?;
+    w.flush()
+}
+
+enum Input {
+    Dap(Json),
+    DapClosed,
+    Engine(String),
+    EngineClosed,
+}
+
+/// Connects to a debugger port and logs in; the reader thread feeds `tx`.
+fn connect(
+    host: &str,
+    port: u16,
+    password: &str,
+    tx: &mpsc::Sender<Input>,
+    patience: Duration,
+) -> Result<TcpStream, String> {
+    let start = Instant::now();
+    let stream = loop {
+        match TcpStream::connect((host, port)) {
+            Ok(s) => break s,
+            Err(e) if start.elapsed() >= patience => {
+                return Err(format!("cannot reach the debugger at {host}:{port}: {e}"));
+            }
+            Err(_) => std::thread::sleep(Duration::from_millis(20)),
+        }
+    };
+    let mut w = stream.try_clone().map_err(|e| e.to_string())?;
+    w.write_all(format!("{password}\r\n").as_bytes()).map_err(|e| e.to_string())?;
+    let mut r = BufReader::new(stream.try_clone().map_err(|e| e.to_string())?);
+    let mut first = String::new();
+    r.read_line(&mut first).map_err(|e| e.to_string())?;
+    if first.trim_end() != "PASS Connected." {
+        return Err(format!("the debugger refused the password ({})", first.trim_end()));
+    }
+    let tx = tx.clone();
+    std::thread::spawn(move || {
+        for line in r.lines() {
+            let Ok(line) = line else { break };
+            if tx.send(Input::Engine(line)).is_err() {
+                return;
+            }
+        }
+        let _ = tx.send(Input::EngineClosed);
+    });
+    Ok(stream)
+}
+
+/// Runs a DAP session on `input`/`output` (the editor's pipes). `tscript` is the program
+/// `launch` runs scripts with. Returns when the editor disconnects or the program ends.
+pub fn run(input: impl Read + Send + 'static, mut output: impl Write, tscript: &Path) -> io::Result<()> {
+    let (tx, rx) = mpsc::channel();
+    let dap_tx = tx.clone();
+    std::thread::spawn(move || {
+        let mut r = BufReader::new(input);
+        while let Ok(Some(m)) = read_message(&mut r) {
+            if dap_tx.send(Input::Dap(m)).is_err() {
+                return;
+            }
+        }
+        let _ = dap_tx.send(Input::DapClosed);
+    });
+    let mut adapter = Adapter::new();
+    let mut engine: Option<TcpStream> = None;
+    let mut child: Option<std::process::Child> = None;
+    let mut done = false;
+    while !done {
+        let Ok(msg) = rx.recv_timeout(Duration::from_millis(200)) else {
+            // A launched program that ended without a word (it never connected, it crashed).
+            if let Some(c) = child.as_mut()
+                && let Ok(Some(status)) = c.try_wait()
+                && engine.is_none()
+            {
+                let acts = adapter.ended(status.code());
+                done = perform(acts, &mut output, &mut engine)?;
+            }
+            continue;
+        };
+        let actions = match msg {
+            Input::Dap(m) => adapter.on_dap(&m),
+            Input::DapClosed => break,
+            Input::Engine(line) => adapter.on_engine(&line),
+            Input::EngineClosed => {
+                engine = None;
+                let code = child.as_mut().and_then(|c| c.wait().ok()).and_then(|s| s.code());
+                adapter.ended(code)
+            }
+        };
+        let mut queue: Vec<Action> = actions;
+        while !queue.is_empty() {
+            let mut next = Vec::new();
+            for a in queue {
+                match a {
+                    Action::Launch { program, cwd, request } => {
+                        let port = std::net::TcpListener::bind("127.0.0.1:0")
+                            .and_then(|l| l.local_addr())
+                            .map(|a| a.port())
+                            .unwrap_or(0);
+                        let password = format!("dap{}", std::process::id());
+                        let spawned = std::process::Command::new(tscript)
+                            .args(["--dbg-port", &port.to_string(), "--dbg-password", &password, &program])
+                            .current_dir(&cwd)
+                            .stdin(std::process::Stdio::null())
+                            .stdout(std::process::Stdio::null())
+                            .stderr(std::process::Stdio::null())
+                            .spawn();
+                        let result = match spawned {
+                            Ok(c) => {
+                                child = Some(c);
+                                connect("127.0.0.1", port, &password, &tx, Duration::from_secs(20))
+                                    .map(|s| engine = Some(s))
+                            }
+                            Err(e) => Err(format!("cannot start {}: {e}", tscript.display())),
+                        };
+                        next.extend(adapter.connected(&request, result));
+                    }
+                    Action::Attach { host, port, password, request } => {
+                        let result = connect(&host, port, &password, &tx, Duration::from_secs(5))
+                            .map(|s| engine = Some(s));
+                        next.extend(adapter.connected(&request, result));
+                    }
+                    other => {
+                        if perform(vec![other], &mut output, &mut engine)? {
+                            done = true;
+                        }
+                    }
+                }
+            }
+            queue = next;
+        }
+    }
+    if let Some(mut c) = child {
+        let _ = c.kill();
+        let _ = c.wait();
+    }
+    Ok(())
+}
+
+/// Sends DAP messages and engine lines; true on [`Action::End`].
+fn perform(
+    actions: Vec<Action>,
+    output: &mut impl Write,
+    engine: &mut Option<TcpStream>,
+) -> io::Result<bool> {
+    let mut end = false;
+    for a in actions {
+        match a {
+            Action::Dap(m) => write_message(output, &m)?,
+            Action::Engine(line) => {
+                if let Some(s) = engine.as_mut()
+                    && s.write_all(format!("{line}\r\n").as_bytes()).is_err()
+                {
+                    *engine = None;
+                }
+            }
+            Action::End => end = true,
+            Action::Launch { .. } | Action::Attach { .. } => {}
+        }
+    }
+    Ok(end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn breakpoints_map_paths_and_moves_come_back_as_events() {
+        let mut a = Adapter::new();
+        a.root = PathBuf::from("/game");
+        let req = json!({"seq": 3, "type": "request", "command": "setBreakpoints",
+            "arguments": {"source": {"path": "/game/scripts/a.cs"}, "breakpoints": [{"line": 4, "condition": "%x > 1"}]}});
+        let out = a.on_dap(&req);
+        assert_eq!(out[0], Action::Engine("BRKSET scripts/a.cs 4 0 0 %x > 1".into()));
+        let Action::Dap(resp) = &out[1] else { panic!("{out:?}") };
+        assert_eq!(resp["body"]["breakpoints"][0]["line"], 4);
+        let ev = a.on_engine("BRKMOV scripts/a.cs 4 6");
+        let Action::Dap(ev) = &ev[0] else { panic!() };
+        assert_eq!(ev["body"]["breakpoint"]["line"], 6);
+        // Setting the file's breakpoints again clears the old ones first.
+        let out = a.on_dap(&json!({"seq": 4, "command": "setBreakpoints",
+            "arguments": {"source": {"path": "/game/scripts/a.cs"}, "breakpoints": []}}));
+        assert_eq!(out[0], Action::Engine("BRKCLR scripts/a.cs 6".into()));
+    }
+
+    #[test]
+    fn a_message_round_trips_through_its_frame() {
+        let mut buf = Vec::new();
+        write_message(&mut buf, &json!({"a": "é"})).unwrap();
+        let back = read_message(&mut std::io::Cursor::new(buf)).unwrap().unwrap();
+        assert_eq!(back, json!({"a": "é"}));
+        let bad = b"Content-Length: 99999999999\r\n\r\n{}".to_vec();
+        assert!(read_message(&mut std::io::Cursor::new(bad)).is_err());
+    }
+}

@@ -1,0 +1,129 @@
+//! `tscript --dap` driven by a scripted Debug Adapter Protocol client, as an editor drives
+//! it: launch a script, a breakpoint, the stack, locals, an evaluation, a step, the output,
+//! the end.
+
+use serde_json::{Value as Json, json};
+use std::io::{BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+use v12_console_vm::dap::{read_message, write_message};
+
+struct Client {
+    stdin: std::process::ChildStdin,
+    rx: mpsc::Receiver<Json>,
+    seq: i64,
+    seen: Vec<Json>,
+}
+
+impl Client {
+    fn request(&mut self, command: &str, arguments: Json) -> Json {
+        self.seq += 1;
+        let seq = self.seq;
+        write_message(
+            &mut self.stdin,
+            &json!({"seq": seq, "type": "request", "command": command, "arguments": arguments}),
+        )
+        .unwrap();
+        self.stdin.flush().unwrap();
+        let r = self.wait(|m| m["type"] == "response" && m["request_seq"] == seq);
+        assert_eq!(r["success"], true, "{command} failed: {r}");
+        r["body"].clone()
+    }
+
+    /// The next message matching `want` (the others are kept in `seen`).
+    fn wait(&mut self, want: impl Fn(&Json) -> bool) -> Json {
+        loop {
+            let m = self
+                .rx
+                .recv_timeout(Duration::from_secs(30))
+                .unwrap_or_else(|_| panic!("waited in vain; seen {:#?}", self.seen));
+            if want(&m) {
+                return m;
+            }
+            self.seen.push(m);
+        }
+    }
+
+    fn event(&mut self, name: &str) -> Json {
+        self.wait(|m| m["type"] == "event" && m["event"] == name)["body"].clone()
+    }
+}
+
+#[test]
+fn an_editor_launches_breaks_inspects_steps_and_ends() {
+    let dir = std::env::temp_dir().join(format!("tscript-dap-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = dir.join("game.cs");
+    std::fs::write(
+        &game,
+        "function add(%a, %b)\n{\n   %sum = %a + %b;\n   echo(\"sum \" @ %sum);\n   return %sum;\n}\necho(\"done \" @ add(2, 3));\n",
+    )
+    .unwrap();
+    let game = game.to_string_lossy().into_owned();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tscript"))
+        .arg("--dap")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let out = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut r = BufReader::new(out);
+        while let Ok(Some(m)) = read_message(&mut r) {
+            if tx.send(m).is_err() {
+                break;
+            }
+        }
+    });
+    let mut c = Client { stdin: child.stdin.take().unwrap(), rx, seq: 0, seen: Vec::new() };
+
+    let caps = c.request("initialize", json!({"adapterID": "torquescript"}));
+    assert_eq!(caps["supportsConfigurationDoneRequest"], true);
+    c.event("initialized");
+    c.request("launch", json!({"program": game}));
+    let set = c.request("setBreakpoints", json!({"source": {"path": game}, "breakpoints": [{"line": 3}]}));
+    assert_eq!(set["breakpoints"][0]["verified"], true);
+    c.request("configurationDone", json!({}));
+
+    let stopped = c.event("stopped");
+    assert_eq!(stopped["reason"], "breakpoint");
+    let threads = c.request("threads", json!({}));
+    assert_eq!(threads["threads"].as_array().unwrap().len(), 1);
+    let stack = c.request("stackTrace", json!({"threadId": 1}));
+    let frames = stack["stackFrames"].as_array().unwrap();
+    assert_eq!((frames[0]["name"].as_str(), frames[0]["line"].as_i64()), (Some("add"), Some(3)));
+    assert_eq!(frames[0]["source"]["path"], game.as_str());
+    assert_eq!(frames[1]["line"], 7);
+    let scopes = c.request("scopes", json!({"frameId": 0}));
+    let reference = scopes["scopes"][0]["variablesReference"].clone();
+    let vars = c.request("variables", json!({"variablesReference": reference}));
+    let vars: Vec<(String, String)> = vars["variables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| (v["name"].as_str().unwrap().to_string(), v["value"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(vars[..2], [("%a".to_string(), "2".to_string()), ("%b".to_string(), "3".to_string())]);
+    let eval = c.request("evaluate", json!({"expression": "%a * 10 + %b", "frameId": 0, "context": "watch"}));
+    assert_eq!(eval["result"], "23");
+
+    c.request("next", json!({"threadId": 1}));
+    assert_eq!(c.event("stopped")["reason"], "step");
+    let stack = c.request("stackTrace", json!({"threadId": 1}));
+    assert_eq!(stack["stackFrames"][0]["line"], 4);
+
+    c.request("continue", json!({"threadId": 1}));
+    let mut printed = String::new();
+    while !printed.contains("done 5") {
+        printed.push_str(c.event("output")["output"].as_str().unwrap_or(""));
+    }
+    assert!(printed.contains("sum 5\n"), "{printed}");
+    assert_eq!(c.event("exited")["exitCode"], 0);
+    c.event("terminated");
+    c.request("disconnect", json!({}));
+    assert!(child.wait().unwrap().success());
+}
