@@ -6,7 +6,9 @@
 // -encryption off|on|required ($Pref::Net::Encryption, default on), -token-key HEX (a server
 // admits only clients with a connect token sealed with this key), -token "SEALED KEY" (the
 // client's connect token, from issueConnectToken), -telnet PORT PASSWORD LISTENPASSWORD (the
-// remote console: telnetSetParameters).
+// remote console: telnetSetParameters), -dbg PORT PASSWORD (the script debugger's port:
+// dbgSetParameters), -debugger ADDR:PORT PASSWORD (this instance as the debugger of another:
+// debugger/debugger.cs).
 
 $Pref::Net::PacketRateToClient = 10;
 $Pref::Net::PacketRateToServer = 32;
@@ -37,6 +39,18 @@ function parseArgs()
       else if (%a $= "-encryption") { %i++; $Pref::Net::Encryption = $Game::argv[%i]; }
       else if (%a $= "-token-key") { %i++; $Pref::Server::ConnectTokenKey = $Game::argv[%i]; }
       else if (%a $= "-token") { %i++; $Pref::Net::ConnectToken = $Game::argv[%i]; }
+      else if (%a $= "-dbg")
+      {
+         dbgSetParameters($Game::argv[%i + 1], $Game::argv[%i + 2]);
+         %i += 2;
+      }
+      else if (%a $= "-debugger")
+      {
+         $Debugger::Address = $Game::argv[%i + 1];
+         $Debugger::PasswordEntry = $Game::argv[%i + 2];
+         $Game::attachDebugger = 1;
+         %i += 2;
+      }
       else if (%a $= "-telnet")
       {
          telnetSetParameters($Game::argv[%i + 1], $Game::argv[%i + 2], $Game::argv[%i + 3]);
@@ -45,7 +59,11 @@ function parseArgs()
    }
 }
 
+// The debugger instance's scripts (functions only; attach with dbgConnect or -debugger).
+exec("debugger/debugger.cs");
 parseArgs();
+if ($Game::attachDebugger)
+   dbgConnect($Debugger::Address, $Debugger::PasswordEntry);
 // A mod over this game (`v12 --add-mod DIR`) sets itself up in its mod.cs, as Tribes 2's mods
 // each ran their own main.cs (examples/ctf sets $Server::GameType).
 if (isFile("mod.cs"))

@@ -120,3 +120,164 @@ fn a_server_stopped_at_a_breakpoint_keeps_its_client_and_resumes() {
     assert!(client_lines.contains("client: match over"), "{client_lines}");
     assert!(server_lines.contains("server: match over"), "{server_lines}");
 }
+
+/// The seed's second instance as debugger: `v12 -- -dbg PORT PASSWORD` on a dedicated server,
+/// and another `v12 -- -debugger ADDR PASSWORD` running `debugger/debugger.cs`, whose hooks (a
+/// probe mod) break, evaluate in the stopped frame and continue.
+#[test]
+fn a_second_instance_attaches_as_the_debugger() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let dir = std::env::temp_dir().join(format!("v12-debugger-probe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("probe.cs"),
+        r#"function onDebuggerConnected() { echo("PROBE attached"); dbgBreakNext(); }
+function onDebuggerBreak(%file, %line, %function)
+{
+   echo("PROBE break " @ $Debugger::StackCount @ " " @ %file);
+   if (!$probe::asked)
+   {
+      $probe::asked = 1;
+      dbgEval("getWordCount(\"a b c\") + 1");
+   }
+}
+function onDebuggerEval(%tag, %value) { echo("PROBE eval " @ %value); dbgContinue(); }
+function onDebuggerRunning() { echo("PROBE running"); schedule(300, 0, quit); }
+function onDebuggerClosed(%why) { echo("PROBE closed " @ %why); quit(); }
+"#,
+    )
+    .unwrap();
+    let dir = dir.to_string_lossy().into_owned();
+    let port_arg = port.to_string();
+    let (mut target, target_rx) =
+        start(&["--dedicated", "--", "-port", "0", "-seconds", "4", "-dbg", &port_arg, "secret"]);
+    let mut target_lines = Vec::new();
+    wait_for(&target_rx, "LISTENING ", &mut target_lines);
+    let addr = format!("127.0.0.1:{port}");
+    let (mut debugger, debugger_rx) =
+        start(&["--add-mod", &dir, "--exec", "probe.cs", "--", "-debugger", &addr, "secret"]);
+    let lines = collect(&mut debugger, &debugger_rx, Duration::from_secs(30)).join("\n");
+    let target_lines =
+        [target_lines, collect(&mut target, &target_rx, Duration::from_secs(30))].concat().join("\n");
+    let _ = (debugger.wait(), target.wait());
+    assert!(lines.contains("PROBE attached"), "{lines}");
+    assert!(lines.contains("PROBE break "), "{lines}");
+    assert!(lines.contains("PROBE eval 4"), "{lines}");
+    assert!(lines.contains("PROBE running"), "{lines}");
+    assert!(target_lines.contains("Debugger connection from"), "{target_lines}");
+    assert!(target_lines.contains("server: match over"), "{target_lines}");
+}
+
+/// The debugger screen in the client, headless: the main menu's Debugger button shows it, and
+/// its buttons attach to another instance (`-dbg`), set a breakpoint, stop it there, list
+/// the stack, evaluate in the stopped frame, step and let it run on.
+#[test]
+fn the_debugger_screen_attaches_steps_and_evaluates() {
+    use v12_game::client::screenshot::client_console;
+    use v12_game::client::ui::ClientUi;
+    use v12_gui::screen_rect;
+    use v12_platform::{
+        InputAction, InputDeviceType, InputEvent, InputObjectType, Modifiers, MouseMoveEvent,
+    };
+
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let dir = std::env::temp_dir().join(format!("v12-debugger-screen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("work.cs"),
+        "function work(%n)\n{\n   %twice = %n * 2;\n   return %twice;\n}\n\
+         function tick() { echo(\"WORK \" @ work(21)); schedule(200, 0, tick); }\ntick();\n",
+    )
+    .unwrap();
+    let dir = dir.to_string_lossy().into_owned();
+    let port_arg = port.to_string();
+    let (mut target, _target_rx) =
+        start(&["--add-mod", &dir, "--exec", "work.cs", "--", "-dbg", &port_arg, "pw"]);
+
+    let (mut con, _remote, _resources) =
+        client_console(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/game")), "Dbg").unwrap();
+    let mut tcp = v12_sim::tcp_object::TcpObjects::register(&mut con);
+    let mut ui = ClientUi::new(&mut con, 800, 600).unwrap();
+    ui.show(&mut con, "MainMenuGui").unwrap();
+    let click = |con: &mut v12_console_vm::Console, ui: &mut ClientUi, name: &str| {
+        let id = con.find_object_str(name).unwrap_or_else(|| panic!("no control {name}"));
+        let r = screen_rect(con, id);
+        let (x, y) = (r.x + r.w / 2, r.y + r.h / 2);
+        ui.canvas.process_mouse_move(con, &MouseMoveEvent { x_pos: x, y_pos: y, modifiers: Modifiers::NONE });
+        for make in [true, false] {
+            let ev = InputEvent {
+                device_type: InputDeviceType::Mouse,
+                device_inst: 0,
+                object_type: InputObjectType::Button,
+                object_inst: 0,
+                action: if make { InputAction::Make } else { InputAction::Break },
+                modifiers: Modifiers::NONE,
+                ascii: 0,
+                value: if make { 1.0 } else { 0.0 },
+            };
+            ui.canvas.process_input(con, &ev);
+        }
+    };
+    click(&mut con, &mut ui, "DebuggerButton");
+    assert_eq!(con.eval("return Canvas.getContent().getName();").unwrap().to_string(), "DebuggerGui");
+
+    type Con = v12_console_vm::Console;
+    fn until(
+        con: &mut Con,
+        tcp: &mut v12_sim::tcp_object::TcpObjects,
+        what: &str,
+        test: &dyn Fn(&mut Con) -> bool,
+    ) {
+        let end = Instant::now() + Duration::from_secs(20);
+        while !test(con) {
+            assert!(
+                Instant::now() < end,
+                "waited in vain for {what}: {}",
+                con.get_global("Debugger::Status")
+            );
+            tcp.pump(con);
+            con.advance_time(10);
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+    con.set_global("Debugger::Address", format!("127.0.0.1:{port}").as_str());
+    con.set_global("Debugger::PasswordEntry", "pw");
+    // The target listens once it starts: attach until it answers.
+    let end = Instant::now() + Duration::from_secs(20);
+    while !con.get_global("Debugger::Attached").truthy() {
+        assert!(Instant::now() < end, "never attached: {}", con.get_global("Debugger::Status"));
+        click(&mut con, &mut ui, "DebuggerAttachButton");
+        for _ in 0..20 {
+            tcp.pump(&mut con);
+            con.advance_time(10);
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+    con.set_global("Debugger::BreakFile", "work.cs");
+    con.set_global("Debugger::BreakLine", "3");
+    click(&mut con, &mut ui, "DebuggerSetBreakButton");
+    until(&mut con, &mut tcp, "the stop", &|c| {
+        c.get_global("Debugger::Status").to_string().starts_with("stopped")
+    });
+    assert_eq!(con.get_global("Debugger::Status").to_string(), "stopped in work at work.cs:3");
+    assert_eq!(con.eval("return DebuggerStackList.rowCount();").unwrap().to_string(), "2");
+    con.set_global("Debugger::EvalEntry", "%n + 1");
+    click(&mut con, &mut ui, "DebuggerEvalButton");
+    let has = |c: &mut v12_console_vm::Console, text: &str| {
+        let n: i64 =
+            c.eval("return DebuggerOutputList.rowCount();").unwrap().to_string().parse().unwrap_or(0);
+        (0..n).any(|i| {
+            c.eval(&format!("return DebuggerOutputList.getRowText({i});")).unwrap().to_string().contains(text)
+        })
+    };
+    until(&mut con, &mut tcp, "the evaluation", &|c| has(c, "= 22"));
+    click(&mut con, &mut ui, "DebuggerStepOverButton");
+    until(&mut con, &mut tcp, "the step", &|c| {
+        c.get_global("Debugger::Status").to_string().ends_with("work.cs:4")
+    });
+    con.eval("dbgClearBreakpoint(\"work.cs\", 3);").unwrap();
+    click(&mut con, &mut ui, "DebuggerContinueButton");
+    until(&mut con, &mut tcp, "the script's output", &|c| has(c, "WORK 42"));
+    let _ = target.kill();
+    let _ = target.wait();
+}

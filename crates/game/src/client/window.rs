@@ -150,6 +150,8 @@ struct App {
     list: DrawList,
     error: Option<io::Error>,
     browser: crate::browser::ServerBrowser,
+    /// TCPObject connections (the debugger screen's link to another instance, ...).
+    tcp_objects: v12_sim::tcp_object::TcpObjects,
     /// The modifier keys held now.
     modifiers: Modifiers,
 }
@@ -205,6 +207,7 @@ impl App {
             }
         }
         self.browser.pump(&mut self.con);
+        self.tcp_objects.pump(&mut self.con);
         self.con.advance_time(now - self.last_ms);
         self.last_ms = now;
         self.ui.canvas.set_time(&mut self.con, now);
@@ -314,6 +317,7 @@ impl ApplicationHandler for App {
 pub fn run(cfg: WindowConfig) -> io::Result<i32> {
     let (mut con, remote, resources) = client_console(&cfg.mod_dir, &cfg.name)?;
     let browser = crate::browser::ServerBrowser::register(&mut con);
+    let tcp_objects = v12_sim::tcp_object::TcpObjects::register(&mut con);
     let mut ui = ClientUi::new(&mut con, 800, 600).map_err(io::Error::other)?;
     ui.show(&mut con, "MainMenuGui").map_err(io::Error::other)?;
     con.set_global("Client::ServerAddress", cfg.connect.clone().unwrap_or_else(|| "local match".into()));
@@ -333,6 +337,7 @@ pub fn run(cfg: WindowConfig) -> io::Result<i32> {
         list: DrawList::new(),
         error: None,
         browser,
+        tcp_objects,
         modifiers: Modifiers::NONE,
     };
     event_loop.run_app(&mut app).map_err(io::Error::other)?;

@@ -5,6 +5,7 @@ exec("client/ui/profiles.cs");
 exec("client/ui/playGui.gui");
 exec("client/ui/mainMenu.gui");
 exec("client/ui/browser.cs");
+exec("debugger/debuggerGui.gui");
 
 $Chat::Count = 0;
 
