@@ -50,7 +50,10 @@ fn the_mission_loads_and_players_walk_on_it() {
     assert!(!v12_game::mission::interior_boxes(&world).is_empty());
 
     let ground = v12_world::MissionWorld::ground(&world);
-    let m = v12_game::motion(v12_game::mission::loaded_ground(&world, &ground));
+    let m = v12_game::motion(
+        v12_game::mission::loaded_ground(&world, &ground),
+        v12_game::PlayerTuning::default(),
+    );
     assert_eq!(m.gravity, 20.0);
     // Dropped in the arena: lands on the flat ground and stays.
     let mut s = ControlState { pos: Vec3::new(0.0, 0.0, 3.0), ..ControlState::default() };

@@ -48,18 +48,56 @@ pub type Port = Box<dyn v12_platform::Transport>;
 /// connections alive while a script is stopped (`NetDriver::keep_alive`).
 pub(crate) type SharedDriver = std::rc::Rc<std::cell::RefCell<v12_sim::driver::NetDriver<Port>>>;
 
+/// How a Player's datablock makes it move, from the PlayerData fields with V12's names:
+/// `maxForwardSpeed` (m/s) and `jumpForce` (the jump's impulse: its speed is `jumpForce /
+/// mass`). The server and the controlling client read the same datablock, so prediction
+/// agrees.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlayerTuning {
+    /// Running speed at full input (m/s).
+    pub max_speed: f32,
+    /// Upward speed of a jump (m/s).
+    pub jump_speed: f32,
+}
+
+impl Default for PlayerTuning {
+    fn default() -> Self {
+        PlayerTuning { max_speed: 8.0, jump_speed: 8.0 }
+    }
+}
+
+impl PlayerTuning {
+    /// The tuning of datablock `db` (unset or junk fields keep the defaults; speeds are
+    /// clamped to what the network can carry).
+    pub fn of_datablock(con: &Console, db: v12_console_vm::ObjectId) -> Self {
+        let num = |field: &str| {
+            let v = con.get_field(db, field);
+            let f = v.to_f64();
+            (!v.as_text().trim().is_empty() && f.is_finite() && f > 0.0).then_some(f as f32)
+        };
+        let d = PlayerTuning::default();
+        PlayerTuning {
+            max_speed: num("maxForwardSpeed").map_or(d.max_speed, |s| s.clamp(0.1, 50.0)),
+            jump_speed: match (num("jumpForce"), num("mass")) {
+                (Some(j), Some(m)) => (j / m).clamp(0.0, 30.0),
+                _ => d.jump_speed,
+            },
+        }
+    }
+}
+
 /// The game's movement rules, shared by the server, the bots' prediction and the window client:
 /// on the mission's ground with gravity once there is one (`None` before a client has the
-/// world: the flat arena).
-pub fn motion(ground: Option<Rc<dyn StaticGeometry>>) -> Motion {
+/// world: the flat arena), at the speeds of the player's datablock.
+pub fn motion(ground: Option<Rc<dyn StaticGeometry>>, tuning: PlayerTuning) -> Motion {
     let gravity = if ground.is_some() { 20.0 } else { 0.0 };
     Motion {
-        max_speed: 8.0,
+        max_speed: tuning.max_speed,
         damping: 0.8,
         arena_half: 50.0,
         gravity,
         ground,
-        jump_speed: 8.0,
+        jump_speed: tuning.jump_speed,
         ..Motion::default()
     }
 }

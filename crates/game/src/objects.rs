@@ -75,6 +75,9 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     con.add_field("GameBase", "dataBlock", FieldType::String, Value::Empty);
     con.add_field("ShapeBaseData", "maxDamage", FieldType::Float, Value::Float(100.0));
     con.add_field("ShapeBaseData", "mass", FieldType::Float, Value::Float(9.0));
+    // How a Player runs and jumps (see `PlayerTuning`): unset keeps the game's 8 m/s.
+    con.add_field("PlayerData", "maxForwardSpeed", FieldType::String, Value::Empty);
+    con.add_field("PlayerData", "jumpForce", FieldType::String, Value::Empty);
     // Lifetime in ms (40 ticks by default); velocity at the muzzle (scripts use it).
     con.add_field("ProjectileData", "lifetime", FieldType::Float, Value::Float(1280.0));
     con.add_field("ProjectileData", "muzzleVelocity", FieldType::Float, Value::Float(25.0));
@@ -211,6 +214,7 @@ fn on_add(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
     obj.max_damage = c.get_field(datablock, "maxDamage").to_f64() as f32;
     obj.mass = (c.get_field(datablock, "mass").to_f64() as f32).max(0.001);
     obj.falls = class == GameClass::Item && !c.get_field(id, "static").truthy();
+    obj.tuning = crate::PlayerTuning::of_datablock(c, datablock);
     let mut o = SceneObject::new(datablock, parse_vec3(&field(c, "position")));
     // The `rotation` field is "ax ay az degrees", as the mission's objects read it.
     let (axis, angle) = v12_world::mission::rotation(&field(c, "rotation")).to_axis_angle();
@@ -639,6 +643,68 @@ mod tests {
 
     fn eval(con: &mut Console, src: &str) -> String {
         con.eval(src).unwrap().as_text().into_owned()
+    }
+
+    /// Players walk at their datablock's speed, jump at jumpForce / mass, and stop against
+    /// each other (the obstacles the server's tick walks them through).
+    #[test]
+    fn players_move_by_their_datablock_and_block_each_other() {
+        use v12_sim::container::StaticGeometry;
+        use v12_sim::moves::Move;
+        use v12_sim::scene::ControlState;
+        let (mut con, shared, _) = game_console();
+        eval(
+            &mut con,
+            "datablock PlayerData(Scout) { mass = 50; maxForwardSpeed = 16; jumpForce = 500; };\n\
+             $a = new Player() { dataBlock = Scout; position = \"0 0 0\"; };\n\
+             $b = new Player() { dataBlock = LightMale; position = \"0 3 0\"; };",
+        );
+        let sh = shared.borrow();
+        let scene = |v: &str| sh.by_console[&v.parse::<u32>().unwrap()];
+        let (a, b) = (scene(&eval_ro(&mut con, "$a")), scene(&eval_ro(&mut con, "$b")));
+        let scout = sh.objects[&a].tuning;
+        assert_eq!(scout, crate::PlayerTuning { max_speed: 16.0, jump_speed: 10.0 });
+        assert_eq!(sh.objects[&b].tuning, crate::PlayerTuning::default(), "unset fields keep the defaults");
+        // A flat floor at z = 0 under both.
+        #[derive(Debug)]
+        struct Floor;
+        impl StaticGeometry for Floor {
+            fn cast_ray(&self, s: Vec3, e: Vec3) -> Option<(f32, Vec3)> {
+                (s.z >= 0.0 && e.z < 0.0).then(|| (s.z / (s.z - e.z), Vec3::Z))
+            }
+            fn sweep_box(&self, c: Vec3, half: Vec3, d: Vec3) -> Option<(f32, Vec3)> {
+                let bottom = c.z - half.z;
+                (d.z < 0.0 && bottom >= -1e-4 && bottom + d.z < 0.0)
+                    .then(|| ((bottom / -d.z).max(0.0), Vec3::Z))
+            }
+        }
+        let floor: Rc<dyn StaticGeometry> = Rc::new(Floor);
+        let obstacles = crate::server::player_obstacles(&sh, &floor);
+        assert_eq!(obstacles.len(), 2);
+        obstacles.set_exempt(Some(a));
+        let m = crate::motion(Some(obstacles.clone() as Rc<dyn StaticGeometry>), scout);
+        // Full forward (+y) for a second: A runs into B (3 m ahead) and stops touching it.
+        let forward = Move::from_input(0.0, 1.0, 0.0, 0.0, 0.0, 0.0, [false; 6]);
+        let mut st = ControlState { pos: Vec3::ZERO, ..Default::default() };
+        for _ in 0..31 {
+            st.apply_move(&forward, &m);
+        }
+        assert!(st.pos.y <= 3.0 - 0.8 && st.pos.y > 3.0 - 0.83, "stopped a skin short of B: {}", st.pos.y);
+        // Without B in the way it would have run 16 m/s.
+        obstacles.set_exempt(None);
+        let open = crate::motion(Some(floor.clone()), scout);
+        let mut free = ControlState { pos: Vec3::ZERO, ..Default::default() };
+        free.apply_move(&forward, &open);
+        assert!((free.pos.y - 16.0 * 0.032).abs() < 1e-4, "{}", free.pos.y);
+        // A jump leaves the floor at jumpForce / mass.
+        let jump = Move::from_input(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, [false, false, true, false, false, false]);
+        let mut j = ControlState { pos: Vec3::ZERO, ..Default::default() };
+        j.apply_move(&jump, &open);
+        assert!((j.vel.z - (10.0 - 20.0 * 0.032)).abs() < 1e-4, "{}", j.vel.z);
+    }
+
+    fn eval_ro(con: &mut Console, var: &str) -> String {
+        eval(con, &format!("return {var};"))
     }
 
     #[test]

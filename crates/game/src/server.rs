@@ -12,7 +12,7 @@ use std::rc::Rc;
 use v12_console_vm::{Console, Value};
 use v12_netobject::ghost::{GhostArena, ObjectId};
 use v12_netobject::{ConnectionId, InterfaceEvent};
-use v12_sim::container::StaticGeometry;
+use v12_sim::container::{Obstacles, StaticGeometry};
 use v12_sim::datablock::{is_datablocks_ack, send_datablocks};
 use v12_sim::game_connection::{self as gc, ServerGameConnection};
 use v12_sim::remote_command::RemoteCommands;
@@ -157,14 +157,37 @@ pub(crate) fn server_ghost_check(
     lines
 }
 
+/// What players walk into this tick: the mission's ground and every visible player where it
+/// stands (V12's Player collides with other players through the container).
+pub(crate) fn player_obstacles(sh: &Shared, ground: &Rc<dyn StaticGeometry>) -> Rc<Obstacles> {
+    let mut o = Obstacles::new(Some(ground.clone()));
+    if let Some(world) = sh.world.as_ref() {
+        let half = Motion::default().half_extents;
+        for (id, obj) in world.iter() {
+            let player = sh.objects.get(&id).is_some_and(|g| g.class == GameClass::Player);
+            if player && obj.flags & HIDDEN == 0 {
+                o.add_box(id, obj.state.pos, half);
+            }
+        }
+    }
+    Rc::new(o)
+}
+
 pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
-    let m = motion(Some(s.ground.clone()));
+    let obstacles = player_obstacles(sh, &s.ground);
+    let walk_on: Rc<dyn StaticGeometry> = obstacles.clone();
     let camera = crate::camera_motion();
     let mut out = Vec::new();
+    let tunings: BTreeMap<u32, crate::PlayerTuning> =
+        sh.objects.iter().map(|(id, g)| (*id, g.tuning)).collect();
     let Some(world) = sh.world.as_mut() else { return out };
     // Control objects: apply the clients' moves; a trigger pressed or released is an event.
     let frozen = sh.frozen;
     for g in s.clients.values_mut() {
+        // Each player walks at its datablock's speeds into everyone else.
+        obstacles.set_exempt(g.control_object());
+        let tuning = g.control_object().and_then(|p| tunings.get(&p).copied()).unwrap_or_default();
+        let m = motion(Some(walk_on.clone()), tuning);
         if frozen {
             // The moves are taken (acknowledged) but change nothing.
             let held = g.control_object().and_then(|p| world.get(p).map(|o| (p, o.state)));

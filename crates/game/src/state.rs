@@ -70,6 +70,8 @@ pub struct GameObject {
     pub orbit: Option<(u32, f32)>,
     /// Items with `static = false`: they fall onto the ground.
     pub falls: bool,
+    /// Players: how the datablock makes it run and jump.
+    pub tuning: crate::PlayerTuning,
 }
 
 impl GameObject {
@@ -87,6 +89,7 @@ impl GameObject {
             exploded: false,
             orbit: None,
             falls: false,
+            tuning: crate::PlayerTuning::default(),
         }
     }
 

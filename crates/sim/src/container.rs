@@ -116,6 +116,107 @@ pub trait StaticGeometry: std::fmt::Debug {
     }
 }
 
+/// Static geometry with moving boxes on top: what a walking object collides with in one
+/// tick (V12's Player collides with other players and shapes through the container). The
+/// boxes are the other objects where they stand at the start of the tick; one of them, the
+/// mover itself, is exempt. A box the mover already overlaps does not block it, so two
+/// objects that spawned inside each other walk apart.
+#[derive(Debug, Default)]
+pub struct Obstacles {
+    /// The world underneath (terrain, interiors).
+    pub ground: Option<std::rc::Rc<dyn StaticGeometry>>,
+    boxes: Vec<(u32, Vec3, Vec3)>,
+    exempt: std::cell::Cell<Option<u32>>,
+}
+
+impl Obstacles {
+    /// Obstacles over `ground` with no boxes yet.
+    pub fn new(ground: Option<std::rc::Rc<dyn StaticGeometry>>) -> Self {
+        Obstacles { ground, boxes: Vec::new(), exempt: std::cell::Cell::new(None) }
+    }
+
+    /// Adds object `id`'s box: its bottom centre (feet) at `feet`, half extents `half`.
+    pub fn add_box(&mut self, id: u32, feet: Vec3, half: Vec3) {
+        let center = feet + Vec3::Z * half.z;
+        self.boxes.push((id, center - half, center + half));
+    }
+
+    /// The object now moving: its own box does not block it.
+    pub fn set_exempt(&self, id: Option<u32>) {
+        self.exempt.set(id);
+    }
+
+    /// Boxes held.
+    pub fn len(&self) -> usize {
+        self.boxes.len()
+    }
+
+    /// True with no boxes.
+    pub fn is_empty(&self) -> bool {
+        self.boxes.is_empty()
+    }
+}
+
+/// Where the segment `start + delta * t` (t in 0..=1) enters the box `min..max`, and the face
+/// normal there. `None` when it misses, or starts inside.
+fn ray_box(start: Vec3, delta: Vec3, min: Vec3, max: Vec3) -> Option<(f32, Vec3)> {
+    let (mut t_in, mut t_out) = (f32::NEG_INFINITY, f32::INFINITY);
+    let mut normal = Vec3::ZERO;
+    for axis in 0..3 {
+        let (s, d, lo, hi) = (start[axis], delta[axis], min[axis], max[axis]);
+        if d.abs() < 1e-9 {
+            if s <= lo || s >= hi {
+                return None;
+            }
+            continue;
+        }
+        let (t0, t1) = ((lo - s) / d, (hi - s) / d);
+        let (near, far) = if t0 < t1 { (t0, t1) } else { (t1, t0) };
+        if near > t_in {
+            t_in = near;
+            normal = Vec3::ZERO;
+            normal[axis] = -d.signum();
+        }
+        t_out = t_out.min(far);
+    }
+    (t_in >= 0.0 && t_in <= 1.0 && t_in < t_out).then_some((t_in, normal))
+}
+
+impl StaticGeometry for Obstacles {
+    fn cast_ray(&self, start: Vec3, end: Vec3) -> Option<(f32, Vec3)> {
+        let exempt = self.exempt.get();
+        let mut best = self.ground.as_ref().and_then(|g| g.cast_ray(start, end));
+        for &(id, min, max) in &self.boxes {
+            if Some(id) == exempt {
+                continue;
+            }
+            if let Some(hit) = ray_box(start, end - start, min, max)
+                && best.is_none_or(|b| hit.0 < b.0)
+            {
+                best = Some(hit);
+            }
+        }
+        best
+    }
+
+    fn sweep_box(&self, center: Vec3, half: Vec3, delta: Vec3) -> Option<(f32, Vec3)> {
+        let exempt = self.exempt.get();
+        let mut best = self.ground.as_ref().and_then(|g| g.sweep_box(center, half, delta));
+        for &(id, min, max) in &self.boxes {
+            if Some(id) == exempt {
+                continue;
+            }
+            // The moving box against this one is its centre against this one grown by it.
+            if let Some(hit) = ray_box(center, delta, min - half, max + half)
+                && best.is_none_or(|b| hit.0 < b.0)
+            {
+                best = Some(hit);
+            }
+        }
+        best
+    }
+}
+
 /// Type masks (V12's `SimObjectTypes`, the `$TypeMasks::...ObjectType` globals).
 pub mod type_masks {
     pub const STATIC: u32 = 1 << 0;

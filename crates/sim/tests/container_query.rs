@@ -7,7 +7,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use v12_console_vm::{BufferSink, Console};
 use v12_sim::container::{
-    Aabb, Container, ContainerConfig, ContainerError, ScriptContainer, register_container_functions,
+    Aabb, Container, ContainerConfig, ContainerError, Obstacles, ScriptContainer, StaticGeometry,
+    register_container_functions,
 };
 
 fn b(x: f32, y: f32, z: f32, h: f32) -> Aabb {
@@ -15,7 +16,7 @@ fn b(x: f32, y: f32, z: f32, h: f32) -> Aabb {
 }
 
 proptest! {
-    #[test]
+#[test]
     fn radius_box_and_ray_match_brute_force(
         objs in proptest::collection::vec((-600f32..600.0, -600f32..600.0, -20f32..20.0, 0.1f32..40.0, 1u32..4), 1..120),
         moves in proptest::collection::vec((0usize..120, -600f32..600.0, -600f32..600.0), 0..40),
@@ -115,4 +116,25 @@ fn script_radius_search_nearest_first() {
     h.borrow_mut().container.remove(9).unwrap();
     con.eval(r#"echo(containerSearchNext() SPC containerSearchNext());"#).unwrap();
     assert_eq!(out.stdout(), "3 4\n");
+}
+
+#[test]
+fn obstacles_stop_a_box_at_another_and_let_overlapping_ones_part() {
+    let mut o = Obstacles::new(None);
+    let half = Vec3::new(0.4, 0.4, 0.9);
+    o.add_box(1, Vec3::new(0.0, 0.0, 0.0), half);
+    o.add_box(2, Vec3::new(5.0, 0.0, 0.0), half);
+    o.set_exempt(Some(1));
+    // Box 1 walking +x meets box 2 when their faces touch: centres 0.8 apart.
+    let (t, n) = o.sweep_box(Vec3::new(0.0, 0.0, 0.9), half, Vec3::new(10.0, 0.0, 0.0)).unwrap();
+    assert!((t * 10.0 - 4.2).abs() < 1e-4, "{t}");
+    assert_eq!(n, Vec3::new(-1.0, 0.0, 0.0));
+    // Its own box does not count; walking away from box 2 meets nothing.
+    assert!(o.sweep_box(Vec3::new(0.0, 0.0, 0.9), half, Vec3::new(-3.0, 0.0, 0.0)).is_none());
+    // Starting inside box 2 (spawned on top of it): free to leave.
+    o.set_exempt(None);
+    assert!(o.sweep_box(Vec3::new(5.1, 0.0, 0.9), half, Vec3::new(1.0, 0.0, 0.0)).is_none());
+    // A ray hits box 2's near face.
+    let (t, _) = o.cast_ray(Vec3::new(2.0, 0.0, 1.0), Vec3::new(12.0, 0.0, 1.0)).unwrap();
+    assert!((t * 10.0 - 2.6).abs() < 1e-4, "{t}");
 }

@@ -8,7 +8,7 @@
 // the defaults. The example's type is Coins (server/CoinsGame.cs); a mod sets another in its
 // mod.cs (examples/ctf: capture the flag).
 
-datablock PlayerData(LightMale) { maxDamage = 100; mass = 90; };
+datablock PlayerData(LightMale) { maxDamage = 100; mass = 90; maxForwardSpeed = 8; jumpForce = 720; };
 datablock ProjectileData(Ball) { lifetime = 1280; muzzleVelocity = 25; damage = 34; };
 
 // A point on the ground (terrain, floor or roof) at (%x, %y).

@@ -23,7 +23,7 @@ use v12_netobject::{ConnectionId, InterfaceConfig, InterfaceEvent, NetInterface,
 use v12_platform::{ConditionerConfig, LinkConditioner, NetAddress, UdpTransport};
 use v12_resource::ResourceManager;
 use v12_sim::NetDriver;
-use v12_sim::container::{ScriptContainer, StaticGeometry};
+use v12_sim::container::{Obstacles, ScriptContainer, StaticGeometry};
 use v12_sim::datablock::{ClientDataBlocks, DataBlockProgress};
 use v12_sim::game_connection::{self as gc, ClientGameConnection, ConnectAcceptedEvent};
 use v12_sim::moves::Move;
@@ -95,6 +95,8 @@ pub struct ClientSession {
     gcon: ClientGameConnection,
     blocks: ClientDataBlocks,
     block_class: BTreeMap<u32, String>,
+    /// How the control object's datablock makes it run and jump (read each frame).
+    tuning: crate::PlayerTuning,
     connected: bool,
     accepted: bool,
     ended: bool,
@@ -206,6 +208,7 @@ impl ClientSession {
             gcon: ClientGameConnection::new(),
             blocks: ClientDataBlocks::new(),
             block_class: BTreeMap::new(),
+            tuning: crate::PlayerTuning::default(),
             connected: false,
             accepted: false,
             ended: false,
@@ -262,6 +265,11 @@ impl ClientSession {
         now: u64,
         mut input: impl FnMut(&ClientSession) -> Move,
     ) -> io::Result<()> {
+        self.tuning = self
+            .control_local()
+            .and_then(|id| self.scene.get(id))
+            .and_then(|g| self.block_local.get(&g.datablock).copied())
+            .map_or_else(crate::PlayerTuning::default, |db| crate::PlayerTuning::of_datablock(con, db));
         let m = self.motion();
         while self.time_ms + u64::from(TICK_MS) <= now {
             self.time_ms += u64::from(TICK_MS);
@@ -619,7 +627,19 @@ impl ClientSession {
         if camera {
             return crate::camera_motion();
         }
-        motion(crate::mission::loaded_ground(&self.world, &self.ground))
+        // Other players block the predicted walk where the server last put them. (Before the
+        // world arrives: the flat arena, with nothing to walk into.)
+        let Some(ground) = crate::mission::loaded_ground(&self.world, &self.ground) else {
+            return motion(None, self.tuning);
+        };
+        let mut obstacles = Obstacles::new(Some(ground));
+        let half = Motion::default().half_extents;
+        for (id, g) in self.other_ghosts() {
+            if self.datablock_class(g.datablock) == "PlayerData" && g.flags & HIDDEN == 0 {
+                obstacles.add_box(id.0, g.state.pos, half);
+            }
+        }
+        motion(Some(Rc::new(obstacles)), self.tuning)
     }
 }
 
