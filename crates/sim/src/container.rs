@@ -179,7 +179,7 @@ fn ray_box(start: Vec3, delta: Vec3, min: Vec3, max: Vec3) -> Option<(f32, Vec3)
         }
         t_out = t_out.min(far);
     }
-    (t_in >= 0.0 && t_in <= 1.0 && t_in < t_out).then_some((t_in, normal))
+    ((0.0..=1.0).contains(&t_in) && t_in < t_out).then_some((t_in, normal))
 }
 
 impl StaticGeometry for Obstacles {
