@@ -86,11 +86,14 @@ impl PlayerTuning {
     }
 }
 
+/// The world's downward acceleration (m/s²): players, falling items and ballistic shots.
+pub const WORLD_GRAVITY: f32 = 20.0;
+
 /// The game's movement rules, shared by the server, the bots' prediction and the window client:
 /// on the mission's ground with gravity once there is one (`None` before a client has the
 /// world: the flat arena), at the speeds of the player's datablock.
 pub fn motion(ground: Option<Rc<dyn StaticGeometry>>, tuning: PlayerTuning) -> Motion {
-    let gravity = if ground.is_some() { 20.0 } else { 0.0 };
+    let gravity = if ground.is_some() { WORLD_GRAVITY } else { 0.0 };
     Motion {
         max_speed: tuning.max_speed,
         damping: 0.8,

@@ -15,6 +15,7 @@
 //! the object was created with; `getPosition()` is where it is now.
 
 use crate::HIDDEN;
+use crate::WORLD_GRAVITY;
 use crate::state::{ClientGhostIndex, GameClass, GameObject, GhostState, Shared, TriggerVolume};
 use glam::Vec3;
 use std::cell::RefCell;
@@ -81,6 +82,10 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     // Lifetime in ms (40 ticks by default); velocity at the muzzle (scripts use it).
     con.add_field("ProjectileData", "lifetime", FieldType::Float, Value::Float(1280.0));
     con.add_field("ProjectileData", "muzzleVelocity", FieldType::Float, Value::Float(25.0));
+    // V12's ballistic projectiles: `isBallistic` makes it fall, at the world's gravity times
+    // `gravityMod`.
+    con.add_field("ProjectileData", "isBallistic", FieldType::Bool, Value::from(false));
+    con.add_field("ProjectileData", "gravityMod", FieldType::Float, Value::Float(1.0));
     for field in ["initialPosition", "initialVelocity", "sourceObject"] {
         con.add_field("Projectile", field, FieldType::String, Value::Empty);
     }
@@ -227,6 +232,11 @@ fn on_add(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
         o.state.yaw = (-o.state.vel.x).atan2(o.state.vel.y);
         let lifetime_ms = c.get_field(datablock, "lifetime").to_f64().clamp(0.0, 600_000.0);
         obj.ticks_left = (lifetime_ms / f64::from(v12_sim::process::TICK_MS)).ceil().max(1.0) as u32;
+        if c.get_field(datablock, "isBallistic").truthy() {
+            let modifier = c.get_field(datablock, "gravityMod").to_f64() as f32;
+            obj.gravity =
+                if modifier.is_finite() { WORLD_GRAVITY * modifier.clamp(-10.0, 10.0) } else { 0.0 };
+        }
         let source = c.find_object(&c.get_field(id, "sourceObject"));
         obj.source = source.and_then(|s| sh.borrow().by_console.get(&s).copied());
     }
@@ -853,6 +863,32 @@ mod tests {
         run_ticks(&mut con, &shared, 1);
         assert_eq!(out.stdout(), "explode\n");
         assert_eq!(eval(&mut con, "return isObject($ball);"), "0");
+    }
+
+    /// A ballistic shot (`isBallistic`, `gravityMod`) falls; a plain one flies straight.
+    #[test]
+    fn ballistic_projectiles_fall_by_their_gravity_mod() {
+        let (mut con, shared, _) = game_console();
+        eval(
+            &mut con,
+            "datablock ProjectileData(Mortar) { lifetime = 3000; isBallistic = true; gravityMod = 0.5; };\n\
+             datablock ProjectileData(Dart) { lifetime = 3000; };\n\
+             $m = new Projectile() { dataBlock = Mortar; initialPosition = \"0 0 50\"; initialVelocity = \"10 0 0\"; };\n\
+             $d = new Projectile() { dataBlock = Dart; initialPosition = \"0 5 50\"; initialVelocity = \"10 0 0\"; };",
+        );
+        run_ticks(&mut con, &shared, 25);
+        let z = |con: &mut Console, v: &str| -> f32 {
+            eval(con, &format!("return getWord({v}.getPosition(), 2);")).parse().unwrap()
+        };
+        let x = |con: &mut Console, v: &str| -> f32 {
+            eval(con, &format!("return getWord({v}.getPosition(), 0);")).parse().unwrap()
+        };
+        // 25 ticks of 32 ms at 10 m/s²: about half g t², a little more for the steps.
+        let t = 25.0 * 0.032;
+        let fall = 50.0 - z(&mut con, "$m");
+        assert!((fall - 0.5 * 10.0 * t * t).abs() < 0.2, "fell {fall}");
+        assert!((x(&mut con, "$m") - 10.0 * t).abs() < 1e-3);
+        assert_eq!(z(&mut con, "$d"), 50.0, "a plain shot flies straight");
     }
 
     #[test]

@@ -276,7 +276,7 @@ pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: 
     // Items that are not `static` fall onto the ground and rest there (to the bit, so a
     // resting item sends nothing).
     let fall = Motion {
-        gravity: 20.0,
+        gravity: crate::WORLD_GRAVITY,
         arena_half: 2048.0,
         half_extents: Vec3::new(0.35, 0.35, 0.35),
         ground: Some(ground.clone()),
@@ -302,12 +302,22 @@ pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: 
         .map(|(id, o)| (id, o.state.pos))
         .collect();
     // Projectiles fly straight (clients extrapolate them from the create, so they are not
-    // re-sent), hit players other than their source, and stop at walls and the ground.
+    // re-sent) or, ballistic, fall; they hit players other than their source, and stop at
+    // walls and the ground.
     for (&id, g) in sh.objects.iter_mut().filter(|(_, g)| g.class == GameClass::Projectile && !g.exploded) {
         let Some(o) = world.get_mut(id) else { continue };
         g.ticks_left = g.ticks_left.saturating_sub(1);
         let before = o.state.pos;
-        o.advance_unsent(TICK_SECONDS);
+        if g.gravity == 0.0 {
+            o.advance_unsent(TICK_SECONDS);
+        } else {
+            // A falling shot's velocity changes each tick, so its state is sent (dead reckoning
+            // between updates stays within a few centimetres).
+            let mut st = o.state;
+            st.vel.z -= g.gravity * TICK_SECONDS;
+            st.pos += st.vel * TICK_SECONDS;
+            o.set_state(st);
+        }
         let pos = o.state.pos;
         let wall = ground.cast_ray(before, pos).map(|(t, _)| before.lerp(pos, t));
         let hit =

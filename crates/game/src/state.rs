@@ -72,6 +72,9 @@ pub struct GameObject {
     pub falls: bool,
     /// Players: how the datablock makes it run and jump.
     pub tuning: crate::PlayerTuning,
+    /// Projectiles: downward acceleration (m/s²): 0 flies straight; a ballistic one
+    /// (`isBallistic`) falls at the world's gravity times its datablock's `gravityMod`.
+    pub gravity: f32,
 }
 
 impl GameObject {
@@ -90,6 +93,7 @@ impl GameObject {
             orbit: None,
             falls: false,
             tuning: crate::PlayerTuning::default(),
+            gravity: 0.0,
         }
     }
 
