@@ -58,11 +58,16 @@ pub struct PlayerTuning {
     pub max_speed: f32,
     /// Upward speed of a jump (m/s).
     pub jump_speed: f32,
+    /// Walks into other players (`playerCollisions`, default true, as V12's players). The
+    /// controlling client predicts the collision with the other players where it last saw
+    /// them, which over a laggy link disagrees with the server whenever players crowd: a game
+    /// whose players mostly crowd may prefer to let them pass.
+    pub collide: bool,
 }
 
 impl Default for PlayerTuning {
     fn default() -> Self {
-        PlayerTuning { max_speed: 8.0, jump_speed: 8.0 }
+        PlayerTuning { max_speed: 8.0, jump_speed: 8.0, collide: true }
     }
 }
 
@@ -81,6 +86,10 @@ impl PlayerTuning {
             jump_speed: match (num("jumpForce"), num("mass")) {
                 (Some(j), Some(m)) => (j / m).clamp(0.0, 30.0),
                 _ => d.jump_speed,
+            },
+            collide: {
+                let v = con.get_field(db, "playerCollisions");
+                if v.as_text().trim().is_empty() { d.collide } else { v.truthy() }
             },
         }
     }

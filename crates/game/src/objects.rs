@@ -79,6 +79,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     // How a Player runs and jumps (see `PlayerTuning`): unset keeps the game's 8 m/s.
     con.add_field("PlayerData", "maxForwardSpeed", FieldType::String, Value::Empty);
     con.add_field("PlayerData", "jumpForce", FieldType::String, Value::Empty);
+    con.add_field("PlayerData", "playerCollisions", FieldType::String, Value::Empty);
     // Lifetime in ms (40 ticks by default); velocity at the muzzle (scripts use it).
     con.add_field("ProjectileData", "lifetime", FieldType::Float, Value::Float(1280.0));
     con.add_field("ProjectileData", "muzzleVelocity", FieldType::Float, Value::Float(25.0));
@@ -673,7 +674,7 @@ mod tests {
         let scene = |v: &str| sh.by_console[&v.parse::<u32>().unwrap()];
         let (a, b) = (scene(&eval_ro(&mut con, "$a")), scene(&eval_ro(&mut con, "$b")));
         let scout = sh.objects[&a].tuning;
-        assert_eq!(scout, crate::PlayerTuning { max_speed: 16.0, jump_speed: 10.0 });
+        assert_eq!(scout, crate::PlayerTuning { max_speed: 16.0, jump_speed: 10.0, collide: true });
         assert_eq!(sh.objects[&b].tuning, crate::PlayerTuning::default(), "unset fields keep the defaults");
         // A flat floor at z = 0 under both.
         #[derive(Debug)]

@@ -174,20 +174,30 @@ pub(crate) fn player_obstacles(sh: &Shared, ground: &Rc<dyn StaticGeometry>) -> 
 }
 
 pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
-    let obstacles = player_obstacles(sh, &s.ground);
-    let walk_on: Rc<dyn StaticGeometry> = obstacles.clone();
+    let tunings: BTreeMap<u32, crate::PlayerTuning> = s
+        .clients
+        .values()
+        .filter_map(|g| g.control_object())
+        .filter_map(|p| sh.objects.get(&p).map(|o| (p, o.tuning)))
+        .collect();
+    // The other players' boxes, only when some player walks into them.
+    let obstacles = tunings.values().any(|t| t.collide).then(|| player_obstacles(sh, &s.ground));
     let camera = crate::camera_motion();
     let mut out = Vec::new();
-    let tunings: BTreeMap<u32, crate::PlayerTuning> =
-        sh.objects.iter().map(|(id, g)| (*id, g.tuning)).collect();
     let Some(world) = sh.world.as_mut() else { return out };
     // Control objects: apply the clients' moves; a trigger pressed or released is an event.
     let frozen = sh.frozen;
     for g in s.clients.values_mut() {
-        // Each player walks at its datablock's speeds into everyone else.
-        obstacles.set_exempt(g.control_object());
+        // Each player walks at its datablock's speeds (into everyone else, if it collides).
         let tuning = g.control_object().and_then(|p| tunings.get(&p).copied()).unwrap_or_default();
-        let m = motion(Some(walk_on.clone()), tuning);
+        let walk_on: Rc<dyn StaticGeometry> = match &obstacles {
+            Some(o) if tuning.collide => {
+                o.set_exempt(g.control_object());
+                o.clone()
+            }
+            _ => s.ground.clone(),
+        };
+        let m = motion(Some(walk_on), tuning);
         if frozen {
             // The moves are taken (acknowledged) but change nothing.
             let held = g.control_object().and_then(|p| world.get(p).map(|o| (p, o.state)));

@@ -632,6 +632,9 @@ impl ClientSession {
         let Some(ground) = crate::mission::loaded_ground(&self.world, &self.ground) else {
             return motion(None, self.tuning);
         };
+        if !self.tuning.collide {
+            return motion(Some(ground), self.tuning);
+        }
         let mut obstacles = Obstacles::new(Some(ground));
         let half = Motion::default().half_extents;
         for (id, g) in self.other_ghosts() {
