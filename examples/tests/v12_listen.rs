@@ -359,3 +359,58 @@ fn a_mid_match_demo_plays_back_to_the_same_ghost_states() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("corrupt"), "{stderr}");
 }
+
+/// Owner objects (seed 003) in the game: each player is owned by its client, whose bot waves
+/// with a control message the server's `LightMale::onControlMessage` takes; a client that
+/// sends a control message for an object it does not own is dropped as a cheater, and the
+/// other client plays on.
+#[test]
+fn owners_send_control_messages_and_others_are_dropped_as_cheaters() {
+    let probe = std::env::temp_dir().join(format!("v12-owner-probe-{}", std::process::id()));
+    std::fs::create_dir_all(&probe).unwrap();
+    std::fs::write(
+        probe.join("cheat.cs"),
+        "function cheat()\n\
+         {\n\
+            %own = ServerConnection.getControlObject();\n\
+            if (!isObject(%own)) { schedule(300, 0, cheat); return; }\n\
+            for (%i = 0; %i < 64; %i++)\n\
+            {\n\
+               %g = ServerConnection.resolveGhostID(%i);\n\
+               if (%g != 0 && %g != %own) { echo(\"PROBE orders ghost \" @ %i); sendControlMessage(%g, \"wave\"); return; }\n\
+            }\n\
+            schedule(300, 0, cheat);\n\
+         }\n\
+         schedule(300, 0, cheat);\n",
+    )
+    .unwrap();
+    let (mut server, server_rx) = start(&["--dedicated", "--", "-port", "0", "-seconds", "5"]);
+    let addr = listening(&server_rx);
+    let (mut honest, honest_rx) = start(&["--connect", &addr, "--", "-bot", "-name", "Honest"]);
+    let probe_dir = probe.to_str().unwrap().to_string();
+    let (mut cheater, cheater_rx) = start(&[
+        "--connect",
+        &addr,
+        "--add-mod",
+        &probe_dir,
+        "--exec",
+        "cheat.cs",
+        "--",
+        "-bot",
+        "-name",
+        "Cheater",
+    ]);
+    let server_lines = collect(&mut server, &server_rx, Duration::from_secs(60)).join("\n");
+    let honest_lines = collect(&mut honest, &honest_rx, Duration::from_secs(30)).join("\n");
+    let cheater_lines = collect(&mut cheater, &cheater_rx, Duration::from_secs(30)).join("\n");
+    let _ = (server.wait(), honest.wait(), cheater.wait());
+    let _ = std::fs::remove_dir_all(&probe);
+    assert!(server_lines.contains("server: Honest waves"), "{server_lines}");
+    assert!(cheater_lines.contains("PROBE orders ghost"), "{cheater_lines}");
+    assert!(
+        cheater_lines.contains("client: connection dropped: cheater: control message for object"),
+        "{cheater_lines}"
+    );
+    assert!(server_lines.contains("server: Cheater left (cheater"), "{server_lines}");
+    assert!(honest_lines.contains("client: match over"), "{honest_lines}");
+}

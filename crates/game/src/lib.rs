@@ -20,6 +20,7 @@ pub mod mission;
 pub mod mod_files;
 pub mod net_security;
 pub mod objects;
+mod owners;
 pub mod server;
 pub mod state;
 
@@ -124,6 +125,9 @@ pub fn camera_motion() -> Motion {
 pub fn registries() -> (Arc<NetClassRegistry>, Arc<GhostClassRegistry>) {
     let mut b = NetClassRegistryBuilder::new();
     gc::register_events(&mut b);
+    // Seed 003's owned-object events: control messages from an object's owner (and the
+    // client-made objects every game class refuses).
+    v12_netobject::owned::register_events(&mut b);
     b.register::<DataBlockEvent>()
         .register::<DataBlocksDoneEvent>()
         .register::<DataBlocksAckEvent>()

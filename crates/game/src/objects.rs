@@ -115,6 +115,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     register_trigger_methods(con, shared);
     register_camera_methods(con, shared);
     register_client_methods(con);
+    crate::owners::register_server_methods(con, shared);
     let sh = shared.clone();
     con.register_method(
         "GameConnection",
@@ -283,6 +284,7 @@ fn on_remove(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
     let Some(scene) = scene else { return };
     s.by_console.remove(&id);
     s.objects.remove(&scene);
+    crate::owners::object_removed(&mut s, scene);
     if s.control.remove(&scene).is_some() {
         s.control_dirty = true;
     }

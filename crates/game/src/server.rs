@@ -452,6 +452,7 @@ pub(crate) fn server_net_event(
                             con.set_field(client, "connectTokenData", data);
                         }
                     }
+                    shared.borrow_mut().client_conns.insert(client, connection);
                     let mut g = ServerGameConnection::new(connection);
                     let ctl = shared.borrow().control.iter().find(|(_, c)| **c == client).map(|(o, _)| *o);
                     g.set_control_object(ctl);
@@ -469,11 +470,15 @@ pub(crate) fn server_net_event(
                 shared.borrow_mut().control.retain(|_, c| *c != client);
             }
             s.clients.remove(&connection);
+            crate::owners::client_left(shared, connection);
             gc::server_connection_dropped(con, remote, connection, &reason);
         }
         InterfaceEvent::ConnectFailed { .. } => {}
         InterfaceEvent::EventReceived { connection, event } => {
-            if is_datablocks_ack(&*event) {
+            if crate::owners::is_owned_event(&*event) {
+                let client = remote.client_object(connection);
+                crate::owners::server_event(con, client, &s.driver, shared, connection, &*event);
+            } else if is_datablocks_ack(&*event) {
                 // Once per connection; a repeat (or an ack from no game connection) is a
                 // protocol error for that connection only.
                 let step = match s.clients.get_mut(&connection) {

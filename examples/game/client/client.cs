@@ -39,6 +39,17 @@ function clientCmdMatchOver(%text)
 function GameConnection::onConnectionAccepted(%this)
 {
    echo("client: connection accepted");
+   schedule(500, 0, waveWhenSpawned);
+}
+
+// Once this client has its player, it waves: a control message to an object it owns.
+function waveWhenSpawned()
+{
+   %player = ServerConnection.getControlObject();
+   if (isObject(%player))
+      sendControlMessage(%player, "wave");
+   else
+      schedule(500, 0, waveWhenSpawned);
 }
 
 function GameConnection::onConnectionRejected(%this, %reason)

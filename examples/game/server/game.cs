@@ -115,6 +115,15 @@ function DefaultGame::spawnPlayer(%game, %client)
    %player.client = %client;
    %client.player = %player;
    %client.setControlObject(%player);
+   // Seed 003's owner: this client may send its player control messages.
+   %player.setOwner(%client);
+}
+
+// A control message from the player's owner (the server checked who sent it).
+function LightMale::onControlMessage(%data, %player, %client, %text)
+{
+   if (%text $= "wave")
+      echo("server: " @ %client.name @ " waves");
 }
 
 function DefaultGame::respawnPlayer(%game, %client)

@@ -97,6 +97,8 @@ pub struct ClientSession {
     block_class: BTreeMap<u32, String>,
     /// How the control object's datablock makes it run and jump (read each frame).
     tuning: crate::PlayerTuning,
+    /// `sendControlMessage` orders waiting to go to the server (seed 003's control messages).
+    control_out: crate::owners::ControlQueue,
     connected: bool,
     accepted: bool,
     ended: bool,
@@ -200,6 +202,7 @@ impl ClientSession {
             None => iface.connect(now, sock, data),
         };
         let world = MissionWorld::new(resources, Rc::new(RefCell::new(ScriptContainer::default())));
+        let control_out = crate::owners::register_client(con);
         Ok(ClientSession {
             remote,
             driver: Rc::new(RefCell::new(NetDriver::new(iface, port))),
@@ -209,6 +212,7 @@ impl ClientSession {
             blocks: ClientDataBlocks::new(),
             block_class: BTreeMap::new(),
             tuning: crate::PlayerTuning::default(),
+            control_out,
             connected: false,
             accepted: false,
             ended: false,
@@ -284,6 +288,7 @@ impl ClientSession {
         }
         if self.connected {
             let _ = self.remote.flush_to_server(&mut self.driver.borrow_mut().interface, self.server);
+            crate::owners::flush(&self.control_out, &self.driver, self.server);
         }
         self.driver.borrow_mut().pump(
             now,
