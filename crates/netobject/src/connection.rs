@@ -240,8 +240,9 @@ impl NetConnection {
     pub(crate) fn strings_rx(&self) -> &StringReceiver {
         &self.strings_rx
     }
-    pub(crate) fn events_rx_state(&self) -> u32 {
-        self.events.next_ordered_recv()
+    /// The receiving side of the events (a demo's start block records its state).
+    pub(crate) fn events(&self) -> &crate::event_manager::EventManager {
+        &self.events
     }
 
     /// This connection's id.

@@ -2,14 +2,17 @@
 //! so it can be played back later through the same reading code with no server.
 //!
 //! A recording is a start block (protocol version, the event and ghost class digests, the
-//! next guaranteed-ordered event number, the tagged strings received so far, and every
-//! ghost the client holds with its full state), then each accepted data packet with its
+//! next guaranteed-ordered event number, the tagged strings received so far, the ordered
+//! events received early and still held for their predecessors (seed: "all as yet
+//! unprocessed events are written"), and every ghost the client holds with its full
+//! state), then each accepted data packet with its
 //! receive time, then an end mark and a CRC-32 of everything before it. Playback checks
 //! the whole structure and the checksum before it applies anything, so a truncated or
 //! corrupt file is a [`DemoError`], never a panic or a half-played demo.
 //!
 //! File layout (little-endian): `"V12DEMO\0" version:u32 protocol:u32 event_digest:u64
-//! ghost_digest:u64 ordered_next:u32 strings:u16 {slot:u16 len:u16 utf8}* ghosts:u32
+//! ghost_digest:u64 ordered_next:u32 strings:u16 {slot:u16 len:u16 utf8}*
+//! held:u16 {seq:u32 bits:u32 len:u16 event}* ghosts:u32
 //! {ghost:u32 class:u16 len:u32 state}* {1:u8 time:u64 payload_bit:u16 len:u16 datagram}*
 //! 0:u8 crc32:u32`.
 
@@ -27,7 +30,7 @@ use v12_bitstream::BitReader;
 /// First bytes of every demo file.
 pub const DEMO_MAGIC: &[u8; 8] = b"V12DEMO\0";
 /// Format version written by this build.
-pub const DEMO_VERSION: u32 = 1;
+pub const DEMO_VERSION: u32 = 2;
 
 /// Why a demo cannot be played.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,7 +84,7 @@ impl DemoRecorder {
         protocol_version: u32,
         registry: &NetClassRegistry,
         classes: &GhostClassRegistry,
-        ordered_next: u32,
+        events: &EventManager,
         strings: &StringReceiver,
         ghosts: Option<&GhostReceiver>,
         world: &mut dyn GhostClientWorld,
@@ -92,7 +95,7 @@ impl DemoRecorder {
         b.extend_from_slice(&protocol_version.to_le_bytes());
         b.extend_from_slice(&registry.digest().to_le_bytes());
         b.extend_from_slice(&classes.digest().to_le_bytes());
-        b.extend_from_slice(&ordered_next.to_le_bytes());
+        b.extend_from_slice(&events.next_ordered_recv().to_le_bytes());
         let texts: Vec<_> = strings.entries().collect();
         b.extend_from_slice(&(texts.len() as u16).to_le_bytes());
         for (slot, text) in texts {
@@ -100,11 +103,21 @@ impl DemoRecorder {
             b.extend_from_slice(&(text.len() as u16).to_le_bytes());
             b.extend_from_slice(text.as_bytes());
         }
-        let mut held: Vec<(u32, crate::ghost::ObjectId)> =
+        // At most the ordered window's worth, each a few hundred bytes at most.
+        let held = events.held_events();
+        let held: Vec<_> = held.iter().filter(|(_, e, _)| e.len() <= usize::from(u16::MAX)).collect();
+        b.extend_from_slice(&(held.len() as u16).to_le_bytes());
+        for (seq, event, bits) in held {
+            b.extend_from_slice(&seq.to_le_bytes());
+            b.extend_from_slice(&(*bits as u32).to_le_bytes());
+            b.extend_from_slice(&(event.len() as u16).to_le_bytes());
+            b.extend_from_slice(event);
+        }
+        let mut objects: Vec<(u32, crate::ghost::ObjectId)> =
             ghosts.map(|g| g.iter().collect()).unwrap_or_default();
-        held.sort_unstable();
+        objects.sort_unstable();
         let mut entries = Vec::new();
-        for (ghost, object) in held {
+        for (ghost, object) in objects {
             let Some(obj) = world.ghost_mut(object) else { continue };
             let Some(class) = classes.id_of(obj) else { continue };
             entries.push((ghost, class, crate::ghost::pack_state(obj)));
@@ -227,6 +240,18 @@ impl DemoPlayer {
                 .map_err(|_| DemoError::Malformed { what: "tagged string", offset: at })?;
             strings.push((u32::from(slot), Arc::<str>::from(text)));
         }
+        let mut held = Vec::new();
+        for _ in 0..c.u16("held events")? {
+            let seq = c.u32("held events")?;
+            let bits = c.u32("held events")? as usize;
+            let len = c.u16("held events")? as usize;
+            let at = c.pos;
+            c.take(len, "held events")?;
+            if bits > len * 8 {
+                return Err(DemoError::Malformed { what: "held event length", offset: at });
+            }
+            held.push((seq, at, len, bits));
+        }
         let mut ghosts = Vec::new();
         for _ in 0..c.u32("ghost state")? {
             let ghost = c.u32("ghost state")?;
@@ -271,6 +296,11 @@ impl DemoPlayer {
             if !rx_strings.set(slot, text) {
                 return Err(DemoError::StartState(format!("string slot {slot} out of range")));
             }
+        }
+        for (seq, at, len, bits) in held {
+            events
+                .restore_held(seq, &data[at..at + len], bits, &registry, &mut rx_strings)
+                .map_err(|e| DemoError::StartState(format!("held event {seq}: {e}")))?;
         }
         let mut receiver = GhostReceiver::new(classes);
         for (ghost, class, at, len) in ghosts {
@@ -340,5 +370,72 @@ impl DemoPlayer {
     /// The next event the played packets carried (ordered events in order).
     pub fn poll_event(&mut self) -> Option<Box<dyn NetEvent>> {
         self.events.pop_ready()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::{NetEventClass, PackContext, UnpackContext};
+    use crate::ghost::{GhostArena, GhostClassRegistryBuilder};
+    use crate::registry::NetClassRegistryBuilder;
+    use v12_bitstream::BitWriter;
+
+    #[derive(Debug)]
+    struct Note(u32);
+    impl NetEvent for Note {
+        fn pack(&self, w: &mut BitWriter, _: &mut PackContext<'_>) {
+            w.write_int(self.0, 32);
+        }
+    }
+    impl NetEventClass for Note {
+        const NAME: &'static str = "Note";
+        fn unpack(r: &mut BitReader<'_>, _: &mut UnpackContext<'_>) -> crate::Result<Self> {
+            Ok(Self(r.read_int(32)?))
+        }
+    }
+
+    /// Held ordered events go through the file: the start block writes them, the player
+    /// restores them held for their predecessor, and a damaged one is refused.
+    #[test]
+    fn held_events_round_trip_through_the_start_block() {
+        let registry = Arc::new(NetClassRegistryBuilder::new().register::<Note>().build().unwrap());
+        let classes = Arc::new(GhostClassRegistryBuilder::new().build().unwrap());
+        // The bits a receiver held: the class id, then the event.
+        let mut w = BitWriter::new();
+        w.write_int(0, registry.id_bits());
+        w.write_int(7, 32);
+        let bits = w.bit_position();
+        let event = w.into_bytes().to_vec();
+        let record = |held: &[(u32, Vec<u8>, usize)]| {
+            // A receiver expecting 10, holding `held` as `read_packet` keeps early events.
+            let mut events = EventManager::new(ConnectionId(0), false);
+            events.set_next_ordered_recv(10);
+            for (seq, bytes, n) in held {
+                events.recv_held_for_test(*seq, bytes, *n);
+            }
+            DemoRecorder::start(
+                1,
+                &registry,
+                &classes,
+                &events,
+                &StringReceiver::default(),
+                None,
+                &mut GhostArena::new(),
+            )
+            .finish()
+        };
+        let file = record(&[(12, event.clone(), bits)]);
+        let player =
+            DemoPlayer::open(file, registry.clone(), classes.clone(), &mut GhostArena::new()).unwrap();
+        assert_eq!(player.events.held_len(), 1);
+        // Held at the next expected sequence is impossible (it would have been released).
+        let file = record(&[(10, event.clone(), bits)]);
+        let err =
+            DemoPlayer::open(file, registry.clone(), classes.clone(), &mut GhostArena::new()).unwrap_err();
+        assert!(matches!(err, DemoError::StartState(ref m) if m.contains("held event 10")), "{err}");
+        // A bit count the event does not fill.
+        let file = record(&[(12, event, bits + 3)]);
+        assert!(DemoPlayer::open(file, registry, classes, &mut GhostArena::new()).is_err());
     }
 }

@@ -81,6 +81,9 @@ pub struct EventManager {
     ordered_in_flight: BTreeSet<u32>,
     next_recv_seq: u32,
     recv_ordered: Vec<Option<Box<dyn NetEvent>>>,
+    /// The bits of each ordered event held for its predecessors, by sequence: a demo begun
+    /// now writes them (seed: "all as yet unprocessed events are written").
+    recv_held_bits: BTreeMap<u32, (Vec<u8>, usize)>,
     ready: VecDeque<Box<dyn NetEvent>>,
     stats: EventStats,
     fatal: Option<String>,
@@ -100,6 +103,7 @@ impl EventManager {
             ordered_in_flight: BTreeSet::new(),
             next_recv_seq: 0,
             recv_ordered: (0..=SEQ_MASK).map(|_| None).collect(),
+            recv_held_bits: BTreeMap::new(),
             ready: VecDeque::new(),
             stats: EventStats::default(),
             fatal: None,
@@ -391,6 +395,7 @@ impl EventManager {
             } else {
                 None
             };
+            let before = r.clone();
             let ev = self.read_event(r, registry, &mut ctx)?;
             self.stats.received += 1;
             match seq {
@@ -401,13 +406,67 @@ impl EventManager {
                         return Err(NetError::BadEventSequence(seq & SEQ_MASK));
                     }
                     *slot = Some(ev);
-                    while let Some(ev) = self.recv_ordered[(self.next_recv_seq & SEQ_MASK) as usize].take() {
-                        self.ready.push_back(ev);
-                        self.next_recv_seq = self.next_recv_seq.wrapping_add(1);
+                    if seq != self.next_recv_seq {
+                        // Early: held, and kept as bits for a demo that starts meanwhile.
+                        let bits = r.bit_position() - before.bit_position();
+                        self.recv_held_bits.insert(seq, copy_bits(before, bits)?);
                     }
+                    self.release_ready();
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Moves the ordered events whose predecessors all arrived to the ready queue.
+    fn release_ready(&mut self) {
+        while let Some(ev) = self.recv_ordered[(self.next_recv_seq & SEQ_MASK) as usize].take() {
+            self.recv_held_bits.remove(&self.next_recv_seq);
+            self.ready.push_back(ev);
+            self.next_recv_seq = self.next_recv_seq.wrapping_add(1);
+        }
+    }
+
+    /// The ordered events held for their predecessors, as `(sequence, bytes, bits)` in
+    /// sequence order from the next expected one (a demo's start block).
+    pub(crate) fn held_events(&self) -> Vec<(u32, Vec<u8>, usize)> {
+        let next = self.next_recv_seq;
+        let mut held: Vec<(u32, Vec<u8>, usize)> =
+            self.recv_held_bits.iter().map(|(s, (b, n))| (*s, b.clone(), *n)).collect();
+        held.sort_by_key(|(s, _, _)| s.wrapping_sub(next));
+        held
+    }
+
+    /// Test support: a held event's bits, as `read_packet` keeps them (unchecked).
+    #[cfg(test)]
+    pub(crate) fn recv_held_for_test(&mut self, seq: u32, bytes: &[u8], bits: usize) {
+        self.recv_held_bits.insert(seq, (bytes.to_vec(), bits));
+    }
+
+    /// Puts back an ordered event a demo's start block held (read as it was received).
+    pub(crate) fn restore_held(
+        &mut self,
+        seq: u32,
+        bytes: &[u8],
+        bits: usize,
+        registry: &NetClassRegistry,
+        strings: &mut StringReceiver,
+    ) -> Result<()> {
+        let ahead = seq.wrapping_sub(self.next_recv_seq);
+        if ahead == 0
+            || ahead >= MAX_ORDERED_IN_FLIGHT
+            || self.recv_ordered[(seq & SEQ_MASK) as usize].is_some()
+        {
+            return Err(NetError::BadEventSequence(seq & SEQ_MASK));
+        }
+        let mut r = BitReader::new(bytes);
+        let mut ctx = UnpackContext { connection: self.connection, strings };
+        let ev = self.read_event(&mut r, registry, &mut ctx)?;
+        if r.bit_position() != bits {
+            return Err(NetError::BadEventSequence(seq & SEQ_MASK));
+        }
+        self.recv_ordered[(seq & SEQ_MASK) as usize] = Some(ev);
+        self.recv_held_bits.insert(seq, (bytes.to_vec(), bits));
         Ok(())
     }
 
@@ -434,6 +493,18 @@ impl EventManager {
     pub fn held_len(&self) -> usize {
         self.recv_ordered.iter().filter(|s| s.is_some()).count()
     }
+}
+
+/// The next `bits` bits of `r` as bytes (the last byte zero-padded).
+fn copy_bits(mut r: BitReader<'_>, bits: usize) -> Result<(Vec<u8>, usize)> {
+    let mut w = v12_bitstream::BitWriter::new();
+    let mut left = bits;
+    while left > 0 {
+        let n = left.min(64) as u32;
+        w.write_bits(r.read_bits(n)?, n);
+        left -= n as usize;
+    }
+    Ok((w.into_bytes().to_vec(), bits))
 }
 
 #[cfg(test)]
@@ -506,6 +577,35 @@ mod tests {
         let (b3, _) = send(&mut tx, &reg, 200); // 0, 1 resent first, then 4, 5
         assert_eq!(recv(&mut rx, &reg, &b3), vec![0, 1, 2, 3, 4, 5]);
         assert_eq!(tx.stats().resent, 2);
+    }
+
+    /// A demo begun while ordered events are held carries them: a player restored from
+    /// `held_events` releases them with their predecessor, as the live receiver does.
+    #[test]
+    fn held_ordered_events_carry_over_to_a_restored_receiver() {
+        let (reg, mut tx, mut rx) = setup();
+        for i in 0..6 {
+            tx.post(&reg, Box::new(Num(i, Guarantee::GuaranteedOrdered))).unwrap();
+        }
+        let (_lost, rec1) = send(&mut tx, &reg, 80); // 0, 1
+        let (b2, rec2) = send(&mut tx, &reg, 80); // 2, 3: held
+        assert_eq!(recv(&mut rx, &reg, &b2), Vec::<u32>::new());
+        let held = rx.held_events();
+        assert_eq!(held.iter().map(|h| h.0).collect::<Vec<_>>(), vec![2, 3]);
+        // The demo's player: the same next sequence, the held events put back.
+        let mut player = EventManager::new(ConnectionId(0), false);
+        player.set_next_ordered_recv(rx.next_ordered_recv());
+        for (seq, bytes, bits) in &held {
+            player.restore_held(*seq, bytes, *bits, &reg, &mut StringReceiver::default()).unwrap();
+        }
+        assert_eq!(player.held_len(), 2);
+        assert!(player.restore_held(2, &held[0].1, held[0].2, &reg, &mut StringReceiver::default()).is_err());
+        tx.packet_dropped(rec1);
+        tx.packet_delivered(rec2);
+        let (b3, _) = send(&mut tx, &reg, 200);
+        assert_eq!(recv(&mut rx, &reg, &b3), vec![0, 1, 2, 3, 4, 5]);
+        assert_eq!(recv(&mut player, &reg, &b3), vec![0, 1, 2, 3, 4, 5]);
+        assert!(rx.held_events().is_empty(), "released events are not kept as bits");
     }
 
     #[test]

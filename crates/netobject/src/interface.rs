@@ -325,7 +325,7 @@ impl NetInterface {
             version,
             &self.registry,
             &self.ghost_classes,
-            c.events_rx_state(),
+            c.events(),
             c.strings_rx(),
             c.ghost_receiver(),
             world,
