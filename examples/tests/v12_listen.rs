@@ -414,3 +414,73 @@ fn owners_send_control_messages_and_others_are_dropped_as_cheaters() {
     assert!(server_lines.contains("server: Cheater left (cheater"), "{server_lines}");
     assert!(honest_lines.contains("client: match over"), "{honest_lines}");
 }
+
+/// The journal covers the remote console too: a telnet client types a password and a line
+/// into a journaled server; the replay, with no network, runs the same line and prints the
+/// same output.
+#[test]
+fn a_journaled_server_replays_its_telnet_console() {
+    use std::io::{Read, Write};
+    let dir = std::env::temp_dir().join(format!("v12-journal-telnet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let journal = dir.join("server.jnl");
+    let j = journal.to_str().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port().to_string();
+    let args = |mode: &'static str| {
+        vec![
+            "--dedicated",
+            mode,
+            j,
+            "--seed",
+            "6",
+            "--",
+            "-port",
+            "0",
+            "-seconds",
+            "3",
+            "-telnet",
+            &port,
+            "pw",
+            "peek",
+        ]
+        .into_iter()
+        .map(String::from)
+        .collect::<Vec<_>>()
+    };
+    let rec_args = args("--journal-record");
+    let (mut server, server_rx) = start(&rec_args.iter().map(String::as_str).collect::<Vec<_>>());
+    listening(&server_rx);
+    let mut telnet = loop {
+        match std::net::TcpStream::connect(("127.0.0.1", port.parse::<u16>().unwrap())) {
+            Ok(s) => break s,
+            Err(_) => std::thread::sleep(Duration::from_millis(50)),
+        }
+    };
+    telnet.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut seen = String::new();
+    let mut buf = [0u8; 512];
+    let mut read_until = |t: &mut std::net::TcpStream, what: &str, seen: &mut String| {
+        while !seen.contains(what) {
+            let n = t.read(&mut buf).unwrap_or(0);
+            assert!(n > 0, "telnet closed before {what:?}: {seen}");
+            seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    };
+    read_until(&mut telnet, "Password:", &mut seen);
+    telnet.write_all(b"pw\r\necho(\"TELNET \" @ getWordCount(\"a b c\"));\r\n").unwrap();
+    read_until(&mut telnet, "TELNET 3", &mut seen);
+    drop(telnet);
+    let recorded = collect(&mut server, &server_rx, Duration::from_secs(60));
+    let _ = server.wait();
+    let play_args = args("--journal-play");
+    let (mut replay, replay_rx) = start(&play_args.iter().map(String::as_str).collect::<Vec<_>>());
+    let replayed = collect(&mut replay, &replay_rx, Duration::from_secs(60));
+    assert!(replay.wait().expect("replay exits").success(), "{replayed:?}");
+    let same = |lines: &[String]| -> Vec<String> {
+        lines.iter().filter(|l| !l.starts_with("STATUS ") && !l.starts_with("LISTENING ")).cloned().collect()
+    };
+    let (a, b) = (same(&recorded), same(&replayed));
+    assert!(a.iter().any(|l| l == "TELNET 3"), "{a:?}");
+    assert_eq!(a, b, "the replay's output differs");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -191,8 +191,16 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
     register_demo_functions(&mut con, &requests);
     // The game object classes (`new Player()`, `new Item()`, ...) and their datablocks.
     crate::objects::register(&mut con, &shared);
-    let mut telnet = v12_sim::telnet::TelnetServer::register(&mut con);
-    let mut tcp_objects = v12_sim::tcp_object::TcpObjects::register(&mut con);
+    // The telnet console's and TCPObjects' connections go through the journal too.
+    let tcp = || -> Box<dyn v12_platform::TcpIo> {
+        let live = Box::new(v12_platform::TcpNet::new());
+        match &cfg.journal {
+            Some(j) => j.tcp(live),
+            None => live,
+        }
+    };
+    let mut telnet = v12_sim::telnet::TelnetServer::register_with(&mut con, tcp());
+    let mut tcp_objects = v12_sim::tcp_object::TcpObjects::register_with(&mut con, tcp());
     let directory = crate::browser::ServerDirectory::register(&mut con);
     let browser = crate::browser::ServerBrowser::register(&mut con);
     con.set_global("Game::argc", cfg.script_args.len() as i64);

@@ -16,8 +16,8 @@ use std::io::{self, BufReader, BufWriter};
 use std::path::Path;
 use std::rc::Rc;
 use v12_platform::{
-    Clock, ConsoleEvent, Datagram, Event, JournalReader, JournalWriter, Millis, NetAddress,
-    PacketReceiveEvent, SystemClock, TimeEvent, Transport,
+    Clock, ConnectionTag, ConsoleEvent, Datagram, Event, JournalReader, JournalWriter, Millis, NetAddress,
+    PacketReceiveEvent, SystemClock, TcpIo, TimeEvent, Transport,
 };
 
 /// Why the journal stopped.
@@ -186,6 +186,26 @@ impl SessionJournal {
         Box::new(JournalPort { inner, journal: self.clone() })
     }
 
+    /// Wraps the TCP connections (telnet console, `TCPObject`s) so what they receive, and
+    /// what the sockets answered, is recorded or replayed.
+    pub fn tcp(&self, inner: Box<dyn TcpIo>) -> Box<dyn TcpIo> {
+        Box::new(JournalTcp { inner, journal: self.clone() })
+    }
+
+    /// A note: written when recording, read back (and checked to be one) when replaying.
+    fn note(&self, wanted: &'static str, prefix: &str, live: impl FnOnce() -> String) -> Option<String> {
+        if !self.is_playing() {
+            let line = format!("{prefix} {}", live());
+            self.write(&Event::Console(ConsoleEvent { line: line.clone() }));
+            return Some(line[prefix.len() + 1..].to_string());
+        }
+        let starts = |e: &Event| matches!(e, Event::Console(c) if c.line.starts_with(prefix));
+        match self.read(wanted, starts) {
+            Some(Event::Console(c)) => Some(c.line[prefix.len()..].trim_start().to_string()),
+            _ => None,
+        }
+    }
+
     /// Ends the recording (the end record and a flush); nothing for a replay.
     pub fn finish(&self) -> Result<(), JournalError> {
         let mode = std::mem::replace(&mut *self.mode.borrow_mut(), Mode::Stopped);
@@ -260,6 +280,114 @@ impl Transport for JournalPort {
 
     fn next_wakeup(&self) -> Option<Millis> {
         self.inner.next_wakeup()
+    }
+}
+
+/// TCP connections through the journal. Recording, each call goes to the sockets and what
+/// they answered (the tags handed out, listen results, addresses, refused sends, and each
+/// `process` batch of events) is written down; replaying, the same calls get the same
+/// answers from the journal and no socket is touched.
+#[derive(Debug)]
+struct JournalTcp {
+    inner: Box<dyn TcpIo>,
+    journal: SessionJournal,
+}
+
+fn tag_text(t: ConnectionTag) -> String {
+    t.0.to_string()
+}
+
+fn parse_tag(s: Option<String>) -> ConnectionTag {
+    ConnectionTag(s.and_then(|s| s.trim().parse().ok()).unwrap_or(u32::MAX))
+}
+
+fn addr_text(a: Option<NetAddress>) -> String {
+    a.map_or_else(|| "none".to_string(), |a| a.to_string())
+}
+
+impl TcpIo for JournalTcp {
+    fn listen(&mut self, addr: NetAddress) -> io::Result<ConnectionTag> {
+        let mut live = None;
+        let got = self.journal.note("a TCP listen", "tcp listen", || {
+            let r = self.inner.listen(addr);
+            let text = match &r {
+                Ok(t) => format!("ok {}", tag_text(*t)),
+                Err(e) => format!("err {e}"),
+            };
+            live = Some(r);
+            text
+        });
+        if let Some(r) = live {
+            return r;
+        }
+        match got.as_deref().and_then(|g| g.strip_prefix("ok ")) {
+            Some(t) => Ok(parse_tag(Some(t.to_string()))),
+            None => Err(io::Error::other(got.unwrap_or_default().trim_start_matches("err ").to_string())),
+        }
+    }
+
+    fn connect(&mut self, addr: NetAddress) -> ConnectionTag {
+        parse_tag(self.journal.note("a TCP connect", "tcp connect", || tag_text(self.inner.connect(addr))))
+    }
+
+    fn connect_host(&mut self, text: &str) -> ConnectionTag {
+        parse_tag(
+            self.journal.note("a TCP connect", "tcp connect", || tag_text(self.inner.connect_host(text))),
+        )
+    }
+
+    fn send(&mut self, tag: ConnectionTag, data: &[u8]) -> io::Result<()> {
+        // A refused send drops the client, so whether it was taken is part of the session.
+        let mut live = None;
+        let got = self.journal.note("a TCP send", "tcp send", || {
+            let r = self.inner.send(tag, data);
+            let text = if r.is_ok() { "ok".to_string() } else { "refused".to_string() };
+            live = Some(r);
+            text
+        });
+        match (live, got.as_deref()) {
+            (Some(r), _) => r,
+            (None, Some("ok")) => Ok(()),
+            _ => Err(io::Error::other("send refused (journal)")),
+        }
+    }
+
+    fn close(&mut self, tag: ConnectionTag) {
+        if !self.journal.is_playing() {
+            self.inner.close(tag);
+        }
+    }
+
+    fn local_addr(&self, tag: ConnectionTag) -> Option<NetAddress> {
+        let a = self.journal.note("a TCP address", "tcp addr", || addr_text(self.inner.local_addr(tag)))?;
+        a.parse().ok()
+    }
+
+    fn peer_addr(&self, tag: ConnectionTag) -> Option<NetAddress> {
+        let a = self.journal.note("a TCP address", "tcp addr", || addr_text(self.inner.peer_addr(tag)))?;
+        a.parse().ok()
+    }
+
+    fn process(&mut self, out: &mut Vec<Event>) {
+        if !self.journal.is_playing() {
+            let start = out.len();
+            self.inner.process(out);
+            for e in &out[start..] {
+                self.journal.write(e);
+            }
+            self.journal.write(&Event::Console(ConsoleEvent { line: "tcpbatch".into() }));
+            return;
+        }
+        let part = |e: &Event| {
+            matches!(e, Event::ConnectedAccept(_) | Event::ConnectedNotify(_) | Event::ConnectedReceive(_))
+                || matches!(e, Event::Console(c) if c.line == "tcpbatch")
+        };
+        while let Some(e) = self.journal.read("a TCP event or the end of a batch", part) {
+            if matches!(&e, Event::Console(_)) {
+                break;
+            }
+            out.push(e);
+        }
     }
 }
 

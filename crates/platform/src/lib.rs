@@ -25,7 +25,7 @@ pub use journal::{Journal, JournalError, JournalReader, JournalSession, JournalW
 pub use keys::key_code;
 pub use memory::{LoopbackTransport, MemoryNetwork};
 pub use net::Net;
-pub use tcp::TcpNet;
+pub use tcp::{TcpIo, TcpNet};
 pub use time::{Clock, ManualClock, Millis, SystemClock, TimeEventSource};
 pub use transport::{Datagram, Transport};
 pub use udp::{UdpConfig, UdpTransport};

@@ -306,6 +306,55 @@ fn read_some(tag: ConnectionTag, conn: &mut Conn, buf: &mut [u8], out: &mut Vec<
     true
 }
 
+/// What the engine does with guaranteed (TCP) connections: [`TcpNet`] on real sockets, or a
+/// wrapper that journals them (records what arrives; on replay gives it back with no
+/// network). The telnet console and `TCPObject` use it.
+pub trait TcpIo: std::fmt::Debug {
+    /// `Net::openListenPort`: listens at `addr`.
+    fn listen(&mut self, addr: NetAddress) -> io::Result<ConnectionTag>;
+    /// `Net::openConnectTo`: starts a connection to `addr`.
+    fn connect(&mut self, addr: NetAddress) -> ConnectionTag;
+    /// Starts a connection to `host:port` (resolved without blocking).
+    fn connect_host(&mut self, text: &str) -> ConnectionTag;
+    /// Queues bytes for a connection; refused past [`TCP_SEND_LIMIT`].
+    fn send(&mut self, tag: ConnectionTag, data: &[u8]) -> io::Result<()>;
+    /// Closes a connection or a listening port.
+    fn close(&mut self, tag: ConnectionTag);
+    /// The local address of a connection or listening port.
+    fn local_addr(&self, tag: ConnectionTag) -> Option<NetAddress>;
+    /// The peer's address of a connection.
+    fn peer_addr(&self, tag: ConnectionTag) -> Option<NetAddress>;
+    /// `Net::process`: what happened on the sockets, as events.
+    fn process(&mut self, out: &mut Vec<Event>);
+}
+
+impl TcpIo for TcpNet {
+    fn listen(&mut self, addr: NetAddress) -> io::Result<ConnectionTag> {
+        TcpNet::listen(self, addr)
+    }
+    fn connect(&mut self, addr: NetAddress) -> ConnectionTag {
+        TcpNet::connect(self, addr)
+    }
+    fn connect_host(&mut self, text: &str) -> ConnectionTag {
+        TcpNet::connect_host(self, text)
+    }
+    fn send(&mut self, tag: ConnectionTag, data: &[u8]) -> io::Result<()> {
+        TcpNet::send(self, tag, data)
+    }
+    fn close(&mut self, tag: ConnectionTag) {
+        TcpNet::close(self, tag);
+    }
+    fn local_addr(&self, tag: ConnectionTag) -> Option<NetAddress> {
+        TcpNet::local_addr(self, tag)
+    }
+    fn peer_addr(&self, tag: ConnectionTag) -> Option<NetAddress> {
+        TcpNet::peer_addr(self, tag)
+    }
+    fn process(&mut self, out: &mut Vec<Event>) {
+        TcpNet::process(self, out);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

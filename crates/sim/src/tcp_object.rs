@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
 use v12_console_vm::{Console, ObjectId, Value};
-use v12_platform::{ConnectState, ConnectionTag, Event, NetAddress, TcpNet};
+use v12_platform::{ConnectState, ConnectionTag, Event, NetAddress, TcpIo, TcpNet};
 
 /// Longest line handed to `onLine` (bytes).
 pub const MAX_LINE: usize = 64 * 1024;
@@ -55,7 +55,7 @@ struct Conn {
 /// Every script TCP connection: call [`TcpObjects::pump`] once a frame.
 #[derive(Debug)]
 pub struct TcpObjects {
-    net: TcpNet,
+    net: Box<dyn TcpIo>,
     shared: Rc<RefCell<Shared>>,
     conns: BTreeMap<ConnectionTag, Conn>,
     by_object: BTreeMap<ObjectId, ConnectionTag>,
@@ -69,6 +69,11 @@ fn object_of(c: &Console, a: &v12_console_vm::CallArgs<'_>) -> Option<ObjectId> 
 impl TcpObjects {
     /// Registers the `TCPObject` and `HTTPObject` classes and their methods.
     pub fn register(con: &mut Console) -> Self {
+        Self::register_with(con, Box::new(TcpNet::new()))
+    }
+
+    /// [`Self::register`] over `net` (a journaled one, say).
+    pub fn register_with(con: &mut Console, net: Box<dyn TcpIo>) -> Self {
         let _ = con.register_class("TCPObject", "SimObject");
         // V12 links a TCPObject's name into its namespace (`function IRC::onLine`).
         con.set_script_class("TCPObject", true);
@@ -128,13 +133,7 @@ impl TcpObjects {
                 true
             },
         );
-        Self {
-            net: TcpNet::new(),
-            shared,
-            conns: BTreeMap::new(),
-            by_object: BTreeMap::new(),
-            events: Vec::new(),
-        }
+        Self { net, shared, conns: BTreeMap::new(), by_object: BTreeMap::new(), events: Vec::new() }
     }
 
     /// Open connections and listening ports.
@@ -198,7 +197,7 @@ impl TcpObjects {
                 let tag = self.net.connect_host(strip_ip_prefix(&address));
                 self.attach(tag, id, false, Some(request));
             }
-            Request::Listen(id, port) => match listen(&mut self.net, con, port) {
+            Request::Listen(id, port) => match listen(&mut *self.net, con, port) {
                 Ok((bound, tag)) => {
                     self.attach(tag, id, true, None);
                     con.set_field(id, "port", i64::from(bound));
@@ -325,7 +324,7 @@ impl TcpObjects {
 
 /// Opens a listening port: loopback unless the server binds wider (`$Pref::Net::BindAddress`);
 /// port 0 takes a free one. The port bound, and its tag.
-pub(crate) fn listen(net: &mut TcpNet, con: &Console, port: u16) -> std::io::Result<(u16, ConnectionTag)> {
+pub(crate) fn listen(net: &mut dyn TcpIo, con: &Console, port: u16) -> std::io::Result<(u16, ConnectionTag)> {
     let ip = con
         .get_global("Pref::Net::BindAddress")
         .as_text()

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
 use v12_console_vm::{Console, Level, OutputSink, StdioSink, Value};
-use v12_platform::{ConnectState, ConnectionTag, Event, TcpNet};
+use v12_platform::{ConnectState, ConnectionTag, Event, TcpIo, TcpNet};
 
 /// Longest line a client may type (bytes); past it the client is disconnected.
 pub const MAX_LINE: usize = 1024;
@@ -236,7 +236,7 @@ struct Params {
 
 /// The remote console over the platform's TCP: call [`TelnetServer::pump`] once a frame.
 pub struct TelnetServer {
-    net: TcpNet,
+    net: Box<dyn TcpIo>,
     port: Option<(u16, ConnectionTag)>,
     sessions: TelnetSessions,
     params: Rc<RefCell<Params>>,
@@ -257,6 +257,11 @@ impl TelnetServer {
     /// Registers `telnetSetParameters(port, consolePass, listenPass)` and routes the console's
     /// output (printed to stdout as before) to the telnet clients as well.
     pub fn register(con: &mut Console) -> Self {
+        Self::register_with(con, Box::new(TcpNet::new()))
+    }
+
+    /// [`Self::register`] over `net` (a journaled one, say).
+    pub fn register_with(con: &mut Console, net: Box<dyn TcpIo>) -> Self {
         let params = Rc::new(RefCell::new(Params::default()));
         let p = params.clone();
         con.register_function(
@@ -272,14 +277,7 @@ impl TelnetServer {
         );
         let output = Rc::new(RefCell::new(VecDeque::new()));
         con.set_output(Box::new(TeeSink { inner: Box::new(StdioSink), lines: output.clone() }));
-        Self {
-            net: TcpNet::new(),
-            port: None,
-            sessions: TelnetSessions::default(),
-            params,
-            output,
-            events: Vec::new(),
-        }
+        Self { net, port: None, sessions: TelnetSessions::default(), params, output, events: Vec::new() }
     }
 
     /// The port listened on, if any.
@@ -324,7 +322,7 @@ impl TelnetServer {
         if port == 0 {
             return;
         }
-        match crate::tcp_object::listen(&mut self.net, con, port) {
+        match crate::tcp_object::listen(&mut *self.net, con, port) {
             Ok((bound, tag)) => {
                 self.port = Some((bound, tag));
                 con.set_global("Telnet::Port", i64::from(bound));
