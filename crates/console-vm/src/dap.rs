@@ -183,14 +183,15 @@ impl Adapter {
             }
             "setExceptionBreakpoints" => vec![self.respond(req, json!({}))],
             "configurationDone" => {
+                // Breakpoints are set: let the program run. A program that waits for its
+                // debugger (launched, or `waitForClient`) starts now; a running one is told
+                // to continue, which changes nothing.
                 let mut out = vec![self.respond(req, json!({}))];
-                if self.launched {
-                    if self.stop_on_entry {
-                        self.reason = "entry";
-                        out.push(Action::Engine("STEPIN".into()));
-                    } else {
-                        out.push(Action::Engine("CONTINUE".into()));
-                    }
+                if self.launched && self.stop_on_entry {
+                    self.reason = "entry";
+                    out.push(Action::Engine("STEPIN".into()));
+                } else {
+                    out.push(Action::Engine("CONTINUE".into()));
                 }
                 out
             }

@@ -127,3 +127,64 @@ fn an_editor_launches_breaks_inspects_steps_and_ends() {
     c.request("disconnect", json!({}));
     assert!(child.wait().unwrap().success());
 }
+
+/// `attach` joins a program that opened its debugger port itself (here `tscript
+/// --dbg-port`, waiting for a client; `v12 -- -dbg` works the same), with the folder its
+/// script names are relative to as `root`.
+#[test]
+fn an_editor_attaches_to_a_waiting_program() {
+    let dir = std::env::temp_dir().join(format!("tscript-dap-attach-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("work.cs"),
+        "function twice(%n)\n{\n   return %n * 2;\n}\necho(\"got \" @ twice(21));\n",
+    )
+    .unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut program = Command::new(env!("CARGO_BIN_EXE_tscript"))
+        .args(["--dbg-port", &port.to_string(), "--dbg-password", "pw", "work.cs"])
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut adapter = Command::new(env!("CARGO_BIN_EXE_tscript"))
+        .arg("--dap")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let out = adapter.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut r = BufReader::new(out);
+        while let Ok(Some(m)) = read_message(&mut r) {
+            if tx.send(m).is_err() {
+                break;
+            }
+        }
+    });
+    let mut c = Client { stdin: adapter.stdin.take().unwrap(), rx, seq: 0, seen: Vec::new() };
+    c.request("initialize", json!({"adapterID": "torquescript"}));
+    let root = dir.to_string_lossy().into_owned();
+    // The adapter keeps trying for a few seconds while the program starts listening.
+    c.request("attach", json!({"port": port, "password": "pw", "root": root}));
+    let file = dir.join("work.cs").to_string_lossy().into_owned();
+    c.request("setBreakpoints", json!({"source": {"path": file}, "breakpoints": [{"line": 3}]}));
+    c.request("configurationDone", json!({}));
+    assert_eq!(c.event("stopped")["reason"], "breakpoint");
+    let stack = c.request("stackTrace", json!({"threadId": 1}));
+    assert_eq!(stack["stackFrames"][0]["source"]["path"], file.as_str());
+    assert_eq!(c.request("evaluate", json!({"expression": "%n", "frameId": 0}))["result"], "21");
+    c.request("continue", json!({"threadId": 1}));
+    let mut printed = String::new();
+    while !printed.contains("got 42") {
+        printed.push_str(c.event("output")["output"].as_str().unwrap_or(""));
+    }
+    c.event("terminated");
+    c.request("disconnect", json!({}));
+    assert!(program.wait().unwrap().success());
+    assert!(adapter.wait().unwrap().success());
+}
