@@ -4,64 +4,15 @@
 //! (keep-alives while stopped), the game resumes where it stopped and the match ends
 //! normally on both sides.
 
+#[path = "common/gui.rs"]
+mod gui;
+#[path = "common/procs.rs"]
+mod procs;
+
+use procs::{collect, listening, start, wait_for};
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
-
-const V12: &str = env!("CARGO_BIN_EXE_v12");
-
-fn start(args: &[&str]) -> (Child, mpsc::Receiver<String>) {
-    let mut child = Command::new(V12)
-        .arg("--mod")
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/game"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .stdin(Stdio::null())
-        .spawn()
-        .expect("v12 starts");
-    let out = child.stdout.take().expect("stdout");
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(out).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    (child, rx)
-}
-
-fn collect(child: &mut Child, rx: &mpsc::Receiver<String>, limit: Duration) -> Vec<String> {
-    let end = Instant::now() + limit;
-    let mut lines = Vec::new();
-    loop {
-        match rx.recv_timeout(Duration::from_millis(200)) {
-            Ok(l) => lines.push(l),
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
-            Err(mpsc::RecvTimeoutError::Timeout) if Instant::now() > end => {
-                let _ = child.kill();
-                break;
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-        }
-    }
-    lines
-}
-
-/// Lines until one starts with `prefix` (returned); the others are kept in `seen`.
-fn wait_for(rx: &mpsc::Receiver<String>, prefix: &str, seen: &mut Vec<String>) -> String {
-    loop {
-        let line =
-            rx.recv_timeout(Duration::from_secs(60)).unwrap_or_else(|_| panic!("no {prefix}: {seen:?}"));
-        if line.starts_with(prefix) {
-            return line;
-        }
-        seen.push(line);
-    }
-}
 
 #[test]
 fn a_server_stopped_at_a_breakpoint_keeps_its_client_and_resumes() {
@@ -151,8 +102,8 @@ function onDebuggerClosed(%why) { echo("PROBE closed " @ %why); quit(); }
     let port_arg = port.to_string();
     let (mut target, target_rx) =
         start(&["--dedicated", "--", "-port", "0", "-seconds", "4", "-dbg", &port_arg, "secret"]);
-    let mut target_lines = Vec::new();
-    wait_for(&target_rx, "LISTENING ", &mut target_lines);
+    listening(&target_rx);
+    let target_lines: Vec<String> = Vec::new();
     let addr = format!("127.0.0.1:{port}");
     let (mut debugger, debugger_rx) =
         start(&["--add-mod", &dir, "--exec", "probe.cs", "--", "-debugger", &addr, "secret"]);
@@ -175,10 +126,6 @@ function onDebuggerClosed(%why) { echo("PROBE closed " @ %why); quit(); }
 fn the_debugger_screen_attaches_steps_and_evaluates() {
     use v12_game::client::screenshot::client_console;
     use v12_game::client::ui::ClientUi;
-    use v12_gui::screen_rect;
-    use v12_platform::{
-        InputAction, InputDeviceType, InputEvent, InputObjectType, Modifiers, MouseMoveEvent,
-    };
 
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let dir = std::env::temp_dir().join(format!("v12-debugger-screen-{}", std::process::id()));
@@ -199,25 +146,7 @@ fn the_debugger_screen_attaches_steps_and_evaluates() {
     let mut tcp = v12_sim::tcp_object::TcpObjects::register(&mut con);
     let mut ui = ClientUi::new(&mut con, 800, 600).unwrap();
     ui.show(&mut con, "MainMenuGui").unwrap();
-    let click = |con: &mut v12_console_vm::Console, ui: &mut ClientUi, name: &str| {
-        let id = con.find_object_str(name).unwrap_or_else(|| panic!("no control {name}"));
-        let r = screen_rect(con, id);
-        let (x, y) = (r.x + r.w / 2, r.y + r.h / 2);
-        ui.canvas.process_mouse_move(con, &MouseMoveEvent { x_pos: x, y_pos: y, modifiers: Modifiers::NONE });
-        for make in [true, false] {
-            let ev = InputEvent {
-                device_type: InputDeviceType::Mouse,
-                device_inst: 0,
-                object_type: InputObjectType::Button,
-                object_inst: 0,
-                action: if make { InputAction::Make } else { InputAction::Break },
-                modifiers: Modifiers::NONE,
-                ascii: 0,
-                value: if make { 1.0 } else { 0.0 },
-            };
-            ui.canvas.process_input(con, &ev);
-        }
-    };
+    use gui::click;
     click(&mut con, &mut ui, "DebuggerButton");
     assert_eq!(con.eval("return Canvas.getContent().getName();").unwrap().to_string(), "DebuggerGui");
 

@@ -3,63 +3,12 @@
 //! host's player gets ghosts and a control object, both see the same final scoreboard,
 //! and both processes quit on their own when the match ends.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+#[path = "common/procs.rs"]
+mod procs;
 
-const V12: &str = env!("CARGO_BIN_EXE_v12");
-
-/// Starts `v12` with `args`; its stdout lines arrive on the returned channel.
-fn start(args: &[&str]) -> (Child, mpsc::Receiver<String>) {
-    let mut child = Command::new(V12)
-        .arg("--mod")
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/game"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .stdin(Stdio::null())
-        .spawn()
-        .expect("v12 starts");
-    let out = child.stdout.take().expect("stdout");
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(out).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    (child, rx)
-}
-
-/// Every line until the process closes its stdout (a hang guard kills it after `limit`).
-fn collect(child: &mut Child, rx: &mpsc::Receiver<String>, limit: Duration) -> Vec<String> {
-    let end = Instant::now() + limit;
-    let mut lines = Vec::new();
-    loop {
-        match rx.recv_timeout(Duration::from_millis(200)) {
-            Ok(l) => lines.push(l),
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
-            Err(mpsc::RecvTimeoutError::Timeout) if Instant::now() > end => {
-                let _ = child.kill();
-                break;
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-        }
-    }
-    lines
-}
-
-/// The address a starting server prints (`LISTENING addr`).
-fn listening(rx: &mpsc::Receiver<String>) -> String {
-    loop {
-        let line = rx.recv_timeout(Duration::from_secs(30)).expect("the server starts");
-        if let Some(a) = line.strip_prefix("LISTENING ") {
-            return a.trim().to_string();
-        }
-    }
-}
+use procs::{V12, collect, listening, start};
+use std::process::Command;
+use std::time::Duration;
 
 fn scoreboard(lines: &[String]) -> Option<String> {
     lines.iter().rev().find_map(|l| l.strip_prefix("SCOREBOARD ").map(|s| s.trim().to_string()))

@@ -50,18 +50,8 @@ impl Client {
     }
 }
 
-#[test]
-fn an_editor_launches_breaks_inspects_steps_and_ends() {
-    let dir = std::env::temp_dir().join(format!("tscript-dap-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let game = dir.join("game.cs");
-    std::fs::write(
-        &game,
-        "function add(%a, %b)\n{\n   %sum = %a + %b;\n   echo(\"sum \" @ %sum);\n   return %sum;\n}\necho(\"done \" @ add(2, 3));\n",
-    )
-    .unwrap();
-    let game = game.to_string_lossy().into_owned();
+/// `tscript --dap` with a client on its pipes.
+fn adapter() -> (std::process::Child, Client) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tscript"))
         .arg("--dap")
         .stdin(Stdio::piped())
@@ -79,7 +69,23 @@ fn an_editor_launches_breaks_inspects_steps_and_ends() {
             }
         }
     });
-    let mut c = Client { stdin: child.stdin.take().unwrap(), rx, seq: 0, seen: Vec::new() };
+    let c = Client { stdin: child.stdin.take().unwrap(), rx, seq: 0, seen: Vec::new() };
+    (child, c)
+}
+
+#[test]
+fn an_editor_launches_breaks_inspects_steps_and_ends() {
+    let dir = std::env::temp_dir().join(format!("tscript-dap-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = dir.join("game.cs");
+    std::fs::write(
+        &game,
+        "function add(%a, %b)\n{\n   %sum = %a + %b;\n   echo(\"sum \" @ %sum);\n   return %sum;\n}\necho(\"done \" @ add(2, 3));\n",
+    )
+    .unwrap();
+    let game = game.to_string_lossy().into_owned();
+    let (mut child, mut c) = adapter();
 
     let caps = c.request("initialize", json!({"adapterID": "torquescript"}));
     assert_eq!(caps["supportsConfigurationDoneRequest"], true);
@@ -149,24 +155,7 @@ fn an_editor_attaches_to_a_waiting_program() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mut adapter = Command::new(env!("CARGO_BIN_EXE_tscript"))
-        .arg("--dap")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let out = adapter.stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut r = BufReader::new(out);
-        while let Ok(Some(m)) = read_message(&mut r) {
-            if tx.send(m).is_err() {
-                break;
-            }
-        }
-    });
-    let mut c = Client { stdin: adapter.stdin.take().unwrap(), rx, seq: 0, seen: Vec::new() };
+    let (mut adapter, mut c) = adapter();
     c.request("initialize", json!({"adapterID": "torquescript"}));
     let root = dir.to_string_lossy().into_owned();
     // The adapter keeps trying for a few seconds while the program starts listening.

@@ -1,0 +1,68 @@
+//! Running `v12` processes in a test: start one on the example game, read its stdout lines,
+//! wait for a line, collect the rest until it exits. Shared by the process-level tests
+//! (`#[path = "common/procs.rs"] mod procs;`).
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+pub const V12: &str = env!("CARGO_BIN_EXE_v12");
+
+/// Starts `v12` on the example game with `args`; its stdout lines arrive on the channel.
+pub fn start(args: &[&str]) -> (Child, mpsc::Receiver<String>) {
+    let mut child = Command::new(V12)
+        .arg("--mod")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/game"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("v12 starts");
+    let out = child.stdout.take().expect("stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    (child, rx)
+}
+
+/// Every line until the process closes its stdout (a hang guard kills it after `limit`).
+pub fn collect(child: &mut Child, rx: &mpsc::Receiver<String>, limit: Duration) -> Vec<String> {
+    let end = Instant::now() + limit;
+    let mut lines = Vec::new();
+    loop {
+        match rx.recv_timeout(Duration::from_millis(200)) {
+            Ok(l) => lines.push(l),
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(mpsc::RecvTimeoutError::Timeout) if Instant::now() > end => {
+                let _ = child.kill();
+                break;
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+    }
+    lines
+}
+
+/// Lines until one starts with `prefix` (returned); the others are kept in `seen`.
+pub fn wait_for(rx: &mpsc::Receiver<String>, prefix: &str, seen: &mut Vec<String>) -> String {
+    loop {
+        let line =
+            rx.recv_timeout(Duration::from_secs(60)).unwrap_or_else(|_| panic!("no {prefix}: {seen:?}"));
+        if line.starts_with(prefix) {
+            return line;
+        }
+        seen.push(line);
+    }
+}
+
+/// The address a starting server prints (`LISTENING addr`).
+pub fn listening(rx: &mpsc::Receiver<String>) -> String {
+    wait_for(rx, "LISTENING ", &mut Vec::new())["LISTENING ".len()..].trim().to_string()
+}
