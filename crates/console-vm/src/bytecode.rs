@@ -348,9 +348,19 @@ impl FuncDef {
     /// Patches a breakpoint over the instruction at `pc`.
     pub(crate) fn set_break(&self, pc: usize) {
         let Some(cell) = self.code.get(pc) else { return };
-        let op = cell.get();
-        if op != Op::Break {
-            self.patched.borrow_mut().push((pc as u32, op));
+        let mut patched = self.patched.borrow_mut();
+        if !patched.iter().any(|p| p.0 as usize == pc) {
+            patched.push((pc as u32, cell.get()));
+        }
+        cell.set(Op::Break);
+    }
+
+    /// A breakpoint whose instruction ran once in its place: the break goes back, unless it
+    /// was cleared meanwhile.
+    pub(crate) fn rearm_break(&self, pc: usize) {
+        if self.patched.borrow().iter().any(|p| p.0 as usize == pc)
+            && let Some(cell) = self.code.get(pc)
+        {
             cell.set(Op::Break);
         }
     }

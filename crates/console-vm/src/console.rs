@@ -166,16 +166,8 @@ pub struct Console {
     pub(crate) config: ConsoleConfig,
     /// `quit()` was called.
     pub(crate) quit: bool,
-    /// Every live compiled function by file, for the debugger.
-    pub(crate) code_registry: crate::debug_link::CodeRegistry,
-    /// The remote debugger, while `dbgSetParameters` has a port open.
-    pub(crate) debugger: Option<Box<crate::debug_link::Debugger>>,
-    /// Console lines waiting to go to the debugger client as `COUT` (while one is connected).
-    pub(crate) debug_cout: Option<Vec<String>>,
-    /// The host's hook while a script is stopped at a breakpoint.
-    pub(crate) debug_idle: Option<crate::debug_link::IdleHook>,
-    /// Time spent stopped at breakpoints.
-    pub(crate) debug_paused_ms: u64,
+    /// The remote debugger's parts (boxed: the interpreter's hot fields stay together).
+    pub(crate) debug: Box<crate::debug_link::DebugParts>,
 }
 
 impl fmt::Debug for Console {
@@ -210,11 +202,7 @@ impl Console {
             rng_state: 0x853c_49e6_748f_ea9b,
             config,
             quit: false,
-            code_registry: Default::default(),
-            debugger: None,
-            debug_cout: None,
-            debug_idle: None,
-            debug_paused_ms: 0,
+            debug: Box::default(),
         }
     }
 
@@ -266,7 +254,7 @@ impl Console {
     /// Every printed line passes here: to the host's sink, and to a debugger client.
     fn out_line(&mut self, level: Level, text: &str) {
         self.output.line(level, text);
-        if let Some(q) = self.debug_cout.as_mut()
+        if let Some(q) = self.debug.cout.as_mut()
             && q.len() < crate::debug_link::MAX_PENDING_COUT
         {
             q.push(text.to_string());

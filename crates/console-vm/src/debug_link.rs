@@ -259,3 +259,18 @@ impl std::fmt::Debug for Debugger {
 
 /// The host's hook while a script is stopped (keep the network alive, redraw).
 pub type IdleHook = Box<dyn FnMut()>;
+
+/// What the console keeps for the debugger, in one box.
+#[derive(Default)]
+pub(crate) struct DebugParts {
+    /// Every live compiled function by file.
+    pub(crate) registry: CodeRegistry,
+    /// The remote debugger, while `dbgSetParameters` has a port open.
+    pub(crate) session: Option<Box<Debugger>>,
+    /// Console lines waiting to go to the debugger client as `COUT` (while one is connected).
+    pub(crate) cout: Option<Vec<String>>,
+    /// The host's hook while a script is stopped at a breakpoint.
+    pub(crate) idle: Option<IdleHook>,
+    /// Time spent stopped at breakpoints.
+    pub(crate) paused_ms: u64,
+}

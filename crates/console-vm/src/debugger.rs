@@ -3,9 +3,11 @@
 //!
 //! How a stop works: the compiler records where each statement starts (`FuncDef::breaks`); a
 //! breakpoint patches the statement's first instruction with `Op::Break`, which calls
-//! [`Console::debug_hit`] and then runs the instruction it replaced. Stepping patches every
-//! statement of every live function and stops at the first one deep enough in the stack. With
-//! no debugger attached nothing is patched, so the interpreter pays one compare per instruction.
+//! [`Console::debug_hit`] and then runs the instruction it replaced (put back in the code for
+//! one step; the break returns at the next call, return or backward jump). Stepping patches
+//! every statement of every live function and stops at the first one deep enough in the
+//! stack. With no debugger attached nothing is patched, and the interpreter pays one flag test
+//! per call, return and backward jump.
 //!
 //! While a script is stopped the console keeps serving the debugger (`EVAL`, `BRKSET`, ...) and
 //! calls the host's idle hook ([`Console::set_debugger_idle`]) so the host can keep its
@@ -36,7 +38,7 @@ impl Console {
     ) {
         self.close_debugger();
         let password: String = password.chars().take(PASSWORD_MAX).collect();
-        self.debugger = Some(Box::new(Debugger {
+        self.debug.session = Some(Box::new(Debugger {
             transport,
             port,
             password,
@@ -54,11 +56,11 @@ impl Console {
             self.print(Level::Normal, &format!("Debugger: waiting for a client on port {port}"));
             loop {
                 self.debugger_poll();
-                match self.debugger.as_ref().map(|d| d.state) {
+                match self.debug.session.as_ref().map(|d| d.state) {
                     Some(State::Connected) | None => break,
                     Some(_) => {}
                 }
-                if let Some(d) = self.debugger.as_mut() {
+                if let Some(d) = self.debug.session.as_mut() {
                     d.transport.wait();
                 }
                 self.debug_idle();
@@ -68,50 +70,50 @@ impl Console {
 
     /// Closes the debugger's port and client; breakpoints are cleared.
     pub fn close_debugger(&mut self) {
-        if let Some(mut d) = self.debugger.take() {
+        if let Some(mut d) = self.debug.session.take() {
             d.transport.disconnect();
             self.unpatch_all();
         }
-        self.debug_cout = None;
+        self.debug.cout = None;
     }
 
     /// True while a debugger client is connected (past the password).
     pub fn debugger_connected(&self) -> bool {
-        self.debugger.as_ref().is_some_and(|d| matches!(d.state, State::Connected | State::Initialize))
+        self.debug.session.as_ref().is_some_and(|d| matches!(d.state, State::Connected | State::Initialize))
     }
 
     /// The port `dbgSetParameters` opened, if any.
     pub fn debugger_port(&self) -> Option<u16> {
-        self.debugger.as_ref().map(|d| d.port)
+        self.debug.session.as_ref().map(|d| d.port)
     }
 
     /// The host's hook while a script is stopped at a breakpoint (called every few ms).
     pub fn set_debugger_idle(&mut self, hook: IdleHook) {
-        self.debug_idle = Some(hook);
+        self.debug.idle = Some(hook);
     }
 
     /// Milliseconds spent stopped at breakpoints so far (a host subtracts them from its
     /// game clock so the game resumes where it stopped instead of catching up).
     pub fn debugger_paused_ms(&self) -> u64 {
-        self.debug_paused_ms
+        self.debug.paused_ms
     }
 
     /// Serves the debugger: accepts a client, runs its commands, sends console output. The
     /// console calls it from [`Console::advance_time`]; a host that does not advance time
     /// calls it once a frame.
     pub fn debugger_poll(&mut self) {
-        let Some(mut d) = self.debugger.take() else { return };
+        let Some(mut d) = self.debug.session.take() else { return };
         self.serve(&mut d);
-        if self.debugger.is_none() {
-            self.debugger = Some(d);
+        if self.debug.session.is_none() {
+            self.debug.session = Some(d);
         }
     }
 
     fn debug_idle(&mut self) {
-        if let Some(mut hook) = self.debug_idle.take() {
+        if let Some(mut hook) = self.debug.idle.take() {
             hook();
-            if self.debug_idle.is_none() {
-                self.debug_idle = Some(hook);
+            if self.debug.idle.is_none() {
+                self.debug.idle = Some(hook);
             }
         }
     }
@@ -178,16 +180,16 @@ impl Console {
     /// Sends queued console lines now, unless the debugger is busy further up the stack
     /// (then they go before its next protocol line).
     pub(crate) fn debug_flush_cout(&mut self) {
-        if let Some(mut d) = self.debugger.take() {
+        if let Some(mut d) = self.debug.session.take() {
             self.flush_cout(&mut d);
-            if self.debugger.is_none() {
-                self.debugger = Some(d);
+            if self.debug.session.is_none() {
+                self.debug.session = Some(d);
             }
         }
     }
 
     fn flush_cout(&mut self, d: &mut Debugger) {
-        let lines = match self.debug_cout.as_mut() {
+        let lines = match self.debug.cout.as_mut() {
             Some(q) if !q.is_empty() => std::mem::take(q),
             _ => return,
         };
@@ -209,7 +211,7 @@ impl Console {
         d.break_next = false;
         d.step_depth = None;
         d.paused = false;
-        self.debug_cout = None;
+        self.debug.cout = None;
         self.unpatch_all();
     }
 
@@ -218,7 +220,7 @@ impl Console {
         if d.state == State::PasswordTry {
             if line == d.password {
                 d.state = if d.wait_for_client { State::Initialize } else { State::Connected };
-                self.debug_cout = Some(Vec::new());
+                self.debug.cout = Some(Vec::new());
                 self.send(d, "PASS Connected.");
             } else {
                 self.send(d, "PASS WrongPassword.");
@@ -323,13 +325,13 @@ impl Console {
                 _ => self.send(d, &format!("DBGERR Invalid command({line})!")),
             },
             "FILELIST" => {
-                let files = self.code_registry.files();
+                let files = self.debug.registry.files();
                 let names: Vec<&str> = files.iter().map(|f| &**f).collect();
                 self.send(d, &format!("FILELISTOUT {}", names.join(" ")));
             }
             "BREAKLIST" => match args.next() {
                 Some(f) => {
-                    let lines = self.code_registry.break_lines(f);
+                    let lines = self.debug.registry.break_lines(f);
                     if lines.is_empty() {
                         self.send(d, "DBGERR No such file!");
                     } else {
@@ -380,7 +382,7 @@ impl Console {
             return;
         }
         let mut line = line;
-        let lines = self.code_registry.break_lines(file);
+        let lines = self.debug.registry.break_lines(file);
         // A file not loaded yet keeps the line as asked; it is moved when the file loads.
         if !lines.is_empty() {
             match lines.iter().find(|&&l| l >= line) {
@@ -413,10 +415,10 @@ impl Console {
     /// Newly compiled code: kept for the debugger, its breakpoints moved onto breakable
     /// lines and patched in.
     pub(crate) fn debug_code_loaded(&mut self, code: &Rc<FuncDef>) {
-        self.code_registry.add(code);
-        let Some(mut d) = self.debugger.take() else { return };
+        self.debug.registry.add(code);
+        let Some(mut d) = self.debug.session.take() else { return };
         if d.state != State::NotConnected {
-            let lines = self.code_registry.break_lines(&code.file);
+            let lines = self.debug.registry.break_lines(&code.file);
             let mut i = 0;
             while i < d.breakpoints.len() {
                 let b = &d.breakpoints[i];
@@ -444,15 +446,15 @@ impl Console {
             }
             self.repatch(&mut d);
         }
-        if self.debugger.is_none() {
-            self.debugger = Some(d);
+        if self.debug.session.is_none() {
+            self.debug.session = Some(d);
         }
     }
 
     /// Patches exactly what the debugger wants: every statement while stepping, else the
     /// breakpoints' lines.
     fn repatch(&mut self, d: &mut Debugger) {
-        for f in self.code_registry.live() {
+        for f in self.debug.registry.live() {
             for &(line, pc) in f.breaks.iter() {
                 let want = d.break_next
                     || d.breakpoints.iter().any(|b| b.line == line && b.file.eq_ignore_ascii_case(&f.file));
@@ -462,7 +464,7 @@ impl Console {
     }
 
     fn unpatch_all(&mut self) {
-        for f in self.code_registry.live() {
+        for f in self.debug.registry.live() {
             f.clear_all_breaks();
         }
     }
@@ -476,7 +478,7 @@ impl Console {
         let orig = func.original_op(pc);
         // No debugger here: it is serving a command further up (a condition or an `EVAL`
         // reached patched code), which must not stop.
-        let Some(mut d) = self.debugger.take() else { return orig };
+        let Some(mut d) = self.debug.session.take() else { return orig };
         if !d.paused && d.state == State::Connected {
             let line = func.lines.get(pc).copied().unwrap_or(0);
             let depth = self.vm.frames.len();
@@ -485,8 +487,8 @@ impl Console {
                 self.stop(&mut d);
             }
         }
-        if self.debugger.is_none() {
-            self.debugger = Some(d);
+        if self.debug.session.is_none() {
+            self.debug.session = Some(d);
         }
         orig
     }
@@ -542,7 +544,7 @@ impl Console {
             self.debug_idle();
         }
         d.paused = false;
-        self.debug_paused_ms += started.elapsed().as_millis() as u64;
+        self.debug.paused_ms += started.elapsed().as_millis() as u64;
         // The time stopped is not the script's: it gets its budget back.
         self.vm.budget_left = self.vm.budget_left.max(self.config.callback_budget);
     }
@@ -671,9 +673,9 @@ pub(crate) fn register(c: &mut Console) {
         |c, _| Value::from(c.debugger_connected()),
     );
     c.register_function("dbgDisconnect", 1, 1, "dbgDisconnect() - drop the debugger client", |c, _| {
-        if let Some(mut d) = c.debugger.take() {
+        if let Some(mut d) = c.debug.session.take() {
             c.client_gone(&mut d, "dbgDisconnect");
-            c.debugger = Some(d);
+            c.debug.session = Some(d);
         }
         Value::Empty
     });

@@ -45,6 +45,9 @@ pub(crate) struct VmState {
     pub(crate) unwound_pc: usize,
     /// Argument vectors kept for reuse by native calls.
     pub(crate) arg_pool: Vec<Vec<Value>>,
+    /// A breakpoint stepped over: its instruction is back in the code while it runs once;
+    /// the break goes back at the next call, return or backward jump (`rearm_break`).
+    pub(crate) rearm: Option<(Rc<FuncDef>, usize)>,
 }
 
 impl VmState {
@@ -60,6 +63,7 @@ impl VmState {
             aborts: 0,
             unwound_pc: 0,
             arg_pool: Vec::new(),
+            rearm: None,
         }
     }
 }

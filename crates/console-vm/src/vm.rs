@@ -147,6 +147,9 @@ impl Console {
             return false;
         }
         self.vm.budget_left -= cost;
+        if self.vm.rearm.is_some() {
+            self.rearm_break();
+        }
         let argc = self.vm.stack.len() - base;
         let np = f.nparams as usize;
         if argc > np {
@@ -398,6 +401,9 @@ impl Console {
             ($t:expr) => {{
                 let t = $t as usize;
                 if t < pc {
+                    if self.vm.rearm.is_some() {
+                        self.rearm_break();
+                    }
                     let cost = (pc - t) as u64;
                     if self.vm.budget_left < cost {
                         save_pc!();
@@ -411,17 +417,11 @@ impl Console {
             }};
         }
         loop {
-            let mut op = match func.code.get(pc) {
+            let op = match func.code.get(pc) {
                 Some(op) => op.get(),
                 None => Op::ReturnEmpty,
             };
             pc += 1;
-            // A debugger breakpoint: maybe stop, then run the instruction it covers.
-            if op == Op::Break {
-                save_pc!();
-                op = self.debug_hit(&func, pc - 1);
-                check_abort!();
-            }
             match op {
                 // ---- constants and the stack ----
                 Op::Int(i) => self.vm.stack.push(Value::Int(i)),
@@ -431,8 +431,24 @@ impl Console {
                     self.vm.stack.push(v);
                 }
                 Op::Empty => self.vm.stack.push(Value::Empty),
-                // Handled before the match (a break over a break cannot be patched).
-                Op::Break => {}
+                // A debugger breakpoint: maybe stop, then run the instruction it covers once
+                // (put back in the code until the next call, return or backward jump).
+                Op::Break => {
+                    save_pc!();
+                    if self.vm.rearm.is_some() {
+                        self.rearm_break();
+                    }
+                    let orig = self.debug_hit(&func, pc - 1);
+                    check_abort!();
+                    if orig != Op::Break
+                        && let Some(cell) = func.code.get(pc - 1)
+                    {
+                        cell.set(orig);
+                        self.vm.rearm = Some((func.clone(), pc - 1));
+                    }
+                    pc -= 1;
+                    continue;
+                }
                 Op::Pop => {
                     self.vm.stack.pop();
                 }
@@ -871,6 +887,9 @@ impl Console {
                         }
                         _ => Value::Empty,
                     };
+                    if self.vm.rearm.is_some() {
+                        self.rearm_break();
+                    }
                     let Some(fr) = self.vm.frames.pop() else { return v };
                     // Taken apart so only the rare `dyn_locals` table goes through drop glue.
                     let Frame { func: callee, dyn_locals, stack_base, new_base, .. } = fr;
@@ -985,6 +1004,15 @@ impl Console {
         args.clear();
         self.vm.arg_pool.push(args);
         self.vm.stack.push(v);
+    }
+
+    /// Puts a stepped-over breakpoint back, if the debugger still wants it.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn rearm_break(&mut self) {
+        if let Some((f, pc)) = self.vm.rearm.take() {
+            f.rearm_break(pc);
+        }
     }
 
     /// `eval` from script: top-level code whose `%locals` are the calling function's.

@@ -238,3 +238,25 @@ fn a_long_command_line_closes_the_client() {
     assert!(!con.debugger_connected());
     assert!(out.stderr().contains("longer than 2048"), "{}", out.stderr());
 }
+
+#[test]
+fn a_breakpoint_in_a_loop_body_stops_on_every_pass_it_counts() {
+    let (mut con, _out) = console();
+    // The body's statement runs again through the loop's backward jump, not a call.
+    let src = "$seen = 0;\nfor ($i = 0; $i < 6; $i++)\n{\n   $seen++;\n}\n";
+    let c = client(&[
+        ("", "pw"),
+        ("PASS Connected.", "BRKSET loop2.cs 4 0 0 true"),
+        ("", "CONTINUE"),
+        ("BREAK loop2.cs 4", "EVAL 1 0 $i"),
+        ("EVALOUT 1 0", "CONTINUE"),
+        ("BREAK loop2.cs 4", "EVAL 2 0 $i"),
+        ("EVALOUT 2 1", "BRKCLR loop2.cs 4"),
+        ("", "CONTINUE"),
+    ]);
+    con.open_debugger(Box::new(c.clone()), 1, "pw", true);
+    con.eval_named(src, "loop2.cs").unwrap();
+    assert_eq!(con.get_global("seen").to_string(), "6");
+    assert_eq!(c.0.borrow().next, 8, "{}", c.0.borrow().heard);
+    assert_eq!(c.0.borrow().heard.matches("BREAK ").count(), 2);
+}
