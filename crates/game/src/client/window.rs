@@ -152,6 +152,8 @@ struct App {
     browser: crate::browser::ServerBrowser,
     /// TCPObject connections (the debugger screen's link to another instance, ...).
     tcp_objects: v12_sim::tcp_object::TcpObjects,
+    /// The client's connection stays alive while a script is stopped in the debugger.
+    debug_pause: crate::debug_pause::DebugPause,
     /// The modifier keys held now.
     modifiers: Modifiers,
 }
@@ -177,14 +179,23 @@ impl App {
         let remote = self.remote.take().ok_or_else(|| io::Error::other("already joined"))?;
         let now = self.now();
         let opts = ConnectOptions { seed: 0xC11E, ..ConnectOptions::new(&self.con, &addr, &self.cfg.name) };
-        self.session =
-            Some(ClientSession::connect(&mut self.con, remote, self.resources.clone(), &opts, now)?);
+        let session = ClientSession::connect(&mut self.con, remote, self.resources.clone(), &opts, now)?;
+        self.debug_pause.watch(session.driver());
+        self.session = Some(session);
         self.con.eval("MoveMap.push();").map_err(|e| io::Error::other(e.to_string()))?;
         Ok(())
     }
 
     fn tick(&mut self) -> io::Result<()> {
         let now = self.now();
+        // Time stopped at a script breakpoint is skipped, not caught up on.
+        let stopped = self.debug_pause.frame(&self.con, now);
+        if stopped > 0 {
+            self.last_ms += stopped;
+            if let Some(s) = &mut self.session {
+                s.skip_time(stopped);
+            }
+        }
         if self.con.get_global("Client::JoinRequested").truthy() && self.session.is_none() {
             self.con.set_global("Client::JoinRequested", 0);
             self.join()?;
@@ -318,6 +329,7 @@ pub fn run(cfg: WindowConfig) -> io::Result<i32> {
     let (mut con, remote, resources) = client_console(&cfg.mod_dir, &cfg.name)?;
     let browser = crate::browser::ServerBrowser::register(&mut con);
     let tcp_objects = v12_sim::tcp_object::TcpObjects::register(&mut con);
+    let debug_pause = crate::debug_pause::DebugPause::install(&mut con, 0);
     let mut ui = ClientUi::new(&mut con, 800, 600).map_err(io::Error::other)?;
     ui.show(&mut con, "MainMenuGui").map_err(io::Error::other)?;
     con.set_global("Client::ServerAddress", cfg.connect.clone().unwrap_or_else(|| "local match".into()));
@@ -338,6 +350,7 @@ pub fn run(cfg: WindowConfig) -> io::Result<i32> {
         error: None,
         browser,
         tcp_objects,
+        debug_pause,
         modifiers: Modifiers::NONE,
     };
     event_loop.run_app(&mut app).map_err(io::Error::other)?;
