@@ -19,6 +19,11 @@
 use crate::bytecode::{FuncDef, Op};
 use crate::console::Console;
 use crate::debug_link::{Breakpoint, Debugger, MAX_COMMAND, PASSWORD_MAX, State};
+
+/// Command lines run per poll; more wait for the next one.
+const COMMANDS_PER_POLL: usize = 64;
+/// Bytes of commands a client may have waiting; past it the client is dropped as flooding.
+const MAX_BACKLOG: usize = 16 * 1024;
 use crate::output::Level;
 use crate::value::Value;
 use std::rc::Rc;
@@ -122,6 +127,7 @@ impl Console {
     fn serve(&mut self, d: &mut Debugger) {
         let mut events = std::mem::take(&mut d.events);
         d.transport.poll(&mut events);
+        let mut budget = COMMANDS_PER_POLL;
         for ev in events.drain(..) {
             match ev {
                 TransportEvent::Connected(from) => {
@@ -135,28 +141,46 @@ impl Console {
                         continue;
                     }
                     d.line_buf.extend_from_slice(&bytes);
-                    while let Some(end) = d.line_buf.iter().position(|&b| b == b'\n' || b == b'\r') {
-                        if end > MAX_COMMAND {
-                            break;
-                        }
-                        let line: Vec<u8> = d.line_buf.drain(..=end).collect();
-                        let text = String::from_utf8_lossy(&line[..end]).replace('\0', "_");
-                        if text.is_empty() {
-                            continue;
-                        }
-                        self.command(d, &text);
-                        if d.state == State::NotConnected {
-                            break;
-                        }
+                    if d.line_buf.len() > MAX_BACKLOG {
+                        self.client_gone(
+                            d,
+                            &format!("flooding: over {MAX_BACKLOG} bytes of commands waiting"),
+                        );
+                        continue;
                     }
-                    if d.state != State::NotConnected && d.line_buf.len() > MAX_COMMAND {
-                        self.client_gone(d, &format!("a command longer than {MAX_COMMAND} bytes"));
-                    }
+                    // In order: what came before a close runs before it.
+                    self.run_commands(d, &mut budget);
                 }
             }
         }
         d.events = events;
+        // Lines left from a busy poll.
+        self.run_commands(d, &mut budget);
         self.flush_cout(d);
+    }
+
+    /// Runs the complete command lines waiting, at most [`COMMANDS_PER_POLL`] (the rest wait
+    /// for the next poll, so a client cannot hold the frame).
+    fn run_commands(&mut self, d: &mut Debugger, budget: &mut usize) {
+        while d.state != State::NotConnected && *budget > 0 {
+            let Some(end) = d.line_buf.iter().position(|&b| b == b'\n' || b == b'\r') else {
+                if d.line_buf.len() > MAX_COMMAND {
+                    self.client_gone(d, &format!("a command longer than {MAX_COMMAND} bytes"));
+                }
+                return;
+            };
+            if end > MAX_COMMAND {
+                self.client_gone(d, &format!("a command longer than {MAX_COMMAND} bytes"));
+                return;
+            }
+            let line: Vec<u8> = d.line_buf.drain(..=end).collect();
+            let text = String::from_utf8_lossy(&line[..end]).replace('\0', "_");
+            if text.is_empty() {
+                continue;
+            }
+            *budget -= 1;
+            self.command(d, &text);
+        }
     }
 
     /// Sends a protocol line, after the console output printed before it.

@@ -260,3 +260,28 @@ fn a_breakpoint_in_a_loop_body_stops_on_every_pass_it_counts() {
     assert_eq!(c.0.borrow().next, 8, "{}", c.0.borrow().heard);
     assert_eq!(c.0.borrow().heard.matches("BREAK ").count(), 2);
 }
+
+#[test]
+fn a_flood_of_commands_runs_a_bounded_batch_per_poll_and_a_backlog_drops_the_client() {
+    let (mut con, out) = console();
+    // 100 commands in one burst: 64 run in the first poll, the rest in the next.
+    let burst: String = (0..100).map(|i| format!("CEVAL $n = {i} + 1;\r\n")).collect();
+    let c = client(&[("", "pw"), ("PASS Connected.", burst.trim_end())]);
+    con.open_debugger(Box::new(c.clone()), 1, "pw", false);
+    for _ in 0..3 {
+        con.debugger_poll();
+    }
+    assert_eq!(con.get_global("n").to_string(), "64", "a bounded batch per poll");
+    con.debugger_poll();
+    assert_eq!(con.get_global("n").to_string(), "100");
+    assert!(con.debugger_connected());
+    // Over 16 KB waiting: dropped as flooding.
+    let flood: String = (0..2000).map(|_| "BRKCLRALL\r\n").collect();
+    let c = client(&[("", "pw"), ("PASS Connected.", flood.trim_end())]);
+    con.open_debugger(Box::new(c.clone()), 1, "pw", false);
+    for _ in 0..3 {
+        con.debugger_poll();
+    }
+    assert!(!con.debugger_connected());
+    assert!(out.stderr().contains("flooding"), "{}", out.stderr());
+}
