@@ -57,7 +57,12 @@ pub struct TcpDebugTransport {
 impl TcpDebugTransport {
     /// Listens on `127.0.0.1:port` (0 picks a free port).
     pub fn bind(port: u16) -> io::Result<Self> {
-        let listener = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], port)))?;
+        Self::bind_at(std::net::Ipv4Addr::LOCALHOST.into(), port)
+    }
+
+    /// Listens on `ip:port` (0 picks a free port).
+    pub fn bind_at(ip: std::net::IpAddr, port: u16) -> io::Result<Self> {
+        let listener = TcpListener::bind(SocketAddr::new(ip, port))?;
         listener.set_nonblocking(true)?;
         Ok(TcpDebugTransport { listener, client: None, pending: Vec::new() })
     }

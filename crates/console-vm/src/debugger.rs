@@ -679,7 +679,15 @@ pub(crate) fn register(c: &mut Console) {
                 c.close_debugger();
                 return Value::Empty;
             }
-            match TcpDebugTransport::bind(port) {
+            // Loopback, unless the game binds wider (`$Pref::Net::BindAddress`, as the
+            // telnet console does).
+            let ip = c
+                .get_global("Pref::Net::BindAddress")
+                .as_text()
+                .trim()
+                .parse()
+                .unwrap_or(std::net::Ipv4Addr::LOCALHOST.into());
+            match TcpDebugTransport::bind_at(ip, port) {
                 Ok(t) => {
                     let bound = t.port();
                     c.open_debugger(Box::new(t), bound, &a.str(1), a.len() > 2 && a.bool(2));
