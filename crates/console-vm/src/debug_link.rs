@@ -174,6 +174,24 @@ pub(crate) struct Breakpoint {
     pub(crate) condition: String,
 }
 
+impl Breakpoint {
+    /// Set at `file:line` (file names compare without case, as V12's).
+    pub(crate) fn is_at(&self, file: &str, line: u32) -> bool {
+        self.line == line && self.file.eq_ignore_ascii_case(file)
+    }
+}
+
+impl Debugger {
+    /// Where a breakpoint asked for at `line` of `file` goes: the first breakable line at or
+    /// after it (V12's `findFirstBreakLine`), or `None` (cleared) when there is none or another
+    /// breakpoint holds that line.
+    pub(crate) fn place(&self, lines: &[u32], file: &str, line: u32) -> Option<u32> {
+        let l = *lines.iter().find(|&&l| l >= line)?;
+        let taken = l != line && self.breakpoints.iter().any(|b| b.is_at(file, l));
+        (!taken).then_some(l)
+    }
+}
+
 /// Every compiled function still alive (what breakpoints patch), and each loaded file's
 /// breakable lines (what `FILELIST` and `BREAKLIST` list, and where breakpoints move to; a
 /// file's top-level code is gone once it ran, its lines are not). Code evaluated without a

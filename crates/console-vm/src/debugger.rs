@@ -107,11 +107,19 @@ impl Console {
     /// console calls it from [`Console::advance_time`]; a host that does not advance time
     /// calls it once a frame.
     pub fn debugger_poll(&mut self) {
-        let Some(mut d) = self.debug.session.take() else { return };
-        self.serve(&mut d);
+        self.with_session(Self::serve);
+    }
+
+    /// Runs `f` on the debugger's session, taken out of the console meanwhile (so `f` may run
+    /// script); `None` when there is none, or it is already out (serving a command further
+    /// up). A session closed inside `f` (`dbgSetParameters(0)`) stays closed.
+    fn with_session<R>(&mut self, f: impl FnOnce(&mut Self, &mut Debugger) -> R) -> Option<R> {
+        let mut d = self.debug.session.take()?;
+        let r = f(self, &mut d);
         if self.debug.session.is_none() {
             self.debug.session = Some(d);
         }
+        Some(r)
     }
 
     fn debug_idle(&mut self) {
@@ -204,12 +212,7 @@ impl Console {
     /// Sends queued console lines now, unless the debugger is busy further up the stack
     /// (then they go before its next protocol line).
     pub(crate) fn debug_flush_cout(&mut self) {
-        if let Some(mut d) = self.debug.session.take() {
-            self.flush_cout(&mut d);
-            if self.debug.session.is_none() {
-                self.debug.session = Some(d);
-            }
-        }
+        self.with_session(Self::flush_cout);
     }
 
     fn flush_cout(&mut self, d: &mut Debugger) {
@@ -276,7 +279,7 @@ impl Console {
             }
             "BRKCLR" => match (args.next(), args.next().and_then(|s| s.parse::<u32>().ok())) {
                 (Some(f), Some(l)) => {
-                    d.breakpoints.retain(|b| !(b.file.eq_ignore_ascii_case(f) && b.line == l));
+                    d.breakpoints.retain(|b| !b.is_at(f, l));
                     self.repatch(d);
                 }
                 _ => self.send(d, &format!("DBGERR Invalid command({line})!")),
@@ -396,35 +399,23 @@ impl Console {
         pass: u32,
         cond: &str,
     ) {
-        if let Some(b) =
-            d.breakpoints.iter_mut().find(|b| b.file.eq_ignore_ascii_case(file) && b.line == line)
-        {
+        if let Some(b) = d.breakpoints.iter_mut().find(|b| b.is_at(file, line)) {
             b.condition = cond.to_string();
             b.pass_count = pass;
             b.clear_on_hit = clear;
             b.count = 0;
             return;
         }
-        let mut line = line;
         let lines = self.debug.registry.break_lines(file);
         // A file not loaded yet keeps the line as asked; it is moved when the file loads.
-        if !lines.is_empty() {
-            match lines.iter().find(|&&l| l >= line) {
-                None => {
-                    self.send(d, &format!("BRKCLR {file} {line}"));
-                    return;
-                }
-                Some(&l) if l != line => {
-                    if d.breakpoints.iter().any(|b| b.file.eq_ignore_ascii_case(file) && b.line == l) {
-                        self.send(d, &format!("BRKCLR {file} {line}"));
-                        return;
-                    }
-                    self.send(d, &format!("BRKMOV {file} {line} {l}"));
-                    line = l;
-                }
-                Some(_) => {}
-            }
-        }
+        let line = if lines.is_empty() {
+            line
+        } else {
+            let placed = d.place(&lines, file, line);
+            self.announce(d, file, line, placed);
+            let Some(l) = placed else { return };
+            l
+        };
         d.breakpoints.push(Breakpoint {
             file: Rc::from(file),
             line,
@@ -436,13 +427,25 @@ impl Console {
         self.repatch(d);
     }
 
+    /// Tells the client a breakpoint asked for at `old` moved (`BRKMOV`) or was cleared
+    /// (`BRKCLR`, when `placed` is `None`).
+    fn announce(&mut self, d: &mut Debugger, file: &str, old: u32, placed: Option<u32>) {
+        match placed {
+            Some(l) if l != old => self.send(d, &format!("BRKMOV {file} {old} {l}")),
+            Some(_) => {}
+            None => self.send(d, &format!("BRKCLR {file} {old}")),
+        }
+    }
+
     /// Newly compiled code: kept for the debugger, its breakpoints moved onto breakable
     /// lines and patched in.
     pub(crate) fn debug_code_loaded(&mut self, code: &Rc<FuncDef>) {
         self.debug.registry.add(code);
-        let Some(mut d) = self.debug.session.take() else { return };
-        if d.state != State::NotConnected {
-            let lines = self.debug.registry.break_lines(&code.file);
+        self.with_session(|c, d| {
+            if d.state == State::NotConnected {
+                return;
+            }
+            let lines = c.debug.registry.break_lines(&code.file);
             let mut i = 0;
             while i < d.breakpoints.len() {
                 let b = &d.breakpoints[i];
@@ -451,28 +454,20 @@ impl Console {
                     continue;
                 }
                 let (file, old) = (b.file.clone(), b.line);
-                match lines.iter().find(|&&l| l >= old) {
-                    Some(&l)
-                        if !d
-                            .breakpoints
-                            .iter()
-                            .any(|o| o.file.eq_ignore_ascii_case(&file) && o.line == l) =>
-                    {
-                        self.send(&mut d, &format!("BRKMOV {file} {old} {l}"));
+                let placed = d.place(&lines, &file, old);
+                c.announce(d, &file, old, placed);
+                match placed {
+                    Some(l) => {
                         d.breakpoints[i].line = l;
                         i += 1;
                     }
-                    _ => {
-                        self.send(&mut d, &format!("BRKCLR {file} {old}"));
+                    None => {
                         d.breakpoints.remove(i);
                     }
                 }
             }
-            self.repatch(&mut d);
-        }
-        if self.debug.session.is_none() {
-            self.debug.session = Some(d);
-        }
+            c.repatch(d);
+        });
     }
 
     /// Patches exactly what the debugger wants: every statement while stepping, else the
@@ -480,8 +475,7 @@ impl Console {
     fn repatch(&mut self, d: &mut Debugger) {
         for f in self.debug.registry.live() {
             for &(line, pc) in f.breaks.iter() {
-                let want = d.break_next
-                    || d.breakpoints.iter().any(|b| b.line == line && b.file.eq_ignore_ascii_case(&f.file));
+                let want = d.break_next || d.breakpoints.iter().any(|b| b.is_at(&f.file, line));
                 if want { f.set_break(pc as usize) } else { f.clear_break(pc as usize) }
             }
         }
@@ -499,28 +493,24 @@ impl Console {
     #[cold]
     #[inline(never)]
     pub(crate) fn debug_hit(&mut self, func: &Rc<FuncDef>, pc: usize) -> Op {
-        let orig = func.original_op(pc);
-        // No debugger here: it is serving a command further up (a condition or an `EVAL`
+        // No session here: it is serving a command further up (a condition or an `EVAL`
         // reached patched code), which must not stop.
-        let Some(mut d) = self.debug.session.take() else { return orig };
-        if !d.paused && d.state == State::Connected {
-            let line = func.lines.get(pc).copied().unwrap_or(0);
-            let depth = self.vm.frames.len();
-            let stepping = d.break_next && d.step_depth.is_none_or(|t| depth <= t);
-            if stepping || self.breakpoint_fires(&mut d, &func.file, line) {
-                self.stop(&mut d);
+        self.with_session(|c, d| {
+            if !d.paused && d.state == State::Connected {
+                let line = func.lines.get(pc).copied().unwrap_or(0);
+                let depth = c.vm.frames.len();
+                let stepping = d.break_next && d.step_depth.is_none_or(|t| depth <= t);
+                if stepping || c.breakpoint_fires(d, &func.file, line) {
+                    c.stop(d);
+                }
             }
-        }
-        if self.debug.session.is_none() {
-            self.debug.session = Some(d);
-        }
-        orig
+        });
+        func.original_op(pc)
     }
 
     /// A breakpoint at `file:line` whose condition holds and pass count is reached.
     fn breakpoint_fires(&mut self, d: &mut Debugger, file: &str, line: u32) -> bool {
-        let Some(i) = d.breakpoints.iter().position(|b| b.line == line && b.file.eq_ignore_ascii_case(file))
-        else {
+        let Some(i) = d.breakpoints.iter().position(|b| b.is_at(file, line)) else {
             return false;
         };
         let cond = d.breakpoints[i].condition.clone();
@@ -642,11 +632,10 @@ impl Console {
             let f = &self.vm.frames[i];
             if f.func.toplevel { f.eval_scope } else { Some(i) }
         };
-        let stmts = match crate::parser::parse(src, "<debugger>") {
-            Ok(s) => s,
+        let code = match crate::compiler::compile_source(src, "<debugger>", &mut self.names) {
+            Ok(c) => c,
             Err(e) => return format!("error: {e}"),
         };
-        let code = crate::compiler::compile_program(&stmts, "<debugger>", &mut self.names);
         let saved_budget = self.vm.budget_left;
         let saved_abort = self.vm.abort.take();
         self.vm.budget_left = self.config.callback_budget;
@@ -705,10 +694,7 @@ pub(crate) fn register(c: &mut Console) {
         |c, _| Value::from(c.debugger_connected()),
     );
     c.register_function("dbgDisconnect", 1, 1, "dbgDisconnect() - drop the debugger client", |c, _| {
-        if let Some(mut d) = c.debug.session.take() {
-            c.client_gone(&mut d, "dbgDisconnect");
-            c.debug.session = Some(d);
-        }
+        c.with_session(|c, d| c.client_gone(d, "dbgDisconnect"));
         Value::Empty
     });
 }

@@ -95,11 +95,7 @@ pub(crate) fn server_event(
         owned.handle_event(net, connection, event, &classes, &mut OwnedScene(world))
     };
     let Ok(Handled::Control { object, body }) = handled else { return };
-    let target = {
-        let sh = shared.borrow();
-        let console = sh.by_console.iter().find(|(_, s)| **s == object.0).map(|(c, _)| *c);
-        console.zip(sh.objects.get(&object.0).map(|g| g.datablock))
-    };
+    let target = shared.borrow().objects.get(&object.0).map(|g| (g.console, g.datablock));
     let Some((obj, datablock)) = target else { return };
     let text = String::from_utf8_lossy(&body).into_owned();
     con.call_method_if_exists(

@@ -174,14 +174,13 @@ pub(crate) fn player_obstacles(sh: &Shared, ground: &Rc<dyn StaticGeometry>) -> 
 }
 
 pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
-    let tunings: BTreeMap<u32, crate::PlayerTuning> = s
-        .clients
-        .values()
-        .filter_map(|g| g.control_object())
-        .filter_map(|p| sh.objects.get(&p).map(|o| (p, o.tuning)))
-        .collect();
+    let tuning_of =
+        |objects: &BTreeMap<u32, crate::state::GameObject>, p: Option<u32>| -> crate::PlayerTuning {
+            p.and_then(|p| objects.get(&p)).map(|o| o.tuning).unwrap_or_default()
+        };
     // The other players' boxes, only when some player walks into them.
-    let obstacles = tunings.values().any(|t| t.collide).then(|| player_obstacles(sh, &s.ground));
+    let collide = s.clients.values().any(|g| tuning_of(&sh.objects, g.control_object()).collide);
+    let obstacles = collide.then(|| player_obstacles(sh, &s.ground));
     let camera = crate::camera_motion();
     let mut out = Vec::new();
     let Some(world) = sh.world.as_mut() else { return out };
@@ -189,7 +188,7 @@ pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
     let frozen = sh.frozen;
     for g in s.clients.values_mut() {
         // Each player walks at its datablock's speeds (into everyone else, if it collides).
-        let tuning = g.control_object().and_then(|p| tunings.get(&p).copied()).unwrap_or_default();
+        let tuning = tuning_of(&sh.objects, g.control_object());
         let walk_on: Rc<dyn StaticGeometry> = match &obstacles {
             Some(o) if tuning.collide => {
                 o.set_exempt(g.control_object());

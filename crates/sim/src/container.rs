@@ -125,7 +125,7 @@ pub trait StaticGeometry: std::fmt::Debug {
 pub struct Obstacles {
     /// The world underneath (terrain, interiors).
     pub ground: Option<std::rc::Rc<dyn StaticGeometry>>,
-    boxes: Vec<(u32, Vec3, Vec3)>,
+    boxes: Vec<(u32, Aabb)>,
     exempt: std::cell::Cell<Option<u32>>,
 }
 
@@ -137,8 +137,7 @@ impl Obstacles {
 
     /// Adds object `id`'s box: its bottom centre (feet) at `feet`, half extents `half`.
     pub fn add_box(&mut self, id: u32, feet: Vec3, half: Vec3) {
-        let center = feet + Vec3::Z * half.z;
-        self.boxes.push((id, center - half, center + half));
+        self.boxes.push((id, Aabb::around(feet + Vec3::Z * half.z, half)));
     }
 
     /// The object now moving: its own box does not block it.
@@ -157,63 +156,46 @@ impl Obstacles {
     }
 }
 
-/// Where the segment `start + delta * t` (t in 0..=1) enters the box `min..max`, and the face
-/// normal there. `None` when it misses, or starts inside.
-fn ray_box(start: Vec3, delta: Vec3, min: Vec3, max: Vec3) -> Option<(f32, Vec3)> {
-    let (mut t_in, mut t_out) = (f32::NEG_INFINITY, f32::INFINITY);
-    let mut normal = Vec3::ZERO;
-    for axis in 0..3 {
-        let (s, d, lo, hi) = (start[axis], delta[axis], min[axis], max[axis]);
-        if d.abs() < 1e-9 {
-            if s <= lo || s >= hi {
-                return None;
+impl Obstacles {
+    /// The nearest box (the mover's own aside) the segment `start..start + delta` enters,
+    /// each box grown by `grow`. A box the segment starts inside does not count.
+    fn nearest_box(&self, start: Vec3, delta: Vec3, grow: Vec3) -> Option<(f32, Vec3)> {
+        let exempt = self.exempt.get();
+        let mut best: Option<(f32, Vec3)> = None;
+        for (id, b) in &self.boxes {
+            let grown = Aabb { min: b.min - grow, max: b.max + grow };
+            let inside = start.cmpgt(grown.min).all() && start.cmplt(grown.max).all();
+            if Some(*id) == exempt || inside {
+                continue;
             }
-            continue;
+            if let Some(hit) = grown.intersect_segment_normal(start, start + delta)
+                && best.is_none_or(|b| hit.0 < b.0)
+            {
+                best = Some(hit);
+            }
         }
-        let (t0, t1) = ((lo - s) / d, (hi - s) / d);
-        let (near, far) = if t0 < t1 { (t0, t1) } else { (t1, t0) };
-        if near > t_in {
-            t_in = near;
-            normal = Vec3::ZERO;
-            normal[axis] = -d.signum();
-        }
-        t_out = t_out.min(far);
+        best
     }
-    ((0.0..=1.0).contains(&t_in) && t_in < t_out).then_some((t_in, normal))
+}
+
+/// The nearer of two hits.
+fn nearer(a: Option<(f32, Vec3)>, b: Option<(f32, Vec3)>) -> Option<(f32, Vec3)> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(if y.0 < x.0 { y } else { x }),
+        (x, y) => x.or(y),
+    }
 }
 
 impl StaticGeometry for Obstacles {
     fn cast_ray(&self, start: Vec3, end: Vec3) -> Option<(f32, Vec3)> {
-        let exempt = self.exempt.get();
-        let mut best = self.ground.as_ref().and_then(|g| g.cast_ray(start, end));
-        for &(id, min, max) in &self.boxes {
-            if Some(id) == exempt {
-                continue;
-            }
-            if let Some(hit) = ray_box(start, end - start, min, max)
-                && best.is_none_or(|b| hit.0 < b.0)
-            {
-                best = Some(hit);
-            }
-        }
-        best
+        let ground = self.ground.as_ref().and_then(|g| g.cast_ray(start, end));
+        nearer(ground, self.nearest_box(start, end - start, Vec3::ZERO))
     }
 
     fn sweep_box(&self, center: Vec3, half: Vec3, delta: Vec3) -> Option<(f32, Vec3)> {
-        let exempt = self.exempt.get();
-        let mut best = self.ground.as_ref().and_then(|g| g.sweep_box(center, half, delta));
-        for &(id, min, max) in &self.boxes {
-            if Some(id) == exempt {
-                continue;
-            }
-            // The moving box against this one is its centre against this one grown by it.
-            if let Some(hit) = ray_box(center, delta, min - half, max + half)
-                && best.is_none_or(|b| hit.0 < b.0)
-            {
-                best = Some(hit);
-            }
-        }
-        best
+        // The moving box against a box is its centre against that box grown by it.
+        let ground = self.ground.as_ref().and_then(|g| g.sweep_box(center, half, delta));
+        nearer(ground, self.nearest_box(center, delta, half))
     }
 }
 
