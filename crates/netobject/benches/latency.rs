@@ -21,16 +21,16 @@ fn run(loss: f64, seed: u64) -> Vec<u64> {
     w.connect_all();
     assert!(w.run_until_cond(120_000, |w| w.client_conn(1).is_some()));
     let c = w.client_conn(1).expect("connected");
-    let start = w.now + 100;
+    let start = w.now() + 100;
     let mut posted = Vec::with_capacity(EVENTS as usize);
     for n in 0..EVENTS {
         w.run_until(start + u64::from(n) * EVERY_MS);
-        posted.push(w.now);
-        w.nodes[1].post_event(c, Ordered::new(1, n, None)).expect("post");
+        posted.push(w.now());
+        w.node_mut(1).post_event(c, Ordered::new(1, n, None)).expect("post");
     }
-    assert!(w.run_until_cond(w.now + 600_000, |w| w.seen[0].events.len() == EVENTS as usize));
+    assert!(w.run_until_cond(w.now() + 600_000, |w| w.seen(0).events.len() == EVENTS as usize));
     let mut lat: Vec<u64> =
-        w.seen[0].events.iter().zip(&w.seen[0].times).map(|(e, t)| t - posted[e.3 as usize]).collect();
+        w.seen(0).events.iter().zip(&w.seen(0).times).map(|(e, t)| t - posted[e.3 as usize]).collect();
     lat.sort_unstable();
     lat
 }

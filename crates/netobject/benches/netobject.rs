@@ -71,19 +71,19 @@ fn big_world(encryption: Encryption) -> World {
     let mut w = World::new(CLIENTS, server_cfg, client_cfg, link, 77);
     w.connect_all();
     w.run_until(2000);
-    assert_eq!(w.nodes[0].connection_count(), CLIENTS);
+    assert_eq!(w.node(0).connection_count(), CLIENTS);
     w
 }
 
 /// One 32 ms tick: every client posts a small unguaranteed event and sends its packet
 /// (untimed); the server handles the 1,000 packets and sends what it owes (timed).
 fn server_tick(w: &mut World) -> Duration {
-    w.now += 32;
-    let now = w.now;
+    let now = w.now() + 32;
+    w.skip_to(now);
     let mut inbound = Vec::with_capacity(CLIENTS);
     for i in 1..=CLIENTS {
         let c = w.client_conn(i).expect("connected");
-        let node = &mut w.nodes[i];
+        let node = w.node_mut(i);
         node.handle_timeout(now);
         let _ = node.post_event(c, Unreliable::new(i as u32, now as u32, None));
         while let Some((_, b)) = node.poll_transmit(now, &v12_netobject::ghost::NoObjects) {
@@ -91,7 +91,7 @@ fn server_tick(w: &mut World) -> Duration {
         }
     }
     let start = Instant::now();
-    let server = &mut w.nodes[0];
+    let server = w.node_mut(0);
     for (from, b) in &inbound {
         server.handle_datagram(now, *from, b, &mut v12_netobject::ghost::GhostArena::new());
     }
@@ -104,9 +104,9 @@ fn server_tick(w: &mut World) -> Duration {
     let took = start.elapsed();
     for (to, b) in outbound {
         let j = node_index(to);
-        if j < w.nodes.len() {
-            w.nodes[j].handle_datagram(now, addr(0), &b, &mut v12_netobject::ghost::GhostArena::new());
-            while w.nodes[j].poll_event().is_some() {}
+        if j < w.len() {
+            w.node_mut(j).handle_datagram(now, addr(0), &b, &mut v12_netobject::ghost::GhostArena::new());
+            while w.node_mut(j).poll_event().is_some() {}
         }
     }
     took
@@ -122,7 +122,7 @@ fn thousand_clients(c: &mut Criterion) {
     });
     // The same tick with every connection encrypted (ChaCha20-Poly1305 both ways).
     let mut w = big_world(Encryption::Required);
-    assert!(w.nodes[0].connection_ids().iter().all(|&id| w.nodes[0].connection(id).unwrap().is_encrypted()));
+    assert!(w.node(0).connection_ids().iter().all(|&id| w.node(0).connection(id).unwrap().is_encrypted()));
     g.bench_function("netinterface_tick_encrypted", |b| {
         b.iter_custom(|iters| (0..iters).map(|_| server_tick(&mut w)).sum())
     });

@@ -296,6 +296,11 @@ impl NetConnection {
         &self.protocol
     }
 
+    /// The peer retried its connect request (our accept was lost): it is alive.
+    pub(crate) fn peer_heard(&mut self, now: u64) {
+        self.protocol.peer_heard(now);
+    }
+
     pub(crate) fn post_event(
         &mut self,
         registry: &NetClassRegistry,

@@ -780,7 +780,10 @@ impl NetInterface {
         }
         // A retry of a request we accepted (our accept was lost): accept again.
         if let Some(&id) = self.by_addr.get(&from) {
-            if let Some(c) = self.connections.get(&id).filter(|c| c.nonce == client_nonce) {
+            if let Some(c) = self.connections.get_mut(&id).filter(|c| c.nonce == client_nonce) {
+                // The client is alive, still waiting for the accept: it must not time out
+                // here while its retries are all it can send.
+                c.peer_heard(now);
                 self.transmits.push_back((from, c.accept_packet.clone()));
                 return;
             }

@@ -26,50 +26,52 @@ fn tag_text(n: u32) -> &'static str {
 /// runs the world, and checks every guarantee. Returns the world for further checks.
 fn exercise(world: &mut World, per_kind: u32, spread_ms: u64, limit_ms: u64) {
     world.connect_all();
-    let clients = world.nodes.len() - 1;
+    let clients = world.len() - 1;
     assert!(
-        world.run_until_cond(world.now + 120_000, |w| (1..=clients).all(|i| w.client_conn(i).is_some())
-            && w.seen[0].connected.len() == clients),
+        world.run_until_cond(world.now() + 120_000, |w| (1..=clients).all(|i| w.client_conn(i).is_some())
+            && w.seen(0).connected.len() == clients),
         "all clients connect (failed: {:?})",
-        world.seen.iter().map(|s| &s.failed).collect::<Vec<_>>()
+        world.seen_all().map(|s| &s.failed).collect::<Vec<_>>()
     );
-    let server_conns = world.seen[0].connected.clone();
-    let start = world.now;
+    let server_conns = world.seen(0).connected.clone();
+    let start = world.now();
     for n in 0..per_kind {
         let t = start + spread_ms * u64::from(n) / u64::from(per_kind.max(1));
         world.run_until(t);
         for i in 1..=clients {
             let c = world.client_conn(i).unwrap();
-            let tag = world.nodes[i].strings().add_tagged_string(tag_text(n));
-            world.nodes[i].post_event(c, Ordered::new(i as u32, n, Some(tag))).unwrap();
-            world.nodes[i].post_event(c, Reliable::new(i as u32, n, None)).unwrap();
-            world.nodes[i].post_event(c, Unreliable::new(i as u32, n, None)).unwrap();
+            let tag = world.node_mut(i).strings().add_tagged_string(tag_text(n));
+            world.node_mut(i).post_event(c, Ordered::new(i as u32, n, Some(tag))).unwrap();
+            world.node_mut(i).post_event(c, Reliable::new(i as u32, n, None)).unwrap();
+            world.node_mut(i).post_event(c, Unreliable::new(i as u32, n, None)).unwrap();
         }
         for &sc in &server_conns {
-            let tag = world.nodes[0].strings().add_tagged_string(tag_text(n + 1));
-            world.nodes[0].post_event(sc, Ordered::new(0, n, Some(tag))).unwrap();
-            world.nodes[0].post_event(sc, Reliable::new(0, n, None)).unwrap();
+            let tag = world.node_mut(0).strings().add_tagged_string(tag_text(n + 1));
+            world.node_mut(0).post_event(sc, Ordered::new(0, n, Some(tag))).unwrap();
+            world.node_mut(0).post_event(sc, Reliable::new(0, n, None)).unwrap();
         }
     }
     let expect = per_kind as usize;
-    let done = world.run_until_cond(world.now + limit_ms, |w| {
-        let s = &w.seen[0].events;
+    let done = world.run_until_cond(world.now() + limit_ms, |w| {
+        let s = &w.seen(0).events;
         let server_ok = s.iter().filter(|e| e.1 == 2).count() == expect * clients
             && s.iter().filter(|e| e.1 == 1).count() == expect * clients;
-        server_ok && (1..=clients).all(|i| w.seen[i].events.iter().filter(|e| e.1 != 0).count() == 2 * expect)
+        server_ok && (1..=clients).all(|i| w.seen(i).events.iter().filter(|e| e.1 != 0).count() == 2 * expect)
     });
     assert!(
         done,
         "all guaranteed events delivered by t={} (link dropped {} of {})",
-        world.now, world.link.dropped, world.link.sent
+        world.now(),
+        world.link_stats().dropped(),
+        world.link_stats().sent
     );
     // Let duplicates or stragglers show up if there are any.
-    world.run_until(world.now + 3000);
+    world.run_until(world.now() + 3000);
     check(world, per_kind);
 }
 
 fn check(world: &World, per_kind: u32) {
-    for (node, seen) in world.seen.iter().enumerate() {
+    for (node, seen) in world.seen_all().enumerate() {
         let mut ordered: HashMap<(ConnectionId, u32), Vec<u32>> = HashMap::new();
         let mut reliable: HashMap<(ConnectionId, u32), Vec<u32>> = HashMap::new();
         let mut unreliable: HashSet<(ConnectionId, u32, u32)> = HashSet::new();
@@ -109,12 +111,12 @@ fn clean_link_delivers_everything_in_order() {
     let mut w = World::new(3, InterfaceConfig::default(), InterfaceConfig::default(), LinkParams::CLEAN, 1);
     exercise(&mut w, 200, 2000, 30_000);
     // Unguaranteed events on a clean link all arrive too.
-    assert_eq!(w.seen[0].events.iter().filter(|e| e.1 == 0).count(), 600);
+    assert_eq!(w.seen(0).events.iter().filter(|e| e.1 == 0).count(), 600);
     let c = w.client_conn(1).unwrap();
-    let stats = w.nodes[1].connection(c).unwrap().stats();
+    let stats = w.node(1).connection(c).unwrap().stats();
     assert_eq!(stats.send_period_ms, 32);
-    let sc = w.seen[0].connected[0];
-    assert_eq!(w.nodes[0].connection(sc).unwrap().stats().send_period_ms, 100);
+    let sc = w.seen(0).connected[0];
+    assert_eq!(w.node(0).connection(sc).unwrap().stats().send_period_ms, 100);
 }
 
 #[test]
@@ -131,7 +133,7 @@ fn thirty_percent_loss_with_jitter_and_duplicates() {
         World::new(2, patient(InterfaceConfig::default()), patient(InterfaceConfig::default()), link, 7);
     exercise(&mut w, 300, 3000, 300_000);
     let c = w.client_conn(1).unwrap();
-    let st = w.nodes[1].connection(c).unwrap().stats();
+    let st = w.node(1).connection(c).unwrap().stats();
     assert!(st.events.resent > 0, "losses caused resends: {st:?}");
     assert!(st.data_dropped > 0);
 }

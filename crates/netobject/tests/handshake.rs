@@ -169,9 +169,9 @@ fn version_mismatch_is_rejected_with_a_reason() {
     let mut w = World::new(1, InterfaceConfig::default(), client_cfg, LinkParams::CLEAN, 5);
     w.connect_all();
     w.run_until(3000);
-    assert_eq!(w.seen[1].failed, vec!["protocol version mismatch: server 1, client 2".to_string()]);
-    assert_eq!(w.nodes[0].connection_count(), 0);
-    assert!(w.seen[1].connected.is_empty());
+    assert_eq!(w.seen(1).failed, vec!["protocol version mismatch: server 1, client 2".to_string()]);
+    assert_eq!(w.node(0).connection_count(), 0);
+    assert!(w.seen(1).connected.is_empty());
 }
 
 #[derive(Debug)]
@@ -203,8 +203,8 @@ fn class_mismatch_is_rejected_with_a_reason() {
     let mut w = World::with_registries(1, cfg.clone(), cfg, LinkParams::CLEAN, 6, registry(), other);
     w.connect_all();
     w.run_until(3000);
-    assert_eq!(w.seen[1].failed, vec!["network class mismatch: client and server builds differ".to_string()]);
-    assert_eq!(w.nodes[0].connection_count(), 0);
+    assert_eq!(w.seen(1).failed, vec!["network class mismatch: client and server builds differ".to_string()]);
+    assert_eq!(w.node(0).connection_count(), 0);
 }
 
 #[test]
@@ -212,26 +212,28 @@ fn server_full_and_timed_out_connection_frees_its_slot() {
     let server_cfg = InterfaceConfig { max_connections: 2, ..InterfaceConfig::default() };
     let mut w = World::new(3, server_cfg, InterfaceConfig::default(), LinkParams::CLEAN, 8);
     for i in 1..=2 {
-        w.nodes[i].connect(0, addr(0), Bytes::new());
+        w.node_mut(i).connect(0, addr(0), Bytes::new());
     }
     w.run_until(1000);
-    assert_eq!(w.nodes[0].connection_count(), 2);
-    w.nodes[3].connect(w.now, addr(0), Bytes::new());
+    assert_eq!(w.node(0).connection_count(), 2);
+    let now = w.now();
+    w.node_mut(3).connect(now, addr(0), Bytes::new());
     w.run_until(2000);
-    assert_eq!(w.seen[3].failed, vec!["server full".to_string()]);
+    assert_eq!(w.seen(3).failed, vec!["server full".to_string()]);
 
     // Client 1 vanishes; the server times it out and frees the slot.
-    w.mute[1] = true;
-    let t0 = w.now;
-    assert!(w.run_until_cond(t0 + 20_000, |w| !w.seen[0].disconnected.is_empty()));
-    assert_eq!(w.seen[0].disconnected[0].1, "timed out");
-    assert!(w.now - t0 >= 4000, "timeout after ~5 s of silence, was {}", w.now - t0);
-    assert_eq!(w.nodes[0].connection_count(), 1);
-    w.nodes[3].connect(w.now, addr(0), Bytes::new());
-    let t1 = w.now;
+    w.mute(1, true);
+    let t0 = w.now();
+    assert!(w.run_until_cond(t0 + 20_000, |w| !w.seen(0).disconnected.is_empty()));
+    assert_eq!(w.seen(0).disconnected[0].1, "timed out");
+    assert!(w.now() - t0 >= 4000, "timeout after ~5 s of silence, was {}", w.now() - t0);
+    assert_eq!(w.node(0).connection_count(), 1);
+    let now = w.now();
+    w.node_mut(3).connect(now, addr(0), Bytes::new());
+    let t1 = w.now();
     w.run_until(t1 + 2000);
-    assert_eq!(w.seen[3].connected.len(), 1, "the freed slot is reused");
-    assert_eq!(w.nodes[0].connection_count(), 2);
+    assert_eq!(w.seen(3).connected.len(), 1, "the freed slot is reused");
+    assert_eq!(w.node(0).connection_count(), 2);
 }
 
 #[test]
@@ -239,14 +241,14 @@ fn no_server_means_connect_failed_after_retries() {
     let server_cfg = InterfaceConfig { accept_connections: false, ..InterfaceConfig::default() };
     let mut w = World::new(1, server_cfg, InterfaceConfig::default(), LinkParams::CLEAN, 9);
     // World::new forces accept on; turn it off again.
-    w.nodes[0].set_accept_connections(false);
+    w.node_mut(0).set_accept_connections(false);
     w.connect_all();
-    assert!(w.run_until_cond(60_000, |w| !w.seen[1].failed.is_empty()));
-    assert_eq!(w.seen[1].failed, vec!["no response from server".to_string()]);
+    assert!(w.run_until_cond(60_000, |w| !w.seen(1).failed.is_empty()));
+    assert_eq!(w.seen(1).failed, vec!["no response from server".to_string()]);
     let cfg = InterfaceConfig::default();
     let expected = cfg.connect_retry_ms * u64::from(cfg.connect_tries);
-    assert!(w.now >= expected && w.now < expected + 100, "gave up after {} ms", w.now);
-    assert_eq!(w.nodes[1].pending_count(), 0);
+    assert!(w.now() >= expected && w.now() < expected + 100, "gave up after {} ms", w.now());
+    assert_eq!(w.node(1).pending_count(), 0);
 }
 
 #[test]
@@ -255,18 +257,18 @@ fn handshake_survives_loss_by_retrying() {
     let mut w = World::new(4, cfg.clone(), cfg, LinkParams::lossy(0.4), 10);
     w.connect_all();
     assert!(w.run_until_cond(60_000, |w| (1..=4).all(|i| w.client_conn(i).is_some())));
-    assert!(w.run_until_cond(60_000, |w| w.nodes[0].connection_count() == 4));
+    assert!(w.run_until_cond(60_000, |w| w.node(0).connection_count() == 4));
 }
 
 #[test]
 fn connect_filter_rejects_with_application_reason() {
     let mut w = World::new(1, InterfaceConfig::default(), InterfaceConfig::default(), LinkParams::CLEAN, 11);
-    w.nodes[0].set_connect_filter(Box::new(|_, data| {
+    w.node_mut(0).set_connect_filter(Box::new(|_, data| {
         if data == b"client1" { Err("wrong password".into()) } else { Ok(()) }
     }));
     w.connect_all();
     w.run_until(2000);
-    assert_eq!(w.seen[1].failed, vec!["wrong password".to_string()]);
+    assert_eq!(w.seen(1).failed, vec!["wrong password".to_string()]);
 }
 
 #[test]
@@ -275,18 +277,18 @@ fn disconnect_reason_travels_both_ways() {
     w.connect_all();
     w.run_until(1000);
     let c1 = w.client_conn(1).unwrap();
-    w.nodes[1].disconnect(c1, "gone fishing");
+    w.node_mut(1).disconnect(c1, "gone fishing");
     w.run_until(2000);
-    assert!(w.seen[0].disconnected.iter().any(|(_, r, by_peer)| r == "gone fishing" && *by_peer));
-    assert_eq!(w.seen[1].disconnected, vec![(c1, "gone fishing".to_string(), false)]);
+    assert!(w.seen(0).disconnected.iter().any(|(_, r, by_peer)| r == "gone fishing" && *by_peer));
+    assert_eq!(w.seen(1).disconnected, vec![(c1, "gone fishing".to_string(), false)]);
 
-    let sc = w.nodes[0].connection_ids()[0];
-    w.nodes[0].disconnect(sc, "mission over");
+    let sc = w.node(0).connection_ids()[0];
+    w.node_mut(0).disconnect(sc, "mission over");
     w.run_until(3000);
     let c2 = w.client_conn(2).unwrap();
-    assert_eq!(w.seen[2].disconnected, vec![(c2, "mission over".to_string(), true)]);
-    assert_eq!(w.nodes[0].connection_count(), 0);
-    assert_eq!(w.nodes[2].connection_count(), 0);
+    assert_eq!(w.seen(2).disconnected, vec![(c2, "mission over".to_string(), true)]);
+    assert_eq!(w.node(0).connection_count(), 0);
+    assert_eq!(w.node(2).connection_count(), 0);
 }
 
 #[test]

@@ -58,10 +58,10 @@ fn a_crowd_that_leaves_takes_its_memory_with_it() {
     let before = live();
     w.connect_all();
     w.run_until(3000);
-    assert_eq!(w.nodes[0].connection_count(), CLIENTS);
+    assert_eq!(w.node(0).connection_count(), CLIENTS);
     for i in 1..=CLIENTS {
         let c = w.client_conn(i).unwrap();
-        w.nodes[i].post_event(c, Ordered::new(i as u32, 1, None)).unwrap();
+        w.node_mut(i).post_event(c, Ordered::new(i as u32, 1, None)).unwrap();
     }
     w.run_until(4000);
     let crowd = live();
@@ -69,16 +69,15 @@ fn a_crowd_that_leaves_takes_its_memory_with_it() {
     for i in 1..=CLIENTS {
         if i % 2 == 0 {
             let c = w.client_conn(i).unwrap();
-            w.nodes[i].disconnect(c, "bye");
+            w.node_mut(i).disconnect(c, "bye");
         } else {
-            w.mute[i] = true;
+            w.mute(i, true);
         }
     }
     w.run_until(30_000);
-    assert_eq!(w.nodes[0].connection_count(), 0);
+    assert_eq!(w.node(0).connection_count(), 0);
     // Drop every client interface and what the test recorded, keeping the server.
-    let mut server = w.nodes.swap_remove(0);
-    drop(w);
+    let mut server = w.into_server();
     server.handle_timeout(60_000);
     while server.poll_transmit(60_000, &v12_netobject::ghost::NoObjects).is_some() {}
     while server.poll_event().is_some() {}

@@ -14,38 +14,41 @@ fn connected(clients: usize, seed: u64) -> World {
         World::new(clients, InterfaceConfig::default(), InterfaceConfig::default(), LinkParams::CLEAN, seed);
     w.connect_all();
     w.run_until(1000);
-    assert_eq!(w.nodes[0].connection_count(), clients);
+    assert_eq!(w.node(0).connection_count(), clients);
     w
 }
 
 fn others_still_deliver(w: &mut World, skip: usize) {
-    let before = w.seen[0].events.len();
-    for i in 1..w.nodes.len() {
+    let before = w.seen(0).events.len();
+    for i in 1..w.len() {
         if i == skip {
             continue;
         }
         let c = w.client_conn(i).unwrap();
-        w.nodes[i].post_event(c, Ordered::new(i as u32, 77, None)).unwrap();
+        w.node_mut(i).post_event(c, Ordered::new(i as u32, 77, None)).unwrap();
     }
-    let t = w.now;
+    let t = w.now();
     w.run_until(t + 1000);
-    let got = w.seen[0].events[before..].iter().filter(|e| e.3 == 77).count();
-    assert_eq!(got, w.nodes.len() - 2, "the other clients go on");
+    let got = w.seen(0).events[before..].iter().filter(|e| e.3 == 77).count();
+    assert_eq!(got, w.len() - 2, "the other clients go on");
 }
 
 #[test]
 fn posting_against_direction_is_refused_locally() {
     let mut w = connected(1, 1);
     let c = w.client_conn(1).unwrap();
-    assert_eq!(w.nodes[1].post_event(c, Box::new(ServerOnly)), Err(NetError::WrongDirection("ServerOnly")));
-    let sc = w.nodes[0].connection_ids()[0];
-    assert_eq!(w.nodes[0].post_event(sc, Box::new(ServerOnly)), Ok(()));
+    assert_eq!(
+        w.node_mut(1).post_event(c, Box::new(ServerOnly)),
+        Err(NetError::WrongDirection("ServerOnly"))
+    );
+    let sc = w.node(0).connection_ids()[0];
+    assert_eq!(w.node_mut(0).post_event(sc, Box::new(ServerOnly)), Ok(()));
     #[derive(Debug)]
     struct Unregistered;
     impl NetEvent for Unregistered {
         fn pack(&self, _: &mut BitWriter, _: &mut PackContext<'_>) {}
     }
-    assert_eq!(w.nodes[1].post_event(c, Box::new(Unregistered)), Err(NetError::UnregisteredEvent));
+    assert_eq!(w.node_mut(1).post_event(c, Box::new(Unregistered)), Err(NetError::UnregisteredEvent));
 }
 
 /// Same name and version as the server's `ServerOnly`, but this client build lets it go either way.
@@ -78,13 +81,13 @@ fn event_against_its_direction_drops_only_that_client() {
     w.connect_all();
     w.run_until(1000);
     let c = w.client_conn(2).unwrap();
-    w.nodes[2].post_event(c, Box::new(RogueServerOnly)).unwrap();
+    w.node_mut(2).post_event(c, Box::new(RogueServerOnly)).unwrap();
     w.run_until(2000);
-    let drops = &w.seen[0].disconnected;
+    let drops = &w.seen(0).disconnected;
     assert_eq!(drops.len(), 1);
     assert_eq!(drops[0].1, "protocol error: event ServerOnly sent against its direction");
-    assert_eq!(w.seen[2].disconnected.len(), 1, "the offender is told: {:?}", w.seen[2].disconnected);
-    assert!(w.seen[2].disconnected[0].1.contains("against its direction"));
+    assert_eq!(w.seen(2).disconnected.len(), 1, "the offender is told: {:?}", w.seen(2).disconnected);
+    assert!(w.seen(2).disconnected[0].1.contains("against its direction"));
     others_still_deliver(&mut w, 2);
 }
 
@@ -92,11 +95,11 @@ fn event_against_its_direction_drops_only_that_client() {
 fn malformed_event_body_drops_only_its_sender() {
     let mut w = connected(3, 3);
     let c = w.client_conn(1).unwrap();
-    w.nodes[1].post_event(c, Box::new(Poison)).unwrap();
+    w.node_mut(1).post_event(c, Box::new(Poison)).unwrap();
     w.run_until(2000);
-    assert_eq!(w.seen[0].disconnected.len(), 1);
-    assert_eq!(w.seen[0].disconnected[0].1, "protocol error: bad event: poison value 0xbad");
-    assert_eq!(w.nodes[0].connection_count(), 2);
+    assert_eq!(w.seen(0).disconnected.len(), 1);
+    assert_eq!(w.seen(0).disconnected[0].1, "protocol error: bad event: poison value 0xbad");
+    assert_eq!(w.node(0).connection_count(), 2);
     others_still_deliver(&mut w, 1);
 }
 
@@ -105,41 +108,41 @@ fn ordered_events_wait_for_predecessors() {
     // Server posts 3 ordered events; the packet with the first is lost on purpose by
     // simulated loss on the server's connection, yet the client processes them in order.
     let mut w = connected(1, 4);
-    let sc = w.nodes[0].connection_ids()[0];
-    w.nodes[0].set_simulated_net_params(sc, 1.0, 0).unwrap();
-    w.nodes[0].post_event(sc, Ordered::new(0, 0, None)).unwrap();
-    let t = w.now;
+    let sc = w.node(0).connection_ids()[0];
+    w.node_mut(0).set_simulated_net_params(sc, 1.0, 0).unwrap();
+    w.node_mut(0).post_event(sc, Ordered::new(0, 0, None)).unwrap();
+    let t = w.now();
     w.run_until(t + 150);
-    w.nodes[0].set_simulated_net_params(sc, 0.0, 0).unwrap();
-    w.nodes[0].post_event(sc, Ordered::new(0, 1, None)).unwrap();
-    w.nodes[0].post_event(sc, Ordered::new(0, 2, None)).unwrap();
+    w.node_mut(0).set_simulated_net_params(sc, 0.0, 0).unwrap();
+    w.node_mut(0).post_event(sc, Ordered::new(0, 1, None)).unwrap();
+    w.node_mut(0).post_event(sc, Ordered::new(0, 2, None)).unwrap();
     // The second packet arrives first: its events are held, not processed.
     let c = w.client_conn(1).unwrap();
     let mut held_seen = false;
-    let t = w.now;
-    while w.now < t + 3000 {
+    let t = w.now();
+    while w.now() < t + 3000 {
         w.step(t + 3000);
-        if w.nodes[1].connection(c).is_some_and(|c| c.held_events() == 2) {
+        if w.node(1).connection(c).is_some_and(|c| c.held_events() == 2) {
             held_seen = true;
-            assert!(w.seen[1].events.is_empty());
+            assert!(w.seen(1).events.is_empty());
         }
     }
     assert!(held_seen, "events 1 and 2 were unpacked early and held");
-    let got: Vec<u32> = w.seen[1].events.iter().map(|e| e.3).collect();
+    let got: Vec<u32> = w.seen(1).events.iter().map(|e| e.3).collect();
     assert_eq!(got, vec![0, 1, 2]);
-    assert!(w.nodes[0].connection(sc).unwrap().stats().simulated_drops > 0);
+    assert!(w.node(0).connection(sc).unwrap().stats().simulated_drops > 0);
 }
 
 #[test]
 fn simulated_latency_delays_delivery() {
     let mut w = connected(1, 5);
     let c = w.client_conn(1).unwrap();
-    w.nodes[1].set_simulated_net_params(c, 0.0, 300).unwrap();
-    let t = w.now;
-    w.nodes[1].post_event(c, Ordered::new(1, 5, None)).unwrap();
-    assert!(w.run_until_cond(t + 2000, |w| !w.seen[0].events.is_empty()));
+    w.node_mut(1).set_simulated_net_params(c, 0.0, 300).unwrap();
+    let t = w.now();
+    w.node_mut(1).post_event(c, Ordered::new(1, 5, None)).unwrap();
+    assert!(w.run_until_cond(t + 2000, |w| !w.seen(0).events.is_empty()));
     // Link latency 20 ms + simulated 300 ms + up to one 32 ms send period.
-    assert!(w.now - t >= 320 && w.now - t <= 360, "took {}", w.now - t);
+    assert!(w.now() - t >= 320 && w.now() - t <= 360, "took {}", w.now() - t);
 }
 
 #[test]
@@ -167,11 +170,11 @@ fn oversized_event_is_dropped_not_stuck() {
     w.connect_all();
     w.run_until(1000);
     let c = w.client_conn(1).unwrap();
-    w.nodes[1].post_event(c, Box::new(Huge)).unwrap();
-    w.nodes[1].post_event(c, Ordered::new(1, 1, None)).unwrap();
+    w.node_mut(1).post_event(c, Box::new(Huge)).unwrap();
+    w.node_mut(1).post_event(c, Ordered::new(1, 1, None)).unwrap();
     w.run_until(2000);
-    assert_eq!(w.seen[0].events.len(), 1, "the ordered event behind it still arrives");
-    assert_eq!(w.nodes[1].connection(c).unwrap().stats().events.dropped, 1);
+    assert_eq!(w.seen(0).events.len(), 1, "the ordered event behind it still arrives");
+    assert_eq!(w.node(1).connection(c).unwrap().stats().events.dropped, 1);
 }
 
 proptest! {
@@ -185,22 +188,22 @@ proptest! {
         // Sources 1..=3 are live clients (client 3 never sends junk), 4 and 5 are strangers.
         for (src, bytes) in &junk {
             let src = if *src == 3 { 4 } else { *src };
-            let now = w.now;
-            w.nodes[0].handle_datagram(now, addr(src), bytes, &mut v12_netobject::ghost::GhostArena::new());
+            let now = w.now();
+            w.node_mut(0).handle_datagram(now, addr(src), bytes, &mut v12_netobject::ghost::GhostArena::new());
             // Also throw the same junk at a client, "from the server".
-            w.nodes[3].handle_datagram(now, addr(5), bytes, &mut v12_netobject::ghost::GhostArena::new());
+            w.node_mut(3).handle_datagram(now, addr(5), bytes, &mut v12_netobject::ghost::GhostArena::new());
             w.step(now + 5);
         }
-        w.run_until(w.now + 500);
+        w.run_until(w.now() + 500);
         // Client 3 sent no junk: still connected, still delivering.
         let c3 = w.client_conn(3).unwrap();
-        prop_assert!(w.nodes[3].connection(c3).is_some());
-        let before = w.seen[0].events.len();
-        w.nodes[3].post_event(c3, Ordered::new(3, 9, None)).unwrap();
-        let t = w.now;
+        prop_assert!(w.node(3).connection(c3).is_some());
+        let before = w.seen(0).events.len();
+        w.node_mut(3).post_event(c3, Ordered::new(3, 9, None)).unwrap();
+        let t = w.now();
         w.run_until(t + 1000);
-        prop_assert!(w.seen[0].events[before..].iter().any(|e| e.2 == 3 && e.3 == 9));
-        for (conn, reason, _) in &w.seen[0].disconnected {
+        prop_assert!(w.seen(0).events[before..].iter().any(|e| e.2 == 3 && e.3 == 9));
+        for (conn, reason, _) in &w.seen(0).disconnected {
             prop_assert!(reason.starts_with("protocol error"), "{conn:?}: {reason}");
         }
     }
@@ -210,24 +213,24 @@ proptest! {
 fn rate_is_negotiated_in_band() {
     let mut w = connected(1, 7);
     let c = w.client_conn(1).unwrap();
-    let sc = w.nodes[0].connection_ids()[0];
-    assert_eq!(w.nodes[0].connection(sc).unwrap().stats().send_period_ms, 100);
+    let sc = w.node(0).connection_ids()[0];
+    assert_eq!(w.node(0).connection(sc).unwrap().stats().send_period_ms, 100);
     // The client asks the server to send at most every 250 ms and 200 bytes.
     let slow = RateConfig { recv_period_ms: 250, recv_size: 200, ..RateConfig::CLIENT };
-    w.nodes[1].set_rate(c, slow).unwrap();
-    w.nodes[1].post_event(c, Ordered::new(1, 1, None)).unwrap();
-    let t = w.now;
+    w.node_mut(1).set_rate(c, slow).unwrap();
+    w.node_mut(1).post_event(c, Ordered::new(1, 1, None)).unwrap();
+    let t = w.now();
     w.run_until(t + 1000);
-    let st = w.nodes[0].connection(sc).unwrap().stats();
+    let st = w.node(0).connection(sc).unwrap().stats();
     assert_eq!((st.send_period_ms, st.send_size), (250, 200));
     // And the server's data packets now come no faster than that.
-    let before = w.nodes[0].connection(sc).unwrap().protocol().stats().data_sent;
+    let before = w.node(0).connection(sc).unwrap().protocol().stats().data_sent;
     for n in 0..40 {
-        w.nodes[0].post_event(sc, Ordered::new(0, n, None)).unwrap();
-        let t = w.now;
+        w.node_mut(0).post_event(sc, Ordered::new(0, n, None)).unwrap();
+        let t = w.now();
         w.run_until(t + 50);
     }
-    let sent = w.nodes[0].connection(sc).unwrap().protocol().stats().data_sent - before;
+    let sent = w.node(0).connection(sc).unwrap().protocol().stats().data_sent - before;
     assert!((8..=9).contains(&sent), "2 s at 250 ms: {sent} data packets");
 }
 
@@ -235,18 +238,18 @@ fn rate_is_negotiated_in_band() {
 fn a_tagged_string_crosses_once_then_as_an_id() {
     let mut w = connected(1, 8);
     let c = w.client_conn(1).unwrap();
-    let tag = w.nodes[1].strings().add_tagged_string("This %1 guy is super %2");
+    let tag = w.node_mut(1).strings().add_tagged_string("This %1 guy is super %2");
     for n in 0..100 {
-        w.nodes[1].post_event(c, Ordered::new(1, n, Some(tag.clone()))).unwrap();
-        let t = w.now;
+        w.node_mut(1).post_event(c, Ordered::new(1, n, Some(tag.clone()))).unwrap();
+        let t = w.now();
         w.run_until(t + 20);
     }
-    w.run_until(w.now + 500);
-    let st = w.nodes[1].connection(c).unwrap().stats();
-    assert!(w.nodes[1].connection(c).unwrap().string_confirmed(&tag));
+    w.run_until(w.now() + 500);
+    let st = w.node(1).connection(c).unwrap().stats();
+    assert!(w.node(1).connection(c).unwrap().string_confirmed(&tag));
     // The text rides in every packet until one carrying it is acknowledged (one RTT).
     assert!(st.string_texts_sent <= 3, "text sent {} times", st.string_texts_sent);
-    assert_eq!(w.seen[0].events.len(), 100);
-    assert!(w.seen[0].events.iter().all(|e| e.4.as_deref() == Some("This %1 guy is super %2")));
-    assert_eq!(w.nodes[1].strings().remove_tagged_string(&tag), 0);
+    assert_eq!(w.seen(0).events.len(), 100);
+    assert!(w.seen(0).events.iter().all(|e| e.4.as_deref() == Some("This %1 guy is super %2")));
+    assert_eq!(w.node_mut(1).strings().remove_tagged_string(&tag), 0);
 }

@@ -17,9 +17,8 @@ use v12_netobject::*;
 const TICK_MS: u64 = 50;
 
 struct Scene {
-    net: World,
-    sim: SimWorld,
-    arenas: Vec<GhostArena>,
+    /// The server ghosts a SimWorld; each client's ghosts land in its endpoint's arena.
+    net: World<SimWorld>,
     /// Client index (1-based) -> the scope mover of that client.
     cams: Vec<ObjectId>,
     next_tick: u64,
@@ -28,10 +27,6 @@ struct Scene {
 
 impl Scene {
     fn new(clients: usize, link: LinkParams, seed: u64) -> Self {
-        let mut net = World::new(clients, InterfaceConfig::default(), InterfaceConfig::default(), link, seed);
-        for n in &mut net.nodes {
-            n.set_ghost_classes(classes());
-        }
         let mut sim = SimWorld::new(400.0, 40.0);
         let mut rng = Pcg32::seed_from_u64(seed);
         sim.populate(&mut rng, 300, 15.0);
@@ -46,31 +41,36 @@ impl Scene {
                 sim.add(cam)
             })
             .collect();
-        let arenas = (0..clients).map(|_| GhostArena::new()).collect();
-        Self { net, sim, arenas, cams, next_tick: TICK_MS, moving: true }
+        let mut net = World::serving(sim, clients, link, seed, registry());
+        for i in 0..=clients {
+            net.node_mut(i).set_ghost_classes(classes());
+        }
+        Self { net, cams, next_tick: TICK_MS, moving: true }
     }
 
     /// Connects every client; the server starts ghosting to each with its camera.
     fn connect(&mut self) {
         self.net.connect_all();
-        let n = self.net.nodes.len() - 1;
-        let up = |w: &World| w.seen[0].connected.len() == n && (1..=n).all(|i| w.client_conn(i).is_some());
+        let n = self.net.len() - 1;
+        let up = |w: &World<SimWorld>| {
+            w.seen(0).connected.len() == n && (1..=n).all(|i| w.client_conn(i).is_some())
+        };
         assert!(self.net.run_until_cond(10_000, up), "all connected");
-        for id in self.net.seen[0].connected.clone() {
-            let data = self.net.nodes[0].connection(id).unwrap().connect_data().clone();
+        for id in self.net.seen(0).connected.clone() {
+            let data = self.net.node(0).connection(id).unwrap().connect_data().clone();
             let i: usize = std::str::from_utf8(&data).unwrap()["client".len()..].parse().unwrap();
-            self.net.nodes[0].start_ghosting(id).unwrap();
-            self.net.nodes[0].set_scope_object(id, Some(self.cams[i - 1])).unwrap();
+            self.net.node_mut(0).start_ghosting(id).unwrap();
+            self.net.node_mut(0).set_scope_object(id, Some(self.cams[i - 1])).unwrap();
         }
     }
 
     fn run_until(&mut self, t: u64) {
-        while self.net.now < t {
+        while self.net.now() < t {
             let until = self.next_tick.min(t);
-            self.net.step_with(until, Some(&self.sim), &mut self.arenas);
-            if self.net.now >= self.next_tick {
+            self.net.step(until);
+            if self.net.now() >= self.next_tick {
                 if self.moving {
-                    self.sim.step(TICK_MS as f32 / 1000.0);
+                    self.net.objects_mut().step(TICK_MS as f32 / 1000.0);
                 }
                 self.next_tick += TICK_MS;
             }
@@ -78,10 +78,12 @@ impl Scene {
     }
 
     fn assert_converged(&self) {
-        for (i, arena) in self.arenas.iter().enumerate() {
-            let cam = self.sim.mover(self.cams[i]).unwrap();
+        let sim = self.net.objects();
+        for i in 0..self.cams.len() {
+            let arena = self.net.arena(i + 1);
+            let cam = sim.mover(self.cams[i]).unwrap();
             let mut in_scope = 0;
-            for (k, m) in self.sim.movers.iter().enumerate() {
+            for (k, m) in sim.movers.iter().enumerate() {
                 let Some(m) = m else { continue };
                 let d = dist(m.pos, cam.pos);
                 let ghost =
@@ -109,30 +111,30 @@ fn ghosts_converge_through_the_full_stack_under_loss() {
         let link = LinkParams { loss, burst_chance: 0.02, burst_len: 4, jitter_ms: 15, ..LinkParams::CLEAN };
         let mut s = Scene::new(3, LinkParams::CLEAN, seed);
         s.connect();
-        s.net.link.params = link;
+        s.net.set_link(link);
         // Events and ghosts share packets: post ordered events during the run.
-        let conns = s.net.seen[0].connected.clone();
+        let conns = s.net.seen(0).connected.clone();
         for (k, &id) in conns.iter().enumerate() {
-            s.net.nodes[0].post_event(id, Msg::<2>::new(0, k as u32, None)).unwrap();
+            s.net.node_mut(0).post_event(id, Msg::<2>::new(0, k as u32, None)).unwrap();
         }
-        let t = s.net.now;
+        let t = s.net.now();
         s.run_until(t + 4_000);
         s.moving = false;
-        s.net.link.params = LinkParams::CLEAN;
-        let t = s.net.now;
+        s.net.set_link(LinkParams::CLEAN);
+        let t = s.net.now();
         s.run_until(t + 1_500);
         s.assert_converged();
         for i in 1..=3 {
-            assert!(s.net.seen[i].disconnected.is_empty(), "seed {seed}: {:?}", s.net.seen[i].disconnected);
-            assert_eq!(s.net.seen[i].events.len(), 1, "the ordered event arrived next to the ghosts");
+            assert!(s.net.seen(i).disconnected.is_empty(), "seed {seed}: {:?}", s.net.seen(i).disconnected);
+            assert_eq!(s.net.seen(i).events.len(), 1, "the ordered event arrived next to the ghosts");
             let c = s.net.client_conn(i).unwrap();
-            let rx = s.net.nodes[i].ghost_receiver(c).unwrap();
-            assert_eq!(rx.len(), s.arenas[i - 1].len());
+            let rx = s.net.node(i).ghost_receiver(c).unwrap();
+            assert_eq!(rx.len(), s.net.arena(i).len());
         }
-        let stats = s.net.nodes[0].ghost_manager(conns[0]).unwrap().stats();
+        let stats = s.net.node(0).ghost_manager(conns[0]).unwrap().stats();
         assert!(stats.creates_acked > 0 && stats.updates_sent > 0);
         if loss > 0.0 {
-            let dropped = s.net.nodes[0].connection(conns[0]).unwrap().stats().data_dropped;
+            let dropped = s.net.node(0).connection(conns[0]).unwrap().stats().data_dropped;
             assert!(dropped > 0, "the loss reached the ghost packets");
         }
     }
@@ -142,40 +144,40 @@ fn ghosts_converge_through_the_full_stack_under_loss() {
 fn mission_change_and_disconnect_clear_the_client_ghosts() {
     let mut s = Scene::new(2, LinkParams::lossy(0.1), 9);
     s.connect();
-    s.run_until(s.net.now + 2_000);
-    assert!(s.arenas.iter().all(|a| a.len() > 10));
-    let conns = s.net.seen[0].connected.clone();
+    s.run_until(s.net.now() + 2_000);
+    assert!((1..s.net.len()).all(|i| s.net.arena(i).len() > 10));
+    let conns = s.net.seen(0).connected.clone();
     // Mission change on client 1's connection: the client drops everything, then gets it back.
-    s.net.nodes[0].reset_ghosting(conns[0]).unwrap();
+    s.net.node_mut(0).reset_ghosting(conns[0]).unwrap();
     let resets_before = {
         let c = s.net.client_conn(1).unwrap();
-        s.net.nodes[1].ghost_receiver(c).unwrap().stats().resets
+        s.net.node(1).ghost_receiver(c).unwrap().stats().resets
     };
-    s.run_until(s.net.now + 2_000);
+    s.run_until(s.net.now() + 2_000);
     let c = s.net.client_conn(1).unwrap();
-    assert!(s.net.nodes[1].ghost_receiver(c).unwrap().stats().resets > resets_before);
+    assert!(s.net.node(1).ghost_receiver(c).unwrap().stats().resets > resets_before);
     s.moving = false;
-    s.net.link.params = LinkParams::CLEAN;
-    s.run_until(s.net.now + 1_500);
+    s.net.set_link(LinkParams::CLEAN);
+    s.run_until(s.net.now() + 1_500);
     s.assert_converged();
     // The server drops client 2: its ghosts leave its world.
-    s.net.nodes[0].disconnect(conns[1], "kicked");
-    s.run_until(s.net.now + 500);
-    assert_eq!(s.net.seen[2].disconnected.len(), 1);
-    assert!(s.arenas[1].is_empty(), "ghosts of a closed connection are removed");
+    s.net.node_mut(0).disconnect(conns[1], "kicked");
+    s.run_until(s.net.now() + 500);
+    assert_eq!(s.net.seen(2).disconnected.len(), 1);
+    assert!(s.net.arena(2).is_empty(), "ghosts of a closed connection are removed");
 }
 
 #[test]
 fn ghost_class_mismatch_is_refused_with_a_reason() {
     let mut net = World::new(1, InterfaceConfig::default(), InterfaceConfig::default(), LinkParams::CLEAN, 4);
-    net.nodes[0].set_ghost_classes(classes());
+    net.node_mut(0).set_ghost_classes(classes());
     net.connect_all();
     net.run_until(12_000);
-    assert!(net.seen[0].connected.is_empty());
+    assert!(net.seen(0).connected.is_empty());
     assert!(
-        net.seen[1].failed.iter().any(|r| r.contains("ghost class mismatch")),
+        net.seen(1).failed.iter().any(|r| r.contains("ghost class mismatch")),
         "{:?}",
-        net.seen[1].failed
+        net.seen(1).failed
     );
 }
 
@@ -186,12 +188,12 @@ fn ghost_class_mismatch_is_refused_with_a_reason() {
 fn every_client_takes_its_ghosts_through_the_one_route() {
     let mut s = Scene::new(1, LinkParams::CLEAN, 5);
     s.connect();
-    let t = s.net.now + 2_000;
-    while s.net.now < t {
-        s.net.step_with(t, Some(&s.sim), &mut []);
+    let t = s.net.now() + 2_000;
+    while s.net.now() < t {
+        s.net.step(t);
     }
-    assert!(s.net.seen[1].disconnected.is_empty(), "{:?}", s.net.seen[1].disconnected);
-    assert!(!s.net.spare[1].is_empty(), "the ghosts arrived");
+    assert!(s.net.seen(1).disconnected.is_empty(), "{:?}", s.net.seen(1).disconnected);
+    assert!(!s.net.arena(1).is_empty(), "the ghosts arrived");
 }
 
 /// Every ghost's state, bit for bit, sorted by server identity.
@@ -225,14 +227,14 @@ fn exact_view(a: &GhostArena) -> Vec<(u32, [u32; 7], u32, String)> {
 fn record_scene(objects_scale: bool, start_after_ms: u64, seconds: u64) -> (Scene, Vec<u8>) {
     let mut s = Scene::new(1, LinkParams::lossy(0.15), 21);
     if !objects_scale {
-        s.sim.movers.truncate(20);
+        let sim = s.net.objects_mut();
+        sim.movers.truncate(20);
         let cams = s.cams.clone();
-        s.sim.movers.retain(|_| true);
         assert!(cams.iter().all(|c| (c.0 as usize) >= 20), "scene layout");
         // The camera was appended after the movers; put it back at the end.
-        s.sim = {
+        *sim = {
             let mut w = SimWorld::new(400.0, 40.0);
-            for m in s.sim.movers.drain(..).flatten() {
+            for m in sim.movers.drain(..).flatten() {
                 w.add(m);
             }
             let mut cam = Mover::new(0, [150.0, 150.0, 0.0], [3.0, -2.0, 0.0]);
@@ -246,28 +248,29 @@ fn record_scene(objects_scale: bool, start_after_ms: u64, seconds: u64) -> (Scen
     }
     s.connect();
     let c = s.net.client_conn(1).unwrap();
-    s.run_until(s.net.now + start_after_ms);
-    s.net.nodes[1].start_recording(c, &mut s.arenas[0]).unwrap();
-    s.run_until(s.net.now + seconds * 1000);
-    let demo = s.net.nodes[1].stop_recording(c).unwrap();
+    s.run_until(s.net.now() + start_after_ms);
+    let client = s.net.endpoint_mut(1);
+    client.iface.start_recording(c, &mut client.arena).unwrap();
+    s.run_until(s.net.now() + seconds * 1000);
+    let demo = s.net.node_mut(1).stop_recording(c).unwrap();
     (s, demo)
 }
 
 #[test]
 fn a_demo_played_back_reproduces_the_recorded_ghost_states_exactly() {
     let (s, demo) = record_scene(true, 0, 3);
-    let live = exact_view(&s.arenas[0]);
+    let live = exact_view(s.net.arena(1));
     assert!(live.len() > 10);
     let mut arena = GhostArena::new();
     let mut player =
-        DemoPlayer::open(demo.clone(), s.net.nodes[1].registry().clone(), classes(), &mut arena).unwrap();
+        DemoPlayer::open(demo.clone(), s.net.node(1).registry().clone(), classes(), &mut arena).unwrap();
     assert!(player.len() > 20);
     let played = player.play_to_end(&mut arena).unwrap();
     assert_eq!(played, player.len());
     assert_eq!(exact_view(&arena), live, "playback reaches the recorded ghost states exactly");
     // Played twice from the same file: the same again (no hidden state).
     let mut again = GhostArena::new();
-    let mut p2 = DemoPlayer::open(demo, s.net.nodes[1].registry().clone(), classes(), &mut again).unwrap();
+    let mut p2 = DemoPlayer::open(demo, s.net.node(1).registry().clone(), classes(), &mut again).unwrap();
     p2.play_to_end(&mut again).unwrap();
     assert_eq!(exact_view(&again), live);
 }
@@ -276,18 +279,17 @@ fn a_demo_played_back_reproduces_the_recorded_ghost_states_exactly() {
 fn a_demo_started_mid_game_restores_the_ghosts_from_its_start_block() {
     let (s, demo) = record_scene(true, 2_000, 2);
     let mut arena = GhostArena::new();
-    let mut player =
-        DemoPlayer::open(demo, s.net.nodes[1].registry().clone(), classes(), &mut arena).unwrap();
+    let mut player = DemoPlayer::open(demo, s.net.node(1).registry().clone(), classes(), &mut arena).unwrap();
     assert!(arena.len() > 10, "start block holds the ghosts held when recording began");
     player.play_to_end(&mut arena).unwrap();
     // Every mover moved since the start, so every field was overwritten by real updates.
-    assert_eq!(exact_view(&arena), exact_view(&s.arenas[0]));
+    assert_eq!(exact_view(&arena), exact_view(s.net.arena(1)));
 }
 
 #[test]
 fn a_truncated_or_corrupt_demo_is_a_clear_error_at_every_point() {
-    let (s, demo) = record_scene(false, 0, 1);
-    let reg = s.net.nodes[1].registry().clone();
+    let (s, demo) = record_scene(false, 0, 2);
+    let reg = s.net.node(1).registry().clone();
     assert!(demo.len() > 200, "{} bytes", demo.len());
     for cut in 0..demo.len() {
         let mut arena = GhostArena::new();

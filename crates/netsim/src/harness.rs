@@ -115,6 +115,11 @@ impl<E: Endpoint> Harness<E> {
         &mut self.nodes
     }
 
+    /// The nodes, taken out of the harness (in the order they were added).
+    pub fn into_nodes(self) -> Vec<E> {
+        self.nodes
+    }
+
     /// The node with this address.
     pub fn node_at(&self, addr: &E::Addr) -> Option<&E> {
         self.index.get(addr).map(|&i| &self.nodes[i])
@@ -193,6 +198,16 @@ impl<E: Endpoint> Harness<E> {
         }
         self.flush();
         true
+    }
+
+    /// Move the clock forward to `t` without handling anything: for a test that drives a
+    /// node by hand for a while (feeding it forged datagrams, say) and then lets the harness
+    /// go on from the time it reached. Never moves the clock back.
+    pub fn skip_to(&mut self, t: Millis) {
+        if t > self.now {
+            self.now = t;
+            self.steps_at_now = 0;
+        }
     }
 
     /// Run until the clock reaches `t` (every wake-up up to and including `t` is handled).

@@ -387,6 +387,14 @@ impl ConnectionProtocol {
         Some(bytes)
     }
 
+    /// The peer showed it is alive outside this protocol (it retried its connect request
+    /// because our accept was lost): its silence clock restarts. Does nothing once timed out.
+    pub fn peer_heard(&mut self, now: u64) {
+        if !self.timed_out {
+            self.last_heard = self.last_heard.max(now);
+        }
+    }
+
     /// A ping for a peer this endpoint cannot serve for a while (its host is stopped in the
     /// script debugger): it tells the peer we are alive, so the peer does not time us out.
     /// No timer runs meanwhile, and our own silence clock restarts, so the pause times

@@ -56,19 +56,18 @@ proptest! {
         let mut sim = Sim::new(config, params, [a, b], seed);
         sim.run_until(21_000);
         // Loss stops; keep sending a while, then stop and let the acks settle.
-        sim.links[0].lossless = true;
-        sim.links[1].lossless = true;
+        sim.heal();
         sim.run_until(26_000);
         sim.quiesce(3_000);
-        if sim.ep.iter().any(|e| e.proto.is_timed_out()) {
+        if sim.eps().iter().any(|e| e.proto.is_timed_out()) {
             // A long enough burst may legitimately end the connection (5 s of silence). Then the
             // other side must time out too, and both flush every outstanding packet as dropped.
-            sim.run_until(sim.now + 6_000);
-            prop_assert!(sim.ep.iter().all(|e| e.proto.is_timed_out()));
+            sim.run_until(sim.now() + 6_000);
+            prop_assert!(sim.eps().iter().all(|e| e.proto.is_timed_out()));
         }
         sim.check_drops_were_real();
         sim.assert_all_notified();
-        for ep in &sim.ep {
+        for ep in sim.eps() {
             prop_assert!(!ep.sent.is_empty());
         }
     }

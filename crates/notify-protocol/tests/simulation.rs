@@ -23,7 +23,7 @@ fn lossy() -> LinkParams {
 fn lossless_link_delivers_everything_and_measures_rtt() {
     let mut sim = Sim::new(ProtocolConfig::default(), LinkParams::clean(50), [32, 32], 1);
     sim.run_until(61_000);
-    for ep in &sim.ep {
+    for ep in sim.eps() {
         assert!(ep.sent.len() > 1800);
         assert!(ep.notified.iter().all(|n| n.delivered));
         assert!(ep.rejected.is_empty(), "{:?}", ep.rejected);
@@ -40,15 +40,15 @@ fn lossless_link_delivers_everything_and_measures_rtt() {
 fn lossy_link_keeps_the_notify_guarantee_for_300_seconds() {
     let mut sim = Sim::new(ProtocolConfig::default(), lossy(), [32, 100], 7);
     sim.run_until(301_000);
-    let dropped = sim.ep[0].notified.iter().filter(|n| !n.delivered).count();
+    let dropped = sim.ep(0).notified.iter().filter(|n| !n.delivered).count();
     assert!(dropped > 500, "the link really lost packets ({dropped})");
-    assert!(sim.ep.iter().all(|e| {
+    assert!(sim.eps().iter().all(|e| {
         e.rejected.iter().any(|r| matches!(r, v12_notify_protocol::ProtocolError::Duplicate { .. }))
     }));
     sim.quiesce(3_000);
     sim.check_drops_were_real();
     sim.assert_all_notified();
-    assert!(!sim.ep[0].proto.is_timed_out() && !sim.ep[1].proto.is_timed_out());
+    assert!(!sim.ep(0).proto.is_timed_out() && !sim.ep(1).proto.is_timed_out());
 }
 
 #[test]
@@ -63,7 +63,7 @@ fn sequences_wrap_across_the_wire_width_and_u32() {
     sim.quiesce(3_000);
     sim.check_drops_were_real();
     sim.assert_all_notified();
-    for ep in &sim.ep {
+    for ep in sim.eps() {
         let wire_wraps = ep.sent.len() as u32 >> SEQ_BITS;
         assert!(wire_wraps >= 1, "crossed 2^{SEQ_BITS} at least once");
         assert!(ep.sent.windows(2).any(|w| w[1] < w[0]), "crossed u32::MAX");
@@ -77,13 +77,13 @@ fn silent_peer_times_out_within_the_bound() {
     let mut sim = Sim::new(config, LinkParams::clean(30), [32, 32], 3);
     sim.run_until(11_000);
     // From here on the peer goes silent: nothing it sends arrives.
-    let silent_from = sim.now;
-    sim.links[1].cut = true;
-    sim.ep[1].sending = false;
+    let silent_from = sim.now();
+    sim.cut(1, true);
+    sim.ep_mut(1).sending = false;
     sim.run_until(silent_from + 4_900);
-    assert!(!sim.ep[0].proto.is_timed_out(), "not before the timeout");
+    assert!(!sim.ep(0).proto.is_timed_out(), "not before the timeout");
     sim.run_until(silent_from + 5_100);
-    let ep = &sim.ep[0];
+    let ep = sim.ep(0);
     assert!(ep.proto.is_timed_out());
     let at = ep.timed_out_at.unwrap();
     // The last packet heard was sent at most one interval before the cut and spent 30 ms on the link.
@@ -96,10 +96,10 @@ fn silent_peer_times_out_within_the_bound() {
 #[test]
 fn idle_connection_stays_alive_on_pings() {
     let mut sim = Sim::new(ProtocolConfig::default(), LinkParams::clean(80), [32, 32], 5);
-    sim.ep[0].sending = false;
-    sim.ep[1].sending = false;
+    sim.ep_mut(0).sending = false;
+    sim.ep_mut(1).sending = false;
     sim.run_until(121_000);
-    for ep in &sim.ep {
+    for ep in sim.eps() {
         assert!(!ep.proto.is_timed_out());
         let pings = ep.proto.stats().pings_sent;
         assert!(pings > 50, "pings {pings}");
@@ -109,12 +109,12 @@ fn idle_connection_stays_alive_on_pings() {
 #[test]
 fn one_way_stream_is_acked_by_ack_only_packets() {
     let mut sim = Sim::new(ProtocolConfig::default(), LinkParams::clean(100), [32, 32], 9);
-    sim.ep[1].sending = false;
+    sim.ep_mut(1).sending = false;
     sim.run_until(31_000);
-    let sender = &sim.ep[0];
+    let sender = sim.ep(0);
     assert_eq!(sender.window_full_skips, 0, "acks kept the window open");
     assert!(sender.proto.in_flight() < 16);
-    let acks = sim.ep[1].proto.stats().acks_sent;
+    let acks = sim.ep(1).proto.stats().acks_sent;
     let data = sender.sent.len() as u64;
     assert!(acks > 0 && acks <= data / 8 + 1, "one ack per 8 packets: {acks} for {data}");
     sim.quiesce(3_000);
@@ -126,18 +126,18 @@ fn a_stalled_window_recovers_by_pinging() {
     // The peer's packets (with their acks) are all lost for a while: the window fills, the
     // sender holds back, and stall pings get acks through as soon as the link heals.
     let mut sim = Sim::new(ProtocolConfig::default(), LinkParams::clean(20), [32, 1_000_000], 13);
-    sim.ep[1].sending = false;
+    sim.ep_mut(1).sending = false;
     sim.run_until(3_000);
-    sim.links[1].cut = true;
+    sim.cut(1, true);
     sim.run_until(4_500);
-    assert!(sim.ep[0].proto.window_full());
-    assert!(sim.ep[0].window_full_skips > 0);
-    sim.links[1].cut = false;
+    assert!(sim.ep(0).proto.window_full());
+    assert!(sim.ep(0).window_full_skips > 0);
+    sim.cut(1, false);
     sim.run_until(4_900);
-    assert!(!sim.ep[0].proto.window_full(), "stall ping got the acks back within 400 ms");
+    assert!(!sim.ep(0).proto.window_full(), "stall ping got the acks back within 400 ms");
     sim.quiesce(3_000);
     sim.assert_all_notified();
-    assert!(sim.ep[0].notified.iter().all(|n| n.delivered), "forward direction never lost anything");
+    assert!(sim.ep(0).notified.iter().all(|n| n.delivered), "forward direction never lost anything");
 }
 
 /// Header overhead in a steady 32 ms two-way exchange; printed for docs/PERFORMANCE.md.
@@ -151,7 +151,7 @@ fn header_overhead_is_below_tnl() {
         let mut tnl = 0u64;
         let mut packets = 0u64;
         let mut control = 0u64;
-        for ep in &sim.ep {
+        for ep in sim.eps() {
             for &(h, t) in &ep.header_bits {
                 ours += u64::from(h);
                 tnl += u64::from(t);

@@ -1,6 +1,6 @@
-//! Deterministic test harness: one server and N clients (sans-IO interfaces), a simulated
-//! clock that jumps to the next wakeup, and the one network emulator's seeded lossy /
-//! bursty / duplicating / jittery link (`v12-netsim`) between them.
+//! Deterministic test harness: one server and N clients (sans-IO interfaces) as endpoints of
+//! the one network emulator's harness (`v12_netsim::Harness`: a simulated clock that jumps to
+//! the next wake-up, seeded lossy / bursty / duplicating / jittery links between them).
 
 #![allow(dead_code)]
 
@@ -8,7 +8,9 @@ use bytes::Bytes;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use v12_bitstream::{BitReader, BitWriter};
+use v12_netobject::ghost::{GhostArena, GhostWorld, NoObjects};
 use v12_netobject::*;
+use v12_netsim::{Harness, LinkStats};
 
 /// Link behaviour, the same both ways.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -28,13 +30,6 @@ impl LinkParams {
     pub fn lossy(loss: f64) -> Self {
         Self { loss, ..Self::CLEAN }
     }
-}
-
-/// A datagram the link hands out.
-pub struct InFlight {
-    pub to: usize,
-    pub from: SocketAddr,
-    pub data: Vec<u8>,
 }
 
 impl LinkParams {
@@ -61,47 +56,6 @@ impl LinkParams {
             duplicate_chance: self.duplicate,
             ..v12_netsim::LinkConfig::default()
         }
-    }
-}
-
-/// The seeded link between every pair of endpoints: `v12-netsim`'s link with the test's
-/// parameters (which a test may change between steps).
-pub struct Link {
-    pub params: LinkParams,
-    link: v12_netsim::Link<(usize, SocketAddr)>,
-    applied: Option<LinkParams>,
-    pub sent: u64,
-    pub dropped: u64,
-}
-
-impl Link {
-    pub fn new(params: LinkParams, seed: u64) -> Self {
-        Self {
-            params,
-            link: v12_netsim::Link::new(params.to_netsim(), seed),
-            applied: Some(params),
-            sent: 0,
-            dropped: 0,
-        }
-    }
-
-    pub fn send(&mut self, now: u64, from: SocketAddr, to: usize, data: Bytes) {
-        if self.applied != Some(self.params) {
-            self.link.set_config(self.params.to_netsim());
-            self.applied = Some(self.params);
-        }
-        self.link.send(now, (to, from), &data);
-        let st = self.link.stats();
-        self.sent = st.sent;
-        self.dropped = st.dropped();
-    }
-
-    pub fn next_at(&self) -> Option<u64> {
-        self.link.next_release()
-    }
-
-    fn pop_due(&mut self, now: u64) -> Option<InFlight> {
-        self.link.pop_due(now).map(|((to, from), data)| InFlight { to, from, data })
     }
 }
 
@@ -236,20 +190,77 @@ pub struct Seen {
     pub times: Vec<u64>,
 }
 
-/// Endpoint 0 is the server, 1..=N the clients.
-pub struct World {
-    pub now: u64,
-    pub nodes: Vec<NetInterface>,
-    pub seen: Vec<Seen>,
-    pub link: Link,
-    pub delivered: u64,
-    /// Nodes cut off from the network (their datagrams vanish both ways).
-    pub mute: Vec<bool>,
-    /// Nodes whose received events are kept whole in `raw` instead of being recorded.
-    pub keep_raw: Vec<bool>,
-    pub raw: Vec<(usize, ConnectionId, Box<dyn NetEvent>)>,
-    /// Ghost arenas of the nodes a test gives none (ghosts they receive land here).
-    pub spare: Vec<ghost::GhostArena>,
+/// One endpoint: a NetInterface, what it saw, the ghosts it receives and (the server) the
+/// objects it ghosts.
+pub struct Node<G> {
+    index: usize,
+    /// The clock at the last call (`poll_timeout` takes none).
+    now: u64,
+    pub iface: NetInterface,
+    pub seen: Seen,
+    /// Ghosts this node receives.
+    pub arena: GhostArena,
+    /// Objects this node ghosts (the server's world; `None` ghosts nothing).
+    pub objects: Option<G>,
+    /// Keep received events whole in `raw` instead of recording them in `seen`.
+    pub keep_raw: bool,
+    pub raw: Vec<(ConnectionId, Box<dyn NetEvent>)>,
+}
+
+impl<G: GhostWorld> Node<G> {
+    fn drain_events(&mut self) {
+        while let Some(ev) = self.iface.poll_event() {
+            if self.keep_raw
+                && let InterfaceEvent::EventReceived { connection, event } = ev
+            {
+                self.raw.push((connection, event));
+                continue;
+            }
+            record(&mut self.seen, ev, self.now);
+        }
+    }
+}
+
+impl<G: GhostWorld> v12_netsim::Endpoint for Node<G> {
+    type Addr = SocketAddr;
+
+    fn addr(&self) -> SocketAddr {
+        addr(self.index)
+    }
+
+    fn handle_datagram(&mut self, now: u64, from: SocketAddr, data: &[u8]) {
+        self.now = now;
+        self.iface.handle_datagram(now, from, data, &mut self.arena);
+        self.drain_events();
+    }
+
+    fn poll_transmit(&mut self, now: u64) -> Option<(SocketAddr, Vec<u8>)> {
+        self.now = now;
+        let objects: &dyn GhostWorld = match &self.objects {
+            Some(o) => o,
+            None => &NoObjects,
+        };
+        let sent = self.iface.poll_transmit(now, objects).map(|(to, data)| (to, data.to_vec()));
+        if sent.is_none() {
+            self.drain_events();
+        }
+        sent
+    }
+
+    fn poll_timeout(&self) -> Option<u64> {
+        self.iface.poll_timeout(self.now)
+    }
+
+    fn handle_timeout(&mut self, now: u64) {
+        self.now = now;
+        self.iface.handle_timeout(now);
+        self.drain_events();
+    }
+}
+
+/// Endpoint 0 is the server (ghosting `G`), 1..=N the clients.
+pub struct World<G: GhostWorld = NoObjects> {
+    h: Harness<Node<G>>,
 }
 
 impl World {
@@ -272,130 +283,139 @@ impl World {
         server_reg: Arc<NetClassRegistry>,
         client_reg: Arc<NetClassRegistry>,
     ) -> Self {
-        let reg = server_reg;
-        let mut nodes = vec![NetInterface::new(
-            InterfaceConfig { accept_connections: true, ..server_cfg },
-            reg.clone(),
-            entropy(seed),
-        )];
-        for i in 0..clients {
-            nodes.push(NetInterface::new(
-                client_cfg.clone(),
-                client_reg.clone(),
-                entropy(seed ^ ((i as u64 + 1) * 0x1234_5678)),
-            ));
-        }
-        let seen = (0..=clients).map(|_| Seen::default()).collect();
-        Self {
-            now: 0,
-            nodes,
-            seen,
-            link: Link::new(link, seed ^ 0xABCD),
-            delivered: 0,
-            mute: vec![false; clients + 1],
-            keep_raw: vec![false; clients + 1],
-            raw: Vec::new(),
-            spare: (0..=clients).map(|_| ghost::GhostArena::new()).collect(),
-        }
+        World::build(None, clients, [server_cfg, client_cfg], link, seed, [server_reg, client_reg])
+    }
+}
+
+impl<G: GhostWorld> World<G> {
+    /// A world whose server ghosts `objects` (reach them with [`World::objects_mut`]).
+    pub fn serving(
+        objects: G,
+        clients: usize,
+        link: LinkParams,
+        seed: u64,
+        registries: Arc<NetClassRegistry>,
+    ) -> Self {
+        let cfg = InterfaceConfig::default();
+        World::build(Some(objects), clients, [cfg.clone(), cfg], link, seed, [registries.clone(), registries])
     }
 
-    fn index_of(&self, a: SocketAddr) -> Option<usize> {
-        (0..self.nodes.len()).find(|&i| addr(i) == a)
+    fn build(
+        objects: Option<G>,
+        clients: usize,
+        [server_cfg, client_cfg]: [InterfaceConfig; 2],
+        link: LinkParams,
+        seed: u64,
+        [server_reg, client_reg]: [Arc<NetClassRegistry>; 2],
+    ) -> Self {
+        let node = |index: usize, iface: NetInterface, objects: Option<G>| Node {
+            index,
+            now: 0,
+            iface,
+            seen: Seen::default(),
+            arena: GhostArena::new(),
+            objects,
+            keep_raw: false,
+            raw: Vec::new(),
+        };
+        let server_cfg = InterfaceConfig { accept_connections: true, ..server_cfg };
+        let mut nodes = vec![node(0, NetInterface::new(server_cfg, server_reg, entropy(seed)), objects)];
+        for i in 1..=clients {
+            let entropy = entropy(seed ^ (i as u64 * 0x1234_5678));
+            nodes.push(node(i, NetInterface::new(client_cfg.clone(), client_reg.clone(), entropy), None));
+        }
+        Self { h: Harness::new(nodes, link.to_netsim(), seed ^ 0xABCD) }
+    }
+
+    pub fn now(&self) -> u64 {
+        self.h.now()
+    }
+
+    /// Endpoints, the server included.
+    pub fn len(&self) -> usize {
+        self.h.nodes().len()
+    }
+
+    pub fn node(&self, i: usize) -> &NetInterface {
+        &self.h.node(i).iface
+    }
+
+    pub fn node_mut(&mut self, i: usize) -> &mut NetInterface {
+        &mut self.h.node_mut(i).iface
+    }
+
+    /// The whole endpoint (its arena, objects and raw events beside the interface).
+    pub fn endpoint_mut(&mut self, i: usize) -> &mut Node<G> {
+        self.h.node_mut(i)
+    }
+
+    pub fn seen(&self, i: usize) -> &Seen {
+        &self.h.node(i).seen
+    }
+
+    /// What every endpoint saw, the server first.
+    pub fn seen_all(&self) -> impl Iterator<Item = &Seen> {
+        self.h.nodes().iter().map(|n| &n.seen)
+    }
+
+    /// The ghosts node `i` received.
+    pub fn arena(&self, i: usize) -> &GhostArena {
+        &self.h.node(i).arena
+    }
+
+    /// The server's ghosted objects.
+    pub fn objects(&self) -> &G {
+        self.h.node(0).objects.as_ref().expect("a world built with objects")
+    }
+
+    pub fn objects_mut(&mut self) -> &mut G {
+        self.h.node_mut(0).objects.as_mut().expect("a world built with objects")
+    }
+
+    /// Every link behaves as `link` from now on.
+    pub fn set_link(&mut self, link: LinkParams) {
+        self.h.network_mut().set_default(link.to_netsim());
+    }
+
+    /// Cut node `i` off (its datagrams vanish both ways) or let it back.
+    pub fn mute(&mut self, i: usize, mute: bool) {
+        self.h.network_mut().isolate(addr(i), mute);
+    }
+
+    /// Every link's counts together.
+    pub fn link_stats(&self) -> LinkStats {
+        self.h.network().total_stats()
+    }
+
+    /// Move the clock to `t` without running anything, for tests that drive a node by hand.
+    pub fn skip_to(&mut self, t: u64) {
+        self.h.skip_to(t);
+    }
+
+    /// The server's interface, every other endpoint dropped.
+    pub fn into_server(self) -> NetInterface {
+        self.h.into_nodes().swap_remove(0).iface
     }
 
     /// Connect every client to the server.
     pub fn connect_all(&mut self) {
-        for i in 1..self.nodes.len() {
-            self.nodes[i].connect(self.now, addr(0), Bytes::from(format!("client{i}")));
+        let now = self.now();
+        for i in 1..self.len() {
+            self.node_mut(i).connect(now, addr(0), Bytes::from(format!("client{i}")));
         }
     }
 
-    /// Moves datagrams, events and timers at the current time until nothing more happens now.
-    pub fn pump(&mut self) {
-        self.pump_with(None, &mut []);
-    }
-
-    /// [`Self::pump`] with ghosting: the server writes ghosts of `server` and client `i`
-    /// applies them to `clients[i - 1]` (clients beyond the slice get none).
-    pub fn pump_with(&mut self, server: Option<&dyn ghost::GhostWorld>, clients: &mut [ghost::GhostArena]) {
-        for _ in 0..10_000 {
-            let mut progress = false;
-            for i in 0..self.nodes.len() {
-                self.nodes[i].handle_timeout(self.now);
-                loop {
-                    let objects = match server {
-                        Some(w) if i == 0 => w,
-                        _ => &ghost::NoObjects,
-                    };
-                    let next = self.nodes[i].poll_transmit(self.now, objects);
-                    let Some((to, data)) = next else { break };
-                    progress = true;
-                    if let Some(j) = self.index_of(to)
-                        && !self.mute[i]
-                        && !self.mute[j]
-                    {
-                        self.link.send(self.now, addr(i), j, data);
-                    }
-                }
-                while let Some(ev) = self.nodes[i].poll_event() {
-                    progress = true;
-                    if self.keep_raw[i]
-                        && let InterfaceEvent::EventReceived { connection, event } = ev
-                    {
-                        self.raw.push((i, connection, event));
-                        continue;
-                    }
-                    record(&mut self.seen[i], ev, self.now);
-                }
-            }
-            while let Some(f) = self.link.pop_due(self.now) {
-                progress = true;
-                self.delivered += 1;
-                let world = match clients.get_mut(f.to.wrapping_sub(1)) {
-                    Some(world) if f.to > 0 => world,
-                    _ => &mut self.spare[f.to],
-                };
-                self.nodes[f.to].handle_datagram(self.now, f.from, &f.data, world);
-            }
-            if !progress {
-                return;
-            }
-        }
-        panic!("no quiescence at t={}", self.now);
-    }
-
-    /// Jumps to the next wakeup (or `until`) and pumps.
+    /// Handles the next wake-up due by `until`, or moves the clock to `until`.
     pub fn step(&mut self, until: u64) {
-        self.step_with(until, None, &mut []);
-    }
-
-    /// [`Self::step`] with ghosting (see [`Self::pump_with`]).
-    pub fn step_with(
-        &mut self,
-        until: u64,
-        server: Option<&dyn ghost::GhostWorld>,
-        clients: &mut [ghost::GhostArena],
-    ) {
-        self.pump_with(server, clients);
-        let mut next = self.link.next_at();
-        for n in &self.nodes {
-            if let Some(t) = n.poll_timeout(self.now) {
-                next = Some(next.map_or(t, |x| x.min(t)));
-            }
-        }
-        let next = next.unwrap_or(until).min(until).max(self.now + 1);
-        self.now = next;
-        self.pump_with(server, clients);
+        self.h.step(until);
     }
 
     pub fn run_until(&mut self, t: u64) {
-        while self.now < t {
-            self.step(t);
-        }
+        self.h.run_until(t);
     }
 
-    pub fn run_until_cond(&mut self, limit: u64, mut cond: impl FnMut(&World) -> bool) -> bool {
-        while self.now < limit {
+    pub fn run_until_cond(&mut self, limit: u64, mut cond: impl FnMut(&World<G>) -> bool) -> bool {
+        while self.now() < limit {
             if cond(self) {
                 return true;
             }
@@ -405,7 +425,7 @@ impl World {
     }
 
     pub fn client_conn(&self, i: usize) -> Option<ConnectionId> {
-        self.seen[i].connected.first().copied()
+        self.seen(i).connected.first().copied()
     }
 }
 
