@@ -236,6 +236,26 @@ fn server_full_and_timed_out_connection_frees_its_slot() {
     assert_eq!(w.node(0).connection_count(), 2);
 }
 
+/// The server's accept is lost again and again: the client's retried requests keep the
+/// server's half-open connection alive, and the accept sent again gets through once the
+/// link heals (before, the server timed the connection out while the client was retrying,
+/// then refused its next retry as a reused token).
+#[test]
+fn a_client_retrying_for_its_lost_accept_is_not_timed_out() {
+    let mut w = World::new(1, InterfaceConfig::default(), InterfaceConfig::default(), LinkParams::CLEAN, 12);
+    w.connect_all();
+    // The challenge round trip is done by 40 ms; the accept leaves the server at 60 ms.
+    w.run_until(50);
+    w.cut(0, 1, true);
+    w.run_until(6_000);
+    assert!(w.seen(0).disconnected.is_empty(), "{:?}", w.seen(0).disconnected);
+    assert!(w.seen(1).connected.is_empty() && w.seen(1).failed.is_empty());
+    w.cut(0, 1, false);
+    assert!(w.run_until_cond(9_000, |w| w.client_conn(1).is_some()), "{:?}", w.seen(1).failed);
+    assert_eq!(w.node(0).connection_count(), 1);
+    assert!(w.seen(0).disconnected.is_empty());
+}
+
 #[test]
 fn no_server_means_connect_failed_after_retries() {
     let server_cfg = InterfaceConfig { accept_connections: false, ..InterfaceConfig::default() };

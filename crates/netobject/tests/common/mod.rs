@@ -382,6 +382,11 @@ impl<G: GhostWorld> World<G> {
         self.h.network_mut().isolate(addr(i), mute);
     }
 
+    /// Cut (or restore) the one-way link from node `from` to node `to`.
+    pub fn cut(&mut self, from: usize, to: usize, cut: bool) {
+        self.h.network_mut().set_cut(addr(from), addr(to), cut);
+    }
+
     /// Every link's counts together.
     pub fn link_stats(&self) -> LinkStats {
         self.h.network().total_stats()
