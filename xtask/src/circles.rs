@@ -144,7 +144,7 @@ pub fn check(root: &Path, code_of: impl Fn(&Path) -> String + Copy) -> Vec<Strin
     let mut bad = Vec::new();
     for dir in dirs {
         let src = dir.join("src");
-        let files = crate::tidy::rust_files(&src);
+        let files = crate::files::rust_files(&src);
         for part in circles(&graph(&src, &files, code_of)) {
             let names: Vec<String> = part.iter().map(|m| m.join("::")).collect();
             bad.push(format!(

@@ -13,6 +13,8 @@ mod bench;
 #[cfg(test)]
 mod circles;
 mod deps;
+#[cfg(test)]
+mod files;
 mod fuzz;
 mod layers;
 #[cfg(test)]

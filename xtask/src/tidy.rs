@@ -17,25 +17,6 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask is one folder down").to_path_buf()
 }
 
-/// Every `.rs` file below `dir`.
-pub(crate) fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else { continue };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                todo.push(p);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 /// The code lines of a file that are not comments, with their line numbers; a `#[cfg(test)]`
 /// module at the end (the house style) is left out, since tests may print and sleep.
 fn code_lines(text: &str) -> Vec<(usize, &str)> {
@@ -70,7 +51,7 @@ fn offences(dirs: &[&str], sub: &str, words: &[&str], skip: impl Fn(&Path) -> bo
     let root = root();
     let mut bad = Vec::new();
     for dir in dirs {
-        for file in rust_files(&root.join("crates").join(dir).join(sub)) {
+        for file in crate::files::rust_files(&root.join("crates").join(dir).join(sub)) {
             if skip(&file) {
                 continue;
             }

@@ -1,18 +1,18 @@
-//! A deterministic in-memory harness: a simulated millisecond clock and seeded links (the one
-//! network emulator, `v12-netsim`) between sans-IO lockstep endpoints. The relay mode gets a reliable ordered channel with
-//! variable latency (what NetConnection's guaranteed-ordered events give: a lost packet
+//! A deterministic in-memory harness: lockstep endpoints on the one network emulator's
+//! harness (`v12_netsim::Harness`: a simulated millisecond clock that jumps to the next
+//! wake-up, seeded links between the nodes). The relay mode gets a reliable ordered channel
+//! with variable latency (what NetConnection's guaranteed-ordered events give: a lost packet
 //! shows up as a retransmission delay, never as a gap); the peer-to-peer mode gets a raw
-//! datagram link that loses, delays, reorders and duplicates.
+//! datagram link that loses, delays, reorders and duplicates. Each simulated millisecond a
+//! bot (the test's player) may act on every running endpoint, as a game's input would.
 
 use crate::game::LockstepGame;
 use crate::peer::{Peer, PeerConfig};
 use crate::relay_client::{RelayClient, RelayClientConfig};
 use crate::relay_msg::ClientMessage;
 use crate::relay_server::{RelayConfig, RelayServer};
-use std::collections::{BTreeMap, VecDeque};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use v12_netsim::Network;
-
+use v12_netsim::{Endpoint, Harness, Network};
 /// One direction of a simulated link.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LinkConfig {
@@ -36,13 +36,16 @@ impl LinkConfig {
 impl LinkConfig {
     /// The one network emulator's description of this link: latency in
     /// `latency_ms..=latency_ms + jitter_ms` (netsim's jitter is `±`, so the centre moves up).
+    /// A reliable link resends a lost datagram one retransmission timeout (about an RTT) later.
     fn emulated(&self, reliable: bool) -> v12_netsim::LinkConfig {
         let half = u32::try_from(self.jitter_ms / 2).unwrap_or(u32::MAX);
         let base = u32::try_from(self.latency_ms).unwrap_or(u32::MAX).saturating_add(half);
+        let rto = 2 * self.latency_ms + self.jitter_ms + 20;
         v12_netsim::LinkConfig {
             latency_ms: base,
             jitter_ms: half,
             duplicate_chance: if reliable { 0.0 } else { self.duplicate },
+            retransmit_ms: reliable.then(|| u32::try_from(rto).unwrap_or(u32::MAX)),
             ..v12_netsim::LinkConfig::default()
         }
         .with_loss(if reliable { self.loss.min(0.9) } else { self.loss })
@@ -67,99 +70,60 @@ impl From<v12_netsim::LinkConfig> for LinkConfig {
     }
 }
 
-/// Seeded links between numbered endpoints, over the one network emulator
-/// ([`v12_netsim::Network`]). In the reliable model a lost datagram is sent again one
-/// retransmission timeout (about an RTT) later and each direction delivers in send order,
-/// as NetConnection's guaranteed-ordered events do.
+/// A node of the relay world: the server (node 0) or client `index` (node `index + 1`).
 #[derive(Debug)]
-pub struct Links {
-    network: Network<usize>,
-    reliable: bool,
-    /// Reliable model: the next sequence number to send and to deliver on each direction,
-    /// and what arrived ahead of its turn.
-    next_send: BTreeMap<(usize, usize), u64>,
-    next_deliver: BTreeMap<(usize, usize), u64>,
-    early: BTreeMap<(usize, usize, u64), Vec<u8>>,
-    ready: VecDeque<(usize, usize, Vec<u8>)>,
-    /// Bytes handed to the net by each endpoint (retransmissions included on reliable links).
-    pub sent_bytes: Vec<u64>,
-    /// Messages each endpoint sent.
-    pub sent_messages: Vec<u64>,
+pub enum RelayNode<G: LockstepGame> {
+    Server(RelayServer),
+    Client {
+        index: usize,
+        client: RelayClient<G>,
+        /// A frozen client neither runs nor sends nor receives (a hung or lagging machine).
+        frozen: bool,
+    },
 }
 
-/// Most sends of one reliable message (a link losing 90 % still delivers, late).
-const MAX_ATTEMPTS: u32 = 64;
+impl<G: LockstepGame> Endpoint for RelayNode<G> {
+    type Addr = usize;
 
-impl Links {
-    /// `endpoints` endpoints; `reliable` for the ordered-channel model.
-    pub fn new(endpoints: usize, reliable: bool, seed: u64) -> Self {
-        Self {
-            network: Network::new(v12_netsim::LinkConfig::default(), seed),
-            reliable,
-            next_send: BTreeMap::new(),
-            next_deliver: BTreeMap::new(),
-            early: BTreeMap::new(),
-            ready: VecDeque::new(),
-            sent_bytes: vec![0; endpoints],
-            sent_messages: vec![0; endpoints],
+    fn addr(&self) -> usize {
+        match self {
+            RelayNode::Server(_) => 0,
+            RelayNode::Client { index, .. } => index + 1,
         }
     }
 
-    /// The emulated network (its per-link statistics).
-    pub fn network(&self) -> &Network<usize> {
-        &self.network
+    fn handle_datagram(&mut self, now: u64, from: usize, data: &[u8]) {
+        match self {
+            // A frozen machine's messages already in flight still arrive.
+            RelayNode::Server(s) => s.handle_datagram(now, u8::try_from(from).unwrap_or(u8::MAX), data),
+            RelayNode::Client { client, frozen: false, .. } => client.handle_datagram(now, data),
+            RelayNode::Client { .. } => {}
+        }
     }
 
-    /// Sends `bytes` from `from` to `to` at `now` over `link`.
-    pub fn send(&mut self, now: u64, from: usize, to: usize, bytes: Vec<u8>, link: &LinkConfig) {
-        if from >= self.sent_bytes.len() {
-            return;
-        }
-        self.sent_messages[from] += 1;
-        self.sent_bytes[from] += bytes.len() as u64;
-        self.network.set_link(from, to, link.emulated(self.reliable));
-        if !self.reliable {
-            self.network.send(now, from, to, &bytes);
-            return;
-        }
-        let seq = self.next_send.entry((from, to)).or_insert(0);
-        let mut framed = seq.to_le_bytes().to_vec();
-        *seq += 1;
-        framed.extend_from_slice(&bytes);
-        let rto = 2 * link.latency_ms + link.jitter_ms + 20;
-        let mut at = now;
-        for _ in 0..MAX_ATTEMPTS {
-            let lost_before = self.network.stats(&from, &to).dropped();
-            self.network.send(at, from, to, &framed);
-            if self.network.stats(&from, &to).dropped() == lost_before {
-                return;
+    fn poll_transmit(&mut self, _now: u64) -> Option<(usize, Vec<u8>)> {
+        match self {
+            RelayNode::Server(s) => s.poll_transmit().map(|(to, msg)| (usize::from(to), msg.encode())),
+            RelayNode::Client { client, frozen: false, .. } => {
+                client.poll_transmit().map(|m| (0, m.encode()))
             }
-            at += rto;
-            self.sent_bytes[from] += bytes.len() as u64;
+            RelayNode::Client { .. } => None,
         }
-        // Past the cap the message goes through unconditioned (a link that bad is a bug in
-        // the test's setup, not something to hang on).
-        self.network.set_link(from, to, v12_netsim::LinkConfig::clean(0));
-        self.network.send(at, from, to, &framed);
     }
 
-    /// The next delivery due at or before `now`: (from, to, bytes).
-    pub fn deliver(&mut self, now: u64) -> Option<(usize, usize, Vec<u8>)> {
-        loop {
-            if let Some(d) = self.ready.pop_front() {
-                return Some(d);
-            }
-            let (from, to, data) = self.network.pop_due(now)?;
-            if !self.reliable {
-                return Some((from, to, data));
-            }
-            let Some((head, body)) = data.split_first_chunk::<8>() else { continue };
-            self.early.insert((from, to, u64::from_le_bytes(*head)), body.to_vec());
-            let next = self.next_deliver.entry((from, to)).or_insert(0);
-            while let Some(body) = self.early.remove(&(from, to, *next)) {
-                self.ready.push_back((from, to, body));
-                *next += 1;
-            }
+    fn poll_timeout(&self) -> Option<u64> {
+        match self {
+            RelayNode::Server(s) => s.next_wakeup(),
+            RelayNode::Client { client, frozen: false, .. } => client.next_wakeup(),
+            RelayNode::Client { .. } => None,
+        }
+    }
+
+    fn handle_timeout(&mut self, now: u64) {
+        match self {
+            RelayNode::Server(s) => s.handle_timeout(now),
+            RelayNode::Client { client, frozen: false, .. } => client.poll(now),
+            RelayNode::Client { .. } => {}
         }
     }
 }
@@ -167,18 +131,9 @@ impl Links {
 /// A relay server (endpoint 0) and its clients (endpoints 1..), on a simulated clock.
 #[derive(Debug)]
 pub struct RelayWorld<G: LockstepGame> {
-    /// Simulated time (ms).
-    pub now: u64,
-    /// The server.
-    pub server: RelayServer,
-    /// Client `i` is player `i + 1` and endpoint `i + 1`.
-    pub clients: Vec<RelayClient<G>>,
+    h: Harness<RelayNode<G>>,
     /// Link of each client (both directions).
-    pub links: Vec<LinkConfig>,
-    /// A frozen client neither runs nor sends nor receives (a hung or lagging machine).
-    pub frozen: Vec<bool>,
-    /// The links.
-    pub net: Links,
+    links: Vec<LinkConfig>,
 }
 
 impl<G: LockstepGame> RelayWorld<G> {
@@ -192,69 +147,112 @@ impl<G: LockstepGame> RelayWorld<G> {
     ) -> Self {
         let mut server = RelayServer::new(config, seed);
         let mut clients = Vec::new();
-        for i in 0..humans {
-            if let Some(p) = server.add_player(&format!("player{}", i + 1)) {
+        for index in 0..humans {
+            if let Some(p) = server.add_player(&format!("player{}", index + 1)) {
                 server.set_rtt(p, (2 * link.latency_ms + link.jitter_ms) as u32);
             }
-            clients.push(RelayClient::new(client.clone()));
+            clients.push(RelayNode::Client {
+                index,
+                client: RelayClient::new(client.clone()),
+                frozen: false,
+            });
         }
-        Self {
-            now: 0,
-            server,
-            clients,
-            links: vec![link; humans],
-            frozen: vec![false; humans],
-            net: Links::new(humans + 1, true, seed ^ 0x5EED),
+        let nodes = std::iter::once(RelayNode::Server(server)).chain(clients).collect();
+        let h = Harness::new(nodes, v12_netsim::LinkConfig::default(), seed ^ 0x5EED);
+        let mut w = Self { h, links: Vec::new() };
+        w.set_links(link);
+        w
+    }
+
+    /// Simulated time (ms).
+    pub fn now(&self) -> u64 {
+        self.h.now()
+    }
+
+    pub fn server(&self) -> &RelayServer {
+        match self.h.node(0) {
+            RelayNode::Server(s) => s,
+            RelayNode::Client { .. } => unreachable!("node 0 is the server"),
         }
+    }
+
+    pub fn server_mut(&mut self) -> &mut RelayServer {
+        match self.h.node_mut(0) {
+            RelayNode::Server(s) => s,
+            RelayNode::Client { .. } => unreachable!("node 0 is the server"),
+        }
+    }
+
+    /// Client `i` is player `i + 1`.
+    pub fn client(&self, i: usize) -> &RelayClient<G> {
+        match self.h.node(i + 1) {
+            RelayNode::Client { client, .. } => client,
+            RelayNode::Server(_) => unreachable!("nodes 1.. are clients"),
+        }
+    }
+
+    pub fn client_mut(&mut self, i: usize) -> &mut RelayClient<G> {
+        match self.h.node_mut(i + 1) {
+            RelayNode::Client { client, .. } => client,
+            RelayNode::Server(_) => unreachable!("nodes 1.. are clients"),
+        }
+    }
+
+    /// Every client, player 1 first.
+    pub fn clients(&self) -> impl Iterator<Item = &RelayClient<G>> {
+        (0..self.links.len()).map(|i| self.client(i))
+    }
+
+    /// Freeze (or thaw) client `i`.
+    pub fn freeze(&mut self, i: usize, frozen: bool) {
+        if let RelayNode::Client { frozen: f, .. } = self.h.node_mut(i + 1) {
+            *f = frozen;
+        }
+    }
+
+    /// Every client's link (both directions) behaves as `link` from now on.
+    pub fn set_links(&mut self, link: LinkConfig) {
+        let clients = self.h.nodes().len() - 1;
+        self.links = vec![link; clients];
+        for i in 1..=clients {
+            self.h.network_mut().set_both(0, i, link.emulated(true));
+        }
+    }
+
+    /// Payload bytes each endpoint (server first) handed to its links, resends included.
+    pub fn sent_bytes(&self) -> Vec<u64> {
+        sent_bytes(self.h.network(), self.h.nodes().len())
+    }
+
+    /// The emulated network (its per-link statistics).
+    pub fn network(&self) -> &Network<usize> {
+        self.h.network()
     }
 
     /// Starts the game.
     pub fn start(&mut self) {
-        self.server.start(self.now);
-        self.flush();
+        let now = self.now();
+        self.server_mut().start(now);
+        self.h.flush();
     }
 
-    fn flush(&mut self) {
-        while let Some((to, msg)) = self.server.poll_transmit() {
-            let i = usize::from(to) - 1;
-            if let Some(link) = self.links.get(i).copied() {
-                self.net.send(self.now, 0, i + 1, msg.encode(), &link);
-            }
-        }
-        for i in 0..self.clients.len() {
-            if self.frozen[i] {
-                continue;
-            }
-            while let Some(msg) = self.clients[i].poll_transmit() {
-                let link = self.links[i];
-                self.net.send(self.now, i + 1, 0, msg.encode(), &link);
-            }
-        }
-    }
-
-    /// Advances one millisecond: deliveries, timers, GFs; `bot` may issue commands.
+    /// Advances one millisecond: `bot` may issue commands on each running client (input is
+    /// read at the start of the millisecond, so a command issued on a GF boundary makes that
+    /// GF), then the deliveries and timers due run and every running client runs its GFs.
     pub fn step(&mut self, bot: &mut dyn FnMut(u64, usize, &mut RelayClient<G>)) {
-        self.now += 1;
-        let now = self.now;
-        while let Some((from, to, bytes)) = self.net.deliver(now) {
-            if to == 0 {
-                // A frozen machine's messages already in flight still arrive.
-                self.server.handle_datagram(now, from as u8, &bytes);
-            } else if let Some(c) = self.clients.get_mut(to - 1)
-                && !self.frozen[to - 1]
-            {
-                c.handle_datagram(now, &bytes);
+        let now = self.now() + 1;
+        for node in self.h.nodes_mut() {
+            if let RelayNode::Client { index, client, frozen: false } = node {
+                bot(now, *index, client);
             }
         }
-        self.server.handle_timeout(now);
-        for (i, c) in self.clients.iter_mut().enumerate() {
-            if self.frozen[i] {
-                continue;
+        self.h.run_until(now);
+        for node in self.h.nodes_mut() {
+            if let RelayNode::Client { client, frozen: false, .. } = node {
+                client.poll(now);
             }
-            bot(now, i, c);
-            c.poll(now);
         }
-        self.flush();
+        self.h.flush();
     }
 
     /// Runs for `ms` simulated milliseconds.
@@ -270,24 +268,75 @@ impl<G: LockstepGame> RelayWorld<G> {
     }
 }
 
+/// Bytes each of `nodes` endpoints put on its links, resends included.
+fn sent_bytes(network: &Network<usize>, nodes: usize) -> Vec<u64> {
+    (0..nodes).map(|i| network.stats_from(&i).wire_bytes()).collect()
+}
+
 /// The simulated address of peer endpoint `i`.
 pub fn peer_addr(i: usize) -> SocketAddr {
     SocketAddr::new(IpAddr::V4(Ipv4Addr::new(10, 0, 0, (i + 1) as u8)), 7000)
 }
 
+/// The endpoint behind a [`peer_addr`].
+fn peer_index(addr: SocketAddr) -> Option<usize> {
+    match addr.ip() {
+        IpAddr::V4(v4) if addr.port() == 7000 => (v4.octets()[3] as usize).checked_sub(1),
+        _ => None,
+    }
+}
+
+/// A peer of the peer-to-peer world (endpoint `index`, at [`peer_addr`]`(index)`).
+#[derive(Debug)]
+pub struct PeerNode<G: LockstepGame> {
+    index: usize,
+    pub peer: Peer<G>,
+    /// A silent peer neither runs, sends nor receives.
+    pub silent: bool,
+}
+
+impl<G: LockstepGame> Endpoint for PeerNode<G> {
+    type Addr = usize;
+
+    fn addr(&self) -> usize {
+        self.index
+    }
+
+    fn handle_datagram(&mut self, now: u64, from: usize, data: &[u8]) {
+        if !self.silent {
+            self.peer.handle_datagram(now, peer_addr(from), data);
+        }
+    }
+
+    fn poll_transmit(&mut self, _now: u64) -> Option<(usize, Vec<u8>)> {
+        if self.silent {
+            return None;
+        }
+        loop {
+            let (to, msg) = self.peer.poll_transmit()?;
+            if let Some(j) = peer_index(to) {
+                return Some((j, msg.encode()));
+            }
+        }
+    }
+
+    fn poll_timeout(&self) -> Option<u64> {
+        if self.silent { None } else { self.peer.next_wakeup() }
+    }
+
+    fn handle_timeout(&mut self, now: u64) {
+        if !self.silent {
+            self.peer.poll(now);
+        }
+    }
+}
+
 /// Peers on datagram links (endpoint `i` at [`peer_addr`]`(i)`); peer 0 is the master.
 #[derive(Debug)]
 pub struct PeerWorld<G: LockstepGame> {
-    /// Simulated time (ms).
-    pub now: u64,
-    /// The peers.
-    pub peers: Vec<Peer<G>>,
+    h: Harness<PeerNode<G>>,
     /// Link from each peer (outgoing).
-    pub links: Vec<LinkConfig>,
-    /// A silent peer neither runs, sends nor receives.
-    pub silent: Vec<bool>,
-    /// The links.
-    pub net: Links,
+    links: Vec<LinkConfig>,
 }
 
 impl<G: LockstepGame> PeerWorld<G> {
@@ -297,40 +346,91 @@ impl<G: LockstepGame> PeerWorld<G> {
         for i in 1..n {
             peers.push(Peer::join(config.clone(), &format!("peer{}", i + 1), peer_addr(0), 0));
         }
-        Self { now: 0, peers, links: vec![link; n], silent: vec![false; n], net: Links::new(n, false, seed) }
+        let nodes =
+            peers.into_iter().enumerate().map(|(index, peer)| PeerNode { index, peer, silent: false });
+        let h = Harness::new(nodes.collect(), v12_netsim::LinkConfig::default(), seed);
+        let mut w = Self { h, links: Vec::new() };
+        w.set_links(link);
+        w
     }
 
-    fn index_of(addr: SocketAddr) -> Option<usize> {
-        match addr.ip() {
-            IpAddr::V4(v4) if addr.port() == 7000 => (v4.octets()[3] as usize).checked_sub(1),
-            _ => None,
+    /// Simulated time (ms).
+    pub fn now(&self) -> u64 {
+        self.h.now()
+    }
+
+    pub fn peer(&self, i: usize) -> &Peer<G> {
+        &self.h.node(i).peer
+    }
+
+    pub fn peer_mut(&mut self, i: usize) -> &mut Peer<G> {
+        &mut self.h.node_mut(i).peer
+    }
+
+    /// Every peer, the master first.
+    pub fn peers(&self) -> impl Iterator<Item = &Peer<G>> {
+        self.h.nodes().iter().map(|n| &n.peer)
+    }
+
+    pub fn len(&self) -> usize {
+        self.h.nodes().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.h.nodes().is_empty()
+    }
+
+    /// Silence (or wake) peer `i`.
+    pub fn silence(&mut self, i: usize, silent: bool) {
+        self.h.node_mut(i).silent = silent;
+    }
+
+    /// Another peer (a late joiner) behind `link`; returns its endpoint.
+    pub fn add_peer(&mut self, peer: Peer<G>, link: LinkConfig) -> usize {
+        let index = self.len();
+        self.h.add_node(PeerNode { index, peer, silent: false });
+        self.links.push(link);
+        self.apply_links();
+        index
+    }
+
+    /// Every peer's outgoing link behaves as `link` from now on.
+    pub fn set_links(&mut self, link: LinkConfig) {
+        self.links = vec![link; self.len()];
+        self.apply_links();
+    }
+
+    fn apply_links(&mut self) {
+        for (from, link) in self.links.iter().enumerate() {
+            for to in (0..self.links.len()).filter(|&to| to != from) {
+                self.h.network_mut().set_link(from, to, link.emulated(false));
+            }
         }
     }
 
-    /// Advances one millisecond; `bot` may issue commands.
+    /// Payload bytes each peer handed to its links.
+    pub fn sent_bytes(&self) -> Vec<u64> {
+        sent_bytes(self.h.network(), self.len())
+    }
+
+    /// The emulated network (its per-link statistics).
+    pub fn network(&self) -> &Network<usize> {
+        self.h.network()
+    }
+
+    /// Advances one millisecond: `bot` may act on each running peer (input first, as in
+    /// [`RelayWorld::step`]), then the deliveries and timers due run and every running peer
+    /// runs its sub-turns.
     pub fn step(&mut self, bot: &mut dyn FnMut(u64, usize, &mut Peer<G>)) {
-        self.now += 1;
-        let now = self.now;
-        while let Some((from, to, bytes)) = self.net.deliver(now) {
-            if let Some(p) = self.peers.get_mut(to)
-                && !self.silent[to]
-            {
-                p.handle_datagram(now, peer_addr(from), &bytes);
-            }
+        let now = self.now() + 1;
+        for node in self.h.nodes_mut().iter_mut().filter(|n| !n.silent) {
+            bot(now, node.index, &mut node.peer);
         }
-        for i in 0..self.peers.len() {
-            if self.silent[i] {
-                continue;
-            }
-            bot(now, i, &mut self.peers[i]);
-            self.peers[i].poll(now);
-            while let Some((to, msg)) = self.peers[i].poll_transmit() {
-                if let Some(j) = Self::index_of(to) {
-                    let link = self.links[i];
-                    self.net.send(now, i, j, msg.encode(), &link);
-                }
-            }
+        self.h.run_until(now);
+        for node in self.h.nodes_mut().iter_mut().filter(|n| !n.silent) {
+            node.peer.poll(now);
         }
+        self.h.flush();
     }
 
     /// Runs for `ms` simulated milliseconds.
@@ -338,47 +438,5 @@ impl<G: LockstepGame> PeerWorld<G> {
         for _ in 0..ms {
             self.step(bot);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_reliable_model_delivers_everything_in_order_and_counts_resends() {
-        let link = LinkConfig { latency_ms: 20, jitter_ms: 30, loss: 0.3, duplicate: 0.0 };
-        let mut links = Links::new(2, true, 5);
-        for i in 0..200u32 {
-            links.send(u64::from(i), 0, 1, i.to_le_bytes().to_vec(), &link);
-        }
-        let mut got = Vec::new();
-        for now in 0..100_000 {
-            while let Some((from, to, bytes)) = links.deliver(now) {
-                assert_eq!((from, to), (0, 1));
-                got.push(u32::from_le_bytes(bytes.try_into().unwrap()));
-            }
-        }
-        assert_eq!(got, (0..200).collect::<Vec<_>>());
-        assert!(links.sent_bytes[0] > 200 * 4, "losses cost resends");
-        assert_eq!(links.sent_messages[0], 200);
-    }
-
-    #[test]
-    fn the_datagram_model_loses_and_keeps_the_delay_range() {
-        let link = LinkConfig { latency_ms: 40, jitter_ms: 20, loss: 0.5, duplicate: 0.0 };
-        let mut links = Links::new(2, false, 6);
-        for i in 0..400u32 {
-            links.send(0, 1, 0, i.to_le_bytes().to_vec(), &link);
-        }
-        assert_eq!(links.deliver(39), None, "nothing arrives before the latency");
-        let mut n = 0;
-        for now in 40..=60 {
-            while links.deliver(now).is_some() {
-                n += 1;
-            }
-        }
-        assert!((100..300).contains(&n), "{n} of 400 through a 50 % loss");
-        assert_eq!(links.network().queued(), 0, "everything is due by latency + jitter");
     }
 }

@@ -18,7 +18,7 @@ fn link(latency_ms: u64, jitter_ms: u64, loss: f64) -> LinkConfig {
 }
 
 fn replays(w: &PeerWorld<ToyGame>) -> Vec<&Replay> {
-    w.peers.iter().map(|p| p.replay().expect("started")).collect()
+    w.peers().map(|p| p.replay().expect("started")).collect()
 }
 
 /// Every peer ran the same turns with the same delay, commands and checksums.
@@ -38,17 +38,17 @@ fn a_slow_link_is_measured_before_the_start_so_the_game_does_not_begin_by_stalli
         let (mut w, mut bot) = p2p_world(config, 4, link(130, 0, 0.0), seed, Rc::new(Cell::new(0)));
         // Every peer starts with the master's measured delay: 130 ms one way needs 3 turns.
         assert!(
-            w.peers.iter().all(|p| p.turn_delay() == 3),
+            w.peers().all(|p| p.turn_delay() == 3),
             "{:?}",
-            w.peers.iter().map(Peer::turn_delay).collect::<Vec<_>>()
+            w.peers().map(Peer::turn_delay).collect::<Vec<_>>()
         );
         w.run_for(8_000, &mut bot);
-        for p in &w.peers {
+        for p in w.peers() {
             assert_eq!(p.stats().delay_changes, 0, "peer {} changed its delay", p.id());
             assert!(p.stats().delay_ms < 150, "peer {} waited {} ms", p.id(), p.stats().delay_ms);
         }
         assert_same_history(&w);
-        let replay = w.peers[0].replay().unwrap();
+        let replay = w.peer(0).replay().unwrap();
         assert_eq!(replay.frames[0].turn_delay, 3, "the replay records the starting delay");
         replay.verify::<ToyGame>().expect("replays exactly");
     });
@@ -60,13 +60,13 @@ fn a_latency_step_changes_the_turn_delay_on_every_peer_at_the_same_turn_and_back
         let config = PeerConfig { countdown_ms: 500, ..PeerConfig::default() };
         let (mut w, mut bot) = p2p_world(config, 4, link(20, 0, 0.0), seed, Rc::new(Cell::new(0)));
         w.run_for(5_000, &mut bot);
-        assert!(w.peers.iter().all(|p| p.turn_delay() == 2), "20 ms links need the least delay");
+        assert!(w.peers().all(|p| p.turn_delay() == 2), "20 ms links need the least delay");
 
         // 20 ms → 150 ms one way: every peer moves to a longer delay within a few turns.
-        let step_turn = w.peers[0].turn();
-        w.links.iter_mut().for_each(|l| *l = link(150, 0, 0.0));
+        let step_turn = w.peer(0).turn();
+        w.set_links(link(150, 0, 0.0));
         w.run_for(10_000, &mut bot);
-        let grown: Vec<i32> = w.peers.iter().map(Peer::turn_delay).collect();
+        let grown: Vec<i32> = w.peers().map(Peer::turn_delay).collect();
         assert!(grown.iter().all(|d| *d >= 3), "{grown:?}");
         assert!(grown.windows(2).all(|p| p[0] == p[1]), "{grown:?}");
         let r = replays(&w);
@@ -75,28 +75,24 @@ fn a_latency_step_changes_the_turn_delay_on_every_peer_at_the_same_turn_and_back
         assert!(turns_to_adapt <= 10, "the delay grew {turns_to_adapt} turns after the step");
         assert_same_history(&w);
         // At 150 ms with a delay of 3 (200 ms of room) play goes on at the nominal rate.
-        let before = w.peers[0].stats().turns;
-        let delay_before = w.peers[0].stats().delay_ms;
+        let before = w.peer(0).stats().turns;
+        let delay_before = w.peer(0).stats().delay_ms;
         w.run_for(10_000, &mut bot);
-        assert!(
-            w.peers[0].stats().turns - before >= 95,
-            "{} turns in 10 s",
-            w.peers[0].stats().turns - before
-        );
-        assert!(w.peers[0].stats().delay_ms - delay_before < 1_000);
+        assert!(w.peer(0).stats().turns - before >= 95, "{} turns in 10 s", w.peer(0).stats().turns - before);
+        assert!(w.peer(0).stats().delay_ms - delay_before < 1_000);
 
         // And back: the delay shrinks again once the links are quick.
-        w.links.iter_mut().for_each(|l| *l = link(20, 0, 0.0));
+        w.set_links(link(20, 0, 0.0));
         w.run_for(30_000, &mut bot);
         assert!(
-            w.peers.iter().all(|p| p.turn_delay() == 2),
+            w.peers().all(|p| p.turn_delay() == 2),
             "{:?}",
-            w.peers.iter().map(Peer::turn_delay).collect::<Vec<_>>()
+            w.peers().map(Peer::turn_delay).collect::<Vec<_>>()
         );
         assert_same_history(&w);
 
         // The replay (with its delays) replays exactly and survives a file round trip.
-        let replay = w.peers[0].replay().unwrap();
+        let replay = w.peer(0).replay().unwrap();
         let summary = replay.verify::<ToyGame>().expect("replays exactly");
         assert!(summary.commands > 100);
         let back = Replay::decode(&replay.encode()).unwrap();
@@ -112,8 +108,8 @@ fn loss_is_absorbed_without_asking_again() {
         let config = PeerConfig { countdown_ms: 500, ..PeerConfig::default() };
         let (mut w, mut bot) = p2p_world(config, 4, link(60, 10, 0.02), seed, Rc::new(Cell::new(0)));
         w.run_for(20_000, &mut bot);
-        let resends: u64 = w.peers.iter().map(|p| p.stats().resend_requests).sum();
-        let delay_ms = w.peers.iter().map(|p| p.stats().delay_ms).max().unwrap();
+        let resends: u64 = w.peers().map(|p| p.stats().resend_requests).sum();
+        let delay_ms = w.peers().map(|p| p.stats().delay_ms).max().unwrap();
         assert!(delay_ms < 1_000, "{delay_ms} ms in the delay state");
         assert!(resends < 20, "{resends} resend requests");
         assert_same_history(&w);
@@ -143,21 +139,21 @@ fn p2p_row(preset: &'static str, l: LinkConfig, adaptive: bool, seed: u64) -> Ro
     let issue_from = Rc::new(Cell::new(u64::MAX));
     let (mut w, mut bot) = p2p_world(config, PLAYERS, l, seed, issue_from.clone());
     w.run_for(10_000, &mut bot);
-    issue_from.set(w.now + 1);
-    let before: Vec<(u64, u64)> = w.peers.iter().map(|p| (p.stats().turns, p.stats().delay_ms)).collect();
+    issue_from.set(w.now() + 1);
+    let before: Vec<(u64, u64)> = w.peers().map(|p| (p.stats().turns, p.stats().delay_ms)).collect();
     w.run_for(MEASURE_MS, &mut bot);
     let secs = MEASURE_MS as f64 / 1000.0;
     let mut latency = LatencyStats::default();
     let (mut turns, mut delay) = (0.0, 0.0);
-    for (p, (t0, d0)) in w.peers.iter().zip(&before) {
+    for (p, (t0, d0)) in w.peers().zip(&before) {
         turns += (p.stats().turns - t0) as f64;
         delay += (p.stats().delay_ms - d0) as f64;
         latency.merge(&p.stats().latency);
     }
-    let n = w.peers.len() as f64;
+    let n = w.len() as f64;
     // The floor is that of the delay in force at the end: data sent at a turn's end runs
     // delay - 1 turns later.
-    let d = w.peers[0].turn_delay();
+    let d = w.peer(0).turn_delay();
     assert_same_history(&w);
     Row {
         mode: if adaptive { "p2p, adaptive (after)" } else { "p2p, fixed delay 2 (before)" },
@@ -167,7 +163,7 @@ fn p2p_row(preset: &'static str, l: LinkConfig, adaptive: bool, seed: u64) -> Ro
         delay_share: delay / n / MEASURE_MS as f64,
         latency,
         floor_ms: ((d - 1) as u64 * turn_ms) as f64,
-        note: format!("delay {d} turns at the end, {} changes", w.peers[0].stats().delay_changes),
+        note: format!("delay {d} turns at the end, {} changes", w.peer(0).stats().delay_changes),
     }
 }
 
@@ -187,18 +183,18 @@ fn relay_row(preset: &'static str, l: LinkConfig, adapt_to_waits: bool, seed: u6
     };
     w.run_for(10_000, &mut bot);
     go.set(true);
-    let before: Vec<(u64, u64)> = w.clients.iter().map(|c| (c.stats().nwfs, c.stats().delay_ms)).collect();
+    let before: Vec<(u64, u64)> = w.clients().map(|c| (c.stats().nwfs, c.stats().delay_ms)).collect();
     w.run_for(MEASURE_MS, &mut bot);
     let secs = MEASURE_MS as f64 / 1000.0;
     let mut latency = LatencyStats::default();
     let (mut nwfs, mut delay) = (0.0, 0.0);
-    for (c, (n0, d0)) in w.clients.iter().zip(&before) {
+    for (c, (n0, d0)) in w.clients().zip(&before) {
         nwfs += (c.stats().nwfs - n0) as f64;
         delay += (c.stats().delay_ms - d0) as f64;
         latency.merge(&c.stats().latency);
     }
-    let n = w.clients.len() as f64;
-    let frame_ms = u64::from(w.server.nwf_len()) * gf_ms;
+    let n = w.clients().count() as f64;
+    let frame_ms = u64::from(w.server().nwf_len()) * gf_ms;
     Row {
         mode: if adapt_to_waits {
             "relay, NWF follows waits (after)"
@@ -262,8 +258,8 @@ fn relay_waits(server: RelayConfig, client: RelayClientConfig, l: LinkConfig, ms
         }
     };
     w.run_for(ms, &mut bot);
-    assert!(w.clients.iter().all(|c| c.nwf() > 5), "the relay game ran");
-    w.clients.iter().map(|c| c.stats().delay_ms).sum()
+    assert!(w.clients().all(|c| c.nwf() > 5), "the relay game ran");
+    w.clients().map(|c| c.stats().delay_ms).sum()
 }
 
 #[test]

@@ -85,7 +85,7 @@ fn recorded() -> Replay {
             c.issue(now, ToyCommand { token, x: (now % 77) as i16, y: -((now % 55) as i16) });
         }
     });
-    w.clients[0].replay().unwrap().clone()
+    w.client(0).replay().unwrap().clone()
 }
 
 #[test]

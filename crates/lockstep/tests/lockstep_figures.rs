@@ -57,7 +57,7 @@ fn relay_run(rtt: u64, seed: u64) -> Figures {
     let mut w =
         RelayWorld::<ToyGame>::new(config, RelayClientConfig::default(), PLAYERS, LinkConfig::rtt(rtt), seed);
     w.start();
-    let nwf_len = w.server.nwf_len();
+    let nwf_len = w.server().nwf_len();
     let frame_ms = u64::from(nwf_len) * gf_ms;
     // Commands only in the measured window: one issued while a client waits for the first
     // NWF runs after it caught up on the missed GFs, sooner than the floor after issue.
@@ -72,23 +72,23 @@ fn relay_run(rtt: u64, seed: u64) -> Figures {
     };
     // One second to settle (start message, first NWFs), then the measured window.
     w.run_for(1_000, &mut bot);
-    issue_from.set(w.now + 1);
-    let sent_before = w.net.sent_bytes.clone();
-    let delay_before: Vec<u64> = w.clients.iter().map(|c| c.stats().delay_ms).collect();
+    issue_from.set(w.now() + 1);
+    let sent_before = w.sent_bytes();
+    let delay_before: Vec<u64> = w.clients().map(|c| c.stats().delay_ms).collect();
     w.run_for(MEASURE_MS, &mut bot);
-    assert_eq!(w.server.nwf_len(), nwf_len, "clean links: the NWF length stays put");
+    assert_eq!(w.server().nwf_len(), nwf_len, "clean links: the NWF length stays put");
     let secs = MEASURE_MS as f64 / 1000.0;
-    let sent: Vec<u64> = w.net.sent_bytes.iter().zip(&sent_before).map(|(a, b)| a - b).collect();
+    let sent: Vec<u64> = w.sent_bytes().iter().zip(&sent_before).map(|(a, b)| a - b).collect();
     let up_bps = sent[1..].iter().sum::<u64>() as f64 / PLAYERS as f64 / secs;
     let down_bps = sent[0] as f64 / PLAYERS as f64 / secs;
     let mut latency = LatencyStats::default();
     let mut delay_ms = 0;
-    for (c, before) in w.clients.iter().zip(delay_before) {
+    for (c, before) in w.clients().zip(delay_before) {
         assert!(!c.is_out(), "nobody left");
         latency.merge(&c.stats().latency);
         delay_ms = delay_ms.max(c.stats().delay_ms - before);
     }
-    let replays: Vec<&Replay> = w.clients.iter().map(|c| c.replay().expect("started")).collect();
+    let replays: Vec<&Replay> = w.clients().map(|c| c.replay().expect("started")).collect();
     let frames_run = assert_replays_agree(&replays, nwf_len);
     Figures {
         mode: "relay",
@@ -111,17 +111,17 @@ fn p2p_run(rtt: u64, seed: u64) -> Figures {
     let issue_from = Rc::new(Cell::new(u64::MAX));
     let (mut w, mut bot) = p2p_world(config, PLAYERS, LinkConfig::rtt(rtt), seed, issue_from.clone());
     w.run_for(1_000, &mut bot);
-    issue_from.set(w.now + 1);
-    let sent_before = w.net.sent_bytes.clone();
-    let delay_before: Vec<u64> = w.peers.iter().map(|p| p.stats().delay_ms).collect();
+    issue_from.set(w.now() + 1);
+    let sent_before = w.sent_bytes();
+    let delay_before: Vec<u64> = w.peers().map(|p| p.stats().delay_ms).collect();
     w.run_for(MEASURE_MS, &mut bot);
     let secs = MEASURE_MS as f64 / 1000.0;
-    let sent: u64 = w.net.sent_bytes.iter().zip(&sent_before).map(|(a, b)| a - b).sum();
+    let sent: u64 = w.sent_bytes().iter().zip(&sent_before).map(|(a, b)| a - b).sum();
     // Lossless symmetric links: every byte sent is received by another peer.
     let up_bps = sent as f64 / PLAYERS as f64 / secs;
     let mut latency = LatencyStats::default();
     let mut delay_ms = 0;
-    for (p, before) in w.peers.iter().zip(delay_before) {
+    for (p, before) in w.peers().zip(delay_before) {
         assert_eq!(p.phase(), PeerPhase::Playing, "nobody dropped");
         latency.merge(&p.stats().latency);
         delay_ms = delay_ms.max(p.stats().delay_ms - before);
@@ -129,9 +129,9 @@ fn p2p_run(rtt: u64, seed: u64) -> Figures {
     // Data for turn T + delay leaves at the end of turn T and runs on entering T + delay,
     // which is delay - 1 turns later: a command issued just before a turn ends waits that long.
     // The delay is the adapted one (every peer holds the same).
-    let delay = u64::try_from(w.peers[0].turn_delay()).expect("a positive delay");
+    let delay = u64::try_from(w.peer(0).turn_delay()).expect("a positive delay");
     let floor_ms = (delay - 1) * frame_ms;
-    let replays: Vec<&Replay> = w.peers.iter().map(|p| p.replay().expect("started")).collect();
+    let replays: Vec<&Replay> = w.peers().map(|p| p.replay().expect("started")).collect();
     let frames_run = assert_replays_agree(&replays, sub_turns);
     Figures {
         mode: "p2p",

@@ -25,14 +25,14 @@ fn config() -> PeerConfig {
 }
 
 fn assert_agree(w: &PeerWorld<ToyGame>, who: &[usize]) -> usize {
-    let first = w.peers[who[0]].replay().expect("started");
+    let first = w.peer(who[0]).replay().expect("started");
     // Turn 0 was processed at GF 0, and every turn after it 3 GFs later.
     assert_eq!(first.frames[0].gf, 0, "turn 0 ran");
     for f in first.frames.windows(2) {
         assert_eq!(f[1].gf - f[0].gf, 3, "no turn or sub-turn skipped");
     }
     for &i in &who[1..] {
-        let r = w.peers[i].replay().expect("started");
+        let r = w.peer(i).replay().expect("started");
         let n = r.frames.len().min(first.frames.len());
         assert!(n + 3 >= r.frames.len().max(first.frames.len()), "peers drifted apart");
         assert_eq!(r.frames[..n], first.frames[..n], "peer {i} ran other commands or got another state");
@@ -44,12 +44,12 @@ fn assert_agree(w: &PeerWorld<ToyGame>, who: &[usize]) -> usize {
 fn join_handshake_assigns_ids_and_everyone_knows_everyone() {
     let mut w = PeerWorld::<ToyGame>::new(config(), 4, LinkConfig::rtt(60), 1);
     w.run_for(800, &mut |_, _, _| {});
-    for p in &w.peers {
+    for p in w.peers() {
         assert_eq!(p.phase(), PeerPhase::Lobby);
         assert_eq!(p.master(), 1);
         assert_eq!(p.players(), vec![1, 2, 3, 4]);
     }
-    let mut ids: Vec<PlayerId> = w.peers.iter().map(Peer::id).collect();
+    let mut ids: Vec<PlayerId> = w.peers().map(Peer::id).collect();
     ids.sort_unstable();
     assert_eq!(ids, vec![1, 2, 3, 4]);
 }
@@ -60,22 +60,20 @@ fn nojn_when_started_and_nomp_from_a_non_master() {
     // Long enough for the master to have measured its links (it starts at once then).
     w.run_for(1_000, &mut |_, _, _| {});
     // A late peer asks peer 2 (not the master): NOMP sends it to the master, which has started.
-    w.peers[0].start(w.now, 5);
+    let now = w.now();
+    w.peer_mut(0).start(now, 5);
     w.run_for(200, &mut |_, _, _| {});
-    w.peers.push(Peer::join(config(), "late", peer_addr(1), w.now));
-    w.links.push(LinkConfig::rtt(40));
-    w.silent.push(false);
-    w.net.sent_bytes.push(0);
-    w.net.sent_messages.push(0);
+    let now = w.now();
+    w.add_peer(Peer::join(config(), "late", peer_addr(1), now), LinkConfig::rtt(40));
     w.run_for(500, &mut |_, _, _| {});
     let mut refused = None;
-    while let Some(e) = w.peers[3].poll_event() {
+    while let Some(e) = w.peer_mut(3).poll_event() {
         if let PeerEvent::Refused { reason } = e {
             refused = Some(reason);
         }
     }
     assert_eq!(refused, Some(JoinRefusal::Started));
-    assert_eq!(w.peers[3].phase(), PeerPhase::Out);
+    assert_eq!(w.peer(3).phase(), PeerPhase::Out);
 }
 
 #[test]
@@ -83,7 +81,7 @@ fn full_game_refuses() {
     let cfg = PeerConfig { max_players: 2, ..config() };
     let mut w = PeerWorld::<ToyGame>::new(cfg, 3, LinkConfig::rtt(40), 3);
     w.run_for(500, &mut |_, _, _| {});
-    let out: Vec<PeerPhase> = w.peers.iter().map(Peer::phase).collect();
+    let out: Vec<PeerPhase> = w.peers().map(Peer::phase).collect();
     assert_eq!(out.iter().filter(|p| **p == PeerPhase::Out).count(), 1, "{out:?}");
 }
 
@@ -95,16 +93,16 @@ fn four_peers_agree_under_20_percent_loss_jitter_and_duplicates() {
         // resends absorb most loss without asking: tests/lockstep_adapt.rs).
         let mut w = PeerWorld::<ToyGame>::new(PeerConfig { adaptive: false, ..config() }, 4, link, seed);
         w.run_for(30_000, &mut bot);
-        for p in &w.peers {
+        for p in w.peers() {
             assert_eq!(p.phase(), PeerPhase::Playing, "nobody dropped");
             assert!(p.stats().turns > 100, "turns {}", p.stats().turns);
             assert!(p.stats().latency.count > 20);
         }
         let turns = assert_agree(&w, &[0, 1, 2, 3]);
         assert!(turns > 100);
-        let recovered: u64 = w.peers.iter().map(|p| p.stats().resend_requests).sum();
+        let recovered: u64 = w.peers().map(|p| p.stats().resend_requests).sum();
         assert!(recovered > 0, "lost turn data was asked for again");
-        w.peers[1].replay().unwrap().verify::<ToyGame>().expect("replay verifies");
+        w.peer(1).replay().unwrap().verify::<ToyGame>().expect("replay verifies");
     });
 }
 
@@ -112,7 +110,8 @@ fn four_peers_agree_under_20_percent_loss_jitter_and_duplicates() {
 fn countdown_is_corrected_by_half_the_rtt() {
     let mut w = PeerWorld::<ToyGame>::new(config(), 2, LinkConfig::rtt(200), 4);
     w.run_for(1_500, &mut |_, _, _| {});
-    w.peers[0].start(w.now, 1);
+    let now = w.now();
+    w.peer_mut(0).start(now, 1);
     let mut starts = [0u64; 2];
     w.run_for(2_000, &mut |now, i, p| {
         while let Some(e) = p.poll_event() {
@@ -131,18 +130,18 @@ fn silent_peer_is_dropped_and_the_rest_go_on() {
     let mut w =
         PeerWorld::<ToyGame>::new(config(), 4, LinkConfig { jitter_ms: 20, ..LinkConfig::rtt(60) }, 8);
     w.run_for(5_000, &mut bot);
-    w.silent[2] = true;
-    let gone = w.peers[2].id();
+    w.silence(2, true);
+    let gone = w.peer(2).id();
     let rest: Vec<PlayerId> = (1..=4).filter(|p| *p != gone).collect();
     w.run_for(1_000, &mut bot);
-    let stuck = w.peers[0].turn();
-    assert!(w.peers[0].in_delay(), "the others wait for the silent peer");
+    let stuck = w.peer(0).turn();
+    assert!(w.peer(0).in_delay(), "the others wait for the silent peer");
     w.run_for(4_000, &mut bot);
-    assert!(w.peers[0].turn() > stuck + 10, "went on after dropping the silent peer");
+    assert!(w.peer(0).turn() > stuck + 10, "went on after dropping the silent peer");
     let mut dropped_from = Vec::new();
     for i in [0, 1, 3] {
-        assert_eq!(w.peers[i].players(), rest);
-        while let Some(e) = w.peers[i].poll_event() {
+        assert_eq!(w.peer(i).players(), rest);
+        while let Some(e) = w.peer_mut(i).poll_event() {
             if let PeerEvent::PeerDropped { id, from_turn } = e
                 && id == gone
             {
@@ -159,13 +158,14 @@ fn silent_peer_is_dropped_and_the_rest_go_on() {
 fn master_leaving_passes_the_role_on() {
     let mut w = PeerWorld::<ToyGame>::new(config(), 3, LinkConfig::rtt(50), 9);
     w.run_for(500, &mut |_, _, _| {});
-    w.peers[0].start(w.now, 3);
+    let now = w.now();
+    w.peer_mut(0).start(now, 3);
     w.run_for(3_000, &mut bot);
-    w.silent[0] = true;
+    w.silence(0, true);
     w.run_for(5_000, &mut bot);
     for i in [1, 2] {
-        assert_eq!(w.peers[i].master(), 2, "the lowest remaining id is the master");
-        assert_eq!(w.peers[i].players(), vec![2, 3]);
+        assert_eq!(w.peer(i).master(), 2, "the lowest remaining id is the master");
+        assert_eq!(w.peer(i).players(), vec![2, 3]);
     }
     assert_agree(&w, &[1, 2]);
 }
@@ -176,26 +176,26 @@ fn desync_is_detected_at_its_turn_and_the_minority_is_dropped() {
         PeerWorld::<ToyGame>::new(config(), 4, LinkConfig { jitter_ms: 20, ..LinkConfig::rtt(40) }, 10);
     w.run_for(4_000, &mut bot);
     // Change a token on peer 4 in the middle of a turn.
-    while w.peers[3].gf() % 3 != 1 {
+    while w.peer(3).gf() % 3 != 1 {
         w.step(&mut bot);
     }
-    let turn = w.peers[3].turn();
-    let odd = w.peers[3].id();
-    w.peers[3].game_mut().unwrap().tokens[0].y += 3;
+    let turn = w.peer(3).turn();
+    let odd = w.peer(3).id();
+    w.peer_mut(3).game_mut().unwrap().tokens[0].y += 3;
     w.run_for(3_000, &mut bot);
     for i in 0..4 {
         let mut seen = None;
-        while let Some(e) = w.peers[i].poll_event() {
+        while let Some(e) = w.peer_mut(i).poll_event() {
             if let PeerEvent::Desync { state_turn, dropped, me_dropped } = e {
                 seen = Some((state_turn, dropped, me_dropped));
             }
         }
         assert_eq!(seen, Some((turn, vec![odd], i == 3)), "peer {i}");
     }
-    assert_eq!(w.peers[3].phase(), PeerPhase::Out);
-    assert_eq!(w.peers[0].players(), (1..=4).filter(|p| *p != odd).collect::<Vec<_>>());
-    let t = w.peers[0].turn();
+    assert_eq!(w.peer(3).phase(), PeerPhase::Out);
+    assert_eq!(w.peer(0).players(), (1..=4).filter(|p| *p != odd).collect::<Vec<_>>());
+    let t = w.peer(0).turn();
     w.run_for(2_000, &mut bot);
-    assert!(w.peers[0].turn() > t + 10, "the majority plays on");
+    assert!(w.peer(0).turn() > t + 10, "the majority plays on");
     assert_agree(&w, &[0, 1, 2]);
 }

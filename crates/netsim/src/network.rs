@@ -122,19 +122,14 @@ impl<A: Ord + Clone> Network<A> {
     /// The sum over every link.
     pub fn total_stats(&self) -> LinkStats {
         let mut t = LinkStats::default();
-        for s in self.links.values().map(Link::stats) {
-            t.sent += s.sent;
-            t.sent_bytes += s.sent_bytes;
-            t.delivered += s.delivered;
-            t.delivered_bytes += s.delivered_bytes;
-            t.dropped_loss += s.dropped_loss;
-            t.dropped_mtu += s.dropped_mtu;
-            t.dropped_cut += s.dropped_cut;
-            t.duplicated += s.duplicated;
-            t.reordered += s.reordered;
-            t.delayed += s.delayed;
-            t.delayed_bytes += s.delayed_bytes;
-        }
+        self.links.values().for_each(|l| t.add(&l.stats()));
+        t
+    }
+
+    /// The sum over every link out of `node`: what it sent.
+    pub fn stats_from(&self, node: &A) -> LinkStats {
+        let mut t = LinkStats::default();
+        self.links.iter().filter(|((from, _), _)| from == node).for_each(|(_, l)| t.add(&l.stats()));
         t
     }
 

@@ -59,6 +59,7 @@ fn messy() -> ConditionerConfig {
         duplicate_chance: 0.05,
         reorder_chance: 0.05,
         reorder_delay_ms: 40,
+        retransmit_ms: None,
     }
 }
 

@@ -41,13 +41,13 @@ pub fn p2p_world(
         }
     };
     let mut waited = 0;
-    while w.peers.iter().any(|p| p.phase() != PeerPhase::Playing) {
+    while w.peers().any(|p| p.phase() != PeerPhase::Playing) {
         w.step(&mut bot);
         waited += 1;
         assert!(
             waited < 30_000,
             "the game did not start: {:?}",
-            w.peers.iter().map(|p| (p.id(), p.phase(), p.players().len())).collect::<Vec<_>>()
+            w.peers().map(|p| (p.id(), p.phase(), p.players().len())).collect::<Vec<_>>()
         );
     }
     (w, bot)
