@@ -151,6 +151,64 @@ fn capture_the_flag_mod_takes_and_captures_a_flag() {
     assert_eq!(scoreboard(&client_lines).as_deref(), Some(board.as_str()));
 }
 
+/// StaticShapes block players, on the server and in the client's prediction alike: a probe
+/// mod pens the bot's player in four walls (`StaticShapeData` with a `boundingBox`); after
+/// three seconds of the bot running about it is still inside, and the client's predicted
+/// walk agreed with the server's (few corrections).
+#[test]
+fn static_shapes_pen_a_player_in_on_server_and_client() {
+    let probe = std::env::temp_dir().join(format!("v12-pen-probe-{}", std::process::id()));
+    std::fs::create_dir_all(&probe).unwrap();
+    std::fs::write(
+        probe.join("pen_probe.cs"),
+        "datablock StaticShapeData(PenWall) { boundingBox = \"12 1 6\"; };\n\
+         datablock StaticShapeData(PenSide) { boundingBox = \"1 12 6\"; };\n\
+         function probePen()\n\
+         {\n\
+            %cl = ClientGroup.getCount() > 0 ? ClientGroup.getObject(0) : 0;\n\
+            if (!isObject(%cl) || !isObject(%cl.player)) { schedule(200, 0, probePen); return; }\n\
+            $penAt = %cl.player.getPosition();\n\
+            %x = getWord($penAt, 0); %y = getWord($penAt, 1); %z = getWord($penAt, 2) - 1;\n\
+            MissionCleanup.add(new StaticShape() { dataBlock = PenWall; position = %x SPC %y + 4 SPC %z; });\n\
+            MissionCleanup.add(new StaticShape() { dataBlock = PenWall; position = %x SPC %y - 4 SPC %z; });\n\
+            MissionCleanup.add(new StaticShape() { dataBlock = PenSide; position = %x + 4 SPC %y SPC %z; });\n\
+            MissionCleanup.add(new StaticShape() { dataBlock = PenSide; position = %x - 4 SPC %y SPC %z; });\n\
+            schedule(3000, 0, probeCheck, %cl);\n\
+         }\n\
+         function probeCheck(%cl)\n\
+         {\n\
+            %p = %cl.player.getPosition();\n\
+            %dx = mAbs(getWord(%p, 0) - getWord($penAt, 0));\n\
+            %dy = mAbs(getWord(%p, 1) - getWord($penAt, 1));\n\
+            echo(\"PEN inside=\" @ (%dx < 3.5 && %dy < 3.5) @ \" moved=\" @ (%dx + %dy > 0.5));\n\
+         }\n\
+         schedule(500, 0, probePen);\n",
+    )
+    .unwrap();
+    let probe_dir = probe.to_str().unwrap();
+    let (mut server, server_rx) = start(&[
+        "--dedicated",
+        "--add-mod",
+        probe_dir,
+        "--exec",
+        "pen_probe.cs",
+        "--",
+        "-port",
+        "0",
+        "-seconds",
+        "5",
+    ]);
+    let addr = listening(&server_rx);
+    let (mut client, client_rx) = start(&["--connect", &addr, "--", "-bot", "-name", "Penned"]);
+    let server_lines = collect(&mut server, &server_rx, Duration::from_secs(60)).join("\n");
+    let client_lines = collect(&mut client, &client_rx, Duration::from_secs(30));
+    let _ = (server.wait(), client.wait());
+    let _ = std::fs::remove_dir_all(&probe);
+    assert!(server_lines.contains("PEN inside=1 moved=1"), "{server_lines}");
+    let corrections = max_field(&client_lines, "FINAL", "corrections");
+    assert!(corrections <= 5.0, "prediction disagreed with the server {corrections} times");
+}
+
 /// On a client, ghosts are console objects too: `ServerConnection.getControlObject()` is the
 /// client's player, which answers `getPosition`, `getDataBlock` and `getGhostID`, and
 /// `resolveGhostID` finds it again; changing a ghost is a console error, not a crash.

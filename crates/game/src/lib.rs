@@ -96,6 +96,22 @@ impl PlayerTuning {
     }
 }
 
+/// A shape's collision box as half extents, from its datablock's `boundingBox` ("x y z", the
+/// full size in metres, the field PlayerData has in V12; V12 took a static shape's box from its
+/// shape file, which this engine does not load yet). Unset or junk: a 1 m cube.
+pub fn shape_half_extents(con: &Console, db: v12_console_vm::ObjectId) -> glam::Vec3 {
+    let v = con.get_field(db, "boundingBox");
+    let size: Vec<f32> = v
+        .as_text()
+        .split_whitespace()
+        .filter_map(|w| w.parse::<f32>().ok().filter(|f| f.is_finite() && *f > 0.0))
+        .collect();
+    match size[..] {
+        [x, y, z] => glam::Vec3::new(x, y, z).clamp(glam::Vec3::splat(0.05), glam::Vec3::splat(500.0)) / 2.0,
+        _ => glam::Vec3::splat(0.5),
+    }
+}
+
 /// The world's downward acceleration (m/s²): players, falling items and ballistic shots.
 pub const WORLD_GRAVITY: f32 = 20.0;
 

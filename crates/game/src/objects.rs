@@ -222,6 +222,9 @@ fn on_add(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
     obj.mass = (c.get_field(datablock, "mass").to_f64() as f32).max(0.001);
     obj.falls = class == GameClass::Item && !c.get_field(id, "static").truthy();
     obj.tuning = crate::PlayerTuning::of_datablock(c, datablock);
+    if class == GameClass::StaticShape {
+        obj.half_extents = crate::shape_half_extents(c, datablock);
+    }
     let mut o = SceneObject::new(datablock, parse_vec3(&field(c, "position")));
     // The `rotation` field is "ax ay az degrees", as the mission's objects read it.
     let (axis, angle) = v12_world::mission::rotation(&field(c, "rotation")).to_axis_angle();
@@ -678,21 +681,8 @@ mod tests {
         let scout = sh.objects[&a].tuning;
         assert_eq!(scout, crate::PlayerTuning { max_speed: 16.0, jump_speed: 10.0, collide: true });
         assert_eq!(sh.objects[&b].tuning, crate::PlayerTuning::default(), "unset fields keep the defaults");
-        // A flat floor at z = 0 under both.
-        #[derive(Debug)]
-        struct Floor;
-        impl StaticGeometry for Floor {
-            fn cast_ray(&self, s: Vec3, e: Vec3) -> Option<(f32, Vec3)> {
-                (s.z >= 0.0 && e.z < 0.0).then(|| (s.z / (s.z - e.z), Vec3::Z))
-            }
-            fn sweep_box(&self, c: Vec3, half: Vec3, d: Vec3) -> Option<(f32, Vec3)> {
-                let bottom = c.z - half.z;
-                (d.z < 0.0 && bottom >= -1e-4 && bottom + d.z < 0.0)
-                    .then(|| ((bottom / -d.z).max(0.0), Vec3::Z))
-            }
-        }
-        let floor: Rc<dyn StaticGeometry> = Rc::new(Floor);
-        let obstacles = crate::server::player_obstacles(&sh, &floor);
+        let floor = floor();
+        let obstacles = crate::server::player_obstacles(&sh, &floor, true);
         assert_eq!(obstacles.len(), 2);
         obstacles.set_exempt(Some(a));
         let m = crate::motion(Some(obstacles.clone() as Rc<dyn StaticGeometry>), scout);
@@ -714,6 +704,68 @@ mod tests {
         let mut j = ControlState { pos: Vec3::ZERO, ..Default::default() };
         j.apply_move(&jump, &open);
         assert!((j.vel.z - (10.0 - 20.0 * 0.032)).abs() < 1e-4, "{}", j.vel.z);
+    }
+
+    /// A flat floor at z = 0.
+    fn floor() -> Rc<dyn v12_sim::container::StaticGeometry> {
+        #[derive(Debug)]
+        struct Floor;
+        impl v12_sim::container::StaticGeometry for Floor {
+            fn cast_ray(&self, s: Vec3, e: Vec3) -> Option<(f32, Vec3)> {
+                (s.z >= 0.0 && e.z < 0.0).then(|| (s.z / (s.z - e.z), Vec3::Z))
+            }
+            fn sweep_box(&self, c: Vec3, half: Vec3, d: Vec3) -> Option<(f32, Vec3)> {
+                let bottom = c.z - half.z;
+                (d.z < 0.0 && bottom >= -1e-4 && bottom + d.z < 0.0)
+                    .then(|| ((bottom / -d.z).max(0.0), Vec3::Z))
+            }
+        }
+        Rc::new(Floor)
+    }
+
+    /// A StaticShape blocks every player, one that does not collide with players too, at the
+    /// box its datablock's `boundingBox` gives (a 1 m cube when unset or junk).
+    #[test]
+    fn static_shapes_block_players_at_their_bounding_box() {
+        use v12_sim::moves::Move;
+        use v12_sim::scene::ControlState;
+        let (mut con, shared, _) = game_console();
+        eval(
+            &mut con,
+            "datablock PlayerData(Ghostly) { playerCollisions = false; };\n\
+             datablock StaticShapeData(Generator) { boundingBox = \"2 2 3\"; };\n\
+             datablock StaticShapeData(Crate) { boundingBox = \"big\"; };\n\
+             $p = new Player() { dataBlock = Ghostly; position = \"0 0 0\"; };\n\
+             $other = new Player() { dataBlock = Ghostly; position = \"4 0 0\"; };\n\
+             $gen = new StaticShape() { dataBlock = Generator; position = \"0 5 0\"; };\n\
+             $crate = new StaticShape() { dataBlock = Crate; position = \"-5 0 0\"; };",
+        );
+        let sh = shared.borrow();
+        let mut scene = |v: &str| sh.by_console[&eval_ro(&mut con, v).parse::<u32>().unwrap()];
+        let (p, gen_id, crate_id) = (scene("$p"), scene("$gen"), scene("$crate"));
+        assert_eq!(sh.objects[&gen_id].half_extents, Vec3::new(1.0, 1.0, 1.5));
+        assert_eq!(sh.objects[&crate_id].half_extents, Vec3::splat(0.5), "junk: a 1 m cube");
+        let shapes = crate::server::player_obstacles(&sh, &floor(), false);
+        assert_eq!(shapes.len(), 2, "the shapes, not the players");
+        let tuning = sh.objects[&p].tuning;
+        assert!(!tuning.collide);
+        let m = crate::motion(Some(shapes as Rc<dyn v12_sim::container::StaticGeometry>), tuning);
+        let run = |fx: f32, fy: f32| {
+            let mv = Move::from_input(fx, fy, 0.0, 0.0, 0.0, 0.0, [false; 6]);
+            let mut st = ControlState { pos: Vec3::ZERO, ..Default::default() };
+            for _ in 0..60 {
+                st.apply_move(&mv, &m);
+            }
+            st.pos
+        };
+        // North into the generator (its face at y = 4): stopped a player's half-width short.
+        let north = run(0.0, 1.0);
+        assert!(north.y < 4.0 - 0.34 && north.y > 4.0 - 0.45, "{north}");
+        // East through where the other player stands: players do not block a Ghostly.
+        assert!(run(1.0, 0.0).x > 6.0);
+        // West into the crate (its face at x = -4.5).
+        let west = run(-1.0, 0.0);
+        assert!(west.x > -4.5 + 0.34 && west.x < -4.5 + 0.45, "{west}");
     }
 
     fn eval_ro(con: &mut Console, var: &str) -> String {

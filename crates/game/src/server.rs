@@ -157,16 +157,20 @@ pub(crate) fn server_ghost_check(
     lines
 }
 
-/// What players walk into this tick: the mission's ground and every visible player where it
-/// stands (V12's Player collides with other players through the container).
-pub(crate) fn player_obstacles(sh: &Shared, ground: &Rc<dyn StaticGeometry>) -> Rc<Obstacles> {
+/// What players walk into this tick: the mission's ground, every visible StaticShape and,
+/// with `players`, every visible player where it stands (V12's Player collides with other
+/// players and shapes through the container).
+pub(crate) fn player_obstacles(sh: &Shared, ground: &Rc<dyn StaticGeometry>, players: bool) -> Rc<Obstacles> {
     let mut o = Obstacles::new(Some(ground.clone()));
     if let Some(world) = sh.world.as_ref() {
-        let half = Motion::default().half_extents;
-        for (id, obj) in world.iter() {
-            let player = sh.objects.get(&id).is_some_and(|g| g.class == GameClass::Player);
-            if player && obj.flags & HIDDEN == 0 {
-                o.add_box(id, obj.state.pos, half);
+        let player_half = Motion::default().half_extents;
+        for (id, obj) in world.iter().filter(|(_, obj)| obj.flags & HIDDEN == 0) {
+            match sh.objects.get(&id) {
+                Some(g) if g.class == GameClass::StaticShape => o.add_box(id, obj.state.pos, g.half_extents),
+                Some(g) if g.class == GameClass::Player && players => {
+                    o.add_box(id, obj.state.pos, player_half)
+                }
+                _ => {}
             }
         }
     }
@@ -178,9 +182,11 @@ pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
         |objects: &BTreeMap<u32, crate::state::GameObject>, p: Option<u32>| -> crate::PlayerTuning {
             p.and_then(|p| objects.get(&p)).map(|o| o.tuning).unwrap_or_default()
         };
-    // The other players' boxes, only when some player walks into them.
+    // The static shapes' boxes, and the other players' only when some player walks into them.
     let collide = s.clients.values().any(|g| tuning_of(&sh.objects, g.control_object()).collide);
-    let obstacles = collide.then(|| player_obstacles(sh, &s.ground));
+    let shapes = sh.objects.values().any(|g| g.class == GameClass::StaticShape);
+    let obstacles = collide.then(|| player_obstacles(sh, &s.ground, true));
+    let shapes_only = shapes.then(|| player_obstacles(sh, &s.ground, false));
     let camera = crate::camera_motion();
     let mut out = Vec::new();
     let Some(world) = sh.world.as_mut() else { return out };
@@ -189,11 +195,12 @@ pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
     for g in s.clients.values_mut() {
         // Each player walks at its datablock's speeds (into everyone else, if it collides).
         let tuning = tuning_of(&sh.objects, g.control_object());
-        let walk_on: Rc<dyn StaticGeometry> = match &obstacles {
-            Some(o) if tuning.collide => {
+        let walk_on: Rc<dyn StaticGeometry> = match (&obstacles, &shapes_only) {
+            (Some(o), _) if tuning.collide => {
                 o.set_exempt(g.control_object());
                 o.clone()
             }
+            (_, Some(o)) => o.clone(),
             _ => s.ground.clone(),
         };
         let m = motion(Some(walk_on), tuning);

@@ -79,6 +79,8 @@ pub struct GameObject {
     /// Projectiles: downward acceleration (m/s²): 0 flies straight; a ballistic one
     /// (`isBallistic`) falls at the world's gravity times its datablock's `gravityMod`.
     pub gravity: f32,
+    /// StaticShapes: the box players walk into (half extents, from `boundingBox`).
+    pub half_extents: glam::Vec3,
 }
 
 impl GameObject {
@@ -98,6 +100,7 @@ impl GameObject {
             falls: false,
             tuning: crate::PlayerTuning::default(),
             gravity: 0.0,
+            half_extents: glam::Vec3::splat(0.5),
         }
     }
 

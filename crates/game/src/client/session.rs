@@ -97,6 +97,8 @@ pub struct ClientSession {
     block_class: BTreeMap<u32, String>,
     /// How the control object's datablock makes it run and jump (read each frame).
     tuning: crate::PlayerTuning,
+    /// The box of each StaticShape datablock (by server id), read from its fields once.
+    shape_boxes: BTreeMap<u32, glam::Vec3>,
     /// `sendControlMessage` orders waiting to go to the server (seed 003's control messages).
     control_out: crate::owners::ControlQueue,
     connected: bool,
@@ -212,6 +214,7 @@ impl ClientSession {
             blocks: ClientDataBlocks::new(),
             block_class: BTreeMap::new(),
             tuning: crate::PlayerTuning::default(),
+            shape_boxes: BTreeMap::new(),
             control_out,
             connected: false,
             accepted: false,
@@ -274,6 +277,14 @@ impl ClientSession {
             .and_then(|id| self.scene.get(id))
             .and_then(|g| self.block_local.get(&g.datablock).copied())
             .map_or_else(crate::PlayerTuning::default, |db| crate::PlayerTuning::of_datablock(con, db));
+        for (_, g) in self.scene.iter() {
+            if !self.shape_boxes.contains_key(&g.datablock)
+                && self.datablock_class(g.datablock) == "StaticShapeData"
+                && let Some(&db) = self.block_local.get(&g.datablock)
+            {
+                self.shape_boxes.insert(g.datablock, crate::shape_half_extents(con, db));
+            }
+        }
         let m = self.motion();
         while self.time_ms + u64::from(TICK_MS) <= now {
             self.time_ms += u64::from(TICK_MS);
@@ -637,15 +648,18 @@ impl ClientSession {
         let Some(ground) = crate::mission::loaded_ground(&self.world, &self.ground) else {
             return motion(None, self.tuning);
         };
-        if !self.tuning.collide {
-            return motion(Some(ground), self.tuning);
-        }
-        let mut obstacles = Obstacles::new(Some(ground));
+        // Static shapes block everyone; other players only a player that collides with them.
+        let mut obstacles = Obstacles::new(Some(ground.clone()));
         let half = Motion::default().half_extents;
-        for (id, g) in self.other_ghosts() {
-            if self.datablock_class(g.datablock) == "PlayerData" && g.flags & HIDDEN == 0 {
+        for (id, g) in self.other_ghosts().filter(|(_, g)| g.flags & HIDDEN == 0) {
+            if let Some(&shape) = self.shape_boxes.get(&g.datablock) {
+                obstacles.add_box(id.0, g.state.pos, shape);
+            } else if self.tuning.collide && self.datablock_class(g.datablock) == "PlayerData" {
                 obstacles.add_box(id.0, g.state.pos, half);
             }
+        }
+        if obstacles.is_empty() {
+            return motion(Some(ground), self.tuning);
         }
         motion(Some(Rc::new(obstacles)), self.tuning)
     }
