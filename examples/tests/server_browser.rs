@@ -192,6 +192,40 @@ fn a_listed_server_is_found_by_the_query_and_joined_from_the_browser_screen() {
     drop(server);
 }
 
+/// The browser's query is journaled with the rest of the session: `-query` recorded with
+/// `--journal-record` while a master lists a server, replayed with `--journal-play` after both
+/// are gone, prints the same server line (address, name, players, map and ping).
+#[test]
+fn a_journaled_server_query_replays_with_no_master_or_server() {
+    let dir = std::env::temp_dir().join(format!("v12-query-journal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let journal = dir.join("query.jnl");
+    let j = journal.to_str().unwrap();
+    let master = Master::start();
+    let m = master.addr.to_string();
+    let server = Proc::start(&["--dedicated", "--", "-port", "0", "-seconds", "60", "-master", &m]);
+    server.wait_for("LISTENING ", Duration::from_secs(30));
+    let servers = |lines: Vec<String>| -> Vec<String> {
+        lines.into_iter().filter(|l| l.starts_with("SERVER ")).collect()
+    };
+    let mut recorded = Vec::new();
+    for _ in 0..20 {
+        let mut q = Proc::start(&["--journal-record", j, "--", "-query", "-master", &m]);
+        recorded = servers(q.lines_until_exit(Duration::from_secs(15)));
+        if !recorded.is_empty() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_eq!(recorded.len(), 1, "{recorded:?}");
+    drop(server);
+    drop(master);
+    let mut replay = Proc::start(&["--journal-play", j, "--", "-query", "-master", &m]);
+    let replayed = servers(replay.lines_until_exit(Duration::from_secs(15)));
+    assert_eq!(replayed, recorded, "the replay found another answer");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The fleet path: a dedicated server given an Agones SDK address says ready, stays
 /// healthy, and says shutdown when its match ends and it quits (a fake sidecar records it).
 #[test]

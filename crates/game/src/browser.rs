@@ -14,7 +14,7 @@
 
 use std::cell::RefCell;
 use std::io::ErrorKind;
-use std::net::{SocketAddr, ToSocketAddrs, UdpSocket};
+use std::net::{SocketAddr, ToSocketAddrs};
 use std::rc::Rc;
 use tracing::{info, warn};
 use v12_console_vm::{Console, Value};
@@ -24,6 +24,7 @@ use v12_master::token::random_nonce;
 use v12_master::wire::answer_info_request;
 use v12_master::{Filter, QueryConfig, Registrar, RegistrarConfig, ServerEntry, ServerInfo, ServerQuery};
 use v12_netobject::NetInterface;
+use v12_platform::{Clock, NetAddress, SystemClock, Transport, UdpTransport};
 
 /// Protocol version the example game announces (browsers filter on it).
 pub const GAME_VERSION: u32 = 1;
@@ -220,9 +221,43 @@ impl ServerDirectory {
 // ---------------------------------------------------------------------------------------
 // The browser's side.
 
-#[derive(Default)]
+/// What a query reaches the outside through: its UDP port, its clock and its nonces. The
+/// host gives journaled ones (`--journal-record` / `--journal-play` cover the browser too).
+pub struct QueryIo {
+    /// Opens the query's port (bound to any address, broadcast allowed) when a query starts.
+    pub open: Box<dyn Fn() -> std::io::Result<crate::Port>>,
+    pub clock: Box<dyn Clock>,
+    /// A fresh query nonce.
+    pub nonce: Box<dyn FnMut() -> u64>,
+}
+
+impl std::fmt::Debug for QueryIo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("QueryIo").finish_non_exhaustive()
+    }
+}
+
+impl QueryIo {
+    /// A real UDP port, the system clock and random nonces.
+    pub fn live() -> Self {
+        QueryIo {
+            open: Box::new(|| open_query_port().map(|u| Box::new(u) as crate::Port)),
+            clock: Box::new(SystemClock::new()),
+            nonce: Box::new(random_nonce),
+        }
+    }
+}
+
+/// A UDP port on any address that may send to a broadcast address (LAN queries).
+pub fn open_query_port() -> std::io::Result<UdpTransport> {
+    let port = UdpTransport::bind(NetAddress::from(SocketAddr::from(([0, 0, 0, 0], 0))))?;
+    port.socket().set_broadcast(true)?;
+    Ok(port)
+}
+
 struct BrowserState {
-    socket: Option<UdpSocket>,
+    io: QueryIo,
+    socket: Option<crate::Port>,
     query: Option<ServerQuery>,
     rows: Vec<ServerEntry>,
     last_status: String,
@@ -231,7 +266,7 @@ struct BrowserState {
 }
 
 /// The server browser of a client console.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct ServerBrowser {
     state: Rc<RefCell<BrowserState>>,
 }
@@ -266,9 +301,23 @@ fn filter_from_args(a: &v12_console_vm::CallArgs<'_>, first: usize) -> Filter {
 }
 
 impl ServerBrowser {
-    /// Registers the browser's script functions.
+    /// Registers the browser's script functions; queries go out on a real UDP port.
     pub fn register(con: &mut Console) -> Self {
-        let b = Self::default();
+        Self::register_with(con, QueryIo::live())
+    }
+
+    /// Registers the browser's script functions; queries go through `io`.
+    pub fn register_with(con: &mut Console, io: QueryIo) -> Self {
+        let state = BrowserState {
+            io,
+            socket: None,
+            query: None,
+            rows: Vec::new(),
+            last_status: String::new(),
+            reported_done: false,
+            started: false,
+        };
+        let b = Self { state: Rc::new(RefCell::new(state)) };
         let me = b.clone();
         con.register_function(
             "queryMasterServer",
@@ -342,11 +391,7 @@ impl ServerBrowser {
     fn start(&self, con: &mut Console, config: QueryConfig) -> Value {
         let mut s = self.state.borrow_mut();
         if s.socket.is_none() {
-            match UdpSocket::bind("0.0.0.0:0").and_then(|u| {
-                u.set_nonblocking(true)?;
-                u.set_broadcast(true)?;
-                Ok(u)
-            }) {
+            match (s.io.open)() {
                 Ok(u) => s.socket = Some(u),
                 Err(e) => {
                     drop(s);
@@ -355,8 +400,9 @@ impl ServerBrowser {
                 }
             }
         }
-        let now = now_ms();
-        s.query = Some(ServerQuery::new(now, config, random_nonce()));
+        let now = s.io.clock.now_ms();
+        let nonce = (s.io.nonce)();
+        s.query = Some(ServerQuery::new(now, config, nonce));
         s.rows.clear();
         s.last_status.clear();
         s.reported_done = false;
@@ -379,22 +425,23 @@ impl ServerBrowser {
     /// Is a query running?
     pub fn is_querying(&self) -> bool {
         let s = self.state.borrow();
-        s.query.as_ref().is_some_and(|q| !q.is_done(now_ms()))
+        s.query.as_ref().is_some_and(|q| !q.is_done(s.io.clock.now_ms()))
     }
 
     /// Sends and receives the query's datagrams and tells the script how it goes. Call once
     /// a frame.
     pub fn pump(&self, con: &mut Console) {
-        let now = now_ms();
         let mut s = self.state.borrow_mut();
-        let BrowserState { socket: Some(sock), query: Some(q), .. } = &mut *s else { return };
-        let mut buf = [0u8; 2048];
+        let BrowserState { io, socket: Some(sock), query: Some(q), .. } = &mut *s else { return };
+        let now = io.clock.now_ms();
+        let mut got = Vec::new();
         for _ in 0..512 {
-            match sock.recv_from(&mut buf) {
-                Ok((n, from)) => {
-                    q.handle_datagram(now, from, &buf[..n]);
-                }
-                Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+            got.clear();
+            match sock.recv_batch(now, &mut got) {
+                Ok(0) => break,
+                Ok(_) => got.iter().for_each(|d| {
+                    q.handle_datagram(now, d.from.socket_addr(), &d.data);
+                }),
                 // ICMP port unreachable from a dead server, on some systems.
                 Err(e) if e.kind() == ErrorKind::ConnectionReset => continue,
                 Err(e) => {
@@ -405,7 +452,7 @@ impl ServerBrowser {
         }
         q.poll(now);
         while let Some((to, d)) = q.poll_transmit() {
-            if let Err(e) = sock.send_to(&d, to) {
+            if let Err(e) = sock.send_to(now, NetAddress::from(to), &d) {
                 warn!(%to, error = %e, "server query: send failed");
             }
         }
@@ -447,10 +494,4 @@ fn set_server_info(con: &mut Console, e: &ServerEntry) {
     con.set_global("ServerInfo::Dedicated", i.dedicated);
     con.set_global("ServerInfo::Region", i64::from(i.region));
     con.set_global("ServerInfo::Ping", e.ping_ms.map_or(-1, |p| p.min(i64::MAX as u64) as i64));
-}
-
-/// Milliseconds on one process-wide monotonic clock (queries outlive frames).
-fn now_ms() -> u64 {
-    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
-    START.get_or_init(std::time::Instant::now).elapsed().as_millis() as u64
 }
