@@ -164,8 +164,14 @@ impl ServerDirectory {
     /// Answers the info packets the interface received, consumes the masters' answers, and
     /// queues heartbeats (all sent from the game socket at the next pump).
     pub fn pump(&self, con: &Console, iface: &mut NetInterface, now: u64, players: usize) {
-        let info = Self::server_info(con, players);
+        let packets: Vec<_> = std::iter::from_fn(|| iface.poll_info_packet()).collect();
         let mut s = self.state.borrow_mut();
+        // The info reads a dozen globals: only when someone asks or a master is told.
+        let info = if packets.is_empty() && s.registrar.is_none() {
+            ServerInfo::default()
+        } else {
+            Self::server_info(con, players)
+        };
         // The first player makes the match allocated (a fleet must not scale it down).
         if players > 0 && !s.allocated {
             s.allocated = true;
@@ -173,7 +179,7 @@ impl ServerDirectory {
                 w.call(Call::Allocate);
             }
         }
-        while let Some((from, data)) = iface.poll_info_packet() {
+        for (from, data) in packets {
             if s.registrar.as_mut().is_some_and(|r| r.handle_datagram(now, from, &data)) {
                 continue;
             }

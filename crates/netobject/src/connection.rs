@@ -245,6 +245,12 @@ impl NetConnection {
         &self.events
     }
 
+    /// Milliseconds between this connection's packets, as both ends' rates agree (what
+    /// `stats().send_period_ms` says, without building the whole record).
+    pub fn send_period_ms(&self) -> u32 {
+        self.local_rate.effective(self.peer_rate).0
+    }
+
     /// This connection's id.
     pub fn id(&self) -> ConnectionId {
         self.id

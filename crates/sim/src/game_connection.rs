@@ -248,7 +248,7 @@ impl ServerGameConnection {
     ) -> Result<bool, SimError> {
         let period = iface
             .connection(self.connection)
-            .map(|c| u64::from(c.stats().send_period_ms.max(1)))
+            .map(|c| u64::from(c.send_period_ms().max(1)))
             .ok_or(SimError::Net(NetError::NoSuchConnection))?;
         if self.last_post_ms.is_some_and(|t| now < t + period) {
             return Ok(false);

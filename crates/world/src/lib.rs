@@ -46,13 +46,16 @@ pub struct InteriorInstance {
     pub interior: Rc<Interior>,
     to_world: glam::Affine3A,
     to_local: glam::Affine3A,
+    /// The world-space box around it, computed once (zoning asks for it per object per tick).
+    bounds: v12_sim::container::Aabb,
 }
 
 impl InteriorInstance {
     /// `interior` at `position`, turned by `rotation`.
     pub fn new(interior: Rc<Interior>, position: glam::Vec3, rotation: glam::Quat) -> Self {
         let to_world = glam::Affine3A::from_rotation_translation(rotation.normalize(), position);
-        InteriorInstance { interior, to_world, to_local: to_world.inverse() }
+        let bounds = world_box(&interior, &to_world);
+        InteriorInstance { interior, to_world, to_local: to_world.inverse(), bounds }
     }
 
     /// World space to the interior's own.
@@ -97,22 +100,27 @@ impl InteriorInstance {
 
     /// The world-space box around the interior.
     pub fn world_bounds(&self) -> v12_sim::container::Aabb {
-        let (lo, hi) = self.interior.bounds();
-        let corners = (0..8).map(|i| {
-            let pick = |bit: usize, a: f64, b: f64| if i & bit == 0 { a } else { b } as f32;
-            self.to_world.transform_point3(glam::Vec3::new(
-                pick(1, lo.x, hi.x),
-                pick(2, lo.y, hi.y),
-                pick(4, lo.z, hi.z),
-            ))
-        });
-        let (mut a, mut b) = (glam::Vec3::splat(f32::MAX), glam::Vec3::splat(f32::MIN));
-        for c in corners {
-            a = a.min(c);
-            b = b.max(c);
-        }
-        v12_sim::container::Aabb::new(a, b)
+        self.bounds
     }
+}
+
+/// The world-space box around `interior` placed by `to_world`.
+fn world_box(interior: &Interior, to_world: &glam::Affine3A) -> v12_sim::container::Aabb {
+    let (lo, hi) = interior.bounds();
+    let corners = (0..8).map(|i| {
+        let pick = |bit: usize, a: f64, b: f64| if i & bit == 0 { a } else { b } as f32;
+        to_world.transform_point3(glam::Vec3::new(
+            pick(1, lo.x, hi.x),
+            pick(2, lo.y, hi.y),
+            pick(4, lo.z, hi.z),
+        ))
+    });
+    let (mut a, mut b) = (glam::Vec3::splat(f32::MAX), glam::Vec3::splat(f32::MIN));
+    for c in corners {
+        a = a.min(c);
+        b = b.max(c);
+    }
+    v12_sim::container::Aabb::new(a, b)
 }
 
 impl StaticGeometry for InteriorInstance {
