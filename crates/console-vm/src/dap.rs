@@ -406,6 +406,9 @@ enum Input {
     EngineClosed,
 }
 
+/// How long `attach` keeps trying to reach a program's debugger port.
+const ATTACH_PATIENCE: Duration = Duration::from_secs(15);
+
 /// Connects to a debugger port and logs in; the reader thread feeds `tx`.
 fn connect(
     host: &str,
@@ -514,7 +517,8 @@ pub fn run(input: impl Read + Send + 'static, mut output: impl Write, tscript: &
                         next.extend(adapter.connected(&request, result));
                     }
                     Action::Attach { host, port, password, request } => {
-                        let result = connect(&host, port, &password, &tx, Duration::from_secs(5))
+                        // A program just started may take a while to listen on a busy machine.
+                        let result = connect(&host, port, &password, &tx, ATTACH_PATIENCE)
                             .map(|s| engine = Some(s));
                         next.extend(adapter.connected(&request, result));
                     }
