@@ -518,8 +518,8 @@ pub fn run(input: impl Read + Send + 'static, mut output: impl Write, tscript: &
                     }
                     Action::Attach { host, port, password, request } => {
                         // A program just started may take a while to listen on a busy machine.
-                        let result = connect(&host, port, &password, &tx, ATTACH_PATIENCE)
-                            .map(|s| engine = Some(s));
+                        let result =
+                            connect(&host, port, &password, &tx, ATTACH_PATIENCE).map(|s| engine = Some(s));
                         next.extend(adapter.connected(&request, result));
                     }
                     other => {
