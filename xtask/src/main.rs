@@ -17,6 +17,7 @@ mod deps;
 mod files;
 mod fuzz;
 mod layers;
+mod shapes;
 #[cfg(test)]
 mod tidy;
 
@@ -65,6 +66,9 @@ enum Task {
         /// Targets to run (default: every one).
         targets: Vec<String>,
     },
+    /// Write the example game's shapes (`examples/game/shapes/*.glb`: a player, a flag and
+    /// an item, made from boxes) from their definitions in `xtask/src/shapes.rs`.
+    Shapes,
     /// Run the criterion benchmarks and print each one's ratio to its baseline
     /// (`--report-only` reads the last results; other arguments go to `cargo bench`).
     Bench {
@@ -87,6 +91,7 @@ fn main() -> ExitCode {
         Task::Deps => ("deps", deps::check(&root)),
         Task::Fuzz { seconds, targets } => ("fuzz", fuzz::run(&root, *seconds, targets)),
         Task::Bench { args } => ("bench", bench::run(&root, args)),
+        Task::Shapes => ("shapes", shapes::write_all(&root.join("examples/game/shapes"))),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,5 +1,7 @@
 #![doc = include_str!("../README.md")]
 
+pub mod shape;
 pub mod terrain;
 
+pub use shape::{ShapeError, ThreadId, TsShape, TsShapeInstance, TsThread};
 pub use terrain::{TerrainDrawConfig, TerrainDrawStats, build_terrain_mesh, level_for_distance};

@@ -1,0 +1,203 @@
+//! Shapes and threads: the example game's glTF shapes loaded, threads advanced, transitions
+//! blended, detail levels chosen, visibility tracks read, and (headless EGL on llvmpipe) an
+//! animated player and item drawn at fixed times against a golden image.
+
+use glam::{Affine3A, Quat, Vec3};
+use std::rc::Rc;
+use v12_render_gl::{Camera, ColorI, HeadlessContext, OffscreenTarget, RectI, Renderer, Scene, Shape};
+use v12_render3d::shape::{ShapeError, TsShape, TsShapeInstance};
+
+fn load(name: &str) -> Rc<TsShape> {
+    let path = format!("{}/../../examples/game/shapes/{name}.glb", env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    Rc::new(TsShape::from_glb(&bytes).unwrap_or_else(|e| panic!("{path}: {e}")))
+}
+
+#[test]
+fn the_player_has_its_skeleton_details_and_sequences() {
+    let p = load("player");
+    for n in ["Player", "pelvis", "torso", "head", "armL", "armR", "legL", "legR"] {
+        assert!(p.find_node(n).is_some(), "node {n}");
+    }
+    // Parents come before their children.
+    for (i, n) in p.nodes.iter().enumerate() {
+        assert!(n.parent.is_none_or(|q| q < i), "{} after its parent", n.name);
+    }
+    assert_eq!(p.details, vec![128, 16]);
+    assert_eq!(p.triangles_at(Some(128)), 6 * 12);
+    assert_eq!(p.triangles_at(Some(16)), 12);
+    let names: Vec<&str> = p.sequences.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["idle", "run", "jump"]);
+    assert!(p.sequences[0].cyclic && p.sequences[1].cyclic && !p.sequences[2].cyclic);
+    assert!((p.sequences[1].duration - 0.6).abs() < 1e-5);
+    assert!(p.radius > 0.8 && p.radius < 1.2, "radius {}", p.radius);
+}
+
+#[test]
+fn detail_levels_go_by_projected_size() {
+    let p = load("player");
+    assert_eq!(p.select_detail(300.0), Some(128));
+    assert_eq!(p.select_detail(128.0), Some(128));
+    assert_eq!(p.select_detail(127.0), Some(16));
+    assert_eq!(p.select_detail(4.0), Some(16), "smaller than every level: the coarsest");
+    assert_eq!(p.select_detail(0.5), None, "under a pixel: nothing");
+    assert_eq!(p.select_detail(f32::NAN), None);
+}
+
+#[test]
+fn a_thread_plays_wraps_stops_and_reverses() {
+    let p = load("player");
+    let mut i = TsShapeInstance::new(p.clone());
+    let t = i.add_thread();
+    let run = p.find_sequence("RUN").unwrap();
+    assert!(i.set_sequence(t, run, 0.0));
+    i.advance_time(0.15);
+    assert!((i.thread(t).unwrap().pos - 0.25).abs() < 1e-5);
+    i.advance_time(0.6); // one whole cycle later: the same place
+    assert!((i.thread(t).unwrap().pos - 0.25).abs() < 1e-4);
+    i.set_time_scale(t, -2.0); // backwards, twice as fast
+    i.advance_time(0.15);
+    assert!((i.thread(t).unwrap().pos - 0.75).abs() < 1e-4, "wrapped below 0");
+    // A sequence that plays once stops at its end.
+    let jump = p.find_sequence("jump").unwrap();
+    i.set_sequence(t, jump, 0.0);
+    i.set_time_scale(t, 1.0);
+    i.advance_time(10.0);
+    let th = i.thread(t).unwrap();
+    assert_eq!((th.pos, th.at_end), (1.0, true));
+    // Bad input changes nothing and panics nowhere.
+    assert!(!i.set_sequence(t, 99, 0.0));
+    i.advance_time(f32::NAN);
+    i.set_time_scale(t, f32::INFINITY);
+    i.advance_time(1.0);
+    assert_eq!(i.thread(t).unwrap().pos, 1.0);
+}
+
+/// The left leg's rotation about X in degrees (sign by the axis).
+fn leg_angle(i: &TsShapeInstance, leg: usize) -> f32 {
+    let m = i.node_transform(leg).unwrap();
+    let (_, r, _) = m.to_scale_rotation_translation();
+    let (axis, angle) = r.to_axis_angle();
+    angle.to_degrees() * axis.x.signum()
+}
+
+#[test]
+fn sequences_move_nodes_and_transitions_blend() {
+    let p = load("player");
+    let leg = p.find_node("legL").unwrap();
+    let mut i = TsShapeInstance::new(p.clone());
+    let t = i.add_thread();
+    i.set_sequence(t, p.find_sequence("run").unwrap(), 0.0);
+    i.animate();
+    assert!((leg_angle(&i, leg) - 35.0).abs() < 0.1, "{}", leg_angle(&i, leg));
+    i.advance_time(0.15); // halfway from +35 to -35
+    i.animate();
+    assert!(leg_angle(&i, leg).abs() < 0.1, "{}", leg_angle(&i, leg));
+    // From the run's start pose (+35) to idle (the leg at rest) over 0.2 s.
+    i.set_sequence(t, p.find_sequence("run").unwrap(), 0.0);
+    i.transition_to_sequence(t, p.find_sequence("idle").unwrap(), 0.0, 0.2, true);
+    i.animate();
+    assert!((leg_angle(&i, leg) - 35.0).abs() < 0.1, "the blend starts where the thread was");
+    i.advance_time(0.1);
+    i.animate();
+    assert!((leg_angle(&i, leg) - 17.5).abs() < 0.2, "halfway: {}", leg_angle(&i, leg));
+    i.advance_time(0.1);
+    i.animate();
+    assert!(leg_angle(&i, leg).abs() < 0.1, "at rest once the blend is over");
+    // A later thread wins on the nodes it animates.
+    let t2 = i.add_thread();
+    i.set_sequence(t2, p.find_sequence("jump").unwrap(), 0.5);
+    i.animate();
+    assert!((leg_angle(&i, leg) + 70.0).abs() < 0.1, "{}", leg_angle(&i, leg));
+    i.destroy_thread(t2);
+    i.animate();
+    assert!(leg_angle(&i, leg).abs() < 0.1);
+}
+
+#[test]
+fn a_visibility_track_hides_the_items_spark() {
+    let item = load("item");
+    let spark = item.find_node("sparkMesh").unwrap();
+    let mut i = TsShapeInstance::new(item.clone());
+    let t = i.add_thread();
+    i.set_sequence(t, item.find_sequence("blink").unwrap(), 0.25);
+    i.animate();
+    assert!(i.is_node_visible(spark));
+    i.advance_time(0.5);
+    i.animate();
+    assert!(!i.is_node_visible(spark), "scaled to nothing: hidden");
+    let mut tris = Vec::new();
+    i.build_mesh(Affine3A::IDENTITY, item.select_detail(100.0), Vec3::NEG_Z, 0.4, &mut tris);
+    assert_eq!(tris.len(), 8 * 3, "the gem only");
+}
+
+#[test]
+fn broken_files_are_errors() {
+    assert!(matches!(TsShape::from_glb(b"not a shape"), Err(ShapeError::Gltf(_))));
+    let good =
+        std::fs::read(format!("{}/../../examples/game/shapes/item.glb", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    for cut in [12, 20, good.len() / 2, good.len() - 1] {
+        assert!(TsShape::from_glb(&good[..cut]).is_err(), "cut at {cut}");
+    }
+    // Thousands of single-byte corruptions: each reads or is an error, none panics.
+    let mut x = 0x9E37_79B9u32;
+    for _ in 0..4000 {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        let mut bad = good.clone();
+        let at = x as usize % bad.len();
+        bad[at] ^= (x >> 24) as u8 | 1;
+        if let Ok(shape) = TsShape::from_glb(&bad) {
+            let mut i = TsShapeInstance::new(Rc::new(shape));
+            let t = i.add_thread();
+            i.set_sequence(t, 0, 0.5);
+            i.advance_time(0.1);
+            i.animate();
+            i.build_mesh(Affine3A::IDENTITY, Some(128), Vec3::NEG_Z, 0.3, &mut Vec::new());
+        }
+    }
+}
+
+/// The player running (0.15 s in), the player in the air (0.25 s into the jump), the item spun
+/// a quarter turn and the flag mid-wave, drawn on llvmpipe.
+#[test]
+fn animated_shapes_golden() {
+    let (player, item, flag) = (load("player"), load("item"), load("flag"));
+    let mut meshes = Vec::new();
+    let mut add = |shape: &Rc<TsShape>, seq: &str, time: f32, at: Vec3| {
+        let mut i = TsShapeInstance::new(shape.clone());
+        let t = i.add_thread();
+        i.set_sequence(t, shape.find_sequence(seq).unwrap(), 0.0);
+        i.advance_time(time);
+        i.animate();
+        let mut tris = Vec::new();
+        let place = Affine3A::from_rotation_translation(Quat::from_rotation_z(0.5), at);
+        i.build_mesh(place, Some(128), Vec3::new(-0.4, 0.6, -1.0), 0.35, &mut tris);
+        meshes.push(Shape::Mesh { triangles: std::sync::Arc::new(tris) });
+    };
+    add(&player, "run", 0.15, Vec3::new(-1.2, 0.0, 0.0));
+    add(&player, "jump", 0.25, Vec3::new(0.4, 0.0, 0.3));
+    add(&item, "spin", 0.5, Vec3::new(1.6, -0.5, 0.0));
+    add(&flag, "wave", 0.3, Vec3::new(2.4, 1.5, 0.0));
+    let scene = Scene { shapes: meshes, clear_color: Some(ColorI::rgb(40, 60, 90)), ..Scene::default() };
+    let camera = Camera::look_at(Vec3::new(0.5, -6.0, 2.2), Vec3::new(0.5, 0.0, 1.0), 1.0, 0.1, 100.0);
+    let ctx = HeadlessContext::new().expect("a headless EGL context is required for rendering tests");
+    let gl = ctx.gl();
+    let target = OffscreenTarget::new(&gl, 160, 120).expect("offscreen framebuffer");
+    let mut r = Renderer::new(gl).expect("renderer");
+    target.bind(r.gl());
+    r.begin_frame(160, 120);
+    r.draw_scene(RectI::new(0, 0, 160, 120), &camera, &scene);
+    r.end_frame();
+    let img = target.read_pixels(r.gl()).expect("read back");
+    let golden = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/animated_shapes.png");
+    let artefacts = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("golden");
+    if let Err(msg) = v12_render_gl::check_golden(&golden, &img, &artefacts) {
+        panic!("{msg}");
+    }
+    // The item's gem is drawn where its centre projects, in green.
+    let gem = camera.point_to_screen(Vec3::new(1.6, -0.5, 0.6), RectI::new(0, 0, 160, 120)).unwrap();
+    let px = img.get(gem.x as u32, gem.y as u32).unwrap();
+    assert!(px[1] > px[0] && px[1] > px[2], "green gem at {gem}: {px:?}");
+}
