@@ -19,7 +19,7 @@ fn mod_dir() -> PathBuf {
 }
 
 fn obj(id: u32, kind: ObjectKind, x: f32, y: f32, yaw: f32, team: u32, is_me: bool) -> ViewObject {
-    ViewObject { id, kind, pos: Vec3::new(x, y, 0.0), yaw, team, is_me }
+    ViewObject { id, kind, pos: Vec3::new(x, y, 0.0), yaw, vel: Vec3::ZERO, team, is_me }
 }
 
 fn world() -> WorldView {
@@ -27,7 +27,11 @@ fn world() -> WorldView {
         objects: vec![
             obj(1, ObjectKind::Player, 0.0, 0.0, 0.0, 0, true),
             obj(2, ObjectKind::Player, -6.0, 14.0, 2.0, 1, false),
-            obj(3, ObjectKind::Player, 7.0, 18.0, -2.5, 0, false),
+            // Running (its run cycle at 500 ms), the others idle.
+            ViewObject {
+                vel: Vec3::new(4.0, -3.0, 0.0),
+                ..obj(3, ObjectKind::Player, 7.0, 18.0, -2.5, 0, false)
+            },
             obj(4, ObjectKind::Item, 3.0, 8.0, 0.0, 0, false),
             obj(5, ObjectKind::Item, -9.0, 24.0, 0.0, 0, false),
             obj(6, ObjectKind::Projectile, 1.0, 6.0, 0.1, 0, false),
@@ -47,6 +51,10 @@ fn ui(w: u32, h: u32) -> (Console, ClientUi) {
     let mut con = Console::new();
     con.set_file_root(mod_dir());
     let mut ui = ClientUi::new(&mut con, w as i32, h as i32).expect("client ui scripts");
+    // Players and items as the game's animated shapes (`game/shapes/*.glb`).
+    let mut res = v12_resource::ResourceManager::new();
+    res.add_mod(&mod_dir()).expect("the example mod");
+    ui.load_shapes(&res);
     ui.show(&mut con, "PlayGui").expect("PlayGui");
     ui.set_world(world());
     ui.set_hud(&mut con, &hud());

@@ -231,8 +231,8 @@ fn swing(axis: [f32; 3], keys: &[(f32, f32)]) -> (Vec<f32>, Vec<f32>) {
 const X: [f32; 3] = [1.0, 0.0, 0.0];
 const Z: [f32; 3] = [0.0, 0.0, 1.0];
 
-/// The player: a box figure 1.8 m tall, feet at the origin; detail 128 with every limb,
-/// detail 16 one box. Sequences: `idle` (breathing), `run` (legs and arms swing), `jump` (once).
+/// The player: a box figure 1.8 m tall, feet at the origin; detail 32 (pixels) with every limb,
+/// detail 8 one box. Sequences: `idle` (breathing), `run` (legs and arms swing), `jump` (once).
 pub fn player() -> Vec<u8> {
     let mut g = Gltf::default();
     // "team" is the material a game paints in the player's team colour.
@@ -242,18 +242,18 @@ pub fn player() -> Vec<u8> {
     let root = g.node("Player", [0.0; 3], None);
     let pelvis = g.child(root, "pelvis", [0.0, 0.0, 0.9], None);
     let torso = g.child(pelvis, "torso", [0.0, 0.0, 0.05], None);
-    g.part(torso, "torsoMesh128", &cuboid([0.0, 0.0, 0.3], [0.22, 0.12, 0.3]), shirt);
+    g.part(torso, "torsoMesh32", &cuboid([0.0, 0.0, 0.3], [0.22, 0.12, 0.3]), shirt);
     let head = g.child(torso, "head", [0.0, 0.0, 0.62], None);
-    g.part(head, "headMesh128", &cuboid([0.0, 0.0, 0.13], [0.12, 0.12, 0.13]), skin);
+    g.part(head, "headMesh32", &cuboid([0.0, 0.0, 0.13], [0.12, 0.12, 0.13]), skin);
     let arm_l = g.child(torso, "armL", [-0.3, 0.0, 0.56], None);
-    g.part(arm_l, "armLMesh128", &cuboid([0.0, 0.0, -0.28], [0.06, 0.06, 0.28]), skin);
+    g.part(arm_l, "armLMesh32", &cuboid([0.0, 0.0, -0.28], [0.06, 0.06, 0.28]), skin);
     let arm_r = g.child(torso, "armR", [0.3, 0.0, 0.56], None);
-    g.part(arm_r, "armRMesh128", &cuboid([0.0, 0.0, -0.28], [0.06, 0.06, 0.28]), skin);
+    g.part(arm_r, "armRMesh32", &cuboid([0.0, 0.0, -0.28], [0.06, 0.06, 0.28]), skin);
     let leg_l = g.child(pelvis, "legL", [-0.11, 0.0, 0.0], None);
-    g.part(leg_l, "legLMesh128", &cuboid([0.0, 0.0, -0.45], [0.08, 0.08, 0.45]), trousers);
+    g.part(leg_l, "legLMesh32", &cuboid([0.0, 0.0, -0.45], [0.08, 0.08, 0.45]), trousers);
     let leg_r = g.child(pelvis, "legR", [0.11, 0.0, 0.0], None);
-    g.part(leg_r, "legRMesh128", &cuboid([0.0, 0.0, -0.45], [0.08, 0.08, 0.45]), trousers);
-    g.part(root, "bodyMesh16", &cuboid([0.0, 0.0, 0.9], [0.24, 0.14, 0.9]), shirt);
+    g.part(leg_r, "legRMesh32", &cuboid([0.0, 0.0, -0.45], [0.08, 0.08, 0.45]), trousers);
+    g.part(root, "bodyMesh8", &cuboid([0.0, 0.0, 0.9], [0.24, 0.14, 0.9]), shirt);
     let (t, v) = swing(X, &[(0.0, 0.0), (1.0, 4.0), (2.0, 0.0)]);
     let (ht, hv) = swing(Z, &[(0.0, 0.0), (1.0, 12.0), (2.0, 0.0)]);
     g.animation("idle", true, &[(torso, "rotation", t, v), (head, "rotation", ht, hv)]);

@@ -23,9 +23,9 @@ fn the_player_has_its_skeleton_details_and_sequences() {
     for (i, n) in p.nodes.iter().enumerate() {
         assert!(n.parent.is_none_or(|q| q < i), "{} after its parent", n.name);
     }
-    assert_eq!(p.details, vec![128, 16]);
-    assert_eq!(p.triangles_at(Some(128)), 6 * 12);
-    assert_eq!(p.triangles_at(Some(16)), 12);
+    assert_eq!(p.details, vec![32, 8]);
+    assert_eq!(p.triangles_at(Some(32)), 6 * 12);
+    assert_eq!(p.triangles_at(Some(8)), 12);
     let names: Vec<&str> = p.sequences.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["idle", "run", "jump"]);
     assert!(p.sequences[0].cyclic && p.sequences[1].cyclic && !p.sequences[2].cyclic);
@@ -36,10 +36,10 @@ fn the_player_has_its_skeleton_details_and_sequences() {
 #[test]
 fn detail_levels_go_by_projected_size() {
     let p = load("player");
-    assert_eq!(p.select_detail(300.0), Some(128));
-    assert_eq!(p.select_detail(128.0), Some(128));
-    assert_eq!(p.select_detail(127.0), Some(16));
-    assert_eq!(p.select_detail(4.0), Some(16), "smaller than every level: the coarsest");
+    assert_eq!(p.select_detail(300.0), Some(32));
+    assert_eq!(p.select_detail(32.0), Some(32));
+    assert_eq!(p.select_detail(31.0), Some(8));
+    assert_eq!(p.select_detail(4.0), Some(8), "smaller than every level: the coarsest");
     assert_eq!(p.select_detail(0.5), None, "under a pixel: nothing");
     assert_eq!(p.select_detail(f32::NAN), None);
 }
@@ -154,7 +154,7 @@ fn broken_files_are_errors() {
             i.set_sequence(t, 0, 0.5);
             i.advance_time(0.1);
             i.animate();
-            i.build_mesh(Affine3A::IDENTITY, Some(128), Vec3::NEG_Z, 0.3, &mut Vec::new());
+            i.build_mesh(Affine3A::IDENTITY, Some(32), Vec3::NEG_Z, 0.3, &mut Vec::new());
         }
     }
 }
@@ -173,7 +173,7 @@ fn animated_shapes_golden() {
         i.animate();
         let mut tris = Vec::new();
         let place = Affine3A::from_rotation_translation(Quat::from_rotation_z(0.5), at);
-        i.build_mesh(place, Some(128), Vec3::new(-0.4, 0.6, -1.0), 0.35, &mut tris);
+        i.build_mesh(place, Some(32), Vec3::new(-0.4, 0.6, -1.0), 0.35, &mut tris);
         meshes.push(Shape::Mesh { triangles: std::sync::Arc::new(tris) });
     };
     add(&player, "run", 0.15, Vec3::new(-1.2, 0.0, 0.0));

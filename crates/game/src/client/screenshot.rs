@@ -149,6 +149,7 @@ pub fn run(cfg: &ScreenshotConfig) -> io::Result<ScreenshotReport> {
     let name = "Player";
     let (mut con, remote, resources) = client_console(&cfg.mod_dir, name)?;
     let mut ui = ClientUi::new(&mut con, cfg.width as i32, cfg.height as i32).map_err(io::Error::other)?;
+    ui.load_shapes(&resources);
     ui.show(&mut con, "PlayGui").map_err(io::Error::other)?;
     let start = Instant::now();
     let now = || start.elapsed().as_millis() as u64;

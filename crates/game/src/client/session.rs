@@ -593,11 +593,11 @@ impl ClientSession {
                 _ => continue,
             };
             let is_me = Some(id) == me;
-            let (pos, yaw) = match (is_me, predicted) {
-                (true, Some(p)) => (p.pos, p.yaw),
-                _ => (g.render_pos, g.state.yaw),
+            let (pos, yaw, vel) = match (is_me, predicted) {
+                (true, Some(p)) => (p.pos, p.yaw, p.vel),
+                _ => (g.render_pos, g.state.yaw, g.state.vel),
             };
-            objects.push(ViewObject { id: id.0, kind, pos, yaw, team: id.0 % 2, is_me });
+            objects.push(ViewObject { id: id.0, kind, pos, yaw, vel, team: id.0 % 2, is_me });
         }
         let terrain = crate::mission::first_terrain(&self.world);
         WorldView { objects, walls: crate::mission::interior_boxes(&self.world), terrain, time_ms }

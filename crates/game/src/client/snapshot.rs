@@ -21,6 +21,8 @@ pub struct ViewObject {
     pub kind: ObjectKind,
     pub pos: Vec3,
     pub yaw: f32,
+    /// Velocity (m/s): players animate by it (run, jump, idle).
+    pub vel: Vec3,
     /// Display team (0 or 1). The game has no teams; the client splits players by id so
     /// the view can tell sides apart.
     pub team: u32,

@@ -67,7 +67,13 @@ impl ClientUi {
 
     /// Replaces the world snapshot the game view draws.
     pub fn set_world(&self, world: WorldView) {
-        *self.view.0.borrow_mut() = world;
+        *self.view.world.borrow_mut() = world;
+    }
+
+    /// Draws players and items with the game's shapes from `res` (`shapes/*.glb`), when
+    /// it has them; boxes otherwise.
+    pub fn load_shapes(&self, res: &v12_resource::ResourceManager) {
+        *self.view.shapes.borrow_mut() = crate::client::view::ViewShapes::load(res);
     }
 
     /// Writes the HUD's `$` variables (the .gui controls are bound to them).

@@ -4,8 +4,9 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 use v12_gui::GameView;
-use v12_render_gl::glam::Vec3;
+use v12_render_gl::glam::{Affine3A, Quat, Vec3};
 use v12_render_gl::{Camera, ColorI, Scene, Shape};
+use v12_render3d::{TsShape, TsShapeInstance};
 
 pub use crate::client::snapshot::{ObjectKind, ViewObject, WorldView, facing};
 
@@ -15,6 +16,32 @@ pub const ARENA_HALF: f32 = 50.0;
 /// Brushes whose bottom is this high above the ground are roofs: the view leaves them off so
 /// the chase camera sees into a building.
 const ROOF_HEIGHT: f32 = 2.5;
+
+/// The shapes objects are drawn with when the game has them (`shapes/player.glb` and
+/// `shapes/item.glb` on its search path); without them, boxes and spheres.
+#[derive(Debug)]
+pub struct ViewShapes {
+    pub player: Rc<TsShape>,
+    pub item: Rc<TsShape>,
+}
+
+impl ViewShapes {
+    /// The game's shapes, or `None` (with a warning when a file is there but unreadable).
+    pub fn load(res: &v12_resource::ResourceManager) -> Option<Rc<ViewShapes>> {
+        let read = |path: &str| -> Option<Rc<TsShape>> {
+            let bytes = res.search().read(path).ok()?;
+            TsShape::from_glb(&bytes)
+                .map_err(|e| tracing::warn!(path, error = %e, "shape not loaded; drawing boxes"))
+                .ok()
+                .map(Rc::new)
+        };
+        Some(Rc::new(ViewShapes { player: read("shapes/player.glb")?, item: read("shapes/item.glb")? }))
+    }
+}
+
+/// Pixels per metre at one metre away in the nominal 600-pixel-high view (the detail level
+/// is chosen by projected size without knowing the viewport).
+const PIXELS_PER_METRE_AT_1M: f32 = 500.0;
 
 /// Team colours: red and blue; the local player is drawn in green.
 pub fn team_color(team: u32, is_me: bool) -> ColorI {
@@ -38,8 +65,9 @@ impl WorldView {
         }
     }
 
-    /// The ground, the arena's edge and every object as shapes.
-    pub fn build_scene(&self, scene: &mut Scene) {
+    /// The ground, the arena's edge and every object as shapes (with `shapes`, players and
+    /// items are the game's animated shapes).
+    pub fn build_scene(&self, scene: &mut Scene, shapes: Option<&ViewShapes>) {
         scene.clear_color = Some(ColorI::rgb(96, 140, 190));
         // Lines over a terrain sit a little higher than over the flat box: the terrain's
         // triangles need a margin larger than the depth buffer's step 60 m away.
@@ -80,10 +108,72 @@ impl WorldView {
                 });
             }
         }
+        let eye = self.camera().position();
+        let mut animated = Vec::new();
         for o in &self.objects {
-            push_object(scene, o, self.time_ms);
+            match shapes {
+                Some(s) if matches!(o.kind, ObjectKind::Player | ObjectKind::Item) => {
+                    push_shape(&mut animated, s, o, self.time_ms, eye, scene);
+                }
+                _ => push_object(scene, o, self.time_ms),
+            }
+        }
+        if !animated.is_empty() {
+            scene.shapes.push(Shape::Mesh { triangles: std::sync::Arc::new(animated) });
         }
     }
+}
+
+/// Where a sequence is at `time_ms` for object `id` (objects out of step with each other).
+fn cycle(time_ms: u64, id: u32, period_ms: u64) -> f32 {
+    ((time_ms + u64::from(id) * 137) % period_ms) as f32 / period_ms as f32
+}
+
+/// A player or an item as its animated shape, lit, into `out`: players run when they move,
+/// jump while in the air and idle otherwise, in their team's colour; items spin and blink.
+fn push_shape(
+    out: &mut Vec<v12_render_gl::Vertex3>,
+    s: &ViewShapes,
+    o: &ViewObject,
+    time_ms: u64,
+    eye: Vec3,
+    scene: &mut Scene,
+) {
+    let shape = if o.kind == ObjectKind::Player { &s.player } else { &s.item };
+    let mut inst = TsShapeInstance::new(shape.clone());
+    let play = |inst: &mut TsShapeInstance, name: &str, pos: f32| {
+        if let Some(seq) = shape.find_sequence(name) {
+            let t = inst.add_thread();
+            inst.set_sequence(t, seq, pos);
+        }
+    };
+    if o.kind == ObjectKind::Player {
+        if o.vel.z.abs() > 1.0 {
+            play(&mut inst, "jump", if o.vel.z > 0.0 { 0.3 } else { 0.7 });
+        } else if o.vel.truncate().length() > 0.5 {
+            play(&mut inst, "run", cycle(time_ms, o.id, 600));
+        } else {
+            play(&mut inst, "idle", cycle(time_ms, o.id, 2000));
+        }
+        let c = team_color(o.team, o.is_me);
+        inst.set_material_color("team", [c.r, c.g, c.b, c.a]);
+        // The gun points where the player faces.
+        let f = facing(o.yaw);
+        scene.shapes.push(Shape::Box {
+            center: o.pos + f * 0.45 + Vec3::new(0.0, 0.0, 1.2),
+            half_extents: Vec3::new(0.07, 0.4, 0.07),
+            rotation_z: o.yaw,
+            color: ColorI::rgb(60, 60, 60),
+        });
+    } else {
+        play(&mut inst, "spin", cycle(time_ms, o.id, 2000));
+        play(&mut inst, "blink", cycle(time_ms, o.id, 1000));
+    }
+    inst.animate();
+    let place = Affine3A::from_rotation_translation(Quat::from_rotation_z(o.yaw), o.pos);
+    let distance = place.transform_point3(shape.center).distance(eye).max(0.1);
+    let pixels = 2.0 * shape.radius * PIXELS_PER_METRE_AT_1M / distance;
+    inst.build_mesh(place, shape.select_detail(pixels), scene.light_dir, scene.ambient, out);
 }
 
 fn push_object(scene: &mut Scene, o: &ViewObject, time_ms: u64) {
@@ -138,15 +228,20 @@ fn push_object(scene: &mut Scene, o: &ViewObject, time_ms: u64) {
 
 /// The GUI's handle on the view: the client replaces the snapshot, GuiTSCtrl reads it.
 #[derive(Debug, Clone, Default)]
-pub struct SharedView(pub Rc<RefCell<WorldView>>);
+pub struct SharedView {
+    pub world: Rc<RefCell<WorldView>>,
+    /// The game's shapes, once loaded.
+    pub shapes: Rc<RefCell<Option<Rc<ViewShapes>>>>,
+}
 
 impl GameView for SharedView {
     fn camera_query(&self) -> Option<Camera> {
-        Some(self.0.borrow().camera())
+        Some(self.world.borrow().camera())
     }
 
     fn render_world(&self, scene: &mut Scene) {
-        self.0.borrow().build_scene(scene);
+        let shapes = self.shapes.borrow().clone();
+        self.world.borrow().build_scene(scene, shapes.as_deref());
     }
 }
 
@@ -168,7 +263,17 @@ pub fn synthetic_world(n: usize) -> WorldView {
         } else {
             Vec3::new((fx * 2.0 - 1.0) * (ARENA_HALF - 2.0), (fy * 2.0 - 1.0) * (ARENA_HALF - 2.0), 0.0)
         };
-        objects.push(ViewObject { id: i, kind, pos, yaw: (i as f32) * 0.7, team: i / 4 % 2, is_me: i == 0 });
+        // Every other player runs (forward at 6 m/s), the rest stand.
+        let vel = if i % 8 == 4 { facing(i as f32 * 0.7) * 6.0 } else { Vec3::ZERO };
+        objects.push(ViewObject {
+            id: i,
+            kind,
+            pos,
+            yaw: (i as f32) * 0.7,
+            vel,
+            team: i / 4 % 2,
+            is_me: i == 0,
+        });
     }
     if let Some(me) = objects.first_mut() {
         me.yaw = 0.0;

@@ -331,6 +331,7 @@ pub fn run(cfg: WindowConfig) -> io::Result<i32> {
     let tcp_objects = v12_sim::tcp_object::TcpObjects::register(&mut con);
     let debug_pause = crate::debug_pause::DebugPause::install(&mut con, 0);
     let mut ui = ClientUi::new(&mut con, 800, 600).map_err(io::Error::other)?;
+    ui.load_shapes(&resources);
     ui.show(&mut con, "MainMenuGui").map_err(io::Error::other)?;
     con.set_global("Client::ServerAddress", cfg.connect.clone().unwrap_or_else(|| "local match".into()));
     let event_loop = EventLoop::new().map_err(io::Error::other)?;
