@@ -572,7 +572,7 @@ impl Renderer {
             return;
         }
         let Some(gpu) = &self.gpu else { return };
-        let mesh = scene.build_mesh();
+        let frame = scene.build_frame(camera.position());
         let mvp = camera.view_projection(viewport);
         let gl = &self.gl;
         let h = self.height as i32;
@@ -586,7 +586,8 @@ impl Renderer {
             gl.depth_func(glow::LEQUAL);
             gl.depth_mask(true);
             let mut bits = glow::DEPTH_BUFFER_BIT;
-            if let Some(c) = scene.clear_color {
+            // With a sky, the background is its fog colour (the dome covers it).
+            if let Some(c) = scene.sky.as_ref().map(|s| s.fog_color).or(scene.clear_color) {
                 let c = c.to_f32();
                 gl.clear_color(c[0], c[1], c[2], c[3]);
                 bits |= glow::COLOR_BUFFER_BIT;
@@ -596,19 +597,38 @@ impl Renderer {
             gl.uniform_matrix_4_f32_slice(gpu.u_mvp.as_ref(), false, &mvp.to_cols_array());
             gl.bind_vertex_array(Some(gpu.vao3d));
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(gpu.vbo3d));
-            for (mode, verts) in [(glow::TRIANGLES, &mesh.triangles), (glow::LINES, &mesh.lines)] {
+            // The render images in order: the sky behind everything (neither tested nor
+            // written in depth), the opaque triangles and lines, then the translucent ones
+            // back to front (tested, not written, so each shows what is behind it).
+            let passes = [
+                (glow::TRIANGLES, &frame.sky, false, false),
+                (glow::TRIANGLES, &frame.opaque.triangles, true, true),
+                (glow::LINES, &frame.opaque.lines, true, true),
+                (glow::TRIANGLES, &frame.translucent, true, false),
+            ];
+            for (mode, verts, test, write) in passes {
                 if verts.is_empty() {
                     continue;
                 }
+                if test {
+                    gl.enable(glow::DEPTH_TEST);
+                } else {
+                    gl.disable(glow::DEPTH_TEST);
+                }
+                gl.depth_mask(write);
                 gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, as_bytes::<Vertex3>(verts), glow::STREAM_DRAW);
                 gl.draw_arrays(mode, 0, verts.len() as i32);
                 calls += 1;
             }
+            gl.depth_mask(true);
             gl.disable(glow::DEPTH_TEST);
             gl.viewport(0, 0, self.width as i32, h);
         }
         self.stats.draw_calls += calls;
-        self.stats.vertices += (mesh.triangles.len() + mesh.lines.len()) as u32;
+        self.stats.vertices += (frame.sky.len()
+            + frame.opaque.triangles.len()
+            + frame.opaque.lines.len()
+            + frame.translucent.len()) as u32;
         self.apply_scissor();
     }
 

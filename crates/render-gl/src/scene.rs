@@ -32,6 +32,8 @@ pub struct Scene {
     pub light_dir: Vec3,
     /// Brightness of faces turned away from the light, 0..=1.
     pub ambient: f32,
+    /// The mission's sky: fog, the dome's colours and clouds (`None`: the clear colour).
+    pub sky: Option<crate::sky::Sky>,
 }
 
 impl Default for Scene {
@@ -41,6 +43,7 @@ impl Default for Scene {
             clear_color: Some(ColorI::rgb(40, 60, 90)),
             light_dir: Vec3::new(-0.4, 0.6, -1.0),
             ambient: 0.35,
+            sky: None,
         }
     }
 }

@@ -80,3 +80,58 @@ fn view_region_in_a_draw_list_is_clipped_to_its_viewport() {
     assert_eq!(img.get(15, 7), Some([255, 255, 255, 255]));
     assert_eq!(img.get(17, 9), Some(Scene::default().clear_color.unwrap().to_array()));
 }
+
+/// The seed's Sky on llvmpipe: a dome from the fog colour at the horizon to the zenith's
+/// colour, a drifting cloud layer, boxes fading into the fog with distance, and translucent
+/// panes drawn after the opaque world, back to front (the near red pane tints the far green
+/// one, which tints the white box behind both).
+#[test]
+fn sky_fog_clouds_and_translucency_golden() {
+    use v12_render_gl::{CloudLayer, Sky};
+    let pane = |y: f32, color: ColorI| Shape::Box {
+        center: Vec3::new(0.0, y, 1.5),
+        half_extents: Vec3::new(1.5, 0.05, 1.5),
+        rotation_z: 0.0,
+        color,
+    };
+    let mut shapes: Vec<Shape> = (0..6)
+        .map(|k| Shape::Box {
+            center: Vec3::new(-8.0 + 3.5 * k as f32, 25.0 + 45.0 * k as f32, 2.0),
+            half_extents: Vec3::new(1.5, 1.5, 2.0),
+            rotation_z: 0.0,
+            color: ColorI::rgb(90, 70, 50),
+        })
+        .collect();
+    shapes.push(Shape::Box {
+        center: Vec3::new(0.0, 12.0, 1.5),
+        half_extents: Vec3::splat(1.0),
+        rotation_z: 0.0,
+        color: ColorI::WHITE,
+    });
+    shapes.push(pane(6.0, ColorI::rgba(220, 40, 40, 110)));
+    shapes.push(pane(9.0, ColorI::rgba(40, 200, 60, 110)));
+    let sky = Sky {
+        zenith: ColorI::rgb(40, 90, 170),
+        fog_color: ColorI::rgb(190, 200, 215),
+        fog_distance: 40.0,
+        visible_distance: 260.0,
+        clouds: Some(CloudLayer {
+            height: 60.0,
+            color: ColorI::rgba(255, 255, 255, 170),
+            drift: v12_render_gl::glam::Vec2::new(12.0, 3.0),
+        }),
+    };
+    let scene = Scene { shapes, sky: Some(sky), ..Scene::default() };
+    let cam = Camera::look_at(Vec3::new(0.0, -2.0, 2.5), Vec3::new(0.0, 30.0, 6.0), 1.4, 0.3, 260.0);
+    let mut h = Harness::new(160, 120);
+    let vp = RectI::new(0, 0, 160, 120);
+    let img = h.frame(|r| r.draw_scene(vp, &cam, &scene));
+    check_golden("sky_fog_translucency", &img);
+    // Through both panes the white box is tinted by each: more red than blue.
+    let white = cam.point_to_screen(Vec3::new(0.0, 12.0, 1.5), vp).unwrap();
+    let p = img.get(white.x as u32, white.y as u32).unwrap();
+    assert!(p[0] > p[2] && p[1] > p[2], "white box seen through red and green panes: {p:?}");
+    // Overhead the sky is bluer than at the horizon.
+    let top = img.get(80, 1).unwrap();
+    assert!(top[2] > top[0] + 30, "zenith {top:?}");
+}

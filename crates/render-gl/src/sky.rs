@@ -1,0 +1,259 @@
+//! The frame of a 3D scene as render images (the seed's SceneState): the sky first, then the
+//! opaque triangles and lines, then the translucent triangles sorted back to front; with the
+//! seed's Sky object, fog fades everything to the fog colour by the visible distance.
+//!
+//! All of it is CPU work on the built mesh, so it is testable without a context: fog is a
+//! per-vertex blend towards the fog colour by distance from the eye, the sky a dome of
+//! coloured triangles around the eye, the cloud layer translucent quads above it.
+
+use crate::scene::{Scene, SceneMesh, Vertex3};
+use crate::types::ColorI;
+use glam::{Vec2, Vec3};
+
+/// The seed's Sky: how far one sees, where fog starts, its colour, the sky's colour overhead
+/// and an optional cloud layer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sky {
+    /// The sky's colour straight up; it fades to `fog_color` at the horizon.
+    pub zenith: ColorI,
+    /// The horizon's colour, the colour everything fades to with distance.
+    pub fog_color: ColorI,
+    /// Fog starts this far from the eye (m)...
+    pub fog_distance: f32,
+    /// ...and hides everything at this distance, which is also the far plane.
+    pub visible_distance: f32,
+    pub clouds: Option<CloudLayer>,
+}
+
+/// A layer of clouds: translucent puffs on a plane above the eye.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CloudLayer {
+    /// Height above the eye (m).
+    pub height: f32,
+    /// Colour; its alpha is the puffs' opacity at their centres.
+    pub color: ColorI,
+    /// How far the wind has moved the layer (m): the puffs drift with it.
+    pub drift: Vec2,
+}
+
+impl Sky {
+    /// The fog's share of a point `d` metres from the eye, 0 (clear) to 1 (only fog).
+    pub fn fog_amount(&self, d: f32) -> f32 {
+        let span = (self.visible_distance - self.fog_distance).max(1e-3);
+        ((d - self.fog_distance) / span).clamp(0.0, 1.0)
+    }
+}
+
+/// What one frame of a scene draws, in order.
+#[derive(Debug, Default, Clone)]
+pub struct FrameMesh {
+    /// The sky dome, drawn first, behind everything (no depth).
+    pub sky: Vec<Vertex3>,
+    /// Opaque triangles and lines (depth tested and written).
+    pub opaque: SceneMesh,
+    /// Translucent triangles, back to front (depth tested, not written).
+    pub translucent: Vec<Vertex3>,
+}
+
+/// Rings and segments of the sky dome.
+const DOME_RINGS: u32 = 8;
+const DOME_SEGMENTS: u32 = 24;
+/// Cloud puffs on a side of the layer's grid, and the grid's spacing (m).
+const CLOUD_GRID: i32 = 12;
+const CLOUD_SPACING: f32 = 60.0;
+
+fn mix(a: ColorI, b: ColorI, t: f32) -> [u8; 4] {
+    let m = |x: u8, y: u8| (f32::from(x) + (f32::from(y) - f32::from(x)) * t).round().clamp(0.0, 255.0) as u8;
+    [m(a.r, b.r), m(a.g, b.g), m(a.b, b.b), m(a.a, b.a)]
+}
+
+impl Scene {
+    /// The frame's render images as seen from `eye`: the mesh of every shape split into
+    /// opaque and translucent (alpha under 255), the translucent ones sorted back to front by
+    /// their centres; with a sky, the dome, the clouds and fog on every vertex.
+    pub fn build_frame(&self, eye: Vec3) -> FrameMesh {
+        let mut mesh = self.build_mesh();
+        let mut translucent = Vec::new();
+        let mut opaque = Vec::with_capacity(mesh.triangles.len());
+        for t in mesh.triangles.chunks_exact(3) {
+            if t.iter().any(|v| v.color[3] < 255) {
+                translucent.extend_from_slice(t);
+            } else {
+                opaque.extend_from_slice(t);
+            }
+        }
+        mesh.triangles = opaque;
+        let mut sky_tris = Vec::new();
+        if let Some(sky) = &self.sky {
+            sky_tris = dome(sky, eye);
+            if let Some(c) = &sky.clouds {
+                translucent.extend(clouds(c, sky, eye));
+            }
+            let fog = |v: &mut Vertex3| {
+                let k = sky.fog_amount(Vec3::from_array(v.pos).distance(eye));
+                if k > 0.0 {
+                    let c = ColorI::rgba(v.color[0], v.color[1], v.color[2], v.color[3]);
+                    let f = ColorI { a: v.color[3], ..sky.fog_color };
+                    v.color = mix(c, f, k);
+                }
+            };
+            mesh.triangles.iter_mut().for_each(fog);
+            mesh.lines.iter_mut().for_each(fog);
+            translucent.iter_mut().for_each(fog);
+        }
+        sort_back_to_front(&mut translucent, eye);
+        FrameMesh { sky: sky_tris, opaque: mesh, translucent }
+    }
+}
+
+/// Sorts whole triangles by their centres' distance from `eye`, farthest first.
+pub fn sort_back_to_front(tris: &mut Vec<Vertex3>, eye: Vec3) {
+    let mut keyed: Vec<(f32, [Vertex3; 3])> = tris
+        .chunks_exact(3)
+        .map(|t| {
+            let c =
+                (Vec3::from_array(t[0].pos) + Vec3::from_array(t[1].pos) + Vec3::from_array(t[2].pos)) / 3.0;
+            (c.distance_squared(eye), [t[0], t[1], t[2]])
+        })
+        .collect();
+    keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
+    tris.clear();
+    tris.extend(keyed.into_iter().flat_map(|(_, t)| t));
+}
+
+/// The dome: rings from a little under the horizon (fog colour) to the zenith, around `eye`
+/// and inside the far plane.
+fn dome(sky: &Sky, eye: Vec3) -> Vec<Vertex3> {
+    let r = sky.visible_distance.max(1.0) * 0.9;
+    let mut out = Vec::new();
+    let elevation = |ring: u32| -0.2 + (std::f32::consts::FRAC_PI_2 + 0.2) * ring as f32 / DOME_RINGS as f32;
+    let point = |ring: u32, seg: u32| {
+        let (e, a) = (elevation(ring), std::f32::consts::TAU * seg as f32 / DOME_SEGMENTS as f32);
+        let colour = mix(sky.fog_color, sky.zenith, (e.max(0.0) / std::f32::consts::FRAC_PI_2).powf(0.6));
+        Vertex3 {
+            pos: (eye + r * Vec3::new(e.cos() * a.cos(), e.cos() * a.sin(), e.sin())).to_array(),
+            color: colour,
+        }
+    };
+    for ring in 0..DOME_RINGS {
+        for seg in 0..DOME_SEGMENTS {
+            let [a, b, c, d] =
+                [point(ring, seg), point(ring, seg + 1), point(ring + 1, seg + 1), point(ring + 1, seg)];
+            out.extend([a, b, c, a, c, d]);
+        }
+    }
+    out
+}
+
+/// The cloud layer: a grid of puffs (a bright centre fading to clear at the rim) above the
+/// eye, moved by the drift and wrapped so the grid always covers the sky overhead.
+fn clouds(c: &CloudLayer, sky: &Sky, eye: Vec3) -> Vec<Vertex3> {
+    let mut out = Vec::new();
+    let span = CLOUD_SPACING * CLOUD_GRID as f32;
+    let z = eye.z + c.height;
+    for gx in 0..CLOUD_GRID {
+        for gy in 0..CLOUD_GRID {
+            // A fixed pseudo-random size and offset per puff.
+            let h = (gx as u32).wrapping_mul(73_856_093) ^ (gy as u32).wrapping_mul(19_349_663);
+            let size = CLOUD_SPACING * (0.35 + (h % 100) as f32 / 250.0);
+            let jitter = Vec2::new(((h >> 8) % 31) as f32, ((h >> 16) % 31) as f32) - 15.0;
+            let base = Vec2::new(gx as f32, gy as f32) * CLOUD_SPACING + jitter + c.drift;
+            // Wrapped into the square of side `span` centred on the eye.
+            let rel = (base - eye.truncate() + span / 2.0).rem_euclid(Vec2::splat(span)) - span / 2.0;
+            let center = Vec3::new(eye.x + rel.x, eye.y + rel.y, z);
+            if center.distance(eye) > sky.visible_distance * 0.9 {
+                continue;
+            }
+            let rim = [c.color.r, c.color.g, c.color.b, 0];
+            let mid = Vertex3 { pos: center.to_array(), color: c.color.to_array() };
+            for k in 0..8 {
+                let a0 = std::f32::consts::TAU * k as f32 / 8.0;
+                let a1 = std::f32::consts::TAU * (k + 1) as f32 / 8.0;
+                let at = |a: f32| center + Vec3::new(a.cos(), a.sin(), 0.0) * size;
+                out.extend([
+                    mid,
+                    Vertex3 { pos: at(a0).to_array(), color: rim },
+                    Vertex3 { pos: at(a1).to_array(), color: rim },
+                ]);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::Shape;
+
+    fn sky() -> Sky {
+        Sky {
+            zenith: ColorI::rgb(40, 80, 160),
+            fog_color: ColorI::rgb(200, 210, 220),
+            fog_distance: 100.0,
+            visible_distance: 300.0,
+            clouds: None,
+        }
+    }
+
+    #[test]
+    fn fog_grows_from_the_fog_distance_to_the_visible_distance() {
+        let s = sky();
+        assert_eq!(s.fog_amount(50.0), 0.0);
+        assert_eq!(s.fog_amount(200.0), 0.5);
+        assert_eq!(s.fog_amount(400.0), 1.0);
+        let far_box = |y: f32| Shape::Box {
+            center: Vec3::new(0.0, y, 0.0),
+            half_extents: Vec3::splat(0.5),
+            rotation_z: 0.0,
+            color: ColorI::rgb(0, 0, 0),
+        };
+        let scene = Scene { shapes: vec![far_box(10.0), far_box(299.0)], sky: Some(s), ..Scene::default() };
+        let f = scene.build_frame(Vec3::ZERO);
+        let (near, far) = f.opaque.triangles.split_at(36);
+        assert!(near.iter().all(|v| v.color[0] == 0), "inside the fog distance: untouched");
+        assert!(far.iter().all(|v| v.color[0] > 190), "at the visible distance: fog");
+        assert!(!f.sky.is_empty() && f.translucent.is_empty());
+    }
+
+    #[test]
+    fn translucent_triangles_are_drawn_after_and_back_to_front() {
+        let glass = |y: f32, a: u8| Shape::Box {
+            center: Vec3::new(0.0, y, 0.0),
+            half_extents: Vec3::splat(0.5),
+            rotation_z: 0.0,
+            color: ColorI::rgba(100, 150, 200, a),
+        };
+        let scene =
+            Scene { shapes: vec![glass(5.0, 128), glass(20.0, 128), glass(10.0, 255)], ..Scene::default() };
+        let f = scene.build_frame(Vec3::ZERO);
+        assert_eq!(f.opaque.triangles.len(), 36);
+        assert_eq!(f.translucent.len(), 72);
+        let dist = |t: &[Vertex3]| (t.iter().map(|v| Vec3::from_array(v.pos)).sum::<Vec3>() / 3.0).length();
+        let d: Vec<f32> = f.translucent.chunks(3).map(dist).collect();
+        assert!(d.windows(2).all(|w| w[0] >= w[1]), "farthest first");
+        assert!(d[0] > 19.0 && *d.last().unwrap() < 6.0);
+        assert!(f.sky.is_empty(), "no sky without a Sky");
+    }
+
+    #[test]
+    fn clouds_cover_the_sky_overhead_and_drift() {
+        let s = Sky {
+            clouds: Some(CloudLayer {
+                height: 120.0,
+                color: ColorI::rgba(255, 255, 255, 180),
+                drift: Vec2::ZERO,
+            }),
+            ..sky()
+        };
+        let a = Scene { sky: Some(s.clone()), ..Scene::default() }.build_frame(Vec3::ZERO);
+        assert!(!a.translucent.is_empty());
+        assert!(a.translucent.iter().all(|v| (v.pos[2] - 120.0).abs() < 1e-3));
+        let mut moved = s;
+        if let Some(c) = &mut moved.clouds {
+            c.drift = Vec2::new(25.0, 0.0);
+        }
+        let b = Scene { sky: Some(moved), ..Scene::default() }.build_frame(Vec3::ZERO);
+        assert_ne!(a.translucent, b.translucent, "the wind moves them");
+    }
+}
