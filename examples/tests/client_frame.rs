@@ -38,6 +38,12 @@ fn world() -> WorldView {
         ],
         walls: Vec::new(),
         terrain: None,
+        // A close fog, so the frame shows it fading the far objects and the grid.
+        sky: Some(v12_world::SkyParams {
+            visible_distance: 120.0,
+            fog_distance: 15.0,
+            fog_color: Vec3::new(0.62, 0.7, 0.8),
+        }),
         time_ms: 500,
     }
 }

@@ -18,6 +18,8 @@ fn headless_screenshot_writes_a_game_frame() {
     assert!(run.status.success(), "v12 --headless --screenshot failed: {}", run.status);
     // The chat line went out with commandToServer and came back relayed (serverCmdChatMessage).
     assert!(stdout.contains("chat_relayed=true"), "{stdout}");
+    // The mission's Sky reached the client (arena.mis: visibleDistance = 500).
+    assert!(stdout.contains("sky_visible_distance=500"), "{stdout}");
     let img = Image::load_png(&out).expect("a PNG was written");
     assert_eq!((img.width(), img.height()), (640, 480));
     // Non-trivial: many distinct colours (sky, ground, grid, HUD panels, text, objects).

@@ -46,7 +46,10 @@ fn the_mission_loads_and_players_walk_on_it() {
         sink.lines().into_iter().filter(|(l, _)| *l == Level::Error).map(|(_, t)| t).collect();
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(v12_game::mission::object_count(&world), 2);
-    assert_eq!(v12_game::mission::world_ghosts(&world).len(), 2);
+    // The terrain, the building and the sky go to clients.
+    assert_eq!(v12_game::mission::world_ghosts(&world).len(), 3);
+    let sky = world.borrow().sky().expect("the mission's Sky");
+    assert_eq!((sky.visible_distance, sky.fog_distance), (500.0, 300.0));
     assert!(!v12_game::mission::interior_boxes(&world).is_empty());
 
     let ground = v12_world::MissionWorld::ground(&world);

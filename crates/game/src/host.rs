@@ -531,7 +531,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                     for g in s.clients.values_mut() {
                         let _ = g.post_control(now, &mut s.driver.borrow_mut().interface, w);
                     }
-                    if s.world_ghosts.len() != crate::mission::object_count(&mission) {
+                    if s.world_ghosts.len() != crate::mission::ghost_count(&mission) {
                         s.world_ghosts = crate::mission::world_ghosts(&mission);
                     }
                     let world = mission.borrow();

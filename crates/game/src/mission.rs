@@ -33,6 +33,12 @@ pub fn install(con: &mut Console, resources: Rc<ResourceManager>) -> MissionHand
     world
 }
 
+/// How many world objects the server ghosts (terrain blocks, interiors and skies).
+pub fn ghost_count(world: &MissionHandle) -> usize {
+    let w = world.borrow();
+    w.terrains.len() + w.interiors.len() + w.skies.len()
+}
+
 /// How many terrain blocks and interiors the world holds.
 pub fn object_count(world: &MissionHandle) -> usize {
     let w = world.borrow();
@@ -58,7 +64,8 @@ pub fn ground_height(ground: Option<&Rc<dyn StaticGeometry>>, x: f32, y: f32) ->
 /// The server's world objects as ghosts, in a stable order (by console id).
 pub fn world_ghosts(world: &MissionHandle) -> Vec<WorldObjectGhost> {
     let w = world.borrow();
-    let mut ids: Vec<u32> = w.terrains.keys().chain(w.interiors.keys()).copied().collect();
+    let mut ids: Vec<u32> =
+        w.terrains.keys().chain(w.interiors.keys()).chain(w.skies.keys()).copied().collect();
     ids.sort_unstable();
     ids.into_iter().filter_map(|id| w.ghost_of(id)).collect()
 }

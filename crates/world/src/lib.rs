@@ -8,7 +8,7 @@ pub mod terrain;
 pub mod terrain_file;
 
 pub use interior::{Interior, InteriorHit};
-pub use mission::{MissionHandle, MissionWorld, register_mission_classes};
+pub use mission::{MissionHandle, MissionWorld, SkyParams, register_mission_classes};
 pub use scene::{SceneGraph, ZoneRef};
 pub use terrain::{BLOCK_SIZE, TerrainBlock, TerrainHit};
 

@@ -17,8 +17,8 @@
 //! naming the object and the file; the object stays, with nothing in the world.
 //!
 //! `position` is "x y z" and `rotation` is "ax ay az degrees" (an axis and an angle), as in
-//! V12. `Sky`, `Sun` and `MissionArea` are objects with fields only here: nothing draws them
-//! yet.
+//! V12. A `Sky` (`visibleDistance`, `fogDistance`, `fogColor`) is ghosted to clients, whose
+//! view draws its dome and fog; `Sun` and `MissionArea` are objects with fields only here.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -45,6 +45,8 @@ pub struct MissionWorld {
     pub scene: SceneGraph,
     pub terrains: HashMap<ObjectId, Rc<TerrainBlock>>,
     pub interiors: HashMap<ObjectId, Rc<InteriorInstance>>,
+    /// The mission's `Sky` objects: how far one sees and the fog.
+    pub skies: HashMap<ObjectId, SkyParams>,
     /// The file each object came from (what its ghost names).
     files: HashMap<ObjectId, String>,
 }
@@ -61,6 +63,7 @@ impl MissionWorld {
             scene: SceneGraph::new(),
             terrains: HashMap::new(),
             interiors: HashMap::new(),
+            skies: HashMap::new(),
             files: HashMap::new(),
         }))
     }
@@ -78,9 +81,20 @@ impl MissionWorld {
         ids.first().map(|id| self.terrains[id].height(x, y))
     }
 
-    /// What a client needs to build the same object: its ghost, for a terrain block or an
-    /// interior of this world (`None` for other ids).
+    /// The sky the world is seen under: the first `Sky` (by id), if any.
+    pub fn sky(&self) -> Option<SkyParams> {
+        self.skies.keys().min().map(|id| self.skies[id])
+    }
+
+    /// What a client needs to build the same object: its ghost, for a terrain block, an
+    /// interior or a sky of this world (`None` for other ids).
     pub fn ghost_of(&self, id: ObjectId) -> Option<WorldObjectGhost> {
+        if let Some(s) = self.skies.get(&id) {
+            let mut g =
+                WorldObjectGhost::new(WorldClass::Sky, String::new(), 0.0, Vec3::ZERO, Quat::IDENTITY);
+            g.sky = *s;
+            return Some(g);
+        }
         if let Some(t) = self.terrains.get(&id) {
             let file = self.files.get(&id).cloned().unwrap_or_default();
             return Some(WorldObjectGhost::new(
@@ -116,6 +130,9 @@ impl MissionWorld {
                 };
                 self.add_terrain(id, block, &ghost.file);
             }
+            WorldClass::Sky => {
+                self.skies.insert(id, ghost.sky);
+            }
             WorldClass::Interior => {
                 let interior =
                     self.resources.load::<crate::Interior>(&ghost.file).map_err(|e| e.to_string())?.to_rc();
@@ -145,6 +162,7 @@ impl MissionWorld {
     /// Takes object `id` out of the world (its terrain or interior, if any).
     pub fn remove(&mut self, id: ObjectId) {
         self.files.remove(&id);
+        self.skies.remove(&id);
         let was_terrain = self.terrains.remove(&id).is_some();
         let was_interior = self.interiors.remove(&id).is_some();
         if was_terrain || was_interior {
@@ -252,7 +270,17 @@ pub fn register_mission_classes(con: &mut Console, world: MissionHandle) {
         }
         Value::Empty
     });
-    for class in ["TerrainBlock", "InteriorInstance"] {
+    let w = world.clone();
+    con.register_method("Sky", "onAdd", 2, 2, "onAdd()", move |c, a| {
+        if let Some(id) = a.this {
+            let field = |name: &str| c.get_field(id, name).as_text().into_owned();
+            let sky =
+                SkyParams::from_fields(&field("visibleDistance"), &field("fogDistance"), &field("fogColor"));
+            w.borrow_mut().skies.insert(id, sky);
+        }
+        Value::Empty
+    });
+    for class in ["TerrainBlock", "InteriorInstance", "Sky"] {
         let w = world.clone();
         con.register_method(class, "onRemove", 2, 2, "onRemove()", move |_c, a| {
             if let Some(id) = a.this {
@@ -269,6 +297,53 @@ pub enum WorldClass {
     #[default]
     Terrain,
     Interior,
+    Sky,
+}
+
+/// The seed's Sky fields: how far one sees (the far plane), where fog starts, its colour.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SkyParams {
+    /// Metres; 50 to 5,000.
+    pub visible_distance: f32,
+    /// Metres; 0 to the visible distance.
+    pub fog_distance: f32,
+    /// "r g b", each 0..=1.
+    pub fog_color: Vec3,
+}
+
+impl Default for SkyParams {
+    fn default() -> Self {
+        SkyParams { visible_distance: 500.0, fog_distance: 300.0, fog_color: Vec3::new(0.6, 0.7, 0.8) }
+    }
+}
+
+impl SkyParams {
+    /// From the `Sky` object's fields as a mission sets them; missing or junk fields keep the
+    /// defaults, and the values are kept in range.
+    pub fn from_fields(visible: &str, fog: &str, color: &str) -> SkyParams {
+        let d = SkyParams::default();
+        let num = |s: &str, or: f32| s.trim().parse::<f32>().ok().filter(|v| v.is_finite()).unwrap_or(or);
+        let words: Vec<f32> = color.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+        let fog_color = match words[..] {
+            [r, g, b, ..] if [r, g, b].iter().all(|v: &f32| v.is_finite()) => Vec3::new(r, g, b),
+            _ => d.fog_color,
+        };
+        SkyParams {
+            visible_distance: num(visible, d.visible_distance),
+            fog_distance: num(fog, d.fog_distance),
+            fog_color,
+        }
+        .clamped()
+    }
+
+    fn clamped(self) -> SkyParams {
+        let visible_distance = self.visible_distance.clamp(50.0, 5000.0);
+        SkyParams {
+            visible_distance,
+            fog_distance: self.fog_distance.clamp(0.0, visible_distance),
+            fog_color: self.fog_color.clamp(Vec3::ZERO, Vec3::ONE),
+        }
+    }
 }
 
 /// Longest file name a ghost carries.
@@ -283,6 +358,8 @@ pub struct WorldObjectGhost {
     pub square_size: f32,
     pub position: Vec3,
     pub rotation: Quat,
+    /// A sky's fields (sent only for `WorldClass::Sky`).
+    pub sky: SkyParams,
     mask: StateMask,
 }
 
@@ -292,7 +369,7 @@ impl WorldObjectGhost {
     pub fn new(class: WorldClass, file: String, square_size: f32, position: Vec3, rotation: Quat) -> Self {
         let mut mask = StateMask::new();
         mask.set_mask_bits(Self::ALL);
-        WorldObjectGhost { class, file, square_size, position, rotation, mask }
+        WorldObjectGhost { class, file, square_size, position, rotation, sky: SkyParams::default(), mask }
     }
 }
 
@@ -304,7 +381,19 @@ impl NetObject for WorldObjectGhost {
         &self.mask
     }
     fn pack_update(&self, _: &mut GhostPackContext<'_>, _mask: u32, w: &mut BitWriter) -> u32 {
-        w.write_flag(self.class == WorldClass::Interior);
+        let class = match self.class {
+            WorldClass::Terrain => 0,
+            WorldClass::Interior => 1,
+            WorldClass::Sky => 2,
+        };
+        w.write_int(class, 2);
+        if self.class == WorldClass::Sky {
+            let s = self.sky;
+            for v in [s.visible_distance, s.fog_distance, s.fog_color.x, s.fog_color.y, s.fog_color.z] {
+                w.write_f32(v);
+            }
+            return 0;
+        }
         let file: String = self.file.chars().take(MAX_FILE_LEN).collect();
         if w.write_string(&file).is_err() {
             let _ = w.write_string("");
@@ -320,7 +409,28 @@ impl NetObject for WorldObjectGhost {
         _: &mut GhostUnpackContext<'_>,
         r: &mut BitReader<'_>,
     ) -> Result<(), GhostError> {
-        self.class = if r.read_flag()? { WorldClass::Interior } else { WorldClass::Terrain };
+        self.class = match r.read_int(2)? {
+            0 => WorldClass::Terrain,
+            1 => WorldClass::Interior,
+            2 => WorldClass::Sky,
+            other => return Err(GhostError::BadUpdate(format!("world object class {other}"))),
+        };
+        if self.class == WorldClass::Sky {
+            let mut v = [0.0f32; 5];
+            for x in &mut v {
+                *x = r.read_f32()?;
+            }
+            if v.iter().any(|x| !x.is_finite()) {
+                return Err(GhostError::BadUpdate("a sky's fields are not finite".into()));
+            }
+            let s = SkyParams {
+                visible_distance: v[0],
+                fog_distance: v[1],
+                fog_color: Vec3::new(v[2], v[3], v[4]),
+            };
+            self.sky = s.clamped();
+            return Ok(());
+        }
         self.file = r.read_string()?;
         let mut f = || -> Result<f32, GhostError> {
             let v = r.read_f32()?;

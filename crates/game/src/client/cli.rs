@@ -76,10 +76,11 @@ impl ClientArgs {
         let r = screenshot::run(&cfg).map_err(|e| e.to_string())?;
         // The program's result line, as the host reports its STATUS lines.
         (host.report)(&format!(
-            "SCREENSHOT {} objects={} chat_relayed={}",
+            "SCREENSHOT {} objects={} chat_relayed={} sky_visible_distance={}",
             cfg.out.display(),
             r.objects,
-            r.chat_relayed
+            r.chat_relayed,
+            r.sky_visible_distance.map_or("none".to_string(), |d| d.to_string())
         ));
         Ok(0)
     }

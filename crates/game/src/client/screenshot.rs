@@ -137,6 +137,8 @@ pub struct ScreenshotReport {
     pub chat_relayed: bool,
     /// Objects in the game view.
     pub objects: usize,
+    /// The mission's sky had arrived (its visible distance, metres).
+    pub sky_visible_distance: Option<f32>,
 }
 
 /// The chat line the screenshot's player sends through `commandToServer('ChatMessage', ...)`.
@@ -185,6 +187,7 @@ pub fn run(cfg: &ScreenshotConfig) -> io::Result<ScreenshotReport> {
     let t = now();
     let world = session.world_view(t);
     let objects = world.objects.len();
+    let sky_visible_distance = world.sky.map(|s| s.visible_distance);
     ui.set_world(world);
     let hud = session.hud(&con, name);
     ui.set_hud(&mut con, &hud);
@@ -199,5 +202,5 @@ pub fn run(cfg: &ScreenshotConfig) -> io::Result<ScreenshotReport> {
     let (img, _) = frame.capture(&list).map_err(io::Error::other)?;
     img.save_png(&cfg.out).map_err(io::Error::other)?;
     session.disconnect(&mut con, now());
-    Ok(ScreenshotReport { chat_relayed, objects })
+    Ok(ScreenshotReport { chat_relayed, objects, sky_visible_distance })
 }

@@ -600,7 +600,8 @@ impl ClientSession {
             objects.push(ViewObject { id: id.0, kind, pos, yaw, vel, team: id.0 % 2, is_me });
         }
         let terrain = crate::mission::first_terrain(&self.world);
-        WorldView { objects, walls: crate::mission::interior_boxes(&self.world), terrain, time_ms }
+        let sky = self.world.borrow().sky();
+        WorldView { objects, walls: crate::mission::interior_boxes(&self.world), terrain, sky, time_ms }
     }
 
     /// Health, ping, loss and rate; the score is read from `$Scoreboard` for `name`.

@@ -38,6 +38,8 @@ pub struct WorldView {
     pub walls: Vec<(Vec3, Vec3)>,
     /// The mission's terrain, drawn with level of detail around the camera.
     pub terrain: Option<Rc<v12_world::TerrainBlock>>,
+    /// The mission's sky (visible distance, fog), once it arrived.
+    pub sky: Option<v12_world::SkyParams>,
     pub time_ms: u64,
 }
 

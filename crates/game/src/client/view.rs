@@ -59,22 +59,53 @@ impl WorldView {
             Some(me) => {
                 let f = facing(me.yaw);
                 let eye = me.pos - f * 16.0 + Vec3::new(0.0, 0.0, 11.0);
-                Camera::look_at(eye, me.pos + f * 6.0 + Vec3::Z, 1.35, 0.5, 400.0)
+                Camera::look_at(eye, me.pos + f * 6.0 + Vec3::Z, 1.35, 0.5, self.far())
             }
-            None => Camera::look_at(Vec3::new(0.0, -70.0, 55.0), Vec3::ZERO, 1.2, 0.5, 400.0),
+            None => Camera::look_at(Vec3::new(0.0, -70.0, 55.0), Vec3::ZERO, 1.2, 0.5, self.far()),
         }
     }
 
+    /// The far plane: the sky's visible distance (400 m without a sky).
+    fn far(&self) -> f32 {
+        self.sky.map_or(400.0, |s| s.visible_distance)
+    }
+
+    /// The mission's sky as the renderer draws it: the dome fading from a deeper blue overhead
+    /// to the fog colour at the horizon, and a cloud layer drifting with time.
+    fn sky(&self) -> Option<v12_render_gl::Sky> {
+        let s = self.sky?;
+        let c = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
+        let fog = ColorI::rgb(c(s.fog_color.x), c(s.fog_color.y), c(s.fog_color.z));
+        let zenith = ColorI::rgb(c(s.fog_color.x * 0.35), c(s.fog_color.y * 0.55), c(s.fog_color.z * 0.95));
+        let t = self.time_ms as f32 / 1000.0;
+        Some(v12_render_gl::Sky {
+            zenith,
+            fog_color: fog,
+            fog_distance: s.fog_distance,
+            visible_distance: s.visible_distance,
+            clouds: Some(v12_render_gl::CloudLayer {
+                height: 90.0,
+                color: ColorI::rgba(255, 255, 255, 150),
+                drift: v12_render_gl::glam::Vec2::new(4.0, 1.5) * t,
+            }),
+        })
+    }
+
     /// The ground, the arena's edge and every object as shapes (with `shapes`, players and
-    /// items are the game's animated shapes).
+    /// items are the game's animated shapes), under the mission's sky.
     pub fn build_scene(&self, scene: &mut Scene, shapes: Option<&ViewShapes>) {
         scene.clear_color = Some(ColorI::rgb(96, 140, 190));
+        scene.sky = self.sky();
         // Lines over a terrain sit a little higher than over the flat box: the terrain's
         // triangles need a margin larger than the depth buffer's step 60 m away.
         let lift = if self.terrain.is_some() { 0.08 } else { 0.0 };
         match &self.terrain {
             Some(t) => {
-                let cfg = v12_render3d::TerrainDrawConfig::default();
+                // The terrain is drawn as far as one sees.
+                let cfg = v12_render3d::TerrainDrawConfig {
+                    visible_distance: self.far(),
+                    ..v12_render3d::TerrainDrawConfig::default()
+                };
                 let (mesh, _) = v12_render3d::build_terrain_mesh(t, self.camera().position(), &cfg);
                 scene.shapes.push(Shape::Mesh { triangles: std::sync::Arc::new(mesh) });
             }
@@ -278,5 +309,5 @@ pub fn synthetic_world(n: usize) -> WorldView {
     if let Some(me) = objects.first_mut() {
         me.yaw = 0.0;
     }
-    WorldView { objects, walls: Vec::new(), terrain: None, time_ms: 0 }
+    WorldView { objects, walls: Vec::new(), terrain: None, sky: None, time_ms: 0 }
 }
