@@ -4,11 +4,11 @@ mod camera;
 pub mod draw_list;
 mod error;
 mod font;
+mod frame;
 mod headless;
 mod image;
 mod renderer;
 mod scene;
-mod sky;
 mod target;
 mod texture;
 mod types;
@@ -22,11 +22,11 @@ pub use font::{
     ColorCode, ColorTable, DEFAULT_FONT_TTF, Font, FontFace, GlyphInfo, GlyphQuad, register_font_loader,
     strip_color_codes,
 };
+pub use frame::{FrameMesh, sort_back_to_front};
 pub use headless::{GlFlavor, HeadlessContext};
 pub use image::{GOLDEN_TOLERANCE, Image, ImageDiff, MAX_IMAGE_SIDE, check_golden};
 pub use renderer::{FrameStats, Renderer};
-pub use scene::{MAX_GRID_CELLS, Scene, SceneMesh, Shape, Vertex3};
-pub use sky::{CloudLayer, FrameMesh, Sky, sort_back_to_front};
+pub use scene::{CloudLayer, MAX_GRID_CELLS, Scene, SceneMesh, Shape, Sky, Vertex3};
 pub use target::OffscreenTarget;
 pub use texture::{TextureFilter, TextureHandle, TextureManager, TextureStats};
 pub use types::{ColorI, Point2I, RectI};

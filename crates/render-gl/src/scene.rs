@@ -4,7 +4,7 @@
 //! side is a single colour-per-vertex shader and this part stays testable without a context.
 
 use crate::types::ColorI;
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec2, Vec3};
 
 /// One thing to draw in a 3D view.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,7 +33,7 @@ pub struct Scene {
     /// Brightness of faces turned away from the light, 0..=1.
     pub ambient: f32,
     /// The mission's sky: fog, the dome's colours and clouds (`None`: the clear colour).
-    pub sky: Option<crate::sky::Sky>,
+    pub sky: Option<Sky>,
 }
 
 impl Default for Scene {
@@ -45,6 +45,40 @@ impl Default for Scene {
             ambient: 0.35,
             sky: None,
         }
+    }
+}
+
+/// The seed's Sky: how far one sees, where fog starts, its colour, the sky's colour overhead
+/// and an optional cloud layer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sky {
+    /// The sky's colour straight up; it fades to `fog_color` at the horizon.
+    pub zenith: ColorI,
+    /// The horizon's colour, the colour everything fades to with distance.
+    pub fog_color: ColorI,
+    /// Fog starts this far from the eye (m)...
+    pub fog_distance: f32,
+    /// ...and hides everything at this distance, which is also the far plane.
+    pub visible_distance: f32,
+    pub clouds: Option<CloudLayer>,
+}
+
+/// A layer of clouds: translucent puffs on a plane above the eye.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CloudLayer {
+    /// Height above the eye (m).
+    pub height: f32,
+    /// Colour; its alpha is the puffs' opacity at their centres.
+    pub color: ColorI,
+    /// How far the wind has moved the layer (m): the puffs drift with it.
+    pub drift: Vec2,
+}
+
+impl Sky {
+    /// The fog's share of a point `d` metres from the eye, 0 (clear) to 1 (only fog).
+    pub fn fog_amount(&self, d: f32) -> f32 {
+        let span = (self.visible_distance - self.fog_distance).max(1e-3);
+        ((d - self.fog_distance) / span).clamp(0.0, 1.0)
     }
 }
 

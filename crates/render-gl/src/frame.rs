@@ -6,43 +6,9 @@
 //! per-vertex blend towards the fog colour by distance from the eye, the sky a dome of
 //! coloured triangles around the eye, the cloud layer translucent quads above it.
 
-use crate::scene::{Scene, SceneMesh, Vertex3};
+use crate::scene::{CloudLayer, Scene, SceneMesh, Sky, Vertex3};
 use crate::types::ColorI;
 use glam::{Vec2, Vec3};
-
-/// The seed's Sky: how far one sees, where fog starts, its colour, the sky's colour overhead
-/// and an optional cloud layer.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Sky {
-    /// The sky's colour straight up; it fades to `fog_color` at the horizon.
-    pub zenith: ColorI,
-    /// The horizon's colour, the colour everything fades to with distance.
-    pub fog_color: ColorI,
-    /// Fog starts this far from the eye (m)...
-    pub fog_distance: f32,
-    /// ...and hides everything at this distance, which is also the far plane.
-    pub visible_distance: f32,
-    pub clouds: Option<CloudLayer>,
-}
-
-/// A layer of clouds: translucent puffs on a plane above the eye.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CloudLayer {
-    /// Height above the eye (m).
-    pub height: f32,
-    /// Colour; its alpha is the puffs' opacity at their centres.
-    pub color: ColorI,
-    /// How far the wind has moved the layer (m): the puffs drift with it.
-    pub drift: Vec2,
-}
-
-impl Sky {
-    /// The fog's share of a point `d` metres from the eye, 0 (clear) to 1 (only fog).
-    pub fn fog_amount(&self, d: f32) -> f32 {
-        let span = (self.visible_distance - self.fog_distance).max(1e-3);
-        ((d - self.fog_distance) / span).clamp(0.0, 1.0)
-    }
-}
 
 /// What one frame of a scene draws, in order.
 #[derive(Debug, Default, Clone)]
