@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod cull;
 pub mod shape;
 pub mod terrain;
 

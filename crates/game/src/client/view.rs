@@ -139,12 +139,20 @@ impl WorldView {
                 });
             }
         }
-        let eye = self.camera().position();
+        let camera = self.camera();
+        let eye = camera.position();
+        // Shapes outside the view are not built (the nominal 4:3 view's frustum).
+        let frustum = v12_render3d::cull::Frustum::from_view_projection(
+            camera.view_projection(v12_render_gl::RectI::new(0, 0, 800, 600)),
+        );
         let mut animated = Vec::new();
         for o in &self.objects {
             match shapes {
                 Some(s) if matches!(o.kind, ObjectKind::Player | ObjectKind::Item) => {
-                    push_shape(&mut animated, s, o, self.time_ms, eye, scene);
+                    let shape = if o.kind == ObjectKind::Player { &s.player } else { &s.item };
+                    if frustum.sphere_visible(o.pos + shape.center, shape.radius + 0.5) {
+                        push_shape(&mut animated, s, o, self.time_ms, eye, scene);
+                    }
                 }
                 _ => push_object(scene, o, self.time_ms),
             }

@@ -1,0 +1,163 @@
+//! A frame of the world on llvmpipe at 1280×720 (issue 15): the terrain, an interior and 100
+//! animated players, drawn the engine's way (terrain level of detail, players outside the
+//! view frustum skipped, each player's detail level by its projected size) against the same
+//! scene with no culling and no level of detail (every terrain patch at full detail, every
+//! player at its finest level), in the same run. Each iteration animates the players, builds
+//! the meshes around the camera, draws and waits for the frame.
+
+use std::hint::black_box;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use glam::{Affine3A, Quat, Vec3};
+use v12_render_gl::{
+    Camera, ColorI, HeadlessContext, OffscreenTarget, RectI, Renderer, Scene, Shape, Vertex3,
+};
+use v12_render3d::cull::Frustum;
+use v12_render3d::{TerrainDrawConfig, TsShape, TsShapeInstance, build_terrain_mesh};
+use v12_world::{BLOCK_SIZE, Interior, InteriorInstance, TerrainBlock};
+
+const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/game");
+
+fn hills() -> TerrainBlock {
+    let mut t = TerrainBlock::flat(8.0, 0.0);
+    for j in 0..BLOCK_SIZE as i64 {
+        for i in 0..BLOCK_SIZE as i64 {
+            let (x, y) = (i as f32, j as f32);
+            t.set_height(i, j, 20.0 + 8.0 * (x * 0.09).sin() * (y * 0.07).cos());
+        }
+    }
+    t
+}
+
+/// The interior's solid brushes as boxes (the way the client view draws a building).
+fn interior_boxes(inst: &InteriorInstance) -> Vec<Shape> {
+    let solid = v12_world::interior::BrushKind::Solid;
+    inst.interior
+        .brushes
+        .iter()
+        .filter(|b| b.kind == solid)
+        .map(|b| {
+            let (a, c) = (inst.to_world_point(b.min.as_vec3()), inst.to_world_point(b.max.as_vec3()));
+            let (lo, hi) = (a.min(c), a.max(c));
+            Shape::Box {
+                center: (lo + hi) * 0.5,
+                half_extents: (hi - lo) * 0.5,
+                rotation_z: 0.0,
+                color: ColorI::rgb(150, 146, 136),
+            }
+        })
+        .collect()
+}
+
+/// A 10 × 10 grid of players 30 m apart around (1024, 1024), each running at its own phase.
+fn players(shape: &Rc<TsShape>, t: &TerrainBlock) -> Vec<(TsShapeInstance, Affine3A)> {
+    let run = shape.find_sequence("run").expect("a run sequence");
+    (0..100)
+        .map(|k| {
+            let (x, y) = (1024.0 + 30.0 * (k % 10) as f32 - 135.0, 1024.0 + 30.0 * (k / 10) as f32 - 135.0);
+            let mut i = TsShapeInstance::new(shape.clone());
+            let th = i.add_thread();
+            i.set_sequence(th, run, (k as f32 * 0.137).fract());
+            let at = Vec3::new(x, y, t.height(x, y));
+            (i, Affine3A::from_rotation_translation(Quat::from_rotation_z(k as f32), at))
+        })
+        .collect()
+}
+
+#[derive(Default)]
+struct Drawn {
+    players: usize,
+    triangles: usize,
+}
+
+/// One frame's meshes: `engine` culls and picks levels, otherwise everything at full detail.
+fn build(
+    engine: bool,
+    t: &TerrainBlock,
+    walls: &[Shape],
+    crowd: &mut [(TsShapeInstance, Affine3A)],
+    camera: &Camera,
+    vp: RectI,
+    drawn: &mut Drawn,
+) -> Scene {
+    let cfg = TerrainDrawConfig { no_lod: !engine, visible_distance: 900.0, ..TerrainDrawConfig::default() };
+    let (terrain, _) = build_terrain_mesh(t, camera.position(), &cfg);
+    let frustum = Frustum::from_view_projection(camera.view_projection(vp));
+    let mut meshes: Vec<Vertex3> = Vec::new();
+    *drawn = Drawn::default();
+    for (inst, place) in crowd.iter_mut() {
+        let shape = inst.shape().clone();
+        let center = place.transform_point3(shape.center);
+        let detail = if engine {
+            if !frustum.sphere_visible(center, shape.radius) {
+                continue;
+            }
+            let px = camera.projected_radius(center, shape.radius, vp).unwrap_or(0.0) * 2.0;
+            shape.select_detail(px)
+        } else {
+            shape.details.first().copied()
+        };
+        inst.advance_time(1.0 / 60.0);
+        inst.animate();
+        let before = meshes.len();
+        inst.build_mesh(*place, detail, Vec3::new(-0.4, 0.6, -1.0), 0.35, &mut meshes);
+        drawn.players += 1;
+        drawn.triangles += (meshes.len() - before) / 3;
+    }
+    drawn.triangles += terrain.len() / 3;
+    let mut shapes =
+        vec![Shape::Mesh { triangles: Arc::new(terrain) }, Shape::Mesh { triangles: Arc::new(meshes) }];
+    shapes.extend(walls.iter().cloned());
+    Scene { shapes, clear_color: Some(ColorI::rgb(120, 160, 210)), ..Scene::default() }
+}
+
+fn bench(c: &mut Criterion) {
+    let t = hills();
+    let player =
+        Rc::new(TsShape::from_glb(&std::fs::read(format!("{EXAMPLE}/shapes/player.glb")).unwrap()).unwrap());
+    let map = std::fs::read_to_string(format!("{EXAMPLE}/interiors/two_rooms.map")).unwrap();
+    let interior = Rc::new(Interior::from_map_text(&map).unwrap());
+    let building =
+        InteriorInstance::new(interior, Vec3::new(1000.0, 1080.0, t.height(1000.0, 1080.0)), Quat::IDENTITY);
+    let walls = interior_boxes(&building);
+    let ctx = HeadlessContext::new().expect("headless EGL context");
+    let gl = ctx.gl();
+    let (w, h) = (1280, 720);
+    let vp = RectI::new(0, 0, w as i32, h as i32);
+    let target = OffscreenTarget::new(&gl, w, h).unwrap();
+    let mut renderer = Renderer::new(gl).unwrap();
+    // Behind the crowd's south-west corner, looking north-east across it.
+    let eye = Vec3::new(880.0, 860.0, 45.0);
+    let camera = Camera::look_at(eye, Vec3::new(1000.0, 1000.0, 22.0), 1.2, 0.5, 900.0);
+    let mut g = c.benchmark_group("world_frame_1280x720");
+    g.sample_size(10);
+    for (name, engine) in [("culled_lod", true), ("baseline_no_cull_no_lod", false)] {
+        let mut crowd = players(&player, &t);
+        let mut drawn = Drawn::default();
+        let scene = build(engine, &t, &walls, &mut crowd, &camera, vp, &mut drawn);
+        target.bind(renderer.gl());
+        renderer.begin_frame(w, h);
+        renderer.draw_scene(vp, &camera, &scene);
+        let stats = renderer.end_frame();
+        println!(
+            "{name}: {} players drawn, {} triangles, {} draw calls",
+            drawn.players, drawn.triangles, stats.draw_calls
+        );
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let scene = build(engine, &t, &walls, &mut crowd, &camera, vp, &mut drawn);
+                target.bind(renderer.gl());
+                renderer.begin_frame(w, h);
+                renderer.draw_scene(vp, &camera, &scene);
+                black_box(renderer.end_frame());
+                renderer.finish();
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
