@@ -44,6 +44,7 @@ fn world() -> WorldView {
             fog_distance: 15.0,
             fog_color: Vec3::new(0.62, 0.7, 0.8),
         }),
+        first_person: false,
         time_ms: 500,
     }
 }
@@ -121,4 +122,30 @@ fn hud_shows_bound_variables_and_world_where_projected() {
     let px = img.get(p.x as u32, p.y as u32).unwrap();
     let me = team_color(0, true);
     assert!(px[1] > px[0] && px[1] > px[2], "local player green at {p}: {px:?} (colour {me:?})");
+}
+
+/// Tab toggles the first-person view (`toggleFirstPerson` on MoveMap, as Tribes 2's).
+#[test]
+fn tab_toggles_first_person() {
+    let (mut con, _ui) = ui(W, H);
+    assert!(!con.get_global("firstPerson").truthy());
+    con.eval("toggleFirstPerson(1); toggleFirstPerson(0);").unwrap();
+    assert!(con.get_global("firstPerson").truthy());
+    con.eval("toggleFirstPerson(1);").unwrap();
+    assert!(!con.get_global("firstPerson").truthy());
+    // The real key through the action maps (MoveMap pushed, as in play).
+    con.eval("MoveMap.push();").unwrap();
+    let tab = |action| v12_platform::InputEvent {
+        device_type: v12_platform::InputDeviceType::Keyboard,
+        device_inst: 0,
+        object_type: v12_platform::InputObjectType::Key,
+        object_inst: v12_sim::action_map::key_code("tab").unwrap(),
+        action,
+        modifiers: v12_platform::Modifiers::NONE,
+        ascii: 0,
+        value: if action == v12_platform::InputAction::Make { 1.0 } else { 0.0 },
+    };
+    v12_sim::action_map::handle_event(&mut con, &tab(v12_platform::InputAction::Make));
+    v12_sim::action_map::handle_event(&mut con, &tab(v12_platform::InputAction::Break));
+    assert!(con.get_global("firstPerson").truthy(), "tab pressed and released: first person");
 }

@@ -185,7 +185,8 @@ pub fn run(cfg: &ScreenshotConfig) -> io::Result<ScreenshotReport> {
     let chat_relayed =
         (0..5).any(|i| con.get_global(&format!("Chat::Line{i}")).as_text() == format!("{name}: {CHAT_TEXT}"));
     let t = now();
-    let world = session.world_view(t);
+    let mut world = session.world_view(t);
+    world.first_person = con.get_global("firstPerson").truthy();
     let objects = world.objects.len();
     let sky_visible_distance = world.sky.map(|s| s.visible_distance);
     ui.set_world(world);

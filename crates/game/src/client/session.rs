@@ -601,7 +601,14 @@ impl ClientSession {
         }
         let terrain = crate::mission::first_terrain(&self.world);
         let sky = self.world.borrow().sky();
-        WorldView { objects, walls: crate::mission::interior_boxes(&self.world), terrain, sky, time_ms }
+        WorldView {
+            objects,
+            walls: crate::mission::interior_boxes(&self.world),
+            terrain,
+            sky,
+            first_person: false,
+            time_ms,
+        }
     }
 
     /// Health, ping, loss and rate; the score is read from `$Scoreboard` for `name`.

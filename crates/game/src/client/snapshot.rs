@@ -40,6 +40,8 @@ pub struct WorldView {
     pub terrain: Option<Rc<v12_world::TerrainBlock>>,
     /// The mission's sky (visible distance, fog), once it arrived.
     pub sky: Option<v12_world::SkyParams>,
+    /// The view from the control object's eye (`$firstPerson`) instead of behind it.
+    pub first_person: bool,
     pub time_ms: u64,
 }
 

@@ -39,6 +39,9 @@ impl ViewShapes {
     }
 }
 
+/// A player's eye above its feet (m): where the first-person camera sits.
+const EYE_HEIGHT: f32 = 1.7;
+
 /// Pixels per metre at one metre away in the nominal 600-pixel-high view (the detail level
 /// is chosen by projected size without knowing the viewport).
 const PIXELS_PER_METRE_AT_1M: f32 = 500.0;
@@ -53,9 +56,17 @@ pub fn team_color(team: u32, is_me: bool) -> ColorI {
 }
 
 impl WorldView {
-    /// A chase camera behind and above the local player; an overview of the arena without one.
+    /// GameTSCtrl's camera query, asked of the control object: from its eye in first person
+    /// (always for a Camera object), else a chase camera behind and above it; an overview of
+    /// the arena without one.
     pub fn camera(&self) -> Camera {
         match self.me() {
+            Some(me) if self.first_person || me.kind == ObjectKind::Camera => {
+                let f = facing(me.yaw);
+                let eye = me.pos
+                    + Vec3::new(0.0, 0.0, if me.kind == ObjectKind::Player { EYE_HEIGHT } else { 0.0 });
+                Camera::look_at(eye, eye + f * 10.0 - Vec3::Z * 0.6, 1.35, 0.1, self.far())
+            }
             Some(me) => {
                 let f = facing(me.yaw);
                 let eye = me.pos - f * 16.0 + Vec3::new(0.0, 0.0, 11.0);
@@ -147,6 +158,10 @@ impl WorldView {
         );
         let mut animated = Vec::new();
         for o in &self.objects {
+            // In first person one does not see oneself.
+            if o.is_me && self.first_person {
+                continue;
+            }
             match shapes {
                 Some(s) if matches!(o.kind, ObjectKind::Player | ObjectKind::Item) => {
                     let shape = if o.kind == ObjectKind::Player { &s.player } else { &s.item };
@@ -317,5 +332,44 @@ pub fn synthetic_world(n: usize) -> WorldView {
     if let Some(me) = objects.first_mut() {
         me.yaw = 0.0;
     }
-    WorldView { objects, walls: Vec::new(), terrain: None, sky: None, time_ms: 0 }
+    WorldView { objects, walls: Vec::new(), terrain: None, sky: None, first_person: false, time_ms: 0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn world(kind: ObjectKind, first_person: bool) -> WorldView {
+        let me = ViewObject {
+            id: 1,
+            kind,
+            pos: Vec3::new(5.0, 6.0, 0.0),
+            yaw: 0.0,
+            vel: Vec3::ZERO,
+            team: 0,
+            is_me: true,
+        };
+        WorldView { objects: vec![me], first_person, ..WorldView::default() }
+    }
+
+    #[test]
+    fn the_camera_is_asked_of_the_control_object() {
+        // Third person: behind (-Y, yaw 0 faces +Y) and above the player.
+        let chase = world(ObjectKind::Player, false).camera().position();
+        assert!(chase.y < 6.0 - 10.0 && chase.z > 5.0, "{chase}");
+        // First person: at the player's eye, looking where it faces.
+        let eye = world(ObjectKind::Player, true).camera();
+        assert!(eye.position().distance(Vec3::new(5.0, 6.0, EYE_HEIGHT)) < 1e-4, "{}", eye.position());
+        assert!(eye.forward().y > 0.9);
+        // A Camera object is always seen from.
+        let cam = world(ObjectKind::Camera, false).camera().position();
+        assert!(cam.distance(Vec3::new(5.0, 6.0, 0.0)) < 1e-4, "{cam}");
+        // In first person the player's own shape is not drawn.
+        let mut scene = Scene::default();
+        world(ObjectKind::Player, true).build_scene(&mut scene, None);
+        let boxes = |s: &Scene| s.shapes.iter().filter(|s| matches!(s, Shape::Box { .. })).count();
+        let mut third = Scene::default();
+        world(ObjectKind::Player, false).build_scene(&mut third, None);
+        assert!(boxes(&third) > boxes(&scene));
+    }
 }

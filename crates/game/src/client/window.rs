@@ -210,7 +210,9 @@ impl App {
             trig[v12_sim::scene::JUMP_TRIGGER] = g(con, "mvJump") > 0.0;
             let mv = Move::from_input(0.0, fwd, 0.0, turn, 0.0, 0.0, trig);
             s.advance(con, now, |_| mv)?;
-            self.ui.set_world(s.world_view(now));
+            let mut world = s.world_view(now);
+            world.first_person = con.get_global("firstPerson").truthy();
+            self.ui.set_world(world);
             let hud = s.hud(con, &self.cfg.name);
             self.ui.set_hud(con, &hud);
             if s.ended() {

@@ -43,3 +43,10 @@ MoveMap.bindCmd(keyboard, "space", "$mvJump = 1;", "$mvJump = 0;");
 MoveMap.bindCmd(keyboard, "f", "$mvFire = 1;", "$mvFire = 0;");
 MoveMap.bindCmd(mouse, "button0", "$mvFire = 1;", "$mvFire = 0;");
 MoveMap.bindCmd(keyboard, "t", "ChatEntry.makeFirstResponder(1);", "");
+// Tab: the view from the player's eye, or behind it again (Tribes 2's toggleFirstPerson).
+function toggleFirstPerson(%val)
+{
+   if (%val)
+      $firstPerson = !$firstPerson;
+}
+MoveMap.bind(keyboard, "tab", toggleFirstPerson);
