@@ -19,7 +19,7 @@ fn mod_dir() -> PathBuf {
 }
 
 fn obj(id: u32, kind: ObjectKind, x: f32, y: f32, yaw: f32, team: u32, is_me: bool) -> ViewObject {
-    ViewObject { id, kind, pos: Vec3::new(x, y, 0.0), yaw, vel: Vec3::ZERO, team, is_me }
+    ViewObject { id, kind, pos: Vec3::new(x, y, 0.0), yaw, vel: Vec3::ZERO, threads: Vec::new(), team, is_me }
 }
 
 fn world() -> WorldView {

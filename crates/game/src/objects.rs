@@ -21,7 +21,7 @@ use glam::Vec3;
 use std::cell::RefCell;
 use std::rc::Rc;
 use v12_console_vm::{CallArgs, Console, FieldType, ObjectId, Value};
-use v12_sim::scene::{ControlState, SceneObject};
+use v12_sim::scene::{ControlState, MAX_SCRIPT_THREADS, SceneObject, ScriptThread};
 
 /// V12's default trigger shape: a unit box from the origin along +X, -Y and +Z (scaled by the
 /// object's `scale`).
@@ -111,6 +111,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
         Value::Empty
     });
     register_transform_methods(con, shared);
+    register_thread_methods(con, shared);
     register_shape_methods(con, shared);
     register_trigger_methods(con, shared);
     register_camera_methods(con, shared);
@@ -349,6 +350,72 @@ fn register_all(
         let sh = shared.clone();
         con.register_method(class, name, min, max, usage, move |c, a| f(c, &sh, a));
     }
+}
+
+/// Changes the script thread in `slot` of object `o` (scene id) with `f`; false with a
+/// console error for a slot out of 0..4.
+fn edit_thread(
+    c: &mut Console,
+    sh: &Rc<RefCell<Shared>>,
+    o: u32,
+    slot: i32,
+    method: &str,
+    f: impl FnOnce(Option<ScriptThread>) -> Option<ScriptThread>,
+) -> Value {
+    let Some(slot) = usize::try_from(slot).ok().filter(|&s| s < MAX_SCRIPT_THREADS) else {
+        c.error(&format!("{method}: thread slot {slot} is not 0 to {}", MAX_SCRIPT_THREADS - 1));
+        return Value::from(false);
+    };
+    let mut shared = sh.borrow_mut();
+    let Some(obj) = shared.world.as_mut().and_then(|w| w.get_mut(o)) else { return Value::from(false) };
+    let next = f(obj.threads[slot].clone());
+    Value::from(obj.set_thread(slot, next))
+}
+
+/// ShapeBase's animation threads, as V12's: `playThread(slot, sequence)`, `stopThread(slot)`,
+/// `pauseThread(slot)`, `setThreadDir(slot, forward)`. The clients play them.
+fn register_thread_methods(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
+    register_all(
+        con,
+        shared,
+        "ShapeBase",
+        &[
+            (
+                "playThread",
+                3,
+                4,
+                "playThread(slot [, sequence]) - plays (or resumes) a sequence",
+                |c, sh, a| {
+                    let Some(o) = scene_of(c, sh, a, "playThread") else { return Value::from(false) };
+                    let name = a.str(2).into_owned();
+                    if a.len() > 2 && name.trim().is_empty() {
+                        c.error("playThread: no sequence name");
+                        return Value::from(false);
+                    }
+                    edit_thread(c, sh, o, a.i32(1), "playThread", |t| match (t, a.len() > 2) {
+                        (_, true) => Some(ScriptThread { sequence: name, playing: true, forward: true }),
+                        (Some(t), false) => Some(ScriptThread { playing: true, ..t }),
+                        (None, false) => None,
+                    })
+                },
+            ),
+            ("stopThread", 3, 3, "stopThread(slot)", |c, sh, a| {
+                let Some(o) = scene_of(c, sh, a, "stopThread") else { return Value::from(false) };
+                edit_thread(c, sh, o, a.i32(1), "stopThread", |_| None)
+            }),
+            ("pauseThread", 3, 3, "pauseThread(slot)", |c, sh, a| {
+                let Some(o) = scene_of(c, sh, a, "pauseThread") else { return Value::from(false) };
+                edit_thread(c, sh, o, a.i32(1), "pauseThread", |t| {
+                    t.map(|t| ScriptThread { playing: false, ..t })
+                })
+            }),
+            ("setThreadDir", 4, 4, "setThreadDir(slot, forward)", |c, sh, a| {
+                let Some(o) = scene_of(c, sh, a, "setThreadDir") else { return Value::from(false) };
+                let forward = a.bool(2);
+                edit_thread(c, sh, o, a.i32(1), "setThreadDir", |t| t.map(|t| ScriptThread { forward, ..t }))
+            }),
+        ],
+    );
 }
 
 fn register_transform_methods(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
@@ -766,6 +833,30 @@ mod tests {
         // West into the crate (its face at x = -4.5).
         let west = run(-1.0, 0.0);
         assert!(west.x > -4.5 + 0.34 && west.x < -4.5 + 0.45, "{west}");
+    }
+
+    /// playThread, pauseThread, setThreadDir and stopThread set the object's script threads
+    /// (what the clients play); a bad slot or no name is a console error.
+    #[test]
+    fn scripts_play_threads_on_shapes() {
+        let (mut con, shared, out) = game_console();
+        let p = eval(&mut con, "$p = new Player() { dataBlock = LightMale; }; return $p;");
+        let scene = shared.borrow().by_console[&p.parse::<u32>().unwrap()];
+        let thread =
+            |slot: usize| shared.borrow().world.as_ref().unwrap().get(scene).unwrap().threads[slot].clone();
+        assert_eq!(eval(&mut con, "return $p.playThread(0, \"run\");"), "1");
+        assert_eq!(thread(0), Some(ScriptThread { sequence: "run".into(), playing: true, forward: true }));
+        eval(&mut con, "$p.setThreadDir(0, false); $p.pauseThread(0);");
+        assert_eq!(thread(0), Some(ScriptThread { sequence: "run".into(), playing: false, forward: false }));
+        eval(&mut con, "$p.playThread(0);");
+        assert!(thread(0).unwrap().playing, "playThread(slot) resumes");
+        eval(&mut con, "$p.stopThread(0);");
+        assert_eq!(thread(0), None);
+        assert_eq!(eval(&mut con, "return $p.playThread(7, \"run\");"), "0");
+        assert_eq!(eval(&mut con, "return $p.playThread(1, \"\");"), "0");
+        let text = out.all();
+        assert!(text.contains("playThread: thread slot 7 is not 0 to 3"), "{text}");
+        assert!(text.contains("playThread: no sequence name"), "{text}");
     }
 
     fn eval_ro(con: &mut Console, var: &str) -> String {

@@ -27,6 +27,24 @@ pub const DATABLOCK_MASK: u32 = 1 << 0;
 pub const MOVE_MASK: u32 = 1 << 1;
 /// Mask bit: health and flags.
 pub const STATE_MASK: u32 = 1 << 2;
+/// Mask bit: the animation threads scripts play (`playThread`).
+pub const THREAD_MASK: u32 = 1 << 3;
+
+/// Thread slots a script can play on one object (ShapeBase's, as V12's).
+pub const MAX_SCRIPT_THREADS: usize = 4;
+/// Longest sequence name a thread carries.
+pub const MAX_SEQUENCE_NAME: usize = 31;
+
+/// A sequence a script plays on an object (`%obj.playThread(slot, "run")`): the server sets
+/// it, clients play it from when it reached them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ScriptThread {
+    pub sequence: String,
+    /// False while paused (`pauseThread`).
+    pub playing: bool,
+    /// False plays backwards (`setThreadDir(slot, false)`).
+    pub forward: bool,
+}
 
 /// Seconds in one tick.
 pub const TICK_SECONDS: f32 = crate::process::TICK_MS as f32 / 1000.0;
@@ -253,6 +271,11 @@ pub struct SceneObject {
     pub since_update_ms: u32,
     /// Server: scope radius when this object is a camera (set by [`SceneWorld`]).
     scope_distance: f32,
+    /// The threads scripts play, by slot.
+    pub threads: [Option<ScriptThread>; MAX_SCRIPT_THREADS],
+    /// Client: how long (ms) each thread has played since its state arrived (paused time
+    /// not counted).
+    pub thread_age_ms: [u32; MAX_SCRIPT_THREADS],
 }
 
 impl SceneObject {
@@ -295,6 +318,21 @@ impl SceneObject {
         }
     }
 
+    /// Server: sets (or with `None` stops) the thread in `slot`; the change reaches clients.
+    /// Returns false for a slot out of range.
+    pub fn set_thread(&mut self, slot: usize, thread: Option<ScriptThread>) -> bool {
+        let Some(t) = self.threads.get_mut(slot) else { return false };
+        let thread = thread.map(|mut t| {
+            t.sequence = t.sequence.chars().take(MAX_SEQUENCE_NAME).collect();
+            t
+        });
+        if *t != thread {
+            *t = thread;
+            self.mask.set_mask_bits(THREAD_MASK);
+        }
+        true
+    }
+
     /// Client: advances the ghost's interpolation by `dt_ms` — dead reckoning of the last
     /// update's velocity, and the shown position easing towards it (about 100 ms), so a
     /// ghost glides between the server's 10 updates a second instead of stepping.
@@ -304,6 +342,11 @@ impl SceneObject {
         let k = (dt / 0.1).min(1.0);
         self.render_pos += (self.target_pos - self.render_pos) * k;
         self.since_update_ms = self.since_update_ms.saturating_add(dt_ms);
+        for (age, t) in self.thread_age_ms.iter_mut().zip(&self.threads) {
+            if t.as_ref().is_some_and(|t| t.playing) {
+                *age = age.saturating_add(dt_ms);
+            }
+        }
     }
 }
 
@@ -400,6 +443,19 @@ impl NetObject for SceneObject {
             w.write_int(u32::from(self.health), HEALTH_BITS);
             w.write_int(u32::from(self.flags & 0xF), FLAG_BITS);
         }
+        let threads =
+            mask & THREAD_MASK != 0 || (ctx.is_initial() && self.threads.iter().any(Option::is_some));
+        if w.write_flag(threads) {
+            for t in &self.threads {
+                if let Some(t) = w.write_flag(t.is_some()).then_some(t.as_ref()).flatten() {
+                    if w.write_string(&t.sequence).is_err() {
+                        let _ = w.write_string("");
+                    }
+                    w.write_flag(t.playing);
+                    w.write_flag(t.forward);
+                }
+            }
+        }
         0
     }
 
@@ -432,6 +488,24 @@ impl NetObject for SceneObject {
         if r.read_flag()? {
             self.health = r.read_int(HEALTH_BITS)? as u8;
             self.flags = r.read_int(FLAG_BITS)? as u8;
+        }
+        if r.read_flag()? {
+            for slot in 0..MAX_SCRIPT_THREADS {
+                let thread = if r.read_flag()? {
+                    let sequence = r.read_string()?;
+                    if sequence.chars().count() > MAX_SEQUENCE_NAME {
+                        return Err(GhostError::BadUpdate("a thread's sequence name is too long".into()));
+                    }
+                    Some(ScriptThread { sequence, playing: r.read_flag()?, forward: r.read_flag()? })
+                } else {
+                    None
+                };
+                // A new sequence plays from its start; a pause or a turn keeps the time played.
+                if self.threads[slot].as_ref().map(|t| &t.sequence) != thread.as_ref().map(|t| &t.sequence) {
+                    self.thread_age_ms[slot] = 0;
+                }
+                self.threads[slot] = thread;
+            }
         }
         Ok(())
     }
@@ -836,6 +910,35 @@ mod tests {
         let b = SceneObject::new(2, Vec3::ZERO);
         assert_eq!(settled_state_hash([&a, &b].into_iter()), settled_state_hash([&b, &a].into_iter()));
         assert_ne!(settled_state_hash([&a].into_iter()).0, settled_state_hash([&b].into_iter()).0);
+    }
+
+    /// Script threads reach the ghost: a new sequence plays from its start, a pause stops
+    /// its clock, a stop clears the slot; a name over the limit is cut on the server.
+    #[test]
+    fn script_threads_reach_the_ghost() {
+        use v12_netobject::ghost::{pack_state, unpack_state};
+        let mut o = SceneObject::new(3, Vec3::ZERO);
+        let run = ScriptThread { sequence: "run".into(), playing: true, forward: true };
+        assert!(o.set_thread(1, Some(run.clone())));
+        assert!(!o.set_thread(MAX_SCRIPT_THREADS, Some(run.clone())), "no fifth slot");
+        let mut ghost = SceneObject::default();
+        unpack_state(&mut ghost, &pack_state(&o)).unwrap();
+        assert_eq!(ghost.threads[1].as_ref(), Some(&run));
+        assert!(ghost.threads[0].is_none());
+        ghost.interpolate(250);
+        assert_eq!(ghost.thread_age_ms[1], 250);
+        o.set_thread(1, Some(ScriptThread { playing: false, ..run.clone() }));
+        unpack_state(&mut ghost, &pack_state(&o)).unwrap();
+        ghost.interpolate(250);
+        assert_eq!(ghost.thread_age_ms[1], 250, "paused: the clock stands");
+        o.set_thread(1, Some(ScriptThread { sequence: "jump".into(), ..run.clone() }));
+        unpack_state(&mut ghost, &pack_state(&o)).unwrap();
+        assert_eq!(ghost.thread_age_ms[1], 0, "a new sequence starts over");
+        o.set_thread(1, None);
+        unpack_state(&mut ghost, &pack_state(&o)).unwrap();
+        assert!(ghost.threads.iter().all(Option::is_none));
+        o.set_thread(0, Some(ScriptThread { sequence: "x".repeat(100), ..run }));
+        assert_eq!(o.threads[0].as_ref().unwrap().sequence.len(), MAX_SEQUENCE_NAME);
     }
 
     #[test]

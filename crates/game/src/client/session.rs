@@ -597,7 +597,13 @@ impl ClientSession {
                 (true, Some(p)) => (p.pos, p.yaw, p.vel),
                 _ => (g.render_pos, g.state.yaw, g.state.vel),
             };
-            objects.push(ViewObject { id: id.0, kind, pos, yaw, vel, team: id.0 % 2, is_me });
+            let threads = g
+                .threads
+                .iter()
+                .zip(g.thread_age_ms)
+                .filter_map(|(t, age)| t.clone().map(|t| (t, age as f32 / 1000.0)))
+                .collect();
+            objects.push(ViewObject { id: id.0, kind, pos, yaw, vel, threads, team: id.0 % 2, is_me });
         }
         let terrain = crate::mission::first_terrain(&self.world);
         let sky = self.world.borrow().sky();

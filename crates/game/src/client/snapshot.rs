@@ -15,7 +15,7 @@ pub enum ObjectKind {
 }
 
 /// One object as the client sees it.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ViewObject {
     pub id: u32,
     pub kind: ObjectKind,
@@ -23,6 +23,9 @@ pub struct ViewObject {
     pub yaw: f32,
     /// Velocity (m/s): players animate by it (run, jump, idle).
     pub vel: Vec3,
+    /// The threads the server's scripts play on it (`playThread`), with the seconds each has
+    /// played here; they replace the motion's sequences.
+    pub threads: Vec<(v12_sim::scene::ScriptThread, f32)>,
     /// Display team (0 or 1). The game has no teams; the client splits players by id so
     /// the view can tell sides apart.
     pub team: u32,

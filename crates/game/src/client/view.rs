@@ -201,7 +201,17 @@ fn push_shape(
             inst.set_sequence(t, seq, pos);
         }
     };
-    if o.kind == ObjectKind::Player {
+    if !o.threads.is_empty() {
+        // The server's scripts chose the sequences: each from when it reached this client
+        // (backwards from the end when its direction is reversed).
+        for (t, played) in &o.threads {
+            let Some(seq) = shape.find_sequence(&t.sequence) else { continue };
+            let s = &shape.sequences[seq];
+            let pos = played / s.duration;
+            let pos = if s.cyclic { pos.fract() } else { pos.min(1.0) };
+            play(&mut inst, &t.sequence, if t.forward { pos } else { 1.0 - pos });
+        }
+    } else if o.kind == ObjectKind::Player {
         if o.vel.z.abs() > 1.0 {
             play(&mut inst, "jump", if o.vel.z > 0.0 { 0.3 } else { 0.7 });
         } else if o.vel.truncate().length() > 0.5 {
@@ -209,6 +219,11 @@ fn push_shape(
         } else {
             play(&mut inst, "idle", cycle(time_ms, o.id, 2000));
         }
+    } else {
+        play(&mut inst, "spin", cycle(time_ms, o.id, 2000));
+        play(&mut inst, "blink", cycle(time_ms, o.id, 1000));
+    }
+    if o.kind == ObjectKind::Player {
         let c = team_color(o.team, o.is_me);
         inst.set_material_color("team", [c.r, c.g, c.b, c.a]);
         // The gun points where the player faces.
@@ -219,9 +234,6 @@ fn push_shape(
             rotation_z: o.yaw,
             color: ColorI::rgb(60, 60, 60),
         });
-    } else {
-        play(&mut inst, "spin", cycle(time_ms, o.id, 2000));
-        play(&mut inst, "blink", cycle(time_ms, o.id, 1000));
     }
     inst.animate();
     let place = Affine3A::from_rotation_translation(Quat::from_rotation_z(o.yaw), o.pos);
@@ -325,6 +337,7 @@ pub fn synthetic_world(n: usize) -> WorldView {
             pos,
             yaw: (i as f32) * 0.7,
             vel,
+            threads: Vec::new(),
             team: i / 4 % 2,
             is_me: i == 0,
         });
@@ -346,6 +359,7 @@ mod tests {
             pos: Vec3::new(5.0, 6.0, 0.0),
             yaw: 0.0,
             vel: Vec3::ZERO,
+            threads: Vec::new(),
             team: 0,
             is_me: true,
         };
