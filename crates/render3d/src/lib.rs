@@ -1,8 +1,10 @@
 #![doc = include_str!("../README.md")]
 
 pub mod cull;
+pub mod interior;
 pub mod shape;
 pub mod terrain;
 
+pub use interior::{InteriorDrawStats, build_interior_mesh};
 pub use shape::{ShapeError, ThreadId, TsShape, TsShapeInstance, TsThread};
 pub use terrain::{TerrainDrawConfig, TerrainDrawStats, build_terrain_mesh, level_for_distance};

@@ -41,6 +41,8 @@ struct ViewPlane {
 #[derive(Debug, Default, Clone)]
 pub struct SceneGraph {
     interiors: Vec<(u32, Rc<InteriorInstance>)>,
+    /// Closed portals (a shut door), by interior and portal index: nothing is seen through.
+    closed: std::collections::BTreeSet<(u32, usize)>,
 }
 
 impl SceneGraph {
@@ -56,9 +58,35 @@ impl SceneGraph {
 
     /// Removes interior `id`; false when there was none.
     pub fn remove_interior(&mut self, id: u32) -> bool {
+        self.closed.retain(|(i, _)| *i != id);
         let before = self.interiors.len();
         self.interiors.retain(|(i, _)| *i != id);
         before != self.interiors.len()
+    }
+
+    /// Opens or closes portal `portal` of interior `id` (a door); false when there is no
+    /// such portal. A closed portal is not seen through: what is behind it is not drawn,
+    /// and not scoped to a client whose camera only sees it through that door.
+    pub fn set_portal_open(&mut self, id: u32, portal: usize, open: bool) -> bool {
+        let exists = self.interiors.iter().any(|(i, inst)| *i == id && portal < inst.interior.portals.len());
+        if exists {
+            if open {
+                self.closed.remove(&(id, portal));
+            } else {
+                self.closed.insert((id, portal));
+            }
+        }
+        exists
+    }
+
+    /// Whether portal `portal` of interior `id` is open (every portal is, until closed).
+    pub fn is_portal_open(&self, id: u32, portal: usize) -> bool {
+        !self.closed.contains(&(id, portal))
+    }
+
+    /// The interiors, with their ids.
+    pub fn interiors(&self) -> impl Iterator<Item = (u32, &Rc<InteriorInstance>)> {
+        self.interiors.iter().map(|(id, inst)| (*id, inst))
     }
 
     /// The zone holding `p` (and the interior that owns it); `None` inside a brush.
@@ -151,7 +179,10 @@ impl SceneGraph {
             if zone.owner.is_some_and(|o| o != *id) {
                 continue;
             }
-            for portal in &inst.interior.portals {
+            for (k, portal) in inst.interior.portals.iter().enumerate() {
+                if self.closed.contains(&(*id, k)) {
+                    continue;
+                }
                 let (a, b) = portal.zones;
                 let here = match zone.owner {
                     None => 0,
