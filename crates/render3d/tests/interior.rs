@@ -2,12 +2,13 @@
 //! (both rooms drawn), then with that door closed (neither room, the door instead), counted
 //! and compared with goldens on llvmpipe.
 
+mod common;
+
+use common::golden;
 use std::rc::Rc;
 
 use glam::{Quat, Vec3};
-use v12_render_gl::{
-    Camera, ColorI, HeadlessContext, OffscreenTarget, RectI, Renderer, Scene, Shape, Vertex3,
-};
+use v12_render_gl::{Camera, ColorI, RectI, Scene, Shape, Vertex3};
 use v12_render3d::{InteriorDrawStats, build_interior_mesh};
 use v12_world::{Interior, InteriorInstance, SceneGraph, ZoneRef};
 
@@ -38,6 +39,7 @@ fn draw(
     (stats, tris, visible)
 }
 
+/// The interior's triangles on a patch of ground.
 fn render(tris: Vec<Vertex3>, camera: &Camera) -> v12_render_gl::Image {
     let ground = Shape::Box {
         center: Vec3::new(10.0, 4.0, -0.5),
@@ -49,23 +51,7 @@ fn render(tris: Vec<Vertex3>, camera: &Camera) -> v12_render_gl::Image {
         shapes: vec![ground, Shape::Mesh { triangles: std::sync::Arc::new(tris) }],
         ..Scene::default()
     };
-    let ctx = HeadlessContext::new().expect("a headless EGL context is required for rendering tests");
-    let gl = ctx.gl();
-    let target = OffscreenTarget::new(&gl, 160, 120).expect("offscreen framebuffer");
-    let mut r = Renderer::new(gl).expect("renderer");
-    target.bind(r.gl());
-    r.begin_frame(160, 120);
-    r.draw_scene(RectI::new(0, 0, 160, 120), camera, &scene);
-    r.end_frame();
-    target.read_pixels(r.gl()).expect("read back")
-}
-
-fn golden(name: &str, img: &v12_render_gl::Image) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/golden/{name}.png"));
-    let artefacts = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("golden");
-    if let Err(msg) = v12_render_gl::check_golden(&path, img, &artefacts) {
-        panic!("{msg}");
-    }
+    common::render(&scene, camera, 160, 120)
 }
 
 #[test]

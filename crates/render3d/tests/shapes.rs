@@ -2,9 +2,11 @@
 //! blended, detail levels chosen, visibility tracks read, and (headless EGL on llvmpipe) an
 //! animated player and item drawn at fixed times against a golden image.
 
+mod common;
+
 use glam::{Affine3A, Quat, Vec3};
 use std::rc::Rc;
-use v12_render_gl::{Camera, ColorI, HeadlessContext, OffscreenTarget, RectI, Renderer, Scene, Shape};
+use v12_render_gl::{Camera, ColorI, RectI, Scene, Shape};
 use v12_render3d::shape::{ShapeError, TsShape, TsShapeInstance};
 
 fn load(name: &str) -> Rc<TsShape> {
@@ -182,20 +184,8 @@ fn animated_shapes_golden() {
     add(&flag, "wave", 0.3, Vec3::new(2.4, 1.5, 0.0));
     let scene = Scene { shapes: meshes, clear_color: Some(ColorI::rgb(40, 60, 90)), ..Scene::default() };
     let camera = Camera::look_at(Vec3::new(0.5, -6.0, 2.2), Vec3::new(0.5, 0.0, 1.0), 1.0, 0.1, 100.0);
-    let ctx = HeadlessContext::new().expect("a headless EGL context is required for rendering tests");
-    let gl = ctx.gl();
-    let target = OffscreenTarget::new(&gl, 160, 120).expect("offscreen framebuffer");
-    let mut r = Renderer::new(gl).expect("renderer");
-    target.bind(r.gl());
-    r.begin_frame(160, 120);
-    r.draw_scene(RectI::new(0, 0, 160, 120), &camera, &scene);
-    r.end_frame();
-    let img = target.read_pixels(r.gl()).expect("read back");
-    let golden = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/animated_shapes.png");
-    let artefacts = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("golden");
-    if let Err(msg) = v12_render_gl::check_golden(&golden, &img, &artefacts) {
-        panic!("{msg}");
-    }
+    let img = common::render(&scene, &camera, 160, 120);
+    common::golden("animated_shapes", &img);
     // The item's gem is drawn where its centre projects, in green.
     let gem = camera.point_to_screen(Vec3::new(1.6, -0.5, 0.6), RectI::new(0, 0, 160, 120)).unwrap();
     let px = img.get(gem.x as u32, gem.y as u32).unwrap();

@@ -226,20 +226,23 @@ fn push_shape(
     if o.kind == ObjectKind::Player {
         let c = team_color(o.team, o.is_me);
         inst.set_material_color("team", [c.r, c.g, c.b, c.a]);
-        // The gun points where the player faces.
-        let f = facing(o.yaw);
-        scene.shapes.push(Shape::Box {
-            center: o.pos + f * 0.45 + Vec3::new(0.0, 0.0, 1.2),
-            half_extents: Vec3::new(0.07, 0.4, 0.07),
-            rotation_z: o.yaw,
-            color: ColorI::rgb(60, 60, 60),
-        });
+        scene.shapes.push(gun(o, 0.45, Vec3::new(0.07, 0.4, 0.07)));
     }
     inst.animate();
     let place = Affine3A::from_rotation_translation(Quat::from_rotation_z(o.yaw), o.pos);
     let distance = place.transform_point3(shape.center).distance(eye).max(0.1);
     let pixels = 2.0 * shape.radius * PIXELS_PER_METRE_AT_1M / distance;
     inst.build_mesh(place, shape.select_detail(pixels), scene.light_dir, scene.ambient, out);
+}
+
+/// A player's gun: a box `reach` metres ahead at hand height, pointing where it faces.
+fn gun(o: &ViewObject, reach: f32, half_extents: Vec3) -> Shape {
+    Shape::Box {
+        center: o.pos + facing(o.yaw) * reach + Vec3::new(0.0, 0.0, 1.2),
+        half_extents,
+        rotation_z: o.yaw,
+        color: ColorI::rgb(60, 60, 60),
+    }
 }
 
 fn push_object(scene: &mut Scene, o: &ViewObject, time_ms: u64) {
@@ -257,14 +260,7 @@ fn push_object(scene: &mut Scene, o: &ViewObject, time_ms: u64) {
                 radius: 0.35,
                 color: c,
             });
-            // The gun points where the player faces.
-            let f = facing(o.yaw);
-            scene.shapes.push(Shape::Box {
-                center: o.pos + f * 0.6 + Vec3::new(0.0, 0.0, 1.2),
-                half_extents: Vec3::new(0.1, 0.45, 0.1),
-                rotation_z: o.yaw,
-                color: ColorI::rgb(60, 60, 60),
-            });
+            scene.shapes.push(gun(o, 0.6, Vec3::new(0.1, 0.45, 0.1)));
         }
         ObjectKind::Item => {
             let spin = (time_ms % 2000) as f32 / 2000.0 * std::f32::consts::TAU;
