@@ -37,6 +37,7 @@ fn world() -> WorldView {
             obj(6, ObjectKind::Projectile, 1.0, 6.0, 0.1, 0, false),
         ],
         walls: Vec::new(),
+        interiors: None,
         terrain: None,
         // A close fog, so the frame shows it fading the far objects and the grid.
         sky: Some(v12_world::SkyParams {

@@ -610,6 +610,7 @@ impl ClientSession {
         WorldView {
             objects,
             walls: crate::mission::interior_boxes(&self.world),
+            interiors: Some(self.world.borrow().scene.clone()),
             terrain,
             sky,
             first_person: false,

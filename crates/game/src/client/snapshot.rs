@@ -34,11 +34,15 @@ pub struct ViewObject {
 }
 
 /// The visible world at one instant plus the animation time (ms) for spinning items.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default)]
 pub struct WorldView {
     pub objects: Vec<ViewObject>,
-    /// The mission's buildings as boxes (each solid brush: centre, half size).
+    /// The mission's buildings as boxes (each solid brush: centre, half size), for a view
+    /// without the scene graph below.
     pub walls: Vec<(Vec3, Vec3)>,
+    /// The mission's interiors with their zones and portals: drawn by zone, only the rooms
+    /// the camera sees through open portals.
+    pub interiors: Option<v12_world::SceneGraph>,
     /// The mission's terrain, drawn with level of detail around the camera.
     pub terrain: Option<Rc<v12_world::TerrainBlock>>,
     /// The mission's sky (visible distance, fog), once it arrived.

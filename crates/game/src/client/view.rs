@@ -140,7 +140,10 @@ impl WorldView {
             let (a, b) = (corners[i], corners[(i + 1) % 4]);
             scene.shapes.push(Shape::Line { from: a, to: b, color: ColorI::rgb(250, 240, 160) });
         }
-        for &(center, half) in &self.walls {
+        if let Some(graph) = &self.interiors {
+            self.push_interiors(graph, scene);
+        }
+        for &(center, half) in self.walls.iter().filter(|_| self.interiors.is_none()) {
             if center.z - half.z < ROOF_HEIGHT {
                 scene.shapes.push(Shape::Box {
                     center,
@@ -174,6 +177,39 @@ impl WorldView {
         }
         if !animated.is_empty() {
             scene.shapes.push(Shape::Mesh { triangles: std::sync::Arc::new(animated) });
+        }
+    }
+}
+
+impl WorldView {
+    /// The interiors by zone: the faces of the rooms the camera sees through open portals
+    /// (closed ones drawn as doors), roofs left off so the chase camera sees in.
+    fn push_interiors(&self, graph: &v12_world::SceneGraph, scene: &mut Scene) {
+        let visible = graph.visible_zones(self.camera().position());
+        let mut tris = Vec::new();
+        for (id, inst) in graph.interiors() {
+            let before = tris.len();
+            v12_render3d::build_interior_mesh(
+                graph,
+                id,
+                inst,
+                &visible,
+                scene.light_dir,
+                scene.ambient,
+                &mut tris,
+            );
+            let roof = inst.world_bounds().min.z + ROOF_HEIGHT;
+            let mut kept = Vec::with_capacity(tris.len() - before);
+            for t in tris[before..].chunks_exact(3) {
+                if t.iter().any(|v| v.pos[2] < roof) {
+                    kept.extend_from_slice(t);
+                }
+            }
+            tris.truncate(before);
+            tris.extend(kept);
+        }
+        if !tris.is_empty() {
+            scene.shapes.push(Shape::Mesh { triangles: std::sync::Arc::new(tris) });
         }
     }
 }
@@ -341,7 +377,15 @@ pub fn synthetic_world(n: usize) -> WorldView {
     if let Some(me) = objects.first_mut() {
         me.yaw = 0.0;
     }
-    WorldView { objects, walls: Vec::new(), terrain: None, sky: None, first_person: false, time_ms: 0 }
+    WorldView {
+        objects,
+        walls: Vec::new(),
+        interiors: None,
+        terrain: None,
+        sky: None,
+        first_person: false,
+        time_ms: 0,
+    }
 }
 
 #[cfg(test)]
