@@ -1,5 +1,7 @@
 //! Frame time of the client's game view with 1,000 objects plus the HUD on llvmpipe
-//! (headless, 800×600), batched against one draw call per primitive (`baseline_unbatched`).
+//! (headless, 800×600), batched against one draw call per primitive (`baseline_unbatched`);
+//! and the same frame with players and items as the game's animated shapes (frustum-culled,
+//! detail by size) against the boxes and spheres drawn without shapes (`boxes`).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::path::Path;
@@ -28,6 +30,26 @@ fn frame(c: &mut Criterion) {
         f.renderer.set_batching(batching);
         let calls = f.draw(&list).draw_calls;
         eprintln!("{id}: {calls} draw calls per frame");
+        g.bench_function(id, |b| {
+            b.iter(|| {
+                ui.render(&mut con, &mut list);
+                f.draw(&list)
+            })
+        });
+    }
+    g.finish();
+    let mut g = c.benchmark_group("client_frame_1000_objects_shapes");
+    g.measurement_time(Duration::from_secs(3)).sample_size(10);
+    f.renderer.set_batching(true);
+    let mut res = v12_resource::ResourceManager::new();
+    res.add_mod(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/game"))).expect("the example game");
+    for (id, shapes) in [("boxes", false), ("animated_shapes", true)] {
+        if shapes {
+            ui.load_shapes(&res);
+        }
+        ui.render(&mut con, &mut list);
+        let stats = f.draw(&list);
+        eprintln!("{id}: {} draw calls, {} vertices per frame", stats.draw_calls, stats.vertices);
         g.bench_function(id, |b| {
             b.iter(|| {
                 ui.render(&mut con, &mut list);
