@@ -267,6 +267,22 @@ pub fn format_g(v: f64, out: &mut String) {
     format_g_prec(v, 6, out);
 }
 
+/// For a plain decimal `s` (as f64's `Display` writes: no exponent), the decimal exponent of
+/// its first significant digit when it has at most `p` significant digits.
+fn shortest_fits(s: &str, p: usize) -> Option<i32> {
+    let digits = s.trim_start_matches('-');
+    let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
+    let int = int.trim_start_matches('0');
+    let (exp, significant) = if int.is_empty() {
+        let lead = frac.len() - frac.trim_start_matches('0').len();
+        (-(lead as i32) - 1, frac.trim_start_matches('0').trim_end_matches('0').len())
+    } else {
+        let all = format!("{int}{frac}");
+        (int.len() as i32 - 1, all.trim_end_matches('0').len())
+    };
+    (significant > 0 && significant <= p).then_some(exp)
+}
+
 /// C `%.<prec>g`.
 pub fn format_g_prec(v: f64, prec: usize, out: &mut String) {
     if v.is_nan() {
@@ -287,6 +303,26 @@ pub fn format_g_prec(v: f64, prec: usize, out: &mut String) {
         let _ = write!(out, "{}", v as i64);
         return;
     }
+    // Fast path: when the shortest decimal that reads back as `v` has at most `p`
+    // significant digits, rounding `v` to `p` digits gives exactly those digits (the
+    // difference between them is under half an ulp, far below the p-th digit), so %g prints
+    // them as they are; only its exponent range needs checking. Much cheaper than the exact
+    // formatting below.
+    if p <= 15 {
+        let mut short = String::new();
+        let _ = write!(short, "{v}");
+        if let Some(x) = shortest_fits(&short, p)
+            && (-4..p as i32).contains(&x)
+        {
+            out.push_str(&short);
+            return;
+        }
+    }
+    format_g_exact(v, p, out);
+}
+
+/// %g by exact formatting: `v` finite and non-zero, `p` at least 1.
+fn format_g_exact(v: f64, p: usize, out: &mut String) {
     let e_form = format!("{:.*e}", p - 1, v);
     let (mant, exp) = match e_form.split_once('e') {
         Some(pair) => pair,
@@ -328,6 +364,46 @@ pub fn fmt_num(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The shortest-digits fast path prints exactly what exact %g formatting prints, for
+    /// random doubles of every magnitude and for the short decimals scripts make.
+    #[test]
+    fn the_g_fast_path_agrees_with_exact_formatting() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut values: Vec<f64> = (0..100_000).map(|_| f64::from_bits(next())).collect();
+        values.extend((0..100_000).map(|k| (k as f64 - 50_000.0) * 0.1));
+        values.extend(
+            (0..50_000).map(|k| (next() % 2_000_000) as f64 / 1000.0 * if k % 2 == 0 { 1.0 } else { -1.0 }),
+        );
+        values.extend([
+            0.6,
+            1.2 * 0.5,
+            12.5,
+            1e-4,
+            9.9999e-5,
+            123456.0,
+            1234567.0,
+            0.1 + 0.2,
+            1.0 / 3.0,
+            5e-324,
+        ]);
+        for v in values.into_iter().filter(|v| v.is_finite() && *v != 0.0) {
+            for p in [1, 6, 9, 15] {
+                let (mut fast, mut exact) = (String::new(), String::new());
+                format_g_prec(v, p, &mut fast);
+                format_g_exact(v, p, &mut exact);
+                if v.fract() != 0.0 || v.abs() >= 1e6_f64.min(10f64.powi(p as i32)) {
+                    assert_eq!(fast, exact, "{v:e} at %.{p}g");
+                }
+            }
+        }
+    }
 
     #[test]
     fn g_format_matches_c() {
