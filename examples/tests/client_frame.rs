@@ -19,7 +19,17 @@ fn mod_dir() -> PathBuf {
 }
 
 fn obj(id: u32, kind: ObjectKind, x: f32, y: f32, yaw: f32, team: u32, is_me: bool) -> ViewObject {
-    ViewObject { id, kind, pos: Vec3::new(x, y, 0.0), yaw, vel: Vec3::ZERO, threads: Vec::new(), team, is_me }
+    ViewObject {
+        id,
+        kind,
+        pos: Vec3::new(x, y, 0.0),
+        yaw,
+        vel: Vec3::ZERO,
+        shape_file: None,
+        threads: Vec::new(),
+        team,
+        is_me,
+    }
 }
 
 fn world() -> WorldView {
@@ -33,7 +43,11 @@ fn world() -> WorldView {
                 ..obj(3, ObjectKind::Player, 7.0, 18.0, -2.5, 0, false)
             },
             obj(4, ObjectKind::Item, 3.0, 8.0, 0.0, 0, false),
-            obj(5, ObjectKind::Item, -9.0, 24.0, 0.0, 0, false),
+            // An item whose datablock names the flag's shape (as the CTF mod's flags do).
+            ViewObject {
+                shape_file: Some("shapes/flag.glb".into()),
+                ..obj(5, ObjectKind::Item, -9.0, 24.0, 0.0, 0, false)
+            },
             obj(6, ObjectKind::Projectile, 1.0, 6.0, 0.1, 0, false),
         ],
         walls: Vec::new(),

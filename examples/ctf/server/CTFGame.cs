@@ -6,7 +6,7 @@
 //
 // Only script: Items (the flags), Triggers (the stands), the base game's players and balls.
 
-datablock ItemData(Flag) { };
+datablock ItemData(Flag) { shapeFile = "shapes/flag.glb"; };
 datablock TriggerData(FlagStand) { tickPeriodMS = 500; };
 
 function teamName(%team)

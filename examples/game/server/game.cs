@@ -12,6 +12,7 @@
 // prediction of bumping into players it sees 150 ms late disagrees with the server about 100
 // times a minute (1 without; docs/PERFORMANCE.md), so players here pass through each other.
 datablock PlayerData(LightMale) {
+   shapeFile = "shapes/player.glb";
    maxDamage = 100; mass = 90; maxForwardSpeed = 8; jumpForce = 720; playerCollisions = false;
 };
 datablock ProjectileData(Ball) { lifetime = 1280; muzzleVelocity = 25; damage = 34; };

@@ -99,6 +99,8 @@ pub struct ClientSession {
     tuning: crate::PlayerTuning,
     /// The box of each StaticShape datablock (by server id), read from its fields once.
     shape_boxes: BTreeMap<u32, glam::Vec3>,
+    /// Each datablock's `shapeFile` (by server id), read once.
+    shape_files: BTreeMap<u32, Option<std::rc::Rc<str>>>,
     /// `sendControlMessage` orders waiting to go to the server (seed 003's control messages).
     control_out: crate::owners::ControlQueue,
     connected: bool,
@@ -215,6 +217,7 @@ impl ClientSession {
             block_class: BTreeMap::new(),
             tuning: crate::PlayerTuning::default(),
             shape_boxes: BTreeMap::new(),
+            shape_files: BTreeMap::new(),
             control_out,
             connected: false,
             accepted: false,
@@ -278,6 +281,12 @@ impl ClientSession {
             .and_then(|g| self.block_local.get(&g.datablock).copied())
             .map_or_else(crate::PlayerTuning::default, |db| crate::PlayerTuning::of_datablock(con, db));
         for (_, g) in self.scene.iter() {
+            if !self.shape_files.contains_key(&g.datablock)
+                && let Some(&db) = self.block_local.get(&g.datablock)
+            {
+                let file = con.get_field(db, "shapeFile").as_text().trim().to_string();
+                self.shape_files.insert(g.datablock, (!file.is_empty()).then(|| file.into()));
+            }
             if !self.shape_boxes.contains_key(&g.datablock)
                 && self.datablock_class(g.datablock) == "StaticShapeData"
                 && let Some(&db) = self.block_local.get(&g.datablock)
@@ -603,7 +612,18 @@ impl ClientSession {
                 .zip(g.thread_age_ms)
                 .filter_map(|(t, age)| t.clone().map(|t| (t, age as f32 / 1000.0)))
                 .collect();
-            objects.push(ViewObject { id: id.0, kind, pos, yaw, vel, threads, team: id.0 % 2, is_me });
+            let shape_file = self.shape_files.get(&g.datablock).cloned().flatten();
+            objects.push(ViewObject {
+                id: id.0,
+                kind,
+                pos,
+                yaw,
+                vel,
+                shape_file,
+                threads,
+                team: id.0 % 2,
+                is_me,
+            });
         }
         let terrain = crate::mission::first_terrain(&self.world);
         let sky = self.world.borrow().sky();

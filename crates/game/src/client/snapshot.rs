@@ -23,6 +23,8 @@ pub struct ViewObject {
     pub yaw: f32,
     /// Velocity (m/s): players animate by it (run, jump, idle).
     pub vel: Vec3,
+    /// The shape its datablock's `shapeFile` names, if any.
+    pub shape_file: Option<Rc<str>>,
     /// The threads the server's scripts play on it (`playThread`), with the seconds each has
     /// played here; they replace the motion's sequences.
     pub threads: Vec<(v12_sim::scene::ScriptThread, f32)>,

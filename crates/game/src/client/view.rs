@@ -17,12 +17,15 @@ pub const ARENA_HALF: f32 = 50.0;
 /// the chase camera sees into a building.
 const ROOF_HEIGHT: f32 = 2.5;
 
-/// The shapes objects are drawn with when the game has them (`shapes/player.glb` and
-/// `shapes/item.glb` on its search path); without them, boxes and spheres.
+/// The shapes objects are drawn with when the game has them: the one its datablock's
+/// `shapeFile` names (as V12's ShapeBaseData), else `shapes/player.glb` for players and
+/// `shapes/item.glb` for items; without those two, boxes and spheres.
 #[derive(Debug)]
 pub struct ViewShapes {
     pub player: Rc<TsShape>,
     pub item: Rc<TsShape>,
+    /// Every `shapes/*.glb` of the game, by path in lower case.
+    pub by_file: std::collections::HashMap<String, Rc<TsShape>>,
 }
 
 impl ViewShapes {
@@ -35,7 +38,26 @@ impl ViewShapes {
                 .ok()
                 .map(Rc::new)
         };
-        Some(Rc::new(ViewShapes { player: read("shapes/player.glb")?, item: read("shapes/item.glb")? }))
+        let by_file = res
+            .search()
+            .find("shapes/*.glb")
+            .into_iter()
+            .filter_map(|path| read(&path).map(|s| (path.to_ascii_lowercase(), s)))
+            .collect();
+        Some(Rc::new(ViewShapes {
+            player: read("shapes/player.glb")?,
+            item: read("shapes/item.glb")?,
+            by_file,
+        }))
+    }
+
+    /// The shape object `o` is drawn with.
+    pub fn shape_for(&self, o: &ViewObject) -> &Rc<TsShape> {
+        let named = o
+            .shape_file
+            .as_deref()
+            .and_then(|f| self.by_file.get(&f.replace('\\', "/").to_ascii_lowercase()));
+        named.unwrap_or(if o.kind == ObjectKind::Player { &self.player } else { &self.item })
     }
 }
 
@@ -167,7 +189,7 @@ impl WorldView {
             }
             match shapes {
                 Some(s) if matches!(o.kind, ObjectKind::Player | ObjectKind::Item) => {
-                    let shape = if o.kind == ObjectKind::Player { &s.player } else { &s.item };
+                    let shape = s.shape_for(o);
                     if frustum.sphere_visible(o.pos + shape.center, shape.radius + 0.5) {
                         push_shape(&mut animated, s, o, self.time_ms, eye, scene);
                     }
@@ -229,7 +251,7 @@ fn push_shape(
     eye: Vec3,
     scene: &mut Scene,
 ) {
-    let shape = if o.kind == ObjectKind::Player { &s.player } else { &s.item };
+    let shape = s.shape_for(o);
     let mut inst = TsShapeInstance::new(shape.clone());
     let play = |inst: &mut TsShapeInstance, name: &str, pos: f32| {
         if let Some(seq) = shape.find_sequence(name) {
@@ -369,6 +391,7 @@ pub fn synthetic_world(n: usize) -> WorldView {
             pos,
             yaw: (i as f32) * 0.7,
             vel,
+            shape_file: None,
             threads: Vec::new(),
             team: i / 4 % 2,
             is_me: i == 0,
@@ -399,6 +422,7 @@ mod tests {
             pos: Vec3::new(5.0, 6.0, 0.0),
             yaw: 0.0,
             vel: Vec3::ZERO,
+            shape_file: None,
             threads: Vec::new(),
             team: 0,
             is_me: true,
