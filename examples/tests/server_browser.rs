@@ -6,7 +6,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::net::{SocketAddr, UdpSocket};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -19,10 +19,11 @@ use v12_master::{MasterConfig, MasterServer};
 
 #[path = "common/gui.rs"]
 mod gui;
+#[path = "common/procs.rs"]
+mod procs;
 use gui::{click, click_at};
 use v12_gui::screen_rect;
 
-const V12: &str = env!("CARGO_BIN_EXE_v12");
 const MOD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/game");
 
 struct Master {
@@ -62,51 +63,17 @@ struct Proc {
 
 impl Proc {
     fn start(args: &[&str]) -> Proc {
-        let mut child = Command::new(V12)
-            .arg("--mod")
-            .arg(MOD)
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .stdin(Stdio::null())
-            .spawn()
-            .expect("v12 starts");
-        let out = child.stdout.take().unwrap();
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(out).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (child, rx) = procs::start(args);
         Proc { child, rx }
     }
 
-    fn wait_for(&self, prefix: &str, limit: Duration) -> String {
-        let end = Instant::now() + limit;
-        while Instant::now() < end {
-            if let Ok(l) = self.rx.recv_timeout(Duration::from_millis(100))
-                && let Some(rest) = l.strip_prefix(prefix)
-            {
-                return rest.trim().to_string();
-            }
-        }
-        panic!("no line starting {prefix:?} within {limit:?}");
+    /// The address the server listens on (its `LISTENING` line).
+    fn listening(&self) -> String {
+        procs::listening(&self.rx)
     }
 
     fn lines_until_exit(&mut self, limit: Duration) -> Vec<String> {
-        let end = Instant::now() + limit;
-        let mut lines = Vec::new();
-        loop {
-            match self.rx.recv_timeout(Duration::from_millis(100)) {
-                Ok(l) => lines.push(l),
-                Err(mpsc::RecvTimeoutError::Disconnected) => break,
-                Err(mpsc::RecvTimeoutError::Timeout) if Instant::now() > end => break,
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
-            }
-        }
-        lines
+        procs::collect(&mut self.child, &self.rx, limit)
     }
 }
 
@@ -122,7 +89,7 @@ fn a_listed_server_is_found_by_the_query_and_joined_from_the_browser_screen() {
     let master = Master::start();
     let m = master.addr.to_string();
     let server = Proc::start(&["--dedicated", "--", "-port", "0", "-seconds", "60", "-master", &m]);
-    let game_addr: SocketAddr = server.wait_for("LISTENING ", Duration::from_secs(30)).parse().unwrap();
+    let game_addr: SocketAddr = server.listening().parse().unwrap();
 
     // The headless program's query prints what the master lists and the server answers.
     let mut found = Vec::new();
@@ -204,7 +171,7 @@ fn a_journaled_server_query_replays_with_no_master_or_server() {
     let master = Master::start();
     let m = master.addr.to_string();
     let server = Proc::start(&["--dedicated", "--", "-port", "0", "-seconds", "60", "-master", &m]);
-    server.wait_for("LISTENING ", Duration::from_secs(30));
+    server.listening();
     let servers = |lines: Vec<String>| -> Vec<String> {
         lines.into_iter().filter(|l| l.starts_with("SERVER ")).collect()
     };
@@ -247,7 +214,7 @@ fn a_dedicated_server_in_a_fleet_reports_ready_and_shutdown_to_agones() {
         }
     });
     let mut server = Proc::start(&["--dedicated", "--", "-port", "0", "-seconds", "1", "-agones", &sdk]);
-    server.wait_for("LISTENING ", Duration::from_secs(30));
+    server.listening();
     server.lines_until_exit(Duration::from_secs(30));
     let status = server.child.wait().unwrap();
     assert!(status.success(), "{status:?}");

@@ -98,17 +98,24 @@ impl PlayerTuning {
 
 /// A shape's collision box as half extents, from its datablock's `boundingBox` ("x y z", the
 /// full size in metres, the field PlayerData has in V12; V12 took a static shape's box from its
-/// shape file, which this engine does not load yet). Unset or junk: a 1 m cube.
-pub fn shape_half_extents(con: &Console, db: v12_console_vm::ObjectId) -> glam::Vec3 {
+/// shape file, which this engine does not load yet). Unset: a 1 m cube. Junk (not three
+/// positive numbers): the 1 m cube and `Err` with the text, for the caller to report.
+pub fn shape_half_extents(con: &Console, db: v12_console_vm::ObjectId) -> Result<glam::Vec3, String> {
+    let cube = glam::Vec3::splat(0.5);
     let v = con.get_field(db, "boundingBox");
-    let size: Vec<f32> = v
-        .as_text()
+    let text = v.as_text();
+    if text.trim().is_empty() {
+        return Ok(cube);
+    }
+    let size: Vec<f32> = text
         .split_whitespace()
         .filter_map(|w| w.parse::<f32>().ok().filter(|f| f.is_finite() && *f > 0.0))
         .collect();
     match size[..] {
-        [x, y, z] => glam::Vec3::new(x, y, z).clamp(glam::Vec3::splat(0.05), glam::Vec3::splat(500.0)) / 2.0,
-        _ => glam::Vec3::splat(0.5),
+        [x, y, z] => {
+            Ok(glam::Vec3::new(x, y, z).clamp(glam::Vec3::splat(0.05), glam::Vec3::splat(500.0)) / 2.0)
+        }
+        _ => Err(text.into_owned()),
     }
 }
 

@@ -224,7 +224,12 @@ fn on_add(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
     obj.falls = class == GameClass::Item && !c.get_field(id, "static").truthy();
     obj.tuning = crate::PlayerTuning::of_datablock(c, datablock);
     if class == GameClass::StaticShape {
-        obj.half_extents = crate::shape_half_extents(c, datablock);
+        obj.half_extents = crate::shape_half_extents(c, datablock).unwrap_or_else(|junk| {
+            c.warn(&format!(
+                "{class_name} {id}: boundingBox \"{junk}\" is not \"x y z\" in metres; a 1 m cube"
+            ));
+            glam::Vec3::splat(0.5)
+        });
     }
     let mut o = SceneObject::new(datablock, parse_vec3(&field(c, "position")));
     // The `rotation` field is "ax ay az degrees", as the mission's objects read it.
@@ -796,7 +801,7 @@ mod tests {
     fn static_shapes_block_players_at_their_bounding_box() {
         use v12_sim::moves::Move;
         use v12_sim::scene::ControlState;
-        let (mut con, shared, _) = game_console();
+        let (mut con, shared, out) = game_console();
         eval(
             &mut con,
             "datablock PlayerData(Ghostly) { playerCollisions = false; };\n\
@@ -812,6 +817,7 @@ mod tests {
         let (p, gen_id, crate_id) = (scene("$p"), scene("$gen"), scene("$crate"));
         assert_eq!(sh.objects[&gen_id].half_extents, Vec3::new(1.0, 1.0, 1.5));
         assert_eq!(sh.objects[&crate_id].half_extents, Vec3::splat(0.5), "junk: a 1 m cube");
+        assert!(out.all().contains("boundingBox \"big\" is not \"x y z\""), "{}", out.all());
         let shapes = crate::server::player_obstacles(&sh, &floor(), false);
         assert_eq!(shapes.len(), 2, "the shapes, not the players");
         let tuning = sh.objects[&p].tuning;

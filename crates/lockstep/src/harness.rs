@@ -132,8 +132,6 @@ impl<G: LockstepGame> Endpoint for RelayNode<G> {
 #[derive(Debug)]
 pub struct RelayWorld<G: LockstepGame> {
     h: Harness<RelayNode<G>>,
-    /// Link of each client (both directions).
-    links: Vec<LinkConfig>,
 }
 
 impl<G: LockstepGame> RelayWorld<G> {
@@ -159,7 +157,7 @@ impl<G: LockstepGame> RelayWorld<G> {
         }
         let nodes = std::iter::once(RelayNode::Server(server)).chain(clients).collect();
         let h = Harness::new(nodes, v12_netsim::LinkConfig::default(), seed ^ 0x5EED);
-        let mut w = Self { h, links: Vec::new() };
+        let mut w = Self { h };
         w.set_links(link);
         w
     }
@@ -200,7 +198,10 @@ impl<G: LockstepGame> RelayWorld<G> {
 
     /// Every client, player 1 first.
     pub fn clients(&self) -> impl Iterator<Item = &RelayClient<G>> {
-        (0..self.links.len()).map(|i| self.client(i))
+        self.h.nodes().iter().filter_map(|n| match n {
+            RelayNode::Client { client, .. } => Some(client),
+            RelayNode::Server(_) => None,
+        })
     }
 
     /// Freeze (or thaw) client `i`.
@@ -212,9 +213,7 @@ impl<G: LockstepGame> RelayWorld<G> {
 
     /// Every client's link (both directions) behaves as `link` from now on.
     pub fn set_links(&mut self, link: LinkConfig) {
-        let clients = self.h.nodes().len() - 1;
-        self.links = vec![link; clients];
-        for i in 1..=clients {
+        for i in 1..self.h.nodes().len() {
             self.h.network_mut().set_both(0, i, link.emulated(true));
         }
     }

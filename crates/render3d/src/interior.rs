@@ -2,8 +2,8 @@
 //! zones the scene graph finds visible from the camera through open portals are built, and a
 //! closed portal is drawn as a door that hides the room behind it.
 //!
-//! A face belongs to the zone in front of it (the zone holding a point just off its centre
-//! along its normal): a wall's outer face to the outside, its inner face to the room. Faces
+//! A face belongs to the zone in front of it (`Interior::face_zones`, found once at load):
+//! a wall's outer face to the outside, its inner face to the room. Faces
 //! are coloured by their material (a fixed palette; textures come later) and lit as the rest.
 
 use glam::{DVec3, Vec3};
@@ -60,13 +60,9 @@ pub fn build_interior_mesh(
         n
     };
     let normal_to_world = |n: DVec3| inst.transform().transform_vector3(n.as_vec3()).normalize_or_zero();
-    for face in &inst.interior.faces {
-        if face.points.len() < 3 {
-            continue;
-        }
-        let centre = face.points.iter().copied().sum::<DVec3>() / face.points.len() as f64;
-        let Some(zone) = inst.interior.find_zone(centre + face.normal * 0.05) else { continue };
-        if !seen(zone) {
+    for (face, zone) in inst.interior.faces.iter().zip(&inst.interior.face_zones) {
+        let Some(zone) = *zone else { continue };
+        if face.points.len() < 3 || !seen(zone) {
             continue;
         }
         let points: Vec<Vec3> = face.points.iter().map(|p| inst.to_world_point(p.as_vec3())).collect();

@@ -131,6 +131,9 @@ pub struct Interior {
     pub voxel_size: f64,
     /// What the import noticed but could build around (a portal joining one zone, ...).
     pub problems: Vec<String>,
+    /// The zone in front of each face (a wall's outer face is the outside's, its inner face
+    /// the room's); `None` for a face that looks into a brush. Drawing by zone reads it.
+    pub face_zones: Vec<Option<u16>>,
     grid: ZoneGrid,
 }
 
@@ -278,9 +281,18 @@ impl Interior {
             zone_count: 0,
             voxel_size: 0.25,
             problems: Vec::new(),
+            face_zones: Vec::new(),
             grid: ZoneGrid::default(),
         };
         interior.find_zones();
+        interior.face_zones = interior
+            .faces
+            .iter()
+            .map(|f| {
+                let centre = f.points.iter().copied().sum::<DVec3>() / f.points.len().max(1) as f64;
+                interior.find_zone(centre + f.normal * 0.05)
+            })
+            .collect();
         Ok(interior)
     }
 

@@ -274,8 +274,20 @@ pub fn register_mission_classes(con: &mut Console, world: MissionHandle) {
     con.register_method("Sky", "onAdd", 2, 2, "onAdd()", move |c, a| {
         if let Some(id) = a.this {
             let field = |name: &str| c.get_field(id, name).as_text().into_owned();
-            let sky =
-                SkyParams::from_fields(&field("visibleDistance"), &field("fogDistance"), &field("fogColor"));
+            let (visible, fog, color) = (field("visibleDistance"), field("fogDistance"), field("fogColor"));
+            // Junk keeps the default, with a word about it.
+            let number = |s: &str| s.trim().is_empty() || s.trim().parse::<f32>().is_ok_and(f32::is_finite);
+            let finite = |w: &str| w.parse::<f32>().is_ok_and(f32::is_finite);
+            let colour = color.trim().is_empty()
+                || color.split_whitespace().take(3).filter(|w| finite(w)).count() == 3;
+            for (name, ok) in
+                [("visibleDistance", number(&visible)), ("fogDistance", number(&fog)), ("fogColor", colour)]
+            {
+                if !ok {
+                    c.warn(&format!("Sky {id}: {name} is not a number (or \"r g b\"); the default is kept"));
+                }
+            }
+            let sky = SkyParams::from_fields(&visible, &fog, &color);
             w.borrow_mut().skies.insert(id, sky);
         }
         Value::Empty

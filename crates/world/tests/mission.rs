@@ -152,6 +152,29 @@ fn files_that_do_not_load_are_console_errors_naming_them() {
     assert!(w.terrains.is_empty() && w.interiors.is_empty());
 }
 
+/// A `Sky` enters the world with its fields, clamped; junk keeps the defaults with a warning.
+#[test]
+fn a_sky_takes_its_fields_and_junk_is_a_warning() {
+    let m = Mod::new();
+    let (mut con, world, sink) = console(m.resources());
+    con.eval("new Sky(Good) { visibleDistance = 800; fogDistance = 9000; fogColor = \"0.2 0.3 2\"; };")
+        .unwrap();
+    let good = world.borrow().sky().expect("a sky");
+    assert_eq!(
+        (good.visible_distance, good.fog_distance),
+        (800.0, 800.0),
+        "fog clamped to the visible distance"
+    );
+    assert_eq!(good.fog_color, glam::Vec3::new(0.2, 0.3, 1.0));
+    con.eval("Good.delete(); new Sky(Bad) { visibleDistance = \"far\"; fogColor = \"blue\"; };").unwrap();
+    let bad = world.borrow().sky().expect("a sky");
+    assert_eq!(bad, v12_world::SkyParams::default());
+    let warnings: Vec<String> =
+        sink.lines().into_iter().filter(|(l, _)| *l == Level::Warning).map(|(_, t)| t).collect();
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(warnings[0].contains("visibleDistance") && warnings[1].contains("fogColor"), "{warnings:?}");
+}
+
 /// The server's world objects as the ghost manager sees them.
 struct Ghosts(Vec<v12_world::mission::WorldObjectGhost>);
 

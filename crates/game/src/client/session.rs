@@ -291,7 +291,9 @@ impl ClientSession {
                 && self.datablock_class(g.datablock) == "StaticShapeData"
                 && let Some(&db) = self.block_local.get(&g.datablock)
             {
-                self.shape_boxes.insert(g.datablock, crate::shape_half_extents(con, db));
+                // The server reported junk already; the same default here.
+                let half = crate::shape_half_extents(con, db).unwrap_or(glam::Vec3::splat(0.5));
+                self.shape_boxes.insert(g.datablock, half);
             }
         }
         let m = self.motion();

@@ -38,17 +38,16 @@ impl ViewShapes {
                 .ok()
                 .map(Rc::new)
         };
-        let by_file = res
+        // Each file read once; the defaults are two of them.
+        let by_file: std::collections::HashMap<String, Rc<TsShape>> = res
             .search()
             .find("shapes/*.glb")
             .into_iter()
             .filter_map(|path| read(&path).map(|s| (path.to_ascii_lowercase(), s)))
             .collect();
-        Some(Rc::new(ViewShapes {
-            player: read("shapes/player.glb")?,
-            item: read("shapes/item.glb")?,
-            by_file,
-        }))
+        let player = by_file.get("shapes/player.glb")?.clone();
+        let item = by_file.get("shapes/item.glb")?.clone();
+        Some(Rc::new(ViewShapes { player, item, by_file }))
     }
 
     /// The shape object `o` is drawn with.
@@ -191,7 +190,7 @@ impl WorldView {
                 Some(s) if matches!(o.kind, ObjectKind::Player | ObjectKind::Item) => {
                     let shape = s.shape_for(o);
                     if frustum.sphere_visible(o.pos + shape.center, shape.radius + 0.5) {
-                        push_shape(&mut animated, s, o, self.time_ms, eye, scene);
+                        push_shape(&mut animated, shape, o, self.time_ms, eye, scene);
                     }
                 }
                 _ => push_object(scene, o, self.time_ms),
@@ -245,13 +244,12 @@ fn cycle(time_ms: u64, id: u32, period_ms: u64) -> f32 {
 /// jump while in the air and idle otherwise, in their team's colour; items spin and blink.
 fn push_shape(
     out: &mut Vec<v12_render_gl::Vertex3>,
-    s: &ViewShapes,
+    shape: &Rc<TsShape>,
     o: &ViewObject,
     time_ms: u64,
     eye: Vec3,
     scene: &mut Scene,
 ) {
-    let shape = s.shape_for(o);
     let mut inst = TsShapeInstance::new(shape.clone());
     let play = |inst: &mut TsShapeInstance, name: &str, pos: f32| {
         if let Some(seq) = shape.find_sequence(name) {
