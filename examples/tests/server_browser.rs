@@ -164,8 +164,7 @@ fn a_listed_server_is_found_by_the_query_and_joined_from_the_browser_screen() {
 /// are gone, prints the same server line (address, name, players, map and ping).
 #[test]
 fn a_journaled_server_query_replays_with_no_master_or_server() {
-    let dir = std::env::temp_dir().join(format!("v12-query-journal-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = procs::Scratch::new("query-journal");
     let journal = dir.join("query.jnl");
     let j = journal.to_str().unwrap();
     let master = Master::start();
@@ -190,7 +189,6 @@ fn a_journaled_server_query_replays_with_no_master_or_server() {
     let mut replay = Proc::start(&["--journal-play", j, "--", "-query", "-master", &m]);
     let replayed = servers(replay.lines_until_exit(Duration::from_secs(15)));
     assert_eq!(replayed, recorded, "the replay found another answer");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The fleet path: a dedicated server given an Agones SDK address says ready, stays

@@ -17,8 +17,7 @@ use std::time::{Duration, Instant};
 #[test]
 fn a_server_stopped_at_a_breakpoint_keeps_its_client_and_resumes() {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let dir = std::env::temp_dir().join(format!("v12-debugger-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = procs::Scratch::new("debugger");
     std::fs::write(
         dir.join("probe.cs"),
         format!("dbgSetParameters({port}, \"pw\");\necho(\"DEBUGGER open\");\n"),
@@ -78,8 +77,7 @@ fn a_server_stopped_at_a_breakpoint_keeps_its_client_and_resumes() {
 #[test]
 fn a_second_instance_attaches_as_the_debugger() {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let dir = std::env::temp_dir().join(format!("v12-debugger-probe-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = procs::Scratch::new("debugger-probe");
     std::fs::write(
         dir.join("probe.cs"),
         r#"function onDebuggerConnected() { echo("PROBE attached"); dbgBreakNext(); }
@@ -128,8 +126,7 @@ fn the_debugger_screen_attaches_steps_and_evaluates() {
     use v12_game::client::ui::ClientUi;
 
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let dir = std::env::temp_dir().join(format!("v12-debugger-screen-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = procs::Scratch::new("debugger-screen");
     std::fs::write(
         dir.join("work.cs"),
         "function work(%n)\n{\n   %twice = %n * 2;\n   return %twice;\n}\n\

@@ -104,8 +104,7 @@ fn a_server_with_a_token_key_admits_only_clients_with_its_tokens() {
 /// scoreboard agrees.
 #[test]
 fn capture_the_flag_mod_takes_and_captures_a_flag() {
-    let probe = std::env::temp_dir().join(format!("v12-ctf-probe-{}", std::process::id()));
-    std::fs::create_dir_all(&probe).unwrap();
+    let probe = procs::Scratch::new("ctf-probe");
     std::fs::write(
         probe.join("ctf_probe.cs"),
         "function probeTake()\n\
@@ -139,7 +138,6 @@ fn capture_the_flag_mod_takes_and_captures_a_flag() {
     let server_lines = collect(&mut server, &server_rx, Duration::from_secs(60));
     let client_lines = collect(&mut client, &client_rx, Duration::from_secs(30));
     let _ = (server.wait(), client.wait());
-    let _ = std::fs::remove_dir_all(&probe);
     let all = server_lines.join("\n");
     assert!(all.contains("server: CTF match of 5 s"), "{all}");
     assert!(all.contains("ctf: Runner joins red"), "{all}");
@@ -157,8 +155,7 @@ fn capture_the_flag_mod_takes_and_captures_a_flag() {
 /// walk agreed with the server's (few corrections).
 #[test]
 fn static_shapes_pen_a_player_in_on_server_and_client() {
-    let probe = std::env::temp_dir().join(format!("v12-pen-probe-{}", std::process::id()));
-    std::fs::create_dir_all(&probe).unwrap();
+    let probe = procs::Scratch::new("pen-probe");
     std::fs::write(
         probe.join("pen_probe.cs"),
         "datablock StaticShapeData(PenWall) { boundingBox = \"12 1 6\"; };\n\
@@ -203,7 +200,6 @@ fn static_shapes_pen_a_player_in_on_server_and_client() {
     let server_lines = collect(&mut server, &server_rx, Duration::from_secs(60)).join("\n");
     let client_lines = collect(&mut client, &client_rx, Duration::from_secs(30));
     let _ = (server.wait(), client.wait());
-    let _ = std::fs::remove_dir_all(&probe);
     assert!(server_lines.contains("PEN inside=1 moved=1"), "{server_lines}");
     let corrections = max_field(&client_lines, "FINAL", "corrections");
     // A few are expected: the walls block on the server a round trip before their ghosts
@@ -218,8 +214,7 @@ fn static_shapes_pen_a_player_in_on_server_and_client() {
 /// `resolveGhostID` finds it again; changing a ghost is a console error, not a crash.
 #[test]
 fn a_clients_ghosts_are_console_objects_its_scripts_can_query() {
-    let probe = std::env::temp_dir().join(format!("v12-ghost-probe-{}", std::process::id()));
-    std::fs::create_dir_all(&probe).unwrap();
+    let probe = procs::Scratch::new("ghost-probe");
     std::fs::write(
         probe.join("ghost_probe.cs"),
         "function probeGhosts()\n\
@@ -251,7 +246,6 @@ fn a_clients_ghosts_are_console_objects_its_scripts_can_query() {
     let client_lines = collect(&mut client, &client_rx, Duration::from_secs(30)).join("\n");
     let _ = collect(&mut server, &server_rx, Duration::from_secs(30));
     let _ = (server.wait(), client.wait());
-    let _ = std::fs::remove_dir_all(&probe);
     assert!(
         client_lines.contains("PROBE control=Player resolves=1 datablock=LightMale words=3"),
         "{client_lines}"
@@ -265,8 +259,7 @@ fn a_clients_ghosts_are_console_objects_its_scripts_can_query() {
 /// error, not a panic.
 #[test]
 fn a_journaled_server_replays_to_the_same_state_and_output() {
-    let dir = std::env::temp_dir().join(format!("v12-journal-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = procs::Scratch::new("journal");
     let journal = dir.join("server.jnl");
     let j = journal.to_str().unwrap();
     let (mut server, server_rx) =
@@ -299,7 +292,6 @@ fn a_journaled_server_replays_to_the_same_state_and_output() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("journal"), "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A demo begun mid-match: a bot's script starts `recordDemo` two seconds into the match and
@@ -309,8 +301,7 @@ fn a_journaled_server_replays_to_the_same_state_and_output() {
 #[test]
 fn a_mid_match_demo_plays_back_to_the_same_ghost_states() {
     let name = format!("demos/test-{}.dem", std::process::id());
-    let probe = std::env::temp_dir().join(format!("v12-demo-probe-{}", std::process::id()));
-    std::fs::create_dir_all(&probe).unwrap();
+    let probe = procs::Scratch::new("demo-probe");
     std::fs::write(
         probe.join("demo_probe.cs"),
         format!(
@@ -337,7 +328,6 @@ fn a_mid_match_demo_plays_back_to_the_same_ghost_states() {
     let bot_lines = collect(&mut bot, &bot_rx, Duration::from_secs(30));
     let _ = collect(&mut server, &server_rx, Duration::from_secs(30));
     let _ = (server.wait(), bot.wait());
-    let _ = std::fs::remove_dir_all(&probe);
     let hash = |lines: &[String]| lines.iter().find_map(|l| l.strip_prefix("DEMOHASH ").map(str::to_string));
     let recorded =
         hash(&bot_lines).unwrap_or_else(|| panic!("no DEMOHASH from the recording: {bot_lines:?}"));
@@ -377,8 +367,7 @@ fn a_mid_match_demo_plays_back_to_the_same_ghost_states() {
 /// other client plays on.
 #[test]
 fn owners_send_control_messages_and_others_are_dropped_as_cheaters() {
-    let probe = std::env::temp_dir().join(format!("v12-owner-probe-{}", std::process::id()));
-    std::fs::create_dir_all(&probe).unwrap();
+    let probe = procs::Scratch::new("owner-probe");
     std::fs::write(
         probe.join("cheat.cs"),
         "function cheat()\n\
@@ -415,7 +404,6 @@ fn owners_send_control_messages_and_others_are_dropped_as_cheaters() {
     let honest_lines = collect(&mut honest, &honest_rx, Duration::from_secs(30)).join("\n");
     let cheater_lines = collect(&mut cheater, &cheater_rx, Duration::from_secs(30)).join("\n");
     let _ = (server.wait(), honest.wait(), cheater.wait());
-    let _ = std::fs::remove_dir_all(&probe);
     assert!(server_lines.contains("server: Honest waves"), "{server_lines}");
     assert!(cheater_lines.contains("PROBE orders ghost"), "{cheater_lines}");
     assert!(
@@ -432,8 +420,7 @@ fn owners_send_control_messages_and_others_are_dropped_as_cheaters() {
 #[test]
 fn a_journaled_server_replays_its_telnet_console() {
     use std::io::{Read, Write};
-    let dir = std::env::temp_dir().join(format!("v12-journal-telnet-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = procs::Scratch::new("journal-telnet");
     let journal = dir.join("server.jnl");
     let j = journal.to_str().unwrap();
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port().to_string();
@@ -493,5 +480,4 @@ fn a_journaled_server_replays_its_telnet_console() {
     let (a, b) = (same(&recorded), same(&replayed));
     assert!(a.iter().any(|l| l == "TELNET 3"), "{a:?}");
     assert_eq!(a, b, "the replay's output differs");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -66,3 +66,35 @@ pub fn wait_for(rx: &mpsc::Receiver<String>, prefix: &str, seen: &mut Vec<String
 pub fn listening(rx: &mpsc::Receiver<String>) -> String {
     wait_for(rx, "LISTENING ", &mut Vec::new())["LISTENING ".len()..].trim().to_string()
 }
+
+/// A scratch folder for one test (a probe mod, a journal), removed when dropped.
+pub struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    /// `v12-<name>-<pid>` under the system's temporary folder, created empty.
+    pub fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("v12-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch folder");
+        Scratch(dir)
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
