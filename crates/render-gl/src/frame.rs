@@ -3,10 +3,16 @@
 //! seed's Sky object, fog fades everything to the fog colour by the visible distance.
 //!
 //! All of it is CPU work on the built mesh, so it is testable without a context: fog is a
-//! per-vertex blend towards the fog colour by distance from the eye, the sky a dome of
-//! coloured triangles around the eye, the cloud layer translucent quads above it.
+//! per-vertex blend towards the fog colour by distance from the eye (for coloured opaque
+//! triangles here; textured and translucent ones get the same blend in the shader, which
+//! knows the texel), the sky a dome of coloured triangles around the eye, the cloud layer
+//! translucent quads above it.
+//!
+//! Translucent triangles of every kind (coloured ones, clouds, an interior's windows) are
+//! sorted together, so a window is drawn after the objects behind it and before those in
+//! front, and drawn in runs of the same layers.
 
-use crate::scene::{CloudLayer, Scene, SceneMesh, Sky, Vertex3};
+use crate::scene::{CloudLayer, Layers, Scene, SceneMesh, Sky, TexVertex3, Vertex3};
 use crate::types::ColorI;
 use glam::{Vec2, Vec3};
 
@@ -15,10 +21,22 @@ use glam::{Vec2, Vec3};
 pub struct FrameMesh {
     /// The sky dome, drawn first, behind everything (no depth).
     pub sky: Vec<Vertex3>,
-    /// Opaque triangles and lines (depth tested and written).
+    /// Opaque triangles, lines and textured batches (depth tested and written).
     pub opaque: SceneMesh,
-    /// Translucent triangles, back to front (depth tested, not written).
-    pub translucent: Vec<Vertex3>,
+    /// Translucent triangles, back to front (depth tested, not written); coloured ones have
+    /// all weights zero.
+    pub translucent: Vec<TexVertex3>,
+    /// The translucent triangles in draw order as runs sharing their layers.
+    pub translucent_runs: Vec<TranslucentRun>,
+}
+
+/// Consecutive translucent vertices drawn with the same layers (none: colour only).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TranslucentRun {
+    pub layers: Option<Layers>,
+    /// First vertex in [`FrameMesh::translucent`] and the vertex count.
+    pub start: usize,
+    pub len: usize,
 }
 
 /// Rings and segments of the sky dome.
@@ -65,11 +83,46 @@ impl Scene {
             };
             mesh.triangles.iter_mut().for_each(fog);
             mesh.lines.iter_mut().for_each(fog);
-            translucent.iter_mut().for_each(fog);
         }
-        sort_back_to_front(&mut translucent, eye);
-        FrameMesh { sky: sky_tris, opaque: mesh, translucent }
+        let (glass, solid): (Vec<_>, Vec<_>) = mesh.textured.drain(..).partition(|b| b.translucent);
+        mesh.textured = solid;
+        let mut keyed = Vec::new();
+        for t in translucent.chunks_exact(3) {
+            keyed.push(keyed_triangle(None, [t[0], t[1], t[2]].map(|v| TexVertex3::colored(&v)), eye));
+        }
+        for (k, b) in glass.iter().enumerate() {
+            for t in b.triangles.chunks_exact(3) {
+                keyed.push(keyed_triangle(Some(k), [t[0], t[1], t[2]], eye));
+            }
+        }
+        keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut runs: Vec<TranslucentRun> = Vec::new();
+        let mut verts = Vec::with_capacity(keyed.len() * 3);
+        let mut last = None;
+        for (_, key, tri) in keyed {
+            match runs.last_mut() {
+                Some(r) if last == Some(key) => r.len += 3,
+                _ => runs.push(TranslucentRun {
+                    layers: key.map(|k| glass[k].layers.clone()),
+                    start: verts.len(),
+                    len: 3,
+                }),
+            }
+            last = Some(key);
+            verts.extend(tri);
+        }
+        FrameMesh { sky: sky_tris, opaque: mesh, translucent: verts, translucent_runs: runs }
     }
+}
+
+/// A triangle with its squared distance from `eye` (by its centre) and its batch.
+fn keyed_triangle(
+    key: Option<usize>,
+    t: [TexVertex3; 3],
+    eye: Vec3,
+) -> (f32, Option<usize>, [TexVertex3; 3]) {
+    let c = t.iter().map(|v| Vec3::from_array(v.pos)).sum::<Vec3>() / 3.0;
+    (c.distance_squared(eye), key, t)
 }
 
 /// Sorts whole triangles by their centres' distance from `eye`, farthest first.
@@ -195,7 +248,8 @@ mod tests {
         let f = scene.build_frame(Vec3::ZERO);
         assert_eq!(f.opaque.triangles.len(), 36);
         assert_eq!(f.translucent.len(), 72);
-        let dist = |t: &[Vertex3]| (t.iter().map(|v| Vec3::from_array(v.pos)).sum::<Vec3>() / 3.0).length();
+        let dist =
+            |t: &[TexVertex3]| (t.iter().map(|v| Vec3::from_array(v.pos)).sum::<Vec3>() / 3.0).length();
         let d: Vec<f32> = f.translucent.chunks(3).map(dist).collect();
         assert!(d.windows(2).all(|w| w[0] >= w[1]), "farthest first");
         assert!(d[0] > 19.0 && *d.last().unwrap() < 6.0);

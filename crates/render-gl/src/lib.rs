@@ -9,6 +9,7 @@ mod headless;
 mod image;
 mod renderer;
 mod scene;
+mod shader;
 mod target;
 mod texture;
 mod types;
@@ -22,11 +23,14 @@ pub use font::{
     ColorCode, ColorTable, DEFAULT_FONT_TTF, Font, FontFace, GlyphInfo, GlyphQuad, register_font_loader,
     strip_color_codes,
 };
-pub use frame::{FrameMesh, sort_back_to_front};
+pub use frame::{FrameMesh, TranslucentRun, sort_back_to_front};
 pub use headless::{GlFlavor, HeadlessContext};
 pub use image::{GOLDEN_TOLERANCE, Image, ImageDiff, MAX_IMAGE_SIDE, check_golden};
 pub use renderer::{FrameStats, Renderer};
-pub use scene::{CloudLayer, MAX_GRID_CELLS, Scene, SceneMesh, Shape, Sky, Vertex3};
+pub use scene::{
+    CloudLayer, Layers, MAX_GRID_CELLS, MAX_LAYERS, Scene, SceneMesh, Shape, Sky, TexVertex3, TexturedBatch,
+    Vertex3,
+};
 pub use target::OffscreenTarget;
 pub use texture::{TextureFilter, TextureHandle, TextureManager, TextureStats};
 pub use types::{ColorI, Point2I, RectI};

@@ -14,7 +14,8 @@ use crate::draw_list::{BitmapDst, DrawCommand, DrawList, line_runs};
 use crate::error::{RenderError, Result};
 use crate::font::{ColorTable, Font, GlyphQuad};
 use crate::image::Image;
-use crate::scene::{Scene, Vertex3};
+use crate::scene::{Layers, Scene, Vertex3};
+use crate::shader::{TexturedPrograms, ViewUniforms, as_bytes, compile};
 use crate::texture::{TextureFilter, TextureHandle, TextureManager};
 use crate::types::{ColorI, Point2I, RectI};
 use glow::HasContext;
@@ -40,8 +41,10 @@ pub struct FrameStats {
     pub quads: u32,
     /// Vertices sent, 2D and 3D.
     pub vertices: u32,
-    /// Bitmaps skipped because their texture could not be loaded.
+    /// Bitmaps skipped, and 3D layers drawn white, because their texture could not be loaded.
     pub missing_textures: u32,
+    /// 3D triangles drawn (the sky dome not counted).
+    pub triangles: u32,
 }
 
 const VS_2D: &str = r"
@@ -98,58 +101,12 @@ struct Gpu {
     u_mvp: Option<glow::UniformLocation>,
     vao3d: glow::VertexArray,
     vbo3d: glow::Buffer,
-}
-
-/// Views a slice of plain `repr(C)` vertices as bytes for upload.
-fn as_bytes<T: Copy>(v: &[T]) -> &[u8] {
-    // SAFETY: only called with Vertex2/Vertex3, `repr(C)` structs of f32 and u8 fields with
-    // no padding (20 and 16 bytes), so every byte is initialised; the length is exact.
-    unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v)) }
-}
-
-fn compile(gl: &glow::Context, header: &str, vs: &str, fs: &str, attribs: &[&str]) -> Result<glow::Program> {
-    // SAFETY: shader and program objects are created, used and deleted here on the current
-    // context; sources are plain strings.
-    unsafe {
-        let program = gl.create_program().map_err(RenderError::Gl)?;
-        let mut shaders = Vec::new();
-        for (kind, src) in [(glow::VERTEX_SHADER, vs), (glow::FRAGMENT_SHADER, fs)] {
-            let s = gl.create_shader(kind).map_err(RenderError::Gl)?;
-            gl.shader_source(s, &format!("{header}{src}"));
-            gl.compile_shader(s);
-            if !gl.get_shader_compile_status(s) {
-                let log = gl.get_shader_info_log(s);
-                gl.delete_shader(s);
-                gl.delete_program(program);
-                return Err(RenderError::Gl(format!("shader compile: {log}")));
-            }
-            gl.attach_shader(program, s);
-            shaders.push(s);
-        }
-        for (i, name) in attribs.iter().enumerate() {
-            gl.bind_attrib_location(program, i as u32, name);
-        }
-        gl.link_program(program);
-        for s in shaders {
-            gl.detach_shader(program, s);
-            gl.delete_shader(s);
-        }
-        if !gl.get_program_link_status(program) {
-            let log = gl.get_program_info_log(program);
-            gl.delete_program(program);
-            return Err(RenderError::Gl(format!("program link: {log}")));
-        }
-        Ok(program)
-    }
+    textured: TexturedPrograms,
 }
 
 impl Gpu {
     fn new(gl: &glow::Context) -> Result<Self> {
-        let header = if gl.version().is_embedded {
-            "#version 300 es\nprecision highp float;\n"
-        } else {
-            "#version 330 core\n"
-        };
+        let header = crate::shader::header(gl);
         let prog2d = compile(gl, header, VS_2D, FS_2D, &["a_pos", "a_uv", "a_color"])?;
         let prog3d = compile(gl, header, VS_3D, FS_3D, &["a_pos", "a_color"])?;
         // SAFETY: creating buffers/VAOs and describing their layouts, which match Vertex2
@@ -184,6 +141,7 @@ impl Gpu {
                 prog3d,
                 vao3d,
                 vbo3d,
+                textured: TexturedPrograms::new(gl)?,
             })
         }
     }
@@ -198,6 +156,7 @@ impl Gpu {
             gl.delete_buffer(self.vbo2d);
             gl.delete_buffer(self.vbo3d);
         }
+        self.textured.destroy(gl);
     }
 }
 
@@ -212,6 +171,8 @@ pub struct Renderer {
     face: crate::font::FontFace,
     face_generation: u32,
     retained: HashMap<Arc<str>, TextureHandle>,
+    /// Texture names that failed to load (not tried again until the purge).
+    missing: std::collections::HashSet<Arc<str>>,
     width: u32,
     height: u32,
     clip_stack: Vec<RectI>,
@@ -247,6 +208,7 @@ impl Renderer {
             face: crate::font::FontFace::embedded(),
             face_generation: 0,
             retained: HashMap::new(),
+            missing: Default::default(),
             width: 1,
             height: 1,
             clip_stack: Vec::new(),
@@ -565,18 +527,38 @@ impl Renderer {
     }
 
     /// Renders a scene into `viewport` (clipped by the clip rect), then returns to 2D.
+    ///
+    /// The render images in order: the sky behind everything (neither tested nor written in
+    /// depth), the opaque triangles, lines and textured batches, then every translucent
+    /// triangle back to front (tested, not written, so each shows what is behind it).
     pub fn draw_scene(&mut self, viewport: RectI, camera: &Camera, scene: &Scene) {
         self.flush();
         let clip = self.clip_rect().intersect(&viewport);
-        if clip.is_empty() {
+        if clip.is_empty() || self.gpu.is_none() {
             return;
         }
-        let Some(gpu) = &self.gpu else { return };
-        let frame = scene.build_frame(camera.position());
-        let mvp = camera.view_projection(viewport);
+        let eye = camera.position();
+        let frame = scene.build_frame(eye);
+        let opaque_tex: Vec<Vec<glow::Texture>> =
+            frame.opaque.textured.iter().map(|b| self.layer_textures(Some(&b.layers))).collect();
+        let run_tex: Vec<Vec<glow::Texture>> =
+            frame.translucent_runs.iter().map(|r| self.layer_textures(r.layers.as_ref())).collect();
+        let (fog, fog_color) = match &scene.sky {
+            Some(s) => ([s.fog_distance, s.visible_distance], s.fog_color),
+            None => ([f32::MAX, f32::MAX], ColorI::WHITE),
+        };
+        let c = fog_color.to_f32();
+        let view = ViewUniforms {
+            mvp: camera.view_projection(viewport).to_cols_array(),
+            eye: eye.to_array(),
+            fog,
+            fog_color: [c[0], c[1], c[2]],
+        };
+        let Some(gpu) = &mut self.gpu else { return };
         let gl = &self.gl;
         let h = self.height as i32;
         let mut calls = 0;
+        let mut failed = None;
         // SAFETY: state setting and draws with this context's program/VAO/buffer; vertex
         // bytes match the 3D layout and counts are the uploaded vertex counts.
         unsafe {
@@ -594,19 +576,15 @@ impl Renderer {
             }
             gl.clear(bits);
             gl.use_program(Some(gpu.prog3d));
-            gl.uniform_matrix_4_f32_slice(gpu.u_mvp.as_ref(), false, &mvp.to_cols_array());
+            gl.uniform_matrix_4_f32_slice(gpu.u_mvp.as_ref(), false, &view.mvp);
             gl.bind_vertex_array(Some(gpu.vao3d));
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(gpu.vbo3d));
-            // The render images in order: the sky behind everything (neither tested nor
-            // written in depth), the opaque triangles and lines, then the translucent ones
-            // back to front (tested, not written, so each shows what is behind it).
             let passes = [
-                (glow::TRIANGLES, &frame.sky, false, false),
-                (glow::TRIANGLES, &frame.opaque.triangles, true, true),
-                (glow::LINES, &frame.opaque.lines, true, true),
-                (glow::TRIANGLES, &frame.translucent, true, false),
+                (glow::TRIANGLES, &frame.sky, false),
+                (glow::TRIANGLES, &frame.opaque.triangles, true),
+                (glow::LINES, &frame.opaque.lines, true),
             ];
-            for (mode, verts, test, write) in passes {
+            for (mode, verts, test) in passes {
                 if verts.is_empty() {
                     continue;
                 }
@@ -615,21 +593,75 @@ impl Renderer {
                 } else {
                     gl.disable(glow::DEPTH_TEST);
                 }
-                gl.depth_mask(write);
                 gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, as_bytes::<Vertex3>(verts), glow::STREAM_DRAW);
                 gl.draw_arrays(mode, 0, verts.len() as i32);
                 calls += 1;
             }
+            gl.enable(glow::DEPTH_TEST);
+            for (b, tex) in frame.opaque.textured.iter().zip(&opaque_tex) {
+                if !b.triangles.is_empty() {
+                    failed = failed.or(gpu.textured.draw(gl, tex, &b.triangles, &view).err());
+                    calls += 1;
+                }
+            }
+            gl.depth_mask(false);
+            for (r, tex) in frame.translucent_runs.iter().zip(&run_tex) {
+                let verts = frame.translucent.get(r.start..r.start + r.len).unwrap_or_default();
+                failed = failed.or(gpu.textured.draw(gl, tex, verts, &view).err());
+                calls += 1;
+            }
             gl.depth_mask(true);
             gl.disable(glow::DEPTH_TEST);
+            gl.bind_vertex_array(None);
             gl.viewport(0, 0, self.width as i32, h);
         }
+        if let Some(e) = failed {
+            tracing::error!(error = %e, "textured 3D draw failed");
+        }
+        let textured: usize = frame.opaque.textured.iter().map(|b| b.triangles.len()).sum();
         self.stats.draw_calls += calls;
         self.stats.vertices += (frame.sky.len()
             + frame.opaque.triangles.len()
             + frame.opaque.lines.len()
+            + textured
             + frame.translucent.len()) as u32;
+        self.stats.triangles +=
+            ((frame.opaque.triangles.len() + textured + frame.translucent.len()) / 3) as u32;
+        // The 2D batches expect the 2D program and texture state to be set again.
+        self.batch_tex = None;
         self.apply_scissor();
+    }
+
+    /// The GL textures of a batch's layers (none for colour only), each loaded once through
+    /// the texture manager, mipmapped and repeating; a layer that cannot be loaded samples
+    /// white (counted in `missing_textures`, warned about once).
+    fn layer_textures(&mut self, layers: Option<&Layers>) -> Vec<glow::Texture> {
+        let Some(layers) = layers else { return Vec::new() };
+        let mut out = Vec::with_capacity(layers.len());
+        for name in layers.iter() {
+            let handle = match self.retained.get(name) {
+                Some(h) => Some(h.clone()),
+                None if self.missing.contains(name) => None,
+                None => match self.textures.load(&self.gl, name, TextureFilter::Mipmapped) {
+                    Ok(h) => {
+                        self.retained.insert(name.clone(), h.clone());
+                        Some(h)
+                    }
+                    Err(_) => {
+                        self.missing.insert(name.clone());
+                        None
+                    }
+                },
+            };
+            if handle.is_none() {
+                self.stats.missing_textures += 1;
+            }
+            let handle = handle.unwrap_or_else(|| self.white.clone());
+            if let Some(t) = self.textures.gl_texture(&handle) {
+                out.push(t);
+            }
+        }
+        out
     }
 
     /// The texture for a draw-list name: a live texture of that name, else the PNG file at
@@ -653,6 +685,7 @@ impl Renderer {
     /// Lets go of textures that draw lists loaded by path (they are freed if unused).
     pub fn purge_draw_list_textures(&mut self) {
         self.retained.clear();
+        self.missing.clear();
     }
 
     /// Executes a draw list. Bad input (a missing texture, an unmatched pop) is logged and

@@ -17,9 +17,40 @@ pub enum Shape {
     Line { from: Vec3, to: Vec3, color: ColorI },
     /// A square grid of lines on the plane z = `center.z` (unlit), `cells` squares a side.
     Grid { center: Vec3, cell_size: f32, cells: u32, color: ColorI },
-    /// Triangles already lit (three vertices each), drawn as they are: a terrain's patches,
+    /// Triangles already lit (three vertices each), drawn as they are: a shape's meshes,
     /// built by a layer that knows the shape.
     Mesh { triangles: std::sync::Arc<Vec<Vertex3>> },
+    /// Textured triangles already lit: a terrain's patches or an interior's faces. Each
+    /// vertex's [`TexVertex3::weights`] blend the `layers` (texture names, at most
+    /// [`MAX_LAYERS`]) on the GPU; a layer whose texture cannot be loaded samples white.
+    /// Translucent batches are drawn after the opaque world, back to front with the rest.
+    Textured { layers: Layers, triangles: std::sync::Arc<Vec<TexVertex3>>, translucent: bool },
+}
+
+/// The texture names a textured batch blends, in weight order.
+pub type Layers = std::sync::Arc<[std::sync::Arc<str>]>;
+
+/// Most textures one batch blends (V12's terrain held 8 materials).
+pub const MAX_LAYERS: usize = 8;
+
+/// A vertex of the textured meshes: world position, texture coordinate (repeating), lit
+/// colour (multiplies the blended texels) and the weight of each layer (0..=255; they
+/// should sum to 255, all zero draws the colour alone).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[repr(C)]
+pub struct TexVertex3 {
+    pub pos: [f32; 3],
+    pub uv: [f32; 2],
+    pub color: [u8; 4],
+    pub weights: [u8; MAX_LAYERS],
+}
+
+impl TexVertex3 {
+    /// A vertex that draws only its colour (no texture): how coloured translucent triangles
+    /// join the textured ones in one back-to-front order.
+    pub fn colored(v: &Vertex3) -> Self {
+        TexVertex3 { pos: v.pos, color: v.color, ..TexVertex3::default() }
+    }
 }
 
 /// Everything a 3D view region shows: shapes, a sky colour and one directional light.
@@ -90,11 +121,20 @@ pub struct Vertex3 {
     pub color: [u8; 4],
 }
 
-/// Triangles (lit) and line segments (unlit) ready to upload.
+/// Triangles (lit) and line segments (unlit) ready to upload, and the textured batches.
 #[derive(Debug, Default, Clone)]
 pub struct SceneMesh {
     pub triangles: Vec<Vertex3>,
     pub lines: Vec<Vertex3>,
+    pub textured: Vec<TexturedBatch>,
+}
+
+/// Textured triangles and the layers their weights blend.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TexturedBatch {
+    pub layers: Layers,
+    pub triangles: std::sync::Arc<Vec<TexVertex3>>,
+    pub translucent: bool,
 }
 
 const SPHERE_RINGS: u32 = 12;
@@ -119,6 +159,7 @@ impl Scene {
         };
         let mut lines = Vec::new();
         let mut meshes = Vec::new();
+        let mut textured = Vec::new();
         for shape in &self.shapes {
             match *shape {
                 Shape::Box { center, half_extents, rotation_z, color } => {
@@ -163,6 +204,10 @@ impl Scene {
                 }
                 Shape::Line { from, to, color } => lines.push((from, to, color)),
                 Shape::Mesh { ref triangles } => meshes.push(triangles.clone()),
+                Shape::Textured { ref layers, ref triangles, translucent } => {
+                    let layers: Layers = layers.iter().take(MAX_LAYERS).cloned().collect();
+                    textured.push(TexturedBatch { layers, triangles: triangles.clone(), translucent });
+                }
                 Shape::Grid { center, cell_size, cells, color } => {
                     let cells = cells.min(MAX_GRID_CELLS);
                     let half = cell_size * cells as f32 * 0.5;
@@ -182,6 +227,7 @@ impl Scene {
                 }
             }
         }
+        m.textured = textured;
         for (a, b, c) in lines {
             m.lines.push(Vertex3 { pos: a.to_array(), color: c.to_array() });
             m.lines.push(Vertex3 { pos: b.to_array(), color: c.to_array() });

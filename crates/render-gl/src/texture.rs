@@ -24,6 +24,9 @@ pub enum TextureFilter {
     Linear,
     /// Nearest texel (blocky stretching, exact pixels).
     Nearest,
+    /// For the 3D world: mipmapped (trilinear, so distant ground does not shimmer) and
+    /// repeating, as terrain and interior textures tile.
+    Mipmapped,
 }
 
 #[derive(Debug)]
@@ -98,10 +101,11 @@ impl std::fmt::Debug for TextureManager {
 }
 
 fn upload(gl: &glow::Context, image: &Image, filter: TextureFilter) -> Result<glow::Texture> {
-    let f = match filter {
-        TextureFilter::Linear => glow::LINEAR,
-        TextureFilter::Nearest => glow::NEAREST,
-    } as i32;
+    let (min, mag, wrap) = match filter {
+        TextureFilter::Linear => (glow::LINEAR, glow::LINEAR, glow::CLAMP_TO_EDGE),
+        TextureFilter::Nearest => (glow::NEAREST, glow::NEAREST, glow::CLAMP_TO_EDGE),
+        TextureFilter::Mipmapped => (glow::LINEAR_MIPMAP_LINEAR, glow::LINEAR, glow::REPEAT),
+    };
     // SAFETY: the pixel slice holds exactly width*height RGBA8 texels (Image guarantees it)
     // and UNPACK_ALIGNMENT 1 matches its tight rows; the texture is created here.
     unsafe {
@@ -119,10 +123,13 @@ fn upload(gl: &glow::Context, image: &Image, filter: TextureFilter) -> Result<gl
             glow::UNSIGNED_BYTE,
             glow::PixelUnpackData::Slice(Some(image.pixels())),
         );
-        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MIN_FILTER, f);
-        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAG_FILTER, f);
-        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_S, glow::CLAMP_TO_EDGE as i32);
-        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_T, glow::CLAMP_TO_EDGE as i32);
+        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MIN_FILTER, min as i32);
+        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAG_FILTER, mag as i32);
+        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_S, wrap as i32);
+        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_T, wrap as i32);
+        if filter == TextureFilter::Mipmapped {
+            gl.generate_mipmap(glow::TEXTURE_2D);
+        }
         Ok(tex)
     }
 }

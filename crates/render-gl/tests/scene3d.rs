@@ -135,3 +135,93 @@ fn sky_fog_clouds_and_translucency_golden() {
     let top = img.get(80, 1).unwrap();
     assert!(top[2] > top[0] + 30, "zenith {top:?}");
 }
+
+/// A ground of two layers blended by vertex weights on the GPU (red on the left edge, blue
+/// on the right, both halves in between), a textured glass pane drawn after the opaque
+/// world in the one back-to-front order, and a layer that names no texture drawn white and
+/// counted.
+#[test]
+fn layers_blend_on_the_gpu_and_textured_glass_is_sorted_with_the_rest() {
+    use v12_render_gl::{Layers, TexVertex3, TextureFilter};
+    let mut h = Harness::new(160, 120);
+    let solid = |c: [u8; 4]| v12_render_gl::Image::new(4, 4, c);
+    let red =
+        h.renderer.insert_texture("t/red", solid([230, 30, 30, 255]), TextureFilter::Mipmapped).unwrap();
+    let blue =
+        h.renderer.insert_texture("t/blue", solid([30, 30, 230, 255]), TextureFilter::Mipmapped).unwrap();
+    let glass =
+        h.renderer.insert_texture("t/glass", solid([40, 220, 40, 110]), TextureFilter::Mipmapped).unwrap();
+    let v = |x: f32, y: f32, z: f32, w: [u8; 2]| TexVertex3 {
+        pos: [x, y, z],
+        uv: [x / 4.0, y / 4.0],
+        color: [255; 4],
+        weights: [w[0], w[1], 0, 0, 0, 0, 0, 0],
+    };
+    let quad = |a: TexVertex3, b: TexVertex3, c: TexVertex3, d: TexVertex3| vec![a, b, c, a, c, d];
+    let ground = quad(
+        v(-10.0, 0.0, 0.0, [255, 0]),
+        v(10.0, 0.0, 0.0, [0, 255]),
+        v(10.0, 30.0, 0.0, [0, 255]),
+        v(-10.0, 30.0, 0.0, [255, 0]),
+    );
+    let pane = quad(
+        v(-2.0, 8.0, 0.5, [255, 0]),
+        v(2.0, 8.0, 0.5, [255, 0]),
+        v(2.0, 8.0, 3.5, [255, 0]),
+        v(-2.0, 8.0, 3.5, [255, 0]),
+    );
+    let layers = |names: &[&str]| -> Layers { names.iter().map(|n| Arc::from(*n)).collect() };
+    let scene = Scene {
+        shapes: vec![
+            Shape::Textured {
+                layers: layers(&["t/red", "t/blue"]),
+                triangles: Arc::new(ground),
+                translucent: false,
+            },
+            Shape::Box {
+                center: Vec3::new(0.0, 12.0, 2.0),
+                half_extents: Vec3::splat(1.0),
+                rotation_z: 0.0,
+                color: ColorI::WHITE,
+            },
+            Shape::Textured { layers: layers(&["t/glass"]), triangles: Arc::new(pane), translucent: true },
+            Shape::Textured {
+                layers: layers(&["no/such/texture"]),
+                triangles: Arc::new(quad(
+                    v(6.0, 10.0, 0.01, [255, 0]),
+                    v(8.0, 10.0, 0.01, [255, 0]),
+                    v(8.0, 12.0, 0.01, [255, 0]),
+                    v(6.0, 12.0, 0.01, [255, 0]),
+                )),
+                translucent: false,
+            },
+        ],
+        ambient: 1.0,
+        ..Scene::default()
+    };
+    let cam = Camera::look_at(Vec3::new(0.0, -2.0, 3.0), Vec3::new(0.0, 12.0, 1.5), 1.4, 0.3, 200.0);
+    let vp = RectI::new(0, 0, 160, 120);
+    let img = h.frame(|r| r.draw_scene(vp, &cam, &scene));
+    check_golden("textured_layers_glass", &img);
+    let at = |p: Vec3| {
+        let s = cam.point_to_screen(p, vp).unwrap();
+        img.get(s.x as u32, s.y as u32).unwrap().map(i32::from)
+    };
+    let left = at(Vec3::new(-6.0, 5.0, 0.0));
+    let right = at(Vec3::new(6.0, 5.0, 0.0));
+    let middle = at(Vec3::new(0.0, 20.0, 0.0));
+    assert!(left[0] > left[2] + 80, "red layer on the left: {left:?}");
+    assert!(right[2] > right[0] + 80, "blue layer on the right: {right:?}");
+    assert!((middle[0] - middle[2]).abs() < 40 && middle[0] > 90, "both halves between: {middle:?}");
+    // The white box behind the glass is tinted green, the glass drawn after it.
+    let boxed = at(Vec3::new(0.0, 11.0, 2.0));
+    assert!(
+        boxed[1] > boxed[0] + 60 && boxed[1] > boxed[2] + 60 && boxed[0] > 80,
+        "box through glass: {boxed:?}"
+    );
+    // The missing layer is drawn white and counted.
+    assert_eq!(at(Vec3::new(7.0, 11.0, 0.01)), [255, 255, 255, 255]);
+    assert!(h.renderer.stats().missing_textures >= 1);
+    assert!(h.renderer.stats().triangles >= 8);
+    drop((red, blue, glass));
+}
