@@ -61,6 +61,7 @@ fn world() -> WorldView {
         }),
         first_person: false,
         time_ms: 500,
+        ..WorldView::default()
     }
 }
 

@@ -12,25 +12,82 @@ use v12_world::terrain_file;
 
 const MOD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/game");
 
+/// The README's formula: the height (m) and material of grid point / square (i, j).
+fn arena(i: i64, j: i64) -> (f64, u8) {
+    let (x, y) =
+        ((if i < 128 { i } else { i - 256 }) as f64 * 8.0, (if j < 128 { j } else { j - 256 }) as f64 * 8.0);
+    let d = x.abs().max(y.abs());
+    let h = if d > 64.0 {
+        ((d - 64.0) / 96.0).min(1.0) * (18.0 + 10.0 * (x * 0.013).sin() * (y * 0.011).cos())
+    } else {
+        0.0
+    };
+    let material = if d <= 48.0 {
+        1
+    } else if h > 22.0 {
+        2
+    } else {
+        0
+    };
+    (h, material)
+}
+
 #[test]
 fn the_arena_terrain_is_its_formula() {
-    let t = terrain_file::read(&std::fs::read(Path::new(MOD).join("terrains/arena.ter")).unwrap()).unwrap();
+    let path = Path::new(MOD).join("terrains/arena.ter");
+    if std::env::var_os("V12_BLESS").is_some() {
+        let (mut heights, mut materials) = (Vec::new(), Vec::new());
+        for j in 0..256i64 {
+            for i in 0..256i64 {
+                let (h, m) = arena(i, j);
+                heights.push((h * 32.0).round() as u16);
+                materials.push(m);
+            }
+        }
+        let names = vec!["Grass".to_string(), "Dirt".to_string(), "Rock".to_string()];
+        let block = v12_world::TerrainBlock::from_parts(8.0, heights, materials, names).unwrap();
+        std::fs::write(&path, terrain_file::write(&block)).unwrap();
+    }
+    let t = terrain_file::read(&std::fs::read(&path).unwrap()).unwrap();
     assert_eq!(t.square_size(), 8.0);
+    assert_eq!(t.material_names, ["Grass", "Dirt", "Rock"]);
     for j in 0..256i64 {
         for i in 0..256i64 {
-            let (x, y) = (
-                (if i < 128 { i } else { i - 256 }) as f64 * 8.0,
-                (if j < 128 { j } else { j - 256 }) as f64 * 8.0,
-            );
-            let d = x.abs().max(y.abs());
-            let h = if d > 64.0 {
-                ((d - 64.0) / 96.0).min(1.0) * (18.0 + 10.0 * (x * 0.013).sin() * (y * 0.011).cos())
-            } else {
-                0.0
-            };
+            let (h, m) = arena(i, j);
             assert_eq!(t.raw_height(i, j), (h * 32.0).round() as u16, "grid point ({i}, {j})");
+            assert_eq!(t.material(i, j), m, "square ({i}, {j})");
         }
     }
+}
+
+/// The example's building is the world crate's two rooms with a window, and every material
+/// of the terrain and the building finds its bitmap beside the file; only the window's glass
+/// is see-through.
+#[test]
+fn the_mission_materials_are_all_found() {
+    let building = std::fs::read_to_string(Path::new(MOD).join("interiors/two_rooms.map")).unwrap();
+    let data = include_str!("../../crates/world/data/two_rooms_window.map");
+    let body = |s: &str| s.lines().filter(|l| !l.starts_with("//")).collect::<Vec<_>>().join("\n");
+    assert_eq!(
+        body(&building),
+        body(data),
+        "interiors/two_rooms.map is crates/world/data/two_rooms_window.map"
+    );
+    let mut con = Console::new();
+    con.set_file_root(MOD);
+    let resources = v12_game::mod_files::install(&mut con, Path::new(MOD), &[]).unwrap();
+    let world = v12_game::mission::install(&mut con, resources);
+    con.exec_file("missions/arena.mis").unwrap();
+    let materials = v12_game::mission::world_materials(&world);
+    assert_eq!(materials.len(), 2, "the terrain and the building");
+    let mut names = Vec::new();
+    for m in materials.values().flat_map(|m| m.iter()) {
+        assert!(m.found, "{m:?}");
+        assert_eq!(m.translucent, m.name == "WINDOW", "{m:?}");
+        names.push(m.name.clone());
+    }
+    names.sort();
+    assert_eq!(names, ["CEILING", "Dirt", "FLOOR", "Grass", "Rock", "WALL", "WINDOW"]);
 }
 
 #[test]

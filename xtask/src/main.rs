@@ -18,6 +18,7 @@ mod files;
 mod fuzz;
 mod layers;
 mod shapes;
+mod textures;
 #[cfg(test)]
 mod tidy;
 
@@ -69,6 +70,9 @@ enum Task {
     /// Write the example game's shapes (`examples/game/shapes/*.glb`: a player, a flag and
     /// an item, made from boxes) from their definitions in `xtask/src/shapes.rs`.
     Shapes,
+    /// Write the example game's material bitmaps (`examples/game/terrains/*.png` and
+    /// `examples/game/interiors/*.png`, seeded noise) from `xtask/src/textures.rs`.
+    Textures,
     /// Run the criterion benchmarks and print each one's ratio to its baseline
     /// (`--report-only` reads the last results; other arguments go to `cargo bench`).
     Bench {
@@ -92,6 +96,7 @@ fn main() -> ExitCode {
         Task::Fuzz { seconds, targets } => ("fuzz", fuzz::run(&root, *seconds, targets)),
         Task::Bench { args } => ("bench", bench::run(&root, args)),
         Task::Shapes => ("shapes", shapes::write_all(&root.join("examples/game/shapes"))),
+        Task::Textures => ("textures", textures::write_all(&root.join("examples/game"))),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

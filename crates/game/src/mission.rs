@@ -6,6 +6,7 @@
 //! `WorldGhosts`), far above its scene ghosts.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use v12_console_vm::Console;
@@ -144,6 +145,13 @@ pub fn first_terrain(world: &MissionHandle) -> Option<Rc<v12_world::TerrainBlock
     w.terrains.keys().min().map(|id| w.terrains[id].clone())
 }
 
+/// The materials of every terrain and interior of a world, by object id (each found once,
+/// when the object was added).
+pub fn world_materials(world: &MissionHandle) -> HashMap<u32, Rc<[v12_world::WorldMaterial]>> {
+    let w = world.borrow();
+    w.terrains.keys().chain(w.interiors.keys()).map(|&id| (id, w.materials(id))).collect()
+}
+
 /// The solid brushes of every interior of a world as world-space boxes (centre, half size),
 /// for a view that draws boxes.
 pub fn interior_boxes(world: &MissionHandle) -> Vec<(glam::Vec3, glam::Vec3)> {
@@ -153,7 +161,7 @@ pub fn interior_boxes(world: &MissionHandle) -> Vec<(glam::Vec3, glam::Vec3)> {
     let mut out = Vec::new();
     for id in ids {
         let inst = &w.interiors[id];
-        for b in inst.interior.brushes.iter().filter(|b| b.kind == v12_world::interior::BrushKind::Solid) {
+        for b in inst.interior.brushes.iter().filter(|b| b.kind.is_solid()) {
             let (lo, hi) = (b.min.as_vec3(), b.max.as_vec3());
             let (a, c) = (inst.to_world_point(lo), inst.to_world_point(hi));
             let (lo, hi) = (a.min(c), a.max(c));

@@ -1,13 +1,15 @@
 //! Drawing the terrain on llvmpipe at 1280×720 (issue 15): the level-of-detail path against
 //! the same terrain at full detail (`no_lod`, the baseline), in the same run. Each iteration
-//! builds the mesh around the camera, draws it and waits for the frame.
+//! builds the mesh around the camera, draws it (its three materials blended on the GPU, the
+//! example game's bitmaps) and waits for the frame.
+
+mod common;
 
 use std::hint::black_box;
-use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
-use v12_render_gl::{Camera, ColorI, HeadlessContext, OffscreenTarget, RectI, Renderer, Scene, Shape};
+use v12_render_gl::{Camera, ColorI, HeadlessContext, OffscreenTarget, RectI, Renderer, Scene};
 use v12_render3d::{TerrainDrawConfig, build_terrain_mesh};
 use v12_world::{BLOCK_SIZE, TerrainBlock};
 
@@ -27,12 +29,15 @@ fn hills() -> TerrainBlock {
 }
 
 fn bench(c: &mut Criterion) {
-    let t = hills();
+    let mut t = hills();
+    let res = common::example_resources();
+    let materials = common::paint(&mut t, &res, 42.0, 58.0);
     let ctx = HeadlessContext::new().expect("headless EGL context");
     let gl = ctx.gl();
     let (w, h) = (1280, 720);
     let target = OffscreenTarget::new(&gl, w, h).unwrap();
     let mut renderer = Renderer::new(gl).unwrap();
+    renderer.set_resources(res);
     let eye = Vec3::new(300.0, 100.0, 110.0);
     let camera = Camera::look_at(eye, Vec3::new(420.0, 400.0, 40.0), 1.4, 0.5, 2000.0);
     let mut g = c.benchmark_group("terrain_frame_1280x720");
@@ -45,7 +50,7 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 let (mesh, _) = build_terrain_mesh(&t, eye, &cfg);
                 let scene = Scene {
-                    shapes: vec![Shape::Mesh { triangles: Arc::new(mesh) }],
+                    shapes: vec![common::terrain_shape(mesh, &materials)],
                     clear_color: Some(ColorI::rgb(120, 160, 210)),
                     ..Scene::default()
                 };

@@ -2,23 +2,30 @@
 //! animated players, drawn the engine's way (terrain level of detail, players outside the
 //! view frustum skipped, each player's detail level by its projected size) against the same
 //! scene with no culling and no level of detail (every terrain patch at full detail, every
-//! player at its finest level), in the same run. Each iteration animates the players, builds
-//! the meshes around the camera, draws and waits for the frame.
+//! player at its finest level, every room of the interior), in the same run. Each iteration
+//! animates the players, builds the meshes around the camera, draws and waits for the frame.
+//! The terrain blends its three materials and the interior is textured (its window's glass
+//! translucent), with the example game's bitmaps read through the resource manager.
+
+mod common;
 
 use std::hint::black_box;
 use std::rc::Rc;
 use std::sync::Arc;
 
+use common::EXAMPLE;
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::{Affine3A, Quat, Vec3};
 use v12_render_gl::{
     Camera, ColorI, HeadlessContext, OffscreenTarget, RectI, Renderer, Scene, Shape, Vertex3,
 };
 use v12_render3d::cull::Frustum;
-use v12_render3d::{TerrainDrawConfig, TsShape, TsShapeInstance, build_terrain_mesh};
-use v12_world::{BLOCK_SIZE, Interior, InteriorInstance, TerrainBlock};
+use v12_render3d::{
+    InteriorMesh, TerrainDrawConfig, TsShape, TsShapeInstance, build_interior_mesh, build_terrain_mesh,
+};
+use v12_world::{BLOCK_SIZE, Interior, InteriorInstance, SceneGraph, TerrainBlock, WorldMaterial, ZoneRef};
 
-const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/game");
+const BUILDING: u32 = 1;
 
 fn hills() -> TerrainBlock {
     let mut t = TerrainBlock::flat(8.0, 0.0);
@@ -31,24 +38,10 @@ fn hills() -> TerrainBlock {
     t
 }
 
-/// The interior's solid brushes as boxes (the way the client view draws a building).
-fn interior_boxes(inst: &InteriorInstance) -> Vec<Shape> {
-    let solid = v12_world::interior::BrushKind::Solid;
-    inst.interior
-        .brushes
-        .iter()
-        .filter(|b| b.kind == solid)
-        .map(|b| {
-            let (a, c) = (inst.to_world_point(b.min.as_vec3()), inst.to_world_point(b.max.as_vec3()));
-            let (lo, hi) = (a.min(c), a.max(c));
-            Shape::Box {
-                center: (lo + hi) * 0.5,
-                half_extents: (hi - lo) * 0.5,
-                rotation_z: 0.0,
-                color: ColorI::rgb(150, 146, 136),
-            }
-        })
-        .collect()
+/// The world's materials: the terrain's, then the interior's.
+struct Materials {
+    terrain: std::rc::Rc<[WorldMaterial]>,
+    interior: std::rc::Rc<[WorldMaterial]>,
 }
 
 /// A 10 × 10 grid of players 30 m apart around (1024, 1024), each running at its own phase.
@@ -73,10 +66,12 @@ struct Drawn {
 }
 
 /// One frame's meshes: `engine` culls and picks levels, otherwise everything at full detail.
+#[allow(clippy::too_many_arguments)]
 fn build(
     engine: bool,
     t: &TerrainBlock,
-    walls: &[Shape],
+    graph: &SceneGraph,
+    materials: &Materials,
     crowd: &mut [(TsShapeInstance, Affine3A)],
     camera: &Camera,
     vp: RectI,
@@ -107,27 +102,47 @@ fn build(
         drawn.triangles += (meshes.len() - before) / 3;
     }
     drawn.triangles += terrain.len() / 3;
+    // The interior's rooms seen through its portals, or every room.
+    let (_, inst) = graph.interiors().next().expect("the building");
+    let visible = if engine {
+        graph.visible_zones(camera.position())
+    } else {
+        let rooms = (1..=inst.interior.zone_count).map(|zone| ZoneRef { owner: Some(BUILDING), zone });
+        std::iter::once(ZoneRef::OUTSIDE).chain(rooms).collect()
+    };
+    let mut interior = InteriorMesh::default();
+    let light = Vec3::new(-0.4, 0.6, -1.0);
+    let built = build_interior_mesh(graph, BUILDING, inst, &visible, light, 0.35, &mut interior);
+    drawn.triangles += built.triangles;
     let mut shapes =
-        vec![Shape::Mesh { triangles: Arc::new(terrain) }, Shape::Mesh { triangles: Arc::new(meshes) }];
-    shapes.extend(walls.iter().cloned());
+        vec![common::terrain_shape(terrain, &materials.terrain), Shape::Mesh { triangles: Arc::new(meshes) }];
+    shapes.extend(interior.into_shapes(&materials.interior));
     Scene { shapes, clear_color: Some(ColorI::rgb(120, 160, 210)), ..Scene::default() }
 }
 
 fn bench(c: &mut Criterion) {
-    let t = hills();
+    let mut t = hills();
+    let res = common::example_resources();
+    let terrain_materials = common::paint(&mut t, &res, 16.0, 25.0);
     let player =
         Rc::new(TsShape::from_glb(&std::fs::read(format!("{EXAMPLE}/shapes/player.glb")).unwrap()).unwrap());
     let map = std::fs::read_to_string(format!("{EXAMPLE}/interiors/two_rooms.map")).unwrap();
     let interior = Rc::new(Interior::from_map_text(&map).unwrap());
+    let materials = Materials {
+        terrain: terrain_materials,
+        interior: v12_world::materials::find_materials(&res, &interior.materials, "interiors/two_rooms.map"),
+    };
     let building =
         InteriorInstance::new(interior, Vec3::new(1000.0, 1080.0, t.height(1000.0, 1080.0)), Quat::IDENTITY);
-    let walls = interior_boxes(&building);
+    let mut graph = SceneGraph::new();
+    graph.add_interior(BUILDING, Rc::new(building));
     let ctx = HeadlessContext::new().expect("headless EGL context");
     let gl = ctx.gl();
     let (w, h) = (1280, 720);
     let vp = RectI::new(0, 0, w as i32, h as i32);
     let target = OffscreenTarget::new(&gl, w, h).unwrap();
     let mut renderer = Renderer::new(gl).unwrap();
+    renderer.set_resources(res.clone());
     // Behind the crowd's south-west corner, looking north-east across it.
     let eye = Vec3::new(880.0, 860.0, 45.0);
     let camera = Camera::look_at(eye, Vec3::new(1000.0, 1000.0, 22.0), 1.2, 0.5, 900.0);
@@ -136,18 +151,18 @@ fn bench(c: &mut Criterion) {
     for (name, engine) in [("culled_lod", true), ("baseline_no_cull_no_lod", false)] {
         let mut crowd = players(&player, &t);
         let mut drawn = Drawn::default();
-        let scene = build(engine, &t, &walls, &mut crowd, &camera, vp, &mut drawn);
+        let scene = build(engine, &t, &graph, &materials, &mut crowd, &camera, vp, &mut drawn);
         target.bind(renderer.gl());
         renderer.begin_frame(w, h);
         renderer.draw_scene(vp, &camera, &scene);
         let stats = renderer.end_frame();
         println!(
-            "{name}: {} players drawn, {} triangles, {} draw calls",
-            drawn.players, drawn.triangles, stats.draw_calls
+            "{name}: {} players drawn, {} triangles, {} draw calls, {} textures missing",
+            drawn.players, drawn.triangles, stats.draw_calls, stats.missing_textures
         );
         g.bench_function(name, |b| {
             b.iter(|| {
-                let scene = build(engine, &t, &walls, &mut crowd, &camera, vp, &mut drawn);
+                let scene = build(engine, &t, &graph, &materials, &mut crowd, &camera, vp, &mut drawn);
                 target.bind(renderer.gl());
                 renderer.begin_frame(w, h);
                 renderer.draw_scene(vp, &camera, &scene);

@@ -5,6 +5,6 @@ pub mod interior;
 pub mod shape;
 pub mod terrain;
 
-pub use interior::{InteriorDrawStats, build_interior_mesh};
+pub use interior::{InteriorDrawStats, InteriorMesh, build_interior_mesh};
 pub use shape::{ShapeError, ThreadId, TsShape, TsShapeInstance, TsThread};
 pub use terrain::{TerrainDrawConfig, TerrainDrawStats, build_terrain_mesh, level_for_distance};

@@ -3,13 +3,15 @@
 //! distance (level `l` samples every 2^l-th grid point), and skirts (a strip hanging down
 //! from every patch edge) hide the cracks where patches of different levels meet.
 //!
-//! Colours are baked per vertex (a material colour by height and slope, lit by one
-//! directional light), as the rest of the 3D path is: the seed's terrain blender mixed
-//! material textures on the CPU; here the GPU interpolates the baked colours instead, until
-//! the renderer draws textured meshes.
+//! Materials are blended on the GPU: each vertex carries the weight of every material among
+//! the four squares around its grid point (the block's first [`MAX_LAYERS`] materials; a
+//! higher index wraps), the renderer's fragment shader mixes the material textures by the
+//! interpolated weights, and the vertex colour is the light (one directional light per
+//! triangle). The seed's Blender mixed the textures on the CPU into cached square textures;
+//! see render-gl's `shader` module for why that moved.
 
 use glam::{Vec2, Vec3};
-use v12_render_gl::{ColorI, Vertex3};
+use v12_render_gl::{MAX_LAYERS, TexVertex3};
 use v12_world::TerrainBlock;
 
 /// Squares a patch side.
@@ -63,25 +65,31 @@ pub fn level_for_distance(d: f32, lod_distance: f32) -> u32 {
     ((d / lod_distance).log2().floor() as u32 + 1).min(LEVELS - 1)
 }
 
-/// The material colour of a point: grass on the flat, rock on slopes, snow on the tops.
-fn material_color(height: f32, normal: Vec3) -> ColorI {
-    if normal.z < 0.75 {
-        ColorI::rgb(118, 108, 96)
-    } else if height > 60.0 {
-        ColorI::rgb(236, 238, 242)
-    } else {
-        let t = (height / 60.0).clamp(0.0, 1.0);
-        let mix = |a: f32, b: f32| (a + (b - a) * t).round() as u8;
-        ColorI::rgb(mix(62.0, 104.0), mix(98.0, 112.0), mix(52.0, 70.0))
+/// Metres of ground one repeat of a material texture covers.
+pub const TEXTURE_METRES: f32 = 16.0;
+
+/// The material weights of grid point (i, j): the share of each material among the four
+/// squares that meet there, summing to 255.
+pub fn point_weights(t: &TerrainBlock, i: i64, j: i64) -> [u8; MAX_LAYERS] {
+    let mut count = [0u16; MAX_LAYERS];
+    for (di, dj) in [(-1, -1), (0, -1), (-1, 0), (0, 0)] {
+        count[usize::from(t.material(i + di, j + dj)) % MAX_LAYERS] += 1;
     }
+    let mut w = count.map(|c| (c * 255 / 4) as u8);
+    let short = 255 - w.iter().map(|&x| u16::from(x)).sum::<u16>();
+    if let Some(top) = (0..MAX_LAYERS).max_by_key(|&k| count[k]) {
+        w[top] += short as u8;
+    }
+    w
 }
 
-/// The triangles of the terrain around `camera`, lit and coloured, with what was drawn.
+/// The triangles of the terrain around `camera`, lit, with material weights for the block's
+/// materials as layers (in order), and what was drawn.
 pub fn build_terrain_mesh(
     terrain: &TerrainBlock,
     camera: Vec3,
     cfg: &TerrainDrawConfig,
-) -> (Vec<Vertex3>, TerrainDrawStats) {
+) -> (Vec<TexVertex3>, TerrainDrawStats) {
     let mut out = Vec::new();
     let mut stats = TerrainDrawStats::default();
     let s = terrain.square_size();
@@ -118,23 +126,29 @@ fn patch(
     level: u32,
     to_light: Vec3,
     ambient: f32,
-    out: &mut Vec<Vertex3>,
+    out: &mut Vec<TexVertex3>,
 ) {
     let step = 1i64 << level;
     let s = t.square_size();
     let n = PATCH_SQUARES / step;
-    let point = |i: i64, j: i64| Vec3::new(i as f32 * s, j as f32 * s, t.point_height(i, j));
-    let shade = |p: Vec3, n: Vec3| {
-        let c = material_color(p.z, n);
-        let k = ambient + (1.0 - ambient) * n.dot(to_light).max(0.0);
-        let lit = |v: u8| (f32::from(v) * k).round().clamp(0.0, 255.0) as u8;
-        [lit(c.r), lit(c.g), lit(c.b), 255]
+    // A grid point: its position and its material weights.
+    let point = |i: i64, j: i64| {
+        (Vec3::new(i as f32 * s, j as f32 * s, t.point_height(i, j)), point_weights(t, i, j))
     };
-    let tri = |a: Vec3, b: Vec3, c: Vec3, out: &mut Vec<Vertex3>| {
-        let normal = (b - a).cross(c - a).try_normalize().unwrap_or(Vec3::Z);
-        let color = shade((a + b + c) / 3.0, normal);
-        for p in [a, b, c] {
-            out.push(Vertex3 { pos: p.to_array(), color });
+    let tri = |a: (Vec3, [u8; MAX_LAYERS]),
+               b: (Vec3, [u8; MAX_LAYERS]),
+               c: (Vec3, [u8; MAX_LAYERS]),
+               out: &mut Vec<TexVertex3>| {
+        let normal = (b.0 - a.0).cross(c.0 - a.0).try_normalize().unwrap_or(Vec3::Z);
+        let k = ambient + (1.0 - ambient) * normal.dot(to_light).max(0.0);
+        let l = (255.0 * k).round().clamp(0.0, 255.0) as u8;
+        for (p, weights) in [a, b, c] {
+            out.push(TexVertex3 {
+                pos: p.to_array(),
+                uv: [p.x / TEXTURE_METRES, p.y / TEXTURE_METRES],
+                color: [l, l, l, 255],
+                weights,
+            });
         }
     };
     for gy in 0..n {
@@ -153,7 +167,7 @@ fn patch(
         }
     }
     // Skirts: along each edge, a wall from the edge down by SKIRT_DEPTH.
-    let down = Vec3::new(0.0, 0.0, -SKIRT_DEPTH);
+    let down = |(p, w): (Vec3, [u8; MAX_LAYERS])| (p - Vec3::new(0.0, 0.0, SKIRT_DEPTH), w);
     for k in 0..n {
         let edges = [
             (point(i0 + k * step, j0), point(i0 + (k + 1) * step, j0)),
@@ -162,8 +176,8 @@ fn patch(
             (point(i0, j0 + (k + 1) * step), point(i0, j0 + k * step)),
         ];
         for (a, b) in edges {
-            tri(a, a + down, b + down, out);
-            tri(a, b + down, b, out);
+            tri(a, down(a), down(b), out);
+            tri(a, down(b), b, out);
         }
     }
 }

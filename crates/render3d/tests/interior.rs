@@ -8,16 +8,19 @@ use common::golden;
 use std::rc::Rc;
 
 use glam::{Quat, Vec3};
-use v12_render_gl::{Camera, ColorI, RectI, Scene, Shape, Vertex3};
-use v12_render3d::{InteriorDrawStats, build_interior_mesh};
-use v12_world::{Interior, InteriorInstance, SceneGraph, ZoneRef};
+use v12_render_gl::{Camera, ColorI, RectI, Scene, Shape};
+use v12_render3d::{InteriorDrawStats, InteriorMesh, build_interior_mesh};
+use v12_world::{Interior, InteriorInstance, SceneGraph, WorldMaterial, ZoneRef};
 
 const BUILDING: u32 = 7;
 
 /// `world/data/two_rooms.map`: room 1 at x 0..10, room 2 at x 10..20, doors at y 3..5
 /// between them and from room 2 out to +x.
 fn building() -> (SceneGraph, Rc<InteriorInstance>) {
-    let map = include_str!("../../world/data/two_rooms.map");
+    building_from(include_str!("../../world/data/two_rooms.map"))
+}
+
+fn building_from(map: &str) -> (SceneGraph, Rc<InteriorInstance>) {
     let inst = Rc::new(InteriorInstance::new(
         Rc::new(Interior::from_map_text(map).unwrap()),
         Vec3::ZERO,
@@ -32,26 +35,53 @@ fn draw(
     g: &SceneGraph,
     inst: &InteriorInstance,
     eye: Vec3,
-) -> (InteriorDrawStats, Vec<Vertex3>, Vec<ZoneRef>) {
+) -> (InteriorDrawStats, InteriorMesh, Vec<ZoneRef>) {
     let visible = g.visible_zones(eye);
-    let mut tris = Vec::new();
+    let mut tris = InteriorMesh::default();
     let stats = build_interior_mesh(g, BUILDING, inst, &visible, Vec3::new(-0.4, 0.6, -1.0), 0.35, &mut tris);
     (stats, tris, visible)
 }
 
-/// The interior's triangles on a patch of ground.
-fn render(tris: Vec<Vertex3>, camera: &Camera) -> v12_render_gl::Image {
+/// The interior's triangles on a patch of ground, each material with its texture (named as
+/// the material; plain colours around the hue of each) and the doors in colour.
+fn render(inst: &InteriorInstance, mesh: InteriorMesh, camera: &Camera) -> v12_render_gl::Image {
+    render_with(inst, mesh, camera, Vec::new())
+}
+
+/// [`render`] with more shapes; a material named `WINDOW` is see-through glass.
+fn render_with(
+    inst: &InteriorInstance,
+    mesh: InteriorMesh,
+    camera: &Camera,
+    more: Vec<Shape>,
+) -> v12_render_gl::Image {
     let ground = Shape::Box {
         center: Vec3::new(10.0, 4.0, -0.5),
         half_extents: Vec3::new(40.0, 40.0, 0.5),
         rotation_z: 0.0,
         color: ColorI::rgb(70, 100, 60),
     };
-    let scene = Scene {
-        shapes: vec![ground, Shape::Mesh { triangles: std::sync::Arc::new(tris) }],
-        ..Scene::default()
-    };
-    common::render(&scene, camera, 160, 120)
+    let mut shapes = vec![ground];
+    shapes.extend(more);
+    let hues = [[200, 190, 170, 255], [150, 120, 90, 255], [220, 220, 210, 255], [120, 130, 140, 255]];
+    let names = &inst.interior.materials;
+    let materials: Vec<WorldMaterial> = names
+        .iter()
+        .map(|n| WorldMaterial {
+            name: n.clone(),
+            texture: n.clone(),
+            found: true,
+            translucent: n == "WINDOW",
+        })
+        .collect();
+    shapes.extend(mesh.into_shapes(&materials));
+    let glass = [170, 210, 230, 96];
+    let textures: Vec<(&str, v12_render_gl::Image)> = names
+        .iter()
+        .zip(hues.iter().cycle())
+        .map(|(n, &c)| (n.as_str(), common::speckled(if n == "WINDOW" { glass } else { c })))
+        .collect();
+    common::render_textured(&Scene { shapes, ..Scene::default() }, camera, 160, 120, &textures)
 }
 
 #[test]
@@ -63,7 +93,7 @@ fn an_open_door_shows_the_rooms_and_a_closed_one_hides_them() {
     let (open, tris, visible) = draw(&g, &inst, eye);
     assert_eq!(visible.len(), 3, "{visible:?}");
     assert_eq!((open.zones, open.doors), (2, 0));
-    let open_img = render(tris, &camera);
+    let open_img = render(&inst, tris, &camera);
     golden("interior_open_door", &open_img);
     // Close the outer door (the portal to the outside).
     let outer = inst.interior.portals.iter().position(|p| p.zones.0 == 0).expect("a door to the outside");
@@ -73,7 +103,7 @@ fn an_open_door_shows_the_rooms_and_a_closed_one_hides_them() {
     assert_eq!(visible, vec![ZoneRef::OUTSIDE]);
     assert_eq!((closed.zones, closed.doors), (0, 1));
     assert!(closed.faces < open.faces, "{} faces against {}", closed.faces, open.faces);
-    let closed_img = render(tris, &camera);
+    let closed_img = render(&inst, tris, &camera);
     golden("interior_closed_door", &closed_img);
     // The doorway: the far room's wall through it when open, the door's brown when closed.
     let p = camera.point_to_screen(Vec3::new(20.0, 4.0, 1.2), RectI::new(0, 0, 160, 120)).unwrap();
@@ -84,4 +114,33 @@ fn an_open_door_shows_the_rooms_and_a_closed_one_hides_them() {
     // Reopened: the rooms again.
     g.set_portal_open(BUILDING, outer, true);
     assert_eq!(draw(&g, &inst, eye).0, open);
+}
+
+/// The building with a window (`world/data/two_rooms_window.map`) seen from the south: room 1
+/// is drawn through the glass, and a red figure standing in it shows through the pane, which
+/// is drawn after it (tinted, not hidden).
+#[test]
+fn a_window_is_drawn_after_what_stands_behind_it() {
+    let (g, inst) = building_from(include_str!("../../world/data/two_rooms_window.map"));
+    let eye = Vec3::new(5.0, -7.0, 2.2);
+    let camera = Camera::look_at(eye, Vec3::new(5.0, 4.0, 1.9), 1.2, 0.1, 200.0);
+    let (stats, mesh, visible) = draw(&g, &inst, eye);
+    assert!(
+        visible.contains(&ZoneRef { owner: Some(BUILDING), zone: 1 }),
+        "room 1 through the window: {visible:?}"
+    );
+    assert_eq!(stats.zones, 1);
+    let figure = Shape::Box {
+        center: Vec3::new(5.0, 3.0, 1.5),
+        half_extents: Vec3::new(0.4, 0.4, 1.0),
+        rotation_z: 0.0,
+        color: ColorI::rgb(230, 30, 30),
+    };
+    let img = render_with(&inst, mesh, &camera, vec![figure]);
+    golden("interior_window", &img);
+    let vp = RectI::new(0, 0, 160, 120);
+    let p = camera.point_to_screen(Vec3::new(5.0, 2.6, 2.0), vp).unwrap();
+    let seen = img.get(p.x as u32, p.y as u32).unwrap();
+    assert!(seen[0] > seen[1] + 30 && seen[0] > seen[2] + 20, "the red figure through the glass: {seen:?}");
+    assert!(seen[2] > 40, "tinted by the glass drawn over it: {seen:?}");
 }

@@ -2,18 +2,24 @@
 //! vertices on the surface, no patch beyond the visible distance, and a golden frame of the
 //! hills from a fixed camera (headless llvmpipe; `V12_BLESS=1` rewrites the golden).
 
+mod common;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use glam::Vec3;
-use v12_render_gl::{Camera, ColorI, HeadlessContext, OffscreenTarget, RectI, Renderer, Scene, Shape};
-use v12_render3d::terrain::{LEVELS, PATCH_SQUARES};
+use v12_render_gl::{
+    Camera, ColorI, HeadlessContext, Layers, OffscreenTarget, RectI, Renderer, Scene, Shape, TextureFilter,
+};
+use v12_render3d::terrain::{LEVELS, PATCH_SQUARES, point_weights};
 use v12_render3d::{TerrainDrawConfig, build_terrain_mesh, level_for_distance};
 use v12_world::{BLOCK_SIZE, TerrainBlock};
 
-/// Rolling hills, 0 to ~80 m, on 8 m squares.
+/// Rolling hills, 0 to ~80 m, on 8 m squares: grass in the valleys, dirt on the slopes
+/// between, rock on the tops.
 fn hills() -> TerrainBlock {
     let mut t = TerrainBlock::flat(8.0, 0.0);
+    t.material_names = vec!["Grass".into(), "Dirt".into(), "Rock".into()];
     for j in 0..BLOCK_SIZE as i64 {
         for i in 0..BLOCK_SIZE as i64 {
             let (x, y) = (i as f32, j as f32);
@@ -24,7 +30,45 @@ fn hills() -> TerrainBlock {
             );
         }
     }
+    for j in 0..BLOCK_SIZE as i64 {
+        for i in 0..BLOCK_SIZE as i64 {
+            let h = t.point_height(i, j);
+            assert!(t.set_material(
+                i,
+                j,
+                if h > 58.0 {
+                    2
+                } else if h > 42.0 {
+                    1
+                } else {
+                    0
+                }
+            ));
+        }
+    }
     t
+}
+
+#[test]
+fn a_grid_point_weighs_the_materials_of_its_four_squares() {
+    let t = hills();
+    for (i, j) in [(0, 0), (17, 40), (100, 3), (255, 255)] {
+        let w = point_weights(&t, i, j);
+        assert_eq!(w.iter().map(|&x| u32::from(x)).sum::<u32>(), 255, "{w:?}");
+        let mut count = [0u32; 3];
+        for (di, dj) in [(-1, -1), (0, -1), (-1, 0), (0, 0)] {
+            count[usize::from(t.material(i + di, j + dj))] += 1;
+        }
+        for m in 0..3 {
+            assert!((i32::from(w[m]) - (count[m] * 255 / 4) as i32).abs() <= 3, "{w:?} vs {count:?}");
+        }
+    }
+    // Where all four squares agree, one material has it all.
+    let mut flat = TerrainBlock::flat(8.0, 0.0);
+    flat.material_names = vec!["A".into(), "B".into()];
+    flat.set_material(5, 5, 1);
+    assert_eq!(point_weights(&flat, 2, 2)[0], 255);
+    assert_eq!(&point_weights(&flat, 5, 5)[..2], &[192, 63]);
 }
 
 #[test]
@@ -85,11 +129,19 @@ fn the_hills_from_a_fixed_camera_match_the_golden() {
     let gl = ctx.gl();
     let target = OffscreenTarget::new(&gl, 320, 200).unwrap();
     let mut renderer = Renderer::new(gl).unwrap();
+    let textures: Vec<_> =
+        [("t/Grass", [70, 120, 50, 255]), ("t/Dirt", [130, 100, 70, 255]), ("t/Rock", [140, 140, 150, 255])]
+            .into_iter()
+            .map(|(name, rgb)| {
+                renderer.insert_texture(name, common::speckled(rgb), TextureFilter::Mipmapped).unwrap()
+            })
+            .collect();
     let camera_pos = Vec3::new(300.0, 100.0, 110.0);
     let (mesh, stats) = build_terrain_mesh(&t, camera_pos, &TerrainDrawConfig::default());
     assert!(stats.patches > 0);
+    let layers: Layers = textures.iter().map(|h| Arc::from(h.name())).collect();
     let scene = Scene {
-        shapes: vec![Shape::Mesh { triangles: Arc::new(mesh) }],
+        shapes: vec![Shape::Textured { layers, triangles: Arc::new(mesh), translucent: false }],
         clear_color: Some(ColorI::rgb(120, 160, 210)),
         ..Scene::default()
     };
@@ -97,7 +149,8 @@ fn the_hills_from_a_fixed_camera_match_the_golden() {
     target.bind(renderer.gl());
     renderer.begin_frame(320, 200);
     renderer.draw_scene(RectI::new(0, 0, 320, 200), &camera, &scene);
-    renderer.end_frame();
+    let drawn = renderer.end_frame();
+    assert_eq!(drawn.missing_textures, 0);
     let img = target.read_pixels(renderer.gl()).unwrap();
     // Sky at the top, lit ground below.
     let sky = img.get(160, 5).unwrap();

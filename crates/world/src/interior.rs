@@ -7,8 +7,10 @@
 //! `geometry_scale` (default 32 units a metre). A **portal** is a brush in an entity whose
 //! `classname` is `portal`, or a brush all of whose faces carry the texture `PORTAL`; it is
 //! not solid and not drawn, and it separates two zones (fill a doorway with one, at least
-//! 0.5 m thick). Faces textured `NULL` are solid but not drawn. Brushes of every other
-//! entity are solid.
+//! 0.5 m thick). A brush of a `portal` entity whose faces carry a material (not `PORTAL`) is
+//! a **window**: a portal one sees through into the zone behind, but solid and drawn with its
+//! material (glass; its faces are translucent when the material's bitmap is). Faces textured
+//! `NULL` are solid but not drawn. Brushes of every other entity are solid.
 //!
 //! Zones are found on a voxel grid over the interior (cells of [`Interior::voxel_size`],
 //! 0.25 m unless the interior is so large that 160 cells a side need larger ones): the empty
@@ -56,6 +58,20 @@ pub enum BrushKind {
     Solid,
     /// Separates zones; neither collides nor is drawn.
     Portal,
+    /// A portal filled with glass: separates zones (seen through), collides and is drawn.
+    Window,
+}
+
+impl BrushKind {
+    /// Stops rays and boxes, and cuts away the faces of other brushes pressed against it.
+    pub fn is_solid(self) -> bool {
+        matches!(self, BrushKind::Solid | BrushKind::Window)
+    }
+
+    /// Joins two zones.
+    pub fn is_portal(self) -> bool {
+        matches!(self, BrushKind::Portal | BrushKind::Window)
+    }
 }
 
 /// A convex brush in metres.
@@ -265,8 +281,17 @@ impl Interior {
         for ent in entities {
             let portal_entity = ent.get("classname").is_some_and(|c| c.eq_ignore_ascii_case("portal"));
             for mb in &ent.brushes {
-                let portal = portal_entity || mb.faces.iter().all(|f| is_portal_texture(&f.texture));
-                brushes.push(brush_from_map(mb, scale, portal, &mut materials)?);
+                let drawn = |t: &str| !is_portal_texture(t) && !t.eq_ignore_ascii_case("NULL");
+                let kind = if mb.faces.iter().all(|f| is_portal_texture(&f.texture)) {
+                    BrushKind::Portal
+                } else if portal_entity && mb.faces.iter().any(|f| drawn(&f.texture)) {
+                    BrushKind::Window
+                } else if portal_entity {
+                    BrushKind::Portal
+                } else {
+                    BrushKind::Solid
+                };
+                brushes.push(brush_from_map(mb, scale, kind, &mut materials)?);
             }
         }
         if brushes.is_empty() {
@@ -367,7 +392,7 @@ impl Interior {
                         if b.contains(grid.center(c), EPS) {
                             let idx = grid.index(c);
                             grid.cells[idx] = SOLID;
-                            if b.kind == BrushKind::Portal {
+                            if b.kind.is_portal() {
                                 portal_cells[i].push(c);
                             }
                         }
@@ -406,7 +431,7 @@ impl Interior {
         self.zone_count = next_zone - 1;
         // Each portal joins the zones of the empty cells next to it.
         for (i, cells) in portal_cells.iter().enumerate() {
-            if self.brushes[i].kind != BrushKind::Portal {
+            if !self.brushes[i].kind.is_portal() {
                 continue;
             }
             let mut zones: Vec<u16> = cells
@@ -430,8 +455,9 @@ impl Interior {
                 let mut plane = b.planes.get(k).copied().unwrap_or(Plane { normal: DVec3::X, dist: 0.0 });
                 let centre = polygon.iter().copied().sum::<DVec3>() / polygon.len().max(1) as f64;
                 let probe = centre + plane.normal * (2.0 * size);
-                let in_front = grid.cell(probe).map(|c| grid.cells[grid.index(c)]);
-                if in_front == Some(zones[0]) {
+                // Past the grid's edge is the outside.
+                let in_front = grid.cell(probe).map_or(0, |c| grid.cells[grid.index(c)]);
+                if in_front == zones[0] {
                     plane = plane.flipped();
                 }
                 self.portals.push(Portal { brush: i, zones: (zones[0], zones[1]), polygon, plane });
@@ -462,7 +488,7 @@ impl Interior {
         let d = end - start;
         let mut best: Option<InteriorHit> = None;
         for (i, b) in self.brushes.iter().enumerate() {
-            if b.kind != BrushKind::Solid || (b.min - EPS).cmpgt(hi).any() || (b.max + EPS).cmplt(lo).any() {
+            if !b.kind.is_solid() || (b.min - EPS).cmpgt(hi).any() || (b.max + EPS).cmplt(lo).any() {
                 continue;
             }
             let grow = |pl: &Plane| Plane { normal: pl.normal, dist: pl.dist + pl.normal.abs().dot(half) };
@@ -517,7 +543,7 @@ impl Interior {
 fn brush_from_map(
     mb: &MapBrush,
     scale: f64,
-    portal: bool,
+    kind: BrushKind,
     materials: &mut Vec<String>,
 ) -> Result<Brush, String> {
     let mut planes = Vec::with_capacity(mb.faces.len());
@@ -528,7 +554,7 @@ fn brush_from_map(
             .ok_or_else(|| format!("line {}: a face whose three points are on one line", mb.line))?;
         planes.push(plane);
         let t = f.texture.as_str();
-        mats.push(if portal || t.eq_ignore_ascii_case("NULL") || is_portal_texture(t) {
+        mats.push(if kind == BrushKind::Portal || t.eq_ignore_ascii_case("NULL") || is_portal_texture(t) {
             None
         } else {
             let i = materials.iter().position(|m| m.eq_ignore_ascii_case(t)).unwrap_or_else(|| {
@@ -556,13 +582,7 @@ fn brush_from_map(
     if (max - min).min_element() < 1e-6 {
         return Err(format!("line {}: the brush is flat", mb.line));
     }
-    Ok(Brush {
-        kind: if portal { BrushKind::Portal } else { BrushKind::Solid },
-        planes,
-        materials: mats,
-        min,
-        max,
-    })
+    Ok(Brush { kind, planes, materials: mats, min, max })
 }
 
 /// Every drawn face of every solid brush with the parts inside other solid brushes cut away.
@@ -571,7 +591,7 @@ fn brush_from_map(
 fn csg_faces(brushes: &[Brush]) -> Vec<Face> {
     let mut out = Vec::new();
     for (i, b) in brushes.iter().enumerate() {
-        if b.kind != BrushKind::Solid {
+        if !b.kind.is_solid() {
             continue;
         }
         let radius = b.min.abs().max(b.max.abs()).length() * 4.0 + 1.0;
@@ -583,7 +603,7 @@ fn csg_faces(brushes: &[Brush]) -> Vec<Face> {
             let normal = b.planes[k].normal;
             let mut pieces = vec![w];
             for (j, other) in brushes.iter().enumerate() {
-                if j == i || other.kind != BrushKind::Solid || pieces.is_empty() {
+                if j == i || !other.kind.is_solid() || pieces.is_empty() {
                     continue;
                 }
                 if (other.min - EPS).cmpgt(b.max).any() || (other.max + EPS).cmplt(b.min).any() {

@@ -2,12 +2,14 @@
 
 pub mod interior;
 pub mod map_file;
+pub mod materials;
 pub mod mission;
 pub mod scene;
 pub mod terrain;
 pub mod terrain_file;
 
 pub use interior::{Interior, InteriorHit};
+pub use materials::WorldMaterial;
 pub use mission::{MissionHandle, MissionWorld, SkyParams, register_mission_classes};
 pub use scene::{SceneGraph, ZoneRef};
 pub use terrain::{BLOCK_SIZE, TerrainBlock, TerrainHit};

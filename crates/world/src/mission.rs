@@ -34,6 +34,7 @@ use v12_netobject::ghost::{
 use v12_resource::ResourceManager;
 use v12_sim::container::ContainerHandle;
 
+use crate::materials::{WorldMaterial, find_materials};
 use crate::{InteriorInstance, SceneGraph, TerrainBlock};
 
 /// The world a mission builds: what its terrain blocks and interiors put in the container and
@@ -49,6 +50,8 @@ pub struct MissionWorld {
     pub skies: HashMap<ObjectId, SkyParams>,
     /// The file each object came from (what its ghost names).
     files: HashMap<ObjectId, String>,
+    /// Each terrain's and interior's materials, found once when it is added.
+    materials: HashMap<ObjectId, Rc<[WorldMaterial]>>,
 }
 
 /// The shared handle the console methods hold.
@@ -65,6 +68,7 @@ impl MissionWorld {
             interiors: HashMap::new(),
             skies: HashMap::new(),
             files: HashMap::new(),
+            materials: HashMap::new(),
         }))
     }
 
@@ -148,6 +152,8 @@ impl MissionWorld {
 
     fn add_terrain(&mut self, id: ObjectId, block: Rc<TerrainBlock>, file: &str) {
         crate::add_terrain_to_container(&mut self.container.borrow_mut().container, id, block.clone());
+        let materials = find_materials(&self.resources, &block.material_names, file);
+        self.materials.insert(id, materials);
         self.terrains.insert(id, block);
         self.files.insert(id, file.to_string());
     }
@@ -155,13 +161,22 @@ impl MissionWorld {
     fn add_interior(&mut self, id: ObjectId, instance: Rc<InteriorInstance>, file: &str) {
         crate::add_interior_to_container(&mut self.container.borrow_mut().container, id, instance.clone());
         self.scene.add_interior(id, instance.clone());
+        let materials = find_materials(&self.resources, &instance.interior.materials, file);
+        self.materials.insert(id, materials);
         self.interiors.insert(id, instance);
         self.files.insert(id, file.to_string());
+    }
+
+    /// The materials of terrain or interior `id` (empty for anything else), in the order its
+    /// squares' or faces' material indices refer to.
+    pub fn materials(&self, id: ObjectId) -> Rc<[WorldMaterial]> {
+        self.materials.get(&id).cloned().unwrap_or_else(|| Rc::from(Vec::new()))
     }
 
     /// Takes object `id` out of the world (its terrain or interior, if any).
     pub fn remove(&mut self, id: ObjectId) {
         self.files.remove(&id);
+        self.materials.remove(&id);
         self.skies.remove(&id);
         let was_terrain = self.terrains.remove(&id).is_some();
         let was_interior = self.interiors.remove(&id).is_some();

@@ -80,3 +80,29 @@ fn a_turned_and_moved_building_is_walked_in_world_space() {
     assert_eq!(g.visible_zones(Vec3::new(470.0, -44.0, 13.5)), sorted(vec![room1, room2, ZoneRef::OUTSIDE]));
     assert_eq!(g.visible_zones(Vec3::new(530.0, -44.0, 13.5)), vec![ZoneRef::OUTSIDE]);
 }
+
+/// `data/two_rooms_window.map`: the same rooms with a glass window in room 1's south wall
+/// (x 3..7): a portal one sees through, closed like any other.
+#[test]
+fn a_window_shows_the_room_behind_it_and_a_shuttered_one_does_not() {
+    let interior = Rc::new(Interior::from_map_text(include_str!("../data/two_rooms_window.map")).unwrap());
+    let room1 =
+        ZoneRef { owner: Some(BUILDING), zone: interior.find_zone(glam::DVec3::new(5.0, 4.0, 2.0)).unwrap() };
+    let room2 = ZoneRef {
+        owner: Some(BUILDING),
+        zone: interior.find_zone(glam::DVec3::new(15.0, 4.0, 2.0)).unwrap(),
+    };
+    let window =
+        interior.portals.iter().position(|p| p.zones == (0, room1.zone)).expect("the window's portal");
+    let mut g = SceneGraph::new();
+    g.add_interior(BUILDING, Rc::new(InteriorInstance::new(interior, Vec3::ZERO, Quat::IDENTITY)));
+    // Outside, south of the window: room 1 through it (the door to room 2 is not in line).
+    assert_eq!(g.visible_zones(Vec3::new(5.0, -6.0, 2.0)), sorted(vec![room1, ZoneRef::OUTSIDE]));
+    // From room 1's far corner: the outside through the window as well as room 2.
+    assert_eq!(g.visible_zones(Vec3::new(1.0, 7.0, 3.3)), sorted(vec![room1, room2, ZoneRef::OUTSIDE]));
+    // Behind the building (west): not through the window seen edge on from behind its plane.
+    assert_eq!(g.visible_zones(Vec3::new(-10.0, 4.0, 1.5)), vec![ZoneRef::OUTSIDE]);
+    // Shuttered: the outside sees nothing of room 1.
+    assert!(g.set_portal_open(BUILDING, window, false));
+    assert_eq!(g.visible_zones(Vec3::new(5.0, -6.0, 2.0)), vec![ZoneRef::OUTSIDE]);
+}

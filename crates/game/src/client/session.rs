@@ -628,12 +628,18 @@ impl ClientSession {
             });
         }
         let terrain = crate::mission::first_terrain(&self.world);
+        let mut materials = crate::mission::world_materials(&self.world);
+        let first = self.world.borrow().terrains.keys().min().copied();
+        let terrain_materials =
+            first.and_then(|id| materials.remove(&id)).unwrap_or_else(|| Rc::from(Vec::new()));
         let sky = self.world.borrow().sky();
         WorldView {
             objects,
             walls: crate::mission::interior_boxes(&self.world),
             interiors: Some(self.world.borrow().scene.clone()),
             terrain,
+            terrain_materials,
+            interior_materials: materials,
             sky,
             first_person: false,
             time_ms,

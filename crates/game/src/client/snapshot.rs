@@ -36,7 +36,7 @@ pub struct ViewObject {
 }
 
 /// The visible world at one instant plus the animation time (ms) for spinning items.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct WorldView {
     pub objects: Vec<ViewObject>,
     /// The mission's buildings as boxes (each solid brush: centre, half size), for a view
@@ -47,11 +47,31 @@ pub struct WorldView {
     pub interiors: Option<v12_world::SceneGraph>,
     /// The mission's terrain, drawn with level of detail around the camera.
     pub terrain: Option<Rc<v12_world::TerrainBlock>>,
+    /// The terrain's material textures, blended by its squares' materials.
+    pub terrain_materials: Rc<[v12_world::WorldMaterial]>,
+    /// Each interior's materials, by its id in `interiors`.
+    pub interior_materials: std::collections::HashMap<u32, Rc<[v12_world::WorldMaterial]>>,
     /// The mission's sky (visible distance, fog), once it arrived.
     pub sky: Option<v12_world::SkyParams>,
     /// The view from the control object's eye (`$firstPerson`) instead of behind it.
     pub first_person: bool,
     pub time_ms: u64,
+}
+
+impl Default for WorldView {
+    fn default() -> Self {
+        WorldView {
+            objects: Vec::new(),
+            walls: Vec::new(),
+            interiors: None,
+            terrain: None,
+            terrain_materials: Rc::from(Vec::new()),
+            interior_materials: Default::default(),
+            sky: None,
+            first_person: false,
+            time_ms: 0,
+        }
+    }
 }
 
 /// Everything the HUD shows besides the world.

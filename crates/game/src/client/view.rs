@@ -139,7 +139,12 @@ impl WorldView {
                     ..v12_render3d::TerrainDrawConfig::default()
                 };
                 let (mesh, _) = v12_render3d::build_terrain_mesh(t, self.camera().position(), &cfg);
-                scene.shapes.push(Shape::Mesh { triangles: std::sync::Arc::new(mesh) });
+                let layers = self.terrain_materials.iter().take(v12_render_gl::MAX_LAYERS);
+                scene.shapes.push(Shape::Textured {
+                    layers: layers.map(|m| std::sync::Arc::from(m.texture.as_str())).collect(),
+                    triangles: std::sync::Arc::new(mesh),
+                    translucent: false,
+                });
             }
             None => scene.shapes.push(Shape::Box {
                 center: Vec3::new(0.0, 0.0, -0.55),
@@ -204,12 +209,13 @@ impl WorldView {
 
 impl WorldView {
     /// The interiors by zone: the faces of the rooms the camera sees through open portals
-    /// (closed ones drawn as doors), roofs left off so the chase camera sees in.
+    /// (closed ones drawn as doors), roofs left off so the chase camera sees in; each
+    /// material one textured batch, translucent when its bitmap is (a window's glass).
     fn push_interiors(&self, graph: &v12_world::SceneGraph, scene: &mut Scene) {
         let visible = graph.visible_zones(self.camera().position());
-        let mut tris = Vec::new();
+        let no_materials: std::rc::Rc<[v12_world::WorldMaterial]> = std::rc::Rc::from(Vec::new());
         for (id, inst) in graph.interiors() {
-            let before = tris.len();
+            let mut mesh = v12_render3d::InteriorMesh::default();
             v12_render3d::build_interior_mesh(
                 graph,
                 id,
@@ -217,20 +223,12 @@ impl WorldView {
                 &visible,
                 scene.light_dir,
                 scene.ambient,
-                &mut tris,
+                &mut mesh,
             );
             let roof = inst.world_bounds().min.z + ROOF_HEIGHT;
-            let mut kept = Vec::with_capacity(tris.len() - before);
-            for t in tris[before..].chunks_exact(3) {
-                if t.iter().any(|v| v.pos[2] < roof) {
-                    kept.extend_from_slice(t);
-                }
-            }
-            tris.truncate(before);
-            tris.extend(kept);
-        }
-        if !tris.is_empty() {
-            scene.shapes.push(Shape::Mesh { triangles: std::sync::Arc::new(tris) });
+            mesh.retain_triangles(|t| t.iter().any(|v| v.pos[2] < roof));
+            let materials = self.interior_materials.get(&id).unwrap_or(&no_materials);
+            scene.shapes.extend(mesh.into_shapes(materials));
         }
     }
 }
@@ -398,15 +396,7 @@ pub fn synthetic_world(n: usize) -> WorldView {
     if let Some(me) = objects.first_mut() {
         me.yaw = 0.0;
     }
-    WorldView {
-        objects,
-        walls: Vec::new(),
-        interiors: None,
-        terrain: None,
-        sky: None,
-        first_person: false,
-        time_ms: 0,
-    }
+    WorldView { objects, ..WorldView::default() }
 }
 
 #[cfg(test)]
