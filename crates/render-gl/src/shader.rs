@@ -94,7 +94,7 @@ void main() {
 
 /// The fragment shader blending `n` layers: the weighted texels, topped up with white by
 /// what the weights leave (so all-zero weights draw the colour alone), times the lit
-/// colour, then fog.
+/// colour, then fog. With one layer the weights are not read: the texel is the layer's.
 fn fragment_source(n: usize) -> String {
     let mut s = String::new();
     for i in 0..n {
@@ -104,7 +104,12 @@ fn fragment_source(n: usize) -> String {
         "uniform vec3 u_fog_color;\nin vec2 v_uv;\nin vec4 v_color;\nin vec4 v_w0;\nin vec4 v_w1;\n\
          in float v_fog;\nout vec4 o_color;\nvoid main() {\n    vec4 t = vec4(0.0);\n    float s = 0.0;\n",
     );
-    for i in 0..n {
+    if n == 1 {
+        // One layer is the whole texel (its weight is full wherever one layer is used), and
+        // llvmpipe is spared interpolating and reading the weights.
+        s.push_str("    t = texture(u_tex0, v_uv);\n    s = 1.0;\n");
+    }
+    for i in (0..n).filter(|_| n > 1) {
         let w = format!("v_w{}.{}", i / 4, ["x", "y", "z", "w"][i % 4]);
         s.push_str(&format!("    t += {w} * texture(u_tex{i}, v_uv);\n    s += {w};\n"));
     }
@@ -252,6 +257,7 @@ mod tests {
     #[test]
     fn each_variant_samples_only_its_layers() {
         assert!(!fragment_source(0).contains("texture("));
+        assert!(!fragment_source(1).contains("v_w0.x *"), "one layer reads no weights");
         let three = fragment_source(3);
         assert_eq!(three.matches("texture(").count(), 3);
         assert!(three.contains("v_w0.z * texture(u_tex2"));

@@ -104,7 +104,7 @@ fn upload(gl: &glow::Context, image: &Image, filter: TextureFilter) -> Result<gl
     let (min, mag, wrap) = match filter {
         TextureFilter::Linear => (glow::LINEAR, glow::LINEAR, glow::CLAMP_TO_EDGE),
         TextureFilter::Nearest => (glow::NEAREST, glow::NEAREST, glow::CLAMP_TO_EDGE),
-        TextureFilter::Mipmapped => (glow::LINEAR_MIPMAP_LINEAR, glow::LINEAR, glow::REPEAT),
+        TextureFilter::Mipmapped => (glow::LINEAR_MIPMAP_NEAREST, glow::LINEAR, glow::REPEAT),
     };
     // SAFETY: the pixel slice holds exactly width*height RGBA8 texels (Image guarantees it)
     // and UNPACK_ALIGNMENT 1 matches its tight rows; the texture is created here.

@@ -101,7 +101,7 @@ fn build(
         drawn.players += 1;
         drawn.triangles += (meshes.len() - before) / 3;
     }
-    drawn.triangles += terrain.len() / 3;
+    drawn.triangles += terrain.vertices().count() / 3;
     // The interior's rooms seen through its portals, or every room.
     let (_, inst) = graph.interiors().next().expect("the building");
     let visible = if engine {
@@ -114,8 +114,8 @@ fn build(
     let light = Vec3::new(-0.4, 0.6, -1.0);
     let built = build_interior_mesh(graph, BUILDING, inst, &visible, light, 0.35, &mut interior);
     drawn.triangles += built.triangles;
-    let mut shapes =
-        vec![common::terrain_shape(terrain, &materials.terrain), Shape::Mesh { triangles: Arc::new(meshes) }];
+    let mut shapes = common::terrain_shapes(terrain, &materials.terrain);
+    shapes.push(Shape::Mesh { triangles: Arc::new(meshes) });
     shapes.extend(interior.into_shapes(&materials.interior));
     Scene { shapes, clear_color: Some(ColorI::rgb(120, 160, 210)), ..Scene::default() }
 }

@@ -7,4 +7,6 @@ pub mod terrain;
 
 pub use interior::{InteriorDrawStats, InteriorMesh, build_interior_mesh};
 pub use shape::{ShapeError, ThreadId, TsShape, TsShapeInstance, TsThread};
-pub use terrain::{TerrainDrawConfig, TerrainDrawStats, build_terrain_mesh, level_for_distance};
+pub use terrain::{
+    TerrainBatch, TerrainDrawConfig, TerrainDrawStats, TerrainMesh, build_terrain_mesh, level_for_distance,
+};

@@ -83,13 +83,70 @@ pub fn point_weights(t: &TerrainBlock, i: i64, j: i64) -> [u8; MAX_LAYERS] {
     w
 }
 
-/// The triangles of the terrain around `camera`, lit, with material weights for the block's
-/// materials as layers (in order), and what was drawn.
+/// The terrain's triangles around the camera, in batches by the materials they blend: a
+/// patch of one material is drawn sampling one texture, a patch where two meet two, and so
+/// on (llvmpipe, like any GPU, pays per texture sample per pixel).
+#[derive(Debug, Default, Clone)]
+pub struct TerrainMesh {
+    pub batches: Vec<TerrainBatch>,
+}
+
+/// Triangles whose weights refer to `materials` (the block's material indices, in layer
+/// order).
+#[derive(Debug, Default, Clone)]
+pub struct TerrainBatch {
+    pub materials: Vec<usize>,
+    pub triangles: Vec<TexVertex3>,
+}
+
+impl TerrainMesh {
+    /// Every vertex.
+    pub fn vertices(&self) -> impl Iterator<Item = &TexVertex3> {
+        self.batches.iter().flat_map(|b| &b.triangles)
+    }
+
+    /// One textured shape a batch; `textures` are the block's materials' texture names.
+    pub fn into_shapes(self, textures: &[std::sync::Arc<str>]) -> Vec<v12_render_gl::Shape> {
+        self.batches
+            .into_iter()
+            .map(|b| v12_render_gl::Shape::Textured {
+                layers: b
+                    .materials
+                    .iter()
+                    .map(|&m| textures.get(m).cloned().unwrap_or_else(|| "".into()))
+                    .collect(),
+                triangles: std::sync::Arc::new(b.triangles),
+                translucent: false,
+            })
+            .collect()
+    }
+
+    /// Adds a patch's triangles (weights by block material) to the batch of the materials
+    /// they use, with the weights renumbered to that batch's layers.
+    fn add_patch(&mut self, mut tris: Vec<TexVertex3>) {
+        let used: Vec<usize> = (0..MAX_LAYERS).filter(|&k| tris.iter().any(|v| v.weights[k] > 0)).collect();
+        for v in &mut tris {
+            let mut w = [0u8; MAX_LAYERS];
+            for (slot, &m) in used.iter().enumerate() {
+                w[slot] = v.weights[m];
+            }
+            v.weights = w;
+        }
+        match self.batches.iter_mut().find(|b| b.materials == used) {
+            Some(b) => b.triangles.extend(tris),
+            None => self.batches.push(TerrainBatch { materials: used, triangles: tris }),
+        }
+    }
+}
+
+/// The triangles of the terrain around `camera`, lit, with material weights (in batches by
+/// the materials they blend), and what was drawn.
 pub fn build_terrain_mesh(
     terrain: &TerrainBlock,
     camera: Vec3,
     cfg: &TerrainDrawConfig,
-) -> (Vec<TexVertex3>, TerrainDrawStats) {
+) -> (TerrainMesh, TerrainDrawStats) {
+    let mut mesh = TerrainMesh::default();
     let mut out = Vec::new();
     let mut stats = TerrainDrawStats::default();
     let s = terrain.square_size();
@@ -108,14 +165,15 @@ pub fn build_terrain_mesh(
                 continue;
             }
             let level = if cfg.no_lod { 0 } else { level_for_distance(d, cfg.lod_distance) };
-            let before = out.len();
+            out.clear();
             patch(terrain, px * PATCH_SQUARES, py * PATCH_SQUARES, level, to_light, ambient, &mut out);
             stats.patches += 1;
             stats.per_level[level as usize] += 1;
-            stats.triangles += ((out.len() - before) / 3) as u32;
+            stats.triangles += (out.len() / 3) as u32;
+            mesh.add_patch(std::mem::take(&mut out));
         }
     }
-    (out, stats)
+    (mesh, stats)
 }
 
 /// One patch from grid point (i0, j0) at `level`, with its skirts.

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use glam::Vec3;
 use v12_render_gl::{
-    Camera, ColorI, HeadlessContext, Layers, OffscreenTarget, RectI, Renderer, Scene, Shape, TextureFilter,
+    Camera, ColorI, HeadlessContext, OffscreenTarget, RectI, Renderer, Scene, TextureFilter,
 };
 use v12_render3d::terrain::{LEVELS, PATCH_SQUARES, point_weights};
 use v12_render3d::{TerrainDrawConfig, build_terrain_mesh, level_for_distance};
@@ -90,14 +90,14 @@ fn the_lod_draws_far_fewer_triangles_and_nothing_beyond_the_view() {
     let cfg = TerrainDrawConfig::default();
     let (mesh, lod) = build_terrain_mesh(&t, camera, &cfg);
     let (_, full) = build_terrain_mesh(&t, camera, &TerrainDrawConfig { no_lod: true, ..cfg });
-    assert_eq!(mesh.len() as u32, lod.triangles * 3);
+    assert_eq!(mesh.vertices().count() as u32, lod.triangles * 3);
     assert_eq!(lod.patches, full.patches, "the same patches, at other levels");
     assert_eq!(lod.per_level.iter().sum::<u32>(), lod.patches);
     assert!(lod.per_level.iter().all(|&n| n > 0), "every level is used: {:?}", lod.per_level);
     assert!(full.triangles > 8 * lod.triangles, "LOD {} vs full {}", lod.triangles, full.triangles);
     // Patches are squares of 128 m; none wholly beyond the 600 m view.
     let patch = 8.0 * PATCH_SQUARES as f32;
-    for v in &mesh {
+    for v in mesh.vertices() {
         let d = Vec3::from(v.pos).truncate().distance(camera.truncate());
         assert!(d <= cfg.visible_distance + patch * std::f32::consts::SQRT_2, "{d}");
     }
@@ -109,7 +109,7 @@ fn full_detail_vertices_lie_on_the_terrain_and_skirts_hang_below() {
     let cfg = TerrainDrawConfig { no_lod: true, visible_distance: 100.0, ..TerrainDrawConfig::default() };
     let (mesh, _) = build_terrain_mesh(&t, Vec3::new(64.0, 64.0, 50.0), &cfg);
     let (mut on, mut below) = (0, 0);
-    for v in &mesh {
+    for v in mesh.vertices() {
         let p = Vec3::from(v.pos);
         let h = t.height(p.x, p.y);
         if (p.z - h).abs() < 1e-3 {
@@ -139,9 +139,17 @@ fn the_hills_from_a_fixed_camera_match_the_golden() {
     let camera_pos = Vec3::new(300.0, 100.0, 110.0);
     let (mesh, stats) = build_terrain_mesh(&t, camera_pos, &TerrainDrawConfig::default());
     assert!(stats.patches > 0);
-    let layers: Layers = textures.iter().map(|h| Arc::from(h.name())).collect();
+    let names: Vec<Arc<str>> = textures.iter().map(|h| Arc::from(h.name())).collect();
+    // Patches of one material sample one texture; where materials meet, those that meet.
+    assert!(
+        mesh.batches.iter().any(|b| b.materials.len() == 1)
+            && mesh.batches.iter().any(|b| b.materials.len() > 1)
+    );
+    for b in &mesh.batches {
+        assert!(b.triangles.iter().all(|v| v.weights[b.materials.len()..].iter().all(|&w| w == 0)));
+    }
     let scene = Scene {
-        shapes: vec![Shape::Textured { layers, triangles: Arc::new(mesh), translucent: false }],
+        shapes: mesh.into_shapes(&names),
         clear_color: Some(ColorI::rgb(120, 160, 210)),
         ..Scene::default()
     };

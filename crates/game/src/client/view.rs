@@ -139,12 +139,9 @@ impl WorldView {
                     ..v12_render3d::TerrainDrawConfig::default()
                 };
                 let (mesh, _) = v12_render3d::build_terrain_mesh(t, self.camera().position(), &cfg);
-                let layers = self.terrain_materials.iter().take(v12_render_gl::MAX_LAYERS);
-                scene.shapes.push(Shape::Textured {
-                    layers: layers.map(|m| std::sync::Arc::from(m.texture.as_str())).collect(),
-                    triangles: std::sync::Arc::new(mesh),
-                    translucent: false,
-                });
+                let textures: Vec<std::sync::Arc<str>> =
+                    self.terrain_materials.iter().map(|m| std::sync::Arc::from(m.texture.as_str())).collect();
+                scene.shapes.extend(mesh.into_shapes(&textures));
             }
             None => scene.shapes.push(Shape::Box {
                 center: Vec3::new(0.0, 0.0, -0.55),

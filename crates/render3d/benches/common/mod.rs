@@ -5,7 +5,8 @@
 use std::rc::Rc;
 use std::sync::Arc;
 
-use v12_render_gl::{MAX_LAYERS, Shape, TexVertex3};
+use v12_render_gl::Shape;
+use v12_render3d::TerrainMesh;
 use v12_resource::ResourceManager;
 use v12_world::{BLOCK_SIZE, TerrainBlock, WorldMaterial};
 
@@ -44,11 +45,8 @@ pub fn paint(t: &mut TerrainBlock, res: &ResourceManager, low: f32, high: f32) -
     found
 }
 
-/// The terrain's triangles drawn with its materials' bitmaps.
-pub fn terrain_shape(mesh: Vec<TexVertex3>, materials: &[WorldMaterial]) -> Shape {
-    Shape::Textured {
-        layers: materials.iter().take(MAX_LAYERS).map(|m| Arc::from(m.texture.as_str())).collect(),
-        triangles: Arc::new(mesh),
-        translucent: false,
-    }
+/// The terrain's batches drawn with its materials' bitmaps.
+pub fn terrain_shapes(mesh: TerrainMesh, materials: &[WorldMaterial]) -> Vec<Shape> {
+    let textures: Vec<Arc<str>> = materials.iter().map(|m| Arc::from(m.texture.as_str())).collect();
+    mesh.into_shapes(&textures)
 }
