@@ -501,3 +501,23 @@ fn set_server_info(con: &mut Console, e: &ServerEntry) {
     con.set_global("ServerInfo::Region", i64::from(i.region));
     con.set_global("ServerInfo::Ping", e.ping_ms.map_or(-1, |p| p.min(i64::MAX as u64) as i64));
 }
+
+/// The server browser's outside world: live, or through the session's journal.
+pub(crate) fn query_io(journal: Option<&crate::journal::SessionJournal>) -> QueryIo {
+    let Some(j) = journal else { return QueryIo::live() };
+    let (port_journal, nonce_journal) = (j.clone(), j.clone());
+    QueryIo {
+        open: Box::new(move || {
+            let port: crate::Port = Box::new(open_query_port()?);
+            Ok(port_journal.port(port))
+        }),
+        clock: Box::new(j.clone()),
+        nonce: Box::new(move || {
+            // The nonce is key material: recorded, and read back in a replay.
+            let mut live = [0u8; 32];
+            live[..8].copy_from_slice(&v12_master::token::random_nonce().to_le_bytes());
+            let k = nonce_journal.keys(live);
+            u64::from_le_bytes(k[..8].try_into().unwrap_or([0; 8]))
+        }),
+    }
+}

@@ -203,7 +203,10 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
     let mut tcp_objects = v12_sim::tcp_object::TcpObjects::register_with(&mut con, tcp());
     let directory = crate::browser::ServerDirectory::register(&mut con);
     // The server browser's queries: their port, clock readings and nonces are journaled too.
-    let browser = crate::browser::ServerBrowser::register_with(&mut con, browser_io(cfg.journal.as_ref()));
+    let browser = crate::browser::ServerBrowser::register_with(
+        &mut con,
+        crate::browser::query_io(cfg.journal.as_ref()),
+    );
     con.set_global("Game::argc", cfg.script_args.len() as i64);
     for (i, a) in cfg.script_args.iter().enumerate() {
         con.set_global(&format!("Game::argv{i}"), a.as_str());
@@ -678,24 +681,4 @@ pub fn link_preset(name: &str, latency: Option<u32>, loss: Option<f64>) -> Optio
         c.loss = LossModel::Uniform(p.clamp(0.0, 1.0));
     }
     Some(c)
-}
-
-/// The server browser's outside world: live, or through the session's journal.
-fn browser_io(journal: Option<&crate::journal::SessionJournal>) -> crate::browser::QueryIo {
-    let Some(j) = journal else { return crate::browser::QueryIo::live() };
-    let (port_journal, nonce_journal) = (j.clone(), j.clone());
-    crate::browser::QueryIo {
-        open: Box::new(move || {
-            let port: Port = Box::new(crate::browser::open_query_port()?);
-            Ok(port_journal.port(port))
-        }),
-        clock: Box::new(j.clone()),
-        nonce: Box::new(move || {
-            // The nonce is key material: recorded, and read back in a replay.
-            let mut live = [0u8; 32];
-            live[..8].copy_from_slice(&v12_master::token::random_nonce().to_le_bytes());
-            let k = nonce_journal.keys(live);
-            u64::from_le_bytes(k[..8].try_into().unwrap_or([0; 8]))
-        }),
-    }
 }

@@ -1,7 +1,8 @@
 //! The session journal (seed: "by journaling the stream of events from the platform layer,
 //! the game portion of the simulation session can be deterministically replayed"):
 //! `v12 --journal-record FILE` writes everything that enters the engine from outside (each
-//! clock reading, each batch of datagrams a port received, the handshake key material), and
+//! clock reading, each batch of datagrams a port received, the handshake key material, and
+//! for the window client each frame's platform events: keys, mouse, resizes, the close), and
 //! `v12 --journal-play FILE` feeds the same values back in the same order, so the session
 //! reaches the same state and prints the same console output with no network at all.
 //!
@@ -204,6 +205,38 @@ impl SessionJournal {
             Some(Event::Console(c)) => Some(c.line[prefix.len()..].trim_start().to_string()),
             _ => None,
         }
+    }
+
+    /// The platform events of one frame (the window client's input, mouse moves, a close,
+    /// and resizes as `Console` events `resize W H`): `live` when recording (written, then a
+    /// `frame` note), the recorded ones when replaying.
+    pub fn frame_events(&self, live: Vec<Event>) -> Vec<Event> {
+        if !self.is_playing() {
+            for e in &live {
+                self.write(e);
+            }
+            self.write(&Event::Console(ConsoleEvent { line: "frame".into() }));
+            return live;
+        }
+        let mut out = Vec::new();
+        let platform = |e: &Event| match e {
+            Event::Input(_) | Event::MouseMove(_) | Event::Quit => true,
+            Event::Console(c) => c.line == "frame" || c.line.starts_with("resize "),
+            _ => false,
+        };
+        while let Some(e) = self.read("a frame's platform events", platform) {
+            match e {
+                Event::Console(c) if c.line == "frame" => break,
+                e => out.push(e),
+            }
+        }
+        out
+    }
+
+    /// A note the session writes when recording and reads back when replaying, such as the
+    /// address of a local match the client joined: `live()` when recording.
+    pub fn remember(&self, what: &'static str, live: impl FnOnce() -> String) -> Option<String> {
+        self.note(what, what, live)
     }
 
     /// Ends the recording (the end record and a flush); nothing for a replay.

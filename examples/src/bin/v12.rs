@@ -49,11 +49,13 @@ struct Cli {
     #[arg(long, value_name = "FILE")]
     play_demo: Option<PathBuf>,
     /// Record the session's journal into FILE: every clock reading, received datagram and
-    /// key, so --journal-play reproduces it. At exit a STATEHASH line sums the state up.
+    /// key (with --window also every key, mouse and window event), so --journal-play
+    /// reproduces it. At exit a STATEHASH line sums the state up.
     #[arg(long, value_name = "FILE", conflicts_with = "journal_play")]
     journal_record: Option<PathBuf>,
     /// Replay a journal recorded with --journal-record (same flags and scripts), with no
-    /// network; it reaches the same state and prints the same STATEHASH.
+    /// network (and with --window, no window: the window session runs headless); it reaches
+    /// the same state and prints the same STATEHASH.
     #[arg(long, value_name = "FILE")]
     journal_play: Option<PathBuf>,
     #[command(flatten)]

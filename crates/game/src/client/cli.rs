@@ -49,11 +49,38 @@ impl ClientArgs {
         let plain =
             !host.dedicated && host.connect.is_none() && host.script_args.is_empty() && host.exec.is_empty();
         let display = std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some();
+        if self.window && host.journal.as_ref().is_some_and(crate::journal::SessionJournal::is_playing) {
+            return Some(window_replay(host));
+        }
         if self.window || (plain && display) {
             return Some(window(host));
         }
         None
     }
+}
+
+/// The window client's settings from the host's.
+#[cfg(feature = "render")]
+fn window_config(host: &HostConfig) -> Result<crate::client::front::WindowConfig, String> {
+    Ok(crate::client::front::WindowConfig {
+        connect: host.connect.clone(),
+        mod_dir: host.mod_dir.clone(),
+        v12: std::env::current_exe().map_err(|e| e.to_string())?,
+        name: "Player".into(),
+        journal: host.journal.clone(),
+        report: host.report,
+    })
+}
+
+/// `--window --journal-play`: the recorded window session, replayed with no window.
+#[cfg(feature = "render")]
+fn window_replay(host: &HostConfig) -> Result<i32, String> {
+    crate::client::front::replay(window_config(host)?).map_err(|e| e.to_string())
+}
+
+#[cfg(not(feature = "render"))]
+fn window_replay(_host: &HostConfig) -> Result<i32, String> {
+    Err("this v12 was built without the render feature: no window session to replay".into())
 }
 
 impl ClientArgs {
@@ -94,14 +121,7 @@ impl ClientArgs {
 /// The window client.
 #[cfg(feature = "window")]
 fn window(host: &HostConfig) -> Result<i32, String> {
-    let v12 = std::env::current_exe().map_err(|e| e.to_string())?;
-    let cfg = crate::client::window::WindowConfig {
-        connect: host.connect.clone(),
-        mod_dir: host.mod_dir.clone(),
-        v12,
-        name: "Player".into(),
-    };
-    crate::client::window::run(cfg).map_err(|e| e.to_string())
+    crate::client::window::run(window_config(host)?).map_err(|e| e.to_string())
 }
 
 #[cfg(not(feature = "window"))]

@@ -14,6 +14,8 @@ pub mod demo;
 #[cfg(feature = "render")]
 pub mod frame;
 #[cfg(feature = "render")]
+pub mod front;
+#[cfg(feature = "render")]
 pub mod screenshot;
 pub mod session;
 pub mod snapshot;
