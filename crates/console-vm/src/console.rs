@@ -573,6 +573,12 @@ impl Console {
     /// (used for callbacks such as `onAdd`).
     pub fn call_method_if_exists(&mut self, id: ObjectId, method: &str, args: &[Value]) -> Option<Value> {
         let fname = self.names.intern(method);
+        self.call_method_name_if_exists(id, fname, args)
+    }
+
+    /// [`Self::call_method_if_exists`] with the method's name interned beforehand
+    /// ([`Self::intern`]), for callbacks a host makes every tick.
+    pub fn call_method_name_if_exists(&mut self, id: ObjectId, fname: Name, args: &[Value]) -> Option<Value> {
         let ns = self.objects.get(id)?.ns;
         let res = self.ns.resolve(ns, fname)?;
         let mut all = Vec::with_capacity(args.len() + 1);

@@ -215,7 +215,8 @@ impl Console {
         }
     }
 
-    pub(crate) fn field(&self, id: ObjectId, field: Name) -> Value {
+    /// A field by its interned name ([`Console::intern`]); [`Self::get_field`] by text.
+    pub fn field(&self, id: ObjectId, field: Name) -> Value {
         self.objects.field(id, field)
     }
 

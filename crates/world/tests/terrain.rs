@@ -265,3 +265,54 @@ fn container_ray_casts_hit_the_terrain_by_its_type_mask() {
     assert_eq!(bits, (1 << 14).to_string());
     assert!(handle.borrow_mut().container.remove_static(77));
 }
+
+/// The quick answers (above everything, or over one flat plane) are the sampled ones: boxes
+/// standing on, walking over, falling onto and resting just under flat ground, and crossing
+/// from the flat onto a slope, each compared with `sweep_box_sampled`.
+#[test]
+fn quick_sweeps_agree_with_the_sampled_ones() {
+    let mut t = TerrainBlock::flat(8.0, 0.0);
+    for j in 0..BLOCK_SIZE as i64 {
+        for i in 0..BLOCK_SIZE as i64 {
+            // Flat at 2 m around (64, 64), hills beyond 40 m.
+            let (x, y) = (i as f32 * 8.0 - 64.0, j as f32 * 8.0 - 64.0);
+            let d = x.abs().max(y.abs());
+            t.set_height(i, j, if d <= 40.0 { 2.0 } else { 2.0 + (d - 40.0) * 0.3 });
+        }
+    }
+    let mut seed = 7u32;
+    let mut next = |lo: f32, hi: f32| {
+        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        lo + (hi - lo) * (seed >> 8) as f32 / (1u32 << 24) as f32
+    };
+    let mut quick_used = 0;
+    for k in 0..4000 {
+        let half = Vec3::new(next(0.2, 1.5), next(0.2, 1.5), next(0.5, 1.2));
+        let c = Vec3::new(next(10.0, 120.0), next(10.0, 120.0), 0.0);
+        // On the ground, a little above, a little below, well above.
+        let ground = t.height(c.x, c.y);
+        let lift = [0.0, 0.0005, -0.0005, -0.01, 0.3, 5.0][k % 6];
+        let c = Vec3::new(c.x, c.y, ground + half.z + lift);
+        let delta = match k % 4 {
+            0 => Vec3::new(next(-0.5, 0.5), next(-0.5, 0.5), 0.0),
+            1 => Vec3::new(0.0, 0.0, -next(0.0, 6.0)),
+            2 => Vec3::new(next(-0.5, 0.5), next(-0.5, 0.5), -next(0.0, 1.0)),
+            _ => Vec3::new(next(-0.5, 0.5), next(-0.5, 0.5), next(0.0, 1.0)),
+        };
+        let (fast, slow) = (t.sweep_box(c, half, delta), t.sweep_box_sampled(c, half, delta));
+        match (fast, slow) {
+            (None, None) => {}
+            (Some((a, n)), Some((b, m))) => {
+                assert!(
+                    (a - b).abs() < 1e-4 && n.distance(m) < 1e-4,
+                    "{c} {half} {delta}: {fast:?} vs {slow:?}"
+                )
+            }
+            _ => panic!("{c} {half} {delta}: {fast:?} vs {slow:?}"),
+        }
+        if (c.x - 64.0).abs() < 30.0 && (c.y - 64.0).abs() < 30.0 {
+            quick_used += 1;
+        }
+    }
+    assert!(quick_used > 500, "the flat part was tried {quick_used} times");
+}
