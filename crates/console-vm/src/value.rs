@@ -318,7 +318,98 @@ pub fn format_g_prec(v: f64, prec: usize, out: &mut String) {
             return;
         }
     }
+    if p <= 15
+        && let Some((digits, x)) = g_digits(v.abs(), p)
+    {
+        if v < 0.0 {
+            out.push('-');
+        }
+        write_g_digits(digits, x, p, out);
+        return;
+    }
     format_g_exact(v, p, out);
+}
+
+/// Powers of ten that doubles hold exactly.
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+    1e19, 1e20, 1e21, 1e22,
+];
+
+/// `a` (finite, positive) rounded to `p` (1 to 15) significant digits: the digits as an
+/// integer of exactly `p` digits and the decimal exponent of the first, from one scaling
+/// by an exact power of ten (a single rounding, at most half an ulp of the scaled value).
+/// `None` when that error could decide the rounding (the scaled value is within two ulps
+/// of a half) or the power is not exact: the caller formats exactly then.
+fn g_digits(a: f64, p: usize) -> Option<(u64, i32)> {
+    let (lo, hi) = (POW10[p - 1], POW10[p]);
+    let mut x = a.log10().floor() as i32;
+    for _ in 0..3 {
+        let k = p as i32 - 1 - x;
+        let pow = *POW10.get(k.unsigned_abs() as usize)?;
+        let scaled = if k >= 0 { a * pow } else { a / pow };
+        if scaled < lo {
+            x -= 1;
+            continue;
+        }
+        if scaled >= hi {
+            x += 1;
+            continue;
+        }
+        let whole = scaled.floor();
+        let frac = scaled - whole;
+        if (frac - 0.5).abs() <= 2.0 * scaled * f64::EPSILON {
+            return None;
+        }
+        let mut d = (if frac > 0.5 { whole + 1.0 } else { whole }) as u64;
+        if d as f64 >= hi {
+            d /= 10;
+            x += 1;
+        }
+        return Some((d, x));
+    }
+    None
+}
+
+/// %g's text of `digits` (exactly `p` digits) times 10^(`x` - `p` + 1): exponential when
+/// `x` < -4 or `x` >= `p`, else fixed; trailing zeros dropped.
+fn write_g_digits(digits: u64, x: i32, p: usize, out: &mut String) {
+    let mut buf = itoa_digits(digits);
+    if x < -4 || x >= p as i32 {
+        let (first, rest) = buf.split_at(1);
+        out.push_str(first);
+        let rest = rest.trim_end_matches('0');
+        if !rest.is_empty() {
+            out.push('.');
+            out.push_str(rest);
+        }
+        out.push('e');
+        out.push(if x < 0 { '-' } else { '+' });
+        let _ = write!(out, "{:02}", x.unsigned_abs());
+        return;
+    }
+    if x < 0 {
+        out.push_str("0.");
+        for _ in 0..(-x - 1) {
+            out.push('0');
+        }
+        out.push_str(buf.trim_end_matches('0'));
+        return;
+    }
+    let int_len = x as usize + 1;
+    let frac = buf.split_off(int_len);
+    out.push_str(&buf);
+    let frac = frac.trim_end_matches('0');
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(frac);
+    }
+}
+
+fn itoa_digits(d: u64) -> String {
+    let mut s = String::with_capacity(16);
+    let _ = write!(s, "{d}");
+    s
 }
 
 /// %g by exact formatting: `v` finite and non-zero, `p` at least 1.
@@ -364,6 +455,53 @@ pub fn fmt_num(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The scaled-digits fast path prints exactly what exact %g formatting prints, for
+    /// every precision, random doubles of every magnitude, positions and distances with
+    /// many digits, and halves (where the rounding is decided exactly).
+    #[test]
+    fn the_g_digits_path_agrees_with_exact_formatting() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut values: Vec<f64> = (0..50_000).map(|_| f64::from_bits(next())).collect();
+        values.extend((0..50_000).map(|_| (next() % 2_000_000_000) as f64 / 7919.0 - 100_000.0));
+        values.extend((0..20_000).map(|k| k as f64 * 0.5 + 0.000_005));
+        values.extend([
+            0.5,
+            1.5,
+            2.5,
+            999_999.5,
+            9.999_995,
+            0.000_123_456_5,
+            123_456.5,
+            1e21,
+            1e-5,
+            99_999.95,
+        ]);
+        let (mut tried, mut fast_ones) = (0, 0);
+        for v in values.into_iter().filter(|v| v.is_finite() && *v != 0.0) {
+            for p in 1..=15 {
+                let (mut fast, mut exact) = (String::new(), String::new());
+                tried += 1;
+                if let Some((d, e)) = g_digits(v.abs(), p) {
+                    fast_ones += 1;
+                    if v < 0.0 {
+                        fast.push('-');
+                    }
+                    write_g_digits(d, e, p, &mut fast);
+                    format_g_exact(v, p, &mut exact);
+                    assert_eq!(fast, exact, "{v:e} at %.{p}g");
+                }
+            }
+        }
+        // Most values take the fast path (the random bit patterns outside 1e±22 do not).
+        assert!(fast_ones * 2 > tried, "{fast_ones} of {tried}");
+    }
 
     /// The shortest-digits fast path prints exactly what exact %g formatting prints, for
     /// random doubles of every magnitude and for the short decimals scripts make.

@@ -53,6 +53,7 @@ pub fn parse_transform(text: &str) -> (Vec3, f32) {
 
 /// Registers the classes, their fields and methods, and `GameConnection::setControlObject`.
 pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
+    shared.borrow_mut().names = Some(crate::state::CallbackNames::new(con));
     for (class, parent) in [
         ("GameBaseData", "SimDataBlock"),
         ("ShapeBaseData", "GameBaseData"),

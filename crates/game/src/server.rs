@@ -164,12 +164,10 @@ pub(crate) fn player_obstacles(sh: &Shared, ground: &Rc<dyn StaticGeometry>, pla
     let mut o = Obstacles::new(Some(ground.clone()));
     if let Some(world) = sh.world.as_ref() {
         let player_half = Motion::default().half_extents;
-        for (id, obj) in world.iter().filter(|(_, obj)| obj.flags & HIDDEN == 0) {
-            match sh.objects.get(&id) {
-                Some(g) if g.class == GameClass::StaticShape => o.add_box(id, obj.state.pos, g.half_extents),
-                Some(g) if g.class == GameClass::Player && players => {
-                    o.add_box(id, obj.state.pos, player_half)
-                }
+        for (id, g, obj) in joined(&sh.objects, world).filter(|(_, _, obj)| obj.flags & HIDDEN == 0) {
+            match g.class {
+                GameClass::StaticShape => o.add_box(id, obj.state.pos, g.half_extents),
+                GameClass::Player if players => o.add_box(id, obj.state.pos, player_half),
                 _ => {}
             }
         }
@@ -177,13 +175,31 @@ pub(crate) fn player_obstacles(sh: &Shared, ground: &Rc<dyn StaticGeometry>, pla
     Rc::new(o)
 }
 
+/// The game objects beside their scene objects, in id order: both are sorted by id, so this
+/// is a merge, with no lookup per object (a tick walks them several times).
+fn joined<'a>(
+    objects: &'a BTreeMap<u32, crate::state::GameObject>,
+    world: &'a v12_sim::scene::SceneWorld,
+) -> impl Iterator<Item = (u32, &'a crate::state::GameObject, &'a v12_sim::scene::SceneObject)> {
+    let mut scene = world.iter().peekable();
+    objects.iter().filter_map(move |(&id, g)| {
+        while scene.next_if(|(sid, _)| *sid < id).is_some() {}
+        scene.next_if(|(sid, _)| *sid == id).map(|(_, o)| (id, g, o))
+    })
+}
+
 pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
-    let tuning_of =
-        |objects: &BTreeMap<u32, crate::state::GameObject>, p: Option<u32>| -> crate::PlayerTuning {
-            p.and_then(|p| objects.get(&p)).map(|o| o.tuning).unwrap_or_default()
-        };
+    // Each client's control object's tuning and whether it flies (a Camera), looked up once.
+    let controlled: Vec<(crate::PlayerTuning, bool)> = s
+        .clients
+        .values()
+        .map(|g| match g.control_object().and_then(|p| sh.objects.get(&p)) {
+            Some(o) => (o.tuning, o.class == GameClass::Camera),
+            None => (crate::PlayerTuning::default(), false),
+        })
+        .collect();
     // The static shapes' boxes, and the other players' only when some player walks into them.
-    let collide = s.clients.values().any(|g| tuning_of(&sh.objects, g.control_object()).collide);
+    let collide = controlled.iter().any(|(t, _)| t.collide);
     let shapes = sh.objects.values().any(|g| g.class == GameClass::StaticShape);
     let obstacles = collide.then(|| player_obstacles(sh, &s.ground, true));
     let shapes_only = shapes.then(|| player_obstacles(sh, &s.ground, false));
@@ -192,9 +208,8 @@ pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
     let Some(world) = sh.world.as_mut() else { return out };
     // Control objects: apply the clients' moves; a trigger pressed or released is an event.
     let frozen = sh.frozen;
-    for g in s.clients.values_mut() {
+    for (g, &(tuning, flying)) in s.clients.values_mut().zip(&controlled) {
         // Each player walks at its datablock's speeds (into everyone else, if it collides).
-        let tuning = tuning_of(&sh.objects, g.control_object());
         let walk_on: Rc<dyn StaticGeometry> = match (&obstacles, &shapes_only) {
             (Some(o), _) if tuning.collide => {
                 o.set_exempt(g.control_object());
@@ -216,8 +231,6 @@ pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
             continue;
         }
         // A Camera flies; everything else walks on the mission's ground.
-        let flying =
-            g.control_object().and_then(|p| sh.objects.get(&p)).is_some_and(|o| o.class == GameClass::Camera);
         let moves = g.process_tick(world, if flying { &camera } else { &m });
         if let Some(p) = g.control_object() {
             let held = s.held.entry(p).or_insert([false; 6]);
@@ -239,18 +252,24 @@ pub(crate) fn run_game_events(con: &mut Console, shared: &Rc<RefCell<Shared>>, e
     // (datablock, console id) of a game object by scene id, and of a trigger by console id.
     let obj = |scene: u32| shared.borrow().objects.get(&scene).map(|g| (g.datablock, g.console));
     let trig = |id: u32| shared.borrow().triggers.get(&id).map(|t| t.datablock);
+    let cached = shared.borrow().names;
+    let names = cached.unwrap_or_else(|| crate::state::CallbackNames::new(con));
     for e in events {
         match *e {
             GameEvent::Trigger { obj: o, slot, down } => {
                 if let Some((data, o)) = obj(o) {
                     let args = [Value::from(o), Value::from(u32::from(slot)), Value::from(down)];
-                    con.call_method_if_exists(data, "onTrigger", &args);
+                    con.call_method_name_if_exists(data, names.on_trigger, &args);
                 }
             }
             GameEvent::Collision { obj: o, col } => {
                 // V12 calls the moving object's datablock.
                 if let (Some((data, o)), Some((_, c))) = (obj(o), obj(col)) {
-                    con.call_method_if_exists(data, "onCollision", &[Value::from(o), Value::from(c)]);
+                    con.call_method_name_if_exists(
+                        data,
+                        names.on_collision,
+                        &[Value::from(o), Value::from(c)],
+                    );
                 }
             }
             GameEvent::Explode { proj, col, pos } => {
@@ -259,9 +278,9 @@ pub(crate) fn run_game_events(con: &mut Console, shared: &Rc<RefCell<Shared>>, e
                 if let Some((_, c)) = col.and_then(obj) {
                     let args =
                         [Value::from(p), Value::from(c), Value::from(1), at.clone(), Value::from("0 0 1")];
-                    con.call_method_if_exists(data, "onCollision", &args);
+                    con.call_method_name_if_exists(data, names.on_collision, &args);
                 }
-                con.call_method_if_exists(data, "onExplode", &[Value::from(p), at, Value::from(1)]);
+                con.call_method_name_if_exists(data, names.on_explode, &[Value::from(p), at, Value::from(1)]);
                 con.delete_object(p);
             }
             GameEvent::EnterTrigger { trigger, obj: o } | GameEvent::LeaveTrigger { trigger, obj: o } => {
@@ -270,15 +289,15 @@ pub(crate) fn run_game_events(con: &mut Console, shared: &Rc<RefCell<Shared>>, e
                     continue; // deleted while inside
                 }
                 let name = if matches!(e, GameEvent::EnterTrigger { .. }) {
-                    "onEnterTrigger"
+                    names.on_enter_trigger
                 } else {
-                    "onLeaveTrigger"
+                    names.on_leave_trigger
                 };
-                con.call_method_if_exists(data, name, &[Value::from(trigger), Value::from(o)]);
+                con.call_method_name_if_exists(data, name, &[Value::from(trigger), Value::from(o)]);
             }
             GameEvent::TickTrigger { trigger } => {
                 if let Some(data) = trig(trigger) {
-                    con.call_method_if_exists(data, "onTickTrigger", &[Value::from(trigger)]);
+                    con.call_method_name_if_exists(data, names.on_tick_trigger, &[Value::from(trigger)]);
                 }
             }
         }
@@ -309,14 +328,17 @@ pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: 
             o.set_state(st);
         }
     }
-    // The players that shots hit and items are picked up by: every one not hidden.
-    let players: Vec<(u32, Vec3)> = world
-        .iter()
-        .filter(|(id, o)| {
-            o.flags & HIDDEN == 0 && sh.objects.get(id).is_some_and(|g| g.class == GameClass::Player)
-        })
-        .map(|(id, o)| (id, o.state.pos))
-        .collect();
+    // The players that shots hit and items are picked up by, and the items they touch:
+    // every one not hidden (neither moves in the rest of the tick).
+    let mut players: Vec<(u32, Vec3)> = Vec::new();
+    let mut items: Vec<(u32, Vec3)> = Vec::new();
+    for (id, g, o) in joined(&sh.objects, world).filter(|(_, _, o)| o.flags & HIDDEN == 0) {
+        match g.class {
+            GameClass::Player => players.push((id, o.state.pos)),
+            GameClass::Item => items.push((id, o.state.pos)),
+            _ => {}
+        }
+    }
     // Projectiles fly straight (clients extrapolate them from the create, so they are not
     // re-sent) or, ballistic, fall; they hit players other than their source, and stop at
     // walls and the ground.
@@ -360,14 +382,7 @@ pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: 
         }
     }
     sh.moved.extend(placed);
-    // Players touching items: the Items that are not hidden.
-    let items: Vec<(u32, Vec3)> = world
-        .iter()
-        .filter(|(id, o)| {
-            o.flags & HIDDEN == 0 && sh.objects.get(id).is_some_and(|g| g.class == GameClass::Item)
-        })
-        .map(|(id, o)| (id, o.state.pos))
-        .collect();
+    // Players touching items.
     for (player, pos) in &players {
         for (item, ipos) in &items {
             if pos.distance(*ipos) < 1.5 {

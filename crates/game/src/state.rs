@@ -34,6 +34,32 @@ pub(crate) struct Shared {
     pub(crate) owned: v12_netobject::owned::OwnedObjects,
     /// Each connected client's console object → its connection.
     pub(crate) client_conns: BTreeMap<u32, v12_netobject::ConnectionId>,
+    /// The callback names a tick calls, interned once (set when the classes are registered).
+    pub(crate) names: Option<CallbackNames>,
+}
+
+/// The datablock callbacks the engine calls every tick, interned once in the console.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CallbackNames {
+    pub(crate) on_trigger: v12_console_vm::Name,
+    pub(crate) on_collision: v12_console_vm::Name,
+    pub(crate) on_explode: v12_console_vm::Name,
+    pub(crate) on_enter_trigger: v12_console_vm::Name,
+    pub(crate) on_leave_trigger: v12_console_vm::Name,
+    pub(crate) on_tick_trigger: v12_console_vm::Name,
+}
+
+impl CallbackNames {
+    pub(crate) fn new(con: &mut v12_console_vm::Console) -> Self {
+        CallbackNames {
+            on_trigger: con.intern("onTrigger"),
+            on_collision: con.intern("onCollision"),
+            on_explode: con.intern("onExplode"),
+            on_enter_trigger: con.intern("onEnterTrigger"),
+            on_leave_trigger: con.intern("onLeaveTrigger"),
+            on_tick_trigger: con.intern("onTickTrigger"),
+        }
+    }
 }
 
 /// Which engine class an object is.
