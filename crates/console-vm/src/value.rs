@@ -456,18 +456,22 @@ pub fn fmt_num(v: f64) -> String {
 mod tests {
     use super::*;
 
+    /// A seeded xorshift sequence of bit patterns.
+    fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
+
     /// The scaled-digits fast path prints exactly what exact %g formatting prints, for
     /// every precision, random doubles of every magnitude, positions and distances with
     /// many digits, and halves (where the rounding is decided exactly).
     #[test]
     fn the_g_digits_path_agrees_with_exact_formatting() {
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1Du64);
         let mut values: Vec<f64> = (0..50_000).map(|_| f64::from_bits(next())).collect();
         values.extend((0..50_000).map(|_| (next() % 2_000_000_000) as f64 / 7919.0 - 100_000.0));
         values.extend((0..20_000).map(|k| k as f64 * 0.5 + 0.000_005));
@@ -507,13 +511,7 @@ mod tests {
     /// random doubles of every magnitude and for the short decimals scripts make.
     #[test]
     fn the_g_fast_path_agrees_with_exact_formatting() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15u64);
         let mut values: Vec<f64> = (0..100_000).map(|_| f64::from_bits(next())).collect();
         values.extend((0..100_000).map(|k| (k as f64 - 50_000.0) * 0.1));
         values.extend(
