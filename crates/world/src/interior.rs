@@ -151,6 +151,9 @@ pub struct Interior {
     /// the room's); `None` for a face that looks into a brush. Drawing by zone reads it.
     pub face_zones: Vec<Option<u16>>,
     grid: ZoneGrid,
+    /// Every brush's box together (found once), so a sweep far from the interior is refused
+    /// without looking at each brush.
+    extent: (DVec3, DVec3),
 }
 
 /// Zone of each cell of the grid; `SOLID` for cells inside solid or portal brushes.
@@ -308,7 +311,9 @@ impl Interior {
             problems: Vec::new(),
             face_zones: Vec::new(),
             grid: ZoneGrid::default(),
+            extent: (DVec3::ZERO, DVec3::ZERO),
         };
+        interior.extent = interior.bounds();
         interior.find_zones();
         interior.face_zones = interior
             .faces
@@ -485,6 +490,9 @@ impl Interior {
             return None;
         }
         let (lo, hi) = (start.min(end) - half, start.max(end) + half);
+        if (self.extent.0 - EPS).cmpgt(hi).any() || (self.extent.1 + EPS).cmplt(lo).any() {
+            return None;
+        }
         let d = end - start;
         let mut best: Option<InteriorHit> = None;
         for (i, b) in self.brushes.iter().enumerate() {

@@ -541,17 +541,20 @@ impl WorldGround {
         mut each: impl FnMut(&dyn v12_sim::container::StaticGeometry) -> Option<(f32, Vec3)>,
     ) -> Option<(f32, Vec3)> {
         let w = self.0.borrow();
-        // In id order, so ties go the same way on every machine.
-        let mut ids: Vec<ObjectId> = w.terrains.keys().chain(w.interiors.keys()).copied().collect();
-        ids.sort_unstable();
+        // In id order, so ties go the same way on every machine (taken from the maps as they
+        // are walked: no lookups).
+        let mut all: Vec<(ObjectId, &dyn v12_sim::container::StaticGeometry)> =
+            Vec::with_capacity(w.terrains.len() + w.interiors.len());
+        all.extend(
+            w.terrains.iter().map(|(id, t)| (*id, t.as_ref() as &dyn v12_sim::container::StaticGeometry)),
+        );
+        all.extend(
+            w.interiors.iter().map(|(id, i)| (*id, i.as_ref() as &dyn v12_sim::container::StaticGeometry)),
+        );
+        all.sort_unstable_by_key(|(id, _)| *id);
         let mut best: Option<(f32, Vec3)> = None;
-        for id in ids {
-            let hit = match (w.terrains.get(&id), w.interiors.get(&id)) {
-                (Some(t), _) => each(t.as_ref()),
-                (None, Some(i)) => each(i.as_ref()),
-                (None, None) => None,
-            };
-            if let Some(h) = hit
+        for (_, g) in all {
+            if let Some(h) = each(g)
                 && best.is_none_or(|b| h.0 < b.0)
             {
                 best = Some(h);
