@@ -26,6 +26,8 @@ fn obj(id: u32, kind: ObjectKind, x: f32, y: f32, yaw: f32, team: u32, is_me: bo
         yaw,
         vel: Vec3::ZERO,
         shape_file: None,
+        // Items turn (as the example's coins say); the flag below does not.
+        rotate: kind == ObjectKind::Item,
         threads: Vec::new(),
         team,
         is_me,
@@ -46,6 +48,7 @@ fn world() -> WorldView {
             // An item whose datablock names the flag's shape (as the CTF mod's flags do).
             ViewObject {
                 shape_file: Some("shapes/flag.glb".into()),
+                rotate: false,
                 ..obj(5, ObjectKind::Item, -9.0, 24.0, 0.0, 0, false)
             },
             obj(6, ObjectKind::Projectile, 1.0, 6.0, 0.1, 0, false),

@@ -94,6 +94,8 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     // An Item is `static` (stays where it is put) unless told otherwise; `static = false`
     // makes it fall onto the ground.
     con.add_field("Item", "static", FieldType::Bool, Value::from(true));
+    // V12's ItemData `rotate`: the item turns in place on clients (a pickup, not a flag).
+    con.add_field("ItemData", "rotate", FieldType::Bool, Value::from(false));
     con.add_field("TriggerData", "tickPeriodMS", FieldType::Float, Value::Float(100.0));
     con.add_field("Trigger", "polyhedron", FieldType::String, Value::from(DEFAULT_POLYHEDRON));
 

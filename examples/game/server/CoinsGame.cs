@@ -1,7 +1,7 @@
 // The example's game type: twelve coins on the arena; a coin is a point, a hit that kills is
 // two. Methods of `Game` (class CoinsGame, superClass DefaultGame: see game.cs).
 
-datablock ItemData(Coin) { shapeFile = "shapes/item.glb"; score = 1; };
+datablock ItemData(Coin) { shapeFile = "shapes/item.glb"; rotate = true; score = 1; };
 
 function CoinsGame::startMatch(%game)
 {

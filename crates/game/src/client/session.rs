@@ -101,6 +101,8 @@ pub struct ClientSession {
     shape_boxes: BTreeMap<u32, glam::Vec3>,
     /// Each datablock's `shapeFile` (by server id), read once.
     shape_files: BTreeMap<u32, Option<std::rc::Rc<str>>>,
+    /// Each item datablock's `rotate`, read once.
+    rotates: BTreeMap<u32, bool>,
     /// `sendControlMessage` orders waiting to go to the server (seed 003's control messages).
     control_out: crate::owners::ControlQueue,
     connected: bool,
@@ -218,6 +220,7 @@ impl ClientSession {
             tuning: crate::PlayerTuning::default(),
             shape_boxes: BTreeMap::new(),
             shape_files: BTreeMap::new(),
+            rotates: BTreeMap::new(),
             control_out,
             connected: false,
             accepted: false,
@@ -286,6 +289,7 @@ impl ClientSession {
             {
                 let file = con.get_field(db, "shapeFile").as_text().trim().to_string();
                 self.shape_files.insert(g.datablock, (!file.is_empty()).then(|| file.into()));
+                self.rotates.insert(g.datablock, con.get_field(db, "rotate").truthy());
             }
             if !self.shape_boxes.contains_key(&g.datablock)
                 && self.datablock_class(g.datablock) == "StaticShapeData"
@@ -622,6 +626,7 @@ impl ClientSession {
                 yaw,
                 vel,
                 shape_file,
+                rotate: self.rotates.get(&g.datablock).copied().unwrap_or(false),
                 threads,
                 team: id.0 % 2,
                 is_me,

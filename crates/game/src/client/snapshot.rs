@@ -25,6 +25,8 @@ pub struct ViewObject {
     pub vel: Vec3,
     /// The shape its datablock's `shapeFile` names, if any.
     pub shape_file: Option<Rc<str>>,
+    /// An item whose datablock says `rotate = true` turns in place.
+    pub rotate: bool,
     /// The threads the server's scripts play on it (`playThread`), with the seconds each has
     /// played here; they replace the motion's sequences.
     pub threads: Vec<(v12_sim::scene::ScriptThread, f32)>,

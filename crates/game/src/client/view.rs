@@ -271,7 +271,8 @@ fn push_shape(
             play(&mut inst, "idle", cycle(time_ms, o.id, 2000));
         }
     } else {
-        play(&mut inst, "spin", cycle(time_ms, o.id, 2000));
+        // Only an item whose datablock says `rotate` turns (V12's ItemData).
+        play(&mut inst, "spin", if o.rotate { cycle(time_ms, o.id, 2000) } else { 0.0 });
         play(&mut inst, "blink", cycle(time_ms, o.id, 1000));
     }
     if o.kind == ObjectKind::Player {
@@ -314,7 +315,8 @@ fn push_object(scene: &mut Scene, o: &ViewObject, time_ms: u64) {
             scene.shapes.push(gun(o, 0.6, Vec3::new(0.1, 0.45, 0.1)));
         }
         ObjectKind::Item => {
-            let spin = (time_ms % 2000) as f32 / 2000.0 * std::f32::consts::TAU;
+            let turn = (time_ms % 2000) as f32 / 2000.0 * std::f32::consts::TAU;
+            let spin = if o.rotate { turn } else { 0.0 };
             scene.shapes.push(Shape::Box {
                 center: o.pos + Vec3::new(0.0, 0.0, 0.7),
                 half_extents: Vec3::splat(0.35),
@@ -385,6 +387,7 @@ pub fn synthetic_world(n: usize) -> WorldView {
             yaw: (i as f32) * 0.7,
             vel,
             shape_file: None,
+            rotate: i % 2 == 1,
             threads: Vec::new(),
             team: i / 4 % 2,
             is_me: i == 0,
@@ -408,6 +411,7 @@ mod tests {
             yaw: 0.0,
             vel: Vec3::ZERO,
             shape_file: None,
+            rotate: false,
             threads: Vec::new(),
             team: 0,
             is_me: true,
@@ -434,5 +438,31 @@ mod tests {
         let mut third = Scene::default();
         world(ObjectKind::Player, false).build_scene(&mut third, None);
         assert!(boxes(&third) > boxes(&scene));
+    }
+
+    /// An item turns only when its datablock says `rotate` (V12's ItemData).
+    #[test]
+    fn only_rotating_items_turn() {
+        let item_at = |rotate: bool, time_ms: u64| {
+            let mut w = world(ObjectKind::Player, false);
+            w.objects.push(ViewObject {
+                id: 2,
+                kind: ObjectKind::Item,
+                is_me: false,
+                rotate,
+                ..w.objects[0].clone()
+            });
+            w.time_ms = time_ms;
+            let mut scene = Scene::default();
+            w.build_scene(&mut scene, None);
+            scene.shapes.iter().find_map(|s| match s {
+                Shape::Box { rotation_z, color, .. } if *color == ColorI::rgb(250, 210, 40) => {
+                    Some(*rotation_z)
+                }
+                _ => None,
+            })
+        };
+        assert_eq!(item_at(false, 0), item_at(false, 500), "a still item");
+        assert_ne!(item_at(true, 0), item_at(true, 500), "a rotating item");
     }
 }
