@@ -2,7 +2,8 @@
 //! drives) records a session against a real server while it is fed platform events as the
 //! window feeds them (Enter on the main menu joins, W runs, space jumps, the mouse moves, the
 //! window is resized, then closed); `v12 --window --journal-play FILE` replays it with no
-//! window, no display and no network, and ends in the same state (the same STATEHASH).
+//! window, no display and no network, prints the same console output and ends in the same
+//! state (the same STATEHASH).
 
 #[path = "common/procs.rs"]
 mod procs;
@@ -54,6 +55,9 @@ fn a_recorded_window_session_replays_headless_to_the_same_state() {
         report,
     };
     let mut front = ClientFront::new(cfg).expect("the client starts");
+    // The session's console output from here on (the replay prints it to stdout).
+    let sink = v12_console_vm::BufferSink::new();
+    front.con.set_output(Box::new(sink.clone()));
     // Frame by frame, what a player at the window does.
     let script: Vec<(u32, Vec<Event>)> = vec![
         (1, vec![Event::Console(ConsoleEvent { line: "resize 1024 700".into() })]),
@@ -111,6 +115,16 @@ fn a_recorded_window_session_replays_headless_to_the_same_state() {
     let lines = collect(&mut replay, &rx, Duration::from_secs(60));
     assert!(replay.wait().expect("the replay exits").success(), "{lines:?}");
     assert!(lines.contains(&hash), "the replay ends where the recording did: {hash} in {lines:?}");
+    // The same console output: the replay's echo lines end with the recording's.
+    let recorded_out: Vec<String> = sink
+        .lines()
+        .into_iter()
+        .filter(|(l, _)| *l == v12_console_vm::Level::Normal)
+        .map(|(_, t)| t)
+        .collect();
+    let replayed_out: Vec<String> = lines.iter().filter(|l| !l.starts_with("STATEHASH ")).cloned().collect();
+    assert!(!recorded_out.is_empty(), "the session printed something");
+    assert!(replayed_out.ends_with(&recorded_out), "recorded {recorded_out:?}\nreplayed {replayed_out:?}");
 
     // A journal cut short stops the replay with the reason, not a panic.
     let bytes = std::fs::read(&file).unwrap();
