@@ -215,8 +215,7 @@ impl Console {
         }
     }
 
-    /// A field by its interned name ([`Console::intern`]); [`Self::get_field`] by text.
-    pub fn field(&self, id: ObjectId, field: Name) -> Value {
+    pub(crate) fn field(&self, id: ObjectId, field: Name) -> Value {
         self.objects.field(id, field)
     }
 

@@ -125,21 +125,6 @@ fn keyed_triangle(
     (c.distance_squared(eye), key, t)
 }
 
-/// Sorts whole triangles by their centres' distance from `eye`, farthest first.
-pub fn sort_back_to_front(tris: &mut Vec<Vertex3>, eye: Vec3) {
-    let mut keyed: Vec<(f32, [Vertex3; 3])> = tris
-        .chunks_exact(3)
-        .map(|t| {
-            let c =
-                (Vec3::from_array(t[0].pos) + Vec3::from_array(t[1].pos) + Vec3::from_array(t[2].pos)) / 3.0;
-            (c.distance_squared(eye), [t[0], t[1], t[2]])
-        })
-        .collect();
-    keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
-    tris.clear();
-    tris.extend(keyed.into_iter().flat_map(|(_, t)| t));
-}
-
 /// The dome: rings from a little under the horizon (fog colour) to the zenith, around `eye`
 /// and inside the far plane.
 fn dome(sky: &Sky, eye: Vec3) -> Vec<Vertex3> {

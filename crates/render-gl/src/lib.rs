@@ -23,7 +23,7 @@ pub use font::{
     ColorCode, ColorTable, DEFAULT_FONT_TTF, Font, FontFace, GlyphInfo, GlyphQuad, register_font_loader,
     strip_color_codes,
 };
-pub use frame::{FrameMesh, TranslucentRun, sort_back_to_front};
+pub use frame::{FrameMesh, TranslucentRun};
 pub use headless::{GlFlavor, HeadlessContext};
 pub use image::{GOLDEN_TOLERANCE, Image, ImageDiff, MAX_IMAGE_SIDE, check_golden};
 pub use renderer::{FrameStats, Renderer};

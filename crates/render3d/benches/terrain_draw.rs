@@ -50,7 +50,7 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 let (mesh, _) = build_terrain_mesh(&t, eye, &cfg);
                 let scene = Scene {
-                    shapes: common::terrain_shapes(mesh, &materials),
+                    shapes: mesh.into_shapes(&materials),
                     clear_color: Some(ColorI::rgb(120, 160, 210)),
                     ..Scene::default()
                 };

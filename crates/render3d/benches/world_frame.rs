@@ -114,7 +114,7 @@ fn build(
     let light = Vec3::new(-0.4, 0.6, -1.0);
     let built = build_interior_mesh(graph, BUILDING, inst, &visible, light, 0.35, &mut interior);
     drawn.triangles += built.triangles;
-    let mut shapes = common::terrain_shapes(terrain, &materials.terrain);
+    let mut shapes = terrain.into_shapes(&materials.terrain);
     shapes.push(Shape::Mesh { triangles: Arc::new(meshes) });
     shapes.extend(interior.into_shapes(&materials.interior));
     Scene { shapes, clear_color: Some(ColorI::rgb(120, 160, 210)), ..Scene::default() }

@@ -25,11 +25,6 @@ pub struct InteriorMesh {
 }
 
 impl InteriorMesh {
-    /// Every triangle's vertices, faces then doors.
-    pub fn vertices(&self) -> impl Iterator<Item = &TexVertex3> {
-        self.by_material.iter().flatten().chain(&self.doors)
-    }
-
     /// Keeps only the triangles `keep` accepts.
     pub fn retain_triangles(&mut self, keep: impl Fn(&[TexVertex3]) -> bool) {
         for tris in self.by_material.iter_mut().chain(std::iter::once(&mut self.doors)) {

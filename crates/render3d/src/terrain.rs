@@ -105,16 +105,14 @@ impl TerrainMesh {
         self.batches.iter().flat_map(|b| &b.triangles)
     }
 
-    /// One textured shape a batch; `textures` are the block's materials' texture names.
-    pub fn into_shapes(self, textures: &[std::sync::Arc<str>]) -> Vec<v12_render_gl::Shape> {
+    /// One textured shape a batch, its layers the bitmaps of the block's `materials` (from
+    /// `world::materials::find_materials`; one past them names nothing and draws white).
+    pub fn into_shapes(self, materials: &[v12_world::WorldMaterial]) -> Vec<v12_render_gl::Shape> {
+        let texture = |m: usize| std::sync::Arc::from(materials.get(m).map_or("", |m| m.texture.as_str()));
         self.batches
             .into_iter()
             .map(|b| v12_render_gl::Shape::Textured {
-                layers: b
-                    .materials
-                    .iter()
-                    .map(|&m| textures.get(m).cloned().unwrap_or_else(|| "".into()))
-                    .collect(),
+                layers: b.materials.iter().map(|&m| texture(m)).collect(),
                 triangles: std::sync::Arc::new(b.triangles),
                 translucent: false,
             })

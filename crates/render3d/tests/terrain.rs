@@ -5,7 +5,6 @@
 mod common;
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use glam::Vec3;
 use v12_render_gl::{
@@ -13,7 +12,7 @@ use v12_render_gl::{
 };
 use v12_render3d::terrain::{LEVELS, PATCH_SQUARES, point_weights};
 use v12_render3d::{TerrainDrawConfig, build_terrain_mesh, level_for_distance};
-use v12_world::{BLOCK_SIZE, TerrainBlock};
+use v12_world::{BLOCK_SIZE, TerrainBlock, WorldMaterial};
 
 /// Rolling hills, 0 to ~80 m, on 8 m squares: grass in the valleys, dirt on the slopes
 /// between, rock on the tops.
@@ -139,7 +138,15 @@ fn the_hills_from_a_fixed_camera_match_the_golden() {
     let camera_pos = Vec3::new(300.0, 100.0, 110.0);
     let (mesh, stats) = build_terrain_mesh(&t, camera_pos, &TerrainDrawConfig::default());
     assert!(stats.patches > 0);
-    let names: Vec<Arc<str>> = textures.iter().map(|h| Arc::from(h.name())).collect();
+    let names: Vec<WorldMaterial> = textures
+        .iter()
+        .map(|h| WorldMaterial {
+            name: h.name().into(),
+            texture: h.name().into(),
+            found: true,
+            translucent: false,
+        })
+        .collect();
     // Patches of one material sample one texture; where materials meet, those that meet.
     assert!(
         mesh.batches.iter().any(|b| b.materials.len() == 1)

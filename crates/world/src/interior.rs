@@ -151,8 +151,8 @@ pub struct Interior {
     /// the room's); `None` for a face that looks into a brush. Drawing by zone reads it.
     pub face_zones: Vec<Option<u16>>,
     grid: ZoneGrid,
-    /// Every brush's box together (found once), so a sweep far from the interior is refused
-    /// without looking at each brush.
+    /// Every brush's box together (found when built; [`Interior::bounds`]), so a sweep far
+    /// from the interior is refused without looking at each brush.
     extent: (DVec3, DVec3),
 }
 
@@ -302,7 +302,6 @@ impl Interior {
         }
         let faces = csg_faces(&brushes);
         let mut interior = Interior {
-            brushes,
             faces,
             portals: Vec::new(),
             materials,
@@ -311,9 +310,9 @@ impl Interior {
             problems: Vec::new(),
             face_zones: Vec::new(),
             grid: ZoneGrid::default(),
-            extent: (DVec3::ZERO, DVec3::ZERO),
+            extent: brushes_extent(&brushes),
+            brushes,
         };
-        interior.extent = interior.bounds();
         interior.find_zones();
         interior.face_zones = interior
             .faces
@@ -331,11 +330,9 @@ impl Interior {
         Interior::from_map(&crate::map_file::parse(text)?)
     }
 
-    /// The box around every brush, in metres.
+    /// The box around every brush, in metres (as built).
     pub fn bounds(&self) -> (DVec3, DVec3) {
-        self.brushes.iter().fold((DVec3::splat(f64::MAX), DVec3::splat(f64::MIN)), |(lo, hi), b| {
-            (lo.min(b.min), hi.max(b.max))
-        })
+        self.extent
     }
 
     /// The zone holding `p` (interior space, metres): 0 outside, 1.. inside, `None` inside a
@@ -591,6 +588,13 @@ fn brush_from_map(
         return Err(format!("line {}: the brush is flat", mb.line));
     }
     Ok(Brush { kind, planes, materials: mats, min, max })
+}
+
+/// The box around every brush.
+fn brushes_extent(brushes: &[Brush]) -> (DVec3, DVec3) {
+    brushes
+        .iter()
+        .fold((DVec3::splat(f64::MAX), DVec3::splat(f64::MIN)), |(lo, hi), b| (lo.min(b.min), hi.max(b.max)))
 }
 
 /// Every drawn face of every solid brush with the parts inside other solid brushes cut away.

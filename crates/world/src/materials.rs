@@ -23,13 +23,12 @@ pub fn find_materials(res: &ResourceManager, names: &[String], file: &str) -> Rc
     let dir = file.replace('\\', "/");
     let dir = dir.rsplit_once('/').map_or("", |(d, _)| d);
     let list = MaterialList { names: names.to_vec() };
-    let loaded = res.load_materials(&list, dir);
     list.names
         .iter()
         .enumerate()
         .map(|(i, name)| {
             let path = list.bitmap_path(i, dir, |p| res.search().is_file(p));
-            let bitmap = loaded.get(i).and_then(|r| r.as_ref().ok());
+            let bitmap = path.as_deref().and_then(|p| res.load::<Bitmap>(p).ok());
             if path.is_none() {
                 tracing::warn!(file, material = %name, "no bitmap for this material; drawn white");
             }
@@ -38,7 +37,7 @@ pub fn find_materials(res: &ResourceManager, names: &[String], file: &str) -> Rc
                 found: path.is_some(),
                 texture: path
                     .unwrap_or_else(|| if dir.is_empty() { name.clone() } else { format!("{dir}/{name}") }),
-                translucent: bitmap.is_some_and(|b| has_see_through_texels(b)),
+                translucent: bitmap.is_some_and(|b| has_see_through_texels(&b)),
             }
         })
         .collect()

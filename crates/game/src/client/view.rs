@@ -139,9 +139,7 @@ impl WorldView {
                     ..v12_render3d::TerrainDrawConfig::default()
                 };
                 let (mesh, _) = v12_render3d::build_terrain_mesh(t, self.camera().position(), &cfg);
-                let textures: Vec<std::sync::Arc<str>> =
-                    self.terrain_materials.iter().map(|m| std::sync::Arc::from(m.texture.as_str())).collect();
-                scene.shapes.extend(mesh.into_shapes(&textures));
+                scene.shapes.extend(mesh.into_shapes(&self.terrain_materials));
             }
             None => scene.shapes.push(Shape::Box {
                 center: Vec3::new(0.0, 0.0, -0.55),
@@ -210,7 +208,6 @@ impl WorldView {
     /// material one textured batch, translucent when its bitmap is (a window's glass).
     fn push_interiors(&self, graph: &v12_world::SceneGraph, scene: &mut Scene) {
         let visible = graph.visible_zones(self.camera().position());
-        let no_materials: std::rc::Rc<[v12_world::WorldMaterial]> = std::rc::Rc::from(Vec::new());
         for (id, inst) in graph.interiors() {
             let mut mesh = v12_render3d::InteriorMesh::default();
             v12_render3d::build_interior_mesh(
@@ -224,7 +221,7 @@ impl WorldView {
             );
             let roof = inst.world_bounds().min.z + ROOF_HEIGHT;
             mesh.retain_triangles(|t| t.iter().any(|v| v.pos[2] < roof));
-            let materials = self.interior_materials.get(&id).unwrap_or(&no_materials);
+            let materials = self.interior_materials.get(&id).map_or(&[][..], |m| &m[..]);
             scene.shapes.extend(mesh.into_shapes(materials));
         }
     }

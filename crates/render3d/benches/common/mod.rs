@@ -3,10 +3,7 @@
 #![allow(dead_code)]
 
 use std::rc::Rc;
-use std::sync::Arc;
 
-use v12_render_gl::Shape;
-use v12_render3d::TerrainMesh;
 use v12_resource::ResourceManager;
 use v12_world::{BLOCK_SIZE, TerrainBlock, WorldMaterial};
 
@@ -43,10 +40,4 @@ pub fn paint(t: &mut TerrainBlock, res: &ResourceManager, low: f32, high: f32) -
     let found = v12_world::materials::find_materials(res, &t.material_names, "terrains/arena.ter");
     assert!(found.iter().all(|m| m.found), "{found:?}");
     found
-}
-
-/// The terrain's batches drawn with its materials' bitmaps.
-pub fn terrain_shapes(mesh: TerrainMesh, materials: &[WorldMaterial]) -> Vec<Shape> {
-    let textures: Vec<Arc<str>> = materials.iter().map(|m| Arc::from(m.texture.as_str())).collect();
-    mesh.into_shapes(&textures)
 }
