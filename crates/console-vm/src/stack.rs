@@ -19,8 +19,6 @@ pub(crate) struct Frame {
     pub(crate) dyn_locals: Option<Box<HashMap<Name, Value>>>,
     /// Top-level code run by `eval` from a function uses that function's locals.
     pub(crate) eval_scope: Option<usize>,
-    /// Operand-stack height to restore when the frame returns.
-    pub(crate) stack_base: usize,
     /// Objects under construction when the frame started.
     pub(crate) new_base: usize,
 }
@@ -29,8 +27,8 @@ pub(crate) struct Frame {
 #[derive(Debug)]
 pub(crate) struct VmState {
     /// Operand stack; a frame's locals sit at its `base`.
-    pub(crate) stack: Vec<Value>,
-    pub(crate) frames: Vec<Frame>,
+    pub(crate) stack: OperandStack,
+    pub(crate) frames: FrameStack,
     /// Objects between `new` and registration (nested `new` blocks stack).
     pub(crate) new_stack: Vec<Pending>,
     /// Instructions the current top-level call may still run.
@@ -54,8 +52,8 @@ impl VmState {
     /// An idle VM with `budget` instructions for its first run.
     pub(crate) fn new(budget: u64) -> Self {
         VmState {
-            stack: Vec::with_capacity(1024),
-            frames: Vec::with_capacity(64),
+            stack: OperandStack::with_capacity(1024),
+            frames: FrameStack::default(),
             new_stack: Vec::new(),
             budget_left: budget,
             run_depth: 0,
@@ -65,5 +63,284 @@ impl VmState {
             arg_pool: Vec::new(),
             rearm: None,
         }
+    }
+}
+
+/// The operand stack: a vector kept filled with `Empty` up to its high-water mark and a
+/// separate top index, so a push writes a value straight into its slot instead of going
+/// through `Vec::push` (which builds the value aside around its grow call and then copies
+/// it, a store-forwarding stall on every push; docs/PERFORMANCE.md). Slots at and above the
+/// top are always `Empty`.
+#[derive(Debug, Default)]
+pub(crate) struct OperandStack {
+    vals: Vec<Value>,
+    sp: usize,
+}
+
+impl OperandStack {
+    /// An empty stack with `n` slots ready.
+    pub(crate) fn with_capacity(n: usize) -> Self {
+        OperandStack { vals: vec![Value::Empty; n], sp: 0 }
+    }
+
+    /// Values on the stack.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.sp
+    }
+
+    /// Pushes `v`.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, v: Value) {
+        match self.vals.get_mut(self.sp) {
+            Some(slot) => *slot = v,
+            None => self.grow_push(v),
+        }
+        self.sp += 1;
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow_push(&mut self, v: Value) {
+        let n = (self.vals.len() * 2).max(64);
+        self.vals.resize(n, Value::Empty);
+        self.vals[self.sp] = v;
+    }
+
+    /// Pops the top value.
+    #[inline(always)]
+    pub(crate) fn pop(&mut self) -> Option<Value> {
+        let i = self.sp.checked_sub(1)?;
+        let v = std::mem::take(self.vals.get_mut(i)?);
+        self.sp = i;
+        Some(v)
+    }
+
+    /// The value at `i`, if below the top.
+    #[inline(always)]
+    pub(crate) fn get(&self, i: usize) -> Option<&Value> {
+        if i < self.sp { self.vals.get(i) } else { None }
+    }
+
+    /// The value at `i`, if below the top.
+    #[inline(always)]
+    pub(crate) fn get_mut(&mut self, i: usize) -> Option<&mut Value> {
+        if i < self.sp { self.vals.get_mut(i) } else { None }
+    }
+
+    /// The top value.
+    #[inline(always)]
+    pub(crate) fn last(&self) -> Option<&Value> {
+        self.get(self.sp.wrapping_sub(1))
+    }
+
+    /// The top value.
+    #[inline(always)]
+    pub(crate) fn last_mut(&mut self) -> Option<&mut Value> {
+        self.get_mut(self.sp.wrapping_sub(1))
+    }
+
+    /// Drops the values from `n` up.
+    #[inline]
+    pub(crate) fn truncate(&mut self, n: usize) {
+        if n < self.sp {
+            let top = self.sp;
+            self.sp = n;
+            for v in self.vals.get_mut(n..top).unwrap_or_default() {
+                *v = Value::Empty;
+            }
+        }
+    }
+
+    /// Grows or shrinks to `n` values; new ones are `Empty`.
+    #[inline]
+    pub(crate) fn resize_empty(&mut self, n: usize) {
+        if n <= self.sp {
+            self.truncate(n);
+            return;
+        }
+        if n > self.vals.len() {
+            self.vals.resize(n.max(self.vals.len() * 2), Value::Empty);
+        }
+        self.sp = n;
+    }
+
+    /// The values from `start` to the top.
+    pub(crate) fn from(&self, start: usize) -> &[Value] {
+        self.vals.get(start..self.sp).unwrap_or_default()
+    }
+
+    /// Moves the values from `start` up to the end of `out`.
+    pub(crate) fn drain_into(&mut self, start: usize, out: &mut Vec<Value>) {
+        let top = self.sp;
+        if start < top {
+            out.extend(self.vals.get_mut(start..top).unwrap_or_default().iter_mut().map(std::mem::take));
+            self.sp = start;
+        }
+    }
+}
+
+/// The call frames. Slots stay allocated when a frame returns and a call writes the next
+/// one field by field in place (building a `Frame` aside and copying it into a `Vec` was a
+/// store-forwarding stall on every call; docs/PERFORMANCE.md). A returned frame's slot keeps
+/// its function alive until the slot is reused or [`FrameStack::release`] runs at the end
+/// of the outermost call.
+#[derive(Debug, Default)]
+pub(crate) struct FrameStack {
+    slots: Vec<Frame>,
+    len: usize,
+}
+
+impl FrameStack {
+    /// Frames running.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The running frames, outermost first.
+    #[inline(always)]
+    pub(crate) fn live(&self) -> &[Frame] {
+        self.slots.get(..self.len).unwrap_or_default()
+    }
+
+    /// The running frames, outermost first.
+    #[inline(always)]
+    pub(crate) fn live_mut(&mut self) -> &mut [Frame] {
+        let n = self.len;
+        self.slots.get_mut(..n).unwrap_or_default()
+    }
+
+    /// The innermost frame.
+    #[inline(always)]
+    pub(crate) fn last(&self) -> Option<&Frame> {
+        self.live().last()
+    }
+
+    /// The innermost frame.
+    #[inline(always)]
+    pub(crate) fn last_mut(&mut self) -> Option<&mut Frame> {
+        self.live_mut().last_mut()
+    }
+
+    /// The running frames, outermost first.
+    pub(crate) fn iter(&self) -> std::slice::Iter<'_, Frame> {
+        self.live().iter()
+    }
+
+    /// Starts a frame running `func` at `pc` with its locals at `base`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn push(
+        &mut self,
+        func: Rc<FuncDef>,
+        pc: usize,
+        base: usize,
+        ns: NsId,
+        layer: u32,
+        eval_scope: Option<usize>,
+        new_base: usize,
+    ) {
+        match self.slots.get_mut(self.len) {
+            // A returned frame's slot: its dynamic locals were dropped when it returned.
+            Some(f) => {
+                f.func = func;
+                f.pc = pc;
+                f.base = base;
+                f.ns = ns;
+                f.layer = layer;
+                f.eval_scope = eval_scope;
+                f.new_base = new_base;
+            }
+            None => self.grow(Frame { func, pc, base, ns, layer, dyn_locals: None, eval_scope, new_base }),
+        }
+        self.len += 1;
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, f: Frame) {
+        self.slots.push(f);
+    }
+
+    /// Ends the innermost frame and returns it (its slot, valid until the next push). Its
+    /// dynamic locals are the caller's to drop (taken, so the slot is clean for reuse).
+    #[inline(always)]
+    pub(crate) fn pop(&mut self) -> Option<&mut Frame> {
+        let i = self.len.checked_sub(1)?;
+        self.len = i;
+        self.slots.get_mut(i)
+    }
+
+    /// Drops the returned frames' slots (and the functions they hold).
+    pub(crate) fn release(&mut self) {
+        self.slots.truncate(self.len);
+    }
+}
+
+impl std::ops::Index<usize> for FrameStack {
+    type Output = Frame;
+    fn index(&self, i: usize) -> &Frame {
+        &self.live()[i]
+    }
+}
+
+impl std::ops::IndexMut<usize> for FrameStack {
+    fn index_mut(&mut self, i: usize) -> &mut Frame {
+        &mut self.live_mut()[i]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::intern::Interner;
+
+    #[test]
+    fn operand_stack_keeps_slots_above_the_top_empty() {
+        let mut s = OperandStack::with_capacity(2);
+        for i in 0..5 {
+            s.push(Value::Int(i));
+        }
+        s.push(Value::str("text"));
+        assert_eq!(s.len(), 6);
+        assert_eq!(s.last().map(Value::to_string).as_deref(), Some("text"));
+        assert!(s.get(6).is_none(), "nothing is readable above the top");
+        s.truncate(3);
+        assert_eq!(s.len(), 3);
+        assert!(s.get(3).is_none());
+        s.resize_empty(5);
+        assert!(s.get(4).is_some_and(Value::is_empty), "a regrown slot is empty, not stale");
+        let mut out = Vec::new();
+        s.drain_into(1, &mut out);
+        assert_eq!(out.iter().map(Value::to_string).collect::<Vec<_>>(), ["1", "2", "", ""]);
+        assert_eq!(s.pop().map(|v| v.to_i64()), Some(0));
+        assert!(s.pop().is_none());
+        assert!(s.vals.iter().all(Value::is_empty), "every slot is empty again");
+    }
+
+    #[test]
+    fn frame_stack_reuses_slots_and_releases_functions() {
+        let mut names = Interner::default();
+        let f = crate::compiler::compile_source("function f() {}", "t.cs", &mut names).expect("compiles");
+        let mut fs = FrameStack::default();
+        fs.push(f.clone(), 0, 0, 0, 0, None, 0);
+        fs.push(f.clone(), 3, 4, 0, 0, Some(0), 0);
+        assert_eq!(fs.len(), 2);
+        assert_eq!(fs.last().map(|fr| (fr.pc, fr.base, fr.eval_scope)), Some((3, 4, Some(0))));
+        assert!(fs.pop().is_some());
+        assert_eq!(fs.len(), 1);
+        assert_eq!(Rc::strong_count(&f), 3, "a returned frame's slot holds its function until reused");
+        fs.push(f.clone(), 7, 1, 0, 0, None, 0);
+        assert_eq!(
+            fs.last().map(|fr| (fr.pc, fr.base, fr.eval_scope)),
+            Some((7, 1, None)),
+            "every field rewritten"
+        );
+        assert_eq!(Rc::strong_count(&f), 3);
+        fs.pop();
+        fs.release();
+        assert_eq!(Rc::strong_count(&f), 2, "release drops what returned frames held");
+        assert_eq!(fs.iter().count(), 1);
     }
 }

@@ -6,7 +6,6 @@ use crate::bytecode::{FuncDef, Op};
 use crate::console::{CallArgs, Console, ConsoleError, NativeFn};
 use crate::intern::Name;
 use crate::object::ObjectId;
-use crate::stack::Frame;
 use crate::value::Value;
 use std::rc::Rc;
 
@@ -34,7 +33,12 @@ impl Console {
 
     fn end_call(&mut self) -> Option<String> {
         self.vm.run_depth = self.vm.run_depth.saturating_sub(1);
-        if self.vm.run_depth == 0 { self.vm.abort.take() } else { None }
+        if self.vm.run_depth == 0 {
+            self.vm.frames.release();
+            self.vm.abort.take()
+        } else {
+            None
+        }
     }
 
     pub(crate) fn set_abort(&mut self, msg: String) {
@@ -73,18 +77,9 @@ impl Console {
         let mut start_pc = 0;
         let v = loop {
             self.vm.stack.truncate(base);
-            self.vm.stack.resize(base + nl, Value::Empty);
-            self.vm.frames.push(Frame {
-                func: code.clone(),
-                pc: start_pc,
-                base,
-                ns: GLOBAL_NS,
-                layer: 0,
-                dyn_locals: None,
-                eval_scope,
-                stack_base: base,
-                new_base: self.vm.new_stack.len(),
-            });
+            self.vm.stack.resize_empty(base + nl);
+            let new_base = self.vm.new_stack.len();
+            self.vm.frames.push(code.clone(), start_pc, base, GLOBAL_NS, 0, eval_scope, new_base);
             let v = self.run(entry);
             // At the outermost level a stopped statement does not stop the rest of the file.
             if self.vm.abort.is_some() && self.vm.run_depth == 1 && !self.quit {
@@ -123,7 +118,9 @@ impl Console {
             Callable::Script(f) => {
                 let entry = self.vm.frames.len();
                 let base = self.vm.stack.len();
-                self.vm.stack.extend(args.iter().take(crate::bytecode::MAX_ARGS).cloned());
+                for a in args.iter().take(crate::bytecode::MAX_ARGS) {
+                    self.vm.stack.push(a.clone());
+                }
                 if self.push_frame(f, base, res.ns, res.layer) {
                     self.run(entry)
                 } else {
@@ -158,22 +155,13 @@ impl Console {
         // Missing arguments and the other locals start empty (usually nothing to add).
         let want = base + f.nlocals as usize;
         if self.vm.stack.len() < want {
-            self.vm.stack.resize(want, Value::Empty);
+            self.vm.stack.resize_empty(want);
         }
         if self.trace {
             self.trace_enter(&f, base, argc.min(np));
         }
-        self.vm.frames.push(Frame {
-            func: f,
-            pc: 0,
-            base,
-            ns,
-            layer,
-            dyn_locals: None,
-            eval_scope: None,
-            stack_base: base,
-            new_base: self.vm.new_stack.len(),
-        });
+        let new_base = self.vm.new_stack.len();
+        self.vm.frames.push(f, 0, base, ns, layer, None, new_base);
         true
     }
 
@@ -249,12 +237,15 @@ impl Console {
     /// Unwinds frames down to `entry` after an abort.
     fn unwind(&mut self, entry: usize) -> Value {
         while self.vm.frames.len() > entry {
+            let at_entry = self.vm.frames.len() == entry + 1;
             if let Some(f) = self.vm.frames.pop() {
-                if self.vm.frames.len() == entry {
-                    self.vm.unwound_pc = f.pc;
+                let (pc, base, new_base) = (f.pc, f.base, f.new_base);
+                drop(f.dyn_locals.take());
+                if at_entry {
+                    self.vm.unwound_pc = pc;
                 }
-                self.vm.stack.truncate(f.stack_base);
-                self.vm.new_stack.truncate(f.new_base);
+                self.vm.stack.truncate(base);
+                self.vm.new_stack.truncate(new_base);
             }
         }
         Value::Empty
@@ -459,8 +450,8 @@ impl Console {
                 Op::Dup2 => {
                     let n = self.vm.stack.len();
                     if n >= 2 {
-                        let a = self.vm.stack[n - 2].clone();
-                        let b = self.vm.stack[n - 1].clone();
+                        let a = self.vm.stack.get(n - 2).cloned().unwrap_or_default();
+                        let b = self.vm.stack.get(n - 1).cloned().unwrap_or_default();
                         self.vm.stack.push(a);
                         self.vm.stack.push(b);
                     }
@@ -526,7 +517,7 @@ impl Console {
                 Op::BuildName(b, count) => {
                     let start = self.vm.stack.len().saturating_sub(count as usize);
                     let mut s = self.names.text(b).to_string();
-                    for (i, v) in self.vm.stack[start..].iter().enumerate() {
+                    for (i, v) in self.vm.stack.from(start).iter().enumerate() {
                         if i > 0 {
                             s.push('_');
                         }
@@ -891,17 +882,18 @@ impl Console {
                         self.rearm_break();
                     }
                     let Some(fr) = self.vm.frames.pop() else { return v };
-                    // Taken apart so only the rare `dyn_locals` table goes through drop glue.
-                    let Frame { func: callee, dyn_locals, stack_base, new_base, .. } = fr;
-                    if let Some(d) = dyn_locals {
-                        drop_cold(d);
+                    // The slot keeps the function until reused; only the rare `dyn_locals`
+                    // table is dropped here, out of line.
+                    if fr.dyn_locals.is_some() {
+                        drop_cold(fr.dyn_locals.take());
                     }
-                    self.vm.stack.truncate(stack_base);
-                    self.vm.new_stack.truncate(new_base);
-                    if self.trace && !callee.toplevel {
+                    let (fbase, new_base) = (fr.base, fr.new_base);
+                    if self.trace && !fr.func.toplevel {
+                        let callee = fr.func.clone();
                         self.trace_leave(&callee, &v);
                     }
-                    drop(callee);
+                    self.vm.stack.truncate(fbase);
+                    self.vm.new_stack.truncate(new_base);
                     if self.vm.frames.len() <= entry {
                         return v;
                     }
@@ -999,7 +991,7 @@ impl Console {
     fn dispatch_native(&mut self, id: NativeId, this: Option<ObjectId>, start: usize) {
         let n = self.native(id);
         let mut args = self.vm.arg_pool.pop().unwrap_or_default();
-        args.extend(self.vm.stack.drain(start..));
+        self.vm.stack.drain_into(start, &mut args);
         let v = self.call_native(&n, this, &args);
         args.clear();
         self.vm.arg_pool.push(args);
