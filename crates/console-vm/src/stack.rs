@@ -107,6 +107,117 @@ impl OperandStack {
         self.vals[self.sp] = v;
     }
 
+    /// Pushes a copy of the value at `i` (`Empty` when `i` is above the top).
+    #[inline(always)]
+    pub(crate) fn push_copy(&mut self, i: usize) {
+        let v = match self.get(i) {
+            Some(v) => copy(v),
+            None => Value::Empty,
+        };
+        self.push(v);
+    }
+
+    /// Pops the top value as a double (`0` when empty).
+    #[inline(always)]
+    pub(crate) fn pop_f64(&mut self) -> f64 {
+        let Some(i) = self.sp.checked_sub(1) else { return 0.0 };
+        self.sp = i;
+        match self.vals.get_mut(i) {
+            Some(slot) => {
+                let x = slot.to_f64();
+                clear(slot);
+                x
+            }
+            None => 0.0,
+        }
+    }
+
+    /// Pops the top value as a condition.
+    #[inline(always)]
+    pub(crate) fn pop_truthy(&mut self) -> bool {
+        let Some(i) = self.sp.checked_sub(1) else { return false };
+        self.sp = i;
+        match self.vals.get_mut(i) {
+            Some(slot) => {
+                let t = slot.truthy();
+                clear(slot);
+                t
+            }
+            None => false,
+        }
+    }
+
+    /// Pops the top value into slot `i` below it (a copy stays on top when `keep`).
+    #[inline(always)]
+    pub(crate) fn pop_into(&mut self, i: usize, keep: bool) {
+        let Some(top) = self.sp.checked_sub(1) else { return };
+        if i >= top {
+            if !keep {
+                self.truncate(top);
+            }
+            return;
+        }
+        if keep {
+            let v = self.vals.get(top).map(copy).unwrap_or_default();
+            if let Some(slot) = self.vals.get_mut(i) {
+                *slot = v;
+            }
+        } else {
+            self.sp = top;
+            let v = self.vals.get_mut(top).map(std::mem::take).unwrap_or_default();
+            if let Some(slot) = self.vals.get_mut(i) {
+                *slot = v;
+            }
+        }
+    }
+
+    /// Takes the value at `src` if it is at or above `floor` and below the top (else `Empty`).
+    #[inline(always)]
+    pub(crate) fn take_at(&mut self, src: Option<usize>, floor: usize) -> Value {
+        match src {
+            Some(i) if i >= floor && i < self.sp => {
+                self.vals.get_mut(i).map(std::mem::take).unwrap_or_default()
+            }
+            _ => Value::Empty,
+        }
+    }
+
+    /// A return: the value at `src` (if any, at or above `dst`) becomes the only value from
+    /// `dst` up.
+    #[inline(always)]
+    pub(crate) fn return_to(&mut self, src: Option<usize>, dst: usize) {
+        match src {
+            Some(i) if i >= dst && i < self.sp => {
+                self.move_down(i, dst);
+                self.truncate(dst + 1);
+            }
+            _ => {
+                self.truncate(dst);
+                self.push(Value::Empty);
+            }
+        }
+    }
+
+    /// Moves the value at `i` to `dst` below it (a string leaves `i` empty; a number stays
+    /// there until the slot is cleared).
+    #[inline(always)]
+    fn move_down(&mut self, i: usize, dst: usize) {
+        if i == dst {
+            return;
+        }
+        if let Some((low, high)) = self.vals.get_mut(dst..=i).and_then(|s| s.split_first_mut())
+            && let Some(src) = high.last_mut()
+        {
+            let v = match src {
+                Value::Float(f) => Value::Float(*f),
+                Value::Int(n) => Value::Int(*n),
+                Value::Empty => Value::Empty,
+                Value::Str(_) => std::mem::take(src),
+            };
+            *low = v;
+        }
+    }
+
     /// Pops the top value.
     #[inline(always)]
     pub(crate) fn pop(&mut self) -> Option<Value> {
@@ -126,12 +237,6 @@ impl OperandStack {
     #[inline(always)]
     pub(crate) fn get_mut(&mut self, i: usize) -> Option<&mut Value> {
         if i < self.sp { self.vals.get_mut(i) } else { None }
-    }
-
-    /// The top value.
-    #[inline(always)]
-    pub(crate) fn last(&self) -> Option<&Value> {
-        self.get(self.sp.wrapping_sub(1))
     }
 
     /// The top value.
@@ -178,6 +283,34 @@ impl OperandStack {
             self.sp = start;
         }
     }
+}
+
+/// A copy of `v` made variant by variant, so the compiler writes tag and payload straight
+/// into the destination rather than copying a 16-byte block that was just written in halves.
+#[inline(always)]
+fn copy(v: &Value) -> Value {
+    match v {
+        Value::Float(f) => Value::Float(*f),
+        Value::Int(i) => Value::Int(*i),
+        Value::Empty => Value::Empty,
+        Value::Str(s) => Value::Str(s.clone()),
+    }
+}
+
+/// Empties a slot, dropping a string out of line.
+#[inline(always)]
+fn clear(slot: &mut Value) {
+    if let Value::Str(_) = slot {
+        drop_str(std::mem::take(slot));
+    } else {
+        *slot = Value::Empty;
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn drop_str(v: Value) {
+    drop(v);
 }
 
 /// The call frames. Slots stay allocated when a frame returns and a call writes the next
@@ -304,7 +437,7 @@ mod tests {
         }
         s.push(Value::str("text"));
         assert_eq!(s.len(), 6);
-        assert_eq!(s.last().map(Value::to_string).as_deref(), Some("text"));
+        assert_eq!(s.get(5).map(Value::to_string).as_deref(), Some("text"));
         assert!(s.get(6).is_none(), "nothing is readable above the top");
         s.truncate(3);
         assert_eq!(s.len(), 3);

@@ -356,18 +356,18 @@ impl Console {
         // Binary numeric operators work in place on the top of the stack.
         macro_rules! bin_f {
             ($op:tt) => {{
-                let b = self.pop();
+                let b = self.vm.stack.pop_f64();
                 if let Some(a) = self.vm.stack.last_mut() {
-                    let r = a.to_f64() $op b.to_f64();
+                    let r = a.to_f64() $op b;
                     *a = Value::Float(r);
                 }
             }};
         }
         macro_rules! cmp_f {
             ($op:tt) => {{
-                let b = self.pop();
+                let b = self.vm.stack.pop_f64();
                 if let Some(a) = self.vm.stack.last_mut() {
-                    let r = (a.to_f64() $op b.to_f64()) as i64;
+                    let r = (a.to_f64() $op b) as i64;
                     *a = Value::Int(r);
                 }
             }};
@@ -443,10 +443,7 @@ impl Console {
                 Op::Pop => {
                     self.vm.stack.pop();
                 }
-                Op::Dup => {
-                    let v = self.vm.stack.last().cloned().unwrap_or_default();
-                    self.vm.stack.push(v);
-                }
+                Op::Dup => self.vm.stack.push_copy(self.vm.stack.len().wrapping_sub(1)),
                 Op::Dup2 => {
                     let n = self.vm.stack.len();
                     if n >= 2 {
@@ -457,19 +454,8 @@ impl Console {
                     }
                 }
                 // ---- variables: locals by slot, globals by name ----
-                Op::LoadLocal(s) => {
-                    let v = self.vm.stack.get(base + s as usize).cloned().unwrap_or_default();
-                    self.vm.stack.push(v);
-                }
-                Op::StoreLocal(s, keep) => {
-                    let v = self.pop();
-                    if keep {
-                        self.vm.stack.push(v.clone());
-                    }
-                    if let Some(slot) = self.vm.stack.get_mut(base + s as usize) {
-                        *slot = v;
-                    }
-                }
+                Op::LoadLocal(s) => self.vm.stack.push_copy(base + s as usize),
+                Op::StoreLocal(s, keep) => self.vm.stack.pop_into(base + s as usize, keep),
                 Op::LoadGlobal(n) => {
                     let v = self.global(n);
                     self.vm.stack.push(v);
@@ -677,8 +663,8 @@ impl Console {
                 }
                 // ---- compare-and-jump, and arithmetic fused with locals (peephole forms) ----
                 Op::JumpCmp(c, when, t) => {
-                    let b = self.pop().to_f64();
-                    let a = self.pop().to_f64();
+                    let b = self.vm.stack.pop_f64();
+                    let a = self.vm.stack.pop_f64();
                     if c.test(a, b) == when {
                         jump_to!(t);
                     }
@@ -719,7 +705,7 @@ impl Console {
                     }
                 }
                 Op::ArithLSStore(ar, a, d) => {
-                    let v = self.pop().to_f64();
+                    let v = self.vm.stack.pop_f64();
                     let r = ar.apply(local!(a), v);
                     if let Some(slot) = self.vm.stack.get_mut(base + d as usize) {
                         *slot = Value::Float(r);
@@ -754,12 +740,12 @@ impl Console {
                     }
                 }
                 Op::JumpIfFalse(t) => {
-                    if !self.pop().truthy() {
+                    if !self.vm.stack.pop_truthy() {
                         jump_to!(t);
                     }
                 }
                 Op::JumpIfTrue(t) => {
-                    if self.pop().truthy() {
+                    if self.vm.stack.pop_truthy() {
                         jump_to!(t);
                     }
                 }
@@ -871,17 +857,16 @@ impl Console {
                     check_abort!();
                 }
                 Op::Return | Op::ReturnEmpty | Op::ReturnLocal(_) => {
-                    let v = match op {
-                        Op::Return => self.pop(),
-                        Op::ReturnLocal(s) => {
-                            self.vm.stack.get(base + s as usize).cloned().unwrap_or_default()
-                        }
-                        _ => Value::Empty,
+                    // Where the value is; it is moved down to the callee's base, not copied aside.
+                    let src = match op {
+                        Op::Return => self.vm.stack.len().checked_sub(1),
+                        Op::ReturnLocal(s) => Some(base + s as usize),
+                        _ => None,
                     };
                     if self.vm.rearm.is_some() {
                         self.rearm_break();
                     }
-                    let Some(fr) = self.vm.frames.pop() else { return v };
+                    let Some(fr) = self.vm.frames.pop() else { return self.vm.stack.take_at(src, 0) };
                     // The slot keeps the function until reused; only the rare `dyn_locals`
                     // table is dropped here, out of line.
                     if fr.dyn_locals.is_some() {
@@ -890,14 +875,16 @@ impl Console {
                     let (fbase, new_base) = (fr.base, fr.new_base);
                     if self.trace && !fr.func.toplevel {
                         let callee = fr.func.clone();
+                        let v = src.and_then(|i| self.vm.stack.get(i).cloned()).unwrap_or_default();
                         self.trace_leave(&callee, &v);
                     }
-                    self.vm.stack.truncate(fbase);
                     self.vm.new_stack.truncate(new_base);
                     if self.vm.frames.len() <= entry {
+                        let v = self.vm.stack.take_at(src, fbase);
+                        self.vm.stack.truncate(fbase);
                         return v;
                     }
-                    self.vm.stack.push(v);
+                    self.vm.stack.return_to(src, fbase);
                     reload!();
                 }
                 // ---- objects (`new` blocks), planted errors, declarations ----
