@@ -20,6 +20,7 @@ pub mod parser;
 mod scheduler;
 mod sim_manager;
 mod stack;
+mod stack_ops;
 mod tags;
 mod units;
 pub mod value;

@@ -218,6 +218,20 @@ impl OperandStack {
         }
     }
 
+    /// The value at `i` read as a double (`0` above the top).
+    #[inline(always)]
+    pub(crate) fn to_f64_at(&self, i: usize) -> f64 {
+        self.get(i).map_or(0.0, Value::to_f64)
+    }
+
+    /// Writes a double into slot `i` (below the top).
+    #[inline(always)]
+    pub(crate) fn set_f64(&mut self, i: usize, x: f64) {
+        if let Some(slot) = self.get_mut(i) {
+            slot.set_f64(x);
+        }
+    }
+
     /// Pops the top value.
     #[inline(always)]
     pub(crate) fn pop(&mut self) -> Option<Value> {

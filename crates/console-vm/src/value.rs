@@ -34,14 +34,40 @@ impl Value {
     /// Reads the value as a double (C `atof` for text).
     #[inline]
     pub fn to_f64(&self) -> f64 {
-        // Numbers first, as a compare-and-branch rather than a jump table: the VM's hot path.
-        if let Value::Float(f) = self {
-            return *f;
-        }
+        // A double as one compare-and-branch; everything else out of line, so the VM's hot
+        // path does not become a jump table on the tag.
+        if let Value::Float(f) = self { *f } else { self.to_f64_other() }
+    }
+
+    #[inline(never)]
+    fn to_f64_other(&self) -> f64 {
         match self {
+            Value::Float(f) => *f,
             Value::Int(i) => *i as f64,
             Value::Str(s) => atof(s),
-            _ => 0.0,
+            Value::Empty => 0.0,
+        }
+    }
+
+    /// Overwrites the value with a double. A string being replaced is dropped out of line,
+    /// so no call sits on the path of a number (which would make the compiler keep the
+    /// number in memory across it: the VM's arithmetic paths).
+    #[inline(always)]
+    pub fn set_f64(&mut self, x: f64) {
+        if let Value::Str(_) = self {
+            replace_cold(self, Value::Float(x));
+        } else {
+            std::mem::forget(std::mem::replace(self, Value::Float(x)));
+        }
+    }
+
+    /// Overwrites the value with an integer (see [`Value::set_f64`]).
+    #[inline(always)]
+    pub fn set_int(&mut self, i: i64) {
+        if let Value::Str(_) = self {
+            replace_cold(self, Value::Int(i));
+        } else {
+            std::mem::forget(std::mem::replace(self, Value::Int(i)));
         }
     }
 
@@ -197,6 +223,12 @@ pub fn float_to_i32(f: f64) -> i32 {
     } else {
         f as i32
     }
+}
+
+#[cold]
+#[inline(never)]
+fn replace_cold(slot: &mut Value, v: Value) {
+    *slot = v;
 }
 
 /// C `atof`: the longest numeric prefix after leading white space, else 0.

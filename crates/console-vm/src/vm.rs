@@ -6,6 +6,7 @@ use crate::bytecode::{FuncDef, Op};
 use crate::console::{CallArgs, Console, ConsoleError, NativeFn};
 use crate::intern::Name;
 use crate::object::ObjectId;
+use crate::stack_ops::{self, Stop};
 use crate::value::Value;
 use std::rc::Rc;
 
@@ -353,75 +354,35 @@ impl Console {
                 }
             };
         }
-        // Binary numeric operators work in place on the top of the stack.
-        macro_rules! bin_f {
-            ($op:tt) => {{
-                let b = self.vm.stack.pop_f64();
-                if let Some(a) = self.vm.stack.last_mut() {
-                    let r = a.to_f64() $op b;
-                    *a = Value::Float(r);
-                }
-            }};
-        }
-        macro_rules! cmp_f {
-            ($op:tt) => {{
-                let b = self.vm.stack.pop_f64();
-                if let Some(a) = self.vm.stack.last_mut() {
-                    let r = (a.to_f64() $op b) as i64;
-                    *a = Value::Int(r);
-                }
-            }};
-        }
-        macro_rules! bin_i {
-            ($e:expr) => {{
-                let b = self.pop().to_i32();
-                let a = self.pop().to_i32();
-                let f: fn(i32, i32) -> i32 = $e;
-                self.vm.stack.push(Value::Int(i64::from(f(a, b))));
-            }};
-        }
-        macro_rules! local {
-            ($s:expr) => {
-                self.vm.stack.get(base + $s as usize).map_or(0.0, Value::to_f64)
-            };
-        }
-        // The budget is charged where control can repeat: a backward jump pays for the
-        // instructions it jumps over (the loop body), a call pays in `push_frame`. Straight-line
-        // code is finite, so this bounds every run at a fraction of per-instruction cost.
-        macro_rules! jump_to {
-            ($t:expr) => {{
-                let t = $t as usize;
-                if t < pc {
-                    if self.vm.rearm.is_some() {
-                        self.rearm_break();
-                    }
-                    let cost = (pc - t) as u64;
-                    if self.vm.budget_left < cost {
-                        save_pc!();
-                        self.vm.budget_left = 0;
-                        self.set_abort(BUDGET_MSG.to_string());
-                        return self.unwind(entry);
-                    }
-                    self.vm.budget_left -= cost;
-                }
-                pc = t;
-            }};
-        }
         loop {
+            // Most instructions run in `stack_ops`' small loop; it stops at the next one here.
+            let cx = stack_ops::Ctx {
+                generation: self.ns.generation(),
+                max_depth: self.config.max_call_depth,
+                entry,
+                plain: !self.trace && self.vm.rearm.is_none(),
+            };
+            match stack_ops::run(&mut self.vm, &mut func, &mut pc, &mut base, &cx) {
+                Stop::Op => {}
+                // A backward jump was taken: put the stepped-over breakpoint back.
+                Stop::Rearm => {
+                    self.rearm_break();
+                    continue;
+                }
+                Stop::Budget => {
+                    save_pc!();
+                    self.vm.budget_left = 0;
+                    self.set_abort(BUDGET_MSG.to_string());
+                    return self.unwind(entry);
+                }
+            }
             let op = match func.code.get(pc) {
                 Some(op) => op.get(),
                 None => Op::ReturnEmpty,
             };
             pc += 1;
             match op {
-                // ---- constants and the stack ----
-                Op::Int(i) => self.vm.stack.push(Value::Int(i)),
-                Op::Float(f) => self.vm.stack.push(Value::Float(f)),
-                Op::Const(k) => {
-                    let v = func.consts.get(k as usize).cloned().unwrap_or_default();
-                    self.vm.stack.push(v);
-                }
-                Op::Empty => self.vm.stack.push(Value::Empty),
+                // ---- the debugger ----
                 // A debugger breakpoint: maybe stop, then run the instruction it covers once
                 // (put back in the code until the next call, return or backward jump).
                 Op::Break => {
@@ -440,22 +401,7 @@ impl Console {
                     pc -= 1;
                     continue;
                 }
-                Op::Pop => {
-                    self.vm.stack.pop();
-                }
-                Op::Dup => self.vm.stack.push_copy(self.vm.stack.len().wrapping_sub(1)),
-                Op::Dup2 => {
-                    let n = self.vm.stack.len();
-                    if n >= 2 {
-                        let a = self.vm.stack.get(n - 2).cloned().unwrap_or_default();
-                        let b = self.vm.stack.get(n - 1).cloned().unwrap_or_default();
-                        self.vm.stack.push(a);
-                        self.vm.stack.push(b);
-                    }
-                }
-                // ---- variables: locals by slot, globals by name ----
-                Op::LoadLocal(s) => self.vm.stack.push_copy(base + s as usize),
-                Op::StoreLocal(s, keep) => self.vm.stack.pop_into(base + s as usize, keep),
+                // ---- globals by name ----
                 Op::LoadGlobal(n) => {
                     let v = self.global(n);
                     self.vm.stack.push(v);
@@ -544,7 +490,7 @@ impl Console {
                     save_pc!();
                     self.set_field_of(&o, n, v);
                 }
-                // ---- in-place updates of a local: `@=` and `++`/`--` ----
+                // ---- in-place append to a local: `@=` ----
                 Op::AppendLocal(s, sep, keep) => {
                     let rhs = self.pop();
                     let i = base + s as usize;
@@ -579,45 +525,7 @@ impl Console {
                         self.vm.stack.push(Value::Empty);
                     }
                 }
-                Op::IncLocal(s, d, keep) => {
-                    let i = base + s as usize;
-                    let nv = match self.vm.stack.get_mut(i) {
-                        Some(slot) => {
-                            let nv = Value::Float(slot.to_f64() + f64::from(d));
-                            *slot = nv.clone();
-                            nv
-                        }
-                        None => Value::Empty,
-                    };
-                    if keep {
-                        self.vm.stack.push(nv);
-                    }
-                }
-                // ---- arithmetic, bits and comparison on the stack ----
-                Op::Add => bin_f!(+),
-                Op::Sub => bin_f!(-),
-                Op::Mul => bin_f!(*),
-                Op::Div => bin_f!(/),
-                Op::Mod => bin_i!(|a, b| if b == 0 { 0 } else { a.wrapping_rem(b) }),
-                Op::BitAnd => bin_i!(|a, b| a & b),
-                Op::BitOr => bin_i!(|a, b| a | b),
-                Op::BitXor => bin_i!(|a, b| a ^ b),
-                Op::Shl => bin_i!(|a, b| a.wrapping_shl(b as u32)),
-                Op::Shr => bin_i!(|a, b| a.wrapping_shr(b as u32)),
-                Op::Lt => cmp_f!(<),
-                Op::Le => cmp_f!(<=),
-                Op::Gt => cmp_f!(>),
-                Op::Ge => cmp_f!(>=),
-                Op::Eq => cmp_f!(==),
-                Op::Ne => cmp_f!(!=),
                 // ---- strings ----
-                Op::StrEq | Op::StrNe => {
-                    let b = self.pop();
-                    let a = self.pop();
-                    let eq = a.as_text().eq_ignore_ascii_case(&b.as_text());
-                    let r = if matches!(op, Op::StrEq) { eq } else { !eq };
-                    self.vm.stack.push(Value::Int(i64::from(r)));
-                }
                 Op::Cat(sep) => {
                     let b = self.pop();
                     let a = self.pop();
@@ -640,114 +548,10 @@ impl Console {
                     b.write_to(buf);
                     self.vm.stack.push(if buf.is_empty() { Value::Empty } else { Value::Str(st) });
                 }
-                // ---- unary operators ----
-                Op::Neg => {
-                    let a = self.pop();
-                    self.vm.stack.push(match a {
-                        Value::Int(i) => Value::Int(-i),
-                        other => Value::Float(-other.to_f64()),
-                    });
-                }
-                Op::Not => {
-                    let a = self.pop();
-                    self.vm.stack.push(Value::Int(i64::from(!a.truthy())));
-                }
-                Op::BitNot => {
-                    let a = self.pop();
-                    self.vm.stack.push(Value::Int(i64::from(!a.to_i32())));
-                }
                 Op::Tag(k) => {
                     let text = func.consts.get(k as usize).map(|v| v.to_string()).unwrap_or_default();
                     let t = self.add_tagged_string(&text);
                     self.vm.stack.push(t);
-                }
-                // ---- compare-and-jump, and arithmetic fused with locals (peephole forms) ----
-                Op::JumpCmp(c, when, t) => {
-                    let b = self.vm.stack.pop_f64();
-                    let a = self.vm.stack.pop_f64();
-                    if c.test(a, b) == when {
-                        jump_to!(t);
-                    }
-                }
-                Op::JumpCmpLI(c, when, a, k, t) => {
-                    if c.test(local!(a), f64::from(k)) == when {
-                        jump_to!(t);
-                    }
-                }
-                Op::JumpCmpLL(c, when, a, b, t) => {
-                    if c.test(local!(a), local!(b)) == when {
-                        jump_to!(t);
-                    }
-                }
-                Op::ArithLL(ar, a, b) => {
-                    let r = ar.apply(local!(a), local!(b));
-                    self.vm.stack.push(Value::Float(r));
-                }
-                Op::ArithLI(ar, a, k) => {
-                    let r = ar.apply(local!(a), f64::from(k));
-                    self.vm.stack.push(Value::Float(r));
-                }
-                Op::ArithSL(ar, b) => {
-                    let y = local!(b);
-                    if let Some(top) = self.vm.stack.last_mut() {
-                        *top = Value::Float(ar.apply(top.to_f64(), y));
-                    }
-                }
-                Op::ArithSI(ar, k) => {
-                    if let Some(top) = self.vm.stack.last_mut() {
-                        *top = Value::Float(ar.apply(top.to_f64(), f64::from(k)));
-                    }
-                }
-                Op::ArithLS(ar, a) => {
-                    let x = local!(a);
-                    if let Some(top) = self.vm.stack.last_mut() {
-                        *top = Value::Float(ar.apply(x, top.to_f64()));
-                    }
-                }
-                Op::ArithLSStore(ar, a, d) => {
-                    let v = self.vm.stack.pop_f64();
-                    let r = ar.apply(local!(a), v);
-                    if let Some(slot) = self.vm.stack.get_mut(base + d as usize) {
-                        *slot = Value::Float(r);
-                    }
-                }
-                Op::ArithLLIStore { outer, inner, a, b, d, k } => {
-                    let r = outer.apply(local!(a), inner.apply(local!(b), f64::from(k)));
-                    if let Some(slot) = self.vm.stack.get_mut(base + d as usize) {
-                        *slot = Value::Float(r);
-                    }
-                }
-                Op::ArithLIStore(ar, a, k, d) => {
-                    let r = ar.apply(local!(a), f64::from(k));
-                    if let Some(slot) = self.vm.stack.get_mut(base + d as usize) {
-                        *slot = Value::Float(r);
-                    }
-                }
-                // ---- jumps ----
-                Op::Jump(t) => jump_to!(t),
-                Op::IncJumpCmpLI(s, d, c, k, t) => {
-                    let i = base + s as usize;
-                    let x = match self.vm.stack.get_mut(i) {
-                        Some(slot) => {
-                            let x = slot.to_f64() + f64::from(d);
-                            *slot = Value::Float(x);
-                            x
-                        }
-                        None => 0.0,
-                    };
-                    if c.test(x, f64::from(k)) {
-                        jump_to!(t);
-                    }
-                }
-                Op::JumpIfFalse(t) => {
-                    if !self.vm.stack.pop_truthy() {
-                        jump_to!(t);
-                    }
-                }
-                Op::JumpIfTrue(t) => {
-                    if self.vm.stack.pop_truthy() {
-                        jump_to!(t);
-                    }
                 }
                 // ---- calls (through the call site's cache) and returns ----
                 Op::Call(fname, argc) => {
@@ -929,6 +733,8 @@ impl Console {
                         self.ns.declare(f);
                     }
                 }
+                // The rest are run (and stopped past) by `stack_ops`.
+                _ => {}
             }
         }
     }

@@ -1,0 +1,323 @@
+//! The instructions that need nothing of the console but the VM's own state run in their own
+//! small loop: constants, locals, arithmetic, comparisons, jumps, and script-to-script calls
+//! and returns through a warm call-site cache. The interpreter calls it and runs the
+//! instruction it stops at (natives, methods, globals, fields, objects, strings that can fail,
+//! the debugger, anything unusual about a call or return).
+//!
+//! Why a loop apart: in the one large interpreter function the compiler kept the hot numbers
+//! (a sum in a loop, the stack top) in memory between instructions, a store and a reload on
+//! every arithmetic step; in a small function they stay in registers (docs/PERFORMANCE.md).
+
+use crate::bytecode::{Callable, FuncDef, GLOBAL_NS, MAX_ARGS, Op};
+use crate::stack::VmState;
+use crate::value::Value;
+use std::cell::Cell;
+use std::rc::Rc;
+
+/// Why [`run`] stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// At an instruction the interpreter runs (`pc` is its index; past the end: return).
+    Op,
+    /// A backward jump was taken while a stepped-over breakpoint waits to be put back:
+    /// re-arm it and go on (`pc` is the jump's target).
+    Rearm,
+    /// A backward jump found the instruction budget spent (`pc` is past the jump).
+    Budget,
+}
+
+/// What the loop needs to know of the console, fixed for one call.
+pub(crate) struct Ctx {
+    /// The namespaces' generation (call-site cache entries of another are stale).
+    pub(crate) generation: u64,
+    /// The console's call-depth limit.
+    pub(crate) max_depth: usize,
+    /// Frames below this one belong to the caller of the interpreter: never returned into here.
+    pub(crate) entry: usize,
+    /// No trace and no breakpoint waiting to be re-armed: calls and returns may run here.
+    pub(crate) plain: bool,
+}
+
+/// Runs from `*pc` in the innermost frame (`func`, locals at `base`) until an instruction
+/// the interpreter must run; calls and returns here move `func`, `pc` and `base` along.
+/// A backward jump pays its distance from the budget (a loop pays for its body each round),
+/// a call its body's length up to 64, as in the interpreter.
+#[inline(never)]
+pub(crate) fn run(
+    vm: &mut VmState,
+    func: &mut Rc<FuncDef>,
+    pc: &mut usize,
+    base: &mut usize,
+    cx: &Ctx,
+) -> Stop {
+    let rearm = !cx.plain;
+    let mut fb = *base;
+    let mut p = *pc;
+    macro_rules! stop {
+        ($why:expr, $at:expr) => {{
+            *pc = $at;
+            *base = fb;
+            return $why;
+        }};
+    }
+    macro_rules! local {
+        ($s:expr) => {
+            vm.stack.to_f64_at(fb + $s as usize)
+        };
+    }
+    macro_rules! jump_to {
+        ($t:expr) => {{
+            let t = $t as usize;
+            if t < p {
+                let cost = (p - t) as u64;
+                if vm.budget_left < cost {
+                    stop!(Stop::Budget, p);
+                }
+                vm.budget_left -= cost;
+                if rearm {
+                    stop!(Stop::Rearm, t);
+                }
+            }
+            p = t;
+        }};
+    }
+    macro_rules! bin_f {
+        ($op:tt) => {{
+            let b = vm.stack.pop_f64();
+            if let Some(a) = vm.stack.last_mut() {
+                let r = a.to_f64() $op b;
+                a.set_f64(r);
+            }
+        }};
+    }
+    macro_rules! cmp_f {
+        ($op:tt) => {{
+            let b = vm.stack.pop_f64();
+            if let Some(a) = vm.stack.last_mut() {
+                let r = (a.to_f64() $op b) as i64;
+                a.set_int(r);
+            }
+        }};
+    }
+    macro_rules! bin_i {
+        ($e:expr) => {{
+            let b = vm.stack.pop().unwrap_or_default().to_i32();
+            let a = vm.stack.pop().unwrap_or_default().to_i32();
+            let f: fn(i32, i32) -> i32 = $e;
+            vm.stack.push(Value::Int(i64::from(f(a, b))));
+        }};
+    }
+    loop {
+        let Some(op) = func.code.get(p).map(Cell::get) else { stop!(Stop::Op, p) };
+        p += 1;
+        match op {
+            // ---- constants and the stack ----
+            Op::Int(i) => vm.stack.push(Value::Int(i)),
+            Op::Float(f) => vm.stack.push(Value::Float(f)),
+            Op::Const(k) => vm.stack.push(func.consts.get(k as usize).cloned().unwrap_or_default()),
+            Op::Empty => vm.stack.push(Value::Empty),
+            Op::Pop => vm.stack.truncate(vm.stack.len().saturating_sub(1)),
+            Op::Dup => vm.stack.push_copy(vm.stack.len().wrapping_sub(1)),
+            Op::Dup2 => {
+                let n = vm.stack.len();
+                if n >= 2 {
+                    vm.stack.push_copy(n - 2);
+                    vm.stack.push_copy(n - 1);
+                }
+            }
+            // ---- locals by slot ----
+            Op::LoadLocal(s) => vm.stack.push_copy(fb + s as usize),
+            Op::StoreLocal(s, keep) => vm.stack.pop_into(fb + s as usize, keep),
+            Op::IncLocal(s, d, keep) => {
+                let i = fb + s as usize;
+                let nv = match vm.stack.get_mut(i) {
+                    Some(slot) => {
+                        let x = slot.to_f64() + f64::from(d);
+                        slot.set_f64(x);
+                        Value::Float(x)
+                    }
+                    None => Value::Empty,
+                };
+                if keep {
+                    vm.stack.push(nv);
+                }
+            }
+            // ---- arithmetic, bits and comparison on the stack ----
+            Op::Add => bin_f!(+),
+            Op::Sub => bin_f!(-),
+            Op::Mul => bin_f!(*),
+            Op::Div => bin_f!(/),
+            Op::Mod => bin_i!(|a, b| if b == 0 { 0 } else { a.wrapping_rem(b) }),
+            Op::BitAnd => bin_i!(|a, b| a & b),
+            Op::BitOr => bin_i!(|a, b| a | b),
+            Op::BitXor => bin_i!(|a, b| a ^ b),
+            Op::Shl => bin_i!(|a, b| a.wrapping_shl(b as u32)),
+            Op::Shr => bin_i!(|a, b| a.wrapping_shr(b as u32)),
+            Op::Lt => cmp_f!(<),
+            Op::Le => cmp_f!(<=),
+            Op::Gt => cmp_f!(>),
+            Op::Ge => cmp_f!(>=),
+            Op::Eq => cmp_f!(==),
+            Op::Ne => cmp_f!(!=),
+            Op::StrEq | Op::StrNe => {
+                let b = vm.stack.pop().unwrap_or_default();
+                let a = vm.stack.pop().unwrap_or_default();
+                let eq = a.as_text().eq_ignore_ascii_case(&b.as_text());
+                let r = if matches!(op, Op::StrEq) { eq } else { !eq };
+                vm.stack.push(Value::Int(i64::from(r)));
+            }
+            // ---- unary operators ----
+            Op::Neg => {
+                let a = vm.stack.pop().unwrap_or_default();
+                vm.stack.push(match a {
+                    Value::Int(i) => Value::Int(i.wrapping_neg()),
+                    other => Value::Float(-other.to_f64()),
+                });
+            }
+            Op::Not => {
+                let t = vm.stack.pop_truthy();
+                vm.stack.push(Value::Int(i64::from(!t)));
+            }
+            Op::BitNot => {
+                let a = vm.stack.pop().unwrap_or_default();
+                vm.stack.push(Value::Int(i64::from(!a.to_i32())));
+            }
+            // ---- compare-and-jump, and arithmetic fused with locals (peephole forms) ----
+            Op::JumpCmp(c, when, t) => {
+                let b = vm.stack.pop_f64();
+                let a = vm.stack.pop_f64();
+                if c.test(a, b) == when {
+                    jump_to!(t);
+                }
+            }
+            Op::JumpCmpLI(c, when, a, k, t) => {
+                if c.test(local!(a), f64::from(k)) == when {
+                    jump_to!(t);
+                }
+            }
+            Op::JumpCmpLL(c, when, a, b, t) => {
+                if c.test(local!(a), local!(b)) == when {
+                    jump_to!(t);
+                }
+            }
+            Op::ArithLL(ar, a, b) => {
+                let r = ar.apply(local!(a), local!(b));
+                vm.stack.push(Value::Float(r));
+            }
+            Op::ArithLI(ar, a, k) => {
+                let r = ar.apply(local!(a), f64::from(k));
+                vm.stack.push(Value::Float(r));
+            }
+            Op::ArithSL(ar, b) => {
+                let y = local!(b);
+                if let Some(top) = vm.stack.last_mut() {
+                    let r = ar.apply(top.to_f64(), y);
+                    top.set_f64(r);
+                }
+            }
+            Op::ArithSI(ar, k) => {
+                if let Some(top) = vm.stack.last_mut() {
+                    let r = ar.apply(top.to_f64(), f64::from(k));
+                    top.set_f64(r);
+                }
+            }
+            Op::ArithLS(ar, a) => {
+                let x = local!(a);
+                if let Some(top) = vm.stack.last_mut() {
+                    let r = ar.apply(x, top.to_f64());
+                    top.set_f64(r);
+                }
+            }
+            Op::ArithLSStore(ar, a, d) => {
+                let v = vm.stack.pop_f64();
+                let r = ar.apply(local!(a), v);
+                vm.stack.set_f64(fb + d as usize, r);
+            }
+            Op::ArithLLIStore { outer, inner, a, b, d, k } => {
+                let r = outer.apply(local!(a), inner.apply(local!(b), f64::from(k)));
+                vm.stack.set_f64(fb + d as usize, r);
+            }
+            Op::ArithLIStore(ar, a, k, d) => {
+                let r = ar.apply(local!(a), f64::from(k));
+                vm.stack.set_f64(fb + d as usize, r);
+            }
+            // ---- jumps ----
+            Op::Jump(t) => jump_to!(t),
+            Op::IncJumpCmpLI(s, d, c, k, t) => {
+                let x = match vm.stack.get_mut(fb + s as usize) {
+                    Some(slot) => {
+                        let x = slot.to_f64() + f64::from(d);
+                        slot.set_f64(x);
+                        x
+                    }
+                    None => 0.0,
+                };
+                if c.test(x, f64::from(k)) {
+                    jump_to!(t);
+                }
+            }
+            Op::JumpIfFalse(t) => {
+                if !vm.stack.pop_truthy() {
+                    jump_to!(t);
+                }
+            }
+            Op::JumpIfTrue(t) => {
+                if vm.stack.pop_truthy() {
+                    jump_to!(t);
+                }
+            }
+            // ---- script-to-script calls and returns, the common case only ----
+            Op::Call(_, argc) if cx.plain => {
+                let Some(res) = func.cached_call(p - 1, cx.generation, GLOBAL_NS) else {
+                    stop!(Stop::Op, p - 1)
+                };
+                let Callable::Script(f) = res.callable else { stop!(Stop::Op, p - 1) };
+                let cost = (f.code.len() as u64).clamp(1, 64);
+                let argc = argc as usize;
+                if vm.frames.len() >= cx.max_depth || vm.budget_left < cost || argc > MAX_ARGS {
+                    stop!(Stop::Op, p - 1);
+                }
+                vm.budget_left -= cost;
+                if let Some(caller) = vm.frames.last_mut() {
+                    caller.pc = p;
+                }
+                let start = vm.stack.len().saturating_sub(argc);
+                let np = f.nparams as usize;
+                if argc > np {
+                    vm.stack.truncate(start + np);
+                }
+                let want = start + f.nlocals as usize;
+                if vm.stack.len() < want {
+                    vm.stack.resize_empty(want);
+                }
+                let new_base = vm.new_stack.len();
+                vm.frames.push(f.clone(), 0, start, res.ns, res.layer, None, new_base);
+                *func = f;
+                fb = start;
+                p = 0;
+            }
+            Op::Return | Op::ReturnEmpty | Op::ReturnLocal(_)
+                if cx.plain && vm.frames.len() > cx.entry + 1 =>
+            {
+                let src = match op {
+                    Op::Return => vm.stack.len().checked_sub(1),
+                    Op::ReturnLocal(s) => Some(fb + s as usize),
+                    _ => None,
+                };
+                // A frame with a dynamic-locals table (rare) returns through the interpreter.
+                if vm.frames.last().is_none_or(|f| f.dyn_locals.is_some()) {
+                    stop!(Stop::Op, p - 1);
+                }
+                let Some(fr) = vm.frames.pop() else { stop!(Stop::Op, p - 1) };
+                let (fbase, new_base) = (fr.base, fr.new_base);
+                vm.new_stack.truncate(new_base);
+                vm.stack.return_to(src, fbase);
+                let Some(caller) = vm.frames.last() else { stop!(Stop::Op, p) };
+                *func = caller.func.clone();
+                p = caller.pc;
+                fb = caller.base;
+            }
+            _ => stop!(Stop::Op, p - 1),
+        }
+    }
+}
