@@ -229,3 +229,38 @@ fn blanks_around_the_scope_operator_are_allowed() {
         .unwrap();
     assert_eq!(r.as_text(), "kid+base base", "{}", out.all());
 }
+
+#[test]
+fn script_calls_run_in_the_fast_loop_keep_every_limit_and_the_trace() {
+    let (mut con, out) = console();
+    // Unbounded recursion stops at the call-depth limit with an error; the console goes on.
+    let _ = con.eval("function down(%n) { return down(%n + 1) + 1; } down(0);");
+    assert!(out.stderr().contains("call depth exceeds"), "{}", out.stderr());
+    let fib = "function fib(%n) { if (%n < 2) return %n; return fib(%n - 1) + fib(%n - 2); }";
+    con.eval(fib).unwrap();
+    assert_eq!(con.eval("return fib(15);").unwrap().to_i32(), 610);
+    // Wide recursion within the depth limit runs out of instructions instead.
+    con.set_instruction_budget(10_000);
+    let _ = con
+        .eval("function spin(%n) { if (%n <= 0) return 0; return spin(%n - 1) + spin(%n - 1); } spin(30);");
+    assert!(out.stderr().contains("instruction budget exhausted"), "{}", out.stderr());
+    // A callee with locals named at run time returns through the interpreter, mid-chain.
+    con.set_instruction_budget(1_000_000);
+    let dy = "function dy(%k) { %a[%k] = 5; return %a[%k] + 1; } function outer() { return dy(2) + dy(3) + fib(5); }";
+    con.eval(dy).unwrap();
+    assert_eq!(con.eval("return outer();").unwrap().to_i32(), 17);
+    // With the trace on, every script-to-script call and return is echoed.
+    con.eval("trace(true);").unwrap();
+    assert_eq!(con.eval("return fib(2);").unwrap().to_i32(), 1);
+    con.eval("trace(false);").unwrap();
+    let text = out.all();
+    for line in [
+        "Entering fib(2)",
+        "Entering fib(1)",
+        "Leaving fib() - return 1",
+        "Entering fib(0)",
+        "Leaving fib() - return 0",
+    ] {
+        assert!(text.contains(line), "{line} missing:\n{text}");
+    }
+}
