@@ -8,7 +8,8 @@
 //! (a sum in a loop, the stack top) in memory between instructions, a store and a reload on
 //! every arithmetic step; in a small function they stay in registers (docs/PERFORMANCE.md).
 
-use crate::bytecode::{Callable, FuncDef, GLOBAL_NS, MAX_ARGS, Op};
+use crate::bytecode::{Callable, FuncDef, GLOBAL_NS, MAX_ARGS, Op, Resolved};
+use crate::object::{ObjectId, ObjectStore};
 use crate::stack::VmState;
 use crate::value::Value;
 use std::cell::Cell;
@@ -27,7 +28,9 @@ pub(crate) enum Stop {
 }
 
 /// What the loop needs to know of the console, fixed for one call.
-pub(crate) struct Ctx {
+pub(crate) struct Ctx<'a> {
+    /// The objects, for a method call's receiver.
+    pub(crate) objects: &'a ObjectStore,
     /// The namespaces' generation (call-site cache entries of another are stale).
     pub(crate) generation: u64,
     /// The console's call-depth limit.
@@ -48,7 +51,7 @@ pub(crate) fn run(
     func: &mut Rc<FuncDef>,
     pc: &mut usize,
     base: &mut usize,
-    cx: &Ctx,
+    cx: &Ctx<'_>,
 ) -> Stop {
     let rearm = !cx.plain;
     let mut fb = *base;
@@ -268,30 +271,24 @@ pub(crate) fn run(
             }
             // ---- script-to-script calls and returns, the common case only ----
             Op::Call(_, argc) if cx.plain => {
-                let Some(res) = func.cached_call(p - 1, cx.generation, GLOBAL_NS) else {
+                let res = func.cached_call(p - 1, cx.generation, GLOBAL_NS);
+                let Some((f, start)) = enter(vm, res, argc as usize, p, cx.max_depth) else {
                     stop!(Stop::Op, p - 1)
                 };
-                let Callable::Script(f) = res.callable else { stop!(Stop::Op, p - 1) };
-                let cost = (f.code.len() as u64).clamp(1, 64);
-                let argc = argc as usize;
-                if vm.frames.len() >= cx.max_depth || vm.budget_left < cost || argc > MAX_ARGS {
-                    stop!(Stop::Op, p - 1);
-                }
-                vm.budget_left -= cost;
-                if let Some(caller) = vm.frames.last_mut() {
-                    caller.pc = p;
-                }
-                let start = vm.stack.len().saturating_sub(argc);
-                let np = f.nparams as usize;
-                if argc > np {
-                    vm.stack.truncate(start + np);
-                }
-                let want = start + f.nlocals as usize;
-                if vm.stack.len() < want {
-                    vm.stack.resize_empty(want);
-                }
-                let new_base = vm.new_stack.len();
-                vm.frames.push(f.clone(), 0, start, res.ns, res.layer, None, new_base);
+                *func = f;
+                fb = start;
+                p = 0;
+            }
+            // A method on an object named by its id (a name goes through the interpreter).
+            Op::CallMethod(_, argc) if cx.plain => {
+                let at = vm.stack.len().saturating_sub(argc as usize);
+                let Some(obj) = vm.stack.get(at).and_then(object_id).and_then(|id| cx.objects.get(id)) else {
+                    stop!(Stop::Op, p - 1)
+                };
+                let res = func.cached_call(p - 1, cx.generation, obj.ns);
+                let Some((f, start)) = enter(vm, res, argc as usize, p, cx.max_depth) else {
+                    stop!(Stop::Op, p - 1)
+                };
                 *func = f;
                 fb = start;
                 p = 0;
@@ -319,5 +316,50 @@ pub(crate) fn run(
             }
             _ => stop!(Stop::Op, p - 1),
         }
+    }
+}
+
+/// Starts the frame of a cached script callee whose `argc` arguments are on the stack (the
+/// caller resumes at `ret_pc`): the callee and its base, or `None` with nothing changed when
+/// the interpreter must make the call (not cached, Rust, too deep, budget spent).
+#[inline(always)]
+fn enter(
+    vm: &mut VmState,
+    res: Option<Resolved>,
+    argc: usize,
+    ret_pc: usize,
+    max_depth: usize,
+) -> Option<(Rc<FuncDef>, usize)> {
+    let res = res?;
+    let Callable::Script(f) = res.callable else { return None };
+    let cost = (f.code.len() as u64).clamp(1, 64);
+    if vm.frames.len() >= max_depth || vm.budget_left < cost || argc > MAX_ARGS {
+        return None;
+    }
+    vm.budget_left -= cost;
+    if let Some(caller) = vm.frames.last_mut() {
+        caller.pc = ret_pc;
+    }
+    let start = vm.stack.len().saturating_sub(argc);
+    let np = f.nparams as usize;
+    if argc > np {
+        vm.stack.truncate(start + np);
+    }
+    let want = start + f.nlocals as usize;
+    if vm.stack.len() < want {
+        vm.stack.resize_empty(want);
+    }
+    let new_base = vm.new_stack.len();
+    vm.frames.push(f.clone(), 0, start, res.ns, res.layer, None, new_base);
+    Some((f, start))
+}
+
+/// The object id a number names (as `find_object` reads it); text is left to the interpreter.
+#[inline(always)]
+fn object_id(v: &Value) -> Option<ObjectId> {
+    match v {
+        Value::Int(i) => u32::try_from(*i).ok(),
+        Value::Float(f) if f.fract() == 0.0 && *f >= 0.0 && *f < 4294967296.0 => Some(*f as u32),
+        _ => None,
     }
 }

@@ -357,6 +357,7 @@ impl Console {
         loop {
             // Most instructions run in `stack_ops`' small loop; it stops at the next one here.
             let cx = stack_ops::Ctx {
+                objects: &self.objects,
                 generation: self.ns.generation(),
                 max_depth: self.config.max_call_depth,
                 entry,

@@ -264,3 +264,27 @@ fn script_calls_run_in_the_fast_loop_keep_every_limit_and_the_trace() {
         assert!(text.contains(line), "{line} missing:\n{text}");
     }
 }
+
+#[test]
+fn method_calls_in_the_fast_loop_follow_the_object_and_its_namespace() {
+    let (mut con, out) = console();
+    con.eval("function ScriptObject::twice(%this, %x) { return %x * 2; }").unwrap();
+    con.eval("function run(%o, %n) { %v = 1; for (%i = 0; %i < %n; %i++) %v = %o.twice(%v); return %v; }")
+        .unwrap();
+    let id = con.eval("return new ScriptObject(Named);").unwrap();
+    // By id (the fast loop) and by name (the interpreter) alike.
+    assert_eq!(con.call_function("run", &[id.clone(), 4.into()]).to_i32(), 16);
+    assert_eq!(con.eval("return run(Named, 3);").unwrap().to_i32(), 8);
+    // A Rust method on the same call site, through the interpreter.
+    assert_eq!(
+        con.eval("function getit(%o) { return %o.getId(); } return getit(Named);").unwrap().to_string(),
+        id.to_string()
+    );
+    // A redefinition is seen at once (the call-site cache is dropped with the generation).
+    con.eval("function ScriptObject::twice(%this, %x) { return %x * 3; }").unwrap();
+    assert_eq!(con.call_function("run", &[id.clone(), 2.into()]).to_i32(), 9);
+    // A deleted object: the call fails with V12's warning and the loop goes on.
+    con.eval("Named.delete();").unwrap();
+    assert_eq!(con.call_function("run", &[id.clone(), 2.into()]).to_string(), "");
+    assert!(out.all().contains("Unable to find object"), "{}", out.all());
+}
