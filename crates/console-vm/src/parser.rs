@@ -76,7 +76,9 @@ struct Parser<'a> {
     short: Vec<(u64, Option<Ident>)>,
 }
 
-type PResult<T> = Result<T, SyntaxError>;
+/// The parser's result: the error boxed, so a parsed expression travels up the descent levels
+/// in a result no wider than itself (measured: the unboxed error made every level copy it).
+type PResult<T> = Result<T, Box<SyntaxError>>;
 
 /// Parses a whole file.
 pub fn parse(src: &str, file: &str) -> Result<Vec<Stmt>, SyntaxError> {
@@ -107,7 +109,7 @@ pub(crate) fn parse_each(src: &str, file: &str, mut each: impl FnMut(Stmt)) -> R
         match p.top_stmt() {
             Ok(s) => each(s),
             Err(e) => {
-                result = Err(e);
+                result = Err(*e);
                 break;
             }
         }
@@ -159,12 +161,12 @@ impl<'a> Parser<'a> {
     #[cold]
     fn err<T>(&self, expected: &str) -> PResult<T> {
         let sp = self.span();
-        Err(SyntaxError {
+        Err(Box::new(SyntaxError {
             file: self.file.to_string(),
             line: sp.line,
             col: sp.col,
             message: format!("expected {expected}, found {}", self.peek()),
-        })
+        }))
     }
     #[inline]
     fn is_op(&self, op: &str) -> bool {
