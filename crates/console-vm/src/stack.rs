@@ -99,22 +99,53 @@ impl OperandStack {
         self.sp += 1;
     }
 
+    /// Pushes a double, written straight into the slot (see [`Value::set_f64`]).
+    #[inline(always)]
+    pub(crate) fn push_f64(&mut self, x: f64) {
+        match self.vals.get_mut(self.sp) {
+            Some(slot) => slot.set_f64(x),
+            None => self.grow_push(Value::Float(x)),
+        }
+        self.sp += 1;
+    }
+
     #[cold]
     #[inline(never)]
     fn grow_push(&mut self, v: Value) {
-        let n = (self.vals.len() * 2).max(64);
-        self.vals.resize(n, Value::Empty);
-        self.vals[self.sp] = v;
+        self.grow();
+        if let Some(slot) = self.vals.get_mut(self.sp) {
+            *slot = v;
+        }
     }
 
-    /// Pushes a copy of the value at `i` (`Empty` when `i` is above the top).
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        let n = (self.vals.len() * 2).max(64);
+        self.vals.resize(n, Value::Empty);
+    }
+
+    /// Pushes a copy of the value at `i` (`Empty` when `i` is above the top), written into the
+    /// new slot variant by variant.
     #[inline(always)]
     pub(crate) fn push_copy(&mut self, i: usize) {
-        let v = match self.get(i) {
-            Some(v) => copy(v),
-            None => Value::Empty,
-        };
-        self.push(v);
+        let sp = self.sp;
+        if sp >= self.vals.len() {
+            self.grow();
+        }
+        if i < sp
+            && let Some((low, high)) = self.vals.get_mut(..=sp).map(|s| s.split_at_mut(sp))
+            && let (Some(src), Some(dst)) = (low.get(i), high.first_mut())
+        {
+            // `dst` is above the top, so `Empty`: an empty source needs no write.
+            match src {
+                Value::Float(f) => dst.set_f64(*f),
+                Value::Int(n) => dst.set_int(*n),
+                Value::Empty => {}
+                Value::Str(s) => *dst = Value::Str(s.clone()),
+            }
+        }
+        self.sp = sp + 1;
     }
 
     /// Pops the top value as a double (`0` when empty).

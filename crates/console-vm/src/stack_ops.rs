@@ -116,7 +116,7 @@ pub(crate) fn run(
         match op {
             // ---- constants and the stack ----
             Op::Int(i) => vm.stack.push(Value::Int(i)),
-            Op::Float(f) => vm.stack.push(Value::Float(f)),
+            Op::Float(f) => vm.stack.push_f64(f),
             Op::Const(k) => vm.stack.push(func.consts.get(k as usize).cloned().unwrap_or_default()),
             Op::Empty => vm.stack.push(Value::Empty),
             Op::Pop => vm.stack.truncate(vm.stack.len().saturating_sub(1)),
@@ -205,11 +205,11 @@ pub(crate) fn run(
             }
             Op::ArithLL(ar, a, b) => {
                 let r = ar.apply(local!(a), local!(b));
-                vm.stack.push(Value::Float(r));
+                vm.stack.push_f64(r);
             }
             Op::ArithLI(ar, a, k) => {
                 let r = ar.apply(local!(a), f64::from(k));
-                vm.stack.push(Value::Float(r));
+                vm.stack.push_f64(r);
             }
             Op::ArithSL(ar, b) => {
                 let y = local!(b);

@@ -61,7 +61,9 @@ impl Value {
         }
     }
 
-    /// Overwrites the value with an integer (see [`Value::set_f64`]).
+    /// Overwrites the value with an integer (see [`Value::set_f64`]). Written out rather than
+    /// shared with `set_f64` through a helper taking a `Value`: that helper built the value
+    /// aside and copied it, which doubled the 1M-iteration loop's time (measured).
     #[inline(always)]
     pub fn set_int(&mut self, i: i64) {
         if let Value::Str(_) = self {
