@@ -336,6 +336,13 @@ pub(crate) struct SiteCache {
 }
 
 impl FuncDef {
+    /// What a call to this function takes from the instruction budget: its straight-line
+    /// length, at most 64 (loops inside pay again as they jump back).
+    #[inline(always)]
+    pub(crate) fn call_cost(&self) -> u64 {
+        (self.code.len() as u64).clamp(1, 64)
+    }
+
     /// The instruction at `pc` as compiled (under a breakpoint, the one it replaced).
     pub(crate) fn original_op(&self, pc: usize) -> Op {
         let patched = self.patched.borrow();

@@ -10,6 +10,17 @@ use std::any::Any;
 /// Object ids.
 pub type ObjectId = u32;
 
+/// The object id a number names (an integral value in `u32`'s range), whether or not such an
+/// object exists; text (ids, names and paths) is read by `find_object`.
+#[inline]
+pub(crate) fn number_id(v: &Value) -> Option<ObjectId> {
+    match v {
+        Value::Int(i) => u32::try_from(*i).ok(),
+        Value::Float(f) if f.fract() == 0.0 && *f >= 0.0 && *f < 4294967296.0 => Some(*f as u32),
+        _ => None,
+    }
+}
+
 /// The root group's id.
 pub const ROOT_GROUP_ID: ObjectId = 1;
 /// The group every datablock joins.

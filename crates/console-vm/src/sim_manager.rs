@@ -137,17 +137,8 @@ impl Console {
     /// Finds an object by id, name or path (`Group/child`) as a script would write it.
     pub fn find_object(&self, v: &Value) -> Option<ObjectId> {
         match v {
-            Value::Empty => None,
-            Value::Int(i) => u32::try_from(*i).ok().filter(|id| self.objects.contains(*id)),
-            Value::Float(f) => {
-                if f.fract() == 0.0 && *f >= 0.0 && *f < 4294967296.0 {
-                    let id = *f as u32;
-                    self.objects.contains(id).then_some(id)
-                } else {
-                    None
-                }
-            }
             Value::Str(s) => self.find_object_str(s),
+            number => crate::object::number_id(number).filter(|id| self.objects.contains(*id)),
         }
     }
 

@@ -64,6 +64,44 @@ impl VmState {
             rearm: None,
         }
     }
+
+    /// Starts a frame for `f` whose arguments are on the stack from `base`: arguments past
+    /// its parameters are dropped, missing ones and the other locals start empty. Depth and
+    /// budget are the caller's to check first.
+    #[inline(always)]
+    pub(crate) fn start_frame(&mut self, f: Rc<FuncDef>, base: usize, ns: NsId, layer: u32) {
+        let params_end = base + f.nparams as usize;
+        if self.stack.len() > params_end {
+            self.stack.truncate(params_end);
+        }
+        let want = base + f.nlocals as usize;
+        if self.stack.len() < want {
+            self.stack.resize_empty(want);
+        }
+        let new_base = self.new_stack.len();
+        self.frames.push(f, 0, base, ns, layer, None, new_base);
+    }
+
+    /// Ends the innermost frame: its run-time-named locals and the objects it left under
+    /// construction go. Returns its `pc` and `base`; the stack from `base` up is the
+    /// caller's to settle (a return value moved down, or dropped).
+    #[inline(always)]
+    pub(crate) fn end_frame(&mut self) -> Option<(usize, usize)> {
+        let fr = self.frames.pop()?;
+        if fr.dyn_locals.is_some() {
+            drop_cold(fr.dyn_locals.take());
+        }
+        let (pc, base, new_base) = (fr.pc, fr.base, fr.new_base);
+        self.new_stack.truncate(new_base);
+        Some((pc, base))
+    }
+}
+
+/// Drops a frame's dynamic-locals table out of line (few frames have one).
+#[cold]
+#[inline(never)]
+fn drop_cold<T>(v: T) {
+    drop(v);
 }
 
 /// The operand stack: a vector kept filled with `Empty` up to its high-water mark and a
@@ -189,7 +227,7 @@ impl OperandStack {
             return;
         }
         if keep {
-            let v = self.vals.get(top).map(copy).unwrap_or_default();
+            let v = self.vals.get(top).cloned().unwrap_or_default();
             if let Some(slot) = self.vals.get_mut(i) {
                 *slot = v;
             }
@@ -327,18 +365,6 @@ impl OperandStack {
             out.extend(self.vals.get_mut(start..top).unwrap_or_default().iter_mut().map(std::mem::take));
             self.sp = start;
         }
-    }
-}
-
-/// A copy of `v` made variant by variant, so the compiler writes tag and payload straight
-/// into the destination rather than copying a 16-byte block that was just written in halves.
-#[inline(always)]
-fn copy(v: &Value) -> Value {
-    match v {
-        Value::Float(f) => Value::Float(*f),
-        Value::Int(i) => Value::Int(*i),
-        Value::Empty => Value::Empty,
-        Value::Str(s) => Value::Str(s.clone()),
     }
 }
 

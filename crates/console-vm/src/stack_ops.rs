@@ -9,7 +9,7 @@
 //! every arithmetic step; in a small function they stay in registers (docs/PERFORMANCE.md).
 
 use crate::bytecode::{Callable, FuncDef, GLOBAL_NS, MAX_ARGS, Op, Resolved};
-use crate::object::{ObjectId, ObjectStore};
+use crate::object::{ObjectStore, number_id};
 use crate::stack::VmState;
 use crate::value::Value;
 use std::cell::Cell;
@@ -282,7 +282,7 @@ pub(crate) fn run(
             // A method on an object named by its id (a name goes through the interpreter).
             Op::CallMethod(_, argc) if cx.plain => {
                 let at = vm.stack.len().saturating_sub(argc as usize);
-                let Some(obj) = vm.stack.get(at).and_then(object_id).and_then(|id| cx.objects.get(id)) else {
+                let Some(obj) = vm.stack.get(at).and_then(number_id).and_then(|id| cx.objects.get(id)) else {
                     stop!(Stop::Op, p - 1)
                 };
                 let res = func.cached_call(p - 1, cx.generation, obj.ns);
@@ -301,13 +301,7 @@ pub(crate) fn run(
                     Op::ReturnLocal(s) => Some(fb + s as usize),
                     _ => None,
                 };
-                // A frame with a dynamic-locals table (rare) returns through the interpreter.
-                if vm.frames.last().is_none_or(|f| f.dyn_locals.is_some()) {
-                    stop!(Stop::Op, p - 1);
-                }
-                let Some(fr) = vm.frames.pop() else { stop!(Stop::Op, p - 1) };
-                let (fbase, new_base) = (fr.base, fr.new_base);
-                vm.new_stack.truncate(new_base);
+                let Some((_, fbase)) = vm.end_frame() else { stop!(Stop::Op, p - 1) };
                 vm.stack.return_to(src, fbase);
                 let Some(caller) = vm.frames.last() else { stop!(Stop::Op, p) };
                 *func = caller.func.clone();
@@ -332,7 +326,7 @@ fn enter(
 ) -> Option<(Rc<FuncDef>, usize)> {
     let res = res?;
     let Callable::Script(f) = res.callable else { return None };
-    let cost = (f.code.len() as u64).clamp(1, 64);
+    let cost = f.call_cost();
     if vm.frames.len() >= max_depth || vm.budget_left < cost || argc > MAX_ARGS {
         return None;
     }
@@ -341,25 +335,6 @@ fn enter(
         caller.pc = ret_pc;
     }
     let start = vm.stack.len().saturating_sub(argc);
-    let np = f.nparams as usize;
-    if argc > np {
-        vm.stack.truncate(start + np);
-    }
-    let want = start + f.nlocals as usize;
-    if vm.stack.len() < want {
-        vm.stack.resize_empty(want);
-    }
-    let new_base = vm.new_stack.len();
-    vm.frames.push(f.clone(), 0, start, res.ns, res.layer, None, new_base);
+    vm.start_frame(f.clone(), start, res.ns, res.layer);
     Some((f, start))
-}
-
-/// The object id a number names (as `find_object` reads it); text is left to the interpreter.
-#[inline(always)]
-fn object_id(v: &Value) -> Option<ObjectId> {
-    match v {
-        Value::Int(i) => u32::try_from(*i).ok(),
-        Value::Float(f) if f.fract() == 0.0 && *f >= 0.0 && *f < 4294967296.0 => Some(*f as u32),
-        _ => None,
-    }
 }

@@ -138,8 +138,7 @@ impl Console {
     /// Inlined into the call instructions; the rare paths (refusal, tracing) are outlined.
     #[inline(always)]
     fn push_frame(&mut self, f: Rc<FuncDef>, base: usize, ns: u32, layer: u32) -> bool {
-        // A call pays for its body's straight-line length (loops inside pay again as they jump).
-        let cost = (f.code.len() as u64).clamp(1, 64);
+        let cost = f.call_cost();
         if self.vm.frames.len() >= self.config.max_call_depth || self.vm.budget_left < cost {
             self.refuse_frame(cost);
             return false;
@@ -148,21 +147,11 @@ impl Console {
         if self.vm.rearm.is_some() {
             self.rearm_break();
         }
-        let argc = self.vm.stack.len() - base;
-        let np = f.nparams as usize;
-        if argc > np {
-            self.vm.stack.truncate(base + np);
-        }
-        // Missing arguments and the other locals start empty (usually nothing to add).
-        let want = base + f.nlocals as usize;
-        if self.vm.stack.len() < want {
-            self.vm.stack.resize_empty(want);
-        }
         if self.trace {
-            self.trace_enter(&f, base, argc.min(np));
+            let argc = self.vm.stack.len() - base;
+            self.trace_enter(&f, base, argc.min(f.nparams as usize));
         }
-        let new_base = self.vm.new_stack.len();
-        self.vm.frames.push(f, 0, base, ns, layer, None, new_base);
+        self.vm.start_frame(f, base, ns, layer);
         true
     }
 
@@ -239,15 +228,11 @@ impl Console {
     fn unwind(&mut self, entry: usize) -> Value {
         while self.vm.frames.len() > entry {
             let at_entry = self.vm.frames.len() == entry + 1;
-            if let Some(f) = self.vm.frames.pop() {
-                let (pc, base, new_base) = (f.pc, f.base, f.new_base);
-                drop(f.dyn_locals.take());
-                if at_entry {
-                    self.vm.unwound_pc = pc;
-                }
-                self.vm.stack.truncate(base);
-                self.vm.new_stack.truncate(new_base);
+            let Some((pc, base)) = self.vm.end_frame() else { break };
+            if at_entry {
+                self.vm.unwound_pc = pc;
             }
+            self.vm.stack.truncate(base);
         }
         Value::Empty
     }
@@ -671,19 +656,14 @@ impl Console {
                     if self.vm.rearm.is_some() {
                         self.rearm_break();
                     }
-                    let Some(fr) = self.vm.frames.pop() else { return self.vm.stack.take_at(src, 0) };
-                    // The slot keeps the function until reused; only the rare `dyn_locals`
-                    // table is dropped here, out of line.
-                    if fr.dyn_locals.is_some() {
-                        drop_cold(fr.dyn_locals.take());
-                    }
-                    let (fbase, new_base) = (fr.base, fr.new_base);
-                    if self.trace && !fr.func.toplevel {
-                        let callee = fr.func.clone();
+                    if self.trace
+                        && let Some(callee) = self.vm.frames.last().map(|f| f.func.clone())
+                        && !callee.toplevel
+                    {
                         let v = src.and_then(|i| self.vm.stack.get(i).cloned()).unwrap_or_default();
                         self.trace_leave(&callee, &v);
                     }
-                    self.vm.new_stack.truncate(new_base);
+                    let Some((_, fbase)) = self.vm.end_frame() else { return self.vm.stack.take_at(src, 0) };
                     if self.vm.frames.len() <= entry {
                         let v = self.vm.stack.take_at(src, fbase);
                         self.vm.stack.truncate(fbase);
@@ -814,11 +794,4 @@ impl Console {
         let scope = self.dyn_frame();
         self.run_toplevel(code, scope).unwrap_or_default()
     }
-}
-
-/// Drops a frame's dynamic-locals table out of line (few frames have one).
-#[cold]
-#[inline(never)]
-fn drop_cold<T>(v: T) {
-    drop(v);
 }

@@ -244,7 +244,7 @@ fn script_calls_run_in_the_fast_loop_keep_every_limit_and_the_trace() {
     let _ = con
         .eval("function spin(%n) { if (%n <= 0) return 0; return spin(%n - 1) + spin(%n - 1); } spin(30);");
     assert!(out.stderr().contains("instruction budget exhausted"), "{}", out.stderr());
-    // A callee with locals named at run time returns through the interpreter, mid-chain.
+    // A callee with locals named at run time (its table dropped as it returns), mid-chain.
     con.set_instruction_budget(1_000_000);
     let dy = "function dy(%k) { %a[%k] = 5; return %a[%k] + 1; } function outer() { return dy(2) + dy(3) + fib(5); }";
     con.eval(dy).unwrap();
