@@ -90,11 +90,12 @@ impl Cmp {
 
 /// A float arithmetic operator (`+ - * /`; V12 computes them in doubles).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Arith {
-    Add,
-    Sub,
-    Mul,
-    Div,
+    Add = 0,
+    Sub = 1,
+    Mul = 2,
+    Div = 3,
 }
 
 impl Arith {
@@ -106,6 +107,29 @@ impl Arith {
             Arith::Sub => a - b,
             Arith::Mul => a * b,
             Arith::Div => a / b,
+        }
+    }
+
+    /// `x outer (y inner k)` with one dispatch on the pair of operators instead of two.
+    #[inline(always)]
+    pub fn apply2(outer: Arith, inner: Arith, x: f64, y: f64, k: f64) -> f64 {
+        match (outer as u8) << 2 | inner as u8 {
+            0 => x + (y + k),
+            1 => x + (y - k),
+            2 => x + y * k,
+            3 => x + y / k,
+            4 => x - (y + k),
+            5 => x - (y - k),
+            6 => x - y * k,
+            7 => x - y / k,
+            8 => x * (y + k),
+            9 => x * (y - k),
+            10 => x * (y * k),
+            11 => x * (y / k),
+            12 => x / (y + k),
+            13 => x / (y - k),
+            14 => x / (y * k),
+            _ => x / (y / k),
         }
     }
 }

@@ -287,18 +287,28 @@ impl OperandStack {
         }
     }
 
-    /// The value at `i` read as a double (`0` above the top).
+    /// The value at `i` read as a double (`0` above the top). Slots above the top are
+    /// `Empty`, which reads as `0`, so only the vector's bound is checked.
     #[inline(always)]
     pub(crate) fn to_f64_at(&self, i: usize) -> f64 {
-        self.get(i).map_or(0.0, Value::to_f64)
+        self.vals.get(i).map_or(0.0, Value::to_f64)
     }
 
-    /// Writes a double into slot `i` (below the top).
+    /// Writes a double into a local's slot `i`. A frame's locals are below the top, so only
+    /// the vector's bound is checked.
     #[inline(always)]
     pub(crate) fn set_f64(&mut self, i: usize, x: f64) {
-        if let Some(slot) = self.get_mut(i) {
+        debug_assert!(i < self.sp, "a local above the stack top");
+        if let Some(slot) = self.vals.get_mut(i) {
             slot.set_f64(x);
         }
+    }
+
+    /// A local's slot `i` (locals are below the top; only the vector's bound is checked).
+    #[inline(always)]
+    pub(crate) fn local_mut(&mut self, i: usize) -> Option<&mut Value> {
+        debug_assert!(i < self.sp, "a local above the stack top");
+        self.vals.get_mut(i)
     }
 
     /// Pops the top value.

@@ -8,7 +8,7 @@
 //! (a sum in a loop, the stack top) in memory between instructions, a store and a reload on
 //! every arithmetic step; in a small function they stay in registers (docs/PERFORMANCE.md).
 
-use crate::bytecode::{Callable, FuncDef, GLOBAL_NS, MAX_ARGS, Op, Resolved};
+use crate::bytecode::{Arith, Callable, FuncDef, GLOBAL_NS, MAX_ARGS, Op, Resolved};
 use crate::object::{ObjectStore, number_id};
 use crate::stack::VmState;
 use crate::value::Value;
@@ -49,18 +49,22 @@ pub(crate) struct Ctx<'a> {
 pub(crate) fn run(
     vm: &mut VmState,
     func: &mut Rc<FuncDef>,
-    pc: &mut usize,
-    base: &mut usize,
+    pc: usize,
+    base: usize,
     cx: &Ctx<'_>,
-) -> Stop {
-    let rearm = !cx.plain;
-    let mut fb = *base;
-    let mut p = *pc;
+) -> (Stop, usize, usize) {
+    // The frame's base, the pc and the budget are kept in locals (registers) while the loop
+    // runs and handed back when it stops. When a breakpoint waits to be re-armed the budget is
+    // held back in `reserve`, so the first backward jump takes the slow path, which re-arms:
+    // the hot path checks the budget only.
+    let mut fb = base;
+    let mut p = pc;
+    let mut reserve = if cx.plain { 0 } else { vm.budget_left };
+    let mut budget = vm.budget_left - reserve;
     macro_rules! stop {
         ($why:expr, $at:expr) => {{
-            *pc = $at;
-            *base = fb;
-            return $why;
+            vm.budget_left = budget + reserve;
+            return ($why, $at, fb);
         }};
     }
     macro_rules! local {
@@ -73,13 +77,14 @@ pub(crate) fn run(
             let t = $t as usize;
             if t < p {
                 let cost = (p - t) as u64;
-                if vm.budget_left < cost {
-                    stop!(Stop::Budget, p);
-                }
-                vm.budget_left -= cost;
-                if rearm {
+                if budget < cost {
+                    if reserve < cost {
+                        stop!(Stop::Budget, p);
+                    }
+                    reserve -= cost;
                     stop!(Stop::Rearm, t);
                 }
+                budget -= cost;
             }
             p = t;
         }};
@@ -133,7 +138,7 @@ pub(crate) fn run(
             Op::StoreLocal(s, keep) => vm.stack.pop_into(fb + s as usize, keep),
             Op::IncLocal(s, d, keep) => {
                 let i = fb + s as usize;
-                let nv = match vm.stack.get_mut(i) {
+                let nv = match vm.stack.local_mut(i) {
                     Some(slot) => {
                         let x = slot.to_f64() + f64::from(d);
                         slot.set_f64(x);
@@ -237,7 +242,7 @@ pub(crate) fn run(
                 vm.stack.set_f64(fb + d as usize, r);
             }
             Op::ArithLLIStore { outer, inner, a, b, d, k } => {
-                let r = outer.apply(local!(a), inner.apply(local!(b), f64::from(k)));
+                let r = Arith::apply2(outer, inner, local!(a), local!(b), f64::from(k));
                 vm.stack.set_f64(fb + d as usize, r);
             }
             Op::ArithLIStore(ar, a, k, d) => {
@@ -247,7 +252,7 @@ pub(crate) fn run(
             // ---- jumps ----
             Op::Jump(t) => jump_to!(t),
             Op::IncJumpCmpLI(s, d, c, k, t) => {
-                let x = match vm.stack.get_mut(fb + s as usize) {
+                let x = match vm.stack.local_mut(fb + s as usize) {
                     Some(slot) => {
                         let x = slot.to_f64() + f64::from(d);
                         slot.set_f64(x);
@@ -272,7 +277,7 @@ pub(crate) fn run(
             // ---- script-to-script calls and returns, the common case only ----
             Op::Call(_, argc) if cx.plain => {
                 let res = func.cached_call(p - 1, cx.generation, GLOBAL_NS);
-                let Some((f, start)) = enter(vm, res, argc as usize, p, cx.max_depth) else {
+                let Some((f, start)) = enter(vm, &mut budget, res, argc as usize, p, cx.max_depth) else {
                     stop!(Stop::Op, p - 1)
                 };
                 *func = f;
@@ -286,7 +291,7 @@ pub(crate) fn run(
                     stop!(Stop::Op, p - 1)
                 };
                 let res = func.cached_call(p - 1, cx.generation, obj.ns);
-                let Some((f, start)) = enter(vm, res, argc as usize, p, cx.max_depth) else {
+                let Some((f, start)) = enter(vm, &mut budget, res, argc as usize, p, cx.max_depth) else {
                     stop!(Stop::Op, p - 1)
                 };
                 *func = f;
@@ -308,7 +313,36 @@ pub(crate) fn run(
                 p = caller.pc;
                 fb = caller.base;
             }
-            _ => stop!(Stop::Op, p - 1),
+            // Everything else is the interpreter's (listed, not `_`: a full jump table).
+            Op::Break
+            | Op::LoadGlobal(_)
+            | Op::StoreGlobal(..)
+            | Op::LoadLocalDyn
+            | Op::StoreLocalDyn(_)
+            | Op::LoadGlobalDyn
+            | Op::StoreGlobalDyn(_)
+            | Op::BuildName(..)
+            | Op::LoadField(_)
+            | Op::StoreField(..)
+            | Op::LoadFieldDyn
+            | Op::StoreFieldDyn(_)
+            | Op::AppendLocal(..)
+            | Op::Cat(_)
+            | Op::Tag(_)
+            | Op::Call(..)
+            | Op::CallNs(..)
+            | Op::CallParent(..)
+            | Op::CallMethod(..)
+            | Op::Return
+            | Op::ReturnEmpty
+            | Op::ReturnLocal(_)
+            | Op::NewBegin(_)
+            | Op::NewField(_)
+            | Op::NewFieldDyn
+            | Op::NewAdd
+            | Op::NewEnd
+            | Op::Error(_)
+            | Op::Declare(_) => stop!(Stop::Op, p - 1),
         }
     }
 }
@@ -319,6 +353,7 @@ pub(crate) fn run(
 #[inline(always)]
 fn enter(
     vm: &mut VmState,
+    budget: &mut u64,
     res: Option<Resolved>,
     argc: usize,
     ret_pc: usize,
@@ -327,10 +362,10 @@ fn enter(
     let res = res?;
     let Callable::Script(f) = res.callable else { return None };
     let cost = f.call_cost();
-    if vm.frames.len() >= max_depth || vm.budget_left < cost || argc > MAX_ARGS {
+    if vm.frames.len() >= max_depth || *budget < cost || argc > MAX_ARGS {
         return None;
     }
-    vm.budget_left -= cost;
+    *budget -= cost;
     if let Some(caller) = vm.frames.last_mut() {
         caller.pc = ret_pc;
     }

@@ -348,7 +348,9 @@ impl Console {
                 entry,
                 plain: !self.trace && self.vm.rearm.is_none(),
             };
-            match stack_ops::run(&mut self.vm, &mut func, &mut pc, &mut base, &cx) {
+            let (stop, at, fb) = stack_ops::run(&mut self.vm, &mut func, pc, base, &cx);
+            (pc, base) = (at, fb);
+            match stop {
                 Stop::Op => {}
                 // A backward jump was taken: put the stepped-over breakpoint back.
                 Stop::Rearm => {

@@ -252,6 +252,19 @@ fn script_calls_run_in_the_fast_loop_keep_every_limit_and_the_trace() {
     // With the trace on, every script-to-script call and return is echoed.
     con.eval("trace(true);").unwrap();
     assert_eq!(con.eval("return fib(2);").unwrap().to_i32(), 1);
+    // A runaway loop with the trace on (its budget checked on the loop's slow path) still stops.
+    con.set_instruction_budget(10_000);
+    let before = out.stderr().matches("instruction budget exhausted").count();
+    let _ = con.eval("function forever() { for (%i = 0; %i >= 0; %i++) %s = %s + %i * 2; } forever();");
+    assert_eq!(out.stderr().matches("instruction budget exhausted").count(), before + 1, "{}", out.stderr());
+    con.eval("trace(false);").unwrap();
+    // And a bounded loop runs every pass either way.
+    con.set_instruction_budget(1_000_000);
+    let count = "function count() { %n = 0; for (%i = 0; %i < 1000; %i++) %n = %n + %i * 2; return %n; }";
+    con.eval(count).unwrap();
+    assert_eq!(con.eval("return count();").unwrap().to_f64(), 999_000.0);
+    con.eval("trace(true);").unwrap();
+    assert_eq!(con.eval("return count();").unwrap().to_f64(), 999_000.0);
     con.eval("trace(false);").unwrap();
     let text = out.all();
     for line in [
