@@ -229,6 +229,8 @@ pub enum Op {
     JumpCmpLL(Cmp, bool, u32, u32, u32),
     /// `local += delta`, then jump to the last operand when `local cmp k` (a `for` step and test).
     IncJumpCmpLI(u32, i8, Cmp, i32, u32),
+    /// `IncJumpCmpLI` with `++` and `<`, the usual `for` loop: no dispatch on the comparison.
+    IncJumpLtLI(u32, i32, u32),
     /// Push `local_a op local_b`.
     ArithLL(Arith, u32, u32),
     /// Push `local op k`.

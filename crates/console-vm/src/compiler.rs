@@ -198,7 +198,11 @@ impl<'a> FunctionCompiler<'a> {
                     && s == a
                     && let Some(k) = small(k)
                 {
-                    return Some(self.replace_tail(4, Op::IncJumpCmpLI(s, d, c, k, t)));
+                    let fused = match c {
+                        Cmp::Lt if d == 1 => Op::IncJumpLtLI(s, k, t),
+                        c => Op::IncJumpCmpLI(s, d, c, k, t),
+                    };
+                    return Some(self.replace_tail(4, fused));
                 }
                 if tail(3) {
                     match (self.code[n - 3], self.code[n - 2]) {

@@ -300,7 +300,7 @@ impl OperandStack {
     pub(crate) fn set_f64(&mut self, i: usize, x: f64) {
         debug_assert!(i < self.sp, "a local above the stack top");
         if let Some(slot) = self.vals.get_mut(i) {
-            slot.set_f64(x);
+            slot.store_f64(x);
         }
     }
 

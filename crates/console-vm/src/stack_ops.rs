@@ -54,16 +54,15 @@ pub(crate) fn run(
     cx: &Ctx<'_>,
 ) -> (Stop, usize, usize) {
     // The frame's base, the pc and the budget are kept in locals (registers) while the loop
-    // runs and handed back when it stops. When a breakpoint waits to be re-armed the budget is
-    // held back in `reserve`, so the first backward jump takes the slow path, which re-arms:
-    // the hot path checks the budget only.
+    // runs and handed back when it stops. When a breakpoint waits to be re-armed the budget
+    // stays in `vm.budget_left` and the local one is 0, so the first backward jump takes the
+    // slow path, which re-arms: the hot path checks the local budget only.
     let mut fb = base;
     let mut p = pc;
-    let mut reserve = if cx.plain { 0 } else { vm.budget_left };
-    let mut budget = vm.budget_left - reserve;
+    let mut budget = if cx.plain { std::mem::take(&mut vm.budget_left) } else { 0 };
     macro_rules! stop {
         ($why:expr, $at:expr) => {{
-            vm.budget_left = budget + reserve;
+            vm.budget_left += budget;
             return ($why, $at, fb);
         }};
     }
@@ -78,10 +77,10 @@ pub(crate) fn run(
             if t < p {
                 let cost = (p - t) as u64;
                 if budget < cost {
-                    if reserve < cost {
+                    if vm.budget_left < cost {
                         stop!(Stop::Budget, p);
                     }
-                    reserve -= cost;
+                    vm.budget_left -= cost;
                     stop!(Stop::Rearm, t);
                 }
                 budget -= cost;
@@ -141,7 +140,7 @@ pub(crate) fn run(
                 let nv = match vm.stack.local_mut(i) {
                     Some(slot) => {
                         let x = slot.to_f64() + f64::from(d);
-                        slot.set_f64(x);
+                        slot.store_f64(x);
                         Value::Float(x)
                     }
                     None => Value::Empty,
@@ -251,11 +250,24 @@ pub(crate) fn run(
             }
             // ---- jumps ----
             Op::Jump(t) => jump_to!(t),
+            Op::IncJumpLtLI(s, k, t) => {
+                let x = match vm.stack.local_mut(fb + s as usize) {
+                    Some(slot) => {
+                        let x = slot.to_f64() + 1.0;
+                        slot.store_f64(x);
+                        x
+                    }
+                    None => 0.0,
+                };
+                if x < f64::from(k) {
+                    jump_to!(t);
+                }
+            }
             Op::IncJumpCmpLI(s, d, c, k, t) => {
                 let x = match vm.stack.local_mut(fb + s as usize) {
                     Some(slot) => {
                         let x = slot.to_f64() + f64::from(d);
-                        slot.set_f64(x);
+                        slot.store_f64(x);
                         x
                     }
                     None => 0.0,
