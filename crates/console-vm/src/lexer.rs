@@ -493,8 +493,15 @@ impl<'a> Scanner<'a> {
         Token { tok: Tok::Eof, span }
     }
 
+    /// Scans the next token into `out`, written in place (a token returned and then copied
+    /// stalled on store forwarding; docs/PERFORMANCE.md).
+    pub(crate) fn next_token_into(&mut self, out: &mut Token<'a>) {
+        *out = self.next_token();
+    }
+
     /// The next token (`Eof` at the end, and again on every later call; `Eof` too on a scan
     /// error, which is then in `self.error`).
+    #[inline(always)]
     pub(crate) fn next_token(&mut self) -> Token<'a> {
         let b = self.b;
         let src = self.src;

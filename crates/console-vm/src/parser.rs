@@ -154,7 +154,7 @@ impl<'a> Parser<'a> {
         let t = self.cur.tok;
         if t != Tok::Eof {
             self.cur = self.next;
-            self.next = self.scan();
+            self.sc.next_token_into(&mut self.next);
         }
         t
     }
@@ -662,6 +662,10 @@ impl<'a> Parser<'a> {
         }
     }
 
+    // The descent from `binary` to `primary` is inlined into one function so an expression is
+    // built where it ends up instead of being copied up through each level (the copies of
+    // values just written stalled on store forwarding; docs/PERFORMANCE.md).
+    #[inline(always)]
     fn unary(&mut self) -> PResult<Expr> {
         let op = match self.peek() {
             Tok::Op("-") => UnOp::Neg,
@@ -669,6 +673,10 @@ impl<'a> Parser<'a> {
             Tok::Op("~") => UnOp::BitNot,
             _ => return self.postfix_incdec(),
         };
+        self.unary_op(op)
+    }
+
+    fn unary_op(&mut self, op: UnOp) -> PResult<Expr> {
         self.bump();
         self.enter()?;
         let e = match self.unary() {
@@ -679,7 +687,7 @@ impl<'a> Parser<'a> {
         Ok(Expr::Un(op, Box::new(e?)))
     }
 
-    #[inline]
+    #[inline(always)]
     fn postfix_incdec(&mut self) -> PResult<Expr> {
         let e = self.primary()?;
         let up = if self.is_op("++") {
@@ -712,6 +720,7 @@ impl<'a> Parser<'a> {
         }
     }
 
+    #[inline(always)]
     fn primary(&mut self) -> PResult<Expr> {
         let span = self.span();
         let mut e = match self.peek() {
