@@ -229,8 +229,9 @@ pub enum Op {
     JumpCmpLL(Cmp, bool, u32, u32, u32),
     /// `local += delta`, then jump to the last operand when `local cmp k` (a `for` step and test).
     IncJumpCmpLI(u32, i8, Cmp, i32, u32),
-    /// `IncJumpCmpLI` with `++` and `<`, the usual `for` loop: no dispatch on the comparison.
-    IncJumpLtLI(u32, i32, u32),
+    /// `IncJumpCmpLI` with `++` and `<`, the usual `for` loop: no dispatch on the comparison
+    /// (the bound is kept as a double, so no conversion each pass either).
+    IncJumpLtLI(u16, f64, u32),
     /// Push `local_a op local_b`.
     ArithLL(Arith, u32, u32),
     /// Push `local op k`.
@@ -246,20 +247,21 @@ pub enum Op {
     /// `local_dst = local_a op k` (from `ArithLI` + `StoreLocal`).
     ArithLIStore(Arith, u32, i32, u32),
     /// `local[d] = local[a] OUTER (local[b] INNER k)`: `%x = %y + %i * 2` in one instruction
-    /// (slots here are 16-bit so the instruction stays 16 bytes; larger frames are not fused).
+    /// (slots here are 8-bit and the literal a double, so the instruction stays 16 bytes and
+    /// needs no conversion; larger frames are not fused).
     ArithLLIStore {
         /// The outer operator.
         outer: Arith,
         /// The inner operator.
         inner: Arith,
         /// Outer left operand slot.
-        a: u16,
+        a: u8,
         /// Inner local operand slot.
-        b: u16,
+        b: u8,
         /// Destination slot.
-        d: u16,
+        d: u8,
         /// Inner literal operand.
-        k: i32,
+        k: f64,
     },
     /// Call a global function with `argc` arguments on the stack.
     Call(Name, u32),

@@ -199,7 +199,12 @@ impl<'a> FunctionCompiler<'a> {
                     && let Some(k) = small(k)
                 {
                     let fused = match c {
-                        Cmp::Lt if d == 1 => Op::IncJumpLtLI(s, k, t),
+                        Cmp::Lt
+                            if d == 1
+                                && let Ok(s) = u16::try_from(s) =>
+                        {
+                            Op::IncJumpLtLI(s, f64::from(k), t)
+                        }
                         c => Op::IncJumpCmpLI(s, d, c, k, t),
                     };
                     return Some(self.replace_tail(4, fused));
@@ -261,9 +266,9 @@ impl<'a> FunctionCompiler<'a> {
                 if tail(2)
                     && let (Op::ArithLI(inner, b, k), Op::ArithLS(outer, a)) =
                         (self.code[n - 2], self.code[n - 1])
-                    && let (Ok(a), Ok(b), Ok(d)) = (u16::try_from(a), u16::try_from(b), u16::try_from(d)) =>
+                    && let (Ok(a), Ok(b), Ok(d)) = (u8::try_from(a), u8::try_from(b), u8::try_from(d)) =>
             {
-                Some(self.replace_tail(2, Op::ArithLLIStore { outer, inner, a, b, d, k }))
+                Some(self.replace_tail(2, Op::ArithLLIStore { outer, inner, a, b, d, k: f64::from(k) }))
             }
             Op::StoreLocal(d, false) if tail(1) => match self.code[n - 1] {
                 Op::ArithLS(ar, a) => Some(self.replace_tail(1, Op::ArithLSStore(ar, a, d))),
@@ -1010,7 +1015,7 @@ mod tests {
         assert!(
             matches!(
                 code[0].get(),
-                Op::ArithLLIStore { outer: Arith::Add, inner: Arith::Mul, a: 1, b: 0, d: 2, k: 3 }
+                Op::ArithLLIStore { outer: Arith::Add, inner: Arith::Mul, a: 1, b: 0, d: 2, k: 3.0 }
             ),
             "{code:?}"
         );

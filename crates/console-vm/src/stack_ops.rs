@@ -241,7 +241,7 @@ pub(crate) fn run(
                 vm.stack.set_f64(fb + d as usize, r);
             }
             Op::ArithLLIStore { outer, inner, a, b, d, k } => {
-                let r = Arith::apply2(outer, inner, local!(a), local!(b), f64::from(k));
+                let r = Arith::apply2(outer, inner, local!(a), local!(b), k);
                 vm.stack.set_f64(fb + d as usize, r);
             }
             Op::ArithLIStore(ar, a, k, d) => {
@@ -259,7 +259,7 @@ pub(crate) fn run(
                     }
                     None => 0.0,
                 };
-                if x < f64::from(k) {
+                if x < k {
                     jump_to!(t);
                 }
             }
