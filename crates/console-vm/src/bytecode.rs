@@ -230,8 +230,10 @@ pub enum Op {
     /// `local += delta`, then jump to the last operand when `local cmp k` (a `for` step and test).
     IncJumpCmpLI(u32, i8, Cmp, i32, u32),
     /// `IncJumpCmpLI` with `++` and `<`, the usual `for` loop: no dispatch on the comparison
-    /// (the bound is kept as a double, so no conversion each pass either).
-    IncJumpLtLI(u16, f64, u32),
+    /// (the bound is kept as a double, so no conversion each pass either). Always a backward
+    /// jump; the second operand is what a pass pays from the budget (the loop's length, at
+    /// most 255, at least 1).
+    IncJumpLtLI(u16, u8, f64, u32),
     /// Push `local_a op local_b`.
     ArithLL(Arith, u32, u32),
     /// Push `local op k`.

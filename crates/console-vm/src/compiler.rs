@@ -203,7 +203,9 @@ impl<'a> FunctionCompiler<'a> {
                             if d == 1
                                 && let Ok(s) = u16::try_from(s) =>
                         {
-                            Op::IncJumpLtLI(s, f64::from(k), t)
+                            // It lands at `n - 4` and jumps back from the instruction after.
+                            let cost = (n - 3).saturating_sub(t as usize).clamp(1, 255) as u8;
+                            Op::IncJumpLtLI(s, cost, f64::from(k), t)
                         }
                         c => Op::IncJumpCmpLI(s, d, c, k, t),
                     };

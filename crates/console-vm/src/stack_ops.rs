@@ -71,21 +71,29 @@ pub(crate) fn run(
             vm.stack.to_f64_at(fb + $s as usize)
         };
     }
+    // A backward jump to `t` paying `cost` (a loop pays for its body each round).
+    macro_rules! jump_back {
+        ($t:expr, $cost:expr) => {{
+            let (t, cost) = ($t, $cost);
+            if budget < cost {
+                if vm.budget_left < cost {
+                    stop!(Stop::Budget, p);
+                }
+                vm.budget_left -= cost;
+                stop!(Stop::Rearm, t);
+            }
+            budget -= cost;
+            p = t;
+        }};
+    }
     macro_rules! jump_to {
         ($t:expr) => {{
             let t = $t as usize;
             if t < p {
-                let cost = (p - t) as u64;
-                if budget < cost {
-                    if vm.budget_left < cost {
-                        stop!(Stop::Budget, p);
-                    }
-                    vm.budget_left -= cost;
-                    stop!(Stop::Rearm, t);
-                }
-                budget -= cost;
+                jump_back!(t, (p - t) as u64);
+            } else {
+                p = t;
             }
-            p = t;
         }};
     }
     macro_rules! bin_f {
@@ -250,7 +258,7 @@ pub(crate) fn run(
             }
             // ---- jumps ----
             Op::Jump(t) => jump_to!(t),
-            Op::IncJumpLtLI(s, k, t) => {
+            Op::IncJumpLtLI(s, cost, k, t) => {
                 let x = match vm.stack.local_mut(fb + s as usize) {
                     Some(slot) => {
                         let x = slot.to_f64() + 1.0;
@@ -260,7 +268,7 @@ pub(crate) fn run(
                     None => 0.0,
                 };
                 if x < k {
-                    jump_to!(t);
+                    jump_back!(t as usize, u64::from(cost));
                 }
             }
             Op::IncJumpCmpLI(s, d, c, k, t) => {
