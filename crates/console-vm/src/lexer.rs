@@ -493,16 +493,24 @@ impl<'a> Scanner<'a> {
         Token { tok: Tok::Eof, span }
     }
 
-    /// Scans the next token into `out`, written in place (a token returned and then copied
-    /// stalled on store forwarding; docs/PERFORMANCE.md).
-    pub(crate) fn next_token_into(&mut self, out: &mut Token<'a>) {
-        *out = self.next_token();
-    }
-
     /// The next token (`Eof` at the end, and again on every later call; `Eof` too on a scan
     /// error, which is then in `self.error`).
-    #[inline(always)]
     pub(crate) fn next_token(&mut self) -> Token<'a> {
+        let mut t = Token { tok: Tok::Eof, span: Span::default() };
+        self.next_token_into(&mut t);
+        t
+    }
+
+    /// Scans the next token into `out`, its fields written in place (a token built aside and
+    /// copied cost a copy per token and stalled on store forwarding; docs/PERFORMANCE.md).
+    pub(crate) fn next_token_into(&mut self, out: &mut Token<'a>) {
+        macro_rules! give {
+            ($tok:expr, $span:expr) => {{
+                out.tok = $tok;
+                out.span = $span;
+                return;
+            }};
+        }
         let b = self.b;
         let src = self.src;
         while self.i < b.len() {
@@ -537,8 +545,11 @@ impl<'a> Scanner<'a> {
                     let mut j = i + 2;
                     loop {
                         if j + 1 >= b.len() {
-                            return self
-                                .fail(LexError { span, message: "unterminated block comment".into() });
+                            {
+                                *out = self
+                                    .fail(LexError { span, message: "unterminated block comment".into() });
+                                return;
+                            }
                         }
                         if b[j] == b'*' && b[j + 1] == b'/' {
                             break;
@@ -559,10 +570,11 @@ impl<'a> Scanner<'a> {
                         continue;
                     }
                     let span = self.span();
-                    return self.fail(LexError {
+                    *out = self.fail(LexError {
                         span,
                         message: format!("unexpected character `{}`", ch.escape_debug()),
                     });
+                    return;
                 }
                 _ => {}
             }
@@ -570,46 +582,56 @@ impl<'a> Scanner<'a> {
             if (c == b'$' || c == b'%') && b.get(i + 1).is_some_and(|&n| is_name_start(n)) {
                 self.i += 1;
                 let name = self.name();
-                let tok = if c == b'$' { Tok::Global(name) } else { Tok::Local(name) };
-                return Token { tok, span };
+                give!(if c == b'$' { Tok::Global(name) } else { Tok::Local(name) }, span);
             }
             if is_name_start(c) {
                 let name = self.name();
                 if name == "switch" && b.get(self.i) == Some(&b'$') {
                     self.i += 1;
-                    return Token { tok: Tok::Kw(Kw::SwitchStr), span };
+                    give!(Tok::Kw(Kw::SwitchStr), span);
                 }
-                let tok = match Kw::from_word(name) {
-                    Some(k) => Tok::Kw(k),
-                    None => Tok::Ident(name),
-                };
-                return Token { tok, span };
+                give!(
+                    match Kw::from_word(name) {
+                        Some(k) => Tok::Kw(k),
+                        None => Tok::Ident(name),
+                    },
+                    span
+                );
             }
             if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(|d| d.is_ascii_digit())) {
-                return match self.number(span) {
-                    Ok(tok) => Token { tok, span },
-                    Err(e) => self.fail(e),
-                };
+                match self.number(span) {
+                    Ok(tok) => give!(tok, span),
+                    Err(e) => {
+                        *out = self.fail(e);
+                        return;
+                    }
+                }
             }
             if c == b'"' || c == b'\'' {
-                return match self.string(c, span) {
-                    Ok(raw) => Token { tok: if c == b'"' { Tok::Str(raw) } else { Tok::Tagged(raw) }, span },
-                    Err(e) => self.fail(e),
-                };
+                match self.string(c, span) {
+                    Ok(raw) => give!(if c == b'"' { Tok::Str(raw) } else { Tok::Tagged(raw) }, span),
+                    Err(e) => {
+                        *out = self.fail(e);
+                        return;
+                    }
+                }
             }
-            return match op_at(b, i) {
+            match op_at(b, i) {
                 Some(op) => {
                     self.i += op.len();
-                    Token { tok: Tok::Op(op), span }
+                    give!(Tok::Op(op), span);
                 }
-                None => self.fail(LexError {
-                    span,
-                    message: format!("unexpected character `{}`", (c as char).escape_debug()),
-                }),
-            };
+                None => {
+                    *out = self.fail(LexError {
+                        span,
+                        message: format!("unexpected character `{}`", (c as char).escape_debug()),
+                    });
+                    return;
+                }
+            }
         }
         let span = self.span();
-        Token { tok: Tok::Eof, span }
+        give!(Tok::Eof, span);
     }
 }
 
