@@ -41,10 +41,11 @@ pub(crate) struct Ctx<'a> {
     pub(crate) plain: bool,
 }
 
-/// Runs from `*pc` in the innermost frame (`func`, locals at `base`) until an instruction
-/// the interpreter must run; calls and returns here move `func`, `pc` and `base` along.
-/// A backward jump pays its distance from the budget (a loop pays for its body each round),
-/// a call its body's length up to 64, as in the interpreter.
+/// Runs from `pc` in the innermost frame (`func`, locals at `base`) until an instruction
+/// the interpreter must run, and returns why with the pc and frame base reached (calls and
+/// returns here move `func` along). A backward jump pays its distance from the budget (a loop
+/// pays for its body each round; `IncJumpLtLI` carries its distance), a call its body's
+/// length up to 64, as in the interpreter.
 #[inline(never)]
 pub(crate) fn run(
     vm: &mut VmState,
