@@ -168,11 +168,12 @@ impl<'a> Parser<'a> {
             message: format!("expected {expected}, found {}", self.peek()),
         }))
     }
-    #[inline]
+    // Inlined where called with a literal, so the comparison is of a byte or two, not a call.
+    #[inline(always)]
     fn is_op(&self, op: &str) -> bool {
         matches!(self.peek(), Tok::Op(o) if o == op)
     }
-    #[inline]
+    #[inline(always)]
     fn eat_op(&mut self, op: &str) -> bool {
         if self.is_op(op) {
             self.bump();
@@ -531,8 +532,13 @@ impl<'a> Parser<'a> {
         Ok(ObjectDecl { class, name, parent, args, fields, children, datablock, span })
     }
 
-    #[inline]
+    /// `[i, j]` after a name, if there (most names have none: checked before any call).
+    #[inline(always)]
     fn index_list(&mut self) -> PResult<Vec<Expr>> {
+        if self.is_op("[") { self.index_list_rest() } else { Ok(Vec::new()) }
+    }
+
+    fn index_list_rest(&mut self) -> PResult<Vec<Expr>> {
         let mut out = Vec::new();
         if self.eat_op("[") {
             loop {
