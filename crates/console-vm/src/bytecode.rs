@@ -265,6 +265,20 @@ pub enum Op {
         /// Inner literal operand.
         k: f64,
     },
+    /// `ArithLLIStore` whose destination is its outer left operand, `%s = %s + %i * 2`: the
+    /// slot is found and checked once.
+    ArithLLIAcc {
+        /// The outer operator.
+        outer: Arith,
+        /// The inner operator.
+        inner: Arith,
+        /// The slot read and written.
+        d: u8,
+        /// Inner local operand slot.
+        b: u8,
+        /// Inner literal operand.
+        k: f64,
+    },
     /// Call a global function with `argc` arguments on the stack.
     Call(Name, u32),
     /// Call `ns::name`.

@@ -270,7 +270,13 @@ impl<'a> FunctionCompiler<'a> {
                         (self.code[n - 2], self.code[n - 1])
                     && let (Ok(a), Ok(b), Ok(d)) = (u8::try_from(a), u8::try_from(b), u8::try_from(d)) =>
             {
-                Some(self.replace_tail(2, Op::ArithLLIStore { outer, inner, a, b, d, k: f64::from(k) }))
+                let k = f64::from(k);
+                let op = if a == d {
+                    Op::ArithLLIAcc { outer, inner, d, b, k }
+                } else {
+                    Op::ArithLLIStore { outer, inner, a, b, d, k }
+                };
+                Some(self.replace_tail(2, op))
             }
             Op::StoreLocal(d, false) if tail(1) => match self.code[n - 1] {
                 Op::ArithLS(ar, a) => Some(self.replace_tail(1, Op::ArithLSStore(ar, a, d))),
@@ -1022,6 +1028,22 @@ mod tests {
             "{code:?}"
         );
         assert!(matches!(code[1].get(), Op::ReturnLocal(2)), "{code:?}");
+        // Accumulating into the left operand, and the usual loop step and test.
+        let src = "function s(%n) { %s = 0; for (%i = 0; %i < 10; %i++) %s = %s + %i * 2; return %s; }";
+        let ast = crate::parse(src, "s.cs").unwrap();
+        let main = compile_program(&ast, "s.cs", &mut names);
+        let code: Vec<Op> = main.decls[0].code.iter().map(std::cell::Cell::get).collect();
+        assert!(
+            code.iter().any(|op| matches!(
+                op,
+                Op::ArithLLIAcc { outer: Arith::Add, inner: Arith::Mul, d: 1, b: 2, k: 2.0 }
+            )),
+            "{code:?}"
+        );
+        assert!(code.iter().any(|op| matches!(op, Op::IncJumpLtLI(2, _, 10.0, _))), "{code:?}");
+        let mut con = crate::Console::new();
+        con.eval(src).unwrap();
+        assert_eq!(con.call_function("s", &[crate::Value::Int(0)]).to_f64(), 90.0);
     }
 
     #[test]

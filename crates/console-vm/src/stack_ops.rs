@@ -253,6 +253,13 @@ pub(crate) fn run(
                 let r = Arith::apply2(outer, inner, local!(a), local!(b), k);
                 vm.stack.set_f64(fb + d as usize, r);
             }
+            Op::ArithLLIAcc { outer, inner, d, b, k } => {
+                let y = local!(b);
+                if let Some(slot) = vm.stack.local_mut(fb + d as usize) {
+                    let r = Arith::apply2(outer, inner, slot.to_f64(), y, k);
+                    slot.store_f64(r);
+                }
+            }
             Op::ArithLIStore(ar, a, k, d) => {
                 let r = ar.apply(local!(a), f64::from(k));
                 vm.stack.set_f64(fb + d as usize, r);
