@@ -147,11 +147,7 @@ pub(crate) fn run(
             Op::IncLocal(s, d, keep) => {
                 let i = fb + s as usize;
                 let nv = match vm.stack.local_mut(i) {
-                    Some(slot) => {
-                        let x = slot.to_f64() + f64::from(d);
-                        slot.store_f64(x);
-                        Value::Float(x)
-                    }
+                    Some(slot) => Value::Float(slot.update_f64(|x| x + f64::from(d))),
                     None => Value::Empty,
                 };
                 if keep {
@@ -256,8 +252,7 @@ pub(crate) fn run(
             Op::ArithLLIAcc { outer, inner, d, b, k } => {
                 let y = local!(b);
                 if let Some(slot) = vm.stack.local_mut(fb + d as usize) {
-                    let r = Arith::apply2(outer, inner, slot.to_f64(), y, k);
-                    slot.store_f64(r);
+                    slot.update_f64(|x| Arith::apply2(outer, inner, x, y, k));
                 }
             }
             Op::ArithLIStore(ar, a, k, d) => {
@@ -268,11 +263,7 @@ pub(crate) fn run(
             Op::Jump(t) => jump_to!(t),
             Op::IncJumpLtLI(s, cost, k, t) => {
                 let x = match vm.stack.local_mut(fb + s as usize) {
-                    Some(slot) => {
-                        let x = slot.to_f64() + 1.0;
-                        slot.store_f64(x);
-                        x
-                    }
+                    Some(slot) => slot.update_f64(|x| x + 1.0),
                     None => 0.0,
                 };
                 if x < k {
@@ -281,11 +272,7 @@ pub(crate) fn run(
             }
             Op::IncJumpCmpLI(s, d, c, k, t) => {
                 let x = match vm.stack.local_mut(fb + s as usize) {
-                    Some(slot) => {
-                        let x = slot.to_f64() + f64::from(d);
-                        slot.store_f64(x);
-                        x
-                    }
+                    Some(slot) => slot.update_f64(|x| x + f64::from(d)),
                     None => 0.0,
                 };
                 if c.test(x, f64::from(k)) {
