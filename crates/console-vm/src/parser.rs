@@ -538,18 +538,17 @@ impl<'a> Parser<'a> {
         if self.is_op("[") { self.index_list_rest() } else { Ok(Vec::new()) }
     }
 
+    /// The index list once `[` is seen.
     fn index_list_rest(&mut self) -> PResult<Vec<Expr>> {
+        self.bump();
         let mut out = Vec::new();
-        if self.eat_op("[") {
-            loop {
-                out.push(self.expr()?);
-                if self.eat_op("]") {
-                    break;
-                }
-                self.expect_op(",")?;
+        loop {
+            out.push(self.expr()?);
+            if self.eat_op("]") {
+                return Ok(out);
             }
+            self.expect_op(",")?;
         }
-        Ok(out)
     }
 
     fn expr(&mut self) -> PResult<Expr> {

@@ -97,7 +97,8 @@ impl VmState {
     }
 }
 
-/// Drops a frame's dynamic-locals table out of line (few frames have one).
+/// Drops a value out of line (a frame's dynamic-locals table, a string leaving a slot): the
+/// rare case keeps its drop glue off the hot path.
 #[cold]
 #[inline(never)]
 fn drop_cold<T>(v: T) {
@@ -382,16 +383,10 @@ impl OperandStack {
 #[inline(always)]
 fn clear(slot: &mut Value) {
     if let Value::Str(_) = slot {
-        drop_str(std::mem::take(slot));
+        drop_cold(std::mem::take(slot));
     } else {
         *slot = Value::Empty;
     }
-}
-
-#[cold]
-#[inline(never)]
-fn drop_str(v: Value) {
-    drop(v);
 }
 
 /// The call frames. Slots stay allocated when a frame returns and a call writes the next
