@@ -160,13 +160,18 @@ impl<'a> FunctionCompiler<'a> {
         }
     }
 
+    /// Appends `op`, folded into a super-instruction with the ones before it when the peephole
+    /// knows one. Inlined, so an op built at the call site is written straight into the code:
+    /// passed out of line it went by reference, and reloading the just-written op as one 16-byte
+    /// value stalled on store forwarding (6 % of parse and compile; docs/PERFORMANCE.md).
+    #[inline(always)]
     fn emit(&mut self, op: Op) -> usize {
-        if let Some(at) = self.fuse(op) {
+        if fusible(op)
+            && let Some(at) = self.fuse(op)
+        {
             return at;
         }
-        self.code.push(op);
-        self.lines.push(self.line);
-        self.code.len() - 1
+        self.emit_raw(op)
     }
 
     /// Replaces the last `n` instructions by `op`.
@@ -179,6 +184,7 @@ impl<'a> FunctionCompiler<'a> {
     }
 
     /// Peephole: folds `op` with the instructions just before it into a super-instruction.
+    #[inline(never)]
     fn fuse(&mut self, op: Op) -> Option<usize> {
         let n = self.code.len();
         let tail = |k: usize| n >= k && n - k >= self.barrier;
@@ -287,6 +293,7 @@ impl<'a> FunctionCompiler<'a> {
         }
     }
 
+    #[inline(always)]
     fn emit_raw(&mut self, op: Op) -> usize {
         self.code.push(op);
         self.lines.push(self.line);
@@ -766,32 +773,34 @@ impl<'a> FunctionCompiler<'a> {
         }
     }
 
+    /// Each arm emits a constant op, written straight into the code: an op picked at run time
+    /// sat in memory written one byte wide, and its 16-byte copy into the code stalled on store
+    /// forwarding (docs/PERFORMANCE.md).
     fn binop(&mut self, op: BinOp) {
-        let o = match op {
-            BinOp::Add => Op::Add,
-            BinOp::Sub => Op::Sub,
-            BinOp::Mul => Op::Mul,
-            BinOp::Div => Op::Div,
-            BinOp::Mod => Op::Mod,
-            BinOp::BitAnd => Op::BitAnd,
-            BinOp::BitOr => Op::BitOr,
-            BinOp::BitXor => Op::BitXor,
-            BinOp::Shl => Op::Shl,
-            BinOp::Shr => Op::Shr,
-            BinOp::Lt => Op::Lt,
-            BinOp::Le => Op::Le,
-            BinOp::Gt => Op::Gt,
-            BinOp::Ge => Op::Ge,
-            BinOp::Eq => Op::Eq,
-            BinOp::Ne => Op::Ne,
-            BinOp::StrEq => Op::StrEq,
-            BinOp::StrNe => Op::StrNe,
-            BinOp::Cat | BinOp::CatSpc | BinOp::CatTab | BinOp::CatNl => Op::Cat(sep_of(op)),
+        match op {
+            BinOp::Add => self.emit(Op::Add),
+            BinOp::Sub => self.emit(Op::Sub),
+            BinOp::Mul => self.emit(Op::Mul),
+            BinOp::Div => self.emit(Op::Div),
+            BinOp::Mod => self.emit(Op::Mod),
+            BinOp::BitAnd => self.emit(Op::BitAnd),
+            BinOp::BitOr => self.emit(Op::BitOr),
+            BinOp::BitXor => self.emit(Op::BitXor),
+            BinOp::Shl => self.emit(Op::Shl),
+            BinOp::Shr => self.emit(Op::Shr),
+            BinOp::Lt => self.emit(Op::Lt),
+            BinOp::Le => self.emit(Op::Le),
+            BinOp::Gt => self.emit(Op::Gt),
+            BinOp::Ge => self.emit(Op::Ge),
+            BinOp::Eq => self.emit(Op::Eq),
+            BinOp::Ne => self.emit(Op::Ne),
+            BinOp::StrEq => self.emit(Op::StrEq),
+            BinOp::StrNe => self.emit(Op::StrNe),
+            BinOp::Cat | BinOp::CatSpc | BinOp::CatTab | BinOp::CatNl => self.emit(Op::Cat(sep_of(op))),
             // Short-circuit operators are compiled with jumps; reaching here means a compound
             // assignment, which the parser never produces for them.
-            BinOp::And | BinOp::Or => Op::BitAnd,
+            BinOp::And | BinOp::Or => self.emit(Op::BitAnd),
         };
-        self.emit(o);
     }
 
     fn args(&mut self, args: &[Expr]) -> u32 {
@@ -968,6 +977,22 @@ fn cmp_of(op: Op) -> Option<Cmp> {
 
 /// Instructions that push exactly one value and have no side effects (so a local read may be
 /// moved after them).
+/// The ops [`FunctionCompiler::fuse`] may fold (the others skip the call).
+#[inline(always)]
+fn fusible(op: Op) -> bool {
+    matches!(
+        op,
+        Op::JumpIfFalse(_)
+            | Op::JumpIfTrue(_)
+            | Op::Add
+            | Op::Sub
+            | Op::Mul
+            | Op::Div
+            | Op::Return
+            | Op::StoreLocal(_, false)
+    )
+}
+
 fn pure_push(op: Op) -> bool {
     matches!(
         op,
