@@ -639,7 +639,14 @@ impl<'a> Parser<'a> {
 
     /// Precedence climbing over the left-associative levels 0 (`||`) to 10 (`* / %`).
     fn binary(&mut self, min: usize) -> PResult<Expr> {
-        let mut lhs = self.unary()?;
+        let first = self.unary();
+        // Most operands stand alone: hand the result on as it is (unwrapping and rewrapping it
+        // copied a value just written, which stalls on store forwarding).
+        match self.peek_binop() {
+            Some(op) if prec(op) >= min => {}
+            _ => return first,
+        }
+        let mut lhs = first?;
         let mut links = 0;
         while let Some(op) = self.peek_binop() {
             let p = prec(op);
@@ -694,15 +701,15 @@ impl<'a> Parser<'a> {
 
     #[inline(always)]
     fn postfix_incdec(&mut self) -> PResult<Expr> {
-        let e = self.primary()?;
+        let e = self.primary();
         let up = if self.is_op("++") {
             true
         } else if self.is_op("--") {
             false
         } else {
-            return Ok(e);
+            return e;
         };
-        match e {
+        match e? {
             Expr::Load(lv) => {
                 self.bump();
                 Ok(Expr::PostInc(lv, up))
