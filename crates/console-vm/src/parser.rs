@@ -732,61 +732,84 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Each arm hands its expression straight to the result (or to the member chain after it):
+    /// built in a variable and moved out at the end, the just-written value was copied again
+    /// and the copy stalled on store forwarding.
     #[inline(always)]
     fn primary(&mut self) -> PResult<Expr> {
+        macro_rules! done {
+            ($e:expr) => {
+                return if self.is_op(".") { self.members($e) } else { Ok($e) }
+            };
+        }
         let span = self.span();
-        let mut e = match self.peek() {
+        match self.peek() {
             Tok::Int(i) => {
                 self.bump();
-                Expr::Int(i)
+                done!(Expr::Int(i))
             }
             Tok::Float(f) => {
                 self.bump();
-                Expr::Float(f)
+                done!(Expr::Float(f))
             }
             Tok::Str(s) => {
                 self.bump();
-                Expr::Str(unescape(s))
+                let s = unescape(s);
+                done!(Expr::Str(s))
             }
             Tok::Tagged(s) => {
                 self.bump();
-                Expr::Tagged(unescape(s))
+                let s = unescape(s);
+                done!(Expr::Tagged(s))
             }
             Tok::Kw(Kw::True) => {
                 self.bump();
-                Expr::Int(1)
+                done!(Expr::Int(1))
             }
             Tok::Kw(Kw::False) => {
                 self.bump();
-                Expr::Int(0)
+                done!(Expr::Int(0))
             }
-            Tok::Kw(Kw::New) => Expr::New(Box::new(self.object_decl(false)?)),
+            Tok::Kw(Kw::New) => {
+                let d = Box::new(self.object_decl(false)?);
+                done!(Expr::New(d))
+            }
             Tok::Global(n) | Tok::Local(n) => {
                 let scope = if matches!(self.peek(), Tok::Global(_)) { Scope::Global } else { Scope::Local };
                 self.bump();
-                let index = self.index_list()?;
-                Expr::Load(LValue::Var { scope, name: self.name(n), index })
+                let name = self.name(n);
+                if !self.is_op("[") {
+                    done!(Expr::Load(LValue::Var { scope, name, index: Vec::new() }))
+                }
+                let index = self.index_list_rest()?;
+                done!(Expr::Load(LValue::Var { scope, name, index }))
             }
             Tok::Ident(n) => {
                 self.bump();
                 if self.eat_op("(") {
                     let args = self.args()?;
                     let (ns, name) = self.split_ns(n);
-                    Expr::Call { ns, name, args, span }
+                    done!(Expr::Call { ns, name, args, span })
                 } else if n.contains([' ', '\t']) {
-                    Expr::Ident(Rc::from(compact_name(n).as_str()))
+                    let name = Rc::from(compact_name(n).as_str());
+                    done!(Expr::Ident(name))
                 } else {
-                    Expr::Ident(self.name(n))
+                    let name = self.name(n);
+                    done!(Expr::Ident(name))
                 }
             }
             Tok::Op("(") => {
                 self.bump();
                 let e = self.expr()?;
                 self.expect_op(")")?;
-                e
+                done!(e)
             }
-            _ => return self.err("an expression"),
-        };
+            _ => self.err("an expression"),
+        }
+    }
+
+    /// `e.name`, `e.name[i]`, `e.name(args)`, repeated.
+    fn members(&mut self, mut e: Expr) -> PResult<Expr> {
         let mut links = 0;
         while self.is_op(".") {
             self.bump();
