@@ -174,7 +174,9 @@ impl<'a> FunctionCompiler<'a> {
         self.emit_raw(op)
     }
 
-    /// Replaces the last `n` instructions by `op`.
+    /// Replaces the last `n` instructions by `op`. Inlined, so `op` is built in the code (a copy
+    /// of it made just after stalled on store forwarding).
+    #[inline(always)]
     fn replace_tail(&mut self, n: usize, op: Op) -> usize {
         let start = self.code.len() - n;
         self.code.truncate(start);
