@@ -603,6 +603,7 @@ impl<'a> Parser<'a> {
         Ok(c)
     }
 
+    #[inline(always)]
     fn peek_binop(&self) -> Option<BinOp> {
         let op = match self.peek() {
             Tok::Op(o) => match o.as_bytes() {
