@@ -558,17 +558,24 @@ impl<'a> Parser<'a> {
         r
     }
 
+    // Here and below a result is handed on as it came unless there is more to parse: unwrapping
+    // and rewrapping it copied a just-built value, which stalls on store forwarding.
     #[inline]
     fn assign(&mut self) -> PResult<Expr> {
-        let lhs = self.ternary()?;
-        self.assign_to(lhs)
+        let lhs = self.ternary();
+        match self.assign_op() {
+            Some(op) => self.assign_to(lhs?, op),
+            None => lhs,
+        }
     }
 
-    /// `lhs` followed by an assignment operator is an assignment (V12's grammar lets one stand
-    /// wherever an expression may: the operand of `!`, `-`, `~`, the right operand of a binary
-    /// operator — `"x =" SPC %a = 5`, `if (!%n = getCount())`); otherwise `lhs` itself.
-    fn assign_to(&mut self, lhs: Expr) -> PResult<Expr> {
-        let op = match self.peek() {
+    /// The assignment operator at the current token: `Some(None)` for `=`, `Some(Some(op))` for
+    /// `op=`. An assignment is an expression wherever one may stand (V12's grammar): the operand
+    /// of `!`, `-`, `~`, the right operand of a binary operator — `"x =" SPC %a = 5`,
+    /// `if (!%n = getCount())`.
+    #[inline(always)]
+    fn assign_op(&self) -> Option<Option<BinOp>> {
+        Some(match self.peek() {
             Tok::Op("=") => None,
             Tok::Op("+=") => Some(BinOp::Add),
             Tok::Op("-=") => Some(BinOp::Sub),
@@ -580,8 +587,12 @@ impl<'a> Parser<'a> {
             Tok::Op("^=") => Some(BinOp::BitXor),
             Tok::Op("<<=") => Some(BinOp::Shl),
             Tok::Op(">>=") => Some(BinOp::Shr),
-            _ => return Ok(lhs),
-        };
+            _ => return None,
+        })
+    }
+
+    /// `lhs op= ...`, the operator `op` seen (and not yet consumed).
+    fn assign_to(&mut self, lhs: Expr, op: Option<BinOp>) -> PResult<Expr> {
         let lv = match lhs {
             Expr::Load(lv) => lv,
             _ => return self.err("a variable or field before the assignment"),
@@ -593,14 +604,16 @@ impl<'a> Parser<'a> {
 
     #[inline]
     fn ternary(&mut self) -> PResult<Expr> {
-        let c = self.binary(0)?;
-        if self.eat_op("?") {
+        let c = self.binary(0);
+        if self.is_op("?") {
+            let c = c?;
+            self.bump();
             let a = self.expr()?;
             self.expect_op(":")?;
             let b = self.expr()?;
             return Ok(Expr::Cond(Box::new(c), Box::new(a), Box::new(b)));
         }
-        Ok(c)
+        c
     }
 
     #[inline(always)]
@@ -657,8 +670,11 @@ impl<'a> Parser<'a> {
             self.bump();
             self.link()?;
             links += 1;
-            let rhs = self.binary(p + 1)?;
-            let rhs = if matches!(rhs, Expr::Load(_)) { self.assign_to(rhs)? } else { rhs };
+            let rhs = self.binary(p + 1);
+            let rhs = match self.assign_op() {
+                Some(aop) if matches!(rhs, Ok(Expr::Load(_))) => self.assign_to(rhs?, aop)?,
+                _ => rhs?,
+            };
             lhs = Expr::Bin(op, Box::new((lhs, rhs)));
         }
         self.links -= links;
@@ -692,9 +708,10 @@ impl<'a> Parser<'a> {
     fn unary_op(&mut self, op: UnOp) -> PResult<Expr> {
         self.bump();
         self.enter()?;
-        let e = match self.unary() {
-            Ok(e @ Expr::Load(_)) => self.assign_to(e),
-            other => other,
+        let e = self.unary();
+        let e = match self.assign_op() {
+            Some(aop) if matches!(e, Ok(Expr::Load(_))) => self.assign_to(e?, aop),
+            _ => e,
         };
         self.depth -= 1;
         Ok(Expr::Un(op, Box::new(e?)))
