@@ -439,7 +439,7 @@ impl FuncDef {
     }
 
     /// The cached resolution for the call at `pc`, if still valid.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn cached_call(&self, pc: usize, generation: u64, ns: u32) -> Option<Resolved> {
         let cache = self.call_cache.borrow();
         match cache.get(pc) {

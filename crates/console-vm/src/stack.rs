@@ -92,7 +92,10 @@ impl VmState {
             drop_cold(fr.dyn_locals.take());
         }
         let (pc, base, new_base) = (fr.pc, fr.base, fr.new_base);
-        self.new_stack.truncate(new_base);
+        // Objects left under construction by this frame (rare): dropped out of line.
+        if self.new_stack.len() > new_base {
+            drop_cold(self.new_stack.split_off(new_base));
+        }
         Some((pc, base))
     }
 }
@@ -340,7 +343,7 @@ impl OperandStack {
     }
 
     /// Drops the values from `n` up.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn truncate(&mut self, n: usize) {
         if n < self.sp {
             let top = self.sp;

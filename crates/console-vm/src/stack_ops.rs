@@ -123,242 +123,253 @@ pub(crate) fn run(
             vm.stack.push(Value::Int(i64::from(f(a, b))));
         }};
     }
+    // The outer loop holds the frame's function and its code (in registers, not reloaded through
+    // `func` at each instruction); a call or a return breaks out of the inner loop with the
+    // function to run next.
     loop {
-        let Some(op) = func.code.get(p).map(Cell::get) else { stop!(Stop::Op, p) };
-        p += 1;
-        match op {
-            // ---- constants and the stack ----
-            Op::Int(i) => vm.stack.push(Value::Int(i)),
-            Op::Float(f) => vm.stack.push_f64(f),
-            Op::Const(k) => vm.stack.push(func.consts.get(k as usize).cloned().unwrap_or_default()),
-            Op::Empty => vm.stack.push(Value::Empty),
-            Op::Pop => vm.stack.truncate(vm.stack.len().saturating_sub(1)),
-            Op::Dup => vm.stack.push_copy(vm.stack.len().wrapping_sub(1)),
-            Op::Dup2 => {
-                let n = vm.stack.len();
-                if n >= 2 {
-                    vm.stack.push_copy(n - 2);
-                    vm.stack.push_copy(n - 1);
+        let f: &FuncDef = func;
+        let code: &[Cell<Op>] = &f.code;
+        let next = loop {
+            let Some(op) = code.get(p).map(Cell::get) else { stop!(Stop::Op, p) };
+            p += 1;
+            match op {
+                // ---- constants and the stack ----
+                Op::Int(i) => vm.stack.push(Value::Int(i)),
+                Op::Float(f) => vm.stack.push_f64(f),
+                Op::Const(k) => vm.stack.push(f.consts.get(k as usize).cloned().unwrap_or_default()),
+                Op::Empty => vm.stack.push(Value::Empty),
+                Op::Pop => vm.stack.truncate(vm.stack.len().saturating_sub(1)),
+                Op::Dup => vm.stack.push_copy(vm.stack.len().wrapping_sub(1)),
+                Op::Dup2 => {
+                    let n = vm.stack.len();
+                    if n >= 2 {
+                        vm.stack.push_copy(n - 2);
+                        vm.stack.push_copy(n - 1);
+                    }
                 }
-            }
-            // ---- locals by slot ----
-            Op::LoadLocal(s) => vm.stack.push_copy(fb + s as usize),
-            Op::StoreLocal(s, keep) => vm.stack.pop_into(fb + s as usize, keep),
-            Op::IncLocal(s, d, keep) => {
-                let i = fb + s as usize;
-                let nv = match vm.stack.local_mut(i) {
-                    Some(slot) => Value::Float(slot.update_f64(|x| x + f64::from(d))),
-                    None => Value::Empty,
-                };
-                if keep {
-                    vm.stack.push(nv);
+                // ---- locals by slot ----
+                Op::LoadLocal(s) => vm.stack.push_copy(fb + s as usize),
+                Op::StoreLocal(s, keep) => vm.stack.pop_into(fb + s as usize, keep),
+                Op::IncLocal(s, d, keep) => {
+                    let i = fb + s as usize;
+                    let nv = match vm.stack.local_mut(i) {
+                        Some(slot) => Value::Float(slot.update_f64(|x| x + f64::from(d))),
+                        None => Value::Empty,
+                    };
+                    if keep {
+                        vm.stack.push(nv);
+                    }
                 }
-            }
-            // ---- arithmetic, bits and comparison on the stack ----
-            Op::Add => bin_f!(+),
-            Op::Sub => bin_f!(-),
-            Op::Mul => bin_f!(*),
-            Op::Div => bin_f!(/),
-            Op::Mod => bin_i!(|a, b| if b == 0 { 0 } else { a.wrapping_rem(b) }),
-            Op::BitAnd => bin_i!(|a, b| a & b),
-            Op::BitOr => bin_i!(|a, b| a | b),
-            Op::BitXor => bin_i!(|a, b| a ^ b),
-            Op::Shl => bin_i!(|a, b| a.wrapping_shl(b as u32)),
-            Op::Shr => bin_i!(|a, b| a.wrapping_shr(b as u32)),
-            Op::Lt => cmp_f!(<),
-            Op::Le => cmp_f!(<=),
-            Op::Gt => cmp_f!(>),
-            Op::Ge => cmp_f!(>=),
-            Op::Eq => cmp_f!(==),
-            Op::Ne => cmp_f!(!=),
-            Op::StrEq | Op::StrNe => {
-                let b = vm.stack.pop().unwrap_or_default();
-                let a = vm.stack.pop().unwrap_or_default();
-                let eq = a.as_text().eq_ignore_ascii_case(&b.as_text());
-                let r = if matches!(op, Op::StrEq) { eq } else { !eq };
-                vm.stack.push(Value::Int(i64::from(r)));
-            }
-            // ---- unary operators ----
-            Op::Neg => {
-                let a = vm.stack.pop().unwrap_or_default();
-                vm.stack.push(match a {
-                    Value::Int(i) => Value::Int(i.wrapping_neg()),
-                    other => Value::Float(-other.to_f64()),
-                });
-            }
-            Op::Not => {
-                let t = vm.stack.pop_truthy();
-                vm.stack.push(Value::Int(i64::from(!t)));
-            }
-            Op::BitNot => {
-                let a = vm.stack.pop().unwrap_or_default();
-                vm.stack.push(Value::Int(i64::from(!a.to_i32())));
-            }
-            // ---- compare-and-jump, and arithmetic fused with locals (peephole forms) ----
-            Op::JumpCmp(c, when, t) => {
-                let b = vm.stack.pop_f64();
-                let a = vm.stack.pop_f64();
-                if c.test(a, b) == when {
-                    jump_to!(t);
+                // ---- arithmetic, bits and comparison on the stack ----
+                Op::Add => bin_f!(+),
+                Op::Sub => bin_f!(-),
+                Op::Mul => bin_f!(*),
+                Op::Div => bin_f!(/),
+                Op::Mod => bin_i!(|a, b| if b == 0 { 0 } else { a.wrapping_rem(b) }),
+                Op::BitAnd => bin_i!(|a, b| a & b),
+                Op::BitOr => bin_i!(|a, b| a | b),
+                Op::BitXor => bin_i!(|a, b| a ^ b),
+                Op::Shl => bin_i!(|a, b| a.wrapping_shl(b as u32)),
+                Op::Shr => bin_i!(|a, b| a.wrapping_shr(b as u32)),
+                Op::Lt => cmp_f!(<),
+                Op::Le => cmp_f!(<=),
+                Op::Gt => cmp_f!(>),
+                Op::Ge => cmp_f!(>=),
+                Op::Eq => cmp_f!(==),
+                Op::Ne => cmp_f!(!=),
+                Op::StrEq | Op::StrNe => {
+                    let b = vm.stack.pop().unwrap_or_default();
+                    let a = vm.stack.pop().unwrap_or_default();
+                    let eq = a.as_text().eq_ignore_ascii_case(&b.as_text());
+                    let r = if matches!(op, Op::StrEq) { eq } else { !eq };
+                    vm.stack.push(Value::Int(i64::from(r)));
                 }
-            }
-            Op::JumpCmpLI(c, when, a, k, t) => {
-                if c.test(local!(a), f64::from(k)) == when {
-                    jump_to!(t);
+                // ---- unary operators ----
+                Op::Neg => {
+                    let a = vm.stack.pop().unwrap_or_default();
+                    vm.stack.push(match a {
+                        Value::Int(i) => Value::Int(i.wrapping_neg()),
+                        other => Value::Float(-other.to_f64()),
+                    });
                 }
-            }
-            Op::JumpCmpLL(c, when, a, b, t) => {
-                if c.test(local!(a), local!(b)) == when {
-                    jump_to!(t);
+                Op::Not => {
+                    let t = vm.stack.pop_truthy();
+                    vm.stack.push(Value::Int(i64::from(!t)));
                 }
-            }
-            Op::ArithLL(ar, a, b) => {
-                let r = ar.apply(local!(a), local!(b));
-                vm.stack.push_f64(r);
-            }
-            Op::ArithLI(ar, a, k) => {
-                let r = ar.apply(local!(a), f64::from(k));
-                vm.stack.push_f64(r);
-            }
-            Op::ArithSL(ar, b) => {
-                let y = local!(b);
-                if let Some(top) = vm.stack.last_mut() {
-                    let r = ar.apply(top.to_f64(), y);
-                    top.set_f64(r);
+                Op::BitNot => {
+                    let a = vm.stack.pop().unwrap_or_default();
+                    vm.stack.push(Value::Int(i64::from(!a.to_i32())));
                 }
-            }
-            Op::ArithSI(ar, k) => {
-                if let Some(top) = vm.stack.last_mut() {
-                    let r = ar.apply(top.to_f64(), f64::from(k));
-                    top.set_f64(r);
+                // ---- compare-and-jump, and arithmetic fused with locals (peephole forms) ----
+                Op::JumpCmp(c, when, t) => {
+                    let b = vm.stack.pop_f64();
+                    let a = vm.stack.pop_f64();
+                    if c.test(a, b) == when {
+                        jump_to!(t);
+                    }
                 }
-            }
-            Op::ArithLS(ar, a) => {
-                let x = local!(a);
-                if let Some(top) = vm.stack.last_mut() {
-                    let r = ar.apply(x, top.to_f64());
-                    top.set_f64(r);
+                Op::JumpCmpLI(c, when, a, k, t) => {
+                    if c.test(local!(a), f64::from(k)) == when {
+                        jump_to!(t);
+                    }
                 }
-            }
-            Op::ArithLSStore(ar, a, d) => {
-                let v = vm.stack.pop_f64();
-                let r = ar.apply(local!(a), v);
-                vm.stack.set_f64(fb + d as usize, r);
-            }
-            Op::ArithLLIStore { outer, inner, a, b, d, k } => {
-                let r = Arith::apply2(outer, inner, local!(a), local!(b), k);
-                vm.stack.set_f64(fb + d as usize, r);
-            }
-            Op::ArithLLIAcc { outer, inner, d, b, k } => {
-                let y = local!(b);
-                if let Some(slot) = vm.stack.local_mut(fb + d as usize) {
-                    slot.update_f64(|x| Arith::apply2(outer, inner, x, y, k));
+                Op::JumpCmpLL(c, when, a, b, t) => {
+                    if c.test(local!(a), local!(b)) == when {
+                        jump_to!(t);
+                    }
                 }
-            }
-            Op::ArithLIStore(ar, a, k, d) => {
-                let r = ar.apply(local!(a), f64::from(k));
-                vm.stack.set_f64(fb + d as usize, r);
-            }
-            // ---- jumps ----
-            Op::Jump(t) => jump_to!(t),
-            Op::IncJumpLtLI(s, cost, k, t) => {
-                let x = match vm.stack.local_mut(fb + s as usize) {
-                    Some(slot) => slot.update_f64(|x| x + 1.0),
-                    None => 0.0,
-                };
-                if x < k {
-                    jump_back!(t as usize, u64::from(cost));
+                Op::ArithLL(ar, a, b) => {
+                    let r = ar.apply(local!(a), local!(b));
+                    vm.stack.push_f64(r);
                 }
-            }
-            Op::IncJumpCmpLI(s, d, c, k, t) => {
-                let x = match vm.stack.local_mut(fb + s as usize) {
-                    Some(slot) => slot.update_f64(|x| x + f64::from(d)),
-                    None => 0.0,
-                };
-                if c.test(x, f64::from(k)) {
-                    jump_to!(t);
+                Op::ArithLI(ar, a, k) => {
+                    let r = ar.apply(local!(a), f64::from(k));
+                    vm.stack.push_f64(r);
                 }
-            }
-            Op::JumpIfFalse(t) => {
-                if !vm.stack.pop_truthy() {
-                    jump_to!(t);
+                Op::ArithSL(ar, b) => {
+                    let y = local!(b);
+                    if let Some(top) = vm.stack.last_mut() {
+                        let r = ar.apply(top.to_f64(), y);
+                        top.set_f64(r);
+                    }
                 }
-            }
-            Op::JumpIfTrue(t) => {
-                if vm.stack.pop_truthy() {
-                    jump_to!(t);
+                Op::ArithSI(ar, k) => {
+                    if let Some(top) = vm.stack.last_mut() {
+                        let r = ar.apply(top.to_f64(), f64::from(k));
+                        top.set_f64(r);
+                    }
                 }
+                Op::ArithLS(ar, a) => {
+                    let x = local!(a);
+                    if let Some(top) = vm.stack.last_mut() {
+                        let r = ar.apply(x, top.to_f64());
+                        top.set_f64(r);
+                    }
+                }
+                Op::ArithLSStore(ar, a, d) => {
+                    let v = vm.stack.pop_f64();
+                    let r = ar.apply(local!(a), v);
+                    vm.stack.set_f64(fb + d as usize, r);
+                }
+                Op::ArithLLIStore { outer, inner, a, b, d, k } => {
+                    let r = Arith::apply2(outer, inner, local!(a), local!(b), k);
+                    vm.stack.set_f64(fb + d as usize, r);
+                }
+                Op::ArithLLIAcc { outer, inner, d, b, k } => {
+                    let y = local!(b);
+                    if let Some(slot) = vm.stack.local_mut(fb + d as usize) {
+                        slot.update_f64(|x| Arith::apply2(outer, inner, x, y, k));
+                    }
+                }
+                Op::ArithLIStore(ar, a, k, d) => {
+                    let r = ar.apply(local!(a), f64::from(k));
+                    vm.stack.set_f64(fb + d as usize, r);
+                }
+                // ---- jumps ----
+                Op::Jump(t) => jump_to!(t),
+                Op::IncJumpLtLI(s, cost, k, t) => {
+                    let x = match vm.stack.local_mut(fb + s as usize) {
+                        Some(slot) => slot.update_f64(|x| x + 1.0),
+                        None => 0.0,
+                    };
+                    if x < k {
+                        jump_back!(t as usize, u64::from(cost));
+                    }
+                }
+                Op::IncJumpCmpLI(s, d, c, k, t) => {
+                    let x = match vm.stack.local_mut(fb + s as usize) {
+                        Some(slot) => slot.update_f64(|x| x + f64::from(d)),
+                        None => 0.0,
+                    };
+                    if c.test(x, f64::from(k)) {
+                        jump_to!(t);
+                    }
+                }
+                Op::JumpIfFalse(t) => {
+                    if !vm.stack.pop_truthy() {
+                        jump_to!(t);
+                    }
+                }
+                Op::JumpIfTrue(t) => {
+                    if vm.stack.pop_truthy() {
+                        jump_to!(t);
+                    }
+                }
+                // ---- script-to-script calls and returns, the common case only ----
+                Op::Call(_, argc) if cx.plain => {
+                    let res = f.cached_call(p - 1, cx.generation, GLOBAL_NS);
+                    let Some((callee, start)) = enter(vm, &mut budget, res, argc as usize, p, cx.max_depth)
+                    else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    fb = start;
+                    p = 0;
+                    break callee;
+                }
+                // A method on an object named by its id (a name goes through the interpreter).
+                Op::CallMethod(_, argc) if cx.plain => {
+                    let at = vm.stack.len().saturating_sub(argc as usize);
+                    let Some(obj) = vm.stack.get(at).and_then(number_id).and_then(|id| cx.objects.get(id))
+                    else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    let res = f.cached_call(p - 1, cx.generation, obj.ns);
+                    let Some((callee, start)) = enter(vm, &mut budget, res, argc as usize, p, cx.max_depth)
+                    else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    fb = start;
+                    p = 0;
+                    break callee;
+                }
+                Op::Return | Op::ReturnEmpty | Op::ReturnLocal(_)
+                    if cx.plain && vm.frames.len() > cx.entry + 1 =>
+                {
+                    let src = match op {
+                        Op::Return => vm.stack.len().checked_sub(1),
+                        Op::ReturnLocal(s) => Some(fb + s as usize),
+                        _ => None,
+                    };
+                    let Some((_, fbase)) = vm.end_frame() else { stop!(Stop::Op, p - 1) };
+                    vm.stack.return_to(src, fbase);
+                    let Some(caller) = vm.frames.last() else { stop!(Stop::Op, p) };
+                    p = caller.pc;
+                    fb = caller.base;
+                    break caller.func.clone();
+                }
+                // Everything else is the interpreter's (listed, not `_`: a full jump table).
+                Op::Break
+                | Op::LoadGlobal(_)
+                | Op::StoreGlobal(..)
+                | Op::LoadLocalDyn
+                | Op::StoreLocalDyn(_)
+                | Op::LoadGlobalDyn
+                | Op::StoreGlobalDyn(_)
+                | Op::BuildName(..)
+                | Op::LoadField(_)
+                | Op::StoreField(..)
+                | Op::LoadFieldDyn
+                | Op::StoreFieldDyn(_)
+                | Op::AppendLocal(..)
+                | Op::Cat(_)
+                | Op::Tag(_)
+                | Op::Call(..)
+                | Op::CallNs(..)
+                | Op::CallParent(..)
+                | Op::CallMethod(..)
+                | Op::Return
+                | Op::ReturnEmpty
+                | Op::ReturnLocal(_)
+                | Op::NewBegin(_)
+                | Op::NewField(_)
+                | Op::NewFieldDyn
+                | Op::NewAdd
+                | Op::NewEnd
+                | Op::Error(_)
+                | Op::Declare(_) => stop!(Stop::Op, p - 1),
             }
-            // ---- script-to-script calls and returns, the common case only ----
-            Op::Call(_, argc) if cx.plain => {
-                let res = func.cached_call(p - 1, cx.generation, GLOBAL_NS);
-                let Some((f, start)) = enter(vm, &mut budget, res, argc as usize, p, cx.max_depth) else {
-                    stop!(Stop::Op, p - 1)
-                };
-                *func = f;
-                fb = start;
-                p = 0;
-            }
-            // A method on an object named by its id (a name goes through the interpreter).
-            Op::CallMethod(_, argc) if cx.plain => {
-                let at = vm.stack.len().saturating_sub(argc as usize);
-                let Some(obj) = vm.stack.get(at).and_then(number_id).and_then(|id| cx.objects.get(id)) else {
-                    stop!(Stop::Op, p - 1)
-                };
-                let res = func.cached_call(p - 1, cx.generation, obj.ns);
-                let Some((f, start)) = enter(vm, &mut budget, res, argc as usize, p, cx.max_depth) else {
-                    stop!(Stop::Op, p - 1)
-                };
-                *func = f;
-                fb = start;
-                p = 0;
-            }
-            Op::Return | Op::ReturnEmpty | Op::ReturnLocal(_)
-                if cx.plain && vm.frames.len() > cx.entry + 1 =>
-            {
-                let src = match op {
-                    Op::Return => vm.stack.len().checked_sub(1),
-                    Op::ReturnLocal(s) => Some(fb + s as usize),
-                    _ => None,
-                };
-                let Some((_, fbase)) = vm.end_frame() else { stop!(Stop::Op, p - 1) };
-                vm.stack.return_to(src, fbase);
-                let Some(caller) = vm.frames.last() else { stop!(Stop::Op, p) };
-                *func = caller.func.clone();
-                p = caller.pc;
-                fb = caller.base;
-            }
-            // Everything else is the interpreter's (listed, not `_`: a full jump table).
-            Op::Break
-            | Op::LoadGlobal(_)
-            | Op::StoreGlobal(..)
-            | Op::LoadLocalDyn
-            | Op::StoreLocalDyn(_)
-            | Op::LoadGlobalDyn
-            | Op::StoreGlobalDyn(_)
-            | Op::BuildName(..)
-            | Op::LoadField(_)
-            | Op::StoreField(..)
-            | Op::LoadFieldDyn
-            | Op::StoreFieldDyn(_)
-            | Op::AppendLocal(..)
-            | Op::Cat(_)
-            | Op::Tag(_)
-            | Op::Call(..)
-            | Op::CallNs(..)
-            | Op::CallParent(..)
-            | Op::CallMethod(..)
-            | Op::Return
-            | Op::ReturnEmpty
-            | Op::ReturnLocal(_)
-            | Op::NewBegin(_)
-            | Op::NewField(_)
-            | Op::NewFieldDyn
-            | Op::NewAdd
-            | Op::NewEnd
-            | Op::Error(_)
-            | Op::Declare(_) => stop!(Stop::Op, p - 1),
-        }
+        };
+        *func = next;
     }
 }
 
