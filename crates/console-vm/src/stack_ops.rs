@@ -123,6 +123,19 @@ pub(crate) fn run(
             vm.stack.push(Value::Int(i64::from(f(a, b))));
         }};
     }
+    // A script-to-script call through the cache of the call site in `$f`: enter the callee
+    // (breaking out to the outer loop with it) or leave the call to the interpreter.
+    macro_rules! call {
+        ($f:expr, $ns:expr, $argc:expr) => {{
+            let res = $f.cached_call(p - 1, cx.generation, $ns);
+            let Some((callee, start)) = enter(vm, &mut budget, res, $argc as usize, p, cx.max_depth) else {
+                stop!(Stop::Op, p - 1)
+            };
+            fb = start;
+            p = 0;
+            break callee;
+        }};
+    }
     // The outer loop holds the frame's function and its code (in registers, not reloaded through
     // `func` at each instruction); a call or a return breaks out of the inner loop with the
     // function to run next.
@@ -296,16 +309,7 @@ pub(crate) fn run(
                     }
                 }
                 // ---- script-to-script calls and returns, the common case only ----
-                Op::Call(_, argc) if cx.plain => {
-                    let res = f.cached_call(p - 1, cx.generation, GLOBAL_NS);
-                    let Some((callee, start)) = enter(vm, &mut budget, res, argc as usize, p, cx.max_depth)
-                    else {
-                        stop!(Stop::Op, p - 1)
-                    };
-                    fb = start;
-                    p = 0;
-                    break callee;
-                }
+                Op::Call(_, argc) if cx.plain => call!(f, GLOBAL_NS, argc),
                 // A method on an object named by its id (a name goes through the interpreter).
                 Op::CallMethod(_, argc) if cx.plain => {
                     let at = vm.stack.len().saturating_sub(argc as usize);
@@ -313,14 +317,7 @@ pub(crate) fn run(
                     else {
                         stop!(Stop::Op, p - 1)
                     };
-                    let res = f.cached_call(p - 1, cx.generation, obj.ns);
-                    let Some((callee, start)) = enter(vm, &mut budget, res, argc as usize, p, cx.max_depth)
-                    else {
-                        stop!(Stop::Op, p - 1)
-                    };
-                    fb = start;
-                    p = 0;
-                    break callee;
+                    call!(f, obj.ns, argc)
                 }
                 Op::Return | Op::ReturnEmpty | Op::ReturnLocal(_)
                     if cx.plain && vm.frames.len() > cx.entry + 1 =>
