@@ -982,8 +982,6 @@ fn cmp_of(op: Op) -> Option<Cmp> {
     })
 }
 
-/// Instructions that push exactly one value and have no side effects (so a local read may be
-/// moved after them).
 /// The ops [`FunctionCompiler::fuse`] may fold (the others skip the call).
 #[inline(always)]
 fn fusible(op: Op) -> bool {
@@ -1000,6 +998,8 @@ fn fusible(op: Op) -> bool {
     )
 }
 
+/// Instructions that push exactly one value and have no side effects (so a local read may be
+/// moved after them).
 fn pure_push(op: Op) -> bool {
     matches!(
         op,

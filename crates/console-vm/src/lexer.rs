@@ -511,6 +511,13 @@ impl<'a> Scanner<'a> {
                 return;
             }};
         }
+        // A scan error: recorded, and `Eof` handed out.
+        macro_rules! fail {
+            ($e:expr) => {{
+                *out = self.fail($e);
+                return;
+            }};
+        }
         let b = self.b;
         let src = self.src;
         while self.i < b.len() {
@@ -545,11 +552,7 @@ impl<'a> Scanner<'a> {
                     let mut j = i + 2;
                     loop {
                         if j + 1 >= b.len() {
-                            {
-                                *out = self
-                                    .fail(LexError { span, message: "unterminated block comment".into() });
-                                return;
-                            }
+                            fail!(LexError { span, message: "unterminated block comment".into() });
                         }
                         if b[j] == b'*' && b[j + 1] == b'/' {
                             break;
@@ -570,11 +573,10 @@ impl<'a> Scanner<'a> {
                         continue;
                     }
                     let span = self.span();
-                    *out = self.fail(LexError {
+                    fail!(LexError {
                         span,
-                        message: format!("unexpected character `{}`", ch.escape_debug()),
+                        message: format!("unexpected character `{}`", ch.escape_debug())
                     });
-                    return;
                 }
                 _ => {}
             }
@@ -601,19 +603,13 @@ impl<'a> Scanner<'a> {
             if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(|d| d.is_ascii_digit())) {
                 match self.number(span) {
                     Ok(tok) => give!(tok, span),
-                    Err(e) => {
-                        *out = self.fail(e);
-                        return;
-                    }
+                    Err(e) => fail!(e),
                 }
             }
             if c == b'"' || c == b'\'' {
                 match self.string(c, span) {
                     Ok(raw) => give!(if c == b'"' { Tok::Str(raw) } else { Tok::Tagged(raw) }, span),
-                    Err(e) => {
-                        *out = self.fail(e);
-                        return;
-                    }
+                    Err(e) => fail!(e),
                 }
             }
             match op_at(b, i) {
@@ -621,13 +617,10 @@ impl<'a> Scanner<'a> {
                     self.i += op.len();
                     give!(Tok::Op(op), span);
                 }
-                None => {
-                    *out = self.fail(LexError {
-                        span,
-                        message: format!("unexpected character `{}`", (c as char).escape_debug()),
-                    });
-                    return;
-                }
+                None => fail!(LexError {
+                    span,
+                    message: format!("unexpected character `{}`", (c as char).escape_debug()),
+                }),
             }
         }
         let span = self.span();

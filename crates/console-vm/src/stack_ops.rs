@@ -140,8 +140,8 @@ pub(crate) fn run(
     // `func` at each instruction); a call or a return breaks out of the inner loop with the
     // function to run next.
     loop {
-        let f: &FuncDef = func;
-        let code: &[Cell<Op>] = &f.code;
+        let running: &FuncDef = func;
+        let code: &[Cell<Op>] = &running.code;
         let next = loop {
             let Some(op) = code.get(p).map(Cell::get) else { stop!(Stop::Op, p) };
             p += 1;
@@ -149,7 +149,7 @@ pub(crate) fn run(
                 // ---- constants and the stack ----
                 Op::Int(i) => vm.stack.push(Value::Int(i)),
                 Op::Float(f) => vm.stack.push_f64(f),
-                Op::Const(k) => vm.stack.push(f.consts.get(k as usize).cloned().unwrap_or_default()),
+                Op::Const(k) => vm.stack.push(running.consts.get(k as usize).cloned().unwrap_or_default()),
                 Op::Empty => vm.stack.push(Value::Empty),
                 Op::Pop => vm.stack.truncate(vm.stack.len().saturating_sub(1)),
                 Op::Dup => vm.stack.push_copy(vm.stack.len().wrapping_sub(1)),
@@ -309,7 +309,7 @@ pub(crate) fn run(
                     }
                 }
                 // ---- script-to-script calls and returns, the common case only ----
-                Op::Call(_, argc) if cx.plain => call!(f, GLOBAL_NS, argc),
+                Op::Call(_, argc) if cx.plain => call!(running, GLOBAL_NS, argc),
                 // A method on an object named by its id (a name goes through the interpreter).
                 Op::CallMethod(_, argc) if cx.plain => {
                     let at = vm.stack.len().saturating_sub(argc as usize);
@@ -317,7 +317,7 @@ pub(crate) fn run(
                     else {
                         stop!(Stop::Op, p - 1)
                     };
-                    call!(f, obj.ns, argc)
+                    call!(running, obj.ns, argc)
                 }
                 Op::Return | Op::ReturnEmpty | Op::ReturnLocal(_)
                     if cx.plain && vm.frames.len() > cx.entry + 1 =>
