@@ -15,10 +15,11 @@ use crate::moves::{Move, control_checksum};
 use glam::Vec3;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Mutex, OnceLock};
 use v12_bitstream::{BitReader, BitStreamError, BitWriter};
 use v12_netobject::ghost::{
-    CameraScopeQuery, GhostClientWorld, GhostError, GhostPackContext, GhostUnpackContext, GhostWorld,
-    NetObject, NetObjectClass, ObjectId, Point3, StateMask, default_update_priority,
+    CameraScopeQuery, GhostClientWorld, GhostError, GhostFrame, GhostPackContext, GhostUnpackContext,
+    GhostWorld, NetObject, NetObjectClass, ObjectId, Point3, PreparedQuery, PriorityTerms, StateMask,
 };
 
 /// Mask bit: the datablock (sent with the create and when it changes).
@@ -50,10 +51,9 @@ pub struct ScriptThread {
 pub const TICK_SECONDS: f32 = crate::process::TICK_MS as f32 / 1000.0;
 
 /// Objects within this fraction of the scope radius of a camera are "nearby": they go
-/// into every packet before anything farther, however long the farther ones waited.
+/// into every packet before anything farther, however long the farther ones waited, and
+/// the nearest of them before the rest of the ring ([`PriorityTerms::near_ring`]).
 pub const NEAR_RING: f32 = 0.25;
-/// Priority added to nearby objects (above any skip-raised priority of farther ones).
-const NEAR_PRIORITY: f32 = 100.0;
 
 /// Largest speed a ghost update can express (m/s); faster is clamped.
 pub const MAX_NET_SPEED: f32 = 64.0;
@@ -523,21 +523,30 @@ impl NetObject for SceneObject {
     }
 
     /// The default priority (distance, speed, starvation), except that objects in the
-    /// near ring always outrank the rest: the players next to a client are in every
-    /// packet, and the skip term only shares out what room is left among farther ones.
+    /// near ring ([`NEAR_RING`]) always outrank the rest, the nearest of them most: the
+    /// players next to a client are in every packet, and the skip term only shares out
+    /// what room is left among farther ones.
     fn get_update_priority(&self, query: &CameraScopeQuery, mask: u32, skips: u32) -> f32 {
         let _ = mask;
-        let base = default_update_priority(self.scope_position(), self.scope_velocity(), query, skips);
-        let d = self.state.pos.distance(Vec3::from(query.position));
-        if d <= query.visible_distance * NEAR_RING {
-            NEAR_PRIORITY + base
-        } else {
-            base.min(NEAR_PRIORITY - 1.0)
-        }
+        self.terms().priority(&PreparedQuery::new(query), skips)
+    }
+
+    fn priority_terms(&self) -> Option<PriorityTerms> {
+        Some(self.terms())
     }
 
     fn scope_velocity(&self) -> Option<Point3> {
         Some(self.state.vel.into())
+    }
+}
+
+impl SceneObject {
+    fn terms(&self) -> PriorityTerms {
+        PriorityTerms {
+            position: Some(self.state.pos.into()),
+            velocity: Some(self.state.vel.into()),
+            near_ring: NEAR_RING,
+        }
     }
 }
 
@@ -567,6 +576,11 @@ pub struct SceneWorld {
     bins: RefCell<Bins>,
     /// Objects every client has in scope, wherever its camera is (V12's `setScopeAlways`).
     scope_always: std::collections::BTreeSet<u32>,
+    /// This tick's ghost frame, taken at the first ghost packet after a change and shared
+    /// by every connection's scoping; any mutable access to an object drops it.
+    frame: OnceLock<GhostFrame>,
+    /// The last frame's buffers, reused by the next.
+    spare_frame: Mutex<Option<GhostFrame>>,
 }
 
 /// The grid and what it has not seen yet.
@@ -594,7 +608,37 @@ impl SceneWorld {
             visible_distance,
             bins: RefCell::new(Bins { grid, ..Bins::default() }),
             scope_always: std::collections::BTreeSet::new(),
+            frame: OnceLock::new(),
+            spare_frame: Mutex::new(None),
         }
+    }
+
+    /// Drops the ghost frame (an object may change); its buffers wait for the next one.
+    fn invalidate_frame(&mut self) {
+        if let Some(f) = self.frame.take() {
+            *self.spare_frame.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(f);
+        }
+    }
+
+    /// The ghost frame of the objects as they are now (built at the first call after a
+    /// change).
+    pub fn ghost_frame(&self) -> &GhostFrame {
+        self.frame.get_or_init(|| {
+            let mut f = self
+                .spare_frame
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take()
+                .unwrap_or_default();
+            // Bins of half the scope radius, as the container's: a query covers about 5 x 5.
+            let cell = if self.visible_distance.is_finite() {
+                (self.visible_distance / 2.0).clamp(4.0, 512.0)
+            } else {
+                64.0
+            };
+            f.rebuild(cell, self.iter().map(|(id, o)| (ObjectId(id), o as &dyn NetObject)));
+            f
+        })
     }
     /// How far a client sees (scope radius), metres.
     pub fn visible_distance(&self) -> f32 {
@@ -603,6 +647,7 @@ impl SceneWorld {
     /// Changes the scope radius (the grid's bins keep their size: still correct, slower
     /// if the radius grows a lot).
     pub fn set_visible_distance(&mut self, d: f32) {
+        self.invalidate_frame();
         self.visible_distance = d;
         for o in &mut self.objects {
             o.scope_distance = d;
@@ -610,6 +655,7 @@ impl SceneWorld {
     }
     /// Adds an object and returns its id.
     pub fn add(&mut self, mut obj: SceneObject) -> u32 {
+        self.invalidate_frame();
         obj.scope_distance = self.visible_distance;
         let id = self.next_id;
         self.next_id = self.next_id.wrapping_add(1).max(1);
@@ -632,6 +678,7 @@ impl SceneWorld {
     }
     /// Removes an object (its ghosts are killed on the next packets).
     pub fn remove(&mut self, id: u32) -> Option<SceneObject> {
+        self.invalidate_frame();
         let _ = self.bins.get_mut().grid.remove(id);
         self.scope_always.remove(&id);
         let i = self.ids.binary_search(&id).ok()?;
@@ -660,6 +707,7 @@ impl SceneWorld {
     /// The object with id `id`, mutably.
     pub fn get_mut(&mut self, id: u32) -> Option<&mut SceneObject> {
         let i = self.index(id)?;
+        self.invalidate_frame();
         self.bins.get_mut().touched.push(id);
         Some(&mut self.objects[i])
     }
@@ -669,6 +717,7 @@ impl SceneWorld {
     }
     /// Every object in id order, mutably.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (u32, &mut SceneObject)> {
+        self.invalidate_frame();
         self.bins.get_mut().all_touched = true;
         self.ids.iter().copied().zip(self.objects.iter_mut())
     }
@@ -738,6 +787,10 @@ impl GhostWorld for SceneWorld {
         for (id, d) in self.find_radius(Vec3::from(center), radius) {
             f(ObjectId(id), d);
         }
+    }
+
+    fn frame(&self) -> Option<&GhostFrame> {
+        Some(self.ghost_frame())
     }
 }
 
@@ -1021,6 +1074,90 @@ mod tests {
         let pn = near.get_update_priority(&q, MOVE_MASK, 0);
         assert!(pn > far.get_update_priority(&q, MOVE_MASK, 1000));
         assert!(far.get_update_priority(&q, MOVE_MASK, 5) > far.get_update_priority(&q, MOVE_MASK, 0));
+    }
+
+    /// The ghost frame changes nothing on the wire: a manager scoping from the world's frame
+    /// writes the same packets, bit for bit, as one asking the world object by object,
+    /// through moves, adds, removes, a scope-always object and lost packets.
+    #[test]
+    fn frame_scoping_writes_the_same_packets() {
+        use std::sync::Arc;
+        use v12_netobject::ghost::{GhostClassRegistryBuilder, GhostConfig, GhostManager};
+        struct NoFrame<'a>(&'a SceneWorld);
+        impl GhostWorld for NoFrame<'_> {
+            fn object(&self, id: ObjectId) -> Option<&dyn NetObject> {
+                self.0.object(id)
+            }
+            fn for_each_scope_always(&self, f: &mut dyn FnMut(ObjectId)) {
+                self.0.for_each_scope_always(f);
+            }
+            fn objects_in_radius(&self, c: Point3, r: f32, f: &mut dyn FnMut(ObjectId, f32)) {
+                self.0.objects_in_radius(c, r, f);
+            }
+        }
+        let classes = Arc::new(GhostClassRegistryBuilder::new().register::<SceneObject>().build().unwrap());
+        let mut x = 99u32;
+        let mut rnd = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            (x % 10_000) as f32 / 10_000.0
+        };
+        let mut w = SceneWorld::new(40.0);
+        let mut ids: Vec<u32> = (0..300)
+            .map(|_| w.add(SceneObject::new(1, Vec3::new(rnd() * 160.0 - 80.0, rnd() * 160.0 - 80.0, 0.0))))
+            .collect();
+        w.set_scope_always(ids[7], true);
+        let cameras = [ids[0], ids[150]];
+        let mut managers: Vec<(GhostManager, GhostManager)> = cameras
+            .iter()
+            .map(|_| {
+                let mut a = GhostManager::new(GhostConfig::default(), classes.clone());
+                let mut b = GhostManager::new(GhostConfig::default(), classes.clone());
+                a.start_ghosting();
+                b.start_ghosting();
+                (a, b)
+            })
+            .collect();
+        let mut in_flight: Vec<Vec<_>> = vec![Vec::new(); cameras.len()];
+        for packet in 0..120 {
+            for &id in &ids {
+                let o = w.get_mut(id).unwrap();
+                let mut s = o.state;
+                s.vel = Vec3::new(rnd() * 8.0 - 4.0, rnd() * 8.0 - 4.0, 0.0);
+                s.pos = (s.pos + s.vel * 0.1).clamp(Vec3::splat(-80.0), Vec3::splat(80.0));
+                o.set_state(s);
+            }
+            if packet % 10 == 3 {
+                let gone = ids.remove(40 + packet);
+                w.remove(gone);
+                ids.push(w.add(SceneObject::new(2, Vec3::new(rnd() * 40.0, rnd() * 40.0, 0.0))));
+            }
+            for (k, (a, b)) in managers.iter_mut().enumerate() {
+                a.update_scope(&w, ObjectId(cameras[k]));
+                b.update_scope(&NoFrame(&w), ObjectId(cameras[k]));
+                let mut wa = BitWriter::with_budget_bytes(300);
+                let mut wb = BitWriter::with_budget_bytes(300);
+                let ra = a.write_packet(&w, &mut wa);
+                let rb = b.write_packet(&NoFrame(&w), &mut wb);
+                assert_eq!(ra, rb, "packet {packet} camera {k}");
+                assert_eq!(wa.into_bytes(), wb.into_bytes(), "packet {packet} camera {k}");
+                in_flight[k].push((ra, rb));
+                if in_flight[k].len() > 3 {
+                    let (ra, rb) = in_flight[k].remove(0);
+                    if packet % 7 == 0 {
+                        a.packet_dropped(ra);
+                        b.packet_dropped(rb);
+                    } else {
+                        a.packet_delivered(ra);
+                        b.packet_delivered(rb);
+                    }
+                }
+            }
+        }
+        let (a, b) = &managers[0];
+        assert_eq!(a.stats(), b.stats());
+        assert!(a.stats().creates_acked > 30 && a.stats().kills_acked > 0, "{:?}", a.stats());
     }
 
     #[test]

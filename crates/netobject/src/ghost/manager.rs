@@ -9,8 +9,9 @@
 
 use crate::ghost::class::GhostClassRegistry;
 use crate::ghost::context::{GhostLookup, GhostPackContext};
+use crate::ghost::frame::GhostFrame;
 use crate::ghost::ids::{MAX_GHOST_ID_BITS, MAX_GHOSTS, ObjectId, ghost_id_bits};
-use crate::ghost::object::{ALL_MASK_BITS, CameraScopeQuery, NetFlags};
+use crate::ghost::object::{ALL_MASK_BITS, CameraScopeQuery, NetFlags, NetObject, PreparedQuery};
 use crate::ghost::world::GhostWorld;
 use hashbrown::HashMap;
 use std::collections::{BTreeSet, VecDeque};
@@ -154,6 +155,8 @@ impl GhostLookup for Known<'_> {
 
 const KILL_PRIORITY: f32 = f32::MAX;
 const DEPENDENCY_DEPTH: u32 = 8;
+/// Entry lists kept for reuse (about the packets in flight).
+const SPARE_ENTRY_LISTS: usize = 64;
 
 /// The server's ghost manager for one connection.
 pub struct GhostManager {
@@ -175,6 +178,15 @@ pub struct GhostManager {
     candidates: Vec<(f32, u32)>,
     scratch_ids: Vec<(ObjectId, f32)>,
     scratch_deps: Vec<ObjectId>,
+    /// Frame scoping: which of the frame's objects this connection holds a ghost of (a bit
+    /// per dense index), the held ghosts whose dependencies need a full scoping, and the
+    /// objects newly in range.
+    held: Vec<u64>,
+    scratch_deferred: Vec<ObjectId>,
+    scratch_new: Vec<(f32, ObjectId)>,
+    scratch_deleted: Vec<u32>,
+    /// Entry lists of notified records, for the next packets' records.
+    spare_entries: Vec<Vec<GhostEntry>>,
     stats: GhostStats,
 }
 
@@ -214,6 +226,11 @@ impl GhostManager {
             candidates: Vec::new(),
             scratch_ids: Vec::new(),
             scratch_deps: Vec::new(),
+            held: Vec::new(),
+            scratch_deferred: Vec::new(),
+            scratch_new: Vec::new(),
+            scratch_deleted: Vec::new(),
+            spare_entries: Vec::new(),
             stats: GhostStats::default(),
         }
     }
@@ -341,16 +358,83 @@ impl GhostManager {
         world.for_each_scope_always(&mut |id| ids.push((id, 0.0)));
         let vis = query.visible_distance.max(0.0);
         let outer = vis * (1.0 + self.config.scope_hysteresis.max(0.0));
-        if has_camera {
-            world.objects_in_radius(query.position, outer, &mut |id, d| ids.push((id, d)));
-        }
-        for &(id, dist) in &ids {
-            if dist <= vis || (dist <= outer && self.by_object.contains_key(&id)) {
-                self.object_in_scope(world, id);
+        match world.frame() {
+            Some(frame) => {
+                for &(id, _) in &ids {
+                    self.object_in_scope(world, id);
+                }
+                if has_camera {
+                    self.scope_from_frame(world, frame, query.position, vis, outer);
+                }
+            }
+            None => {
+                if has_camera {
+                    world.objects_in_radius(query.position, outer, &mut |id, d| ids.push((id, d)));
+                }
+                for &(id, dist) in &ids {
+                    if dist <= vis || (dist <= outer && self.by_object.contains_key(&id)) {
+                        self.object_in_scope(world, id);
+                    }
+                }
             }
         }
         self.scratch_ids = ids;
         self.end_scope();
+    }
+
+    /// The distance scoping of [`Self::update_scope`] from the world's frame: the ghosts
+    /// held stay while within `outer` (one pass over the ghost table, no lookup by id), and
+    /// the frame's grid names the objects within `vis` that have no ghost yet, which are
+    /// scoped nearest first (ties by id), as the radius query's order would have them.
+    fn scope_from_frame(
+        &mut self,
+        world: &(impl GhostWorld + ?Sized),
+        frame: &GhostFrame,
+        center: crate::ghost::Point3,
+        vis: f32,
+        outer: f32,
+    ) {
+        if !self.ghosting || self.reset_unacked {
+            return;
+        }
+        self.held.clear();
+        self.held.resize(frame.len().div_ceil(64), 0);
+        let mut deferred = std::mem::take(&mut self.scratch_deferred);
+        deferred.clear();
+        for slot in self.slots.iter_mut().flatten() {
+            let Some(i) = frame.index_of(slot.object) else { continue };
+            self.held[i / 64] |= 1 << (i % 64);
+            if slot.scope_epoch == self.epoch {
+                continue;
+            }
+            let o = frame.object(i);
+            if o.distance(center).is_some_and(|d| d <= outer) {
+                if o.has_dependencies() {
+                    deferred.push(slot.object);
+                } else {
+                    slot.scope_epoch = self.epoch;
+                    // Back in scope before its create was even acknowledged: keep it.
+                    slot.kill_after_create = false;
+                }
+            }
+        }
+        for &id in &deferred {
+            self.scope_one(world, id, DEPENDENCY_DEPTH);
+        }
+        self.scratch_deferred = deferred;
+        let mut new = std::mem::take(&mut self.scratch_new);
+        new.clear();
+        let held = &self.held;
+        frame.for_each_in_radius(center, vis, |i, d| {
+            if held[i / 64] & (1 << (i % 64)) == 0 {
+                new.push((d, frame.id(i)));
+            }
+        });
+        new.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        for &(_, id) in &new {
+            self.scope_one(world, id, DEPENDENCY_DEPTH);
+        }
+        self.scratch_new = new;
     }
 
     /// Starts a hand-made scoping pass with this camera query; follow with
@@ -490,7 +574,8 @@ impl GhostManager {
         let packet = self.next_packet;
         self.next_packet += 1;
         let start = w.bit_position();
-        let mut record = GhostRecord { session: self.session, packet, reset: false, entries: Vec::new() };
+        let entries = self.spare_entries.pop().unwrap_or_default();
+        let mut record = GhostRecord { session: self.session, packet, reset: false, entries };
         if !w.write_flag(self.ghosting || self.reset_unacked) {
             self.stats.bits_written += 1;
             return record;
@@ -518,11 +603,27 @@ impl GhostManager {
         let compression = CompressionPoint::new(self.query.position.into());
         let class_bits = self.classes.id_bits();
         let mut candidates = std::mem::take(&mut self.candidates);
-        candidates.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        // Highest priority first, ties by ghost id: a total order, so the packet is the same
+        // whatever order the candidates were listed in. A packet takes a few dozen of
+        // hundreds, so only the head is sorted, a chunk at a time as the packet asks for more.
+        let order = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+        let mut sorted = 0;
+        let mut chunk = 64;
         let mut misfits = 0;
         let mut written = 0usize;
         let mut stopped_at = candidates.len();
-        for (n, &(_, idx)) in candidates.iter().enumerate() {
+        for n in 0..candidates.len() {
+            if n == sorted {
+                let rest = &mut candidates[n..];
+                let k = rest.len().min(chunk);
+                if k < rest.len() {
+                    rest.select_nth_unstable_by(k - 1, order);
+                }
+                rest[..k].sort_unstable_by(order);
+                sorted = n + k;
+                chunk *= 2;
+            }
+            let idx = candidates[n].1;
             if w.is_over_budget()
                 || w.bits_left() < id_bits as usize + 3
                 || misfits >= self.config.max_misfits
@@ -610,9 +711,15 @@ impl GhostManager {
     }
 
     /// Picks up object changes and deletions, and lists the ghosts that want this packet.
-    fn collect_candidates(&mut self, world: &(impl GhostWorld + ?Sized)) {
+    /// With the world's frame, an object's change stamps, priority terms and dependency flag
+    /// come from the frame; the object itself is reached only for what the frame cannot
+    /// answer (a custom priority, more groups than the frame keeps, dependencies).
+    fn collect_candidates<'w>(&mut self, world: &'w (impl GhostWorld + ?Sized)) {
         self.candidates.clear();
-        let mut deleted = Vec::new();
+        let frame = world.frame();
+        let prepared = PreparedQuery::new(&self.query);
+        let mut deleted = std::mem::take(&mut self.scratch_deleted);
+        deleted.clear();
         for idx in 0..self.slots.len() {
             let Some(slot) = self.slots[idx].as_mut() else { continue };
             if matches!(slot.phase, Phase::Killing { in_flight: false }) {
@@ -622,36 +729,75 @@ impl GhostManager {
             if matches!(slot.phase, Phase::Killing { in_flight: true }) {
                 continue;
             }
-            let Some(obj) = world.object(slot.object) else {
-                deleted.push(idx as u32);
-                continue;
-            };
-            let mask = obj.state_mask();
-            if mask.version() > slot.seen_version {
-                slot.dirty |= mask.changed_since(slot.seen_version);
-                slot.seen_version = mask.version();
-            }
-            match slot.phase {
-                Phase::Creating { in_flight: false } => {
-                    let skips = slot.skips;
-                    let mut deps = std::mem::take(&mut self.scratch_deps);
-                    deps.clear();
-                    obj.dependencies(&mut deps);
-                    let ready = deps.iter().all(|&d| self.ghost_id_of(d).is_some());
-                    self.scratch_deps = deps;
-                    if ready {
-                        let p = obj.get_update_priority(&self.query, ALL_MASK_BITS, skips);
-                        self.candidates.push((sanitize(p), idx as u32));
+            let fo = frame.and_then(|f| f.index_of(slot.object).map(|i| f.object(i)));
+            let mut obj: Option<&'w dyn NetObject> = None;
+            if fo.is_none() {
+                match world.object(slot.object) {
+                    Some(o) => obj = Some(o),
+                    None => {
+                        deleted.push(idx as u32);
+                        continue;
                     }
                 }
-                Phase::Live if slot.dirty != 0 => {
-                    let p = obj.get_update_priority(&self.query, slot.dirty, slot.skips);
-                    self.candidates.push((sanitize(p), idx as u32));
-                }
-                _ => {}
             }
+            let id = slot.object;
+            // The object itself, fetched at most once and only when needed.
+            let fetch = |obj: &mut Option<&'w dyn NetObject>| fetch_object(world, id, obj);
+            let version = match (fo, obj) {
+                (Some(f), _) => f.stamps.version(),
+                (None, Some(o)) => o.state_mask().version(),
+                (None, None) => continue,
+            };
+            if version > slot.seen_version {
+                let changed = match fo.and_then(|f| f.stamps.changed_since(slot.seen_version)) {
+                    Some(c) => c,
+                    None => match fetch(&mut obj) {
+                        Some(o) => o.state_mask().changed_since(slot.seen_version),
+                        None => {
+                            deleted.push(idx as u32);
+                            continue;
+                        }
+                    },
+                };
+                slot.dirty |= changed;
+                slot.seen_version = version;
+            }
+            let (mask, skips) = match slot.phase {
+                Phase::Creating { in_flight: false } => {
+                    if fo.is_none_or(|f| f.has_dependencies()) {
+                        let Some(o) = fetch(&mut obj) else {
+                            deleted.push(idx as u32);
+                            continue;
+                        };
+                        let mut deps = std::mem::take(&mut self.scratch_deps);
+                        deps.clear();
+                        o.dependencies(&mut deps);
+                        let known = Known { slots: &self.slots, by_object: &self.by_object };
+                        let ready = deps.iter().all(|&d| known.known_ghost(d).is_some());
+                        self.scratch_deps = deps;
+                        if !ready {
+                            continue;
+                        }
+                    }
+                    let Some(slot) = self.slots[idx].as_ref() else { continue };
+                    (ALL_MASK_BITS, slot.skips)
+                }
+                Phase::Live if slot.dirty != 0 => (slot.dirty, slot.skips),
+                _ => continue,
+            };
+            let p = match fo.and_then(|f| f.terms) {
+                Some(terms) => terms.priority(&prepared, skips),
+                None => match fetch(&mut obj) {
+                    Some(o) => o.get_update_priority(&self.query, mask, skips),
+                    None => {
+                        deleted.push(idx as u32);
+                        continue;
+                    }
+                },
+            };
+            self.candidates.push((sanitize(p), idx as u32));
         }
-        for idx in deleted {
+        for &idx in &deleted {
             debug!(ghost = idx, "object deleted; killing its ghost");
             self.scope_out(idx);
             if let Some(Some(slot)) = self.slots.get(idx as usize)
@@ -660,6 +806,7 @@ impl GhostManager {
                 self.candidates.push((KILL_PRIORITY, idx));
             }
         }
+        self.scratch_deleted = deleted;
     }
 
     // ---- notifies ---------------------------------------------------------------------
@@ -687,7 +834,8 @@ impl GhostManager {
         if record.reset && delivered {
             self.reset_unacked = false;
         }
-        for e in record.entries {
+        let mut entries = record.entries;
+        for e in entries.drain(..) {
             let Some(Some(slot)) = self.slots.get_mut(e.ghost as usize) else { continue };
             if slot.generation != e.generation {
                 continue;
@@ -727,7 +875,22 @@ impl GhostManager {
                 (GhostEntryKind::Kill, false) => slot.phase = Phase::Killing { in_flight: false },
             }
         }
+        if self.spare_entries.len() < SPARE_ENTRY_LISTS {
+            self.spare_entries.push(entries);
+        }
     }
+}
+
+/// `world`'s object `id`, looked up once into `cache`.
+fn fetch_object<'w>(
+    world: &'w (impl GhostWorld + ?Sized),
+    id: ObjectId,
+    cache: &mut Option<&'w dyn NetObject>,
+) -> Option<&'w dyn NetObject> {
+    if cache.is_none() {
+        *cache = world.object(id);
+    }
+    *cache
 }
 
 fn sanitize(p: f32) -> f32 {

@@ -32,6 +32,7 @@
 mod class;
 pub(crate) mod context;
 mod error;
+mod frame;
 mod ids;
 mod manager;
 mod object;
@@ -43,11 +44,12 @@ mod groups;
 pub use class::{GhostClassRegistry, GhostClassRegistryBuilder};
 pub use context::{GhostPackContext, GhostUnpackContext};
 pub use error::GhostError;
+pub use frame::GhostFrame;
 pub use ids::{MAX_GHOST_ID_BITS, MAX_GHOSTS, ObjectId, ghost_id_bits};
 pub use manager::{GhostConfig, GhostEntry, GhostEntryKind, GhostManager, GhostRecord, GhostStats};
 pub use object::{
-    ALL_MASK_BITS, CameraScopeQuery, NetFlags, NetObject, NetObjectClass, Point3, StateMask,
-    default_update_priority, weights,
+    ALL_MASK_BITS, CameraScopeQuery, MaskStamps, NetFlags, NetObject, NetObjectClass, Point3, PreparedQuery,
+    PriorityTerms, StateMask, default_update_priority, weights,
 };
 pub use receiver::{GhostReceiver, ReceiverStats};
 pub use state::{pack_state, unpack_state};

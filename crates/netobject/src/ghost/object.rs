@@ -54,6 +54,9 @@ impl std::ops::BitOr for NetFlags {
 #[derive(Clone, Debug, Default)]
 pub struct StateMask {
     version: u64,
+    /// Every bit ever set: [`Self::changed_since`] looks at these alone (an object uses a
+    /// handful of its 32 groups).
+    used: u32,
     bit_version: [u64; 32],
 }
 
@@ -69,12 +72,28 @@ impl StateMask {
             return;
         }
         self.version += 1;
+        self.used |= bits;
         let mut b = bits;
         while b != 0 {
             let i = b.trailing_zeros() as usize;
             self.bit_version[i] = self.version;
             b &= b - 1;
         }
+    }
+
+    /// The stamps a ghost frame keeps of this mask.
+    pub fn stamps(&self) -> MaskStamps {
+        let mut m = MaskStamps { version: self.version, used: self.used, ..MaskStamps::default() };
+        let mut b = self.used;
+        let mut k = 0;
+        while b != 0 && k < MaskStamps::GROUPS {
+            let i = b.trailing_zeros();
+            m.bits[k] = i as u8;
+            m.stamps[k] = self.bit_version[i as usize];
+            b &= b - 1;
+            k += 1;
+        }
+        m
     }
 
     /// The change counter: bumped by every non-empty [`Self::set_mask_bits`].
@@ -88,10 +107,13 @@ impl StateMask {
             return 0;
         }
         let mut mask = 0;
-        for (i, &v) in self.bit_version.iter().enumerate() {
-            if v > version {
+        let mut b = self.used;
+        while b != 0 {
+            let i = b.trailing_zeros();
+            if self.bit_version[i as usize] > version {
                 mask |= 1 << i;
             }
+            b &= b - 1;
         }
         mask
     }
@@ -135,7 +157,7 @@ pub(crate) fn length(a: Point3) -> f32 {
     dot(a, a).sqrt()
 }
 
-/// Torque3D's update weights (`GameBase::getUpdatePriority`).
+/// Torque3D's update weights (`GameBase::getUpdatePriority`), and the near ring.
 pub mod weights {
     /// Inside the field of view.
     pub const FOV: f32 = 1.0;
@@ -147,6 +169,90 @@ pub mod weights {
     pub const SKIPS: f32 = 0.2;
     /// Speed at which the speed term is full.
     pub const SPEED_FULL: f32 = 20.0;
+    /// Added to an object inside its near ring ([`super::PriorityTerms::near_ring`]): above
+    /// anything outside the ring, however long that waited.
+    pub const NEAR: f32 = 100.0;
+    /// Nearness inside the near ring: 4 at the camera, 0 at the ring's edge. Twenty skips'
+    /// worth, so in a crowd the players closest to the camera go in every packet and the
+    /// skip term shares the rest of the packet out among the ring's outer part.
+    pub const NEAR_DISTANCE: f32 = 4.0;
+}
+
+/// A [`CameraScopeQuery`] made ready for many priorities (the view direction's length
+/// and the field of view's cosine taken once): what a connection computes once per packet.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PreparedQuery {
+    position: Point3,
+    /// Unit view direction, or zero ("looks everywhere").
+    view: Point3,
+    cos_half_fov: f32,
+    visible_distance: f32,
+}
+
+impl PreparedQuery {
+    /// Prepares `query`.
+    pub fn new(query: &CameraScopeQuery) -> Self {
+        let len = length(query.view_dir);
+        let view = if len >= 1e-6 && len.is_finite() { query.view_dir.map(|c| c / len) } else { [0.0; 3] };
+        Self {
+            position: query.position,
+            view,
+            cos_half_fov: (query.fov * 0.5).cos(),
+            visible_distance: query.visible_distance,
+        }
+    }
+}
+
+/// The camera-independent inputs of an object's update priority: taken once per tick and
+/// shared by every connection that sees the object (see [`crate::ghost::GhostFrame`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PriorityTerms {
+    /// Where the object is (`None`: a constant 1.0 plus skips, as in the seed).
+    pub position: Option<Point3>,
+    /// How fast it moves.
+    pub velocity: Option<Point3>,
+    /// The near ring, as a fraction of the visible distance (0: none). Inside it the object
+    /// gets [`weights::NEAR`] plus [`weights::NEAR_DISTANCE`] for nearness within the ring,
+    /// speed and skips, looking all around (a player right behind the camera counts as
+    /// much as one in front); outside it, the default priority capped below the ring's.
+    pub near_ring: f32,
+}
+
+impl PriorityTerms {
+    /// The update priority of an object with these terms for the camera `q`, after `skips`
+    /// skipped packets: field of view 1.0, distance 0.4, speed 0.4, skips 0.2 each, and
+    /// the near ring when [`Self::near_ring`] is set.
+    pub fn priority(&self, q: &PreparedQuery, skips: u32) -> f32 {
+        let skip_term = weights::SKIPS * skips as f32;
+        let Some(p) = self.position else {
+            return 1.0 + skip_term;
+        };
+        let d = sub(p, q.position);
+        let dist = length(d);
+        let has_view = q.view != [0.0; 3];
+        let speed = match self.velocity {
+            Some(v) if has_view => {
+                let along = dot(v, q.view);
+                let across = (dot(v, v) - along * along).max(0.0).sqrt();
+                (across / weights::SPEED_FULL).clamp(0.0, 1.0)
+            }
+            Some(v) => (length(v) / weights::SPEED_FULL).clamp(0.0, 1.0),
+            None => 0.0,
+        };
+        let ring = q.visible_distance * self.near_ring;
+        if self.near_ring > 0.0 && dist <= ring {
+            let near = if ring > 0.0 { 1.0 - dist / ring } else { 1.0 };
+            let p = weights::NEAR + weights::NEAR_DISTANCE * near + weights::SPEED * speed + skip_term;
+            return if p.is_finite() { p } else { weights::NEAR + skip_term };
+        }
+        let in_view = dist < 1e-3 || !has_view || dot(d, q.view) / dist >= q.cos_half_fov;
+        let fov = if in_view { 1.0 } else { 0.0 };
+        let near =
+            if q.visible_distance > 0.0 { (1.0 - dist / q.visible_distance).clamp(0.0, 1.0) } else { 0.0 };
+        let p = weights::FOV * fov + weights::DISTANCE * near + weights::SPEED * speed + skip_term;
+        let p = if p.is_finite() { p } else { skip_term };
+        if self.near_ring > 0.0 { p.min(weights::NEAR - 1.0) } else { p }
+    }
 }
 
 /// The default update priority: field of view 1.0, distance 0.4, speed 0.4, skips 0.2
@@ -157,35 +263,46 @@ pub fn default_update_priority(
     query: &CameraScopeQuery,
     skips: u32,
 ) -> f32 {
-    let skip_term = weights::SKIPS * skips as f32;
-    let Some(p) = position else {
-        return 1.0 + skip_term;
-    };
-    let d = sub(p, query.position);
-    let dist = length(d);
-    let view_len = length(query.view_dir);
-    let fov = if dist < 1e-3 || view_len < 1e-6 {
-        1.0
-    } else {
-        let cos = dot(d, query.view_dir) / (dist * view_len);
-        if cos >= (query.fov * 0.5).cos() { 1.0 } else { 0.0 }
-    };
-    let near = if query.visible_distance > 0.0 {
-        (1.0 - dist / query.visible_distance).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    let speed = match velocity {
-        Some(v) if view_len >= 1e-6 => {
-            let along = dot(v, query.view_dir) / view_len;
-            let across = (dot(v, v) - along * along).max(0.0).sqrt();
-            (across / weights::SPEED_FULL).clamp(0.0, 1.0)
+    PriorityTerms { position, velocity, near_ring: 0.0 }.priority(&PreparedQuery::new(query), skips)
+}
+
+/// The state bits an object changed, as a ghost frame keeps them: the stamps of the first
+/// few groups the object ever used, enough to answer [`StateMask::changed_since`] without
+/// reaching the object.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MaskStamps {
+    version: u64,
+    used: u32,
+    bits: [u8; MaskStamps::GROUPS],
+    stamps: [u64; MaskStamps::GROUPS],
+}
+
+impl MaskStamps {
+    const GROUPS: usize = 4;
+
+    /// The change counter ([`StateMask::version`]).
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// The bits changed after `version`, or `None` when the object uses more groups than
+    /// are kept here (ask its [`StateMask`]).
+    pub fn changed_since(&self, version: u64) -> Option<u32> {
+        if self.version <= version {
+            return Some(0);
         }
-        Some(v) => (length(v) / weights::SPEED_FULL).clamp(0.0, 1.0),
-        None => 0.0,
-    };
-    let p = weights::FOV * fov + weights::DISTANCE * near + weights::SPEED * speed + skip_term;
-    if p.is_finite() { p } else { skip_term }
+        let n = self.used.count_ones() as usize;
+        if n > Self::GROUPS {
+            return None;
+        }
+        let mut mask = 0;
+        for k in 0..n {
+            if self.stamps[k] > version {
+                mask |= 1 << self.bits[k];
+            }
+        }
+        Some(mask)
+    }
 }
 
 /// An object that can replicate itself to clients (the seed's NetObject).
@@ -237,6 +354,16 @@ pub trait NetObject: Any {
     fn get_update_priority(&self, query: &CameraScopeQuery, mask: u32, skips: u32) -> f32 {
         let _ = mask;
         default_update_priority(self.scope_position(), self.scope_velocity(), query, skips)
+    }
+
+    /// The camera-independent inputs of [`Self::get_update_priority`], for a server that
+    /// takes them once per tick in a [`crate::ghost::GhostFrame`] and computes every
+    /// connection's priorities from them without reaching the object. Return `Some` only
+    /// when `get_update_priority(q, mask, skips)` equals
+    /// `terms.priority(&PreparedQuery::new(q), skips)` for every query, mask and skip count;
+    /// the default `None` has the manager ask [`Self::get_update_priority`] each packet.
+    fn priority_terms(&self) -> Option<PriorityTerms> {
+        None
     }
 
     /// Objects that must exist on the client before this one is created there (seed 003's
@@ -293,6 +420,45 @@ mod tests {
         assert_eq!(m.changed_since(m.version()), 0);
         m.set_mask_bits(0);
         assert_eq!(m.changed_since(m.version()), 0);
+    }
+
+    /// A frame's stamps answer as the mask does while the object uses at most four groups,
+    /// and send the question back to the mask beyond.
+    #[test]
+    fn mask_stamps_agree_with_the_mask() {
+        let mut m = StateMask::new();
+        let mut versions = vec![0];
+        for bits in [0b1, 0b100, 0b101, 1 << 30, 0b100, 1 << 30] {
+            m.set_mask_bits(bits);
+            versions.push(m.version());
+        }
+        let st = m.stamps();
+        for &v in &versions {
+            assert_eq!(st.changed_since(v), Some(m.changed_since(v)), "since {v}");
+        }
+        m.set_mask_bits(0b1000_0000);
+        m.set_mask_bits(0b10);
+        assert_eq!(m.stamps().changed_since(0), None, "six groups: ask the mask");
+        assert_eq!(m.stamps().changed_since(m.version()), Some(0));
+    }
+
+    /// Inside the near ring the nearest object goes first whatever its direction, and an
+    /// object at the ring's edge needs many skips to pass it; nothing outside the ring
+    /// passes anything inside.
+    #[test]
+    fn near_ring_prefers_the_nearest_all_around() {
+        let q =
+            PreparedQuery::new(&CameraScopeQuery { visible_distance: 60.0, ..CameraScopeQuery::default() });
+        let at = |p: Point3| PriorityTerms { position: Some(p), velocity: None, near_ring: 0.25 };
+        let behind_close = at([0.0, -2.0, 0.0]).priority(&q, 0);
+        let ahead_edge = at([0.0, 14.0, 0.0]).priority(&q, 0);
+        assert!(behind_close > ahead_edge);
+        assert!(behind_close > at([0.0, 14.0, 0.0]).priority(&q, 10));
+        assert!(at([0.0, 14.0, 0.0]).priority(&q, 20) > behind_close);
+        assert!(at([0.0, 16.0, 0.0]).priority(&q, 10_000) < ahead_edge);
+        let plain = PriorityTerms { near_ring: 0.0, ..at([3.0, 20.0, 0.0]) };
+        let cq = CameraScopeQuery { visible_distance: 60.0, ..CameraScopeQuery::default() };
+        assert_eq!(plain.priority(&q, 3), default_update_priority(plain.position, None, &cq, 3));
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The narrow traits through which ghosting reaches objects it does not own.
 
+use crate::ghost::frame::GhostFrame;
 use crate::ghost::ids::ObjectId;
 use crate::ghost::object::{NetObject, Point3};
 use hashbrown::HashMap;
@@ -20,6 +21,15 @@ pub trait GhostWorld {
     /// (the manager checks the distance it is given).
     fn objects_in_radius(&self, center: Point3, radius: f32, f: &mut dyn FnMut(ObjectId, f32)) {
         let _ = (center, radius, f);
+    }
+
+    /// This tick's [`GhostFrame`] of the world's objects, if the world keeps one: the
+    /// managers then scope and weigh from it (and ask [`Self::objects_in_radius`] nothing).
+    /// It must hold every object [`Self::object`] knows as it is now, and its radius answers
+    /// must be what [`Self::objects_in_radius`] would give. `None` (the default): the
+    /// managers ask the world object by object.
+    fn frame(&self) -> Option<&GhostFrame> {
+        None
     }
 
     /// False keeps `object` off `connection` whatever its scope: a client-created object

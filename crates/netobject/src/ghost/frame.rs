@@ -1,0 +1,312 @@
+//! The ghost frame: what every connection's scoping and priority pass needs of the world's
+//! objects, taken once per tick and shared read-only by all of them.
+//!
+//! Without a frame each connection, for each packet, asks the world for every object in its
+//! scope (a radius query, an id lookup and a call through `dyn NetObject` each) and weighs
+//! each one through [`NetObject::get_update_priority`]: with a thousand clients that all see
+//! hundreds of the same objects, the same object facts are fetched hundreds of times a tick
+//! from objects scattered over memory. The frame keeps them in one dense array in id order
+//! (position, change stamps, priority terms, flags) with a uniform grid over it, so a
+//! connection's pass reads compact shared data, which stays in cache from one connection to
+//! the next.
+//!
+//! A world offers its frame through [`crate::ghost::GhostWorld::frame`]; it must describe
+//! the world as it is when the managers use it (rebuild it after objects move or change).
+
+use crate::ghost::ids::ObjectId;
+use crate::ghost::object::{MaskStamps, NetFlags, NetObject, Point3, PriorityTerms, dot, sub};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Bins per axis of the frame's grid (a power of two; cells wrap, which only adds
+/// candidates the distance test drops).
+const BINS: usize = 64;
+
+const HAS_POSITION: u8 = 1;
+const HAS_DEPENDENCIES: u8 = 2;
+
+/// One object's facts in a frame.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FrameObject {
+    pub(crate) position: Point3,
+    pub(crate) stamps: MaskStamps,
+    /// `None`: ask the object for its priority.
+    pub(crate) terms: Option<PriorityTerms>,
+    flags: u8,
+}
+
+impl FrameObject {
+    pub(crate) fn has_dependencies(&self) -> bool {
+        self.flags & HAS_DEPENDENCIES != 0
+    }
+    /// Distance from `center`, or `None` for an object without a position.
+    pub(crate) fn distance(&self, center: Point3) -> Option<f32> {
+        (self.flags & HAS_POSITION != 0).then(|| {
+            let d = sub(self.position, center);
+            dot(d, d).sqrt()
+        })
+    }
+}
+
+/// A snapshot of the world's objects for one tick (see the module docs). Rebuilding reuses
+/// its buffers: a steady world allocates nothing.
+#[derive(Debug, Default)]
+pub struct GhostFrame {
+    stamp: u64,
+    ids: Vec<ObjectId>,
+    /// Object id → dense index + 1 (0: absent), while ids are compact enough.
+    direct: Vec<u32>,
+    objects: Vec<FrameObject>,
+    cell: f32,
+    /// Start of each bin's entries in `entries` (`BINS * BINS + 1` prefix sums).
+    starts: Vec<u32>,
+    /// Dense indices, bin by bin.
+    entries: Vec<u32>,
+    scratch_bins: Vec<u32>,
+    scratch_deps: Vec<ObjectId>,
+}
+
+static NEXT_STAMP: AtomicU64 = AtomicU64::new(1);
+
+impl GhostFrame {
+    /// An empty frame.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Takes the objects anew: `objects` in increasing id order (an id out of order is
+    /// dropped), `cell` the grid's bin size in metres (about half the scope radius).
+    pub fn rebuild<'a>(&mut self, cell: f32, objects: impl Iterator<Item = (ObjectId, &'a dyn NetObject)>) {
+        self.stamp = NEXT_STAMP.fetch_add(1, Ordering::Relaxed);
+        self.cell = if cell.is_finite() && cell > 0.0 { cell } else { 64.0 };
+        self.ids.clear();
+        self.objects.clear();
+        self.scratch_bins.clear();
+        let mut deps = std::mem::take(&mut self.scratch_deps);
+        for (id, obj) in objects {
+            if self.ids.last().is_some_and(|&last| last >= id) {
+                continue;
+            }
+            let mut flags = 0;
+            let position = match obj.scope_position() {
+                Some(p) if p.iter().all(|c| c.is_finite()) => {
+                    flags |= HAS_POSITION;
+                    p
+                }
+                _ => [0.0; 3],
+            };
+            deps.clear();
+            obj.dependencies(&mut deps);
+            if !deps.is_empty() {
+                flags |= HAS_DEPENDENCIES;
+            }
+            // Only ghostable objects are found by distance (no connection would scope others).
+            let ghostable = obj.net_flags().contains(NetFlags::GHOSTABLE);
+            let bin = if ghostable && flags & HAS_POSITION != 0 { self.bin_of(position) } else { u32::MAX };
+            self.scratch_bins.push(bin);
+            self.ids.push(id);
+            self.objects.push(FrameObject {
+                position,
+                stamps: obj.state_mask().stamps(),
+                terms: obj.priority_terms(),
+                flags,
+            });
+        }
+        self.scratch_deps = deps;
+        // Direct id table while the ids are compact (a world that numbers from 1 up).
+        self.direct.clear();
+        if let Some(&ObjectId(max)) = self.ids.last()
+            && (max as usize) <= 4 * self.ids.len() + 1024
+        {
+            self.direct.resize(max as usize + 1, 0);
+            for (i, id) in self.ids.iter().enumerate() {
+                self.direct[id.0 as usize] = i as u32 + 1;
+            }
+        }
+        // Counting sort of the dense indices by bin.
+        self.starts.clear();
+        self.starts.resize(BINS * BINS + 1, 0);
+        for &b in &self.scratch_bins {
+            if b != u32::MAX {
+                self.starts[b as usize + 1] += 1;
+            }
+        }
+        for i in 0..BINS * BINS {
+            self.starts[i + 1] += self.starts[i];
+        }
+        let placed = self.starts[BINS * BINS] as usize;
+        self.entries.clear();
+        self.entries.resize(placed, 0);
+        // `scratch_bins` becomes each bin's fill pointer in turn.
+        let mut fill: Vec<u32> = std::mem::take(&mut self.scratch_bins);
+        for (i, b) in fill.iter_mut().enumerate() {
+            if *b != u32::MAX {
+                let at = &mut self.starts[*b as usize];
+                self.entries[*at as usize] = i as u32;
+                *at += 1;
+            }
+        }
+        // The fill moved each start to the next bin's: shift back.
+        for i in (1..=BINS * BINS).rev() {
+            self.starts[i] = self.starts[i - 1];
+        }
+        self.starts[0] = 0;
+        fill.clear();
+        self.scratch_bins = fill;
+    }
+
+    /// A number that differs between any two rebuilds (of any frame).
+    pub fn stamp(&self) -> u64 {
+        self.stamp
+    }
+
+    /// Objects in the frame.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// True with no objects.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// The dense index of `id`.
+    pub(crate) fn index_of(&self, id: ObjectId) -> Option<usize> {
+        if !self.direct.is_empty() {
+            return match self.direct.get(id.0 as usize) {
+                Some(&i) if i > 0 => Some(i as usize - 1),
+                _ => None,
+            };
+        }
+        self.ids.binary_search(&id).ok()
+    }
+
+    pub(crate) fn id(&self, index: usize) -> ObjectId {
+        self.ids[index]
+    }
+
+    pub(crate) fn object(&self, index: usize) -> &FrameObject {
+        &self.objects[index]
+    }
+
+    fn cell_of(&self, v: f32) -> i64 {
+        (v / self.cell).floor() as i64
+    }
+
+    fn bin_of(&self, p: Point3) -> u32 {
+        let x = self.cell_of(p[0]).rem_euclid(BINS as i64) as usize;
+        let y = self.cell_of(p[1]).rem_euclid(BINS as i64) as usize;
+        (y * BINS + x) as u32
+    }
+
+    /// Calls `f(dense index, distance)` for every ghostable object with a position within `radius`
+    /// of `center`, bin by bin (a fixed order for a given frame and query).
+    pub(crate) fn for_each_in_radius(&self, center: Point3, radius: f32, mut f: impl FnMut(usize, f32)) {
+        if self.entries.is_empty() || radius.is_nan() || radius < 0.0 || !center.iter().all(|c| c.is_finite())
+        {
+            return;
+        }
+        let r = radius.min(1e30);
+        let span = |c: f32| {
+            let (lo, hi) = (self.cell_of(c - r), self.cell_of(c + r));
+            if hi - lo + 1 >= BINS as i64 { (0, BINS as i64 - 1) } else { (lo, hi) }
+        };
+        let (x0, x1) = span(center[0]);
+        let (y0, y1) = span(center[1]);
+        let r2 = r * r;
+        for y in y0..=y1 {
+            let by = y.rem_euclid(BINS as i64) as usize;
+            for x in x0..=x1 {
+                let b = by * BINS + x.rem_euclid(BINS as i64) as usize;
+                let (s, e) = (self.starts[b] as usize, self.starts[b + 1] as usize);
+                for &i in &self.entries[s..e] {
+                    let o = &self.objects[i as usize];
+                    let d = sub(o.position, center);
+                    let d2 = dot(d, d);
+                    if d2 <= r2 {
+                        f(i as usize, d2.sqrt());
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ghost::context::{GhostPackContext, GhostUnpackContext};
+    use crate::ghost::error::GhostError;
+    use crate::ghost::object::StateMask;
+    use v12_bitstream::{BitReader, BitWriter};
+
+    struct Dot {
+        pos: Option<Point3>,
+        mask: StateMask,
+    }
+    impl NetObject for Dot {
+        fn state_mask(&self) -> &StateMask {
+            &self.mask
+        }
+        fn pack_update(&self, _: &mut GhostPackContext<'_>, _: u32, _: &mut BitWriter) -> u32 {
+            0
+        }
+        fn unpack_update(
+            &mut self,
+            _: &mut GhostUnpackContext<'_>,
+            _: &mut BitReader<'_>,
+        ) -> Result<(), GhostError> {
+            Ok(())
+        }
+        fn scope_position(&self) -> Option<Point3> {
+            self.pos
+        }
+    }
+
+    /// The grid finds exactly what a scan finds, for sparse and compact ids, far and
+    /// near queries (the wrapped bins included), and objects without a position.
+    #[test]
+    fn radius_query_matches_a_scan() {
+        let mut x = 7u32;
+        let mut rnd = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            (x % 40_000) as f32 / 10.0 - 2000.0
+        };
+        for sparse in [false, true] {
+            let objs: Vec<(ObjectId, Dot)> = (0..500u32)
+                .map(|i| {
+                    let pos = (i % 37 != 0).then(|| [rnd(), rnd(), rnd() * 0.01]);
+                    let id = if sparse { i * 100_003 + 5 } else { i + 1 };
+                    (ObjectId(id), Dot { pos, mask: StateMask::new() })
+                })
+                .collect();
+            let mut frame = GhostFrame::new();
+            for cell in [10.0, 30.0] {
+                frame.rebuild(cell, objs.iter().map(|(id, o)| (*id, o as &dyn NetObject)));
+                assert_eq!(frame.len(), objs.len());
+                for q in 0..50 {
+                    let c = [rnd(), rnd(), 0.0];
+                    let r = [0.0, 5.0, 60.0, 400.0, 5000.0][q % 5];
+                    let mut got = Vec::new();
+                    frame.for_each_in_radius(c, r, |i, d| got.push((frame.id(i), d)));
+                    got.sort_by_key(|e| e.0);
+                    let want: Vec<(ObjectId, f32)> = objs
+                        .iter()
+                        .filter_map(|(id, o)| {
+                            let d = sub(o.pos?, c);
+                            let d2 = dot(d, d);
+                            (d2 <= r * r).then(|| (*id, d2.sqrt()))
+                        })
+                        .collect();
+                    assert_eq!(got, want, "cell {cell} query {q}");
+                }
+                for (id, _) in &objs {
+                    assert_eq!(frame.index_of(*id).map(|i| frame.id(i)), Some(*id));
+                }
+                assert_eq!(frame.index_of(ObjectId(u32::MAX - 1)), None);
+                assert_eq!(frame.index_of(ObjectId(if sparse { 6 } else { 501 })), None);
+            }
+        }
+    }
+}
