@@ -136,6 +136,38 @@ impl Arith {
     }
 }
 
+/// An integer operator (`% & | ^ << >>`; V12 computes them on 32-bit integers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntOp {
+    Mod,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+}
+
+impl IntOp {
+    /// Applies the operator (`%` by zero is 0, as the interpreter always did).
+    #[inline(always)]
+    pub fn apply(self, a: i32, b: i32) -> i32 {
+        match self {
+            IntOp::Mod => {
+                if b == 0 {
+                    0
+                } else {
+                    a.wrapping_rem(b)
+                }
+            }
+            IntOp::And => a & b,
+            IntOp::Or => a | b,
+            IntOp::Xor => a ^ b,
+            IntOp::Shl => a.wrapping_shl(b as u32),
+            IntOp::Shr => a.wrapping_shr(b as u32),
+        }
+    }
+}
+
 /// One instruction. Operands are small so the enum stays 16 bytes.
 ///
 /// The `*L*`/`*I*` forms are super-instructions the compiler's peephole pass makes from common
@@ -176,6 +208,16 @@ pub enum Op {
     LoadGlobalDyn,
     /// Stack `[name, value]`.
     StoreGlobalDyn(bool),
+    /// Stack `[index..]` (1 or 2 indexes) → element of the global array `base` (the variable
+    /// named `base` + the indexes joined by `_`, found without that text when the indexes
+    /// are numbers; see `elements`).
+    LoadGlobalElem(Name, u8),
+    /// Stack `[index.., value]`: set an element of a global array.
+    StoreGlobalElem(Name, u8, bool),
+    /// Stack `[index..]` → element of the local array `base`.
+    LoadLocalElem(Name, u8),
+    /// Stack `[index.., value]`: set an element of a local array.
+    StoreLocalElem(Name, u8, bool),
     /// Pop `n` index values and push `base` + indexes joined by `_`.
     BuildName(Name, u32),
     /// Stack `[obj]` → field value.
@@ -281,6 +323,16 @@ pub enum Op {
         /// Inner literal operand.
         k: f64,
     },
+    /// Push `local_a op local_b` (integer operators).
+    IntLL(IntOp, u32, u32),
+    /// Push `local op k`.
+    IntLI(IntOp, u32, i32),
+    /// Top becomes `top op local`.
+    IntSL(IntOp, u32),
+    /// Top becomes `top op k`.
+    IntSI(IntOp, i32),
+    /// Pop `v`; jump to the last operand when `(v cmp k) == when`.
+    JumpCmpSI(Cmp, bool, i32, u32),
     /// Call a global function with `argc` arguments on the stack.
     Call(Name, u32),
     /// Call `ns::name`.
@@ -368,6 +420,9 @@ pub struct FuncDef {
     pub stmt_starts: Vec<u32>,
     /// True for top-level code (locals there are looked up in the caller of `eval`).
     pub toplevel: bool,
+    /// A named local ends in a digit (`%a5`): `%a[5]` must find its slot, so local array
+    /// elements go by their text in this function.
+    pub elem_slots: bool,
     /// Per-call-site lookup cache, indexed by the call instruction's pc (allocated on the
     /// first call). An entry is valid for one function generation and one receiver namespace.
     pub(crate) call_cache: RefCell<Vec<Option<SiteCache>>>,

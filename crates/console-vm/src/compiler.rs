@@ -2,7 +2,7 @@
 //! locals become frame slots.
 
 use crate::ast::*;
-use crate::bytecode::{Arith, Cmp, FuncDef, NewSpec, Op, Sep};
+use crate::bytecode::{Arith, Cmp, FuncDef, IntOp, NewSpec, Op, Sep};
 use crate::intern::{FastBuild, Interner, Name};
 use crate::parser::SyntaxError;
 use crate::value::Value;
@@ -144,6 +144,9 @@ impl<'a> FunctionCompiler<'a> {
         self.code.shrink_to_fit();
         self.lines.shrink_to_fit();
         self.locals.shrink_to_fit();
+        let names = &*self.names;
+        let elem_slots =
+            self.locals.keys().any(|&n| names.text(n).as_bytes().last().is_some_and(u8::is_ascii_digit));
         FuncDef {
             name,
             ns,
@@ -161,6 +164,7 @@ impl<'a> FunctionCompiler<'a> {
             stmt_starts: Vec::new(),
             file: self.file,
             toplevel: self.toplevel,
+            elem_slots,
             call_cache: Default::default(),
         }
     }
@@ -236,7 +240,46 @@ impl<'a> FunctionCompiler<'a> {
                         _ => {}
                     }
                 }
+                if tail(2)
+                    && let Op::Int(k) = self.code[n - 2]
+                    && let Some(k) = small(k)
+                {
+                    return Some(self.replace_tail(2, Op::JumpCmpSI(c, when, k, t)));
+                }
                 Some(self.replace_tail(1, Op::JumpCmp(c, when, t)))
+            }
+            Op::Mod | Op::BitAnd | Op::BitOr | Op::BitXor | Op::Shl | Op::Shr => {
+                let io = match op {
+                    Op::Mod => IntOp::Mod,
+                    Op::BitAnd => IntOp::And,
+                    Op::BitOr => IntOp::Or,
+                    Op::BitXor => IntOp::Xor,
+                    Op::Shl => IntOp::Shl,
+                    _ => IntOp::Shr,
+                };
+                if tail(2) {
+                    match (self.code[n - 2], self.code[n - 1]) {
+                        (Op::LoadLocal(a), Op::LoadLocal(b)) => {
+                            return Some(self.replace_tail(2, Op::IntLL(io, a, b)));
+                        }
+                        (Op::LoadLocal(a), Op::Int(k)) if small(k).is_some() => {
+                            let k = small(k)?;
+                            return Some(self.replace_tail(2, Op::IntLI(io, a, k)));
+                        }
+                        _ => {}
+                    }
+                }
+                if tail(1) {
+                    match self.code[n - 1] {
+                        Op::LoadLocal(b) => return Some(self.replace_tail(1, Op::IntSL(io, b))),
+                        Op::Int(k) if small(k).is_some() => {
+                            let k = small(k)?;
+                            return Some(self.replace_tail(1, Op::IntSI(io, k)));
+                        }
+                        _ => {}
+                    }
+                }
+                None
             }
             Op::Add | Op::Sub | Op::Mul | Op::Div => {
                 let ar = match op {
@@ -320,6 +363,7 @@ impl<'a> FunctionCompiler<'a> {
             | Op::JumpIfTrue(t)
             | Op::JumpCmp(_, _, t)
             | Op::JumpCmpLI(_, _, _, _, t)
+            | Op::JumpCmpSI(_, _, _, t)
             | Op::JumpCmpLL(_, _, _, _, t) => *t = target,
             _ => {}
         }
@@ -661,13 +705,43 @@ impl<'a> FunctionCompiler<'a> {
         self.emit(Op::BuildName(n, index.len() as u32));
     }
 
+    /// For an indexed variable or field whose base takes a number directly (see `elements`),
+    /// pushes the indexes and returns the base and their count; otherwise `None`, nothing
+    /// emitted.
+    fn elem_index(&mut self, name: &Ident, index: &[Expr]) -> Option<(Name, u8)> {
+        if index.is_empty() || index.len() > 2 || !crate::elements::direct_base(name) {
+            return None;
+        }
+        for e in index {
+            self.expr(e, true);
+        }
+        Some((self.names.intern_rc(name), index.len() as u8))
+    }
+
+    /// A global named without an index: a plain name, or an array element when the name ends
+    /// in digits (`$s12` is `$s[12]`), whose index is pushed.
+    fn global_name(&mut self, name: &Ident) -> Result<Name, (Name, u8)> {
+        match crate::elements::split_elem(name) {
+            Some((b, i)) => {
+                let b = self.names.intern(b);
+                self.emit(Op::Int(i64::from(i)));
+                Err((b, 1))
+            }
+            None => Ok(self.names.intern_rc(name)),
+        }
+    }
+
     /// Pushes the current value of an lvalue. Returns nothing on the stack but the value.
     fn load(&mut self, lv: &LValue) {
         match lv {
             LValue::Var { scope: Scope::Global, name, index } => {
                 if index.is_empty() {
-                    let n = self.names.intern_rc(name);
-                    self.emit(Op::LoadGlobal(n));
+                    match self.global_name(name) {
+                        Ok(n) => self.emit(Op::LoadGlobal(n)),
+                        Err((b, k)) => self.emit(Op::LoadGlobalElem(b, k)),
+                    };
+                } else if let Some((b, k)) = self.elem_index(name, index) {
+                    self.emit(Op::LoadGlobalElem(b, k));
                 } else {
                     self.index_name(name, index);
                     self.emit(Op::LoadGlobalDyn);
@@ -677,6 +751,8 @@ impl<'a> FunctionCompiler<'a> {
                 if index.is_empty() && !self.toplevel {
                     let s = self.local_slot(name);
                     self.emit(Op::LoadLocal(s));
+                } else if let Some((b, k)) = self.elem_index(name, index) {
+                    self.emit(Op::LoadLocalElem(b, k));
                 } else {
                     self.index_name(name, index);
                     self.emit(Op::LoadLocalDyn);
@@ -704,14 +780,13 @@ impl<'a> FunctionCompiler<'a> {
         {
             let slot = self.local_slot(name);
             if op.is_none()
-                && let Expr::Bin(bop @ (BinOp::Cat | BinOp::CatSpc | BinOp::CatTab | BinOp::CatNl), lr) =
-                    value
-                && let Expr::Load(LValue::Var { scope: Scope::Local, name: n2, index: i2 }) = &lr.0
-                && i2.is_empty()
-                && n2.eq_ignore_ascii_case(name)
+                && let Some(parts) = append_chain(value, name)
             {
-                self.expr(&lr.1, true);
-                self.emit(Op::AppendLocal(slot, sep_of(*bop), keep));
+                let last = parts.len() - 1;
+                for (k, (bop, rhs)) in parts.into_iter().enumerate() {
+                    self.expr(rhs, true);
+                    self.emit(Op::AppendLocal(slot, sep_of(bop), keep && k == last));
+                }
                 return;
             }
             match op {
@@ -728,16 +803,47 @@ impl<'a> FunctionCompiler<'a> {
         match lv {
             LValue::Var { scope, name, index } => {
                 let global = *scope == Scope::Global;
-                if global && index.is_empty() {
-                    let n = self.names.intern_rc(name);
-                    if let Some(op) = op {
-                        self.emit(Op::LoadGlobal(n));
-                        self.expr(value, true);
-                        self.binop(op);
-                    } else {
-                        self.expr(value, true);
+                let target = if global && index.is_empty() {
+                    Some(self.global_name(name))
+                } else {
+                    self.elem_index(name, index).map(Err)
+                };
+                if let Some(target) = target {
+                    match target {
+                        Ok(n) => {
+                            if let Some(op) = op {
+                                self.emit(Op::LoadGlobal(n));
+                                self.expr(value, true);
+                                self.binop(op);
+                            } else {
+                                self.expr(value, true);
+                            }
+                            self.emit(Op::StoreGlobal(n, keep));
+                        }
+                        Err((b, k)) => {
+                            if let Some(op) = op {
+                                if k == 1 {
+                                    self.emit(Op::Dup);
+                                } else {
+                                    self.emit(Op::Dup2);
+                                }
+                                self.emit(if global {
+                                    Op::LoadGlobalElem(b, k)
+                                } else {
+                                    Op::LoadLocalElem(b, k)
+                                });
+                                self.expr(value, true);
+                                self.binop(op);
+                            } else {
+                                self.expr(value, true);
+                            }
+                            self.emit(if global {
+                                Op::StoreGlobalElem(b, k, keep)
+                            } else {
+                                Op::StoreLocalElem(b, k, keep)
+                            });
+                        }
                     }
-                    self.emit(Op::StoreGlobal(n, keep));
                 } else {
                     self.index_name(name, index);
                     if let Some(op) = op {
@@ -993,6 +1099,12 @@ fn fusible(op: Op) -> bool {
             | Op::Sub
             | Op::Mul
             | Op::Div
+            | Op::Mod
+            | Op::BitAnd
+            | Op::BitOr
+            | Op::BitXor
+            | Op::Shl
+            | Op::Shr
             | Op::Return
             | Op::StoreLocal(_, false)
     )
@@ -1012,6 +1124,57 @@ fn pure_push(op: Op) -> bool {
             | Op::ArithLL(..)
             | Op::ArithLI(..)
     )
+}
+
+/// `%s @ a SPC b ...` (any of the concatenation operators, left to right) whose leftmost
+/// operand is the local `name`: the operators and right operands in order, to append in
+/// place one after the other. Only when no right operand could read or change `name` (each
+/// would see the partly appended string): literals, other locals, globals, fields, operators
+/// on them, calls other than `eval` on them. The single `%s = %s @ x` is always taken.
+fn append_chain<'e>(value: &'e Expr, name: &str) -> Option<Vec<(BinOp, &'e Expr)>> {
+    let mut parts = Vec::new();
+    let mut e = value;
+    loop {
+        match e {
+            Expr::Bin(bop @ (BinOp::Cat | BinOp::CatSpc | BinOp::CatTab | BinOp::CatNl), lr) => {
+                parts.push((*bop, &lr.1));
+                e = &lr.0;
+            }
+            Expr::Load(LValue::Var { scope: Scope::Local, name: n2, index })
+                if index.is_empty() && n2.eq_ignore_ascii_case(name) && !parts.is_empty() =>
+            {
+                parts.reverse();
+                if parts.len() > 1 && !parts.iter().all(|(_, r)| leaves_local(r, name)) {
+                    return None;
+                }
+                return Some(parts);
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// True when evaluating `e` can neither read nor write the local `name` (conservative).
+fn leaves_local(e: &Expr, name: &str) -> bool {
+    let idx = |index: &[Expr]| index.iter().all(|i| leaves_local(i, name));
+    match e {
+        Expr::Int(_) | Expr::Float(_) | Expr::Str(_) | Expr::Tagged(_) | Expr::Ident(_) => true,
+        Expr::Load(LValue::Var { scope: Scope::Local, name: n, index }) => {
+            !n.eq_ignore_ascii_case(name) && index.is_empty()
+        }
+        Expr::Load(LValue::Var { scope: Scope::Global, index, .. }) => idx(index),
+        Expr::Load(LValue::Field { object, index, .. }) => leaves_local(object, name) && idx(index),
+        Expr::Bin(_, lr) => leaves_local(&lr.0, name) && leaves_local(&lr.1, name),
+        Expr::Un(_, a) => leaves_local(a, name),
+        Expr::Cond(c, a, b) => leaves_local(c, name) && leaves_local(a, name) && leaves_local(b, name),
+        Expr::Call { name: f, args, .. } => {
+            !f.eq_ignore_ascii_case("eval") && args.iter().all(|a| leaves_local(a, name))
+        }
+        Expr::Method { object, args, .. } => {
+            leaves_local(object, name) && args.iter().all(|a| leaves_local(a, name))
+        }
+        Expr::Assign(..) | Expr::PostInc(..) | Expr::New(_) => false,
+    }
 }
 
 fn sep_of(op: BinOp) -> Sep {

@@ -141,6 +141,10 @@ pub struct Console {
     pub(crate) names: Interner,
     /// Global variables, indexed by name.
     pub(crate) globals: Vec<Value>,
+    /// Global array elements (`$s[%i]`; names ending in digits, see `elements`).
+    pub(crate) elems: crate::elements::ElemStore,
+    /// Row bases of two-index arrays: `(base, r)` → the name `base` + `r` + `_`.
+    pub(crate) rows: hashbrown::HashMap<(Name, u32), Name, crate::intern::FastBuild>,
     /// Namespaces, functions and packages.
     pub(crate) ns: Namespaces,
     /// Functions implemented in Rust, by [`NativeId`].
@@ -189,6 +193,8 @@ impl Console {
         Console {
             names,
             globals: Vec::new(),
+            elems: Default::default(),
+            rows: Default::default(),
             ns: Namespaces::new(global),
             natives: Vec::new(),
             objects: ObjectStore::default(),
@@ -290,16 +296,37 @@ impl Console {
 
     /// Reads a global (`name` without the `$`).
     pub fn get_global(&self, name: &str) -> Value {
-        match self.names.lookup(name.trim_start_matches('$')) {
+        self.global_by_text(name.trim_start_matches('$'))
+    }
+
+    /// Sets a global (`name` without the `$`).
+    pub fn set_global(&mut self, name: &str, v: impl Into<Value>) {
+        self.set_global_by_text(name.trim_start_matches('$'), v.into());
+    }
+
+    /// The global whose name is `text` (an array element when it ends in digits).
+    pub(crate) fn global_by_text(&self, text: &str) -> Value {
+        if let Some((b, i)) = crate::elements::split_elem(text) {
+            return match self.names.lookup(b) {
+                Some(b) => self.elems.get(b, i),
+                None => Value::Empty,
+            };
+        }
+        match self.names.lookup(text) {
             Some(n) => self.global(n),
             None => Value::Empty,
         }
     }
 
-    /// Sets a global (`name` without the `$`).
-    pub fn set_global(&mut self, name: &str, v: impl Into<Value>) {
-        let n = self.names.intern(name.trim_start_matches('$'));
-        self.set_global_name(n, v.into());
+    /// Sets the global whose name is `text`.
+    pub(crate) fn set_global_by_text(&mut self, text: &str, v: Value) {
+        if let Some((b, i)) = crate::elements::split_elem(text) {
+            let b = self.names.intern(b);
+            self.elems.set(b, i, v);
+        } else {
+            let n = self.names.intern(text);
+            self.set_global_name(n, v);
+        }
     }
 
     #[inline]

@@ -594,8 +594,17 @@ impl Console {
             })
             .collect();
         if let Some(dynamic) = &f.dyn_locals {
-            let mut extra: Vec<(String, String)> =
-                dynamic.iter().map(|(name, v)| (self.names.text(*name).to_string(), one_line(v))).collect();
+            let mut extra: Vec<(String, String)> = dynamic
+                .names
+                .iter()
+                .map(|(name, v)| (self.names.text(*name).to_string(), one_line(v)))
+                .chain(
+                    dynamic
+                        .elems
+                        .iter()
+                        .map(|(b, i, v)| (crate::elements::elem_text(self.names.text(b), i), one_line(v))),
+                )
+                .collect();
             extra.sort();
             out.extend(extra);
         }

@@ -8,6 +8,7 @@ mod console;
 pub mod dap;
 mod debug_link;
 pub mod debugger;
+mod elements;
 pub mod files;
 pub mod intern;
 pub mod lexer;

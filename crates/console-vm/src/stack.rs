@@ -16,11 +16,20 @@ pub(crate) struct Frame {
     pub(crate) base: usize,
     pub(crate) ns: NsId,
     pub(crate) layer: u32,
-    pub(crate) dyn_locals: Option<Box<HashMap<Name, Value>>>,
+    pub(crate) dyn_locals: Option<Box<DynLocals>>,
     /// Top-level code run by `eval` from a function uses that function's locals.
     pub(crate) eval_scope: Option<usize>,
     /// Objects under construction when the frame started.
     pub(crate) new_base: usize,
+}
+
+/// A frame's locals named at run time (by `eval`, `%a[%i]`, `nextToken`).
+#[derive(Debug, Default)]
+pub(crate) struct DynLocals {
+    /// Plain names.
+    pub(crate) names: HashMap<Name, Value>,
+    /// Array elements (names ending in digits, see `elements`).
+    pub(crate) elems: crate::elements::ElemStore,
 }
 
 /// What the interpreter works on; one per console, reused by every run.

@@ -9,6 +9,7 @@
 //! every arithmetic step; in a small function they stay in registers (docs/PERFORMANCE.md).
 
 use crate::bytecode::{Arith, Callable, FuncDef, GLOBAL_NS, MAX_ARGS, Op, Resolved};
+use crate::elements::{ElemStore, direct_index};
 use crate::object::{ObjectStore, number_id};
 use crate::stack::VmState;
 use crate::value::Value;
@@ -53,6 +54,7 @@ pub(crate) fn run(
     pc: usize,
     base: usize,
     cx: &Ctx<'_>,
+    elems: &mut ElemStore,
 ) -> (Stop, usize, usize) {
     // The frame's base, the pc and the budget are kept in locals (registers) while the loop
     // runs and handed back when it stops. When a breakpoint waits to be re-armed the budget
@@ -70,6 +72,11 @@ pub(crate) fn run(
     macro_rules! local {
         ($s:expr) => {
             vm.stack.to_f64_at(fb + $s as usize)
+        };
+    }
+    macro_rules! local_i {
+        ($s:expr) => {
+            vm.stack.get(fb + $s as usize).map_or(0, Value::to_i32)
         };
     }
     // A backward jump to `t` paying `cost` (a loop pays for its body each round).
@@ -117,10 +124,15 @@ pub(crate) fn run(
     }
     macro_rules! bin_i {
         ($e:expr) => {{
-            let b = vm.stack.pop().unwrap_or_default().to_i32();
-            let a = vm.stack.pop().unwrap_or_default().to_i32();
+            let b = vm.stack.pop().map_or(0, |v| v.to_i32());
             let f: fn(i32, i32) -> i32 = $e;
-            vm.stack.push(Value::Int(i64::from(f(a, b))));
+            match vm.stack.last_mut() {
+                Some(a) => {
+                    let r = f(a.to_i32(), b);
+                    a.set_int(i64::from(r));
+                }
+                None => vm.stack.push(Value::Int(i64::from(f(0, b)))),
+            }
         }};
     }
     // A script-to-script call through the cache of the call site in `$f`: enter the callee
@@ -278,6 +290,76 @@ pub(crate) fn run(
                     let r = ar.apply(local!(a), f64::from(k));
                     vm.stack.set_f64(fb + d as usize, r);
                 }
+                // ---- array elements by a number (text indexes are the interpreter's) ----
+                Op::LoadGlobalElem(b, 1) => {
+                    let Some(top) = vm.stack.last_mut() else { stop!(Stop::Op, p - 1) };
+                    let Some(i) = direct_index(top) else { stop!(Stop::Op, p - 1) };
+                    *top = elems.get(b, i);
+                }
+                Op::StoreGlobalElem(b, 1, keep) => {
+                    let at = vm.stack.len().wrapping_sub(2);
+                    let Some(i) = vm.stack.get(at).and_then(direct_index) else { stop!(Stop::Op, p - 1) };
+                    let v = vm.stack.pop().unwrap_or_default();
+                    vm.stack.truncate(at);
+                    if keep {
+                        vm.stack.push(v.clone());
+                    }
+                    elems.set(b, i, v);
+                }
+                Op::LoadLocalElem(b, 1) if !running.toplevel && !running.elem_slots => {
+                    let Some(top) = vm.stack.last_mut() else { stop!(Stop::Op, p - 1) };
+                    let Some(i) = direct_index(top) else { stop!(Stop::Op, p - 1) };
+                    let v = match vm.frames.last().and_then(|f| f.dyn_locals.as_deref()) {
+                        Some(d) => d.elems.get(b, i),
+                        None => Value::Empty,
+                    };
+                    if let Some(top) = vm.stack.last_mut() {
+                        *top = v;
+                    }
+                }
+                Op::StoreLocalElem(b, 1, keep) if !running.toplevel && !running.elem_slots => {
+                    let at = vm.stack.len().wrapping_sub(2);
+                    let Some(i) = vm.stack.get(at).and_then(direct_index) else { stop!(Stop::Op, p - 1) };
+                    let v = vm.stack.pop().unwrap_or_default();
+                    vm.stack.truncate(at);
+                    if keep {
+                        vm.stack.push(v.clone());
+                    }
+                    if let Some(f) = vm.frames.last_mut() {
+                        f.dyn_locals.get_or_insert_with(Default::default).elems.set(b, i, v);
+                    }
+                }
+                Op::IntLL(io, a, b) => {
+                    let r = io.apply(local_i!(a), local_i!(b));
+                    vm.stack.push(Value::Int(i64::from(r)));
+                }
+                Op::IntLI(io, a, k) => {
+                    let r = io.apply(local_i!(a), k);
+                    vm.stack.push(Value::Int(i64::from(r)));
+                }
+                Op::IntSL(io, b) => {
+                    let y = local_i!(b);
+                    if let Some(top) = vm.stack.last_mut() {
+                        let r = io.apply(top.to_i32(), y);
+                        top.set_int(i64::from(r));
+                    }
+                }
+                Op::IntSI(io, k) => {
+                    if let Some(top) = vm.stack.last_mut() {
+                        let r = io.apply(top.to_i32(), k);
+                        top.set_int(i64::from(r));
+                    }
+                }
+                Op::JumpCmpSI(c, when, k, t) => {
+                    let a = match vm.stack.pop() {
+                        Some(Value::Int(i)) => i as f64,
+                        Some(v) => v.to_f64(),
+                        None => 0.0,
+                    };
+                    if c.test(a, f64::from(k)) == when {
+                        jump_to!(t);
+                    }
+                }
                 // ---- jumps ----
                 Op::Jump(t) => jump_to!(t),
                 Op::IncJumpLtLI(s, cost, k, t) => {
@@ -343,6 +425,10 @@ pub(crate) fn run(
                 | Op::LoadGlobalDyn
                 | Op::StoreGlobalDyn(_)
                 | Op::BuildName(..)
+                | Op::LoadGlobalElem(..)
+                | Op::StoreGlobalElem(..)
+                | Op::LoadLocalElem(..)
+                | Op::StoreLocalElem(..)
                 | Op::LoadField(_)
                 | Op::StoreField(..)
                 | Op::LoadFieldDyn

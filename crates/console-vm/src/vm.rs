@@ -249,36 +249,138 @@ impl Console {
         if f.func.toplevel { f.eval_scope } else { Some(top) }
     }
 
-    fn load_local_dyn(&mut self, name: Name) -> Value {
+    #[cold]
+    #[inline(never)]
+    fn local_outside(&mut self, text: &str) {
+        let loc = self.location();
+        self.error(&format!("{loc}local variable %{text} used outside a function"));
+    }
+
+    /// The local whose name is `text`, in the frame dynamic names refer to: a named slot,
+    /// else an array element (a name ending in digits), else a name made at run time.
+    pub(crate) fn load_local_text(&mut self, text: &str) -> Value {
         let Some(fi) = self.dyn_frame() else {
-            let loc = self.location();
-            let t = self.names.text(name).to_string();
-            self.error(&format!("{loc}local variable %{t} used outside a function"));
+            self.local_outside(text);
             return Value::Empty;
         };
         let f = &self.vm.frames[fi];
-        if let Some(&slot) = f.func.local_slots.get(&name) {
+        let n = self.names.lookup(text);
+        if let Some(n) = n
+            && let Some(&slot) = f.func.local_slots.get(&n)
+        {
             return self.vm.stack.get(f.base + slot as usize).cloned().unwrap_or_default();
         }
-        f.dyn_locals.as_ref().and_then(|m| m.get(&name).cloned()).unwrap_or_default()
+        let Some(d) = &f.dyn_locals else { return Value::Empty };
+        if let Some((b, i)) = crate::elements::split_elem(text) {
+            return match self.names.lookup(b) {
+                Some(b) => d.elems.get(b, i),
+                None => Value::Empty,
+            };
+        }
+        n.and_then(|n| d.names.get(&n).cloned()).unwrap_or_default()
     }
 
-    fn store_local_dyn(&mut self, name: Name, v: Value) {
+    /// Sets the local whose name is `text` (see [`Console::load_local_text`]).
+    pub(crate) fn store_local_text(&mut self, text: &str, v: Value) {
         let Some(fi) = self.dyn_frame() else {
-            let loc = self.location();
-            let t = self.names.text(name).to_string();
-            self.error(&format!("{loc}local variable %{t} used outside a function"));
+            self.local_outside(text);
             return;
         };
-        let f = &mut self.vm.frames[fi];
-        if let Some(&slot) = f.func.local_slots.get(&name) {
+        let f = &self.vm.frames[fi];
+        if let Some(n) = self.names.lookup(text)
+            && let Some(&slot) = f.func.local_slots.get(&n)
+        {
             let i = f.base + slot as usize;
             if let Some(s) = self.vm.stack.get_mut(i) {
                 *s = v;
             }
             return;
         }
-        f.dyn_locals.get_or_insert_with(Default::default).insert(name, v);
+        if let Some((b, i)) = crate::elements::split_elem(text) {
+            let b = self.names.intern(b);
+            let f = &mut self.vm.frames[fi];
+            f.dyn_locals.get_or_insert_with(Default::default).elems.set(b, i, v);
+        } else {
+            let n = self.names.intern(text);
+            let f = &mut self.vm.frames[fi];
+            f.dyn_locals.get_or_insert_with(Default::default).names.insert(n, v);
+        }
+    }
+
+    /// Pops the `k` indexes of an array element of `base`: the element's base and index when
+    /// they are numbers (no text made), else the variable's text name.
+    #[inline]
+    fn elem_key(&mut self, base: Name, k: u8) -> Result<(Name, u32), String> {
+        if k == 1
+            && let Some(top) = self.vm.stack.len().checked_sub(1)
+            && let Some(i) = self.vm.stack.get(top).and_then(crate::elements::direct_index)
+        {
+            self.vm.stack.truncate(top);
+            return Ok((base, i));
+        }
+        self.elem_key_other(base, k)
+    }
+
+    #[inline(never)]
+    fn elem_key_other(&mut self, base: Name, k: u8) -> Result<(Name, u32), String> {
+        let start = self.vm.stack.len().saturating_sub(k as usize);
+        let idx = self.vm.stack.from(start);
+        if let [r, j] = idx
+            && let (Some(r), Some(j)) = (crate::elements::direct_index(r), crate::elements::direct_index(j))
+        {
+            self.vm.stack.truncate(start);
+            return Ok((self.row_name(base, r), j));
+        }
+        let mut t = self.names.text(base).to_string();
+        for (n, v) in idx.iter().enumerate() {
+            if n > 0 {
+                t.push('_');
+            }
+            v.write_to(&mut t);
+        }
+        self.vm.stack.truncate(start);
+        Err(t)
+    }
+
+    /// The base of row `r` of a two-index array `base`: the name `base` + `r` + `_`.
+    fn row_name(&mut self, base: Name, r: u32) -> Name {
+        if let Some(&n) = self.rows.get(&(base, r)) {
+            return n;
+        }
+        let mut t = crate::elements::elem_text(self.names.text(base), r);
+        t.push('_');
+        let n = self.names.intern(&t);
+        self.rows.insert((base, r), n);
+        n
+    }
+
+    /// An element of a local array (see `elem_key`).
+    fn load_local_elem(&mut self, key: Result<(Name, u32), String>) -> Value {
+        let fi = self.dyn_frame();
+        match (key, fi) {
+            (Ok((b, i)), Some(fi)) if !self.vm.frames[fi].func.elem_slots => {
+                self.vm.frames[fi].dyn_locals.as_ref().map_or(Value::Empty, |d| d.elems.get(b, i))
+            }
+            (Ok((b, i)), _) => {
+                let t = crate::elements::elem_text(self.names.text(b), i);
+                self.load_local_text(&t)
+            }
+            (Err(t), _) => self.load_local_text(&t),
+        }
+    }
+
+    fn store_local_elem(&mut self, key: Result<(Name, u32), String>, v: Value) {
+        let fi = self.dyn_frame();
+        match (key, fi) {
+            (Ok((b, i)), Some(fi)) if !self.vm.frames[fi].func.elem_slots => {
+                self.vm.frames[fi].dyn_locals.get_or_insert_with(Default::default).elems.set(b, i, v);
+            }
+            (Ok((b, i)), _) => {
+                let t = crate::elements::elem_text(self.names.text(b), i);
+                self.store_local_text(&t, v);
+            }
+            (Err(t), _) => self.store_local_text(&t, v),
+        }
     }
 
     fn name_of(&mut self, v: &Value) -> Name {
@@ -348,7 +450,7 @@ impl Console {
                 entry,
                 plain: !self.trace && self.vm.rearm.is_none(),
             };
-            let (stop, at, fb) = stack_ops::run(&mut self.vm, &mut func, pc, base, &cx);
+            let (stop, at, fb) = stack_ops::run(&mut self.vm, &mut func, pc, base, &cx, &mut self.elems);
             (pc, base) = (at, fb);
             match stop {
                 Stop::Op => {}
@@ -405,34 +507,64 @@ impl Console {
                 Op::LoadLocalDyn => {
                     save_pc!();
                     let nv = self.pop();
-                    let n = self.name_of(&nv);
-                    let v = self.load_local_dyn(n);
+                    let v = self.load_local_text(&nv.as_text());
                     self.vm.stack.push(v);
                 }
                 Op::StoreLocalDyn(keep) => {
                     save_pc!();
                     let v = self.pop();
                     let nv = self.pop();
-                    let n = self.name_of(&nv);
                     if keep {
                         self.vm.stack.push(v.clone());
                     }
-                    self.store_local_dyn(n, v);
+                    self.store_local_text(&nv.as_text(), v);
                 }
                 Op::LoadGlobalDyn => {
                     let nv = self.pop();
-                    let n = self.name_of(&nv);
-                    let v = self.global(n);
+                    let v = self.global_by_text(&nv.as_text());
                     self.vm.stack.push(v);
                 }
                 Op::StoreGlobalDyn(keep) => {
                     let v = self.pop();
                     let nv = self.pop();
-                    let n = self.name_of(&nv);
                     if keep {
                         self.vm.stack.push(v.clone());
                     }
-                    self.set_global_name(n, v);
+                    self.set_global_by_text(&nv.as_text(), v);
+                }
+                // ---- array elements: `$s[%i]`, `%a[%i, %j]` ----
+                Op::LoadGlobalElem(b, k) => {
+                    let v = match self.elem_key(b, k) {
+                        Ok((b, i)) => self.elems.get(b, i),
+                        Err(t) => self.global_by_text(&t),
+                    };
+                    self.vm.stack.push(v);
+                }
+                Op::StoreGlobalElem(b, k, keep) => {
+                    let v = self.pop();
+                    let key = self.elem_key(b, k);
+                    if keep {
+                        self.vm.stack.push(v.clone());
+                    }
+                    match key {
+                        Ok((b, i)) => self.elems.set(b, i, v),
+                        Err(t) => self.set_global_by_text(&t, v),
+                    }
+                }
+                Op::LoadLocalElem(b, k) => {
+                    save_pc!();
+                    let key = self.elem_key(b, k);
+                    let v = self.load_local_elem(key);
+                    self.vm.stack.push(v);
+                }
+                Op::StoreLocalElem(b, k, keep) => {
+                    save_pc!();
+                    let v = self.pop();
+                    let key = self.elem_key(b, k);
+                    if keep {
+                        self.vm.stack.push(v.clone());
+                    }
+                    self.store_local_elem(key, v);
                 }
                 Op::BuildName(b, count) => {
                     let start = self.vm.stack.len().saturating_sub(count as usize);

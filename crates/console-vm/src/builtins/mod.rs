@@ -319,21 +319,7 @@ impl Console {
 
     /// Sets a local variable of the calling script function (for `nextToken`).
     pub(crate) fn set_caller_local(&mut self, name: crate::intern::Name, v: Value) {
-        let Some(top) = self.vm.frames.len().checked_sub(1) else { return };
-        let f = &self.vm.frames[top];
-        let fi = if f.func.toplevel { f.eval_scope } else { Some(top) };
-        let Some(fi) = fi else {
-            let t = self.names.text(name).to_string();
-            self.error(&format!("nextToken: local variable %{t} used outside a function"));
-            return;
-        };
-        let f = &mut self.vm.frames[fi];
-        if let Some(&slot) = f.func.local_slots.get(&name) {
-            if let Some(s) = self.vm.stack.get_mut(f.base + slot as usize) {
-                *s = v;
-            }
-        } else {
-            f.dyn_locals.get_or_insert_with(Default::default).insert(name, v);
-        }
+        let t = self.names.text(name).to_string();
+        self.store_local_text(&t, v);
     }
 }

@@ -76,6 +76,8 @@ pub(super) fn register(c: &mut Console) {
                 c.globals[i] = Value::Empty;
             }
         }
+        let names = &c.names;
+        c.elems.clear_where(|b, i| wildcard(&pat, &crate::elements::elem_text(names.text(b), i)));
     });
     c.register_function("export", 2, 4, "export(searchString [, fileName [, append]])", |c, a| {
         let pat = a.str(0).trim_start_matches('$').to_string();
@@ -85,6 +87,14 @@ pub(super) fn register(c: &mut Console) {
             if !c.globals[i].is_empty() && wildcard(&pat, n) {
                 let mut q = String::new();
                 crate::ast::quote(&c.globals[i].as_text(), '"', &mut q);
+                lines.push(format!("${n} = {q};"));
+            }
+        }
+        for (b, i, v) in c.elems.iter() {
+            let n = crate::elements::elem_text(c.names.text(b), i);
+            if wildcard(&pat, &n) {
+                let mut q = String::new();
+                crate::ast::quote(&v.as_text(), '"', &mut q);
                 lines.push(format!("${n} = {q};"));
             }
         }

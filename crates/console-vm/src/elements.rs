@@ -1,0 +1,329 @@
+//! Array variables without a string per access (issue 32).
+//!
+//! In V12 `$s[%i]` is the variable whose name is the text `s` followed by the index's text, so
+//! `$s[12]`, `$s @ 12` (looked up by text), `$s1[2]` and `$s12` all name one variable. Here a
+//! name that ends in decimal digits is kept as an *element*: a base name and an integer, split
+//! from the text by one rule ([`split_elem`]) so that every spelling of one text gives the same
+//! pair. `$s[%i]` with a numeric index makes the pair from the base and the number directly
+//! (no text, no hashing of text); the text is built only when something names the variable
+//! by text, and then split by the same rule.
+//!
+//! The rule: the index is the longest suffix of the name's trailing digits that has no leading
+//! zero (`0` itself is one) and at most [`MAX_INDEX_DIGITS`] digits; the rest is the base,
+//! which must not be empty. `s12` → (`s`, 12); `s05` → (`s0`, 5); `s00` → (`s0`, 0);
+//! `x1234567890` → (`x1`, 234567890); `s-1` → (`s-`, 1); `12` and `foo` are plain names.
+
+use crate::intern::{FastBuild, Name};
+use crate::value::Value;
+use hashbrown::HashMap;
+
+/// Most digits an element's index has (so it fits a `u32`).
+pub(crate) const MAX_INDEX_DIGITS: usize = 9;
+
+/// Splits a variable name into its element base and index (see the module's rule), or `None`
+/// for a plain name.
+pub(crate) fn split_elem(name: &str) -> Option<(&str, u32)> {
+    let b = name.as_bytes();
+    let digits = b.iter().rev().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 {
+        return None;
+    }
+    // The longest suffix of at most MAX_INDEX_DIGITS digits without a leading zero.
+    let mut start = b.len() - digits.min(MAX_INDEX_DIGITS);
+    while start < b.len() - 1 && b[start] == b'0' {
+        start += 1;
+    }
+    if start == 0 {
+        return None;
+    }
+    let mut idx: u32 = 0;
+    for &c in &b[start..] {
+        idx = idx * 10 + u32::from(c - b'0');
+    }
+    Some((&name[..start], idx))
+}
+
+/// True when a base name can take a numeric index directly: `base` followed by an index's
+/// digits splits back into `base` and that index (the base is not empty and does not end in
+/// a digit).
+pub(crate) fn direct_base(base: &str) -> bool {
+    base.as_bytes().last().is_some_and(|c| !c.is_ascii_digit())
+}
+
+/// The index a value names when it follows a [`direct_base`]: a whole number in
+/// `0..10^MAX_INDEX_DIGITS` whose text is its plain digits (a double prints so below 10^6:
+/// `%g`), or text that is such digits. `None` for anything else (the text path handles it).
+#[inline]
+pub(crate) fn direct_index(v: &Value) -> Option<u32> {
+    match v {
+        Value::Float(f) => {
+            let f = *f;
+            if (0.0..1e6).contains(&f) && f.fract() == 0.0 && f.is_sign_positive() {
+                Some(f as u32)
+            } else {
+                None
+            }
+        }
+        Value::Int(i) => {
+            if (0..1_000_000_000).contains(i) {
+                Some(*i as u32)
+            } else {
+                None
+            }
+        }
+        Value::Str(s) => {
+            let b = s.as_bytes();
+            if b.is_empty() || b.len() > MAX_INDEX_DIGITS || (b[0] == b'0' && b.len() > 1) {
+                return None;
+            }
+            let mut idx: u32 = 0;
+            for &c in b {
+                if !c.is_ascii_digit() {
+                    return None;
+                }
+                idx = idx * 10 + u32::from(c - b'0');
+            }
+            Some(idx)
+        }
+        Value::Empty => None,
+    }
+}
+
+/// Indexes below this may grow the dense part (a larger one goes to the sparse map unless
+/// the dense part is already near it).
+const DENSE_SLACK: usize = 64;
+
+/// The elements of one base: a dense part for small indexes filled from 0 and a map for
+/// the rest. An index below `dense.len()` is only ever in the dense part.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct ElemSet {
+    dense: Vec<Value>,
+    sparse: HashMap<u32, Value, FastBuild>,
+}
+
+impl ElemSet {
+    #[inline]
+    pub(crate) fn get(&self, i: u32) -> Value {
+        match self.dense.get(i as usize) {
+            Some(v) => v.clone(),
+            None => self.sparse_get(i),
+        }
+    }
+
+    #[inline(never)]
+    fn sparse_get(&self, i: u32) -> Value {
+        if self.sparse.is_empty() {
+            return Value::Empty;
+        }
+        self.sparse.get(&i).cloned().unwrap_or_default()
+    }
+
+    /// Writes element `i` (`""` unsets it).
+    #[inline]
+    pub(crate) fn set(&mut self, i: u32, v: Value) {
+        let i = i as usize;
+        if let Some(slot) = self.dense.get_mut(i) {
+            *slot = v;
+        } else {
+            self.set_other(i, v);
+        }
+    }
+
+    #[inline(never)]
+    fn set_other(&mut self, i: usize, v: Value) {
+        let len = self.dense.len();
+        if i < len.saturating_mul(2).max(DENSE_SLACK) {
+            if v.is_empty() && !self.sparse.contains_key(&(i as u32)) {
+                return;
+            }
+            // Grow the dense part to cover `i`, taking over what the map held below it.
+            let new_len = (i + 1).max(len + len / 2);
+            self.dense.resize(new_len, Value::Empty);
+            if !self.sparse.is_empty() {
+                let moved: Vec<u32> =
+                    self.sparse.keys().copied().filter(|&k| (k as usize) < new_len).collect();
+                for k in moved {
+                    if let Some(x) = self.sparse.remove(&k) {
+                        self.dense[k as usize] = x;
+                    }
+                }
+            }
+            self.dense[i] = v;
+        } else if v.is_empty() {
+            self.sparse.remove(&(i as u32));
+        } else {
+            self.sparse.insert(i as u32, v);
+        }
+    }
+
+    /// The set elements, `(index, value)`, in no particular order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (u32, &Value)> {
+        self.dense
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (i as u32, v))
+            .chain(self.sparse.iter().map(|(&i, v)| (i, v)))
+            .filter(|(_, v)| !v.is_empty())
+    }
+
+    /// Unsets the elements for which `f` says so.
+    pub(crate) fn clear_where(&mut self, mut f: impl FnMut(u32) -> bool) {
+        for (i, v) in self.dense.iter_mut().enumerate() {
+            if !v.is_empty() && f(i as u32) {
+                *v = Value::Empty;
+            }
+        }
+        self.sparse.retain(|&i, _| !f(i));
+    }
+}
+
+/// Elements by base name (the globals' arrays, a frame's): the sets in a list, found through
+/// a map by base, with the last base used remembered (a loop over one array finds it without
+/// hashing).
+#[derive(Debug, Default, Clone)]
+pub(crate) struct ElemStore {
+    sets: Vec<(Name, ElemSet)>,
+    by_base: HashMap<Name, u32, FastBuild>,
+    /// `(base.0, position in sets)` of the last base found (meaningless while `sets` is empty).
+    last: std::cell::Cell<(u32, u32)>,
+}
+
+impl ElemStore {
+    #[inline]
+    fn find(&self, base: Name) -> Option<usize> {
+        let (b, i) = self.last.get();
+        if b == base.0 && (i as usize) < self.sets.len() {
+            return Some(i as usize);
+        }
+        self.find_other(base)
+    }
+
+    #[inline(never)]
+    fn find_other(&self, base: Name) -> Option<usize> {
+        let i = *self.by_base.get(&base)?;
+        self.last.set((base.0, i));
+        Some(i as usize)
+    }
+
+    /// Element `i` of `base` (`""` when unset).
+    #[inline]
+    pub(crate) fn get(&self, base: Name, i: u32) -> Value {
+        match self.find(base).and_then(|s| self.sets.get(s)) {
+            Some((_, set)) => set.get(i),
+            None => Value::Empty,
+        }
+    }
+
+    /// Writes element `i` of `base` (`""` unsets it).
+    #[inline]
+    pub(crate) fn set(&mut self, base: Name, i: u32, v: Value) {
+        match self.find(base) {
+            Some(s) => {
+                if let Some((_, set)) = self.sets.get_mut(s) {
+                    set.set(i, v);
+                }
+            }
+            None => self.set_new(base, i, v),
+        }
+    }
+
+    #[inline(never)]
+    fn set_new(&mut self, base: Name, i: u32, v: Value) {
+        if v.is_empty() {
+            return;
+        }
+        let s = self.sets.len() as u32;
+        let mut set = ElemSet::default();
+        set.set(i, v);
+        self.sets.push((base, set));
+        self.by_base.insert(base, s);
+        self.last.set((base.0, s));
+    }
+
+    /// Every set element, `(base, index, value)`.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (Name, u32, &Value)> {
+        self.sets.iter().flat_map(|(b, set)| set.iter().map(move |(i, v)| (*b, i, v)))
+    }
+
+    /// Unsets the elements for which `f(base, index)` says so.
+    pub(crate) fn clear_where(&mut self, mut f: impl FnMut(Name, u32) -> bool) {
+        for (b, set) in self.sets.iter_mut() {
+            let b = *b;
+            set.clear_where(|i| f(b, i));
+        }
+    }
+}
+
+/// The text name of element `i` of `base`.
+pub(crate) fn elem_text(base: &str, i: u32) -> String {
+    let mut s = String::with_capacity(base.len() + 10);
+    s.push_str(base);
+    let _ = std::fmt::Write::write_fmt(&mut s, format_args!("{i}"));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_rule() {
+        assert_eq!(split_elem("s12"), Some(("s", 12)));
+        assert_eq!(split_elem("s0"), Some(("s", 0)));
+        assert_eq!(split_elem("s05"), Some(("s0", 5)));
+        assert_eq!(split_elem("s00"), Some(("s0", 0)));
+        assert_eq!(split_elem("s100"), Some(("s", 100)));
+        assert_eq!(split_elem("x1234567890"), Some(("x1", 234567890)));
+        assert_eq!(split_elem("x1000000000"), Some(("x100000000", 0)));
+        assert_eq!(split_elem("s-1"), Some(("s-", 1)));
+        assert_eq!(split_elem("a3_4"), Some(("a3_", 4)));
+        assert_eq!(split_elem("12"), None);
+        assert_eq!(split_elem("012"), Some(("0", 12)));
+        assert_eq!(split_elem("foo"), None);
+        assert_eq!(split_elem(""), None);
+    }
+
+    #[test]
+    fn direct_forms_split_back() {
+        // A direct base and a direct index always split back into themselves.
+        for base in ["s", "a3_", "Foo::bar_", "x."] {
+            assert!(direct_base(base));
+            for i in [0u32, 1, 9, 10, 99, 100, 12345, 999_999_999] {
+                let t = elem_text(base, i);
+                assert_eq!(split_elem(&t), Some((base, i)), "{t}");
+            }
+        }
+        assert!(!direct_base("s1"));
+        assert!(!direct_base(""));
+        assert_eq!(direct_index(&Value::Float(5.0)), Some(5));
+        assert_eq!(direct_index(&Value::Float(-0.0)), None);
+        assert_eq!(direct_index(&Value::Float(1e6)), None);
+        assert_eq!(direct_index(&Value::Float(0.5)), None);
+        assert_eq!(direct_index(&Value::Int(-1)), None);
+        assert_eq!(direct_index(&Value::from("007")), None);
+        assert_eq!(direct_index(&Value::from("0")), Some(0));
+        assert_eq!(direct_index(&Value::from("70")), Some(70));
+        assert_eq!(direct_index(&Value::from("7a")), None);
+    }
+
+    #[test]
+    fn dense_and_sparse() {
+        let mut s = ElemSet::default();
+        s.set(1_000_000, Value::Int(1));
+        s.set(3, Value::Int(3));
+        assert_eq!(s.get(1_000_000).to_string(), "1");
+        assert_eq!(s.get(3).to_string(), "3");
+        assert_eq!(s.get(4).to_string(), "");
+        s.set(200, Value::Int(200));
+        s.set(100, Value::Int(100));
+        assert_eq!(s.get(100).to_string(), "100");
+        assert_eq!(s.get(200).to_string(), "200");
+        let mut all: Vec<u32> = s.iter().map(|(i, _)| i).collect();
+        all.sort_unstable();
+        assert_eq!(all, vec![3, 100, 200, 1_000_000]);
+        s.clear_where(|i| i >= 200);
+        assert_eq!(s.get(200).to_string(), "");
+        assert_eq!(s.get(1_000_000).to_string(), "");
+        assert_eq!(s.get(100).to_string(), "100");
+    }
+}

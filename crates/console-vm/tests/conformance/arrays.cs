@@ -1,0 +1,82 @@
+// Array variables: `$s[%i]` is the variable named `s` followed by the index's text, however
+// it is spelled (issue 32 keeps arrays apart from the text, never apart from the name).
+$s[12] = "twelve";
+echo($s12 SPC $s1[2] SPC $s["12"]);
+$x = "s" @ 12;
+eval("echo($" @ $x @ ");");
+$s1[2] = "again";
+echo($s[12]);
+$s0[5] = "s05";
+echo($s05 SPC $s[5] @ "|");
+$s[5] = "five";
+echo($s[5] SPC $s05);
+$s["007"] = "bond";
+echo($s007 SPC $s[7] @ "|" SPC $s00[7]);
+$s[-1] = "minus";
+echo($s["-1"]);
+$s[1.5] = "half";
+echo($s["1.5"]);
+$f = 2.0;
+$s[$f * 3] = "six";
+echo($s6);
+// A double that %g prints with an exponent names that text, as in V12.
+$big[1000000 * 1.0] = "e";
+echo($big["1e+06"] @ "|" @ $big[1000000]);
+$big[1000000] = "i";
+echo($big1000000);
+// Two indexes join with `_`.
+$g[3, 4] = "g34";
+echo($g3_4 SPC $g[3 @ "_" @ 4] SPC $g3_[4]);
+$g["a", 1] = "ga1";
+echo($ga_1);
+// Compound assignment.
+$n[2] = 5;
+$n[2] += 3;
+$n[2]++;
+echo($n2);
+// Local arrays in a function.
+function loc()
+{
+   for (%i = 0; %i < 5; %i++)
+      %a[%i] = %i * %i;
+   %t = "";
+   for (%i = 0; %i < 5; %i++)
+      %t = %t @ %a[%i] @ ",";
+   %a[1, 2] += 7;
+   return %t SPC %a["4"] SPC %a[1, 2];
+}
+echo(loc());
+// A named local that ends in digits is the same variable as the element.
+function slot()
+{
+   %p1 = "named";
+   %r = %p[1];
+   %p[1] = "elem";
+   return %r SPC %p1;
+}
+echo(slot());
+// eval inside a function sees the function's array elements.
+function ev()
+{
+   %q[3] = "three";
+   eval("%w = %q3;");
+   return %w;
+}
+echo(ev());
+// Unset elements are empty; "" unsets.
+$u[9] = "x";
+$u[9] = "";
+echo("[" @ $u[9] @ "]");
+// export and deleteVariables see elements by their text.
+$ex[1] = "one";
+$ex[20] = "twenty";
+$exa = "plain";
+export("$ex*");
+deleteVariables("$ex2*");
+echo($ex[1] SPC "[" @ $ex[20] @ "]" SPC $exa);
+deleteVariables("$ex*");
+echo("[" @ $ex1 @ $exa @ "]");
+// Sparse and large indexes.
+$sp[123456789] = "far";
+$sp[0] = "near";
+echo($sp123456789 SPC $sp0);
