@@ -172,7 +172,13 @@ pub struct Console {
     pub(crate) quit: bool,
     /// The remote debugger's parts (boxed: the interpreter's hot fields stay together).
     pub(crate) debug: Box<crate::debug_link::DebugParts>,
+    /// The host's datablock check, run as each datablock is defined ([`Console::set_preload`]).
+    pub(crate) preload: Option<Box<PreloadHook>>,
 }
+
+/// The host's `preload` of a datablock: checks (and may correct) its fields when it is
+/// defined or redefined; `Err` deletes it, as V12 deletes a datablock whose preload failed.
+pub type PreloadHook = dyn FnMut(&mut Console, ObjectId) -> Result<(), String>;
 
 impl fmt::Debug for Console {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -209,6 +215,34 @@ impl Console {
             config,
             quit: false,
             debug: Box::default(),
+            preload: None,
+        }
+    }
+
+    /// Runs `hook` on each datablock as it is defined or redefined, before its `onAdd` (V12's
+    /// `SimDataBlock::preload`): the host checks the fields its engine classes read, warns
+    /// about junk and keeps defaults. When the hook returns `Err`, the datablock is deleted
+    /// with the error `preload failed for NAME: reason`.
+    pub fn set_preload(&mut self, hook: Box<PreloadHook>) {
+        self.preload = Some(hook);
+    }
+
+    /// Runs the preload hook on datablock `id`; false when it failed (the datablock is gone).
+    pub(crate) fn run_preload(&mut self, id: ObjectId) -> bool {
+        let Some(mut hook) = self.preload.take() else { return true };
+        let result = hook(self, id);
+        if self.preload.is_none() {
+            self.preload = Some(hook);
+        }
+        match result {
+            Ok(()) => true,
+            Err(reason) => {
+                let name = self.object(id).and_then(|o| o.name).map(|n| self.name_text(n).to_string());
+                let name = name.unwrap_or_else(|| id.to_string());
+                self.error(&format!("preload failed for {name}: {reason}"));
+                self.delete_object(id);
+                false
+            }
         }
     }
 
@@ -612,6 +646,25 @@ impl Console {
         all.push(Value::Int(i64::from(id)));
         all.extend_from_slice(args);
         Some(self.invoke(res, Some(id), &all))
+    }
+
+    /// Reads a text file as the scripts' file functions do: through the file source (the
+    /// host's resource manager) when there is one, else from the file root; a path that
+    /// climbs out is refused. Files over 64 MiB are refused. Latin-1 or UTF-8.
+    pub fn read_file_text(&self, path: &str) -> Result<String, String> {
+        const MAX: u64 = 64 << 20;
+        let bytes = match &self.files.source {
+            Some(src) => src.read(path)?,
+            None => {
+                let p = self.resolve_path(path).ok_or_else(|| format!("{path} is outside the mod folder"))?;
+                let len = std::fs::metadata(&p).map_err(|e| format!("{path}: {e}"))?.len();
+                if len > MAX {
+                    return Err(format!("{path} is larger than 64 MiB"));
+                }
+                std::fs::read(&p).map_err(|e| format!("{path}: {e}"))?
+            }
+        };
+        Ok(decode_source(&bytes))
     }
 
     /// Maps a path to a file inside the file root (or the current directory when there is none).

@@ -30,7 +30,8 @@ mod vm;
 pub use builtins::{collapse_escape, expand_escape};
 pub use bytecode::{Callable, GLOBAL_NS, MAX_ARGS, NativeId, NsId};
 pub use console::{
-    CallArgs, Console, ConsoleConfig, ConsoleError, ERROR_BUDGET_COST, NativeBody, NativeFn, decode_source,
+    CallArgs, Console, ConsoleConfig, ConsoleError, ERROR_BUDGET_COST, NativeBody, NativeFn, PreloadHook,
+    decode_source,
 };
 pub use intern::Name;
 pub use object::{

@@ -424,7 +424,7 @@ impl Console {
                     o.dynamic.insert(k, v);
                 }
             }
-            self.vm.new_stack[n - 1].id = Some(old);
+            self.vm.new_stack[n - 1].id = self.run_preload(old).then_some(old);
             return;
         }
         let parent = if n >= 2 { self.vm.new_stack[n - 2].id } else { None };
@@ -475,6 +475,9 @@ impl Console {
         };
         if let Some(g) = group {
             self.set_add(g, id);
+        }
+        if datablock && !self.run_preload(id) {
+            return id;
         }
         self.call_method_if_exists(id, "onAdd", &[]);
         id

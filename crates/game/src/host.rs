@@ -186,6 +186,8 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
     let mission = crate::mission::install(&mut con, resources.clone());
     let remote = RemoteCommands::register(&mut con);
     let shared = Rc::new(RefCell::new(Shared::default()));
+    // The game objects live in the world's container beside its terrain and interiors.
+    shared.borrow_mut().container = Some(mission.borrow().container.clone());
     let requests: Requests = Rc::default();
     register_script_functions(&mut con, &requests);
     register_demo_functions(&mut con, &requests);
@@ -338,6 +340,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                         }
                         let _ = s.driver.borrow_mut().pump(now, &NoObjects, &mut s.no_ghosts);
                     }
+                    crate::placement::clear(&mut shared.borrow_mut());
                     shared.borrow_mut().world = None;
                 }
                 Request::Connect(addr, args) => {

@@ -11,18 +11,28 @@
 //! A game's rules and scripts live in its mod folder (the example game: `examples/game`).
 
 pub mod browser;
+pub mod classes;
 pub mod client;
+pub mod damage;
 mod debug_pause;
+pub mod file_object;
 pub mod host;
+pub mod images;
+mod impacts;
 pub mod journal;
 pub mod listen;
 pub mod mission;
 pub mod mod_files;
+pub mod mount;
 pub mod net_security;
 pub mod objects;
 mod owners;
+pub mod placement;
+pub mod projectiles;
 pub mod server;
 pub mod state;
+pub mod vehicles;
+pub mod weapons;
 
 use std::rc::Rc;
 use std::sync::Arc;
@@ -64,11 +74,21 @@ pub struct PlayerTuning {
     /// them, which over a laggy link disagrees with the server whenever players crowd: a game
     /// whose players mostly crowd may prefer to let them pass.
     pub collide: bool,
+    /// Flies (a flying vehicle): the move's z climbs and sinks, no gravity.
+    pub flies: bool,
+    /// The box it moves as (half extents; its feet at its position).
+    pub half_extents: glam::Vec3,
 }
 
 impl Default for PlayerTuning {
     fn default() -> Self {
-        PlayerTuning { max_speed: 8.0, jump_speed: 8.0, collide: true }
+        PlayerTuning {
+            max_speed: 8.0,
+            jump_speed: 8.0,
+            collide: true,
+            flies: false,
+            half_extents: Motion::default().half_extents,
+        }
     }
 }
 
@@ -76,6 +96,9 @@ impl PlayerTuning {
     /// The tuning of datablock `db` (unset or junk fields keep the defaults; speeds are
     /// clamped to what the network can carry).
     pub fn of_datablock(con: &Console, db: v12_console_vm::ObjectId) -> Self {
+        if classes::is_a(con, db, "VehicleData") {
+            return vehicles::tuning(con, db);
+        }
         let num = |field: &str| {
             let v = con.get_field(db, field);
             let f = v.to_f64();
@@ -92,20 +115,21 @@ impl PlayerTuning {
                 let v = con.get_field(db, "playerCollisions");
                 if v.as_text().trim().is_empty() { d.collide } else { v.truthy() }
             },
+            ..d
         }
     }
 }
 
 /// A shape's collision box as half extents, from its datablock's `boundingBox` ("x y z", the
 /// full size in metres, the field PlayerData has in V12; V12 took a static shape's box from its
-/// shape file, which this engine does not load yet). Unset: a 1 m cube. Junk (not three
-/// positive numbers): the 1 m cube and `Err` with the text, for the caller to report.
-pub fn shape_half_extents(con: &Console, db: v12_console_vm::ObjectId) -> Result<glam::Vec3, String> {
-    let cube = glam::Vec3::splat(0.5);
+/// shape file, which this engine does not load on the server). Unset: `Ok(None)` (the class's
+/// default box, [`default_half_extents`]). Junk (not three positive numbers): `Err` with the
+/// text, for the caller to report.
+pub fn shape_half_extents(con: &Console, db: v12_console_vm::ObjectId) -> Result<Option<glam::Vec3>, String> {
     let v = con.get_field(db, "boundingBox");
     let text = v.as_text();
     if text.trim().is_empty() {
-        return Ok(cube);
+        return Ok(None);
     }
     let size: Vec<f32> = text
         .split_whitespace()
@@ -113,9 +137,25 @@ pub fn shape_half_extents(con: &Console, db: v12_console_vm::ObjectId) -> Result
         .collect();
     match size[..] {
         [x, y, z] => {
-            Ok(glam::Vec3::new(x, y, z).clamp(glam::Vec3::splat(0.05), glam::Vec3::splat(500.0)) / 2.0)
+            Ok(Some(glam::Vec3::new(x, y, z).clamp(glam::Vec3::splat(0.05), glam::Vec3::splat(500.0)) / 2.0))
         }
         _ => Err(text.into_owned()),
+    }
+}
+
+/// The box (half extents) of a class's objects when their datablock sets none: a player's
+/// 0.8 × 0.8 × 1.8 m, an item's 0.7 m cube, a shot's 0.2 m, a 1 m cube for shapes, a
+/// vehicle's 3 × 6 × 2.4 m (its datablock class refines it, `vehicles::default_box`).
+pub fn default_half_extents(class: state::GameClass) -> glam::Vec3 {
+    use state::GameClass as C;
+    match class {
+        C::Player => Motion::default().half_extents,
+        C::Item => glam::Vec3::splat(0.35),
+        C::Projectile => glam::Vec3::splat(0.1),
+        C::Camera => glam::Vec3::splat(0.25),
+        C::Vehicle => glam::Vec3::new(1.5, 3.0, 1.2),
+        C::ForceField => glam::Vec3::new(2.0, 0.25, 2.0),
+        C::StaticShape | C::Turret | C::Trigger => glam::Vec3::splat(0.5),
     }
 }
 
@@ -126,15 +166,16 @@ pub const WORLD_GRAVITY: f32 = 20.0;
 /// on the mission's ground with gravity once there is one (`None` before a client has the
 /// world: the flat arena), at the speeds of the player's datablock.
 pub fn motion(ground: Option<Rc<dyn StaticGeometry>>, tuning: PlayerTuning) -> Motion {
-    let gravity = if ground.is_some() { WORLD_GRAVITY } else { 0.0 };
+    let gravity = if ground.is_some() && !tuning.flies { WORLD_GRAVITY } else { 0.0 };
     Motion {
         max_speed: tuning.max_speed,
         damping: 0.8,
-        arena_half: 50.0,
+        arena_half: if tuning.flies { 2048.0 } else { 50.0 },
         gravity,
         ground,
         jump_speed: tuning.jump_speed,
-        ..Motion::default()
+        half_extents: tuning.half_extents,
+        fly: tuning.flies,
     }
 }
 

@@ -16,7 +16,7 @@ use v12_sim::container::{Obstacles, StaticGeometry};
 use v12_sim::datablock::{is_datablocks_ack, send_datablocks};
 use v12_sim::game_connection::{self as gc, ServerGameConnection};
 use v12_sim::remote_command::RemoteCommands;
-use v12_sim::scene::{ControlState, Motion, TICK_SECONDS, settled_state_hash};
+use v12_sim::scene::{ControlState, Motion, settled_state_hash};
 use v12_world::mission::WorldObjectGhost;
 
 /// The server: network, scene, per-client GameConnections, and the game's Rust half.
@@ -79,10 +79,19 @@ pub(crate) enum GameEvent {
     Trigger { obj: u32, slot: u8, down: bool },
     /// A player touched an item: `%data.onCollision(%obj, %col)`.
     Collision { obj: u32, col: u32 },
-    /// A projectile hit a player (`col`), a wall or the ground, or expired:
-    /// `%data.onCollision(%proj, %col, %fade, %pos, %normal)` for a player, then
+    /// A projectile hit something (`col`, a console id: a shape, the terrain, an interior) or
+    /// expired: `%data.onCollision(%proj, %col, %fade, %pos, %normal)` for a hit, then
     /// `%data.onExplode(%proj, %pos, %fade)`; then it is deleted.
-    Explode { proj: u32, col: Option<u32>, pos: Vec3 },
+    Explode { proj: u32, col: Option<u32>, pos: Vec3, normal: Vec3 },
+    /// A beam took (`on`) or lost its target (console id): `%data.zapTarget(%proj, %target,
+    /// %source)` / `unzapTarget`.
+    Zap { proj: u32, target: u32, on: bool },
+    /// What an image's state asked for (`crate::weapons`).
+    Image(crate::weapons::ImageEffect),
+    /// A shape hit something hard (`crate::impacts`).
+    Impact(crate::impacts::Impact),
+    /// A repair or a beam changed a damage level: (scene id, new level).
+    Damage { obj: u32, level: f32 },
     /// Console ids: `%data.onEnterTrigger(%trigger, %obj)`.
     EnterTrigger { trigger: u32, obj: u32 },
     /// Console ids: `%data.onLeaveTrigger(%trigger, %obj)`.
@@ -208,6 +217,10 @@ pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
     let Some(world) = sh.world.as_mut() else { return out };
     // Control objects: apply the clients' moves; a trigger pressed or released is an event.
     let frozen = sh.frozen;
+    // Control objects that do not move under their moves: riders (their seat moves them) and
+    // frozen vehicles.
+    let still: BTreeSet<u32> =
+        sh.objects.iter().filter(|(_, g)| g.mount.is_some() || g.frozen).map(|(id, _)| *id).collect();
     for (g, &(tuning, flying)) in s.clients.values_mut().zip(&controlled) {
         // Each player walks at its datablock's speeds (into everyone else, if it collides).
         let walk_on: Rc<dyn StaticGeometry> = match (&obstacles, &shapes_only) {
@@ -219,7 +232,7 @@ pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
             _ => s.ground.clone(),
         };
         let m = motion(Some(walk_on), tuning);
-        if frozen {
+        if frozen || g.control_object().is_some_and(|p| still.contains(&p)) {
             // The moves are taken (acknowledged) but change nothing.
             let held = g.control_object().and_then(|p| world.get(p).map(|o| (p, o.state)));
             let _ = g.process_tick(world, &m);
@@ -233,6 +246,14 @@ pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
         // A Camera flies; everything else walks on the mission's ground.
         let moves = g.process_tick(world, if flying { &camera } else { &m });
         if let Some(p) = g.control_object() {
+            // V12's Player: the fire triggers hold the images in slots 0 and 1.
+            if let (Some(mv), Some(obj)) = (moves.last(), sh.objects.get_mut(&p)) {
+                for (slot, img) in obj.images.iter_mut().take(2).enumerate() {
+                    if let Some(img) = img {
+                        img.image.trigger = mv.triggers[slot];
+                    }
+                }
+            }
             let held = s.held.entry(p).or_insert([false; 6]);
             for mv in &moves {
                 for (slot, (now, was)) in mv.triggers.iter().zip(held.iter_mut()).enumerate() {
@@ -272,17 +293,48 @@ pub(crate) fn run_game_events(con: &mut Console, shared: &Rc<RefCell<Shared>>, e
                     );
                 }
             }
-            GameEvent::Explode { proj, col, pos } => {
+            GameEvent::Explode { proj, col, pos, normal } => {
                 let Some((data, p)) = obj(proj) else { continue };
                 let at = Value::from(format!("{} {} {}", pos.x, pos.y, pos.z));
-                if let Some((_, c)) = col.and_then(obj) {
-                    let args =
-                        [Value::from(p), Value::from(c), Value::from(1), at.clone(), Value::from("0 0 1")];
+                if let Some(c) = col.filter(|c| con.object(*c).is_some()) {
+                    let n = Value::from(format!("{} {} {}", normal.x, normal.y, normal.z));
+                    let args = [Value::from(p), Value::from(c), Value::from(1), at.clone(), n];
                     con.call_method_name_if_exists(data, names.on_collision, &args);
                 }
-                con.call_method_name_if_exists(data, names.on_explode, &[Value::from(p), at, Value::from(1)]);
-                con.delete_object(p);
+                if con.object(p).is_some() {
+                    con.call_method_name_if_exists(
+                        data,
+                        names.on_explode,
+                        &[Value::from(p), at, Value::from(1)],
+                    );
+                    con.delete_object(p);
+                }
             }
+            GameEvent::Zap { proj, target, on } => {
+                let Some((data, p)) = obj(proj) else { continue };
+                if con.object(target).is_none() {
+                    continue;
+                }
+                let source = shared
+                    .borrow()
+                    .objects
+                    .get(&proj)
+                    .and_then(|g| g.source)
+                    .and_then(obj)
+                    .map_or(0, |(_, c)| c);
+                let callback = if on { "zapTarget" } else { "unzapTarget" };
+                con.call_method_if_exists(
+                    data,
+                    callback,
+                    &[Value::from(p), Value::from(target), Value::from(source)],
+                );
+            }
+            GameEvent::Image(ref e) => {
+                let e = crate::weapons::ImageEffect { obj: e.obj, slot: e.slot, effect: e.effect.clone() };
+                crate::weapons::run_effects(con, shared, vec![e]);
+            }
+            GameEvent::Impact(i) => crate::impacts::run(con, shared, &[i]),
+            GameEvent::Damage { obj: o, level } => crate::damage::set_damage(con, shared, o, level),
             GameEvent::EnterTrigger { trigger, obj: o } | GameEvent::LeaveTrigger { trigger, obj: o } => {
                 let Some(data) = trig(trigger) else { continue };
                 if con.object(o).is_none() {
@@ -339,32 +391,27 @@ pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: 
             _ => {}
         }
     }
-    // Projectiles fly straight (clients extrapolate them from the create, so they are not
-    // re-sent) or, ballistic, fall; they hit players other than their source, and stop at
-    // walls and the ground.
-    for (&id, g) in sh.objects.iter_mut().filter(|(_, g)| g.class == GameClass::Projectile && !g.exploded) {
-        let Some(o) = world.get_mut(id) else { continue };
-        g.ticks_left = g.ticks_left.saturating_sub(1);
-        let before = o.state.pos;
-        if g.gravity == 0.0 {
-            o.advance_unsent(TICK_SECONDS);
-        } else {
-            // A falling shot's velocity changes each tick, so its state is sent (dead reckoning
-            // between updates stays within a few centimetres).
-            let mut st = o.state;
-            st.vel.z -= g.gravity * TICK_SECONDS;
-            st.pos += st.vel * TICK_SECONDS;
-            o.set_state(st);
+    // Every object's box where it stands now, then the shots fly through the container
+    // (`crate::projectiles`) and expire at the end of their lives or far outside the world.
+    crate::placement::place_all(sh);
+    let muzzle = |s: &Shared, obj: u32, slot: usize| crate::weapons::muzzle(s, obj, slot);
+    for (proj, outcome) in crate::projectiles::step_all(sh, ground.as_ref(), &muzzle) {
+        match outcome {
+            crate::projectiles::Outcome::Explode { col, pos, normal } => {
+                if let Some(g) = sh.objects.get_mut(&proj) {
+                    g.exploded = true;
+                }
+                out.push(GameEvent::Explode { proj, col, pos, normal });
+            }
+            crate::projectiles::Outcome::Zap { target, on } => out.push(GameEvent::Zap { proj, target, on }),
         }
-        let pos = o.state.pos;
-        let wall = ground.cast_ray(before, pos).map(|(t, _)| before.lerp(pos, t));
-        let hit =
-            players.iter().find(|(p, at)| Some(*p) != g.source && at.distance(pos) < 1.2).map(|(p, _)| *p);
-        // Outside the mission area (the arena and a margin) or at the end of its life.
-        let gone = g.ticks_left == 0 || pos.x.abs() > 60.0 || pos.y.abs() > 60.0;
-        if hit.is_some() || wall.is_some() || gone {
+    }
+    let Some(world) = sh.world.as_mut() else { return };
+    for (&id, g) in sh.objects.iter_mut().filter(|(_, g)| g.class == GameClass::Projectile && !g.exploded) {
+        let Some(pos) = world.get(id).map(|o| o.state.pos) else { continue };
+        if g.ticks_left == 0 || pos.x.abs() > 4096.0 || pos.y.abs() > 4096.0 || pos.z.abs() > 4096.0 {
             g.exploded = true;
-            out.push(GameEvent::Explode { proj: id, col: hit, pos: wall.unwrap_or(pos) });
+            out.push(GameEvent::Explode { proj: id, col: None, pos, normal: Vec3::Z });
         }
     }
     // Cameras in orbit mode circle their object at their distance, facing it; their clients
@@ -382,6 +429,20 @@ pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: 
         }
     }
     sh.moved.extend(placed);
+    // Riders to their seats; repairs and recharges; the images' state machines; impacts.
+    crate::mount::follow(sh);
+    for (obj, level) in crate::damage::tick(sh) {
+        out.push(GameEvent::Damage { obj, level });
+    }
+    for (obj, amount) in std::mem::take(&mut sh.pending_damage) {
+        if let Some(g) = sh.objects.get(&obj) {
+            out.push(GameEvent::Damage { obj, level: g.damage + amount });
+        }
+    }
+    out.extend(crate::weapons::tick(sh).into_iter().map(GameEvent::Image));
+    out.extend(crate::impacts::find(sh).into_iter().map(GameEvent::Impact));
+    crate::placement::place_all(sh);
+    let Some(world) = sh.world.as_ref() else { return };
     // Players touching items.
     for (player, pos) in &players {
         for (item, ipos) in &items {
@@ -423,7 +484,11 @@ pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: 
 /// Hands each connection the object its client controls now (after `setControlObject` or a
 /// removal).
 pub(crate) fn sync_control(s: &mut Server, remote: &RemoteCommands, sh: &Shared) {
-    let by_client: BTreeMap<u32, u32> = sh.control.iter().map(|(o, c)| (*c, *o)).collect();
+    // A shape that drives another (a pilot its vehicle) hands its client's moves to it.
+    let drives = |o: u32| {
+        sh.objects.get(&o).and_then(|g| g.drives).filter(|v| sh.objects.contains_key(v)).unwrap_or(o)
+    };
+    let by_client: BTreeMap<u32, u32> = sh.control.iter().map(|(o, c)| (*c, drives(*o))).collect();
     for (conn, g) in &mut s.clients {
         let want = remote.client_object(*conn).and_then(|c| by_client.get(&c).copied());
         if g.control_object() != want {

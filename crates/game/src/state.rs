@@ -36,6 +36,14 @@ pub(crate) struct Shared {
     pub(crate) client_conns: BTreeMap<u32, v12_netobject::ConnectionId>,
     /// The callback names a tick calls, interned once (set when the classes are registered).
     pub(crate) names: Option<CallbackNames>,
+    /// The server's container: every game object in it with its type mask
+    /// (`crate::placement`), so `containerRayCast` and the searches see them.
+    pub(crate) container: Option<v12_sim::container::ContainerHandle>,
+    /// Console ids of the game objects in the container now.
+    pub(crate) placed: BTreeSet<ObjectId>,
+    /// Damage a tick dealt outside a script call (an ELF beam), applied with its callbacks
+    /// after the tick: (scene id, amount).
+    pub(crate) pending_damage: Vec<(u32, f32)>,
 }
 
 /// The datablock callbacks the engine calls every tick, interned once in the console.
@@ -74,6 +82,13 @@ pub enum GameClass {
     Trigger,
     /// Flies freely under its client's moves, or orbits an object (`setOrbitMode`).
     Camera,
+    /// A vehicle (`WheeledVehicle`, `HoverVehicle`, `FlyingVehicle`), driven by its pilot's
+    /// moves (`crate::vehicles`).
+    Vehicle,
+    /// A `Turret`: a static shape whose barrel image aims at targets in range.
+    Turret,
+    /// A `ForceFieldBare`: a wall that some teams may pass.
+    ForceField,
 }
 
 /// What the engine keeps for one script-created object, beside its scene object.
@@ -105,8 +120,61 @@ pub struct GameObject {
     /// Projectiles: downward acceleration (m/s²): 0 flies straight; a ballistic one
     /// (`isBallistic`) falls at the world's gravity times its datablock's `gravityMod`.
     pub gravity: f32,
-    /// StaticShapes: the box players walk into (half extents, from `boundingBox`).
+    /// The box it fills (half extents; its feet at its position, a projectile's centre):
+    /// what players walk into and what the container's queries meet.
     pub half_extents: glam::Vec3,
+    /// `Enabled`, `Disabled` or `Destroyed` (`crate::damage`).
+    pub damage_state: DamageState,
+    /// The datablock's `disabledLevel` (default `maxDamage`) and `destroyedLevel` (none:
+    /// never destroyed).
+    pub disabled_level: f32,
+    pub destroyed_level: Option<f32>,
+    /// Damage still to be repaired (`applyRepair`), spent at `repair_rate` a tick.
+    pub repair_reserve: f32,
+    pub repair_rate: f32,
+    /// Energy, 0..=`max_energy`, recharged by `recharge_rate` a tick.
+    pub energy: f32,
+    pub max_energy: f32,
+    pub recharge_rate: f32,
+    /// The images in its slots (`crate::images`).
+    pub images: [Option<crate::weapons::Slot>; crate::images::MAX_IMAGES],
+    /// What it is mounted on (scene id) and at which node (`crate::mount`).
+    pub mount: Option<(u32, u32)>,
+    /// Where its seat is on its mount (from the mount's feet, unturned).
+    pub mount_offset: glam::Vec3,
+    /// What is mounted on it: (scene id, node), in mount order.
+    pub mounted: Vec<(u32, u32)>,
+    /// The object its controlling client's moves drive instead of it (V12's
+    /// `ShapeBase::setControlObject`: a pilot drives its vehicle), by scene id.
+    pub drives: Option<u32>,
+    /// Vehicles: `setFrozenState(true)` makes it ignore its pilot's moves.
+    pub frozen: bool,
+    /// The datablock's `minImpactSpeed` (m/s; default 25): a sharper change is an impact.
+    pub min_impact: f32,
+    /// Its velocity at the end of the last tick (a sudden stop is an impact).
+    pub last_vel: glam::Vec3,
+    /// Projectiles: how it flies (`crate::projectiles`).
+    pub flight: crate::projectiles::Flight,
+}
+
+/// V12's damage states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DamageState {
+    #[default]
+    Enabled,
+    Disabled,
+    Destroyed,
+}
+
+impl DamageState {
+    /// The name scripts see (`getDamageState()`).
+    pub fn name(self) -> &'static str {
+        match self {
+            DamageState::Enabled => "Enabled",
+            DamageState::Disabled => "Disabled",
+            DamageState::Destroyed => "Destroyed",
+        }
+    }
 }
 
 impl GameObject {
@@ -127,12 +195,29 @@ impl GameObject {
             tuning: crate::PlayerTuning::default(),
             gravity: 0.0,
             half_extents: glam::Vec3::splat(0.5),
+            damage_state: DamageState::Enabled,
+            disabled_level: 100.0,
+            destroyed_level: None,
+            repair_reserve: 0.0,
+            repair_rate: 0.0,
+            energy: 0.0,
+            max_energy: 0.0,
+            recharge_rate: 0.0,
+            images: Default::default(),
+            mount: None,
+            mount_offset: glam::Vec3::ZERO,
+            mounted: Vec::new(),
+            drives: None,
+            frozen: false,
+            min_impact: 25.0,
+            last_vel: glam::Vec3::ZERO,
+            flight: crate::projectiles::Flight::default(),
         }
     }
 
-    /// `getState()`: `Enabled`, or `Disabled` once the damage reached the maximum.
+    /// `getState()`: the damage state's name.
     pub fn state(&self) -> &'static str {
-        if self.damage >= self.max_damage { "Disabled" } else { "Enabled" }
+        self.damage_state.name()
     }
 
     /// The health the clients see (0..=100, the HUD's bar).

@@ -4,8 +4,8 @@
 //! queries. Results come in a deterministic order: by id for boxes, by distance then id for
 //! radius searches, nearest hit (ties by id) for rays.
 //!
-//! The script functions `initContainerRadiusSearch`, `containerSearchNext` and
-//! `containerSearchCurrDist` are registered by [`register_container_functions`].
+//! The script functions (`containerRayCast`, `initContainerRadiusSearch`,
+//! `containerSearchNext`, ...) are registered by [`register_container_functions`].
 
 use glam::Vec3;
 use std::cell::RefCell;
@@ -208,6 +208,7 @@ pub mod type_masks {
     pub const WATER: u32 = 1 << 4;
     pub const TRIGGER: u32 = 1 << 5;
     pub const MARKER: u32 = 1 << 6;
+    pub const FORCE_FIELD: u32 = 1 << 8;
     pub const GAME_BASE: u32 = 1 << 10;
     pub const SHAPE_BASE: u32 = 1 << 11;
     pub const CAMERA: u32 = 1 << 12;
@@ -215,10 +216,19 @@ pub mod type_masks {
     pub const PLAYER: u32 = 1 << 14;
     pub const ITEM: u32 = 1 << 15;
     pub const VEHICLE: u32 = 1 << 16;
+    pub const VEHICLE_BLOCKER: u32 = 1 << 17;
     pub const PROJECTILE: u32 = 1 << 18;
     pub const EXPLOSION: u32 = 1 << 19;
     pub const CORPSE: u32 = 1 << 20;
+    pub const TURRET: u32 = 1 << 21;
     pub const DEBRIS: u32 = 1 << 22;
+    pub const PHYSICAL_ZONE: u32 = 1 << 23;
+    pub const STATIC_TS: u32 = 1 << 24;
+    pub const STATIC_RENDERED: u32 = 1 << 26;
+    pub const DAMAGABLE_ITEM: u32 = 1 << 27;
+    pub const SENSOR: u32 = 1 << 28;
+    pub const STATION: u32 = 1 << 29;
+    pub const GENERATOR: u32 = 1 << 30;
 
     /// Every mask with its script name (`$TypeMasks::<name>`).
     pub const ALL: &[(&str, u32)] = &[
@@ -229,6 +239,7 @@ pub mod type_masks {
         ("WaterObjectType", WATER),
         ("TriggerObjectType", TRIGGER),
         ("MarkerObjectType", MARKER),
+        ("ForceFieldObjectType", FORCE_FIELD),
         ("GameBaseObjectType", GAME_BASE),
         ("ShapeBaseObjectType", SHAPE_BASE),
         ("CameraObjectType", CAMERA),
@@ -236,10 +247,19 @@ pub mod type_masks {
         ("PlayerObjectType", PLAYER),
         ("ItemObjectType", ITEM),
         ("VehicleObjectType", VEHICLE),
+        ("VehicleBlockerObjectType", VEHICLE_BLOCKER),
         ("ProjectileObjectType", PROJECTILE),
         ("ExplosionObjectType", EXPLOSION),
         ("CorpseObjectType", CORPSE),
+        ("TurretObjectType", TURRET),
         ("DebrisObjectType", DEBRIS),
+        ("PhysicalZoneObjectType", PHYSICAL_ZONE),
+        ("StaticTSObjectType", STATIC_TS),
+        ("StaticRenderedObjectType", STATIC_RENDERED),
+        ("DamagableItemObjectType", DAMAGABLE_ITEM),
+        ("SensorObjectType", SENSOR),
+        ("StationObjectType", STATION),
+        ("GeneratorObjectType", GENERATOR),
     ];
 }
 
@@ -575,7 +595,11 @@ impl Container {
             Some((bt, bid, _)) => t < *bt || (t == *bt && id < *bid),
         };
         self.candidates(&area, mask, |e| {
-            if Some(e.id) == exclude {
+            // A segment that starts inside a box does not hit it (as a ray cast against a
+            // shape's convex hull: it never enters it), so a shot leaving its firer's box
+            // and a search from an object's centre skip that object.
+            let inside = start.cmpge(e.bounds.min).all() && start.cmple(e.bounds.max).all();
+            if Some(e.id) == exclude || inside {
                 return;
             }
             if let Some((t, n)) = e.bounds.intersect_segment_normal(start, end)
@@ -597,6 +621,14 @@ impl Container {
         best.map(|(t, id, normal)| RayHit { id, t, point: start + (end - start) * t, normal })
     }
 
+    /// Every object whose type mask shares a bit with `mask`, by id (`initContainerTypeSearch`).
+    pub fn find_type(&self, mask: u32) -> Vec<ContainerId> {
+        let mut out: Vec<ContainerId> =
+            self.entries.iter().filter(|e| e.live && e.mask & mask != 0).map(|e| e.id).collect();
+        out.sort_unstable();
+        out
+    }
+
     /// Reference implementation for tests and benches: a scan of every object.
     pub fn find_radius_brute_force(&self, center: Vec3, radius: f32, mask: u32) -> Vec<(ContainerId, f32)> {
         let mut out: Vec<(ContainerId, f32)> = self
@@ -611,13 +643,46 @@ impl Container {
     }
 }
 
-/// A container plus the script search cursor, shared by the host and the console functions.
+/// A container plus the scripts' search cursors, shared by the host and the console functions.
 #[derive(Debug, Default)]
 pub struct ScriptContainer {
     pub container: Container,
+    /// `initContainerRadiusSearch` / `initContainerTypeSearch`: what `containerSearchNext`
+    /// walks, and the point distances are measured from.
     search: Vec<(ContainerId, f32)>,
     cursor: usize,
-    current_dist: f32,
+    reference: Option<Vec3>,
+    current: Option<ContainerId>,
+    /// `ContainerFindFirst` / `ContainerFindNext`: the box query's results.
+    found: Vec<ContainerId>,
+    found_cursor: usize,
+}
+
+impl ScriptContainer {
+    /// The next object of the current search still in the container (removed ones are
+    /// skipped), or `None` at the end.
+    fn search_next(&mut self) -> Option<ContainerId> {
+        while self.cursor < self.search.len() {
+            let (id, _) = self.search[self.cursor];
+            self.cursor += 1;
+            if self.container.get(id).is_some() {
+                self.current = Some(id);
+                return Some(id);
+            }
+        }
+        self.current = None;
+        None
+    }
+
+    /// V12's `containerSearchCurrDist`: from the search's point to the centre of the current
+    /// object's box; with `damage`, `containerSearchCurrRadDamageDist`: less the radius of the
+    /// box's bounding sphere, never below 0 (so a large object is hurt as if nearer).
+    fn current_dist(&self, damage: bool) -> f32 {
+        let (Some(id), Some(p)) = (self.current, self.reference) else { return 0.0 };
+        let Some((b, _)) = self.container.get(id) else { return 0.0 };
+        let d = b.center().distance(p);
+        if damage { (d - (b.max - b.min).length() * 0.5).max(0.0) } else { d }
+    }
 }
 
 /// The shared handle the console functions hold.
@@ -630,13 +695,29 @@ fn fmt(v: f32) -> String {
 
 fn parse_point(s: &str) -> Vec3 {
     let mut it = s.split_whitespace().map(|w| v12_console_vm::value::atof(w) as f32);
-    Vec3::new(it.next().unwrap_or(0.0), it.next().unwrap_or(0.0), it.next().unwrap_or(0.0))
+    let v = Vec3::new(it.next().unwrap_or(0.0), it.next().unwrap_or(0.0), it.next().unwrap_or(0.0));
+    Vec3::select(v.is_finite_mask(), v, Vec3::ZERO)
 }
 
-/// Registers `initContainerRadiusSearch(%pos, %radius, %mask)`, `containerSearchNext()`
-/// (the next id, nearest first, or 0 at the end), `containerSearchCurrDist()`,
+/// A script's type mask argument (`$TypeMasks::PlayerObjectType | ...`; -1 is every type).
+fn mask_arg(v: f64) -> u32 {
+    if v.is_finite() { v as i64 as u32 } else { 0 }
+}
+
+/// A half size from script (a radius): finite, not negative, at most 10 km.
+fn radius_arg(v: f64) -> f32 {
+    if v.is_finite() { (v as f32).clamp(0.0, 10_000.0) } else { 0.0 }
+}
+
+/// Registers V12's container functions and the `$TypeMasks::...ObjectType` globals:
 /// `containerRayCast(%start, %end, %mask [, %exempt])` ("id x y z nx ny nz" of the nearest
-/// hit, or 0) and the `$TypeMasks::...ObjectType` globals.
+/// hit, or 0); `initContainerRadiusSearch(%pos, %radius, %mask)` and
+/// `initContainerTypeSearch(%mask)`, walked by `containerSearchNext()` (the next id, nearest
+/// first for a radius search, by id for a type search, 0 at the end) with
+/// `containerSearchCurrDist()` and `containerSearchCurrRadDamageDist()`;
+/// `containerBoxEmpty(%mask, %center, %xRadius [, %yRadius, %zRadius])`; and
+/// `ContainerFindFirst(%mask, %point, %x, %y, %z)` / `ContainerFindNext()` (the objects whose
+/// boxes overlap the box of those half sizes around the point, by id).
 pub fn register_container_functions(con: &mut Console, handle: ContainerHandle) {
     for (name, bits) in type_masks::ALL {
         con.set_global(&format!("TypeMasks::{name}"), i64::from(*bits));
@@ -649,7 +730,7 @@ pub fn register_container_functions(con: &mut Console, handle: ContainerHandle) 
         "containerRayCast(start, end, mask [, exempt])",
         move |c, a| {
             let (start, end) = (parse_point(&a.str(0)), parse_point(&a.str(1)));
-            let mask = a.f64(2) as i64 as u32;
+            let mask = mask_arg(a.f64(2));
             let exempt = if a.len() > 3 { c.find_object(&a.get(3)) } else { None };
             match h.borrow_mut().container.cast_ray(start, end, mask, exempt) {
                 Some(hit) => Value::str(format!(
@@ -674,32 +755,96 @@ pub fn register_container_functions(con: &mut Console, handle: ContainerHandle) 
         "initContainerRadiusSearch(pos, radius, mask)",
         move |_c, a| {
             let pos = parse_point(&a.str(0));
-            let radius = a.f64(1) as f32;
-            let mask = a.f64(2) as i64 as u32;
+            let (radius, mask) = (radius_arg(a.f64(1)), mask_arg(a.f64(2)));
             let mut s = h.borrow_mut();
-            let found = s.container.find_radius(pos, radius, mask);
-            s.search = found;
+            s.search = s.container.find_radius(pos, radius, mask);
             s.cursor = 0;
-            s.current_dist = 0.0;
+            s.reference = Some(pos);
+            s.current = None;
+            Value::Empty
+        },
+    );
+    let h = handle.clone();
+    con.register_function(
+        "initContainerTypeSearch",
+        2,
+        2,
+        "initContainerTypeSearch(mask) - every object of those types, by id",
+        move |_c, a| {
+            let mut s = h.borrow_mut();
+            s.search = s.container.find_type(mask_arg(a.f64(0))).into_iter().map(|id| (id, 0.0)).collect();
+            s.cursor = 0;
+            s.reference = None;
+            s.current = None;
             Value::Empty
         },
     );
     let h = handle.clone();
     con.register_function("containerSearchNext", 1, 1, "containerSearchNext()", move |_c, _a| {
-        let mut s = h.borrow_mut();
-        while s.cursor < s.search.len() {
-            let (id, d) = s.search[s.cursor];
-            s.cursor += 1;
-            // Objects removed since the search started are skipped.
-            if s.container.get(id).is_some() {
-                s.current_dist = d;
-                return Value::Int(i64::from(id));
-            }
+        Value::Int(h.borrow_mut().search_next().map_or(0, i64::from))
+    });
+    let h = handle.clone();
+    con.register_function(
+        "containerSearchCurrDist",
+        1,
+        1,
+        "containerSearchCurrDist() - from the search's point to the current object's centre",
+        move |_c, _a| Value::Float(f64::from(h.borrow().current_dist(false))),
+    );
+    let h = handle.clone();
+    con.register_function(
+        "containerSearchCurrRadDamageDist",
+        1,
+        1,
+        "containerSearchCurrRadDamageDist() - containerSearchCurrDist less the object's radius",
+        move |_c, _a| Value::Float(f64::from(h.borrow().current_dist(true))),
+    );
+    let h = handle.clone();
+    con.register_function(
+        "containerBoxEmpty",
+        4,
+        6,
+        "containerBoxEmpty(mask, center, xRadius [, yRadius, zRadius]) - true when no object of those types is in the box",
+        move |_c, a| {
+            let x = radius_arg(a.f64(2));
+            let y = if a.len() > 3 { radius_arg(a.f64(3)) } else { x };
+            let z = if a.len() > 4 { radius_arg(a.f64(4)) } else { x };
+            let area = Aabb::around(parse_point(&a.str(1)), Vec3::new(x, y, z));
+            Value::from(h.borrow_mut().container.find_box(&area, mask_arg(a.f64(0))).is_empty())
+        },
+    );
+    let h = handle.clone();
+    con.register_function(
+        "ContainerFindFirst",
+        6,
+        6,
+        "ContainerFindFirst(mask, point, x, y, z) - the first object whose box meets that box, or 0",
+        move |_c, a| {
+            let half = Vec3::new(radius_arg(a.f64(2)), radius_arg(a.f64(3)), radius_arg(a.f64(4)));
+            let area = Aabb::around(parse_point(&a.str(1)), half);
+            let mut s = h.borrow_mut();
+            s.found = s.container.find_box(&area, mask_arg(a.f64(0)));
+            s.found_cursor = 0;
+            Value::Int(find_next(&mut s))
+        },
+    );
+    con.register_function(
+        "ContainerFindNext",
+        1,
+        1,
+        "ContainerFindNext() - the next one, or 0",
+        move |_c, _a| Value::Int(find_next(&mut handle.borrow_mut())),
+    );
+}
+
+/// The next object of `ContainerFindFirst`'s query still in the container, or 0.
+fn find_next(s: &mut ScriptContainer) -> i64 {
+    while s.found_cursor < s.found.len() {
+        let id = s.found[s.found_cursor];
+        s.found_cursor += 1;
+        if s.container.get(id).is_some() {
+            return i64::from(id);
         }
-        s.current_dist = 0.0;
-        Value::Int(0)
-    });
-    con.register_function("containerSearchCurrDist", 1, 1, "containerSearchCurrDist()", move |_c, _a| {
-        Value::Float(f64::from(handle.borrow().current_dist))
-    });
+    }
+    0
 }

@@ -110,7 +110,8 @@ fn script_radius_search_nearest_first() {
            listNear();"#,
     )
     .unwrap();
-    assert_eq!(out.stdout(), "3 1.5\n4 1.5\n7 4.5\n");
+    // Nearest first by the distance to each box; the distance told is to the box's centre.
+    assert_eq!(out.stdout(), "3 2\n4 2\n7 5\n");
     out.clear();
     con.eval(r#"initContainerRadiusSearch("0 0 0", 10, 3);"#).unwrap();
     h.borrow_mut().container.remove(9).unwrap();

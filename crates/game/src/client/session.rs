@@ -296,7 +296,8 @@ impl ClientSession {
                 && let Some(&db) = self.block_local.get(&g.datablock)
             {
                 // The server reported junk already; the same default here.
-                let half = crate::shape_half_extents(con, db).unwrap_or(glam::Vec3::splat(0.5));
+                let half =
+                    crate::shape_half_extents(con, db).ok().flatten().unwrap_or(glam::Vec3::splat(0.5));
                 self.shape_boxes.insert(g.datablock, half);
             }
         }

@@ -1,0 +1,110 @@
+//! The server's game objects in the container database, as V12's SceneObjects are: each
+//! with its world box and type mask (`$TypeMasks::PlayerObjectType`, `ItemObjectType`,
+//! `ProjectileObjectType`, ...), kept where the object is after every change a script makes
+//! and after every tick, so `containerRayCast`, `initContainerRadiusSearch` and the other
+//! container functions find players, items, shots and vehicles. A hidden object is out of
+//! the container (V12 takes it out of the scene); a dead player is a corpse
+//! (`CorpseObjectType` instead of `PlayerObjectType`). Container ids are console ids.
+
+use crate::HIDDEN;
+use crate::state::{DamageState, GameClass, GameObject, Shared};
+use glam::Vec3;
+use std::cell::RefCell;
+use std::rc::Rc;
+use v12_sim::container::{Aabb, type_masks as tm};
+
+/// The type mask of a game object now.
+pub fn type_mask(g: &GameObject) -> u32 {
+    let shape = tm::GAME_BASE | tm::SHAPE_BASE;
+    match g.class {
+        GameClass::Player if g.damage_state != DamageState::Enabled => shape | tm::CORPSE,
+        GameClass::Player => shape | tm::PLAYER,
+        GameClass::Item => shape | tm::ITEM,
+        GameClass::StaticShape => shape | tm::STATIC_SHAPE | tm::STATIC_TS,
+        GameClass::Turret => shape | tm::STATIC_SHAPE | tm::TURRET,
+        GameClass::Vehicle => shape | tm::VEHICLE,
+        GameClass::Projectile => tm::GAME_BASE | tm::PROJECTILE,
+        GameClass::Camera => tm::GAME_BASE | tm::CAMERA,
+        GameClass::ForceField => tm::GAME_BASE | tm::FORCE_FIELD | tm::STATIC,
+        GameClass::Trigger => tm::TRIGGER,
+    }
+}
+
+/// The world box of a game object at `pos`: a projectile's box is around its centre, every
+/// other object stands on its box's bottom face.
+pub fn world_box(g: &GameObject, pos: Vec3) -> Aabb {
+    let half = g.half_extents;
+    match g.class {
+        GameClass::Projectile => Aabb::around(pos, half),
+        _ => Aabb::around(pos + Vec3::Z * half.z, half),
+    }
+}
+
+/// Puts scene object `scene` where it is now (or takes it out, hidden or gone).
+pub(crate) fn place(sh: &Rc<RefCell<Shared>>, scene: u32) {
+    place_in(&mut sh.borrow_mut(), scene);
+}
+
+/// [`place`] on a borrowed state.
+pub(crate) fn place_in(s: &mut Shared, scene: u32) {
+    let Some(handle) = s.container.clone() else { return };
+    let Some(g) = s.objects.get(&scene) else { return };
+    let console = g.console;
+    let at =
+        s.world.as_ref().and_then(|w| w.get(scene)).filter(|o| o.flags & HIDDEN == 0).map(|o| o.state.pos);
+    let mut h = handle.borrow_mut();
+    let c = &mut h.container;
+    match at {
+        Some(pos) => {
+            let (bounds, mask) = (world_box(g, pos), type_mask(g));
+            let placed = match c.get(console) {
+                Some((_, old_mask)) => {
+                    let moved = c.update(console, bounds);
+                    if old_mask != mask {
+                        let _ = c.set_mask(console, mask);
+                    }
+                    moved
+                }
+                None => c.insert(console, bounds, mask),
+            };
+            match placed {
+                Ok(()) => {
+                    s.placed.insert(console);
+                }
+                Err(e) => tracing::warn!(%e, "game object not placed in the container"),
+            }
+        }
+        None => {
+            if s.placed.remove(&console) {
+                let _ = c.remove(console);
+            }
+        }
+    }
+}
+
+/// Every game object where it is now (after a tick moved them).
+pub(crate) fn place_all(s: &mut Shared) {
+    let ids: Vec<u32> = s.objects.keys().copied().collect();
+    for id in ids {
+        place_in(s, id);
+    }
+}
+
+/// Takes the object with console id `console` out of the container (it was deleted).
+pub(crate) fn remove(s: &mut Shared, console: u32) {
+    if s.placed.remove(&console)
+        && let Some(h) = &s.container
+    {
+        let _ = h.borrow_mut().container.remove(console);
+    }
+}
+
+/// Takes every game object out (the server went away).
+pub(crate) fn clear(s: &mut Shared) {
+    if let Some(h) = &s.container {
+        let mut h = h.borrow_mut();
+        for id in std::mem::take(&mut s.placed) {
+            let _ = h.container.remove(id);
+        }
+    }
+}

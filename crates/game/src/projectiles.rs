@@ -1,0 +1,367 @@
+//! The projectile family's flight models, with V12's class names: linear shots
+//! (`LinearProjectile`, `LinearFlareProjectile`, `TracerProjectile`, `EnergyProjectile`: straight
+//! at `dryVelocity`), grenades (`GrenadeProjectile`, `FlareProjectile`: falling at `gravityMod`
+//! times gravity and bouncing off the world by `grenadeElasticity` and `grenadeFriction`, a
+//! grenade exploding on a shape once armed after `armingDelayMS`; `BombProjectile`: falling,
+//! exploding on contact), seekers (`SeekerProjectile`: homing on `setObjectTarget` /
+//! `setPositionTarget` at `turningSpeed` degrees a second, accelerating to `maxVelocity`,
+//! exploding within `proximityRadius`), the instant sniper shot (`SniperProjectile`: one ray of
+//! `maxRifleRange`), and the contact beams held from the firer's muzzle
+//! (`ELFProjectile` drains `drainEnergy` a tick from what it holds, `RepairProjectile` repairs
+//! `repairAmount` a tick, `TargetProjectile` marks a point; each calls
+//! `%data.zapTarget(%proj, %target, %source)` and `unzapTarget` as it takes and loses a
+//! target; `ShockLanceProjectile` strikes once along `boltLength`).
+//!
+//! Shots collide through the container with terrain, interiors, force fields, static shapes,
+//! turrets, vehicles, players and damageable items; the `sourceObject` is exempt for its
+//! first [`SOURCE_EXEMPT_TICKS`] ticks (V12's), so a shot does not hit its firer as it
+//! leaves the muzzle.
+
+use crate::state::{GameClass, Shared};
+use glam::Vec3;
+use v12_console_vm::{Console, ObjectId};
+use v12_sim::container::type_masks as tm;
+use v12_sim::scene::TICK_SECONDS;
+
+/// Ticks a shot ignores its source after launch (V12's `SourceIdTimeoutTicks`).
+pub const SOURCE_EXEMPT_TICKS: u32 = 7;
+
+/// What a shot hits (V12's projectile collision masks).
+pub const HIT_MASK: u32 = tm::TERRAIN
+    | tm::INTERIOR
+    | tm::FORCE_FIELD
+    | tm::STATIC_SHAPE
+    | tm::TURRET
+    | tm::VEHICLE
+    | tm::PLAYER
+    | tm::DAMAGABLE_ITEM;
+
+/// How a projectile flies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum FlightKind {
+    /// Straight, or falling when `isBallistic` (the base `Projectile` and the linear family).
+    #[default]
+    Linear,
+    /// Falls and bounces; explodes on a shape once armed (`bomb`: on any contact).
+    Grenade { bomb: bool, flare: bool },
+    /// Homes on a target.
+    Seeker,
+    /// One ray at launch.
+    Sniper,
+    /// A beam from the firer's muzzle each tick.
+    Beam(BeamKind),
+    /// One strike along its bolt.
+    ShockLance,
+}
+
+/// The contact beams.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BeamKind {
+    Elf,
+    Repair,
+    Target,
+}
+
+/// Where a seeker is going.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub enum SeekTarget {
+    #[default]
+    None,
+    /// A game object (scene id).
+    Object(u32),
+    Position(Vec3),
+}
+
+/// A projectile's flight, from its class and datablock.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Flight {
+    pub kind: FlightKind,
+    /// Ticks flown.
+    pub age: u32,
+    /// Grenades: ticks until armed.
+    pub arming_ticks: u32,
+    pub elasticity: f32,
+    pub friction: f32,
+    /// Seekers.
+    pub target: SeekTarget,
+    /// Radians a tick.
+    pub turn_rate: f32,
+    /// m/s gained a tick, and the top speed.
+    pub accel: f32,
+    pub max_speed: f32,
+    pub proximity: f32,
+    /// Beams and rays: reach (m).
+    pub range: f32,
+    /// Beams: what it holds now (console id), and the point it reaches.
+    pub holding: Option<ObjectId>,
+    pub beam_end: Vec3,
+    /// ELF: energy and damage a tick; repair: damage repaired a tick.
+    pub drain_energy: f32,
+    pub drain_health: f32,
+    pub repair: f32,
+    /// The firer's image slot (beams follow that muzzle).
+    pub source_slot: usize,
+}
+
+/// The flight kind of a projectile class.
+pub fn kind_of_class(class: &str) -> FlightKind {
+    match class {
+        "GrenadeProjectile" => FlightKind::Grenade { bomb: false, flare: false },
+        "FlareProjectile" => FlightKind::Grenade { bomb: false, flare: true },
+        "BombProjectile" => FlightKind::Grenade { bomb: true, flare: false },
+        "SeekerProjectile" => FlightKind::Seeker,
+        "SniperProjectile" => FlightKind::Sniper,
+        "ELFProjectile" => FlightKind::Beam(BeamKind::Elf),
+        "RepairProjectile" => FlightKind::Beam(BeamKind::Repair),
+        "TargetProjectile" => FlightKind::Beam(BeamKind::Target),
+        "ShockLanceProjectile" => FlightKind::ShockLance,
+        _ => FlightKind::Linear,
+    }
+}
+
+/// Reads a new projectile's flight from its class and datablock; returns its start
+/// velocity when V12's `initialDirection` (scaled by `dryVelocity`, or `muzzleVelocity`) gave
+/// it rather than `initialVelocity`.
+pub(crate) fn setup(con: &Console, class: &str, datablock: ObjectId, flight: &mut Flight) {
+    let num = |name: &str, d: f64| crate::classes::num_field(con, datablock, name).unwrap_or(d) as f32;
+    flight.kind = kind_of_class(class);
+    flight.elasticity = num("grenadeElasticity", 0.35);
+    flight.friction = num("grenadeFriction", 0.2);
+    flight.arming_ticks = (num("armingDelayMS", 0.0) / v12_sim::process::TICK_MS as f32).ceil() as u32;
+    flight.turn_rate = num("turningSpeed", 90.0).to_radians() * TICK_SECONDS;
+    flight.accel = num("acceleration", 20.0) * TICK_SECONDS;
+    flight.max_speed = num("maxVelocity", 100.0);
+    flight.proximity = num("proximityRadius", 2.0);
+    flight.range = match flight.kind {
+        FlightKind::Sniper | FlightKind::Beam(BeamKind::Target) => num("maxRifleRange", 1000.0),
+        FlightKind::Beam(BeamKind::Elf) => num("beamRange", 40.0),
+        FlightKind::Beam(BeamKind::Repair) => num("beamRange", 10.0),
+        FlightKind::ShockLance => num("boltLength", 14.0),
+        _ => 0.0,
+    };
+    flight.drain_energy = num("drainEnergy", 1.0);
+    flight.drain_health = num("drainHealth", 0.0);
+    flight.repair = num("repairAmount", 0.01);
+}
+
+/// The speed a shot leaves the muzzle at: `dryVelocity`, else `muzzleVelocity`.
+pub(crate) fn launch_speed(con: &Console, datablock: ObjectId) -> f32 {
+    crate::classes::num_field(con, datablock, "dryVelocity")
+        .filter(|v| *v >= 0.0)
+        .unwrap_or_else(|| con.get_field(datablock, "muzzleVelocity").to_f64()) as f32
+}
+
+/// What a tick of flight produced.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Outcome {
+    /// It hit `col` (a console id: a shape, the terrain, an interior) at `pos` with `normal`,
+    /// or expired (`col` none), and explodes.
+    Explode { col: Option<ObjectId>, pos: Vec3, normal: Vec3 },
+    /// A beam took or lost a target.
+    Zap { target: ObjectId, on: bool },
+}
+
+/// Casts `from..to` through the container for what a shot hits (or the ground alone when
+/// there is no container), the source exempt while `exempt` holds one.
+fn cast(
+    s: &Shared,
+    ground: &dyn v12_sim::container::StaticGeometry,
+    from: Vec3,
+    to: Vec3,
+    exempt: Option<ObjectId>,
+) -> Option<(Option<ObjectId>, Vec3, Vec3)> {
+    match &s.container {
+        Some(h) => h
+            .borrow_mut()
+            .container
+            .cast_ray(from, to, HIT_MASK, exempt)
+            .map(|hit| (Some(hit.id), hit.point, hit.normal)),
+        None => ground.cast_ray(from, to).map(|(t, n)| (None, from.lerp(to, t), n)),
+    }
+}
+
+/// Is console object `id` a shape a grenade explodes on (not the world)?
+fn is_shape(s: &Shared, id: ObjectId) -> bool {
+    s.by_console.get(&id).and_then(|sc| s.objects.get(sc)).is_some_and(|g| {
+        matches!(
+            g.class,
+            GameClass::Player
+                | GameClass::Vehicle
+                | GameClass::Turret
+                | GameClass::StaticShape
+                | GameClass::Item
+        )
+    })
+}
+
+/// One tick of every projectile in flight. `muzzle` gives an object's muzzle point and
+/// direction for a slot (the beams follow it).
+pub(crate) fn step_all(
+    s: &mut Shared,
+    ground: &dyn v12_sim::container::StaticGeometry,
+    muzzle: &dyn Fn(&Shared, u32, usize) -> Option<(Vec3, Vec3)>,
+) -> Vec<(u32, Outcome)> {
+    let mut out = Vec::new();
+    let ids: Vec<u32> = s
+        .objects
+        .iter()
+        .filter(|(_, g)| g.class == GameClass::Projectile && !g.exploded)
+        .map(|(id, _)| *id)
+        .collect();
+    for id in ids {
+        step(s, ground, muzzle, id, &mut out);
+    }
+    out
+}
+
+fn step(
+    s: &mut Shared,
+    ground: &dyn v12_sim::container::StaticGeometry,
+    muzzle: &dyn Fn(&Shared, u32, usize) -> Option<(Vec3, Vec3)>,
+    id: u32,
+    out: &mut Vec<(u32, Outcome)>,
+) {
+    let Some(g) = s.objects.get(&id) else { return };
+    let (kind, age, source, gravity) = (g.flight.kind, g.flight.age, g.source, g.gravity);
+    let exempt_console =
+        source.filter(|_| age < SOURCE_EXEMPT_TICKS).and_then(|src| s.objects.get(&src)).map(|o| o.console);
+    let Some(o) = s.world.as_ref().and_then(|w| w.get(id)) else { return };
+    let (pos, mut vel) = (o.state.pos, o.state.vel);
+    let explode = |col: Option<ObjectId>, at: Vec3, n: Vec3, out: &mut Vec<(u32, Outcome)>| {
+        out.push((id, Outcome::Explode { col, pos: at, normal: n }));
+    };
+    match kind {
+        FlightKind::Sniper | FlightKind::ShockLance => {
+            // One ray at launch, then it is done.
+            let dir = vel.normalize_or(Vec3::Y);
+            let end = pos + dir * g.flight.range;
+            match cast(s, ground, pos, end, exempt_console) {
+                Some((col, at, n)) => explode(col, at, n, out),
+                None => explode(None, end, -dir, out),
+            }
+        }
+        FlightKind::Beam(beam) => {
+            let Some((from, dir)) = source.and_then(|src| muzzle(s, src, g.flight.source_slot)) else {
+                explode(None, pos, Vec3::Z, out);
+                return finish(s, id, None);
+            };
+            let end = from + dir * g.flight.range;
+            let hit =
+                cast(s, ground, from, end, source.and_then(|src| s.objects.get(&src)).map(|o| o.console));
+            let held = hit.and_then(|(col, _, _)| col).filter(|c| is_shape(s, *c));
+            let beam_end = hit.map_or(end, |(_, at, _)| at);
+            let before = s.objects.get(&id).and_then(|g| g.flight.holding);
+            if before != held {
+                if let Some(t) = before {
+                    out.push((id, Outcome::Zap { target: t, on: false }));
+                }
+                if let Some(t) = held {
+                    out.push((id, Outcome::Zap { target: t, on: true }));
+                }
+            }
+            if let Some(t) = held.and_then(|c| s.by_console.get(&c).copied()) {
+                let (drain, hurt, fix) = {
+                    let f = &s.objects[&id].flight;
+                    (f.drain_energy, f.drain_health, f.repair)
+                };
+                if let Some(tg) = s.objects.get_mut(&t) {
+                    match beam {
+                        BeamKind::Elf => {
+                            tg.energy = (tg.energy - drain).max(0.0);
+                            if hurt > 0.0 {
+                                tg.repair_reserve = 0.0;
+                                s.pending_damage.push((t, hurt));
+                            }
+                        }
+                        BeamKind::Repair => tg.repair_reserve = (tg.repair_reserve + fix).min(tg.damage),
+                        BeamKind::Target => {}
+                    }
+                }
+            }
+            if let Some(g) = s.objects.get_mut(&id) {
+                g.flight.holding = held;
+                g.flight.beam_end = beam_end;
+            }
+            // The beam's own position follows the muzzle (what clients draw from).
+            if let Some(o) = s.world.as_mut().and_then(|w| w.get_mut(id))
+                && o.state.pos != from
+            {
+                let mut st = o.state;
+                st.pos = from;
+                st.vel = Vec3::ZERO;
+                o.set_state(st);
+            }
+            return finish(s, id, None);
+        }
+        FlightKind::Seeker => {
+            let target = match g.flight.target {
+                SeekTarget::Object(t) => {
+                    s.world.as_ref().and_then(|w| w.get(t)).map(|o| o.state.pos + Vec3::Z * 1.0)
+                }
+                SeekTarget::Position(p) => Some(p),
+                SeekTarget::None => None,
+            };
+            let speed = (vel.length() + g.flight.accel).min(g.flight.max_speed.max(0.1));
+            let mut dir = vel.normalize_or(Vec3::Y);
+            if let Some(t) = target {
+                if t.distance(pos) <= g.flight.proximity {
+                    explode(None, pos, -dir, out);
+                    return finish(s, id, None);
+                }
+                let want = (t - pos).normalize_or(dir);
+                let angle = dir.angle_between(want);
+                if angle > 1e-5 {
+                    let turn = (g.flight.turn_rate / angle).min(1.0);
+                    dir = dir.slerp(want, turn).normalize_or(want);
+                }
+            }
+            vel = dir * speed;
+        }
+        FlightKind::Linear | FlightKind::Grenade { .. } => {
+            vel.z -= gravity * TICK_SECONDS;
+        }
+    }
+    if matches!(kind, FlightKind::Sniper | FlightKind::ShockLance) {
+        return finish(s, id, None);
+    }
+    let next = pos + vel * TICK_SECONDS;
+    let hit = cast(s, ground, pos, next, exempt_console);
+    let mut new_state = None;
+    match (kind, hit) {
+        (_, None) => new_state = Some((next, vel)),
+        (FlightKind::Grenade { bomb, flare }, Some((col, at, n))) => {
+            let armed = age >= g.flight.arming_ticks;
+            if bomb || (!flare && armed && col.is_some_and(|c| is_shape(s, c))) {
+                explode(col, at, n, out);
+            } else {
+                // Bounce: the normal part reversed and scaled by the elasticity, the rest
+                // slowed by the friction.
+                let into = n * vel.dot(n);
+                let along = vel - into;
+                let bounced = along * (1.0 - g.flight.friction) - into * g.flight.elasticity;
+                new_state = Some((at + n * 0.05, bounced));
+            }
+        }
+        (_, Some((col, at, n))) => explode(col, at, n, out),
+    }
+    finish(s, id, new_state);
+}
+
+/// Ages the shot, moves it, and ends it at the end of its life.
+fn finish(s: &mut Shared, id: u32, moved: Option<(Vec3, Vec3)>) {
+    let Some(g) = s.objects.get_mut(&id) else { return };
+    g.flight.age = g.flight.age.saturating_add(1);
+    g.ticks_left = g.ticks_left.saturating_sub(1);
+    let linear_unbent = g.flight.kind == FlightKind::Linear && g.gravity == 0.0;
+    if let (Some((pos, vel)), Some(o)) = (moved, s.world.as_mut().and_then(|w| w.get_mut(id))) {
+        if linear_unbent && vel == o.state.vel {
+            // Clients extrapolate a straight shot from its create: nothing is re-sent.
+            o.advance_unsent(TICK_SECONDS);
+        } else {
+            let mut st = o.state;
+            st.pos = pos;
+            st.vel = vel;
+            o.set_state(st);
+        }
+    }
+}

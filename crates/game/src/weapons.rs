@@ -1,0 +1,376 @@
+//! The script side of images (`crate::images`): ShapeBase's `mountImage(image, slot
+//! [, loaded])`, `unmountImage(slot)`, `getMountedImage(slot)`, `getMountSlot(image)`,
+//! `setImageTrigger(slot, down)`, `getImageTrigger(slot)`, `setImageAmmo(slot, ammo)`,
+//! `getImageAmmo(slot)`, `setImageLoaded`, `getImageLoaded`, `getImageState(slot)`,
+//! `isImageFiring(slot)`, `getMuzzlePoint(slot)`, `getMuzzleVector(slot)`, `getEyePoint()`,
+//! `getEyeVector()`; the tick that runs every mounted image's state machine; and the shot an
+//! image fires by itself when its fire state names no script (its datablock's `projectile`,
+//! of class `projectileType`, from the muzzle).
+//!
+//! A state's `stateSequence` plays on the shape's image thread (script thread
+//! [`IMAGE_THREAD`]), so every client that has the shape in scope sees the weapon fire.
+//! Image slot 0 follows the controlling client's fire trigger (move trigger 0), as V12's
+//! Player does.
+
+use crate::images::{Effect, IMAGE_THREAD, ImageStates, MAX_IMAGES, MountedImage};
+use crate::state::Shared;
+use glam::Vec3;
+use std::cell::RefCell;
+use std::rc::Rc;
+use v12_console_vm::{CallArgs, Console, ObjectId, Value};
+use v12_sim::scene::{ScriptThread, TICK_SECONDS};
+
+/// How high a shape's eye is over its feet, as a share of its height.
+const EYE_HEIGHT: f32 = 0.9;
+
+/// An effect an image's state asked for, to run with the console.
+#[derive(Debug)]
+pub(crate) struct ImageEffect {
+    pub obj: u32,
+    pub slot: usize,
+    pub effect: Effect,
+}
+
+/// Where object `scene` looks from and which way (unit vector): its eye, facing its yaw.
+pub(crate) fn eye(s: &Shared, scene: u32) -> Option<(Vec3, Vec3)> {
+    let o = s.world.as_ref()?.get(scene)?;
+    let g = s.objects.get(&scene)?;
+    let (sin, cos) = o.state.yaw.sin_cos();
+    let forward = Vec3::new(-sin, cos, 0.0);
+    Some((o.state.pos + Vec3::Z * (2.0 * g.half_extents.z * EYE_HEIGHT), forward))
+}
+
+/// The muzzle of the image in `slot` of object `scene`: in front of the eye by the shape's
+/// half width and the image's `offset` (x right, y forward, z up, turned with the shape).
+pub(crate) fn muzzle(s: &Shared, scene: u32, slot: usize) -> Option<(Vec3, Vec3)> {
+    let (eye, forward) = eye(s, scene)?;
+    let g = s.objects.get(&scene)?;
+    let offset = g.images.get(slot).and_then(|i| i.as_ref()).map_or(Vec3::ZERO, |i| i.offset);
+    let right = Vec3::new(forward.y, -forward.x, 0.0);
+    let reach = g.half_extents.x.max(g.half_extents.y) + 0.3;
+    Some((eye + forward * (reach + offset.y) + right * offset.x + Vec3::Z * offset.z, forward))
+}
+
+/// One tick of every mounted image's state machine (energy drained by states, ammo of
+/// energy weapons from the energy level). Effects come back for the console.
+pub(crate) fn tick(s: &mut Shared) -> Vec<ImageEffect> {
+    let mut out = Vec::new();
+    let mut effects = Vec::new();
+    for (&id, g) in s.objects.iter_mut() {
+        for slot in 0..MAX_IMAGES {
+            let Some(img) = g.images[slot].as_mut() else { continue };
+            if img.uses_energy {
+                img.image.ammo = g.energy > img.min_energy;
+            }
+            let drained = img.image.update(TICK_SECONDS, &mut effects);
+            if drained != 0.0 && img.uses_energy {
+                g.energy = (g.energy - drained).clamp(0.0, g.max_energy);
+            }
+            out.extend(effects.drain(..).map(|effect| ImageEffect { obj: id, slot, effect }));
+        }
+    }
+    out
+}
+
+/// Carries out image effects: sequences on the image thread, scripts on the image's
+/// datablock, shots for fire states with no script (and energy for `fireEnergy`).
+pub(crate) fn run_effects(c: &mut Console, sh: &Rc<RefCell<Shared>>, effects: Vec<ImageEffect>) {
+    for e in effects {
+        let (console, data) = {
+            let s = sh.borrow();
+            let Some(g) = s.objects.get(&e.obj) else { continue };
+            let Some(img) = g.images[e.slot].as_ref() else { continue };
+            (g.console, img.image.data)
+        };
+        match e.effect {
+            Effect::Sequence(seq) => {
+                let mut s = sh.borrow_mut();
+                if let Some(o) = s.world.as_mut().and_then(|w| w.get_mut(e.obj)) {
+                    let t = seq.map(|sequence| ScriptThread { sequence, playing: true, forward: true });
+                    o.set_thread(IMAGE_THREAD, t);
+                }
+            }
+            Effect::Script(name) => {
+                c.call_method_if_exists(data, &name, &[Value::from(console), Value::from(e.slot as u32)]);
+            }
+            Effect::Fire { scripted } => {
+                let fire_energy = crate::classes::num_field(c, data, "fireEnergy").unwrap_or(0.0) as f32;
+                if fire_energy > 0.0
+                    && let Some(g) = sh.borrow_mut().objects.get_mut(&e.obj)
+                {
+                    g.energy = (g.energy - fire_energy).max(0.0);
+                }
+                if !scripted {
+                    launch(c, sh, e.obj, e.slot, data);
+                }
+            }
+        }
+    }
+}
+
+/// The image's own shot: `new <projectileType>() { dataBlock = <projectile>; ... }` from
+/// the muzzle of `slot`, its source the firer.
+fn launch(c: &mut Console, sh: &Rc<RefCell<Shared>>, obj: u32, slot: usize, image: ObjectId) {
+    let Some(projectile) = c.find_object(&c.get_field(image, "projectile")) else { return };
+    let class = c.get_field(image, "projectileType").as_text().trim().to_string();
+    let class = if class.is_empty() { "Projectile".to_string() } else { class };
+    let known = c.class_id(&class).is_some_and(|id| c.class_is(id, "Projectile"));
+    if !known || !class.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') {
+        c.warn(&format!(
+            "image {image}: projectileType \"{class}\" is not a projectile class; nothing fired"
+        ));
+        return;
+    }
+    let (Some((at, dir)), console) = ({
+        let s = sh.borrow();
+        (muzzle(&s, obj, slot), s.objects.get(&obj).map_or(0, |g| g.console))
+    }) else {
+        return;
+    };
+    let v = |p: Vec3| format!("{} {} {}", p.x, p.y, p.z);
+    let src = format!(
+        "return new {class}() {{ dataBlock = {projectile}; initialPosition = \"{}\"; initialDirection = \"{}\"; sourceObject = {console}; sourceSlot = {slot}; }};",
+        v(at),
+        v(dir)
+    );
+    if let Err(e) = c.eval(&src) {
+        c.warn(&format!("image {image}: firing failed: {e}"));
+    }
+}
+
+/// Enters state `state` of the image in `slot` now (a mount, a script's change), running
+/// its effects.
+fn enter_now(c: &mut Console, sh: &Rc<RefCell<Shared>>, scene: u32, slot: usize, state: usize) {
+    let mut effects = Vec::new();
+    if let Some(img) = sh.borrow_mut().objects.get_mut(&scene).and_then(|g| g.images[slot].as_mut()) {
+        img.image.enter(state, &mut effects);
+    }
+    let effects = effects.into_iter().map(|effect| ImageEffect { obj: scene, slot, effect }).collect();
+    run_effects(c, sh, effects);
+}
+
+/// A slot argument, or `None` with a console error.
+fn slot_arg(c: &mut Console, a: &CallArgs<'_>, i: usize, method: &str) -> Option<usize> {
+    let v = a.f64(i);
+    if v >= 0.0 && v < MAX_IMAGES as f64 && v.fract() == 0.0 {
+        Some(v as usize)
+    } else {
+        c.error(&format!("{method}: image slot \"{}\" is not 0 to {}", a.str(i), MAX_IMAGES - 1));
+        None
+    }
+}
+
+/// `mountImage(image, slot [, loaded = true])`: unmounts what the slot held (its
+/// `onUnmount`), checks and mounts the image, calls `%image.onMount(%obj, %slot)` and
+/// enters its first state.
+fn mount_image(
+    c: &mut Console,
+    sh: &Rc<RefCell<Shared>>,
+    scene: u32,
+    image: ObjectId,
+    slot: usize,
+    loaded: bool,
+) -> bool {
+    let states = match ImageStates::parse(c, image) {
+        Ok(s) => Rc::new(s),
+        Err(e) => {
+            c.error(&format!("mountImage: {e}"));
+            return false;
+        }
+    };
+    unmount_image(c, sh, scene, slot);
+    let offset = crate::objects::parse_vec3(&c.get_field(image, "offset").as_text());
+    let uses_energy = crate::classes::bool_field(c, image, "usesEnergy");
+    let min_energy = crate::classes::num_field(c, image, "minEnergy").unwrap_or(2.0) as f32;
+    let console = {
+        let mut s = sh.borrow_mut();
+        let Some(g) = s.objects.get_mut(&scene) else { return false };
+        g.images[slot] =
+            Some(Slot { image: MountedImage::new(image, states, loaded), offset, uses_energy, min_energy });
+        g.console
+    };
+    c.call_method_if_exists(image, "onMount", &[Value::from(console), Value::from(slot as u32)]);
+    enter_now(c, sh, scene, slot, 0);
+    true
+}
+
+/// Empties `slot` (calling `%image.onUnmount(%obj, %slot)`); false when it was empty.
+fn unmount_image(c: &mut Console, sh: &Rc<RefCell<Shared>>, scene: u32, slot: usize) -> bool {
+    let (old, console) = {
+        let mut s = sh.borrow_mut();
+        let Some(g) = s.objects.get_mut(&scene) else { return false };
+        (g.images[slot].take(), g.console)
+    };
+    let Some(old) = old else { return false };
+    if let Some(o) = sh.borrow_mut().world.as_mut().and_then(|w| w.get_mut(scene)) {
+        o.set_thread(IMAGE_THREAD, None);
+    }
+    c.call_method_if_exists(old.image.data, "onUnmount", &[Value::from(console), Value::from(slot as u32)]);
+    true
+}
+
+/// A mounted image, what the slot keeps of its datablock beside the machine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Slot {
+    pub image: MountedImage,
+    /// The datablock's `offset` from the muzzle's default place.
+    pub offset: Vec3,
+    /// `usesEnergy`: its ammo is the shape's energy over `minEnergy`.
+    pub uses_energy: bool,
+    pub min_energy: f32,
+}
+
+type Method = fn(&mut Console, &Rc<RefCell<Shared>>, &CallArgs<'_>) -> Value;
+
+/// The slot of the image in `slot` of `a.this`, read with `f`.
+fn read_slot(
+    c: &mut Console,
+    sh: &Rc<RefCell<Shared>>,
+    a: &CallArgs<'_>,
+    method: &str,
+    f: impl FnOnce(Option<&Slot>) -> Value,
+) -> Value {
+    let Some(scene) = crate::objects::scene_of(c, sh, a, method) else { return Value::from(0) };
+    let Some(slot) = slot_arg(c, a, 1, method) else { return Value::from(0) };
+    let s = sh.borrow();
+    f(s.objects.get(&scene).and_then(|g| g.images[slot].as_ref()))
+}
+
+/// Changes a condition of the image in `slot` of `a.this`.
+fn write_slot(
+    c: &mut Console,
+    sh: &Rc<RefCell<Shared>>,
+    a: &CallArgs<'_>,
+    method: &str,
+    f: impl FnOnce(&mut Slot),
+) -> Value {
+    let Some(scene) = crate::objects::scene_of(c, sh, a, method) else { return Value::from(false) };
+    let Some(slot) = slot_arg(c, a, 1, method) else { return Value::from(false) };
+    let mut s = sh.borrow_mut();
+    match s.objects.get_mut(&scene).and_then(|g| g.images[slot].as_mut()) {
+        Some(img) => {
+            f(img);
+            Value::from(true)
+        }
+        None => Value::from(false),
+    }
+}
+
+fn vec_text(v: Vec3) -> Value {
+    Value::from(format!("{} {} {}", v.x, v.y, v.z))
+}
+
+pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
+    let methods: &[(&str, u32, u32, &str, Method)] = &[
+        (
+            "mountImage",
+            4,
+            6,
+            "mountImage(image, slot [, loaded = true, skin]) - mounts a ShapeBaseImageData",
+            |c, sh, a| {
+                let Some(scene) = crate::objects::scene_of(c, sh, a, "mountImage") else {
+                    return Value::from(false);
+                };
+                let image =
+                    c.find_object(&a.get(1)).filter(|i| crate::classes::is_a(c, *i, "ShapeBaseImageData"));
+                let Some(image) = image else {
+                    c.error(&format!("mountImage: \"{}\" is not a ShapeBaseImageData", a.str(1)));
+                    return Value::from(false);
+                };
+                let Some(slot) = slot_arg(c, a, 2, "mountImage") else { return Value::from(false) };
+                let loaded = a.len() <= 3 || a.bool(3);
+                Value::from(mount_image(c, sh, scene, image, slot, loaded))
+            },
+        ),
+        ("unmountImage", 3, 3, "unmountImage(slot)", |c, sh, a| {
+            let Some(scene) = crate::objects::scene_of(c, sh, a, "unmountImage") else {
+                return Value::from(false);
+            };
+            let Some(slot) = slot_arg(c, a, 1, "unmountImage") else { return Value::from(false) };
+            Value::from(unmount_image(c, sh, scene, slot))
+        }),
+        ("getMountedImage", 3, 3, "getMountedImage(slot) - the image datablock, or 0", |c, sh, a| {
+            read_slot(c, sh, a, "getMountedImage", |s| Value::from(s.map_or(0, |s| s.image.data)))
+        }),
+        ("getMountSlot", 3, 3, "getMountSlot(image) - the slot holding that image, or -1", |c, sh, a| {
+            let Some(scene) = crate::objects::scene_of(c, sh, a, "getMountSlot") else {
+                return Value::from(-1);
+            };
+            let image = c.find_object(&a.get(1));
+            let s = sh.borrow();
+            let slot = s.objects.get(&scene).and_then(|g| {
+                g.images.iter().position(|i| i.as_ref().is_some_and(|i| Some(i.image.data) == image))
+            });
+            Value::from(slot.map_or(-1, |s| s as i64))
+        }),
+        ("setImageTrigger", 4, 4, "setImageTrigger(slot, down)", |c, sh, a| {
+            let down = a.bool(2);
+            write_slot(c, sh, a, "setImageTrigger", |s| s.image.trigger = down)
+        }),
+        ("getImageTrigger", 3, 3, "getImageTrigger(slot)", |c, sh, a| {
+            read_slot(c, sh, a, "getImageTrigger", |s| Value::from(s.is_some_and(|s| s.image.trigger)))
+        }),
+        ("setImageAmmo", 4, 4, "setImageAmmo(slot, hasAmmo)", |c, sh, a| {
+            let ammo = a.bool(2);
+            write_slot(c, sh, a, "setImageAmmo", |s| s.image.ammo = ammo)
+        }),
+        ("getImageAmmo", 3, 3, "getImageAmmo(slot)", |c, sh, a| {
+            read_slot(c, sh, a, "getImageAmmo", |s| Value::from(s.is_some_and(|s| s.image.ammo)))
+        }),
+        ("setImageLoaded", 4, 4, "setImageLoaded(slot, loaded)", |c, sh, a| {
+            let loaded = a.bool(2);
+            write_slot(c, sh, a, "setImageLoaded", |s| s.image.loaded = loaded)
+        }),
+        ("getImageLoaded", 3, 3, "getImageLoaded(slot)", |c, sh, a| {
+            read_slot(c, sh, a, "getImageLoaded", |s| Value::from(s.is_some_and(|s| s.image.loaded)))
+        }),
+        ("setImageTarget", 4, 4, "setImageTarget(slot, hasTarget)", |c, sh, a| {
+            let target = a.bool(2);
+            write_slot(c, sh, a, "setImageTarget", |s| s.image.target = target)
+        }),
+        (
+            "getImageState",
+            3,
+            3,
+            "getImageState(slot) - the state's name, or \"Error\" for an empty slot",
+            |c, sh, a| {
+                read_slot(c, sh, a, "getImageState", |s| {
+                    Value::from(s.map_or("Error", |s| s.image.state_name()).to_string())
+                })
+            },
+        ),
+        ("isImageFiring", 3, 3, "isImageFiring(slot) - in a stateFire state", |c, sh, a| {
+            read_slot(c, sh, a, "isImageFiring", |s| {
+                Value::from(
+                    s.is_some_and(|s| s.image.states.states.get(s.image.state).is_some_and(|st| st.fire)),
+                )
+            })
+        }),
+        ("getMuzzlePoint", 3, 3, "getMuzzlePoint(slot) - where the image's shots start", |c, sh, a| {
+            let Some(scene) = crate::objects::scene_of(c, sh, a, "getMuzzlePoint") else {
+                return Value::Empty;
+            };
+            let Some(slot) = slot_arg(c, a, 1, "getMuzzlePoint") else { return Value::Empty };
+            muzzle(&sh.borrow(), scene, slot).map_or(Value::Empty, |(p, _)| vec_text(p))
+        }),
+        ("getMuzzleVector", 3, 3, "getMuzzleVector(slot) - the unit vector shots leave along", |c, sh, a| {
+            let Some(scene) = crate::objects::scene_of(c, sh, a, "getMuzzleVector") else {
+                return Value::Empty;
+            };
+            let Some(slot) = slot_arg(c, a, 1, "getMuzzleVector") else { return Value::Empty };
+            muzzle(&sh.borrow(), scene, slot).map_or(Value::Empty, |(_, d)| vec_text(d))
+        }),
+        ("getEyePoint", 2, 2, "getEyePoint()", |c, sh, a| {
+            let Some(scene) = crate::objects::scene_of(c, sh, a, "getEyePoint") else { return Value::Empty };
+            eye(&sh.borrow(), scene).map_or(Value::Empty, |(p, _)| vec_text(p))
+        }),
+        ("getEyeVector", 2, 2, "getEyeVector()", |c, sh, a| {
+            let Some(scene) = crate::objects::scene_of(c, sh, a, "getEyeVector") else { return Value::Empty };
+            eye(&sh.borrow(), scene).map_or(Value::Empty, |(_, d)| vec_text(d))
+        }),
+    ];
+    for &(name, min, max, usage, f) in methods {
+        let sh = shared.clone();
+        con.register_method("ShapeBase", name, min, max, usage, move |c, a| f(c, &sh, a));
+    }
+}
