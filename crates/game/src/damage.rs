@@ -137,10 +137,11 @@ fn with_obj<T>(
     sh.borrow_mut().objects.get_mut(&scene).map(f)
 }
 
-/// A number argument, or `None` (with a console error) for junk.
+/// A number argument, or `None` (with a console error) for junk: text that is not a number
+/// (V12 would read it as 0 and, say, heal a shape completely).
 fn number(c: &mut Console, a: &CallArgs<'_>, i: usize, method: &str) -> Option<f32> {
-    let v = a.f64(i);
-    if v.is_finite() {
+    let v = a.str(i).trim().parse::<f64>().ok().filter(|v| v.is_finite());
+    if let Some(v) = v {
         Some(v as f32)
     } else {
         c.error(&format!("{method}: \"{}\" is not a number", a.str(i)));

@@ -31,6 +31,8 @@ pub mod placement;
 pub mod projectiles;
 pub mod server;
 pub mod state;
+#[cfg(test)]
+mod toolbox_tests;
 pub mod vehicles;
 pub mod weapons;
 

@@ -74,8 +74,6 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     ] {
         let _ = con.register_class(class, parent);
     }
-    crate::classes::register(con);
-    con.set_preload(Box::new(crate::classes::preload));
     con.add_field("GameBase", "dataBlock", FieldType::String, Value::Empty);
     con.add_field("ShapeBaseData", "maxDamage", FieldType::Float, Value::Float(100.0));
     con.add_field("ShapeBaseData", "mass", FieldType::Float, Value::Float(9.0));
@@ -100,6 +98,10 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     con.add_field("ItemData", "rotate", FieldType::Bool, Value::from(false));
     con.add_field("TriggerData", "tickPeriodMS", FieldType::Float, Value::Float(100.0));
     con.add_field("Trigger", "polyhedron", FieldType::String, Value::from(DEFAULT_POLYHEDRON));
+    // Tribes 2's other engine classes, after their parents' fields (a class copies its
+    // parent's fields when it is registered).
+    crate::classes::register(con);
+    con.set_preload(Box::new(crate::classes::preload));
 
     let sh = shared.clone();
     con.register_method("GameBase", "onAdd", 2, 2, "onAdd()", move |c, a| {
@@ -122,6 +124,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     crate::weapons::register(con, shared);
     crate::mount::register(con, shared);
     crate::vehicles::register(con, shared);
+    crate::projectiles::register(con, shared);
     crate::file_object::register(con);
     register_trigger_methods(con, shared);
     register_camera_methods(con, shared);
@@ -275,7 +278,8 @@ fn on_add(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
             .unwrap_or_else(|| c.get_field(datablock, "lifetime").to_f64())
             .clamp(0.0, 600_000.0);
         obj.ticks_left = (lifetime_ms / f64::from(v12_sim::process::TICK_MS)).ceil().max(1.0) as u32;
-        if c.get_field(datablock, "isBallistic").truthy() {
+        let grenade = matches!(obj.flight.kind, crate::projectiles::FlightKind::Grenade { .. });
+        if grenade || c.get_field(datablock, "isBallistic").truthy() {
             let modifier = c.get_field(datablock, "gravityMod").to_f64() as f32;
             obj.gravity =
                 if modifier.is_finite() { WORLD_GRAVITY * modifier.clamp(-10.0, 10.0) } else { 0.0 };

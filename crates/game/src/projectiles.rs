@@ -365,3 +365,85 @@ fn finish(s: &mut Shared, id: u32, moved: Option<(Vec3, Vec3)>) {
         }
     }
 }
+
+/// The seeker's methods: `setObjectTarget(obj)`, `setPositionTarget(pos)`, `setNoTarget()`,
+/// `getTargetObject()`.
+pub(crate) fn register(con: &mut Console, shared: &std::rc::Rc<std::cell::RefCell<Shared>>) {
+    use v12_console_vm::Value;
+    let sh = shared.clone();
+    con.register_method(
+        "SeekerProjectile",
+        "setObjectTarget",
+        3,
+        3,
+        "setObjectTarget(obj) - homes on obj",
+        move |c, a| {
+            let Some(me) = crate::objects::scene_of(c, &sh, a, "setObjectTarget") else {
+                return Value::from(false);
+            };
+            let target = c.find_object(&a.get(1)).and_then(|t| sh.borrow().by_console.get(&t).copied());
+            let Some(target) = target else {
+                c.error(&format!("setObjectTarget: \"{}\" is not a game object", a.str(1)));
+                return Value::from(false);
+            };
+            if let Some(g) = sh.borrow_mut().objects.get_mut(&me) {
+                g.flight.target = SeekTarget::Object(target);
+            }
+            Value::from(true)
+        },
+    );
+    let sh = shared.clone();
+    con.register_method(
+        "SeekerProjectile",
+        "setPositionTarget",
+        3,
+        3,
+        "setPositionTarget(\"x y z\") - homes on a point",
+        move |c, a| {
+            let Some(me) = crate::objects::scene_of(c, &sh, a, "setPositionTarget") else {
+                return Value::from(false);
+            };
+            let p = crate::objects::parse_vec3(&a.str(1));
+            if let Some(g) = sh.borrow_mut().objects.get_mut(&me) {
+                g.flight.target = SeekTarget::Position(p);
+            }
+            Value::from(true)
+        },
+    );
+    let sh = shared.clone();
+    con.register_method(
+        "SeekerProjectile",
+        "setNoTarget",
+        2,
+        2,
+        "setNoTarget() - flies straight on",
+        move |c, a| {
+            let Some(me) = crate::objects::scene_of(c, &sh, a, "setNoTarget") else {
+                return Value::from(false);
+            };
+            if let Some(g) = sh.borrow_mut().objects.get_mut(&me) {
+                g.flight.target = SeekTarget::None;
+            }
+            Value::from(true)
+        },
+    );
+    let sh = shared.clone();
+    con.register_method(
+        "SeekerProjectile",
+        "getTargetObject",
+        2,
+        2,
+        "getTargetObject() - the object it homes on, or 0",
+        move |c, a| {
+            let Some(me) = crate::objects::scene_of(c, &sh, a, "getTargetObject") else {
+                return Value::from(0);
+            };
+            let s = sh.borrow();
+            let t = match s.objects.get(&me).map(|g| g.flight.target) {
+                Some(SeekTarget::Object(t)) => s.objects.get(&t).map_or(0, |g| g.console),
+                _ => 0,
+            };
+            Value::from(t)
+        },
+    );
+}

@@ -1,0 +1,438 @@
+//! The gameplay toolbox from script, as a mod uses it: the container seeing game objects,
+//! damage and energy, images firing, the projectile family, mounting, vehicles, FileObject and
+//! the datablock checks. (The server's tick without clients: `objects::tests::run_ticks_on`.)
+
+use crate::objects::tests::{eval, game_console, run_ticks, run_ticks_on};
+
+fn num(con: &mut v12_console_vm::Console, src: &str) -> f64 {
+    eval(con, src).parse().unwrap_or_else(|_| panic!("not a number: {src}"))
+}
+
+#[test]
+fn the_container_sees_players_items_and_shots_as_they_move() {
+    let (mut con, shared, _) = game_console();
+    eval(
+        &mut con,
+        "datablock ProjectileData(Slow) { lifetime = 5000; };\n\
+         $a = new Player() { dataBlock = LightMale; position = \"0 10 0\"; };\n\
+         $b = new Player() { dataBlock = LightMale; position = \"0 20 0\"; };\n\
+         $c = new Item() { dataBlock = Coin; position = \"5 0 0\"; };",
+    );
+    // A hitscan ray from the origin along +Y meets the nearer player's box face.
+    let hit = eval(&mut con, "return containerRayCast(\"0 0 1\", \"0 30 1\", $TypeMasks::PlayerObjectType);");
+    let words: Vec<&str> = hit.split(' ').collect();
+    assert_eq!(words[0], eval(&mut con, "return $a;"), "{hit}");
+    assert_eq!(&words[1..], ["0", "9.6", "1", "0", "-1", "0"]);
+    // The exempt object is skipped; an item is not a player.
+    let hit = eval(
+        &mut con,
+        "return firstWord(containerRayCast(\"0 0 1\", \"0 30 1\", $TypeMasks::PlayerObjectType, $a));",
+    );
+    assert_eq!(hit, eval(&mut con, "return $b;"));
+    assert_eq!(
+        eval(&mut con, "return containerRayCast(\"0 0 1\", \"0 30 1\", $TypeMasks::ItemObjectType);"),
+        "0"
+    );
+    // It follows a move made by script.
+    eval(&mut con, "$a.setTransform(\"50 50 0 0 0 1 0\");");
+    let hit = eval(
+        &mut con,
+        "return firstWord(containerRayCast(\"0 0 1\", \"0 30 1\", $TypeMasks::PlayerObjectType));",
+    );
+    assert_eq!(hit, eval(&mut con, "return $b;"));
+    // Radius damage as a script writes it: everything within 12 m of (0 8 0), nearest first.
+    eval(
+        &mut con,
+        "function near(%pos, %r, %mask) { %out = \"\"; initContainerRadiusSearch(%pos, %r, %mask);\n\
+           while ((%o = containerSearchNext()) != 0) %out = %out SPC %o @ \":\" @ mFloor(containerSearchCurrDist());\n\
+           return trim(%out); }",
+    );
+    // Nearest first by the distance to each box (the item's is nearer); the distance told
+    // is to the box's centre.
+    let expect = format!("{}:9 {}:12", eval(&mut con, "return $c;"), eval(&mut con, "return $b;"));
+    let mask = "$TypeMasks::PlayerObjectType | $TypeMasks::ItemObjectType";
+    assert_eq!(eval(&mut con, &format!("return near(\"0 8 0\", 12, {mask});")), expect);
+    // Rad-damage distance: less the object's radius, never negative.
+    eval(
+        &mut con,
+        "initContainerRadiusSearch(\"0 20 1\", 5, $TypeMasks::PlayerObjectType); containerSearchNext();",
+    );
+    assert_eq!(num(&mut con, "return containerSearchCurrRadDamageDist();"), 0.0);
+    // Type search, box checks, find first / next.
+    let all = eval(
+        &mut con,
+        "initContainerTypeSearch($TypeMasks::PlayerObjectType); return containerSearchNext() SPC containerSearchNext() SPC containerSearchNext();",
+    );
+    assert_eq!(all, format!("{} {} 0", eval(&mut con, "return $a;"), eval(&mut con, "return $b;")));
+    assert_eq!(eval(&mut con, "return containerBoxEmpty($TypeMasks::PlayerObjectType, \"0 20 1\", 1);"), "0");
+    assert_eq!(eval(&mut con, "return containerBoxEmpty($TypeMasks::PlayerObjectType, \"0 0 1\", 1);"), "1");
+    assert_eq!(
+        eval(
+            &mut con,
+            "return ContainerFindFirst($TypeMasks::ItemObjectType, \"5 0 0\", 1, 1, 1) SPC ContainerFindNext();"
+        ),
+        format!("{} 0", eval(&mut con, "return $c;"))
+    );
+    // A shot in flight is a ProjectileObjectType where it is now.
+    eval(
+        &mut con,
+        "$p = new Projectile() { dataBlock = Slow; initialPosition = \"-10 -10 5\"; initialVelocity = \"10 0 0\"; };",
+    );
+    run_ticks(&mut con, &shared, 10);
+    let found = eval(
+        &mut con,
+        "initContainerRadiusSearch(\"-6.8 -10 5\", 0.5, $TypeMasks::ProjectileObjectType); return containerSearchNext();",
+    );
+    assert_eq!(found, eval(&mut con, "return $p;"));
+    // Deleted and hidden objects leave the container; a dead player is a corpse.
+    eval(&mut con, "$c.delete(); $b.setHidden(true);");
+    assert_eq!(eval(&mut con, &format!("return near(\"0 8 0\", 30, {mask});")), "");
+    eval(&mut con, "$a.setTransform(\"0 0 0 0 0 1 0\"); $a.applyDamage(500);");
+    assert_eq!(eval(&mut con, "return near(\"0 0 0\", 5, $TypeMasks::PlayerObjectType);"), "");
+    let corpse = format!("{}:0", eval(&mut con, "return $a;"));
+    assert_eq!(eval(&mut con, "return near(\"0 0 0\", 5, $TypeMasks::CorpseObjectType);"), corpse);
+    assert!(shared.borrow().placed.len() >= 2);
+}
+
+#[test]
+fn damage_levels_states_repair_and_energy_as_v12() {
+    let (mut con, shared, out) = game_console();
+    eval(
+        &mut con,
+        "datablock StaticShapeData(Generator) { maxDamage = 1.0; disabledLevel = 0.6; destroyedLevel = 0.9; repairRate = 0.1; maxEnergy = 50; rechargeRate = 0.5; };\n\
+         function Generator::onDisabled(%d, %o, %s) { echo(\"disabled from \" @ %s); }\n\
+         function Generator::onDestroyed(%d, %o, %s) { echo(\"destroyed from \" @ %s); }\n\
+         function Generator::onEnabled(%d, %o, %s) { echo(\"enabled from \" @ %s); }\n\
+         $g = new StaticShape() { dataBlock = Generator; };\n\
+         $p = new Player() { dataBlock = LightMale; };",
+    );
+    // The reported bug: a level set reads back.
+    eval(&mut con, "$p.setDamageLevel(0.25);");
+    assert_eq!(num(&mut con, "return $p.getDamageLevel();"), 0.25);
+    assert_eq!(num(&mut con, "return $p.getDamagePercent();"), 0.0025);
+    eval(&mut con, "$g.applyDamage(0.95);");
+    assert_eq!(eval(&mut con, "return $g.getDamageState();"), "Destroyed");
+    assert_eq!(out.stdout(), "disabled from Enabled\ndestroyed from Disabled\n");
+    assert_eq!(eval(&mut con, "return $g.isDestroyed() SPC $g.isDisabled() SPC $g.isEnabled();"), "1 1 0");
+    out.clear();
+    // Repair is spent at repairRate a tick: 0.95 -> 0.85 (Disabled) -> 0.55 (Enabled).
+    eval(&mut con, "$g.applyRepair(0.4);");
+    run_ticks(&mut con, &shared, 1);
+    assert_eq!(eval(&mut con, "return $g.getDamageState();"), "Disabled");
+    run_ticks(&mut con, &shared, 3);
+    assert_eq!(eval(&mut con, "return $g.getDamageState();"), "Enabled");
+    assert!((num(&mut con, "return $g.getDamageLevel();") - 0.55).abs() < 1e-5);
+    run_ticks(&mut con, &shared, 3);
+    assert!((num(&mut con, "return $g.getDamageLevel();") - 0.55).abs() < 1e-5, "the reserve is spent");
+    assert_eq!(out.stdout(), "disabled from Destroyed\nenabled from Disabled\n");
+    // Energy: full at start, set and clamped, recharged a tick at a time.
+    assert_eq!(num(&mut con, "return $g.getEnergyLevel();"), 50.0);
+    eval(&mut con, "$g.setEnergyLevel(10);");
+    run_ticks(&mut con, &shared, 4);
+    assert_eq!(num(&mut con, "return $g.getEnergyLevel();"), 12.0);
+    eval(&mut con, "$g.setEnergyLevel(999);");
+    assert_eq!(num(&mut con, "return $g.getEnergyPercent();"), 1.0);
+    // Junk is a console error and changes nothing.
+    eval(&mut con, "$g.setDamageLevel(\"junk\");");
+    assert!(out.stderr().contains("setDamageLevel: \"junk\" is not a number"), "{}", out.stderr());
+}
+
+/// A Tribes 2-style weapon: the image's state machine fires on the trigger, its `onFire`
+/// script launches the shot from the muzzle, the shot hits a player through the container,
+/// and the explosion's radius damage is written in script with a container search.
+#[test]
+fn an_image_fires_projectiles_that_hurt_by_direct_hit_and_radius() {
+    let (mut con, shared, out) = game_console();
+    eval(
+        &mut con,
+        r#"datablock LinearProjectileData(DiscProjectile) { dryVelocity = 90; lifetimeMS = 2000; directDamage = 0; indirectDamage = 40; damageRadius = 8; };
+        datablock ShapeBaseImageData(DiscImage) {
+           projectile = DiscProjectile; projectileType = LinearProjectile;
+           stateName[0] = "Activate"; stateTransitionOnTimeout[0] = "Ready"; stateTimeoutValue[0] = 0.1;
+           stateName[1] = "Ready"; stateTransitionOnTriggerDown[1] = "Fire"; stateTransitionOnNoAmmo[1] = "NoAmmo";
+           stateName[2] = "Fire"; stateFire[2] = true; stateScript[2] = "onFire"; stateSequence[2] = "Fire"; stateTimeoutValue[2] = 0.5; stateTransitionOnTimeout[2] = "Ready";
+           stateName[3] = "NoAmmo"; stateTransitionOnAmmo[3] = "Ready";
+        };
+        function DiscImage::onMount(%data, %obj, %slot) { echo("mounted in " @ %slot); }
+        function DiscImage::onFire(%data, %obj, %slot) {
+           %p = new (%data.projectileType)() { dataBlock = %data.projectile; initialDirection = %obj.getMuzzleVector(%slot); initialPosition = %obj.getMuzzlePoint(%slot); sourceObject = %obj; sourceSlot = %slot; };
+           echo("fired " @ %p.getClassName());
+        }
+        function DiscProjectile::onExplode(%data, %proj, %pos, %mod) {
+           initContainerRadiusSearch(%pos, %data.damageRadius, $TypeMasks::PlayerObjectType);
+           while ((%t = containerSearchNext()) != 0) {
+              %d = containerSearchCurrRadDamageDist();
+              %t.applyDamage(%data.indirectDamage * (1 - %d / %data.damageRadius));
+           }
+           echo("boom");
+        }
+        $shooter = new Player() { dataBlock = LightMale; position = "0 0 0"; };
+        $target = new Player() { dataBlock = LightMale; position = "0 30 0"; };
+        $shooter.mountImage(DiscImage, 0);
+        $shooter.setImageAmmo(0, true);"#,
+    );
+    assert_eq!(out.stdout(), "mounted in 0\n");
+    assert_eq!(eval(&mut con, "return $shooter.getImageState(0);"), "Activate");
+    assert_eq!(eval(&mut con, "return $shooter.getMountedImage(0) == DiscImage.getId();"), "1");
+    run_ticks(&mut con, &shared, 4);
+    assert_eq!(eval(&mut con, "return $shooter.getImageState(0);"), "Ready");
+    eval(&mut con, "$shooter.setImageTrigger(0, true);");
+    run_ticks(&mut con, &shared, 1);
+    assert_eq!(eval(&mut con, "return $shooter.getImageState(0) SPC $shooter.isImageFiring(0);"), "Fire 1");
+    eval(&mut con, "$shooter.setImageTrigger(0, false);");
+    // The firing animation plays on the image thread, so clients see it.
+    let id: u32 = eval(&mut con, "return $shooter;").parse().unwrap();
+    let scene = shared.borrow().by_console[&id];
+    let thread = shared.borrow().world.as_ref().unwrap().get(scene).unwrap().threads
+        [crate::images::IMAGE_THREAD]
+        .clone();
+    assert_eq!(thread.map(|t| t.sequence).as_deref(), Some("Fire"));
+    run_ticks(&mut con, &shared, 12);
+    assert_eq!(out.stdout(), "mounted in 0\nfired LinearProjectile\nboom\n");
+    let hurt = num(&mut con, "return $target.getDamageLevel();");
+    assert!(hurt > 30.0 && hurt <= 40.0, "radius damage near the centre: {hurt}");
+    assert_eq!(num(&mut con, "return $shooter.getDamageLevel();"), 0.0, "out of the blast");
+    // Back to Ready, and no ammo: NoAmmo.
+    run_ticks(&mut con, &shared, 10);
+    eval(&mut con, "$shooter.setImageAmmo(0, false);");
+    run_ticks(&mut con, &shared, 1);
+    assert_eq!(eval(&mut con, "return $shooter.getImageState(0);"), "NoAmmo");
+    // Bad input: an unknown slot, not an image, an empty slot.
+    eval(&mut con, "$shooter.mountImage(DiscImage, 9); $shooter.mountImage(LightMale, 1);");
+    assert!(out.stderr().contains("image slot \"9\" is not 0 to 7"), "{}", out.stderr());
+    assert!(out.stderr().contains("\"LightMale\" is not a ShapeBaseImageData"));
+    assert_eq!(eval(&mut con, "return $shooter.getImageState(5);"), "Error");
+    assert_eq!(eval(&mut con, "return $shooter.unmountImage(0) SPC $shooter.getMountedImage(0);"), "1 0");
+}
+
+/// An image whose fire state names no script launches its datablock's projectile itself.
+#[test]
+fn an_image_without_a_script_fires_its_projectile_by_itself() {
+    let (mut con, shared, out) = game_console();
+    eval(
+        &mut con,
+        r#"datablock GrenadeProjectileData(Nade) { dryVelocity = 10; lifetimeMS = 3000; armingDelayMS = 100; grenadeElasticity = 0.5; };
+        datablock ShapeBaseImageData(Launcher) { projectile = Nade; projectileType = GrenadeProjectile;
+           stateName[0] = "Ready"; stateTransitionOnTriggerDown[0] = "Fire";
+           stateName[1] = "Fire"; stateFire[1] = true; stateTimeoutValue[1] = 5; stateTransitionOnTimeout[1] = "Ready"; };
+        function Nade::onExplode(%d, %p, %pos) { echo("nade " @ %p.getClassName()); }
+        $p = new Player() { dataBlock = LightMale; position = "0 0 2"; };
+        $p.mountImage(Launcher, 0);
+        $p.setImageTrigger(0, true);"#,
+    );
+    run_ticks_on(&mut con, &shared, 1, Some(0.0));
+    let shots =
+        shared.borrow().objects.values().filter(|g| g.class == crate::state::GameClass::Projectile).count();
+    assert_eq!(shots, 1, "{}", out.stderr());
+    // It falls, bounces on the ground (never through it) and explodes at the end of its life.
+    let mut lowest = f32::MAX;
+    for _ in 0..120 {
+        run_ticks_on(&mut con, &shared, 1, Some(0.0));
+        let s = shared.borrow();
+        for (id, g) in &s.objects {
+            if g.class == crate::state::GameClass::Projectile {
+                lowest = lowest.min(s.world.as_ref().unwrap().get(*id).unwrap().state.pos.z);
+            }
+        }
+    }
+    assert!(
+        lowest > -0.01 && lowest < 0.2,
+        "rests on the ground: {lowest} {} {}",
+        out.stdout(),
+        out.stderr()
+    );
+    assert_eq!(out.stdout(), "nade GrenadeProjectile\n");
+}
+
+#[test]
+fn seekers_home_snipers_hit_at_once_and_elf_beams_drain() {
+    let (mut con, shared, out) = game_console();
+    eval(
+        &mut con,
+        r#"datablock PlayerData(Heavy) { maxDamage = 100; maxEnergy = 60; };
+        datablock SeekerProjectileData(Missile) { lifetimeMS = 6000; maxVelocity = 40; acceleration = 20; turningSpeed = 120; proximityRadius = 2; };
+        datablock SniperProjectileData(Bolt) { maxRifleRange = 200; };
+        datablock ELFProjectileData(Elf) { beamRange = 30; drainEnergy = 2; lifetimeMS = 1000; };
+        function Missile::onExplode(%d, %p, %pos) { echo("missile at " @ mFloor(getWord(%pos, 0))); }
+        function Bolt::onCollision(%d, %p, %col, %f, %pos) { echo("bolt hit " @ (%col == $t)); }
+        function Elf::zapTarget(%d, %p, %t, %src) { echo("zap " @ (%t == $t) @ (%src == $s)); }
+        $s = new Player() { dataBlock = Heavy; position = "0 0 0"; };
+        $t = new Player() { dataBlock = Heavy; position = "40 0 0"; };
+        $m = new SeekerProjectile() { dataBlock = Missile; initialPosition = "0 0 10"; initialDirection = "0 1 0"; };
+        $m.setObjectTarget($t);"#,
+    );
+    run_ticks(&mut con, &shared, 120);
+    assert_eq!(out.stdout(), "missile at 38\n", "turned from +Y onto the target, exploding 2 m short");
+    out.clear();
+    eval(
+        &mut con,
+        "new SniperProjectile() { dataBlock = Bolt; initialPosition = \"0 0 1\"; initialDirection = \"1 0 0\"; sourceObject = $s; };",
+    );
+    run_ticks(&mut con, &shared, 1);
+    assert_eq!(out.stdout(), "bolt hit 1\n", "{}", out.stderr());
+    out.clear();
+    eval(
+        &mut con,
+        "$t.setTransform(\"0 20 0 0 0 1 0\"); new ELFProjectile() { dataBlock = Elf; initialPosition = \"0 0 1\"; initialDirection = \"0 1 0\"; sourceObject = $s; };",
+    );
+    run_ticks(&mut con, &shared, 10);
+    assert_eq!(out.stdout(), "zap 11\n");
+    assert_eq!(num(&mut con, "return $t.getEnergyLevel();"), 40.0);
+}
+
+#[test]
+fn objects_mount_ride_and_refuse_cycles() {
+    let (mut con, shared, out) = game_console();
+    eval(
+        &mut con,
+        r#"datablock HoverVehicleData(Scout) { maxDamage = 50; maxForwardSpeed = 30; };
+        function LightMale::onMount(%d, %obj, %veh, %node) { echo("mount " @ %node @ " " @ (%veh == $v)); }
+        function LightMale::onUnmount(%d, %obj, %veh, %node) { echo("unmount " @ %node); }
+        $v = new HoverVehicle() { dataBlock = Scout; position = "10 10 0"; };
+        $p = new Player() { dataBlock = LightMale; position = "0 0 0"; };
+        $q = new Player() { dataBlock = LightMale; position = "0 0 0"; };"#,
+    );
+    assert_eq!(eval(&mut con, "return $v.getClassName() SPC $v.getState();"), "HoverVehicle Enabled");
+    assert_eq!(eval(&mut con, "return $v.mountObject($p, 0);"), "1");
+    assert_eq!(eval(&mut con, "return $v.mountObject($q, 1);"), "1");
+    assert_eq!(out.stdout(), "mount 0 1\nmount 1 1\n");
+    assert_eq!(eval(&mut con, "return $p.getObjectMount() == $v;"), "1");
+    assert_eq!(eval(&mut con, "return $v.getMountNodeObject(1) == $q;"), "1");
+    assert_eq!(
+        eval(&mut con, "return $v.getMountedObjectCount() SPC ($v.getMountedObject(0) == $p);"),
+        "2 1"
+    );
+    assert_eq!(eval(&mut con, "return $p.isMounted() SPC $v.isMounted();"), "1 0");
+    assert_eq!(eval(&mut con, "return ($v.getPilot() == $p) SPC ($p.getControlObject() == $v);"), "1 1");
+    // Riders follow their seat.
+    eval(&mut con, "$v.setTransform(\"20 10 0 0 0 1 0\");");
+    run_ticks(&mut con, &shared, 1);
+    let x = num(&mut con, "return getWord($p.getPosition(), 0);");
+    assert!((x - 20.0).abs() < 1e-4, "{x}");
+    // Refused: itself, a cycle, a taken node.
+    assert_eq!(eval(&mut con, "return $v.mountObject($v, 2);"), "0");
+    assert_eq!(eval(&mut con, "return $p.mountObject($v, 0);"), "0");
+    assert_eq!(eval(&mut con, "return $v.mountObject(new Player() { dataBlock = LightMale; }, 0);"), "0");
+    assert!(out.stderr().contains("cannot be mounted on itself"), "{}", out.stderr());
+    assert!(out.stderr().contains("a cycle") && out.stderr().contains("node 0 is taken"));
+    // Deleting the vehicle unseats everyone.
+    out.clear();
+    eval(&mut con, "$v.delete();");
+    assert_eq!(out.stdout(), "unmount 0\nunmount 1\n");
+    assert_eq!(eval(&mut con, "return $p.isMounted() SPC $p.getControlObject();"), "0 0");
+}
+
+#[test]
+fn datablock_junk_is_a_warning_naming_the_field_and_bad_states_refuse_the_image() {
+    let (mut con, _shared, out) = game_console();
+    eval(
+        &mut con,
+        r#"datablock LinearProjectileData(Odd) { dryVelocity = "fast"; lifetimeMS = -5; armingDelayMS = 100; };
+        datablock ShapeBaseImageData(Broken) { stateName[0] = "Ready"; stateTransitionOnTriggerDown[0] = "Fier"; };
+        datablock ShapeBaseImageData(Fine) { mountPoint = 40; stateName[0] = "Ready"; };"#,
+    );
+    let err = out.stderr();
+    assert!(
+        err.contains(
+            "Odd (LinearProjectileData): field dryVelocity = \"fast\" is not a number; the default is kept"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("field lifetimeMS = \"-5\" is outside 0 to 600000"), "{err}");
+    assert!(!err.contains("armingDelayMS"));
+    assert_eq!(eval(&mut con, "return Odd.dryVelocity SPC Odd.armingDelayMS;"), " 100");
+    assert!(
+        err.contains("preload failed for Broken: state 0: stateTransitionOnTriggerDown[0] names \"Fier\""),
+        "{err}"
+    );
+    assert_eq!(eval(&mut con, "return isObject(Broken) SPC isObject(Fine);"), "0 1");
+    assert!(err.contains("field mountPoint = \"40\" is not a whole number from 0 to 31"));
+}
+
+#[test]
+fn file_objects_read_and_write_lines_inside_the_mod_folder() {
+    let (mut con, _shared, out) = game_console();
+    let dir = std::env::temp_dir().join(format!("v12-fileobject-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    con.set_file_root(&dir);
+    eval(
+        &mut con,
+        r#"$f = new FileObject();
+        $f.openForWrite("prefs/out.txt"); $f.writeLine("one"); $f.writeLine("two words"); $f.close();
+        $f.openForAppend("prefs/out.txt"); $f.writeLine("three"); $f.close();
+        $f.openForRead("prefs/out.txt");
+        while (!$f.isEOF()) $lines = $lines @ "[" @ $f.readLine() @ "]";
+        $f.close();"#,
+    );
+    assert_eq!(eval(&mut con, "return $lines;"), "[one][two words][three]");
+    assert_eq!(eval(&mut con, "return $f.openForWrite(\"../escape.txt\");"), "0");
+    assert!(out.stderr().contains("outside the mod folder"), "{}", out.stderr());
+    assert_eq!(
+        eval(&mut con, "return $f.openForRead(\"missing.txt\") SPC $f.isEOF() SPC $f.readLine();"),
+        "0 1 "
+    );
+    // A file left open is written when its object goes.
+    eval(
+        &mut con,
+        "$g = new FileObject(); $g.openForWrite(\"late.txt\"); $g.writeLine(\"kept\"); $g.delete();",
+    );
+    assert_eq!(std::fs::read_to_string(dir.join("late.txt")).unwrap(), "kept\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Tribes 2's declarations of the toolbox's classes instantiate (their shapes as the stock
+/// scripts write them: a datablock copying another with `: Parent`, `className`, dynamic
+/// fields the engine does not read).
+#[test]
+fn tribes_2_style_declarations_instantiate() {
+    let (mut con, _shared, out) = game_console();
+    eval(
+        &mut con,
+        r#"datablock SensorData(PlayerSensor) { detects = true; detectsUsingLOS = true; detectRadius = 400; };
+        datablock TurretImageData(MissileBarrelLarge) { shapeFile = "turret_missile_large.dts"; item = MissileBarrelLargePack; projectile = Missile; projectileType = SeekerProjectile; usesEnergy = true; fireEnergy = 60.0; minEnergy = 60.0; activationMS = 250; deactivateDelayMS = 500; thinkTimeMS = 200; degPerSecTheta = 580; degPerSecPhi = 960; attackRadius = 250; stateName[0] = "Activate"; stateSequence[0] = "Activate"; stateTimeoutValue[0] = 1; stateTransitionOnTimeout[0] = "Ready"; stateName[1] = "Ready"; };
+        datablock TurretData(TurretBaseLarge) { className = TurretBase; shapeFile = "turret_base_large.dts"; maxDamage = 2.25; destroyedLevel = 2.25; disabledLevel = 1.35; sensorData = PlayerSensor; };
+        datablock FlyingVehicleData(ScoutFlyer) { spawnOffset = "0 0 2"; catagory = "Vehicles"; shapeFile = "vehicle_air_scout.dts"; maxDamage = 1.40; destroyedLevel = 1.40; maneuveringForce = 5400; maxForwardSpeed = 75; };
+        datablock WheeledVehicleData(MobileBaseVehicle) { shapeFile = "vehicle_land_mpbase.dts"; maxDamage = 3.85; };
+        datablock ForceFieldBareData(defaultForceFieldBare) { fadeMS = 1000; baseTranslucency = 0.30; powerOffTranslucency = 0.0; teamPermiable = false; otherPermiable = false; color = "0.0 0.55 0.99"; texture[0] = "skins/forcef1"; };
+        datablock TSShapeConstructor(LightMaleDts) { baseShape = "light_male.dts"; sequence0 = "light_male_root.dsq root"; };
+        datablock TracerProjectileData(ChaingunBullet) { dryVelocity = 425; wetVelocity = 100; lifetimeMS = 3000; };
+        datablock EnergyProjectileData(BlasterBolt) : ChaingunBullet { dryVelocity = 200; };
+        datablock BombProjectileData(BomberBomb) { grenadeElasticity = 0.35; };
+        datablock FlareProjectileData(FlareGrenadeProj) { grenadeElasticity = 0.2; };
+        datablock ShockLanceProjectileData(BasicShocker) { zapDuration = 1.0; boltLength = 14.0; };
+        datablock RepairProjectileData(DefaultRepairBeam) { beamRange = 10; repairAmount = 0.01; };
+        datablock TargetProjectileData(BasicTargeter) { maxRifleRange = 1000; };
+        datablock LinearFlareProjectileData(PlasmaBolt) { dryVelocity = 55; };
+        datablock WheeledVehicleTire(DefaultTire) { radius = 0.6; };
+        datablock WheeledVehicleSpring(DefaultSpring) { length = 0.5; };
+        new ForceFieldBare(Wall) { dataBlock = defaultForceFieldBare; position = "0 0 0"; };
+        new Turret(Tower) { dataBlock = TurretBaseLarge; position = "10 0 0"; };
+        new FlyingVehicle(Shrike) { dataBlock = ScoutFlyer; position = "0 30 20"; };"#,
+    );
+    assert_eq!(out.stderr(), "", "no errors or warnings");
+    for name in [
+        "PlayerSensor",
+        "MissileBarrelLarge",
+        "TurretBaseLarge",
+        "ScoutFlyer",
+        "MobileBaseVehicle",
+        "defaultForceFieldBare",
+        "LightMaleDts",
+        "BlasterBolt",
+        "Wall",
+        "Tower",
+        "Shrike",
+        "DefaultTire",
+    ] {
+        assert_eq!(eval(&mut con, &format!("return isObject({name});")), "1", "{name}");
+    }
+    assert_eq!(eval(&mut con, "return BlasterBolt.wetVelocity;"), "100", "copied from its parent");
+    assert_eq!(
+        eval(
+            &mut con,
+            "return containerRayCast(\"10 -5 0.5\", \"10 5 0.5\", $TypeMasks::TurretObjectType) != 0;"
+        ),
+        "1"
+    );
+    assert_eq!(eval(&mut con, "return Tower.getDamageState();"), "Enabled");
+}
