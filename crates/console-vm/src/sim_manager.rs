@@ -476,7 +476,10 @@ impl Console {
         if let Some(g) = group {
             self.set_add(g, id);
         }
-        if datablock && !self.run_preload(id) {
+        if datablock {
+            // V12's SimDataBlock has no script `onAdd`: `function ItemData::onAdd(%data, %obj)`
+            // is the callback for each *object* using the datablock, called by its class.
+            self.run_preload(id);
             return id;
         }
         self.call_method_if_exists(id, "onAdd", &[]);

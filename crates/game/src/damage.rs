@@ -133,7 +133,7 @@ fn with_obj<T>(
     method: &str,
     f: impl FnOnce(&mut GameObject) -> T,
 ) -> Option<T> {
-    let scene = crate::objects::scene_of(c, sh, a, method)?;
+    let scene = crate::handles::scene_of(c, sh, a, method)?;
     sh.borrow_mut().objects.get_mut(&scene).map(f)
 }
 
@@ -174,7 +174,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
             },
         ),
         ("setDamageLevel", 3, 3, "setDamageLevel(level)", |c, sh, a| {
-            let Some(scene) = crate::objects::scene_of(c, sh, a, "setDamageLevel") else {
+            let Some(scene) = crate::handles::scene_of(c, sh, a, "setDamageLevel") else {
                 return Value::from(false);
             };
             let Some(level) = number(c, a, 1, "setDamageLevel") else { return Value::from(false) };
@@ -187,7 +187,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
             3,
             "applyDamage(amount) - adds to the damage level (onDamage, and the damage state's callbacks)",
             |c, sh, a| {
-                let Some(scene) = crate::objects::scene_of(c, sh, a, "applyDamage") else {
+                let Some(scene) = crate::handles::scene_of(c, sh, a, "applyDamage") else {
                     return Value::from(false);
                 };
                 let Some(amount) = number(c, a, 1, "applyDamage") else { return Value::from(false) };

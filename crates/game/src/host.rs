@@ -324,6 +324,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                     let mut s =
                         Server::new(Rc::new(RefCell::new(driver)), now, MissionWorld::ground(&mission));
                     debug_pause.watch(&s.driver);
+                    shared.borrow_mut().driver = Some(s.driver.clone());
                     s.local_link = Some(local_link);
                     s.local_peer = Some(local_peer);
                     server = Some(s);
@@ -341,6 +342,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
                         let _ = s.driver.borrow_mut().pump(now, &NoObjects, &mut s.no_ghosts);
                     }
                     crate::placement::clear(&mut shared.borrow_mut());
+                    shared.borrow_mut().driver = None;
                     shared.borrow_mut().world = None;
                 }
                 Request::Connect(addr, args) => {

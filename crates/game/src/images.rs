@@ -256,6 +256,17 @@ impl MountedImage {
     }
 }
 
+/// A mounted image, what the slot keeps of its datablock beside the machine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Slot {
+    pub image: MountedImage,
+    /// The datablock's `offset` from the muzzle's default place.
+    pub offset: glam::Vec3,
+    /// `usesEnergy`: its ammo is the shape's energy over `minEnergy`.
+    pub uses_energy: bool,
+    pub min_energy: f32,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

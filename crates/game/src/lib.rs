@@ -16,6 +16,8 @@ pub mod client;
 pub mod damage;
 mod debug_pause;
 pub mod file_object;
+pub mod flight;
+mod handles;
 pub mod host;
 pub mod images;
 mod impacts;

@@ -32,7 +32,7 @@ fn refusal(s: &Shared, mount: u32, rider: u32) -> Option<&'static str> {
     // Walk up from the mount: the rider must not be one of its mounts (a cycle).
     let mut at = Some(mount);
     for _ in 0..64 {
-        let Some(m) = at else { return None };
+        let m = at?;
         if m == rider {
             return Some("the object carries the mount (a cycle)");
         }
@@ -47,7 +47,7 @@ pub(crate) fn node_offset(con: &Console, s: &Shared, mount: u32, node: u32) -> V
     let field = con.get_field(g.datablock, &format!("mountPoint{node}"));
     let text = field.as_text();
     if !text.trim().is_empty() {
-        return crate::objects::parse_vec3(&text);
+        return crate::handles::parse_vec3(&text);
     }
     let h = g.half_extents;
     Vec3::new(0.0, h.y * 0.5 - node as f32, h.z * 2.0)
@@ -205,7 +205,7 @@ fn console_of(sh: &Rc<RefCell<Shared>>, scene: u32) -> u32 {
 pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     let methods: &[(&str, u32, u32, &str, Method)] = &[
         ("mountObject", 4, 4, "mountObject(obj, node) - seats obj at this shape's mount node", |c, sh, a| {
-            let Some(m) = crate::objects::scene_of(c, sh, a, "mountObject") else {
+            let Some(m) = crate::handles::scene_of(c, sh, a, "mountObject") else {
                 return Value::from(false);
             };
             let Some(r) = object_arg(c, sh, a, 1, "mountObject") else { return Value::from(false) };
@@ -220,7 +220,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
             }
         }),
         ("unmountObject", 3, 3, "unmountObject(obj) - unseats obj from this shape", |c, sh, a| {
-            let Some(m) = crate::objects::scene_of(c, sh, a, "unmountObject") else {
+            let Some(m) = crate::handles::scene_of(c, sh, a, "unmountObject") else {
                 return Value::from(false);
             };
             let Some(r) = object_arg(c, sh, a, 1, "unmountObject") else { return Value::from(false) };
@@ -228,20 +228,20 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
             Value::from(rides_here && unmount(c, sh, r))
         }),
         ("unmount", 2, 2, "unmount() - gets off whatever carries it", |c, sh, a| {
-            let Some(r) = crate::objects::scene_of(c, sh, a, "unmount") else { return Value::from(false) };
+            let Some(r) = crate::handles::scene_of(c, sh, a, "unmount") else { return Value::from(false) };
             Value::from(unmount(c, sh, r))
         }),
         ("getObjectMount", 2, 2, "getObjectMount() - what carries it, or 0", |c, sh, a| {
-            let Some(r) = crate::objects::scene_of(c, sh, a, "getObjectMount") else { return Value::from(0) };
+            let Some(r) = crate::handles::scene_of(c, sh, a, "getObjectMount") else { return Value::from(0) };
             let m = sh.borrow().objects.get(&r).and_then(|g| g.mount).map(|(m, _)| m);
             Value::from(m.map_or(0, |m| console_of(sh, m)))
         }),
         ("isMounted", 2, 2, "isMounted()", |c, sh, a| {
-            let Some(r) = crate::objects::scene_of(c, sh, a, "isMounted") else { return Value::from(false) };
+            let Some(r) = crate::handles::scene_of(c, sh, a, "isMounted") else { return Value::from(false) };
             Value::from(sh.borrow().objects.get(&r).is_some_and(|g| g.mount.is_some()))
         }),
         ("getMountNode", 2, 2, "getMountNode() - the node it rides at, or -1", |c, sh, a| {
-            let Some(r) = crate::objects::scene_of(c, sh, a, "getMountNode") else { return Value::from(-1) };
+            let Some(r) = crate::handles::scene_of(c, sh, a, "getMountNode") else { return Value::from(-1) };
             let n = sh.borrow().objects.get(&r).and_then(|g| g.mount).map(|(_, n)| i64::from(n));
             Value::from(n.unwrap_or(-1))
         }),
@@ -251,7 +251,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
             3,
             "getMountNodeObject(node) - what rides at that node, or 0",
             |c, sh, a| {
-                let Some(m) = crate::objects::scene_of(c, sh, a, "getMountNodeObject") else {
+                let Some(m) = crate::handles::scene_of(c, sh, a, "getMountNodeObject") else {
                     return Value::from(0);
                 };
                 let node = a.f64(1);
@@ -264,13 +264,13 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
             },
         ),
         ("getMountedObjectCount", 2, 2, "getMountedObjectCount()", |c, sh, a| {
-            let Some(m) = crate::objects::scene_of(c, sh, a, "getMountedObjectCount") else {
+            let Some(m) = crate::handles::scene_of(c, sh, a, "getMountedObjectCount") else {
                 return Value::from(0);
             };
             Value::from(sh.borrow().objects.get(&m).map_or(0, |g| g.mounted.len() as i64))
         }),
         ("getMountedObject", 3, 3, "getMountedObject(i) - the i-th rider, or 0", |c, sh, a| {
-            let Some(m) = crate::objects::scene_of(c, sh, a, "getMountedObject") else {
+            let Some(m) = crate::handles::scene_of(c, sh, a, "getMountedObject") else {
                 return Value::from(0);
             };
             let i = a.f64(1);
@@ -287,7 +287,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
             3,
             "getMountedObjectNode(i) - the i-th rider's node, or -1",
             |c, sh, a| {
-                let Some(m) = crate::objects::scene_of(c, sh, a, "getMountedObjectNode") else {
+                let Some(m) = crate::handles::scene_of(c, sh, a, "getMountedObjectNode") else {
                     return Value::from(-1);
                 };
                 let i = a.f64(1);
@@ -304,7 +304,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
             3,
             "setControlObject(obj) - its client's moves drive obj (0: itself again)",
             |c, sh, a| {
-                let Some(me) = crate::objects::scene_of(c, sh, a, "setControlObject") else {
+                let Some(me) = crate::handles::scene_of(c, sh, a, "setControlObject") else {
                     return Value::from(false);
                 };
                 let target = if a.f64(1) == 0.0 && c.find_object(&a.get(1)).is_none() {
@@ -324,7 +324,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
             },
         ),
         ("getControlObject", 2, 2, "getControlObject() - what its client's moves drive, or 0", |c, sh, a| {
-            let Some(me) = crate::objects::scene_of(c, sh, a, "getControlObject") else {
+            let Some(me) = crate::handles::scene_of(c, sh, a, "getControlObject") else {
                 return Value::from(0);
             };
             let t = sh.borrow().objects.get(&me).and_then(|g| g.drives);

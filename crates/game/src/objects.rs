@@ -16,6 +16,8 @@
 
 use crate::HIDDEN;
 use crate::WORLD_GRAVITY;
+pub use crate::handles::parse_vec3;
+use crate::handles::scene_of;
 use crate::state::{ClientGhostIndex, GameClass, GameObject, GhostState, Shared, TriggerVolume};
 use glam::Vec3;
 use std::cell::RefCell;
@@ -26,13 +28,6 @@ use v12_sim::scene::{ControlState, MAX_SCRIPT_THREADS, SceneObject, ScriptThread
 /// V12's default trigger shape: a unit box from the origin along +X, -Y and +Z (scaled by the
 /// object's `scale`).
 pub const DEFAULT_POLYHEDRON: &str = "0 0 0 1 0 0 0 -1 0 0 0 1";
-
-/// `"x y z"` as V12 reads it (the mission's `vec3`: junk and missing words are 0), with
-/// non-finite values 0 too, so no script can put an infinity into the simulation.
-pub fn parse_vec3(text: &str) -> Vec3 {
-    let v = v12_world::mission::vec3(text);
-    Vec3::select(v.is_finite_mask(), v, Vec3::ZERO)
-}
 
 fn vec3_text(v: Vec3) -> String {
     format!("{} {} {}", v.x, v.y, v.z)
@@ -128,7 +123,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     crate::file_object::register(con);
     register_trigger_methods(con, shared);
     register_camera_methods(con, shared);
-    register_client_methods(con);
+    register_client_methods(con, shared);
     crate::owners::register_server_methods(con, shared);
     let sh = shared.clone();
     con.register_method(
@@ -167,23 +162,79 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     });
 }
 
-/// `ServerConnection.resolveGhostID(index)`: a client's ghost object by its ghost index.
-fn register_client_methods(con: &mut Console) {
+/// Ghost indices on a connection, as V12's NetConnection: on a client's `ServerConnection`,
+/// `resolveGhostID(index)` is the client's ghost object with that index; on the server's
+/// connection to a client, `getGhostID(obj)` is the index the object has on that client
+/// (-1 while it has none) and `resolveObjectFromGhostIndex(index)` the server object behind
+/// an index the client names (0 for none).
+fn register_client_methods(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
+    let sh = shared.clone();
     con.register_method(
         "GameConnection",
         "resolveGhostID",
         3,
         3,
         "resolveGhostID(ghostId) - the client's ghost object with that index, or 0",
-        |c, a| {
-            let ix = a.this.and_then(|id| c.object_data::<ClientGhostIndex>(id));
+        move |c, a| {
             let g = a.f64(1);
-            let found = ix
-                .filter(|_| g >= 0.0 && g <= f64::from(u32::MAX))
-                .and_then(|ix| ix.by_ghost.get(&(g as u32)));
-            Value::from(found.copied().unwrap_or(0))
+            if !(g >= 0.0 && g <= f64::from(u32::MAX)) {
+                return Value::from(0);
+            }
+            if let Some(ix) = a.this.and_then(|id| c.object_data::<ClientGhostIndex>(id)) {
+                return Value::from(ix.by_ghost.get(&(g as u32)).copied().unwrap_or(0));
+            }
+            Value::from(server_object_of_ghost(&sh, a.this, g as u32))
         },
     );
+    let sh = shared.clone();
+    con.register_method(
+        "GameConnection",
+        "resolveObjectFromGhostIndex",
+        3,
+        3,
+        "resolveObjectFromGhostIndex(ghostId) - the server object behind a client's ghost index, or 0",
+        move |_c, a| {
+            let g = a.f64(1);
+            if !(g >= 0.0 && g <= f64::from(u32::MAX)) {
+                return Value::from(0);
+            }
+            Value::from(server_object_of_ghost(&sh, a.this, g as u32))
+        },
+    );
+    let sh = shared.clone();
+    con.register_method(
+        "GameConnection",
+        "getGhostID",
+        3,
+        3,
+        "getGhostID(obj) - the object's ghost index on this client, or -1",
+        move |c, a| {
+            let obj = c.find_object(&a.get(1));
+            let s = sh.borrow();
+            let scene = obj.and_then(|o| s.by_console.get(&o).copied());
+            let conn = a.this.and_then(|cl| s.client_conns.get(&cl).copied());
+            let (Some(scene), Some(conn), Some(driver)) = (scene, conn, s.driver.as_ref()) else {
+                return Value::from(-1);
+            };
+            let Ok(d) = driver.try_borrow() else { return Value::from(-1) };
+            let id = d
+                .interface
+                .ghost_manager(conn)
+                .and_then(|gm| gm.ghost_id_of(v12_netobject::ghost::ObjectId(scene)));
+            Value::from(id.map_or(-1, i64::from))
+        },
+    );
+}
+
+/// The console id of the server object that has ghost index `ghost` on client `client`'s
+/// connection, or 0.
+fn server_object_of_ghost(sh: &Rc<RefCell<Shared>>, client: Option<ObjectId>, ghost: u32) -> u32 {
+    let s = sh.borrow();
+    let conn = client.and_then(|cl| s.client_conns.get(&cl).copied());
+    let (Some(conn), Some(driver)) = (conn, s.driver.as_ref()) else { return 0 };
+    let Ok(d) = driver.try_borrow() else { return 0 };
+    let scene = d.interface.ghost_manager(conn).and_then(|gm| gm.object_of(ghost));
+    scene.and_then(|o| s.objects.get(&o.0)).map_or(0, |g| g.console)
 }
 
 /// `GameBase::onAdd`: the datablock, the scene object (or, for a `Trigger`, the volume), then
@@ -397,25 +448,6 @@ fn view(c: &mut Console, sh: &Rc<RefCell<Shared>>, a: &CallArgs<'_>, method: &st
         datablock: g.datablock,
         hidden: o.flags & HIDDEN != 0,
     })
-}
-
-/// The scene object behind `a.this`, or a console error naming the method.
-pub(crate) fn scene_of(
-    c: &mut Console,
-    sh: &Rc<RefCell<Shared>>,
-    a: &CallArgs<'_>,
-    method: &str,
-) -> Option<u32> {
-    let id = a.this?;
-    let scene = sh.borrow().by_console.get(&id).copied();
-    if scene.is_none() {
-        if c.object_data::<GhostState>(id).is_some() {
-            c.error(&format!("{method}: object {id} is a client's ghost; change it on the server"));
-        } else {
-            c.error(&format!("{method}: object {id} is not in the game world"));
-        }
-    }
-    scene
 }
 
 type Method = fn(&mut Console, &Rc<RefCell<Shared>>, &CallArgs<'_>) -> Value;

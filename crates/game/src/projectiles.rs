@@ -17,6 +17,7 @@
 //! first [`SOURCE_EXEMPT_TICKS`] ticks (V12's), so a shot does not hit its firer as it
 //! leaves the muzzle.
 
+pub use crate::flight::{BeamKind, Flight, FlightKind, SeekTarget, kind_of_class};
 use crate::state::{GameClass, Shared};
 use glam::Vec3;
 use v12_console_vm::{Console, ObjectId};
@@ -35,89 +36,6 @@ pub const HIT_MASK: u32 = tm::TERRAIN
     | tm::VEHICLE
     | tm::PLAYER
     | tm::DAMAGABLE_ITEM;
-
-/// How a projectile flies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum FlightKind {
-    /// Straight, or falling when `isBallistic` (the base `Projectile` and the linear family).
-    #[default]
-    Linear,
-    /// Falls and bounces; explodes on a shape once armed (`bomb`: on any contact).
-    Grenade { bomb: bool, flare: bool },
-    /// Homes on a target.
-    Seeker,
-    /// One ray at launch.
-    Sniper,
-    /// A beam from the firer's muzzle each tick.
-    Beam(BeamKind),
-    /// One strike along its bolt.
-    ShockLance,
-}
-
-/// The contact beams.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BeamKind {
-    Elf,
-    Repair,
-    Target,
-}
-
-/// Where a seeker is going.
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
-pub enum SeekTarget {
-    #[default]
-    None,
-    /// A game object (scene id).
-    Object(u32),
-    Position(Vec3),
-}
-
-/// A projectile's flight, from its class and datablock.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct Flight {
-    pub kind: FlightKind,
-    /// Ticks flown.
-    pub age: u32,
-    /// Grenades: ticks until armed.
-    pub arming_ticks: u32,
-    pub elasticity: f32,
-    pub friction: f32,
-    /// Seekers.
-    pub target: SeekTarget,
-    /// Radians a tick.
-    pub turn_rate: f32,
-    /// m/s gained a tick, and the top speed.
-    pub accel: f32,
-    pub max_speed: f32,
-    pub proximity: f32,
-    /// Beams and rays: reach (m).
-    pub range: f32,
-    /// Beams: what it holds now (console id), and the point it reaches.
-    pub holding: Option<ObjectId>,
-    pub beam_end: Vec3,
-    /// ELF: energy and damage a tick; repair: damage repaired a tick.
-    pub drain_energy: f32,
-    pub drain_health: f32,
-    pub repair: f32,
-    /// The firer's image slot (beams follow that muzzle).
-    pub source_slot: usize,
-}
-
-/// The flight kind of a projectile class.
-pub fn kind_of_class(class: &str) -> FlightKind {
-    match class {
-        "GrenadeProjectile" => FlightKind::Grenade { bomb: false, flare: false },
-        "FlareProjectile" => FlightKind::Grenade { bomb: false, flare: true },
-        "BombProjectile" => FlightKind::Grenade { bomb: true, flare: false },
-        "SeekerProjectile" => FlightKind::Seeker,
-        "SniperProjectile" => FlightKind::Sniper,
-        "ELFProjectile" => FlightKind::Beam(BeamKind::Elf),
-        "RepairProjectile" => FlightKind::Beam(BeamKind::Repair),
-        "TargetProjectile" => FlightKind::Beam(BeamKind::Target),
-        "ShockLanceProjectile" => FlightKind::ShockLance,
-        _ => FlightKind::Linear,
-    }
-}
 
 /// Reads a new projectile's flight from its class and datablock; returns its start
 /// velocity when V12's `initialDirection` (scaled by `dryVelocity`, or `muzzleVelocity`) gave
@@ -194,12 +112,10 @@ fn is_shape(s: &Shared, id: ObjectId) -> bool {
     })
 }
 
-/// One tick of every projectile in flight. `muzzle` gives an object's muzzle point and
-/// direction for a slot (the beams follow it).
+/// One tick of every projectile in flight (the beams follow their firer's muzzle).
 pub(crate) fn step_all(
     s: &mut Shared,
     ground: &dyn v12_sim::container::StaticGeometry,
-    muzzle: &dyn Fn(&Shared, u32, usize) -> Option<(Vec3, Vec3)>,
 ) -> Vec<(u32, Outcome)> {
     let mut out = Vec::new();
     let ids: Vec<u32> = s
@@ -209,7 +125,7 @@ pub(crate) fn step_all(
         .map(|(id, _)| *id)
         .collect();
     for id in ids {
-        step(s, ground, muzzle, id, &mut out);
+        step(s, ground, id, &mut out);
     }
     out
 }
@@ -217,7 +133,6 @@ pub(crate) fn step_all(
 fn step(
     s: &mut Shared,
     ground: &dyn v12_sim::container::StaticGeometry,
-    muzzle: &dyn Fn(&Shared, u32, usize) -> Option<(Vec3, Vec3)>,
     id: u32,
     out: &mut Vec<(u32, Outcome)>,
 ) {
@@ -241,7 +156,9 @@ fn step(
             }
         }
         FlightKind::Beam(beam) => {
-            let Some((from, dir)) = source.and_then(|src| muzzle(s, src, g.flight.source_slot)) else {
+            let Some((from, dir)) =
+                source.and_then(|src| crate::weapons::muzzle(s, src, g.flight.source_slot))
+            else {
                 explode(None, pos, Vec3::Z, out);
                 return finish(s, id, None);
             };
@@ -378,7 +295,7 @@ pub(crate) fn register(con: &mut Console, shared: &std::rc::Rc<std::cell::RefCel
         3,
         "setObjectTarget(obj) - homes on obj",
         move |c, a| {
-            let Some(me) = crate::objects::scene_of(c, &sh, a, "setObjectTarget") else {
+            let Some(me) = crate::handles::scene_of(c, &sh, a, "setObjectTarget") else {
                 return Value::from(false);
             };
             let target = c.find_object(&a.get(1)).and_then(|t| sh.borrow().by_console.get(&t).copied());
@@ -400,10 +317,10 @@ pub(crate) fn register(con: &mut Console, shared: &std::rc::Rc<std::cell::RefCel
         3,
         "setPositionTarget(\"x y z\") - homes on a point",
         move |c, a| {
-            let Some(me) = crate::objects::scene_of(c, &sh, a, "setPositionTarget") else {
+            let Some(me) = crate::handles::scene_of(c, &sh, a, "setPositionTarget") else {
                 return Value::from(false);
             };
-            let p = crate::objects::parse_vec3(&a.str(1));
+            let p = crate::handles::parse_vec3(&a.str(1));
             if let Some(g) = sh.borrow_mut().objects.get_mut(&me) {
                 g.flight.target = SeekTarget::Position(p);
             }
@@ -418,7 +335,7 @@ pub(crate) fn register(con: &mut Console, shared: &std::rc::Rc<std::cell::RefCel
         2,
         "setNoTarget() - flies straight on",
         move |c, a| {
-            let Some(me) = crate::objects::scene_of(c, &sh, a, "setNoTarget") else {
+            let Some(me) = crate::handles::scene_of(c, &sh, a, "setNoTarget") else {
                 return Value::from(false);
             };
             if let Some(g) = sh.borrow_mut().objects.get_mut(&me) {
@@ -435,7 +352,7 @@ pub(crate) fn register(con: &mut Console, shared: &std::rc::Rc<std::cell::RefCel
         2,
         "getTargetObject() - the object it homes on, or 0",
         move |c, a| {
-            let Some(me) = crate::objects::scene_of(c, &sh, a, "getTargetObject") else {
+            let Some(me) = crate::handles::scene_of(c, &sh, a, "getTargetObject") else {
                 return Value::from(0);
             };
             let s = sh.borrow();

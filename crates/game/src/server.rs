@@ -394,8 +394,7 @@ pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: 
     // Every object's box where it stands now, then the shots fly through the container
     // (`crate::projectiles`) and expire at the end of their lives or far outside the world.
     crate::placement::place_all(sh);
-    let muzzle = |s: &Shared, obj: u32, slot: usize| crate::weapons::muzzle(s, obj, slot);
-    for (proj, outcome) in crate::projectiles::step_all(sh, ground.as_ref(), &muzzle) {
+    for (proj, outcome) in crate::projectiles::step_all(sh, ground.as_ref()) {
         match outcome {
             crate::projectiles::Outcome::Explode { col, pos, normal } => {
                 if let Some(g) = sh.objects.get_mut(&proj) {

@@ -39,6 +39,9 @@ pub(crate) struct Shared {
     /// The server's container: every game object in it with its type mask
     /// (`crate::placement`), so `containerRayCast` and the searches see them.
     pub(crate) container: Option<v12_sim::container::ContainerHandle>,
+    /// The server's network driver while a server runs (`%client.getGhostID(%obj)` asks its
+    /// ghost managers).
+    pub(crate) driver: Option<crate::SharedDriver>,
     /// Console ids of the game objects in the container now.
     pub(crate) placed: BTreeSet<ObjectId>,
     /// Damage a tick dealt outside a script call (an ELF beam), applied with its callbacks
@@ -137,7 +140,7 @@ pub struct GameObject {
     pub max_energy: f32,
     pub recharge_rate: f32,
     /// The images in its slots (`crate::images`).
-    pub images: [Option<crate::weapons::Slot>; crate::images::MAX_IMAGES],
+    pub images: [Option<crate::images::Slot>; crate::images::MAX_IMAGES],
     /// What it is mounted on (scene id) and at which node (`crate::mount`).
     pub mount: Option<(u32, u32)>,
     /// Where its seat is on its mount (from the mount's feet, unturned).
@@ -154,7 +157,7 @@ pub struct GameObject {
     /// Its velocity at the end of the last tick (a sudden stop is an impact).
     pub last_vel: glam::Vec3,
     /// Projectiles: how it flies (`crate::projectiles`).
-    pub flight: crate::projectiles::Flight,
+    pub flight: crate::flight::Flight,
 }
 
 /// V12's damage states.
@@ -211,7 +214,7 @@ impl GameObject {
             frozen: false,
             min_impact: 25.0,
             last_vel: glam::Vec3::ZERO,
-            flight: crate::projectiles::Flight::default(),
+            flight: crate::flight::Flight::default(),
         }
     }
 

@@ -94,6 +94,28 @@ fn the_container_sees_players_items_and_shots_as_they_move() {
     assert!(shared.borrow().placed.len() >= 2);
 }
 
+/// A datablock's `onAdd(%data, %obj)` runs for each object that uses it, never for the
+/// datablock itself (V12's SimDataBlock has no script `onAdd`), so scripts written for V12
+/// see no empty `%obj`; a callback for an object its own `onAdd` deleted is skipped.
+#[test]
+fn callbacks_run_only_for_live_objects() {
+    let (mut con, shared, out) = game_console();
+    eval(
+        &mut con,
+        "function ItemData::onAdd(%data, %obj) { echo(\"add \" @ %obj.getClassName()); if (%obj.doomed) %obj.delete(); }\n\
+         datablock ItemData(Gem) { };\n\
+         datablock ProjectileData(Shot) { lifetime = 64; };\n\
+         function Shot::onExplode(%d, %p) { echo(\"explode\"); }\n\
+         $i = new Item() { dataBlock = Gem; doomed = true; };\n\
+         $s = new Projectile() { dataBlock = Shot; initialPosition = \"0 0 5\"; initialVelocity = \"1 0 0\"; };\n\
+         $s.delete();",
+    );
+    run_ticks(&mut con, &shared, 5);
+    assert_eq!(out.stdout(), "add Item\n");
+    assert_eq!(out.stderr(), "");
+    assert_eq!(eval(&mut con, "return isObject($i);"), "0");
+}
+
 #[test]
 fn damage_levels_states_repair_and_energy_as_v12() {
     let (mut con, shared, out) = game_console();

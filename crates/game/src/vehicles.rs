@@ -52,7 +52,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
         2,
         "getPilot() - the object at mount node 0, or 0",
         move |c, a| {
-            let Some(v) = crate::objects::scene_of(c, &sh, a, "getPilot") else { return Value::from(0) };
+            let Some(v) = crate::handles::scene_of(c, &sh, a, "getPilot") else { return Value::from(0) };
             let s = sh.borrow();
             let pilot =
                 s.objects.get(&v).and_then(|g| g.mounted.iter().find(|(_, n)| *n == 0).map(|(r, _)| *r));
@@ -67,7 +67,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
         3,
         "setFrozenState(frozen) - ignores its pilot while frozen",
         move |c, a| {
-            let Some(v) = crate::objects::scene_of(c, &sh, a, "setFrozenState") else {
+            let Some(v) = crate::handles::scene_of(c, &sh, a, "setFrozenState") else {
                 return Value::from(false);
             };
             let frozen = a.bool(1);

@@ -12,7 +12,7 @@
 //! Image slot 0 follows the controlling client's fire trigger (move trigger 0), as V12's
 //! Player does.
 
-use crate::images::{Effect, IMAGE_THREAD, ImageStates, MAX_IMAGES, MountedImage};
+use crate::images::{Effect, IMAGE_THREAD, ImageStates, MAX_IMAGES, MountedImage, Slot};
 use crate::state::Shared;
 use glam::Vec3;
 use std::cell::RefCell;
@@ -179,7 +179,7 @@ fn mount_image(
         }
     };
     unmount_image(c, sh, scene, slot);
-    let offset = crate::objects::parse_vec3(&c.get_field(image, "offset").as_text());
+    let offset = crate::handles::parse_vec3(&c.get_field(image, "offset").as_text());
     let uses_energy = crate::classes::bool_field(c, image, "usesEnergy");
     let min_energy = crate::classes::num_field(c, image, "minEnergy").unwrap_or(2.0) as f32;
     let console = {
@@ -209,17 +209,6 @@ fn unmount_image(c: &mut Console, sh: &Rc<RefCell<Shared>>, scene: u32, slot: us
     true
 }
 
-/// A mounted image, what the slot keeps of its datablock beside the machine.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Slot {
-    pub image: MountedImage,
-    /// The datablock's `offset` from the muzzle's default place.
-    pub offset: Vec3,
-    /// `usesEnergy`: its ammo is the shape's energy over `minEnergy`.
-    pub uses_energy: bool,
-    pub min_energy: f32,
-}
-
 type Method = fn(&mut Console, &Rc<RefCell<Shared>>, &CallArgs<'_>) -> Value;
 
 /// The slot of the image in `slot` of `a.this`, read with `f`.
@@ -230,7 +219,7 @@ fn read_slot(
     method: &str,
     f: impl FnOnce(Option<&Slot>) -> Value,
 ) -> Value {
-    let Some(scene) = crate::objects::scene_of(c, sh, a, method) else { return Value::from(0) };
+    let Some(scene) = crate::handles::scene_of(c, sh, a, method) else { return Value::from(0) };
     let Some(slot) = slot_arg(c, a, 1, method) else { return Value::from(0) };
     let s = sh.borrow();
     f(s.objects.get(&scene).and_then(|g| g.images[slot].as_ref()))
@@ -244,7 +233,7 @@ fn write_slot(
     method: &str,
     f: impl FnOnce(&mut Slot),
 ) -> Value {
-    let Some(scene) = crate::objects::scene_of(c, sh, a, method) else { return Value::from(false) };
+    let Some(scene) = crate::handles::scene_of(c, sh, a, method) else { return Value::from(false) };
     let Some(slot) = slot_arg(c, a, 1, method) else { return Value::from(false) };
     let mut s = sh.borrow_mut();
     match s.objects.get_mut(&scene).and_then(|g| g.images[slot].as_mut()) {
@@ -268,7 +257,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
             6,
             "mountImage(image, slot [, loaded = true, skin]) - mounts a ShapeBaseImageData",
             |c, sh, a| {
-                let Some(scene) = crate::objects::scene_of(c, sh, a, "mountImage") else {
+                let Some(scene) = crate::handles::scene_of(c, sh, a, "mountImage") else {
                     return Value::from(false);
                 };
                 let image =
@@ -283,7 +272,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
             },
         ),
         ("unmountImage", 3, 3, "unmountImage(slot)", |c, sh, a| {
-            let Some(scene) = crate::objects::scene_of(c, sh, a, "unmountImage") else {
+            let Some(scene) = crate::handles::scene_of(c, sh, a, "unmountImage") else {
                 return Value::from(false);
             };
             let Some(slot) = slot_arg(c, a, 1, "unmountImage") else { return Value::from(false) };
@@ -293,7 +282,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
             read_slot(c, sh, a, "getMountedImage", |s| Value::from(s.map_or(0, |s| s.image.data)))
         }),
         ("getMountSlot", 3, 3, "getMountSlot(image) - the slot holding that image, or -1", |c, sh, a| {
-            let Some(scene) = crate::objects::scene_of(c, sh, a, "getMountSlot") else {
+            let Some(scene) = crate::handles::scene_of(c, sh, a, "getMountSlot") else {
                 return Value::from(-1);
             };
             let image = c.find_object(&a.get(1));
@@ -347,25 +336,25 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
             })
         }),
         ("getMuzzlePoint", 3, 3, "getMuzzlePoint(slot) - where the image's shots start", |c, sh, a| {
-            let Some(scene) = crate::objects::scene_of(c, sh, a, "getMuzzlePoint") else {
+            let Some(scene) = crate::handles::scene_of(c, sh, a, "getMuzzlePoint") else {
                 return Value::Empty;
             };
             let Some(slot) = slot_arg(c, a, 1, "getMuzzlePoint") else { return Value::Empty };
             muzzle(&sh.borrow(), scene, slot).map_or(Value::Empty, |(p, _)| vec_text(p))
         }),
         ("getMuzzleVector", 3, 3, "getMuzzleVector(slot) - the unit vector shots leave along", |c, sh, a| {
-            let Some(scene) = crate::objects::scene_of(c, sh, a, "getMuzzleVector") else {
+            let Some(scene) = crate::handles::scene_of(c, sh, a, "getMuzzleVector") else {
                 return Value::Empty;
             };
             let Some(slot) = slot_arg(c, a, 1, "getMuzzleVector") else { return Value::Empty };
             muzzle(&sh.borrow(), scene, slot).map_or(Value::Empty, |(_, d)| vec_text(d))
         }),
         ("getEyePoint", 2, 2, "getEyePoint()", |c, sh, a| {
-            let Some(scene) = crate::objects::scene_of(c, sh, a, "getEyePoint") else { return Value::Empty };
+            let Some(scene) = crate::handles::scene_of(c, sh, a, "getEyePoint") else { return Value::Empty };
             eye(&sh.borrow(), scene).map_or(Value::Empty, |(p, _)| vec_text(p))
         }),
         ("getEyeVector", 2, 2, "getEyeVector()", |c, sh, a| {
-            let Some(scene) = crate::objects::scene_of(c, sh, a, "getEyeVector") else { return Value::Empty };
+            let Some(scene) = crate::handles::scene_of(c, sh, a, "getEyeVector") else { return Value::Empty };
             eye(&sh.borrow(), scene).map_or(Value::Empty, |(_, d)| vec_text(d))
         }),
     ];
