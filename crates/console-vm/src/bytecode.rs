@@ -224,6 +224,11 @@ pub enum Op {
     LoadField(Name),
     /// Stack `[obj, value]`.
     StoreField(Name, bool),
+    /// Stack `[obj, index]` → the field named `base` + index (`%obj.v[%i]`; the name is
+    /// looked up by base and number once made).
+    LoadFieldElem(Name),
+    /// Stack `[obj, index, value]`.
+    StoreFieldElem(Name, bool),
     /// Stack `[obj, name]` → field value.
     LoadFieldDyn,
     /// Stack `[obj, name, value]`.
@@ -290,6 +295,8 @@ pub enum Op {
     ArithLS(Arith, u32),
     /// Pop `v`; `local_dst = local_a op v` (from `ArithLS` + `StoreLocal`).
     ArithLSStore(Arith, u32, u32),
+    /// `local_dst = local_a op local_b` (from `ArithLL` + `StoreLocal`).
+    ArithLLStore(Arith, u32, u32, u32),
     /// `local_dst = local_a op k` (from `ArithLI` + `StoreLocal`).
     ArithLIStore(Arith, u32, i32, u32),
     /// `local[d] = local[a] OUTER (local[b] INNER k)`: `%x = %y + %i * 2` in one instruction

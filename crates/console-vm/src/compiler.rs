@@ -337,6 +337,7 @@ impl<'a> FunctionCompiler<'a> {
             Op::StoreLocal(d, false) if tail(1) => match self.code[n - 1] {
                 Op::ArithLS(ar, a) => Some(self.replace_tail(1, Op::ArithLSStore(ar, a, d))),
                 Op::ArithLI(ar, a, k) => Some(self.replace_tail(1, Op::ArithLIStore(ar, a, k, d))),
+                Op::ArithLL(ar, a, b) => Some(self.replace_tail(1, Op::ArithLLStore(ar, a, b, d))),
                 _ => None,
             },
             _ => None,
@@ -763,6 +764,10 @@ impl<'a> FunctionCompiler<'a> {
                 if index.is_empty() {
                     let n = self.names.intern_rc(name);
                     self.emit(Op::LoadField(n));
+                } else if index.len() == 1 && crate::elements::direct_base(name) {
+                    self.expr(&index[0], true);
+                    let b = self.names.intern_rc(name);
+                    self.emit(Op::LoadFieldElem(b));
                 } else {
                     self.index_name(name, index);
                     self.emit(Op::LoadFieldDyn);
@@ -870,6 +875,18 @@ impl<'a> FunctionCompiler<'a> {
                         self.expr(value, true);
                     }
                     self.emit(Op::StoreField(n, keep));
+                } else if index.len() == 1 && crate::elements::direct_base(name) {
+                    self.expr(&index[0], true);
+                    let b = self.names.intern_rc(name);
+                    if let Some(op) = op {
+                        self.emit(Op::Dup2);
+                        self.emit(Op::LoadFieldElem(b));
+                        self.expr(value, true);
+                        self.binop(op);
+                    } else {
+                        self.expr(value, true);
+                    }
+                    self.emit(Op::StoreFieldElem(b, keep));
                 } else {
                     self.index_name(name, index);
                     if let Some(op) = op {

@@ -145,6 +145,8 @@ pub struct Console {
     pub(crate) elems: crate::elements::ElemStore,
     /// Row bases of two-index arrays: `(base, r)` → the name `base` + `r` + `_`.
     pub(crate) rows: hashbrown::HashMap<(Name, u32), Name, crate::intern::FastBuild>,
+    /// Names of indexed fields: `(base, i)` → the name `base` + `i`.
+    pub(crate) elem_names: crate::elements::ElemNames,
     /// Namespaces, functions and packages.
     pub(crate) ns: Namespaces,
     /// Functions implemented in Rust, by [`NativeId`].
@@ -201,6 +203,7 @@ impl Console {
             globals: Vec::new(),
             elems: Default::default(),
             rows: Default::default(),
+            elem_names: Default::default(),
             ns: Namespaces::new(global),
             natives: Vec::new(),
             objects: ObjectStore::default(),

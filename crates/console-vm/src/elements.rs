@@ -254,6 +254,37 @@ impl ElemStore {
     }
 }
 
+/// Most indexes [`ElemNames`] remembers per base.
+const MAX_NAMED_INDEX: u32 = 1 << 20;
+
+/// `(base, i)` → the interned name `base` + `i` (fields named with an index, `%obj.v[%i]`,
+/// are fields of that name): one list per base, indexed by `i`, so a loop over an array of
+/// fields reads the list in order.
+#[derive(Debug, Default)]
+pub(crate) struct ElemNames {
+    by_base: HashMap<Name, Vec<Option<Name>>, FastBuild>,
+}
+
+impl ElemNames {
+    /// The name remembered for `(base, i)`.
+    #[inline]
+    pub(crate) fn get(&self, base: Name, i: u32) -> Option<Name> {
+        self.by_base.get(&base)?.get(i as usize).copied().flatten()
+    }
+
+    /// Remembers `name` for `(base, i)` (indexes past [`MAX_NAMED_INDEX`] are not kept).
+    pub(crate) fn insert(&mut self, base: Name, i: u32, name: Name) {
+        if i >= MAX_NAMED_INDEX {
+            return;
+        }
+        let list = self.by_base.entry(base).or_default();
+        if list.len() <= i as usize {
+            list.resize(i as usize + 1, None);
+        }
+        list[i as usize] = Some(name);
+    }
+}
+
 /// The text name of element `i` of `base`.
 pub(crate) fn elem_text(base: &str, i: u32) -> String {
     let mut s = String::with_capacity(base.len() + 10);

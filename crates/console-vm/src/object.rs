@@ -258,6 +258,18 @@ impl ObjectStore {
         }
     }
 
+    /// Writes a field of object `id` if it exists; otherwise hands the value back.
+    #[inline]
+    pub(crate) fn try_set_field(&mut self, id: ObjectId, field: Name, v: Value) -> Result<(), Value> {
+        match self.by_id.get_mut(&id) {
+            Some(o) => {
+                set_field_on(&self.classes, o, field, v);
+                Ok(())
+            }
+            None => Err(v),
+        }
+    }
+
     /// The class called `name`.
     pub(crate) fn class_named(&self, name: Name) -> Option<u32> {
         self.class_by_name.get(&name).copied()
@@ -280,6 +292,7 @@ impl SimObject {
 
 pub(crate) fn field_of(classes: &[ClassRec], o: &SimObject, field: Name) -> Value {
     if let Some(c) = classes.get(o.class as usize)
+        && !c.field_index.is_empty()
         && let Some(&i) = c.field_index.get(&field)
     {
         return o.fields.get(i).cloned().unwrap_or_default();
@@ -289,6 +302,7 @@ pub(crate) fn field_of(classes: &[ClassRec], o: &SimObject, field: Name) -> Valu
 
 pub(crate) fn set_field_on(classes: &[ClassRec], o: &mut SimObject, field: Name, v: Value) {
     if let Some(c) = classes.get(o.class as usize)
+        && !c.field_index.is_empty()
         && let Some(&i) = c.field_index.get(&field)
     {
         if let Some(slot) = o.fields.get_mut(i) {
@@ -298,6 +312,8 @@ pub(crate) fn set_field_on(classes: &[ClassRec], o: &mut SimObject, field: Name,
     }
     if v.is_empty() {
         o.dynamic.remove(&field);
+    } else if let Some(slot) = o.dynamic.get_mut(&field) {
+        *slot = v;
     } else {
         o.dynamic.insert(field, v);
     }

@@ -10,7 +10,7 @@
 
 use crate::bytecode::{Arith, Callable, FuncDef, GLOBAL_NS, MAX_ARGS, Op, Resolved};
 use crate::elements::{ElemStore, direct_index};
-use crate::object::{ObjectStore, number_id};
+use crate::object::{ObjectStore, field_of, number_id};
 use crate::stack::VmState;
 use crate::value::Value;
 use std::cell::Cell;
@@ -28,10 +28,17 @@ pub(crate) enum Stop {
     Budget,
 }
 
+/// The console's data the loop reads and writes: global array elements, objects (a method
+/// call's receiver, fields), and the names of elements of field arrays made so far.
+pub(crate) struct Data<'a> {
+    pub(crate) elems: &'a mut ElemStore,
+    pub(crate) objects: &'a mut ObjectStore,
+    /// `(base, i)` → the name `base` + `i` (`%obj.v[%i]` is the field named so).
+    pub(crate) elem_names: &'a crate::elements::ElemNames,
+}
+
 /// What the loop needs to know of the console, fixed for one call.
-pub(crate) struct Ctx<'a> {
-    /// The objects, for a method call's receiver.
-    pub(crate) objects: &'a ObjectStore,
+pub(crate) struct Ctx {
     /// The namespaces' generation (call-site cache entries of another are stale).
     pub(crate) generation: u64,
     /// The console's call-depth limit.
@@ -53,9 +60,10 @@ pub(crate) fn run(
     func: &mut Rc<FuncDef>,
     pc: usize,
     base: usize,
-    cx: &Ctx<'_>,
-    elems: &mut ElemStore,
+    cx: &Ctx,
+    data: Data<'_>,
 ) -> (Stop, usize, usize) {
+    let Data { elems, objects, elem_names } = data;
     // The frame's base, the pc and the budget are kept in locals (registers) while the loop
     // runs and handed back when it stops. When a breakpoint waits to be re-armed the budget
     // stays in `vm.budget_left` and the local one is 0, so the first backward jump takes the
@@ -286,9 +294,61 @@ pub(crate) fn run(
                         slot.update_f64(|x| Arith::apply2(outer, inner, x, y, k));
                     }
                 }
+                Op::ArithLLStore(ar, a, b, d) => {
+                    let r = ar.apply(local!(a), local!(b));
+                    vm.stack.set_f64(fb + d as usize, r);
+                }
                 Op::ArithLIStore(ar, a, k, d) => {
                     let r = ar.apply(local!(a), f64::from(k));
                     vm.stack.set_f64(fb + d as usize, r);
+                }
+                // ---- fields of an object named by its id (names and paths are the interpreter's) ----
+                Op::LoadField(n) => {
+                    let Some(top) = vm.stack.last_mut() else { stop!(Stop::Op, p - 1) };
+                    let Some(o) = number_id(top).and_then(|id| objects.get(id)) else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    *top = field_of(&objects.classes, o, n);
+                }
+                Op::StoreField(n, keep) => {
+                    let at = vm.stack.len().wrapping_sub(2);
+                    let Some(id) = vm.stack.get(at).and_then(number_id) else { stop!(Stop::Op, p - 1) };
+                    let v = vm.stack.pop().unwrap_or_default();
+                    let kept = if keep { Some(v.clone()) } else { None };
+                    if let Err(v) = objects.try_set_field(id, n, v) {
+                        vm.stack.push(v);
+                        stop!(Stop::Op, p - 1)
+                    }
+                    vm.stack.truncate(at);
+                    if let Some(k) = kept {
+                        vm.stack.push(k);
+                    }
+                }
+                Op::LoadFieldElem(b) => {
+                    let at = vm.stack.len().wrapping_sub(2);
+                    let Some(i) = vm.stack.get(at + 1).and_then(direct_index) else { stop!(Stop::Op, p - 1) };
+                    let Some(n) = elem_names.get(b, i) else { stop!(Stop::Op, p - 1) };
+                    let Some(o) = vm.stack.get(at).and_then(number_id).and_then(|id| objects.get(id)) else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    let v = field_of(&objects.classes, o, n);
+                    vm.stack.truncate(at);
+                    vm.stack.push(v);
+                }
+                Op::StoreFieldElem(b, keep) => {
+                    let at = vm.stack.len().wrapping_sub(3);
+                    let Some(i) = vm.stack.get(at + 1).and_then(direct_index) else { stop!(Stop::Op, p - 1) };
+                    let Some(n) = elem_names.get(b, i) else { stop!(Stop::Op, p - 1) };
+                    let Some(id) = vm.stack.get(at).and_then(number_id).filter(|&id| objects.contains(id))
+                    else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    let v = vm.stack.pop().unwrap_or_default();
+                    vm.stack.truncate(at);
+                    if keep {
+                        vm.stack.push(v.clone());
+                    }
+                    objects.set_field(id, n, v);
                 }
                 // ---- array elements by a number (text indexes are the interpreter's) ----
                 Op::LoadGlobalElem(b, 1) => {
@@ -395,7 +455,7 @@ pub(crate) fn run(
                 // A method on an object named by its id (a name goes through the interpreter).
                 Op::CallMethod(_, argc) if cx.plain => {
                     let at = vm.stack.len().saturating_sub(argc as usize);
-                    let Some(obj) = vm.stack.get(at).and_then(number_id).and_then(|id| cx.objects.get(id))
+                    let Some(obj) = vm.stack.get(at).and_then(number_id).and_then(|id| objects.get(id))
                     else {
                         stop!(Stop::Op, p - 1)
                     };
@@ -429,8 +489,6 @@ pub(crate) fn run(
                 | Op::StoreGlobalElem(..)
                 | Op::LoadLocalElem(..)
                 | Op::StoreLocalElem(..)
-                | Op::LoadField(_)
-                | Op::StoreField(..)
                 | Op::LoadFieldDyn
                 | Op::StoreFieldDyn(_)
                 | Op::AppendLocal(..)

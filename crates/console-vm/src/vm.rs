@@ -354,6 +354,27 @@ impl Console {
         n
     }
 
+    /// The field named `base` + the index's text (remembered by base and number when the
+    /// index is one).
+    fn field_elem_name(&mut self, base: Name, idx: &Value) -> Name {
+        match crate::elements::direct_index(idx) {
+            Some(i) => {
+                if let Some(n) = self.elem_names.get(base, i) {
+                    return n;
+                }
+                let t = crate::elements::elem_text(self.names.text(base), i);
+                let n = self.names.intern(&t);
+                self.elem_names.insert(base, i, n);
+                n
+            }
+            None => {
+                let mut t = self.names.text(base).to_string();
+                idx.write_to(&mut t);
+                self.names.intern(&t)
+            }
+        }
+    }
+
     /// An element of a local array (see `elem_key`).
     fn load_local_elem(&mut self, key: Result<(Name, u32), String>) -> Value {
         let fi = self.dyn_frame();
@@ -444,13 +465,17 @@ impl Console {
         loop {
             // Most instructions run in `stack_ops`' small loop; it stops at the next one here.
             let cx = stack_ops::Ctx {
-                objects: &self.objects,
                 generation: self.ns.generation(),
                 max_depth: self.config.max_call_depth,
                 entry,
                 plain: !self.trace && self.vm.rearm.is_none(),
             };
-            let (stop, at, fb) = stack_ops::run(&mut self.vm, &mut func, pc, base, &cx, &mut self.elems);
+            let data = stack_ops::Data {
+                elems: &mut self.elems,
+                objects: &mut self.objects,
+                elem_names: &self.elem_names,
+            };
+            let (stop, at, fb) = stack_ops::run(&mut self.vm, &mut func, pc, base, &cx, data);
             (pc, base) = (at, fb);
             match stop {
                 Stop::Op => {}
@@ -586,6 +611,24 @@ impl Console {
                 Op::StoreField(n, keep) => {
                     let v = self.pop();
                     let o = self.pop();
+                    if keep {
+                        self.vm.stack.push(v.clone());
+                    }
+                    save_pc!();
+                    self.set_field_of(&o, n, v);
+                }
+                Op::LoadFieldElem(b) => {
+                    let idx = self.pop();
+                    let o = self.pop();
+                    let n = self.field_elem_name(b, &idx);
+                    let v = self.get_field_of(&o, n);
+                    self.vm.stack.push(v);
+                }
+                Op::StoreFieldElem(b, keep) => {
+                    let v = self.pop();
+                    let idx = self.pop();
+                    let o = self.pop();
+                    let n = self.field_elem_name(b, &idx);
                     if keep {
                         self.vm.stack.push(v.clone());
                     }

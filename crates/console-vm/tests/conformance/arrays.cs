@@ -80,3 +80,16 @@ echo("[" @ $ex1 @ $exa @ "]");
 $sp[123456789] = "far";
 $sp[0] = "near";
 echo($sp123456789 SPC $sp0);
+// Fields with an index are the fields named base + index.
+new ScriptObject(FA);
+FA.v[3] = "three";
+echo(FA.v3 SPC FA.v["3"]);
+function fa(%o)
+{
+   for (%i = 0; %i < 3; %i++)
+      %o.w[%i] = %i * 10;
+   %o.w[1] += 5;
+   return %o.w0 SPC %o.w[1] SPC %o.w["2"];
+}
+echo(fa(FA.getId()));
+echo(fa(FA));
