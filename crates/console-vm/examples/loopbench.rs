@@ -1,11 +1,15 @@
 //! Runs one benchmark program a few times, for profiling (`callgrind`) and quick timings:
-//! `cargo run --release --example loopbench -- [loop|fib|calls|words|parse]`.
+//! `cargo run --release --example loopbench -- [loop|fib|calls|words|parse]`, or
+//! `... -- script FUNCTION ARG` for a program of `benches/programs/scripts.cs` (issue 32).
 use v12_console_vm::{BufferSink, Console, Value};
 
 const TS: &str = include_str!("../benches/programs/bench.cs");
 
 fn main() {
     let which = std::env::args().nth(1).unwrap_or_else(|| "loop".to_string());
+    if which == "script" {
+        return script();
+    }
     let mut con = Console::new();
     con.set_output(Box::new(BufferSink::new()));
     con.set_instruction_budget(u64::MAX);
@@ -36,4 +40,27 @@ fn main() {
         }
     }
     println!("{which}: {:?} per run", t.elapsed() / runs);
+}
+
+/// One program of `scripts.cs`, five runs in one console.
+fn script() {
+    let f = std::env::args().nth(2).unwrap_or_else(|| "fib".to_string());
+    let arg: i64 = std::env::args().nth(3).and_then(|a| a.parse().ok()).unwrap_or(20);
+    let mut con = Console::new();
+    con.set_output(Box::new(BufferSink::new()));
+    con.set_instruction_budget(u64::MAX);
+    con.eval(include_str!("../benches/programs/scripts.cs")).expect("scripts");
+    con.eval("makePlayers(100);").expect("players");
+    let obj = con.eval("return new ScriptObject(Holder) { class = Counter; };").expect("object");
+    let args = if matches!(f.as_str(), "methods" | "fieldArray") {
+        vec![obj, Value::Int(arg)]
+    } else {
+        vec![Value::Int(arg)]
+    };
+    let t = std::time::Instant::now();
+    let mut last = Value::Empty;
+    for _ in 0..5 {
+        last = std::hint::black_box(con.call_function(&f, &args));
+    }
+    println!("{f}({arg}) = {last}: {:?} per run", t.elapsed() / 5);
 }

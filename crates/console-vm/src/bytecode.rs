@@ -340,6 +340,8 @@ pub enum Op {
     IntSI(IntOp, i32),
     /// Pop `v`; jump to the last operand when `(v cmp k) == when`.
     JumpCmpSI(Cmp, bool, i32, u32),
+    /// Jump to the last operand when `(local $= consts[k]) == when` (text, ignoring case).
+    JumpStrLK(u32, u32, bool, u32),
     /// Call a global function with `argc` arguments on the stack.
     Call(Name, u32),
     /// Call `ns::name`.

@@ -206,6 +206,14 @@ impl<'a> FunctionCompiler<'a> {
                 if !tail(1) {
                     return None;
                 }
+                // `switch$` and `$=` against a literal: compare in place, no copies.
+                if tail(3)
+                    && let (Op::LoadLocal(a), Op::Const(k), cmp @ (Op::StrEq | Op::StrNe)) =
+                        (self.code[n - 3], self.code[n - 2], self.code[n - 1])
+                {
+                    let when = if cmp == Op::StrEq { when } else { !when };
+                    return Some(self.replace_tail(3, Op::JumpStrLK(a, k, when, t)));
+                }
                 let c = cmp_of(self.code[n - 1])?;
                 // `for (...; %i < k; %i++)` at the bottom of the loop: step, test and jump in one.
                 if when
@@ -365,6 +373,7 @@ impl<'a> FunctionCompiler<'a> {
             | Op::JumpCmp(_, _, t)
             | Op::JumpCmpLI(_, _, _, _, t)
             | Op::JumpCmpSI(_, _, _, t)
+            | Op::JumpStrLK(_, _, _, t)
             | Op::JumpCmpLL(_, _, _, _, t) => *t = target,
             _ => {}
         }

@@ -420,6 +420,15 @@ pub(crate) fn run(
                         jump_to!(t);
                     }
                 }
+                Op::JumpStrLK(a, k, when, t) => {
+                    let eq = match (vm.stack.get(fb + a as usize), running.consts.get(k as usize)) {
+                        (Some(x), Some(y)) => text_eq(x, y),
+                        (x, y) => text_eq(x.unwrap_or(&Value::Empty), y.unwrap_or(&Value::Empty)),
+                    };
+                    if eq == when {
+                        jump_to!(t);
+                    }
+                }
                 // ---- jumps ----
                 Op::Jump(t) => jump_to!(t),
                 Op::IncJumpLtLI(s, cost, k, t) => {
@@ -511,6 +520,18 @@ pub(crate) fn run(
             }
         };
         *func = next;
+    }
+}
+
+/// `a $= b`: the texts equal ignoring ASCII case (the same string is equal at once).
+#[inline]
+fn text_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Str(x), Value::Str(y)) => {
+            Rc::ptr_eq(x, y) || (x.len() == y.len() && x.eq_ignore_ascii_case(y))
+        }
+        (Value::Empty, Value::Empty) => true,
+        _ => a.as_text().eq_ignore_ascii_case(&b.as_text()),
     }
 }
 

@@ -41,3 +41,21 @@ function keep()
    return %v SPC %u SPC %w;
 }
 echo(keep());
+// `switch$` and `$=` / `!$=` against literals.
+function sw(%x)
+{
+   switch$ (%x)
+   {
+      case "Fire":
+         return 1;
+      case "5":
+         return 2;
+      case "":
+         return 3;
+      default:
+         return 0;
+   }
+}
+echo(sw("fire") SPC sw("FIRE") SPC sw(5) SPC sw("") SPC sw("x") SPC sw(2 + 3));
+function ne(%x) { if (%x !$= "a") return "ne"; return "eq"; }
+echo(ne("A") SPC ne("b"));
