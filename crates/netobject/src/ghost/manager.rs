@@ -155,6 +155,9 @@ impl GhostLookup for Known<'_> {
 
 const KILL_PRIORITY: f32 = f32::MAX;
 const DEPENDENCY_DEPTH: u32 = 8;
+/// Candidates ranked above every far one (outside its near ring) from which the next packet
+/// defers weighing the far ones.
+const FAR_DEFER_AT: usize = 64;
 /// Entry lists kept for reuse (about the packets in flight).
 const SPARE_ENTRY_LISTS: usize = 64;
 
@@ -176,6 +179,12 @@ pub struct GhostManager {
     next_packet: u64,
     next_notify: u64,
     candidates: Vec<(f32, u32)>,
+    /// Candidates outside their near ring while the packet has enough inside rings: their
+    /// priorities are computed only if the packet gets to them.
+    far: Vec<u32>,
+    /// The last packet listed enough candidates inside near rings to fill a packet: defer
+    /// the far ones in this one (else weighing them twice costs more than it saves).
+    defer_far: bool,
     scratch_ids: Vec<(ObjectId, f32)>,
     scratch_deps: Vec<ObjectId>,
     /// Frame scoping: which of the frame's objects this connection holds a ghost of (a bit
@@ -224,6 +233,8 @@ impl GhostManager {
             next_packet: 0,
             next_notify: 0,
             candidates: Vec::new(),
+            far: Vec::new(),
+            defer_far: false,
             scratch_ids: Vec::new(),
             scratch_deps: Vec::new(),
             held: Vec::new(),
@@ -587,7 +598,7 @@ impl GhostManager {
         }
         self.collect_candidates(world);
         let mark = w.bit_position();
-        if self.candidates.is_empty() {
+        if self.candidates.is_empty() && self.far.is_empty() {
             w.write_flag(false);
             self.stats.bits_written += (w.bit_position() - start) as u64;
             return record;
@@ -611,8 +622,23 @@ impl GhostManager {
         let mut chunk = 64;
         let mut misfits = 0;
         let mut written = 0usize;
-        let mut stopped_at = candidates.len();
-        for n in 0..candidates.len() {
+        let stopped_at;
+        let mut n = 0;
+        loop {
+            if w.is_over_budget()
+                || w.bits_left() < id_bits as usize + 3
+                || misfits >= self.config.max_misfits
+            {
+                stopped_at = n;
+                break;
+            }
+            if n == candidates.len() {
+                if self.far.is_empty() {
+                    stopped_at = n;
+                    break;
+                }
+                self.push_far(world, &mut candidates);
+            }
             if n == sorted {
                 let rest = &mut candidates[n..];
                 let k = rest.len().min(chunk);
@@ -624,13 +650,7 @@ impl GhostManager {
                 chunk *= 2;
             }
             let idx = candidates[n].1;
-            if w.is_over_budget()
-                || w.bits_left() < id_bits as usize + 3
-                || misfits >= self.config.max_misfits
-            {
-                stopped_at = n;
-                break;
-            }
+            n += 1;
             let entry_start = w.bit_position();
             let Some(slot) = self.slots[idx as usize].as_ref() else { continue };
             let (phase, object, class_id, dirty, generation) =
@@ -694,7 +714,7 @@ impl GhostManager {
             record.entries.push(GhostEntry { ghost: idx, generation, kind, mask: sent_mask });
             written += 1;
         }
-        for &(_, idx) in &candidates[stopped_at..] {
+        for idx in candidates[stopped_at..].iter().map(|c| c.1).chain(self.far.drain(..)) {
             if let Some(slot) = self.slots[idx as usize].as_mut() {
                 slot.skips = slot.skips.saturating_add(1);
                 self.stats.skips += 1;
@@ -714,8 +734,14 @@ impl GhostManager {
     /// With the world's frame, an object's change stamps, priority terms and dependency flag
     /// come from the frame; the object itself is reached only for what the frame cannot
     /// answer (a custom priority, more groups than the frame keeps, dependencies).
+    ///
+    /// A candidate outside its near ring goes to `far` unweighed; should any listed
+    /// candidate rank at or below the ring's floor, the far ones are weighed at once.
     fn collect_candidates<'w>(&mut self, world: &'w (impl GhostWorld + ?Sized)) {
         self.candidates.clear();
+        self.far.clear();
+        let mut lowest = f32::MAX;
+        let mut above_far = 0usize;
         let frame = world.frame();
         let prepared = PreparedQuery::new(&self.query);
         let mut deleted = std::mem::take(&mut self.scratch_deleted);
@@ -786,6 +812,10 @@ impl GhostManager {
                 _ => continue,
             };
             let p = match fo.and_then(|f| f.terms) {
+                Some(terms) if self.defer_far && terms.outside_near_ring(&prepared) => {
+                    self.far.push(idx as u32);
+                    continue;
+                }
                 Some(terms) => terms.priority(&prepared, skips),
                 None => match fetch(&mut obj) {
                     Some(o) => o.get_update_priority(&self.query, mask, skips),
@@ -795,7 +825,10 @@ impl GhostManager {
                     }
                 },
             };
-            self.candidates.push((sanitize(p), idx as u32));
+            let p = sanitize(p);
+            lowest = lowest.min(p);
+            above_far += usize::from(p > crate::ghost::weights::NEAR - 1.0);
+            self.candidates.push((p, idx as u32));
         }
         for &idx in &deleted {
             debug!(ghost = idx, "object deleted; killing its ghost");
@@ -807,6 +840,27 @@ impl GhostManager {
             }
         }
         self.scratch_deleted = deleted;
+        // A packet holds a few dozen entries; with more than that ranked above the far ones,
+        // the next packet will most likely not reach them either.
+        self.defer_far = above_far >= FAR_DEFER_AT;
+        if lowest <= crate::ghost::weights::NEAR - 1.0 && !self.far.is_empty() {
+            let mut candidates = std::mem::take(&mut self.candidates);
+            self.push_far(world, &mut candidates);
+            self.candidates = candidates;
+        }
+    }
+
+    /// Weighs the candidates in `far` (outside their near rings) onto `candidates`.
+    fn push_far(&mut self, world: &(impl GhostWorld + ?Sized), candidates: &mut Vec<(f32, u32)>) {
+        let Some(frame) = world.frame() else { return };
+        let prepared = PreparedQuery::new(&self.query);
+        for idx in self.far.drain(..) {
+            let Some(slot) = self.slots[idx as usize].as_ref() else { continue };
+            let Some(terms) = frame.index_of(slot.object).and_then(|i| frame.object(i).terms) else {
+                continue;
+            };
+            candidates.push((sanitize(terms.priority(&prepared, slot.skips)), idx));
+        }
     }
 
     // ---- notifies ---------------------------------------------------------------------

@@ -219,6 +219,14 @@ pub struct PriorityTerms {
 }
 
 impl PriorityTerms {
+    /// True when the object has a near ring and is outside it for camera `q`: its priority
+    /// is then below [`weights::NEAR`] - 1, under that of anything inside a ring.
+    pub fn outside_near_ring(&self, q: &PreparedQuery) -> bool {
+        let Some(p) = self.position else { return false };
+        let inside = length(sub(p, q.position)) <= q.visible_distance * self.near_ring;
+        self.near_ring > 0.0 && !inside
+    }
+
     /// The update priority of an object with these terms for the camera `q`, after `skips`
     /// skipped packets: field of view 1.0, distance 0.4, speed 0.4, skips 0.2 each, and
     /// the near ring when [`Self::near_ring`] is set.
