@@ -22,7 +22,7 @@ use rand_core::{Rng, SeedableRng};
 use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use tracing::{debug, info};
+use tracing::{debug, info, warn};
 use v12_notify_protocol::ProtocolConfig;
 
 /// Settings of a [`NetInterface`].
@@ -182,6 +182,8 @@ pub struct NetInterface {
     filter: Option<ConnectFilter>,
     stats: InterfaceStats,
     order: Vec<ConnectionId>,
+    /// Builds the connections' packets in parallel ([`Self::set_transmit_pool`]).
+    transmit_pool: Option<Arc<rayon::ThreadPool>>,
 }
 
 impl std::fmt::Debug for NetInterface {
@@ -228,6 +230,7 @@ impl NetInterface {
             filter: None,
             stats: InterfaceStats::default(),
             order: Vec::new(),
+            transmit_pool: None,
         }
     }
 
@@ -914,6 +917,10 @@ impl NetInterface {
             return Some(t);
         }
         // One pass over every connection fills the queue; later calls drain it.
+        if let (Some(pool), Some(world)) = (self.transmit_pool.clone(), world.as_sync()) {
+            self.fill_transmits_parallel(now, world, &pool);
+            return self.transmits.pop_front();
+        }
         self.order.clear();
         self.order.extend(self.connections.keys().copied());
         self.order.sort_unstable();
@@ -936,6 +943,71 @@ impl NetInterface {
             self.close(id, &reason, true, false);
         }
         self.transmits.pop_front()
+    }
+
+    /// Builds the connections' packets on `pool` (see [`Self::set_transmit_pool`]) and queues
+    /// them in connection-id order, as the one-thread pass does.
+    fn fill_transmits_parallel(
+        &mut self,
+        now: u64,
+        world: &(dyn GhostWorld + Sync),
+        pool: &rayon::ThreadPool,
+    ) {
+        use rayon::prelude::*;
+        let registry = &*self.registry;
+        let mut conns: Vec<(ConnectionId, &mut NetConnection)> =
+            self.connections.iter_mut().map(|(id, c)| (*id, c)).collect();
+        conns.sort_unstable_by_key(|(id, _)| *id);
+        let built: Vec<(ConnectionId, SocketAddr, Vec<Bytes>, Option<String>)> = pool.install(|| {
+            conns
+                .into_par_iter()
+                .map(|(id, c)| {
+                    let _span = c.span().clone().entered();
+                    let (mut out, mut failed) = (Vec::new(), None);
+                    loop {
+                        match c.poll_transmit(now, registry, world) {
+                            Ok(Some(b)) => out.push(b),
+                            Ok(None) => break,
+                            Err(reason) => {
+                                failed = Some(reason);
+                                break;
+                            }
+                        }
+                    }
+                    (id, c.remote_addr(), out, failed)
+                })
+                .collect()
+        });
+        let mut failed = Vec::new();
+        for (id, addr, out, reason) in built {
+            self.transmits.extend(out.into_iter().map(|b| (addr, b)));
+            if let Some(reason) = reason {
+                failed.push((id, reason));
+            }
+        }
+        for (id, reason) in failed {
+            self.close(id, &reason, true, false);
+        }
+    }
+
+    /// Server side: builds the connections' packets on `threads` threads (a pool of its
+    /// own) when the world allows it ([`GhostWorld::as_sync`]); 0 or 1 (the default) builds
+    /// them one after another. Either way the datagrams are the same and queue in the same
+    /// order: each connection's packet reads only its own state, the class registry and the
+    /// world, all shared read-only while the packets are built (docs/ARCHITECTURE.md).
+    pub fn set_transmit_threads(&mut self, threads: usize) {
+        self.transmit_pool = None;
+        if threads <= 1 {
+            return;
+        }
+        match rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("v12-transmit-{i}"))
+            .build()
+        {
+            Ok(pool) => self.transmit_pool = Some(Arc::new(pool)),
+            Err(e) => warn!(threads, error = %e, "no transmit pool; building packets on one thread"),
+        }
     }
 
     /// Keep-alive pings for every connection, for a host that cannot serve its connections

@@ -567,13 +567,22 @@ impl NetObjectClass for SceneObject {
 /// tick, however many clients are scoped).
 #[derive(Debug, Default)]
 pub struct SceneWorld {
+    /// The objects: what the ghost managers read, from several threads at once when the
+    /// server builds packets in parallel ([`GhostWorld::as_sync`]).
+    store: SceneStore,
+    /// The container grid (not `Sync`: a container may hold shared static geometry).
+    bins: RefCell<Bins>,
+}
+
+/// A [`SceneWorld`]'s objects and ghost frame.
+#[derive(Debug, Default)]
+struct SceneStore {
     /// Ids in increasing order, beside their objects: every client packet looks objects up
     /// by id, and a binary search over this small array beats a tree walk.
     ids: Vec<u32>,
     objects: Vec<SceneObject>,
     next_id: u32,
     visible_distance: f32,
-    bins: RefCell<Bins>,
     /// Objects every client has in scope, wherever its camera is (V12's `setScopeAlways`).
     scope_always: std::collections::BTreeSet<u32>,
     /// This tick's ghost frame, taken at the first ghost packet after a change and shared
@@ -602,63 +611,51 @@ impl SceneWorld {
             if visible_distance.is_finite() { (visible_distance / 2.0).clamp(4.0, 512.0) } else { 64.0 };
         let grid = Container::new(ContainerConfig { bin_size, bins_per_axis: 64, max_bins_spanned: 8 });
         Self {
-            ids: Vec::new(),
-            objects: Vec::new(),
-            next_id: 1,
-            visible_distance,
+            store: SceneStore {
+                ids: Vec::new(),
+                objects: Vec::new(),
+                next_id: 1,
+                visible_distance,
+                scope_always: std::collections::BTreeSet::new(),
+                frame: OnceLock::new(),
+                spare_frame: Mutex::new(None),
+            },
             bins: RefCell::new(Bins { grid, ..Bins::default() }),
-            scope_always: std::collections::BTreeSet::new(),
-            frame: OnceLock::new(),
-            spare_frame: Mutex::new(None),
         }
     }
 
     /// Drops the ghost frame (an object may change); its buffers wait for the next one.
     fn invalidate_frame(&mut self) {
-        if let Some(f) = self.frame.take() {
-            *self.spare_frame.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(f);
+        if let Some(f) = self.store.frame.take() {
+            *self.store.spare_frame.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(f);
         }
     }
 
     /// The ghost frame of the objects as they are now (built at the first call after a
     /// change).
     pub fn ghost_frame(&self) -> &GhostFrame {
-        self.frame.get_or_init(|| {
-            let mut f = self
-                .spare_frame
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .take()
-                .unwrap_or_default();
-            // Bins of half the scope radius, as the container's: a query covers about 5 x 5.
-            let cell = if self.visible_distance.is_finite() {
-                (self.visible_distance / 2.0).clamp(4.0, 512.0)
-            } else {
-                64.0
-            };
-            f.rebuild(cell, self.iter().map(|(id, o)| (ObjectId(id), o as &dyn NetObject)));
-            f
-        })
+        self.store.ghost_frame()
     }
+
     /// How far a client sees (scope radius), metres.
     pub fn visible_distance(&self) -> f32 {
-        self.visible_distance
+        self.store.visible_distance
     }
     /// Changes the scope radius (the grid's bins keep their size: still correct, slower
     /// if the radius grows a lot).
     pub fn set_visible_distance(&mut self, d: f32) {
         self.invalidate_frame();
-        self.visible_distance = d;
-        for o in &mut self.objects {
+        self.store.visible_distance = d;
+        for o in &mut self.store.objects {
             o.scope_distance = d;
         }
     }
     /// Adds an object and returns its id.
     pub fn add(&mut self, mut obj: SceneObject) -> u32 {
         self.invalidate_frame();
-        obj.scope_distance = self.visible_distance;
-        let id = self.next_id;
-        self.next_id = self.next_id.wrapping_add(1).max(1);
+        obj.scope_distance = self.store.visible_distance;
+        let id = self.store.next_id;
+        self.store.next_id = self.store.next_id.wrapping_add(1).max(1);
         let bins = self.bins.get_mut();
         // A reused id (after 2^32 objects) replaces the old entry.
         let _ = bins.grid.remove(id);
@@ -666,12 +663,12 @@ impl SceneWorld {
             // Non-finite position: kept out of the grid until it moves somewhere real.
             bins.touched.push(id);
         }
-        match self.ids.binary_search(&id) {
-            Ok(i) => self.objects[i] = obj,
+        match self.store.ids.binary_search(&id) {
+            Ok(i) => self.store.objects[i] = obj,
             // Ids grow, so this is a push (until they wrap after 2^32 objects).
             Err(i) => {
-                self.ids.insert(i, id);
-                self.objects.insert(i, obj);
+                self.store.ids.insert(i, id);
+                self.store.objects.insert(i, obj);
             }
         }
         id
@@ -680,10 +677,10 @@ impl SceneWorld {
     pub fn remove(&mut self, id: u32) -> Option<SceneObject> {
         self.invalidate_frame();
         let _ = self.bins.get_mut().grid.remove(id);
-        self.scope_always.remove(&id);
-        let i = self.ids.binary_search(&id).ok()?;
-        self.ids.remove(i);
-        Some(self.objects.remove(i))
+        self.store.scope_always.remove(&id);
+        let i = self.store.ids.binary_search(&id).ok()?;
+        self.store.ids.remove(i);
+        Some(self.store.objects.remove(i))
     }
     /// Puts an object in every client's scope, wherever its camera is (`on`), or back to
     /// scoping by distance: V12's `setScopeAlways` / `clearScopeAlways`, for objects every
@@ -693,45 +690,45 @@ impl SceneWorld {
             return false;
         }
         if on {
-            self.scope_always.insert(id);
+            self.store.scope_always.insert(id);
         } else {
-            self.scope_always.remove(&id);
+            self.store.scope_always.remove(&id);
         }
         true
     }
 
     /// The object with id `id`.
     pub fn get(&self, id: u32) -> Option<&SceneObject> {
-        self.index(id).map(|i| &self.objects[i])
+        self.store.get(id)
     }
     /// The object with id `id`, mutably.
     pub fn get_mut(&mut self, id: u32) -> Option<&mut SceneObject> {
         let i = self.index(id)?;
         self.invalidate_frame();
         self.bins.get_mut().touched.push(id);
-        Some(&mut self.objects[i])
+        Some(&mut self.store.objects[i])
     }
     /// Every object in id order.
     pub fn iter(&self) -> impl Iterator<Item = (u32, &SceneObject)> {
-        self.ids.iter().copied().zip(self.objects.iter())
+        self.store.iter()
     }
     /// Every object in id order, mutably.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (u32, &mut SceneObject)> {
         self.invalidate_frame();
         self.bins.get_mut().all_touched = true;
-        self.ids.iter().copied().zip(self.objects.iter_mut())
+        self.store.ids.iter().copied().zip(self.store.objects.iter_mut())
     }
     /// Number of objects.
     pub fn len(&self) -> usize {
-        self.objects.len()
+        self.store.objects.len()
     }
     /// True with no objects.
     pub fn is_empty(&self) -> bool {
-        self.objects.is_empty()
+        self.store.objects.is_empty()
     }
 
     fn index(&self, id: u32) -> Option<usize> {
-        self.ids.binary_search(&id).ok()
+        self.store.index(id)
     }
 
     /// Moves the grid entries of objects that may have moved.
@@ -744,7 +741,7 @@ impl SceneWorld {
             }
         };
         if bins.all_touched {
-            for (id, o) in self.ids.iter().zip(&self.objects) {
+            for (id, o) in self.store.ids.iter().zip(&self.store.objects) {
                 place(&mut bins.grid, *id, o);
             }
         } else {
@@ -772,7 +769,42 @@ fn point_box(p: Vec3) -> Aabb {
     Aabb { min: p, max: p }
 }
 
-impl GhostWorld for SceneWorld {
+impl SceneStore {
+    fn index(&self, id: u32) -> Option<usize> {
+        self.ids.binary_search(&id).ok()
+    }
+    fn get(&self, id: u32) -> Option<&SceneObject> {
+        self.index(id).map(|i| &self.objects[i])
+    }
+    fn iter(&self) -> impl Iterator<Item = (u32, &SceneObject)> {
+        self.ids.iter().copied().zip(self.objects.iter())
+    }
+
+    /// The ghost frame of the objects as they are now (built at the first call after a
+    /// change).
+    fn ghost_frame(&self) -> &GhostFrame {
+        self.frame.get_or_init(|| {
+            let mut f = self
+                .spare_frame
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take()
+                .unwrap_or_default();
+            // Bins of half the scope radius, as the container's: a query covers about 5 x 5.
+            let cell = if self.visible_distance.is_finite() {
+                (self.visible_distance / 2.0).clamp(4.0, 512.0)
+            } else {
+                64.0
+            };
+            f.rebuild(cell, self.iter().map(|(id, o)| (ObjectId(id), o as &dyn NetObject)));
+            f
+        })
+    }
+}
+
+/// The objects alone, for the threads that build packets: radius queries from the frame's
+/// grid (the container grid stays with the [`SceneWorld`]).
+impl GhostWorld for SceneStore {
     fn object(&self, id: ObjectId) -> Option<&dyn NetObject> {
         self.get(id.0).map(|o| o as &dyn NetObject)
     }
@@ -784,6 +816,24 @@ impl GhostWorld for SceneWorld {
     }
 
     fn objects_in_radius(&self, center: Point3, radius: f32, f: &mut dyn FnMut(ObjectId, f32)) {
+        self.ghost_frame().objects_in_radius(center, radius, f);
+    }
+
+    fn frame(&self) -> Option<&GhostFrame> {
+        Some(self.ghost_frame())
+    }
+}
+
+impl GhostWorld for SceneWorld {
+    fn object(&self, id: ObjectId) -> Option<&dyn NetObject> {
+        self.store.object(id)
+    }
+
+    fn for_each_scope_always(&self, f: &mut dyn FnMut(ObjectId)) {
+        self.store.for_each_scope_always(f);
+    }
+
+    fn objects_in_radius(&self, center: Point3, radius: f32, f: &mut dyn FnMut(ObjectId, f32)) {
         for (id, d) in self.find_radius(Vec3::from(center), radius) {
             f(ObjectId(id), d);
         }
@@ -791,6 +841,10 @@ impl GhostWorld for SceneWorld {
 
     fn frame(&self) -> Option<&GhostFrame> {
         Some(self.ghost_frame())
+    }
+
+    fn as_sync(&self) -> Option<&(dyn GhostWorld + Sync)> {
+        Some(&self.store)
     }
 }
 

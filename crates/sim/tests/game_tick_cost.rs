@@ -14,6 +14,7 @@
 
 use glam::Vec3;
 use std::sync::Arc;
+use std::time::Instant;
 use v12_netobject::ghost::{GhostClassRegistryBuilder, ObjectId};
 use v12_netobject::{InterfaceConfig, InterfaceEvent, NetClassRegistryBuilder, NetInterface};
 use v12_platform::{LoopbackTransport, MemoryNetwork, NetAddress, Transport};
@@ -32,11 +33,22 @@ struct Arena {
     scope: f32,
     /// Simulated seconds (the second half is measured).
     seconds: u64,
+    /// Threads the server builds its packets on (1: one after another).
+    threads: usize,
+    /// Hash every datagram the server sends.
+    hash_sent: bool,
 }
 
 #[derive(Debug)]
 struct Figures {
+    /// CPU time of the server's part of a tick (all its threads).
     tick_us: f64,
+    /// Wall-clock time of the same.
+    wall_us: f64,
+    /// Every datagram the server sent, hashed in order.
+    sent_hash: u64,
+    /// Every client's ghosts ([`SceneObject::exact_hash`] summed over all clients).
+    ghost_hash: u64,
     bytes_per_client: f64,
     packets_per_client: f64,
     /// Mean player ghosts on the observed clients.
@@ -85,7 +97,8 @@ fn measure(a: Arena) -> Figures {
         [3; 32],
     );
     siface.set_ghost_classes(classes.clone());
-    let mut server = NetDriver::new(siface, st);
+    siface.set_transmit_threads(a.threads);
+    let mut server = NetDriver::new(siface, Recorder { inner: st, on: a.hash_sent, hash: 0 });
     struct Bot {
         driver: NetDriver<LoopbackTransport>,
         scene: ClientScene,
@@ -122,11 +135,12 @@ fn measure(a: Arena) -> Figures {
     let mut conns: Vec<ServerGameConnection> = Vec::new();
     let mut conn_index: std::collections::HashMap<v12_netobject::ConnectionId, usize> = Default::default();
     let mut cost_ns: u128 = 0;
+    let mut wall_ns: u128 = 0;
     let mut ticks = 0u64;
     let (mut bytes0, mut packets0) = (0, 0);
     let total_ticks = a.seconds * 1000 / 32;
     let measure_from = total_ticks / 2;
-    let data_out = |s: &NetDriver<LoopbackTransport>| -> u64 {
+    let data_out = |s: &NetDriver<Recorder>| -> u64 {
         s.interface
             .connection_ids()
             .into_iter()
@@ -141,6 +155,7 @@ fn measure(a: Arena) -> Figures {
             packets0 = data_out(&server);
         }
         let t0 = cpu_ns();
+        let w0 = Instant::now();
         for g in &mut conns {
             g.process_tick(&mut world, &motion);
             g.post_control(now, &mut server.interface, &world).unwrap();
@@ -175,6 +190,7 @@ fn measure(a: Arena) -> Figures {
         }
         if measuring {
             cost_ns += cpu_ns() - t0;
+            wall_ns += w0.elapsed().as_nanos();
             ticks += 1;
         }
         for (i, c) in clients.iter_mut().enumerate() {
@@ -221,8 +237,13 @@ fn measure(a: Arena) -> Figures {
         .map(|c| c.scene.iter().filter(|(_, g)| g.datablock == PLAYER_BLOCK).count())
         .sum::<usize>() as f64
         / observed.len() as f64;
+    let ghost_hash =
+        clients.iter().flat_map(|c| c.scene.iter()).fold(0u64, |h, (_, g)| h.wrapping_add(g.exact_hash()));
     Figures {
         tick_us: cost_ns as f64 / ticks as f64 / 1000.0,
+        wall_us: wall_ns as f64 / ticks as f64 / 1000.0,
+        sent_hash: server.transport.hash,
+        ghost_hash,
         bytes_per_client: (server.stats().bytes_out - bytes0) as f64 / secs / n as f64,
         packets_per_client: (data_out(&server) - packets0) as f64 / secs / n as f64,
         visible_players: visible,
@@ -230,12 +251,63 @@ fn measure(a: Arena) -> Figures {
     }
 }
 
+/// The server's transport, hashing every datagram it sends (address and bytes, in order).
+struct Recorder {
+    inner: LoopbackTransport,
+    /// Hashing is on (off while measuring: it is not the server's work).
+    on: bool,
+    hash: u64,
+}
+
+impl Transport for Recorder {
+    fn local_addr(&self) -> NetAddress {
+        self.inner.local_addr()
+    }
+    fn send_to(&mut self, now: v12_platform::Millis, to: NetAddress, data: &[u8]) -> std::io::Result<()> {
+        if self.on {
+            let mix = v12_sim::scene::mix_words;
+            self.hash = mix(&[self.hash, u64::from(to.socket_addr().port()), data.len() as u64]);
+            for c in data.chunks(8) {
+                self.hash = mix(&[self.hash, c.iter().fold(0u64, |w, &b| w << 8 | u64::from(b))]);
+            }
+        }
+        self.inner.send_to(now, to, data)
+    }
+    fn recv_batch(
+        &mut self,
+        now: v12_platform::Millis,
+        out: &mut Vec<v12_platform::Datagram>,
+    ) -> std::io::Result<usize> {
+        self.inner.recv_batch(now, out)
+    }
+    fn poll(&mut self, now: v12_platform::Millis) -> std::io::Result<()> {
+        self.inner.poll(now)
+    }
+    fn next_wakeup(&self) -> Option<v12_platform::Millis> {
+        self.inner.next_wakeup()
+    }
+}
+
+/// Packets built on several threads are the packets built on one: the same datagrams in the
+/// same order, and every client ends with the same ghosts.
+#[test]
+fn parallel_packets_are_the_same_packets() {
+    let one =
+        measure(Arena { clients: 48, half: 30.0, scope: 60.0, seconds: 4, threads: 1, hash_sent: true });
+    let three =
+        measure(Arena { clients: 48, half: 30.0, scope: 60.0, seconds: 4, threads: 3, hash_sent: true });
+    assert_eq!(one.sent_hash, three.sent_hash);
+    assert_eq!(one.ghost_hash, three.ghost_hash);
+    assert_eq!(one.bytes_per_client, three.bytes_per_client);
+    assert!(one.visible_players >= 40.0, "{one:?}");
+}
+
 /// The server sends each client at most 10 data packets a second of at most 508 bytes
 /// (the SERVER rate), so at most 5,080 B/s however many players are visible; and the
 /// nearest players are in every packet.
 #[test]
 fn small_match_honours_the_server_rate() {
-    let f = measure(Arena { clients: 40, half: 50.0, scope: 60.0, seconds: 8 });
+    let f = measure(Arena { clients: 40, half: 50.0, scope: 60.0, seconds: 8, threads: 1, hash_sent: false });
     eprintln!("{f:?}");
     assert!(f.packets_per_client <= 10.0 + 1e-9, "{f:?}");
     assert!(f.packets_per_client >= 9.0, "{f:?}");
@@ -264,17 +336,38 @@ fn server_tick_cost_by_client_count() {
             f.coverage * 100.0
         );
     };
+    // `THREADS=1,2`: each arena once per thread count, with the wall-clock speed-up over the
+    // first count (the summary line's figure is CPU time, all threads together).
+    let threads: Vec<usize> = std::env::var("THREADS")
+        .map_or(vec![1], |v| v.split(',').filter_map(|x| x.parse().ok()).filter(|&t| t > 0).collect());
+    let run = |label: &str, a: Arena| {
+        let mut first: Option<(usize, f64)> = None;
+        for &t in &threads {
+            let a = Arena { threads: t, ..a };
+            let f = measure(a);
+            print(label, a, &f);
+            if threads.len() > 1 {
+                let (t0, w0) = *first.get_or_insert((t, f.wall_us));
+                println!(
+                    "        {t} thread(s): wall {:.0} µs per tick, {:.2}x the speed of {t0} thread(s)",
+                    f.wall_us,
+                    w0 / f.wall_us
+                );
+            }
+        }
+    };
     let only = std::env::var("ARENA").unwrap_or_default();
     for &n in counts.iter().filter(|_| only != "spread") {
-        let a = Arena { clients: n, half: 50.0, scope: 60.0, seconds: 6 };
-        print("crowded", a, &measure(a));
+        run(
+            "crowded",
+            Arena { clients: n, half: 50.0, scope: 60.0, seconds: 6, threads: 1, hash_sent: false },
+        );
     }
     // A realistic arena: the map grows with the player count so that about 32 players are
     // within the 60 m scope of each (not everyone sees everyone).
     for &n in counts.iter().filter(|_| only != "crowded") {
         let density = 32.0 / (std::f32::consts::PI * 60.0 * 60.0);
         let half = (0.5 * (n as f32 / density).sqrt()).max(50.0);
-        let a = Arena { clients: n, half, scope: 60.0, seconds: 6 };
-        print("spread ", a, &measure(a));
+        run("spread ", Arena { clients: n, half, scope: 60.0, seconds: 6, threads: 1, hash_sent: false });
     }
 }

@@ -198,6 +198,13 @@ impl GhostFrame {
         (y * BINS + x) as u32
     }
 
+    /// Calls `f(id, distance)` for every ghostable object with a position within `radius`
+    /// of `center` (in no particular order): [`crate::ghost::GhostWorld::objects_in_radius`]
+    /// answered from the frame.
+    pub fn objects_in_radius(&self, center: Point3, radius: f32, f: &mut dyn FnMut(ObjectId, f32)) {
+        self.for_each_in_radius(center, radius, |i, d| f(self.ids[i], d));
+    }
+
     /// Calls `f(dense index, distance)` for every ghostable object with a position within `radius`
     /// of `center`, bin by bin (a fixed order for a given frame and query).
     pub(crate) fn for_each_in_radius(&self, center: Point3, radius: f32, mut f: impl FnMut(usize, f32)) {

@@ -32,6 +32,13 @@ pub trait GhostWorld {
         None
     }
 
+    /// This world, if it can be read from several threads at once: a server with a transmit
+    /// pool ([`crate::NetInterface::set_transmit_pool`]) then builds its connections'
+    /// packets in parallel. `None` (the default): one after another.
+    fn as_sync(&self) -> Option<&(dyn GhostWorld + Sync)> {
+        None
+    }
+
     /// False keeps `object` off `connection` whatever its scope: a client-created object
     /// (seed 003, security off) is not ghosted back to the client that owns the original.
     fn is_ghosted_to(&self, object: ObjectId, connection: crate::ConnectionId) -> bool {
