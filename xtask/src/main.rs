@@ -8,15 +8,16 @@
 //! - `deps`          check deny.toml's licences, sources and duplicate versions, offline
 //! - `fuzz`          run the cargo-fuzz targets time-boxed (`--seconds N`, default 60)
 //! - `bench [ARGS]`  run the criterion benchmarks and print each one's ratio to its baseline
+//! - `proptest`      the property tests with fresh random seeds, many rounds (`--rounds N`)
 
 mod bench;
 #[cfg(test)]
 mod circles;
 mod deps;
-#[cfg(test)]
 mod files;
 mod fuzz;
 mod layers;
+mod proptests;
 mod shapes;
 mod textures;
 #[cfg(test)]
@@ -67,6 +68,22 @@ enum Task {
         /// Targets to run (default: every one).
         targets: Vec<String>,
     },
+    /// The property tests with fresh random seeds (CI runs the fixed seed of
+    /// .cargo/config.toml): --rounds rounds, each a new seed, printed.
+    Proptest {
+        /// Rounds, each with a new random seed.
+        #[arg(long, default_value_t = 16)]
+        rounds: u32,
+        /// Cases per property (PROPTEST_CASES; default: each test's own count).
+        #[arg(long)]
+        cases: Option<u32>,
+        /// Replay one seed (one round).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Build the tests optimised (faster for many cases).
+        #[arg(long)]
+        release: bool,
+    },
     /// Write the example game's shapes (`examples/game/shapes/*.glb`: a player, a flag and
     /// an item, made from boxes) from their definitions in `xtask/src/shapes.rs`.
     Shapes,
@@ -95,6 +112,13 @@ fn main() -> ExitCode {
         Task::Deps => ("deps", deps::check(&root)),
         Task::Fuzz { seconds, targets } => ("fuzz", fuzz::run(&root, *seconds, targets)),
         Task::Bench { args } => ("bench", bench::run(&root, args)),
+        Task::Proptest { rounds, cases, seed, release } => (
+            "proptest",
+            proptests::run_rounds(
+                &root,
+                &proptests::Options { rounds: *rounds, cases: *cases, seed: *seed, release: *release },
+            ),
+        ),
         Task::Shapes => ("shapes", shapes::write_all(&root.join("examples/game/shapes"))),
         Task::Textures => ("textures", textures::write_all(&root.join("examples/game"))),
     };
@@ -148,7 +172,7 @@ mod tests {
     fn the_help_lists_every_task() {
         Cli::command().debug_assert();
         let help = Cli::command().render_long_help().to_string();
-        for task in ["demo", "soak", "ci", "layers", "deps", "fuzz", "bench"] {
+        for task in ["demo", "soak", "ci", "layers", "deps", "fuzz", "bench", "proptest"] {
             assert!(help.contains(task), "cargo xtask --help omits {task}:\n{help}");
         }
     }
