@@ -50,6 +50,7 @@ fn rig() -> Rig {
         max_connections_per_ip: CLIENTS,
         max_pending: CLIENTS,
         max_pending_per_ip: CLIENTS,
+        connect_burst_per_ip: CLIENTS as u32,
         ..Default::default()
     };
     let mut server = NetDriver::new(

@@ -235,6 +235,8 @@ pub fn run(config: &ChatConfig) -> io::Result<ChatReport> {
         // Every demo client runs on this machine.
         max_connections_per_ip: config.clients as usize,
         max_pending_per_ip: config.clients as usize,
+        max_pending: config.clients as usize,
+        connect_burst_per_ip: config.clients,
         ..InterfaceConfig::default()
     };
     let server =

@@ -488,6 +488,8 @@ pub fn run(config: &GhostDemoConfig) -> io::Result<GhostReport> {
         // Every demo client runs on this machine.
         max_connections_per_ip: config.clients as usize,
         max_pending_per_ip: config.clients as usize,
+        max_pending: config.clients as usize,
+        connect_burst_per_ip: config.clients,
         ..InterfaceConfig::default()
     };
     let mut iface = NetInterface::new(server_cfg, event_registry(), entropy(config.seed, 0));

@@ -209,3 +209,31 @@ fn dbg_set_parameters_serves_a_debugger_client_over_tcp() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stdout).ends_with("sum 5\ndone 5\n"), "{}", text(&out.stdout));
 }
+
+#[test]
+fn max_sim_ms_bounds_a_script_that_reschedules_itself_at_zero() {
+    let script =
+        "function spin(%n) { if (%n == 40) echo(\"spun 40\"); schedule(0, 0, spin, %n + 1); }\nspin(0);\n";
+    let dir = folder("spin", &[("spin.cs", script)]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tscript"))
+        .args(["--max-sim-ms", "100", "spin.cs"])
+        .current_dir(&dir)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run tscript");
+    // A guard, not a timing: before the fix the runner never exits.
+    let mut waited = 0;
+    while child.try_wait().expect("wait").is_none() {
+        if waited >= 600 {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("tscript --max-sim-ms 100 still spinning after a minute");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        waited += 1;
+    }
+    let out = child.wait_with_output().expect("output");
+    assert_eq!(out.status.code(), Some(0));
+    // Each frame advances simulated time by at least 1 ms: about 100 spins, then the deadline.
+    assert_eq!(text(&out.stdout), "spun 40\n");
+}

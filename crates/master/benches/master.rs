@@ -40,6 +40,7 @@ fn config(n: usize) -> MasterConfig {
     c.rate.per_second = u32::MAX / 2000;
     c.rate.burst = u32::MAX / 2000;
     c.rate.max_tracked = n + 1;
+    c.verified_rate = c.rate;
     c
 }
 

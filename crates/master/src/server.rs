@@ -1,7 +1,12 @@
 //! The master server's core, sans-IO: datagrams and time in, datagrams out.
 //!
-//! Order of work for each datagram: rate limit by source IP (before any parsing), decode,
-//! then a request with no valid token gets a [`Message::Challenge`] and nothing is stored.
+//! Order of work for each datagram: decode (garbage is counted and costs its source nothing:
+//! anyone can forge a source address, so a forged datagram must not spend a real sender's
+//! budget), check the token, then rate limit by source IP in one of two budgets: requests
+//! with a valid token (only a sender that reads the master's answers at that address has
+//! one) and anonymous ones. Forged datagrams can only spend the anonymous budget, so a
+//! registered server's real heartbeats still get through. A request with no valid token gets
+//! a [`Message::Challenge`] and nothing is stored.
 //! A verified heartbeat registers or refreshes the server; a verified query gets the list
 //! in pages of at most [`MAX_DATAGRAM`] bytes. [`MasterServer::handle_timeout`] expires
 //! servers that stopped heart-beating.
@@ -26,8 +31,12 @@ pub struct MasterConfig {
     pub max_servers: usize,
     /// Most servers registered from one IP address.
     pub max_servers_per_ip: usize,
-    /// Per-source rate limits.
+    /// Per-source rate limits of requests without a valid token (challenges, garbage that
+    /// parses).
     pub rate: RateConfig,
+    /// Per-source rate limits of requests with a valid token (heartbeats, goodbyes and
+    /// queries of senders that answered a challenge), kept apart from anonymous traffic.
+    pub verified_rate: RateConfig,
     /// Most datagrams waiting to be sent; more are dropped (counted).
     pub max_queued: usize,
 }
@@ -40,6 +49,7 @@ impl Default for MasterConfig {
             max_servers: 100_000,
             max_servers_per_ip: 64,
             rate: RateConfig::default(),
+            verified_rate: RateConfig::default(),
             max_queued: 16_384,
         }
     }
@@ -70,6 +80,7 @@ pub struct MasterServer<S: ServerStore = MemoryStore> {
     store: S,
     minter: TokenMinter,
     limiter: RateLimiter,
+    verified_limiter: RateLimiter,
     out: VecDeque<(SocketAddr, Vec<u8>)>,
     stats: MasterStats,
     next_expire: u64,
@@ -87,11 +98,13 @@ impl<S: ServerStore> MasterServer<S> {
     /// A master over any store.
     pub fn with_store(config: MasterConfig, minter: TokenMinter, store: S) -> Self {
         let limiter = RateLimiter::new(config.rate);
+        let verified_limiter = RateLimiter::new(config.verified_rate);
         Self {
             config,
             store,
             minter,
             limiter,
+            verified_limiter,
             out: VecDeque::new(),
             stats: MasterStats::default(),
             next_expire: 0,
@@ -110,7 +123,7 @@ impl<S: ServerStore> MasterServer<S> {
     }
     /// Source addresses the rate limiter tracks now.
     pub fn tracked_sources(&self) -> usize {
-        self.limiter.tracked()
+        self.limiter.tracked() + self.verified_limiter.tracked()
     }
 
     fn send(&mut self, to: SocketAddr, m: Message) {
@@ -130,10 +143,6 @@ impl<S: ServerStore> MasterServer<S> {
     /// A datagram from `from` at `now` (ms). Never panics, whatever the bytes.
     pub fn handle_datagram(&mut self, now: u64, from: SocketAddr, data: &[u8]) {
         self.stats.datagrams += 1;
-        if !self.limiter.allow(from.ip(), now) {
-            self.stats.rate_limited += 1;
-            return;
-        }
         let msg = match Message::decode(data) {
             Ok(m) => m,
             Err(e) => {
@@ -142,10 +151,22 @@ impl<S: ServerStore> MasterServer<S> {
                 return;
             }
         };
+        let token = match &msg {
+            Message::Heartbeat { token, .. }
+            | Message::Goodbye { token, .. }
+            | Message::Query { token, .. } => Some(*token),
+            _ => None,
+        };
+        let verified = token.is_some_and(|t| self.minter.verify(from, t, now));
+        let limiter = if verified { &mut self.verified_limiter } else { &mut self.limiter };
+        if !limiter.allow(from.ip(), now) {
+            self.stats.rate_limited += 1;
+            return;
+        }
         match msg {
-            Message::Heartbeat { nonce, token, info } => {
+            Message::Heartbeat { nonce, token: _, info } => {
                 self.stats.heartbeats += 1;
-                if !self.minter.verify(from, token, now) {
+                if !verified {
                     return self.challenge(now, from, nonce);
                 }
                 let (per_ip, max) = (self.config.max_servers_per_ip, self.config.max_servers);
@@ -164,8 +185,8 @@ impl<S: ServerStore> MasterServer<S> {
                 }
                 self.stats.registered = self.store.len() as u64;
             }
-            Message::Goodbye { nonce, token } => {
-                if !self.minter.verify(from, token, now) {
+            Message::Goodbye { nonce, token: _ } => {
+                if !verified {
                     return self.challenge(now, from, nonce);
                 }
                 if self.store.remove(from) {
@@ -173,8 +194,8 @@ impl<S: ServerStore> MasterServer<S> {
                     info!(%from, "master: server said goodbye");
                 }
             }
-            Message::Query { nonce, token, filter, page } => {
-                if !self.minter.verify(from, token, now) {
+            Message::Query { nonce, token: _, filter, page } => {
+                if !verified {
                     return self.challenge(now, from, nonce);
                 }
                 self.stats.queries += 1;
@@ -236,5 +257,6 @@ impl<S: ServerStore> MasterServer<S> {
         }
         self.stats.registered = self.store.len() as u64;
         self.limiter.prune(now);
+        self.verified_limiter.prune(now);
     }
 }

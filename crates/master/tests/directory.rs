@@ -346,6 +346,38 @@ fn one_address_is_rate_limited_and_cannot_fill_the_list() {
 }
 
 #[test]
+fn forged_datagrams_from_a_servers_address_cannot_get_it_delisted() {
+    // An attacker sends 200 datagrams a second with a listed server's source address: forged
+    // heartbeats (no valid token: it never sees the master's answers) and garbage. The real
+    // server heartbeats every 30 s with the token of its last acknowledgement.
+    let mut m = MasterServer::new(MasterConfig::default(), TokenMinter::with_key([8; 16]));
+    let minter = TokenMinter::with_key([8; 16]);
+    let server = SocketAddr::from(([192, 0, 2, 7], 28000));
+    let forged = Message::Heartbeat { nonce: 9, token: 12345, info: info(1) }.encode();
+    for t in (0..400_000u64).step_by(5) {
+        if t % 30_000 == 0 {
+            let token = minter.token(server, t);
+            m.handle_datagram(t, server, &Message::Heartbeat { nonce: 1, token, info: info(0) }.encode());
+        } else if t % 10 == 0 {
+            m.handle_datagram(t, server, &forged);
+        } else {
+            m.handle_datagram(t, server, &[0x0E, 0xFF, 0xFF]);
+        }
+        m.handle_timeout(t);
+        while m.poll_transmit().is_some() {}
+    }
+    let listed: Vec<SocketAddr> = {
+        let mut v = Vec::new();
+        m.store().matching(&Filter::default(), &mut v);
+        v
+    };
+    assert_eq!(listed, vec![server], "the server stays listed: {:?}", m.stats());
+    assert_eq!(m.stats().expired, 0);
+    assert!(m.stats().rate_limited > 30_000, "the forged heartbeats were limited: {:?}", m.stats());
+    assert!(m.stats().garbage > 30_000, "garbage was counted: {:?}", m.stats());
+}
+
+#[test]
 fn garbage_is_counted_and_answered_with_nothing() {
     let mut m = MasterServer::new(MasterConfig::default(), TokenMinter::with_key([6; 16]));
     let from: SocketAddr = "10.0.0.9:1".parse().unwrap();

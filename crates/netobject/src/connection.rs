@@ -79,6 +79,9 @@ pub struct NetConnection {
     is_server: bool,
     pub(crate) nonce: u64,
     pub(crate) established: bool,
+    /// When the connection was made (ms): a server-side one not established by
+    /// `InterfaceConfig::negotiation_timeout_ms` later is dropped.
+    pub(crate) created_at: u64,
     connect_data: Bytes,
     protocol: ConnectionProtocol,
     events: EventManager,
@@ -151,6 +154,7 @@ impl NetConnection {
             is_server,
             nonce,
             established: !is_server,
+            created_at: now,
             connect_data,
             protocol: ConnectionProtocol::new(protocol, now),
             events: EventManager::new(id, is_server),

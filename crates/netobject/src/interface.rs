@@ -2,6 +2,7 @@
 //! answers handshake packets (statelessly until a valid connect request), routes connected
 //! packets to their NetConnection, and hands out datagrams, events and timeouts.
 
+use crate::addr_limit::{AddrBudget, addr_group};
 use crate::connect_token::{ConnectToken, IssuedToken};
 use crate::connection::NetConnection;
 use crate::error::{NetError, Result};
@@ -11,6 +12,7 @@ use crate::ghost::{
     GhostReceiver, GhostWorld, ObjectId,
 };
 use crate::handshake::{Handshake, TokenError, TokenMinter};
+use crate::log_limit::LogLimiter;
 use crate::rate::RateConfig;
 use crate::registry::NetClassRegistry;
 use crate::secure::{Encryption, KeyContext, KeyExchange};
@@ -35,14 +37,25 @@ pub struct InterfaceConfig {
     /// Most live connections accepted; beyond it connect requests get "server full".
     pub max_connections: usize,
     /// Most live connections from one IP address; beyond it connect requests are refused
-    /// ("too many connections from your address"), so one host cannot take every slot.
+    /// ("too many connections from your address"), so one host cannot take every slot. An
+    /// IPv6 address counts as its /64 ([`crate::addr_group`]).
     pub max_connections_per_ip: usize,
     /// Most connections in negotiation at once (accepted but not yet heard from, plus our
     /// own outgoing attempts); beyond it connect requests get "server busy".
     pub max_pending: usize,
     /// Most of those negotiating connections from one IP address, so one host cannot hold
-    /// every negotiation slot ("server busy" for everyone else).
+    /// every negotiation slot ("server busy" for everyone else). Below `max_pending` it is
+    /// capped at a quarter of it, so two addresses can never hold them all; set it to
+    /// `max_pending` or more when every client runs on one host (tests, local demos).
     pub max_pending_per_ip: usize,
+    /// An accepted connection the client has not confirmed (no packet of the connection from
+    /// it) is dropped after this long (ms), whatever connect requests it repeats: a half-open
+    /// handshake cannot hold a negotiation slot for ever.
+    pub negotiation_timeout_ms: u64,
+    /// Connections one address may open at once (each a key exchange when encrypted) ...
+    pub connect_burst_per_ip: u32,
+    /// ... and on average per second after that; beyond it "server busy; try again".
+    pub connects_per_ip_per_s: u32,
     /// Time between handshake retries (ms).
     pub connect_retry_ms: u64,
     /// Sends of each handshake step before giving up.
@@ -73,6 +86,9 @@ impl Default for InterfaceConfig {
             max_connections_per_ip: 16,
             max_pending: 64,
             max_pending_per_ip: 8,
+            negotiation_timeout_ms: 15_000,
+            connect_burst_per_ip: 64,
+            connects_per_ip_per_s: 32,
             connect_retry_ms: 2500,
             connect_tries: 4,
             token_epoch_ms: 15_000,
@@ -116,6 +132,8 @@ struct Pending {
     connect_data: Bytes,
     /// Times the server said "busy" and we backed off.
     busy_retries: u32,
+    /// Times the server said our challenge token had expired and we asked for a fresh one.
+    stale_restarts: u32,
     /// Our key pair when we ask for encryption.
     key: Option<KeyExchange>,
     /// The matchmaker's token we present.
@@ -126,6 +144,21 @@ struct Pending {
 pub const BUSY_RETRIES: u32 = 3;
 /// The first back-off after "busy" (ms), doubling each time.
 pub const BUSY_BACKOFF_MS: u64 = 1_000;
+
+/// A client whose challenge token expired before its connect request got through (a long
+/// loss burst in the connect step) starts over with a fresh challenge this many times.
+pub const STALE_TOKEN_RESTARTS: u32 = 3;
+
+/// Address groups whose connect budget is tracked at once; when all are still refilling, a new
+/// group is told "server busy" until one has.
+pub const MAX_TRACKED_ADDRESSES: usize = 16_384;
+
+/// Join and leave log lines one address group may write each 10 s; the rest are counted and
+/// the next line says how many were left out (`suppressed`).
+pub const JOIN_LOG_LINES: u32 = 20;
+
+/// The reject reason for a connect request whose challenge token is too old.
+const STALE_TOKEN_REASON: &str = "challenge token expired; try again";
 
 /// A check the application runs on each valid connect request: `Err(reason)` refuses it.
 pub type ConnectFilter = Box<dyn FnMut(SocketAddr, &[u8]) -> std::result::Result<(), String> + Send>;
@@ -143,6 +176,10 @@ pub struct InterfaceStats {
     pub garbage: u64,
     /// Info packets dropped because the host had [`MAX_QUEUED_INFO_PACKETS`] unread.
     pub info_dropped: u64,
+    /// Connect requests refused because their address had used its connect budget.
+    pub connects_rate_limited: u64,
+    /// Accepted connections dropped because the client never confirmed them in time.
+    pub negotiations_timed_out: u64,
 }
 
 /// First byte of an out-of-band "info packet" (TNL's `handleInfoPacket`): a handshake-style
@@ -184,6 +221,12 @@ pub struct NetInterface {
     order: Vec<ConnectionId>,
     /// Builds the connections' packets in parallel ([`Self::set_transmit_pool`]).
     transmit_pool: Option<Arc<rayon::ThreadPool>>,
+    /// Connections each address group may still open ([`InterfaceConfig::connects_per_ip_per_s`]).
+    connect_budget: AddrBudget,
+    /// Join and leave lines per address group ([`JOIN_LOG_LINES`] each 10 s, then counted).
+    join_log: LogLimiter<std::net::IpAddr>,
+    /// The time (ms) of the last call that told it.
+    clock: u64,
 }
 
 impl std::fmt::Debug for NetInterface {
@@ -205,6 +248,8 @@ impl NetInterface {
         let mut seed = [0u8; 32];
         seed[..16].copy_from_slice(&entropy[16..]);
         seed[16..].copy_from_slice(&(word(0) ^ 0x9E37_79B9_7F4A_7C15).to_le_bytes().repeat(2));
+        let connect_budget =
+            AddrBudget::new(config.connect_burst_per_ip, config.connects_per_ip_per_s, MAX_TRACKED_ADDRESSES);
         Self {
             config,
             registry,
@@ -231,6 +276,9 @@ impl NetInterface {
             stats: InterfaceStats::default(),
             order: Vec::new(),
             transmit_pool: None,
+            connect_budget,
+            join_log: LogLimiter::new(JOIN_LOG_LINES, 10_000, MAX_TRACKED_ADDRESSES),
+            clock: 0,
         }
     }
 
@@ -375,6 +423,10 @@ impl NetInterface {
     pub fn used_token_count(&self) -> usize {
         self.used_tokens.len()
     }
+    /// Address groups whose connect budget is being tracked (at most [`MAX_TRACKED_ADDRESSES`]).
+    pub fn tracked_address_count(&self) -> usize {
+        self.connect_budget.tracked()
+    }
 
     fn alloc_id(&mut self) -> ConnectionId {
         let id = ConnectionId(self.next_id);
@@ -436,6 +488,7 @@ impl NetInterface {
             next_retry: now + self.config.connect_retry_ms,
             connect_data: data,
             busy_retries: 0,
+            stale_restarts: 0,
             key: (self.config.encryption != Encryption::Off || token.is_some()).then(|| self.new_key()),
             token,
         };
@@ -478,6 +531,25 @@ impl NetInterface {
         self.close(id, reason, true, false);
     }
 
+    /// Closes the unconfirmed connections presenting the connect token of `client_id` other
+    /// than `owner` (replays of a token seen in the clear, which never hold its key).
+    fn drop_token_rivals(&mut self, owner: ConnectionId, client_id: u64) {
+        let mut rivals: Vec<ConnectionId> = self
+            .connections
+            .iter()
+            .filter(|(id, c)| {
+                **id != owner
+                    && !c.established
+                    && c.connect_token.as_ref().is_some_and(|t| t.client_id == client_id)
+            })
+            .map(|(id, _)| *id)
+            .collect();
+        rivals.sort_unstable();
+        for id in rivals {
+            self.close(id, "connect token claimed by another connection", true, false);
+        }
+    }
+
     fn close(&mut self, id: ConnectionId, reason: &str, tell_peer: bool, by_peer: bool) {
         let Some(mut c) = self.connections.remove(&id) else { return };
         self.by_addr.remove(&c.remote_addr());
@@ -503,7 +575,10 @@ impl NetInterface {
                 self.transmits.push_back((c.remote_addr(), pkt));
             }
         }
-        c.span().in_scope(|| info!(reason, by_peer, "disconnected"));
+        let (clock, group) = (self.clock, addr_group(c.remote_addr().ip()));
+        if let Some(suppressed) = self.join_log.check(&group, clock) {
+            c.span().in_scope(|| info!(reason, by_peer, suppressed, "disconnected"));
+        }
         self.events.push_back(InterfaceEvent::Disconnected {
             connection: id,
             addr: c.remote_addr(),
@@ -523,6 +598,7 @@ impl NetInterface {
         data: &[u8],
         world: &mut dyn GhostClientWorld,
     ) {
+        self.clock = now;
         self.handle_datagram_inner(now, from, data, &mut *world);
         self.release_ghosts(world);
     }
@@ -563,14 +639,23 @@ impl NetInterface {
             } else {
                 data
             };
+            let was_established = c.established;
             let result = c.handle_packet(now, data, &self.registry, world);
             while let Some(event) = c.pop_ready() {
                 self.events.push_back(InterfaceEvent::EventReceived { connection: id, event });
             }
+            // The first authenticated packet proves the client holds the connect token's key:
+            // the token is this connection's now, and replays of it elsewhere are dropped.
+            let claimed =
+                c.connect_token.as_ref().filter(|_| c.established && !was_established).map(|t| t.client_id);
+            let timed_out = c.is_timed_out();
+            if let Some(client_id) = claimed {
+                self.drop_token_rivals(id, client_id);
+            }
             if let Err(e) = result {
                 debug!(connection = %id, error = %e, "dropping connection after a bad packet");
                 self.close(id, &format!("protocol error: {e}"), true, false);
-            } else if c.is_timed_out() {
+            } else if timed_out {
                 self.close(id, "timed out", false, false);
             }
             return;
@@ -721,6 +806,22 @@ impl NetInterface {
                     debug!(%from, wait, "server busy; trying again later");
                     return;
                 }
+                if reason.starts_with(STALE_TOKEN_REASON)
+                    && let Some(p) = self.pending.get_mut(&from).filter(|p| p.nonce == client_nonce)
+                    && matches!(p.step, PendingStep::Connect { .. })
+                    && p.stale_restarts < STALE_TOKEN_RESTARTS
+                {
+                    // Our token outlived its epochs while our requests were being lost: the
+                    // server is there, so ask for a fresh challenge at once instead of giving up.
+                    p.stale_restarts += 1;
+                    p.step = PendingStep::Challenge;
+                    p.tries = 1;
+                    p.next_retry = now + self.config.connect_retry_ms;
+                    let pkt = Handshake::ChallengeRequest { client_nonce }.encode();
+                    self.transmits.push_back((from, pkt));
+                    debug!(%from, "challenge token expired; asking for a fresh one");
+                    return;
+                }
                 if self.pending.get(&from).is_some_and(|p| p.nonce == client_nonce)
                     && let Some(p) = self.pending.remove(&from)
                 {
@@ -776,7 +877,7 @@ impl NetInterface {
         if let Err(e) = self.minter.check(now, epoch, from, client_nonce, token) {
             let reason = match e {
                 TokenError::Invalid => "invalid challenge token",
-                TokenError::Stale => "challenge token expired; try again",
+                TokenError::Stale => STALE_TOKEN_REASON,
             };
             self.reject(from, client_nonce, reason.into());
             return;
@@ -817,15 +918,29 @@ impl NetInterface {
             self.reject(from, client_nonce, "server full".into());
             return;
         }
-        let same_ip = self.connections.values().filter(|c| c.remote_addr().ip() == from.ip()).count();
+        let group = addr_group(from.ip());
+        let same_ip = self.connections.values().filter(|c| addr_group(c.remote_addr().ip()) == group).count();
         if same_ip >= self.config.max_connections_per_ip {
             self.reject(from, client_nonce, "too many connections from your address".into());
             return;
         }
-        let negotiating_here =
-            self.connections.values().filter(|c| !c.established && c.remote_addr().ip() == from.ip()).count();
-        if self.negotiating() >= self.config.max_pending || negotiating_here >= self.config.max_pending_per_ip
-        {
+        let negotiating_here = self
+            .connections
+            .values()
+            .filter(|c| !c.established && addr_group(c.remote_addr().ip()) == group)
+            .count();
+        // One address holds at most a quarter of the negotiation slots, so two cannot hold them
+        // all, unless the operator let one address have every slot (every client on one host).
+        let (per_ip, all) = (self.config.max_pending_per_ip, self.config.max_pending);
+        let pending_cap = if per_ip >= all { per_ip } else { per_ip.min((all / 4).max(1)) };
+        if self.negotiating() >= self.config.max_pending || negotiating_here >= pending_cap {
+            self.reject(from, client_nonce, "server busy; try again".into());
+            return;
+        }
+        // Each connection made costs a key exchange and a join: one address may make so many
+        // a second (retries of a request already accepted came back above and cost nothing).
+        if !self.connect_budget.allow(from.ip(), now) {
+            self.stats.connects_rate_limited += 1;
             self.reject(from, client_nonce, "server busy; try again".into());
             return;
         }
@@ -839,8 +954,17 @@ impl NetInterface {
                     return;
                 }
             }
+            // A token crosses in the clear, so anyone on the path can present it too; only the
+            // client holding its key can finish the encrypted handshake. A connection that has
+            // done so owns the token; until one has, every claimant may try (as many as the
+            // negotiation limits let in), and the first to prove the key keeps the token
+            // ([`Self::drop_token_rivals`]): a replay cannot lock the owner out.
             let id = claims.as_ref().map(|(t, _)| t.client_id);
-            if self.connections.values().any(|c| c.connect_token.as_ref().map(|t| t.client_id) == id) {
+            if self
+                .connections
+                .values()
+                .any(|c| c.established && c.connect_token.as_ref().map(|t| t.client_id) == id)
+            {
                 self.reject(from, client_nonce, "connect token already in use".into());
                 return;
             }
@@ -895,7 +1019,9 @@ impl NetInterface {
         c.crypto = crypto;
         c.connect_token = claims.map(|(t, _)| t);
         c.accept_packet = Handshake::ConnectAccept { client_nonce, public_key: server_public }.encode();
-        c.span().in_scope(|| info!(encrypted = c.is_encrypted(), "client connected"));
+        if let Some(suppressed) = self.join_log.check(&addr_group(from.ip()), now) {
+            c.span().in_scope(|| info!(encrypted = c.is_encrypted(), suppressed, "client connected"));
+        }
         self.transmits.push_back((from, c.accept_packet.clone()));
         self.by_addr.insert(from, id);
         self.connections.insert(id, c);
@@ -913,6 +1039,7 @@ impl NetInterface {
     /// [`crate::ghost::NoObjects`]): each client packet gets a scoping pass and a ghost
     /// section filling what the events left of the packet.
     pub fn poll_transmit(&mut self, now: u64, world: &dyn GhostWorld) -> Option<(SocketAddr, Bytes)> {
+        self.clock = now;
         if let Some(t) = self.transmits.pop_front() {
             return Some(t);
         }
@@ -1063,6 +1190,9 @@ impl NetInterface {
             if let Some(t) = c.poll_timeout(now) {
                 consider(t);
             }
+            if !c.established {
+                consider(c.created_at.saturating_add(self.config.negotiation_timeout_ms));
+            }
         }
         if let Some(min_expiry) = self.used_tokens.values().min() {
             consider(*min_expiry);
@@ -1072,6 +1202,7 @@ impl NetInterface {
 
     /// Runs every timer due at `now`: handshake retries, keep-alives, timeouts.
     pub fn handle_timeout(&mut self, now: u64) {
+        self.clock = now;
         let mut failed = Vec::new();
         let mut resend = Vec::new();
         for (addr, p) in self.pending.iter_mut() {
@@ -1105,16 +1236,29 @@ impl NetInterface {
             });
         }
         let mut dead = Vec::new();
+        let mut half_open = Vec::new();
+        let deadline = self.config.negotiation_timeout_ms;
         for (id, c) in self.connections.iter_mut() {
             let _span = c.span().clone().entered();
             c.handle_timeout(now);
             if c.is_timed_out() {
                 dead.push(*id);
+            } else if !c.established && now >= c.created_at.saturating_add(deadline) {
+                half_open.push(*id);
             }
         }
         dead.sort_unstable();
         for id in dead {
             self.close(id, "timed out", false, false);
+        }
+        half_open.sort_unstable();
+        for id in half_open {
+            self.stats.negotiations_timed_out += 1;
+            self.close(id, "handshake not completed in time", true, false);
+        }
+        self.connect_budget.prune(now);
+        for (group, suppressed) in self.join_log.drain_suppressed(now) {
+            info!(address = %group, suppressed, "join and leave lines suppressed");
         }
         self.used_tokens.retain(|_, expiry| *expiry > now);
         if self.used_tokens.capacity() > 4 * self.used_tokens.len() + 64 {

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod addr_limit;
 mod connect_token;
 mod connection;
 pub mod demo;
@@ -10,6 +11,7 @@ pub mod ghost;
 mod handshake;
 mod interface;
 mod local;
+mod log_limit;
 pub mod owned;
 mod rate;
 mod registry;
@@ -18,6 +20,7 @@ mod simnet;
 mod strings;
 mod wire;
 
+pub use crate::addr_limit::addr_group;
 pub use crate::connect_token::{ConnectToken, ConnectTokenError, IssuedToken, MAX_SEALED, MAX_USER_DATA};
 pub use crate::connection::{ConnectionStats, NetConnection};
 pub use crate::error::{NetError, Result};
@@ -29,10 +32,11 @@ pub use crate::event_manager::{
 };
 pub use crate::handshake::{CHALLENGE_REQUEST_BYTES, Handshake, MAX_CONNECT_DATA, MAX_REASON};
 pub use crate::interface::{
-    ConnectFilter, INFO_PACKET_PREFIX, InterfaceConfig, InterfaceEvent, InterfaceStats,
-    MAX_QUEUED_INFO_PACKETS, NetInterface,
+    ConnectFilter, INFO_PACKET_PREFIX, InterfaceConfig, InterfaceEvent, InterfaceStats, JOIN_LOG_LINES,
+    MAX_QUEUED_INFO_PACKETS, MAX_TRACKED_ADDRESSES, NetInterface, STALE_TOKEN_RESTARTS,
 };
 pub use crate::local::{LocalEnd, pump_local};
+pub use crate::log_limit::LogLimiter;
 pub use crate::rate::RateConfig;
 pub use crate::registry::{NetClassInfo, NetClassRegistry, NetClassRegistryBuilder};
 pub use crate::secure::Encryption;

@@ -59,6 +59,36 @@ fn request(s: &NetInterface, nonce: u64, epoch: u32, token: u64) -> Bytes {
     .encode()
 }
 
+/// A connect request asking for encryption with a client public key.
+fn keyed_request(s: &NetInterface, nonce: u64, epoch: u32, token: u64, key: u8) -> Bytes {
+    let mut k = [key; 32];
+    k[0] = 9;
+    let Handshake::ConnectRequest {
+        client_nonce,
+        protocol_version,
+        class_digest,
+        ghost_digest,
+        connect_data,
+        connect_token,
+        ..
+    } = Handshake::decode(&request(s, nonce, epoch, token)).unwrap()
+    else {
+        unreachable!()
+    };
+    Handshake::ConnectRequest {
+        client_nonce,
+        epoch,
+        token,
+        protocol_version,
+        class_digest,
+        ghost_digest,
+        connect_data,
+        public_key: Some(k),
+        connect_token,
+    }
+    .encode()
+}
+
 fn reject_reason(out: &[(SocketAddr, Handshake)]) -> Option<&str> {
     out.iter().find_map(|(_, h)| match h {
         Handshake::ConnectReject { reason, .. } => Some(reason.as_str()),
@@ -281,6 +311,27 @@ fn handshake_survives_loss_by_retrying() {
 }
 
 #[test]
+fn a_token_that_expires_in_a_long_loss_burst_is_renewed_not_given_up() {
+    // Tokens live one to two 1 s epochs; the client's connect requests are lost for 5 s after
+    // its challenge was answered (a long burst), so the first one to arrive is stale. The
+    // server is plainly there: the client asks for a fresh challenge instead of failing.
+    let server = InterfaceConfig { token_epoch_ms: 1000, ..InterfaceConfig::default() };
+    let client = InterfaceConfig { connect_retry_ms: 300, connect_tries: 60, ..InterfaceConfig::default() };
+    let mut w = World::new(1, server, client, LinkParams::CLEAN, 12);
+    w.connect_all();
+    // The challenge request arrives at 20 ms, its answer at 40 ms: cut in between.
+    w.run_until(30);
+    w.cut(1, 0, true);
+    w.run_until(5_000);
+    w.cut(1, 0, false);
+    assert!(w.run_until_cond(20_000, |w| w.client_conn(1).is_some() || !w.seen(1).failed.is_empty()));
+    assert_eq!(w.seen(1).failed, Vec::<String>::new(), "the client connects after renewing its token");
+    assert!(w.client_conn(1).is_some());
+    assert_eq!(w.node(0).stats().connects_rejected, 1, "the stale request was refused once");
+    assert_eq!(w.node(0).stats().challenges_answered, 2);
+}
+
+#[test]
 fn connect_filter_rejects_with_application_reason() {
     let mut w = World::new(1, InterfaceConfig::default(), InterfaceConfig::default(), LinkParams::CLEAN, 11);
     w.node_mut(0).set_connect_filter(Box::new(|_, data| {
@@ -370,4 +421,161 @@ fn one_address_cannot_hold_every_negotiation_slot() {
     let (e, t) = challenge(&mut s, 100, addr(3), 99);
     s.handle_datagram(100, addr(3), &request(&s, 99, e, t), &mut v12_netobject::ghost::GhostArena::new());
     assert!(drain(&mut s, 100).iter().any(|(_, h)| matches!(h, Handshake::ConnectAccept { .. })));
+}
+
+/// Counts (accepts, refusals by reason) in what the server sent.
+fn answers(out: &[(SocketAddr, Handshake)]) -> (usize, Vec<String>) {
+    let mut accepted = 0;
+    let mut refused = Vec::new();
+    for (_, h) in out {
+        match h {
+            Handshake::ConnectAccept { .. } => accepted += 1,
+            Handshake::ConnectReject { reason, .. } => refused.push(reason.clone()),
+            _ => {}
+        }
+    }
+    (accepted, refused)
+}
+
+/// The third probe's first finding: half-open encrypted handshakes from two addresses, 32
+/// sockets each, re-sending their connect request every second, held every negotiation slot
+/// of a server with the game's limits (64 in all, 32 per address). Now one address holds at
+/// most a quarter of them, a resend no longer keeps a half-open connection past the
+/// negotiation deadline, and a player from a third address gets in throughout.
+#[test]
+fn half_open_encrypted_handshakes_from_two_addresses_leave_room_for_players() {
+    let cfg = InterfaceConfig {
+        accept_connections: true,
+        max_connections: 2048,
+        max_connections_per_ip: 256,
+        max_pending: 64,
+        max_pending_per_ip: 32,
+        encryption: Encryption::Required,
+        ..InterfaceConfig::default()
+    };
+    let deadline = cfg.negotiation_timeout_ms;
+    let mut s = NetInterface::new(cfg, registry(), entropy(31));
+    let arena = &mut v12_netobject::ghost::GhostArena::new();
+    let attackers: Vec<SocketAddr> =
+        (0..64u16).map(|i| SocketAddr::from(([198, 51, 100, 1 + (i / 32) as u8], 40_000 + i))).collect();
+    let mut held = Vec::new();
+    for (i, a) in attackers.iter().enumerate() {
+        let nonce = 1000 + i as u64;
+        let (e, t) = challenge(&mut s, 0, *a, nonce);
+        held.push((*a, nonce, e, t));
+    }
+    let mut players = 0;
+    let mut most_held = 0;
+    for second in 0..40u64 {
+        let now = second * 1000;
+        // Every attacking socket repeats its connect request (never speaking on the connection).
+        let mut accepted = 0;
+        for (a, nonce, e, t) in &held {
+            s.handle_datagram(now, *a, &keyed_request(&s, *nonce, *e, *t, 7), arena);
+            accepted += answers(&drain(&mut s, now)).0;
+        }
+        s.handle_timeout(now);
+        drain(&mut s, now);
+        most_held = most_held.max(s.connection_count());
+        assert!(accepted <= 32, "second {second}: {accepted} accepts for two addresses");
+        // A player from elsewhere connects (and speaks, so it is not half-open).
+        let p = SocketAddr::from(([203, 0, 113, 9], 1000 + second as u16));
+        let (e, t) = challenge(&mut s, now, p, 5000 + second);
+        s.handle_datagram(now, p, &keyed_request(&s, 5000 + second, e, t, 3), arena);
+        let (ok, refused) = answers(&drain(&mut s, now));
+        assert_eq!((ok, refused), (1, vec![]), "second {second}: a player is let in");
+        players += 1;
+        s.disconnect(s.connection_ids().into_iter().last().unwrap(), "done");
+        drain(&mut s, now);
+    }
+    assert_eq!(players, 40);
+    assert!(most_held <= 32, "the two addresses held {most_held} negotiation slots");
+    assert!(
+        s.stats().negotiations_timed_out >= 32,
+        "resending kept half-open connections alive past {deadline} ms: {:?}",
+        s.stats()
+    );
+}
+
+/// The third probe's fifth finding: one address churned 2,605 accepted connections a second
+/// (each a key exchange, a join and a leave). Now each address has a connect budget: a burst,
+/// then a steady rate; the rest are told the server is busy.
+#[test]
+fn one_address_cannot_churn_connections_or_key_exchanges() {
+    let cfg = InterfaceConfig {
+        accept_connections: true,
+        max_connections: 4096,
+        max_connections_per_ip: 4096,
+        max_pending: 4096,
+        max_pending_per_ip: 4096,
+        encryption: Encryption::Required,
+        ..InterfaceConfig::default()
+    };
+    let (burst, rate) = (cfg.connect_burst_per_ip as usize, cfg.connects_per_ip_per_s as usize);
+    let mut s = NetInterface::new(cfg, registry(), entropy(32));
+    let arena = &mut v12_netobject::ghost::GhostArena::new();
+    let mut accepted_by_second = Vec::new();
+    let mut nonce = 0;
+    for second in 0..5u64 {
+        let mut accepted = 0;
+        for i in 0..1000u16 {
+            let now = second * 1000 + u64::from(i);
+            nonce += 1;
+            let a = SocketAddr::from(([198, 51, 100, 7], 1024 + (nonce % 60_000) as u16));
+            let (e, t) = challenge(&mut s, now, a, nonce);
+            s.handle_datagram(now, a, &keyed_request(&s, nonce, e, t, 5), arena);
+            let (ok, refused) = answers(&drain(&mut s, now));
+            accepted += ok;
+            assert!(refused.iter().all(|r| r == "server busy; try again"), "{refused:?}");
+            // The churner leaves at once, so no connection or negotiation limit is reached.
+            for id in s.connection_ids() {
+                s.disconnect(id, "churn");
+            }
+            drain(&mut s, now);
+        }
+        accepted_by_second.push(accepted);
+    }
+    assert!(accepted_by_second[0] <= burst + rate, "{accepted_by_second:?}");
+    for n in &accepted_by_second[1..] {
+        assert!(*n <= rate + 1, "{accepted_by_second:?}");
+    }
+    assert!(s.stats().connects_rate_limited >= 4500, "{:?}", s.stats());
+    // Another address is not affected.
+    let b = SocketAddr::from(([198, 51, 100, 8], 1));
+    let (e, t) = challenge(&mut s, 5000, b, 1);
+    s.handle_datagram(5000, b, &keyed_request(&s, 1, e, t, 5), arena);
+    assert_eq!(answers(&drain(&mut s, 5000)).0, 1);
+}
+
+/// Per-address caps count an IPv6 /64 as one address (a host usually gets a whole /64):
+/// addresses of one /64 share `max_connections_per_ip`, another /64 has its own.
+#[test]
+fn ipv6_addresses_are_limited_per_64() {
+    let cfg = InterfaceConfig {
+        accept_connections: true,
+        max_connections_per_ip: 3,
+        max_pending_per_ip: 64,
+        max_pending: 256,
+        ..InterfaceConfig::default()
+    };
+    let mut s = NetInterface::new(cfg, registry(), entropy(33));
+    let arena = &mut v12_netobject::ghost::GhostArena::new();
+    let mut try_from = |s: &mut NetInterface, ip: &str, nonce: u64| {
+        let a = SocketAddr::new(ip.parse().unwrap(), 28000);
+        let (e, t) = challenge(s, 0, a, nonce);
+        s.handle_datagram(0, a, &request(s, nonce, e, t), arena);
+        answers(&drain(s, 0))
+    };
+    for (i, host) in
+        ["2001:db8:7:1::1", "2001:db8:7:1::2", "2001:db8:7:1:ffff:ffff:ffff:ffff"].iter().enumerate()
+    {
+        assert_eq!(try_from(&mut s, host, i as u64 + 1).0, 1, "{host}");
+    }
+    assert_eq!(
+        try_from(&mut s, "2001:db8:7:1:1234::99", 9).1,
+        ["too many connections from your address"],
+        "a fourth address of the same /64"
+    );
+    assert_eq!(try_from(&mut s, "2001:db8:7:2::1", 10).0, 1, "the next /64 is another address");
+    assert_eq!(try_from(&mut s, "::1", 11).0, 1, "the IPv6 loopback");
 }

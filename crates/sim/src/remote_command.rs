@@ -193,6 +193,8 @@ struct Shared {
     buckets: BTreeMap<ConnectionId, (u64, u64)>,
     /// Per client: the tags its commands added to the console's table.
     client_tags: BTreeMap<ConnectionId, Vec<u32>>,
+    /// "Bad name" warnings per client (a flood of them must not flood the log).
+    bad_name_log: v12_netobject::LogLimiter<ConnectionId>,
 }
 
 /// `serverCmd` calls a client may make per second, unless `$Pref::Server::CommandsPerSecond`
@@ -373,7 +375,10 @@ impl RemoteCommands {
         self.shared.borrow_mut().client_tags.insert(conn, owned);
         let Some(name) = argv.first().map(|s| strip_tag(s).to_string()) else { return false };
         if !valid_command_name(&name) {
-            tracing::warn!(%conn, "remote command with a bad name dropped");
+            let logged = self.shared.borrow_mut().bad_name_log.check(&conn, con.sim_time());
+            if let Some(suppressed) = logged {
+                tracing::warn!(%conn, suppressed, "remote command with a bad name dropped");
+            }
             return false;
         }
         if !self.allow_command(con, conn) {
@@ -415,7 +420,10 @@ impl RemoteCommands {
         let argv = expand_args(con, &ev.args);
         let Some(name) = argv.first().map(|s| strip_tag(s).to_string()) else { return false };
         if !valid_command_name(&name) {
-            tracing::warn!("remote command with a bad name dropped");
+            let logged = self.shared.borrow_mut().bad_name_log.check(&ConnectionId(u32::MAX), con.sim_time());
+            if let Some(suppressed) = logged {
+                tracing::warn!(suppressed, "remote command with a bad name dropped");
+            }
             return false;
         }
         let args: Vec<Value> = argv.into_iter().skip(1).map(Value::str).collect();

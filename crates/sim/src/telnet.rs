@@ -8,12 +8,21 @@
 //! [`MAX_LINE`]), floods (over [`BYTES_PER_SECOND`] sustained) or misses the password
 //! [`PASSWORD_TRIES`] times is disconnected with a log line; nothing it sends can stop the
 //! game.
+//!
+//! Guessing and squatting: a client must give a password within [`LOGIN_DEADLINE_MS`]; past
+//! [`PASSWORD_TRIES`] wrong passwords from one address, each further one makes the address
+//! wait (one second, doubling per miss up to [`MAX_BACKOFF_MS`]) before the next is checked; one address may hold
+//! [`PROMPTS_PER_ADDRESS`] password prompts; and when every place is taken, a new connection
+//! takes the place of the oldest one still at its prompt, so the administrator can always
+//! get in. Log lines per address are limited ([`v12_netobject::LogLimiter`]).
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::net::IpAddr;
 use std::rc::Rc;
 
 use v12_console_vm::{Console, Level, OutputSink, StdioSink, Value};
+use v12_netobject::LogLimiter;
 use v12_platform::{ConnectState, ConnectionTag, Event, TcpIo, TcpNet};
 
 /// Longest line a client may type (bytes); past it the client is disconnected.
@@ -24,6 +33,17 @@ pub const BYTES_PER_SECOND: u64 = 8 * 1024;
 pub const PASSWORD_TRIES: u8 = 3;
 /// Clients connected at once; more are told so and disconnected.
 pub const MAX_CLIENTS: usize = 8;
+/// A client that has not given a password this long after connecting is disconnected (ms).
+pub const LOGIN_DEADLINE_MS: u64 = 30_000;
+/// Password prompts one address may hold at once.
+pub const PROMPTS_PER_ADDRESS: usize = 2;
+/// The first wait after an address's [`PASSWORD_TRIES`]th wrong password (ms), doubled by
+/// each further miss.
+pub const FIRST_BACKOFF_MS: u64 = 1_000;
+/// The longest wait after wrong passwords (ms).
+pub const MAX_BACKOFF_MS: u64 = 300_000;
+/// Addresses whose wrong passwords are remembered at once (the oldest are forgotten first).
+const MAX_REMEMBERED_ADDRESSES: usize = 4096;
 /// Console output lines kept for the clients between two pumps (older ones are dropped).
 const MAX_PENDING_OUTPUT: usize = 4096;
 
@@ -63,6 +83,17 @@ struct Client {
     /// Send budget (bytes) and when it was last topped up (ms).
     budget: u64,
     budget_at: u64,
+    /// The client's address (unknown to the bare [`TelnetSessions::accept`]).
+    ip: Option<IpAddr>,
+    /// When it connected (ms).
+    since: u64,
+}
+
+/// Wrong passwords from one address: how many, and until when the next one is not checked.
+#[derive(Debug, Clone, Copy)]
+struct Misses {
+    count: u32,
+    wait_until: u64,
 }
 
 /// The sans-IO core: every client's password state, line editing and budget.
@@ -71,12 +102,21 @@ pub struct TelnetSessions {
     console_pass: String,
     listen_pass: String,
     clients: BTreeMap<ConnectionTag, Client>,
+    misses: BTreeMap<IpAddr, Misses>,
+    /// Password lines checked (right or wrong), for tests and the log.
+    checked: u64,
 }
 
 impl TelnetSessions {
     /// Sessions checking these passwords (an empty one grants nothing).
     pub fn new(console_pass: &str, listen_pass: &str) -> Self {
-        Self { console_pass: console_pass.into(), listen_pass: listen_pass.into(), clients: BTreeMap::new() }
+        Self {
+            console_pass: console_pass.into(),
+            listen_pass: listen_pass.into(),
+            clients: BTreeMap::new(),
+            misses: BTreeMap::new(),
+            checked: 0,
+        }
     }
 
     /// Connected clients.
@@ -92,13 +132,64 @@ impl TelnetSessions {
         self.clients.get(&tag).map(|c| c.access)
     }
 
+    /// Password lines checked so far.
+    pub fn passwords_checked(&self) -> u64 {
+        self.checked
+    }
+
     /// A client connected at `now`: the password prompt, or a refusal when full.
     pub fn accept(&mut self, tag: ConnectionTag, now: u64) -> Vec<TelnetAction> {
+        self.admit(tag, None, now)
+    }
+
+    /// A client from `ip` connected at `now`: the password prompt, or a refusal (its address
+    /// must wait after wrong passwords, or holds its share of prompts). When every place is
+    /// taken, the oldest client still at its prompt makes way.
+    pub fn accept_from(&mut self, tag: ConnectionTag, ip: IpAddr, now: u64) -> Vec<TelnetAction> {
+        self.admit(tag, Some(ip), now)
+    }
+
+    fn admit(&mut self, tag: ConnectionTag, ip: Option<IpAddr>, now: u64) -> Vec<TelnetAction> {
+        let refuse = |text: &str, reason: String| {
+            vec![
+                TelnetAction::Send(tag, format!("{text}\r\n").into_bytes()),
+                TelnetAction::Close(tag, reason),
+            ]
+        };
+        if let Some(ip) = ip {
+            if let Some(wait) = self.wait_left(ip, now) {
+                let secs = wait.div_ceil(1000);
+                return refuse(
+                    &format!("Too many wrong passwords from your address; try again in {secs} s."),
+                    format!("refused: wrong passwords from {ip}, {secs} s to wait"),
+                );
+            }
+            let prompts = self
+                .clients
+                .values()
+                .filter(|c| c.ip == Some(ip) && matches!(c.access, Access::Password(_)))
+                .count();
+            if prompts >= PROMPTS_PER_ADDRESS {
+                return refuse(
+                    "Too many connections from your address.",
+                    format!("refused: {ip} already holds {PROMPTS_PER_ADDRESS} password prompts"),
+                );
+            }
+        }
+        let mut out = Vec::new();
         if self.clients.len() >= MAX_CLIENTS {
-            return vec![
-                TelnetAction::Send(tag, b"Too many connections.\r\n".to_vec()),
-                TelnetAction::Close(tag, format!("refused: already {MAX_CLIENTS} clients")),
-            ];
+            let oldest = self
+                .clients
+                .iter()
+                .filter(|(_, c)| matches!(c.access, Access::Password(_)))
+                .min_by_key(|(t, c)| (c.since, **t))
+                .map(|(t, _)| *t);
+            let Some(oldest) = oldest else {
+                return refuse("Too many connections.", format!("refused: already {MAX_CLIENTS} clients"));
+            };
+            self.clients.remove(&oldest);
+            out.push(TelnetAction::Send(oldest, b"\r\nPlace given to a newer connection.\r\n".to_vec()));
+            out.push(TelnetAction::Close(oldest, "at the password prompt when every place was taken".into()));
         }
         let client = Client {
             access: Access::Password(0),
@@ -107,9 +198,51 @@ impl TelnetSessions {
             after_cr: false,
             budget: 2 * BYTES_PER_SECOND,
             budget_at: now,
+            ip,
+            since: now,
         };
         self.clients.insert(tag, client);
-        vec![TelnetAction::Send(tag, GREETING.as_bytes().to_vec())]
+        out.push(TelnetAction::Send(tag, GREETING.as_bytes().to_vec()));
+        out
+    }
+
+    /// How long `ip` must still wait before a password of it is checked.
+    fn wait_left(&self, ip: IpAddr, now: u64) -> Option<u64> {
+        self.misses.get(&ip).map(|m| m.wait_until.saturating_sub(now)).filter(|w| *w > 0)
+    }
+
+    fn missed(&mut self, ip: IpAddr, now: u64) {
+        if !self.misses.contains_key(&ip) && self.misses.len() >= MAX_REMEMBERED_ADDRESSES {
+            let forget = self.misses.iter().min_by_key(|(_, m)| m.wait_until).map(|(ip, _)| *ip);
+            if let Some(forget) = forget {
+                self.misses.remove(&forget);
+            }
+        }
+        let m = self.misses.entry(ip).or_insert(Misses { count: 0, wait_until: 0 });
+        m.count = m.count.saturating_add(1);
+        if m.count >= u32::from(PASSWORD_TRIES) {
+            let doublings = (m.count - u32::from(PASSWORD_TRIES)).min(20);
+            m.wait_until = now + FIRST_BACKOFF_MS.saturating_mul(1 << doublings).min(MAX_BACKOFF_MS);
+        }
+    }
+
+    /// Once a frame: closes clients that gave no password within [`LOGIN_DEADLINE_MS`], and
+    /// forgets addresses whose wrong passwords are long past.
+    pub fn tick(&mut self, now: u64) -> Vec<TelnetAction> {
+        let late: Vec<ConnectionTag> = self
+            .clients
+            .iter()
+            .filter(|(_, c)| matches!(c.access, Access::Password(_)) && now >= c.since + LOGIN_DEADLINE_MS)
+            .map(|(t, _)| *t)
+            .collect();
+        let mut out = Vec::new();
+        for tag in late {
+            self.clients.remove(&tag);
+            out.push(TelnetAction::Send(tag, b"\r\nNo password given in time. Goodbye.\r\n".to_vec()));
+            out.push(TelnetAction::Close(tag, format!("no password within {} s", LOGIN_DEADLINE_MS / 1000)));
+        }
+        self.misses.retain(|_, m| now < m.wait_until.saturating_add(MAX_BACKOFF_MS));
+        out
     }
 
     /// The connection went away.
@@ -158,7 +291,7 @@ impl TelnetSessions {
         }
         for line in lines {
             let text = String::from_utf8_lossy(&line).trim().to_string();
-            if !self.line(tag, text, &mut out) {
+            if !self.line(tag, text, now, &mut out) {
                 break;
             }
         }
@@ -166,13 +299,37 @@ impl TelnetSessions {
     }
 
     /// One typed line; false once the client is gone.
-    fn line(&mut self, tag: ConnectionTag, text: String, out: &mut Vec<TelnetAction>) -> bool {
+    fn line(&mut self, tag: ConnectionTag, text: String, now: u64, out: &mut Vec<TelnetAction>) -> bool {
+        let Some(c) = self.clients.get(&tag) else { return false };
+        let ip = c.ip;
+        if matches!(c.access, Access::Password(_)) && !text.is_empty() {
+            // After wrong passwords the address waits: a line typed meanwhile is not checked.
+            if let Some(wait) = ip.and_then(|ip| self.wait_left(ip, now)) {
+                let msg = format!(
+                    "\r\nWait {} s before the next password.\r\nEnter Password:",
+                    wait.div_ceil(1000)
+                );
+                out.push(TelnetAction::Send(tag, msg.into_bytes()));
+                return true;
+            }
+            self.checked += 1;
+        }
         let Some(c) = self.clients.get_mut(&tag) else { return false };
         match c.access {
             Access::Password(tries) => {
                 if text.is_empty() {
                     return true; // a stray return is no attempt
                 }
+                let right = (!self.console_pass.is_empty() && text == self.console_pass)
+                    || (!self.listen_pass.is_empty() && text == self.listen_pass);
+                if right {
+                    if let Some(ip) = ip {
+                        self.misses.remove(&ip);
+                    }
+                } else if let Some(ip) = ip {
+                    self.missed(ip, now);
+                }
+                let Some(c) = self.clients.get_mut(&tag) else { return false };
                 if !self.console_pass.is_empty() && text == self.console_pass {
                     c.access = Access::Full;
                     out.push(TelnetAction::Send(tag, b"\r\nConnected: full access.\r\n".to_vec()));
@@ -242,6 +399,10 @@ pub struct TelnetServer {
     params: Rc<RefCell<Params>>,
     output: Rc<RefCell<VecDeque<String>>>,
     events: Vec<Event>,
+    /// Each client's address, for the log limits.
+    addresses: HashMap<ConnectionTag, IpAddr>,
+    /// Connect and disconnect lines per address.
+    log: LogLimiter<IpAddr>,
 }
 
 impl std::fmt::Debug for TelnetServer {
@@ -277,7 +438,16 @@ impl TelnetServer {
         );
         let output = Rc::new(RefCell::new(VecDeque::new()));
         con.set_output(Box::new(TeeSink { inner: Box::new(StdioSink), lines: output.clone() }));
-        Self { net, port: None, sessions: TelnetSessions::default(), params, output, events: Vec::new() }
+        Self {
+            net,
+            port: None,
+            sessions: TelnetSessions::default(),
+            params,
+            output,
+            events: Vec::new(),
+            addresses: HashMap::new(),
+            log: LogLimiter::new(10, 60_000, 1024),
+        }
     }
 
     /// The port listened on, if any.
@@ -298,19 +468,29 @@ impl TelnetServer {
         for e in &events {
             let actions = match e {
                 Event::ConnectedAccept(a) if self.port.is_some_and(|(_, t)| t == a.port_tag) => {
-                    tracing::info!(client = %a.address, "telnet client connected");
-                    self.sessions.accept(a.tag, now)
+                    let ip = a.address.ip();
+                    self.addresses.insert(a.tag, ip);
+                    if let Some(suppressed) = self.log.check(&ip, now) {
+                        tracing::info!(client = %a.address, suppressed, "telnet client connected");
+                    }
+                    self.sessions.accept_from(a.tag, ip, now)
                 }
                 Event::ConnectedReceive(r) => self.sessions.receive(r.tag, &r.data, now),
                 Event::ConnectedNotify(n) if n.state == ConnectState::Disconnected => {
                     self.sessions.closed(n.tag);
+                    self.addresses.remove(&n.tag);
                     Vec::new()
                 }
                 _ => Vec::new(),
             };
-            self.apply(con, actions);
+            self.apply(con, actions, now);
         }
         self.events = events;
+        let late = self.sessions.tick(now);
+        self.apply(con, late, now);
+        for (ip, suppressed) in self.log.drain_suppressed(now) {
+            tracing::warn!(client = %ip, suppressed, "telnet log lines suppressed");
+        }
         self.flush_output();
     }
 
@@ -332,7 +512,7 @@ impl TelnetServer {
         }
     }
 
-    fn apply(&mut self, con: &mut Console, actions: Vec<TelnetAction>) {
+    fn apply(&mut self, con: &mut Console, actions: Vec<TelnetAction>, now: u64) {
         for action in actions {
             match action {
                 TelnetAction::Send(tag, bytes) => {
@@ -349,7 +529,10 @@ impl TelnetServer {
                     let _ = con.eval(&line);
                 }
                 TelnetAction::Close(tag, reason) => {
-                    tracing::warn!(?tag, %reason, "telnet client disconnected");
+                    let ip = self.addresses.remove(&tag);
+                    if let Some(suppressed) = ip.map_or(Some(0), |ip| self.log.check(&ip, now)) {
+                        tracing::warn!(?tag, client = ?ip, %reason, suppressed, "telnet client disconnected");
+                    }
                     self.sessions.closed(tag);
                     self.net.close(tag);
                 }
@@ -465,5 +648,93 @@ mod tests {
             s.accept(ConnectionTag(100 + i), 0);
         }
         assert!(s.len() <= MAX_CLIENTS);
+    }
+
+    fn ip(n: u8) -> IpAddr {
+        IpAddr::from([192, 0, 2, n])
+    }
+
+    fn closed(actions: &[TelnetAction]) -> Vec<ConnectionTag> {
+        actions
+            .iter()
+            .filter_map(|a| if let TelnetAction::Close(t, _) = a { Some(*t) } else { None })
+            .collect()
+    }
+
+    /// The third probe's finding 3: eight idle connections locked the administrator out for
+    /// ever. Now one address holds two prompts, a full console makes its oldest prompt give
+    /// way, and a prompt left unanswered closes after the login deadline.
+    #[test]
+    fn idle_connections_cannot_lock_the_administrator_out() {
+        let mut s = TelnetSessions::new("secret", "");
+        // Eight idle connections from one address: two get a prompt.
+        let refused = (0..8u32)
+            .filter(|i| {
+                closed(&s.accept_from(ConnectionTag(10 + i), ip(66), 0)).contains(&ConnectionTag(10 + i))
+            })
+            .count();
+        assert_eq!((s.len(), refused), (PROMPTS_PER_ADDRESS, 8 - PROMPTS_PER_ADDRESS));
+        // Idle connections from eight addresses fill the console; the administrator still
+        // gets a prompt (the oldest idle one makes way) and logs in.
+        for i in 0..8u32 {
+            s.accept_from(ConnectionTag(100 + i), ip(100 + i as u8), 10 + u64::from(i));
+        }
+        assert_eq!(s.len(), MAX_CLIENTS);
+        let admin = ConnectionTag(1);
+        let out = s.accept_from(admin, ip(1), 100);
+        assert!(sent(&out).contains("Enter Password:"));
+        assert_eq!(closed(&out).len(), 1, "one idle prompt gave way");
+        assert!(sent(&s.receive(admin, b"secret\r\n", 200)).contains("full access"));
+        // Prompts nobody answers end at the deadline; the administrator stays.
+        let late = s.tick(LOGIN_DEADLINE_MS + 100);
+        assert_eq!(closed(&late).len(), MAX_CLIENTS - 1);
+        assert_eq!((s.len(), s.access(admin)), (1, Some(Access::Full)));
+        // A console full of logged-in clients refuses a newcomer instead.
+        for i in 0..7u32 {
+            let t = ConnectionTag(200 + i);
+            s.accept_from(t, ip(200 + i as u8), 40_000);
+            s.receive(t, b"secret\n", 40_001);
+        }
+        assert!(closed(&s.accept_from(ConnectionTag(300), ip(250), 40_002)).contains(&ConnectionTag(300)));
+    }
+
+    /// The third probe's finding 3: 2,258 password guesses a second. Now each wrong password
+    /// makes its address wait, doubling per miss: a minute of guessing from reconnecting
+    /// sockets, as fast as they can, gets a handful of passwords checked.
+    #[test]
+    fn password_guessing_backs_off_per_address() {
+        let mut s = TelnetSessions::new("secret", "");
+        let mut tag = 0u32;
+        for now in (0..60_000u64).step_by(2) {
+            tag += 1;
+            let t = ConnectionTag(tag);
+            if closed(&s.accept_from(t, ip(66), now)).contains(&t) {
+                continue;
+            }
+            for guess in 0..3 {
+                s.receive(t, format!("guess{tag}-{guess}\r\n").as_bytes(), now);
+            }
+            s.closed(t);
+        }
+        // Three, then waits of 1, 2, 4, ... 32 s fill the minute: at most 9 checked.
+        assert!(s.passwords_checked() <= 9, "{} passwords checked in a minute", s.passwords_checked());
+        assert!(s.passwords_checked() >= 5);
+        // Another address is not held back, and the right password clears the waits.
+        let admin = ConnectionTag(1_000_000);
+        s.accept_from(admin, ip(1), 60_000);
+        assert!(sent(&s.receive(admin, b"secret\r\n", 60_001)).contains("full access"));
+        // Three wrong passwords, then the address waits: a new connection meanwhile is
+        // refused, a line typed meanwhile is not checked.
+        let b = ConnectionTag(1_000_001);
+        s.accept_from(b, ip(2), 60_000);
+        s.receive(b, b"no\r\nnope\r\n", 60_000);
+        let c = ConnectionTag(1_000_002);
+        s.accept_from(c, ip(2), 60_000);
+        assert!(sent(&s.receive(b, b"nah\r\n", 60_000)).contains("Goodbye"));
+        let before = s.passwords_checked();
+        assert!(sent(&s.receive(c, b"secret\r\n", 60_100)).contains("Wait 1 s"));
+        assert_eq!(s.passwords_checked(), before);
+        assert!(sent(&s.accept_from(ConnectionTag(1_000_003), ip(2), 60_200)).contains("try again in 1 s"));
+        assert!(sent(&s.receive(c, b"secret\r\n", 61_100)).contains("full access"));
     }
 }

@@ -91,6 +91,7 @@ fn measure(a: Arena) -> Figures {
             max_connections_per_ip: 4096,
             max_pending: 4096,
             max_pending_per_ip: 4096,
+            connect_burst_per_ip: 4096,
             ..Default::default()
         },
         reg.clone(),

@@ -132,10 +132,14 @@ fn main() -> ExitCode {
     let deadline = con.sim_time().saturating_add(args.max_sim_ms);
     while !con.quit_requested() {
         let Some(next) = con.next_event_time() else { break };
-        if next > deadline {
+        // An event a frame scheduled at `schedule(0, ...)` is due at the frame's start, which
+        // the clock has already passed: the clock, not the event, says when to stop.
+        if next > deadline || con.sim_time() >= deadline {
             break;
         }
-        let step = next.saturating_sub(con.sim_time());
+        // At least 1 ms a frame: a script that reschedules itself with `schedule(0, ...)` then
+        // still reaches the deadline instead of spinning at one instant for ever.
+        let step = next.saturating_sub(con.sim_time()).max(1);
         con.advance_time(step);
     }
     if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }

@@ -60,16 +60,19 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
+    // The same limits for anonymous requests and for verified ones, in separate budgets.
+    let rate = RateConfig {
+        burst: n("burst").clamp(1, 1_000_000) as u32,
+        per_second: n("rate").clamp(1, 1_000_000) as u32,
+        ..RateConfig::default()
+    };
     let config = MasterConfig {
         heartbeat_period_ms: n("period").clamp(1, 3600) * 1000,
         expire_after_ms: n("expire").clamp(1, 36_000) * 1000,
         max_servers: n("max-servers") as usize,
         max_servers_per_ip: n("max-per-ip") as usize,
-        rate: RateConfig {
-            burst: n("burst").clamp(1, 1_000_000) as u32,
-            per_second: n("rate").clamp(1, 1_000_000) as u32,
-            ..RateConfig::default()
-        },
+        rate,
+        verified_rate: rate,
         ..MasterConfig::default()
     };
     let mut master = MasterServer::new(config, minter);

@@ -188,6 +188,22 @@ pub struct Seen {
     pub events: Vec<SeenEvent>,
     /// Simulated time each entry of `events` was received.
     pub times: Vec<u64>,
+    /// Handshake answers received: (time, client nonce, the handshake itself).
+    pub handshakes: Vec<(u64, u64, Handshake)>,
+    /// The client nonce of the last handshake datagram this endpoint sent.
+    pub sent_nonce: Option<u64>,
+}
+
+/// The client nonce a handshake datagram carries.
+pub fn handshake_nonce(h: &Handshake) -> u64 {
+    match h {
+        Handshake::ChallengeRequest { client_nonce }
+        | Handshake::ChallengeResponse { client_nonce, .. }
+        | Handshake::ConnectRequest { client_nonce, .. }
+        | Handshake::ConnectAccept { client_nonce, .. }
+        | Handshake::ConnectReject { client_nonce, .. }
+        | Handshake::Disconnect { client_nonce, .. } => *client_nonce,
+    }
 }
 
 /// One endpoint: a NetInterface, what it saw, the ghosts it receives and (the server) the
@@ -230,6 +246,11 @@ impl<G: GhostWorld> v12_netsim::Endpoint for Node<G> {
 
     fn handle_datagram(&mut self, now: u64, from: SocketAddr, data: &[u8]) {
         self.now = now;
+        if data.first().is_some_and(|b| b & 1 == 0)
+            && let Ok(h) = Handshake::decode(data)
+        {
+            self.seen.handshakes.push((now, handshake_nonce(&h), h));
+        }
         self.iface.handle_datagram(now, from, data, &mut self.arena);
         self.drain_events();
     }
@@ -241,6 +262,12 @@ impl<G: GhostWorld> v12_netsim::Endpoint for Node<G> {
             None => &NoObjects,
         };
         let sent = self.iface.poll_transmit(now, objects).map(|(to, data)| (to, data.to_vec()));
+        if let Some((_, data)) = &sent
+            && data.first().is_some_and(|b| b & 1 == 0)
+            && let Ok(h) = Handshake::decode(data)
+        {
+            self.seen.sent_nonce = Some(handshake_nonce(&h));
+        }
         if sent.is_none() {
             self.drain_events();
         }
