@@ -3,13 +3,16 @@
 // (list the server there, or with -query ask it for the server list), -name-server NAME,
 // -agones ADDR:PORT (the Agones SDK sidecar; AGONES_SDK_HTTP_PORT also turns it on),
 // -bind IP (the server's address; 0.0.0.0 for every interface, loopback by default),
-// -encryption off|on|required ($Pref::Net::Encryption, default on), -token-key HEX (a server
+// -encryption off|on|required ($Pref::Net::Encryption, default required: plain clients are
+// refused, since a blind spoofer can drop them; `on` also admits them, `off` encrypts nothing), -token-key HEX (a server
 // admits only clients with a connect token sealed with this key), -token "SEALED KEY" (the
 // client's connect token, from issueConnectToken), -telnet PORT PASSWORD LISTENPASSWORD (the
 // remote console: telnetSetParameters), -dbg PORT PASSWORD (the script debugger's port:
 // dbgSetParameters), -debugger ADDR:PORT PASSWORD (this instance as the debugger of another:
 // debugger/debugger.cs).
 
+// Encrypted connections only, unless the operator asks (-encryption on|off): see docs/SECURITY.md.
+$Pref::Net::Encryption = "required";
 $Pref::Net::PacketRateToClient = 10;
 $Pref::Net::PacketRateToServer = 32;
 $Pref::Net::PacketSize = 508;

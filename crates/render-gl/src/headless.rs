@@ -42,6 +42,31 @@ impl std::fmt::Debug for HeadlessContext {
     }
 }
 
+/// The names libEGL is looked for under, in order: glvnd's (or Mesa's) runtime library, then
+/// the development symlink.
+const EGL_NAMES: [&str; 2] = ["libEGL.so.1", "libEGL.so"];
+
+/// Loads the first of `names` that opens as an EGL 1.5 library; the error names every name
+/// tried, why each failed, and which package provides the library.
+fn load_egl(names: &[&str]) -> Result<Egl> {
+    let mut tried = Vec::new();
+    for name in names {
+        // SAFETY: loading libEGL runs its initialisers; it is the system's EGL library and
+        // khronos-egl checks every required 1.5 entry point is present before returning.
+        match unsafe { Egl::load_required_from_filename(name) } {
+            Ok(egl) => return Ok(egl),
+            Err(e) => tried.push(format!("{name}: {e}")),
+        }
+    }
+    Err(RenderError::Egl(format!(
+        "cannot load libEGL: looked for {} ({}). Install it: on Debian or Ubuntu the package \
+         libegl1 (glvnd's libEGL.so.1, which loads Mesa's EGL, or the GPU driver's EGL \
+         through glvnd)",
+        names.join(" and "),
+        tried.join("; ")
+    )))
+}
+
 fn egl_err(what: &str) -> impl Fn(khronos_egl::Error) -> RenderError + '_ {
     move |e| RenderError::Egl(format!("{what}: {e}"))
 }
@@ -49,10 +74,7 @@ fn egl_err(what: &str) -> impl Fn(khronos_egl::Error) -> RenderError + '_ {
 impl HeadlessContext {
     /// Loads libEGL, opens the surfaceless display and makes a new context current.
     pub fn new() -> Result<Self> {
-        // SAFETY: loading libEGL runs its initialisers; it is the system's EGL library and
-        // khronos-egl checks every required 1.5 entry point is present before returning.
-        let egl = unsafe { Egl::load_required() }
-            .map_err(|e| RenderError::Egl(format!("cannot load libEGL: {e}")))?;
+        let egl = load_egl(&EGL_NAMES)?;
         // SAFETY: the surfaceless platform takes EGL_DEFAULT_DISPLAY (null) as its native
         // display and an empty attribute list, as EGL_MESA_platform_surfaceless specifies.
         let display = unsafe {
@@ -162,5 +184,20 @@ impl Drop for HeadlessContext {
         if let Err(e) = self.egl.destroy_context(self.display, self.context) {
             tracing::warn!(error = %e, "eglDestroyContext failed");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Where no EGL library is found, the error names every name looked for and the package.
+    #[test]
+    fn a_missing_egl_names_every_name_tried_and_the_package() {
+        let names = ["libEGL-v12-absent.so.1", "libEGL-v12-absent.so"];
+        let Err(e) = super::load_egl(&names) else { panic!("a library that does not exist loaded") };
+        let text = e.to_string();
+        for want in ["libEGL-v12-absent.so.1", "libEGL-v12-absent.so:", "libegl1", "glvnd"] {
+            assert!(text.contains(want), "{want:?} missing from: {text}");
+        }
+        assert_eq!(super::EGL_NAMES, ["libEGL.so.1", "libEGL.so"]);
     }
 }

@@ -134,7 +134,7 @@ struct Cli {
     #[arg(long = "mod", value_name = "DIR")]
     mods: Vec<PathBuf>,
     /// Match and soak: connection encryption of every process ($Pref::Net::Encryption).
-    #[arg(long, value_enum, default_value = "on")]
+    #[arg(long, value_enum, default_value = "required")]
     encryption: EncryptionArg,
 }
 
@@ -142,9 +142,9 @@ struct Cli {
 enum EncryptionArg {
     /// Plain packets.
     Off,
-    /// Encrypted when both sides offer it (the game's default).
+    /// Encrypted when both sides offer it (plain clients admitted too).
     On,
-    /// Plain connections refused.
+    /// Plain connections refused (the example game's default).
     Required,
 }
 
