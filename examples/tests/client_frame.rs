@@ -31,6 +31,7 @@ fn obj(id: u32, kind: ObjectKind, x: f32, y: f32, yaw: f32, team: u32, is_me: bo
         threads: Vec::new(),
         team,
         is_me,
+        half_extents: Vec3::splat(0.5),
     }
 }
 
@@ -51,7 +52,8 @@ fn world() -> WorldView {
                 rotate: false,
                 ..obj(5, ObjectKind::Item, -9.0, 24.0, 0.0, 0, false)
             },
-            obj(6, ObjectKind::Projectile, 1.0, 6.0, 0.1, 0, false),
+            // A shot flies at chest height (drawn where it is).
+            ViewObject { pos: Vec3::new(1.0, 6.0, 1.2), ..obj(6, ObjectKind::Projectile, 1.0, 6.0, 0.1, 0, false) },
         ],
         walls: Vec::new(),
         interiors: None,

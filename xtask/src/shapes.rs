@@ -291,6 +291,9 @@ pub fn player() -> Vec<u8> {
             (arm_r, "rotation", h, i),
         ],
     );
+    // `fire`: the right arm swings forward and back (the weapon's fire state plays it).
+    let (ft, fv) = swing(X, &[(0.0, 0.0), (0.1, 95.0), (0.45, 0.0)]);
+    g.animation("fire", false, &[(arm_r, "rotation", ft, fv)]);
     g.glb(root)
 }
 

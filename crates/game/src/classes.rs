@@ -236,6 +236,26 @@ pub(crate) fn preload(con: &mut Console, id: ObjectId) -> Result<(), String> {
     Ok(())
 }
 
+/// The engine class a datablock is for, by its nearest engine ancestor (`LinearProjectileData`
+/// is a `ProjectileData`, `TurretData` a `StaticShapeData`, `HoverVehicleData` a
+/// `VehicleData`); other classes by their own name. What a client decides by.
+pub fn engine_datablock_class(con: &Console, db: ObjectId) -> String {
+    const ENGINE: [&str; 8] = [
+        "PlayerData",
+        "ItemData",
+        "StaticShapeData",
+        "ProjectileData",
+        "CameraData",
+        "VehicleData",
+        "ForceFieldBareData",
+        "TriggerData",
+    ];
+    match ENGINE.iter().find(|c| is_a(con, db, c)) {
+        Some(c) => (*c).to_string(),
+        None => con.class_name_of(db),
+    }
+}
+
 /// Is object `id` of class `class` or one derived from it?
 pub(crate) fn is_a(con: &Console, id: ObjectId, class: &str) -> bool {
     con.object(id).is_some_and(|o| con.class_is(o.class, class))

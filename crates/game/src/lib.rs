@@ -35,6 +35,7 @@ pub mod server;
 pub mod state;
 #[cfg(test)]
 mod toolbox_tests;
+pub mod turrets;
 pub mod vehicles;
 pub mod weapons;
 

@@ -120,6 +120,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     crate::mount::register(con, shared);
     crate::vehicles::register(con, shared);
     crate::projectiles::register(con, shared);
+    crate::turrets::register(con, shared);
     crate::file_object::register(con);
     register_trigger_methods(con, shared);
     register_camera_methods(con, shared);
@@ -350,6 +351,14 @@ fn on_add(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
     }
     if class == GameClass::Vehicle {
         obj.tuning = crate::vehicles::tuning(c, datablock);
+    }
+    let team = c.get_field(id, "team").to_f64();
+    obj.team = (team.is_finite() && team >= 1.0).then_some(team as u32);
+    if class == GameClass::ForceField {
+        obj.permeable = (
+            crate::classes::bool_field(c, datablock, "teamPermiable"),
+            crate::classes::bool_field(c, datablock, "otherPermiable"),
+        );
     }
     let scene = {
         let mut s = sh.borrow_mut();
@@ -597,6 +606,11 @@ fn register_transform_methods(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
                     Value::from(ghost.map_or(-1, i64::from))
                 },
             ),
+            ("getType", 2, 2, "getType() - its $TypeMasks bits", |c, sh, a| {
+                let Some(o) = scene_of(c, sh, a, "getType") else { return Value::from(0) };
+                let mask = sh.borrow().objects.get(&o).map_or(0, crate::placement::type_mask);
+                Value::from(i64::from(mask))
+            }),
             (
                 "getControllingClient",
                 2,

@@ -175,8 +175,15 @@ pub(crate) fn player_obstacles(sh: &Shared, ground: &Rc<dyn StaticGeometry>, pla
         let player_half = Motion::default().half_extents;
         for (id, g, obj) in joined(&sh.objects, world).filter(|(_, _, obj)| obj.flags & HIDDEN == 0) {
             match g.class {
-                GameClass::StaticShape => o.add_box(id, obj.state.pos, g.half_extents),
-                GameClass::Player if players => o.add_box(id, obj.state.pos, player_half),
+                GameClass::StaticShape | GameClass::Turret | GameClass::Vehicle => {
+                    o.add_box(id, obj.state.pos, g.half_extents)
+                }
+                // A force field stops everyone it does not let through (no teams here: its
+                // `otherPermiable` decides for players with none).
+                GameClass::ForceField if !g.permeable.1 => o.add_box(id, obj.state.pos, g.half_extents),
+                GameClass::Player if players && g.mount.is_none() => {
+                    o.add_box(id, obj.state.pos, player_half)
+                }
                 _ => {}
             }
         }
@@ -209,7 +216,12 @@ pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
         .collect();
     // The static shapes' boxes, and the other players' only when some player walks into them.
     let collide = controlled.iter().any(|(t, _)| t.collide);
-    let shapes = sh.objects.values().any(|g| g.class == GameClass::StaticShape);
+    let shapes = sh.objects.values().any(|g| {
+        matches!(
+            g.class,
+            GameClass::StaticShape | GameClass::Turret | GameClass::Vehicle | GameClass::ForceField
+        )
+    });
     let obstacles = collide.then(|| player_obstacles(sh, &s.ground, true));
     let shapes_only = shapes.then(|| player_obstacles(sh, &s.ground, false));
     let camera = crate::camera_motion();
@@ -428,18 +440,22 @@ pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: 
         }
     }
     sh.moved.extend(placed);
-    // Riders to their seats; repairs and recharges; the images' state machines; impacts.
-    crate::mount::follow(sh);
-    for (obj, level) in crate::damage::tick(sh) {
-        out.push(GameEvent::Damage { obj, level });
-    }
-    for (obj, amount) in std::mem::take(&mut sh.pending_damage) {
-        if let Some(g) = sh.objects.get(&obj) {
-            out.push(GameEvent::Damage { obj, level: g.damage + amount });
+    // Riders to their seats; repairs and recharges; turrets; the images' state machines;
+    // impacts. None of it once the match is over and the world frozen for the ghost check.
+    if !sh.frozen {
+        crate::mount::follow(sh);
+        for (obj, level) in crate::damage::tick(sh) {
+            out.push(GameEvent::Damage { obj, level });
         }
+        for (obj, amount) in std::mem::take(&mut sh.pending_damage) {
+            if let Some(g) = sh.objects.get(&obj) {
+                out.push(GameEvent::Damage { obj, level: g.damage + amount });
+            }
+        }
+        crate::turrets::tick(sh);
+        out.extend(crate::weapons::tick(sh).into_iter().map(GameEvent::Image));
+        out.extend(crate::impacts::find(sh).into_iter().map(GameEvent::Impact));
     }
-    out.extend(crate::weapons::tick(sh).into_iter().map(GameEvent::Image));
-    out.extend(crate::impacts::find(sh).into_iter().map(GameEvent::Impact));
     crate::placement::place_all(sh);
     let Some(world) = sh.world.as_ref() else { return };
     // Players touching items.

@@ -156,6 +156,13 @@ pub struct GameObject {
     pub min_impact: f32,
     /// Its velocity at the end of the last tick (a sudden stop is an impact).
     pub last_vel: glam::Vec3,
+    /// Turrets: how the barrel aims (`crate::turrets`), once one is mounted.
+    pub aim: Option<crate::turrets::TurretAim>,
+    /// The object's `team` field (0 or unset: none); turrets spare their team, force fields
+    /// let it through when `teamPermiable`.
+    pub team: Option<u32>,
+    /// Force fields: who may pass (`teamPermiable`, `otherPermiable`).
+    pub permeable: (bool, bool),
     /// Projectiles: how it flies (`crate::projectiles`).
     pub flight: crate::flight::Flight,
 }
@@ -214,6 +221,9 @@ impl GameObject {
             frozen: false,
             min_impact: 25.0,
             last_vel: glam::Vec3::ZERO,
+            aim: None,
+            team: None,
+            permeable: (false, false),
             flight: crate::flight::Flight::default(),
         }
     }

@@ -458,3 +458,40 @@ fn tribes_2_style_declarations_instantiate() {
     );
     assert_eq!(eval(&mut con, "return Tower.getDamageState();"), "Enabled");
 }
+
+/// A turret finds the nearest visible player in range, turns to it and fires through its
+/// barrel's state machine; it spares its team and stops when disabled.
+#[test]
+fn turrets_aim_at_players_in_range_and_fire_their_barrel() {
+    let (mut con, shared, out) = game_console();
+    eval(
+        &mut con,
+        r#"datablock TurretImageData(Barrel) { attackRadius = 30; degPerSecTheta = 180; thinkTimeMS = 100;
+           stateName[0] = "Ready"; stateTransitionOnTriggerDown[0] = "Fire";
+           stateName[1] = "Fire"; stateFire[1] = true; stateScript[1] = "onFire"; stateTimeoutValue[1] = 0.5; stateTransitionOnTimeout[1] = "Ready"; };
+        datablock TurretData(Tower) { maxDamage = 10; };
+        function Barrel::onFire(%d, %obj, %slot) { echo("fire at " @ (%obj.getTargetObject() == $p)); }
+        $t = new Turret() { dataBlock = Tower; position = "0 0 0"; team = 1; };
+        $t.mountImage(Barrel, 0);
+        $p = new Player() { dataBlock = LightMale; position = "-20 0 0"; };"#,
+    );
+    // Behind it to the left (yaw pi/2): a half turn at 180 degrees a second, then fire.
+    run_ticks(&mut con, &shared, 20);
+    assert_eq!(out.stdout(), "fire at 1\n");
+    let yaw = num(&mut con, "return getWord($t.getTransform(), 6);");
+    assert!((yaw - std::f64::consts::FRAC_PI_2).abs() < 0.1, "{yaw}");
+    // Its own team is spared; out of range is ignored.
+    out.clear();
+    eval(
+        &mut con,
+        "$p.team = 1; $p.delete(); $p = new Player() { dataBlock = LightMale; position = \"-20 0 0\"; team = 1; };",
+    );
+    eval(&mut con, "$q = new Player() { dataBlock = LightMale; position = \"0 45 0\"; };");
+    run_ticks(&mut con, &shared, 40);
+    assert_eq!(out.stdout(), "");
+    // Disabled, it holds fire.
+    eval(&mut con, "$q.setTransform(\"0 10 0 0 0 1 0\"); $t.applyDamage(10);");
+    run_ticks(&mut con, &shared, 40);
+    assert_eq!(out.stdout(), "");
+    assert_eq!(eval(&mut con, "return $t.getDamageState();"), "Disabled");
+}

@@ -182,11 +182,16 @@ fn mount_image(
     let offset = crate::handles::parse_vec3(&c.get_field(image, "offset").as_text());
     let uses_energy = crate::classes::bool_field(c, image, "usesEnergy");
     let min_energy = crate::classes::num_field(c, image, "minEnergy").unwrap_or(2.0) as f32;
+    let aim = crate::turrets::aim_of(c, image);
     let console = {
         let mut s = sh.borrow_mut();
         let Some(g) = s.objects.get_mut(&scene) else { return false };
         g.images[slot] =
             Some(Slot { image: MountedImage::new(image, states, loaded), offset, uses_energy, min_energy });
+        // A turret's barrel aims by itself (`crate::turrets`).
+        if slot == 0 && g.class == crate::state::GameClass::Turret {
+            g.aim = Some(aim);
+        }
         g.console
     };
     c.call_method_if_exists(image, "onMount", &[Value::from(console), Value::from(slot as u32)]);

@@ -43,6 +43,71 @@ fn container(c: &mut Criterion) {
     g.finish();
 }
 
+/// A game's tick of container work: 1,000 moving objects (players, shots) in a 200 m arena
+/// each move a little, then 32 hitscan rays (60 m) and 32 radius-damage searches (8 m), as
+/// weapons and explosions ask. The baseline scans every object for each query (what a game
+/// without the container does); the grid re-bins only objects that change bins.
+fn container_moving(c: &mut Criterion) {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut f = move || {
+        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        ((state >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+    };
+    let half = Vec3::new(0.4, 0.4, 0.9);
+    let mut pos: Vec<Vec3> = (0..1000).map(|_| Vec3::new(f() * 100.0, f() * 100.0, 0.0)).collect();
+    let vel: Vec<Vec3> = (0..1000).map(|_| Vec3::new(f() * 0.3, f() * 0.3, 0.0)).collect();
+    let rays: Vec<(Vec3, Vec3)> = (0..32)
+        .map(|_| {
+            let s = Vec3::new(f() * 100.0, f() * 100.0, 1.0);
+            let d = Vec3::new(f(), f(), 0.0).normalize_or(Vec3::Y);
+            (s, s + d * 60.0)
+        })
+        .collect();
+    let blasts: Vec<Vec3> = (0..32).map(|_| Vec3::new(f() * 100.0, f() * 100.0, 0.5)).collect();
+    let mut cont = Container::default();
+    for (i, p) in pos.iter().enumerate() {
+        cont.insert(i as u32, Aabb::around(*p + Vec3::Z * half.z, half), 1).unwrap();
+    }
+    let mut g = c.benchmark_group("sim_container_moving_1000");
+    g.measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500));
+    g.bench_function("baseline_brute_force", |b| {
+        b.iter(|| {
+            let mut boxes = Vec::with_capacity(pos.len());
+            for (p, v) in pos.iter_mut().zip(&vel) {
+                *p = (*p + *v).clamp(Vec3::splat(-100.0), Vec3::splat(100.0));
+                boxes.push(Aabb::around(*p + Vec3::Z * half.z, half));
+            }
+            for (s, e) in &rays {
+                let hit = boxes
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, b)| b.intersect_segment(*s, *e).map(|t| (t, i)))
+                    .min_by(|a, b| a.0.total_cmp(&b.0));
+                black_box(hit);
+            }
+            for q in &blasts {
+                let n = boxes.iter().filter(|b| b.distance_to(*q) <= 8.0).count();
+                black_box(n);
+            }
+        })
+    });
+    g.bench_function("grid", |b| {
+        b.iter(|| {
+            for (i, (p, v)) in pos.iter_mut().zip(&vel).enumerate() {
+                *p = (*p + *v).clamp(Vec3::splat(-100.0), Vec3::splat(100.0));
+                cont.update(i as u32, Aabb::around(*p + Vec3::Z * half.z, half)).unwrap();
+            }
+            for (s, e) in &rays {
+                black_box(cont.cast_ray(*s, *e, 1, None));
+            }
+            for q in &blasts {
+                black_box(cont.find_radius(*q, 8.0, 1).len());
+            }
+        })
+    });
+    g.finish();
+}
+
 fn moves(c: &mut Criterion) {
     let mut g = c.benchmark_group("sim_moves");
     g.measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500));
@@ -106,5 +171,5 @@ fn process(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, container, moves, process);
+criterion_group!(benches, container, container_moving, moves, process);
 criterion_main!(benches);

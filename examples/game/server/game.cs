@@ -8,14 +8,24 @@
 // the defaults. The example's type is Coins (server/CoinsGame.cs); a mod sets another in its
 // mod.cs (examples/ctf: capture the flag).
 
-// The bots crowd the same coins over a 200 ms round trip: with playerCollisions each client's
-// prediction of bumping into players it sees 150 ms late disagrees with the server about 100
-// times a minute (1 without; docs/PERFORMANCE.md), so players here pass through each other.
+// Players walk into each other (V12's playerCollisions). Over the bots' 200 ms round trip each
+// client's prediction of bumping into players it sees 150 ms late disagrees with the server
+// now and then (docs/PERFORMANCE.md counts the corrections); a game whose players mostly
+// crowd may set it false.
 datablock PlayerData(LightMale) {
    shapeFile = "shapes/player.glb";
-   maxDamage = 100; mass = 90; maxForwardSpeed = 8; jumpForce = 720; playerCollisions = false;
+   maxDamage = 100; mass = 90; maxForwardSpeed = 8; jumpForce = 720; playerCollisions = true;
+   minImpactSpeed = 30; speedDamageScale = 2;
 };
-datablock ProjectileData(Ball) { lifetime = 1280; muzzleVelocity = 25; damage = 34; };
+
+// The weapon: a ball launcher, V12's image state machine (server/weapons.cs) firing Balls,
+// whose explosions splash nearby players (radius damage written here, with the container).
+datablock LinearProjectileData(Ball) {
+   lifetimeMS = 1280; dryVelocity = 25; muzzleVelocity = 25; velInheritFactor = 0;
+   damage = 34; splashDamage = 12; splashRadius = 3;
+};
+exec("server/weapons.cs");
+exec("server/vehicles.cs");
 
 // A point on the ground (terrain, floor or roof) at (%x, %y).
 function groundPoint(%x, %y)
@@ -44,6 +54,7 @@ function onServerCreated()
       new ScriptObject(Game) { class = $Server::GameType @ "Game"; superClass = DefaultGame; };
    }
    Game.startMatch();
+   placeArenaFixtures();
    schedule($matchSeconds * 1000, 0, endMatch);
    echo("server: " @ $Server::GameType @ " match of " @ $matchSeconds @ " s");
    // Listed by the master server when one is named ($Pref::Master0, or -master).
@@ -96,6 +107,7 @@ function DefaultGame::onClientEnterGame(%game, %client)
    updateScoreboard();
 }
 
+
 function DefaultGame::onClientLeaveGame(%game, %client)
 {
    if (isObject(%client.player))
@@ -118,6 +130,8 @@ function DefaultGame::spawnPlayer(%game, %client)
    %client.setControlObject(%player);
    // Seed 003's owner: this client may send its player control messages.
    %player.setOwner(%client);
+   // The weapon in image slot 0: the fire trigger holds it.
+   %player.mountImage(BallLauncherImage, 0);
 }
 
 // A control message from the player's owner (the server checked who sent it).
@@ -143,6 +157,7 @@ function DefaultGame::playerTouchItem(%game, %player, %item)
 // A player's damage reached maxDamage; %killer is the client whose ball did it.
 function DefaultGame::onPlayerKilled(%game, %player, %killer)
 {
+   %player.unmount();
    %player.setHidden(1);
    if (isObject(%killer))
       %killer.score += 2;
@@ -171,32 +186,33 @@ function LightMale::onCollision(%data, %obj, %col)
       Game.playerTouchItem(%obj, %col);
 }
 
-// Trigger 0 (fire) throws a ball, at most one every 480 ms.
-function LightMale::onTrigger(%data, %obj, %slot, %down)
-{
-   if (%slot != 0 || !%down || $MatchOver || %obj.isHidden())
-      return;
-   %now = getSimTime();
-   if (%obj.lastThrow !$= "" && %now - %obj.lastThrow < 480)
-      return;
-   %obj.lastThrow = %now;
-   %dir = %obj.getForwardVector();
-   new Projectile() {
-      dataBlock = Ball;
-      initialPosition = VectorAdd(%obj.getPosition(), VectorScale(%dir, 1.2));
-      initialVelocity = VectorScale(%dir, Ball.muzzleVelocity);
-      sourceObject = %obj;
-   };
-}
-
-// A ball hit a player.
+// A ball hit something: a player takes its damage (the terrain and walls take none).
 function Ball::onCollision(%data, %proj, %col, %fade, %pos, %normal)
 {
-   if ($MatchOver || %col.getState() !$= "Enabled")
+   if ($MatchOver || !(%col.getType() & $TypeMasks::PlayerObjectType) || %col.getState() !$= "Enabled")
       return;
    if (isObject(%proj.sourceObject))
       %col.lastShooter = %proj.sourceObject.client;
    %col.applyDamage(%data.damage);
+}
+
+// Wherever a ball ends, it splashes: every player within splashRadius takes up to
+// splashDamage, less with distance (V12's radius damage, as Tribes 2's scripts write it).
+function Ball::onExplode(%data, %proj, %pos, %fade)
+{
+   if ($MatchOver)
+      return;
+   %shooter = isObject(%proj.sourceObject) ? %proj.sourceObject.client : "";
+   initContainerRadiusSearch(%pos, %data.splashRadius, $TypeMasks::PlayerObjectType);
+   while ((%target = containerSearchNext()) != 0)
+   {
+      %dist = containerSearchCurrRadDamageDist();
+      if (%target.getState() !$= "Enabled" || %dist >= %data.splashRadius)
+         continue;
+      if (%shooter !$= "")
+         %target.lastShooter = %shooter;
+      %target.applyDamage(%data.splashDamage * (1 - %dist / %data.splashRadius));
+   }
 }
 
 // The engine calls this when a player's damage reaches maxDamage.

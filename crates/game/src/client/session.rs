@@ -375,7 +375,8 @@ impl ClientSession {
                 match progress {
                     Ok(DataBlockProgress::Built { server_id, local_id }) => {
                         self.scene.known_datablocks.insert(server_id);
-                        self.block_class.insert(server_id, con.class_name_of(local_id));
+                        self.block_class
+                            .insert(server_id, crate::classes::engine_datablock_class(con, local_id));
                         self.block_local.insert(server_id, local_id);
                     }
                     Ok(_) => {}
@@ -446,6 +447,8 @@ impl ClientSession {
                         "ProjectileData" => "Projectile",
                         "StaticShapeData" => "StaticShape",
                         "CameraData" => "Camera",
+                        "VehicleData" => "Vehicle",
+                        "ForceFieldBareData" => "ForceFieldBare",
                         _ => "GameBase",
                     };
                     let Ok(o) = con.create_object_with_data(class, None, Box::new(state)) else { continue };
@@ -606,6 +609,9 @@ impl ClientSession {
                 Some("ItemData") => ObjectKind::Item,
                 Some("ProjectileData") => ObjectKind::Projectile,
                 Some("CameraData") => ObjectKind::Camera,
+                Some("StaticShapeData") => ObjectKind::Shape,
+                Some("VehicleData") => ObjectKind::Vehicle,
+                Some("ForceFieldBareData") => ObjectKind::ForceField,
                 _ => continue,
             };
             let is_me = Some(id) == me;
@@ -631,6 +637,7 @@ impl ClientSession {
                 threads,
                 team: id.0 % 2,
                 is_me,
+                half_extents: self.shape_boxes.get(&g.datablock).copied().unwrap_or(glam::Vec3::splat(0.5)),
             });
         }
         let terrain = crate::mission::first_terrain(&self.world);

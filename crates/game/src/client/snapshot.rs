@@ -12,6 +12,12 @@ pub enum ObjectKind {
     Projectile,
     /// A camera: not drawn, but the view follows it when it is the client's.
     Camera,
+    /// A static shape or turret: a box of its size.
+    Shape,
+    /// A vehicle: a box of its size with a cockpit.
+    Vehicle,
+    /// A force field: a translucent wall.
+    ForceField,
 }
 
 /// One object as the client sees it.
@@ -35,6 +41,8 @@ pub struct ViewObject {
     pub team: u32,
     /// The object this client controls.
     pub is_me: bool,
+    /// Shapes, vehicles and force fields: the box they fill (half extents, feet at `pos`).
+    pub half_extents: Vec3,
 }
 
 /// The visible world at one instant plus the animation time (ms) for spinning items.

@@ -324,15 +324,48 @@ fn push_object(scene: &mut Scene, o: &ViewObject, time_ms: u64) {
         ObjectKind::Camera => {}
         ObjectKind::Projectile => {
             scene.shapes.push(Shape::Sphere {
-                center: o.pos + Vec3::new(0.0, 0.0, 1.2),
+                center: o.pos,
                 radius: 0.25,
                 color: ColorI::rgb(255, 140, 30),
             });
-            let back = o.pos + Vec3::new(0.0, 0.0, 1.2) - facing(o.yaw) * 1.5;
             scene.shapes.push(Shape::Line {
-                from: back,
-                to: o.pos + Vec3::new(0.0, 0.0, 1.2),
+                from: o.pos - facing(o.yaw) * 1.5,
+                to: o.pos,
                 color: ColorI::rgb(255, 220, 120),
+            });
+        }
+        ObjectKind::Shape => {
+            let h = o.half_extents;
+            scene.shapes.push(Shape::Box {
+                center: o.pos + Vec3::Z * h.z,
+                half_extents: h,
+                rotation_z: o.yaw,
+                color: ColorI::rgb(120, 128, 140),
+            });
+        }
+        ObjectKind::Vehicle => {
+            let h = o.half_extents;
+            let c = team_color(o.team, o.is_me);
+            scene.shapes.push(Shape::Box {
+                center: o.pos + Vec3::Z * (h.z * 0.6),
+                half_extents: Vec3::new(h.x, h.y, h.z * 0.6),
+                rotation_z: o.yaw,
+                color: ColorI::rgb(70, 80, 95),
+            });
+            scene.shapes.push(Shape::Box {
+                center: o.pos + Vec3::Z * (h.z * 1.5) + facing(o.yaw) * (h.y * 0.2),
+                half_extents: Vec3::new(h.x * 0.6, h.y * 0.35, h.z * 0.35),
+                rotation_z: o.yaw,
+                color: c,
+            });
+        }
+        ObjectKind::ForceField => {
+            let h = o.half_extents;
+            scene.shapes.push(Shape::Box {
+                center: o.pos + Vec3::Z * h.z,
+                half_extents: h,
+                rotation_z: o.yaw,
+                color: ColorI { r: 60, g: 150, b: 250, a: 110 },
             });
         }
     }
@@ -370,10 +403,12 @@ pub fn synthetic_world(n: usize) -> WorldView {
             1 | 2 => ObjectKind::Item,
             _ => ObjectKind::Projectile,
         };
+        // Shots fly at chest height.
+        let z = if kind == ObjectKind::Projectile { 1.2 } else { 0.0 };
         let pos = if i == 0 {
             Vec3::new(0.0, -20.0, 0.0)
         } else {
-            Vec3::new((fx * 2.0 - 1.0) * (ARENA_HALF - 2.0), (fy * 2.0 - 1.0) * (ARENA_HALF - 2.0), 0.0)
+            Vec3::new((fx * 2.0 - 1.0) * (ARENA_HALF - 2.0), (fy * 2.0 - 1.0) * (ARENA_HALF - 2.0), z)
         };
         // Every other player runs (forward at 6 m/s), the rest stand.
         let vel = if i % 8 == 4 { facing(i as f32 * 0.7) * 6.0 } else { Vec3::ZERO };
@@ -388,6 +423,7 @@ pub fn synthetic_world(n: usize) -> WorldView {
             threads: Vec::new(),
             team: i / 4 % 2,
             is_me: i == 0,
+            half_extents: Vec3::splat(0.5),
         });
     }
     if let Some(me) = objects.first_mut() {
@@ -412,6 +448,7 @@ mod tests {
             threads: Vec::new(),
             team: 0,
             is_me: true,
+            half_extents: Vec3::splat(0.5),
         };
         WorldView { objects: vec![me], first_person, ..WorldView::default() }
     }
