@@ -53,7 +53,10 @@ fn world() -> WorldView {
                 ..obj(5, ObjectKind::Item, -9.0, 24.0, 0.0, 0, false)
             },
             // A shot flies at chest height (drawn where it is).
-            ViewObject { pos: Vec3::new(1.0, 6.0, 1.2), ..obj(6, ObjectKind::Projectile, 1.0, 6.0, 0.1, 0, false) },
+            ViewObject {
+                pos: Vec3::new(1.0, 6.0, 1.2),
+                ..obj(6, ObjectKind::Projectile, 1.0, 6.0, 0.1, 0, false)
+            },
         ],
         walls: Vec::new(),
         interiors: None,
