@@ -267,6 +267,22 @@ pub struct Slot {
     pub min_energy: f32,
 }
 
+/// A turret's aim (`crate::turrets`): its settings, from its barrel's datablock when it is mounted.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TurretAim {
+    /// Metres.
+    pub radius: f32,
+    /// Radians a tick.
+    pub turn: f32,
+    /// Ticks between looks for a target.
+    pub think_ticks: u32,
+    pub wait: u32,
+    /// Scene id of the target.
+    pub target: Option<u32>,
+    /// The script chose the target (`setTargetObject`): it is kept while it lives.
+    pub forced: bool,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -157,7 +157,7 @@ pub struct GameObject {
     /// Its velocity at the end of the last tick (a sudden stop is an impact).
     pub last_vel: glam::Vec3,
     /// Turrets: how the barrel aims (`crate::turrets`), once one is mounted.
-    pub aim: Option<crate::turrets::TurretAim>,
+    pub aim: Option<crate::images::TurretAim>,
     /// The object's `team` field (0 or unset: none); turrets spare their team, force fields
     /// let it through when `teamPermiable`.
     pub team: Option<u32>,

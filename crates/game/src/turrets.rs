@@ -8,6 +8,7 @@
 //! `%turret.setTargetObject(%obj)` / `clearTarget()` / `getTargetObject()` steer it from
 //! script.
 
+pub use crate::images::TurretAim;
 use crate::state::{DamageState, GameClass, Shared};
 use glam::Vec3;
 use std::cell::RefCell;
@@ -18,22 +19,6 @@ use v12_sim::scene::TICK_SECONDS;
 
 /// Aimed this close (radians) the turret fires.
 const FIRE_CONE: f32 = 0.08;
-
-/// A turret's aim settings, from its barrel's datablock when it is mounted.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TurretAim {
-    /// Metres.
-    pub radius: f32,
-    /// Radians a tick.
-    pub turn: f32,
-    /// Ticks between looks for a target.
-    pub think_ticks: u32,
-    pub wait: u32,
-    /// Scene id of the target.
-    pub target: Option<u32>,
-    /// The script chose the target (`setTargetObject`): it is kept while it lives.
-    pub forced: bool,
-}
 
 /// Reads the barrel's aim settings (`attackRadius`, `degPerSecTheta`, `thinkTimeMS`).
 pub(crate) fn aim_of(con: &Console, barrel: v12_console_vm::ObjectId) -> TurretAim {
