@@ -82,8 +82,6 @@ struct Slot {
     seen_version: u64,
     skips: u32,
     scope_epoch: u64,
-    /// (packet, mask) of updates not yet notified, oldest first.
-    in_flight: VecDeque<(u64, u32)>,
 }
 
 /// What a packet did to one ghost.
@@ -171,6 +169,9 @@ pub struct GhostManager {
     /// The client must drop every ghost before new ones are sent.
     reset_unacked: bool,
     slots: Vec<Option<Slot>>,
+    /// Beside each slot, (packet, mask) of its updates not yet notified, oldest first: apart
+    /// from the slots, which every packet walks, so they stay small.
+    updates_in_flight: Vec<VecDeque<(u64, u32)>>,
     free: BTreeSet<u32>,
     by_object: HashMap<ObjectId, u32>,
     generation: u32,
@@ -225,6 +226,7 @@ impl GhostManager {
             session: 0,
             reset_unacked: false,
             slots: Vec::new(),
+            updates_in_flight: Vec::new(),
             free: BTreeSet::new(),
             by_object: HashMap::new(),
             generation: 0,
@@ -275,6 +277,7 @@ impl GhostManager {
         self.session = self.session.wrapping_add(1);
         self.reset_unacked = self.reset_unacked || had_any;
         self.slots.clear();
+        self.updates_in_flight.clear();
         self.free.clear();
         self.by_object.clear();
     }
@@ -506,7 +509,6 @@ impl GhostManager {
                 seen_version: obj.state_mask().version(),
                 skips: 0,
                 scope_epoch: self.epoch,
-                in_flight: VecDeque::new(),
             });
             self.by_object.insert(id, idx);
         }
@@ -556,6 +558,7 @@ impl GhostManager {
             return None;
         }
         self.slots.push(None);
+        self.updates_in_flight.push(VecDeque::new());
         Some((self.slots.len() - 1) as u32)
     }
 
@@ -563,12 +566,16 @@ impl GhostManager {
         if let Some(slot) = self.slots[idx as usize].take() {
             self.by_object.remove(&slot.object);
         }
+        if let Some(q) = self.updates_in_flight.get_mut(idx as usize) {
+            q.clear();
+        }
         self.free.insert(idx);
         // Shrink the id space from the top so the id width can fall again.
         while let Some(None) = self.slots.last() {
             let top = (self.slots.len() - 1) as u32;
             self.free.remove(&top);
             self.slots.pop();
+            self.updates_in_flight.pop();
         }
     }
 
@@ -707,7 +714,7 @@ impl GhostManager {
                 }
                 GhostEntryKind::Update => {
                     slot.dirty = remaining;
-                    slot.in_flight.push_back((packet, sent_mask));
+                    self.updates_in_flight[idx as usize].push_back((packet, sent_mask));
                     self.stats.updates_sent += 1;
                 }
             }
@@ -911,12 +918,13 @@ impl GhostManager {
                     }
                 }
                 (GhostEntryKind::Update, _) => {
-                    let Some(pos) = slot.in_flight.iter().position(|&(p, _)| p == record.packet) else {
+                    let in_flight = &mut self.updates_in_flight[e.ghost as usize];
+                    let Some(pos) = in_flight.iter().position(|&(p, _)| p == record.packet) else {
                         continue;
                     };
-                    let (_, mask) = slot.in_flight.remove(pos).unwrap_or_default();
+                    let (_, mask) = in_flight.remove(pos).unwrap_or_default();
                     if !delivered && slot.phase == Phase::Live {
-                        let later = slot.in_flight.iter().skip(pos).fold(0, |acc, &(_, m)| acc | m);
+                        let later = in_flight.iter().skip(pos).fold(0, |acc, &(_, m)| acc | m);
                         let back = mask & !later;
                         self.stats.bits_resent += u64::from(back.count_ones());
                         slot.dirty |= back;
