@@ -125,3 +125,113 @@ fn no_module_imports_itself_through_others() {
     let bad = crate::circles::check(&root(), code);
     assert!(bad.is_empty(), "import circles (move what both need below both):\n{}", bad.join("\n"));
 }
+
+/// The folder a code-map section (`### \`crates/x\` — ...`, `### \`examples\``) is about.
+fn section_dir(heading: &str) -> Option<String> {
+    let rest = heading.strip_prefix("### `")?;
+    Some(rest[..rest.find('`')?].to_string())
+}
+
+/// The backticked words of a line.
+fn backticked(line: &str) -> Vec<&str> {
+    line.split('`').skip(1).step_by(2).collect()
+}
+
+/// Whether `word` names a file or folder (a path with a slash, or a name with a file
+/// extension the repository uses), rather than code.
+fn names_a_path(word: &str) -> bool {
+    // A bare extension (`.ter`) names a kind of file, not one.
+    if word.is_empty()
+        || word.starts_with('.')
+        || word.contains([' ', '*', '<', '>', '(', ')', '$', '%', '=', ','])
+        || word.contains("::")
+    {
+        return false;
+    }
+    let ext = [".rs", ".md", ".toml", ".cs", ".json", ".yaml", ".glb", ".ter", ".map", ".mis", ".sh"];
+    word.contains('/') || ext.iter().any(|e| word.ends_with(e))
+}
+
+/// Whether some file or folder below `dir` has a path ending in `tail` (`game.cs`,
+/// `server/game.cs`, `tests/ghost_support`).
+fn find_named(dir: &Path, tail: &str) -> bool {
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.ends_with(tail) {
+                return true;
+            }
+            if p.is_dir() && p.file_name().is_some_and(|n| n != "target" && n != ".git") {
+                todo.push(p);
+            }
+        }
+    }
+    false
+}
+
+/// docs/ARCHITECTURE.md does not drift from the code: every crate its layer table names
+/// exists, every path its code map names exists (from the repository root, or inside the
+/// section's crate), and no section describes the same file twice.
+#[test]
+fn the_architecture_names_only_what_exists() {
+    let root = root();
+    let text = std::fs::read_to_string(root.join("docs/ARCHITECTURE.md")).expect("docs/ARCHITECTURE.md");
+    let mut bad = Vec::new();
+    // The layer table: "| crate, crate | may use directly |" rows up to the first other line.
+    let lines: Vec<&str> = text.lines().collect();
+    let head =
+        lines.iter().position(|l| l.starts_with("| crate | may use directly")).expect("the layer table");
+    for (n, line) in lines.iter().enumerate().skip(head + 2).take_while(|(_, l)| l.starts_with('|')) {
+        let first = line.trim_start_matches('|').split('|').next().unwrap_or_default().replace("*free:*", "");
+        for name in first.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            if !root.join("crates").join(name).join("Cargo.toml").is_file() {
+                bad.push(format!(
+                    "docs/ARCHITECTURE.md:{}: the layer table names crate {name}, which does not exist",
+                    n + 1
+                ));
+            }
+        }
+    }
+    for free in crate::layers::FREE {
+        if !root.join("crates").join(free).is_dir() {
+            bad.push(format!("xtask/src/layers.rs: FREE names crate {free}, which does not exist"));
+        }
+    }
+    // The code map.
+    let mut dir: Option<String> = None;
+    let mut described: Vec<String> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.starts_with("## ") || line.starts_with("### ") {
+            dir = section_dir(line);
+            described.clear();
+            continue;
+        }
+        let Some(d) = dir.as_deref() else { continue };
+        let base = root.join(d);
+        for word in backticked(line).into_iter().filter(|w| names_a_path(w)) {
+            let word = word.trim_end_matches('/');
+            let exists = root.join(word).exists()
+                || base.join(word).exists()
+                || base.join("src").join(word).exists()
+                || find_named(&base, word)
+                // A path relative to a folder the text named just before, or in another
+                // crate's tests: somewhere in the code.
+                || ["crates", "examples", "xtask", "fuzz"].iter().any(|d| find_named(&root.join(d), word));
+            if !exists {
+                bad.push(format!("docs/ARCHITECTURE.md:{}: `{word}` (section {d}) does not exist", n + 1));
+            }
+        }
+        // "`name.rs`: what it holds" describes a file; twice in one section is drift.
+        for part in line.split('`').collect::<Vec<_>>().windows(2) {
+            if part[0].ends_with(".rs") && part[1].starts_with(':') && !part[0].contains(' ') {
+                if described.iter().any(|f| f == part[0]) {
+                    bad.push(format!("docs/ARCHITECTURE.md:{}: `{}` described twice in {d}", n + 1, part[0]));
+                }
+                described.push(part[0].to_string());
+            }
+        }
+    }
+    assert!(bad.is_empty(), "the architecture document drifted:\n{}", bad.join("\n"));
+}

@@ -3,7 +3,7 @@
 //!
 //! How a stop works: the compiler records where each statement starts (`FuncDef::breaks`); a
 //! breakpoint patches the statement's first instruction with `Op::Break`, which calls
-//! [`Console::debug_hit`] and then runs the instruction it replaced (put back in the code for
+//! `Console::debug_hit` and then runs the instruction it replaced (put back in the code for
 //! one step; the break returns at the next call, return or backward jump). Stepping patches
 //! every statement of every live function and stops at the first one deep enough in the
 //! stack. With no debugger attached nothing is patched, and the interpreter pays one flag test

@@ -666,7 +666,7 @@ impl Console {
     }
 
     /// Script that recreates the object (and a group's members): the seed's `SimObject::save`.
-    /// Refuse objects nested deeper than [`MAX_SAVE_NESTING`] first (`group_nesting`): `exec`
+    /// Refuse objects nested deeper than `MAX_SAVE_NESTING` first (`group_nesting`): `exec`
     /// could not read the file back.
     pub fn save_object_text(&self, id: ObjectId) -> String {
         let mut out = String::from("//--- OBJECT WRITE BEGIN ---\n");

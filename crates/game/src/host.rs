@@ -4,7 +4,7 @@
 //! Scripts drive (connection callbacks, scoring, respawns, the scoreboard live in the mod's
 //! `.cs` files); Rust executes (networking, moves, physics of players and projectiles,
 //! collision tests, the bot's input). Script functions are closures that queue requests
-//! ([`Request`]) which the loop applies after the script returns, so no Rust borrow is
+//! (`Request`) which the loop applies after the script returns, so no Rust borrow is
 //! held while a script runs.
 
 use crate::client::bot;

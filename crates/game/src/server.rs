@@ -1,7 +1,7 @@
 //! The server session: the network, the scene, one GameConnection per client, and the
 //! game's Rust half (players moved by their clients' moves, projectiles, pickups), run in
 //! whole 32 ms ticks by the host. Scripts see it through the game objects they create
-//! (`crate::objects`), which act on [`Shared`].
+//! (`crate::objects`), which act on `Shared`.
 
 use crate::state::{GameClass, Shared};
 use crate::{HIDDEN, motion, rate_from_prefs};

@@ -13,7 +13,7 @@ pub fn format_point(p: Point2I) -> String {
     format!("{} {}", p.x, p.y)
 }
 
-/// Parses "r g b [a]" (alpha defaults to 255), each clamped to 0..=255.
+/// Parses "r g b \[a\]" (alpha defaults to 255), each clamped to 0..=255.
 pub fn parse_color(s: &str) -> Option<ColorI> {
     let v: Vec<u8> =
         s.split_whitespace().map(|t| v12_console_vm::value::atoi(t).clamp(0, 255) as u8).take(4).collect();

@@ -9,7 +9,7 @@ use crate::profile::{self, Profile};
 use v12_console_vm::{CallArgs, Console, ObjectId, Value};
 use v12_render_gl::Point2I;
 
-/// The console dialog `toggleConsole` shows, created by [`GuiCanvas::new`] unless a script
+/// The console dialog `toggleConsole` shows, created by `GuiCanvas::new` unless a script
 /// already made one.
 pub const CONSOLE_DLG: &str = r#"
 new GuiControlProfile(GuiConsoleProfile) {

@@ -310,7 +310,7 @@ impl<G: LockstepGame> Peer<G> {
     /// for a lost message's resend, rounded up to whole turns); on entering a turn, every peer
     /// takes the largest vote of that turn's data. Every peer holds the same data for a turn,
     /// so all switch at the same turn. A larger delay takes effect at once (the turns it skips
-    /// run empty); a smaller one only after [`SHRINK_AFTER_TURNS`] turns of lower votes, to
+    /// run empty); a smaller one only after `SHRINK_AFTER_TURNS` turns of lower votes, to
     /// the largest of them (the turns until then send nothing new).
     pub fn turn_delay(&self) -> i32 {
         self.delay
@@ -358,8 +358,8 @@ impl<G: LockstepGame> Peer<G> {
     }
 
     /// The master starts the countdown with a seed. An adaptive master first measures its
-    /// links (until every peer has answered [`START_SAMPLES`] pings, at most
-    /// [`START_MEASURE_MS`]), so the game starts with the turn delay they need; the
+    /// links (until every peer has answered `START_SAMPLES` pings, at most
+    /// `START_MEASURE_MS`), so the game starts with the turn delay they need; the
     /// countdown then begins by itself.
     pub fn start(&mut self, now: u64, seed: u64) {
         if self.you != self.master || self.phase != PeerPhase::Lobby {

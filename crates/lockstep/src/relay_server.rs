@@ -42,9 +42,9 @@ pub struct RelayConfig {
     /// Lengthen the NWF on its own when the slowest ping outgrows it.
     pub adapt_nwf: bool,
     /// Also follow the waits the clients see: lengthen the NWF by a quarter (at least one
-    /// GF) when [`LATE_LIMIT`] of the last [`LATE_WINDOW`] NWFs came late (lost and resent commands
+    /// GF) when `LATE_LIMIT` of the last `LATE_WINDOW` NWFs came late (lost and resent commands
     /// on a lossy link), and shorten it again, down to the ping's length, after
-    /// [`CALM_NWFS`] NWFs on time.
+    /// `CALM_NWFS` NWFs on time.
     pub adapt_to_waits: bool,
 }
 

@@ -272,7 +272,7 @@ impl Console {
     }
 
     /// A console with explicit settings. Built here, above the core and its library, so the
-    /// core ([`Console::bare`]) does not depend on the functions registered into it.
+    /// core (`Console::bare`) does not depend on the functions registered into it.
     pub fn with_config(config: ConsoleConfig) -> Self {
         let mut c = Console::bare(config);
         crate::sim_manager::register_builtin_classes(&mut c);

@@ -33,7 +33,7 @@ pub trait GhostWorld {
     }
 
     /// This world, if it can be read from several threads at once: a server with a transmit
-    /// pool ([`crate::NetInterface::set_transmit_pool`]) then builds its connections'
+    /// pool ([`crate::NetInterface::set_transmit_threads`]) then builds its connections'
     /// packets in parallel. `None` (the default): one after another.
     fn as_sync(&self) -> Option<&(dyn GhostWorld + Sync)> {
         None
