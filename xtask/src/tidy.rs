@@ -235,3 +235,35 @@ fn the_architecture_names_only_what_exists() {
     }
     assert!(bad.is_empty(), "the architecture document drifted:\n{}", bad.join("\n"));
 }
+
+/// Every library crate can be picked on its own: it packages (`.ci/run` runs `cargo package`),
+/// with a description, its README, keywords and categories, and the workspace gives each
+/// internal dependency a version.
+#[test]
+fn every_library_crate_has_its_package_metadata() {
+    let root = root();
+    let mut bad = Vec::new();
+    for dir in crate_dirs() {
+        let text =
+            std::fs::read_to_string(root.join("crates").join(&dir).join("Cargo.toml")).unwrap_or_default();
+        let manifest: toml::Table = text.parse().expect("a manifest");
+        let package = manifest["package"].as_table().expect("[package]");
+        for key in ["description", "readme", "keywords", "categories"] {
+            if !package.contains_key(key) {
+                bad.push(format!("crates/{dir}/Cargo.toml: no {key}"));
+            }
+        }
+        if package.contains_key("publish") {
+            bad.push(format!("crates/{dir}/Cargo.toml: a library crate is publishable (no publish key)"));
+        }
+    }
+    let workspace: toml::Table =
+        std::fs::read_to_string(root.join("Cargo.toml")).unwrap_or_default().parse().expect("Cargo.toml");
+    let deps = workspace["workspace"]["dependencies"].as_table().expect("[workspace.dependencies]");
+    for (name, dep) in deps.iter().filter(|(_, d)| d.get("path").is_some()) {
+        if dep.get("version").is_none() {
+            bad.push(format!("Cargo.toml: the internal dependency {name} has no version"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
