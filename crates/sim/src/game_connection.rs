@@ -35,6 +35,9 @@ pub const CORRECTION_DECAY: f32 = 0.5;
 pub struct MoveEvent {
     /// Moves with their ids and checksums.
     pub moves: Vec<Move>,
+    /// The last correction the client applied (the server's count, wrapping): moves checked
+    /// against a later correction than this were predicted before the client saw it.
+    pub epoch: u8,
 }
 
 impl NetEvent for MoveEvent {
@@ -44,6 +47,7 @@ impl NetEvent for MoveEvent {
     fn pack(&self, w: &mut BitWriter, _: &mut PackContext<'_>) {
         let moves = &self.moves[..self.moves.len().min(MAX_MOVE_LIST)];
         w.write_int(moves.first().map_or(0, |m| m.id), 32);
+        w.write_int(u32::from(self.epoch), 8);
         w.write_ranged(moves.len() as u32, 0, MAX_MOVE_LIST as u32);
         let mut prev: Option<&Move> = None;
         for m in moves {
@@ -59,6 +63,7 @@ impl NetEventClass for MoveEvent {
     const DIRECTION: EventDirection = EventDirection::ClientToServer;
     fn unpack(r: &mut BitReader<'_>, _: &mut UnpackContext<'_>) -> v12_netobject::Result<Self> {
         let first = r.read_int(32)?;
+        let epoch = r.read_int(8)? as u8;
         let count = r.read_ranged(0, MAX_MOVE_LIST as u32)?;
         let mut moves: Vec<Move> = Vec::with_capacity(count as usize);
         for i in 0..count {
@@ -67,7 +72,7 @@ impl NetEventClass for MoveEvent {
             m.checksum = r.read_int(16)? as u16;
             moves.push(m);
         }
-        Ok(Self { moves })
+        Ok(Self { moves, epoch })
     }
 }
 
@@ -81,6 +86,8 @@ pub struct ControlEvent {
     pub control_ghost: Option<u32>,
     /// The control object's state after move `ack` (a correction), if needed.
     pub state: Option<ControlState>,
+    /// With a state: which correction this is (the server's count, wrapping).
+    pub epoch: u8,
 }
 
 impl NetEvent for ControlEvent {
@@ -98,6 +105,7 @@ impl NetEvent for ControlEvent {
         if let Some(s) = &self.state {
             w.write_flag(true);
             s.write(w);
+            w.write_int(u32::from(self.epoch), 8);
         } else {
             w.write_flag(false);
         }
@@ -110,8 +118,9 @@ impl NetEventClass for ControlEvent {
     fn unpack(r: &mut BitReader<'_>, _: &mut UnpackContext<'_>) -> v12_netobject::Result<Self> {
         let ack = r.read_int(32)?;
         let control_ghost = if r.read_flag()? { Some(r.read_int(MAX_GHOST_ID_BITS)?) } else { None };
-        let state = if r.read_flag()? { Some(ControlState::read(r)?) } else { None };
-        Ok(Self { ack, control_ghost, state })
+        let (state, epoch) =
+            if r.read_flag()? { (Some(ControlState::read(r)?), r.read_int(8)? as u8) } else { (None, 0) };
+        Ok(Self { ack, control_ghost, state, epoch })
     }
 }
 
@@ -159,6 +168,11 @@ pub struct ServerGameConnection {
     last_post_ms: Option<u64>,
     /// The client acknowledged its datablocks (a step that happens once per connection).
     datablocks_acked: bool,
+    /// Corrections sent (wrapping), and the last one the client says it applied: until they
+    /// agree, the client's moves were predicted from a state the server has since corrected,
+    /// so their checksums are not compared (one warp, not one correction per move in flight).
+    epoch: u8,
+    client_epoch: u8,
     /// Counters.
     pub stats: ServerGameStats,
 }
@@ -184,6 +198,8 @@ impl ServerGameConnection {
             moves: ServerMoveList::new(),
             last_post_ms: None,
             datablocks_acked: false,
+            epoch: 0,
+            client_epoch: 0,
             stats: ServerGameStats::default(),
         }
     }
@@ -212,6 +228,7 @@ impl ServerGameConnection {
     pub fn handle_event(&mut self, event: &dyn NetEvent) -> bool {
         let Some(ev) = event.downcast_ref::<MoveEvent>() else { return false };
         self.moves.receive(&ev.moves);
+        self.client_epoch = ev.epoch;
         true
     }
 
@@ -229,7 +246,7 @@ impl ServerGameConnection {
                 let mut s = obj.state;
                 s.apply_move(&mv, motion);
                 obj.set_state(s);
-                if !self.moves.check(&mv, s.checksum()) {
+                if self.client_epoch == self.epoch && !self.moves.check(&mv, s.checksum()) {
                     self.stats.mismatches += 1;
                 }
             }
@@ -259,18 +276,22 @@ impl ServerGameConnection {
         }
         let mismatch = self.moves.take_mismatch();
         let obj = self.control.and_then(|id| world.get(id));
+        // A new correction, or the last one not yet confirmed by the client's moves (it may
+        // have been lost): the state goes out, the current one, under the same number.
+        let new_correction = obj.is_some() && (mismatch || self.control_changed);
+        if new_correction {
+            self.stats.corrections_sent += 1;
+            self.epoch = self.epoch.wrapping_add(1);
+        }
         let state = match obj {
-            Some(o) if mismatch || self.control_changed => Some(o.state),
+            Some(o) if new_correction || self.client_epoch != self.epoch => Some(o.state),
             _ => None,
         };
-        if state.is_some() {
-            self.stats.corrections_sent += 1;
-        }
         self.control_changed = false;
         let control_ghost = self
             .control
             .and_then(|id| iface.ghost_manager(self.connection).and_then(|g| g.ghost_id_of(ObjectId(id))));
-        let ev = ControlEvent { ack: self.moves.ack_id(), control_ghost, state };
+        let ev = ControlEvent { ack: self.moves.ack_id(), control_ghost, state, epoch: self.epoch };
         iface.post_event(self.connection, Box::new(ev))?;
         Ok(true)
     }
@@ -298,6 +319,8 @@ pub struct ClientGameConnection {
     predicted: Option<ControlState>,
     control_ghost: Option<u32>,
     offset: Vec3,
+    /// The last correction applied (see [`MoveEvent::epoch`]).
+    epoch: u8,
     /// Counters.
     pub stats: ClientGameStats,
 }
@@ -335,7 +358,7 @@ impl ClientGameConnection {
             return Ok(());
         }
         let moves: Vec<Move> = self.moves.unacknowledged().copied().collect();
-        iface.post_event(server, Box::new(MoveEvent { moves }))?;
+        iface.post_event(server, Box::new(MoveEvent { moves, epoch: self.epoch }))?;
         Ok(())
     }
 
@@ -348,6 +371,7 @@ impl ClientGameConnection {
         }
         if let Some(state) = ev.state {
             self.stats.states_received += 1;
+            self.epoch = ev.epoch;
             let mut s = state;
             for mv in self.moves.replay_moves() {
                 s.apply_move(&mv, motion);

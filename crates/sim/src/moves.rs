@@ -389,6 +389,14 @@ impl ServerMoveList {
         for m in moves {
             if m.id.wrapping_sub(self.last_received) as i32 <= 0 {
                 self.duplicates += 1;
+                // Still queued: the later copy's checksum wins (the client replayed it after
+                // a correction).
+                if let Some(front) = self.queue.front()
+                    && let Some(q) = self.queue.get_mut(m.id.wrapping_sub(front.id) as usize)
+                    && q.id == m.id
+                {
+                    q.checksum = m.checksum;
+                }
                 continue;
             }
             if self.queue.len() >= MAX_MOVE_LIST {

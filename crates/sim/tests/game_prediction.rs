@@ -333,3 +333,32 @@ fn prediction_under_gravity_sliding_along_walls_needs_no_correction() {
         );
     }
 }
+
+/// A server `setTransform` of the control object (a teleport, a respawn) reaches its client as
+/// one warp: one correction, not one for each move the client had in flight (the server
+/// counts no mismatch on moves the client predicted before it saw the warp).
+#[test]
+fn a_server_teleport_is_one_warp_on_the_client() {
+    for seed in [1u64, 2, 3, 4] {
+        let mut h = Harness::new(seed, false);
+        h.run(8_000);
+        let c0 = h.cgc.stats;
+        let s0 = h.server_stats();
+        let obj = h.world.get_mut(h.player).unwrap();
+        let mut st = obj.state;
+        st.pos += Vec3::new(40.0, 0.0, 0.0);
+        obj.set_state(st);
+        h.sgc.as_mut().unwrap().force_state();
+        h.run(1_600);
+        let warps = h.cgc.stats.corrections - c0.corrections;
+        let sent = h.server_stats().corrections_sent - s0.corrections_sent;
+        assert!(warps >= 1, "seed {seed}: the teleport never reached the client");
+        // A lost correction is sent again, so two may arrive; never one per move in flight.
+        assert!(warps <= 2, "seed {seed}: {warps} corrections for one teleport ({sent} sent)");
+        assert!(sent <= 3, "seed {seed}: {sent} corrections sent for one teleport");
+        // The prediction runs a round trip of moves ahead of the server: within a few metres
+        // of it, not 40 m behind.
+        let shown = h.cgc.predicted().unwrap().pos;
+        assert!((shown - h.world.get(h.player).unwrap().state.pos).length() < 5.0, "seed {seed}");
+    }
+}
