@@ -244,8 +244,6 @@ fn measure_on<T: Transport>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> Figures
     }
     assert_eq!(conns.len(), n, "every client connected");
     let secs = (total_ticks - measure_from) as f64 * 0.032;
-    let ghosts_agree = (a.settle_seconds > 0)
-        .then(|| settle_and_compare(a, total_ticks, &mut server, &mut world, &mut clients));
     let observed: Vec<&Bot<T>> = clients.iter().step_by((n / OBSERVED).max(1)).collect();
     let packets: u64 = observed.iter().map(|c| c.coverage.packets).sum();
     let updated: u64 = observed.iter().map(|c| c.coverage.updated).sum();
@@ -256,14 +254,19 @@ fn measure_on<T: Transport>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> Figures
         / observed.len() as f64;
     let ghost_hash =
         clients.iter().flat_map(|c| c.scene.iter()).fold(0u64, |h, (_, g)| h.wrapping_add(g.exact_hash()));
+    let bytes_per_client = (server.stats().bytes_out - bytes0) as f64 / secs / n as f64;
+    let packets_per_client = (data_out(&server) - packets0) as f64 / secs / n as f64;
+    // After the figures: the settle period's traffic is not the match's.
+    let ghosts_agree = (a.settle_seconds > 0)
+        .then(|| settle_and_compare(a, total_ticks, &mut server, &mut world, &mut clients));
     Figures {
         tick_us: cost_ns as f64 / ticks as f64 / 1000.0,
         wall_us: wall_ns as f64 / ticks as f64 / 1000.0,
         sent_hash: server.transport.hash,
         ghosts_agree,
         ghost_hash,
-        bytes_per_client: (server.stats().bytes_out - bytes0) as f64 / secs / n as f64,
-        packets_per_client: (data_out(&server) - packets0) as f64 / secs / n as f64,
+        bytes_per_client,
+        packets_per_client,
         visible_players: visible,
         coverage: if packets == 0 { 0.0 } else { updated as f64 / packets as f64 },
     }
