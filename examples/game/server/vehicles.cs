@@ -6,7 +6,7 @@
 datablock HoverVehicleData(ArenaSkimmer) {
    maxDamage = 300; destroyedLevel = 300; disabledLevel = 250;
    maxForwardSpeed = 14;
-   boundingBox = "2.4 4 1.2";
+   boundingBox = "3.6 6 1.8";
    minImpactSpeed = 40;
 };
 
@@ -17,12 +17,12 @@ function placeArenaFixtures()
 {
    if (isObject(ArenaSkimmerPad))
       return;
-   %pad = groundPoint(-6, -28);
+   %pad = groundPoint(-6, -8);
    $SkimmerHome = %pad;
    MissionCleanup.add(new Trigger(ArenaSkimmerPad) {
       dataBlock = VehiclePad; position = VectorAdd(%pad, "-2 2 0"); scale = "4 4 3";
    });
-   MissionCleanup.add(new HoverVehicle(Skimmer) { dataBlock = ArenaSkimmer; position = VectorAdd(%pad, "0 -6 0"); });
+   MissionCleanup.add(new HoverVehicle(Skimmer) { dataBlock = ArenaSkimmer; position = VectorAdd(%pad, "0 -7 0"); });
    %turret = new Turret(ArenaTurret) { dataBlock = ArenaTurretBase; position = groundPoint(38, 38); };
    MissionCleanup.add(%turret);
    %turret.mountImage(ArenaTurretBarrel, 0);
@@ -48,7 +48,7 @@ function LightMale::onUnmount(%data, %obj, %vehicle, %node)
    cancel(%obj.rideEvent);
    // Off to the side, and the skimmer home.
    %obj.setTransform(VectorAdd(%vehicle.getPosition(), "3 0 1") SPC "0 0 1 0");
-   %vehicle.setTransform(VectorAdd($SkimmerHome, "0 -6 0") SPC "0 0 1 0");
+   %vehicle.setTransform(VectorAdd($SkimmerHome, "0 -7 0") SPC "0 0 1 0");
 }
 
 function dismount(%obj)
