@@ -204,7 +204,7 @@ pub(crate) fn register(con: &mut Console) {
 /// V12's `preload`: every checked field of datablock `id` (its class's and its ancestors')
 /// is read; junk and values out of range are warned about, naming the field, and set back to
 /// the default (empty: unset). The image state machine is checked too (`crate::images`): a
-/// state naming an unknown state fails the datablock.
+/// transition naming an unknown state is a console error naming it.
 pub(crate) fn preload(con: &mut Console, id: ObjectId) -> Result<(), String> {
     let class = con.class_name_of(id);
     let who = con
@@ -230,8 +230,12 @@ pub(crate) fn preload(con: &mut Console, id: ObjectId) -> Result<(), String> {
             con.set_field(id, f.name, default_text(f.kind));
         }
     }
+    // A transition naming an unknown state is an error naming it; the datablock stays (a
+    // stock script with a typo still loads) and that transition never fires.
     if is_a(con, id, "ShapeBaseImageData") {
-        crate::images::ImageStates::parse(con, id).map(|_| ())?;
+        for e in crate::images::ImageStates::parse_lenient(con, id).1 {
+            con.error(&format!("{who} ({class}): {e}; that transition is dropped"));
+        }
     }
     Ok(())
 }

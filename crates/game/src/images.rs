@@ -71,6 +71,18 @@ impl ImageStates {
     /// is not declared is an error naming both (V12 loads such a datablock with a dead
     /// transition; a typo there is a weapon that never fires, so it is refused here).
     pub fn parse(con: &Console, db: ObjectId) -> Result<ImageStates, String> {
+        Self::parse_with(con, db, true).map(|(states, _)| states)
+    }
+
+    /// [`ImageStates::parse`] that keeps going: a transition naming an unknown state is
+    /// dropped (it never fires) and described in the list returned beside the states.
+    pub fn parse_lenient(con: &Console, db: ObjectId) -> (ImageStates, Vec<String>) {
+        Self::parse_with(con, db, false).unwrap_or_default()
+    }
+
+    /// With `strict`, the first problem is an `Err`; without, problems are collected.
+    fn parse_with(con: &Console, db: ObjectId, strict: bool) -> Result<(ImageStates, Vec<String>), String> {
+        let problems = std::cell::RefCell::new(Vec::new());
         let text = |field: &str, i: usize| {
             let v = con.get_field(db, &format!("{field}{i}"));
             let t = v.as_text().trim().to_string();
@@ -93,7 +105,13 @@ impl ImageStates {
             match names.iter().position(|(_, n)| n.eq_ignore_ascii_case(&target)) {
                 Some(p) => Ok(Some(p as u8)),
                 None => {
-                    Err(format!("state {i}: {field}[{i}] names \"{target}\", which is not a declared state"))
+                    let e =
+                        format!("state {i}: {field}[{i}] names \"{target}\", which is not a declared state");
+                    if strict {
+                        return Err(e);
+                    }
+                    problems.borrow_mut().push(e);
+                    Ok(None)
                 }
             }
         };
@@ -142,7 +160,7 @@ impl ImageStates {
                 sound: text("stateSound", i),
             });
         }
-        Ok(ImageStates { states })
+        Ok((ImageStates { states }, problems.into_inner()))
     }
 }
 

@@ -345,7 +345,7 @@ fn objects_mount_ride_and_refuse_cycles() {
 }
 
 #[test]
-fn datablock_junk_is_a_warning_naming_the_field_and_bad_states_refuse_the_image() {
+fn datablock_junk_is_a_warning_naming_the_field_and_unknown_states_are_errors() {
     let (mut con, _shared, out) = game_console();
     eval(
         &mut con,
@@ -364,10 +364,11 @@ fn datablock_junk_is_a_warning_naming_the_field_and_bad_states_refuse_the_image(
     assert!(!err.contains("armingDelayMS"));
     assert_eq!(eval(&mut con, "return Odd.dryVelocity SPC Odd.armingDelayMS;"), " 100");
     assert!(
-        err.contains("preload failed for Broken: state 0: stateTransitionOnTriggerDown[0] names \"Fier\""),
+        err.contains("Broken (ShapeBaseImageData): state 0: stateTransitionOnTriggerDown[0] names \"Fier\", which is not a declared state; that transition is dropped"),
         "{err}"
     );
-    assert_eq!(eval(&mut con, "return isObject(Broken) SPC isObject(Fine);"), "0 1");
+    // The datablock stays (a stock script with a typo still loads); the dead transition never fires.
+    assert_eq!(eval(&mut con, "return isObject(Broken) SPC isObject(Fine);"), "1 1");
     assert!(err.contains("field mountPoint = \"40\" is not a whole number from 0 to 31"));
 }
 
@@ -494,4 +495,86 @@ fn turrets_aim_at_players_in_range_and_fire_their_barrel() {
     run_ticks(&mut con, &shared, 40);
     assert_eq!(out.stdout(), "");
     assert_eq!(eval(&mut con, "return $t.getDamageState();"), "Disabled");
+}
+
+/// Every toolbox method and function called with junk: wrong counts aside (the console checks
+/// those), empty strings, NaN, huge and negative numbers, missing and wrong objects. Nothing
+/// panics, nothing hangs, and the world still ticks.
+#[test]
+fn junk_arguments_never_panic() {
+    let (mut con, shared, _out) = game_console();
+    let dir = std::env::temp_dir().join(format!("v12-junk-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    con.set_file_root(&dir);
+    eval(
+        &mut con,
+        r#"datablock ShapeBaseImageData(Img) { stateName[0] = "A"; stateTransitionOnTimeout[0] = "A"; stateFire[0] = true; projectile = Img; projectileType = "Player"; };
+        datablock HoverVehicleData(Car) { };
+        datablock SeekerProjectileData(Sk) { lifetimeMS = 100; };
+        $p = new Player() { dataBlock = LightMale; };
+        $v = new HoverVehicle() { dataBlock = Car; };
+        $s = new SeekerProjectile() { dataBlock = Sk; initialPosition = "nan inf -inf"; initialDirection = "1e39 0 0"; };
+        $f = new FileObject();"#,
+    );
+    let junk = [
+        "\"\"",
+        "\"nan\"",
+        "1e300",
+        "-1",
+        "-2147483649",
+        "4294967296",
+        "\"junk words here\"",
+        "0",
+        "$p",
+        "$v",
+        "99999",
+    ];
+    let methods: &[(&str, &str, usize)] = &[
+        ("$p", "setDamageLevel", 1),
+        ("$p", "applyDamage", 1),
+        ("$p", "applyRepair", 1),
+        ("$p", "setEnergyLevel", 1),
+        ("$p", "setRechargeRate", 1),
+        ("$p", "setRepairRate", 1),
+        ("$p", "mountImage", 2),
+        ("$p", "mountImage", 3),
+        ("$p", "unmountImage", 1),
+        ("$p", "getMountedImage", 1),
+        ("$p", "setImageTrigger", 2),
+        ("$p", "setImageAmmo", 2),
+        ("$p", "getImageState", 1),
+        ("$p", "getMuzzlePoint", 1),
+        ("$p", "getMountSlot", 1),
+        ("$v", "mountObject", 2),
+        ("$v", "unmountObject", 1),
+        ("$v", "getMountNodeObject", 1),
+        ("$v", "getMountedObject", 1),
+        ("$p", "setControlObject", 1),
+        ("$v", "setFrozenState", 1),
+        ("$s", "setObjectTarget", 1),
+        ("$s", "setPositionTarget", 1),
+        ("$f", "openForRead", 1),
+        ("$f", "openForWrite", 1),
+        ("$f", "writeLine", 1),
+    ];
+    for (obj, m, n) in methods {
+        for j in junk {
+            let args = vec![j; *n].join(", ");
+            let _ = con.eval(&format!("{obj}.{m}({args});"));
+        }
+    }
+    for f in [
+        "containerRayCast(%a, %a, %a, %a)",
+        "initContainerRadiusSearch(%a, %a, %a)",
+        "initContainerTypeSearch(%a)",
+        "containerBoxEmpty(%a, %a, %a, %a, %a)",
+        "ContainerFindFirst(%a, %a, %a, %a, %a)",
+    ] {
+        for j in junk {
+            let _ = con.eval(&format!("%a = {j}; {f}; containerSearchNext(); containerSearchCurrDist(); containerSearchCurrRadDamageDist(); ContainerFindNext();"));
+        }
+    }
+    run_ticks(&mut con, &shared, 10);
+    assert_eq!(eval(&mut con, "return isObject($p) SPC isObject($v);"), "1 1");
+    let _ = std::fs::remove_dir_all(&dir);
 }

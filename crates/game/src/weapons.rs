@@ -171,13 +171,8 @@ fn mount_image(
     slot: usize,
     loaded: bool,
 ) -> bool {
-    let states = match ImageStates::parse(c, image) {
-        Ok(s) => Rc::new(s),
-        Err(e) => {
-            c.error(&format!("mountImage: {e}"));
-            return false;
-        }
-    };
+    // Its problems were reported when it was defined.
+    let states = Rc::new(ImageStates::parse_lenient(c, image).0);
     unmount_image(c, sh, scene, slot);
     let offset = crate::handles::parse_vec3(&c.get_field(image, "offset").as_text());
     let uses_energy = crate::classes::bool_field(c, image, "usesEnergy");
