@@ -218,6 +218,14 @@ pub enum Op {
     LoadLocalElem(Name, u8),
     /// Stack `[index.., value]`: set an element of a local array.
     StoreLocalElem(Name, u8, bool),
+    /// `LoadGlobalElem(base, 1)` whose index is local slot `s` (not on the stack).
+    LoadGlobalElemL(Name, u32),
+    /// Stack `[value]`: `StoreGlobalElem(base, 1, false)` whose index is local slot `s`.
+    StoreGlobalElemL(Name, u32),
+    /// `LoadLocalElem(base, 1)` whose index is local slot `s`.
+    LoadLocalElemL(Name, u32),
+    /// Stack `[value]`: `StoreLocalElem(base, 1, false)` whose index is local slot `s`.
+    StoreLocalElemL(Name, u32),
     /// Pop `n` index values and push `base` + indexes joined by `_`.
     BuildName(Name, u32),
     /// Stack `[obj]` → field value.

@@ -324,6 +324,35 @@ impl<'a> FunctionCompiler<'a> {
                 }
                 None
             }
+            // `$s[%i]` / `%a[%i]` read: the index straight from its local.
+            Op::LoadGlobalElem(b, 1) | Op::LoadLocalElem(b, 1) if tail(1) => match self.code[n - 1] {
+                Op::LoadLocal(s) => {
+                    let fused = if matches!(op, Op::LoadGlobalElem(..)) {
+                        Op::LoadGlobalElemL(b, s)
+                    } else {
+                        Op::LoadLocalElemL(b, s)
+                    };
+                    Some(self.replace_tail(1, fused))
+                }
+                _ => None,
+            },
+            // `$s[%i] = v` / `%a[%i] = v` with `v` one pure push: the push, then a store whose
+            // index is read from its local (the local read moved after the push, which cannot
+            // change it).
+            Op::StoreGlobalElem(b, 1, false) | Op::StoreLocalElem(b, 1, false) if tail(2) => {
+                match (self.code[n - 2], self.code[n - 1]) {
+                    (Op::LoadLocal(s), p) if pure_push(p) => {
+                        self.replace_tail(2, p);
+                        let fused = if matches!(op, Op::StoreGlobalElem(..)) {
+                            Op::StoreGlobalElemL(b, s)
+                        } else {
+                            Op::StoreLocalElemL(b, s)
+                        };
+                        Some(self.emit_raw(fused))
+                    }
+                    _ => None,
+                }
+            }
             Op::Return if tail(1) => match self.code[n - 1] {
                 Op::LoadLocal(s) => Some(self.replace_tail(1, Op::ReturnLocal(s))),
                 _ => None,
@@ -1133,6 +1162,10 @@ fn fusible(op: Op) -> bool {
             | Op::Shr
             | Op::Return
             | Op::StoreLocal(_, false)
+            | Op::LoadGlobalElem(_, 1)
+            | Op::LoadLocalElem(_, 1)
+            | Op::StoreGlobalElem(_, 1, false)
+            | Op::StoreLocalElem(_, 1, false)
     )
 }
 

@@ -366,6 +366,38 @@ pub(crate) fn run(
                     }
                     elems.set(b, i, v);
                 }
+                Op::LoadGlobalElemL(b, s) => {
+                    let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    vm.stack.push(elems.get(b, i));
+                }
+                Op::StoreGlobalElemL(b, s) => {
+                    let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    let v = vm.stack.pop().unwrap_or_default();
+                    elems.set(b, i, v);
+                }
+                Op::LoadLocalElemL(b, s) if !running.toplevel && !running.elem_slots => {
+                    let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    let v = match vm.frames.last().and_then(|f| f.dyn_locals.as_deref()) {
+                        Some(d) => d.elems.get(b, i),
+                        None => Value::Empty,
+                    };
+                    vm.stack.push(v);
+                }
+                Op::StoreLocalElemL(b, s) if !running.toplevel && !running.elem_slots => {
+                    let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    let v = vm.stack.pop().unwrap_or_default();
+                    if let Some(f) = vm.frames.last_mut() {
+                        f.dyn_locals.get_or_insert_with(Default::default).elems.set(b, i, v);
+                    }
+                }
                 Op::LoadLocalElem(b, 1) if !running.toplevel && !running.elem_slots => {
                     let Some(top) = vm.stack.last_mut() else { stop!(Stop::Op, p - 1) };
                     let Some(i) = direct_index(top) else { stop!(Stop::Op, p - 1) };
@@ -498,6 +530,8 @@ pub(crate) fn run(
                 | Op::StoreGlobalElem(..)
                 | Op::LoadLocalElem(..)
                 | Op::StoreLocalElem(..)
+                | Op::LoadLocalElemL(..)
+                | Op::StoreLocalElemL(..)
                 | Op::LoadFieldDyn
                 | Op::StoreFieldDyn(_)
                 | Op::AppendLocal(..)

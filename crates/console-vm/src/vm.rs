@@ -576,6 +576,37 @@ impl Console {
                         Err(t) => self.set_global_by_text(&t, v),
                     }
                 }
+                // The forms with the index in a local: the index pushed, then as above.
+                Op::LoadGlobalElemL(b, s) => {
+                    self.vm.stack.push_copy(base + s as usize);
+                    let v = match self.elem_key(b, 1) {
+                        Ok((b, i)) => self.elems.get(b, i),
+                        Err(t) => self.global_by_text(&t),
+                    };
+                    self.vm.stack.push(v);
+                }
+                Op::StoreGlobalElemL(b, s) => {
+                    let v = self.pop();
+                    self.vm.stack.push_copy(base + s as usize);
+                    match self.elem_key(b, 1) {
+                        Ok((b, i)) => self.elems.set(b, i, v),
+                        Err(t) => self.set_global_by_text(&t, v),
+                    }
+                }
+                Op::LoadLocalElemL(b, s) => {
+                    save_pc!();
+                    self.vm.stack.push_copy(base + s as usize);
+                    let key = self.elem_key(b, 1);
+                    let v = self.load_local_elem(key);
+                    self.vm.stack.push(v);
+                }
+                Op::StoreLocalElemL(b, s) => {
+                    save_pc!();
+                    let v = self.pop();
+                    self.vm.stack.push_copy(base + s as usize);
+                    let key = self.elem_key(b, 1);
+                    self.store_local_elem(key, v);
+                }
                 Op::LoadLocalElem(b, k) => {
                     save_pc!();
                     let key = self.elem_key(b, k);

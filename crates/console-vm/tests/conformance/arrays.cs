@@ -93,3 +93,25 @@ function fa(%o)
 }
 echo(fa(FA.getId()));
 echo(fa(FA));
+// An index held in a local (fused forms), of every kind.
+function fl()
+{
+   %k = "x";
+   $fl[%k] = "sx";
+   %r = $flx;
+   %k = -2;
+   $fl[%k] = "neg";
+   %r = %r SPC $fl["-2"];
+   %k = 7;
+   $fl[%k] = "seven";
+   %r = %r SPC $fl[%k] SPC $fl7;
+   %k = "7";
+   %r = %r SPC $fl[%k];
+   %a[%k] = "loc";
+   %r = %r SPC %a[7];
+   %k = "y";
+   %a[%k] = "ly";
+   %r = %r SPC %a["y"] SPC %a[%k];
+   return %r;
+}
+echo(fl());
