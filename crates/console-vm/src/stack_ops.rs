@@ -10,6 +10,7 @@
 
 use crate::bytecode::{Arith, Callable, FuncDef, GLOBAL_NS, MAX_ARGS, Op, Resolved};
 use crate::elements::{ElemStore, direct_index};
+use crate::intern::Name;
 use crate::object::{ObjectStore, field_of, number_id};
 use crate::stack::VmState;
 use crate::value::Value;
@@ -35,6 +36,8 @@ pub(crate) struct Data<'a> {
     pub(crate) objects: &'a mut ObjectStore,
     /// `(base, i)` → the name `base` + `i` (`%obj.v[%i]` is the field named so).
     pub(crate) elem_names: &'a crate::elements::ElemNames,
+    /// Row bases of two-index arrays made so far: `(base, r)` → the name `base` + `r` + `_`.
+    pub(crate) rows: &'a hashbrown::HashMap<(Name, u32), Name, crate::intern::FastBuild>,
 }
 
 /// What the loop needs to know of the console, fixed for one call.
@@ -63,7 +66,7 @@ pub(crate) fn run(
     cx: &Ctx,
     data: Data<'_>,
 ) -> (Stop, usize, usize) {
-    let Data { elems, objects, elem_names } = data;
+    let Data { elems, objects, elem_names, rows } = data;
     // The frame's base, the pc and the budget are kept in locals (registers) while the loop
     // runs and handed back when it stops. When a breakpoint waits to be re-armed the budget
     // stays in `vm.budget_left` and the local one is 0, so the first backward jump takes the
@@ -365,6 +368,35 @@ pub(crate) fn run(
                         vm.stack.push(v.clone());
                     }
                     elems.set(b, i, v);
+                }
+                // `$a[%i, %j]`: the row's base made once (by the interpreter), then an element.
+                Op::LoadGlobalElem(b, 2) => {
+                    let at = vm.stack.len().wrapping_sub(2);
+                    let (Some(r), Some(j)) = (
+                        vm.stack.get(at).and_then(direct_index),
+                        vm.stack.get(at + 1).and_then(direct_index),
+                    ) else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    let Some(&row) = rows.get(&(b, r)) else { stop!(Stop::Op, p - 1) };
+                    vm.stack.truncate(at);
+                    vm.stack.push(elems.get(row, j));
+                }
+                Op::StoreGlobalElem(b, 2, keep) => {
+                    let at = vm.stack.len().wrapping_sub(3);
+                    let (Some(r), Some(j)) = (
+                        vm.stack.get(at).and_then(direct_index),
+                        vm.stack.get(at + 1).and_then(direct_index),
+                    ) else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    let Some(&row) = rows.get(&(b, r)) else { stop!(Stop::Op, p - 1) };
+                    let v = vm.stack.pop().unwrap_or_default();
+                    vm.stack.truncate(at);
+                    if keep {
+                        vm.stack.push(v.clone());
+                    }
+                    elems.set(row, j, v);
                 }
                 Op::LoadGlobalElemL(b, s) => {
                     let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {

@@ -474,6 +474,7 @@ impl Console {
                 elems: &mut self.elems,
                 objects: &mut self.objects,
                 elem_names: &self.elem_names,
+                rows: &self.rows,
             };
             let (stop, at, fb) = stack_ops::run(&mut self.vm, &mut func, pc, base, &cx, data);
             (pc, base) = (at, fb);
