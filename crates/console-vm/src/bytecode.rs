@@ -348,6 +348,40 @@ pub enum Op {
     IntSI(IntOp, i32),
     /// Pop `v`; jump to the last operand when `(v cmp k) == when`.
     JumpCmpSI(Cmp, bool, i32, u32),
+    /// Jump to `t` when `((local_a io local_b) c k) == when`: `if (%n % %d == 0)`.
+    JumpIntLLI {
+        /// The integer operator.
+        io: IntOp,
+        /// Its left local.
+        a: u16,
+        /// Its right local.
+        b: u16,
+        /// The comparison.
+        c: Cmp,
+        /// Jump when the comparison gives this.
+        when: bool,
+        /// The literal compared with.
+        k: i16,
+        /// Target.
+        t: u32,
+    },
+    /// Jump to `t` when `((local_a ar local_b) c local_x) == when`: `%d * %d <= %n`.
+    JumpCmpAL {
+        /// The arithmetic operator.
+        ar: Arith,
+        /// Its left local.
+        a: u16,
+        /// Its right local.
+        b: u16,
+        /// The local compared with.
+        x: u16,
+        /// The comparison.
+        c: Cmp,
+        /// Jump when the comparison gives this.
+        when: bool,
+        /// Target.
+        t: u32,
+    },
     /// Jump to the last operand when `(local $= consts[k]) == when` (text, ignoring case).
     JumpStrLK(u32, u32, bool, u32),
     /// Call a global function with `argc` arguments on the stack.

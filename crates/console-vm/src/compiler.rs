@@ -237,7 +237,18 @@ impl<'a> FunctionCompiler<'a> {
                     return Some(self.replace_tail(4, fused));
                 }
                 if tail(3) {
+                    let u16s = |a: u32, b: u32| Some((u16::try_from(a).ok()?, u16::try_from(b).ok()?));
                     match (self.code[n - 3], self.code[n - 2]) {
+                        (Op::IntLL(io, a, b), Op::Int(k))
+                            if let (Some((a, b)), Ok(k)) = (u16s(a, b), i16::try_from(k)) =>
+                        {
+                            return Some(self.replace_tail(3, Op::JumpIntLLI { io, a, b, c, when, k, t }));
+                        }
+                        (Op::ArithLL(ar, a, b), Op::LoadLocal(x))
+                            if let (Some((a, b)), Ok(x)) = (u16s(a, b), u16::try_from(x)) =>
+                        {
+                            return Some(self.replace_tail(3, Op::JumpCmpAL { ar, a, b, x, c, when, t }));
+                        }
                         (Op::LoadLocal(a), Op::Int(k)) if small(k).is_some() => {
                             let k = small(k)?;
                             return Some(self.replace_tail(3, Op::JumpCmpLI(c, when, a, k, t)));
@@ -403,6 +414,8 @@ impl<'a> FunctionCompiler<'a> {
             | Op::JumpCmpLI(_, _, _, _, t)
             | Op::JumpCmpSI(_, _, _, t)
             | Op::JumpStrLK(_, _, _, t)
+            | Op::JumpIntLLI { t, .. }
+            | Op::JumpCmpAL { t, .. }
             | Op::JumpCmpLL(_, _, _, _, t) => *t = target,
             _ => {}
         }

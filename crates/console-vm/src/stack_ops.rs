@@ -484,6 +484,18 @@ pub(crate) fn run(
                         jump_to!(t);
                     }
                 }
+                Op::JumpIntLLI { io, a, b, c, when, k, t } => {
+                    let r = io.apply(local_i!(a), local_i!(b));
+                    if c.test(f64::from(r), f64::from(k)) == when {
+                        jump_to!(t);
+                    }
+                }
+                Op::JumpCmpAL { ar, a, b, x, c, when, t } => {
+                    let r = ar.apply(local!(a), local!(b));
+                    if c.test(r, local!(x)) == when {
+                        jump_to!(t);
+                    }
+                }
                 Op::JumpStrLK(a, k, when, t) => {
                     let eq = match (vm.stack.get(fb + a as usize), running.consts.get(k as usize)) {
                         (Some(x), Some(y)) => text_eq(x, y),
