@@ -144,7 +144,7 @@ pub struct Console {
     /// Global array elements (`$s[%i]`; names ending in digits, see `elements`).
     pub(crate) elems: crate::elements::ElemStore,
     /// Row bases of two-index arrays: `(base, r)` → the name `base` + `r` + `_`.
-    pub(crate) rows: hashbrown::HashMap<(Name, u32), Name, crate::intern::FastBuild>,
+    pub(crate) rows: crate::stack_ops::Rows,
     /// Names of indexed fields: `(base, i)` → the name `base` + `i`.
     pub(crate) elem_names: crate::elements::ElemNames,
     /// Namespaces, functions and packages.

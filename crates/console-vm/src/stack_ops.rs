@@ -9,7 +9,7 @@
 //! every arithmetic step; in a small function they stay in registers (docs/PERFORMANCE.md).
 
 use crate::bytecode::{Arith, Callable, FuncDef, GLOBAL_NS, MAX_ARGS, Op, Resolved};
-use crate::elements::{ElemStore, direct_index};
+use crate::elements::{ElemNames, ElemStore, direct_index};
 use crate::intern::Name;
 use crate::object::{ObjectStore, field_of, number_id};
 use crate::stack::VmState;
@@ -35,10 +35,13 @@ pub(crate) struct Data<'a> {
     pub(crate) elems: &'a mut ElemStore,
     pub(crate) objects: &'a mut ObjectStore,
     /// `(base, i)` → the name `base` + `i` (`%obj.v[%i]` is the field named so).
-    pub(crate) elem_names: &'a crate::elements::ElemNames,
+    pub(crate) elem_names: &'a ElemNames,
     /// Row bases of two-index arrays made so far: `(base, r)` → the name `base` + `r` + `_`.
-    pub(crate) rows: &'a hashbrown::HashMap<(Name, u32), Name, crate::intern::FastBuild>,
+    pub(crate) rows: &'a Rows,
 }
+
+/// Row bases of two-index arrays: `(base, r)` → the name `base` + `r` + `_`.
+pub(crate) type Rows = hashbrown::HashMap<(Name, u32), Name, crate::intern::FastBuild>;
 
 /// What the loop needs to know of the console, fixed for one call.
 pub(crate) struct Ctx {
@@ -305,53 +308,37 @@ pub(crate) fn run(
                     let r = ar.apply(local!(a), f64::from(k));
                     vm.stack.set_f64(fb + d as usize, r);
                 }
-                // ---- fields of an object named by its id (names and paths are the interpreter's) ----
+                // ---- fields of an object named by its id (names and paths are the interpreter's),
+                // and `$a[%i, %j]`: out of line, so the loop's registers stay on its hot arms ----
                 Op::LoadField(n) => {
-                    let Some(top) = vm.stack.last_mut() else { stop!(Stop::Op, p - 1) };
-                    let Some(o) = number_id(top).and_then(|id| objects.get(id)) else {
-                        stop!(Stop::Op, p - 1)
-                    };
-                    *top = field_of(&objects.classes, o, n);
-                }
-                Op::StoreField(n, keep) => {
-                    let at = vm.stack.len().wrapping_sub(2);
-                    let Some(id) = vm.stack.get(at).and_then(number_id) else { stop!(Stop::Op, p - 1) };
-                    let v = vm.stack.pop().unwrap_or_default();
-                    let kept = if keep { Some(v.clone()) } else { None };
-                    if let Err(v) = objects.try_set_field(id, n, v) {
-                        vm.stack.push(v);
+                    if !load_field(vm, objects, n) {
                         stop!(Stop::Op, p - 1)
                     }
-                    vm.stack.truncate(at);
-                    if let Some(k) = kept {
-                        vm.stack.push(k);
+                }
+                Op::StoreField(n, keep) => {
+                    if !store_field(vm, objects, n, keep) {
+                        stop!(Stop::Op, p - 1)
                     }
                 }
                 Op::LoadFieldElem(b) => {
-                    let at = vm.stack.len().wrapping_sub(2);
-                    let Some(i) = vm.stack.get(at + 1).and_then(direct_index) else { stop!(Stop::Op, p - 1) };
-                    let Some(n) = elem_names.get(b, i) else { stop!(Stop::Op, p - 1) };
-                    let Some(o) = vm.stack.get(at).and_then(number_id).and_then(|id| objects.get(id)) else {
+                    if !load_field_elem(vm, objects, elem_names, b) {
                         stop!(Stop::Op, p - 1)
-                    };
-                    let v = field_of(&objects.classes, o, n);
-                    vm.stack.truncate(at);
-                    vm.stack.push(v);
+                    }
                 }
                 Op::StoreFieldElem(b, keep) => {
-                    let at = vm.stack.len().wrapping_sub(3);
-                    let Some(i) = vm.stack.get(at + 1).and_then(direct_index) else { stop!(Stop::Op, p - 1) };
-                    let Some(n) = elem_names.get(b, i) else { stop!(Stop::Op, p - 1) };
-                    let Some(id) = vm.stack.get(at).and_then(number_id).filter(|&id| objects.contains(id))
-                    else {
+                    if !store_field_elem(vm, objects, elem_names, b, keep) {
                         stop!(Stop::Op, p - 1)
-                    };
-                    let v = vm.stack.pop().unwrap_or_default();
-                    vm.stack.truncate(at);
-                    if keep {
-                        vm.stack.push(v.clone());
                     }
-                    objects.set_field(id, n, v);
+                }
+                Op::LoadGlobalElem(b, 2) => {
+                    if !load_elem2(vm, elems, rows, b) {
+                        stop!(Stop::Op, p - 1)
+                    }
+                }
+                Op::StoreGlobalElem(b, 2, keep) => {
+                    if !store_elem2(vm, elems, rows, b, keep) {
+                        stop!(Stop::Op, p - 1)
+                    }
                 }
                 // ---- array elements by a number (text indexes are the interpreter's) ----
                 Op::LoadGlobalElem(b, 1) => {
@@ -368,35 +355,6 @@ pub(crate) fn run(
                         vm.stack.push(v.clone());
                     }
                     elems.set(b, i, v);
-                }
-                // `$a[%i, %j]`: the row's base made once (by the interpreter), then an element.
-                Op::LoadGlobalElem(b, 2) => {
-                    let at = vm.stack.len().wrapping_sub(2);
-                    let (Some(r), Some(j)) = (
-                        vm.stack.get(at).and_then(direct_index),
-                        vm.stack.get(at + 1).and_then(direct_index),
-                    ) else {
-                        stop!(Stop::Op, p - 1)
-                    };
-                    let Some(&row) = rows.get(&(b, r)) else { stop!(Stop::Op, p - 1) };
-                    vm.stack.truncate(at);
-                    vm.stack.push(elems.get(row, j));
-                }
-                Op::StoreGlobalElem(b, 2, keep) => {
-                    let at = vm.stack.len().wrapping_sub(3);
-                    let (Some(r), Some(j)) = (
-                        vm.stack.get(at).and_then(direct_index),
-                        vm.stack.get(at + 1).and_then(direct_index),
-                    ) else {
-                        stop!(Stop::Op, p - 1)
-                    };
-                    let Some(&row) = rows.get(&(b, r)) else { stop!(Stop::Op, p - 1) };
-                    let v = vm.stack.pop().unwrap_or_default();
-                    vm.stack.truncate(at);
-                    if keep {
-                        vm.stack.push(v.clone());
-                    }
-                    elems.set(row, j, v);
                 }
                 Op::LoadGlobalElemL(b, s) => {
                     let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
@@ -599,6 +557,104 @@ pub(crate) fn run(
         };
         *func = next;
     }
+}
+
+/// `LoadField` on an object named by its id; false (nothing changed) otherwise.
+#[inline(never)]
+fn load_field(vm: &mut VmState, objects: &ObjectStore, n: Name) -> bool {
+    let Some(top) = vm.stack.last_mut() else { return false };
+    let Some(o) = number_id(top).and_then(|id| objects.get(id)) else { return false };
+    *top = field_of(&objects.classes, o, n);
+    true
+}
+
+/// `StoreField` on an object named by its id; false (nothing changed) otherwise.
+#[inline(never)]
+fn store_field(vm: &mut VmState, objects: &mut ObjectStore, n: Name, keep: bool) -> bool {
+    let at = vm.stack.len().wrapping_sub(2);
+    let Some(id) = vm.stack.get(at).and_then(number_id) else { return false };
+    let v = vm.stack.pop().unwrap_or_default();
+    let kept = if keep { Some(v.clone()) } else { None };
+    if let Err(v) = objects.try_set_field(id, n, v) {
+        vm.stack.push(v);
+        return false;
+    }
+    vm.stack.truncate(at);
+    if let Some(k) = kept {
+        vm.stack.push(k);
+    }
+    true
+}
+
+/// `LoadFieldElem` on an object named by its id, a numeric index whose name was made.
+#[inline(never)]
+fn load_field_elem(vm: &mut VmState, objects: &ObjectStore, names: &ElemNames, b: Name) -> bool {
+    let at = vm.stack.len().wrapping_sub(2);
+    let Some(i) = vm.stack.get(at + 1).and_then(direct_index) else { return false };
+    let Some(n) = names.get(b, i) else { return false };
+    let Some(o) = vm.stack.get(at).and_then(number_id).and_then(|id| objects.get(id)) else { return false };
+    let v = field_of(&objects.classes, o, n);
+    vm.stack.truncate(at);
+    vm.stack.push(v);
+    true
+}
+
+/// `StoreFieldElem` (see [`load_field_elem`]).
+#[inline(never)]
+fn store_field_elem(
+    vm: &mut VmState,
+    objects: &mut ObjectStore,
+    names: &ElemNames,
+    b: Name,
+    keep: bool,
+) -> bool {
+    let at = vm.stack.len().wrapping_sub(3);
+    let Some(i) = vm.stack.get(at + 1).and_then(direct_index) else { return false };
+    let Some(n) = names.get(b, i) else { return false };
+    let Some(id) = vm.stack.get(at).and_then(number_id).filter(|&id| objects.contains(id)) else {
+        return false;
+    };
+    let v = vm.stack.pop().unwrap_or_default();
+    vm.stack.truncate(at);
+    if keep {
+        vm.stack.push(v.clone());
+    }
+    objects.set_field(id, n, v);
+    true
+}
+
+/// `$a[%i, %j]` read with numeric indexes whose row was made (by the interpreter).
+#[inline(never)]
+fn load_elem2(vm: &mut VmState, elems: &ElemStore, rows: &Rows, b: Name) -> bool {
+    let at = vm.stack.len().wrapping_sub(2);
+    let (Some(r), Some(j)) =
+        (vm.stack.get(at).and_then(direct_index), vm.stack.get(at + 1).and_then(direct_index))
+    else {
+        return false;
+    };
+    let Some(&row) = rows.get(&(b, r)) else { return false };
+    vm.stack.truncate(at);
+    vm.stack.push(elems.get(row, j));
+    true
+}
+
+/// `$a[%i, %j] = v` (see [`load_elem2`]).
+#[inline(never)]
+fn store_elem2(vm: &mut VmState, elems: &mut ElemStore, rows: &Rows, b: Name, keep: bool) -> bool {
+    let at = vm.stack.len().wrapping_sub(3);
+    let (Some(r), Some(j)) =
+        (vm.stack.get(at).and_then(direct_index), vm.stack.get(at + 1).and_then(direct_index))
+    else {
+        return false;
+    };
+    let Some(&row) = rows.get(&(b, r)) else { return false };
+    let v = vm.stack.pop().unwrap_or_default();
+    vm.stack.truncate(at);
+    if keep {
+        vm.stack.push(v.clone());
+    }
+    elems.set(row, j, v);
+    true
 }
 
 /// `a $= b`: the texts equal ignoring ASCII case (the same string is equal at once).
