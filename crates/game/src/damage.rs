@@ -226,6 +226,38 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
         ("getState", 2, 2, "getState() - the damage state: Enabled, Disabled or Destroyed", |c, sh, a| {
             with_obj(c, sh, a, "getState", |g| Value::from(g.damage_state.name())).unwrap_or(Value::Empty)
         }),
+        (
+            "setDamageState",
+            3,
+            3,
+            "setDamageState(state) - Enabled, Disabled or Destroyed, with its callbacks",
+            |c, sh, a| {
+                let Some(scene) = crate::handles::scene_of(c, sh, a, "setDamageState") else {
+                    return Value::from(false);
+                };
+                let to = match a.str(1).to_ascii_lowercase().as_str() {
+                    "enabled" => DamageState::Enabled,
+                    "disabled" => DamageState::Disabled,
+                    "destroyed" => DamageState::Destroyed,
+                    other => {
+                        c.error(&format!(
+                            "setDamageState: \"{other}\" is not Enabled, Disabled or Destroyed"
+                        ));
+                        return Value::from(false);
+                    }
+                };
+                let Some((before, data, console)) = sh.borrow_mut().objects.get_mut(&scene).map(|g| {
+                    let before = g.damage_state;
+                    g.damage_state = to;
+                    (before, g.datablock, g.console)
+                }) else {
+                    return Value::from(false);
+                };
+                crate::placement::place(sh, scene);
+                damage_state_callbacks(c, sh, data, console, before, to);
+                Value::from(true)
+            },
+        ),
         ("getDamageState", 2, 2, "getDamageState() - Enabled, Disabled or Destroyed", |c, sh, a| {
             with_obj(c, sh, a, "getDamageState", |g| Value::from(g.damage_state.name()))
                 .unwrap_or(Value::Empty)

@@ -154,6 +154,14 @@ fn damage_levels_states_repair_and_energy_as_v12() {
     assert_eq!(num(&mut con, "return $g.getEnergyLevel();"), 12.0);
     eval(&mut con, "$g.setEnergyLevel(999);");
     assert_eq!(num(&mut con, "return $g.getEnergyPercent();"), 1.0);
+    // A state set by script calls its callbacks too.
+    out.clear();
+    eval(
+        &mut con,
+        "$g.setDamageState(Destroyed); $g.setDamageState(\"Enabled\"); $g.setDamageState(Broken);",
+    );
+    assert_eq!(out.stdout(), "disabled from Enabled\ndestroyed from Disabled\nenabled from Destroyed\n");
+    assert!(out.stderr().contains("\"broken\" is not Enabled, Disabled or Destroyed"), "{}", out.stderr());
     // Junk is a console error and changes nothing.
     eval(&mut con, "$g.setDamageLevel(\"junk\");");
     assert!(out.stderr().contains("setDamageLevel: \"junk\" is not a number"), "{}", out.stderr());
