@@ -89,8 +89,9 @@ pub(crate) fn direct_index(v: &Value) -> Option<u32> {
     }
 }
 
-/// Indexes below this may grow the dense part (a larger one goes to the sparse map unless
-/// the dense part is already near it).
+/// An index at most this far past the dense part's end grows it; a larger one goes to the
+/// sparse map. Growth follows writes one by one (a script cannot make a huge list with a few
+/// far writes: `$a[63]`, `$a[127]`, `$a[255]`, ... stay in the map).
 const DENSE_SLACK: usize = 64;
 
 /// The elements of one base: a dense part for small indexes filled from 0 and a map for
@@ -132,7 +133,7 @@ impl ElemSet {
     #[inline(never)]
     fn set_other(&mut self, i: usize, v: Value) {
         let len = self.dense.len();
-        if i < len.saturating_mul(2).max(DENSE_SLACK) {
+        if i < len + DENSE_SLACK {
             if v.is_empty() && !self.sparse.contains_key(&(i as u32)) {
                 return;
             }
@@ -272,12 +273,17 @@ impl ElemNames {
         self.by_base.get(&base)?.get(i as usize).copied().flatten()
     }
 
-    /// Remembers `name` for `(base, i)` (indexes past [`MAX_NAMED_INDEX`] are not kept).
+    /// Remembers `name` for `(base, i)`. Only near the list's end (as [`ElemSet`] grows) and
+    /// below [`MAX_NAMED_INDEX`]: a far index is not kept, so one access cannot make a long
+    /// list.
     pub(crate) fn insert(&mut self, base: Name, i: u32, name: Name) {
         if i >= MAX_NAMED_INDEX {
             return;
         }
         let list = self.by_base.entry(base).or_default();
+        if i as usize >= list.len() + DENSE_SLACK {
+            return;
+        }
         if list.len() <= i as usize {
             list.resize(i as usize + 1, None);
         }
@@ -335,6 +341,32 @@ mod tests {
         assert_eq!(direct_index(&Value::from("0")), Some(0));
         assert_eq!(direct_index(&Value::from("70")), Some(70));
         assert_eq!(direct_index(&Value::from("7a")), None);
+    }
+
+    #[test]
+    fn far_writes_stay_sparse() {
+        // Doubling indexes must not double the dense list each time (memory from a script).
+        let mut s = ElemSet::default();
+        let mut i = 63u32;
+        while i < 1 << 29 {
+            s.set(i, Value::Int(1));
+            i = i * 2 + 1;
+        }
+        assert!(s.dense.len() <= 2 * DENSE_SLACK, "dense part grew to {}", s.dense.len());
+        assert_eq!(s.get(1023).to_string(), "1");
+        // Filling from 0 up grows the dense part and takes over what the map held.
+        for k in 0..2000 {
+            s.set(k, Value::Int(2));
+        }
+        assert!(s.dense.len() >= 2000);
+        assert_eq!(s.get(1023).to_string(), "2");
+        assert_eq!(s.get(2047).to_string(), "1");
+        let mut n = ElemNames::default();
+        n.insert(Name(1), 999_999, Name(7));
+        assert_eq!(n.get(Name(1), 999_999), None);
+        n.insert(Name(1), 3, Name(8));
+        assert_eq!(n.get(Name(1), 3), Some(Name(8)));
+        assert!(n.by_base[&Name(1)].len() <= 4);
     }
 
     #[test]
