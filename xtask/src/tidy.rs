@@ -267,3 +267,32 @@ fn every_library_crate_has_its_package_metadata() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// Every crate's README starts with how to depend on that crate alone, and (but for the
+/// engine layer, whose example is the example game) shows it working in a Rust example that
+/// runs as a doctest (the README is the crate's documentation).
+#[test]
+fn every_readme_says_how_to_use_its_crate_alone() {
+    let root = root();
+    let mut bad = Vec::new();
+    for dir in crate_dirs() {
+        let base = root.join("crates").join(&dir);
+        let readme = std::fs::read_to_string(base.join("README.md")).unwrap_or_default();
+        let name = format!("v12-{dir}");
+        let head: String = readme.lines().take(12).collect::<Vec<_>>().join("\n");
+        if !head.contains("Use this crate alone") || !head.contains(&format!("{name} = {{ path")) {
+            bad.push(format!("crates/{dir}/README.md: does not start with how to depend on {name} alone"));
+        }
+        if dir == "game" {
+            continue;
+        }
+        let lib = std::fs::read_to_string(base.join("src/lib.rs")).unwrap_or_default();
+        if !lib.contains("include_str!(\"../README.md\")") {
+            bad.push(format!("crates/{dir}/src/lib.rs: the README is not the crate's documentation"));
+        }
+        if !readme.lines().any(|l| l.trim() == "```rust") {
+            bad.push(format!("crates/{dir}/README.md: no Rust example (a doctest)"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

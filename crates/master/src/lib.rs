@@ -1,3 +1,5 @@
+#![doc = include_str!("../README.md")]
+//!
 //! The server directory of V12: Tribes 2 players found games through a master server and
 //! a server browser. This crate holds every part of that path, sans-IO (time and bytes in,
 //! datagrams out), plus a small UDP driver:
