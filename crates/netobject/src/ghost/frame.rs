@@ -38,12 +38,10 @@ impl FrameObject {
     pub(crate) fn has_dependencies(&self) -> bool {
         self.flags & HAS_DEPENDENCIES != 0
     }
-    /// Distance from `center`, or `None` for an object without a position.
-    pub(crate) fn distance(&self, center: Point3) -> Option<f32> {
-        (self.flags & HAS_POSITION != 0).then(|| {
-            let d = sub(self.position, center);
-            dot(d, d).sqrt()
-        })
+    /// True when the object has a position within `radius` of `center`.
+    pub(crate) fn within(&self, center: Point3, radius: f32) -> bool {
+        let d = sub(self.position, center);
+        self.flags & HAS_POSITION != 0 && radius >= 0.0 && dot(d, d) <= radius * radius
     }
 }
 

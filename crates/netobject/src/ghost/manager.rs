@@ -422,7 +422,7 @@ impl GhostManager {
                 continue;
             }
             let o = frame.object(i);
-            if o.distance(center).is_some_and(|d| d <= outer) {
+            if o.within(center, outer) {
                 if o.has_dependencies() {
                     deferred.push(slot.object);
                 } else {

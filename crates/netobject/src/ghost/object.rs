@@ -223,8 +223,15 @@ impl PriorityTerms {
     /// is then below [`weights::NEAR`] - 1, under that of anything inside a ring.
     pub fn outside_near_ring(&self, q: &PreparedQuery) -> bool {
         let Some(p) = self.position else { return false };
-        let inside = length(sub(p, q.position)) <= q.visible_distance * self.near_ring;
-        self.near_ring > 0.0 && !inside
+        let d = sub(p, q.position);
+        self.near_ring > 0.0 && !self.in_ring(dot(d, d), q)
+    }
+
+    /// Inside the near ring, at squared distance `d2` from the camera (no square root: the
+    /// test [`Self::outside_near_ring`] makes for every far candidate of every packet).
+    fn in_ring(&self, d2: f32, q: &PreparedQuery) -> bool {
+        let ring = q.visible_distance * self.near_ring;
+        self.near_ring > 0.0 && ring >= 0.0 && d2 <= ring * ring
     }
 
     /// The update priority of an object with these terms for the camera `q`, after `skips`
@@ -236,7 +243,8 @@ impl PriorityTerms {
             return 1.0 + skip_term;
         };
         let d = sub(p, q.position);
-        let dist = length(d);
+        let d2 = dot(d, d);
+        let dist = d2.sqrt();
         let has_view = q.view != [0.0; 3];
         let speed = match self.velocity {
             Some(v) if has_view => {
@@ -248,7 +256,7 @@ impl PriorityTerms {
             None => 0.0,
         };
         let ring = q.visible_distance * self.near_ring;
-        if self.near_ring > 0.0 && dist <= ring {
+        if self.in_ring(d2, q) {
             let near = if ring > 0.0 { 1.0 - dist / ring } else { 1.0 };
             let p = weights::NEAR + weights::NEAR_DISTANCE * near + weights::SPEED * speed + skip_term;
             return if p.is_finite() { p } else { weights::NEAR + skip_term };
