@@ -29,8 +29,9 @@ fn the_player_has_its_skeleton_details_and_sequences() {
     assert_eq!(p.triangles_at(Some(32)), 6 * 12);
     assert_eq!(p.triangles_at(Some(8)), 12);
     let names: Vec<&str> = p.sequences.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(names, ["idle", "run", "jump"]);
+    assert_eq!(names, ["idle", "run", "jump", "fire"]);
     assert!(p.sequences[0].cyclic && p.sequences[1].cyclic && !p.sequences[2].cyclic);
+    assert!(!p.sequences[3].cyclic, "the fire sequence plays once");
     assert!((p.sequences[1].duration - 0.6).abs() < 1e-5);
     assert!(p.radius > 0.8 && p.radius < 1.2, "radius {}", p.radius);
 }
