@@ -122,8 +122,6 @@ pub(crate) fn tick(sh: &mut Shared) -> Vec<(u32, f32)> {
     repaired
 }
 
-type Method = fn(&mut Console, &Rc<RefCell<Shared>>, &CallArgs<'_>) -> Value;
-
 /// The game object behind `a.this` on the server, with `f` applied; `None` (and a console
 /// error naming the method) for anything else.
 fn with_obj<T>(
@@ -150,7 +148,7 @@ fn number(c: &mut Console, a: &CallArgs<'_>, i: usize, method: &str) -> Option<f
 }
 
 pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
-    let methods: &[(&str, u32, u32, &str, Method)] = &[
+    let methods: &[(&str, u32, u32, &str, crate::handles::Method)] = &[
         ("getDamageLevel", 2, 2, "getDamageLevel() - 0 (unhurt) to maxDamage", |c, sh, a| {
             if let Some(g) = a.this.and_then(|id| c.object_data::<crate::state::GhostState>(id)) {
                 return Value::Float(f64::from(100 - g.health.min(100)) / 100.0);
@@ -303,8 +301,5 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
             Value::from(true)
         }),
     ];
-    for &(name, min, max, usage, f) in methods {
-        let sh = shared.clone();
-        con.register_method("ShapeBase", name, min, max, usage, move |c, a| f(c, &sh, a));
-    }
+    crate::handles::register_all(con, shared, "ShapeBase", methods);
 }

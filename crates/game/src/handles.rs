@@ -6,7 +6,7 @@ use crate::state::{GhostState, Shared};
 use glam::Vec3;
 use std::cell::RefCell;
 use std::rc::Rc;
-use v12_console_vm::{CallArgs, Console};
+use v12_console_vm::{CallArgs, Console, Value};
 
 /// `"x y z"` as V12 reads it (the mission's `vec3`: junk and missing words are 0), with
 /// non-finite values 0 too, so no script can put an infinity into the simulation.
@@ -32,4 +32,21 @@ pub(crate) fn scene_of(
         }
     }
     scene
+}
+
+/// A script method of the game classes: the console, the shared game state, the arguments.
+pub(crate) type Method = fn(&mut Console, &Rc<RefCell<Shared>>, &CallArgs<'_>) -> Value;
+
+/// Registers `methods` (name, least and most arguments, usage, body) on console class `class`,
+/// each holding the shared game state.
+pub(crate) fn register_all(
+    con: &mut Console,
+    shared: &Rc<RefCell<Shared>>,
+    class: &str,
+    methods: &[(&str, u32, u32, &str, Method)],
+) {
+    for &(name, min, max, usage, f) in methods {
+        let sh = shared.clone();
+        con.register_method(class, name, min, max, usage, move |c, a| f(c, &sh, a));
+    }
 }

@@ -180,8 +180,6 @@ pub(crate) fn follow(s: &mut Shared) {
     }
 }
 
-type Method = fn(&mut Console, &Rc<RefCell<Shared>>, &CallArgs<'_>) -> Value;
-
 /// The scene id of the game object named by argument `i`, or a console error.
 fn object_arg(
     c: &mut Console,
@@ -203,7 +201,7 @@ fn console_of(sh: &Rc<RefCell<Shared>>, scene: u32) -> u32 {
 }
 
 pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
-    let methods: &[(&str, u32, u32, &str, Method)] = &[
+    let methods: &[(&str, u32, u32, &str, crate::handles::Method)] = &[
         ("mountObject", 4, 4, "mountObject(obj, node) - seats obj at this shape's mount node", |c, sh, a| {
             let Some(m) = crate::handles::scene_of(c, sh, a, "mountObject") else {
                 return Value::from(false);
@@ -331,8 +329,5 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
             Value::from(t.map_or(0, |t| console_of(sh, t)))
         }),
     ];
-    for &(name, min, max, usage, f) in methods {
-        let sh = shared.clone();
-        con.register_method("ShapeBase", name, min, max, usage, move |c, a| f(c, &sh, a));
-    }
+    crate::handles::register_all(con, shared, "ShapeBase", methods);
 }

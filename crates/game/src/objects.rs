@@ -17,7 +17,7 @@
 use crate::HIDDEN;
 use crate::WORLD_GRAVITY;
 pub use crate::handles::parse_vec3;
-use crate::handles::scene_of;
+use crate::handles::{register_all, scene_of};
 use crate::state::{ClientGhostIndex, GameClass, GameObject, GhostState, Shared, TriggerVolume};
 use glam::Vec3;
 use std::cell::RefCell;
@@ -457,20 +457,6 @@ fn view(c: &mut Console, sh: &Rc<RefCell<Shared>>, a: &CallArgs<'_>, method: &st
         datablock: g.datablock,
         hidden: o.flags & HIDDEN != 0,
     })
-}
-
-type Method = fn(&mut Console, &Rc<RefCell<Shared>>, &CallArgs<'_>) -> Value;
-
-fn register_all(
-    con: &mut Console,
-    shared: &Rc<RefCell<Shared>>,
-    class: &str,
-    methods: &[(&str, u32, u32, &str, Method)],
-) {
-    for &(name, min, max, usage, f) in methods {
-        let sh = shared.clone();
-        con.register_method(class, name, min, max, usage, move |c, a| f(c, &sh, a));
-    }
 }
 
 /// Changes the script thread in `slot` of object `o` (scene id) with `f`; false with a

@@ -209,8 +209,6 @@ fn unmount_image(c: &mut Console, sh: &Rc<RefCell<Shared>>, scene: u32, slot: us
     true
 }
 
-type Method = fn(&mut Console, &Rc<RefCell<Shared>>, &CallArgs<'_>) -> Value;
-
 /// The slot of the image in `slot` of `a.this`, read with `f`.
 fn read_slot(
     c: &mut Console,
@@ -250,7 +248,7 @@ fn vec_text(v: Vec3) -> Value {
 }
 
 pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
-    let methods: &[(&str, u32, u32, &str, Method)] = &[
+    let methods: &[(&str, u32, u32, &str, crate::handles::Method)] = &[
         (
             "mountImage",
             4,
@@ -358,8 +356,5 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
             eye(&sh.borrow(), scene).map_or(Value::Empty, |(_, d)| vec_text(d))
         }),
     ];
-    for &(name, min, max, usage, f) in methods {
-        let sh = shared.clone();
-        con.register_method("ShapeBase", name, min, max, usage, move |c, a| f(c, &sh, a));
-    }
+    crate::handles::register_all(con, shared, "ShapeBase", methods);
 }
