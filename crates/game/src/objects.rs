@@ -360,16 +360,14 @@ fn on_add(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
             crate::classes::bool_field(c, datablock, "otherPermiable"),
         );
     }
-    let scene = {
+    {
         let mut s = sh.borrow_mut();
         let Some(world) = s.world.as_mut() else { return };
         let scene = world.add(o);
         s.by_console.insert(id, scene);
         s.objects.insert(scene, obj);
         crate::placement::place_in(&mut s, scene);
-        scene
-    };
-    let _ = scene;
+    }
     c.call_method_if_exists(datablock, "onAdd", &[Value::from(id)]);
 }
 
@@ -718,7 +716,10 @@ fn update_state(sh: &Rc<RefCell<Shared>>, scene: u32, f: impl FnOnce(&ControlSta
         o.last_vel = st.vel;
     }
     s.moved.push(scene);
-    crate::mount::follow(&mut s);
+    // Its riders move with it now (a walk over every object: only when it carries some).
+    if s.objects.get(&scene).is_some_and(|g| !g.mounted.is_empty()) {
+        crate::mount::follow(&mut s);
+    }
     crate::placement::place_in(&mut s, scene);
 }
 

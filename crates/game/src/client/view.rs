@@ -334,13 +334,19 @@ fn push_object(scene: &mut Scene, o: &ViewObject, time_ms: u64) {
                 color: ColorI::rgb(255, 220, 120),
             });
         }
-        ObjectKind::Shape => {
+        // A static shape or turret: a grey box of its size; a force field: a translucent one.
+        ObjectKind::Shape | ObjectKind::ForceField => {
+            let color = if o.kind == ObjectKind::Shape {
+                ColorI::rgb(120, 128, 140)
+            } else {
+                ColorI { r: 60, g: 150, b: 250, a: 110 }
+            };
             let h = o.half_extents;
             scene.shapes.push(Shape::Box {
                 center: o.pos + Vec3::Z * h.z,
                 half_extents: h,
                 rotation_z: o.yaw,
-                color: ColorI::rgb(120, 128, 140),
+                color,
             });
         }
         ObjectKind::Vehicle => {
@@ -357,15 +363,6 @@ fn push_object(scene: &mut Scene, o: &ViewObject, time_ms: u64) {
                 half_extents: Vec3::new(h.x * 0.6, h.y * 0.35, h.z * 0.35),
                 rotation_z: o.yaw,
                 color: c,
-            });
-        }
-        ObjectKind::ForceField => {
-            let h = o.half_extents;
-            scene.shapes.push(Shape::Box {
-                center: o.pos + Vec3::Z * h.z,
-                half_extents: h,
-                rotation_z: o.yaw,
-                color: ColorI { r: 60, g: 150, b: 250, a: 110 },
             });
         }
     }
