@@ -22,7 +22,8 @@ pub const GRAPH: &[(&str, &[&str])] = &[
     ("render-gl", &["resource"]),
     ("render3d", &["world", "render-gl"]),
     ("gui", &["console-vm", "render-gl"]),
-    ("game", &["sim", "lockstep", "world", "render3d", "gui", "render-gl", "resource", "master"]),
+    ("audio", &["platform", "resource"]),
+    ("game", &["sim", "lockstep", "world", "render3d", "gui", "render-gl", "resource", "master", "audio"]),
 ];
 
 /// Leaf crates with no project dependencies of their own that any crate may use: the network
