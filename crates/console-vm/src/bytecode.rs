@@ -6,6 +6,9 @@ use hashbrown::HashMap;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+/// A field site's cache before its first hit (see [`Op::LoadField`]).
+pub const NO_HINT: u32 = u32::MAX;
+
 /// Most arguments that reach a function (more are dropped at the call).
 pub const MAX_ARGS: usize = 20;
 
@@ -228,10 +231,12 @@ pub enum Op {
     StoreLocalElemL(Name, u32),
     /// Pop `n` index values and push `base` + indexes joined by `_`.
     BuildName(Name, u32),
-    /// Stack `[obj]` → field value.
-    LoadField(Name),
-    /// Stack `[obj, value]`.
-    StoreField(Name, bool),
+    /// Stack `[obj]` → field value. The last operand is the site's cache: the position of the
+    /// dynamic field found last time ([`NO_HINT`] for none), tried first on the next object
+    /// and checked against the name (`object::DynFields`).
+    LoadField(Name, u32),
+    /// Stack `[obj, value]` (the cache as in `LoadField`).
+    StoreField(Name, bool, u32),
     /// Stack `[obj, index]` → the field named `base` + index (`%obj.v[%i]`; the name is
     /// looked up by base and number once made).
     LoadFieldElem(Name),

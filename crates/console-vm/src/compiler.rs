@@ -814,7 +814,7 @@ impl<'a> FunctionCompiler<'a> {
                 self.expr(object, true);
                 if index.is_empty() {
                     let n = self.names.intern_rc(name);
-                    self.emit(Op::LoadField(n));
+                    self.emit(Op::LoadField(n, crate::bytecode::NO_HINT));
                 } else if index.len() == 1 && crate::elements::direct_base(name) {
                     self.expr(&index[0], true);
                     let b = self.names.intern_rc(name);
@@ -919,13 +919,13 @@ impl<'a> FunctionCompiler<'a> {
                     let n = self.names.intern_rc(name);
                     if let Some(op) = op {
                         self.emit(Op::Dup);
-                        self.emit(Op::LoadField(n));
+                        self.emit(Op::LoadField(n, crate::bytecode::NO_HINT));
                         self.expr(value, true);
                         self.binop(op);
                     } else {
                         self.expr(value, true);
                     }
-                    self.emit(Op::StoreField(n, keep));
+                    self.emit(Op::StoreField(n, keep, crate::bytecode::NO_HINT));
                 } else if index.len() == 1 && crate::elements::direct_base(name) {
                     self.expr(&index[0], true);
                     let b = self.names.intern_rc(name);

@@ -35,8 +35,8 @@ pub use console::{
 };
 pub use intern::Name;
 pub use object::{
-    ClassKind, ClassRec, DATABLOCK_GROUP_ID, FIRST_DATABLOCK_ID, FIRST_OBJECT_ID, FieldDef, FieldType,
-    ObjectId, ROOT_GROUP_ID, SimObject,
+    ClassKind, ClassRec, DATABLOCK_GROUP_ID, DynFields, FIRST_DATABLOCK_ID, FIRST_OBJECT_ID, FieldDef,
+    FieldType, ObjectId, ROOT_GROUP_ID, SimObject,
 };
 pub use output::{BufferSink, Level, OutputSink, StdioSink};
 pub use parser::{SyntaxError, parse};

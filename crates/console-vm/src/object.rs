@@ -109,7 +109,7 @@ pub struct SimObject {
     /// Registered field values (parallel to the class's fields).
     pub fields: Vec<Value>,
     /// Dynamic fields.
-    pub dynamic: HashMap<Name, Value>,
+    pub dynamic: DynFields,
     /// Owning group.
     pub group: Option<ObjectId>,
     /// Sets holding this object (groups included).
@@ -150,7 +150,7 @@ pub(crate) struct ObjectStore {
     /// Classes by index (`SimObject::class`).
     pub(crate) classes: Vec<ClassRec>,
     class_by_name: HashMap<Name, u32>,
-    by_id: HashMap<ObjectId, SimObject>,
+    by_id: IdMap,
     by_name: HashMap<Name, ObjectId>,
     next_id: ObjectId,
     next_datablock_id: ObjectId,
@@ -161,7 +161,7 @@ impl Default for ObjectStore {
         ObjectStore {
             classes: Vec::new(),
             class_by_name: HashMap::new(),
-            by_id: HashMap::new(),
+            by_id: IdMap::default(),
             by_name: HashMap::new(),
             next_id: FIRST_OBJECT_ID,
             next_datablock_id: FIRST_DATABLOCK_ID,
@@ -173,19 +173,26 @@ impl ObjectStore {
     /// The object with this id.
     #[inline]
     pub(crate) fn get(&self, id: ObjectId) -> Option<&SimObject> {
-        self.by_id.get(&id)
+        self.by_id.get(id)
     }
 
     /// Mutable access to an object.
     #[inline]
     pub(crate) fn get_mut(&mut self, id: ObjectId) -> Option<&mut SimObject> {
-        self.by_id.get_mut(&id)
+        self.by_id.get_mut(id)
+    }
+
+    /// The classes and a mutable object, apart (to write a field of the object by its class).
+    #[inline]
+    pub(crate) fn get_mut_split(&mut self, id: ObjectId) -> Option<(&[ClassRec], &mut SimObject)> {
+        let o = self.by_id.get_mut(id)?;
+        Some((&self.classes, o))
     }
 
     /// True while the object exists.
     #[inline]
     pub(crate) fn contains(&self, id: ObjectId) -> bool {
-        self.by_id.contains_key(&id)
+        self.by_id.get(id).is_some()
     }
 
     /// Live objects.
@@ -217,7 +224,7 @@ impl ObjectStore {
 
     /// Takes an object out of both dictionaries.
     pub(crate) fn remove(&mut self, id: ObjectId) -> Option<SimObject> {
-        let o = self.by_id.remove(&id)?;
+        let o = self.by_id.remove(id)?;
         if let Some(n) = o.name
             && self.by_name.get(&n) == Some(&id)
         {
@@ -233,7 +240,7 @@ impl ObjectStore {
 
     /// Renames an object (`None` removes its name). False for an unknown id.
     pub(crate) fn rename(&mut self, id: ObjectId, name: Option<Name>) -> bool {
-        let Some(o) = self.by_id.get_mut(&id) else { return false };
+        let Some(o) = self.by_id.get_mut(id) else { return false };
         if let Some(n) = o.name
             && self.by_name.get(&n) == Some(&id)
         {
@@ -248,25 +255,13 @@ impl ObjectStore {
 
     /// A field of an object (registered or dynamic); `""` for none.
     pub(crate) fn field(&self, id: ObjectId, field: Name) -> Value {
-        self.by_id.get(&id).map(|o| field_of(&self.classes, o, field)).unwrap_or_default()
+        self.by_id.get(id).map(|o| field_of(&self.classes, o, field)).unwrap_or_default()
     }
 
     /// Writes a field (registered fields convert to their type; `""` removes a dynamic one).
     pub(crate) fn set_field(&mut self, id: ObjectId, field: Name, v: Value) {
-        if let Some(o) = self.by_id.get_mut(&id) {
+        if let Some(o) = self.by_id.get_mut(id) {
             set_field_on(&self.classes, o, field, v);
-        }
-    }
-
-    /// Writes a field of object `id` if it exists; otherwise hands the value back.
-    #[inline]
-    pub(crate) fn try_set_field(&mut self, id: ObjectId, field: Name, v: Value) -> Result<(), Value> {
-        match self.by_id.get_mut(&id) {
-            Some(o) => {
-                set_field_on(&self.classes, o, field, v);
-                Ok(())
-            }
-            None => Err(v),
         }
     }
 
@@ -284,37 +279,378 @@ impl ObjectStore {
     }
 }
 
+/// Ids below this index a table of slots directly (at most 4 MiB of it); others go through a map.
+const DENSE_IDS: ObjectId = 1 << 20;
+
+/// Live objects by id. Ids are handed out counting up (datablocks from 3, others from 1027),
+/// so below [`DENSE_IDS`] an id indexes `slot_of` straight, two loads instead of hashing and
+/// probing (every `%obj.field` looks its object up: issue 32); larger ids (after a long run,
+/// or given explicitly) are kept in a map.
+#[derive(Default)]
+struct IdMap {
+    /// Id → slot + 1 (`0`: no object), for ids below `DENSE_IDS`; as long as the largest seen.
+    slot_of: Vec<u32>,
+    slots: Vec<Option<SimObject>>,
+    free: Vec<u32>,
+    sparse: HashMap<ObjectId, SimObject>,
+    len: usize,
+}
+
+impl std::fmt::Debug for IdMap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IdMap").field("len", &self.len).finish()
+    }
+}
+
+impl IdMap {
+    #[inline(always)]
+    fn slot(&self, id: ObjectId) -> Option<usize> {
+        match self.slot_of.get(id as usize) {
+            Some(&s) if s != 0 => Some(s as usize - 1),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn get(&self, id: ObjectId) -> Option<&SimObject> {
+        if id < DENSE_IDS { self.slots.get(self.slot(id)?)?.as_ref() } else { self.sparse.get(&id) }
+    }
+
+    #[inline]
+    fn get_mut(&mut self, id: ObjectId) -> Option<&mut SimObject> {
+        if id < DENSE_IDS {
+            let s = self.slot(id)?;
+            self.slots.get_mut(s)?.as_mut()
+        } else {
+            self.sparse.get_mut(&id)
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn insert(&mut self, id: ObjectId, obj: SimObject) {
+        if id >= DENSE_IDS {
+            if self.sparse.insert(id, obj).is_none() {
+                self.len += 1;
+            }
+            return;
+        }
+        if let Some(s) = self.slot(id) {
+            if let Some(slot) = self.slots.get_mut(s) {
+                *slot = Some(obj);
+            }
+            return;
+        }
+        let s = match self.free.pop() {
+            Some(s) => {
+                if let Some(slot) = self.slots.get_mut(s as usize) {
+                    *slot = Some(obj);
+                }
+                s
+            }
+            None => {
+                self.slots.push(Some(obj));
+                (self.slots.len() - 1) as u32
+            }
+        };
+        if self.slot_of.len() <= id as usize {
+            self.slot_of.resize(id as usize + 1, 0);
+        }
+        if let Some(e) = self.slot_of.get_mut(id as usize) {
+            *e = s + 1;
+        }
+        self.len += 1;
+    }
+
+    fn remove(&mut self, id: ObjectId) -> Option<SimObject> {
+        let o = if id >= DENSE_IDS {
+            self.sparse.remove(&id)?
+        } else {
+            let s = self.slot(id)?;
+            let o = self.slots.get_mut(s)?.take()?;
+            if let Some(e) = self.slot_of.get_mut(id as usize) {
+                *e = 0;
+            }
+            self.free.push(s as u32);
+            o
+        };
+        self.len -= 1;
+        Some(o)
+    }
+}
+
 impl SimObject {
     pub(crate) fn group_like(&self, classes: &[ClassRec]) -> bool {
         classes.get(self.class as usize).is_some_and(|c| c.kind == ClassKind::Group)
     }
 }
 
-pub(crate) fn field_of(classes: &[ClassRec], o: &SimObject, field: Name) -> Value {
+/// A field of an object (registered or dynamic), by reference; `None` for none (`""`).
+#[inline]
+pub(crate) fn field_ref<'a>(classes: &[ClassRec], o: &'a SimObject, field: Name) -> Option<&'a Value> {
     if let Some(c) = classes.get(o.class as usize)
         && !c.field_index.is_empty()
         && let Some(&i) = c.field_index.get(&field)
     {
-        return o.fields.get(i).cloned().unwrap_or_default();
+        return o.fields.get(i);
     }
-    o.dynamic.get(&field).cloned().unwrap_or_default()
+    o.dynamic.get(&field)
+}
+
+/// [`field_ref`], trying the dynamic field at position `hint` first (a site's cache) and
+/// returning where the field was found (`usize::MAX` for none or a registered field).
+#[inline]
+pub(crate) fn field_ref_hint<'a>(
+    classes: &[ClassRec],
+    o: &'a SimObject,
+    field: Name,
+    hint: usize,
+) -> (Option<&'a Value>, usize) {
+    if let Some(c) = classes.get(o.class as usize)
+        && !c.field_index.is_empty()
+        && let Some(&i) = c.field_index.get(&field)
+    {
+        return (o.fields.get(i), usize::MAX);
+    }
+    match o.dynamic.position_hint(field, hint) {
+        Some(i) => (o.dynamic.value_at(i), i),
+        None => (None, usize::MAX),
+    }
+}
+
+pub(crate) fn field_of(classes: &[ClassRec], o: &SimObject, field: Name) -> Value {
+    field_ref(classes, o, field).cloned().unwrap_or_default()
 }
 
 pub(crate) fn set_field_on(classes: &[ClassRec], o: &mut SimObject, field: Name, v: Value) {
+    set_field_hint(classes, o, field, v, usize::MAX);
+}
+
+/// [`set_field_on`], trying the dynamic field at position `hint` first; returns where the
+/// field now is (`usize::MAX` for a registered or removed field).
+#[inline]
+pub(crate) fn set_field_hint(
+    classes: &[ClassRec],
+    o: &mut SimObject,
+    field: Name,
+    v: Value,
+    hint: usize,
+) -> usize {
     if let Some(c) = classes.get(o.class as usize)
         && !c.field_index.is_empty()
         && let Some(&i) = c.field_index.get(&field)
     {
-        if let Some(slot) = o.fields.get_mut(i) {
-            *slot = c.fields[i].ty.coerce(v);
+        if let (Some(slot), Some(def)) = (o.fields.get_mut(i), c.fields.get(i)) {
+            *slot = def.ty.coerce(v);
         }
-        return;
+        return usize::MAX;
     }
     if v.is_empty() {
         o.dynamic.remove(&field);
-    } else if let Some(slot) = o.dynamic.get_mut(&field) {
-        *slot = v;
-    } else {
-        o.dynamic.insert(field, v);
+        return usize::MAX;
+    }
+    match o.dynamic.position_hint(field, hint) {
+        Some(i) => {
+            if let Some(slot) = o.dynamic.value_at_mut(i) {
+                crate::stack::move_into(slot, &mut { v });
+            }
+            i
+        }
+        None => o.dynamic.push(field, v),
+    }
+}
+
+/// An object's dynamic fields, in the order they were first set (a removed field's place
+/// takes the last one). Few fields are found by scanning their names; past [`SCAN_FIELDS`]
+/// an index by name is kept beside them. A field's position is what a script site's cache
+/// remembers (`%obj.field` tries the position it found last time on the next object first),
+/// checked against the name, so no layout needs invalidating.
+#[derive(Clone, Debug, Default)]
+pub struct DynFields {
+    keys: Vec<Name>,
+    vals: Vec<Value>,
+    index: Option<Box<hashbrown::HashMap<Name, u32, crate::intern::FastBuild>>>,
+}
+
+/// Fields found by a scan of their names; more get an index.
+pub const SCAN_FIELDS: usize = 12;
+
+impl DynFields {
+    /// An object without dynamic fields.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// How many fields.
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// True with no fields.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// Where field `n` is.
+    #[inline]
+    pub fn position(&self, n: Name) -> Option<usize> {
+        match &self.index {
+            Some(ix) => ix.get(&n).map(|&i| i as usize),
+            None => self.keys.iter().position(|&k| k == n),
+        }
+    }
+
+    /// Where field `n` is, trying position `hint` first.
+    #[inline(always)]
+    pub fn position_hint(&self, n: Name, hint: usize) -> Option<usize> {
+        if self.keys.get(hint) == Some(&n) { Some(hint) } else { self.position(n) }
+    }
+
+    /// The value at a position.
+    #[inline(always)]
+    pub fn value_at(&self, i: usize) -> Option<&Value> {
+        self.vals.get(i)
+    }
+
+    #[inline(always)]
+    fn value_at_mut(&mut self, i: usize) -> Option<&mut Value> {
+        self.vals.get_mut(i)
+    }
+
+    /// The value of field `n`.
+    #[inline]
+    pub fn get(&self, n: &Name) -> Option<&Value> {
+        self.position(*n).and_then(|i| self.vals.get(i))
+    }
+
+    /// The value of field `n`, to change.
+    pub fn get_mut(&mut self, n: &Name) -> Option<&mut Value> {
+        self.position(*n).and_then(|i| self.vals.get_mut(i))
+    }
+
+    /// Sets field `n`; the value it had.
+    pub fn insert(&mut self, n: Name, v: Value) -> Option<Value> {
+        match self.position(n) {
+            Some(i) => self.vals.get_mut(i).map(|slot| std::mem::replace(slot, v)),
+            None => {
+                self.push(n, v);
+                None
+            }
+        }
+    }
+
+    /// Adds a field not there yet; its position.
+    fn push(&mut self, n: Name, v: Value) -> usize {
+        let i = self.keys.len();
+        self.keys.push(n);
+        self.vals.push(v);
+        if let Some(ix) = &mut self.index {
+            ix.insert(n, i as u32);
+        } else if self.keys.len() > SCAN_FIELDS {
+            self.index = Some(Box::new(self.keys.iter().enumerate().map(|(i, &k)| (k, i as u32)).collect()));
+        }
+        i
+    }
+
+    /// Removes field `n`; its value.
+    pub fn remove(&mut self, n: &Name) -> Option<Value> {
+        let i = self.position(*n)?;
+        if let Some(ix) = &mut self.index {
+            ix.remove(n);
+        }
+        self.keys.swap_remove(i);
+        let v = self.vals.swap_remove(i);
+        if let (Some(ix), Some(&moved)) = (&mut self.index, self.keys.get(i)) {
+            ix.insert(moved, i as u32);
+        }
+        Some(v)
+    }
+
+    /// The fields, in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&Name, &Value)> {
+        self.keys.iter().zip(self.vals.iter())
+    }
+}
+
+impl IntoIterator for DynFields {
+    type Item = (Name, Value);
+    type IntoIter = std::iter::Zip<std::vec::IntoIter<Name>, std::vec::IntoIter<Value>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.keys.into_iter().zip(self.vals)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn blank(id: ObjectId) -> SimObject {
+        SimObject {
+            id,
+            name: None,
+            class: 0,
+            ns: 0,
+            fields: Vec::new(),
+            dynamic: DynFields::new(),
+            group: None,
+            sets: Vec::new(),
+            members: Vec::new(),
+            user: None,
+            deleting: false,
+        }
+    }
+
+    #[test]
+    fn id_map_dense_and_sparse_ids() {
+        let mut m = IdMap::default();
+        for id in [1027, 3, 1028, DENSE_IDS, u32::MAX, 5] {
+            m.insert(id, blank(id));
+        }
+        assert_eq!(m.len(), 6);
+        assert_eq!(m.get(1028).map(|o| o.id), Some(1028));
+        assert_eq!(m.get(u32::MAX).map(|o| o.id), Some(u32::MAX));
+        assert!(m.get(4).is_none() && m.get(2000).is_none() && m.get(DENSE_IDS + 1).is_none());
+        assert_eq!(m.remove(1027).map(|o| o.id), Some(1027));
+        assert!(m.remove(1027).is_none());
+        assert!(m.get(1027).is_none());
+        m.insert(1029, blank(1029));
+        assert_eq!(m.slots.len(), 4, "a removed object's slot is reused");
+        assert_eq!(m.get_mut(1029).map(|o| o.id), Some(1029));
+        m.insert(1029, blank(1029));
+        assert_eq!(m.len(), 6, "a second insert under one id replaces");
+        assert_eq!(m.remove(DENSE_IDS).map(|o| o.id), Some(DENSE_IDS));
+        assert_eq!(m.len(), 5);
+    }
+
+    #[test]
+    fn dyn_fields_scan_then_index_and_remove_keeps_positions_true() {
+        let mut f = DynFields::new();
+        for i in 0..40u32 {
+            assert_eq!(f.insert(Name(i), Value::Int(i64::from(i))), None);
+            if i == 5 {
+                assert!(f.index.is_none(), "few fields are scanned");
+            }
+        }
+        assert!(f.index.is_some(), "many fields are indexed");
+        assert_eq!(f.insert(Name(3), Value::Int(33)).map(|v| v.to_i64()), Some(3));
+        assert_eq!(f.remove(&Name(0)).map(|v| v.to_i64()), Some(0));
+        assert_eq!(f.remove(&Name(0)), None);
+        assert_eq!(f.len(), 39);
+        for i in 1..40u32 {
+            let want = if i == 3 { 33 } else { i64::from(i) };
+            assert_eq!(f.get(&Name(i)).map(Value::to_i64), Some(want), "field {i}");
+            let p = f.position(Name(i)).expect("there");
+            assert_eq!(f.position_hint(Name(i), p), Some(p));
+            assert_eq!(f.position_hint(Name(i), 0), Some(p), "a wrong hint still finds it");
+        }
+        assert_eq!(f.position_hint(Name(99), 0), None);
+        let mut small = DynFields::new();
+        small.insert(Name(1), Value::Int(1));
+        small.insert(Name(2), Value::Int(2));
+        small.remove(&Name(1));
+        assert_eq!(small.position(Name(2)), Some(0), "the last field took the removed one's place");
+        assert_eq!(small.into_iter().count(), 1);
     }
 }

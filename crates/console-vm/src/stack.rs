@@ -229,7 +229,10 @@ impl OperandStack {
         }
     }
 
-    /// Pops the top value into slot `i` below it (a copy stays on top when `keep`).
+    /// Pops the top value into slot `i` below it (a copy stays on top when `keep`). A number
+    /// is written into the slot field by field (see [`assign`]): moving the 16-byte value
+    /// whole read back what an instruction had just written as tag and payload, a
+    /// store-forwarding stall on every `%x = ...` (docs/PERFORMANCE.md, issue 32).
     #[inline(always)]
     pub(crate) fn pop_into(&mut self, i: usize, keep: bool) {
         let Some(top) = self.sp.checked_sub(1) else { return };
@@ -239,17 +242,17 @@ impl OperandStack {
             }
             return;
         }
-        if keep {
-            let v = self.vals.get(top).cloned().unwrap_or_default();
-            if let Some(slot) = self.vals.get_mut(i) {
-                *slot = v;
+        if let Some((low, high)) = self.vals.get_mut(i..=top).and_then(|s| s.split_first_mut())
+            && let Some(src) = high.last_mut()
+        {
+            if keep {
+                assign(low, src);
+            } else {
+                move_into(low, src);
             }
-        } else {
+        }
+        if !keep {
             self.sp = top;
-            let v = self.vals.get_mut(top).map(std::mem::take).unwrap_or_default();
-            if let Some(slot) = self.vals.get_mut(i) {
-                *slot = v;
-            }
         }
     }
 
@@ -328,9 +331,25 @@ impl OperandStack {
     #[inline(always)]
     pub(crate) fn pop(&mut self) -> Option<Value> {
         let i = self.sp.checked_sub(1)?;
-        let v = std::mem::take(self.vals.get_mut(i)?);
+        let v = take(self.vals.get_mut(i)?);
         self.sp = i;
         Some(v)
+    }
+
+    /// Pops the top value as a 32-bit integer, the way V12's integer operators read it
+    /// (`0` when empty).
+    #[inline(always)]
+    pub(crate) fn pop_i32(&mut self) -> i32 {
+        let Some(i) = self.sp.checked_sub(1) else { return 0 };
+        self.sp = i;
+        match self.vals.get_mut(i) {
+            Some(slot) => {
+                let x = slot.to_i32();
+                clear(slot);
+                x
+            }
+            None => 0,
+        }
     }
 
     /// The value at `i`, if below the top.
@@ -389,6 +408,57 @@ impl OperandStack {
             self.sp = start;
         }
     }
+}
+
+/// Takes the value out of `slot`, leaving it `Empty`; a number is read field by field (a
+/// 16-byte load of a value just written as tag and payload stalls store forwarding).
+#[inline(always)]
+pub(crate) fn take(slot: &mut Value) -> Value {
+    match *slot {
+        Value::Float(f) => {
+            std::mem::forget(std::mem::replace(slot, Value::Empty));
+            Value::Float(f)
+        }
+        Value::Int(n) => {
+            std::mem::forget(std::mem::replace(slot, Value::Empty));
+            Value::Int(n)
+        }
+        Value::Empty => Value::Empty,
+        Value::Str(_) => std::mem::take(slot),
+    }
+}
+
+/// `*dst = src.clone()`, a number written field by field and a string replaced out of line.
+#[inline(always)]
+pub(crate) fn assign(dst: &mut Value, src: &Value) {
+    match src {
+        Value::Float(f) => dst.set_f64(*f),
+        Value::Int(n) => dst.set_int(*n),
+        Value::Empty => clear(dst),
+        Value::Str(s) => assign_str(dst, Value::Str(s.clone())),
+    }
+}
+
+/// `*dst = take(src)` (see [`assign`]).
+#[inline(always)]
+pub(crate) fn move_into(dst: &mut Value, src: &mut Value) {
+    match *src {
+        Value::Float(f) => {
+            dst.set_f64(f);
+            std::mem::forget(std::mem::replace(src, Value::Empty));
+        }
+        Value::Int(n) => {
+            dst.set_int(n);
+            std::mem::forget(std::mem::replace(src, Value::Empty));
+        }
+        Value::Empty => clear(dst),
+        Value::Str(_) => assign_str(dst, std::mem::take(src)),
+    }
+}
+
+#[inline(never)]
+fn assign_str(dst: &mut Value, v: Value) {
+    *dst = v;
 }
 
 /// Empties a slot, dropping a string out of line.

@@ -8,11 +8,13 @@
 //! (a sum in a loop, the stack top) in memory between instructions, a store and a reload on
 //! every arithmetic step; in a small function they stay in registers (docs/PERFORMANCE.md).
 
+use crate::bytecode::NO_HINT;
 use crate::bytecode::{Arith, Callable, FuncDef, GLOBAL_NS, MAX_ARGS, Op, Resolved};
 use crate::elements::{ElemNames, ElemStore, direct_index};
 use crate::intern::Name;
-use crate::object::{ObjectStore, field_of, number_id};
+use crate::object::{ObjectStore, field_of, field_ref_hint, number_id, set_field_hint};
 use crate::stack::VmState;
+use crate::stack::assign;
 use crate::value::Value;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -138,7 +140,7 @@ pub(crate) fn run(
     }
     macro_rules! bin_i {
         ($e:expr) => {{
-            let b = vm.stack.pop().map_or(0, |v| v.to_i32());
+            let b = vm.stack.pop_i32();
             let f: fn(i32, i32) -> i32 = $e;
             match vm.stack.last_mut() {
                 Some(a) => {
@@ -310,14 +312,20 @@ pub(crate) fn run(
                 }
                 // ---- fields of an object named by its id (names and paths are the interpreter's),
                 // and `$a[%i, %j]`: out of line, so the loop's registers stay on its hot arms ----
-                Op::LoadField(n) => {
-                    if !load_field(vm, objects, n) {
-                        stop!(Stop::Op, p - 1)
+                Op::LoadField(n, hint) => {
+                    let Some(found) = load_field(vm, objects, n, hint) else { stop!(Stop::Op, p - 1) };
+                    if found != hint
+                        && let Some(c) = code.get(p - 1)
+                    {
+                        c.set(Op::LoadField(n, found));
                     }
                 }
-                Op::StoreField(n, keep) => {
-                    if !store_field(vm, objects, n, keep) {
-                        stop!(Stop::Op, p - 1)
+                Op::StoreField(n, keep, hint) => {
+                    let Some(found) = store_field(vm, objects, n, keep, hint) else { stop!(Stop::Op, p - 1) };
+                    if found != hint
+                        && let Some(c) = code.get(p - 1)
+                    {
+                        c.set(Op::StoreField(n, keep, found));
                     }
                 }
                 Op::LoadFieldElem(b) => {
@@ -559,31 +567,36 @@ pub(crate) fn run(
     }
 }
 
-/// `LoadField` on an object named by its id; false (nothing changed) otherwise.
+/// `LoadField` on an object named by its id, trying the dynamic field at position `hint`
+/// first: where the field was found (the site's next hint), or `None` (nothing changed) for
+/// an object the interpreter must find. The value is copied onto the stack field by field
+/// (a value returned whole through memory stalled store forwarding).
 #[inline(never)]
-fn load_field(vm: &mut VmState, objects: &ObjectStore, n: Name) -> bool {
-    let Some(top) = vm.stack.last_mut() else { return false };
-    let Some(o) = number_id(top).and_then(|id| objects.get(id)) else { return false };
-    *top = field_of(&objects.classes, o, n);
-    true
+fn load_field(vm: &mut VmState, objects: &ObjectStore, n: Name, hint: u32) -> Option<u32> {
+    let top = vm.stack.last_mut()?;
+    let o = number_id(top).and_then(|id| objects.get(id))?;
+    let (v, at) = field_ref_hint(&objects.classes, o, n, hint as usize);
+    match v {
+        Some(v) => assign(top, v),
+        None => assign(top, &Value::Empty),
+    }
+    Some(u32::try_from(at).unwrap_or(NO_HINT))
 }
 
-/// `StoreField` on an object named by its id; false (nothing changed) otherwise.
+/// `StoreField` on an object named by its id (see [`load_field`]).
 #[inline(never)]
-fn store_field(vm: &mut VmState, objects: &mut ObjectStore, n: Name, keep: bool) -> bool {
+fn store_field(vm: &mut VmState, objects: &mut ObjectStore, n: Name, keep: bool, hint: u32) -> Option<u32> {
     let at = vm.stack.len().wrapping_sub(2);
-    let Some(id) = vm.stack.get(at).and_then(number_id) else { return false };
+    let id = vm.stack.get(at).and_then(number_id)?;
+    let o = objects.get_mut_split(id)?;
     let v = vm.stack.pop().unwrap_or_default();
     let kept = if keep { Some(v.clone()) } else { None };
-    if let Err(v) = objects.try_set_field(id, n, v) {
-        vm.stack.push(v);
-        return false;
-    }
+    let found = set_field_hint(o.0, o.1, n, v, hint as usize);
     vm.stack.truncate(at);
     if let Some(k) = kept {
         vm.stack.push(k);
     }
-    true
+    Some(u32::try_from(found).unwrap_or(NO_HINT))
 }
 
 /// `LoadFieldElem` on an object named by its id, a numeric index whose name was made.

@@ -635,12 +635,12 @@ impl Console {
                     self.vm.stack.truncate(start);
                     self.vm.stack.push(Value::str(s));
                 }
-                Op::LoadField(n) => {
+                Op::LoadField(n, _) => {
                     let o = self.pop();
                     let v = self.get_field_of(&o, n);
                     self.vm.stack.push(v);
                 }
-                Op::StoreField(n, keep) => {
+                Op::StoreField(n, keep, _) => {
                     let v = self.pop();
                     let o = self.pop();
                     if keep {
