@@ -58,11 +58,10 @@ pub(crate) fn direct_index(v: &Value) -> Option<u32> {
     match v {
         Value::Float(f) => {
             let f = *f;
-            if (0.0..1e6).contains(&f) && f.fract() == 0.0 && f.is_sign_positive() {
-                Some(f as u32)
-            } else {
-                None
-            }
+            // Whole: the integer part converts back to the same double (`fract` is a libm
+            // call on the baseline target, 5 % of the sieve).
+            let i = f as u32;
+            if (0.0..1e6).contains(&f) && f64::from(i) == f && f.is_sign_positive() { Some(i) } else { None }
         }
         Value::Int(i) => {
             if (0..1_000_000_000).contains(i) {
@@ -111,6 +110,15 @@ impl ElemSet {
         }
     }
 
+    /// Element `i`, by reference (`None` when unset).
+    #[inline]
+    pub(crate) fn get_ref(&self, i: u32) -> Option<&Value> {
+        match self.dense.get(i as usize) {
+            Some(v) => Some(v),
+            None => self.sparse.get(&i),
+        }
+    }
+
     #[inline(never)]
     fn sparse_get(&self, i: u32) -> Value {
         if self.sparse.is_empty() {
@@ -124,7 +132,7 @@ impl ElemSet {
     pub(crate) fn set(&mut self, i: u32, v: Value) {
         let i = i as usize;
         if let Some(slot) = self.dense.get_mut(i) {
-            *slot = v;
+            crate::stack::move_into(slot, &mut { v });
         } else {
             self.set_other(i, v);
         }
@@ -213,6 +221,12 @@ impl ElemStore {
             Some((_, set)) => set.get(i),
             None => Value::Empty,
         }
+    }
+
+    /// Element `i` of `base`, by reference (`None` when unset).
+    #[inline]
+    pub(crate) fn get_ref(&self, base: Name, i: u32) -> Option<&Value> {
+        self.find(base).and_then(|s| self.sets.get(s)).and_then(|(_, set)| set.get_ref(i))
     }
 
     /// Writes element `i` of `base` (`""` unsets it).

@@ -16,7 +16,7 @@ pub type ObjectId = u32;
 pub(crate) fn number_id(v: &Value) -> Option<ObjectId> {
     match v {
         Value::Int(i) => u32::try_from(*i).ok(),
-        Value::Float(f) if f.fract() == 0.0 && *f >= 0.0 && *f < 4294967296.0 => Some(*f as u32),
+        Value::Float(f) if *f >= 0.0 && *f < 4294967296.0 && f64::from(*f as u32) == *f => Some(*f as u32),
         _ => None,
     }
 }

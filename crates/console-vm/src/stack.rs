@@ -79,6 +79,15 @@ impl VmState {
     /// budget are the caller's to check first.
     #[inline(always)]
     pub(crate) fn start_frame(&mut self, f: Rc<FuncDef>, base: usize, ns: NsId, layer: u32) {
+        self.start_frame_ref(&f, base, ns, layer);
+    }
+
+    /// [`VmState::start_frame`] from a borrowed function: the frame's slot takes a reference
+    /// only when it held another function (a loop calling one function reuses the slot with
+    /// no count changed: each change is a read-modify-write on the function's count, chained
+    /// from call to call).
+    #[inline(always)]
+    pub(crate) fn start_frame_ref(&mut self, f: &Rc<FuncDef>, base: usize, ns: NsId, layer: u32) {
         let params_end = base + f.nparams as usize;
         if self.stack.len() > params_end {
             self.stack.truncate(params_end);
@@ -88,7 +97,7 @@ impl VmState {
             self.stack.resize_empty(want);
         }
         let new_base = self.new_stack.len();
-        self.frames.push(f, 0, base, ns, layer, None, new_base);
+        self.frames.push_ref(f, 0, base, ns, layer, None, new_base);
     }
 
     /// Ends the innermost frame: its run-time-named locals and the objects it left under
@@ -197,6 +206,24 @@ impl OperandStack {
             }
         }
         self.sp = sp + 1;
+    }
+
+    /// Pushes a copy of `v` (`Empty` for `None`), written field by field (see [`assign`]).
+    #[inline(always)]
+    pub(crate) fn push_ref(&mut self, v: Option<&Value>) {
+        if self.sp >= self.vals.len() {
+            self.grow();
+        }
+        if let (Some(v), Some(dst)) = (v, self.vals.get_mut(self.sp)) {
+            // `dst` is above the top, so `Empty`.
+            match v {
+                Value::Float(f) => dst.set_f64(*f),
+                Value::Int(n) => dst.set_int(*n),
+                Value::Empty => {}
+                Value::Str(s) => *dst = Value::Str(s.clone()),
+            }
+        }
+        self.sp += 1;
     }
 
     /// Pops the top value as a double (`0` when empty).
@@ -544,6 +571,45 @@ impl FrameStack {
                 f.new_base = new_base;
             }
             None => self.grow(Frame { func, pc, base, ns, layer, dyn_locals: None, eval_scope, new_base }),
+        }
+        self.len += 1;
+    }
+
+    /// [`FrameStack::push`] from a borrowed function (see [`VmState::start_frame_ref`]).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn push_ref(
+        &mut self,
+        func: &Rc<FuncDef>,
+        pc: usize,
+        base: usize,
+        ns: NsId,
+        layer: u32,
+        eval_scope: Option<usize>,
+        new_base: usize,
+    ) {
+        match self.slots.get_mut(self.len) {
+            Some(f) => {
+                if !Rc::ptr_eq(&f.func, func) {
+                    f.func = func.clone();
+                }
+                f.pc = pc;
+                f.base = base;
+                f.ns = ns;
+                f.layer = layer;
+                f.eval_scope = eval_scope;
+                f.new_base = new_base;
+            }
+            None => self.grow(Frame {
+                func: func.clone(),
+                pc,
+                base,
+                ns,
+                layer,
+                dyn_locals: None,
+                eval_scope,
+                new_base,
+            }),
         }
         self.len += 1;
     }

@@ -40,6 +40,8 @@ pub(crate) struct Data<'a> {
     pub(crate) elem_names: &'a ElemNames,
     /// Row bases of two-index arrays made so far: `(base, r)` → the name `base` + `r` + `_`.
     pub(crate) rows: &'a Rows,
+    /// Global variables by name (`Console::globals`).
+    pub(crate) globals: &'a mut Vec<Value>,
 }
 
 /// Row bases of two-index arrays: `(base, r)` → the name `base` + `r` + `_`.
@@ -71,7 +73,7 @@ pub(crate) fn run(
     cx: &Ctx,
     data: Data<'_>,
 ) -> (Stop, usize, usize) {
-    let Data { elems, objects, elem_names, rows } = data;
+    let Data { elems, objects, elem_names, rows, globals } = data;
     // The frame's base, the pc and the budget are kept in locals (registers) while the loop
     // runs and handed back when it stops. When a breakpoint waits to be re-armed the budget
     // stays in `vm.budget_left` and the local one is 0, so the first backward jump takes the
@@ -348,11 +350,14 @@ pub(crate) fn run(
                         stop!(Stop::Op, p - 1)
                     }
                 }
+                // ---- globals by name (as `Console::global` and `set_global_name`) ----
+                Op::LoadGlobal(n) => vm.stack.push_ref(globals.get(n.0 as usize)),
+                Op::StoreGlobal(n, keep) => store_global(vm, globals, n, keep),
                 // ---- array elements by a number (text indexes are the interpreter's) ----
                 Op::LoadGlobalElem(b, 1) => {
                     let Some(top) = vm.stack.last_mut() else { stop!(Stop::Op, p - 1) };
                     let Some(i) = direct_index(top) else { stop!(Stop::Op, p - 1) };
-                    *top = elems.get(b, i);
+                    assign(top, elems.get_ref(b, i).unwrap_or(&Value::Empty));
                 }
                 Op::StoreGlobalElem(b, 1, keep) => {
                     let at = vm.stack.len().wrapping_sub(2);
@@ -368,7 +373,7 @@ pub(crate) fn run(
                     let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)
                     };
-                    vm.stack.push(elems.get(b, i));
+                    vm.stack.push_ref(elems.get_ref(b, i));
                 }
                 Op::StoreGlobalElemL(b, s) => {
                     let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
@@ -381,11 +386,13 @@ pub(crate) fn run(
                     let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)
                     };
-                    let v = match vm.frames.last().and_then(|f| f.dyn_locals.as_deref()) {
-                        Some(d) => d.elems.get(b, i),
-                        None => Value::Empty,
-                    };
-                    vm.stack.push(v);
+                    let VmState { frames, stack, .. } = &mut *vm;
+                    stack.push_ref(
+                        frames
+                            .last()
+                            .and_then(|f| f.dyn_locals.as_deref())
+                            .and_then(|d| d.elems.get_ref(b, i)),
+                    );
                 }
                 Op::StoreLocalElemL(b, s) if !running.toplevel && !running.elem_slots => {
                     let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
@@ -529,8 +536,6 @@ pub(crate) fn run(
                 }
                 // Everything else is the interpreter's (listed, not `_`: a full jump table).
                 Op::Break
-                | Op::LoadGlobal(_)
-                | Op::StoreGlobal(..)
                 | Op::LoadLocalDyn
                 | Op::StoreLocalDyn(_)
                 | Op::LoadGlobalDyn
@@ -597,6 +602,40 @@ fn store_field(vm: &mut VmState, objects: &mut ObjectStore, n: Name, keep: bool,
         vm.stack.push(k);
     }
     Some(u32::try_from(found).unwrap_or(NO_HINT))
+}
+
+/// `StoreGlobal` (as `Console::set_global_name`: `""` unsets; the table grows only for a value).
+#[inline(always)]
+fn store_global(vm: &mut VmState, globals: &mut Vec<Value>, n: Name, keep: bool) {
+    let i = n.0 as usize;
+    if i >= globals.len() {
+        store_global_grow(vm, globals, i, keep);
+        return;
+    }
+    let (Some(dst), Some(top)) = (globals.get_mut(i), vm.stack.last_mut()) else { return };
+    if keep {
+        crate::stack::assign(dst, top);
+    } else {
+        crate::stack::move_into(dst, top);
+        vm.stack.truncate(vm.stack.len() - 1);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn store_global_grow(vm: &mut VmState, globals: &mut Vec<Value>, i: usize, keep: bool) {
+    let v = if keep {
+        vm.stack.last_mut().map(|v| v.clone()).unwrap_or_default()
+    } else {
+        vm.stack.pop().unwrap_or_default()
+    };
+    if v.is_empty() {
+        return;
+    }
+    globals.resize(i + 1, Value::Empty);
+    if let Some(slot) = globals.get_mut(i) {
+        *slot = v;
+    }
 }
 
 /// `LoadFieldElem` on an object named by its id, a numeric index whose name was made.
@@ -705,6 +744,6 @@ fn enter(
         caller.pc = ret_pc;
     }
     let start = vm.stack.len().saturating_sub(argc);
-    vm.start_frame(f.clone(), start, res.ns, res.layer);
+    vm.start_frame_ref(&f, start, res.ns, res.layer);
     Some((f, start))
 }

@@ -475,6 +475,7 @@ impl Console {
                 objects: &mut self.objects,
                 elem_names: &self.elem_names,
                 rows: &self.rows,
+                globals: &mut self.globals,
             };
             let (stop, at, fb) = stack_ops::run(&mut self.vm, &mut func, pc, base, &cx, data);
             (pc, base) = (at, fb);
