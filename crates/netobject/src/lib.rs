@@ -42,7 +42,7 @@ pub use crate::registry::{NetClassInfo, NetClassRegistry, NetClassRegistryBuilde
 pub use crate::secure::Encryption;
 pub use crate::strings::{MAX_TAGGED_STRING, NetStringTable, STRING_SLOTS, StringHandle};
 pub use crate::wire::{read_str, write_str};
-/// For [`state_groups!`]: the bitstream types its generated code names.
+/// For `#[derive(GhostState)]`: the bitstream types its generated code names.
 #[doc(hidden)]
 pub use v12_bitstream as __bitstream;
 pub use v12_notify_protocol::ProtocolConfig;

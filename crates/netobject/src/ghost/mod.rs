@@ -45,6 +45,7 @@ pub use class::{GhostClassRegistry, GhostClassRegistryBuilder};
 pub use context::{GhostPackContext, GhostUnpackContext};
 pub use error::GhostError;
 pub use frame::GhostFrame;
+pub use groups::{GhostFields, read_fields};
 pub use ids::{MAX_GHOST_ID_BITS, MAX_GHOSTS, ObjectId, ghost_id_bits};
 pub use manager::{GhostConfig, GhostEntry, GhostEntryKind, GhostManager, GhostRecord, GhostStats};
 pub use object::{
@@ -53,4 +54,6 @@ pub use object::{
 };
 pub use receiver::{GhostReceiver, ReceiverStats};
 pub use state::{pack_state, unpack_state};
+/// The derive for ghosted state (v12-derive): see [`GhostFields`] and v12-derive's docs.
+pub use v12_derive::GhostState;
 pub use world::{GhostArena, GhostClientWorld, GhostWorld, NoObjects};
