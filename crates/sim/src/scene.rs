@@ -18,18 +18,36 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Mutex, OnceLock};
 use v12_bitstream::{BitReader, BitStreamError, BitWriter};
 use v12_netobject::ghost::{
-    CameraScopeQuery, GhostClientWorld, GhostError, GhostFrame, GhostPackContext, GhostUnpackContext,
-    GhostWorld, NetObject, NetObjectClass, ObjectId, Point3, PreparedQuery, PriorityTerms, StateMask,
+    CameraScopeQuery, GhostClientWorld, GhostError, GhostFrame, GhostPackContext, GhostState,
+    GhostUnpackContext, GhostWorld, NetObject, NetObjectClass, ObjectId, Point3, PreparedQuery,
+    PriorityTerms, StateMask,
 };
 
 /// Mask bit: the datablock (sent with the create and when it changes).
-pub const DATABLOCK_MASK: u32 = 1 << 0;
+pub const DATABLOCK_MASK: u32 = SceneObject::DATABLOCK_MASK;
 /// Mask bit: position, velocity and rotation.
-pub const MOVE_MASK: u32 = 1 << 1;
+pub const MOVE_MASK: u32 = SceneObject::MOVE_MASK;
 /// Mask bit: health and flags.
-pub const STATE_MASK: u32 = 1 << 2;
+pub const STATE_MASK: u32 = SceneObject::STATE_MASK;
 /// Mask bit: the animation threads scripts play (`playThread`).
-pub const THREAD_MASK: u32 = 1 << 3;
+pub const THREAD_MASK: u32 = SceneObject::THREAD_MASK;
+/// Mask bit: the mount the object rides ([`SceneObject::set_mount`]).
+pub const MOUNT_MASK: u32 = SceneObject::MOUNT_MASK;
+
+/// Highest mount node a ghost carries (V12's 32 mount points).
+pub const MAX_MOUNT_NODE: u32 = 31;
+const MOUNT_NODE_BITS: u32 = 5;
+
+/// What an object rides: its mount and the node it sits at. On the server `object` is the
+/// mount's id in the [`SceneWorld`]; on a client, the client's own ghost of the mount (the
+/// server sends a ghost reference, resolved on arrival).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mount {
+    /// The mount.
+    pub object: ObjectId,
+    /// Its node the rider sits at (0..=[`MAX_MOUNT_NODE`] on the wire).
+    pub node: u32,
+}
 
 /// Thread slots a script can play on one object (ShapeBase's, as V12's).
 pub const MAX_SCRIPT_THREADS: usize = 4;
@@ -37,13 +55,17 @@ pub const MAX_SCRIPT_THREADS: usize = 4;
 pub const MAX_SEQUENCE_NAME: usize = 31;
 
 /// A sequence a script plays on an object (`%obj.playThread(slot, "run")`): the server sets
-/// it, clients play it from when it reached them.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// it, clients play it from when it reached them. On the wire as a whole inside
+/// [`THREAD_MASK`]'s group; a client refuses a name over [`MAX_SEQUENCE_NAME`] characters.
+#[derive(Debug, Clone, Default, PartialEq, Eq, GhostState)]
 pub struct ScriptThread {
+    #[ghost(string(max = MAX_SEQUENCE_NAME))]
     pub sequence: String,
     /// False while paused (`pauseThread`).
+    #[ghost(flag)]
     pub playing: bool,
     /// False plays backwards (`setThreadDir(slot, false)`).
+    #[ghost(flag)]
     pub forward: bool,
 }
 
@@ -250,15 +272,33 @@ impl ControlState {
 }
 
 /// A scene object: both the server's object and the client's ghost of it.
-#[derive(Debug, Clone, Default)]
+///
+/// Its ghost packing is derived (`GhostState`): the datablock (in every create), then the
+/// move (position against the packet's compression point, a planar velocity when moving, the
+/// heading in 10 bits), health and flags, the script threads, and the mount (a ghost
+/// reference, sent once the client holds the mount's ghost).
+#[derive(Debug, Clone, Default, GhostState)]
+#[ghost(
+    group(DATABLOCK_MASK, initial),
+    group(MOVE_MASK, after = Self::moved),
+    group(STATE_MASK),
+    group(THREAD_MASK, initial_if = Self::has_threads),
+    group(MOUNT_MASK, pack = Self::pack_mount, unpack = Self::unpack_mount)
+)]
 pub struct SceneObject {
     /// Position, velocity and heading (authoritative on the server).
+    #[ghost(MOVE_MASK, point, at = pos)]
+    #[ghost(MOVE_MASK, with = planar_velocity, at = vel)]
+    #[ghost(MOVE_MASK, float(YAW_BITS, scale = std::f32::consts::TAU, bias = 0.5), at = yaw)]
     pub state: ControlState,
     /// Server-side id of the datablock (what the client maps to its own copy).
+    #[ghost(DATABLOCK_MASK, int(32))]
     pub datablock: u32,
     /// 0..=255, game-defined (players: health).
+    #[ghost(STATE_MASK, int(HEALTH_BITS))]
     pub health: u8,
     /// Four game-defined bits (e.g. hidden while respawning).
+    #[ghost(STATE_MASK, int(FLAG_BITS))]
     pub flags: u8,
     mask: StateMask,
     /// Client: the smoothed position shown (interpolated between updates).
@@ -272,10 +312,109 @@ pub struct SceneObject {
     /// Server: scope radius when this object is a camera (set by [`SceneWorld`]).
     scope_distance: f32,
     /// The threads scripts play, by slot.
+    #[ghost(THREAD_MASK, array(optional(fields)), set = Self::thread_arrived)]
     pub threads: [Option<ScriptThread>; MAX_SCRIPT_THREADS],
     /// Client: how long (ms) each thread has played since its state arrived (paused time
     /// not counted).
     pub thread_age_ms: [u32; MAX_SCRIPT_THREADS],
+    /// What the object rides (packed by [`Self::pack_mount`]).
+    mount: Option<Mount>,
+}
+
+/// The move group's velocity: a flag (moving at all), then x and y over [`MAX_NET_SPEED`] in
+/// [`VEL_BITS`] each; a ghost's vertical velocity is 0.
+mod planar_velocity {
+    use super::{MAX_NET_SPEED, VEL_BITS};
+    use glam::Vec3;
+    use v12_bitstream::{BitReader, BitWriter};
+    use v12_netobject::ghost::{GhostError, GhostPackContext, GhostUnpackContext};
+
+    pub(super) fn pack(v: &Vec3, _: &GhostPackContext<'_>, w: &mut BitWriter) {
+        if w.write_flag(*v != Vec3::ZERO) {
+            w.write_signed_float(v.x / MAX_NET_SPEED, VEL_BITS);
+            w.write_signed_float(v.y / MAX_NET_SPEED, VEL_BITS);
+        }
+    }
+
+    pub(super) fn unpack(
+        v: &mut Vec3,
+        _: &GhostUnpackContext<'_>,
+        r: &mut BitReader<'_>,
+    ) -> Result<(), GhostError> {
+        *v = if r.read_flag()? {
+            let x = r.read_signed_float(VEL_BITS)? * MAX_NET_SPEED;
+            let y = r.read_signed_float(VEL_BITS)? * MAX_NET_SPEED;
+            Vec3::new(x, y, 0.0)
+        } else {
+            Vec3::ZERO
+        };
+        Ok(())
+    }
+}
+
+/// The client's side of the derived unpack, and the mount's hooks.
+impl SceneObject {
+    /// After the move group: the heading back in [-π, π), and the interpolation restarted
+    /// from the new position (snapped to it on the first update).
+    fn moved(&mut self, ctx: &GhostUnpackContext<'_>) {
+        self.state.yaw = wrap_angle(self.state.yaw);
+        let pos = self.state.pos;
+        if self.updates == 0 || ctx.is_initial() {
+            self.render_pos = pos;
+        }
+        self.target_pos = pos;
+        self.updates = self.updates.saturating_add(1);
+        self.since_update_ms = 0;
+    }
+
+    /// True when a script thread plays: a create then carries the thread group.
+    fn has_threads(&self) -> bool {
+        self.threads.iter().any(Option::is_some)
+    }
+
+    /// A thread slot arrived: a new sequence plays from its start; a pause or a turn keeps
+    /// the time played.
+    fn thread_arrived(&mut self, slot: usize, thread: Option<ScriptThread>) {
+        let (Some(t), Some(age)) = (self.threads.get_mut(slot), self.thread_age_ms.get_mut(slot)) else {
+            return;
+        };
+        if t.as_ref().map(|t| &t.sequence) != thread.as_ref().map(|t| &t.sequence) {
+            *age = 0;
+        }
+        *t = thread;
+    }
+
+    /// The mount as a ghost reference, once the client holds the mount's ghost; until then
+    /// "none", and the group stays dirty (returned) so it goes again.
+    fn pack_mount(&self, ctx: &GhostPackContext<'_>, w: &mut BitWriter) -> u32 {
+        let sent = self.mount.and_then(|m| ctx.ghost_id_of(m.object).map(|g| (g, m.node)));
+        if let Some((ghost, node)) = w.write_flag(sent.is_some()).then_some(sent).flatten() {
+            w.write_int(ghost, ctx.ghost_id_bits());
+            w.write_int(node.min(MAX_MOUNT_NODE), MOUNT_NODE_BITS);
+        }
+        if self.mount.is_some() && sent.is_none() { MOUNT_MASK } else { 0 }
+    }
+
+    /// Resolves the mount's ghost reference to the client's ghost of it; a reference to a
+    /// ghost the client does not hold reads as no mount.
+    fn unpack_mount(
+        &mut self,
+        ctx: &GhostUnpackContext<'_>,
+        r: &mut BitReader<'_>,
+    ) -> Result<(), GhostError> {
+        self.mount = if r.read_flag()? {
+            let ghost = r.read_int(ctx.ghost_id_bits())?;
+            let node = r.read_int(MOUNT_NODE_BITS)?;
+            let object = ctx.object_of(ghost);
+            if object.is_none() {
+                tracing::debug!(ghost, "mount ghost not held; the rider shows unmounted");
+            }
+            object.map(|object| Mount { object, node })
+        } else {
+            None
+        };
+        Ok(())
+    }
 }
 
 impl SceneObject {
@@ -316,6 +455,23 @@ impl SceneObject {
             self.flags = flags & 0xF;
             self.mask.set_mask_bits(STATE_MASK);
         }
+    }
+
+    /// Server: seats the object on `mount` (its id in the [`SceneWorld`] and a node), or with
+    /// `None` unseats it; the change reaches clients, and while mounted the object is ghosted
+    /// only after its mount ([`NetObject::dependencies`]). [`SceneWorld::remove`] unseats the
+    /// riders of an object it removes.
+    pub fn set_mount(&mut self, mount: Option<Mount>) {
+        if self.mount != mount {
+            self.mount = mount;
+            self.mask.set_mask_bits(MOUNT_MASK);
+        }
+    }
+
+    /// What the object rides: on the server, the mount's [`SceneWorld`] id; on a client, the
+    /// client's ghost of it (`None` when the client does not hold it).
+    pub fn mount(&self) -> Option<Mount> {
+        self.mount
     }
 
     /// Server: sets (or with `None` stops) the thread in `slot`; the change reaches clients.
@@ -428,35 +584,7 @@ impl NetObject for SceneObject {
     }
 
     fn pack_update(&self, ctx: &mut GhostPackContext<'_>, mask: u32, w: &mut BitWriter) -> u32 {
-        if w.write_flag(mask & DATABLOCK_MASK != 0 || ctx.is_initial()) {
-            w.write_int(self.datablock, 32);
-        }
-        if w.write_flag(mask & MOVE_MASK != 0) {
-            w.write_compressed_point(self.state.pos, ctx.compression_point());
-            if w.write_flag(self.state.vel != Vec3::ZERO) {
-                w.write_signed_float(self.state.vel.x / MAX_NET_SPEED, VEL_BITS);
-                w.write_signed_float(self.state.vel.y / MAX_NET_SPEED, VEL_BITS);
-            }
-            w.write_float((self.state.yaw / std::f32::consts::TAU) + 0.5, YAW_BITS);
-        }
-        if w.write_flag(mask & STATE_MASK != 0) {
-            w.write_int(u32::from(self.health), HEALTH_BITS);
-            w.write_int(u32::from(self.flags & 0xF), FLAG_BITS);
-        }
-        let threads =
-            mask & THREAD_MASK != 0 || (ctx.is_initial() && self.threads.iter().any(Option::is_some));
-        if w.write_flag(threads) {
-            for t in &self.threads {
-                if let Some(t) = w.write_flag(t.is_some()).then_some(t.as_ref()).flatten() {
-                    if w.write_string(&t.sequence).is_err() {
-                        let _ = w.write_string("");
-                    }
-                    w.write_flag(t.playing);
-                    w.write_flag(t.forward);
-                }
-            }
-        }
-        0
+        self.pack_groups(ctx, mask, w)
     }
 
     fn unpack_update(
@@ -464,50 +592,14 @@ impl NetObject for SceneObject {
         ctx: &mut GhostUnpackContext<'_>,
         r: &mut BitReader<'_>,
     ) -> Result<(), GhostError> {
-        if r.read_flag()? {
-            self.datablock = r.read_int(32)?;
+        self.unpack_groups(ctx, r).map(|_| ())
+    }
+
+    /// A rider is ghosted after its mount (seed 003: the horse before its rider).
+    fn dependencies(&self, out: &mut Vec<ObjectId>) {
+        if let Some(m) = self.mount {
+            out.push(m.object);
         }
-        if r.read_flag()? {
-            let pos = r.read_compressed_point(ctx.compression_point())?;
-            let vel = if r.read_flag()? {
-                let x = r.read_signed_float(VEL_BITS)? * MAX_NET_SPEED;
-                let y = r.read_signed_float(VEL_BITS)? * MAX_NET_SPEED;
-                Vec3::new(x, y, 0.0)
-            } else {
-                Vec3::ZERO
-            };
-            let yaw = (r.read_float(YAW_BITS)? - 0.5) * std::f32::consts::TAU;
-            self.state = ControlState { pos, vel, yaw: wrap_angle(yaw) };
-            if self.updates == 0 || ctx.is_initial() {
-                self.render_pos = pos;
-            }
-            self.target_pos = pos;
-            self.updates = self.updates.saturating_add(1);
-            self.since_update_ms = 0;
-        }
-        if r.read_flag()? {
-            self.health = r.read_int(HEALTH_BITS)? as u8;
-            self.flags = r.read_int(FLAG_BITS)? as u8;
-        }
-        if r.read_flag()? {
-            for slot in 0..MAX_SCRIPT_THREADS {
-                let thread = if r.read_flag()? {
-                    let sequence = r.read_string()?;
-                    if sequence.chars().count() > MAX_SEQUENCE_NAME {
-                        return Err(GhostError::BadUpdate("a thread's sequence name is too long".into()));
-                    }
-                    Some(ScriptThread { sequence, playing: r.read_flag()?, forward: r.read_flag()? })
-                } else {
-                    None
-                };
-                // A new sequence plays from its start; a pause or a turn keeps the time played.
-                if self.threads[slot].as_ref().map(|t| &t.sequence) != thread.as_ref().map(|t| &t.sequence) {
-                    self.thread_age_ms[slot] = 0;
-                }
-                self.threads[slot] = thread;
-            }
-        }
-        Ok(())
     }
 
     fn scope_position(&self) -> Option<Point3> {
@@ -680,7 +772,14 @@ impl SceneWorld {
         self.store.scope_always.remove(&id);
         let i = self.store.ids.binary_search(&id).ok()?;
         self.store.ids.remove(i);
-        Some(self.store.objects.remove(i))
+        let gone = self.store.objects.remove(i);
+        // Its riders get off: no rider is left pointing at an object that is not there.
+        for o in &mut self.store.objects {
+            if o.mount.is_some_and(|m| m.object.0 == id) {
+                o.set_mount(None);
+            }
+        }
+        Some(gone)
     }
     /// Puts an object in every client's scope, wherever its camera is (`on`), or back to
     /// scoping by distance: V12's `setScopeAlways` / `clearScopeAlways`, for objects every
@@ -983,7 +1082,14 @@ impl GhostClientWorld for ClientScene {
         self.ghosts.get_mut(&id.0).map(|g| g as &mut dyn NetObject)
     }
     fn remove_ghost(&mut self, id: ObjectId) {
-        self.ghosts.remove(&id.0);
+        if self.ghosts.remove(&id.0).is_some() {
+            // A mount's ghost can go before its riders' next update: they show unmounted.
+            for g in self.ghosts.values_mut() {
+                if g.mount.is_some_and(|m| m.object == id) {
+                    g.mount = None;
+                }
+            }
+        }
     }
 }
 
@@ -1239,3 +1345,7 @@ mod tests {
         assert_eq!(a.vel, Vec3::ZERO);
     }
 }
+
+#[cfg(test)]
+#[path = "scene_wire_tests.rs"]
+mod wire_tests;

@@ -28,6 +28,14 @@ impl std::fmt::Debug for GhostPackContext<'_> {
     }
 }
 
+impl GhostPackContext<'static> {
+    /// A context outside any connection (tests, tools, a state snapshot): positions against
+    /// `compression`, no other ghost known to the client, 1-bit ghost ids.
+    pub fn detached(compression: CompressionPoint, initial: bool) -> Self {
+        Self { compression, lookup: &crate::ghost::state::NoGhosts, id_bits: 1, initial }
+    }
+}
+
 impl GhostPackContext<'_> {
     /// The point this packet's positions are sent relative to (the camera position);
     /// use it with `BitWriter::write_compressed_point`.
@@ -56,6 +64,16 @@ pub struct GhostUnpackContext<'a> {
     pub(crate) ghosts: &'a HashMap<u32, ObjectId>,
     pub(crate) id_bits: u32,
     pub(crate) initial: bool,
+}
+
+/// No ghosts: what a detached unpack context resolves references against.
+static NO_GHOSTS: std::sync::LazyLock<HashMap<u32, ObjectId>> = std::sync::LazyLock::new(HashMap::new);
+
+impl GhostUnpackContext<'static> {
+    /// The reading side of [`GhostPackContext::detached`]: no ghost references resolve.
+    pub fn detached(compression: CompressionPoint, initial: bool) -> Self {
+        Self { compression, ghosts: &NO_GHOSTS, id_bits: 1, initial }
+    }
 }
 
 impl GhostUnpackContext<'_> {
