@@ -27,8 +27,8 @@ pub const GRAPH: &[(&str, &[&str])] = &[
 ];
 
 /// Leaf crates with no project dependencies of their own that any crate may use: the network
-/// emulator (tests and the platform conditioner) and the packet cryptography.
-pub const FREE: &[&str] = &["netsim"];
+/// emulator (tests and the platform conditioner) and the derive for ghosted state.
+pub const FREE: &[&str] = &["netsim", "derive"];
 
 const DEP_TABLES: [&str; 3] = ["dependencies", "dev-dependencies", "build-dependencies"];
 

@@ -19,7 +19,8 @@ use glam::Vec3;
 use std::cell::RefCell;
 use std::rc::Rc;
 use v12_console_vm::{CallArgs, Console, Value};
-use v12_sim::scene::ControlState;
+use v12_netobject::ghost::ObjectId;
+use v12_sim::scene::{ControlState, Mount};
 
 /// The highest mount node (V12's `ShapeBaseData::NumMountPoints` is 32).
 pub const MAX_NODE: u32 = 31;
@@ -89,6 +90,7 @@ pub(crate) fn mount(
             r.drives = Some(mount);
             s.control_dirty = true;
         }
+        seat_ghost(&mut s, rider, Some((mount, node)));
         let r = &s.objects[&rider];
         (r.datablock, r.console, mount_console)
     };
@@ -101,6 +103,14 @@ pub(crate) fn mount(
     Ok(())
 }
 
+/// The rider's scene object rides `mount` (scene ids) too: its ghost names the mount and is
+/// ghosted after it (`NetObject::dependencies`, seed 003's rule).
+fn seat_ghost(s: &mut Shared, rider: u32, mount: Option<(u32, u32)>) {
+    if let Some(o) = s.world.as_mut().and_then(|w| w.get_mut(rider)) {
+        o.set_mount(mount.map(|(m, node)| Mount { object: ObjectId(m), node }));
+    }
+}
+
 /// Unseats `rider` (scene id) if it rides anything; calls `onUnmount`. True when it did.
 pub(crate) fn unmount(c: &mut Console, sh: &Rc<RefCell<Shared>>, rider: u32) -> bool {
     let (data, rider_console, mount_console, node) = {
@@ -108,6 +118,7 @@ pub(crate) fn unmount(c: &mut Console, sh: &Rc<RefCell<Shared>>, rider: u32) -> 
         let Some((mount, node)) = s.objects.get_mut(&rider).and_then(|g| g.mount.take()) else {
             return false;
         };
+        seat_ghost(&mut s, rider, None);
         if let Some(g) = s.objects.get_mut(&rider)
             && g.drives == Some(mount)
         {
@@ -330,4 +341,39 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
         }),
     ];
     crate::handles::register_all(con, shared, "ShapeBase", methods);
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::objects::tests::{eval, game_console};
+    use v12_netobject::ghost::ObjectId;
+    use v12_sim::scene::Mount;
+
+    /// The rider's scene object rides what the script mounted it on (so its ghost follows
+    /// the vehicle's), and gets off on unmount and when the vehicle is deleted.
+    #[test]
+    fn the_riders_scene_object_rides_its_mount() {
+        let (mut con, shared, _) = game_console();
+        eval(
+            &mut con,
+            r#"datablock HoverVehicleData(Scout) { maxDamage = 50; };
+            $v = new HoverVehicle() { dataBlock = Scout; position = "10 10 0"; };
+            $p = new Player() { dataBlock = LightMale; position = "0 0 0"; };"#,
+        );
+        let scene = |con: &mut v12_console_vm::Console, var: &str| {
+            let name = v12_console_vm::Value::from(eval(con, &format!("return {var};")));
+            let id = con.find_object(&name).unwrap();
+            shared.borrow().by_console[&id]
+        };
+        let (v, p) = (scene(&mut con, "$v"), scene(&mut con, "$p"));
+        let mount_of = |p: u32| shared.borrow().world.as_ref().unwrap().get(p).unwrap().mount();
+        assert_eq!(eval(&mut con, "return $v.mountObject($p, 1);"), "1");
+        assert_eq!(mount_of(p), Some(Mount { object: ObjectId(v), node: 1 }));
+        eval(&mut con, "$v.unmountObject($p);");
+        assert_eq!(mount_of(p), None);
+        assert_eq!(eval(&mut con, "return $v.mountObject($p, 0);"), "1");
+        assert_eq!(mount_of(p), Some(Mount { object: ObjectId(v), node: 0 }));
+        eval(&mut con, "$v.delete();");
+        assert_eq!(mount_of(p), None);
+    }
 }
