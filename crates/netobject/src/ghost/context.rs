@@ -10,6 +10,14 @@ pub(crate) trait GhostLookup {
     fn known_ghost(&self, object: ObjectId) -> Option<u32>;
 }
 
+/// Knows no ghost: packing outside a connection.
+pub(crate) struct NoGhosts;
+impl GhostLookup for NoGhosts {
+    fn known_ghost(&self, _: ObjectId) -> Option<u32> {
+        None
+    }
+}
+
 /// Handed to [`crate::ghost::NetObject::pack_update`] on the server.
 pub struct GhostPackContext<'a> {
     pub(crate) compression: CompressionPoint,
@@ -32,7 +40,7 @@ impl GhostPackContext<'static> {
     /// A context outside any connection (tests, tools, a state snapshot): positions against
     /// `compression`, no other ghost known to the client, 1-bit ghost ids.
     pub fn detached(compression: CompressionPoint, initial: bool) -> Self {
-        Self { compression, lookup: &crate::ghost::state::NoGhosts, id_bits: 1, initial }
+        Self { compression, lookup: &NoGhosts, id_bits: 1, initial }
     }
 }
 

@@ -122,7 +122,7 @@ mod tests {
     fn contexts(cp: Vec3) -> (GhostPackContext<'static>, HashMap<u32, crate::ghost::ObjectId>) {
         let pack = GhostPackContext {
             compression: CompressionPoint::new(cp),
-            lookup: &crate::ghost::state::NoGhosts,
+            lookup: &crate::ghost::context::NoGhosts,
             id_bits: 1,
             initial: false,
         };

@@ -1,17 +1,10 @@
 //! An object's whole state as bytes, outside any connection: what a client create or sync
 //! carries (owned objects) and what a demo recording stores for each ghost in scope.
 
-use super::context::{GhostLookup, GhostPackContext, GhostUnpackContext};
-use super::{ALL_MASK_BITS, GhostError, NetObject, ObjectId};
+use super::context::{GhostPackContext, GhostUnpackContext, NoGhosts};
+use super::{ALL_MASK_BITS, GhostError, NetObject};
 use hashbrown::HashMap;
 use v12_bitstream::{BitReader, BitWriter, CompressionPoint};
-
-pub(crate) struct NoGhosts;
-impl GhostLookup for NoGhosts {
-    fn known_ghost(&self, _: ObjectId) -> Option<u32> {
-        None
-    }
-}
 
 /// An object's full state as bytes (its `pack_update` with every bit, positions against
 /// the origin), for a client create or sync.
