@@ -238,10 +238,12 @@ pub enum Op {
     /// Stack `[obj, value]` (the cache as in `LoadField`).
     StoreField(Name, bool, u32),
     /// Stack `[obj, index]` → the field named `base` + index (`%obj.v[%i]`; the name is
-    /// looked up by base and number once made).
-    LoadFieldElem(Name),
-    /// Stack `[obj, index, value]`.
-    StoreFieldElem(Name, bool),
+    /// looked up by base and number once made). The last operand is the site's cache: the
+    /// dynamic field's position less the index, last time (an array filled in order keeps
+    /// its elements at a fixed offset from their indexes), tried first and checked.
+    LoadFieldElem(Name, u32),
+    /// Stack `[obj, index, value]` (the cache as in `LoadFieldElem`).
+    StoreFieldElem(Name, bool, u32),
     /// Stack `[obj, name]` → field value.
     LoadFieldDyn,
     /// Stack `[obj, name, value]`.
@@ -351,6 +353,10 @@ pub enum Op {
     IntSL(IntOp, u32),
     /// Top becomes `top op k`.
     IntSI(IntOp, i32),
+    /// Top becomes `local op top` (from `LoadLocal`, a pure push, and the operator).
+    IntLS(IntOp, u32),
+    /// Pop `v`; `local_dst = v op k` (from `IntSI` + `StoreLocal`: `%h = ... & 65535`).
+    IntSIStore(IntOp, i32, u32),
     /// Pop `v`; jump to the last operand when `(v cmp k) == when`.
     JumpCmpSI(Cmp, bool, i32, u32),
     /// Jump to `t` when `((local_a io local_b) c k) == when`: `if (%n % %d == 0)`.

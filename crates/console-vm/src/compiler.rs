@@ -285,6 +285,11 @@ impl<'a> FunctionCompiler<'a> {
                             let k = small(k)?;
                             return Some(self.replace_tail(2, Op::IntLI(io, a, k)));
                         }
+                        // The local read moved after the pure push (which cannot change it).
+                        (Op::LoadLocal(a), p) if pure_push(p) => {
+                            self.replace_tail(2, p);
+                            return Some(self.emit_raw(Op::IntLS(io, a)));
+                        }
                         _ => {}
                     }
                 }
@@ -386,6 +391,7 @@ impl<'a> FunctionCompiler<'a> {
                 Op::ArithLS(ar, a) => Some(self.replace_tail(1, Op::ArithLSStore(ar, a, d))),
                 Op::ArithLI(ar, a, k) => Some(self.replace_tail(1, Op::ArithLIStore(ar, a, k, d))),
                 Op::ArithLL(ar, a, b) => Some(self.replace_tail(1, Op::ArithLLStore(ar, a, b, d))),
+                Op::IntSI(io, k) => Some(self.replace_tail(1, Op::IntSIStore(io, k, d))),
                 _ => None,
             },
             _ => None,
@@ -818,7 +824,7 @@ impl<'a> FunctionCompiler<'a> {
                 } else if index.len() == 1 && crate::elements::direct_base(name) {
                     self.expr(&index[0], true);
                     let b = self.names.intern_rc(name);
-                    self.emit(Op::LoadFieldElem(b));
+                    self.emit(Op::LoadFieldElem(b, 0));
                 } else {
                     self.index_name(name, index);
                     self.emit(Op::LoadFieldDyn);
@@ -931,13 +937,13 @@ impl<'a> FunctionCompiler<'a> {
                     let b = self.names.intern_rc(name);
                     if let Some(op) = op {
                         self.emit(Op::Dup2);
-                        self.emit(Op::LoadFieldElem(b));
+                        self.emit(Op::LoadFieldElem(b, 0));
                         self.expr(value, true);
                         self.binop(op);
                     } else {
                         self.expr(value, true);
                     }
-                    self.emit(Op::StoreFieldElem(b, keep));
+                    self.emit(Op::StoreFieldElem(b, keep, 0));
                 } else {
                     self.index_name(name, index);
                     if let Some(op) = op {
@@ -1195,6 +1201,8 @@ fn pure_push(op: Op) -> bool {
             | Op::LoadGlobal(_)
             | Op::ArithLL(..)
             | Op::ArithLI(..)
+            | Op::IntLL(..)
+            | Op::IntLI(..)
     )
 }
 

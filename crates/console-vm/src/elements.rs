@@ -138,6 +138,15 @@ impl ElemSet {
         }
     }
 
+    /// Writes element `i` with the value moved out of `src` (left `Empty`), field by field.
+    #[inline]
+    pub(crate) fn set_from(&mut self, i: u32, src: &mut Value) {
+        match self.dense.get_mut(i as usize) {
+            Some(slot) => crate::stack::move_into(slot, src),
+            None => self.set_other(i as usize, crate::stack::take(src)),
+        }
+    }
+
     #[inline(never)]
     fn set_other(&mut self, i: usize, v: Value) {
         let len = self.dense.len();
@@ -239,6 +248,19 @@ impl ElemStore {
                 }
             }
             None => self.set_new(base, i, v),
+        }
+    }
+
+    /// [`ElemStore::set`] with the value moved out of `src` (left `Empty`), field by field.
+    #[inline]
+    pub(crate) fn set_from(&mut self, base: Name, i: u32, src: &mut Value) {
+        match self.find(base) {
+            Some(s) => {
+                if let Some((_, set)) = self.sets.get_mut(s) {
+                    set.set_from(i, src);
+                }
+            }
+            None => self.set_new(base, i, crate::stack::take(src)),
         }
     }
 

@@ -12,7 +12,7 @@ use crate::bytecode::NO_HINT;
 use crate::bytecode::{Arith, Callable, FuncDef, GLOBAL_NS, MAX_ARGS, Op, Resolved};
 use crate::elements::{ElemNames, ElemStore, direct_index};
 use crate::intern::Name;
-use crate::object::{ObjectStore, field_of, field_ref_hint, number_id, set_field_hint};
+use crate::object::{ObjectStore, field_ref_hint, number_id, set_field_hint};
 use crate::stack::VmState;
 use crate::stack::assign;
 use crate::value::Value;
@@ -330,14 +330,24 @@ pub(crate) fn run(
                         c.set(Op::StoreField(n, keep, found));
                     }
                 }
-                Op::LoadFieldElem(b) => {
-                    if !load_field_elem(vm, objects, elem_names, b) {
+                Op::LoadFieldElem(b, off) => {
+                    let Some(found) = load_field_elem(vm, objects, elem_names, b, off) else {
                         stop!(Stop::Op, p - 1)
+                    };
+                    if found != off
+                        && let Some(c) = code.get(p - 1)
+                    {
+                        c.set(Op::LoadFieldElem(b, found));
                     }
                 }
-                Op::StoreFieldElem(b, keep) => {
-                    if !store_field_elem(vm, objects, elem_names, b, keep) {
+                Op::StoreFieldElem(b, keep, off) => {
+                    let Some(found) = store_field_elem(vm, objects, elem_names, b, keep, off) else {
                         stop!(Stop::Op, p - 1)
+                    };
+                    if found != off
+                        && let Some(c) = code.get(p - 1)
+                    {
+                        c.set(Op::StoreFieldElem(b, keep, found));
                     }
                 }
                 Op::LoadGlobalElem(b, 2) => {
@@ -379,8 +389,10 @@ pub(crate) fn run(
                     let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)
                     };
-                    let v = vm.stack.pop().unwrap_or_default();
-                    elems.set(b, i, v);
+                    if let Some(top) = vm.stack.last_mut() {
+                        elems.set_from(b, i, top);
+                    }
+                    vm.stack.truncate(vm.stack.len().saturating_sub(1));
                 }
                 Op::LoadLocalElemL(b, s) if !running.toplevel && !running.elem_slots => {
                     let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
@@ -398,20 +410,24 @@ pub(crate) fn run(
                     let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)
                     };
-                    let v = vm.stack.pop().unwrap_or_default();
-                    if let Some(f) = vm.frames.last_mut() {
-                        f.dyn_locals.get_or_insert_with(Default::default).elems.set(b, i, v);
+                    // The value moves straight from its stack slot (popped into a local
+                    // around the table's call, it was reloaded whole: a store-forwarding stall).
+                    let VmState { frames, stack, .. } = &mut *vm;
+                    if let (Some(f), Some(top)) = (frames.last_mut(), stack.last_mut()) {
+                        f.dyn_locals.get_or_insert_with(Default::default).elems.set_from(b, i, top);
                     }
+                    stack.truncate(stack.len().saturating_sub(1));
                 }
                 Op::LoadLocalElem(b, 1) if !running.toplevel && !running.elem_slots => {
                     let Some(top) = vm.stack.last_mut() else { stop!(Stop::Op, p - 1) };
                     let Some(i) = direct_index(top) else { stop!(Stop::Op, p - 1) };
-                    let v = match vm.frames.last().and_then(|f| f.dyn_locals.as_deref()) {
-                        Some(d) => d.elems.get(b, i),
-                        None => Value::Empty,
-                    };
-                    if let Some(top) = vm.stack.last_mut() {
-                        *top = v;
+                    let VmState { frames, stack, .. } = &mut *vm;
+                    let v = frames
+                        .last()
+                        .and_then(|f| f.dyn_locals.as_deref())
+                        .and_then(|d| d.elems.get_ref(b, i));
+                    if let Some(top) = stack.last_mut() {
+                        assign(top, v.unwrap_or(&Value::Empty));
                     }
                 }
                 Op::StoreLocalElem(b, 1, keep) if !running.toplevel && !running.elem_slots => {
@@ -445,6 +461,19 @@ pub(crate) fn run(
                     if let Some(top) = vm.stack.last_mut() {
                         let r = io.apply(top.to_i32(), k);
                         top.set_int(i64::from(r));
+                    }
+                }
+                Op::IntLS(io, a) => {
+                    let x = local_i!(a);
+                    if let Some(top) = vm.stack.last_mut() {
+                        let r = io.apply(x, top.to_i32());
+                        top.set_int(i64::from(r));
+                    }
+                }
+                Op::IntSIStore(io, k, d) => {
+                    let r = io.apply(vm.stack.pop_i32(), k);
+                    if let Some(slot) = vm.stack.local_mut(fb + d as usize) {
+                        slot.set_int(i64::from(r));
                     }
                 }
                 Op::JumpCmpSI(c, when, k, t) => {
@@ -638,17 +667,34 @@ fn store_global_grow(vm: &mut VmState, globals: &mut Vec<Value>, i: usize, keep:
     }
 }
 
-/// `LoadFieldElem` on an object named by its id, a numeric index whose name was made.
+/// `LoadFieldElem` on an object named by its id, a numeric index whose name was made,
+/// trying the position `i + off` first: the site's next `off`, or `None` (nothing changed)
+/// for the interpreter.
 #[inline(never)]
-fn load_field_elem(vm: &mut VmState, objects: &ObjectStore, names: &ElemNames, b: Name) -> bool {
+fn load_field_elem(
+    vm: &mut VmState,
+    objects: &ObjectStore,
+    names: &ElemNames,
+    b: Name,
+    off: u32,
+) -> Option<u32> {
     let at = vm.stack.len().wrapping_sub(2);
-    let Some(i) = vm.stack.get(at + 1).and_then(direct_index) else { return false };
-    let Some(n) = names.get(b, i) else { return false };
-    let Some(o) = vm.stack.get(at).and_then(number_id).and_then(|id| objects.get(id)) else { return false };
-    let v = field_of(&objects.classes, o, n);
+    let i = vm.stack.get(at + 1).and_then(direct_index)?;
+    let n = names.get(b, i)?;
+    let o = vm.stack.get(at).and_then(number_id).and_then(|id| objects.get(id))?;
+    let (v, pos) = field_ref_hint(&objects.classes, o, n, i.wrapping_add(off) as usize);
     vm.stack.truncate(at);
-    vm.stack.push(v);
-    true
+    vm.stack.push_ref(v);
+    Some(elem_offset(pos, i, off))
+}
+
+/// The cache of a field element site after finding index `i` at `pos` (kept when not found).
+#[inline(always)]
+fn elem_offset(pos: usize, i: u32, off: u32) -> u32 {
+    match u32::try_from(pos) {
+        Ok(p) if pos != usize::MAX => p.wrapping_sub(i),
+        _ => off,
+    }
 }
 
 /// `StoreFieldElem` (see [`load_field_elem`]).
@@ -659,20 +705,20 @@ fn store_field_elem(
     names: &ElemNames,
     b: Name,
     keep: bool,
-) -> bool {
+    off: u32,
+) -> Option<u32> {
     let at = vm.stack.len().wrapping_sub(3);
-    let Some(i) = vm.stack.get(at + 1).and_then(direct_index) else { return false };
-    let Some(n) = names.get(b, i) else { return false };
-    let Some(id) = vm.stack.get(at).and_then(number_id).filter(|&id| objects.contains(id)) else {
-        return false;
-    };
+    let i = vm.stack.get(at + 1).and_then(direct_index)?;
+    let n = names.get(b, i)?;
+    let id = vm.stack.get(at).and_then(number_id)?;
+    let (classes, o) = objects.get_mut_split(id)?;
     let v = vm.stack.pop().unwrap_or_default();
     vm.stack.truncate(at);
     if keep {
         vm.stack.push(v.clone());
     }
-    objects.set_field(id, n, v);
-    true
+    let pos = set_field_hint(classes, o, n, v, i.wrapping_add(off) as usize);
+    Some(elem_offset(pos, i, off))
 }
 
 /// `$a[%i, %j]` read with numeric indexes whose row was made (by the interpreter).
@@ -686,7 +732,7 @@ fn load_elem2(vm: &mut VmState, elems: &ElemStore, rows: &Rows, b: Name) -> bool
     };
     let Some(&row) = rows.get(&(b, r)) else { return false };
     vm.stack.truncate(at);
-    vm.stack.push(elems.get(row, j));
+    vm.stack.push_ref(elems.get_ref(row, j));
     true
 }
 
@@ -700,12 +746,21 @@ fn store_elem2(vm: &mut VmState, elems: &mut ElemStore, rows: &Rows, b: Name, ke
         return false;
     };
     let Some(&row) = rows.get(&(b, r)) else { return false };
-    let v = vm.stack.pop().unwrap_or_default();
-    vm.stack.truncate(at);
-    if keep {
-        vm.stack.push(v.clone());
+    if let Some(top) = vm.stack.last_mut() {
+        if keep {
+            let v = top.clone();
+            elems.set(row, j, v);
+        } else {
+            elems.set_from(row, j, top);
+        }
     }
-    elems.set(row, j, v);
+    // The value (or nothing) down to where the indexes were.
+    if keep {
+        let top = vm.stack.len() - 1;
+        vm.stack.return_to(Some(top), at);
+    } else {
+        vm.stack.truncate(at);
+    }
     true
 }
 

@@ -650,14 +650,14 @@ impl Console {
                     save_pc!();
                     self.set_field_of(&o, n, v);
                 }
-                Op::LoadFieldElem(b) => {
+                Op::LoadFieldElem(b, _) => {
                     let idx = self.pop();
                     let o = self.pop();
                     let n = self.field_elem_name(b, &idx);
                     let v = self.get_field_of(&o, n);
                     self.vm.stack.push(v);
                 }
-                Op::StoreFieldElem(b, keep) => {
+                Op::StoreFieldElem(b, keep, _) => {
                     let v = self.pop();
                     let idx = self.pop();
                     let o = self.pop();
