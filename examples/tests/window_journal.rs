@@ -53,6 +53,7 @@ fn a_recorded_window_session_replays_headless_to_the_same_state() {
         name: "Player".into(),
         journal: Some(SessionJournal::record(&file).expect("a journal file")),
         report,
+        audio_capture: None,
     };
     let mut front = ClientFront::new(cfg).expect("the client starts");
     // The session's console output from here on (the replay prints it to stdout).

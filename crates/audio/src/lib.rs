@@ -130,7 +130,7 @@ fn open_card() -> Box<dyn AudioDevice> {
 
 #[cfg(not(feature = "cpal"))]
 fn open_card() -> Box<dyn AudioDevice> {
-    tracing::warn!("built without the `cpal` feature: sound is off (the null device)");
+    tracing::info!("built without the `cpal` feature: sound is off (the null device)");
     Box::new(NullDevice::new())
 }
 

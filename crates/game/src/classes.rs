@@ -212,7 +212,7 @@ pub(crate) fn preload(con: &mut Console, id: ObjectId) -> Result<(), String> {
         .and_then(|o| o.name)
         .map(|n| con.name_text(n).to_string())
         .unwrap_or_else(|| id.to_string());
-    for f in FIELDS {
+    for f in FIELDS.iter().chain(crate::audio::FIELDS) {
         if !is_a(con, id, f.class) {
             continue;
         }

@@ -60,6 +60,9 @@ pub struct HostConfig {
     pub play_demo: Option<PathBuf>,
     /// Record the session into a journal, or replay one (`--journal-record`, `--journal-play`).
     pub journal: Option<crate::journal::SessionJournal>,
+    /// `--audio-capture FILE.wav`: the client's sound mixed into a 16-bit stereo 44.1 kHz WAV
+    /// file instead of the sound card.
+    pub audio_capture: Option<PathBuf>,
     /// Where the program's result lines go (`LISTENING`, `STATUS`, `CLIENT`, `GHOSTHASH`,
     /// `SCOREBOARD`, `FINAL`): the `v12` binary prints them on stdout for the demo to read.
     pub report: fn(&str),
@@ -193,6 +196,11 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
     register_demo_functions(&mut con, &requests);
     // The game object classes (`new Player()`, `new Item()`, ...) and their datablocks.
     crate::objects::register(&mut con, &shared);
+    // Sound: the classes and `alx*` functions; a client mode opens the card or the capture.
+    let audio = crate::audio::install(&mut con, &resources);
+    if !cfg.dedicated {
+        audio.borrow_mut().open(&crate::audio::device_choice(cfg.audio_capture.as_ref()));
+    }
     // The telnet console's and TCPObjects' connections go through the journal too.
     let tcp = || -> Box<dyn v12_platform::TcpIo> {
         let live = Box::new(v12_platform::TcpNet::new());
@@ -566,6 +574,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
 
         // 3. Sim::advanceTime: scheduled script events.
         con.advance_time(dt);
+        crate::audio::advance(&con, dt);
 
         // 4. Client process and 5. client net.
         if let Some(c) = &mut client {
@@ -650,6 +659,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
         directory.shutdown(&mut s.driver.borrow_mut().interface);
         let _ = s.driver.borrow_mut().pump(clock.now_ms(), &NoObjects, &mut s.no_ghosts);
     }
+    audio.borrow_mut().finish();
     (cfg.report)(&format!("SCOREBOARD {}", con.get_global("Scoreboard").as_text()));
     if let Some(j) = &cfg.journal {
         // A recording and its replay print the same hash of the simulation's state.

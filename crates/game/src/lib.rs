@@ -10,6 +10,7 @@
 //! window client the `window` feature, so a dedicated server builds without GL or winit.
 //! A game's rules and scripts live in its mod folder (the example game: `examples/game`).
 
+pub mod audio;
 pub mod browser;
 pub mod classes;
 pub mod client;
@@ -200,7 +201,8 @@ pub fn registries() -> (Arc<NetClassRegistry>, Arc<GhostClassRegistry>) {
     b.register::<DataBlockEvent>()
         .register::<DataBlocksDoneEvent>()
         .register::<DataBlocksAckEvent>()
-        .register::<RemoteCommandEvent>();
+        .register::<RemoteCommandEvent>()
+        .register::<audio::AudioEvent>();
     let reg = Arc::new(b.build().expect("game event registry"));
     let ghosts = Arc::new(
         GhostClassRegistryBuilder::new()

@@ -32,6 +32,7 @@ pub fn install(con: &mut Console, mod_dir: &Path, mods: &[PathBuf]) -> std::io::
     let mut res = ResourceManager::new();
     res.register_bitmap_loaders();
     v12_world::register_loaders(&mut res);
+    v12_audio::register_sound_loaders(&mut res);
     #[cfg(feature = "render")]
     v12_render_gl::register_font_loader(&mut res);
     for dir in std::iter::once(mod_dir).chain(mods.iter().map(PathBuf::as_path)) {

@@ -122,6 +122,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     crate::projectiles::register(con, shared);
     crate::turrets::register(con, shared);
     crate::file_object::register(con);
+    crate::audio::register_net_methods(con, shared);
     register_trigger_methods(con, shared);
     register_camera_methods(con, shared);
     register_client_methods(con, shared);

@@ -58,6 +58,11 @@ struct Cli {
     /// the same state and prints the same STATEHASH.
     #[arg(long, value_name = "FILE")]
     journal_play: Option<PathBuf>,
+    /// Mix the client's sound into FILE.wav (16-bit stereo, 44.1 kHz) instead of playing it
+    /// on the sound card; in every client mode (window, --headless, --connect, a script's own
+    /// createServer and connect).
+    #[arg(long, value_name = "FILE.wav")]
+    audio_capture: Option<PathBuf>,
     #[command(flatten)]
     client: ClientArgs,
     /// Arguments for the scripts ($Game::argv).
@@ -95,6 +100,7 @@ fn main() {
         seed: cli.seed.unwrap_or_else(|| u64::from(std::process::id())),
         journal,
         play_demo: cli.play_demo,
+        audio_capture: cli.audio_capture,
         report: |line| println!("{line}"),
     };
     let res = match cli.client.run(&cfg) {

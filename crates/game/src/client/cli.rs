@@ -69,6 +69,7 @@ fn window_config(host: &HostConfig) -> Result<crate::client::front::WindowConfig
         name: "Player".into(),
         journal: host.journal.clone(),
         report: host.report,
+        audio_capture: host.audio_capture.clone(),
     })
 }
 
@@ -99,6 +100,7 @@ impl ClientArgs {
             bots: self.bots.unwrap_or(2),
             mod_dir: host.mod_dir.clone(),
             v12,
+            audio_capture: host.audio_capture.clone(),
         };
         let r = screenshot::run(&cfg).map_err(|e| e.to_string())?;
         // The program's result line, as the host reports its STATUS lines.

@@ -38,6 +38,8 @@ pub struct WindowConfig {
     pub journal: Option<SessionJournal>,
     /// Where result lines (`STATEHASH`) go.
     pub report: fn(&str),
+    /// `--audio-capture FILE.wav`: the sound into a WAV file (else the sound card).
+    pub audio_capture: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for WindowConfig {
@@ -106,6 +108,9 @@ impl ClientFront {
     /// The client's console (the mod's `main.cs` run), its UI on the main menu.
     pub fn new(cfg: WindowConfig) -> io::Result<Self> {
         let (mut con, remote, resources) = client_console(&cfg.mod_dir, &cfg.name)?;
+        if let Some(a) = crate::audio::of(&con) {
+            a.borrow_mut().open(&crate::audio::device_choice(cfg.audio_capture.as_ref()));
+        }
         let tcp: Box<dyn v12_platform::TcpIo> = Box::new(v12_platform::TcpNet::new());
         let tcp = match &cfg.journal {
             Some(j) => j.tcp(tcp),
@@ -283,6 +288,7 @@ impl ClientFront {
         self.browser.pump(&mut self.con);
         self.tcp_objects.pump(&mut self.con);
         self.con.advance_time(now.saturating_sub(self.last_ms));
+        crate::audio::advance(&self.con, now.saturating_sub(self.last_ms));
         self.last_ms = now;
         self.ui.canvas.set_time(&mut self.con, now);
         Ok(())

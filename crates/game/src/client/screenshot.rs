@@ -30,6 +30,8 @@ pub struct ScreenshotConfig {
     pub mod_dir: PathBuf,
     /// The `v12` binary for the server and bots (usually the current executable).
     pub v12: PathBuf,
+    /// `--audio-capture FILE.wav`: the client's sound into a WAV file (else the sound card).
+    pub audio_capture: Option<PathBuf>,
 }
 
 /// A local match for the client to join: a dedicated `v12` server and bot clients as child
@@ -116,6 +118,7 @@ pub fn client_console(
     let remote = RemoteCommands::register(&mut con);
     // The engine's classes, so the ghosts are console objects too (a client runs no server).
     crate::objects::register(&mut con, &Rc::default());
+    crate::audio::install(&mut con, &resources);
     con.set_global("Game::argc", 0);
     con.set_global("Pref::Player::Name", name);
     con.exec_file("main.cs").map_err(|e| io::Error::other(e.to_string()))?;
@@ -150,6 +153,10 @@ pub fn run(cfg: &ScreenshotConfig) -> io::Result<ScreenshotReport> {
     let addr = local.addr.clone();
     let name = "Player";
     let (mut con, remote, resources) = client_console(&cfg.mod_dir, name)?;
+    let audio = crate::audio::of(&con);
+    if let Some(a) = &audio {
+        a.borrow_mut().open(&crate::audio::device_choice(cfg.audio_capture.as_ref()));
+    }
     let mut ui = ClientUi::new(&mut con, cfg.width as i32, cfg.height as i32).map_err(io::Error::other)?;
     ui.load_shapes(&resources);
     ui.show(&mut con, "PlayGui").map_err(io::Error::other)?;
@@ -168,6 +175,7 @@ pub fn run(cfg: &ScreenshotConfig) -> io::Result<ScreenshotReport> {
             autopilot(tick)
         })?;
         con.advance_time(t - last);
+        crate::audio::advance(&con, t - last);
         last = t;
         if session.accepted() && !chatted {
             chatted = true;
@@ -203,5 +211,8 @@ pub fn run(cfg: &ScreenshotConfig) -> io::Result<ScreenshotReport> {
     let (img, _) = frame.capture(&list).map_err(io::Error::other)?;
     img.save_png(&cfg.out).map_err(io::Error::other)?;
     session.disconnect(&mut con, now());
+    if let Some(a) = &audio {
+        a.borrow_mut().finish();
+    }
     Ok(ScreenshotReport { chat_relayed, objects, sky_visible_distance })
 }

@@ -328,6 +328,9 @@ impl ClientSession {
             self.net_event(con, ev);
         }
         self.sync_ghost_objects(con);
+        if let Some(p) = self.gcon.predicted() {
+            crate::audio::listen_at(con, p.pos, p.yaw);
+        }
         let secs = now.saturating_sub(self.rate_window.0);
         if secs >= 1000 {
             let bytes = self.driver.borrow().stats().bytes_in;
@@ -364,6 +367,9 @@ impl ClientSession {
                     return;
                 }
                 if self.remote.handle_client_event(con, &*event) {
+                    return;
+                }
+                if crate::audio::client_event(con, &*event, &self.block_local, self.server_connection) {
                     return;
                 }
                 let progress = self.blocks.handle_event(

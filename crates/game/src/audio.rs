@@ -1,0 +1,1012 @@
+//! V12's sound from script, on the `v12-audio` crate: the AudioDescription, AudioProfile and
+//! AudioEnvironment classes (datablocks, sent to clients like every datablock, and plain
+//! client-side objects alike), the `alx*` console functions, and the process's one sound
+//! device (null, WAV capture or the sound card) that every client mode advances.
+//!
+//! Bad input is a console warning or error naming the thing, never a panic: an unknown
+//! profile or description, a missing, truncated or corrupt file (silence), a dead handle, an
+//! unknown `AL_*` name, junk numbers (a datablock's are checked on definition, as the other
+//! classes' fields: `crate::classes`).
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use v12_audio::{Audio, Description, DeviceChoice, Handle, Sound, SourceParam, channel};
+use v12_console_vm::{CallArgs, Console, FieldType, ObjectId, Value};
+use v12_resource::ResourceManager;
+
+use crate::classes::{FieldSpec, Kind};
+
+/// Sounds held decoded between plays (by path); past it the oldest go.
+const MAX_CACHED: usize = 256;
+
+/// The checked fields of the sound classes (V12's names and defaults), read at definition
+/// by `crate::classes::preload`.
+pub(crate) const FIELDS: &[FieldSpec] = &[
+    FieldSpec {
+        class: "AudioDescription",
+        name: "volume",
+        kind: Kind::Num { min: 0.0, max: 1.0, default: 1.0 },
+    },
+    FieldSpec { class: "AudioDescription", name: "isLooping", kind: Kind::Bool(false) },
+    FieldSpec { class: "AudioDescription", name: "is3D", kind: Kind::Bool(false) },
+    FieldSpec {
+        class: "AudioDescription",
+        name: "referenceDistance",
+        kind: Kind::Num { min: 0.0, max: 1.0e6, default: 1.0 },
+    },
+    FieldSpec {
+        class: "AudioDescription",
+        name: "maxDistance",
+        kind: Kind::Num { min: 0.0, max: 1.0e6, default: 100.0 },
+    },
+    FieldSpec {
+        class: "AudioDescription",
+        name: "coneInsideAngle",
+        kind: Kind::Int { min: 0, max: 360, default: 360 },
+    },
+    FieldSpec {
+        class: "AudioDescription",
+        name: "coneOutsideAngle",
+        kind: Kind::Int { min: 0, max: 360, default: 360 },
+    },
+    FieldSpec {
+        class: "AudioDescription",
+        name: "coneOutsideVolume",
+        kind: Kind::Num { min: 0.0, max: 1.0, default: 1.0 },
+    },
+    FieldSpec {
+        class: "AudioDescription",
+        name: "type",
+        kind: Kind::Int { min: 0, max: v12_audio::NUM_CHANNELS as i64 - 1, default: 0 },
+    },
+    FieldSpec { class: "AudioProfile", name: "preload", kind: Kind::Bool(false) },
+];
+
+/// The process's sound: the device and mixer, the files, and the sources that follow objects.
+#[derive(Debug)]
+pub struct ClientAudio {
+    /// The device and its mixer.
+    pub audio: Audio,
+    resources: Rc<ResourceManager>,
+    cache: BTreeMap<String, Rc<Sound>>,
+    /// Sources that follow a console object (a ghost's `playAudio` slot): (object, slot).
+    followers: BTreeMap<(ObjectId, u32), Handle>,
+}
+
+/// The process's sound, shared by the console functions and the loop that advances it.
+pub type SharedAudio = Rc<RefCell<ClientAudio>>;
+
+/// Host data of the console object that holds the process's sound (`AudioSystem`).
+#[derive(Debug)]
+struct AudioHost(SharedAudio);
+
+/// The console object's name.
+const HOST_OBJECT: &str = "AudioSystem";
+
+impl ClientAudio {
+    /// Switches to another device: the sources are dropped; the channel volumes and the
+    /// listener stay.
+    pub fn open(&mut self, choice: &DeviceChoice) {
+        let _ = self.audio.finish();
+        let old = self.audio.mixer();
+        let volumes: Vec<f32> = (0..v12_audio::NUM_CHANNELS).filter_map(|c| old.channel_volume(c)).collect();
+        let listener = *old.listener();
+        self.audio = Audio::open(choice);
+        let m = self.audio.mixer_mut();
+        for (c, v) in volumes.into_iter().enumerate() {
+            m.set_channel_volume(c, v);
+        }
+        m.set_listener(listener.position, listener.forward, listener.up);
+        m.set_listener_gain(listener.gain);
+        self.followers.clear();
+    }
+
+    /// The sound at `path` (as given, then under `audio/` as Tribes 2's profiles name them),
+    /// decoded once and kept.
+    pub fn sound(&mut self, path: &str) -> Result<Rc<Sound>, String> {
+        let key = path.to_ascii_lowercase();
+        if let Some(s) = self.cache.get(&key) {
+            return Ok(s.clone());
+        }
+        let found = v12_audio::load_sound(&self.resources, path).or_else(|e| {
+            let alt = format!("audio/{}", path.trim_start_matches('/'));
+            if self.resources.search().is_file(&alt) {
+                v12_audio::load_sound(&self.resources, &alt)
+            } else {
+                Err(e)
+            }
+        });
+        let s = found.map_err(|e| e.to_string())?;
+        if self.cache.len() >= MAX_CACHED
+            && let Some(k) = self.cache.keys().next().cloned()
+        {
+            self.cache.remove(&k);
+        }
+        self.cache.insert(key, s.clone());
+        Ok(s)
+    }
+
+    /// Places the listener: at `eye`, looking along `yaw` (V12's heading: 0 looks along +y).
+    pub fn set_listener(&mut self, eye: glam::Vec3, yaw: f32) {
+        let (s, c) = yaw.sin_cos();
+        self.audio.mixer_mut().set_listener(eye.to_array(), [-s, c, 0.0], [0.0, 0.0, 1.0]);
+    }
+
+    /// Mixes `ms` more milliseconds; sources that follow objects move with them first (and
+    /// stop when their object is gone).
+    pub fn advance(&mut self, con: &Console, ms: u64) {
+        let mut gone = Vec::new();
+        for (&(obj, slot), &h) in &self.followers {
+            match con.object_data::<crate::state::GhostState>(obj) {
+                Some(g) if self.audio.mixer().is_alive(h) => {
+                    self.audio.mixer_mut().set_position(h, g.pos.to_array());
+                }
+                _ => gone.push((obj, slot)),
+            }
+        }
+        for k in gone {
+            if let Some(h) = self.followers.remove(&k) {
+                self.audio.mixer_mut().stop(h);
+            }
+        }
+        let mut left = ms;
+        while left > 0 {
+            let step = left.min(u64::from(u32::MAX)) as u32;
+            self.audio.advance(step);
+            left -= u64::from(step);
+        }
+    }
+
+    /// Plays `profile` following console object `obj` in `slot` (replacing what played there).
+    pub(crate) fn play_following(&mut self, con: &mut Console, obj: ObjectId, slot: u32, profile: ObjectId) {
+        self.stop_following(obj, slot);
+        let pos = con.object_data::<crate::state::GhostState>(obj).map(|g| g.pos.to_array());
+        if let Some(h) = play_profile(con, self, profile, pos, "playAudio") {
+            self.followers.insert((obj, slot), h);
+        }
+    }
+
+    /// Stops what plays in `slot` of console object `obj`.
+    pub(crate) fn stop_following(&mut self, obj: ObjectId, slot: u32) {
+        if let Some(h) = self.followers.remove(&(obj, slot)) {
+            self.audio.mixer_mut().stop(h);
+        }
+    }
+
+    /// Flushes the device (closes a capture file).
+    pub fn finish(&mut self) {
+        if let Err(e) = self.audio.finish() {
+            tracing::warn!("{e}");
+        }
+    }
+}
+
+/// The process's sound, if [`install`] ran on this console.
+pub fn of(con: &Console) -> Option<SharedAudio> {
+    let id = con.find_object_str(HOST_OBJECT)?;
+    con.object_data::<AudioHost>(id).map(|h| h.0.clone())
+}
+
+/// Mixes `ms` more milliseconds of the console's sound (nothing without [`install`]).
+pub fn advance(con: &Console, ms: u64) {
+    if let Some(a) = of(con) {
+        a.borrow_mut().advance(con, ms);
+    }
+}
+
+/// Registers the sound classes, the `alx*` functions and the channel globals
+/// (`$DefaultAudioType`, ...), with the null device; [`ClientAudio::open`] picks another.
+pub fn install(con: &mut Console, resources: &Rc<ResourceManager>) -> SharedAudio {
+    register_classes(con);
+    for (name, ch) in channel::NAMES {
+        con.set_global(name, ch as i64);
+    }
+    let shared = Rc::new(RefCell::new(ClientAudio {
+        audio: Audio::open(&DeviceChoice::Null),
+        resources: resources.clone(),
+        cache: BTreeMap::new(),
+        followers: BTreeMap::new(),
+    }));
+    let _ = con.register_class(HOST_OBJECT, "SimObject");
+    match con.create_object_with_data(HOST_OBJECT, Some(HOST_OBJECT), Box::new(AudioHost(shared.clone()))) {
+        Ok(_) => {}
+        Err(e) => tracing::warn!("{HOST_OBJECT}: {e}"),
+    }
+    register_functions(con, &shared);
+    shared
+}
+
+/// The device a client mode opens: `--audio-capture FILE.wav`, else the sound card.
+pub fn device_choice(capture: Option<&PathBuf>) -> DeviceChoice {
+    match capture {
+        Some(p) => DeviceChoice::Capture(p.clone()),
+        None => DeviceChoice::Card,
+    }
+}
+
+fn register_classes(con: &mut Console) {
+    for class in ["AudioDescription", "AudioProfile", "AudioEnvironment"] {
+        let _ = con.register_class(class, "SimDataBlock");
+    }
+    for f in FIELDS {
+        con.add_field(f.class, f.name, FieldType::String, Value::Empty);
+    }
+    for (class, field) in [("AudioProfile", "filename"), ("AudioProfile", "description")] {
+        con.add_field(class, field, FieldType::String, Value::Empty);
+    }
+}
+
+/// The name a script would use for `id`.
+fn who(con: &Console, id: ObjectId) -> String {
+    let name = con.object_name(id);
+    if name.is_empty() { id.to_string() } else { name }
+}
+
+/// The object `v` names if it is of `class`.
+fn find_of(con: &Console, v: &Value, class: &str) -> Option<ObjectId> {
+    con.find_object(v).filter(|&id| crate::classes::is_a(con, id, class))
+}
+
+/// A number field: its default when unset; junk is a warning naming the object and field.
+fn num(con: &mut Console, id: ObjectId, field: &str, default: f64, what: &str) -> f64 {
+    let v = con.get_field(id, field);
+    let text = v.as_text();
+    let t = text.trim();
+    if t.is_empty() {
+        return default;
+    }
+    match t.parse::<f64>() {
+        Ok(x) if x.is_finite() => x,
+        _ => {
+            let msg =
+                format!("{what}: {} field {field} = \"{t}\" is not a number; using {default}", who(con, id));
+            con.warn(&msg);
+            default
+        }
+    }
+}
+
+fn flag(con: &Console, id: ObjectId, field: &str) -> bool {
+    let v = con.get_field(id, field);
+    let t = v.as_text();
+    let t = t.trim();
+    t.eq_ignore_ascii_case("true") || t.parse::<f64>().is_ok_and(|x| x != 0.0)
+}
+
+/// An AudioDescription object as the mixer's [`Description`] (sanitised).
+pub(crate) fn description(con: &mut Console, id: ObjectId, what: &str) -> Description {
+    let d = Description::default();
+    let channel = num(con, id, "type", 0.0, what);
+    let channel = if (0.0..v12_audio::NUM_CHANNELS as f64).contains(&channel) {
+        channel as usize
+    } else {
+        let msg = format!("{what}: {} type {channel} is not a channel (0 to 31); using 0", who(con, id));
+        con.warn(&msg);
+        0
+    };
+    Description {
+        volume: num(con, id, "volume", 1.0, what) as f32,
+        looping: flag(con, id, "isLooping"),
+        is_3d: flag(con, id, "is3D"),
+        reference_distance: num(con, id, "referenceDistance", f64::from(d.reference_distance), what) as f32,
+        max_distance: num(con, id, "maxDistance", f64::from(d.max_distance), what) as f32,
+        cone_inside_angle: num(con, id, "coneInsideAngle", 360.0, what) as f32,
+        cone_outside_angle: num(con, id, "coneOutsideAngle", 360.0, what) as f32,
+        cone_outside_volume: num(con, id, "coneOutsideVolume", 1.0, what) as f32,
+        channel,
+    }
+    .sanitized()
+}
+
+/// A profile's file and description, or a console error naming what is missing.
+pub(crate) fn profile_parts(
+    con: &mut Console,
+    profile: ObjectId,
+    what: &str,
+) -> Option<(String, Description)> {
+    let file = con.get_field(profile, "filename").as_text().trim().to_string();
+    let desc_name = con.get_field(profile, "description");
+    let Some(desc) = find_of(con, &desc_name, "AudioDescription") else {
+        let msg = format!(
+            "{what}: AudioProfile {} has no AudioDescription \"{}\"",
+            who(con, profile),
+            desc_name.as_text()
+        );
+        con.error(&msg);
+        return None;
+    };
+    if file.is_empty() {
+        let msg = format!("{what}: AudioProfile {} has no filename", who(con, profile));
+        con.error(&msg);
+        return None;
+    }
+    Some((file, description(con, desc, what)))
+}
+
+/// Creates (and with `play`, starts) a source for a file played as `desc`.
+fn source_for(
+    con: &mut Console,
+    audio: &mut ClientAudio,
+    file: &str,
+    desc: &Description,
+    pos: Option<[f32; 3]>,
+    play: bool,
+    what: &str,
+) -> Option<Handle> {
+    let sound = match audio.sound(file) {
+        Ok(s) => s,
+        Err(e) => {
+            con.warn(&format!("{what}: {e}; no sound"));
+            return None;
+        }
+    };
+    let m = audio.audio.mixer_mut();
+    let h = m.create_source(sound, desc, pos)?;
+    if play {
+        m.play(h);
+    }
+    Some(h)
+}
+
+/// Plays a profile (at `pos` when 3D): the handle, or None with a console message.
+pub(crate) fn play_profile(
+    con: &mut Console,
+    audio: &mut ClientAudio,
+    profile: ObjectId,
+    pos: Option<[f32; 3]>,
+    what: &str,
+) -> Option<Handle> {
+    let (file, desc) = profile_parts(con, profile, what)?;
+    source_for(con, audio, &file, &desc, pos, true, what)
+}
+
+/// Three numbers from `x, y, z` arguments or one `"x y z"` argument starting at `i`.
+fn point_args(a: &CallArgs<'_>, i: usize) -> Option<[f32; 3]> {
+    if a.len() >= i + 3 {
+        let p = [a.f64(i) as f32, a.f64(i + 1) as f32, a.f64(i + 2) as f32];
+        return p.iter().all(|c| c.is_finite()).then_some(p);
+    }
+    if a.len() == i + 1 {
+        let words: Vec<f32> = a.str(i).split_whitespace().filter_map(|w| w.parse().ok()).collect();
+        if words.len() >= 3 && words[..3].iter().all(|c| c.is_finite()) {
+            return Some([words[0], words[1], words[2]]);
+        }
+    }
+    None
+}
+
+fn handle_arg(a: &CallArgs<'_>, i: usize) -> Option<Handle> {
+    let x = a.f64(i);
+    (x >= 1.0 && x <= f64::from(u32::MAX)).then(|| Handle::from_raw(x as u32)).flatten()
+}
+
+fn raw(h: Option<Handle>) -> i64 {
+    h.map_or(0, |h| i64::from(h.raw()))
+}
+
+fn register_functions(con: &mut Console, shared: &SharedAudio) {
+    let sh = shared.clone();
+    con.register_function(
+        "alxCreateSource",
+        2,
+        6,
+        "alxCreateSource(profile, [x, y, z]) or (description, filename, [x, y, z]) - a stopped source's handle, 0 on failure",
+        move |c, a| {
+            let Ok(mut au) = sh.try_borrow_mut() else { return 0 };
+            if let Some(p) = find_of(c, &a.get(0), "AudioProfile") {
+                let Some((file, desc)) = profile_parts(c, p, "alxCreateSource") else { return 0 };
+                return raw(source_for(c, &mut au, &file, &desc, point_args(a, 1), false, "alxCreateSource"));
+            }
+            if let Some(d) = find_of(c, &a.get(0), "AudioDescription") {
+                let desc = description(c, d, "alxCreateSource");
+                let file = a.str(1).into_owned();
+                return raw(source_for(c, &mut au, &file, &desc, point_args(a, 2), false, "alxCreateSource"));
+            }
+            c.error(&format!("alxCreateSource: no audio profile or description \"{}\"", a.str(0)));
+            0
+        },
+    );
+    let sh = shared.clone();
+    con.register_function(
+        "alxPlay",
+        2,
+        5,
+        "alxPlay(handle) or alxPlay(profile, [x, y, z]) - the playing source's handle, 0 on failure",
+        move |c, a| {
+            let Ok(mut au) = sh.try_borrow_mut() else { return 0 };
+            if let Some(p) = find_of(c, &a.get(0), "AudioProfile") {
+                return raw(play_profile(c, &mut au, p, point_args(a, 1), "alxPlay"));
+            }
+            match handle_arg(a, 0) {
+                Some(h) if au.audio.mixer_mut().play(h) => i64::from(h.raw()),
+                _ => {
+                    c.warn(&format!(
+                        "alxPlay: \"{}\" is neither an audio profile nor a live source",
+                        a.str(0)
+                    ));
+                    0
+                }
+            }
+        },
+    );
+    let sh = shared.clone();
+    con.register_function("alxStop", 2, 2, "alxStop(handle)", move |_c, a| {
+        if let (Some(h), Ok(mut au)) = (handle_arg(a, 0), sh.try_borrow_mut()) {
+            au.audio.mixer_mut().stop(h);
+        }
+        Value::Empty
+    });
+    let sh = shared.clone();
+    con.register_function("alxStopAll", 1, 1, "alxStopAll()", move |_c, _a| {
+        if let Ok(mut au) = sh.try_borrow_mut() {
+            au.audio.mixer_mut().stop_all();
+            au.followers.clear();
+        }
+        Value::Empty
+    });
+    let sh = shared.clone();
+    con.register_function(
+        "alxIsPlaying",
+        2,
+        2,
+        "alxIsPlaying(handle) - true while it plays",
+        move |_c, a| {
+            let Ok(au) = sh.try_borrow() else { return false };
+            handle_arg(a, 0).is_some_and(|h| au.audio.mixer().is_playing(h))
+        },
+    );
+    for (name, int) in [("alxSourcef", false), ("alxSourcei", true)] {
+        let sh = shared.clone();
+        con.register_function(name, 4, 4, &format!("{name}(handle, AL_name, value)"), move |c, a| {
+            let Some(param) = SourceParam::from_al_name(&a.str(1)) else {
+                c.error(&format!("{name}: unknown source setting \"{}\"", a.str(1)));
+                return Value::Empty;
+            };
+            let v = if int { f64::from(a.i32(2)) } else { a.f64(2) };
+            let ok = match (handle_arg(a, 0), sh.try_borrow_mut()) {
+                (Some(h), Ok(mut au)) => au.audio.mixer_mut().set_param(h, param, v as f32),
+                _ => false,
+            };
+            if !ok {
+                c.warn(&format!("{name}: no source {}", a.str(0)));
+            }
+            Value::Empty
+        });
+    }
+    for (name, int) in [("alxGetSourcef", false), ("alxGetSourcei", true)] {
+        let sh = shared.clone();
+        con.register_function(name, 3, 3, &format!("{name}(handle, AL_name)"), move |c, a| {
+            let Some(param) = SourceParam::from_al_name(&a.str(1)) else {
+                c.error(&format!("{name}: unknown source setting \"{}\"", a.str(1)));
+                return Value::from(0);
+            };
+            let v = match (handle_arg(a, 0), sh.try_borrow()) {
+                (Some(h), Ok(au)) => au.audio.mixer().param(h, param).unwrap_or(0.0),
+                _ => 0.0,
+            };
+            if int { Value::from(v as i64) } else { Value::from(f64::from(v)) }
+        });
+    }
+    let sh = shared.clone();
+    con.register_function(
+        "alxSource3f",
+        4,
+        6,
+        "alxSource3f(handle, AL_POSITION | AL_DIRECTION, \"x y z\" | x, y, z)",
+        move |c, a| {
+            let which = a.str(1).to_ascii_uppercase();
+            let (Some(h), Some(p)) = (handle_arg(a, 0), point_args(a, 2)) else {
+                c.error("alxSource3f: wants a handle, a name and three numbers");
+                return Value::Empty;
+            };
+            let Ok(mut au) = sh.try_borrow_mut() else { return Value::Empty };
+            let m = au.audio.mixer_mut();
+            match which.as_str() {
+                "AL_POSITION" => {
+                    m.set_position(h, p);
+                }
+                "AL_DIRECTION" => {
+                    m.set_direction(h, p);
+                }
+                _ => c.error(&format!("alxSource3f: unknown source setting \"{which}\"")),
+            }
+            Value::Empty
+        },
+    );
+    let sh = shared.clone();
+    con.register_function(
+        "alxListenerf",
+        3,
+        3,
+        "alxListenerf(AL_GAIN | AL_GAIN_LINEAR, value)",
+        move |c, a| {
+            let which = a.str(0).to_ascii_uppercase();
+            if which != "AL_GAIN" && which != "AL_GAIN_LINEAR" {
+                c.error(&format!("alxListenerf: unknown listener setting \"{which}\""));
+                return Value::Empty;
+            }
+            if let Ok(mut au) = sh.try_borrow_mut() {
+                au.audio.mixer_mut().set_listener_gain(a.f64(1) as f32);
+            }
+            Value::Empty
+        },
+    );
+    let sh = shared.clone();
+    con.register_function("alxGetListenerf", 2, 2, "alxGetListenerf(AL_GAIN)", move |_c, _a| {
+        sh.try_borrow().map_or(0.0, |au| f64::from(au.audio.mixer().listener().gain))
+    });
+    let sh = shared.clone();
+    con.register_function(
+        "alxSetChannelVolume",
+        3,
+        3,
+        "alxSetChannelVolume(channel, volume 0.0-1.0) - false for a channel that does not exist",
+        move |c, a| {
+            let ch = a.f64(0);
+            let ok = ch >= 0.0
+                && ch.fract() == 0.0
+                && sh.try_borrow_mut().is_ok_and(|mut au| {
+                    au.audio.mixer_mut().set_channel_volume(ch as usize, a.f64(1) as f32)
+                });
+            if !ok {
+                c.error(&format!("alxSetChannelVolume: invalid channel '{}'", a.str(0)));
+            }
+            ok
+        },
+    );
+    let sh = shared.clone();
+    con.register_function("alxGetChannelVolume", 2, 2, "alxGetChannelVolume(channel)", move |c, a| {
+        let ch = a.f64(0);
+        let v = (ch >= 0.0 && ch.fract() == 0.0)
+            .then(|| sh.try_borrow().ok().and_then(|au| au.audio.mixer().channel_volume(ch as usize)))
+            .flatten();
+        match v {
+            Some(v) => f64::from(v),
+            None => {
+                c.error(&format!("alxGetChannelVolume: invalid channel '{}'", a.str(0)));
+                0.0
+            }
+        }
+    });
+    let sh = shared.clone();
+    con.register_function(
+        "alxGetWaveLen",
+        2,
+        2,
+        "alxGetWaveLen(profile | filename) - the sound's length in milliseconds, 0 when it cannot be read",
+        move |c, a| {
+            let arg = a.get(0);
+            let file = match find_of(c, &arg, "AudioProfile") {
+                Some(p) => c.get_field(p, "filename").as_text().trim().to_string(),
+                None if arg.as_text().contains('.') => arg.as_text().into_owned(),
+                None => {
+                    c.error(&format!("alxGetWaveLen: no audio profile \"{}\"", arg.as_text()));
+                    return 0;
+                }
+            };
+            let Ok(mut au) = sh.try_borrow_mut() else { return 0 };
+            match au.sound(&file) {
+                Ok(s) => s.duration_ms().min(i64::MAX as u64) as i64,
+                Err(e) => {
+                    c.error(&format!("alxGetWaveLen: {e}"));
+                    0
+                }
+            }
+        },
+    );
+}
+
+/// A player's ears above its feet (m), as the first-person camera's eye.
+const EAR_HEIGHT: f32 = 1.7;
+
+/// Moves the console's listener to the control object (its feet at `pos`, heading `yaw`).
+pub fn listen_at(con: &Console, pos: glam::Vec3, yaw: f32) {
+    if let Some(a) = of(con) {
+        a.borrow_mut().set_listener(pos + glam::Vec3::Z * EAR_HEIGHT, yaw);
+    }
+}
+
+// ---- over the network ----
+
+/// Sound slots of a shape (`playAudio(slot, profile)`), as V12's four.
+pub const SOUND_SLOTS: u32 = 4;
+
+/// Where a sound event plays.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Placement {
+    /// Straight, not in the world (`GameConnection::play2D`).
+    TwoD,
+    /// At a point (`GameConnection::play3D`).
+    At([f32; 3]),
+    /// Following a ghost, in one of its slots (`ShapeBase::playAudio` / `stopAudio`).
+    Shape {
+        /// The ghost's index on the receiving connection.
+        ghost: u32,
+        /// 0..[`SOUND_SLOTS`].
+        slot: u32,
+    },
+}
+
+/// A sound event from the server: the profile's datablock (its server id; 0 stops a shape's
+/// slot) and where it plays. 2D and 3D sounds are unguaranteed (a lost one is not heard; a
+/// late one would be wrong); a shape's slot sounds are guaranteed and ordered, so a stop never
+/// overtakes its start.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AudioEvent {
+    /// The AudioProfile datablock's server id (0: stop the slot).
+    pub profile: u32,
+    /// Where.
+    pub at: Placement,
+}
+
+impl v12_netobject::NetEvent for AudioEvent {
+    fn guarantee(&self) -> v12_netobject::Guarantee {
+        match self.at {
+            Placement::Shape { .. } => v12_netobject::Guarantee::GuaranteedOrdered,
+            _ => v12_netobject::Guarantee::Unguaranteed,
+        }
+    }
+    fn pack(&self, w: &mut v12_bitstream::BitWriter, _: &mut v12_netobject::PackContext<'_>) {
+        w.write_int(self.profile, 32);
+        match self.at {
+            Placement::TwoD => w.write_int(0, 2),
+            Placement::At(p) => {
+                w.write_int(1, 2);
+                for c in p {
+                    w.write_f32(c);
+                }
+            }
+            Placement::Shape { ghost, slot } => {
+                w.write_int(2, 2);
+                w.write_int(ghost, 32);
+                w.write_int(slot.min(SOUND_SLOTS - 1), 2);
+            }
+        }
+    }
+}
+
+impl v12_netobject::NetEventClass for AudioEvent {
+    const NAME: &'static str = "SimAudioEvent";
+    const DIRECTION: v12_netobject::EventDirection = v12_netobject::EventDirection::ServerToClient;
+    fn unpack(
+        r: &mut v12_bitstream::BitReader<'_>,
+        _: &mut v12_netobject::UnpackContext<'_>,
+    ) -> v12_netobject::Result<Self> {
+        let profile = r.read_int(32)?;
+        let at = match r.read_int(2)? {
+            0 => Placement::TwoD,
+            1 => {
+                let p = [r.read_f32()?, r.read_f32()?, r.read_f32()?];
+                // Junk positions are not an error; they are not heard either.
+                Placement::At(if p.iter().all(|c| c.is_finite()) { p } else { [f32::MAX; 3] })
+            }
+            2 => Placement::Shape { ghost: r.read_int(32)?, slot: r.read_int(2)? },
+            k => return Err(v12_netobject::NetError::BadEvent(format!("sound event kind {k}"))),
+        };
+        Ok(AudioEvent { profile, at })
+    }
+}
+
+/// Client: plays a sound event from the server (true when `event` was one). `blocks` maps
+/// the server's datablock ids to this console's; `server_connection` holds the ghosts' index.
+pub(crate) fn client_event(
+    con: &mut Console,
+    event: &dyn v12_netobject::NetEvent,
+    blocks: &BTreeMap<u32, ObjectId>,
+    server_connection: ObjectId,
+) -> bool {
+    let Some(ev) = event.downcast_ref::<AudioEvent>() else { return false };
+    let Some(audio) = of(con) else { return true };
+    let mut au = audio.borrow_mut();
+    let profile = blocks.get(&ev.profile).copied().filter(|&p| crate::classes::is_a(con, p, "AudioProfile"));
+    match ev.at {
+        Placement::Shape { ghost, slot } => {
+            let obj = con
+                .object_data::<crate::state::ClientGhostIndex>(server_connection)
+                .and_then(|ix| ix.by_ghost.get(&ghost).copied());
+            match (obj, profile) {
+                (Some(obj), Some(p)) => au.play_following(con, obj, slot, p),
+                (Some(obj), None) => au.stop_following(obj, slot),
+                (None, _) => tracing::debug!(ghost, "sound for a ghost this client does not hold"),
+            }
+        }
+        Placement::TwoD | Placement::At(_) => {
+            let Some(p) = profile else {
+                tracing::debug!(profile = ev.profile, "sound event naming no AudioProfile this client holds");
+                return true;
+            };
+            let pos = match ev.at {
+                Placement::At(p) => Some(p),
+                _ => None,
+            };
+            play_profile(con, &mut au, p, pos, "sound event");
+        }
+    }
+    true
+}
+
+/// The AudioProfile datablock argument `i` names (a server sends datablocks only), or a
+/// console error naming it.
+fn profile_datablock(con: &mut Console, a: &CallArgs<'_>, i: usize, method: &str) -> Option<ObjectId> {
+    let p = find_of(con, &a.get(i), "AudioProfile")
+        .filter(|&p| con.object(p).is_some_and(|o| o.group == Some(v12_console_vm::DATABLOCK_GROUP_ID)));
+    if p.is_none() {
+        con.error(&format!("{method}: \"{}\" is not an AudioProfile datablock", a.str(i)));
+    }
+    p
+}
+
+/// Server: posts `ev` to connection `conn` (dropped with a log line while the driver is busy).
+fn post(
+    shared: &Rc<RefCell<crate::state::Shared>>,
+    conn: v12_netobject::ConnectionId,
+    ev: AudioEvent,
+) -> bool {
+    let s = shared.borrow();
+    let Some(driver) = s.driver.as_ref() else { return false };
+    let Ok(mut d) = driver.try_borrow_mut() else {
+        tracing::warn!("sound event dropped: the network driver is busy");
+        return false;
+    };
+    d.interface.post_event(conn, Box::new(ev)).is_ok()
+}
+
+/// Server: the GameConnection methods `play2D` and `play3D`, and ShapeBase's `playAudio` and
+/// `stopAudio`.
+pub(crate) fn register_net_methods(con: &mut Console, shared: &Rc<RefCell<crate::state::Shared>>) {
+    let sh = shared.clone();
+    con.register_method(
+        "GameConnection",
+        "play2D",
+        3,
+        3,
+        "play2D(profile) - this client hears the sound",
+        move |c, a| {
+            let Some(p) = profile_datablock(c, a, 1, "play2D") else { return false };
+            let conn = a.this.and_then(|cl| sh.borrow().client_conns.get(&cl).copied());
+            let Some(conn) = conn else {
+                c.error("play2D: not a connected client");
+                return false;
+            };
+            post(&sh, conn, AudioEvent { profile: p, at: Placement::TwoD })
+        },
+    );
+    let sh = shared.clone();
+    con.register_method(
+        "GameConnection",
+        "play3D",
+        4,
+        4,
+        "play3D(profile, transform) - this client hears the sound there, if in range of its control object",
+        move |c, a| {
+            let Some(p) = profile_datablock(c, a, 1, "play3D") else { return false };
+            let words: Vec<f32> =
+                a.str(2).split_whitespace().take(3).filter_map(|w| w.parse().ok()).collect();
+            let pos = match words[..] {
+                [x, y, z] if [x, y, z].iter().all(|v| v.is_finite()) => [x, y, z],
+                _ => {
+                    c.error(&format!("play3D: \"{}\" is not a transform", a.str(2)));
+                    return false;
+                }
+            };
+            let Some(client) = a.this else { return false };
+            let Some(conn) = sh.borrow().client_conns.get(&client).copied() else {
+                c.error("play3D: not a connected client");
+                return false;
+            };
+            // In scope: within the description's maxDistance of the control object (V12 sends
+            // to a client without one).
+            let max = profile_parts(c, p, "play3D").map_or(100.0, |(_, d)| d.max_distance);
+            let near = {
+                let s = sh.borrow();
+                let control = s.control.iter().find(|&(_, &cl)| cl == client).map(|(&o, _)| o);
+                match (control, s.world.as_ref()) {
+                    (Some(o), Some(w)) => {
+                        w.get(o).is_none_or(|o| o.state.pos.distance(glam::Vec3::from(pos)) <= max)
+                    }
+                    _ => true,
+                }
+            };
+            near && post(&sh, conn, AudioEvent { profile: p, at: Placement::At(pos) })
+        },
+    );
+    for (method, play) in [("playAudio", true), ("stopAudio", false)] {
+        let sh = shared.clone();
+        let (min, usage) = if play {
+            (
+                4,
+                "playAudio(slot, profile) - every client that has the object in scope hears it, following the object",
+            )
+        } else {
+            (3, "stopAudio(slot)")
+        };
+        con.register_method("ShapeBase", method, min, min, usage, move |c, a| {
+            let slot = a.f64(1);
+            if !(slot >= 0.0 && slot < f64::from(SOUND_SLOTS) && slot.fract() == 0.0) {
+                c.error(&format!("{method}: slot {} is not 0 to {}", a.str(1), SOUND_SLOTS - 1));
+                return false;
+            }
+            let profile = if play {
+                match profile_datablock(c, a, 2, method) {
+                    Some(p) => p,
+                    None => return false,
+                }
+            } else {
+                0
+            };
+            let s = sh.borrow();
+            let Some(scene) = a.this.and_then(|o| s.by_console.get(&o).copied()) else {
+                c.error(&format!("{method}: not a server game object"));
+                return false;
+            };
+            let Some(driver) = s.driver.as_ref() else { return false };
+            let Ok(mut d) = driver.try_borrow_mut() else { return false };
+            let conns: Vec<_> = s.client_conns.values().copied().collect();
+            for conn in conns {
+                let ghost = d
+                    .interface
+                    .ghost_manager(conn)
+                    .and_then(|gm| gm.ghost_id_of(v12_netobject::ghost::ObjectId(scene)));
+                if let Some(ghost) = ghost {
+                    let ev = AudioEvent { profile, at: Placement::Shape { ghost, slot: slot as u32 } };
+                    let _ = d.interface.post_event(conn, Box::new(ev));
+                }
+            }
+            true
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A mod folder with a 0.5 s mono 440 Hz tone at `sounds/beep.wav`, and a console with
+    /// the sound installed on the in-memory capture device.
+    fn setup(name: &str) -> (Console, SharedAudio, v12_console_vm::BufferSink, PathBuf) {
+        let dir = std::env::temp_dir().join(format!("v12-game-audio-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("sounds")).unwrap();
+        let spec = hound::WavSpec { channels: 1, ..v12_audio::capture_spec() };
+        let mut w = hound::WavWriter::create(dir.join("sounds/beep.wav"), spec).unwrap();
+        for i in 0..22_050 {
+            let s = (i as f32 * 440.0 / 44_100.0 * std::f32::consts::TAU).sin();
+            w.write_sample((s * 16_000.0) as i16).unwrap();
+        }
+        w.finalize().unwrap();
+        std::fs::write(dir.join("sounds/broken.wav"), b"RIFF\x24\x00\x00\x00WAVEjunkjunk").unwrap();
+        let mut con = Console::new();
+        let sink = v12_console_vm::BufferSink::new();
+        con.set_output(Box::new(sink.clone()));
+        let res = crate::mod_files::install(&mut con, &dir, &[]).unwrap();
+        con.set_preload(Box::new(crate::classes::preload));
+        let audio = install(&mut con, &res);
+        audio.borrow_mut().open(&DeviceChoice::Memory);
+        (con, audio, sink, dir)
+    }
+
+    const PROFILES: &str = r#"
+        datablock AudioDescription(AudioClose3d) {
+            volume = 1.0; isLooping = false; is3D = true;
+            referenceDistance = 2; maxDistance = 50; type = $EffectAudioType;
+        };
+        datablock AudioDescription(AudioLoop2d) { volume = 1.0; isLooping = true; type = $EffectAudioType; };
+        datablock AudioProfile(Beep) { filename = "sounds/beep.wav"; description = AudioClose3d; preload = true; };
+        datablock AudioProfile(BeepLoop) { filename = "sounds/beep.wav"; description = AudioLoop2d; };
+        new AudioDescription(AudioGui) { volume = 0.5; type = $GuiAudioType; };
+        new AudioProfile(Click) { filename = "sounds/beep.wav"; description = AudioGui; };
+        datablock AudioEnvironment(Underwater) { useRoom = true; room = "UNDERWATER"; };
+    "#;
+
+    fn levels(audio: &SharedAudio) -> (f64, f64) {
+        let a = audio.borrow();
+        let frames = a.audio.device().captured().unwrap();
+        frames.iter().fold((0.0, 0.0), |(l, r), f| (l + f64::from(f[0]).abs(), r + f64::from(f[1]).abs()))
+    }
+
+    #[test]
+    fn scripts_play_profiles_in_3d_and_2d() {
+        let (mut con, audio, sink, dir) = setup("play");
+        con.eval(PROFILES).unwrap();
+        assert!(!sink.all().contains("Unable"), "{}", sink.all());
+        assert!(con.find_object_str("Underwater").is_some());
+        // On the listener's right: louder in the right ear.
+        let h = con.eval("return alxPlay(Beep, 10, 0, 0);").unwrap().to_f64();
+        assert!(h > 0.0);
+        assert!(con.eval(&format!("return alxIsPlaying({h});")).unwrap().truthy());
+        advance(&con, 200);
+        let (l, r) = levels(&audio);
+        assert!(r > l * 10.0, "{l} {r}");
+        // A 2D GUI sound at half volume, centred.
+        audio.borrow_mut().open(&DeviceChoice::Memory);
+        con.eval("alxPlay(Click);").unwrap();
+        advance(&con, 100);
+        let (l, r) = levels(&audio);
+        assert!(l > 0.0 && l == r);
+        // alxGetWaveLen by profile and by file.
+        assert_eq!(con.eval("return alxGetWaveLen(Beep);").unwrap().to_f64(), 500.0);
+        assert_eq!(con.eval("return alxGetWaveLen(\"sounds/beep.wav\");").unwrap().to_f64(), 500.0);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn sources_loops_and_channel_volumes() {
+        let (mut con, audio, _sink, dir) = setup("sources");
+        con.eval(PROFILES).unwrap();
+        let h = con.eval("return alxCreateSource(BeepLoop);").unwrap().to_f64();
+        assert!(h > 0.0);
+        assert!(!con.eval(&format!("return alxIsPlaying({h});")).unwrap().truthy());
+        con.eval(&format!("alxSourcef({h}, \"AL_GAIN\", 0.5); alxPlay({h});")).unwrap();
+        advance(&con, 1_000);
+        assert!(
+            con.eval(&format!("return alxIsPlaying({h});")).unwrap().truthy(),
+            "a loop plays past its end"
+        );
+        con.eval(&format!("alxStop({h});")).unwrap();
+        assert!(!con.eval(&format!("return alxIsPlaying({h});")).unwrap().truthy());
+        // Channel volumes.
+        assert!(con.eval("return alxSetChannelVolume($EffectAudioType, 0.25);").unwrap().truthy());
+        assert_eq!(con.eval("return alxGetChannelVolume($EffectAudioType);").unwrap().to_f64(), 0.25);
+        assert!(!con.eval("return alxSetChannelVolume(40, 1);").unwrap().truthy());
+        con.eval("alxSetChannelVolume($EffectAudioType, 0);").unwrap();
+        audio.borrow_mut().open(&DeviceChoice::Memory);
+        con.eval("alxPlay(BeepLoop);").unwrap();
+        advance(&con, 100);
+        assert_eq!(levels(&audio), (0.0, 0.0), "a muted channel is silent");
+        con.eval("alxSetChannelVolume($EffectAudioType, 1); alxListenerf(AL_GAIN_LINEAR, 0);").unwrap();
+        audio.borrow_mut().open(&DeviceChoice::Memory);
+        con.eval("alxListenerf(AL_GAIN_LINEAR, 0); alxPlay(BeepLoop);").unwrap();
+        advance(&con, 100);
+        assert_eq!(levels(&audio), (0.0, 0.0), "listener gain 0 is silent");
+        // A description and a file.
+        con.eval("alxListenerf(AL_GAIN, 1);").unwrap();
+        let h = con.eval("return alxCreateSource(AudioGui, \"sounds/beep.wav\");").unwrap().to_f64();
+        assert!(h > 0.0);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn bad_input_is_a_console_message_naming_it() {
+        let (mut con, _audio, sink, dir) = setup("bad");
+        con.eval(PROFILES).unwrap();
+        con.eval(
+            r#"datablock AudioDescription(Junk) { volume = "loud"; maxDistance = -5; type = 99; };
+               datablock AudioProfile(Missing) { filename = "sounds/nope.wav"; description = AudioGui; };
+               datablock AudioProfile(Broken) { filename = "sounds/broken.wav"; description = AudioGui; };
+               datablock AudioProfile(NoDesc) { filename = "sounds/beep.wav"; description = Nowhere; };"#,
+        )
+        .unwrap();
+        let out = sink.all();
+        assert!(out.contains("Junk") && out.contains("volume") && out.contains("maxDistance"), "{out}");
+        assert!(out.contains("type"), "{out}");
+        for (script, expect) in [
+            ("return alxPlay(NoSuchProfile);", "NoSuchProfile"),
+            ("return alxPlay(Missing);", "sounds/nope.wav"),
+            ("return alxPlay(Broken);", "sounds/broken.wav"),
+            ("return alxPlay(NoDesc);", "Nowhere"),
+            ("return alxCreateSource(Nothing);", "Nothing"),
+            ("return alxGetWaveLen(NoSuchProfile);", "NoSuchProfile"),
+            ("return alxPlay(Beep, \"junk\");", ""),
+            ("return alxSourcef(77, AL_BOGUS, 1);", "AL_BOGUS"),
+            ("return alxSourcef(77, AL_GAIN, 1);", "77"),
+            ("return alxGetChannelVolume(-3);", "-3"),
+            ("return alxListenerf(AL_PITCH, 1);", "AL_PITCH"),
+        ] {
+            sink.clear();
+            let v = con.eval(script).unwrap();
+            if script.starts_with("return alxPlay(N")
+                || script.contains("Missing")
+                || script.contains("Broken")
+            {
+                assert_eq!(v.to_f64(), 0.0, "{script}");
+            }
+            assert!(sink.all().contains(expect), "{script}: {}", sink.all());
+        }
+        // The junk description still plays, with its defaults.
+        assert!(con.eval("return alxCreateSource(Junk, \"sounds/beep.wav\");").unwrap().to_f64() > 0.0);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
