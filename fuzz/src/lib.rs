@@ -14,6 +14,8 @@
 //! | `master` | the master server's datagram handler and `Message::decode` |
 //! | `parse` | the TorqueScript parser: a tree or an error; a tree prints and parses back to itself |
 //! | `script` | the console: parse, compile and run the text (under the instruction budget), then 10 s of scheduled events |
+//! | `sound_wav` | `v12_audio::Sound::from_bytes` on WAV-like bytes, then 2 s of it mixed (looping, resampled, 3D) |
+//! | `sound_ogg` | the same entry point on Ogg Vorbis-like bytes (the Ogg page reader, lewton's decoder, streaming) |
 
 use bytes::Bytes;
 use std::net::SocketAddr;
@@ -25,8 +27,19 @@ use v12_netobject::ghost::{GhostArena, GhostClassRegistryBuilder};
 use v12_netobject::*;
 
 /// Every target's name, as cargo-fuzz and the corpus folders name it.
-pub const TARGETS: &[&str] =
-    &["notify", "handshake", "packet", "journal", "demo", "lockstep", "master", "parse", "script"];
+pub const TARGETS: &[&str] = &[
+    "notify",
+    "handshake",
+    "packet",
+    "journal",
+    "demo",
+    "lockstep",
+    "master",
+    "parse",
+    "script",
+    "sound_wav",
+    "sound_ogg",
+];
 
 /// Runs target `name` on `data`; `false` for an unknown name.
 pub fn run(name: &str, data: &[u8]) -> bool {
@@ -40,6 +53,8 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         "master" => master(data),
         "parse" => parse(data),
         "script" => script(data),
+        "sound_wav" => sound_wav(data),
+        "sound_ogg" => sound_ogg(data),
         _ => return false,
     }
     true
@@ -201,6 +216,32 @@ pub fn journal(data: &[u8]) {
     }
 }
 
+/// Reads `data` as a sound and, if it reads, mixes 2 s of it looping in 3D off to one side,
+/// at a pitch that resamples: a corrupt file is an error or ends early, never a panic.
+fn sound(data: &[u8], name: &str) {
+    let Ok(s) = v12_audio::Sound::from_bytes(data, name) else { return };
+    let mut audio = v12_audio::Audio::open(&v12_audio::DeviceChoice::Null);
+    let desc = v12_audio::Description { looping: true, is_3d: true, ..Default::default() };
+    let m = audio.mixer_mut();
+    if let Some(h) = m.create_source(std::rc::Rc::new(s), &desc, Some([3.0, 1.0, 0.0])) {
+        m.set_param(h, v12_audio::SourceParam::Pitch, 1.7);
+        m.play(h);
+    }
+    for _ in 0..64 {
+        audio.advance(32);
+    }
+}
+
+/// The WAV decoder's entry point (its seeds are WAV files).
+pub fn sound_wav(data: &[u8]) {
+    sound(data, "fuzz.wav");
+}
+
+/// The Ogg Vorbis decoder's entry point (its seeds are Ogg Vorbis files).
+pub fn sound_ogg(data: &[u8]) {
+    sound(data, "fuzz.ogg");
+}
+
 /// A demo recording, opened and played to its end.
 pub fn demo(data: &[u8]) {
     let classes = Arc::new(GhostClassRegistryBuilder::new().build().expect("no ghost classes"));
@@ -277,6 +318,23 @@ pub fn seeds(name: &str) -> Vec<Vec<u8>> {
             }
             vec![joined]
         }
+        "sound_wav" => {
+            let mut out = std::io::Cursor::new(Vec::new());
+            let spec = hound::WavSpec {
+                channels: 2,
+                sample_rate: 22_050,
+                bits_per_sample: 16,
+                sample_format: hound::SampleFormat::Int,
+            };
+            if let Ok(mut w) = hound::WavWriter::new(&mut out, spec) {
+                for i in 0..2_000i32 {
+                    let _ = w.write_sample(((i * 97) % 20_000 - 10_000) as i16);
+                }
+                let _ = w.finalize();
+            }
+            vec![out.into_inner()]
+        }
+        "sound_ogg" => vec![include_bytes!("../../crates/audio/tests/data/tone.ogg").to_vec()],
         "journal" => {
             use v12_platform::{ConsoleEvent, Event, JournalWriter, TimeEvent};
             let mut w = JournalWriter::new(Vec::new()).expect("a writer");

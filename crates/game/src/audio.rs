@@ -699,9 +699,15 @@ pub(crate) fn client_event(
     server_connection: ObjectId,
 ) -> bool {
     let Some(ev) = event.downcast_ref::<AudioEvent>() else { return false };
+    tracing::debug!(?ev, "sound event");
     let Some(audio) = of(con) else { return true };
     let mut au = audio.borrow_mut();
-    let profile = blocks.get(&ev.profile).copied().filter(|&p| crate::classes::is_a(con, p, "AudioProfile"));
+    // A listen server's own client shares the server's console: the id may be its own.
+    let profile = blocks
+        .get(&ev.profile)
+        .copied()
+        .or(Some(ev.profile))
+        .filter(|&p| ev.profile != 0 && crate::classes::is_a(con, p, "AudioProfile"));
     match ev.at {
         Placement::Shape { ghost, slot } => {
             let obj = con
@@ -752,6 +758,59 @@ fn post(
         return false;
     };
     d.interface.post_event(conn, Box::new(ev)).is_ok()
+}
+
+/// Server: posts the event `make` builds (from the object's ghost index) to every client that
+/// has game object `scene` in scope (ghosted). Returns how many.
+fn post_in_scope(
+    shared: &Rc<RefCell<crate::state::Shared>>,
+    scene: u32,
+    make: impl Fn(u32) -> AudioEvent,
+) -> usize {
+    let s = shared.borrow();
+    let Some(driver) = s.driver.as_ref() else { return 0 };
+    let Ok(mut d) = driver.try_borrow_mut() else {
+        tracing::warn!("sound event dropped: the network driver is busy");
+        return 0;
+    };
+    let mut sent = 0;
+    for &conn in s.client_conns.values() {
+        let ghost = d
+            .interface
+            .ghost_manager(conn)
+            .and_then(|gm| gm.ghost_id_of(v12_netobject::ghost::ObjectId(scene)));
+        if let Some(ghost) = ghost
+            && d.interface.post_event(conn, Box::new(make(ghost))).is_ok()
+        {
+            sent += 1;
+        }
+    }
+    sent
+}
+
+/// Server: plays `profile` (an AudioProfile datablock's name) where game object `scene` is,
+/// to the clients that have it in scope: an image state's `stateSound`. An unknown profile is
+/// a console warning naming it and the object.
+pub(crate) fn play_at_object(
+    c: &mut Console,
+    shared: &Rc<RefCell<crate::state::Shared>>,
+    scene: u32,
+    profile: &str,
+) {
+    let p = find_of(c, &Value::from(profile), "AudioProfile");
+    let Some(p) =
+        p.filter(|&p| c.object(p).is_some_and(|o| o.group == Some(v12_console_vm::DATABLOCK_GROUP_ID)))
+    else {
+        c.warn(&format!("stateSound: \"{profile}\" is not an AudioProfile datablock (object {scene})"));
+        return;
+    };
+    let pos = {
+        let s = shared.borrow();
+        s.world.as_ref().and_then(|w| w.get(scene)).map(|o| o.state.pos.to_array())
+    };
+    if let Some(pos) = pos {
+        post_in_scope(shared, scene, |_| AudioEvent { profile: p, at: Placement::At(pos) });
+    }
 }
 
 /// Server: the GameConnection methods `play2D` and `play3D`, and ShapeBase's `playAudio` and
@@ -837,24 +896,15 @@ pub(crate) fn register_net_methods(con: &mut Console, shared: &Rc<RefCell<crate:
             } else {
                 0
             };
-            let s = sh.borrow();
-            let Some(scene) = a.this.and_then(|o| s.by_console.get(&o).copied()) else {
+            let scene = a.this.and_then(|o| sh.borrow().by_console.get(&o).copied());
+            let Some(scene) = scene else {
                 c.error(&format!("{method}: not a server game object"));
                 return false;
             };
-            let Some(driver) = s.driver.as_ref() else { return false };
-            let Ok(mut d) = driver.try_borrow_mut() else { return false };
-            let conns: Vec<_> = s.client_conns.values().copied().collect();
-            for conn in conns {
-                let ghost = d
-                    .interface
-                    .ghost_manager(conn)
-                    .and_then(|gm| gm.ghost_id_of(v12_netobject::ghost::ObjectId(scene)));
-                if let Some(ghost) = ghost {
-                    let ev = AudioEvent { profile, at: Placement::Shape { ghost, slot: slot as u32 } };
-                    let _ = d.interface.post_event(conn, Box::new(ev));
-                }
-            }
+            post_in_scope(&sh, scene, |ghost| AudioEvent {
+                profile,
+                at: Placement::Shape { ghost, slot: slot as u32 },
+            });
             true
         });
     }

@@ -174,6 +174,8 @@ pub enum Effect {
     Fire { scripted: bool },
     /// Play this sequence on the image thread (none: stop it).
     Sequence(Option<String>),
+    /// Play this AudioProfile where the object is (`stateSound`), to the clients in scope.
+    Sound(String),
 }
 
 /// An image in a slot and where its state machine stands.
@@ -242,6 +244,7 @@ impl MountedImage {
                 out.push(Effect::Fire { scripted: s.script.is_some() });
             }
             out.push(Effect::Sequence(s.sequence.clone()));
+            out.extend(s.sound.clone().map(Effect::Sound));
             out.extend(s.script.clone().map(Effect::Script));
             match s.on_timeout {
                 Some(next) if s.timeout <= 0.0 => to = usize::from(next),

@@ -90,6 +90,7 @@ pub(crate) fn run_effects(c: &mut Console, sh: &Rc<RefCell<Shared>>, effects: Ve
                     o.set_thread(IMAGE_THREAD, t);
                 }
             }
+            Effect::Sound(profile) => crate::audio::play_at_object(c, sh, e.obj, &profile),
             Effect::Script(name) => {
                 c.call_method_if_exists(data, &name, &[Value::from(console), Value::from(e.slot as u32)]);
             }

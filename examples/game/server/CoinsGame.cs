@@ -14,6 +14,8 @@ function CoinsGame::playerTouchItem(%game, %player, %item)
    if (%item.getDataBlock() != Coin.getId())
       return;
    %player.client.score += Coin.score;
+   if (isObject(%player.client))
+      %player.client.play2D(CoinPickupSound);
    %item.setHidden(1);
    schedule(3000, 0, respawnCoin, %item);
    updateScoreboard();

@@ -26,6 +26,7 @@ datablock LinearProjectileData(Ball) {
 };
 exec("server/weapons.cs");
 exec("server/vehicles.cs");
+exec("server/audio.cs");
 
 // A point on the ground (terrain, floor or roof) at (%x, %y).
 function groundPoint(%x, %y)
@@ -202,6 +203,7 @@ function Ball::onExplode(%data, %proj, %pos, %fade)
 {
    if ($MatchOver)
       return;
+   serverPlay3D(BallExplosionSound, %pos);
    %shooter = isObject(%proj.sourceObject) ? %proj.sourceObject.client : "";
    initContainerRadiusSearch(%pos, %data.splashRadius, $TypeMasks::PlayerObjectType);
    while ((%target = containerSearchNext()) != 0)

@@ -19,6 +19,7 @@ datablock ShapeBaseImageData(BallLauncherImage) {
    stateFire[2] = true;
    stateScript[2] = "onFire";
    stateSequence[2] = "fire";
+   stateSound[2] = BallLauncherFireSound;
    stateTimeoutValue[2] = 0.48;
    stateTransitionOnTimeout[2] = "Ready";
    stateAllowImageChange[2] = false;

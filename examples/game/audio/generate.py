@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Writes the example game's sounds (16-bit mono WAV, 22.05 kHz) from formulas: nothing
+recorded, nothing downloaded. The files and this script are CC0 (public domain).
+Run from this folder: python3 generate.py"""
+import math
+import random
+import struct
+import wave
+
+RATE = 22050
+
+
+def write(name, samples):
+    with wave.open(name, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(RATE)
+        w.writeframes(b"".join(struct.pack("<h", max(-32767, min(32767, int(s * 32767)))) for s in samples))
+
+
+def fire():
+    # A launcher's thump: a falling tone under a burst of noise, decaying in 0.25 s.
+    rng = random.Random(1)
+    out = []
+    for i in range(int(RATE * 0.25)):
+        t = i / RATE
+        env = math.exp(-t * 18)
+        tone = math.sin(2 * math.pi * (220 - 400 * t) * t)
+        out.append(0.8 * env * (0.6 * tone + 0.4 * rng.uniform(-1, 1)))
+    return out
+
+
+def explosion():
+    # Low rumbling noise, 0.8 s, smoothed by a one-pole low-pass.
+    rng = random.Random(2)
+    out, y = [], 0.0
+    for i in range(int(RATE * 0.8)):
+        t = i / RATE
+        y += 0.08 * (rng.uniform(-1, 1) - y)
+        out.append(3.0 * y * math.exp(-t * 4))
+    return out
+
+
+def pickup():
+    # A rising two-note chime, 0.3 s.
+    out = []
+    for i in range(int(RATE * 0.3)):
+        t = i / RATE
+        f = 880 if t < 0.12 else 1320
+        out.append(0.5 * math.exp(-((t % 0.12) * 10)) * math.sin(2 * math.pi * f * t))
+    return out
+
+
+if __name__ == "__main__":
+    write("fire.wav", fire())
+    write("explosion.wav", explosion())
+    write("pickup.wav", pickup())

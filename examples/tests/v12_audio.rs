@@ -1,0 +1,62 @@
+//! Process-level sound: `v12 --audio-capture FILE.wav` on a listen server whose own client
+//! plays (a script's `createServer` and `connect`). A probe mod puts a second player beside
+//! the host's with the ball launcher's trigger held: its Fire state names `stateSound`, its
+//! balls explode (`serverPlay3D`). The capture is a 16-bit stereo 44.1 kHz WAV file that is
+//! not silent; and the session's journal, replayed, mixes the same capture to the byte
+//! (mixing runs on the session's clock, which the journal replays).
+
+#[path = "common/procs.rs"]
+mod procs;
+
+use procs::{collect, start};
+use std::time::Duration;
+
+const PROBE: &str = "function probeShooter() {\n\
+   if (ClientGroup.getCount() == 0) { schedule(200, 0, probeShooter); return; }\n\
+   %me = ClientGroup.getObject(0).getControlObject();\n\
+   if (!isObject(%me)) { schedule(200, 0, probeShooter); return; }\n\
+   %s = new Player() { dataBlock = LightMale; position = VectorAdd(%me.getPosition(), \"4 2 0\"); };\n\
+   %s.mountImage(BallLauncherImage, 0);\n\
+   %s.setImageTrigger(0, true);\n\
+   echo(\"PROBE shooter\");\n\
+}\n\
+schedule(500, 0, probeShooter);\n";
+
+fn run(args: &[&str]) -> String {
+    let (mut host, rx) = start(args);
+    let lines = collect(&mut host, &rx, Duration::from_secs(60));
+    let status = host.wait().expect("host exits");
+    let all = lines.join("\n");
+    assert!(status.success(), "exit {status:?}\n{all}");
+    all
+}
+
+#[test]
+fn a_listen_server_match_captured_to_wav_hears_the_weapon_and_replays_to_the_same_bytes() {
+    let dir = procs::Scratch::new("audio-capture");
+    std::fs::write(dir.join("probe.cs"), PROBE).unwrap();
+    let (a, b, journal) = (dir.join("match.wav"), dir.join("replay.wav"), dir.join("match.jnl"));
+    let path = |p: &std::path::Path| p.to_str().expect("a UTF-8 temp path").to_string();
+    let (probe_mod, a_arg, b_arg, j_arg) = (path(&dir), path(&a), path(&b), path(&journal));
+    let game = ["--", "-listen", "-bot", "-name", "Host", "-port", "0", "-seconds", "3"];
+    let mut args = vec!["--audio-capture", &a_arg, "--journal-record", &j_arg];
+    args.extend(["--add-mod", &probe_mod, "--exec", "probe.cs", "--seed", "7"]);
+    args.extend(game);
+    let all = run(&args);
+    assert!(all.contains("PROBE shooter"), "{all}");
+    assert!(!all.contains("is not an AudioProfile"), "{all}");
+    let mut r = hound::WavReader::open(&a).expect("the capture is a WAV file");
+    let spec = r.spec();
+    assert_eq!((spec.channels, spec.sample_rate, spec.bits_per_sample), (2, 44_100, 16));
+    // Seconds of match were mixed (the host runs in real time: at least 2 s of 3).
+    assert!(r.duration() > 2 * 44_100, "{} frames", r.duration());
+    let loud = r.samples::<i16>().filter_map(Result::ok).filter(|s| s.unsigned_abs() > 1_000).count();
+    assert!(loud > 4_410, "only {loud} loud samples: the weapon was not heard\n{all}");
+    // The journal replayed (no network): the same capture, byte for byte.
+    let mut args = vec!["--audio-capture", &b_arg, "--journal-play", &j_arg];
+    args.extend(["--add-mod", &probe_mod, "--exec", "probe.cs", "--seed", "7"]);
+    args.extend(game);
+    run(&args);
+    let (x, y) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    assert!(x == y, "the replay's capture differs ({} and {} bytes)", x.len(), y.len());
+}
