@@ -5,6 +5,8 @@
 //! not silent; and the session's journal, replayed, mixes the same capture to the byte
 //! (mixing runs on the session's clock, which the journal replays).
 
+// Shared with the other process tests; this one waits for no LISTENING line.
+#[allow(dead_code)]
 #[path = "common/procs.rs"]
 mod procs;
 

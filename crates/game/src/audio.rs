@@ -17,53 +17,8 @@ use v12_audio::{Audio, Description, DeviceChoice, Handle, Sound, SourceParam, ch
 use v12_console_vm::{CallArgs, Console, FieldType, ObjectId, Value};
 use v12_resource::ResourceManager;
 
-use crate::classes::{FieldSpec, Kind};
-
 /// Sounds held decoded between plays (by path); past it the oldest go.
 const MAX_CACHED: usize = 256;
-
-/// The checked fields of the sound classes (V12's names and defaults), read at definition
-/// by `crate::classes::preload`.
-pub(crate) const FIELDS: &[FieldSpec] = &[
-    FieldSpec {
-        class: "AudioDescription",
-        name: "volume",
-        kind: Kind::Num { min: 0.0, max: 1.0, default: 1.0 },
-    },
-    FieldSpec { class: "AudioDescription", name: "isLooping", kind: Kind::Bool(false) },
-    FieldSpec { class: "AudioDescription", name: "is3D", kind: Kind::Bool(false) },
-    FieldSpec {
-        class: "AudioDescription",
-        name: "referenceDistance",
-        kind: Kind::Num { min: 0.0, max: 1.0e6, default: 1.0 },
-    },
-    FieldSpec {
-        class: "AudioDescription",
-        name: "maxDistance",
-        kind: Kind::Num { min: 0.0, max: 1.0e6, default: 100.0 },
-    },
-    FieldSpec {
-        class: "AudioDescription",
-        name: "coneInsideAngle",
-        kind: Kind::Int { min: 0, max: 360, default: 360 },
-    },
-    FieldSpec {
-        class: "AudioDescription",
-        name: "coneOutsideAngle",
-        kind: Kind::Int { min: 0, max: 360, default: 360 },
-    },
-    FieldSpec {
-        class: "AudioDescription",
-        name: "coneOutsideVolume",
-        kind: Kind::Num { min: 0.0, max: 1.0, default: 1.0 },
-    },
-    FieldSpec {
-        class: "AudioDescription",
-        name: "type",
-        kind: Kind::Int { min: 0, max: v12_audio::NUM_CHANNELS as i64 - 1, default: 0 },
-    },
-    FieldSpec { class: "AudioProfile", name: "preload", kind: Kind::Bool(false) },
-];
 
 /// The process's sound: the device and mixer, the files, and the sources that follow objects.
 #[derive(Debug)]
@@ -231,7 +186,8 @@ fn register_classes(con: &mut Console) {
     for class in ["AudioDescription", "AudioProfile", "AudioEnvironment"] {
         let _ = con.register_class(class, "SimDataBlock");
     }
-    for f in FIELDS {
+    // The checked fields (`crate::classes::FIELDS`: junk is reset at definition).
+    for f in crate::classes::FIELDS.iter().filter(|f| f.class.starts_with("Audio")) {
         con.add_field(f.class, f.name, FieldType::String, Value::Empty);
     }
     for (class, field) in [("AudioProfile", "filename"), ("AudioProfile", "description")] {

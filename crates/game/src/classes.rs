@@ -188,6 +188,17 @@ pub(crate) const FIELDS: &[FieldSpec] = &[
     num("ForceFieldBareData", "baseTranslucency", 0.0, 1.0, 0.3),
     flag("ForceFieldBareData", "teamPermiable", false),
     flag("ForceFieldBareData", "otherPermiable", false),
+    // Sound (`crate::audio`): registered there with the classes.
+    num("AudioDescription", "volume", 0.0, 1.0, 1.0),
+    flag("AudioDescription", "isLooping", false),
+    flag("AudioDescription", "is3D", false),
+    num("AudioDescription", "referenceDistance", 0.0, BIG, 1.0),
+    num("AudioDescription", "maxDistance", 0.0, BIG, 100.0),
+    int("AudioDescription", "coneInsideAngle", 0, 360, 360),
+    int("AudioDescription", "coneOutsideAngle", 0, 360, 360),
+    num("AudioDescription", "coneOutsideVolume", 0.0, 1.0, 1.0),
+    int("AudioDescription", "type", 0, 31, 0),
+    flag("AudioProfile", "preload", false),
 ];
 
 /// Registers the classes and their checked fields (as text, so a definition's junk can be
@@ -212,7 +223,7 @@ pub(crate) fn preload(con: &mut Console, id: ObjectId) -> Result<(), String> {
         .and_then(|o| o.name)
         .map(|n| con.name_text(n).to_string())
         .unwrap_or_else(|| id.to_string());
-    for f in FIELDS.iter().chain(crate::audio::FIELDS) {
+    for f in FIELDS {
         if !is_a(con, id, f.class) {
             continue;
         }
