@@ -102,24 +102,22 @@ fn damage_state_callbacks(
     }
 }
 
-/// The tick's repair and recharge for every shape: a repair reserve is spent at
-/// `repairRate` a tick; energy recharges by `rechargeRate` a tick, within 0..=maxEnergy.
-/// Returns the objects whose damage level the repair changed, with their new level.
-pub(crate) fn tick(sh: &mut Shared) -> Vec<(u32, f32)> {
-    let mut repaired = Vec::new();
-    for (&id, g) in sh.objects.iter_mut() {
-        if g.max_energy > 0.0 && g.recharge_rate != 0.0 {
-            g.energy = (g.energy + g.recharge_rate).clamp(0.0, g.max_energy);
-        }
-        if g.repair_reserve > 0.0 {
-            let step = g.repair_rate.max(0.0).min(g.repair_reserve);
-            g.repair_reserve -= step;
-            if step > 0.0 {
-                repaired.push((id, g.damage - step));
-            }
+/// One shape's repair and recharge in a tick: a repair reserve is spent at `repairRate` a
+/// tick; energy recharges by `rechargeRate` a tick, within 0..=maxEnergy. Returns the new
+/// damage level when the repair changed it.
+pub(crate) fn tick_one(sh: &mut Shared, id: u32) -> Option<f32> {
+    let g = sh.objects.get_mut(&id)?;
+    if g.max_energy > 0.0 && g.recharge_rate != 0.0 {
+        g.energy = (g.energy + g.recharge_rate).clamp(0.0, g.max_energy);
+    }
+    if g.repair_reserve > 0.0 {
+        let step = g.repair_rate.max(0.0).min(g.repair_reserve);
+        g.repair_reserve -= step;
+        if step > 0.0 {
+            return Some(g.damage - step);
         }
     }
-    repaired
+    None
 }
 
 /// The game object behind `a.this` on the server, with `f` applied; `None` (and a console

@@ -91,10 +91,14 @@ pub(crate) fn mount(
             s.control_dirty = true;
         }
         seat_ghost(&mut s, rider, Some((mount, node)));
+        // The rider ticks after its mount (V12's `processAfter`); `refusal` ruled out cycles.
+        if let Err(e) = s.process.0.process_after(rider, mount) {
+            tracing::warn!("mount: {e}");
+        }
         let r = &s.objects[&rider];
         (r.datablock, r.console, mount_console)
     };
-    follow(&mut sh.borrow_mut());
+    follow_one(&mut sh.borrow_mut(), rider);
     c.call_method_if_exists(
         data,
         "onMount",
@@ -119,6 +123,7 @@ pub(crate) fn unmount(c: &mut Console, sh: &Rc<RefCell<Shared>>, rider: u32) -> 
             return false;
         };
         seat_ghost(&mut s, rider, None);
+        s.process.0.clear_process_after(rider);
         if let Some(g) = s.objects.get_mut(&rider)
             && g.drives == Some(mount)
         {
@@ -163,30 +168,40 @@ pub(crate) fn object_removed(c: &mut Console, sh: &Rc<RefCell<Shared>>, scene: u
     }
 }
 
-/// Every rider to its seat: the mount's position plus the node turned with the mount, the
-/// mount's heading and velocity (outer mounts first, so a rider of a rider follows).
-pub(crate) fn follow(s: &mut Shared) {
-    let mut riders: Vec<(u32, u32, Vec3, u32)> = Vec::new();
-    for (&id, g) in &s.objects {
-        if let Some((m, _)) = g.mount {
-            let depth =
-                std::iter::successors(Some(m), |x| s.objects.get(x).and_then(|g| g.mount).map(|(p, _)| p))
-                    .take(64)
-                    .count();
-            riders.push((depth as u32, id, g.mount_offset, m));
-        }
-    }
-    riders.sort_unstable_by_key(|r| (r.0, r.1));
+/// A rider to its seat: the mount's position plus the node turned with the mount, the
+/// mount's heading and velocity. The process list ticks riders after their mounts, so the
+/// seat is where the mount stands after this tick.
+pub(crate) fn follow_one(s: &mut Shared, rider: u32) {
+    let Some((mount, offset)) = s.objects.get(&rider).and_then(|g| Some((g.mount?.0, g.mount_offset))) else {
+        return;
+    };
     let Some(world) = s.world.as_mut() else { return };
-    for (_, rider, offset, mount) in riders {
-        let Some(m) = world.get(mount).map(|o| o.state) else { continue };
-        let (sin, cos) = m.yaw.sin_cos();
-        let turned = Vec3::new(offset.x * cos - offset.y * sin, offset.x * sin + offset.y * cos, offset.z);
-        let seat = ControlState { pos: m.pos + turned, vel: m.vel, yaw: m.yaw };
-        if let Some(o) = world.get_mut(rider)
-            && o.state != seat
-        {
-            o.set_state(seat);
+    let Some(m) = world.get(mount).map(|o| o.state) else { return };
+    let (sin, cos) = m.yaw.sin_cos();
+    let turned = Vec3::new(offset.x * cos - offset.y * sin, offset.x * sin + offset.y * cos, offset.z);
+    let seat = ControlState { pos: m.pos + turned, vel: m.vel, yaw: m.yaw };
+    if let Some(o) = world.get_mut(rider)
+        && o.state != seat
+    {
+        o.set_state(seat);
+    }
+}
+
+/// Everything `mount` carries, and what that carries, to its seat (after a script moved it).
+pub(crate) fn follow_riders(s: &mut Shared, mount: u32) {
+    let mut stack = vec![mount];
+    let mut seated = 0;
+    while let Some(m) = stack.pop() {
+        let riders: Vec<u32> =
+            s.objects.get(&m).map(|g| g.mounted.iter().map(|(r, _)| *r).collect()).unwrap_or_default();
+        for r in riders {
+            follow_one(s, r);
+            stack.push(r);
+        }
+        // Mounting refuses cycles; the cap is a second guard.
+        seated += 1;
+        if seated > 4096 {
+            break;
         }
     }
 }

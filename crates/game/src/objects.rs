@@ -367,6 +367,7 @@ fn on_add(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
         let scene = world.add(o);
         s.by_console.insert(id, scene);
         s.objects.insert(scene, obj);
+        s.process.0.add(scene);
         crate::placement::place_in(&mut s, scene);
     }
     c.call_method_if_exists(datablock, "onAdd", &[Value::from(id)]);
@@ -422,6 +423,7 @@ fn on_remove(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
     let Some(scene) = scene else { return };
     s.by_console.remove(&id);
     s.objects.remove(&scene);
+    s.process.0.remove(scene);
     crate::owners::object_removed(&mut s, scene);
     if s.control.remove(&scene).is_some() {
         s.control_dirty = true;
@@ -717,10 +719,8 @@ fn update_state(sh: &Rc<RefCell<Shared>>, scene: u32, f: impl FnOnce(&ControlSta
         o.last_vel = st.vel;
     }
     s.moved.push(scene);
-    // Its riders move with it now (a walk over every object: only when it carries some).
-    if s.objects.get(&scene).is_some_and(|g| !g.mounted.is_empty()) {
-        crate::mount::follow(&mut s);
-    }
+    // Its riders move with it now.
+    crate::mount::follow_riders(&mut s, scene);
     crate::placement::place_in(&mut s, scene);
 }
 

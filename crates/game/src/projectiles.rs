@@ -112,21 +112,14 @@ fn is_shape(s: &Shared, id: ObjectId) -> bool {
     })
 }
 
-/// One tick of every projectile in flight (the beams follow their firer's muzzle).
-pub(crate) fn step_all(
+/// One projectile's tick in flight (a beam follows its firer's muzzle).
+pub(crate) fn step_one(
     s: &mut Shared,
     ground: &dyn v12_sim::container::StaticGeometry,
+    id: u32,
 ) -> Vec<(u32, Outcome)> {
     let mut out = Vec::new();
-    let ids: Vec<u32> = s
-        .objects
-        .iter()
-        .filter(|(_, g)| g.class == GameClass::Projectile && !g.exploded)
-        .map(|(id, _)| *id)
-        .collect();
-    for id in ids {
-        step(s, ground, id, &mut out);
-    }
+    step(s, ground, id, &mut out);
     out
 }
 

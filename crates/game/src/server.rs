@@ -368,30 +368,12 @@ pub(crate) fn run_game_events(con: &mut Console, shared: &Rc<RefCell<Shared>>, e
     }
 }
 
-/// The world's half of a tick, the same with or without clients: projectiles fly and hit,
-/// players touch items, triggers see what enters and leaves. Events go to `out`.
+/// The world's half of a tick, the same with or without clients: every game object's tick in
+/// the process list's order (items fall, projectiles fly and hit, riders follow their mounts,
+/// repairs, recharges, turrets and images), then players touch items and triggers see what
+/// enters and leaves. Events go to `out`.
 pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: &mut Vec<GameEvent>) {
     let Some(world) = sh.world.as_mut() else { return };
-    // Items that are not `static` fall onto the ground and rest there (to the bit, so a
-    // resting item sends nothing).
-    let fall = Motion {
-        gravity: crate::WORLD_GRAVITY,
-        arena_half: 2048.0,
-        half_extents: Vec3::new(0.35, 0.35, 0.35),
-        ground: Some(ground.clone()),
-        ..Motion::default()
-    };
-    for (&id, g) in &sh.objects {
-        if g.class != GameClass::Item || !g.falls {
-            continue;
-        }
-        let Some(o) = world.get_mut(id) else { continue };
-        let mut st = o.state;
-        st.apply_move(&v12_sim::moves::NULL_MOVE, &fall);
-        if st != o.state {
-            o.set_state(st);
-        }
-    }
     // The players that shots hit and items are picked up by, and the items they touch:
     // every one not hidden (neither moves in the rest of the tick).
     let mut players: Vec<(u32, Vec3)> = Vec::new();
@@ -403,57 +385,19 @@ pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: 
             _ => {}
         }
     }
-    // Every object's box where it stands now, then the shots fly through the container
-    // (`crate::projectiles`) and expire at the end of their lives or far outside the world.
+    // Every object's box where it stands now (what shots fly through), then the objects'
+    // ticks. No script runs inside the pass (its events run after the tick), so the list
+    // cannot change under it.
     crate::placement::place_all(sh);
-    for (proj, outcome) in crate::projectiles::step_all(sh, ground.as_ref()) {
-        match outcome {
-            crate::projectiles::Outcome::Explode { col, pos, normal } => {
-                if let Some(g) = sh.objects.get_mut(&proj) {
-                    g.exploded = true;
-                }
-                out.push(GameEvent::Explode { proj, col, pos, normal });
-            }
-            crate::projectiles::Outcome::Zap { target, on } => out.push(GameEvent::Zap { proj, target, on }),
-        }
-    }
-    let Some(world) = sh.world.as_mut() else { return };
-    for (&id, g) in sh.objects.iter_mut().filter(|(_, g)| g.class == GameClass::Projectile && !g.exploded) {
-        let Some(pos) = world.get(id).map(|o| o.state.pos) else { continue };
-        if g.ticks_left == 0 || pos.x.abs() > 4096.0 || pos.y.abs() > 4096.0 || pos.z.abs() > 4096.0 {
-            g.exploded = true;
-            out.push(GameEvent::Explode { proj: id, col: None, pos, normal: Vec3::Z });
-        }
-    }
-    // Cameras in orbit mode circle their object at their distance, facing it; their clients
-    // get the full state (the placement is the server's, not the moves').
-    let mut placed = Vec::new();
-    for (&id, g) in &sh.objects {
-        let Some((target, dist)) = g.orbit else { continue };
-        let Some(center) = world.get(target).map(|o| o.state.pos + Vec3::Z * 1.5) else { continue };
-        let Some(o) = world.get_mut(id) else { continue };
-        let (s, c) = o.state.yaw.sin_cos();
-        let pos = center - Vec3::new(-s, c, 0.0) * dist;
-        if o.state.pos != pos || o.state.vel != Vec3::ZERO {
-            o.set_state(ControlState { pos, vel: Vec3::ZERO, yaw: o.state.yaw });
-            placed.push(id);
-        }
-    }
-    sh.moved.extend(placed);
-    // Riders to their seats; repairs and recharges; turrets; the images' state machines;
-    // impacts. None of it once the match is over and the world frozen for the ghost check.
+    let mut list = std::mem::take(&mut sh.process);
+    list.0.advance_server_time(v12_sim::process::TICK_MS, &mut ObjectTicks { sh, ground, out });
+    sh.process = list;
     if !sh.frozen {
-        crate::mount::follow(sh);
-        for (obj, level) in crate::damage::tick(sh) {
-            out.push(GameEvent::Damage { obj, level });
-        }
         for (obj, amount) in std::mem::take(&mut sh.pending_damage) {
             if let Some(g) = sh.objects.get(&obj) {
                 out.push(GameEvent::Damage { obj, level: g.damage + amount });
             }
         }
-        crate::turrets::tick(sh);
-        out.extend(crate::weapons::tick(sh).into_iter().map(GameEvent::Image));
         out.extend(crate::impacts::find(sh).into_iter().map(GameEvent::Impact));
     }
     crate::placement::place_all(sh);
@@ -493,6 +437,96 @@ pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: 
                 out.push(GameEvent::TickTrigger { trigger });
             }
         }
+    }
+}
+
+/// The game objects on the server's process list: one object's tick (V12's
+/// `GameBase::processTick` of each class). Once the match is over and the world frozen for the
+/// ghost check, only falling items and flying shots still move.
+struct ObjectTicks<'a> {
+    sh: &'a mut Shared,
+    ground: &'a Rc<dyn StaticGeometry>,
+    out: &'a mut Vec<GameEvent>,
+}
+
+impl v12_sim::process::ProcessWorld for ObjectTicks<'_> {
+    fn process_tick(&mut self, id: u32, _mv: Option<&v12_sim::moves::Move>) {
+        let sh = &mut *self.sh;
+        let Some(g) = sh.objects.get(&id) else { return };
+        match g.class {
+            GameClass::Item if g.falls => fall(sh, self.ground, id),
+            GameClass::Projectile if !g.exploded => fly(sh, self.ground, id, self.out),
+            GameClass::Camera if g.orbit.is_some() => orbit(sh, id),
+            _ => {}
+        }
+        if sh.frozen {
+            return;
+        }
+        crate::mount::follow_one(sh, id);
+        if let Some(level) = crate::damage::tick_one(sh, id) {
+            self.out.push(GameEvent::Damage { obj: id, level });
+        }
+        if sh.objects.get(&id).is_some_and(|g| g.class == GameClass::Turret) {
+            crate::turrets::think(sh, id);
+        }
+        self.out.extend(crate::weapons::tick_one(sh, id).into_iter().map(GameEvent::Image));
+    }
+    fn interpolate_tick(&mut self, _id: u32, _delta: f32) {}
+    fn advance_time(&mut self, _id: u32, _dt: f32) {}
+}
+
+/// An item that is not `static` falls onto the ground and rests there (to the bit, so a
+/// resting item sends nothing).
+fn fall(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, id: u32) {
+    let fall = Motion {
+        gravity: crate::WORLD_GRAVITY,
+        arena_half: 2048.0,
+        half_extents: Vec3::new(0.35, 0.35, 0.35),
+        ground: Some(ground.clone()),
+        ..Motion::default()
+    };
+    let Some(o) = sh.world.as_mut().and_then(|w| w.get_mut(id)) else { return };
+    let mut st = o.state;
+    st.apply_move(&v12_sim::moves::NULL_MOVE, &fall);
+    if st != o.state {
+        o.set_state(st);
+    }
+}
+
+/// A shot flies through the container (`crate::projectiles`) and explodes where it hits, at
+/// the end of its life or far outside the world.
+fn fly(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, id: u32, out: &mut Vec<GameEvent>) {
+    for (proj, outcome) in crate::projectiles::step_one(sh, ground.as_ref(), id) {
+        match outcome {
+            crate::projectiles::Outcome::Explode { col, pos, normal } => {
+                if let Some(g) = sh.objects.get_mut(&proj) {
+                    g.exploded = true;
+                }
+                out.push(GameEvent::Explode { proj, col, pos, normal });
+            }
+            crate::projectiles::Outcome::Zap { target, on } => out.push(GameEvent::Zap { proj, target, on }),
+        }
+    }
+    let Some(g) = sh.objects.get_mut(&id).filter(|g| !g.exploded) else { return };
+    let Some(pos) = sh.world.as_ref().and_then(|w| w.get(id)).map(|o| o.state.pos) else { return };
+    if g.ticks_left == 0 || pos.x.abs() > 4096.0 || pos.y.abs() > 4096.0 || pos.z.abs() > 4096.0 {
+        g.exploded = true;
+        out.push(GameEvent::Explode { proj: id, col: None, pos, normal: Vec3::Z });
+    }
+}
+
+/// A camera in orbit mode circles its object at its distance, facing it; its client gets the
+/// full state (the placement is the server's, not the moves').
+fn orbit(sh: &mut Shared, id: u32) {
+    let Some((target, dist)) = sh.objects.get(&id).and_then(|g| g.orbit) else { return };
+    let Some(world) = sh.world.as_mut() else { return };
+    let Some(center) = world.get(target).map(|o| o.state.pos + Vec3::Z * 1.5) else { return };
+    let Some(o) = world.get_mut(id) else { return };
+    let (s, c) = o.state.yaw.sin_cos();
+    let pos = center - Vec3::new(-s, c, 0.0) * dist;
+    if o.state.pos != pos || o.state.vel != Vec3::ZERO {
+        o.set_state(ControlState { pos, vel: Vec3::ZERO, yaw: o.state.yaw });
+        sh.moved.push(id);
     }
 }
 

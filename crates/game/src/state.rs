@@ -47,6 +47,20 @@ pub(crate) struct Shared {
     /// Damage a tick dealt outside a script call (an ELF beam), applied with its callbacks
     /// after the tick: (scene id, amount).
     pub(crate) pending_damage: Vec<(u32, f32)>,
+    /// The server's process list: every game object, ticked once a tick in its order (a
+    /// rider after its mount: `crate::mount` sets `process_after`).
+    pub(crate) process: ServerProcess,
+}
+
+/// The server's [`ProcessList`](v12_sim::process::ProcessList) (its own type so that
+/// [`Shared`] keeps its `Default`).
+#[derive(Debug, Clone)]
+pub(crate) struct ServerProcess(pub(crate) v12_sim::process::ProcessList);
+
+impl Default for ServerProcess {
+    fn default() -> Self {
+        Self(v12_sim::process::ProcessList::server())
+    }
 }
 
 /// The datablock callbacks the engine calls every tick, interned once in the console.

@@ -352,6 +352,40 @@ fn objects_mount_ride_and_refuse_cycles() {
     assert_eq!(eval(&mut con, "return $p.isMounted() SPC $p.getControlObject();"), "0 0");
 }
 
+/// The server's process list drives the objects: a rider ticks after what it rides, even when
+/// it was made first (V12's `processAfter`), so it sits on the seat where its mount stands
+/// after the tick, not a tick behind; unmounted, the order is the order of creation again.
+#[test]
+fn riders_tick_after_their_mounts_on_the_process_list() {
+    let (mut con, shared, _) = game_console();
+    eval(
+        &mut con,
+        r#"$p = new Player() { dataBlock = LightMale; position = "0 0 40"; };
+        $crate = new Item() { dataBlock = Coin; position = "0 0 50"; static = false; };"#,
+    );
+    let p_id: u32 = eval(&mut con, "return $p;").parse().unwrap();
+    let c_id: u32 = eval(&mut con, "return $crate;").parse().unwrap();
+    let (p, c) = (shared.borrow().by_console[&p_id], shared.borrow().by_console[&c_id]);
+    assert_eq!(shared.borrow_mut().process.0.order(), [p, c], "creation order");
+    assert_eq!(eval(&mut con, "return $crate.mountObject($p, 0);"), "1");
+    assert_eq!(shared.borrow_mut().process.0.order(), [c, p], "the rider after its mount");
+    for _ in 0..10 {
+        run_ticks(&mut con, &shared, 1);
+        // The item fell this tick; the rider is on its seat now, not where it was.
+        let s = shared.borrow();
+        let w = s.world.as_ref().unwrap();
+        let (mount, rider) = (w.get(c).unwrap().state, w.get(p).unwrap().state);
+        let seat = mount.pos + s.objects[&p].mount_offset;
+        assert!((rider.pos - seat).length() < 1e-5, "rider {:?}, seat {seat:?}", rider.pos);
+    }
+    let z = num(&mut con, "return getWord($crate.getPosition(), 2);");
+    assert!(z < 49.0, "the item did not fall: {z}");
+    eval(&mut con, "$crate.unmountObject($p);");
+    assert_eq!(shared.borrow_mut().process.0.order(), [p, c]);
+    eval(&mut con, "$crate.delete();");
+    assert_eq!(shared.borrow_mut().process.0.order(), [p]);
+}
+
 #[test]
 fn datablock_junk_is_a_warning_naming_the_field_and_unknown_states_are_errors() {
     let (mut con, _shared, out) = game_console();

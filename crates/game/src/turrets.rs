@@ -9,7 +9,7 @@
 //! script.
 
 pub use crate::images::TurretAim;
-use crate::state::{DamageState, GameClass, Shared};
+use crate::state::{DamageState, Shared};
 use glam::Vec3;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -34,19 +34,8 @@ pub(crate) fn aim_of(con: &Console, barrel: v12_console_vm::ObjectId) -> TurretA
 }
 
 /// One tick of every turret: look for targets, turn, hold or release the barrel's trigger.
-pub(crate) fn tick(s: &mut Shared) {
-    let turrets: Vec<u32> = s
-        .objects
-        .iter()
-        .filter(|(_, g)| g.class == GameClass::Turret && g.aim.is_some())
-        .map(|(id, _)| *id)
-        .collect();
-    for id in turrets {
-        think(s, id);
-    }
-}
-
-fn think(s: &mut Shared, id: u32) {
+/// One turret's tick: pick a target in range, turn the barrel, hold the trigger.
+pub(crate) fn think(s: &mut Shared, id: u32) {
     let Some(g) = s.objects.get(&id) else { return };
     let Some(mut aim) = g.aim else { return };
     let enabled = g.damage_state == DamageState::Enabled;

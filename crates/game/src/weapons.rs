@@ -51,23 +51,22 @@ pub(crate) fn muzzle(s: &Shared, scene: u32, slot: usize) -> Option<(Vec3, Vec3)
     Some((eye + forward * (reach + offset.y) + right * offset.x + Vec3::Z * offset.z, forward))
 }
 
-/// One tick of every mounted image's state machine (energy drained by states, ammo of
-/// energy weapons from the energy level). Effects come back for the console.
-pub(crate) fn tick(s: &mut Shared) -> Vec<ImageEffect> {
+/// One tick of an object's mounted images' state machines (energy drained by states, ammo
+/// of energy weapons from the energy level). Effects come back for the console.
+pub(crate) fn tick_one(s: &mut Shared, id: u32) -> Vec<ImageEffect> {
     let mut out = Vec::new();
+    let Some(g) = s.objects.get_mut(&id) else { return out };
     let mut effects = Vec::new();
-    for (&id, g) in s.objects.iter_mut() {
-        for slot in 0..MAX_IMAGES {
-            let Some(img) = g.images[slot].as_mut() else { continue };
-            if img.uses_energy {
-                img.image.ammo = g.energy > img.min_energy;
-            }
-            let drained = img.image.update(TICK_SECONDS, &mut effects);
-            if drained != 0.0 && img.uses_energy {
-                g.energy = (g.energy - drained).clamp(0.0, g.max_energy);
-            }
-            out.extend(effects.drain(..).map(|effect| ImageEffect { obj: id, slot, effect }));
+    for slot in 0..MAX_IMAGES {
+        let Some(img) = g.images[slot].as_mut() else { continue };
+        if img.uses_energy {
+            img.image.ammo = g.energy > img.min_energy;
         }
+        let drained = img.image.update(TICK_SECONDS, &mut effects);
+        if drained != 0.0 && img.uses_energy {
+            g.energy = (g.energy - drained).clamp(0.0, g.max_energy);
+        }
+        out.extend(effects.drain(..).map(|effect| ImageEffect { obj: id, slot, effect }));
     }
     out
 }

@@ -26,6 +26,7 @@ use v12_sim::NetDriver;
 use v12_sim::container::{Obstacles, ScriptContainer, StaticGeometry};
 use v12_sim::datablock::{ClientDataBlocks, DataBlockProgress};
 use v12_sim::game_connection::{self as gc, ClientGameConnection, ConnectAcceptedEvent};
+use v12_sim::ghost_process::GhostProcess;
 use v12_sim::moves::Move;
 use v12_sim::process::TICK_MS;
 use v12_sim::remote_command::RemoteCommands;
@@ -92,6 +93,10 @@ pub struct ClientSession {
     driver: crate::SharedDriver,
     server: ConnectionId,
     scene: ClientScene,
+    /// The ghosts on the client's process list: ticked, then interpolated every frame.
+    ghosts: GhostProcess,
+    /// When the ghosts last advanced (ms).
+    ghost_ms: u64,
     gcon: ClientGameConnection,
     blocks: ClientDataBlocks,
     block_class: BTreeMap<u32, String>,
@@ -214,6 +219,8 @@ impl ClientSession {
             driver: Rc::new(RefCell::new(NetDriver::new(iface, port))),
             server,
             scene: ClientScene::new(),
+            ghosts: GhostProcess::new(),
+            ghost_ms: now,
             gcon: ClientGameConnection::new(),
             blocks: ClientDataBlocks::new(),
             block_class: BTreeMap::new(),
@@ -270,6 +277,7 @@ impl ClientSession {
     /// running a tick for each 32 ms of it.
     pub(crate) fn skip_time(&mut self, ms: u64) {
         self.time_ms += ms;
+        self.ghost_ms += ms;
     }
 
     pub fn advance(
@@ -310,8 +318,6 @@ impl ClientSession {
             if self.connected {
                 let _ = self.gcon.post_moves(&mut self.driver.borrow_mut().interface, self.server);
             }
-            let skip = self.control_local();
-            self.scene.interpolate(TICK_MS, skip);
         }
         if self.connected {
             let _ = self.remote.flush_to_server(&mut self.driver.borrow_mut().interface, self.server);
@@ -327,6 +333,12 @@ impl ClientSession {
             let Some(ev) = self.driver.borrow_mut().interface.poll_event() else { break };
             self.net_event(con, ev);
         }
+        // The ghosts' ticks and the interpolation back to the present (at most a second of
+        // them: a stalled frame does not run a burst of ticks).
+        let dt = now.saturating_sub(self.ghost_ms).min(1000) as u32;
+        self.ghost_ms = now;
+        let skip = self.control_local();
+        self.ghosts.advance(&mut self.scene, dt, skip);
         self.sync_ghost_objects(con);
         if let Some(p) = self.gcon.predicted() {
             crate::audio::listen_at(con, p.pos, p.yaw);
