@@ -18,8 +18,16 @@ fn frame(c: &mut Criterion) {
     let mut ui = ClientUi::new(&mut con, 800, 600).expect("client ui");
     ui.show(&mut con, "PlayGui").expect("PlayGui");
     ui.set_world(synthetic_world(1000));
-    let hud =
-        HudState { score: 7, health: 66, max_health: 100, ping_ms: 48.0, packet_loss: 0.02, kbps_in: 21.0 };
+    let hud = HudState {
+        score: 7,
+        health: 66,
+        max_health: 100,
+        energy: 42.0,
+        max_energy: 60.0,
+        ping_ms: 48.0,
+        packet_loss: 0.02,
+        kbps_in: 21.0,
+    };
     ui.set_hud(&mut con, &hud);
     let mut list = DrawList::new();
     ui.render(&mut con, &mut list);

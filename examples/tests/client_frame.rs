@@ -74,7 +74,16 @@ fn world() -> WorldView {
 }
 
 fn hud() -> HudState {
-    HudState { score: 12, health: 66, max_health: 100, ping_ms: 64.0, packet_loss: 0.05, kbps_in: 18.5 }
+    HudState {
+        score: 12,
+        health: 66,
+        max_health: 100,
+        energy: 42.0,
+        max_energy: 60.0,
+        ping_ms: 64.0,
+        packet_loss: 0.05,
+        kbps_in: 18.5,
+    }
 }
 
 /// The console, the UI on PlayGui with the fixed world, HUD values and chat.

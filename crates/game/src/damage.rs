@@ -106,8 +106,10 @@ fn damage_state_callbacks(
 /// tick; energy recharges by `rechargeRate` a tick, within 0..=maxEnergy. Returns the new
 /// damage level when the repair changed it.
 pub(crate) fn tick_one(sh: &mut Shared, id: u32) -> Option<f32> {
+    // A controlled player recharges in its moves (predicted by its client), not here.
+    let by_moves = sh.control.contains_key(&id);
     let g = sh.objects.get_mut(&id)?;
-    if g.max_energy > 0.0 && g.recharge_rate != 0.0 {
+    if g.max_energy > 0.0 && g.recharge_rate != 0.0 && !(by_moves && g.tuning.energy.is_some()) {
         g.energy = (g.energy + g.recharge_rate).clamp(0.0, g.max_energy);
     }
     if g.repair_reserve > 0.0 {

@@ -66,8 +66,9 @@ pub type Port = Box<dyn v12_platform::Transport>;
 pub(crate) type SharedDriver = std::rc::Rc<std::cell::RefCell<v12_sim::driver::NetDriver<Port>>>;
 
 /// How a Player's datablock makes it move, from the PlayerData fields with V12's names:
-/// `maxForwardSpeed` (m/s) and `jumpForce` (the jump's impulse: its speed is `jumpForce /
-/// mass`). The server and the controlling client read the same datablock, so prediction
+/// `maxForwardSpeed` (m/s), `jumpForce` (the jump's impulse: its speed is `jumpForce /
+/// mass`), and its energy: `maxEnergy`, `rechargeRate`, `jumpEnergyDrain`, `jetForce`,
+/// `jetEnergyDrain`, `minJetEnergy`, `maxJetHorizontalPercentage` (jets on trigger 3). The server and the controlling client read the same datablock, so prediction
 /// agrees.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PlayerTuning {
@@ -84,6 +85,8 @@ pub struct PlayerTuning {
     pub flies: bool,
     /// The box it moves as (half extents; its feet at its position).
     pub half_extents: glam::Vec3,
+    /// Energy, the jump's cost and the jets (`maxEnergy` > 0 gives a player energy).
+    pub energy: Option<v12_sim::scene::EnergyUse>,
 }
 
 impl Default for PlayerTuning {
@@ -94,6 +97,7 @@ impl Default for PlayerTuning {
             collide: true,
             flies: false,
             half_extents: Motion::default().half_extents,
+            energy: None,
         }
     }
 }
@@ -121,9 +125,31 @@ impl PlayerTuning {
                 let v = con.get_field(db, "playerCollisions");
                 if v.as_text().trim().is_empty() { d.collide } else { v.truthy() }
             },
+            energy: player_energy(con, db),
             ..d
         }
     }
+}
+
+/// A PlayerData's energy use, when it has energy (`maxEnergy` > 0). Fields out of range
+/// were reported when the datablock loaded and read as their defaults here
+/// (`classes::num_field`); `rechargeRate` is per tick, as V12's.
+fn player_energy(con: &Console, db: v12_console_vm::ObjectId) -> Option<v12_sim::scene::EnergyUse> {
+    let num = |field: &str| classes::num_field(con, db, field).map_or(0.0, |x| x as f32);
+    let max_energy = num("maxEnergy").min(1.0e6);
+    if max_energy <= 0.0 {
+        return None;
+    }
+    let mass = num("mass");
+    Some(v12_sim::scene::EnergyUse {
+        max_energy,
+        recharge: num("rechargeRate").clamp(-max_energy, max_energy),
+        jump_drain: num("jumpEnergyDrain").max(0.0),
+        jet_accel: if mass > 0.0 { (num("jetForce") / mass).clamp(0.0, 200.0) } else { 0.0 },
+        jet_drain: num("jetEnergyDrain").max(0.0),
+        min_jet_energy: num("minJetEnergy").max(0.0),
+        max_jet_horizontal: num("maxJetHorizontalPercentage").clamp(0.0, 1.0),
+    })
 }
 
 /// A shape's collision box as half extents, from its datablock's `boundingBox` ("x y z", the
@@ -182,6 +208,7 @@ pub fn motion(ground: Option<Rc<dyn StaticGeometry>>, tuning: PlayerTuning) -> M
         jump_speed: tuning.jump_speed,
         half_extents: tuning.half_extents,
         fly: tuning.flies,
+        energy: tuning.energy,
     }
 }
 

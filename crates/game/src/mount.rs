@@ -179,10 +179,9 @@ pub(crate) fn follow_one(s: &mut Shared, rider: u32) {
     let Some(m) = world.get(mount).map(|o| o.state) else { return };
     let (sin, cos) = m.yaw.sin_cos();
     let turned = Vec3::new(offset.x * cos - offset.y * sin, offset.x * sin + offset.y * cos, offset.z);
-    let seat = ControlState { pos: m.pos + turned, vel: m.vel, yaw: m.yaw };
-    if let Some(o) = world.get_mut(rider)
-        && o.state != seat
-    {
+    let Some(o) = world.get_mut(rider) else { return };
+    let seat = ControlState { pos: m.pos + turned, vel: m.vel, yaw: m.yaw, energy: o.state.energy };
+    if o.state != seat {
         o.set_state(seat);
     }
 }

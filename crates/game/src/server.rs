@@ -255,8 +255,22 @@ pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
             }
             continue;
         }
+        // A player's energy is part of its predicted state while its moves drive it: the
+        // server's level (scripts and images change it between ticks) goes in, and what the
+        // moves left (jets, jumps, recharge) comes back out.
+        let with_energy = g.control_object().filter(|_| tuning.energy.is_some());
+        if let Some(p) = with_energy
+            && let (Some(o), Some(obj)) = (world.get_mut(p), sh.objects.get(&p))
+        {
+            o.state.energy = obj.energy;
+        }
         // A Camera flies; everything else walks on the mission's ground.
         let moves = g.process_tick(world, if flying { &camera } else { &m });
+        if let Some(p) = with_energy
+            && let (Some(o), Some(obj)) = (world.get(p), sh.objects.get_mut(&p))
+        {
+            obj.energy = o.state.energy;
+        }
         if let Some(p) = g.control_object() {
             // V12's Player: the fire triggers hold the images in slots 0 and 1.
             if let (Some(mv), Some(obj)) = (moves.last(), sh.objects.get_mut(&p)) {
@@ -525,7 +539,7 @@ fn orbit(sh: &mut Shared, id: u32) {
     let (s, c) = o.state.yaw.sin_cos();
     let pos = center - Vec3::new(-s, c, 0.0) * dist;
     if o.state.pos != pos || o.state.vel != Vec3::ZERO {
-        o.set_state(ControlState { pos, vel: Vec3::ZERO, yaw: o.state.yaw });
+        o.set_state(ControlState { pos, vel: Vec3::ZERO, ..o.state });
         sh.moved.push(id);
     }
 }

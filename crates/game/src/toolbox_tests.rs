@@ -620,3 +620,34 @@ fn junk_arguments_never_panic() {
     assert_eq!(eval(&mut con, "return isObject($p) SPC isObject($v);"), "1 1");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// PlayerData's energy fields become the predicted motion's energy use: the jets'
+/// acceleration is `jetForce / mass`; a field out of range is a warning naming it, and its
+/// default is kept; no `maxEnergy`, no energy.
+#[test]
+fn player_data_energy_and_jets_reach_the_motion() {
+    let (mut con, _shared, out) = game_console();
+    eval(
+        &mut con,
+        "datablock PlayerData(Jetter) { mass = 90; maxEnergy = 60; rechargeRate = 0.25; jetForce = 2700;\n\
+           jetEnergyDrain = 0.8; minJetEnergy = 2; jumpEnergyDrain = 3; maxJetHorizontalPercentage = 7; };\n\
+         datablock PlayerData(Walker) { mass = 90; jetForce = 2700; };",
+    );
+    assert!(out.stderr().contains("maxJetHorizontalPercentage"), "{}", out.stderr());
+    let id = |con: &mut v12_console_vm::Console, name: &str| {
+        eval(con, &format!("return {name}.getId();")).parse().unwrap()
+    };
+    let jetter_id = id(&mut con, "Jetter");
+    let jetter = crate::PlayerTuning::of_datablock(&con, jetter_id);
+    let e = jetter.energy.expect("Jetter has energy");
+    assert_eq!(
+        (e.max_energy, e.recharge, e.jet_drain, e.min_jet_energy, e.jump_drain),
+        (60.0, 0.25, 0.8, 2.0, 3.0)
+    );
+    assert!((e.jet_accel - 30.0).abs() < 1e-4, "{}", e.jet_accel);
+    assert_eq!(e.max_jet_horizontal, 0.8, "the default kept for the junk value");
+    let walker_id = id(&mut con, "Walker");
+    let walker = crate::PlayerTuning::of_datablock(&con, walker_id);
+    assert_eq!(walker.energy, None);
+    assert_eq!(crate::motion(None, jetter).energy, Some(e));
+}

@@ -38,6 +38,7 @@ pub fn tuning(con: &Console, db: ObjectId) -> crate::PlayerTuning {
         collide: true,
         flies: crate::classes::is_a(con, db, "FlyingVehicleData"),
         half_extents: half,
+        energy: None,
     }
 }
 

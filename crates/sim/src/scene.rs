@@ -108,7 +108,35 @@ pub struct Motion {
     /// Upward speed of a jump (m/s; V12's jump is trigger 2), taken only while standing on
     /// the ground. 0: no jumping.
     pub jump_speed: f32,
+    /// Energy, jumps' cost and jets (V12's PlayerData); `None`: the object has no energy and
+    /// its [`ControlState::energy`] is left alone.
+    pub energy: Option<EnergyUse>,
 }
+
+/// How a player spends and regains energy, as PlayerData declares it (`maxEnergy`,
+/// `rechargeRate`, `jumpEnergyDrain`, `jetForce` over `mass`, `jetEnergyDrain`,
+/// `minJetEnergy`, `maxJetHorizontalPercentage`). Part of the predicted motion, so that the
+/// server and the controlling client spend the same energy on the same moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct EnergyUse {
+    /// The most energy the object holds.
+    pub max_energy: f32,
+    /// Energy regained every tick.
+    pub recharge: f32,
+    /// Energy a jump costs (a jump needs that much).
+    pub jump_drain: f32,
+    /// The jets' acceleration (m/s²: `jetForce / mass`); 0: no jets.
+    pub jet_accel: f32,
+    /// Energy a tick of jetting costs.
+    pub jet_drain: f32,
+    /// Energy needed to light the jets.
+    pub min_jet_energy: f32,
+    /// The share (0..1) of the thrust that pushes along the walk direction; the rest lifts.
+    pub max_jet_horizontal: f32,
+}
+
+/// The move trigger that fires the jets (Tribes 2's: 3).
+pub const JET_TRIGGER: usize = 3;
 
 /// The move trigger that jumps (V12's: 0 fires, 2 jumps).
 pub const JUMP_TRIGGER: usize = 2;
@@ -168,6 +196,7 @@ impl Default for Motion {
             ground: None,
             fly: false,
             jump_speed: 0.0,
+            energy: None,
         }
     }
 }
@@ -181,6 +210,9 @@ pub struct ControlState {
     pub vel: Vec3,
     /// Heading in radians, kept in [-π, π).
     pub yaw: f32,
+    /// Energy (jets, jumps, energy weapons): predicted with the rest, so the client's HUD
+    /// shows what the server will have.
+    pub energy: f32,
 }
 
 fn wrap_angle(a: f32) -> f32 {
@@ -201,9 +233,12 @@ impl ControlState {
         let up = if motion.fly { Vec3::Z * mv.z() } else { Vec3::ZERO };
         let walk = (forward * mv.y() + right * mv.x() + up) * motion.max_speed;
         let mut vel = self.vel;
+        let mut energy = self.energy;
+        let e = motion.energy.unwrap_or_default();
         if motion.jump_speed > 0.0
             && mv.triggers[JUMP_TRIGGER]
             && vel.z <= 0.0
+            && energy >= e.jump_drain
             && let Some(g) = &motion.ground
         {
             // Standing: the ground is within a skin or two below the feet.
@@ -211,8 +246,22 @@ impl ControlState {
             let probe = Vec3::new(0.0, 0.0, -(2.0 * SKIN + 0.02));
             if g.sweep_box(self.pos + Vec3::Z * half.z, half, probe).is_some() {
                 vel.z = motion.jump_speed;
+                energy -= e.jump_drain;
             }
         }
+        if motion.energy.is_some() {
+            // Jets: while the trigger is held and the energy lasts, thrust lifts and, by the
+            // share the datablock allows, pushes along the walk direction.
+            if e.jet_accel > 0.0 && mv.triggers[JET_TRIGGER] && energy >= e.min_jet_energy.max(e.jet_drain) {
+                let along = (forward * mv.y() + right * mv.x()).clamp_length_max(1.0);
+                let side = e.max_jet_horizontal.clamp(0.0, 1.0) * along.length();
+                let thrust = e.jet_accel * TICK_SECONDS;
+                vel += along.normalize_or_zero() * thrust * side + Vec3::Z * thrust * (1.0 - side);
+                energy -= e.jet_drain;
+            }
+            energy = (energy + e.recharge).clamp(0.0, e.max_energy.max(0.0));
+        }
+        self.energy = energy;
         vel.z -= motion.gravity * TICK_SECONDS;
         let delta = (walk + vel) * TICK_SECONDS;
         let mut pos = match &motion.ground {
@@ -244,8 +293,9 @@ impl ControlState {
     }
 
     pub fn checksum(&self) -> u16 {
-        let mut b = [0u8; 28];
-        let vals = [self.pos.x, self.pos.y, self.pos.z, self.vel.x, self.vel.y, self.vel.z, self.yaw];
+        let mut b = [0u8; 32];
+        let vals =
+            [self.pos.x, self.pos.y, self.pos.z, self.vel.x, self.vel.y, self.vel.z, self.yaw, self.energy];
         for (i, v) in vals.iter().enumerate() {
             b[i * 4..i * 4 + 4].copy_from_slice(&v.to_bits().to_le_bytes());
         }
@@ -255,19 +305,26 @@ impl ControlState {
     /// Writes the full state at full precision (the correction must be exact for the
     /// client's replay to land on the server's result).
     pub fn write(&self, w: &mut BitWriter) {
-        for v in [self.pos.x, self.pos.y, self.pos.z, self.vel.x, self.vel.y, self.vel.z, self.yaw] {
+        for v in
+            [self.pos.x, self.pos.y, self.pos.z, self.vel.x, self.vel.y, self.vel.z, self.yaw, self.energy]
+        {
             w.write_f32(v);
         }
     }
 
     /// Reads what [`Self::write`] wrote; non-finite values are refused.
     pub fn read(r: &mut BitReader<'_>) -> Result<Self, BitStreamError> {
-        let mut v = [0f32; 7];
+        let mut v = [0f32; 8];
         for x in &mut v {
             let f = r.read_f32()?;
             *x = if f.is_finite() { f } else { 0.0 };
         }
-        Ok(Self { pos: Vec3::new(v[0], v[1], v[2]), vel: Vec3::new(v[3], v[4], v[5]), yaw: wrap_angle(v[6]) })
+        Ok(Self {
+            pos: Vec3::new(v[0], v[1], v[2]),
+            vel: Vec3::new(v[3], v[4], v[5]),
+            yaw: wrap_angle(v[6]),
+            energy: v[7].max(0.0),
+        })
     }
 }
 
@@ -520,6 +577,7 @@ impl SceneObject {
             pos: Vec3::new(snap(p.x), snap(p.y), snap(p.z)),
             vel: Vec3::ZERO,
             yaw: 0.0,
+            energy: self.state.energy,
         });
         self.set_mask_bits(DATABLOCK_MASK | MOVE_MASK | STATE_MASK);
     }

@@ -168,7 +168,7 @@ fn legacy_unpack(
             Vec3::ZERO
         };
         let yaw = (r.read_float(YAW_BITS)? - 0.5) * std::f32::consts::TAU;
-        o.state = ControlState { pos, vel, yaw: wrap_angle(yaw) };
+        o.state = ControlState { pos, vel, yaw: wrap_angle(yaw), energy: o.state.energy };
         if o.updates == 0 || ctx.is_initial() {
             o.render_pos = pos;
         }

@@ -38,6 +38,8 @@ struct Harness {
     /// Tick at which the client last saw a correction.
     last_correction_tick: Option<u64>,
     connected: bool,
+    /// The input holds the jets (trigger 3) in bursts and jumps now and then.
+    jets: bool,
 }
 
 fn link() -> ConditionerConfig {
@@ -93,6 +95,7 @@ impl Harness {
             ghost_before_datablocks,
             last_correction_tick: None,
             connected: false,
+            jets: false,
         }
     }
 
@@ -141,7 +144,12 @@ impl Harness {
             }
             if now % 32 == 16 {
                 let tick = now / 32;
-                self.cgc.process_tick(Self::input(tick), &self.motion);
+                let mut mv = Self::input(tick);
+                if self.jets {
+                    mv.triggers[v12_sim::scene::JET_TRIGGER] = tick % 60 < 25;
+                    mv.triggers[v12_sim::scene::JUMP_TRIGGER] = tick % 97 == 50;
+                }
+                self.cgc.process_tick(mv, &self.motion);
                 if self.connected {
                     self.cgc.post_moves(&mut self.client.interface, self.to_server).unwrap();
                 }
@@ -337,6 +345,60 @@ fn prediction_under_gravity_sliding_along_walls_needs_no_correction() {
 /// A server `setTransform` of the control object (a teleport, a respawn) reaches its client as
 /// one warp: one correction, not one for each move the client had in flight (the server
 /// counts no mismatch on moves the client predicted before it saw the warp).
+/// Jets and jumps spend energy and recharge it, as PlayerData declares: the server and the
+/// predicting client spend the same energy on the same moves, so flying on jets needs no
+/// correction, and the energy the client shows (its HUD) is the server's.
+#[test]
+fn jets_and_energy_are_predicted_without_corrections() {
+    for seed in [21u64, 22] {
+        let mut h = Harness::new(seed, false);
+        h.jets = true;
+        h.motion = Motion {
+            gravity: 20.0,
+            arena_half: 1000.0,
+            jump_speed: 8.0,
+            ground: Some(std::rc::Rc::new(GroundAndWalls { walls: Vec::new() })),
+            energy: Some(v12_sim::scene::EnergyUse {
+                max_energy: 60.0,
+                recharge: 0.25,
+                jump_drain: 5.0,
+                jet_accel: 40.0,
+                jet_drain: 1.0,
+                min_jet_energy: 3.0,
+                max_jet_horizontal: 0.5,
+            }),
+            ..Motion::default()
+        };
+        h.run(8_000);
+        assert!(h.cgc.predicted().is_some(), "seed {seed}: no control state after 8 s");
+        let (s0, c0) = (h.server_stats(), h.cgc.stats);
+        let (mut top, mut low_energy, mut high_energy) = (0f32, f32::MAX, 0f32);
+        for _ in 0..100 {
+            h.run(100);
+            let st = h.world.get(h.player).unwrap().state;
+            top = top.max(st.pos.z);
+            low_energy = low_energy.min(st.energy);
+            high_energy = high_energy.max(st.energy);
+        }
+        assert!(top > 2.0, "seed {seed}: the jets never lifted the player: {top}");
+        // The jets drain faster than the recharge: the energy swings, down to minJetEnergy.
+        assert!(
+            high_energy - low_energy > 5.0 && low_energy < 4.0,
+            "seed {seed}: energy {low_energy}..{high_energy}"
+        );
+        let s1 = h.server_stats();
+        assert!(s1.moves_processed > s0.moves_processed + 250, "seed {seed}: moves not flowing");
+        assert_eq!(s1.mismatches, s0.mismatches, "seed {seed}: checksum mismatches");
+        assert_eq!(s1.corrections_sent, s0.corrections_sent, "seed {seed}: corrections");
+        assert_eq!(h.cgc.stats.corrections, c0.corrections, "seed {seed}");
+        // The client's predicted energy is the server's, some moves ahead of it: within what
+        // those moves spend.
+        let (server, client) =
+            (h.world.get(h.player).unwrap().state.energy, h.cgc.predicted().unwrap().energy);
+        assert!((server - client).abs() <= 15.0, "seed {seed}: server {server}, client {client}");
+    }
+}
+
 #[test]
 fn a_server_teleport_is_one_warp_on_the_client() {
     for seed in [1u64, 2, 3, 4] {

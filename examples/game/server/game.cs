@@ -16,6 +16,9 @@ datablock PlayerData(LightMale) {
    shapeFile = "shapes/player.glb";
    maxDamage = 100; mass = 90; maxForwardSpeed = 8; jumpForce = 720; playerCollisions = true;
    minImpactSpeed = 30; speedDamageScale = 2;
+   // Energy for the jets (trigger 3) and jumps, predicted by the client with its moves.
+   maxEnergy = 60; rechargeRate = 0.256; jumpEnergyDrain = 2;
+   jetForce = 2000; jetEnergyDrain = 0.8; minJetEnergy = 1; maxJetHorizontalPercentage = 0.33;
 };
 
 // The weapon: a ball launcher, V12's image state machine (server/weapons.cs) firing Balls,

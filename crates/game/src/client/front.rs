@@ -274,6 +274,7 @@ impl ClientFront {
             let mut trig = [false; 6];
             trig[0] = g(con, "mvFire") > 0.0;
             trig[v12_sim::scene::JUMP_TRIGGER] = g(con, "mvJump") > 0.0;
+            trig[v12_sim::scene::JET_TRIGGER] = g(con, "mvJet") > 0.0;
             let mv = Move::from_input(0.0, fwd, 0.0, turn, 0.0, 0.0, trig);
             s.advance(con, now, |_| mv)?;
             let mut world = s.world_view(now);

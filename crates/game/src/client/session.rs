@@ -691,6 +691,8 @@ impl ClientSession {
             score: score_of(&con.get_global("Scoreboard").as_text(), name),
             health,
             max_health: 100,
+            energy: self.gcon.predicted().map_or(0.0, |p| p.energy),
+            max_energy: self.tuning.energy.map_or(0.0, |e| e.max_energy),
             ping_ms,
             packet_loss,
             kbps_in: self.kbps_in,

@@ -90,6 +90,10 @@ pub struct HudState {
     pub score: i32,
     pub health: u32,
     pub max_health: u32,
+    /// The control object's energy (predicted with its moves) and the most it holds (0: it
+    /// has none).
+    pub energy: f32,
+    pub max_energy: f32,
     /// Round-trip time (ms).
     pub ping_ms: f32,
     /// Fraction of data packets lost, 0..=1.

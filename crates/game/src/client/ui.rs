@@ -81,6 +81,8 @@ impl ClientUi {
         con.set_global("Hud::Score", hud.score);
         con.set_global("Hud::Health", i64::from(hud.health));
         con.set_global("Hud::HealthFraction", bar(hud.health as f32, hud.max_health.max(1) as f32));
+        con.set_global("Hud::Energy", hud.energy.round() as i64);
+        con.set_global("Hud::EnergyFraction", bar(hud.energy, hud.max_energy.max(1.0)));
         con.set_global("NetGraph::PingText", format!("ping {:.0} ms", hud.ping_ms));
         con.set_global("NetGraph::Ping", bar(hud.ping_ms, 300.0));
         con.set_global("NetGraph::LossText", format!("loss {:.1} %", hud.packet_loss * 100.0));

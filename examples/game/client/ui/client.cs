@@ -41,6 +41,9 @@ MoveMap.bindCmd(keyboard, "a", "$mvTurnLeft = 1;", "$mvTurnLeft = 0;");
 MoveMap.bindCmd(keyboard, "d", "$mvTurnRight = 1;", "$mvTurnRight = 0;");
 MoveMap.bindCmd(keyboard, "space", "$mvJump = 1;", "$mvJump = 0;");
 MoveMap.bindCmd(keyboard, "f", "$mvFire = 1;", "$mvFire = 0;");
+// Jets (trigger 3), as Tribes 2: the right mouse button; "e" on the keyboard.
+MoveMap.bindCmd(mouse, "button1", "$mvJet = 1;", "$mvJet = 0;");
+MoveMap.bindCmd(keyboard, "e", "$mvJet = 1;", "$mvJet = 0;");
 MoveMap.bindCmd(mouse, "button0", "$mvFire = 1;", "$mvFire = 0;");
 MoveMap.bindCmd(keyboard, "t", "ChatEntry.makeFirstResponder(1);", "");
 // Tab: the view from the player's eye, or behind it again (Tribes 2's toggleFirstPerson).

@@ -15,6 +15,9 @@ new GuiControlProfile(HudSmallProfile) {
 new GuiControlProfile(HudHealthBarProfile) {
    fillColor = "20 24 30 200"; fillColorHL = "60 200 80"; borderColor = "230 230 230"; border = 1; modal = 0;
 };
+new GuiControlProfile(HudEnergyBarProfile) {
+   fillColor = "20 24 30 200"; fillColorHL = "80 160 240"; borderColor = "230 230 230"; border = 1; modal = 0;
+};
 new GuiControlProfile(HudPingBarProfile) {
    fillColor = "20 24 30 200"; fillColorHL = "90 170 250"; borderColor = "160 160 160"; border = 1; modal = 0;
 };
