@@ -32,7 +32,7 @@ fn headless_screenshot_writes_a_game_frame() {
     assert!(colours.len() > 50, "only {} colours", colours.len());
     // The HUD's emblem, a PNG named without its extension and read through the resource
     // manager: gold at its centre.
-    let emblem = img.get(24, 92).unwrap();
+    let emblem = img.get(24, 114).unwrap();
     assert_eq!(emblem, [230, 180, 40, 255], "the emblem bitmap is drawn");
     // The sky at the very top (the mission's hills rise below it).
     let sky = img.get(320, 2).unwrap();

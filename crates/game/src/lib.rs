@@ -87,6 +87,8 @@ pub struct PlayerTuning {
     pub half_extents: glam::Vec3,
     /// Energy, the jump's cost and the jets (`maxEnergy` > 0 gives a player energy).
     pub energy: Option<v12_sim::scene::EnergyUse>,
+    /// A vehicle's model (`crate::vehicles::dynamics`); `None` walks.
+    pub vehicle: Option<v12_sim::vehicle_motion::VehicleDynamics>,
 }
 
 impl Default for PlayerTuning {
@@ -98,6 +100,7 @@ impl Default for PlayerTuning {
             flies: false,
             half_extents: Motion::default().half_extents,
             energy: None,
+            vehicle: None,
         }
     }
 }
@@ -209,6 +212,7 @@ pub fn motion(ground: Option<Rc<dyn StaticGeometry>>, tuning: PlayerTuning) -> M
         half_extents: tuning.half_extents,
         fly: tuning.flies,
         energy: tuning.energy,
+        vehicle: tuning.vehicle,
     }
 }
 

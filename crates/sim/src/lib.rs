@@ -13,5 +13,6 @@ pub mod scene;
 mod sim_error;
 pub mod tcp_object;
 pub mod telnet;
+pub mod vehicle_motion;
 pub use driver::{DriverStats, NetDriver};
 pub use sim_error::SimError;

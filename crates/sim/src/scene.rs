@@ -111,6 +111,8 @@ pub struct Motion {
     /// Energy, jumps' cost and jets (V12's PlayerData); `None`: the object has no energy and
     /// its [`ControlState::energy`] is left alone.
     pub energy: Option<EnergyUse>,
+    /// A vehicle's model (`crate::vehicle_motion`): it replaces walking, jumping and jets.
+    pub vehicle: Option<crate::vehicle_motion::VehicleDynamics>,
 }
 
 /// How a player spends and regains energy, as PlayerData declares it (`maxEnergy`,
@@ -150,7 +152,7 @@ const GROUND_NORMAL_Z: f32 = 0.7;
 /// Moves a box with its bottom centre at `feet` by `delta` through `ground`: at each contact
 /// it stops a skin short and slides the rest along the surface (at most four contacts a
 /// tick). Returns where it ends, and the ground and wall normals it touched.
-fn slide(
+pub(crate) fn slide(
     ground: &dyn crate::container::StaticGeometry,
     feet: Vec3,
     half: Vec3,
@@ -197,6 +199,7 @@ impl Default for Motion {
             fly: false,
             jump_speed: 0.0,
             energy: None,
+            vehicle: None,
         }
     }
 }
@@ -215,7 +218,7 @@ pub struct ControlState {
     pub energy: f32,
 }
 
-fn wrap_angle(a: f32) -> f32 {
+pub(crate) fn wrap_angle(a: f32) -> f32 {
     let t = std::f32::consts::TAU;
     let w = a - t * ((a + std::f32::consts::PI) / t).floor();
     if w.is_finite() { w } else { 0.0 }
@@ -226,6 +229,10 @@ impl ControlState {
     /// its x (strafe) and y (forward), then add the external velocity. Pure: same inputs,
     /// same bits on both sides.
     pub fn apply_move(&mut self, mv: &Move, motion: &Motion) {
+        if let Some(v) = &motion.vehicle {
+            v.step(self, mv, motion);
+            return;
+        }
         self.yaw = wrap_angle(self.yaw + mv.yaw());
         let (s, c) = self.yaw.sin_cos();
         let forward = Vec3::new(-s, c, 0.0);

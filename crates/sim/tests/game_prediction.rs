@@ -399,6 +399,37 @@ fn jets_and_energy_are_predicted_without_corrections() {
     }
 }
 
+/// Each of the three vehicle models, driven by its pilot's moves over the lossy link: the
+/// client predicts it (springs, grip, lift and all) without a correction.
+#[test]
+fn vehicles_are_predicted_without_corrections() {
+    use v12_sim::vehicle_motion::{VehicleDynamics, VehicleKind};
+    for (seed, kind) in [(31u64, VehicleKind::Wheeled), (32, VehicleKind::Hover), (33, VehicleKind::Flying)] {
+        let mut h = Harness::new(seed, false);
+        h.jets = true;
+        h.motion = Motion {
+            gravity: 20.0,
+            arena_half: 1000.0,
+            half_extents: Vec3::new(1.5, 2.5, 0.8),
+            ground: Some(std::rc::Rc::new(GroundAndWalls { walls: Vec::new() })),
+            vehicle: Some(VehicleDynamics { jet_accel: 10.0, ..VehicleDynamics::new(kind) }),
+            ..Motion::default()
+        };
+        h.run(8_000);
+        assert!(h.cgc.predicted().is_some(), "{kind:?}: no control state after 8 s");
+        let (s0, c0) = (h.server_stats(), h.cgc.stats);
+        let start = h.world.get(h.player).unwrap().state.pos;
+        h.run(8_000);
+        let end = h.world.get(h.player).unwrap().state.pos;
+        assert!((end - start).length() > 20.0, "{kind:?}: the vehicle hardly moved: {start} -> {end}");
+        let s1 = h.server_stats();
+        assert!(s1.moves_processed > s0.moves_processed + 200, "{kind:?}: moves not flowing");
+        assert_eq!(s1.mismatches, s0.mismatches, "{kind:?}: checksum mismatches");
+        assert_eq!(s1.corrections_sent, s0.corrections_sent, "{kind:?}: corrections");
+        assert_eq!(h.cgc.stats.corrections, c0.corrections, "{kind:?}");
+    }
+}
+
 #[test]
 fn a_server_teleport_is_one_warp_on_the_client() {
     for seed in [1u64, 2, 3, 4] {

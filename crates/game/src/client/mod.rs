@@ -18,6 +18,7 @@ pub mod front;
 #[cfg(feature = "render")]
 pub mod screenshot;
 pub mod session;
+pub mod shapes;
 pub mod snapshot;
 #[cfg(feature = "render")]
 pub mod ui;

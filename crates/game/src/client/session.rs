@@ -106,6 +106,8 @@ pub struct ClientSession {
     shape_boxes: BTreeMap<u32, glam::Vec3>,
     /// Each datablock's `shapeFile` (by server id), read once.
     shape_files: BTreeMap<u32, Option<std::rc::Rc<str>>>,
+    /// The `TSShapeConstructor` datablocks' sequence names, read once the datablocks are in.
+    constructors: Option<crate::client::shapes::ShapeConstructors>,
     /// Each item datablock's `rotate`, read once.
     rotates: BTreeMap<u32, bool>,
     /// `sendControlMessage` orders waiting to go to the server (seed 003's control messages).
@@ -227,6 +229,7 @@ impl ClientSession {
             tuning: crate::PlayerTuning::default(),
             shape_boxes: BTreeMap::new(),
             shape_files: BTreeMap::new(),
+            constructors: None,
             rotates: BTreeMap::new(),
             control_out,
             connected: false,
@@ -291,11 +294,16 @@ impl ClientSession {
             .and_then(|id| self.scene.get(id))
             .and_then(|g| self.block_local.get(&g.datablock).copied())
             .map_or_else(crate::PlayerTuning::default, |db| crate::PlayerTuning::of_datablock(con, db));
+        if self.constructors.is_none() && self.blocks.is_done() {
+            self.constructors = Some(crate::client::shapes::ShapeConstructors::from_console(con));
+        }
         for (_, g) in self.scene.iter() {
             if !self.shape_files.contains_key(&g.datablock)
                 && let Some(&db) = self.block_local.get(&g.datablock)
             {
                 let file = con.get_field(db, "shapeFile").as_text().trim().to_string();
+                // A Tribes 2 `.dts` name stands for the glTF of the same name.
+                let file = crate::client::shapes::gltf_path(&file);
                 self.shape_files.insert(g.datablock, (!file.is_empty()).then(|| file.into()));
                 self.rotates.insert(g.datablock, con.get_field(db, "rotate").truthy());
             }
@@ -637,13 +645,20 @@ impl ClientSession {
                 (true, Some(p)) => (p.pos, p.yaw, p.vel),
                 _ => (g.render_pos, g.state.yaw, g.state.vel),
             };
+            let shape_file = self.shape_files.get(&g.datablock).cloned().flatten();
+            // A sequence a shape constructor declares plays its `.dsq`'s animation.
             let threads = g
                 .threads
                 .iter()
                 .zip(g.thread_age_ms)
-                .filter_map(|(t, age)| t.clone().map(|t| (t, age as f32 / 1000.0)))
+                .filter_map(|(t, age)| {
+                    let mut t = t.clone()?;
+                    if let (Some(c), Some(file)) = (&self.constructors, &shape_file) {
+                        t.sequence = c.animation(file, &t.sequence).to_string();
+                    }
+                    Some((t, age as f32 / 1000.0))
+                })
                 .collect();
-            let shape_file = self.shape_files.get(&g.datablock).cloned().flatten();
             objects.push(ViewObject {
                 id: id.0,
                 kind,
