@@ -40,7 +40,32 @@ fn audio_with(voices: usize, is_3d: bool, rate: u32) -> Audio {
     a
 }
 
+/// This thread's CPU time (s): what the mixing costs a core, whatever else runs on the machine.
+fn cpu_s() -> f64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
+/// CPU time per 32 ms tick over 1,000 ticks (32 s of sound), as a share of the 32 ms.
+fn cpu_share(voices: usize, is_3d: bool, rate: u32) -> f64 {
+    let mut a = audio_with(voices, is_3d, rate);
+    a.advance(320);
+    let t0 = cpu_s();
+    for _ in 0..1_000 {
+        a.advance(32);
+    }
+    (cpu_s() - t0) / 1_000.0 / 0.032
+}
+
 fn mix(c: &mut Criterion) {
+    // The figure docs/PERFORMANCE.md reports: thread CPU time, so a busy machine does not
+    // inflate it (criterion's wall-clock times below do).
+    for (name, voices, is_3d, rate) in
+        [("64 3D voices at 22.05 kHz", 64, true, 22_050), ("1 3D voice (baseline)", 1, true, 22_050)]
+    {
+        let share = cpu_share(voices, is_3d, rate);
+        println!("cpu per 32 ms tick, {name}: {:.3} ms = {:.2} % of a core", share * 32.0, share * 100.0);
+    }
     let mut g = c.benchmark_group("mix_tick_32ms");
     for (name, voices, is_3d, rate) in [
         ("voices64_3d_22k", 64, true, 22_050),

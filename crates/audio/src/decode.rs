@@ -135,6 +135,14 @@ impl Sound {
         self.frames * 1000 / u64::from(self.rate)
     }
 
+    /// The decoded samples (interleaved), for a sound that is not streamed.
+    pub(crate) fn decoded(&self) -> Option<&Rc<[f32]>> {
+        match &self.data {
+            Data::Decoded(d) => Some(d),
+            Data::Streamed(_) => None,
+        }
+    }
+
     /// True when voices decode it as they play rather than share a decoded copy.
     pub fn is_streamed(&self) -> bool {
         matches!(self.data, Data::Streamed(_))

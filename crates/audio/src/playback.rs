@@ -12,6 +12,8 @@ const MAX_STEP: f64 = 16.0;
 #[derive(Debug)]
 pub(crate) struct Playback {
     sound: Rc<Sound>,
+    /// A decoded sound's samples, read directly (the common case, and the mixer's hot path).
+    decoded: Option<Rc<[f32]>>,
     decoder: Option<Decoder>,
     at: usize,
     filled: bool,
@@ -29,6 +31,7 @@ pub(crate) struct Playback {
 impl Playback {
     pub(crate) fn new(sound: Rc<Sound>, looping: bool) -> Playback {
         Playback {
+            decoded: sound.decoded().cloned(),
             sound,
             decoder: None,
             at: 0,
@@ -71,6 +74,17 @@ impl Playback {
     /// The next source frame (mono doubled), or None at the end of the sound.
     fn next_frame(&mut self) -> Option<[f32; 2]> {
         let ch = usize::from(self.sound.channels());
+        if let Some(d) = &self.decoded {
+            if self.at + ch > d.len() {
+                if !self.looping || d.len() < ch {
+                    return None;
+                }
+                self.at = 0;
+            }
+            let f = &d[self.at..self.at + ch];
+            self.at += ch;
+            return Some(if ch == 1 { [f[0]; 2] } else { [f[0], f[1]] });
+        }
         loop {
             if self.decoder.is_none() && !self.open() {
                 return None;
