@@ -62,3 +62,33 @@ fn a_listen_server_match_captured_to_wav_hears_the_weapon_and_replays_to_the_sam
     let (x, y) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     assert!(x == y, "the replay's capture differs ({} and {} bytes)", x.len(), y.len());
 }
+
+/// The window client's engine side (no window): the main menu plays its music (a streamed Ogg
+/// Vorbis file on the music channel) into `--audio-capture`'s file.
+#[test]
+fn the_main_menu_plays_its_music_into_the_capture() {
+    use v12_game::client::front::{ClientFront, WindowConfig};
+    let dir = procs::Scratch::new("audio-menu");
+    let wav = dir.join("menu.wav");
+    let cfg = WindowConfig {
+        connect: None,
+        mod_dir: concat!(env!("CARGO_MANIFEST_DIR"), "/game").into(),
+        v12: procs::V12.into(),
+        name: "Player".into(),
+        journal: None,
+        report: |_| {},
+        audio_capture: Some(wav.clone()),
+    };
+    let mut front = ClientFront::new(cfg).expect("the client starts");
+    let start = std::time::Instant::now();
+    while start.elapsed() < Duration::from_millis(800) {
+        front.frame().expect("a frame");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(front.con.eval("return alxIsPlaying($MenuMusicHandle);").unwrap().truthy());
+    drop(front); // closes the capture file
+    let mut r = hound::WavReader::open(&wav).expect("the capture is a WAV file");
+    assert!(r.duration() > 44_100 / 2, "{} frames", r.duration());
+    let loud = r.samples::<i16>().filter_map(Result::ok).filter(|s| s.unsigned_abs() > 1_000).count();
+    assert!(loud > 4_410, "only {loud} loud samples: no music");
+}

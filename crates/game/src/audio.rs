@@ -183,7 +183,9 @@ pub fn device_choice(capture: Option<&PathBuf>) -> DeviceChoice {
 }
 
 fn register_classes(con: &mut Console) {
-    for class in ["AudioDescription", "AudioProfile", "AudioEnvironment"] {
+    // EffectProfile: Tribes 2's force-feedback datablock, which its AudioProfiles name
+    // (`effect = ...`); kept, not played.
+    for class in ["AudioDescription", "AudioProfile", "AudioEnvironment", "EffectProfile"] {
         let _ = con.register_class(class, "SimDataBlock");
     }
     // The checked fields (`crate::classes::FIELDS`: junk is reset at definition).
@@ -486,6 +488,25 @@ fn register_functions(con: &mut Console, shared: &SharedAudio) {
             }
             if let Ok(mut au) = sh.try_borrow_mut() {
                 au.audio.mixer_mut().set_listener_gain(a.f64(1) as f32);
+            }
+            Value::Empty
+        },
+    );
+    let sh = shared.clone();
+    con.register_function(
+        "alxListener3f",
+        3,
+        5,
+        "alxListener3f(AL_POSITION, \"x y z\" | x, y, z) - until the control object moves it",
+        move |c, a| {
+            let which = a.str(0).to_ascii_uppercase();
+            let Some(p) = point_args(a, 1).filter(|_| which == "AL_POSITION") else {
+                c.error(&format!("alxListener3f: wants AL_POSITION and three numbers, not \"{which}\""));
+                return Value::Empty;
+            };
+            if let Ok(mut au) = sh.try_borrow_mut() {
+                let l = *au.audio.mixer().listener();
+                au.audio.mixer_mut().set_listener(p, l.forward, l.up);
             }
             Value::Empty
         },
@@ -971,6 +992,48 @@ mod tests {
         con.eval("alxListenerf(AL_GAIN, 1);").unwrap();
         let h = con.eval("return alxCreateSource(AudioGui, \"sounds/beep.wav\");").unwrap().to_f64();
         assert!(h > 0.0);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// Declarations as Tribes 2's stock scripts write them (their fields' spelling, the
+    /// force-feedback EffectProfile they name, client-side `new` objects): every one is made.
+    #[test]
+    fn tribes_2_style_declarations_instantiate() {
+        let (mut con, _audio, sink, dir) = setup("t2");
+        con.eval(
+            r#"datablock EffectProfile(ShrikeBlasterFireEffect) { effectname = "vehicles/shrike_blaster"; minDistance = 2.5; maxDistance = 2.5; };
+               datablock AudioDescription(ClosestLooping3d) { volume = 1.0; isLooping = true; is3D = true;
+                  ReferenceDistance = 5.0; MaxDistance = 30.0; type = $EffectAudioType;
+                  loopCount = -1; minLoopGap = 0; maxLoopGap = 0; environmentLevel = 1.0; };
+               datablock AudioDescription(AudioDefault3d) { volume = 1.0; isLooping = false; is3D = true;
+                  ReferenceDistance = 20.0; MaxDistance = 100.0; type = $EffectAudioType; };
+               datablock AudioProfile(ShrikeBlasterFire) { filename = "fx/vehicles/shrike_blaster.wav";
+                  description = AudioDefault3d; preload = true; effect = ShrikeBlasterFireEffect; };
+               new AudioDescription(AudioGui) { volume = 1.0; isLooping = false; is3D = false; type = $GuiAudioType; };
+               new AudioProfile(sButtonDown) { filename = "gui/buttonDown.wav"; description = "AudioGui"; preload = true; };
+               datablock AudioEnvironment(Underwater) { useRoom = true; room = "UNDERWATER"; effectVolume = 1.0; };
+               new AudioEnvironment(Cavern) { useRoom = true; room = "CAVE"; };
+               alxListener3f(AL_POSITION, "1 2 3");"#,
+        )
+        .unwrap();
+        let out = sink.all();
+        assert!(!out.contains("Unable") && !out.contains("warning") && !out.contains("rror"), "{out}");
+        for name in [
+            "ShrikeBlasterFireEffect",
+            "ClosestLooping3d",
+            "AudioDefault3d",
+            "ShrikeBlasterFire",
+            "AudioGui",
+            "sButtonDown",
+            "Underwater",
+            "Cavern",
+        ] {
+            assert!(con.find_object_str(name).is_some(), "{name} was not made\n{out}");
+        }
+        let d = con.find_object_str("ClosestLooping3d").unwrap();
+        let desc = description(&mut con, d, "test");
+        assert!(desc.looping && desc.is_3d && desc.reference_distance == 5.0 && desc.max_distance == 30.0);
+        assert_eq!(desc.channel, channel::EFFECT);
         let _ = std::fs::remove_dir_all(dir);
     }
 

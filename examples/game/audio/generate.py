@@ -51,7 +51,27 @@ def pickup():
     return out
 
 
+def menu():
+    # The main menu's music: 12.5 s of a plucked A-major arpeggio over a slow pad, written as
+    # menu.wav and encoded with `oggenc -q 0 -o menu.ogg menu.wav` (vorbis-tools), then removed.
+    notes = [220.0, 277.18, 329.63, 440.0, 329.63, 277.18]
+    out, beat = [], 0.5
+    for i in range(int(RATE * 12.5)):
+        t = i / RATE
+        k = int(t / beat)
+        f = notes[k % len(notes)] * (1 if (k // 12) % 2 == 0 else 0.75)
+        env = math.exp(-(t - k * beat) * 4) * 0.35
+        pad = 0.12 * math.sin(2 * math.pi * 110 * t) * (0.5 + 0.5 * math.sin(2 * math.pi * 0.25 * t))
+        out.append(env * math.sin(2 * math.pi * f * t) + pad)
+    return out
+
+
 if __name__ == "__main__":
     write("fire.wav", fire())
     write("explosion.wav", explosion())
     write("pickup.wav", pickup())
+    write("menu.wav", menu())
+    import os
+    import subprocess
+    subprocess.run(["oggenc", "-Q", "-q", "0", "-o", "menu.ogg", "menu.wav"], check=True)
+    os.remove("menu.wav")

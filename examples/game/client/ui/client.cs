@@ -9,6 +9,23 @@ exec("debugger/debuggerGui.gui");
 
 $Chat::Count = 0;
 
+// Music in the main menu: a long Ogg Vorbis file, streamed, on the music channel
+// (alxSetChannelVolume($MusicAudioType, ...) sets its level). Client-side objects, not datablocks.
+new AudioDescription(AudioMusic) { volume = 0.6; isLooping = true; is3D = false; type = $MusicAudioType; };
+new AudioProfile(MenuMusic) { filename = "audio/menu.ogg"; description = AudioMusic; };
+
+function MainMenuGui::onWake(%this)
+{
+   if (!alxIsPlaying($MenuMusicHandle))
+      $MenuMusicHandle = alxPlay(MenuMusic);
+}
+
+function MainMenuGui::onSleep(%this)
+{
+   alxStop($MenuMusicHandle);
+   $MenuMusicHandle = 0;
+}
+
 // The server relays chat to everyone (server/game.cs serverCmdChatMessage).
 function clientCmdChatMessage(%from, %text)
 {
