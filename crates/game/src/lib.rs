@@ -33,6 +33,7 @@ mod owners;
 pub mod placement;
 pub mod projectiles;
 pub mod server;
+mod shape_base;
 pub mod state;
 #[cfg(test)]
 mod toolbox_tests;
@@ -212,7 +213,7 @@ pub fn motion(ground: Option<Rc<dyn StaticGeometry>>, tuning: PlayerTuning) -> M
         half_extents: tuning.half_extents,
         fly: tuning.flies,
         energy: tuning.energy,
-        vehicle: tuning.vehicle,
+        vehicle: tuning.vehicle.map(|v| Rc::new(v) as Rc<dyn v12_sim::scene::ControlModel>),
     }
 }
 

@@ -121,6 +121,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     crate::vehicles::register(con, shared);
     crate::projectiles::register(con, shared);
     crate::turrets::register(con, shared);
+    crate::shape_base::register(con, shared);
     crate::file_object::register(con);
     crate::audio::register_net_methods(con, shared);
     register_trigger_methods(con, shared);

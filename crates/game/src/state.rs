@@ -108,6 +108,22 @@ pub enum GameClass {
     ForceField,
 }
 
+/// How scripts asked an object to look, as V12's ShapeBase keeps it: the damage flash and
+/// white-out levels, cloak, fade, invincibility, skin and shape name. Kept on the server and
+/// read back by scripts; the clients draw none of it yet.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Looks {
+    pub damage_flash: f32,
+    pub white_out: f32,
+    pub cloaked: bool,
+    /// `startFade(ms, delay, fadeOut)`: faded out (or fading).
+    pub faded: bool,
+    /// `setInvincibleMode(time, speed)`.
+    pub invincible: (f32, f32),
+    pub skin: String,
+    pub shape_name: String,
+}
+
 /// What the engine keeps for one script-created object, beside its scene object.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GameObject {
@@ -179,6 +195,8 @@ pub struct GameObject {
     pub permeable: (bool, bool),
     /// Projectiles: how it flies (`crate::projectiles`).
     pub flight: crate::flight::Flight,
+    /// What scripts set for how the object looks (`crate::shape_base`).
+    pub looks: Looks,
 }
 
 /// V12's damage states.
@@ -239,6 +257,7 @@ impl GameObject {
             team: None,
             permeable: (false, false),
             flight: crate::flight::Flight::default(),
+            looks: Looks::default(),
         }
     }
 

@@ -598,6 +598,14 @@ fn junk_arguments_never_panic() {
         ("$f", "openForRead", 1),
         ("$f", "openForWrite", 1),
         ("$f", "writeLine", 1),
+        ("$p", "setDamageFlash", 1),
+        ("$p", "setWhiteOut", 1),
+        ("$p", "startFade", 3),
+        ("$p", "setInvincibleMode", 2),
+        ("$p", "setSkinName", 1),
+        ("$p", "setActionThread", 2),
+        ("$p", "setArmThread", 1),
+        ("$v", "getWorldBoxCenter", 0),
     ];
     for (obj, m, n) in methods {
         for j in junk {
@@ -611,6 +619,7 @@ fn junk_arguments_never_panic() {
         "initContainerTypeSearch(%a)",
         "containerBoxEmpty(%a, %a, %a, %a, %a)",
         "ContainerFindFirst(%a, %a, %a, %a, %a)",
+        "calcExplosionCoverage(%a, %a, %a)",
     ] {
         for j in junk {
             let _ = con.eval(&format!("%a = {j}; {f}; containerSearchNext(); containerSearchCurrDist(); containerSearchCurrRadDamageDist(); ContainerFindNext();"));
@@ -650,4 +659,65 @@ fn player_data_energy_and_jets_reach_the_motion() {
     let walker = crate::PlayerTuning::of_datablock(&con, walker_id);
     assert_eq!(walker.energy, None);
     assert_eq!(crate::motion(None, jetter).energy, Some(e));
+}
+
+/// The ShapeBase methods Tribes 2's scripts lean on, and radius damage as its
+/// `RadiusExplosion` writes it: the blast's coverage of each box past interiors and shapes.
+#[test]
+fn shape_base_boxes_looks_threads_and_explosion_coverage() {
+    let (mut con, shared, out) = game_console();
+    eval(
+        &mut con,
+        r#"datablock StaticShapeData(Block) { boundingBox = "2 2 4"; };
+        $p = new Player() { dataBlock = LightMale; position = "10 0 0"; };
+        $wall = new StaticShape() { dataBlock = Block; position = "5 0 0"; };
+        $open = new Player() { dataBlock = LightMale; position = "0 10 0"; };"#,
+    );
+    let center = eval(&mut con, "return $p.getWorldBoxCenter();");
+    let c: Vec<f32> = center.split(' ').map(|w| w.parse().unwrap()).collect();
+    assert_eq!(c[..2], [10.0, 0.0], "{center}");
+    assert!(c[2] > 0.5, "the middle is above the feet: {center}");
+    let world: Vec<f32> =
+        eval(&mut con, "return $p.getWorldBox();").split(' ').map(|w| w.parse().unwrap()).collect();
+    let object: Vec<f32> =
+        eval(&mut con, "return $p.getObjectBox();").split(' ').map(|w| w.parse().unwrap()).collect();
+    assert_eq!(world.len(), 6);
+    assert!(
+        (world[3] - world[0] - (object[3] - object[0])).abs() < 1e-4 && object[2] == 0.0,
+        "{world:?} {object:?}"
+    );
+    assert!(eval(&mut con, "return $p.getEyeTransform();").ends_with(" 0 0 1 0"));
+    // Looks are kept and read back; junk is an error naming the method.
+    eval(
+        &mut con,
+        "$p.setDamageFlash(2); $p.setCloaked(true); $p.setSkinName(\"beagle\"); $p.startFade(1000, 0, true);",
+    );
+    assert_eq!(
+        eval(
+            &mut con,
+            "return $p.getDamageFlash() SPC $p.isCloaked() SPC $p.getSkinName() SPC $p.isFaded();"
+        ),
+        "1 1 beagle 1"
+    );
+    eval(&mut con, "$p.setWhiteOut(\"bright\");");
+    assert!(out.stderr().contains("setWhiteOut"), "{}", out.stderr());
+    // Action and arm threads are script threads 0 and 1.
+    eval(&mut con, "$p.setActionThread(\"death1\", true); $p.setArmThread(\"look\");");
+    let p: u32 = eval(&mut con, "return $p;").parse().unwrap();
+    let scene = shared.borrow().by_console[&p];
+    let threads: Vec<String> = shared.borrow().world.as_ref().unwrap().get(scene).unwrap().threads[..2]
+        .iter()
+        .map(|t| t.as_ref().map_or(String::new(), |t| t.sequence.clone()))
+        .collect();
+    assert_eq!(threads, ["death1", "look"]);
+    // A blast at the origin: the crate between it and $p shades much of $p's box; $open is in
+    // the clear; with nothing in the mask, everything is seen.
+    let mask = "$TypeMasks::StaticShapeObjectType";
+    let shaded: f64 =
+        eval(&mut con, &format!("return calcExplosionCoverage(\"0 0 1\", $p, {mask});")).parse().unwrap();
+    let clear: f64 =
+        eval(&mut con, &format!("return calcExplosionCoverage(\"0 0 1\", $open, {mask});")).parse().unwrap();
+    let unmasked: f64 = eval(&mut con, "return calcExplosionCoverage(\"0 0 1\", $p, 0);").parse().unwrap();
+    assert!(shaded < 0.9, "the crate shades the player: {shaded}");
+    assert_eq!((clear, unmasked), (1.0, 1.0));
 }

@@ -112,7 +112,14 @@ pub struct Motion {
     /// its [`ControlState::energy`] is left alone.
     pub energy: Option<EnergyUse>,
     /// A vehicle's model (`crate::vehicle_motion`): it replaces walking, jumping and jets.
-    pub vehicle: Option<crate::vehicle_motion::VehicleDynamics>,
+    pub vehicle: Option<std::rc::Rc<dyn ControlModel>>,
+}
+
+/// A movement model that replaces walking for a controlled object (a vehicle's): one
+/// deterministic tick of `st` under `mv`, run by the server and the predicting client alike.
+pub trait ControlModel: std::fmt::Debug {
+    /// One tick.
+    fn step(&self, st: &mut ControlState, mv: &Move, motion: &Motion);
 }
 
 /// How a player spends and regains energy, as PlayerData declares it (`maxEnergy`,

@@ -10,7 +10,7 @@
 
 use crate::container::StaticGeometry;
 use crate::moves::Move;
-use crate::scene::{ControlState, JET_TRIGGER, Motion, TICK_SECONDS};
+use crate::scene::{ControlModel, ControlState, JET_TRIGGER, Motion, TICK_SECONDS};
 use glam::Vec3;
 
 /// Which of the three models moves the vehicle.
@@ -76,10 +76,12 @@ impl VehicleDynamics {
             VehicleKind::Flying => Self { grip: 0.2, drag: 0.2, max_speed: 60.0, lift: 0.5, ..base },
         }
     }
+}
 
+impl ControlModel for VehicleDynamics {
     /// One tick of the vehicle under `mv` (yaw turns it; y is throttle and brake; x strafes a
     /// hover vehicle; z climbs and dives a flying one).
-    pub fn step(&self, st: &mut ControlState, mv: &Move, motion: &Motion) {
+    fn step(&self, st: &mut ControlState, mv: &Move, motion: &Motion) {
         let dt = TICK_SECONDS;
         st.yaw = crate::scene::wrap_angle(st.yaw + mv.yaw());
         let (s, c) = st.yaw.sin_cos();

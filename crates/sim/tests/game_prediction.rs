@@ -412,7 +412,10 @@ fn vehicles_are_predicted_without_corrections() {
             arena_half: 1000.0,
             half_extents: Vec3::new(1.5, 2.5, 0.8),
             ground: Some(std::rc::Rc::new(GroundAndWalls { walls: Vec::new() })),
-            vehicle: Some(VehicleDynamics { jet_accel: 10.0, ..VehicleDynamics::new(kind) }),
+            vehicle: Some(std::rc::Rc::new(VehicleDynamics {
+                jet_accel: 10.0,
+                ..VehicleDynamics::new(kind)
+            })),
             ..Motion::default()
         };
         h.run(8_000);
