@@ -650,6 +650,15 @@ impl GuiCanvas {
                     con.echo(&format!("==>{line}"));
                     let _ = con.eval(&line);
                 }
+                Effect::Sound(id, field) => {
+                    let profile = con.get_field(id, "profile");
+                    let sound = con.find_object(&profile).map(|p| con.get_field(p, field).to_string());
+                    if let Some(sound) = sound.filter(|s| !s.trim().is_empty())
+                        && con.is_function("alxPlay")
+                    {
+                        con.call_function("alxPlay", &[Value::from(sound)]);
+                    }
+                }
             }
         }
     }

@@ -41,6 +41,10 @@ pub enum Effect {
     CloseOverlay,
     /// Echo and evaluate a console line.
     Eval(String),
+    /// Play the AudioProfile the control's profile names in this field (`soundButtonDown`,
+    /// `soundButtonOver`) through the console's `alxPlay`, when there is one (the GUI knows
+    /// no sound device).
+    Sound(ObjectId, &'static str),
 }
 
 /// The action of a button, accelerator or list: `command`, then the `onAction` callback.
@@ -107,6 +111,9 @@ pub fn on_mouse(h: &mut EventContext<'_>, d: &mut ControlData, ev: MouseEv) -> b
             if d.mouse_down {
                 d.depressed = true;
             }
+            if matches!(d.kind, Kind::Button | Kind::CheckBox | Kind::Radio) && h.ctl.active {
+                h.fx.push(Effect::Sound(id, "soundButtonOver"));
+            }
             return true;
         }
         MouseKind::Leave => {
@@ -152,6 +159,7 @@ fn button_mouse(h: &mut EventContext<'_>, d: &mut ControlData, ev: MouseEv) -> b
             if h.profile.can_key_focus {
                 h.fx.push(Effect::Focus(id));
             }
+            h.fx.push(Effect::Sound(id, "soundButtonDown"));
             d.mouse_down = true;
             d.depressed = true;
             h.fx.push(Effect::Lock(id));

@@ -822,3 +822,28 @@ mod random_input {
         }
     }
 }
+
+/// GuiControlProfile `soundButtonOver` / `soundButtonDown`: a button plays them through the
+/// console's `alxPlay` (here a script stand-in) as the mouse enters it and presses it; a
+/// profile without them, or a console without `alxPlay`, is silent.
+#[test]
+fn buttons_play_their_profiles_sounds_through_alx_play() {
+    let mut g = Gui::new(
+        r#"new GuiControlProfile(SoundyButtonProfile) { opaque = 1; border = 1;
+               soundButtonOver = "ButtonOverSound"; soundButtonDown = "ButtonDownSound"; };
+           new GuiControl(Menu) { profile = "GuiDefaultProfile"; position = "0 0"; extent = "640 480";
+               new GuiButtonCtrl(Soundy) { profile = "SoundyButtonProfile"; position = "10 10"; extent = "100 24"; text = "A"; };
+               new GuiButtonCtrl(Quiet) { profile = "GuiButtonProfile"; position = "10 50"; extent = "100 24"; text = "B"; };
+           };
+           Canvas.setContent(Menu);"#,
+    );
+    // No alxPlay yet: a click is silent and nothing fails.
+    g.click_ctrl("Soundy");
+    g.move_to(300, 300);
+    g.con.eval("function alxPlay(%p) { $played = trim($played SPC %p); return 1; }").unwrap();
+    g.click_ctrl("Soundy");
+    assert_eq!(g.global("played"), "ButtonOverSound ButtonDownSound");
+    g.con.eval("$played = \"\";").unwrap();
+    g.click_ctrl("Quiet");
+    assert_eq!(g.global("played"), "");
+}

@@ -51,6 +51,11 @@ def pickup():
     return out
 
 
+def click():
+    # A button's hover tick: 25 ms of a fast-decaying 2 kHz tone.
+    return [0.4 * math.exp(-i / RATE * 200) * math.sin(2 * math.pi * 2000 * i / RATE) for i in range(int(RATE * 0.025))]
+
+
 def menu():
     # The main menu's music: 12.5 s of a plucked A-major arpeggio over a slow pad, written as
     # menu.wav and encoded with `oggenc -q 0 -o menu.ogg menu.wav` (vorbis-tools), then removed.
@@ -70,6 +75,7 @@ if __name__ == "__main__":
     write("fire.wav", fire())
     write("explosion.wav", explosion())
     write("pickup.wav", pickup())
+    write("click.wav", click())
     write("menu.wav", menu())
     import os
     import subprocess

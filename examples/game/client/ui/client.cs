@@ -13,6 +13,10 @@ $Chat::Count = 0;
 // (alxSetChannelVolume($MusicAudioType, ...) sets its level). Client-side objects, not datablocks.
 new AudioDescription(AudioMusic) { volume = 0.6; isLooping = true; is3D = false; type = $MusicAudioType; };
 new AudioProfile(MenuMusic) { filename = "audio/menu.ogg"; description = AudioMusic; };
+// The menu buttons' sounds (their profile's soundButtonOver / soundButtonDown).
+new AudioDescription(AudioGui) { volume = 0.5; isLooping = false; is3D = false; type = $GuiAudioType; };
+new AudioProfile(ButtonOverSound) { filename = "audio/click.wav"; description = AudioGui; };
+new AudioProfile(ButtonDownSound) { filename = "audio/pickup.wav"; description = AudioGui; };
 
 function MainMenuGui::onWake(%this)
 {

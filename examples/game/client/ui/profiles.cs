@@ -41,6 +41,8 @@ new GuiControlProfile(MenuButtonProfile) {
    fontSize = 20; fontColor = "240 240 240"; fontColorHL = "255 255 255";
    fillColor = "50 70 110"; fillColorHL = "80 110 170"; fillColorNA = "30 40 60";
    borderColor = "180 190 220"; border = 1; opaque = 1; justify = "center"; canKeyFocus = 1; tab = 1;
+   // Played through alxPlay (the AudioProfiles are in client/ui/client.cs).
+   soundButtonOver = "ButtonOverSound"; soundButtonDown = "ButtonDownSound";
 };
 new GuiControlProfile(BrowserListProfile) {
    fontSize = 16; fontColor = "230 230 230"; fontColorSEL = "255 255 255"; fillColor = "10 14 24 220";
