@@ -29,6 +29,8 @@ pub struct ClientAudio {
     cache: BTreeMap<String, Rc<Sound>>,
     /// Sources that follow a console object (a ghost's `playAudio` slot): (object, slot).
     followers: BTreeMap<(ObjectId, u32), Handle>,
+    /// Each walking ghost's last position and the distance walked since its last footstep.
+    steps: BTreeMap<ObjectId, (glam::Vec3, f32)>,
 }
 
 /// The process's sound, shared by the console functions and the loop that advances it.
@@ -145,11 +147,73 @@ pub fn of(con: &Console) -> Option<SharedAudio> {
     con.object_data::<AudioHost>(id).map(|h| h.0.clone())
 }
 
-/// Mixes `ms` more milliseconds of the console's sound (nothing without [`install`]).
-pub fn advance(con: &Console, ms: u64) {
+/// Mixes `ms` more milliseconds of the console's sound (nothing without [`install`]), after
+/// the ghosts' own sounds: vehicle engines and footsteps.
+pub fn advance(con: &mut Console, ms: u64) {
     if let Some(a) = of(con) {
-        a.borrow_mut().advance(con, ms);
+        let mut au = a.borrow_mut();
+        ghost_sounds(con, &mut au);
+        au.advance(con, ms);
     }
+}
+
+/// The follower slot of a vehicle's engine loop (past the script's [`SOUND_SLOTS`]).
+const ENGINE_SLOT: u32 = 1_000;
+/// Metres a player walks between footsteps.
+const STRIDE: f32 = 1.6;
+
+/// The engine's own sounds of the ghosts a client holds: a vehicle datablock's `engineSound`
+/// loops on it, pitched from 0.7 at rest to 1.5 at its `maxForwardSpeed` (30 m/s when
+/// unset); a player datablock's `FootSoftSound` plays every [`STRIDE`] metres walked on the
+/// level (Tribes 2's field; no surface types here).
+fn ghost_sounds(con: &mut Console, au: &mut ClientAudio) {
+    let Some(sc) = con.find_object_str("ServerConnection") else { return };
+    let Some(ix) = con.object_data::<crate::state::ClientGhostIndex>(sc) else { return };
+    let objs: Vec<ObjectId> = ix.by_ghost.values().copied().collect();
+    let mut seen = std::collections::BTreeSet::new();
+    for obj in objs {
+        let Some(g) = con.object_data::<crate::state::GhostState>(obj).cloned() else { continue };
+        if g.datablock == 0 || g.hidden {
+            continue;
+        }
+        let engine = con.get_field(g.datablock, "engineSound");
+        if !engine.as_text().trim().is_empty()
+            && let Some(p) = find_of(con, &engine, "AudioProfile")
+        {
+            let h = match au.followers.get(&(obj, ENGINE_SLOT)).copied() {
+                Some(h) if au.audio.mixer().is_alive(h) => Some(h),
+                _ => {
+                    au.play_following(con, obj, ENGINE_SLOT, p);
+                    au.followers.get(&(obj, ENGINE_SLOT)).copied()
+                }
+            };
+            if let Some(h) = h {
+                let top = crate::classes::num_field(con, g.datablock, "maxForwardSpeed")
+                    .filter(|v| *v > 0.0)
+                    .unwrap_or(30.0) as f32;
+                let pitch = 0.7 + 0.8 * (g.vel.length() / top).clamp(0.0, 1.0);
+                au.audio.mixer_mut().set_param(h, SourceParam::Pitch, pitch);
+            }
+        }
+        let foot = con.get_field(g.datablock, "FootSoftSound");
+        if !foot.as_text().trim().is_empty() {
+            seen.insert(obj);
+            let (last, walked) = au.steps.get(&obj).copied().unwrap_or((g.pos, 0.0));
+            let d = g.pos - last;
+            // Walking: on the level (not falling or jetting), not teleported.
+            let step = if d.z.abs() < 0.2 && d.length() < 5.0 { walked + d.truncate().length() } else { 0.0 };
+            let step = if step >= STRIDE {
+                if let Some(p) = find_of(con, &foot, "AudioProfile") {
+                    play_profile(con, au, p, Some(g.pos.to_array()), "FootSoftSound");
+                }
+                step - STRIDE
+            } else {
+                step
+            };
+            au.steps.insert(obj, (g.pos, step));
+        }
+    }
+    au.steps.retain(|o, _| seen.contains(o));
 }
 
 /// Registers the sound classes, the `alx*` functions and the channel globals
@@ -164,6 +228,7 @@ pub fn install(con: &mut Console, resources: &Rc<ResourceManager>) -> SharedAudi
         resources: resources.clone(),
         cache: BTreeMap::new(),
         followers: BTreeMap::new(),
+        steps: BTreeMap::new(),
     }));
     let _ = con.register_class(HOST_OBJECT, "SimObject");
     match con.create_object_with_data(HOST_OBJECT, Some(HOST_OBJECT), Box::new(AudioHost(shared.clone()))) {
@@ -944,13 +1009,13 @@ mod tests {
         let h = con.eval("return alxPlay(Beep, 10, 0, 0);").unwrap().to_f64();
         assert!(h > 0.0);
         assert!(con.eval(&format!("return alxIsPlaying({h});")).unwrap().truthy());
-        advance(&con, 200);
+        advance(&mut con, 200);
         let (l, r) = levels(&audio);
         assert!(r > l * 10.0, "{l} {r}");
         // A 2D GUI sound at half volume, centred.
         audio.borrow_mut().open(&DeviceChoice::Memory);
         con.eval("alxPlay(Click);").unwrap();
-        advance(&con, 100);
+        advance(&mut con, 100);
         let (l, r) = levels(&audio);
         assert!(l > 0.0 && l == r);
         // alxGetWaveLen by profile and by file.
@@ -967,7 +1032,7 @@ mod tests {
         assert!(h > 0.0);
         assert!(!con.eval(&format!("return alxIsPlaying({h});")).unwrap().truthy());
         con.eval(&format!("alxSourcef({h}, \"AL_GAIN\", 0.5); alxPlay({h});")).unwrap();
-        advance(&con, 1_000);
+        advance(&mut con, 1_000);
         assert!(
             con.eval(&format!("return alxIsPlaying({h});")).unwrap().truthy(),
             "a loop plays past its end"
@@ -981,12 +1046,12 @@ mod tests {
         con.eval("alxSetChannelVolume($EffectAudioType, 0);").unwrap();
         audio.borrow_mut().open(&DeviceChoice::Memory);
         con.eval("alxPlay(BeepLoop);").unwrap();
-        advance(&con, 100);
+        advance(&mut con, 100);
         assert_eq!(levels(&audio), (0.0, 0.0), "a muted channel is silent");
         con.eval("alxSetChannelVolume($EffectAudioType, 1); alxListenerf(AL_GAIN_LINEAR, 0);").unwrap();
         audio.borrow_mut().open(&DeviceChoice::Memory);
         con.eval("alxListenerf(AL_GAIN_LINEAR, 0); alxPlay(BeepLoop);").unwrap();
-        advance(&con, 100);
+        advance(&mut con, 100);
         assert_eq!(levels(&audio), (0.0, 0.0), "listener gain 0 is silent");
         // A description and a file.
         con.eval("alxListenerf(AL_GAIN, 1);").unwrap();
@@ -1034,6 +1099,58 @@ mod tests {
         let desc = description(&mut con, d, "test");
         assert!(desc.looping && desc.is_3d && desc.reference_distance == 5.0 && desc.max_distance == 30.0);
         assert_eq!(desc.channel, channel::EFFECT);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// A client's ghosts' own sounds: a vehicle's engine loops on it, pitched by its speed,
+    /// and stops when its ghost goes; a walking player's footsteps.
+    #[test]
+    fn engines_loop_with_speed_and_players_step() {
+        use crate::state::{ClientGhostIndex, GhostState};
+        let (mut con, audio, _sink, dir) = setup("engine");
+        // The game classes, as a client console has them (on the world's SceneObject).
+        let _ = con.register_class("SceneObject", "SimObject");
+        crate::objects::register(&mut con, &Rc::default());
+        con.eval(PROFILES).unwrap();
+        con.eval(
+            r#"datablock AudioDescription(EngineLoop3d) { isLooping = true; is3D = true; referenceDistance = 5; maxDistance = 80; };
+               datablock AudioProfile(SkimmerEngine) { filename = "sounds/beep.wav"; description = EngineLoop3d; };
+               datablock HoverVehicleData(Skimmer) { engineSound = SkimmerEngine; maxForwardSpeed = 40; };
+               datablock PlayerData(Walker) { FootSoftSound = Beep; };"#,
+        )
+        .unwrap();
+        let ghost = |c: &mut Console, class: &str, db: &str, id: u32, pos: glam::Vec3, vel: glam::Vec3| {
+            let datablock = c.find_object_str(db).unwrap();
+            let state =
+                GhostState { ghost_id: id, pos, vel, yaw: 0.0, datablock, health: 100, hidden: false };
+            c.create_object_with_data(class, None, Box::new(state)).unwrap()
+        };
+        let skimmer =
+            ghost(&mut con, "HoverVehicle", "Skimmer", 1, glam::Vec3::new(6.0, 0.0, 0.0), glam::Vec3::ZERO);
+        let walker =
+            ghost(&mut con, "Player", "Walker", 2, glam::Vec3::new(-3.0, 0.0, 0.0), glam::Vec3::ZERO);
+        let index = ClientGhostIndex { by_ghost: [(1, skimmer), (2, walker)].into(), control: None };
+        con.create_object_with_data("SimObject", Some("ServerConnection"), Box::new(index)).unwrap();
+        advance(&mut con, 100);
+        let engine =
+            audio.borrow().followers.get(&(skimmer, ENGINE_SLOT)).copied().expect("the engine plays");
+        let pitch = |a: &SharedAudio| a.borrow().audio.mixer().param(engine, SourceParam::Pitch).unwrap();
+        assert!((pitch(&audio) - 0.7).abs() < 1e-6);
+        let (l, r) = levels(&audio);
+        assert!(r > l, "the engine on the right: {l} {r}");
+        // Full speed: top pitch.
+        con.object_data_mut::<GhostState>(skimmer).unwrap().vel = glam::Vec3::new(0.0, 40.0, 0.0);
+        advance(&mut con, 32);
+        assert!((pitch(&audio) - 1.5).abs() < 1e-6);
+        // The walker walks 2 m: one footstep (a source beside the engine).
+        let before = audio.borrow().audio.mixer().source_count();
+        con.object_data_mut::<GhostState>(walker).unwrap().pos = glam::Vec3::new(-3.0, 2.0, 0.0);
+        advance(&mut con, 32);
+        assert_eq!(audio.borrow().audio.mixer().source_count(), before + 1);
+        // The vehicle's ghost is gone: its engine stops.
+        con.delete_object(skimmer);
+        advance(&mut con, 32);
+        assert!(!audio.borrow().audio.mixer().is_alive(engine));
         let _ = std::fs::remove_dir_all(dir);
     }
 

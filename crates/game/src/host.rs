@@ -574,7 +574,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
 
         // 3. Sim::advanceTime: scheduled script events.
         con.advance_time(dt);
-        crate::audio::advance(&con, dt);
+        crate::audio::advance(&mut con, dt);
 
         // 4. Client process and 5. client net.
         if let Some(c) = &mut client {

@@ -56,6 +56,27 @@ def click():
     return [0.4 * math.exp(-i / RATE * 200) * math.sin(2 * math.pi * 2000 * i / RATE) for i in range(int(RATE * 0.025))]
 
 
+def engine():
+    # A skimmer's engine hum, 1 s that loops seamlessly (whole cycles of 60 Hz and its
+    # harmonics, a 4 Hz throb).
+    out = []
+    for i in range(RATE):
+        t = i / RATE
+        hum = sum(math.sin(2 * math.pi * 60 * k * t) / k for k in (1, 2, 3, 5))
+        out.append(0.3 * hum * (0.8 + 0.2 * math.sin(2 * math.pi * 4 * t)))
+    return out
+
+
+def step():
+    # A footstep: 60 ms of low-passed noise, quickly damped.
+    rng = random.Random(3)
+    out, y = [], 0.0
+    for i in range(int(RATE * 0.06)):
+        y += 0.2 * (rng.uniform(-1, 1) - y)
+        out.append(2.0 * y * math.exp(-i / RATE * 60))
+    return out
+
+
 def menu():
     # The main menu's music: 12.5 s of a plucked A-major arpeggio over a slow pad, written as
     # menu.wav and encoded with `oggenc -q 0 -o menu.ogg menu.wav` (vorbis-tools), then removed.
@@ -76,6 +97,8 @@ if __name__ == "__main__":
     write("explosion.wav", explosion())
     write("pickup.wav", pickup())
     write("click.wav", click())
+    write("engine.wav", engine())
+    write("step.wav", step())
     write("menu.wav", menu())
     import os
     import subprocess

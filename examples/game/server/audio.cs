@@ -45,6 +45,40 @@ datablock AudioProfile(CoinPickupSound) {
    preload = true;
 };
 
+datablock AudioDescription(AudioEngineLoop3d) {
+   volume = 0.7;
+   isLooping = true;
+   is3D = true;
+   referenceDistance = 5.0;
+   maxDistance = 80.0;
+   type = $EffectAudioType;
+};
+
+datablock AudioDescription(AudioStep3d) {
+   volume = 0.6;
+   isLooping = false;
+   is3D = true;
+   referenceDistance = 2.0;
+   maxDistance = 25.0;
+   type = $EffectAudioType;
+};
+
+// The engine plays these itself on every client: a vehicle datablock's engineSound (looping,
+// pitched by speed), a player datablock's FootSoftSound (each stride).
+datablock AudioProfile(SkimmerEngineSound) {
+   filename = "audio/engine.wav";
+   description = AudioEngineLoop3d;
+   preload = true;
+};
+
+datablock AudioProfile(FootstepSound) {
+   filename = "audio/step.wav";
+   description = AudioStep3d;
+   preload = true;
+};
+ArenaSkimmer.engineSound = SkimmerEngineSound;
+LightMale.FootSoftSound = FootstepSound;
+
 // Tribes 2's serverPlay3D: every client in range hears it there.
 function serverPlay3D(%profile, %transform)
 {

@@ -289,7 +289,7 @@ impl ClientFront {
         self.browser.pump(&mut self.con);
         self.tcp_objects.pump(&mut self.con);
         self.con.advance_time(now.saturating_sub(self.last_ms));
-        crate::audio::advance(&self.con, now.saturating_sub(self.last_ms));
+        crate::audio::advance(&mut self.con, now.saturating_sub(self.last_ms));
         self.last_ms = now;
         self.ui.canvas.set_time(&mut self.con, now);
         Ok(())

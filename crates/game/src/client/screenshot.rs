@@ -175,7 +175,7 @@ pub fn run(cfg: &ScreenshotConfig) -> io::Result<ScreenshotReport> {
             autopilot(tick)
         })?;
         con.advance_time(t - last);
-        crate::audio::advance(&con, t - last);
+        crate::audio::advance(&mut con, t - last);
         last = t;
         if session.accepted() && !chatted {
             chatted = true;
