@@ -225,6 +225,8 @@ pub enum Op {
     LoadGlobalElemL(Name, u32),
     /// Stack `[value]`: `StoreGlobalElem(base, 1, false)` whose index is local slot `s`.
     StoreGlobalElemL(Name, u32),
+    /// `$s[%i] = k`: `StoreGlobalElemL(base, s)` of a small integer literal (nothing on the stack).
+    StoreGlobalElemLI(Name, u32, i32),
     /// `LoadLocalElem(base, 1)` whose index is local slot `s`.
     LoadLocalElemL(Name, u32),
     /// Stack `[value]`: `StoreLocalElem(base, 1, false)` whose index is local slot `s`.

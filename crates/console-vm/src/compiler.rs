@@ -357,6 +357,12 @@ impl<'a> FunctionCompiler<'a> {
             // change it).
             Op::StoreGlobalElem(b, 1, false) | Op::StoreLocalElem(b, 1, false) if tail(2) => {
                 match (self.code[n - 2], self.code[n - 1]) {
+                    (Op::LoadLocal(s), Op::Int(k))
+                        if matches!(op, Op::StoreGlobalElem(..))
+                            && let Some(k) = small(k) =>
+                    {
+                        Some(self.replace_tail(2, Op::StoreGlobalElemLI(b, s, k)))
+                    }
                     (Op::LoadLocal(s), p) if pure_push(p) => {
                         self.replace_tail(2, p);
                         let fused = if matches!(op, Op::StoreGlobalElem(..)) {

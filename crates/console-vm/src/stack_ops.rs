@@ -403,6 +403,12 @@ pub(crate) fn run(
                     }
                     stk.truncate(stk.len().saturating_sub(1));
                 }
+                Op::StoreGlobalElemLI(b, s, k) => {
+                    let Some(i) = stk.get(fb + s as usize).and_then(direct_index) else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    elems.set_from(b, i, &mut Value::Int(i64::from(k)));
+                }
                 Op::LoadLocalElemL(b, s) if !running.toplevel && !running.elem_slots => {
                     let Some(i) = stk.get(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)

@@ -595,6 +595,14 @@ impl Console {
                         Err(t) => self.set_global_by_text(&t, v),
                     }
                 }
+                Op::StoreGlobalElemLI(b, s, k) => {
+                    let v = Value::Int(i64::from(k));
+                    self.vm.stack.push_copy(base + s as usize);
+                    match self.elem_key(b, 1) {
+                        Ok((b, i)) => self.elems.set(b, i, v),
+                        Err(t) => self.set_global_by_text(&t, v),
+                    }
+                }
                 Op::LoadLocalElemL(b, s) => {
                     save_pc!();
                     self.vm.stack.push_copy(base + s as usize);

@@ -115,3 +115,15 @@ function fl()
    return %r;
 }
 echo(fl());
+// `$a[%i] = literal` (one fused instruction) with a numeric, a text and a fractional index.
+function litStore()
+{
+   for (%i = 0; %i < 3; %i++)
+      $ls[%i] = 7;
+   %k = "007";
+   $ls[%k] = 1;
+   %k = 1.5;
+   $ls[%k] = 2;
+   return $ls0 @ $ls1 @ $ls2 SPC $ls007 SPC $ls["1.5"] SPC $ls[7] @ "|";
+}
+echo(litStore());
