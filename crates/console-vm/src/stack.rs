@@ -88,28 +88,13 @@ impl VmState {
     /// from call to call).
     #[inline(always)]
     pub(crate) fn start_frame_ref(&mut self, f: &Rc<FuncDef>, base: usize, ns: NsId, layer: u32) {
-        let mut stack = std::mem::take(&mut self.stack);
-        self.start_frame_on(&mut stack, f, base, ns, layer);
-        self.stack = stack;
-    }
-
-    /// [`VmState::start_frame_ref`] on an operand stack held apart (the fast loop's).
-    #[inline(always)]
-    pub(crate) fn start_frame_on(
-        &mut self,
-        stack: &mut OperandStack,
-        f: &Rc<FuncDef>,
-        base: usize,
-        ns: NsId,
-        layer: u32,
-    ) {
         let params_end = base + f.nparams as usize;
-        if stack.len() > params_end {
-            stack.truncate(params_end);
+        if self.stack.len() > params_end {
+            self.stack.truncate(params_end);
         }
         let want = base + f.nlocals as usize;
-        if stack.len() < want {
-            stack.resize_empty(want);
+        if self.stack.len() < want {
+            self.stack.resize_empty(want);
         }
         let new_base = self.new_stack.len();
         self.frames.push_ref(f, 0, base, ns, layer, None, new_base);

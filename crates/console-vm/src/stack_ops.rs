@@ -13,8 +13,8 @@ use crate::bytecode::{Arith, Callable, FuncDef, GLOBAL_NS, MAX_ARGS, Op, Resolve
 use crate::elements::{ElemNames, ElemStore, direct_index};
 use crate::intern::Name;
 use crate::object::{ObjectStore, field_ref_hint, number_id, set_field_hint};
+use crate::stack::VmState;
 use crate::stack::assign;
-use crate::stack::{OperandStack, VmState};
 use crate::value::Value;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -81,25 +81,20 @@ pub(crate) fn run(
     let mut fb = base;
     let mut p = pc;
     let mut budget = if cx.plain { std::mem::take(&mut vm.budget_left) } else { 0 };
-    // The operand stack is moved into a local while the loop runs (and back at every stop):
-    // its top and base pointer are then read from this function's frame, not through a
-    // pointer to the VM that the compiler spilled (two dependent loads per access).
-    let mut stk = std::mem::take(&mut vm.stack);
     macro_rules! stop {
         ($why:expr, $at:expr) => {{
-            vm.stack = std::mem::take(&mut stk);
             vm.budget_left += budget;
             return ($why, $at, fb);
         }};
     }
     macro_rules! local {
         ($s:expr) => {
-            stk.to_f64_at(fb + $s as usize)
+            vm.stack.to_f64_at(fb + $s as usize)
         };
     }
     macro_rules! local_i {
         ($s:expr) => {
-            stk.get(fb + $s as usize).map_or(0, Value::to_i32)
+            vm.stack.get(fb + $s as usize).map_or(0, Value::to_i32)
         };
     }
     // A backward jump to `t` paying `cost` (a loop pays for its body each round).
@@ -129,8 +124,8 @@ pub(crate) fn run(
     }
     macro_rules! bin_f {
         ($op:tt) => {{
-            let b = stk.pop_f64();
-            if let Some(a) = stk.last_mut() {
+            let b = vm.stack.pop_f64();
+            if let Some(a) = vm.stack.last_mut() {
                 let r = a.to_f64() $op b;
                 a.set_f64(r);
             }
@@ -138,8 +133,8 @@ pub(crate) fn run(
     }
     macro_rules! cmp_f {
         ($op:tt) => {{
-            let b = stk.pop_f64();
-            if let Some(a) = stk.last_mut() {
+            let b = vm.stack.pop_f64();
+            if let Some(a) = vm.stack.last_mut() {
                 let r = (a.to_f64() $op b) as i64;
                 a.set_int(r);
             }
@@ -147,14 +142,14 @@ pub(crate) fn run(
     }
     macro_rules! bin_i {
         ($e:expr) => {{
-            let b = stk.pop_i32();
+            let b = vm.stack.pop_i32();
             let f: fn(i32, i32) -> i32 = $e;
-            match stk.last_mut() {
+            match vm.stack.last_mut() {
                 Some(a) => {
                     let r = f(a.to_i32(), b);
                     a.set_int(i64::from(r));
                 }
-                None => stk.push(Value::Int(i64::from(f(0, b)))),
+                None => vm.stack.push(Value::Int(i64::from(f(0, b)))),
             }
         }};
     }
@@ -163,9 +158,7 @@ pub(crate) fn run(
     macro_rules! call {
         ($f:expr, $ns:expr, $argc:expr) => {{
             let res = $f.cached_call(p - 1, cx.generation, $ns);
-            let Some((callee, start)) =
-                enter(vm, &mut stk, &mut budget, res, $argc as usize, p, cx.max_depth)
-            else {
+            let Some((callee, start)) = enter(vm, &mut budget, res, $argc as usize, p, cx.max_depth) else {
                 stop!(Stop::Op, p - 1)
             };
             fb = start;
@@ -184,30 +177,30 @@ pub(crate) fn run(
             p += 1;
             match op {
                 // ---- constants and the stack ----
-                Op::Int(i) => stk.push(Value::Int(i)),
-                Op::Float(f) => stk.push_f64(f),
-                Op::Const(k) => stk.push(running.consts.get(k as usize).cloned().unwrap_or_default()),
-                Op::Empty => stk.push(Value::Empty),
-                Op::Pop => stk.truncate(stk.len().saturating_sub(1)),
-                Op::Dup => stk.push_copy(stk.len().wrapping_sub(1)),
+                Op::Int(i) => vm.stack.push(Value::Int(i)),
+                Op::Float(f) => vm.stack.push_f64(f),
+                Op::Const(k) => vm.stack.push(running.consts.get(k as usize).cloned().unwrap_or_default()),
+                Op::Empty => vm.stack.push(Value::Empty),
+                Op::Pop => vm.stack.truncate(vm.stack.len().saturating_sub(1)),
+                Op::Dup => vm.stack.push_copy(vm.stack.len().wrapping_sub(1)),
                 Op::Dup2 => {
-                    let n = stk.len();
+                    let n = vm.stack.len();
                     if n >= 2 {
-                        stk.push_copy(n - 2);
-                        stk.push_copy(n - 1);
+                        vm.stack.push_copy(n - 2);
+                        vm.stack.push_copy(n - 1);
                     }
                 }
                 // ---- locals by slot ----
-                Op::LoadLocal(s) => stk.push_copy(fb + s as usize),
-                Op::StoreLocal(s, keep) => stk.pop_into(fb + s as usize, keep),
+                Op::LoadLocal(s) => vm.stack.push_copy(fb + s as usize),
+                Op::StoreLocal(s, keep) => vm.stack.pop_into(fb + s as usize, keep),
                 Op::IncLocal(s, d, keep) => {
                     let i = fb + s as usize;
-                    let nv = match stk.local_mut(i) {
+                    let nv = match vm.stack.local_mut(i) {
                         Some(slot) => Value::Float(slot.update_f64(|x| x + f64::from(d))),
                         None => Value::Empty,
                     };
                     if keep {
-                        stk.push(nv);
+                        vm.stack.push(nv);
                     }
                 }
                 // ---- arithmetic, bits and comparison on the stack ----
@@ -228,32 +221,32 @@ pub(crate) fn run(
                 Op::Eq => cmp_f!(==),
                 Op::Ne => cmp_f!(!=),
                 Op::StrEq | Op::StrNe => {
-                    let b = stk.pop().unwrap_or_default();
-                    let a = stk.pop().unwrap_or_default();
+                    let b = vm.stack.pop().unwrap_or_default();
+                    let a = vm.stack.pop().unwrap_or_default();
                     let eq = a.as_text().eq_ignore_ascii_case(&b.as_text());
                     let r = if matches!(op, Op::StrEq) { eq } else { !eq };
-                    stk.push(Value::Int(i64::from(r)));
+                    vm.stack.push(Value::Int(i64::from(r)));
                 }
                 // ---- unary operators ----
                 Op::Neg => {
-                    let a = stk.pop().unwrap_or_default();
-                    stk.push(match a {
+                    let a = vm.stack.pop().unwrap_or_default();
+                    vm.stack.push(match a {
                         Value::Int(i) => Value::Int(i.wrapping_neg()),
                         other => Value::Float(-other.to_f64()),
                     });
                 }
                 Op::Not => {
-                    let t = stk.pop_truthy();
-                    stk.push(Value::Int(i64::from(!t)));
+                    let t = vm.stack.pop_truthy();
+                    vm.stack.push(Value::Int(i64::from(!t)));
                 }
                 Op::BitNot => {
-                    let a = stk.pop().unwrap_or_default();
-                    stk.push(Value::Int(i64::from(!a.to_i32())));
+                    let a = vm.stack.pop().unwrap_or_default();
+                    vm.stack.push(Value::Int(i64::from(!a.to_i32())));
                 }
                 // ---- compare-and-jump, and arithmetic fused with locals (peephole forms) ----
                 Op::JumpCmp(c, when, t) => {
-                    let b = stk.pop_f64();
-                    let a = stk.pop_f64();
+                    let b = vm.stack.pop_f64();
+                    let a = vm.stack.pop_f64();
                     if c.test(a, b) == when {
                         jump_to!(t);
                     }
@@ -270,59 +263,59 @@ pub(crate) fn run(
                 }
                 Op::ArithLL(ar, a, b) => {
                     let r = ar.apply(local!(a), local!(b));
-                    stk.push_f64(r);
+                    vm.stack.push_f64(r);
                 }
                 Op::ArithLI(ar, a, k) => {
                     let r = ar.apply(local!(a), f64::from(k));
-                    stk.push_f64(r);
+                    vm.stack.push_f64(r);
                 }
                 Op::ArithSL(ar, b) => {
                     let y = local!(b);
-                    if let Some(top) = stk.last_mut() {
+                    if let Some(top) = vm.stack.last_mut() {
                         let r = ar.apply(top.to_f64(), y);
                         top.set_f64(r);
                     }
                 }
                 Op::ArithSI(ar, k) => {
-                    if let Some(top) = stk.last_mut() {
+                    if let Some(top) = vm.stack.last_mut() {
                         let r = ar.apply(top.to_f64(), f64::from(k));
                         top.set_f64(r);
                     }
                 }
                 Op::ArithLS(ar, a) => {
                     let x = local!(a);
-                    if let Some(top) = stk.last_mut() {
+                    if let Some(top) = vm.stack.last_mut() {
                         let r = ar.apply(x, top.to_f64());
                         top.set_f64(r);
                     }
                 }
                 Op::ArithLSStore(ar, a, d) => {
-                    let v = stk.pop_f64();
+                    let v = vm.stack.pop_f64();
                     let r = ar.apply(local!(a), v);
-                    stk.set_f64(fb + d as usize, r);
+                    vm.stack.set_f64(fb + d as usize, r);
                 }
                 Op::ArithLLIStore { outer, inner, a, b, d, k } => {
                     let r = Arith::apply2(outer, inner, local!(a), local!(b), k);
-                    stk.set_f64(fb + d as usize, r);
+                    vm.stack.set_f64(fb + d as usize, r);
                 }
                 Op::ArithLLIAcc { outer, inner, d, b, k } => {
                     let y = local!(b);
-                    if let Some(slot) = stk.local_mut(fb + d as usize) {
+                    if let Some(slot) = vm.stack.local_mut(fb + d as usize) {
                         slot.update_f64(|x| Arith::apply2(outer, inner, x, y, k));
                     }
                 }
                 Op::ArithLLStore(ar, a, b, d) => {
                     let r = ar.apply(local!(a), local!(b));
-                    stk.set_f64(fb + d as usize, r);
+                    vm.stack.set_f64(fb + d as usize, r);
                 }
                 Op::ArithLIStore(ar, a, k, d) => {
                     let r = ar.apply(local!(a), f64::from(k));
-                    stk.set_f64(fb + d as usize, r);
+                    vm.stack.set_f64(fb + d as usize, r);
                 }
                 // ---- fields of an object named by its id (names and paths are the interpreter's),
                 // and `$a[%i, %j]`: out of line, so the loop's registers stay on its hot arms ----
                 Op::LoadField(n, hint) => {
-                    let Some(found) = load_field(&mut stk, objects, n, hint) else { stop!(Stop::Op, p - 1) };
+                    let Some(found) = load_field(vm, objects, n, hint) else { stop!(Stop::Op, p - 1) };
                     if found != hint
                         && let Some(c) = code.get(p - 1)
                     {
@@ -330,9 +323,7 @@ pub(crate) fn run(
                     }
                 }
                 Op::StoreField(n, keep, hint) => {
-                    let Some(found) = store_field(&mut stk, objects, n, keep, hint) else {
-                        stop!(Stop::Op, p - 1)
-                    };
+                    let Some(found) = store_field(vm, objects, n, keep, hint) else { stop!(Stop::Op, p - 1) };
                     if found != hint
                         && let Some(c) = code.get(p - 1)
                     {
@@ -340,7 +331,7 @@ pub(crate) fn run(
                     }
                 }
                 Op::LoadFieldElem(b, off) => {
-                    let Some(found) = load_field_elem(&mut stk, objects, elem_names, b, off) else {
+                    let Some(found) = load_field_elem(vm, objects, elem_names, b, off) else {
                         stop!(Stop::Op, p - 1)
                     };
                     if found != off
@@ -350,7 +341,7 @@ pub(crate) fn run(
                     }
                 }
                 Op::StoreFieldElem(b, keep, off) => {
-                    let Some(found) = store_field_elem(&mut stk, objects, elem_names, b, keep, off) else {
+                    let Some(found) = store_field_elem(vm, objects, elem_names, b, keep, off) else {
                         stop!(Stop::Op, p - 1)
                     };
                     if found != off
@@ -360,60 +351,60 @@ pub(crate) fn run(
                     }
                 }
                 Op::LoadGlobalElem(b, 2) => {
-                    if !load_elem2(&mut stk, elems, rows, b) {
+                    if !load_elem2(vm, elems, rows, b) {
                         stop!(Stop::Op, p - 1)
                     }
                 }
                 Op::StoreGlobalElem(b, 2, keep) => {
-                    if !store_elem2(&mut stk, elems, rows, b, keep) {
+                    if !store_elem2(vm, elems, rows, b, keep) {
                         stop!(Stop::Op, p - 1)
                     }
                 }
                 // ---- globals by name (as `Console::global` and `set_global_name`) ----
-                Op::LoadGlobal(n) => stk.push_ref(globals.get(n.0 as usize)),
-                Op::StoreGlobal(n, keep) => store_global(&mut stk, globals, n, keep),
+                Op::LoadGlobal(n) => vm.stack.push_ref(globals.get(n.0 as usize)),
+                Op::StoreGlobal(n, keep) => store_global(vm, globals, n, keep),
                 // ---- array elements by a number (text indexes are the interpreter's) ----
                 Op::LoadGlobalElem(b, 1) => {
-                    let Some(top) = stk.last_mut() else { stop!(Stop::Op, p - 1) };
+                    let Some(top) = vm.stack.last_mut() else { stop!(Stop::Op, p - 1) };
                     let Some(i) = direct_index(top) else { stop!(Stop::Op, p - 1) };
                     assign(top, elems.get_ref(b, i).unwrap_or(&Value::Empty));
                 }
                 Op::StoreGlobalElem(b, 1, keep) => {
-                    let at = stk.len().wrapping_sub(2);
-                    let Some(i) = stk.get(at).and_then(direct_index) else { stop!(Stop::Op, p - 1) };
-                    let v = stk.pop().unwrap_or_default();
-                    stk.truncate(at);
+                    let at = vm.stack.len().wrapping_sub(2);
+                    let Some(i) = vm.stack.get(at).and_then(direct_index) else { stop!(Stop::Op, p - 1) };
+                    let v = vm.stack.pop().unwrap_or_default();
+                    vm.stack.truncate(at);
                     if keep {
-                        stk.push(v.clone());
+                        vm.stack.push(v.clone());
                     }
                     elems.set(b, i, v);
                 }
                 Op::LoadGlobalElemL(b, s) => {
-                    let Some(i) = stk.get(fb + s as usize).and_then(direct_index) else {
+                    let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)
                     };
-                    stk.push_ref(elems.get_ref(b, i));
+                    vm.stack.push_ref(elems.get_ref(b, i));
                 }
                 Op::StoreGlobalElemL(b, s) => {
-                    let Some(i) = stk.get(fb + s as usize).and_then(direct_index) else {
+                    let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)
                     };
-                    if let Some(top) = stk.last_mut() {
+                    if let Some(top) = vm.stack.last_mut() {
                         elems.set_from(b, i, top);
                     }
-                    stk.truncate(stk.len().saturating_sub(1));
+                    vm.stack.truncate(vm.stack.len().saturating_sub(1));
                 }
                 Op::StoreGlobalElemLI(b, s, k) => {
-                    let Some(i) = stk.get(fb + s as usize).and_then(direct_index) else {
+                    let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)
                     };
                     elems.set_from(b, i, &mut Value::Int(i64::from(k)));
                 }
                 Op::LoadLocalElemL(b, s) if !running.toplevel && !running.elem_slots => {
-                    let Some(i) = stk.get(fb + s as usize).and_then(direct_index) else {
+                    let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)
                     };
-                    let (frames, stack) = (&mut vm.frames, &mut stk);
+                    let VmState { frames, stack, .. } = &mut *vm;
                     stack.push_ref(
                         frames
                             .last()
@@ -422,21 +413,21 @@ pub(crate) fn run(
                     );
                 }
                 Op::StoreLocalElemL(b, s) if !running.toplevel && !running.elem_slots => {
-                    let Some(i) = stk.get(fb + s as usize).and_then(direct_index) else {
+                    let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)
                     };
                     // The value moves straight from its stack slot (popped into a local
                     // around the table's call, it was reloaded whole: a store-forwarding stall).
-                    let (frames, stack) = (&mut vm.frames, &mut stk);
+                    let VmState { frames, stack, .. } = &mut *vm;
                     if let (Some(f), Some(top)) = (frames.last_mut(), stack.last_mut()) {
                         f.dyn_locals.get_or_insert_with(Default::default).elems.set_from(b, i, top);
                     }
                     stack.truncate(stack.len().saturating_sub(1));
                 }
                 Op::LoadLocalElem(b, 1) if !running.toplevel && !running.elem_slots => {
-                    let Some(top) = stk.last_mut() else { stop!(Stop::Op, p - 1) };
+                    let Some(top) = vm.stack.last_mut() else { stop!(Stop::Op, p - 1) };
                     let Some(i) = direct_index(top) else { stop!(Stop::Op, p - 1) };
-                    let (frames, stack) = (&mut vm.frames, &mut stk);
+                    let VmState { frames, stack, .. } = &mut *vm;
                     let v = frames
                         .last()
                         .and_then(|f| f.dyn_locals.as_deref())
@@ -446,12 +437,12 @@ pub(crate) fn run(
                     }
                 }
                 Op::StoreLocalElem(b, 1, keep) if !running.toplevel && !running.elem_slots => {
-                    let at = stk.len().wrapping_sub(2);
-                    let Some(i) = stk.get(at).and_then(direct_index) else { stop!(Stop::Op, p - 1) };
-                    let v = stk.pop().unwrap_or_default();
-                    stk.truncate(at);
+                    let at = vm.stack.len().wrapping_sub(2);
+                    let Some(i) = vm.stack.get(at).and_then(direct_index) else { stop!(Stop::Op, p - 1) };
+                    let v = vm.stack.pop().unwrap_or_default();
+                    vm.stack.truncate(at);
                     if keep {
-                        stk.push(v.clone());
+                        vm.stack.push(v.clone());
                     }
                     if let Some(f) = vm.frames.last_mut() {
                         f.dyn_locals.get_or_insert_with(Default::default).elems.set(b, i, v);
@@ -459,40 +450,40 @@ pub(crate) fn run(
                 }
                 Op::IntLL(io, a, b) => {
                     let r = io.apply(local_i!(a), local_i!(b));
-                    stk.push(Value::Int(i64::from(r)));
+                    vm.stack.push(Value::Int(i64::from(r)));
                 }
                 Op::IntLI(io, a, k) => {
                     let r = io.apply(local_i!(a), k);
-                    stk.push(Value::Int(i64::from(r)));
+                    vm.stack.push(Value::Int(i64::from(r)));
                 }
                 Op::IntSL(io, b) => {
                     let y = local_i!(b);
-                    if let Some(top) = stk.last_mut() {
+                    if let Some(top) = vm.stack.last_mut() {
                         let r = io.apply(top.to_i32(), y);
                         top.set_int(i64::from(r));
                     }
                 }
                 Op::IntSI(io, k) => {
-                    if let Some(top) = stk.last_mut() {
+                    if let Some(top) = vm.stack.last_mut() {
                         let r = io.apply(top.to_i32(), k);
                         top.set_int(i64::from(r));
                     }
                 }
                 Op::IntLS(io, a) => {
                     let x = local_i!(a);
-                    if let Some(top) = stk.last_mut() {
+                    if let Some(top) = vm.stack.last_mut() {
                         let r = io.apply(x, top.to_i32());
                         top.set_int(i64::from(r));
                     }
                 }
                 Op::IntSIStore(io, k, d) => {
-                    let r = io.apply(stk.pop_i32(), k);
-                    if let Some(slot) = stk.local_mut(fb + d as usize) {
+                    let r = io.apply(vm.stack.pop_i32(), k);
+                    if let Some(slot) = vm.stack.local_mut(fb + d as usize) {
                         slot.set_int(i64::from(r));
                     }
                 }
                 Op::JumpCmpSI(c, when, k, t) => {
-                    let a = match stk.pop() {
+                    let a = match vm.stack.pop() {
                         Some(Value::Int(i)) => i as f64,
                         Some(v) => v.to_f64(),
                         None => 0.0,
@@ -514,7 +505,7 @@ pub(crate) fn run(
                     }
                 }
                 Op::JumpStrLK(a, k, when, t) => {
-                    let eq = match (stk.get(fb + a as usize), running.consts.get(k as usize)) {
+                    let eq = match (vm.stack.get(fb + a as usize), running.consts.get(k as usize)) {
                         (Some(x), Some(y)) => text_eq(x, y),
                         (x, y) => text_eq(x.unwrap_or(&Value::Empty), y.unwrap_or(&Value::Empty)),
                     };
@@ -525,7 +516,7 @@ pub(crate) fn run(
                 // ---- jumps ----
                 Op::Jump(t) => jump_to!(t),
                 Op::IncJumpLtLI(s, cost, k, t) => {
-                    let x = match stk.local_mut(fb + s as usize) {
+                    let x = match vm.stack.local_mut(fb + s as usize) {
                         Some(slot) => slot.update_f64(|x| x + 1.0),
                         None => 0.0,
                     };
@@ -534,7 +525,7 @@ pub(crate) fn run(
                     }
                 }
                 Op::IncJumpCmpLI(s, d, c, k, t) => {
-                    let x = match stk.local_mut(fb + s as usize) {
+                    let x = match vm.stack.local_mut(fb + s as usize) {
                         Some(slot) => slot.update_f64(|x| x + f64::from(d)),
                         None => 0.0,
                     };
@@ -543,12 +534,12 @@ pub(crate) fn run(
                     }
                 }
                 Op::JumpIfFalse(t) => {
-                    if !stk.pop_truthy() {
+                    if !vm.stack.pop_truthy() {
                         jump_to!(t);
                     }
                 }
                 Op::JumpIfTrue(t) => {
-                    if stk.pop_truthy() {
+                    if vm.stack.pop_truthy() {
                         jump_to!(t);
                     }
                 }
@@ -556,8 +547,9 @@ pub(crate) fn run(
                 Op::Call(_, argc) if cx.plain => call!(running, GLOBAL_NS, argc),
                 // A method on an object named by its id (a name goes through the interpreter).
                 Op::CallMethod(_, argc) if cx.plain => {
-                    let at = stk.len().saturating_sub(argc as usize);
-                    let Some(obj) = stk.get(at).and_then(number_id).and_then(|id| objects.get(id)) else {
+                    let at = vm.stack.len().saturating_sub(argc as usize);
+                    let Some(obj) = vm.stack.get(at).and_then(number_id).and_then(|id| objects.get(id))
+                    else {
                         stop!(Stop::Op, p - 1)
                     };
                     call!(running, obj.ns, argc)
@@ -566,12 +558,12 @@ pub(crate) fn run(
                     if cx.plain && vm.frames.len() > cx.entry + 1 =>
                 {
                     let src = match op {
-                        Op::Return => stk.len().checked_sub(1),
+                        Op::Return => vm.stack.len().checked_sub(1),
                         Op::ReturnLocal(s) => Some(fb + s as usize),
                         _ => None,
                     };
                     let Some((_, fbase)) = vm.end_frame() else { stop!(Stop::Op, p - 1) };
-                    stk.return_to(src, fbase);
+                    vm.stack.return_to(src, fbase);
                     let Some(caller) = vm.frames.last() else { stop!(Stop::Op, p) };
                     p = caller.pc;
                     fb = caller.base;
@@ -620,8 +612,8 @@ pub(crate) fn run(
 /// an object the interpreter must find. The value is copied onto the stack field by field
 /// (a value returned whole through memory stalled store forwarding).
 #[inline(never)]
-fn load_field(stk: &mut OperandStack, objects: &ObjectStore, n: Name, hint: u32) -> Option<u32> {
-    let top = stk.last_mut()?;
+fn load_field(vm: &mut VmState, objects: &ObjectStore, n: Name, hint: u32) -> Option<u32> {
+    let top = vm.stack.last_mut()?;
     let o = number_id(top).and_then(|id| objects.get(id))?;
     let (v, at) = field_ref_hint(&objects.classes, o, n, hint as usize);
     match v {
@@ -633,50 +625,44 @@ fn load_field(stk: &mut OperandStack, objects: &ObjectStore, n: Name, hint: u32)
 
 /// `StoreField` on an object named by its id (see [`load_field`]).
 #[inline(never)]
-fn store_field(
-    stk: &mut OperandStack,
-    objects: &mut ObjectStore,
-    n: Name,
-    keep: bool,
-    hint: u32,
-) -> Option<u32> {
-    let at = stk.len().wrapping_sub(2);
-    let id = stk.get(at).and_then(number_id)?;
+fn store_field(vm: &mut VmState, objects: &mut ObjectStore, n: Name, keep: bool, hint: u32) -> Option<u32> {
+    let at = vm.stack.len().wrapping_sub(2);
+    let id = vm.stack.get(at).and_then(number_id)?;
     let o = objects.get_mut_split(id)?;
-    let v = stk.pop().unwrap_or_default();
+    let v = vm.stack.pop().unwrap_or_default();
     let kept = if keep { Some(v.clone()) } else { None };
     let found = set_field_hint(o.0, o.1, n, v, hint as usize);
-    stk.truncate(at);
+    vm.stack.truncate(at);
     if let Some(k) = kept {
-        stk.push(k);
+        vm.stack.push(k);
     }
     Some(u32::try_from(found).unwrap_or(NO_HINT))
 }
 
 /// `StoreGlobal` (as `Console::set_global_name`: `""` unsets; the table grows only for a value).
 #[inline(always)]
-fn store_global(stk: &mut OperandStack, globals: &mut Vec<Value>, n: Name, keep: bool) {
+fn store_global(vm: &mut VmState, globals: &mut Vec<Value>, n: Name, keep: bool) {
     let i = n.0 as usize;
     if i >= globals.len() {
-        store_global_grow(stk, globals, i, keep);
+        store_global_grow(vm, globals, i, keep);
         return;
     }
-    let (Some(dst), Some(top)) = (globals.get_mut(i), stk.last_mut()) else { return };
+    let (Some(dst), Some(top)) = (globals.get_mut(i), vm.stack.last_mut()) else { return };
     if keep {
         crate::stack::assign(dst, top);
     } else {
         crate::stack::move_into(dst, top);
-        stk.truncate(stk.len() - 1);
+        vm.stack.truncate(vm.stack.len() - 1);
     }
 }
 
 #[cold]
 #[inline(never)]
-fn store_global_grow(stk: &mut OperandStack, globals: &mut Vec<Value>, i: usize, keep: bool) {
+fn store_global_grow(vm: &mut VmState, globals: &mut Vec<Value>, i: usize, keep: bool) {
     let v = if keep {
-        stk.last_mut().map(|v| v.clone()).unwrap_or_default()
+        vm.stack.last_mut().map(|v| v.clone()).unwrap_or_default()
     } else {
-        stk.pop().unwrap_or_default()
+        vm.stack.pop().unwrap_or_default()
     };
     if v.is_empty() {
         return;
@@ -692,19 +678,19 @@ fn store_global_grow(stk: &mut OperandStack, globals: &mut Vec<Value>, i: usize,
 /// for the interpreter.
 #[inline(never)]
 fn load_field_elem(
-    stk: &mut OperandStack,
+    vm: &mut VmState,
     objects: &ObjectStore,
     names: &ElemNames,
     b: Name,
     off: u32,
 ) -> Option<u32> {
-    let at = stk.len().wrapping_sub(2);
-    let i = stk.get(at + 1).and_then(direct_index)?;
+    let at = vm.stack.len().wrapping_sub(2);
+    let i = vm.stack.get(at + 1).and_then(direct_index)?;
     let n = names.get(b, i)?;
-    let o = stk.get(at).and_then(number_id).and_then(|id| objects.get(id))?;
+    let o = vm.stack.get(at).and_then(number_id).and_then(|id| objects.get(id))?;
     let (v, pos) = field_ref_hint(&objects.classes, o, n, i.wrapping_add(off) as usize);
-    stk.truncate(at);
-    stk.push_ref(v);
+    vm.stack.truncate(at);
+    vm.stack.push_ref(v);
     Some(elem_offset(pos, i, off))
 }
 
@@ -720,22 +706,22 @@ fn elem_offset(pos: usize, i: u32, off: u32) -> u32 {
 /// `StoreFieldElem` (see [`load_field_elem`]).
 #[inline(never)]
 fn store_field_elem(
-    stk: &mut OperandStack,
+    vm: &mut VmState,
     objects: &mut ObjectStore,
     names: &ElemNames,
     b: Name,
     keep: bool,
     off: u32,
 ) -> Option<u32> {
-    let at = stk.len().wrapping_sub(3);
-    let i = stk.get(at + 1).and_then(direct_index)?;
+    let at = vm.stack.len().wrapping_sub(3);
+    let i = vm.stack.get(at + 1).and_then(direct_index)?;
     let n = names.get(b, i)?;
-    let id = stk.get(at).and_then(number_id)?;
+    let id = vm.stack.get(at).and_then(number_id)?;
     let (classes, o) = objects.get_mut_split(id)?;
-    let v = stk.pop().unwrap_or_default();
-    stk.truncate(at);
+    let v = vm.stack.pop().unwrap_or_default();
+    vm.stack.truncate(at);
     if keep {
-        stk.push(v.clone());
+        vm.stack.push(v.clone());
     }
     let pos = set_field_hint(classes, o, n, v, i.wrapping_add(off) as usize);
     Some(elem_offset(pos, i, off))
@@ -743,28 +729,30 @@ fn store_field_elem(
 
 /// `$a[%i, %j]` read with numeric indexes whose row was made (by the interpreter).
 #[inline(never)]
-fn load_elem2(stk: &mut OperandStack, elems: &ElemStore, rows: &Rows, b: Name) -> bool {
-    let at = stk.len().wrapping_sub(2);
-    let (Some(r), Some(j)) = (stk.get(at).and_then(direct_index), stk.get(at + 1).and_then(direct_index))
+fn load_elem2(vm: &mut VmState, elems: &ElemStore, rows: &Rows, b: Name) -> bool {
+    let at = vm.stack.len().wrapping_sub(2);
+    let (Some(r), Some(j)) =
+        (vm.stack.get(at).and_then(direct_index), vm.stack.get(at + 1).and_then(direct_index))
     else {
         return false;
     };
     let Some(&row) = rows.get(&(b, r)) else { return false };
-    stk.truncate(at);
-    stk.push_ref(elems.get_ref(row, j));
+    vm.stack.truncate(at);
+    vm.stack.push_ref(elems.get_ref(row, j));
     true
 }
 
 /// `$a[%i, %j] = v` (see [`load_elem2`]).
 #[inline(never)]
-fn store_elem2(stk: &mut OperandStack, elems: &mut ElemStore, rows: &Rows, b: Name, keep: bool) -> bool {
-    let at = stk.len().wrapping_sub(3);
-    let (Some(r), Some(j)) = (stk.get(at).and_then(direct_index), stk.get(at + 1).and_then(direct_index))
+fn store_elem2(vm: &mut VmState, elems: &mut ElemStore, rows: &Rows, b: Name, keep: bool) -> bool {
+    let at = vm.stack.len().wrapping_sub(3);
+    let (Some(r), Some(j)) =
+        (vm.stack.get(at).and_then(direct_index), vm.stack.get(at + 1).and_then(direct_index))
     else {
         return false;
     };
     let Some(&row) = rows.get(&(b, r)) else { return false };
-    if let Some(top) = stk.last_mut() {
+    if let Some(top) = vm.stack.last_mut() {
         if keep {
             let v = top.clone();
             elems.set(row, j, v);
@@ -774,10 +762,10 @@ fn store_elem2(stk: &mut OperandStack, elems: &mut ElemStore, rows: &Rows, b: Na
     }
     // The value (or nothing) down to where the indexes were.
     if keep {
-        let top = stk.len() - 1;
-        stk.return_to(Some(top), at);
+        let top = vm.stack.len() - 1;
+        vm.stack.return_to(Some(top), at);
     } else {
-        stk.truncate(at);
+        vm.stack.truncate(at);
     }
     true
 }
@@ -800,7 +788,6 @@ fn text_eq(a: &Value, b: &Value) -> bool {
 #[inline(always)]
 fn enter(
     vm: &mut VmState,
-    stk: &mut OperandStack,
     budget: &mut u64,
     res: Option<Resolved>,
     argc: usize,
@@ -817,7 +804,7 @@ fn enter(
     if let Some(caller) = vm.frames.last_mut() {
         caller.pc = ret_pc;
     }
-    let start = stk.len().saturating_sub(argc);
-    vm.start_frame_on(stk, &f, start, res.ns, res.layer);
+    let start = vm.stack.len().saturating_sub(argc);
+    vm.start_frame_ref(&f, start, res.ns, res.layer);
     Some((f, start))
 }
