@@ -132,7 +132,7 @@ impl ElemSet {
     pub(crate) fn set(&mut self, i: u32, v: Value) {
         let i = i as usize;
         if let Some(slot) = self.dense.get_mut(i) {
-            crate::stack::move_into(slot, &mut { v });
+            crate::value::move_into(slot, &mut { v });
         } else {
             self.set_other(i, v);
         }
@@ -142,8 +142,8 @@ impl ElemSet {
     #[inline]
     pub(crate) fn set_from(&mut self, i: u32, src: &mut Value) {
         match self.dense.get_mut(i as usize) {
-            Some(slot) => crate::stack::move_into(slot, src),
-            None => self.set_other(i as usize, crate::stack::take(src)),
+            Some(slot) => crate::value::move_into(slot, src),
+            None => self.set_other(i as usize, crate::value::take(src)),
         }
     }
 
@@ -260,7 +260,7 @@ impl ElemStore {
                     set.set_from(i, src);
                 }
             }
-            None => self.set_new(base, i, crate::stack::take(src)),
+            None => self.set_new(base, i, crate::value::take(src)),
         }
     }
 

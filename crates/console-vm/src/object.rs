@@ -454,7 +454,7 @@ pub(crate) fn set_field_hint(
     match o.dynamic.position_hint(field, hint) {
         Some(i) => {
             if let Some(slot) = o.dynamic.value_at_mut(i) {
-                crate::stack::move_into(slot, &mut { v });
+                crate::value::move_into(slot, &mut { v });
             }
             i
         }
@@ -463,7 +463,7 @@ pub(crate) fn set_field_hint(
 }
 
 /// An object's dynamic fields, in the order they were first set (a removed field's place
-/// takes the last one). Few fields are found by scanning their names; past [`SCAN_FIELDS`]
+/// takes the last one). Few fields are found by scanning their names; past 12
 /// an index by name is kept beside them. A field's position is what a script site's cache
 /// remembers (`%obj.field` tries the position it found last time on the next object first),
 /// checked against the name, so no layout needs invalidating.
@@ -475,7 +475,7 @@ pub struct DynFields {
 }
 
 /// Fields found by a scan of their names; more get an index.
-pub const SCAN_FIELDS: usize = 12;
+const SCAN_FIELDS: usize = 12;
 
 impl DynFields {
     /// An object without dynamic fields.

@@ -5,6 +5,7 @@ use crate::bytecode::{FuncDef, NsId};
 use crate::intern::Name;
 use crate::object::Pending;
 use crate::value::Value;
+use crate::value::{assign, move_into, take};
 use hashbrown::HashMap;
 use std::rc::Rc;
 
@@ -435,57 +436,6 @@ impl OperandStack {
             self.sp = start;
         }
     }
-}
-
-/// Takes the value out of `slot`, leaving it `Empty`; a number is read field by field (a
-/// 16-byte load of a value just written as tag and payload stalls store forwarding).
-#[inline(always)]
-pub(crate) fn take(slot: &mut Value) -> Value {
-    match *slot {
-        Value::Float(f) => {
-            std::mem::forget(std::mem::replace(slot, Value::Empty));
-            Value::Float(f)
-        }
-        Value::Int(n) => {
-            std::mem::forget(std::mem::replace(slot, Value::Empty));
-            Value::Int(n)
-        }
-        Value::Empty => Value::Empty,
-        Value::Str(_) => std::mem::take(slot),
-    }
-}
-
-/// `*dst = src.clone()`, a number written field by field and a string replaced out of line.
-#[inline(always)]
-pub(crate) fn assign(dst: &mut Value, src: &Value) {
-    match src {
-        Value::Float(f) => dst.set_f64(*f),
-        Value::Int(n) => dst.set_int(*n),
-        Value::Empty => clear(dst),
-        Value::Str(s) => assign_str(dst, Value::Str(s.clone())),
-    }
-}
-
-/// `*dst = take(src)` (see [`assign`]).
-#[inline(always)]
-pub(crate) fn move_into(dst: &mut Value, src: &mut Value) {
-    match *src {
-        Value::Float(f) => {
-            dst.set_f64(f);
-            std::mem::forget(std::mem::replace(src, Value::Empty));
-        }
-        Value::Int(n) => {
-            dst.set_int(n);
-            std::mem::forget(std::mem::replace(src, Value::Empty));
-        }
-        Value::Empty => clear(dst),
-        Value::Str(_) => assign_str(dst, std::mem::take(src)),
-    }
-}
-
-#[inline(never)]
-fn assign_str(dst: &mut Value, v: Value) {
-    *dst = v;
 }
 
 /// Empties a slot, dropping a string out of line.

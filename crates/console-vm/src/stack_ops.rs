@@ -14,8 +14,8 @@ use crate::elements::{ElemNames, ElemStore, direct_index};
 use crate::intern::Name;
 use crate::object::{ObjectStore, field_ref_hint, number_id, set_field_hint};
 use crate::stack::VmState;
-use crate::stack::assign;
 use crate::value::Value;
+use crate::value::assign;
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -649,9 +649,9 @@ fn store_global(vm: &mut VmState, globals: &mut Vec<Value>, n: Name, keep: bool)
     }
     let (Some(dst), Some(top)) = (globals.get_mut(i), vm.stack.last_mut()) else { return };
     if keep {
-        crate::stack::assign(dst, top);
+        crate::value::assign(dst, top);
     } else {
-        crate::stack::move_into(dst, top);
+        crate::value::move_into(dst, top);
         vm.stack.truncate(vm.stack.len() - 1);
     }
 }
