@@ -1209,6 +1209,8 @@ fn pure_push(op: Op) -> bool {
             | Op::ArithLI(..)
             | Op::IntLL(..)
             | Op::IntLI(..)
+            | Op::LoadGlobalElemL(..)
+            | Op::LoadLocalElemL(..)
     )
 }
 

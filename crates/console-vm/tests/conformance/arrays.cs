@@ -127,3 +127,23 @@ function litStore()
    return $ls0 @ $ls1 @ $ls2 SPC $ls007 SPC $ls["1.5"] SPC $ls[7] @ "|";
 }
 echo(litStore());
+// `%t += %a[%i]` and `%t = %t - $g[%i]` (the element read first, the local after it).
+function sumElems()
+{
+   for (%i = 0; %i < 4; %i++)
+   {
+      %a[%i] = %i * 10;
+      $se[%i] = %i;
+   }
+   %a["x"] = 5;
+   %t = 1;
+   for (%i = 0; %i < 4; %i++)
+   {
+      %t += %a[%i];
+      %t = %t - $se[%i];
+   }
+   %k = "x";
+   %t += %a[%k];
+   return %t;
+}
+echo(sumElems());
