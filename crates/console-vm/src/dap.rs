@@ -420,6 +420,12 @@ fn connect(
     let start = Instant::now();
     let stream = loop {
         match TcpStream::connect((host, port)) {
+            // Polling a loopback port nobody holds yet can connect the socket to itself (its
+            // source port picked equal to the port: TCP simultaneous open); that is no debugger.
+            Ok(s) if s.local_addr().ok() == s.peer_addr().ok() => {
+                drop(s);
+                std::thread::sleep(Duration::from_millis(20));
+            }
             Ok(s) => break s,
             Err(e) if start.elapsed() >= patience => {
                 return Err(format!("cannot reach the debugger at {host}:{port}: {e}"));
@@ -446,6 +452,25 @@ fn connect(
         let _ = tx.send(Input::EngineClosed);
     });
     Ok(stream)
+}
+
+/// The port a program launched with `--dbg-port 0` listens on, from its stdout (the console's
+/// "waiting for a client on port N" line); the rest of its output is read and dropped on a
+/// thread so the program never blocks on a full pipe. `None` when it ended first.
+fn launched_port(stdout: std::process::ChildStdout) -> Option<u16> {
+    let mut r = BufReader::new(stdout);
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if r.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        if let Some(p) = line.trim_end().strip_prefix("Debugger: waiting for a client on port ") {
+            let port = p.parse().ok();
+            std::thread::spawn(move || io::copy(&mut r, &mut io::sink()));
+            return port;
+        }
+    }
 }
 
 /// Runs a DAP session on `input`/`output` (the editor's pipes). `tscript` is the program
@@ -494,23 +519,27 @@ pub fn run(input: impl Read + Send + 'static, mut output: impl Write, tscript: &
             for a in queue {
                 match a {
                     Action::Launch { program, cwd, request } => {
-                        let port = std::net::TcpListener::bind("127.0.0.1:0")
-                            .and_then(|l| l.local_addr())
-                            .map(|a| a.port())
-                            .unwrap_or(0);
                         let password = format!("dap{}", std::process::id());
+                        // Port 0: the program binds a free port and names it on its first line
+                        // (a port picked here could be taken by another process first).
                         let spawned = std::process::Command::new(tscript)
-                            .args(["--dbg-port", &port.to_string(), "--dbg-password", &password, &program])
+                            .args(["--dbg-port", "0", "--dbg-password", &password, &program])
                             .current_dir(&cwd)
                             .stdin(std::process::Stdio::null())
-                            .stdout(std::process::Stdio::null())
+                            .stdout(std::process::Stdio::piped())
                             .stderr(std::process::Stdio::null())
                             .spawn();
                         let result = match spawned {
-                            Ok(c) => {
+                            Ok(mut c) => {
+                                let port = c.stdout.take().map(launched_port);
                                 child = Some(c);
-                                connect("127.0.0.1", port, &password, &tx, Duration::from_secs(20))
-                                    .map(|s| engine = Some(s))
+                                match port {
+                                    Some(Some(port)) => {
+                                        connect("127.0.0.1", port, &password, &tx, Duration::from_secs(20))
+                                            .map(|s| engine = Some(s))
+                                    }
+                                    _ => Err(format!("{} did not open its debugger port", tscript.display())),
+                                }
                             }
                             Err(e) => Err(format!("cannot start {}: {e}", tscript.display())),
                         };

@@ -147,14 +147,25 @@ fn an_editor_attaches_to_a_waiting_program() {
         "function twice(%n)\n{\n   return %n * 2;\n}\necho(\"got \" @ twice(21));\n",
     )
     .unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    // Port 0: the program binds a free port and says which on stdout, so the test attaches to a
+    // port already held (picking one here could lose it to another process before the bind).
     let mut program = Command::new(env!("CARGO_BIN_EXE_tscript"))
-        .args(["--dbg-port", &port.to_string(), "--dbg-password", "pw", "work.cs"])
+        .args(["--dbg-port", "0", "--dbg-password", "pw", "work.cs"])
         .current_dir(&dir)
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
+    let mut out = std::io::BufReader::new(program.stdout.take().unwrap());
+    let port: u16 = loop {
+        let mut line = String::new();
+        assert!(std::io::BufRead::read_line(&mut out, &mut line).unwrap() > 0, "tscript did not listen");
+        if let Some(p) = line.trim_end().strip_prefix("Debugger: waiting for a client on port ") {
+            break p.parse().unwrap();
+        }
+    };
+    // The rest of its output is not looked at, but must not fill the pipe.
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
     let (mut adapter, mut c) = adapter();
     c.request("initialize", json!({"adapterID": "torquescript"}));
     let root = dir.to_string_lossy().into_owned();

@@ -139,38 +139,66 @@ fn bad_usage_exits_2() {
 
 /// The debugger over real TCP (loopback), as a Torque debugger front-end drives `tscript`:
 /// wrong password refused, then a breakpoint, `EVAL` of a local, a step, `COUT`, continue.
+///
+/// No timing in it: the test connects only once `tscript` has said (on stdout) that it
+/// listens, so it never polls a port nobody holds yet. Polling did flake under load: a
+/// `connect` to a free loopback port can pick that same port as its own source and connect
+/// to itself (TCP simultaneous open), and a port picked here can be taken by another process
+/// before `tscript` binds it. A script that cannot bind its port says so and runs on without
+/// the debugger; the test then tries again with another port.
 #[test]
 fn dbg_set_parameters_serves_a_debugger_client_over_tcp() {
-    use std::io::{BufRead, BufReader, Write};
+    use std::io::{BufRead, BufReader, Read, Write};
     use std::net::TcpStream;
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
 
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let main = format!("dbgSetParameters({port}, \"pw\", true);\nexec(\"game.cs\");\n");
     let game = "function add(%a, %b)\n{\n   %sum = %a + %b;\n   echo(\"sum \" @ %sum);\n   return %sum;\n}\necho(\"done \" @ add(2, 3));\n";
-    let dir = folder("dbg", &[("main.cs", &main), ("game.cs", game)]);
-    let child = Command::new(env!("CARGO_BIN_EXE_tscript"))
-        .arg("main.cs")
-        .current_dir(&dir)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("run tscript");
-    let connect = || {
-        let t0 = Instant::now();
-        loop {
-            match TcpStream::connect(("127.0.0.1", port)) {
-                Ok(s) => return s,
-                Err(_) if t0.elapsed() < Duration::from_secs(20) => {
-                    std::thread::sleep(Duration::from_millis(20))
-                }
-                Err(e) => panic!("no debugger port: {e}"),
+    // A guard against a hang, not a timing: nothing here waits on the clock to go on.
+    let guard = Some(Duration::from_secs(120));
+    let mut tries = 0;
+    let (mut child, port, mut stdout, mut seen) = loop {
+        tries += 1;
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let main = format!("dbgSetParameters({port}, \"pw\", true);\nexec(\"game.cs\");\n");
+        let dir = folder("dbg", &[("main.cs", &main), ("game.cs", game)]);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tscript"))
+            .arg("main.cs")
+            .current_dir(&dir)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run tscript");
+        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let listening = format!("Debugger: waiting for a client on port {port}");
+        let mut seen = String::new();
+        let ready = loop {
+            let mut line = String::new();
+            if stdout.read_line(&mut line).expect("tscript stdout") == 0 {
+                break false;
             }
+            seen.push_str(&line);
+            if line.trim_end() == listening {
+                break true;
+            }
+        };
+        if ready {
+            break (child, port, stdout, seen);
         }
+        // The port was taken before tscript bound it: the script ran without a debugger.
+        let out = child.wait_with_output().expect("tscript output");
+        let err = text(&out.stderr);
+        assert!(
+            err.contains("cannot listen on port") && tries < 10,
+            "no debugger port ({tries} tries): {err}"
+        );
+    };
+    let connect = || {
+        let s = TcpStream::connect(("127.0.0.1", port)).expect("tscript listens");
+        s.set_read_timeout(guard).unwrap();
+        s
     };
     // A wrong password is refused and the connection closed.
     let mut s = connect();
-    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     s.write_all(b"nope\r\n").unwrap();
     let mut r = BufReader::new(s.try_clone().unwrap());
     let mut line = String::new();
@@ -180,7 +208,6 @@ fn dbg_set_parameters_serves_a_debugger_client_over_tcp() {
     assert_eq!(r.read_line(&mut line).unwrap_or(0), 0, "closed after a wrong password: {line}");
 
     let mut s = connect();
-    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     let mut r = BufReader::new(s.try_clone().unwrap());
     let mut expect = |prefix: &str| -> String {
         loop {
@@ -205,9 +232,12 @@ fn dbg_set_parameters_serves_a_debugger_client_over_tcp() {
     assert!(expect("BREAK").starts_with("BREAK game.cs 5 add"));
     s.write_all(b"BRKCLR game.cs 3\r\nCONTINUE\r\n").unwrap();
     assert_eq!(expect("COUT"), "COUT done 5");
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).ends_with("sum 5\ndone 5\n"), "{}", text(&out.stdout));
+    stdout.read_to_string(&mut seen).expect("tscript stdout");
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child.stderr.take().expect("stderr").read_to_string(&mut err).expect("tscript stderr");
+    assert_eq!(status.code(), Some(0), "{err}");
+    assert!(seen.ends_with("sum 5\ndone 5\n"), "{seen}");
 }
 
 #[test]
