@@ -1,4 +1,4 @@
-// The V12 example game: a small top-down match in the spirit of seed 004's Robo Cat Action.
+// The V12 example game: a top-down match in the spirit of Robo Cat Action (Multiplayer Game Programming).
 // Arguments (after `--`): -seconds N, -port P, -bot, -name NAME, -listen, -master ADDR:PORT
 // (list the server there, or with -query ask it for the server list), -name-server NAME,
 // -agones ADDR:PORT (the Agones SDK sidecar; AGONES_SDK_HTTP_PORT also turns it on),

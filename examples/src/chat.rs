@@ -1,4 +1,4 @@
-//! The seed's SimpleMessageEvent chat and its voice stream, on real loopback UDP.
+//! V12's SimpleMessageEvent chat and its voice stream, on real loopback UDP.
 //!
 //! A server and N clients, each a [`NetDriver`] over a [`UdpTransport`] behind a
 //! [`LinkConditioner`], each in its own thread. Every client sends a fixed number of chat lines
@@ -31,7 +31,7 @@ pub const MAX_LINE: usize = 200;
 /// Voice payload per frame (20 ms of a ~12 kbit/s codec).
 pub const VOICE_BYTES: usize = 30;
 
-/// The seed's SimpleMessageEvent: one chat line, guaranteed and in order. `from` is the
+/// V12's SimpleMessageEvent: one chat line, guaranteed and in order. `from` is the
 /// sender's client index and `seq` its line number, so receivers can check order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SimpleMessageEvent {

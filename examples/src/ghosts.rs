@@ -1,6 +1,6 @@
 //! The ghosting demo on real loopback UDP: a server with a few thousand moving objects
 //! ghosted to N clients, each scoped by distance around its own camera, through the link
-//! conditioner. Also the seed's SimpleNetObject (two messages, two mask bits), always in
+//! conditioner. Also V12's SimpleNetObject (two messages, two mask bits), always in
 //! scope, replicated to every client.
 //!
 //! The world update is deterministic (seeded start, fixed 50 ms ticks). Each update carries
@@ -98,7 +98,7 @@ impl NetObjectClass for Movable {
     }
 }
 
-/// The seed's SimpleNetObject: two messages, two mask bits, always in scope.
+/// V12's SimpleNetObject: two messages, two mask bits, always in scope.
 #[derive(Debug, Default)]
 pub struct SimpleNetObject {
     pub mask: StateMask,

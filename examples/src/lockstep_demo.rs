@@ -17,9 +17,9 @@ use v12_platform::{ConditionerConfig, Datagram, LinkConditioner, NetAddress, Tra
 /// Which lockstep mode the demo runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LockstepMode {
-    /// Server-relayed (seed 002).
+    /// Server-relayed (relayed lockstep).
     Relay,
-    /// Peer-to-peer with a master peer (seed 004).
+    /// Peer-to-peer with a master peer (Robo Cat RTS).
     P2p,
 }
 

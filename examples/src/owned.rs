@@ -1,6 +1,6 @@
-//! Seed 003's l3_demo with owned network objects: first the server syncs a server-owned
-//! object to every client (its state changes, the ghosts follow), then each client steers
-//! its own object with control messages, which the server checks (only the owner may),
+//! The owned-object model's l3_demo with owned network objects: first the server syncs a
+//! server-owned object to every client (its state changes, the ghosts follow), then each client
+//! steers its own object with control messages, which the server checks (only the owner may),
 //! applies, and sends back to everyone as ghost updates.
 //!
 //! In-process and deterministic: one server and N clients as sans-IO interfaces on a

@@ -71,7 +71,7 @@ fn a_server_stopped_at_a_breakpoint_keeps_its_client_and_resumes() {
     assert!(server_lines.contains("server: match over"), "{server_lines}");
 }
 
-/// The seed's second instance as debugger: `v12 -- -dbg PORT PASSWORD` on a dedicated server,
+/// V12's second instance as debugger: `v12 -- -dbg PORT PASSWORD` on a dedicated server,
 /// and another `v12 -- -debugger ADDR PASSWORD` running `debugger/debugger.cs`, whose hooks (a
 /// probe mod) break, evaluate in the stopped frame and continue.
 #[test]

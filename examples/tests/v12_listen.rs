@@ -361,8 +361,8 @@ fn a_mid_match_demo_plays_back_to_the_same_ghost_states() {
     assert!(stderr.contains("corrupt"), "{stderr}");
 }
 
-/// Owner objects (seed 003) in the game: each player is owned by its client, whose bot waves
-/// with a control message the server's `LightMale::onControlMessage` takes; a client that
+/// Owner objects (the owned-object model) in the game: each player is owned by its client, whose
+/// bot waves with a control message the server's `LightMale::onControlMessage` takes; a client that
 /// sends a control message for an object it does not own is dropped as a cheater, and the
 /// other client plays on.
 #[test]

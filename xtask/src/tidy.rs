@@ -111,6 +111,45 @@ fn no_function_is_excused_from_being_short() {
     assert!(bad.is_empty(), "split the function instead:\n{}", bad.join("\n"));
 }
 
+/// "seed" means a random generator's starting value and nothing else (docs/ARCHITECTURE.md's
+/// glossary): the engine's behaviour is named after V12's public source, never "the seed".
+#[test]
+fn seed_names_only_a_random_seed() {
+    let root = root();
+    let map = std::fs::read_to_string(root.join("docs/ARCHITECTURE.md")).expect("docs/ARCHITECTURE.md");
+    assert!(map.contains("## Glossary") && map.contains("- **seed** —"), "the glossary defines seed");
+    // Spelt out of pieces so this file does not name them.
+    let words: Vec<String> = [
+        ["seed", "'s "],
+        ["seed", " page"],
+        ["seed", " section"],
+        ["seed", " 00"],
+        ["seeds", " 00"],
+    ]
+    .iter()
+    .map(|p| p.concat())
+    .collect();
+    let mut bad = Vec::new();
+    for dir in ["crates", "examples", "docs", "fuzz", "xtask", "deploy"] {
+        for file in crate::files::files_with(&root.join(dir), &["rs", "md", "cs", "toml", "yaml"]) {
+            let text = std::fs::read_to_string(&file)
+                .unwrap_or_default()
+                .replace("\n//! ", " ")
+                .replace("\n/// ", " ");
+            for w in &words {
+                if text.to_lowercase().contains(w.as_str()) {
+                    bad.push(format!("{}: \"{w}\"", file.strip_prefix(&root).unwrap_or(&file).display()));
+                }
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "\"seed\" used for the specification (name V12's public source):\n{}",
+        bad.join("\n")
+    );
+}
+
 #[test]
 fn the_layer_graph_holds() {
     crate::layers::check(&root()).expect("cargo xtask layers");

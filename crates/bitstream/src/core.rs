@@ -1,4 +1,4 @@
-//! The bit core: an LSB-first bit writer and reader (the seed's BitStream bit order).
+//! The bit core: an LSB-first bit writer and reader (V12's BitStream bit order).
 //!
 //! Our own core rather than `bitstream_io`'s writer because the network layers need to
 //! rewind a writer ("the event that does not fit goes in the next packet") and to ask for
@@ -138,7 +138,7 @@ impl BitWriter {
         self.write_bits(u64::from(value), bits.min(32));
     }
 
-    /// Writes one bit and returns it, so `if w.write_flag(mask & A != 0) { ... }` reads like the seed.
+    /// Writes one bit and returns it, so `if w.write_flag(mask & A != 0) { ... }` reads like V12.
     #[inline]
     pub fn write_flag(&mut self, flag: bool) -> bool {
         self.write_bits(u64::from(flag), 1);

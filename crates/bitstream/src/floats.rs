@@ -1,6 +1,6 @@
-//! Floats: raw IEEE bits, and the seed's quantised `writeFloat` / `writeSignedFloat`.
+//! Floats: raw IEEE bits, and V12's quantised `writeFloat` / `writeSignedFloat`.
 //!
-//! Quantised floats round to the nearest step (the seed truncates), so the worst error is
+//! Quantised floats round to the nearest step (V12 truncates), so the worst error is
 //! half a step. The arithmetic is done in f64 with `+`, `*`, `/` only, which IEEE makes
 //! identical on every platform: both ends of a connection agree bit for bit.
 

@@ -1,4 +1,4 @@
-//! The fixed Huffman code of string bytes (the seed engine's `HuffmanProcessor`).
+//! The fixed Huffman code of string bytes (the V12 engine's `HuffmanProcessor`).
 //!
 //! One code over all 256 byte values, built once (in a `OnceLock`) from a built-in table
 //! of byte frequencies for English chat text and player names. Both ends build the same

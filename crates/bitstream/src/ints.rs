@@ -1,6 +1,6 @@
-//! Signed and ranged integers: the seed's `writeSignedInt` and `writeRangedU32`.
+//! Signed and ranged integers: V12's `writeSignedInt` and `writeRangedU32`.
 //!
-//! Signed ints are two's complement (not the seed's sign + magnitude) so that `bits` bits
+//! Signed ints are two's complement (not V12's sign + magnitude) so that `bits` bits
 //! hold one more value and there is no "minus zero" for a reader to puzzle over.
 
 use crate::core::{BitReader, BitWriter};

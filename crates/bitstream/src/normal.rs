@@ -1,4 +1,4 @@
-//! Unit normals as two angles: the seed engine's `writeNormalVector`.
+//! Unit normals as two angles: the V12 engine's `writeNormalVector`.
 //!
 //! A direction is sent as its azimuth `phi = atan2(x, y)` in `bits + 1` bits and its
 //! elevation `theta = atan2(z, |xy|)` in `bits` bits, both as signed quantised floats.

@@ -1,4 +1,4 @@
-//! Points relative to a compression point: the seed engine's `writeCompressedPoint`.
+//! Points relative to a compression point: the V12 engine's `writeCompressedPoint`.
 //!
 //! Ghost positions are sent as an offset from a point both ends know (usually the
 //! client's control object), in steps of `scale` metres. Near points need few bits;
@@ -82,7 +82,7 @@ impl Default for CompressionPoint {
 }
 
 impl CompressionPoint {
-    /// The default step: 1 cm, the seed engine's value.
+    /// The default step: 1 cm, the V12 engine's value.
     pub const DEFAULT_SCALE: f32 = 0.01;
 
     /// A compression point at `origin` with 1 cm steps.

@@ -1,4 +1,4 @@
-//! The debug sentinel (the seed's DEBUG_NET): a 32-bit marker after each event or object
+//! The debug sentinel (V12's DEBUG_NET): a 32-bit marker after each event or object
 //! update, so a reader that read more or fewer bits than its writer wrote fails right
 //! there, with the name of the section, instead of misreading the rest of the packet.
 //!

@@ -1,5 +1,5 @@
 //! Strings: a flag (Huffman or raw), a byte length, then Huffman codes or raw bytes,
-//! whichever is smaller (the seed engine's `writeString`).
+//! whichever is smaller (the V12 engine's `writeString`).
 //!
 //! | field | bits |
 //! | --- | --- |
@@ -13,7 +13,7 @@ use crate::huffman::HuffmanCode;
 
 /// Bits of the length of a [`BitWriter::write_string`].
 pub const STRING_LEN_BITS: u32 = 8;
-/// Longest string [`BitWriter::write_string`] accepts, in UTF-8 bytes (the seed's 256-byte buffers).
+/// Longest string [`BitWriter::write_string`] accepts, in UTF-8 bytes (V12's 256-byte buffers).
 pub const MAX_STRING_LEN: usize = (1 << STRING_LEN_BITS) - 1;
 /// Bits of the length of a [`BitWriter::write_long_string`].
 pub const LONG_STRING_LEN_BITS: u32 = 16;

@@ -1,5 +1,5 @@
 //! String-or-tag: a string sent in full, or the id of an entry in the connection's string
-//! table (the seed's NetStringTable: a tagged string crosses a connection once, then only
+//! table (V12's NetStringTable: a tagged string crosses a connection once, then only
 //! its id does). This crate only encodes the choice; the table lives in netobject.
 
 use crate::core::{BitReader, BitWriter};

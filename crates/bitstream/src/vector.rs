@@ -1,4 +1,4 @@
-//! glam vectors: raw `Vec3`/`Quat`, and vectors as magnitude plus direction (the seed
+//! glam vectors: raw `Vec3`/`Quat`, and vectors as magnitude plus direction (V12
 //! engine's `writeVector`, used for velocities).
 
 use glam::{Quat, Vec3};

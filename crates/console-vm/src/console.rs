@@ -64,10 +64,10 @@ impl CallArgs<'_> {
 /// The body of a function implemented in Rust.
 pub type NativeBody = dyn Fn(&mut Console, &CallArgs<'_>) -> Value;
 
-/// A function or method implemented in Rust (the seed's ConsoleFunction / ConsoleMethod).
+/// A function or method implemented in Rust (V12's ConsoleFunction / ConsoleMethod).
 pub struct NativeFn {
     pub(crate) name: Name,
-    /// Minimum argc, counting the function name (and the object, for methods), as in the seed.
+    /// Minimum argc, counting the function name (and the object, for methods), as in V12.
     pub(crate) min: u32,
     /// Maximum argc; 0 means any.
     pub(crate) max: u32,
@@ -385,7 +385,7 @@ impl Console {
 
     // ---- namespaces and functions ----
 
-    /// Links `child`'s namespace under `parent` (the seed's `Con::linkNamespaces`).
+    /// Links `child`'s namespace under `parent` (V12's `Con::linkNamespaces`).
     /// Refuses links that would make a cycle.
     pub fn link_namespaces(&mut self, parent: &str, child: &str) -> bool {
         let p = self.names.intern(parent);
@@ -440,7 +440,7 @@ impl Console {
 
     /// Registers a Rust function callable from script as `name(...)`.
     ///
-    /// `min_args`/`max_args` count the function name as argument 0, exactly like the seed's
+    /// `min_args`/`max_args` count the function name as argument 0, exactly like V12's
     /// ConsoleFunction (so a function taking no arguments is `1, 1`; `max_args == 0` means any).
     /// On a wrong count the console prints `usage`.
     pub fn register_function<R, F>(&mut self, name: &str, min_args: u32, max_args: u32, usage: &str, f: F)
@@ -451,7 +451,7 @@ impl Console {
         self.register_in(GLOBAL_NS, name, min_args, max_args, usage, f);
     }
 
-    /// Registers a Rust method on a class or namespace (the seed's ConsoleMethod).
+    /// Registers a Rust method on a class or namespace (V12's ConsoleMethod).
     /// Counts include the function name and the object (so a method with no arguments is `2, 2`).
     pub fn register_method<R, F>(
         &mut self,
@@ -505,7 +505,7 @@ impl Console {
         self.run_toplevel(code, None)
     }
 
-    /// The seed's `Con::evaluate`: runs a command string and returns its result text.
+    /// V12's `Con::evaluate`: runs a command string and returns its result text.
     pub fn evaluate(&mut self, src: &str) -> String {
         self.eval(src).map(|v| v.to_string()).unwrap_or_default()
     }
@@ -552,7 +552,7 @@ impl Console {
         r
     }
 
-    /// Calls a global function by name (the seed's `Con::executef`). Unknown names print an error.
+    /// Calls a global function by name (V12's `Con::executef`). Unknown names print an error.
     /// Calls script function `name` as a callback from the engine (a scheduled event, a
     /// network callback): with [`ConsoleConfig::callback_budget`] instructions at most, so a
     /// runaway callback cannot keep the frame from ending; one that is stopped gets an error
@@ -601,7 +601,7 @@ impl Console {
         self.invoke(res, None, args)
     }
 
-    /// Calls a method on an object (the seed's `Con::executef(object, ...)`).
+    /// Calls a method on an object (V12's `Con::executef(object, ...)`).
     pub fn call_method(&mut self, object: &Value, method: &str, args: &[Value]) -> Value {
         let Some(id) = self.find_object(object) else {
             let msg = format!("Unable to find object: '{object}' attempting to call function '{method}'");

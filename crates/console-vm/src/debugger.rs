@@ -1,4 +1,4 @@
-//! The remote script debugger (seed page Console, "dbgSetParameters(port, password)"): the
+//! The remote script debugger (V12 reference page Console, "dbgSetParameters(port, password)"): the
 //! Torque engine's telnet debugger protocol, so the existing Torque debugger front-ends attach.
 //!
 //! How a stop works: the compiler records where each statement starts (`FuncDef::breaks`); a

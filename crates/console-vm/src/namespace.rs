@@ -1,4 +1,4 @@
-//! Namespaces, functions and packages (seed: `Namespace`, `Con::linkNamespaces`,
+//! Namespaces, functions and packages (V12: `Namespace`, `Con::linkNamespaces`,
 //! `activatePackage`): where a call finds its function.
 //!
 //! A namespace holds functions by name; each name is a stack of layers, the plain definition

@@ -1,5 +1,6 @@
-//! The object model (seed pages SimBase, SimManager): SimObject, SimSet, SimGroup, ScriptObject,
-//! SimDataBlock, the root group, the name and id dictionary, console classes with typed fields.
+//! The object model (V12 reference pages SimBase, SimManager): SimObject, SimSet, SimGroup,
+//! ScriptObject, SimDataBlock, the root group, the name and id dictionary, console classes with
+//! typed fields.
 
 use crate::bytecode::NsId;
 use crate::intern::Name;
@@ -30,7 +31,7 @@ pub const FIRST_DATABLOCK_ID: ObjectId = 3;
 /// First id of other objects (V12).
 pub const FIRST_OBJECT_ID: ObjectId = 1027;
 
-/// Types of registered fields (a subset of the seed's consoleTypes).
+/// Types of registered fields (a subset of V12's consoleTypes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FieldType {
     /// TypeS32.
@@ -54,7 +55,7 @@ impl FieldType {
     }
 }
 
-/// A registered field (the seed's `addField`).
+/// A registered field (V12's `addField`).
 #[derive(Clone, Debug)]
 pub struct FieldDef {
     /// Field name.
@@ -78,7 +79,7 @@ pub enum ClassKind {
     DataBlock,
 }
 
-/// A console class (the seed's AbstractClassRep).
+/// A console class (V12's AbstractClassRep).
 #[derive(Clone, Debug)]
 pub struct ClassRec {
     /// Class name.
@@ -143,7 +144,7 @@ pub(crate) struct Pending {
     pub(crate) datablock: bool,
 }
 
-/// Every live object and every class: the id and name dictionaries (seed: SimManager's
+/// Every live object and every class: the id and name dictionaries (V12: SimManager's
 /// `Sim::findObject` tables). What runs script when objects come and go is in `sim_manager`.
 #[derive(Debug)]
 pub(crate) struct ObjectStore {

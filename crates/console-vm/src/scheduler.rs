@@ -1,5 +1,5 @@
 //! The simulated clock and the queue of scheduled calls (`schedule`, `cancel`,
-//! `isEventPending`; seed: `Sim::postEvent`).
+//! `isEventPending`; V12: `Sim::postEvent`).
 
 use crate::intern::Name;
 use crate::object::ObjectId;

@@ -1,4 +1,4 @@
-//! The seed's SimManager on the console: classes, creating (`new`), registering, naming,
+//! V12's SimManager on the console: classes, creating (`new`), registering, naming,
 //! grouping and deleting objects, their fields, and `save`/`dump`/`tree`, with the script
 //! callbacks (`onAdd`, `onRemove`) these run.
 
@@ -63,7 +63,7 @@ impl Console {
         self.objects.add_class(ClassRec { name: n, parent, ns, fields, field_index, kind, script_class })
     }
 
-    /// Registers a Rust class under `parent` (the seed's IMPLEMENT_CONOBJECT). Its namespace is
+    /// Registers a Rust class under `parent` (V12's IMPLEMENT_CONOBJECT). Its namespace is
     /// linked under the parent's, and it starts with the parent's fields.
     pub fn register_class(&mut self, name: &str, parent: &str) -> Result<u32, ConsoleError> {
         let pn = self.names.intern(parent);
@@ -93,7 +93,7 @@ impl Console {
         }
     }
 
-    /// Adds a typed field to a class (the seed's `addField` in `initPersistFields`).
+    /// Adds a typed field to a class (V12's `addField` in `initPersistFields`).
     /// Add fields before registering subclasses: subclasses copy the list when registered.
     pub fn add_field(&mut self, class: &str, field: &str, ty: FieldType, default: Value) -> bool {
         let n = self.names.intern(class);
@@ -665,7 +665,7 @@ impl Console {
         deepest
     }
 
-    /// Script that recreates the object (and a group's members): the seed's `SimObject::save`.
+    /// Script that recreates the object (and a group's members): V12's `SimObject::save`.
     /// Refuse objects nested deeper than `MAX_SAVE_NESTING` first (`group_nesting`): `exec`
     /// could not read the file back.
     pub fn save_object_text(&self, id: ObjectId) -> String {

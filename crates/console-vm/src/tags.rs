@@ -1,4 +1,4 @@
-//! The tagged-string table (seed: `addTaggedString`, `removeTaggedString`): texts known by a
+//! The tagged-string table (V12: `addTaggedString`, `removeTaggedString`): texts known by a
 //! small number, so the network can send the number instead of the text.
 
 use hashbrown::HashMap;

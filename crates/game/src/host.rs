@@ -1,5 +1,5 @@
 //! The `v12` program's host: one console, an optional server and an optional client, run
-//! in the seed's ControlFlow order until a script calls `quit()`.
+//! in V12's ControlFlow order until a script calls `quit()`.
 //!
 //! Scripts drive (connection callbacks, scoring, respawns, the scoreboard live in the mod's
 //! `.cs` files); Rust executes (networking, moves, physics of players and projectiles,

@@ -1,4 +1,4 @@
-//! The session journal (seed: "by journaling the stream of events from the platform layer,
+//! The session journal (V12: "by journaling the stream of events from the platform layer,
 //! the game portion of the simulation session can be deterministically replayed"):
 //! `v12 --journal-record FILE` writes everything that enters the engine from outside (each
 //! clock reading, each batch of datagrams a port received, the handshake key material, and

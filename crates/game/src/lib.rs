@@ -1,5 +1,5 @@
-//! V12's engine layer (the seed's `engine/game`): the main loop over platform events in the
-//! seed's ControlFlow order ([`host`]), the server session ([`server`]) and the one client
+//! V12's engine layer (V12's `engine/game`): the main loop over platform events in
+//! V12's ControlFlow order ([`host`]), the server session ([`server`]) and the one client
 //! session ([`client::session`]) that headless bots, the window client and the screenshot all
 //! run, the game object classes scripts create ([`objects`]: `new Player()`, `new Item()`, ...),
 //! the world's mission objects on the network ([`mission`]), and the console bindings of
@@ -227,7 +227,7 @@ pub fn camera_motion() -> Motion {
 pub fn registries() -> (Arc<NetClassRegistry>, Arc<GhostClassRegistry>) {
     let mut b = NetClassRegistryBuilder::new();
     gc::register_events(&mut b);
-    // Seed 003's owned-object events: control messages from an object's owner (and the
+    // The owned-object model's events: control messages from an object's owner (and the
     // client-made objects every game class refuses).
     v12_netobject::owned::register_events(&mut b);
     b.register::<DataBlockEvent>()

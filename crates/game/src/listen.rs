@@ -1,4 +1,4 @@
-//! The listen server's short-circuit link (the seed's local NetConnection): its own client
+//! The listen server's short-circuit link (V12's local NetConnection): its own client
 //! joins through memory, not a socket. The server's port is UDP for everyone else plus one
 //! end of an in-memory pair; the client takes the other end.
 

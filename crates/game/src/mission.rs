@@ -73,7 +73,7 @@ pub fn world_ghosts(world: &MissionHandle) -> Vec<WorldObjectGhost> {
 
 /// What the server ghosts: its scene objects and its world objects. With `zones`, a scene
 /// object is in a client's scope only if it stands in a zone the client's camera sees
-/// through the portals (the seed's `SceneGraph::scopeScene`), within the distance limit.
+/// through the portals (V12's `SceneGraph::scopeScene`), within the distance limit.
 #[derive(Debug)]
 pub struct ServerObjects<'a> {
     pub scene: &'a SceneWorld,

@@ -1,7 +1,7 @@
-//! Owner and security objects (seed 003) for game code. A game object may belong to a client
-//! (`%obj.setOwner(%client)`, `%obj.getOwner()`); the owning client sends it control messages
-//! (`sendControlMessage(%ghost, %text)` on the client, `%ghost` one of its ghosts), which the
-//! server checks (`v12_netobject::owned::OwnedObjects`: only the owner, only for an object the
+//! Owner and security objects (the owned-object model) for game code. A game object may belong to a
+//! client (`%obj.setOwner(%client)`, `%obj.getOwner()`); the owning client sends it control
+//! messages (`sendControlMessage(%ghost, %text)` on the client, `%ghost` one of its ghosts), which
+//! the server checks (`v12_netobject::owned::OwnedObjects`: only the owner, only for an object the
 //! sender holds as a ghost) before the datablock's `onControlMessage(%data, %obj, %client,
 //! %text)` runs. Every game class is security-on: what a client might send to create, sync or
 //! delete objects itself is refused, and a refused sender is dropped as a cheater. When a

@@ -30,7 +30,7 @@ pub(crate) struct Shared {
     pub(crate) ghost_check_by: Option<u64>,
     /// Since when no ghost change has been in flight (while a check waits).
     pub(crate) ghost_settled_since: Option<u64>,
-    /// Who owns which object (seed 003; `setOwner`), by scene id.
+    /// Who owns which object (the owned-object model; `setOwner`), by scene id.
     pub(crate) owned: v12_netobject::owned::OwnedObjects,
     /// Each connected client's console object → its connection.
     pub(crate) client_conns: BTreeMap<u32, v12_netobject::ConnectionId>,

@@ -45,11 +45,11 @@ pub struct CanvasState {
     pub overlay: Option<ObjectId>,
     /// Screen rects script or Rust asked to repaint (setUpdate).
     pub updates: Vec<RectI>,
-    /// The seed: mouse events go to the GUI only while the cursor is on.
+    /// V12: mouse events go to the GUI only while the cursor is on.
     pub cursor_off: bool,
 }
 
-/// Who consumed an input event (seed InputModel order).
+/// Who consumed an input event (V12's InputModel order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Consumer {
     GlobalMap,
@@ -153,7 +153,7 @@ impl GuiCanvas {
         self.game_view = view;
     }
 
-    /// Binds a key on the canvas's own global map, checked before any control (the seed's
+    /// Binds a key on the canvas's own global map, checked before any control (V12's
     /// GlobalActionMap until the sim's action maps take over): on make, `script` is evaluated
     /// with `%make` replaced by 1 (and on break by 0, if the script mentions `%make`).
     pub fn bind_global(&mut self, chord: KeyChord, script: &str) {
@@ -161,7 +161,7 @@ impl GuiCanvas {
         self.global_binds.push((chord, script.to_owned()));
     }
 
-    /// Binds `~` to `toggleConsole(1);` (seed example: default.bind.cs).
+    /// Binds `~` to `toggleConsole(1);` (V12 example: default.bind.cs).
     pub fn bind_console_toggle(&mut self) {
         let chord = KeyChord { key: crate::keys::KEY_TILDE, mods: ModSet::default() };
         self.bind_global(chord, "toggleConsole(%make);");
@@ -222,12 +222,12 @@ impl GuiCanvas {
         self.state(con).and_then(|s| s.mouse_lock)
     }
 
-    /// Marks a screen rect for repaint (the seed's setUpdate).
+    /// Marks a screen rect for repaint (V12's setUpdate).
     pub fn set_update(&mut self, r: RectI) {
         self.dirty.add(r);
     }
 
-    /// The seed's order: the global action map, then the canvas, then the game's action maps.
+    /// V12's order: the global action map, then the canvas, then the game's action maps.
     pub fn process_event(
         &mut self,
         con: &mut Console,
@@ -385,7 +385,7 @@ impl GuiCanvas {
         a || b
     }
 
-    /// The seed's cursorOn / cursorOff: with the cursor off the mouse goes to the game.
+    /// V12's cursorOn / cursorOff: with the cursor off the mouse goes to the game.
     pub fn set_cursor_on(&mut self, con: &mut Console, on: bool) {
         if let Some(s) = state_mut(con, self.id) {
             s.cursor_off = !on;

@@ -1,4 +1,4 @@
-//! The GuiControl tree as console objects (seed page GUI).
+//! The GuiControl tree as console objects (V12 reference page GUI).
 //!
 //! **One owner of state.** A control is a console object of a registered GUI class (made by
 //! `new GuiButtonCtrl(Name) { ... };` in a `.gui` script or from Rust). Its *fields* —
@@ -191,7 +191,7 @@ pub fn ensure(con: &mut Console, id: ObjectId) -> bool {
         _ => {}
     }
     con.set_object_data(id, Box::new(d));
-    // The seed: a named control's name is a namespace whose parent is the control's class.
+    // V12: a named control's name is a namespace whose parent is the control's class.
     let name = con.object_name(id);
     if !name.is_empty() {
         let class = con.class_name_of(id);

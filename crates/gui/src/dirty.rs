@@ -1,4 +1,4 @@
-//! Dirty rectangles (seed: "the Canvas maintains three dirty rectangles representing the
+//! Dirty rectangles (V12: "the Canvas maintains three dirty rectangles representing the
 //! dirty state of each of the (up to) three buffers").
 //!
 //! Every change is added to the rect of every buffer; presenting a frame hands out the rect of

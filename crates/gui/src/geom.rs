@@ -1,4 +1,4 @@
-//! Field text <-> geometry: "x y" points, "r g b a" colours, and the seed's sizing rules that
+//! Field text <-> geometry: "x y" points, "r g b a" colours, and V12's sizing rules that
 //! move a control when its parent is resized (Torque's horizSizing / vertSizing).
 
 use v12_render_gl::{ColorI, Point2I, RectI};

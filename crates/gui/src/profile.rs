@@ -1,4 +1,4 @@
-//! GuiControlProfile: look and behaviour shared by many controls (seed page GUI).
+//! GuiControlProfile: look and behaviour shared by many controls (V12 reference page GUI).
 //!
 //! Profiles are console objects of class `GuiControlProfile`; their fields are the one copy
 //! of the data. [`Profile::read`] parses them, and the canvas caches the parsed profile for

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use v12_console_vm::{Console, Level};
 use v12_render_gl::{ColorI, DrawList, Point2I, RectI, Scene};
 
-/// The game's 3D view, called by GuiTSCtrl (the seed's processCameraQuery / renderWorld).
+/// The game's 3D view, called by GuiTSCtrl (V12's processCameraQuery / renderWorld).
 pub trait GameView {
     /// The camera to draw from; `None` draws nothing (no control object yet).
     fn camera_query(&self) -> Option<v12_render_gl::Camera>;

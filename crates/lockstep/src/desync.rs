@@ -1,5 +1,5 @@
-//! Desync reports a person can read (seeds 002 and 004: "a logging system … commands
-//! executed by each peer"): when checksums differ, the frame, who diverged, every
+//! Desync reports a person can read (relayed lockstep and Robo Cat RTS: "a logging system …
+//! commands executed by each peer"): when checksums differ, the frame, who diverged, every
 //! checksum, the commands of the frames before it and the state dumps, as text.
 //!
 //! The format (version 1), one report per file, UTF-8, `#` lines are headings:

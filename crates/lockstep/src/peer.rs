@@ -1,4 +1,4 @@
-//! A peer of peer-to-peer lockstep with a master peer (seed 004, Robo Cat RTS), improved
+//! A peer of peer-to-peer lockstep with a master peer (Robo Cat RTS), improved
 //! where the book's sample is not: lost turn data is recovered (every turn message repeats
 //! the previous two turns, and a peer in the delay state asks for what it misses), a
 //! silent peer is dropped at a turn every survivor agrees on, the master role passes on,

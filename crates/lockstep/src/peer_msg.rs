@@ -1,4 +1,4 @@
-//! Peer-to-peer lockstep messages (seed 004, Robo Cat RTS) with their BitStream codecs.
+//! Peer-to-peer lockstep messages (Robo Cat RTS) with their BitStream codecs.
 //! Decoding never panics.
 
 use crate::error::{LockstepError, Result};

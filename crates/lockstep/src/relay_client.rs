@@ -1,4 +1,4 @@
-//! The client of server-relayed lockstep (seed 002). It runs GFs on its own clock; at each
+//! The client of server-relayed lockstep (relayed lockstep). It runs GFs on its own clock; at each
 //! NWF it waits for the server's NWF-done message (the delay state), runs every player's
 //! commands, records them with the checksum in its replay, and sends the commands it
 //! collected (even none) for NWF + command delay, with its checksum.

@@ -1,4 +1,4 @@
-//! Server-relayed lockstep messages (seed 002): what clients send the server and what the
+//! Server-relayed lockstep messages (relayed lockstep): what clients send the server and what the
 //! server sends back. Plain enums with BitStream codecs; decoding never panics.
 
 use crate::error::{LockstepError, Result};

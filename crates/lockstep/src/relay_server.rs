@@ -1,4 +1,4 @@
-//! The relay server of server-relayed lockstep (seed 002): starts the game, collects every
+//! The relay server of server-relayed lockstep (relayed lockstep): starts the game, collects every
 //! client's command message per NWF, adds the AI players' commands, and sends one NWF-done
 //! message per NWF to everyone. It waits for, warns and kicks lagging players, compares
 //! checksums every NWF, and handles an async (pause, log both states, drop or vote).

@@ -27,7 +27,7 @@ use tracing::{debug, trace};
 use v12_bitstream::{BitReader, BitWriter};
 use v12_notify_protocol::{ConnectionProtocol, ProtocolConfig, ProtocolError, Received};
 
-/// What went into one data packet (the seed's `PacketNotify`).
+/// What went into one data packet (V12's `PacketNotify`).
 #[derive(Debug)]
 struct PacketRecord {
     seq: u32,

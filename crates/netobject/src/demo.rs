@@ -3,7 +3,7 @@
 //!
 //! A recording is a start block (protocol version, the event and ghost class digests, the
 //! next guaranteed-ordered event number, the tagged strings received so far, the ordered
-//! events received early and still held for their predecessors (seed: "all as yet
+//! events received early and still held for their predecessors (V12: "all as yet
 //! unprocessed events are written"), and every ghost the client holds with its full
 //! state), then each accepted data packet with its
 //! receive time, then an end mark and a CRC-32 of everything before it. Playback checks

@@ -82,7 +82,7 @@ pub struct EventManager {
     next_recv_seq: u32,
     recv_ordered: Vec<Option<Box<dyn NetEvent>>>,
     /// The bits of each ordered event held for its predecessors, by sequence: a demo begun
-    /// now writes them (seed: "all as yet unprocessed events are written").
+    /// now writes them (V12: "all as yet unprocessed events are written").
     recv_held_bits: BTreeMap<u32, (Vec<u8>, usize)>,
     ready: VecDeque<Box<dyn NetEvent>>,
     stats: EventStats,

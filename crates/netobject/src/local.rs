@@ -1,5 +1,5 @@
 //! The in-process link: a client and a server interface in one program exchange datagrams
-//! directly, with no socket (the seed's short-circuit NetConnection). Use
+//! directly, with no socket (V12's short-circuit NetConnection). Use
 //! [`crate::RateConfig::LOCAL`] on both sides for the faster local rate.
 
 use crate::ghost::{GhostClientWorld, GhostWorld};

@@ -1,4 +1,4 @@
-//! Network objects with owners (seed 003, "network aware objects").
+//! Network objects with owners (the owned-object model, "network aware objects").
 //!
 //! Every replicated object has an [`Owner`]: the server or one client. With security on (the
 //! default for a class) only the server creates, changes and deletes the object; its owner
@@ -54,13 +54,14 @@ pub enum OwnerLeavePolicy {
 /// The per-class ownership rules.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ClassPolicy {
-    /// Security off (seed 003's `accept_client_sync`): the owning client may create and sync.
+    /// Security off (the owned-object model's `accept_client_sync`): the owning client may create
+    /// and sync.
     pub accept_client_sync: bool,
     /// What happens when the owner leaves.
     pub on_owner_leave: OwnerLeavePolicy,
 }
 
-/// Seed 003's `sync_is_new`: is `seq` newer than `last`, with 16-bit wrap-around?
+/// The owned-object model's `sync_is_new`: is `seq` newer than `last`, with 16-bit wrap-around?
 pub fn sync_is_new(last: Option<u16>, seq: u16) -> bool {
     match last {
         None => true,
@@ -305,7 +306,7 @@ impl OwnedObjects {
         self.objects.is_empty()
     }
 
-    /// Something now points at `id` (seed 003's reference counter).
+    /// Something now points at `id` (the owned-object model's reference counter).
     pub fn add_ref(&mut self, id: ObjectId) {
         if let Some(r) = self.objects.get_mut(&id) {
             r.refs += 1;
@@ -513,7 +514,7 @@ impl OwnedClient {
         *s
     }
 
-    /// Sends the object's current state (the seed's `request_sync`).
+    /// Sends the object's current state (V12's `request_sync`).
     pub fn sync(
         &mut self,
         net: &mut NetInterface,

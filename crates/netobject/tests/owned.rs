@@ -1,5 +1,5 @@
-//! Network objects with owners (seed 003) through the whole stack: control messages from
-//! the owner, client-created objects relayed to the others, and cheaters dropped without
+//! Network objects with owners (the owned-object model) through the whole stack: control messages
+//! from the owner, client-created objects relayed to the others, and cheaters dropped without
 //! anything changing for the other clients.
 
 mod common;

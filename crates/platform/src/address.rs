@@ -1,4 +1,4 @@
-//! `NetAddress`: the seed's network address, parsed from and printed as text.
+//! `NetAddress`: V12's network address, parsed from and printed as text.
 //!
 //! Parsing never touches DNS (so it is fast, deterministic and usable on remote
 //! text); [`NetAddress::resolve`] is the one place that may ask the resolver.
@@ -206,7 +206,7 @@ impl FromStr for NetAddress {
     type Err = AddressError;
 
     /// Accepts `1.2.3.4:28000`, `localhost:28000`, `[::1]:28000`, `broadcast:28000`,
-    /// `any:0`, an optional seed-style `IP:` prefix (`IP:1.2.3.4:28000`) and
+    /// `any:0`, an optional V12-style `IP:` prefix (`IP:1.2.3.4:28000`) and
     /// `IP:28000` (any address, that port). Never uses DNS.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let (host, port, bracketed) = split_host_port(text)?;

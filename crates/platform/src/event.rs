@@ -1,4 +1,4 @@
-//! The platform event model (seed: engine/platform/event.h) and the
+//! The platform event model (V12: engine/platform/event.h) and the
 //! [`GameInterface`] that receives it.
 //!
 //! The game is driven by this stream of events and nothing else from the
@@ -9,7 +9,7 @@ use bytes::Bytes;
 use crate::address::NetAddress;
 
 /// Identifies one TCP socket (a listening port or a connection) in the
-/// Connected* events, like the seed's `NetSocket` tag.
+/// Connected* events, like V12's `NetSocket` tag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ConnectionTag(pub u32);
 
@@ -171,7 +171,7 @@ pub enum Event {
     ConnectedNotify(ConnectedNotifyEvent),
 }
 
-/// The game as the platform sees it (seed: GameInterface). Every event goes
+/// The game as the platform sees it (V12: GameInterface). Every event goes
 /// through [`process_event`](GameInterface::process_event), which hands it to
 /// one handler per kind; handlers not overridden ignore their events.
 pub trait GameInterface {

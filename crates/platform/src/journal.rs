@@ -1,5 +1,5 @@
 //! The event journal: every platform event written to a file, and read back
-//! so a session replays deterministically (seed: "By journaling the stream of
+//! so a session replays deterministically (V12: "By journaling the stream of
 //! events from the platform layer, the game portion of the simulation session
 //! can deterministically replayed").
 //!
@@ -570,7 +570,7 @@ impl Journal {
     }
 }
 
-/// An open [`Journal`]: the seed's GameInterface journaling, as a value the
+/// An open [`Journal`]: V12's GameInterface journaling, as a value the
 /// event loop owns. Live events go through [`dispatch`](JournalSession::dispatch);
 /// in play mode the loop calls [`play_next`](JournalSession::play_next) instead.
 #[derive(Debug)]

@@ -1,4 +1,4 @@
-//! In-memory datagram transports: the seed's short-circuit connection for a
+//! In-memory datagram transports: V12's short-circuit connection for a
 //! client and server in one process, and a small hub of many endpoints for
 //! N-endpoint tests. Delivery is immediate and in order; put a
 //! [`LinkConditioner`](crate::LinkConditioner) in front for loss and delay.

@@ -1,4 +1,4 @@
-//! `Net::process` from the seed: one call a frame that turns what arrived on
+//! `Net::process` from V12: one call a frame that turns what arrived on
 //! the unreliable port and the TCP sockets into platform events.
 
 use std::io;
@@ -35,7 +35,7 @@ impl<T: Transport> Net<T> {
         Ok(out.len() - before)
     }
 
-    /// Send one unreliable datagram (seed: `Net::sendto`).
+    /// Send one unreliable datagram (V12: `Net::sendto`).
     pub fn send_to(&mut self, now: Millis, to: crate::NetAddress, data: &[u8]) -> io::Result<()> {
         self.port.send_to(now, to, data)
     }

@@ -1,4 +1,4 @@
-//! Guaranteed (TCP) connections as the seed's platform offers them:
+//! Guaranteed (TCP) connections as V12's platform offers them:
 //! `Net::openListenPort`, `Net::openConnectTo`, `Net::sendtoSocket` and
 //! `Net::process`, which turns what happened on the sockets into
 //! ConnectedAccept / ConnectedNotify / ConnectedReceive events.

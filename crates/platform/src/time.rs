@@ -71,7 +71,7 @@ impl Clock for ManualClock {
     }
 }
 
-/// Produces the seed's time events: each call reports the milliseconds
+/// Produces V12's time events: each call reports the milliseconds
 /// since the previous one, read from a [`Clock`].
 #[derive(Clone, Debug)]
 pub struct TimeEventSource<C: Clock> {

@@ -26,7 +26,7 @@ impl From<Datagram> for Event {
     }
 }
 
-/// An unreliable, unordered datagram port (the seed's `Net::openPort` socket).
+/// An unreliable, unordered datagram port (V12's `Net::openPort` socket).
 pub trait Transport {
     /// The address peers send to to reach this port.
     fn local_addr(&self) -> NetAddress;

@@ -1,4 +1,4 @@
-//! The 3D camera in the seed's convention (dglSetFrustum): the camera looks down +Y, +Z is
+//! The 3D camera in V12's convention (dglSetFrustum): the camera looks down +Y, +Z is
 //! up and +X is right. Matrices are glam's (column-major); nothing here touches GL, so the
 //! gui and game can project points without a context.
 
@@ -18,7 +18,7 @@ const TORQUE_TO_GL: Mat4 = Mat4::from_cols(
 pub struct Camera {
     /// Camera to world. Column 0 is right (+X), column 1 forward (+Y), column 2 up (+Z).
     pub transform: Mat4,
-    /// Horizontal field of view in radians, as the seed's camera query returns it.
+    /// Horizontal field of view in radians, as V12's camera query returns it.
     pub fov_x: f32,
     pub near: f32,
     pub far: f32,
@@ -89,7 +89,7 @@ impl Camera {
         ))
     }
 
-    /// Pixels per world unit at distance 1 along the view axis (the seed's world-to-screen
+    /// Pixels per world unit at distance 1 along the view axis (V12's world-to-screen
     /// scale): `viewport.w / (2 tan(fov_x / 2))`.
     pub fn world_to_screen_scale(&self, viewport: RectI) -> f32 {
         viewport.w as f32 / (2.0 * (self.fov_x * 0.5).tan())

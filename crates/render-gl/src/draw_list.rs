@@ -9,7 +9,7 @@
 //! - `Rect { rect }` (an outline) covers exactly the border pixels of that same area: rows
 //!   `y` and `y+h-1` over columns `x..=x+w-1`, and columns `x` and `x+w-1` in between; each
 //!   pixel once (so translucent outlines have no darker corners). Use
-//!   [`RectI::from_corners`] for the seed's inclusive `dglDrawRect(upperL, lowerR)`.
+//!   [`RectI::from_corners`] for V12's inclusive `dglDrawRect(upperL, lowerR)`.
 //! - `Line { from, to }` covers exactly the pixels Bresenham's algorithm visits from `from`
 //!   to `to`, both ends included.
 //! - Bitmaps and glyphs map texels to pixels 1:1 when not stretched.

@@ -1,6 +1,6 @@
-//! The frame of a 3D scene as render images (the seed's SceneState): the sky first, then the
-//! opaque triangles and lines, then the translucent triangles sorted back to front; with the
-//! seed's Sky object, fog fades everything to the fog colour by the visible distance.
+//! The frame of a 3D scene as render images (V12's SceneState): the sky first, then the
+//! opaque triangles and lines, then the translucent triangles sorted back to front; with
+//! V12's Sky object, fog fades everything to the fog colour by the visible distance.
 //!
 //! All of it is CPU work on the built mesh, so it is testable without a context: fog is a
 //! per-vertex blend towards the fog colour by distance from the eye (for coloured opaque

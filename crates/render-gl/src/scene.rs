@@ -79,7 +79,7 @@ impl Default for Scene {
     }
 }
 
-/// The seed's Sky: how far one sees, where fog starts, its colour, the sky's colour overhead
+/// V12's Sky: how far one sees, where fog starts, its colour, the sky's colour overhead
 /// and an optional cloud layer.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sky {

@@ -2,8 +2,8 @@
 //! (0 to [`MAX_LAYERS`]), compiled on first use, so a batch samples only the textures it
 //! blends (an interior's faces one, the terrain its few materials; llvmpipe pays per sample).
 //!
-//! Terrain materials are blended here, per pixel, by the weights the vertices carry: the
-//! seed's Blender mixed material textures on the CPU into cached square textures, because
+//! Terrain materials are blended here, per pixel, by the weights the vertices carry:
+//! V12's Blender mixed material textures on the CPU into cached square textures, because
 //! the cards of its day could not sample eight textures in one pass; today's can, with no
 //! blended copies to build, cache or upload when the camera moves.
 #![allow(unsafe_code)]

@@ -1,4 +1,4 @@
-//! The texture manager (the seed's gTexManager / TextureHandle): each texture is loaded once
+//! The texture manager (V12's gTexManager / TextureHandle): each texture is loaded once
 //! and shared through handles, freed when no handle is left, and re-uploaded from the kept
 //! source image after a context loss.
 //!

@@ -1,4 +1,4 @@
-//! Small 2D value types in the seed's dgl terms: integer points and rects, 8-bit colours.
+//! Small 2D value types in V12's dgl terms: integer points and rects, 8-bit colours.
 
 /// An integer screen point; (0,0) is the top-left pixel, +y goes down.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -13,7 +13,7 @@ impl Point2I {
     }
 }
 
-/// An integer rectangle given by its top-left point and extent (the seed's RectI).
+/// An integer rectangle given by its top-left point and extent (V12's RectI).
 ///
 /// It covers the half-open pixel range `[x, x+w) × [y, y+h)`; an empty extent covers nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -64,7 +64,7 @@ impl RectI {
     }
 }
 
-/// An 8-bit RGBA colour (the seed's ColorI).
+/// An 8-bit RGBA colour (V12's ColorI).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct ColorI {
     pub r: u8,

@@ -81,7 +81,7 @@ fn view_region_in_a_draw_list_is_clipped_to_its_viewport() {
     assert_eq!(img.get(17, 9), Some(Scene::default().clear_color.unwrap().to_array()));
 }
 
-/// The seed's Sky on llvmpipe: a dome from the fog colour at the horizon to the zenith's
+/// V12's Sky on llvmpipe: a dome from the fog colour at the horizon to the zenith's
 /// colour, a drifting cloud layer, boxes fading into the fog with distance, and translucent
 /// panes drawn after the opaque world, back to front (the near red pane tints the far green
 /// one, which tints the white box behind both).

@@ -1,4 +1,4 @@
-//! Interiors drawn by zone (seed: the interior's zones and portals): only the faces of the
+//! Interiors drawn by zone (V12: the interior's zones and portals): only the faces of the
 //! zones the scene graph finds visible from the camera through open portals are built, and a
 //! closed portal is drawn as a door that hides the room behind it.
 //!

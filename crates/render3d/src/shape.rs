@@ -1,4 +1,4 @@
-//! 3Space-style shapes (the seed's TSShape, TSShapeInstance and TSThread), read from glTF 2.0.
+//! 3Space-style shapes (V12's TSShape, TSShapeInstance and TSThread), read from glTF 2.0.
 //!
 //! A [`TsShape`] is the shared resource: a node hierarchy, meshes hung on nodes, detail levels
 //! and animation sequences. Many [`TsShapeInstance`]s share one shape; each has its own node
@@ -143,7 +143,7 @@ pub struct NodeTrack {
     pub scale: Option<Keys<Vec3>>,
 }
 
-/// An animation (the seed's sequence).
+/// An animation (V12's sequence).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sequence {
     pub name: String,
@@ -170,7 +170,7 @@ impl Sequence {
     }
 }
 
-/// The shared shape resource (the seed's TSShape).
+/// The shared shape resource (V12's TSShape).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TsShape {
     pub nodes: Vec<ShapeNode>,
@@ -457,7 +457,7 @@ fn rest_world(nodes: &[ShapeNode]) -> Vec<Affine3A> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ThreadId(pub usize);
 
-/// One sequence playing on an instance (the seed's TSThread).
+/// One sequence playing on an instance (V12's TSThread).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TsThread {
     pub sequence: usize,
@@ -478,7 +478,7 @@ struct Transition {
     duration: f32,
 }
 
-/// One placed copy of a shape (the seed's TSShapeInstance): its node transforms and threads.
+/// One placed copy of a shape (V12's TSShapeInstance): its node transforms and threads.
 #[derive(Debug, Clone)]
 pub struct TsShapeInstance {
     shape: std::rc::Rc<TsShape>,

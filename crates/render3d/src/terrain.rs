@@ -7,7 +7,7 @@
 //! the four squares around its grid point (the block's first [`MAX_LAYERS`] materials; a
 //! higher index wraps), the renderer's fragment shader mixes the material textures by the
 //! interpolated weights, and the vertex colour is the light (one directional light per
-//! triangle). The seed's Blender mixed the textures on the CPU into cached square textures;
+//! triangle). V12's Blender mixed the textures on the CPU into cached square textures;
 //! see render-gl's `shader` module for why that moved.
 
 use glam::{Vec2, Vec3};

@@ -1,5 +1,5 @@
-//! Bitmaps (seed page Graphics: GBitmap): PNG, JPEG, GIF and BMP decoded through the `image`
-//! crate, mip levels, and the 8-bit palettised format standing for Tribes 2's `.bm8`.
+//! Bitmaps (V12 reference page Graphics: GBitmap): PNG, JPEG, GIF and BMP decoded through the
+//! `image` crate, mip levels, and the 8-bit palettised format standing for Tribes 2's `.bm8`.
 //!
 //! A [`Bitmap`] holds level 0 and, once [`Bitmap::extrude_mip_levels`] ran, every smaller
 //! level down to 1×1 (each half the one before, rounded down, at least 1), as GBitmap's
@@ -7,8 +7,9 @@
 //! of up to 256 RGBA colours.
 //!
 //! The palettised form is made by NeuQuant colour quantisation (the `color_quant` crate of the
-//! image-rs project). Its file, `.bm8`, is ours: Tribes 2's own `.bm8` layout is not in the
-//! seeds. Layout (little-endian): the magic `V12B`, a version byte (1), width and height as
+//! image-rs project). Its file, `.bm8`, is ours: Tribes 2's own `.bm8` layout is not in
+//! V12's public documentation. Layout (little-endian): the magic `V12B`, a version byte (1), width
+//! and height as
 //! `u16`, the palette length as `u16` (1..=256), the palette as RGBA bytes, then one index a
 //! pixel, rows top to bottom. Mip levels are not stored; they are made on load when wanted.
 
@@ -59,7 +60,7 @@ fn err<T>(why: impl Into<String>) -> Result<T, BitmapError> {
     Err(BitmapError(why.into()))
 }
 
-/// An image with its mip levels (the seed's GBitmap).
+/// An image with its mip levels (V12's GBitmap).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Bitmap {
     format: BitmapFormat,
@@ -361,7 +362,7 @@ pub fn decode_gray16(bytes: &[u8]) -> Result<(u32, u32, Vec<u16>), BitmapError> 
     Ok((w, h, grey.into_raw()))
 }
 
-/// A material list (seed: MaterialList; Tribes 2's `.dml` files): the bitmap names a shape or
+/// A material list (V12: MaterialList; Tribes 2's `.dml` files): the bitmap names a shape or
 /// an interior uses, one a line, without extension.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MaterialList {

@@ -1,4 +1,4 @@
-//! Typed resources, one loaded instance per path (the seed: "only one instance of a resource
+//! Typed resources, one loaded instance per path (V12: "only one instance of a resource
 //! will ever be loaded at a time"): a second request for a loaded path returns the same
 //! instance, and the instance is freed with its last [`Resource`] handle.
 

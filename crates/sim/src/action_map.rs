@@ -1,4 +1,4 @@
-//! Action maps (seed page InputModel): platform input events mapped to console commands.
+//! Action maps (V12 reference page InputModel): platform input events mapped to console commands.
 //!
 //! `ActionMap` is a console class with `bind(device, action, function)`,
 //! `bindCmd(device, action, makeScript, breakScript)`, `unbind`, `push` and `pop`.
@@ -287,7 +287,7 @@ fn handle_in(con: &mut Console, maps: &[ObjectId], ev: &InputEvent) -> bool {
     }
 }
 
-/// The seed's `ActionMap::handleEventGlobal`: only `GlobalActionMap` (and breaks of makes
+/// V12's `ActionMap::handleEventGlobal`: only `GlobalActionMap` (and breaks of makes
 /// it took). True when handled.
 pub fn handle_event_global(con: &mut Console, ev: &InputEvent) -> bool {
     let Some(g) = global_id(con) else { return false };
@@ -297,14 +297,14 @@ pub fn handle_event_global(con: &mut Console, ev: &InputEvent) -> bool {
     handle_in(con, &[g], ev)
 }
 
-/// The seed's `ActionMap::handleEvent`: the pushed maps, most recent first.
+/// V12's `ActionMap::handleEvent`: the pushed maps, most recent first.
 pub fn handle_event(con: &mut Console, ev: &InputEvent) -> bool {
     let mut maps = map_stack(con);
     maps.reverse();
     handle_in(con, &maps, ev)
 }
 
-/// Global map first, then the stack (the GUI step of the seed sits between; a host with a
+/// Global map first, then the stack (the GUI step of V12 sits between; a host with a
 /// canvas calls the two halves itself).
 pub fn process_input(con: &mut Console, ev: &InputEvent) -> bool {
     handle_event_global(con, ev) || handle_event(con, ev)

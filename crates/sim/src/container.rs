@@ -1,4 +1,4 @@
-//! The container database (seed page SimDB): objects with world boxes and type masks in a
+//! The container database (V12 reference page SimDB): objects with world boxes and type masks in a
 //! uniform grid of bins over x/y (wrapping, like V12's SceneContainer), plus an overflow
 //! list for objects too large for the grid. Insert, remove, move; ray cast, box and radius
 //! queries. Results come in a deterministic order: by id for boxes, by distance then id for
@@ -402,7 +402,7 @@ impl Container {
         }
     }
 
-    /// The seed's `Container::addObject`.
+    /// V12's `Container::addObject`.
     pub fn insert(&mut self, id: ContainerId, bounds: Aabb, mask: u32) -> Result<(), ContainerError> {
         if self.by_id.contains_key(&id) {
             return Err(ContainerError::Duplicate(id));
@@ -459,7 +459,7 @@ impl Container {
         }
     }
 
-    /// The seed's `Container::removeObject`.
+    /// V12's `Container::removeObject`.
     pub fn remove(&mut self, id: ContainerId) -> Result<(), ContainerError> {
         let slot = self.by_id.remove(&id).ok_or(ContainerError::Unknown(id))?;
         self.unlink(slot);
@@ -468,7 +468,7 @@ impl Container {
         Ok(())
     }
 
-    /// The seed's `Container::checkBins`: the object moved; rebin only when its bin range changed.
+    /// V12's `Container::checkBins`: the object moved; rebin only when its bin range changed.
     pub fn update(&mut self, id: ContainerId, bounds: Aabb) -> Result<(), ContainerError> {
         let slot = *self.by_id.get(&id).ok_or(ContainerError::Unknown(id))?;
         if !bounds.is_valid() {
@@ -532,7 +532,7 @@ impl Container {
     }
 
     /// Objects whose box overlaps `area` and whose type mask shares a bit with `mask`,
-    /// sorted by id (the seed's `findObjects`).
+    /// sorted by id (V12's `findObjects`).
     pub fn find_box(&mut self, area: &Aabb, mask: u32) -> Vec<ContainerId> {
         let mut out = Vec::new();
         self.candidates(area, mask, |e| {
@@ -576,8 +576,8 @@ impl Container {
         self.statics.len() != before
     }
 
-    /// The nearest object whose box (or static geometry) the segment `start..end` hits (the
-    /// seed's `castRay`), skipping `exclude` (the caster). Ties go to the lower id.
+    /// The nearest object whose box (or static geometry) the segment `start..end` hits (V12's
+    /// `castRay`), skipping `exclude` (the caster). Ties go to the lower id.
     pub fn cast_ray(
         &mut self,
         start: Vec3,

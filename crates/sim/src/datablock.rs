@@ -1,5 +1,5 @@
-//! Datablocks on the network (seed page NetDatablocks): every datablock the server declared
-//! in script (the console's DataBlockGroup) is sent to each client on connect as a
+//! Datablocks on the network (V12 reference page NetDatablocks): every datablock the server
+//! declared in script (the console's DataBlockGroup) is sent to each client on connect as a
 //! guaranteed-ordered [`DataBlockEvent`] (class name, server id, name, fields), then a
 //! [`DataBlocksDoneEvent`]. The client builds the same datablocks without the server's
 //! scripts and answers [`DataBlocksAckEvent`]; only then does the server start ghosting, so
@@ -47,7 +47,7 @@ impl TagName {
     }
 }
 
-/// One datablock: the seed's SimDataBlockEvent.
+/// One datablock: V12's SimDataBlockEvent.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DataBlockEvent {
     pub class: TagName,

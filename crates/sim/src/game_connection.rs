@@ -1,11 +1,11 @@
-//! GameConnection (seed section NetGameConnection): the control object, moves, client-side
+//! GameConnection (V12 reference section NetGameConnection): the control object, moves, client-side
 //! prediction and server correction, plus connection scripting with the Torque names.
 //!
 //! **How moves travel.** `NetConnection` has no game-specific packet section, so moves ride
 //! in an *unguaranteed* [`MoveEvent`] that the client posts once per tick (its packet
 //! period is one tick) carrying *every* unacknowledged move. A lost packet costs nothing:
 //! the next one carries the same moves again until the server's acknowledgement arrives —
-//! the seed's "guaranteed quickest" data without any resend timer. The server answers in
+//! V12's "guaranteed quickest" data without any resend timer. The server answers in
 //! an unguaranteed [`ControlEvent`] once per server packet period: the id of the last move
 //! it processed and, only when a move's checksum did not match the server's control object
 //! (or the control object changed), the object's full state. The client then sets its

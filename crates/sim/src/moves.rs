@@ -1,4 +1,4 @@
-//! Moves (seed page NetGameConnection, NETWORK.md "Moves"): a 32 ms snapshot of input,
+//! Moves (V12 reference page NetGameConnection, NETWORK.md "Moves"): a 32 ms snapshot of input,
 //! quantised the Torque3D way (x/y/z in 6 bits, yaw/pitch/roll in 16 bits, 6 triggers),
 //! delta-coded against the previous move, and the move lists of both sides.
 //!

@@ -1,4 +1,4 @@
-//! Process lists (seed page SimOver): objects that want time are ticked once every 32 ms,
+//! Process lists (V12 reference page SimOver): objects that want time are ticked once every 32 ms,
 //! in an order that honours `process_after`. The server only runs whole ticks; the client
 //! runs ticks ahead to the next boundary and then interpolates back to the present.
 //!
@@ -14,7 +14,7 @@ pub const TICK_MS: u32 = 32;
 /// Object ids (the console's SimObject ids, or any host-chosen id).
 pub type ProcessId = u32;
 
-/// The per-object simulation hooks of the seed's GameBase.
+/// The per-object simulation hooks of V12's GameBase.
 pub trait GameBase {
     /// Advances the object by exactly one 32 ms tick; `mv` is its controlling client's move.
     fn process_tick(&mut self, mv: Option<&Move>);
@@ -193,7 +193,7 @@ impl ProcessList {
         self.entries.is_empty()
     }
 
-    /// The seed's `GameBase::processAfter`: `id` is processed at some point after `after`
+    /// V12's `GameBase::processAfter`: `id` is processed at some point after `after`
     /// (a rider after its mount). Refused when it would make a cycle.
     pub fn process_after(&mut self, id: ProcessId, after: ProcessId) -> Result<(), ProcessError> {
         if !self.entries.contains_key(&after) {
@@ -219,7 +219,7 @@ impl ProcessList {
         Ok(())
     }
 
-    /// The seed's `clearProcessAfter`.
+    /// V12's `clearProcessAfter`.
     pub fn clear_process_after(&mut self, id: ProcessId) {
         if let Some(e) = self.entries.get_mut(&id) {
             e.after = None;

@@ -1,4 +1,4 @@
-//! Scene objects on the network (the seed's GameBase / SceneObject joined with NetObject):
+//! Scene objects on the network (V12's GameBase / SceneObject joined with NetObject):
 //! a position, velocity, rotation (yaw) and a datablock id, ghosted to clients in scope.
 //!
 //! The server owns its objects in a [`SceneWorld`] (the ghost manager reaches them through
@@ -211,7 +211,7 @@ impl Default for Motion {
     }
 }
 
-/// What prediction needs of a controlled object: the seed's `writePacketData` state.
+/// What prediction needs of a controlled object: V12's `writePacketData` state.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ControlState {
     /// Position.

@@ -1,4 +1,4 @@
-//! Interiors (seed: InteriorResource, InteriorInstance, built by `map2dif` from Quake-style
+//! Interiors (V12: InteriorResource, InteriorInstance, built by `map2dif` from Quake-style
 //! `.map` brush files): convex brushes become the collision hulls, their faces are clipped
 //! against each other so no face inside a solid remains (CSG), and the empty space inside is
 //! divided into zones by portal brushes.
@@ -133,7 +133,7 @@ pub struct InteriorHit {
     pub brush: usize,
 }
 
-/// An interior as loaded (the seed's InteriorResource), shared by every instance of it.
+/// An interior as loaded (V12's InteriorResource), shared by every instance of it.
 #[derive(Clone, Debug)]
 pub struct Interior {
     pub brushes: Vec<Brush>,
@@ -347,7 +347,7 @@ impl Interior {
         }
     }
 
-    /// Every zone a box (interior space) overlaps, ascending (the seed's `rezoneObject`).
+    /// Every zone a box (interior space) overlaps, ascending (V12's `rezoneObject`).
     pub fn zones_touching(&self, lo: DVec3, hi: DVec3) -> Vec<u16> {
         let g = &self.grid;
         let to_cell = |p: DVec3| ((p - g.origin) / g.size).floor();

@@ -41,7 +41,7 @@ pub fn register_loaders(res: &mut ResourceManager) {
     });
 }
 
-/// An interior placed in the world (the seed's InteriorInstance): one shared [`Interior`]
+/// An interior placed in the world (V12's InteriorInstance): one shared [`Interior`]
 /// under a position and a rotation.
 #[derive(Debug, Clone)]
 pub struct InteriorInstance {

@@ -1,4 +1,4 @@
-//! Quake-style `.map` brush files (the seed's interiors were built from them by `map2dif`):
+//! Quake-style `.map` brush files (V12's interiors were built from them by `map2dif`):
 //! entities in braces, each with `"key" "value"` pairs and brushes; a brush is a list of
 //! faces, each three points on its plane and a texture name.
 //!

@@ -1,4 +1,4 @@
-//! The materials of terrains and interiors (seed: MaterialList): each name finds its bitmap
+//! The materials of terrains and interiors (V12: MaterialList): each name finds its bitmap
 //! beside the terrain's or interior's file, through the resource manager (so in any mod or
 //! volume, with Torque's extension search), and a bitmap with see-through texels makes its
 //! faces translucent (drawn after what is behind them, back to front).

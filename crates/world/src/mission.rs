@@ -1,4 +1,4 @@
-//! Missions (seed: the `.mis` files of the world): scripts that create the world's objects,
+//! Missions (V12: the `.mis` files of the world): scripts that create the world's objects,
 //! as Tribes 2's did:
 //!
 //! ```text
@@ -327,7 +327,7 @@ pub enum WorldClass {
     Sky,
 }
 
-/// The seed's Sky fields: how far one sees (the far plane), where fog starts, its colour.
+/// V12's Sky fields: how far one sees (the far plane), where fog starts, its colour.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SkyParams {
     /// Metres; 50 to 5,000.

@@ -1,4 +1,4 @@
-//! The scene graph's zones (seed: SceneGraph, `findZone`, `rezoneObject`, `scopeScene`): the
+//! The scene graph's zones (V12: SceneGraph, `findZone`, `rezoneObject`, `scopeScene`): the
 //! outside zone plus the zones of every interior placed in the world, and the walk from the
 //! camera's zone through portals that says which zones the camera can see.
 //!
@@ -101,7 +101,7 @@ impl SceneGraph {
         Some(ZoneRef::OUTSIDE)
     }
 
-    /// Every zone a world box touches, sorted (the seed's `rezoneObject`).
+    /// Every zone a world box touches, sorted (V12's `rezoneObject`).
     pub fn zones_of_box(&self, lo: Vec3, hi: Vec3) -> Vec<ZoneRef> {
         let mut out = Vec::new();
         let mut outside = true;

@@ -1,4 +1,4 @@
-//! The terrain (seed: TerrainBlock, TerrainFile): a 256×256 heightfield that repeats without
+//! The terrain (V12: TerrainBlock, TerrainFile): a 256×256 heightfield that repeats without
 //! end in x and y, with a square size and a material per square.
 //!
 //! Heights are stored as `u16` in units of 1/32 m (0 to 2,048 m), as Torque's terrain

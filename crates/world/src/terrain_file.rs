@@ -1,10 +1,10 @@
-//! The terrain file (seed: TerrainFile), `.ter`, and import from a 16-bit greyscale PNG.
+//! The terrain file (V12: TerrainFile), `.ter`, and import from a 16-bit greyscale PNG.
 //!
 //! Layout, little-endian: the magic `V12T`, a version byte (1), the square size as `f32`,
 //! 65,536 heights as `u16` (1/32 m units, rows of increasing y, each of increasing x),
 //! 65,536 material indices as `u8`, the count of material names as `u8` (1 to 255), then
 //! each name as a length byte and its UTF-8 bytes. Nothing may follow. Tribes 2's own `.ter`
-//! layout is not in the seeds; this one holds the same things.
+//! layout is not in V12's public documentation; this one holds the same things.
 
 use crate::terrain::{BLOCK_SIZE, HEIGHT_UNITS_PER_METRE, MAX_HEIGHT, TerrainBlock};
 

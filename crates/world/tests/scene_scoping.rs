@@ -1,4 +1,4 @@
-//! Ghost scoping through the scene graph (the seed's `SceneGraph::scopeScene`) against
+//! Ghost scoping through the scene graph (V12's `SceneGraph::scopeScene`) against
 //! distance-only scoping, on the same world in the same run: bits per client.
 //!
 //! The world: `data/two_rooms.map` with 8 players walking in each room and 8 outside (some in

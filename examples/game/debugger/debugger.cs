@@ -1,4 +1,4 @@
-// The seed's debugger instance (Console, "ConDebugger"): this program as the script debugger
+// V12's debugger instance (Console, "ConDebugger"): this program as the script debugger
 // of another V12 instance that called dbgSetParameters(port, password) (`v12 -- -dbg 28040
 // secret` does). It speaks the telnet debugger protocol over a TCPObject. DebuggerGui
 // (debuggerGui.gui, built by client/ui/client.cs) is its screen in the window client (main

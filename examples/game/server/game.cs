@@ -132,7 +132,7 @@ function DefaultGame::spawnPlayer(%game, %client)
    %player.client = %client;
    %client.player = %player;
    %client.setControlObject(%player);
-   // Seed 003's owner: this client may send its player control messages.
+   // The owned-object model's owner: this client may send its player control messages.
    %player.setOwner(%client);
    // The weapon in image slot 0: the fire trigger holds it.
    %player.mountImage(BallLauncherImage, 0);

@@ -68,8 +68,8 @@ struct Cli {
     #[arg(value_enum, default_value_t = Mode::Match)]
     mode: Mode,
     /// Deterministic lockstep instead of MODE: the small RTS with --clients bot players
-    /// (default 4), server-relayed (seed 002) or peer-to-peer with a master peer (seed 004),
-    /// for --seconds (default 10); prints turns/s, the delay state, command latency and the
+    /// (default 4), server-relayed (relayed lockstep) or peer-to-peer with a master peer (Robo Cat
+    /// RTS), for --seconds (default 10); prints turns/s, the delay state, command latency and the
     /// final checksum agreement.
     #[arg(long, value_name = "relay|p2p")]
     lockstep: Option<LockstepArg>,

@@ -1,5 +1,6 @@
-//! A small lockstep RTS in the spirit of seed 004's Robo Cat RTS: every player has a few
-//! cats; a cat moves to a point or attacks another player's cat on command. Integer
+//! A small lockstep RTS in the spirit of Robo Cat RTS (*Multiplayer Game Programming*, Glazer
+//! and Madhav): every player has a few cats; a cat moves to a point or attacks another
+//! player's cat on command. Integer
 //! (fixed-point) positions and the seeded PRNG keep every machine in step.
 
 use v12_bitstream::{BitReader, BitWriter};

@@ -1,4 +1,4 @@
-//! Demos from script (seed: "recordDemo", "playDemo"): what a client receives, saved so it
+//! Demos from script (V12: "recordDemo", "playDemo"): what a client receives, saved so it
 //! plays back later with no server. A client's `recordDemo(file)` starts one mid-match and
 //! `stopDemo()` writes it; `playDemo(file)` or `v12 --play-demo FILE` plays it.
 //!

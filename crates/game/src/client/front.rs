@@ -1,4 +1,4 @@
-//! The window client's engine side, without the window (seed: GameInterface's
+//! The window client's engine side, without the window (V12: GameInterface's
 //! `processEvent`): platform events (keys, mouse buttons, mouse moves, resizes, the close)
 //! are posted as `v12_platform::Event`s and each frame takes them through the session
 //! journal, so `v12 --window --journal-record FILE` writes them with every clock reading,

@@ -110,7 +110,8 @@ pub struct ClientSession {
     constructors: Option<crate::client::shapes::ShapeConstructors>,
     /// Each item datablock's `rotate`, read once.
     rotates: BTreeMap<u32, bool>,
-    /// `sendControlMessage` orders waiting to go to the server (seed 003's control messages).
+    /// `sendControlMessage` orders waiting to go to the server (the owned-object model's control
+    /// messages).
     control_out: crate::owners::ControlQueue,
     connected: bool,
     accepted: bool,

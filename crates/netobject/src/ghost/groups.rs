@@ -22,7 +22,7 @@
 //! assert_eq!((Turret::AIM, Turret::HEALTH), (0b01, 0b10));
 //! ```
 //!
-//! Each group is written as the seed does: a flag saying whether the group is in the update,
+//! Each group is written as V12 does: a flag saying whether the group is in the update,
 //! then its fields in order. `unpack_groups` returns the mask of the groups the update
 //! carried, so the class can react (reset interpolation when its position came, say).
 
@@ -81,7 +81,7 @@ mod tests {
         exact: f32,
     }
 
-    /// The same class written by hand, as the seed's classes are.
+    /// The same class written by hand, as V12's classes are.
     fn pack_by_hand(t: &Tank, ctx: &GhostPackContext<'_>, mask: u32, w: &mut BitWriter) {
         if w.write_flag(mask & 0b001 != 0) {
             w.write_compressed_point(t.pos, ctx.compression_point());

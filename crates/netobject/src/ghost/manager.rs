@@ -313,7 +313,7 @@ impl GhostManager {
         self.slots.get(ghost as usize)?.as_ref().map(|s| s.object)
     }
 
-    /// True when `object`'s ghost is known to exist on the client (seed 003's
+    /// True when `object`'s ghost is known to exist on the client (the owned-object model's
     /// `has_been_transmitted`).
     pub fn has_been_transmitted(&self, object: ObjectId) -> bool {
         self.ghost_id_of(object).is_some()
@@ -353,7 +353,7 @@ impl GhostManager {
 
     // ---- scoping ----------------------------------------------------------------------
 
-    /// The seed's scoping pass: asks the scoping object for the camera query, scopes the
+    /// V12's scoping pass: asks the scoping object for the camera query, scopes the
     /// always-scoped objects and those within the visible distance (with hysteresis for
     /// ghosts already sent), and kills ghosts that left scope.
     pub fn update_scope(&mut self, world: &(impl GhostWorld + ?Sized), scope_object: ObjectId) {
@@ -458,7 +458,7 @@ impl GhostManager {
         self.epoch += 1;
     }
 
-    /// The seed's `objectInScope`: `id` is of interest to this client in this pass.
+    /// V12's `objectInScope`: `id` is of interest to this client in this pass.
     /// Objects it depends on are scoped with it.
     pub fn object_in_scope(&mut self, world: &(impl GhostWorld + ?Sized), id: ObjectId) {
         self.scope_one(world, id, DEPENDENCY_DEPTH);

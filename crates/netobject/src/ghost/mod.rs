@@ -1,4 +1,4 @@
-//! Ghosting: replicating server objects to each client as "ghosts" (seed page NetGhost).
+//! Ghosting: replicating server objects to each client as "ghosts" (V12 reference page NetGhost).
 //!
 //! - [`NetObject`]: what an object implements (flags, state mask, pack/unpack, scope
 //!   query, priority, dependencies, add/remove hooks); [`NetObjectClass`] registers it in a

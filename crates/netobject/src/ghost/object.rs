@@ -1,4 +1,4 @@
-//! The NetObject trait: what an object must do to be ghosted (seed page NetGhost).
+//! The NetObject trait: what an object must do to be ghosted (V12 reference page NetGhost).
 
 use crate::ghost::context::{GhostPackContext, GhostUnpackContext};
 use crate::ghost::error::GhostError;
@@ -10,10 +10,10 @@ use v12_bitstream::{BitReader, BitWriter};
 /// maths library; `glam::Vec3` converts both ways with `.into()` for the bitstream helpers.
 pub type Point3 = [f32; 3];
 
-/// Every state-mask bit set: what a new ghost needs (the seed: "initially all 1's").
+/// Every state-mask bit set: what a new ghost needs (V12: "initially all 1's").
 pub const ALL_MASK_BITS: u32 = u32::MAX;
 
-/// The seed's `mNetFlags` as far as ghosting cares.
+/// V12's `mNetFlags` as far as ghosting cares.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct NetFlags(u8);
 
@@ -47,7 +47,7 @@ impl std::ops::BitOr for NetFlags {
 
 /// An object's dirty state bits, stamped with a change counter.
 ///
-/// The seed's `setMaskBits` walks every connection's ghost of the object; with thousands
+/// V12's `setMaskBits` walks every connection's ghost of the object; with thousands
 /// of clients that is O(objects × clients) per tick. Instead each object stamps the bits
 /// it changed, and each ghost manager asks "what changed since the stamp I last saw"
 /// only for the ghosts it holds: O(ghosts in scope) per packet.
@@ -207,7 +207,7 @@ impl PreparedQuery {
 /// shared by every connection that sees the object (see [`crate::ghost::GhostFrame`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PriorityTerms {
-    /// Where the object is (`None`: a constant 1.0 plus skips, as in the seed).
+    /// Where the object is (`None`: a constant 1.0 plus skips, as in V12).
     pub position: Option<Point3>,
     /// How fast it moves.
     pub velocity: Option<Point3>,
@@ -272,7 +272,7 @@ impl PriorityTerms {
 }
 
 /// The default update priority: field of view 1.0, distance 0.4, speed 0.4, skips 0.2
-/// each. Without a position the object gets a constant 1.0 (plus skips), as in the seed.
+/// each. Without a position the object gets a constant 1.0 (plus skips), as in V12.
 pub fn default_update_priority(
     position: Option<Point3>,
     velocity: Option<Point3>,
@@ -321,7 +321,7 @@ impl MaskStamps {
     }
 }
 
-/// An object that can replicate itself to clients (the seed's NetObject).
+/// An object that can replicate itself to clients (V12's NetObject).
 ///
 /// The same type serves on both ends: the server packs it, the client's ghost unpacks.
 /// `pack_update` and `unpack_update` must read exactly what the other writes; a
@@ -336,7 +336,7 @@ pub trait NetObject: Any {
     fn state_mask(&self) -> &StateMask;
 
     /// Writes the state groups in `mask` and returns the bits still to send (usually 0).
-    /// The mask itself is not on the wire: write a flag per group, as the seed does.
+    /// The mask itself is not on the wire: write a flag per group, as V12 does.
     /// A create calls this with [`ALL_MASK_BITS`] and [`GhostPackContext::is_initial`].
     fn pack_update(&self, ctx: &mut GhostPackContext<'_>, mask: u32, w: &mut BitWriter) -> u32;
 
@@ -382,7 +382,8 @@ pub trait NetObject: Any {
         None
     }
 
-    /// Objects that must exist on the client before this one is created there (seed 003's
+    /// Objects that must exist on the client before this one is created there (the owned-object
+    /// model's
     /// `clear_to_transmit`: the horse before its rider). They are scoped along with it.
     fn dependencies(&self, out: &mut Vec<ObjectId>) {
         let _ = out;

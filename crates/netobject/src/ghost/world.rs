@@ -40,7 +40,8 @@ pub trait GhostWorld {
     }
 
     /// False keeps `object` off `connection` whatever its scope: a client-created object
-    /// (seed 003, security off) is not ghosted back to the client that owns the original.
+    /// (the owned-object model, security off) is not ghosted back to the client that owns the
+    /// original.
     fn is_ghosted_to(&self, object: ObjectId, connection: crate::ConnectionId) -> bool {
         let _ = (object, connection);
         true

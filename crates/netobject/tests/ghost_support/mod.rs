@@ -1,4 +1,4 @@
-//! Shared by the ghost tests and benches: a moving object class, a seed-style message
+//! Shared by the ghost tests and benches: a moving object class, a V12-style message
 //! object, a server world with a spatial grid, and a lossy in-order packet pipe between
 //! one GhostManager and one GhostReceiver (the notify protocol's guarantee: each packet is
 //! delivered in order or dropped, and the sender learns which after a delay).
@@ -141,7 +141,7 @@ impl NetObjectClass for Mover {
     }
 }
 
-/// The seed's SimpleNetObject: two messages, two mask bits, always in scope.
+/// V12's SimpleNetObject: two messages, two mask bits, always in scope.
 #[derive(Debug, Default)]
 pub struct SimpleNetObject {
     pub mask: StateMask,

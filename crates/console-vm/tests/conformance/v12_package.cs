@@ -1,4 +1,4 @@
-// Seed page Console, "Packages" (note: no semicolon after the package, as in the seed).
+// V12 reference page Console, "Packages" (note: no semicolon after the package, as in V12).
 function foo()
 {
 echo("foo!");

@@ -1,4 +1,4 @@
-// Seed page Console, "Arrays" and "Special String Operators".
+// V12 reference page Console, "Arrays" and "Special String Operators".
 $array[10] = "ten";
 echo($array10);
 $array["foo"] = 100;

@@ -1,4 +1,4 @@
-// Seed page Console, "Namespaces": ScriptObject class/superClass and Parent::.
+// V12 reference page Console, "Namespaces": ScriptObject class/superClass and Parent::.
 new ScriptObject(MyObject) {
 class = Bar;
 superClass = Foo;

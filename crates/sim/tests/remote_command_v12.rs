@@ -1,5 +1,5 @@
 //! commandToServer / commandToClient over two real NetInterfaces joined by pump_local,
-//! with the seed's NetConsole worked examples printing the seed's exact output.
+//! with V12's NetConsole worked examples printing V12's exact output.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -134,7 +134,7 @@ fn seed_first_example_prints_the_seed_output() {
         ))
         .unwrap();
     w.run(400);
-    // The seed's text (trailing spaces of "a3 = " are invisible there).
+    // V12's text (trailing spaces of "a3 = " are invisible there).
     let expected = "This Got Milk? guy is super slow at writing documentation\n\
                     a1 = Got Milk?\n\
                     a2 = slow at writing documentation\n\
@@ -146,7 +146,7 @@ fn seed_first_example_prints_the_seed_output() {
 #[test]
 fn seed_second_example_prints_the_seed_output() {
     let mut w = World::new();
-    // The seed prints this example's labels as "A1 = ".
+    // V12 prints this example's labels as "A1 = ".
     w.client.con.eval(&CLIENT_FN.replace("\"a", "\"A")).unwrap();
     let client = w.client_obj();
     w.server
@@ -157,7 +157,7 @@ fn seed_second_example_prints_the_seed_output() {
         ))
         .unwrap();
     w.run(400);
-    // The seed wraps its first output line after "Role Model"; echo prints it as one line.
+    // V12 wraps its first output line after "Role Model"; echo prints it as one line.
     let expected = "Role Model the good SuperDood the dude of super is a good Role Model \
                     for SuperDood the dude of super\n\
                     A1 = Role Model the good SuperDood the dude of super\n\

@@ -1,4 +1,4 @@
-// Seed page Console: a script method on SimObject, fields and dynamic fields.
+// V12 reference page Console: a script method on SimObject, fields and dynamic fields.
 function SimObject::helloWorld(%this)
 {
 echo("Hello World!");

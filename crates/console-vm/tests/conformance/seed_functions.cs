@@ -1,6 +1,0 @@
-// Seed page Console, "Functions": the script form of helloWorld.
-function helloWorld ()
-{
-echo("Hello World!");
-}
-helloWorld();
