@@ -9,6 +9,7 @@
 //! - `fuzz`          run the cargo-fuzz targets time-boxed (`--seconds N`, default 60)
 //! - `bench [ARGS]`  run the criterion benchmarks and print each one's ratio to its baseline
 //! - `proptest`      the property tests with fresh random seeds, many rounds (`--rounds N`)
+//! - `manifests`     check deploy/*.yaml against the Kubernetes and Agones schemas kept in the repo
 
 mod bench;
 #[cfg(test)]
@@ -17,6 +18,7 @@ mod deps;
 mod files;
 mod fuzz;
 mod layers;
+mod manifests;
 mod proptests;
 mod shapes;
 mod textures;
@@ -84,6 +86,9 @@ enum Task {
         #[arg(long)]
         release: bool,
     },
+    /// Check the Kubernetes manifests in deploy/ against the Kubernetes and Agones schemas
+    /// kept in deploy/schemas (offline; deploy/schemas/README.md says what they cover).
+    Manifests,
     /// Write the example game's shapes (`examples/game/shapes/*.glb`: a player, a flag and
     /// an item, made from boxes) from their definitions in `xtask/src/shapes.rs`.
     Shapes,
@@ -119,6 +124,7 @@ fn main() -> ExitCode {
                 &proptests::Options { rounds: *rounds, cases: *cases, seed: *seed, release: *release },
             ),
         ),
+        Task::Manifests => ("manifests", manifests::check(&root)),
         Task::Shapes => ("shapes", shapes::write_all(&root.join("examples/game/shapes"))),
         Task::Textures => ("textures", textures::write_all(&root.join("examples/game"))),
     };
@@ -172,7 +178,7 @@ mod tests {
     fn the_help_lists_every_task() {
         Cli::command().debug_assert();
         let help = Cli::command().render_long_help().to_string();
-        for task in ["demo", "soak", "ci", "layers", "deps", "fuzz", "bench", "proptest"] {
+        for task in ["demo", "soak", "ci", "layers", "deps", "fuzz", "bench", "proptest", "manifests"] {
             assert!(help.contains(task), "cargo xtask --help omits {task}:\n{help}");
         }
     }
