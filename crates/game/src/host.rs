@@ -179,44 +179,41 @@ fn server_bind_ip(con: &mut Console) -> std::net::IpAddr {
 
 /// Runs the program; returns the process exit code.
 pub fn run(cfg: &HostConfig) -> io::Result<i32> {
-    let mut con = Console::new();
-    // Writes (save, fileWrite) go to the mod folder; reads through the resource manager,
-    // which serves its volumes too.
-    con.set_file_root(&cfg.mod_dir);
-    let resources = crate::mod_files::install(&mut con, &cfg.mod_dir, &cfg.mods)?;
-    // The mission's classes: the server's world (`missions/arena.mis`, run by the server's
-    // scripts) is built here.
-    let mission = crate::mission::install(&mut con, resources.clone());
-    let remote = RemoteCommands::register(&mut con);
-    let shared = Rc::new(RefCell::new(Shared::default()));
-    // The game objects live in the world's container beside its terrain and interiors.
-    shared.borrow_mut().container = Some(mission.borrow().container.clone());
-    let requests: Requests = Rc::default();
-    register_script_functions(&mut con, &requests);
-    register_demo_functions(&mut con, &requests);
-    // The game object classes (`new Player()`, `new Item()`, ...) and their datablocks.
-    crate::objects::register(&mut con, &shared);
-    // Sound: the classes and `alx*` functions; a client mode opens the card or the capture.
-    let audio = crate::audio::install(&mut con, &resources);
-    if !cfg.dedicated {
-        audio.borrow_mut().open(&crate::audio::device_choice(cfg.audio_capture.as_ref()));
-    }
-    // The telnet console's and TCPObjects' connections go through the journal too.
-    let tcp = || -> Box<dyn v12_platform::TcpIo> {
-        let live = Box::new(v12_platform::TcpNet::new());
-        match &cfg.journal {
-            Some(j) => j.tcp(live),
-            None => live,
+    let Some(mut host) = Host::new(cfg)? else { return Ok(1) };
+    loop {
+        host.apply_requests()?;
+        if host.con.quit_requested() {
+            break;
         }
-    };
-    let mut telnet = v12_sim::telnet::TelnetServer::register_with(&mut con, tcp());
-    let mut tcp_objects = v12_sim::tcp_object::TcpObjects::register_with(&mut con, tcp());
-    let directory = crate::browser::ServerDirectory::register(&mut con);
-    // The server browser's queries: their port, clock readings and nonces are journaled too.
-    let browser = crate::browser::ServerBrowser::register_with(
-        &mut con,
-        crate::browser::query_io(cfg.journal.as_ref()),
-    );
+        let (now, dt) = host.frame_time();
+        // 1. Server process: whole ticks only.
+        host.server_process(now);
+        // 2. Server net.
+        host.server_net(now)?;
+        host.services(now);
+        // 3. Sim::advanceTime: scheduled script events.
+        host.con.advance_time(dt);
+        crate::audio::advance(&mut host.con, dt);
+        // 4. Client process and 5. client net.
+        host.client_process(now)?;
+        if host.demo_playback(now) {
+            break;
+        }
+        // 6. Render: nothing here (headless). 7. Timeouts ran inside each driver's pump.
+        host.report_status(now);
+        if cfg.journal.as_ref().is_some_and(|j| j.stopped()) {
+            break;
+        }
+        if !host.playing {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+    host.finish()
+}
+
+/// `main.cs` with the script arguments, the `--exec` scripts, then the requests the
+/// command line makes (`--connect`, `--play-demo`). False when `main.cs` failed.
+fn run_scripts(cfg: &HostConfig, con: &mut Console, requests: &Requests) -> bool {
     con.set_global("Game::argc", cfg.script_args.len() as i64);
     for (i, a) in cfg.script_args.iter().enumerate() {
         con.set_global(&format!("Game::argv{i}"), a.as_str());
@@ -224,7 +221,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
     con.set_global("Game::dedicated", cfg.dedicated);
     if let Err(e) = con.exec_file("main.cs") {
         con.error(&format!("v12: {e}"));
-        return Ok(1);
+        return false;
     }
     for f in &cfg.exec {
         if let Err(e) = con.exec_file(f) {
@@ -237,448 +234,597 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
         let name = con.get_global("Pref::Player::Name").as_text().into_owned();
         requests.borrow_mut().push(Request::Connect(addr.clone(), vec![name]));
     }
-    let (reg, ghosts) = crate::registries();
-    // Every clock reading, received datagram and key goes through the journal when there is
-    // one; a replay runs as fast as it can.
-    let system_clock = SystemClock::new();
-    let clock: &dyn Clock = match &cfg.journal {
-        Some(j) => j,
-        None => &system_clock,
-    };
-    let keys = |who: u64| {
-        let live = crate::entropy(cfg.seed, who);
-        cfg.journal.as_ref().map_or(live, |j| j.keys(live))
-    };
-    let journaled = |port: Port| match &cfg.journal {
-        Some(j) => j.port(port),
-        None => port,
-    };
-    let playing = cfg.journal.as_ref().is_some_and(|j| j.is_playing());
-    let mut server: Option<Server> = None;
-    let mut client: Option<ClientSession> = None;
-    let mut the_bot = bot::Bot::new();
-    // `recordDemo`'s file while it records; a demo playing; `--play-demo` quits at its end.
-    let mut recording: Option<PathBuf> = None;
-    let mut playback: Option<DemoPlayback> = None;
-    let mut quit_after_demo = false;
-    let mut exit_code = 0;
     if let Some(p) = &cfg.play_demo {
         requests.borrow_mut().push(Request::PlayDemo(p.clone(), true));
     }
-    let mut last_frame = clock.now_ms();
-    let mut last_status = last_frame;
-    // Connections stay alive while a script is stopped in the debugger.
-    let mut debug_pause = crate::debug_pause::DebugPause::install(&mut con, last_frame);
-    let mut bytes_at_status = (0u64, 0u64);
-    let bind_port =
-        |seed: u64, ip: std::net::IpAddr, port: u16| -> io::Result<LinkConditioner<UdpTransport>> {
-            let link = cfg.link.unwrap_or_default();
-            Ok(LinkConditioner::new(UdpTransport::bind(NetAddress::new(ip, port))?, link, seed))
-        };
+    true
+}
 
-    loop {
-        // Apply what scripts asked for, in order.
-        let reqs = std::mem::take(&mut *requests.borrow_mut());
+/// The program between frames: one console, an optional server and an optional client, the
+/// host's services (telnet, TCP objects, the browser and the master directory) and the frame
+/// clock. [`run`] calls a method per phase of V12's ControlFlow.
+struct Host<'a> {
+    cfg: &'a HostConfig,
+    con: Console,
+    resources: Rc<v12_resource::ResourceManager>,
+    mission: v12_world::mission::MissionHandle,
+    remote: RemoteCommands,
+    shared: Rc<RefCell<Shared>>,
+    requests: Requests,
+    telnet: v12_sim::telnet::TelnetServer,
+    tcp_objects: v12_sim::tcp_object::TcpObjects,
+    audio: crate::audio::SharedAudio,
+    directory: crate::browser::ServerDirectory,
+    browser: crate::browser::ServerBrowser,
+    reg: std::sync::Arc<v12_netobject::NetClassRegistry>,
+    ghosts: std::sync::Arc<v12_netobject::ghost::GhostClassRegistry>,
+    /// The clock when there is no journal (every reading goes through the journal if there is).
+    system_clock: SystemClock,
+    /// A journal replay runs as fast as it can.
+    playing: bool,
+    server: Option<Server>,
+    client: Option<ClientSession>,
+    bot: bot::Bot,
+    /// `recordDemo`'s file while it records.
+    recording: Option<PathBuf>,
+    /// A demo playing; `--play-demo` quits at its end.
+    playback: Option<DemoPlayback>,
+    quit_after_demo: bool,
+    exit_code: i32,
+    last_frame: u64,
+    last_status: u64,
+    /// Connections stay alive while a script is stopped in the debugger.
+    debug_pause: crate::debug_pause::DebugPause,
+    /// Bytes sent by the server and received by the client at the last status line.
+    bytes_at_status: (u64, u64),
+}
+
+impl<'a> Host<'a> {
+    /// The console with every class, function and service the game's scripts use, after
+    /// `main.cs` ran; `None` when it failed.
+    fn new(cfg: &'a HostConfig) -> io::Result<Option<Self>> {
+        let mut con = Console::new();
+        // Writes (save, fileWrite) go to the mod folder; reads through the resource manager,
+        // which serves its volumes too.
+        con.set_file_root(&cfg.mod_dir);
+        let resources = crate::mod_files::install(&mut con, &cfg.mod_dir, &cfg.mods)?;
+        // The mission's classes: the server's world (`missions/arena.mis`, run by the server's
+        // scripts) is built here.
+        let mission = crate::mission::install(&mut con, resources.clone());
+        let remote = RemoteCommands::register(&mut con);
+        let shared = Rc::new(RefCell::new(Shared::default()));
+        // The game objects live in the world's container beside its terrain and interiors.
+        shared.borrow_mut().container = Some(mission.borrow().container.clone());
+        let requests: Requests = Rc::default();
+        register_script_functions(&mut con, &requests);
+        register_demo_functions(&mut con, &requests);
+        // The game object classes (`new Player()`, `new Item()`, ...) and their datablocks.
+        crate::objects::register(&mut con, &shared);
+        // Sound: the classes and `alx*` functions; a client mode opens the card or the capture.
+        let audio = crate::audio::install(&mut con, &resources);
+        if !cfg.dedicated {
+            audio.borrow_mut().open(&crate::audio::device_choice(cfg.audio_capture.as_ref()));
+        }
+        // The telnet console's and TCPObjects' connections go through the journal too.
+        let tcp = || -> Box<dyn v12_platform::TcpIo> {
+            let live = Box::new(v12_platform::TcpNet::new());
+            match &cfg.journal {
+                Some(j) => j.tcp(live),
+                None => live,
+            }
+        };
+        let telnet = v12_sim::telnet::TelnetServer::register_with(&mut con, tcp());
+        let tcp_objects = v12_sim::tcp_object::TcpObjects::register_with(&mut con, tcp());
+        let directory = crate::browser::ServerDirectory::register(&mut con);
+        // The server browser's queries: their port, clock readings and nonces are journaled too.
+        let browser = crate::browser::ServerBrowser::register_with(
+            &mut con,
+            crate::browser::query_io(cfg.journal.as_ref()),
+        );
+        if !run_scripts(cfg, &mut con, &requests) {
+            return Ok(None);
+        }
+        let (reg, ghosts) = crate::registries();
+        let system_clock = SystemClock::new();
+        let now = match &cfg.journal {
+            Some(j) => j.now_ms(),
+            None => system_clock.now_ms(),
+        };
+        // Connections stay alive while a script is stopped in the debugger.
+        let debug_pause = crate::debug_pause::DebugPause::install(&mut con, now);
+        Ok(Some(Host {
+            cfg,
+            con,
+            resources,
+            mission,
+            remote,
+            shared,
+            requests,
+            telnet,
+            tcp_objects,
+            audio,
+            directory,
+            browser,
+            reg,
+            ghosts,
+            system_clock,
+            playing: cfg.journal.as_ref().is_some_and(|j| j.is_playing()),
+            server: None,
+            client: None,
+            bot: bot::Bot::new(),
+            recording: None,
+            playback: None,
+            quit_after_demo: false,
+            exit_code: 0,
+            last_frame: now,
+            last_status: now,
+            debug_pause,
+            bytes_at_status: (0, 0),
+        }))
+    }
+
+    /// The clock: the journal's when there is one (every reading recorded or replayed).
+    fn now(&self) -> u64 {
+        match &self.cfg.journal {
+            Some(j) => j.now_ms(),
+            None => self.system_clock.now_ms(),
+        }
+    }
+
+    /// Key material for a `NetInterface` (journaled, so a replay gets the same).
+    fn keys(&self, who: u64) -> [u8; 32] {
+        let live = crate::entropy(self.cfg.seed, who);
+        self.cfg.journal.as_ref().map_or(live, |j| j.keys(live))
+    }
+
+    /// A port whose datagrams go through the journal when there is one.
+    fn journaled(&self, port: Port) -> Port {
+        match &self.cfg.journal {
+            Some(j) => j.port(port),
+            None => port,
+        }
+    }
+
+    /// Now, and the milliseconds since the last frame; time stopped at a script breakpoint
+    /// is skipped, not caught up on.
+    fn frame_time(&mut self) -> (u64, u64) {
+        let now = self.now();
+        let stopped = self.debug_pause.frame(&self.con, now);
+        if stopped > 0 {
+            self.last_frame += stopped;
+            if let Some(s) = &mut self.server {
+                s.time_ms += stopped;
+            }
+            if let Some(c) = &mut self.client {
+                c.skip_time(stopped);
+            }
+        }
+        let dt = now.saturating_sub(self.last_frame);
+        self.last_frame = now;
+        (now, dt)
+    }
+
+    /// Applies what scripts asked for, in order.
+    fn apply_requests(&mut self) -> io::Result<()> {
+        let reqs = std::mem::take(&mut *self.requests.borrow_mut());
         for r in reqs {
-            let now = clock.now_ms();
+            let now = self.now();
             match r {
-                Request::CreateServer(port) => {
-                    let security = crate::net_security::encryption(&con)
-                        .and_then(|e| Ok((e, crate::net_security::connect_token_key(&con)?)));
-                    let (encryption, connect_token_key) = match security {
-                        Ok(s) => s,
-                        Err(e) => {
-                            con.error(&format!("createServer: {e}"));
-                            continue;
-                        }
-                    };
-                    let mut iface = NetInterface::new(
-                        InterfaceConfig {
-                            accept_connections: true,
-                            max_connections: 2048,
-                            // Bots and tests run many clients from one host; a public
-                            // server lowers it in its prefs.
-                            max_connections_per_ip: pref_u32(
-                                &con,
-                                "Pref::Server::MaxConnectionsPerIP",
-                                256,
-                                1,
-                                2048,
-                            ) as usize,
-                            max_pending_per_ip: pref_u32(&con, "Pref::Server::MaxPendingPerIP", 32, 1, 2048)
-                                as usize,
-                            encryption,
-                            connect_token_key,
-                            ..Default::default()
-                        },
-                        reg.clone(),
-                        keys(0),
-                    );
-                    iface.set_ghost_classes(ghosts.clone());
-                    // UDP for remote players, and the short-circuit link for our own client.
-                    let udp = bind_port(cfg.seed, server_bind_ip(&mut con), port)?;
-                    let (listen_port, local_link) = ListenPort::new(udp);
-                    let local_peer = listen_port.local_peer();
-                    let driver = NetDriver::new(iface, journaled(Box::new(listen_port)));
-                    let addr = driver.transport.local_addr();
-                    (cfg.report)(&format!("LISTENING {}", addr.socket_addr()));
-                    // The port actually bound (`createServer(0)` picks a free one), for a
-                    // listen server's own `connect`; and `ClientGroup` before anyone joins.
-                    con.set_global("Server::Port", i64::from(addr.socket_addr().port()));
-                    if con.find_object_str("ClientGroup").is_none() {
-                        let _ = con.create_object("SimGroup", Some("ClientGroup"));
-                    }
-                    shared.borrow_mut().world = Some(SceneWorld::new(60.0));
-                    let mut s =
-                        Server::new(Rc::new(RefCell::new(driver)), now, MissionWorld::ground(&mission));
-                    debug_pause.watch(&s.driver);
-                    shared.borrow_mut().driver = Some(s.driver.clone());
-                    s.local_link = Some(local_link);
-                    s.local_peer = Some(local_peer);
-                    server = Some(s);
-                    directory.server_started(&con);
-                    con.call_function("onServerCreated", &[]);
-                }
-                Request::DestroyServer => {
-                    if let Some(mut s) = server.take() {
-                        directory.shutdown(&mut s.driver.borrow_mut().interface);
-                        let ids = s.driver.borrow().interface.connection_ids();
-                        for id in ids {
-                            s.driver.borrow_mut().interface.disconnect(id, "server shut down");
-                            gc::server_connection_dropped(&mut con, &remote, id, "server shut down");
-                        }
-                        let _ = s.driver.borrow_mut().pump(now, &NoObjects, &mut s.no_ghosts);
-                    }
-                    crate::placement::clear(&mut shared.borrow_mut());
-                    shared.borrow_mut().driver = None;
-                    shared.borrow_mut().world = None;
-                }
-                Request::Connect(addr, args) => {
-                    let mut opts = ConnectOptions {
-                        addr,
-                        args,
-                        seed: cfg.seed,
-                        link: cfg.link,
-                        rate: crate::rate_from_prefs(&con, false),
-                        keys: None,
-                    };
-                    // Our own server: join through memory (the short-circuit link), once.
-                    let local = server
-                        .as_mut()
-                        .filter(|s| s.is_own_address(&opts.addr))
-                        .and_then(|s| s.local_link.take());
-                    opts.keys = Some(keys(0x55));
-                    let port = match local {
-                        Some(link) => {
-                            opts.addr = link.server_addr.socket_addr().to_string();
-                            opts.rate = v12_netobject::RateConfig::LOCAL;
-                            Ok(Box::new(link.client) as Port)
-                        }
-                        None => ClientSession::bind_port(&opts),
-                    };
-                    let joined = port.and_then(|p| {
-                        ClientSession::connect_via(
-                            &mut con,
-                            remote.clone(),
-                            resources.clone(),
-                            &opts,
-                            now,
-                            journaled(p),
-                        )
-                    });
-                    match joined {
-                        Ok(c) => {
-                            debug_pause.watch(c.driver());
-                            client = Some(c);
-                        }
-                        Err(e) => con.warn(&format!("connect: {e}")),
-                    }
-                }
+                Request::CreateServer(port) => self.create_server(port, now)?,
+                Request::DestroyServer => self.destroy_server(now),
+                Request::Connect(addr, args) => self.connect(addr, args, now),
                 Request::Disconnect => {
-                    if let Some(mut c) = client.take() {
-                        c.disconnect(&mut con, now);
+                    if let Some(mut c) = self.client.take() {
+                        c.disconnect(&mut self.con, now);
                     }
                 }
                 Request::FreezeWorld => {
-                    if server.is_some() {
-                        let gone = freeze_world(&mut shared.borrow_mut());
+                    if self.server.is_some() {
+                        let gone = freeze_world(&mut self.shared.borrow_mut());
                         for p in gone {
-                            con.delete_object(p);
+                            self.con.delete_object(p);
                         }
                     }
                 }
                 Request::ServerGhostCheck => {
-                    shared.borrow_mut().ghost_check_by = Some(now + GHOST_CHECK_WAIT_MS);
+                    self.shared.borrow_mut().ghost_check_by = Some(now + GHOST_CHECK_WAIT_MS);
                 }
                 Request::ClientGhostCheck => {
-                    if let Some(c) = &client {
+                    if let Some(c) = &self.client {
                         let (hash, n) = c.ghost_hash();
-                        (cfg.report)(&format!("GHOSTHASH hash={hash:016x} ghosts={n}"));
+                        (self.cfg.report)(&format!("GHOSTHASH hash={hash:016x} ghosts={n}"));
                     }
                 }
-                Request::RecordDemo(file) => {
-                    let started = match (&mut client, con.resolve_path(&file)) {
-                        (_, None) => Err(format!("{file} is outside the mod folder")),
-                        (None, _) => Err("not connected".to_string()),
-                        (Some(c), Some(path)) => c.start_demo(&con).map(|()| path),
-                    };
-                    match started {
-                        Ok(path) => recording = Some(path),
-                        Err(e) => con.error(&format!("recordDemo: {e}")),
-                    }
-                }
-                Request::StopDemo => {
-                    let (Some(c), Some(path)) = (&mut client, recording.take()) else {
-                        con.warn("stopDemo: no demo is being recorded");
-                        continue;
-                    };
-                    let Some((file, hash)) = c.stop_demo() else { continue };
-                    let bytes = file.encode();
-                    let written = path
-                        .parent()
-                        .map_or(Ok(()), std::fs::create_dir_all)
-                        .and_then(|()| std::fs::write(&path, &bytes));
-                    match written {
-                        Ok(()) => {
-                            con.print(
-                                v12_console_vm::Level::Normal,
-                                &format!("demo: wrote {} ({} bytes)", path.display(), bytes.len()),
-                            );
-                            (cfg.report)(&format!("DEMOHASH {hash:016x}"));
-                        }
-                        Err(e) => con.error(&format!("stopDemo: {}: {e}", path.display())),
-                    }
-                }
-                Request::PlayDemo(path, from_command_line) => {
-                    let world = WorldGhosts::new(MissionWorld::new(
-                        resources.clone(),
-                        Rc::new(RefCell::new(v12_sim::container::ScriptContainer::default())),
-                    ));
-                    let opened = std::fs::read(&path).map_err(|e| e.to_string()).and_then(|data| {
-                        DemoPlayback::open(&mut con, &data, crate::registries(), world, now)
-                            .map_err(|e| e.to_string())
-                    });
-                    match opened {
-                        Ok(p) => {
-                            playback = Some(p);
-                            quit_after_demo = from_command_line;
-                        }
-                        Err(e) => {
-                            con.error(&format!("playDemo: {}: {e}", path.display()));
-                            if from_command_line {
-                                exit_code = 1;
-                                con.eval("quit();").ok();
-                            }
-                        }
-                    }
-                }
+                Request::RecordDemo(file) => self.record_demo(&file),
+                Request::StopDemo => self.stop_demo(),
+                Request::PlayDemo(path, from_command_line) => self.play_demo(&path, from_command_line, now),
             }
         }
-        if con.quit_requested() {
-            break;
-        }
+        Ok(())
+    }
 
-        let now = clock.now_ms();
-        // Time stopped at a script breakpoint is skipped, not caught up on.
-        let stopped = debug_pause.frame(&con, now);
-        if stopped > 0 {
-            last_frame += stopped;
-            if let Some(s) = &mut server {
-                s.time_ms += stopped;
+    /// `createServer(port)`: UDP for remote players and the short-circuit link for our own
+    /// client, with the encryption and connect tokens the prefs ask for.
+    fn create_server(&mut self, port: u16, now: u64) -> io::Result<()> {
+        let con = &mut self.con;
+        let security = crate::net_security::encryption(con)
+            .and_then(|e| Ok((e, crate::net_security::connect_token_key(con)?)));
+        let (encryption, connect_token_key) = match security {
+            Ok(s) => s,
+            Err(e) => {
+                con.error(&format!("createServer: {e}"));
+                return Ok(());
             }
-            if let Some(c) = &mut client {
-                c.skip_time(stopped);
+        };
+        let config = InterfaceConfig {
+            accept_connections: true,
+            max_connections: 2048,
+            // Bots and tests run many clients from one host; a public server lowers it in its
+            // prefs.
+            max_connections_per_ip: pref_u32(con, "Pref::Server::MaxConnectionsPerIP", 256, 1, 2048) as usize,
+            max_pending_per_ip: pref_u32(con, "Pref::Server::MaxPendingPerIP", 32, 1, 2048) as usize,
+            encryption,
+            connect_token_key,
+            ..Default::default()
+        };
+        let mut iface = NetInterface::new(config, self.reg.clone(), self.keys(0));
+        iface.set_ghost_classes(self.ghosts.clone());
+        let link = self.cfg.link.unwrap_or_default();
+        let ip = server_bind_ip(&mut self.con);
+        let udp = LinkConditioner::new(UdpTransport::bind(NetAddress::new(ip, port))?, link, self.cfg.seed);
+        let (listen_port, local_link) = ListenPort::new(udp);
+        let local_peer = listen_port.local_peer();
+        let driver = NetDriver::new(iface, self.journaled(Box::new(listen_port)));
+        let addr = driver.transport.local_addr();
+        (self.cfg.report)(&format!("LISTENING {}", addr.socket_addr()));
+        // The port actually bound (`createServer(0)` picks a free one), for a listen server's
+        // own `connect`; and `ClientGroup` before anyone joins.
+        let con = &mut self.con;
+        con.set_global("Server::Port", i64::from(addr.socket_addr().port()));
+        if con.find_object_str("ClientGroup").is_none() {
+            let _ = con.create_object("SimGroup", Some("ClientGroup"));
+        }
+        self.shared.borrow_mut().world = Some(SceneWorld::new(60.0));
+        let mut s = Server::new(Rc::new(RefCell::new(driver)), now, MissionWorld::ground(&self.mission));
+        self.debug_pause.watch(&s.driver);
+        self.shared.borrow_mut().driver = Some(s.driver.clone());
+        s.local_link = Some(local_link);
+        s.local_peer = Some(local_peer);
+        self.server = Some(s);
+        self.directory.server_started(&self.con);
+        self.con.call_function("onServerCreated", &[]);
+        Ok(())
+    }
+
+    /// `destroyServer()`: every client told, the master told, the world emptied.
+    fn destroy_server(&mut self, now: u64) {
+        if let Some(mut s) = self.server.take() {
+            self.directory.shutdown(&mut s.driver.borrow_mut().interface);
+            let ids = s.driver.borrow().interface.connection_ids();
+            for id in ids {
+                s.driver.borrow_mut().interface.disconnect(id, "server shut down");
+                gc::server_connection_dropped(&mut self.con, &self.remote, id, "server shut down");
+            }
+            let _ = s.driver.borrow_mut().pump(now, &NoObjects, &mut s.no_ghosts);
+        }
+        let mut sh = self.shared.borrow_mut();
+        crate::placement::clear(&mut sh);
+        sh.driver = None;
+        sh.world = None;
+    }
+
+    /// `connect(addr, args...)`: our own server through memory (the short-circuit link, once),
+    /// any other over UDP.
+    fn connect(&mut self, addr: String, args: Vec<String>, now: u64) {
+        let mut opts = ConnectOptions {
+            addr,
+            args,
+            seed: self.cfg.seed,
+            link: self.cfg.link,
+            rate: crate::rate_from_prefs(&self.con, false),
+            keys: Some(self.keys(0x55)),
+        };
+        let local =
+            self.server.as_mut().filter(|s| s.is_own_address(&opts.addr)).and_then(|s| s.local_link.take());
+        let port = match local {
+            Some(link) => {
+                opts.addr = link.server_addr.socket_addr().to_string();
+                opts.rate = v12_netobject::RateConfig::LOCAL;
+                Ok(Box::new(link.client) as Port)
+            }
+            None => ClientSession::bind_port(&opts),
+        };
+        let joined = port.and_then(|p| {
+            let p = self.journaled(p);
+            ClientSession::connect_via(
+                &mut self.con,
+                self.remote.clone(),
+                self.resources.clone(),
+                &opts,
+                now,
+                p,
+            )
+        });
+        match joined {
+            Ok(c) => {
+                self.debug_pause.watch(c.driver());
+                self.client = Some(c);
+            }
+            Err(e) => self.con.warn(&format!("connect: {e}")),
+        }
+    }
+
+    /// `recordDemo(file)`: the client starts recording what it receives.
+    fn record_demo(&mut self, file: &str) {
+        let started = match (&mut self.client, self.con.resolve_path(file)) {
+            (_, None) => Err(format!("{file} is outside the mod folder")),
+            (None, _) => Err("not connected".to_string()),
+            (Some(c), Some(path)) => c.start_demo(&self.con).map(|()| path),
+        };
+        match started {
+            Ok(path) => self.recording = Some(path),
+            Err(e) => self.con.error(&format!("recordDemo: {e}")),
+        }
+    }
+
+    /// `stopDemo()`: the recording is written, and its ghosts' hash reported.
+    fn stop_demo(&mut self) {
+        let (Some(c), Some(path)) = (&mut self.client, self.recording.take()) else {
+            self.con.warn("stopDemo: no demo is being recorded");
+            return;
+        };
+        let Some((file, hash)) = c.stop_demo() else { return };
+        let bytes = file.encode();
+        let written = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&path, &bytes));
+        match written {
+            Ok(()) => {
+                self.con.print(
+                    v12_console_vm::Level::Normal,
+                    &format!("demo: wrote {} ({} bytes)", path.display(), bytes.len()),
+                );
+                (self.cfg.report)(&format!("DEMOHASH {hash:016x}"));
+            }
+            Err(e) => self.con.error(&format!("stopDemo: {}: {e}", path.display())),
+        }
+    }
+
+    /// `playDemo(file)`, or `--play-demo FILE` (which quits at its end, or at once with exit
+    /// code 1 when the file cannot be played).
+    fn play_demo(&mut self, path: &std::path::Path, from_command_line: bool, now: u64) {
+        let world = WorldGhosts::new(MissionWorld::new(
+            self.resources.clone(),
+            Rc::new(RefCell::new(v12_sim::container::ScriptContainer::default())),
+        ));
+        let opened = std::fs::read(path).map_err(|e| e.to_string()).and_then(|data| {
+            DemoPlayback::open(&mut self.con, &data, crate::registries(), world, now)
+                .map_err(|e| e.to_string())
+        });
+        match opened {
+            Ok(p) => {
+                self.playback = Some(p);
+                self.quit_after_demo = from_command_line;
+            }
+            Err(e) => {
+                self.con.error(&format!("playDemo: {}: {e}", path.display()));
+                if from_command_line {
+                    self.exit_code = 1;
+                    self.con.eval("quit();").ok();
+                }
             }
         }
-        let dt = now.saturating_sub(last_frame);
-        last_frame = now;
+    }
 
-        // 1. Server process: whole ticks only.
-        if let Some(s) = &mut server {
-            while s.time_ms + u64::from(TICK_MS) <= now {
-                s.time_ms += u64::from(TICK_MS);
-                let t0 = Instant::now();
-                let events = server_tick(s, &mut shared.borrow_mut());
-                // The tick's cost includes the script callbacks it makes.
-                run_game_events(&mut con, &shared, &events);
-                s.tick_us_total += t0.elapsed().as_micros();
-                s.ticks += 1;
+    /// Server process (phase 1): the whole ticks due, the ghost-state check once the ghosts
+    /// settle, and what scripts changed about control objects.
+    fn server_process(&mut self, now: u64) {
+        let Some(s) = &mut self.server else { return };
+        let (con, shared) = (&mut self.con, &self.shared);
+        while s.time_ms + u64::from(TICK_MS) <= now {
+            s.time_ms += u64::from(TICK_MS);
+            let t0 = Instant::now();
+            let events = server_tick(s, &mut shared.borrow_mut());
+            // The tick's cost includes the script callbacks it makes.
+            run_game_events(con, shared, &events);
+            s.tick_us_total += t0.elapsed().as_micros();
+            s.ticks += 1;
+        }
+        // The ghost-state check, once no ghost change is in flight to anyone. Settled means
+        // settled for longer than a round trip, so no update is still in flight (a lost one
+        // would be marked dirty again on its notify).
+        let due = shared.borrow().ghost_check_by;
+        if due.is_some() {
+            let settled = ghosts_settled(s, &shared.borrow());
+            let since = &mut shared.borrow_mut().ghost_settled_since;
+            *since = if settled { Some(since.unwrap_or(now)) } else { None };
+        }
+        let quiet = shared.borrow().ghost_settled_since.is_some_and(|t| now >= t + GHOST_QUIET_MS);
+        if let Some(by) = due
+            && (now >= by || quiet)
+        {
+            let mut sh = shared.borrow_mut();
+            sh.ghost_check_by = None;
+            sh.ghost_settled_since = None;
+            drop(sh);
+            for line in server_ghost_check(con, &self.remote, s, &shared.borrow()) {
+                (self.cfg.report)(&line);
             }
-            // The ghost-state check, once no ghost change is in flight to anyone.
-            // Settled means settled for longer than a round trip, so no update is still in
-            // flight (a lost one would be marked dirty again on its notify).
-            let due = shared.borrow().ghost_check_by;
-            if due.is_some() {
-                let settled = ghosts_settled(s, &shared.borrow());
-                let since = &mut shared.borrow_mut().ghost_settled_since;
-                *since = if settled { Some(since.unwrap_or(now)) } else { None };
-            }
-            let quiet = shared.borrow().ghost_settled_since.is_some_and(|t| now >= t + GHOST_QUIET_MS);
-            if let Some(by) = due
-                && (now >= by || quiet)
-            {
-                let mut sh = shared.borrow_mut();
-                sh.ghost_check_by = None;
-                sh.ghost_settled_since = None;
-                drop(sh);
-                for line in server_ghost_check(&con, &remote, s, &shared.borrow()) {
-                    (cfg.report)(&line);
+            con.call_function("onGhostCheck", &[]);
+        }
+        // `setControlObject` and removals: each connection drives what its client controls.
+        if std::mem::take(&mut shared.borrow_mut().control_dirty) {
+            crate::server::sync_control(s, &self.remote, &shared.borrow());
+        }
+        // Script-moved control objects: their clients get the full state.
+        let moved = std::mem::take(&mut shared.borrow_mut().moved);
+        for id in moved {
+            for g in s.clients.values_mut() {
+                if g.control_object() == Some(id) {
+                    g.force_state();
                 }
-                con.call_function("onGhostCheck", &[]);
             }
-            // `setControlObject` and removals: each connection drives what its client controls.
-            if std::mem::take(&mut shared.borrow_mut().control_dirty) {
-                crate::server::sync_control(s, &remote, &shared.borrow());
-            }
-            // Script-moved control objects: their clients get the full state.
-            let moved = std::mem::take(&mut shared.borrow_mut().moved);
-            for id in moved {
+        }
+    }
+
+    /// Server net (phase 2): commands and control objects out, the driver pumped (ghosts,
+    /// timeouts), what arrived handed to the scripts, info queries and master heartbeats.
+    fn server_net(&mut self, now: u64) -> io::Result<()> {
+        let Some(s) = &mut self.server else { return Ok(()) };
+        self.remote.flush_to_clients(&mut s.driver.borrow_mut().interface);
+        {
+            let sh = self.shared.borrow();
+            if let Some(w) = sh.world.as_ref() {
                 for g in s.clients.values_mut() {
-                    if g.control_object() == Some(id) {
-                        g.force_state();
-                    }
+                    let _ = g.post_control(now, &mut s.driver.borrow_mut().interface, w);
                 }
-            }
-            // 2. Server net.
-            remote.flush_to_clients(&mut s.driver.borrow_mut().interface);
-            {
-                let sh = shared.borrow();
-                if let Some(w) = sh.world.as_ref() {
-                    for g in s.clients.values_mut() {
-                        let _ = g.post_control(now, &mut s.driver.borrow_mut().interface, w);
-                    }
-                    if s.world_ghosts.len() != crate::mission::ghost_count(&mission) {
-                        s.world_ghosts = crate::mission::world_ghosts(&mission);
-                    }
-                    let world = mission.borrow();
-                    let objects =
-                        ServerObjects { scene: w, world: &s.world_ghosts, zones: Some(&world.scene) };
-                    s.driver.borrow_mut().pump(now, &objects, &mut s.no_ghosts)?;
+                if s.world_ghosts.len() != crate::mission::ghost_count(&self.mission) {
+                    s.world_ghosts = crate::mission::world_ghosts(&self.mission);
                 }
+                let world = self.mission.borrow();
+                let objects = ServerObjects { scene: w, world: &s.world_ghosts, zones: Some(&world.scene) };
+                s.driver.borrow_mut().pump(now, &objects, &mut s.no_ghosts)?;
             }
-            let mut evs = Vec::new();
-            while let Some(ev) = s.driver.borrow_mut().interface.poll_event() {
-                evs.push(ev);
-            }
-            for ev in evs {
-                server_net_event(&mut con, &remote, s, &shared, ev);
-            }
-            // Info queries on the game port, and heartbeats to the masters.
-            directory.pump(&con, &mut s.driver.borrow_mut().interface, now, s.clients.len());
         }
-        browser.pump(&mut con);
-        // The remote console (telnetSetParameters): its lines run between the frame's steps.
-        telnet.pump(&mut con, now);
-        // TCPObject / HTTPObject connections: their callbacks run here.
-        tcp_objects.pump(&mut con);
+        let mut evs = Vec::new();
+        while let Some(ev) = s.driver.borrow_mut().interface.poll_event() {
+            evs.push(ev);
+        }
+        for ev in evs {
+            server_net_event(&mut self.con, &self.remote, s, &self.shared, ev);
+        }
+        // Info queries on the game port, and heartbeats to the masters.
+        self.directory.pump(&self.con, &mut s.driver.borrow_mut().interface, now, s.clients.len());
+        Ok(())
+    }
 
-        // 3. Sim::advanceTime: scheduled script events.
-        con.advance_time(dt);
-        crate::audio::advance(&mut con, dt);
+    /// The host's services: the server browser's queries, the remote console
+    /// (`telnetSetParameters`; its lines run between the frame's steps) and TCPObject /
+    /// HTTPObject connections (their callbacks run here).
+    fn services(&mut self, now: u64) {
+        self.browser.pump(&mut self.con);
+        self.telnet.pump(&mut self.con, now);
+        self.tcp_objects.pump(&mut self.con);
+    }
 
-        // 4. Client process and 5. client net.
-        if let Some(c) = &mut client {
-            let bot = con.get_global("Game::bot").truthy() && !con.get_global("Game::frozen").truthy();
-            c.advance(&mut con, now, |c| if bot { the_bot.next_move(c) } else { bot::idle() })?;
-            if c.ended() {
-                client = None;
-            }
+    /// Client process and client net (phases 4 and 5): the bot's or the idle move, the
+    /// session pumped.
+    fn client_process(&mut self, now: u64) -> io::Result<()> {
+        let Some(c) = &mut self.client else { return Ok(()) };
+        let con = &mut self.con;
+        let bot = con.get_global("Game::bot").truthy() && !con.get_global("Game::frozen").truthy();
+        let the_bot = &mut self.bot;
+        c.advance(con, now, |c| if bot { the_bot.next_move(c) } else { bot::idle() })?;
+        if c.ended() {
+            self.client = None;
         }
-        // A demo playing: its packets at their recorded pace, its commands to the scripts.
-        if let Some(p) = &mut playback {
-            let finished = match p.advance(&mut con, &remote, now) {
-                Ok(done) => done,
-                Err(e) => {
-                    con.error(&format!("playDemo: {e}"));
-                    exit_code = 1;
-                    true
-                }
-            };
-            if finished {
-                (cfg.report)(&format!("DEMOHASH {:016x}", p.ghost_hash()));
-                con.print(v12_console_vm::Level::Normal, &format!("demo: played {} packets", p.packets()));
-                playback = None;
-                con.call_callback("onDemoPlayDone", &[]);
-                if quit_after_demo {
-                    break;
-                }
-            }
-        }
-        // 6. Render: nothing here (headless). 7. Timeouts ran inside each driver's pump.
+        Ok(())
+    }
 
-        if now.saturating_sub(last_status) >= 1000 {
-            let secs = (now - last_status) as f64 / 1000.0;
-            last_status = now;
-            if let Some(s) = &server {
-                let n = s.clients.len().max(1) as f64;
-                let st = s.driver.borrow().stats();
-                let kbps = (st.bytes_out - bytes_at_status.0) as f64 * 8.0 / 1000.0 / secs / n;
-                bytes_at_status.0 = st.bytes_out;
-                let tick_us = if s.ticks > 0 { s.tick_us_total as f64 / s.ticks as f64 } else { 0.0 };
-                // Ghost updates that wanted a packet and did not fit (all connections, so far).
-                let (mut skips, mut updates) = (0u64, 0u64);
-                let driver = s.driver.borrow();
-                for id in driver.interface.connection_ids() {
-                    if let Some(g) = driver.interface.ghost_manager(id) {
-                        skips += g.stats().skips;
-                        updates += g.stats().updates_sent;
-                    }
+    /// A demo playing: its packets at their recorded pace, its commands to the scripts. True
+    /// when the program should stop (`--play-demo` at the demo's end).
+    fn demo_playback(&mut self, now: u64) -> bool {
+        let Some(p) = &mut self.playback else { return false };
+        let finished = match p.advance(&mut self.con, &self.remote, now) {
+            Ok(done) => done,
+            Err(e) => {
+                self.con.error(&format!("playDemo: {e}"));
+                self.exit_code = 1;
+                true
+            }
+        };
+        if !finished {
+            return false;
+        }
+        (self.cfg.report)(&format!("DEMOHASH {:016x}", p.ghost_hash()));
+        self.con.print(v12_console_vm::Level::Normal, &format!("demo: played {} packets", p.packets()));
+        self.playback = None;
+        self.con.call_callback("onDemoPlayDone", &[]);
+        self.quit_after_demo
+    }
+
+    /// Once a second: the server's `STATUS` line and the client's `CLIENT` line.
+    fn report_status(&mut self, now: u64) {
+        if now.saturating_sub(self.last_status) < 1000 {
+            return;
+        }
+        let secs = (now - self.last_status) as f64 / 1000.0;
+        self.last_status = now;
+        if let Some(s) = &self.server {
+            let n = s.clients.len().max(1) as f64;
+            let st = s.driver.borrow().stats();
+            let kbps = (st.bytes_out - self.bytes_at_status.0) as f64 * 8.0 / 1000.0 / secs / n;
+            self.bytes_at_status.0 = st.bytes_out;
+            let tick_us = if s.ticks > 0 { s.tick_us_total as f64 / s.ticks as f64 } else { 0.0 };
+            // Ghost updates that wanted a packet and did not fit (all connections, so far).
+            let (mut skips, mut updates) = (0u64, 0u64);
+            let driver = s.driver.borrow();
+            for id in driver.interface.connection_ids() {
+                if let Some(g) = driver.interface.ghost_manager(id) {
+                    skips += g.stats().skips;
+                    updates += g.stats().updates_sent;
                 }
-                (cfg.report)(&format!(
-                    "STATUS players={} tick_us={tick_us:.0} kbps_per_client={kbps:.1} ghost_updates={updates} \
-                     ghost_skips={skips}",
-                    s.clients.len()
-                ));
             }
-            // Once the match is over the world stands still for the ghost check: the play
-            // figures (staleness, coverage, corrections) stop where the play stopped.
-            if let Some(c) = client.as_ref().filter(|_| !con.get_global("Game::frozen").truthy()) {
-                let r = c.report();
-                let kbps = r.bytes_in.saturating_sub(bytes_at_status.1) as f64 * 8.0 / 1000.0 / secs;
-                bytes_at_status.1 = r.bytes_in;
-                let mins = now.saturating_sub(r.started_ms) as f64 / 60_000.0;
-                let cpm = if mins > 0.0 { r.corrections as f64 / mins } else { 0.0 };
-                (cfg.report)(&format!(
-                    "CLIENT rtt_ms={:.0} kbps_in={kbps:.1} corrections_per_min={cpm:.1} staleness_ms={} ghosts={} \
-                     nearby_updated_pct={:.1}",
-                    r.rtt_ms,
-                    r.staleness_ms,
-                    r.ghosts,
-                    r.coverage * 100.0
-                ));
+            (self.cfg.report)(&format!(
+                "STATUS players={} tick_us={tick_us:.0} kbps_per_client={kbps:.1} ghost_updates={updates} \
+                 ghost_skips={skips}",
+                s.clients.len()
+            ));
+        }
+        // Once the match is over the world stands still for the ghost check: the play figures
+        // (staleness, coverage, corrections) stop where the play stopped.
+        if let Some(c) = self.client.as_ref().filter(|_| !self.con.get_global("Game::frozen").truthy()) {
+            let r = c.report();
+            let kbps = r.bytes_in.saturating_sub(self.bytes_at_status.1) as f64 * 8.0 / 1000.0 / secs;
+            self.bytes_at_status.1 = r.bytes_in;
+            let mins = now.saturating_sub(r.started_ms) as f64 / 60_000.0;
+            let cpm = if mins > 0.0 { r.corrections as f64 / mins } else { 0.0 };
+            (self.cfg.report)(&format!(
+                "CLIENT rtt_ms={:.0} kbps_in={kbps:.1} corrections_per_min={cpm:.1} staleness_ms={} ghosts={} \
+                 nearby_updated_pct={:.1}",
+                r.rtt_ms,
+                r.staleness_ms,
+                r.ghosts,
+                r.coverage * 100.0
+            ));
+        }
+    }
+
+    /// The end: the master told, the result lines, the journal closed; the exit code.
+    fn finish(mut self) -> io::Result<i32> {
+        if self.server.is_some() {
+            let now = self.now();
+            if let Some(s) = &mut self.server {
+                self.directory.shutdown(&mut s.driver.borrow_mut().interface);
+                let _ = s.driver.borrow_mut().pump(now, &NoObjects, &mut s.no_ghosts);
             }
         }
-        if cfg.journal.as_ref().is_some_and(|j| j.stopped()) {
-            break;
+        self.audio.borrow_mut().finish();
+        let report = self.cfg.report;
+        report(&format!("SCOREBOARD {}", self.con.get_global("Scoreboard").as_text()));
+        if let Some(j) = &self.cfg.journal {
+            // A recording and its replay print the same hash of the simulation's state.
+            let hash = crate::server::state_hash(
+                &self.shared.borrow(),
+                &self.con.get_global("Scoreboard").as_text(),
+            );
+            report(&format!("STATEHASH {hash:016x}"));
+            if let Err(e) = j.finish() {
+                self.con.error(&e.to_string());
+                return Ok(1);
+            }
+            if let Some(e) = j.take_error() {
+                self.con.error(&e.to_string());
+                return Ok(1);
+            }
         }
-        if !playing {
-            std::thread::sleep(Duration::from_millis(2));
+        if let Some(c) = &self.client {
+            let r = c.report();
+            report(&format!("FINAL corrections={} staleness_ms={}", r.corrections, r.staleness_ms));
         }
+        Ok(self.exit_code)
     }
-    if let Some(s) = &mut server {
-        directory.shutdown(&mut s.driver.borrow_mut().interface);
-        let _ = s.driver.borrow_mut().pump(clock.now_ms(), &NoObjects, &mut s.no_ghosts);
-    }
-    audio.borrow_mut().finish();
-    (cfg.report)(&format!("SCOREBOARD {}", con.get_global("Scoreboard").as_text()));
-    if let Some(j) = &cfg.journal {
-        // A recording and its replay print the same hash of the simulation's state.
-        let hash = crate::server::state_hash(&shared.borrow(), &con.get_global("Scoreboard").as_text());
-        (cfg.report)(&format!("STATEHASH {hash:016x}"));
-        if let Err(e) = j.finish() {
-            con.error(&e.to_string());
-            return Ok(1);
-        }
-        if let Some(e) = j.take_error() {
-            con.error(&e.to_string());
-            return Ok(1);
-        }
-    }
-    if let Some(c) = &client {
-        let r = c.report();
-        (cfg.report)(&format!("FINAL corrections={} staleness_ms={}", r.corrections, r.staleness_ms));
-    }
-    Ok(exit_code)
 }
 
 /// The "average" link preset with optional overrides (`--latency`, `--loss`).
