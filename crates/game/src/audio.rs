@@ -513,6 +513,12 @@ fn register_functions(con: &mut Console, shared: &SharedAudio) {
             if int { Value::from(v as i64) } else { Value::from(f64::from(v)) }
         });
     }
+    register_position_functions(con, shared);
+}
+
+/// The `alx*` functions that place sources and the listener, set channel volumes and
+/// measure sounds.
+fn register_position_functions(con: &mut Console, shared: &SharedAudio) {
     let sh = shared.clone();
     con.register_function(
         "alxSource3f",
