@@ -194,6 +194,77 @@ impl<'a> FunctionCompiler<'a> {
         start
     }
 
+    /// [`Self::fuse`] for a conditional jump (`when`: jump if true) to `t`: the compare before
+    /// it, and what the compare read, fold into one jump.
+    fn fuse_branch(&mut self, when: bool, t: u32) -> Option<usize> {
+        let n = self.code.len();
+        let tail = |k: usize| n >= k && n - k >= self.barrier;
+        let small = |i: i64| i32::try_from(i).ok();
+        if !tail(1) {
+            return None;
+        }
+        // `switch$` and `$=` against a literal: compare in place, no copies.
+        if tail(3)
+            && let (Op::LoadLocal(a), Op::Const(k), cmp @ (Op::StrEq | Op::StrNe)) =
+                (self.code[n - 3], self.code[n - 2], self.code[n - 1])
+        {
+            let when = if cmp == Op::StrEq { when } else { !when };
+            return Some(self.replace_tail(3, Op::JumpStrLK(a, k, when, t)));
+        }
+        let c = cmp_of(self.code[n - 1])?;
+        // `for (...; %i < k; %i++)` at the bottom of the loop: step, test and jump in one.
+        if when
+            && tail(4)
+            && let (Op::IncLocal(s, d, false), Op::LoadLocal(a), Op::Int(k)) =
+                (self.code[n - 4], self.code[n - 3], self.code[n - 2])
+            && s == a
+            && let Some(k) = small(k)
+        {
+            let fused = match c {
+                Cmp::Lt
+                    if d == 1
+                        && let Ok(s) = u16::try_from(s) =>
+                {
+                    // It lands at `n - 4` and jumps back from the instruction after.
+                    let cost = (n - 3).saturating_sub(t as usize).clamp(1, 255) as u8;
+                    Op::IncJumpLtLI(s, cost, f64::from(k), t)
+                }
+                c => Op::IncJumpCmpLI(s, d, c, k, t),
+            };
+            return Some(self.replace_tail(4, fused));
+        }
+        if tail(3) {
+            let u16s = |a: u32, b: u32| Some((u16::try_from(a).ok()?, u16::try_from(b).ok()?));
+            match (self.code[n - 3], self.code[n - 2]) {
+                (Op::IntLL(io, a, b), Op::Int(k))
+                    if let (Some((a, b)), Ok(k)) = (u16s(a, b), i16::try_from(k)) =>
+                {
+                    return Some(self.replace_tail(3, Op::JumpIntLLI { io, a, b, c, when, k, t }));
+                }
+                (Op::ArithLL(ar, a, b), Op::LoadLocal(x))
+                    if let (Some((a, b)), Ok(x)) = (u16s(a, b), u16::try_from(x)) =>
+                {
+                    return Some(self.replace_tail(3, Op::JumpCmpAL { ar, a, b, x, c, when, t }));
+                }
+                (Op::LoadLocal(a), Op::Int(k)) if small(k).is_some() => {
+                    let k = small(k)?;
+                    return Some(self.replace_tail(3, Op::JumpCmpLI(c, when, a, k, t)));
+                }
+                (Op::LoadLocal(a), Op::LoadLocal(b)) => {
+                    return Some(self.replace_tail(3, Op::JumpCmpLL(c, when, a, b, t)));
+                }
+                _ => {}
+            }
+        }
+        if tail(2)
+            && let Op::Int(k) = self.code[n - 2]
+            && let Some(k) = small(k)
+        {
+            return Some(self.replace_tail(2, Op::JumpCmpSI(c, when, k, t)));
+        }
+        Some(self.replace_tail(1, Op::JumpCmp(c, when, t)))
+    }
+
     /// Peephole: folds `op` with the instructions just before it into a super-instruction.
     #[inline(never)]
     fn fuse(&mut self, op: Op) -> Option<usize> {
@@ -201,72 +272,7 @@ impl<'a> FunctionCompiler<'a> {
         let tail = |k: usize| n >= k && n - k >= self.barrier;
         let small = |i: i64| i32::try_from(i).ok();
         match op {
-            Op::JumpIfFalse(t) | Op::JumpIfTrue(t) => {
-                let when = matches!(op, Op::JumpIfTrue(_));
-                if !tail(1) {
-                    return None;
-                }
-                // `switch$` and `$=` against a literal: compare in place, no copies.
-                if tail(3)
-                    && let (Op::LoadLocal(a), Op::Const(k), cmp @ (Op::StrEq | Op::StrNe)) =
-                        (self.code[n - 3], self.code[n - 2], self.code[n - 1])
-                {
-                    let when = if cmp == Op::StrEq { when } else { !when };
-                    return Some(self.replace_tail(3, Op::JumpStrLK(a, k, when, t)));
-                }
-                let c = cmp_of(self.code[n - 1])?;
-                // `for (...; %i < k; %i++)` at the bottom of the loop: step, test and jump in one.
-                if when
-                    && tail(4)
-                    && let (Op::IncLocal(s, d, false), Op::LoadLocal(a), Op::Int(k)) =
-                        (self.code[n - 4], self.code[n - 3], self.code[n - 2])
-                    && s == a
-                    && let Some(k) = small(k)
-                {
-                    let fused = match c {
-                        Cmp::Lt
-                            if d == 1
-                                && let Ok(s) = u16::try_from(s) =>
-                        {
-                            // It lands at `n - 4` and jumps back from the instruction after.
-                            let cost = (n - 3).saturating_sub(t as usize).clamp(1, 255) as u8;
-                            Op::IncJumpLtLI(s, cost, f64::from(k), t)
-                        }
-                        c => Op::IncJumpCmpLI(s, d, c, k, t),
-                    };
-                    return Some(self.replace_tail(4, fused));
-                }
-                if tail(3) {
-                    let u16s = |a: u32, b: u32| Some((u16::try_from(a).ok()?, u16::try_from(b).ok()?));
-                    match (self.code[n - 3], self.code[n - 2]) {
-                        (Op::IntLL(io, a, b), Op::Int(k))
-                            if let (Some((a, b)), Ok(k)) = (u16s(a, b), i16::try_from(k)) =>
-                        {
-                            return Some(self.replace_tail(3, Op::JumpIntLLI { io, a, b, c, when, k, t }));
-                        }
-                        (Op::ArithLL(ar, a, b), Op::LoadLocal(x))
-                            if let (Some((a, b)), Ok(x)) = (u16s(a, b), u16::try_from(x)) =>
-                        {
-                            return Some(self.replace_tail(3, Op::JumpCmpAL { ar, a, b, x, c, when, t }));
-                        }
-                        (Op::LoadLocal(a), Op::Int(k)) if small(k).is_some() => {
-                            let k = small(k)?;
-                            return Some(self.replace_tail(3, Op::JumpCmpLI(c, when, a, k, t)));
-                        }
-                        (Op::LoadLocal(a), Op::LoadLocal(b)) => {
-                            return Some(self.replace_tail(3, Op::JumpCmpLL(c, when, a, b, t)));
-                        }
-                        _ => {}
-                    }
-                }
-                if tail(2)
-                    && let Op::Int(k) = self.code[n - 2]
-                    && let Some(k) = small(k)
-                {
-                    return Some(self.replace_tail(2, Op::JumpCmpSI(c, when, k, t)));
-                }
-                Some(self.replace_tail(1, Op::JumpCmp(c, when, t)))
-            }
+            Op::JumpIfFalse(t) | Op::JumpIfTrue(t) => self.fuse_branch(matches!(op, Op::JumpIfTrue(_)), t),
             Op::Mod | Op::BitAnd | Op::BitOr | Op::BitXor | Op::Shl | Op::Shr => {
                 let io = match op {
                     Op::Mod => IntOp::Mod,
@@ -614,81 +620,10 @@ impl<'a> FunctionCompiler<'a> {
                 let end = self.here();
                 self.close_loop(cont, end);
             }
-            Stmt::For(head, body, sp) => {
-                let [init, test, step] = &**head;
-                self.line = sp.line;
-                if let Some(i) = init {
-                    self.expr(i, false);
-                }
-                // The test is compiled twice (see `while`).
-                let jf = test.as_ref().map(|t| {
-                    self.expr(t, true);
-                    self.emit(Op::JumpIfFalse(0))
-                });
-                let top = self.here();
-                self.loops.push(Loop { breaks: Vec::new(), continues: Vec::new() });
-                self.stmt(body);
-                // The loop's test is a stop of its own on each pass, at the loop's line.
-                self.mark_statement(sp.line);
-                let cont = self.here();
-                self.line = sp.line;
-                if let Some(st) = step {
-                    self.expr(st, false);
-                }
-                match test {
-                    Some(t) => {
-                        self.expr(t, true);
-                        self.emit(Op::JumpIfTrue(top));
-                    }
-                    None => {
-                        self.emit(Op::Jump(top));
-                    }
-                }
-                let end = self.here();
-                if let Some(jf) = jf {
-                    self.patch(jf, end);
-                }
-                self.close_loop(cont, end);
-            }
+            Stmt::For(head, body, sp) => self.for_loop(head, body, sp.line),
             Stmt::Switch { subject, string, cases, default, span } => {
                 self.line = span.line;
-                let tmp = self.temp_slot();
-                self.expr(subject, true);
-                self.emit(Op::StoreLocal(tmp, false));
-                let mut jumps = Vec::new();
-                for c in cases {
-                    let mut arm = Vec::new();
-                    for v in &c.values {
-                        self.emit(Op::LoadLocal(tmp));
-                        self.expr(v, true);
-                        self.emit(if *string { Op::StrEq } else { Op::Eq });
-                        arm.push(self.emit(Op::JumpIfTrue(0)));
-                    }
-                    jumps.push(arm);
-                }
-                let to_default = self.emit(Op::Jump(0));
-                let mut ends = Vec::new();
-                for (c, arm) in cases.iter().zip(jumps) {
-                    let h = self.here();
-                    for j in arm {
-                        self.patch(j, h);
-                    }
-                    for s in &c.body {
-                        self.stmt(s);
-                    }
-                    ends.push(self.emit(Op::Jump(0)));
-                }
-                let h = self.here();
-                self.patch(to_default, h);
-                if let Some(d) = default {
-                    for s in d {
-                        self.stmt(s);
-                    }
-                }
-                let h = self.here();
-                for e in ends {
-                    self.patch(e, h);
-                }
+                self.switch(subject, *string, cases, default.as_deref());
             }
             Stmt::Break(sp) => {
                 self.line = sp.line;
@@ -742,6 +677,86 @@ impl<'a> FunctionCompiler<'a> {
                     self.function(f, Some(name));
                 }
             }
+        }
+    }
+
+    /// `for (init; test; step) body`: the test compiled twice (see `while`).
+    fn for_loop(&mut self, head: &[Option<Expr>; 3], body: &Stmt, line: u32) {
+        let [init, test, step] = head;
+        self.line = line;
+        if let Some(i) = init {
+            self.expr(i, false);
+        }
+        // The test is compiled twice (see `while`).
+        let jf = test.as_ref().map(|t| {
+            self.expr(t, true);
+            self.emit(Op::JumpIfFalse(0))
+        });
+        let top = self.here();
+        self.loops.push(Loop { breaks: Vec::new(), continues: Vec::new() });
+        self.stmt(body);
+        // The loop's test is a stop of its own on each pass, at the loop's line.
+        self.mark_statement(line);
+        let cont = self.here();
+        self.line = line;
+        if let Some(st) = step {
+            self.expr(st, false);
+        }
+        match test {
+            Some(t) => {
+                self.expr(t, true);
+                self.emit(Op::JumpIfTrue(top));
+            }
+            None => {
+                self.emit(Op::Jump(top));
+            }
+        }
+        let end = self.here();
+        if let Some(jf) = jf {
+            self.patch(jf, end);
+        }
+        self.close_loop(cont, end);
+    }
+
+    /// `switch` / `switch$`: the subject in a temporary, a compare and jump per case value,
+    /// then the bodies in order.
+    fn switch(&mut self, subject: &Expr, string: bool, cases: &[Case], default: Option<&[Stmt]>) {
+        let tmp = self.temp_slot();
+        self.expr(subject, true);
+        self.emit(Op::StoreLocal(tmp, false));
+        let mut jumps = Vec::new();
+        for c in cases {
+            let mut arm = Vec::new();
+            for v in &c.values {
+                self.emit(Op::LoadLocal(tmp));
+                self.expr(v, true);
+                self.emit(if string { Op::StrEq } else { Op::Eq });
+                arm.push(self.emit(Op::JumpIfTrue(0)));
+            }
+            jumps.push(arm);
+        }
+        let to_default = self.emit(Op::Jump(0));
+        let mut ends = Vec::new();
+        for (c, arm) in cases.iter().zip(jumps) {
+            let h = self.here();
+            for j in arm {
+                self.patch(j, h);
+            }
+            for s in &c.body {
+                self.stmt(s);
+            }
+            ends.push(self.emit(Op::Jump(0)));
+        }
+        let h = self.here();
+        self.patch(to_default, h);
+        if let Some(d) = default {
+            for s in d {
+                self.stmt(s);
+            }
+        }
+        let h = self.here();
+        for e in ends {
+            self.patch(e, h);
         }
     }
 

@@ -65,6 +65,7 @@ pub(crate) struct Ctx {
 /// pays for its body each round; `IncJumpLtLI` carries its distance), a call its body's
 /// length up to 64, as in the interpreter.
 #[inline(never)]
+#[allow(clippy::too_many_lines, reason = "the stack-only interpreter loop: one match, kept whole for speed")]
 pub(crate) fn run(
     vm: &mut VmState,
     func: &mut Rc<FuncDef>,

@@ -431,6 +431,7 @@ impl Console {
     /// groups into functions was measured 7-15 % slower on a tight numeric loop (every
     /// variant tried, even moving only the cold groups out; docs/PERFORMANCE.md, "The house
     /// changes"), so the loop stays whole and the groups are sections.
+    #[allow(clippy::too_many_lines, reason = "the interpreter loop: split, it measured 7-15 % slower")]
     pub(crate) fn run(&mut self, entry: usize) -> Value {
         let Some(top) = self.vm.frames.last() else { return Value::Empty };
         let mut func = top.func.clone();

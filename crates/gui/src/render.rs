@@ -99,40 +99,8 @@ pub fn render(rx: &mut RenderContext<'_>, d: &ControlData, list: &mut DrawList, 
                 list.draw_bitmap_stretch(&b, r);
             }
         }
-        Kind::Button => {
-            let t = text();
-            // Inactive and pressed buttons share the darker fill; the text colour and the
-            // one-pixel push tell them apart.
-            let fill = if !rx.ctl.active || d.depressed {
-                p.fill_color_na
-            } else if d.mouse_over {
-                p.fill_color_hl
-            } else {
-                p.fill_color
-            };
-            list.fill_rect(r, fill);
-            let bc = if d.mouse_over || rx.focused { p.border_color_hl } else { p.border_color };
-            list.draw_rect(r, bc);
-            let push = i32::from(d.depressed);
-            let c = text_color(rx, d.mouse_over);
-            let tr = RectI::new(r.x + push, r.y + push, r.w, r.h);
-            draw_text_just(rx, list, tr, &t, c, Justify::Center);
-        }
-        Kind::CheckBox | Kind::Radio => {
-            let t = text();
-            frame(rx, list, p.fill_color, p.border_color);
-            let by = r.y + (r.h - CHECK_BOX) / 2;
-            let b = RectI::new(r.x, by, CHECK_BOX, CHECK_BOX);
-            list.fill_rect(b, if d.mouse_over { p.fill_color_hl } else { p.fill_color });
-            list.draw_rect(b, if rx.focused { p.border_color_hl } else { p.border_color });
-            if d.state_on {
-                let inset = if d.kind == Kind::Radio { 4 } else { 3 };
-                let mark = RectI::new(b.x + inset, b.y + inset, CHECK_BOX - 2 * inset, CHECK_BOX - 2 * inset);
-                list.fill_rect(mark, text_color(rx, false));
-            }
-            let c = text_color(rx, d.mouse_over);
-            draw_text_in(rx, list, RectI::new(r.x + CHECK_BOX + 4, r.y, r.w - CHECK_BOX - 4, r.h), &t, c);
-        }
+        Kind::Button => render_button(rx, d, list),
+        Kind::CheckBox | Kind::Radio => render_check(rx, d, list),
         Kind::TextEdit => render_edit(rx, d, list, r, true),
         Kind::Progress => {
             list.fill_rect(r, p.fill_color);
@@ -169,80 +137,10 @@ pub fn render(rx: &mut RenderContext<'_>, d: &ControlData, list: &mut DrawList, 
                 p.border_color,
             );
         }
-        Kind::TextList => {
-            frame(rx, list, p.fill_color, p.border_color);
-            let rh = row_height(p);
-            for (i, (_, t)) in d.rows.iter().enumerate() {
-                let row = RectI::new(r.x, r.y + i as i32 * rh, r.w, rh);
-                if row.y >= rx.canvas_size.y.max(r.bottom()) {
-                    break;
-                }
-                let sel = d.selected == Some(i);
-                if sel {
-                    list.fill_rect(row, p.fill_color_hl);
-                }
-                let c = if sel { p.font_color_sel } else { text_color(rx, false) };
-                let t = t.clone();
-                draw_text_in(rx, list, RectI::new(row.x + 2, row.y, row.w - 2, row.h), &t, c);
-            }
-        }
-        Kind::Slider => {
-            let range = slider_range(rx.con, rx.ctl.id);
-            let ticks = rx.con.get_field(rx.ctl.id, "ticks").to_i32().clamp(0, 200);
-            let v = rx.con.get_field(rx.ctl.id, "value").to_f64() as f32;
-            let mid = r.y + r.h / 2;
-            let half = SLIDER_THUMB_W / 2;
-            list.draw_line(
-                Point2I::new(r.x + half, mid),
-                Point2I::new(r.right() - half - 1, mid),
-                p.border_color,
-            );
-            let track = (r.w - SLIDER_THUMB_W).max(0);
-            for t in 0..=ticks + 1 {
-                let x = r.x + half + track * t / (ticks + 1);
-                list.draw_line(Point2I::new(x, mid + 2), Point2I::new(x, mid + 4), p.border_color);
-            }
-            let tx = r.x + slider_thumb_x(v, r.w, range);
-            let thumb = RectI::new(tx, r.y, SLIDER_THUMB_W, r.h);
-            list.fill_rect(thumb, if d.mouse_down { p.fill_color_hl } else { p.fill_color });
-            list.draw_rect(thumb, if rx.focused { p.border_color_hl } else { p.border_color });
-        }
-        Kind::Popup => {
-            list.fill_rect(r, if d.mouse_over { p.fill_color_hl } else { p.fill_color });
-            list.draw_rect(r, p.border_color);
-            let t = text();
-            let c = text_color(rx, false);
-            draw_text_in(rx, list, RectI::new(r.x + 3, r.y, r.w - 16, r.h), &t, c);
-            // A small down arrow.
-            let ax = r.right() - 10;
-            let ay = r.y + r.h / 2 - 2;
-            for i in 0..4 {
-                list.draw_line(
-                    Point2I::new(ax - 3 + i, ay + i),
-                    Point2I::new(ax + 3 - i, ay + i),
-                    p.border_color,
-                );
-            }
-        }
-        Kind::Console => {
-            list.fill_rect(r, p.fill_color);
-            let lh = rx.fonts.height(p.font_size);
-            let entry = RectI::new(r.x, r.bottom() - lh - 4, r.w, lh + 4);
-            let rows = ((entry.y - r.y) / lh.max(1)).max(0) as usize;
-            let lines = rx.log.tail(rows, d.log_back);
-            let mut y = entry.y - lines.len() as i32 * lh;
-            for (lvl, t) in lines {
-                let c = match lvl {
-                    Level::Normal => p.font_color,
-                    Level::Warning => p.font_color_hl,
-                    Level::Error => ColorI::rgb(255, 80, 80),
-                };
-                list.draw_text(p.font_size, Point2I::new(r.x + 3, y), &t, c);
-                y += lh;
-            }
-            list.draw_line(Point2I::new(r.x, entry.y), Point2I::new(r.right() - 1, entry.y), p.border_color);
-            render_edit(rx, d, list, RectI::new(entry.x, entry.y + 1, entry.w, entry.h - 1), false);
-        }
+        Kind::TextList => render_text_list(rx, d, list),
+        Kind::Slider => render_slider(rx, d, list),
+        Kind::Popup => render_popup(rx, d, list),
+        Kind::Console => render_console(rx, d, list),
         Kind::Ts => match game.and_then(|g| g.camera_query().map(|c| (g, c))) {
             Some((g, cam)) => {
                 let mut scene = Scene::default();
@@ -252,6 +150,131 @@ pub fn render(rx: &mut RenderContext<'_>, d: &ControlData, list: &mut DrawList, 
             None => list.fill_rect(r, ColorI::BLACK),
         },
     }
+}
+
+/// A button: its fill says inactive, pressed, under the mouse or plain; its text is pushed a pixel
+/// while pressed.
+fn render_button(rx: &mut RenderContext<'_>, d: &ControlData, list: &mut DrawList) {
+    let p = rx.profile;
+    let r = rx.rect;
+    let t = rx.con.get_field(rx.ctl.id, "text").to_string();
+    // Inactive and pressed buttons share the darker fill; the text colour and the
+    // one-pixel push tell them apart.
+    let fill = if !rx.ctl.active || d.depressed {
+        p.fill_color_na
+    } else if d.mouse_over {
+        p.fill_color_hl
+    } else {
+        p.fill_color
+    };
+    list.fill_rect(r, fill);
+    let bc = if d.mouse_over || rx.focused { p.border_color_hl } else { p.border_color };
+    list.draw_rect(r, bc);
+    let push = i32::from(d.depressed);
+    let c = text_color(rx, d.mouse_over);
+    let tr = RectI::new(r.x + push, r.y + push, r.w, r.h);
+    draw_text_just(rx, list, tr, &t, c, Justify::Center);
+}
+
+/// A check box or radio button: the box, its mark when on, the label beside it.
+fn render_check(rx: &mut RenderContext<'_>, d: &ControlData, list: &mut DrawList) {
+    let p = rx.profile;
+    let r = rx.rect;
+    let t = rx.con.get_field(rx.ctl.id, "text").to_string();
+    frame(rx, list, p.fill_color, p.border_color);
+    let by = r.y + (r.h - CHECK_BOX) / 2;
+    let b = RectI::new(r.x, by, CHECK_BOX, CHECK_BOX);
+    list.fill_rect(b, if d.mouse_over { p.fill_color_hl } else { p.fill_color });
+    list.draw_rect(b, if rx.focused { p.border_color_hl } else { p.border_color });
+    if d.state_on {
+        let inset = if d.kind == Kind::Radio { 4 } else { 3 };
+        let mark = RectI::new(b.x + inset, b.y + inset, CHECK_BOX - 2 * inset, CHECK_BOX - 2 * inset);
+        list.fill_rect(mark, text_color(rx, false));
+    }
+    let c = text_color(rx, d.mouse_over);
+    draw_text_in(rx, list, RectI::new(r.x + CHECK_BOX + 4, r.y, r.w - CHECK_BOX - 4, r.h), &t, c);
+}
+
+/// A text list: its rows, the selected one highlighted.
+fn render_text_list(rx: &mut RenderContext<'_>, d: &ControlData, list: &mut DrawList) {
+    let p = rx.profile;
+    let r = rx.rect;
+    frame(rx, list, p.fill_color, p.border_color);
+    let rh = row_height(p);
+    for (i, (_, t)) in d.rows.iter().enumerate() {
+        let row = RectI::new(r.x, r.y + i as i32 * rh, r.w, rh);
+        if row.y >= rx.canvas_size.y.max(r.bottom()) {
+            break;
+        }
+        let sel = d.selected == Some(i);
+        if sel {
+            list.fill_rect(row, p.fill_color_hl);
+        }
+        let c = if sel { p.font_color_sel } else { text_color(rx, false) };
+        let t = t.clone();
+        draw_text_in(rx, list, RectI::new(row.x + 2, row.y, row.w - 2, row.h), &t, c);
+    }
+}
+
+/// A slider: the track, its ticks and the thumb.
+fn render_slider(rx: &mut RenderContext<'_>, d: &ControlData, list: &mut DrawList) {
+    let p = rx.profile;
+    let r = rx.rect;
+    let range = slider_range(rx.con, rx.ctl.id);
+    let ticks = rx.con.get_field(rx.ctl.id, "ticks").to_i32().clamp(0, 200);
+    let v = rx.con.get_field(rx.ctl.id, "value").to_f64() as f32;
+    let mid = r.y + r.h / 2;
+    let half = SLIDER_THUMB_W / 2;
+    list.draw_line(Point2I::new(r.x + half, mid), Point2I::new(r.right() - half - 1, mid), p.border_color);
+    let track = (r.w - SLIDER_THUMB_W).max(0);
+    for t in 0..=ticks + 1 {
+        let x = r.x + half + track * t / (ticks + 1);
+        list.draw_line(Point2I::new(x, mid + 2), Point2I::new(x, mid + 4), p.border_color);
+    }
+    let tx = r.x + slider_thumb_x(v, r.w, range);
+    let thumb = RectI::new(tx, r.y, SLIDER_THUMB_W, r.h);
+    list.fill_rect(thumb, if d.mouse_down { p.fill_color_hl } else { p.fill_color });
+    list.draw_rect(thumb, if rx.focused { p.border_color_hl } else { p.border_color });
+}
+
+/// A popup menu's closed face: the current text and a down arrow.
+fn render_popup(rx: &mut RenderContext<'_>, d: &ControlData, list: &mut DrawList) {
+    let p = rx.profile;
+    let r = rx.rect;
+    list.fill_rect(r, if d.mouse_over { p.fill_color_hl } else { p.fill_color });
+    list.draw_rect(r, p.border_color);
+    let t = rx.con.get_field(rx.ctl.id, "text").to_string();
+    let c = text_color(rx, false);
+    draw_text_in(rx, list, RectI::new(r.x + 3, r.y, r.w - 16, r.h), &t, c);
+    // A small down arrow.
+    let ax = r.right() - 10;
+    let ay = r.y + r.h / 2 - 2;
+    for i in 0..4 {
+        list.draw_line(Point2I::new(ax - 3 + i, ay + i), Point2I::new(ax + 3 - i, ay + i), p.border_color);
+    }
+}
+
+/// The console: the log's last lines over the entry field.
+fn render_console(rx: &mut RenderContext<'_>, d: &ControlData, list: &mut DrawList) {
+    let p = rx.profile;
+    let r = rx.rect;
+    list.fill_rect(r, p.fill_color);
+    let lh = rx.fonts.height(p.font_size);
+    let entry = RectI::new(r.x, r.bottom() - lh - 4, r.w, lh + 4);
+    let rows = ((entry.y - r.y) / lh.max(1)).max(0) as usize;
+    let lines = rx.log.tail(rows, d.log_back);
+    let mut y = entry.y - lines.len() as i32 * lh;
+    for (lvl, t) in lines {
+        let c = match lvl {
+            Level::Normal => p.font_color,
+            Level::Warning => p.font_color_hl,
+            Level::Error => ColorI::rgb(255, 80, 80),
+        };
+        list.draw_text(p.font_size, Point2I::new(r.x + 3, y), &t, c);
+        y += lh;
+    }
+    list.draw_line(Point2I::new(r.x, entry.y), Point2I::new(r.right() - 1, entry.y), p.border_color);
+    render_edit(rx, d, list, RectI::new(entry.x, entry.y + 1, entry.w, entry.h - 1), false);
 }
 
 /// The entry field: text scrolled to keep the cursor visible, selection, blinking cursor.

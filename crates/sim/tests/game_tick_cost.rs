@@ -209,37 +209,7 @@ fn measure_on<T: Transport>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> Figures
             ticks += 1;
         }
         for (i, c) in clients.iter_mut().enumerate() {
-            let turn = if (tick + i as u64) % 40 < 20 { 0.05 } else { -0.05 };
-            c.gcon.process_tick(Move::from_input(0.0, 1.0, 0.0, turn, 0.0, 0.0, [false; 6]), &motion);
-            if c.connected {
-                c.gcon.post_moves(&mut c.driver.interface, c.server).unwrap();
-            }
-            c.driver.pump(now, &v12_netobject::ghost::NoObjects, &mut c.scene).unwrap();
-            while let Some(ev) = c.driver.interface.poll_event() {
-                match ev {
-                    InterfaceEvent::Connected { .. } => c.connected = true,
-                    InterfaceEvent::EventReceived { event, .. } => {
-                        c.gcon.handle_event(&*event, &motion);
-                    }
-                    _ => {}
-                }
-            }
-            if i % (n / OBSERVED).max(1) == 0 {
-                let data =
-                    c.driver.interface.connection(c.server).map_or(0, |k| k.protocol().stats().data_received);
-                let fresh = data - c.data_seen;
-                c.data_seen = data;
-                let own = c
-                    .gcon
-                    .control_ghost()
-                    .and_then(|g| c.driver.interface.ghost_receiver(c.server)?.object_of(g));
-                if let Some(me) = c.gcon.predicted().map(|s| s.pos) {
-                    let packets = if measuring { fresh } else { 0 };
-                    c.coverage.observe(&c.scene, me, NEAREST, packets, |id: ObjectId, g: &SceneObject| {
-                        Some(id) != own && g.datablock == PLAYER_BLOCK
-                    });
-                }
-            }
+            client_tick(c, i, n, tick, measuring, &motion);
         }
     }
     assert_eq!(conns.len(), n, "every client connected");
@@ -269,6 +239,46 @@ fn measure_on<T: Transport>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> Figures
         packets_per_client,
         visible_players: visible,
         coverage: if packets == 0 { 0.0 } else { updated as f64 / packets as f64 },
+    }
+}
+
+/// One bot's tick: its move, its network, and (for the observed ones) what it saw update.
+fn client_tick<T: Transport>(
+    c: &mut Bot<T>,
+    i: usize,
+    n: usize,
+    tick: u64,
+    measuring: bool,
+    motion: &Motion,
+) {
+    let now = tick * 32;
+    let turn = if (tick + i as u64) % 40 < 20 { 0.05 } else { -0.05 };
+    c.gcon.process_tick(Move::from_input(0.0, 1.0, 0.0, turn, 0.0, 0.0, [false; 6]), motion);
+    if c.connected {
+        c.gcon.post_moves(&mut c.driver.interface, c.server).unwrap();
+    }
+    c.driver.pump(now, &v12_netobject::ghost::NoObjects, &mut c.scene).unwrap();
+    while let Some(ev) = c.driver.interface.poll_event() {
+        match ev {
+            InterfaceEvent::Connected { .. } => c.connected = true,
+            InterfaceEvent::EventReceived { event, .. } => {
+                c.gcon.handle_event(&*event, motion);
+            }
+            _ => {}
+        }
+    }
+    if i.is_multiple_of((n / OBSERVED).max(1)) {
+        let data = c.driver.interface.connection(c.server).map_or(0, |k| k.protocol().stats().data_received);
+        let fresh = data - c.data_seen;
+        c.data_seen = data;
+        let own =
+            c.gcon.control_ghost().and_then(|g| c.driver.interface.ghost_receiver(c.server)?.object_of(g));
+        if let Some(me) = c.gcon.predicted().map(|s| s.pos) {
+            let packets = if measuring { fresh } else { 0 };
+            c.coverage.observe(&c.scene, me, NEAREST, packets, |id: ObjectId, g: &SceneObject| {
+                Some(id) != own && g.datablock == PLAYER_BLOCK
+            });
+        }
     }
 }
 

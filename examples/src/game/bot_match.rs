@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, BufReader, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -241,7 +241,7 @@ fn v12_path(cfg: &MatchConfig) -> io::Result<PathBuf> {
 }
 
 fn spawn(
-    path: &PathBuf,
+    path: &Path,
     cfg: &MatchConfig,
     args: &[String],
     who: usize,
@@ -295,13 +295,16 @@ fn field(line: &str, key: &str) -> Option<f64> {
     line.split_whitespace().find_map(|w| w.strip_prefix(key).and_then(|v| v.strip_prefix('='))?.parse().ok())
 }
 
-/// Runs the match and returns the report (process failures are errors; a scoreboard
-/// mismatch is in [`MatchReport::ok`]).
-pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
-    let path = v12_path(cfg)?;
-    let (tx, rx) = mpsc::channel::<(usize, String)>();
-    let seconds = cfg.seconds.max(1);
-    let mut children: Vec<Child> = Vec::new();
+/// The dedicated server (child 0), then the bots and the hostile clients; returns the
+/// server's address. Every child's stdout lines arrive on `tx`, tagged with its index.
+fn start_processes(
+    path: &Path,
+    cfg: &MatchConfig,
+    seconds: u64,
+    children: &mut Vec<Child>,
+    tx: &mpsc::Sender<(usize, String)>,
+    rx: &mpsc::Receiver<(usize, String)>,
+) -> io::Result<String> {
     let security: Vec<String> =
         cfg.encryption.iter().flat_map(|e| ["-encryption".to_string(), e.clone()]).collect();
     let server_args: Vec<String> = ["--dedicated", "--", "-port", "0", "-seconds"]
@@ -310,8 +313,7 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
         .chain([seconds.to_string()])
         .chain(security.iter().cloned())
         .collect();
-    children.push(spawn(&path, cfg, &server_args, 0, &tx)?);
-    let start = Instant::now();
+    children.push(spawn(path, cfg, &server_args, 0, tx)?);
     let addr = loop {
         match rx.recv_timeout(Duration::from_secs(10)) {
             Ok((0, line)) => {
@@ -320,12 +322,7 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
                 }
             }
             Ok(_) => {}
-            Err(_) => {
-                for c in &mut children {
-                    let _ = c.kill();
-                }
-                return Err(io::Error::other("server did not start"));
-            }
+            Err(_) => return Err(io::Error::other("server did not start")),
         }
     };
     for i in 0..cfg.clients {
@@ -342,7 +339,7 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
         .into_iter()
         .chain(security.iter().cloned())
         .collect();
-        children.push(spawn(&path, cfg, &args, i + 1, &tx)?);
+        children.push(spawn(path, cfg, &args, i + 1, tx)?);
     }
     for (k, script) in cfg.hostile.iter().enumerate() {
         let args: Vec<String> = vec![
@@ -360,8 +357,132 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
         .into_iter()
         .chain(security.iter().cloned())
         .collect();
-        children.push(spawn(&path, cfg, &args, cfg.clients + 1 + k, &tx)?);
+        children.push(spawn(path, cfg, &args, cfg.clients + 1 + k, tx)?);
     }
+    Ok(addr)
+}
+
+/// What the processes' lines say, gathered as they come.
+struct Tally {
+    boards: Vec<Option<String>>,
+    rtt: Vec<f64>,
+    cpm: Vec<f64>,
+    stale: Vec<u32>,
+    nearby: Vec<Option<f64>>,
+    kbps_sum: f64,
+    kbps_n: u32,
+}
+
+impl Tally {
+    fn new(clients: usize) -> Self {
+        Tally {
+            boards: vec![None; clients],
+            rtt: vec![0.0; clients],
+            cpm: vec![0.0; clients],
+            stale: vec![0; clients],
+            nearby: vec![None; clients],
+            kbps_sum: 0.0,
+            kbps_n: 0,
+        }
+    }
+
+    fn kbps(&self) -> f64 {
+        if self.kbps_n > 0 { self.kbps_sum / f64::from(self.kbps_n) } else { 0.0 }
+    }
+
+    /// One line of process `who` (0 the server, then the bots, then the hostile clients).
+    fn line(&mut self, cfg: &MatchConfig, report: &mut MatchReport, who: usize, line: String) {
+        if who > cfg.clients {
+            if line.starts_with("client: connection")
+                && !line.contains("accepted")
+                && let Some((_, ends, first)) = report.hostile_endings.get_mut(who - cfg.clients - 1)
+            {
+                *ends += 1;
+                first.get_or_insert(line.trim_start_matches("client: ").to_string());
+            }
+            return;
+        }
+        if let Some(b) = line.strip_prefix("SCOREBOARD ") {
+            if who == 0 {
+                report.server_scoreboard = b.trim().to_string();
+            } else {
+                self.boards[who - 1] = Some(b.trim().to_string());
+            }
+        } else if line.starts_with("STATUS ") && who == 0 {
+            report.max_players = report.max_players.max(field(&line, "players").unwrap_or(0.0) as usize);
+            report.server_tick_us = field(&line, "tick_us").unwrap_or(0.0);
+            report.server_tick_us_max = report.server_tick_us_max.max(report.server_tick_us);
+            let k = field(&line, "kbps_per_client").unwrap_or(0.0);
+            if field(&line, "players").unwrap_or(0.0) as usize >= cfg.clients {
+                self.kbps_sum += k;
+                self.kbps_n += 1;
+            }
+            report.status_lines.push(line);
+        } else if line.starts_with("GHOSTHASH ") {
+            let hash = text_field(&line, "hash").unwrap_or("").to_string()
+                + "/"
+                + text_field(&line, "ghosts").unwrap_or("");
+            if who == 0 {
+                let name = text_field(&line, "name").unwrap_or("").to_string();
+                report.server_ghost_hashes.insert(name, hash);
+            } else {
+                report.client_ghost_hashes[who - 1] = Some(hash);
+            }
+        } else if line.starts_with("CLIENT ") && who > 0 {
+            self.rtt[who - 1] = field(&line, "rtt_ms").unwrap_or(0.0);
+            self.cpm[who - 1] = field(&line, "corrections_per_min").unwrap_or(0.0);
+            let st = field(&line, "staleness_ms").unwrap_or(0.0) as u32;
+            self.stale[who - 1] = self.stale[who - 1].max(st);
+            self.nearby[who - 1] = field(&line, "nearby_updated_pct").or(self.nearby[who - 1]);
+        }
+    }
+
+    /// The live status line.
+    fn status(&self, report: &MatchReport, start: Instant, clients: usize) -> String {
+        let n = clients.max(1) as f64;
+        format!(
+            "[{:>3} s] players {:>3}  tick {:>5.0} µs  {:>5.1} kbit/s/client  RTT {:>4.0} ms  {:>5.1} corr/min",
+            start.elapsed().as_secs(),
+            report.max_players,
+            report.server_tick_us,
+            self.kbps(),
+            self.rtt.iter().sum::<f64>() / n,
+            self.cpm.iter().sum::<f64>() / n,
+        )
+    }
+
+    /// The match's figures into the report.
+    fn finish(self, report: &mut MatchReport, clients: usize) {
+        let n = clients.max(1) as f64;
+        report.kbps_per_client = self.kbps();
+        report.client_scoreboards = self.boards.into_iter().flatten().collect();
+        report.rtt_ms = self.rtt.iter().sum::<f64>() / n;
+        report.corrections_per_min = self.cpm.iter().sum::<f64>() / n;
+        report.worst_staleness_ms = self.stale.into_iter().max().unwrap_or(0);
+        let nearby: Vec<f64> = self.nearby.into_iter().flatten().collect();
+        report.nearby_updated_pct = nearby.iter().copied().fold(100.0, f64::min);
+        report.nearby_updated_mean_pct =
+            if nearby.is_empty() { 100.0 } else { nearby.iter().sum::<f64>() / nearby.len() as f64 };
+    }
+}
+
+/// Runs the match and returns the report (process failures are errors; a scoreboard
+/// mismatch is in [`MatchReport::ok`]).
+pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
+    let path = v12_path(cfg)?;
+    let (tx, rx) = mpsc::channel::<(usize, String)>();
+    let seconds = cfg.seconds.max(1);
+    let mut children: Vec<Child> = Vec::new();
+    let start = Instant::now();
+    let addr = match start_processes(&path, cfg, seconds, &mut children, &tx, &rx) {
+        Ok(a) => a,
+        Err(e) => {
+            for c in &mut children {
+                let _ = c.kill();
+            }
+            return Err(e);
+        }
+    };
     let server_pid = children[0].id();
     let mut last_sample = Instant::now();
     let mut window = None;
@@ -382,64 +503,13 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
         hostile_endings: cfg.hostile.iter().map(|h| (h.clone(), 0, None)).collect(),
         ..MatchReport::default()
     };
-    let mut boards: Vec<Option<String>> = vec![None; cfg.clients];
-    let mut rtt = vec![0f64; cfg.clients];
-    let mut cpm = vec![0f64; cfg.clients];
-    let mut stale = vec![0u32; cfg.clients];
-    let mut nearby = vec![None::<f64>; cfg.clients];
-    let mut kbps_sum = 0.0;
-    let mut kbps_n = 0u32;
+    let mut tally = Tally::new(cfg.clients);
     let deadline = start + Duration::from_secs(seconds + 30);
     let mut last_live = Instant::now();
     let on_terminal = std::io::IsTerminal::is_terminal(&io::stderr());
     loop {
-        let msg = rx.recv_timeout(Duration::from_millis(200));
-        match msg {
-            Ok((who, line)) if who > cfg.clients => {
-                if line.starts_with("client: connection")
-                    && !line.contains("accepted")
-                    && let Some((_, ends, first)) = report.hostile_endings.get_mut(who - cfg.clients - 1)
-                {
-                    *ends += 1;
-                    first.get_or_insert(line.trim_start_matches("client: ").to_string());
-                }
-            }
-            Ok((who, line)) => {
-                if let Some(b) = line.strip_prefix("SCOREBOARD ") {
-                    if who == 0 {
-                        report.server_scoreboard = b.trim().to_string();
-                    } else {
-                        boards[who - 1] = Some(b.trim().to_string());
-                    }
-                } else if line.starts_with("STATUS ") && who == 0 {
-                    report.max_players =
-                        report.max_players.max(field(&line, "players").unwrap_or(0.0) as usize);
-                    report.server_tick_us = field(&line, "tick_us").unwrap_or(0.0);
-                    report.server_tick_us_max = report.server_tick_us_max.max(report.server_tick_us);
-                    let k = field(&line, "kbps_per_client").unwrap_or(0.0);
-                    if field(&line, "players").unwrap_or(0.0) as usize >= cfg.clients {
-                        kbps_sum += k;
-                        kbps_n += 1;
-                    }
-                    report.status_lines.push(line.clone());
-                } else if line.starts_with("GHOSTHASH ") {
-                    let hash = text_field(&line, "hash").unwrap_or("").to_string()
-                        + "/"
-                        + text_field(&line, "ghosts").unwrap_or("");
-                    if who == 0 {
-                        let name = text_field(&line, "name").unwrap_or("").to_string();
-                        report.server_ghost_hashes.insert(name, hash);
-                    } else {
-                        report.client_ghost_hashes[who - 1] = Some(hash);
-                    }
-                } else if line.starts_with("CLIENT ") && who > 0 {
-                    rtt[who - 1] = field(&line, "rtt_ms").unwrap_or(0.0);
-                    cpm[who - 1] = field(&line, "corrections_per_min").unwrap_or(0.0);
-                    let st = field(&line, "staleness_ms").unwrap_or(0.0) as u32;
-                    stale[who - 1] = stale[who - 1].max(st);
-                    nearby[who - 1] = field(&line, "nearby_updated_pct").or(nearby[who - 1]);
-                }
-            }
+        match rx.recv_timeout(Duration::from_millis(200)) {
+            Ok((who, line)) => tally.line(cfg, &mut report, who, line),
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
             Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
@@ -454,16 +524,7 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
         let every = if on_terminal { 500 } else { 5_000 };
         if cfg.live && last_live.elapsed() >= Duration::from_millis(every) {
             last_live = Instant::now();
-            let n = cfg.clients.max(1) as f64;
-            let status = format!(
-                "[{:>3} s] players {:>3}  tick {:>5.0} µs  {:>5.1} kbit/s/client  RTT {:>4.0} ms  {:>5.1} corr/min",
-                start.elapsed().as_secs(),
-                report.max_players,
-                report.server_tick_us,
-                if kbps_n > 0 { kbps_sum / f64::from(kbps_n) } else { 0.0 },
-                rtt.iter().sum::<f64>() / n,
-                cpm.iter().sum::<f64>() / n,
-            );
+            let status = tally.status(&report, start, cfg.clients);
             if on_terminal {
                 eprint!("\r{status}   ");
             } else {
@@ -484,16 +545,7 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
     if cfg.live && on_terminal {
         eprintln!();
     }
-    let n = cfg.clients.max(1) as f64;
-    report.client_scoreboards = boards.into_iter().flatten().collect();
-    report.kbps_per_client = if kbps_n > 0 { kbps_sum / f64::from(kbps_n) } else { 0.0 };
-    report.rtt_ms = rtt.iter().sum::<f64>() / n;
-    report.corrections_per_min = cpm.iter().sum::<f64>() / n;
-    report.worst_staleness_ms = stale.into_iter().max().unwrap_or(0);
-    let nearby: Vec<f64> = nearby.into_iter().flatten().collect();
-    report.nearby_updated_pct = nearby.iter().copied().fold(100.0, f64::min);
-    report.nearby_updated_mean_pct =
-        if nearby.is_empty() { 100.0 } else { nearby.iter().sum::<f64>() / nearby.len() as f64 };
+    tally.finish(&mut report, cfg.clients);
     if let Some(mut w) = window {
         eprintln!("match over: close the window client to finish");
         let _ = w.wait();
