@@ -98,6 +98,47 @@ fn a_server_with_a_token_key_admits_only_clients_with_its_tokens() {
     );
 }
 
+/// The example game's encryption default (`$Pref::Net::Encryption` in `main.cs`) is what
+/// docs/SECURITY.md says, `required`: a dedicated server started without `-encryption`
+/// refuses a client that will not encrypt, with the reason, and admits it once the operator
+/// asks for `-encryption on`.
+#[test]
+fn the_example_game_requires_encryption_by_default_as_the_docs_say() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let main = std::fs::read_to_string(root.join("game/main.cs")).unwrap();
+    let default = main
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("$Pref::Net::Encryption = \"")?.strip_suffix("\";"))
+        .expect("main.cs sets $Pref::Net::Encryption");
+    let security = std::fs::read_to_string(root.join("../docs/SECURITY.md")).unwrap();
+    assert_eq!(default, "required");
+    assert!(security.contains("`required` in the example game"), "docs/SECURITY.md names another default");
+
+    for (server_flags, admitted) in [(&[][..], false), (&["-encryption", "on"][..], true)] {
+        let mut args = vec!["--dedicated", "--", "-port", "0", "-seconds", "3"];
+        args.extend_from_slice(server_flags);
+        let (mut server, server_rx) = start(&args);
+        let addr = listening(&server_rx);
+        let (mut plain, plain_rx) =
+            start(&["--connect", &addr, "--", "-bot", "-name", "Plain", "-encryption", "off"]);
+        let server_lines = collect(&mut server, &server_rx, Duration::from_secs(60)).join("\n");
+        let plain_lines = collect(&mut plain, &plain_rx, Duration::from_secs(30)).join("\n");
+        let _ = server.wait();
+        let _ = plain.wait();
+        if admitted {
+            assert!(server_lines.contains("server: Plain joined"), "{server_lines}");
+            assert!(!server_lines.contains("Plain is on an encrypted connection"), "{server_lines}");
+        } else {
+            assert!(
+                plain_lines
+                    .contains("client: connection rejected: this server requires an encrypted connection"),
+                "{plain_lines}"
+            );
+            assert!(!server_lines.contains("Plain joined"), "{server_lines}");
+        }
+    }
+}
+
 /// Capture the flag (`examples/ctf`, a mod written only in script) on a dedicated server: a
 /// probe script (one more mod) walks the one client's player onto the enemy flag and back
 /// into its own stand; the server takes, captures and scores it, and the client's final

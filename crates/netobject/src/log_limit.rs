@@ -88,6 +88,12 @@ impl<K: Hash + Eq + Clone> LogLimiter<K> {
         out
     }
 
+    /// Forgets `source` (it went away) and returns how many of its lines were suppressed since
+    /// it last logged one, for a last "suppressed N" summary.
+    pub fn forget(&mut self, source: &K) -> u64 {
+        self.windows.remove(source).map_or(0, |w| w.suppressed)
+    }
+
     /// Lines suppressed because too many sources were busy at once (taken: the count restarts).
     pub fn take_overflow(&mut self) -> u64 {
         std::mem::take(&mut self.overflow)

@@ -1,4 +1,4 @@
-//! Remote commands (seed page NetConsole): `commandToServer('Tag', args...)` runs
+//! Remote commands (V12 reference page NetConsole): `commandToServer('Tag', args...)` runs
 //! `serverCmdTag(%client, args...)` on the server, `commandToClient(%client, 'Tag', args...)`
 //! runs `clientCmdTag(args...)` on the client. Tagged-string arguments cross once through
 //! the connection's string table (then as ids) in a guaranteed-ordered
@@ -36,7 +36,7 @@ pub enum RemoteArg {
     Str(String),
 }
 
-/// The seed's RemoteCommandEvent: the command name tag and its arguments.
+/// V12's RemoteCommandEvent: the command name tag and its arguments.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RemoteCommandEvent {
     pub args: Vec<RemoteArg>,
@@ -303,6 +303,10 @@ impl RemoteCommands {
             }
             sh.to_clients.retain(|(c, _)| *c != conn);
             sh.buckets.remove(&conn);
+            let suppressed = sh.bad_name_log.forget(&conn);
+            if suppressed > 0 {
+                tracing::warn!(%conn, suppressed, "bad-name lines suppressed before the client left");
+            }
             let tags = sh.client_tags.remove(&conn).unwrap_or_default();
             (obj, tags)
         };

@@ -122,7 +122,7 @@ fn lines(s: &str) -> Vec<String> {
 }
 
 #[test]
-fn seed_first_example_prints_the_seed_output() {
+fn v12s_first_example_prints_v12s_output() {
     let mut w = World::new();
     w.client.con.eval(CLIENT_FN).unwrap();
     let client = w.client_obj();
@@ -144,7 +144,7 @@ fn seed_first_example_prints_the_seed_output() {
 }
 
 #[test]
-fn seed_second_example_prints_the_seed_output() {
+fn v12s_second_example_prints_v12s_output() {
     let mut w = World::new();
     // V12 prints this example's labels as "A1 = ".
     w.client.con.eval(&CLIENT_FN.replace("\"a", "\"A")).unwrap();
@@ -264,4 +264,73 @@ fn a_clients_tags_are_capped_and_freed_when_it_goes() {
     let conn = w.server_conn();
     w.server.rc.remove_client(&mut w.server.con, conn);
     assert!(w.server.con.tagged_string_count() <= base + 2, "freed when the client went");
+}
+
+/// Where the test's log lines go (a `tracing` writer).
+#[derive(Clone, Default)]
+struct LogBuffer(Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for LogBuffer {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl LogBuffer {
+    /// The `suppressed=N` of each line that says `what`.
+    fn lines(&self, what: &str) -> Vec<u64> {
+        let text = String::from_utf8(self.0.lock().unwrap().clone()).unwrap();
+        text.lines()
+            .filter(|l| l.contains(what))
+            .map(|l| {
+                let n = l.split("suppressed=").nth(1).expect("a suppressed count");
+                n.split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
+            })
+            .collect()
+    }
+}
+
+/// A client flooding commands with bad names writes a few warnings per window, not one per
+/// command (issue 31: a tag flood wrote 50,006 WARN lines in 30 s); the next line after a
+/// window says how many were left out, and so does a last line when the client leaves.
+#[test]
+fn a_flood_of_bad_command_names_logs_a_few_lines_and_counts_the_rest() {
+    let log = LogBuffer::default();
+    let writer = log.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::WARN)
+        .with_ansi(false)
+        .with_writer(move || writer.clone())
+        .finish();
+    tracing::subscriber::with_default(subscriber, || {
+        let mut w = World::new();
+        let flood = |w: &mut World, n: usize| {
+            w.client
+                .con
+                .eval(&format!(
+                    "function badNames(%n) {{ for (%i = 0; %i < %n; %i++) commandToServer('Bad::Name'); }} badNames({n});"
+                ))
+                .unwrap();
+            let before = w.server_handled.len();
+            while w.server_handled.len() < before + n {
+                w.run(100);
+            }
+            assert!(w.server_handled[before..].iter().all(|ok| !ok), "no bad name ran");
+        };
+        flood(&mut w, 500);
+        // Five lines per client each 10 s of the server's time (LogLimiter's default).
+        assert_eq!(log.lines("a bad name dropped"), [0, 0, 0, 0, 0]);
+        w.server.con.advance_time(10_000);
+        flood(&mut w, 100);
+        // The first line of the new window counts the 495 left out of the last one; then four
+        // more lines, and 95 left out.
+        assert_eq!(log.lines("a bad name dropped"), [0, 0, 0, 0, 0, 495, 0, 0, 0, 0]);
+        let conn = w.server_conn();
+        w.server.rc.remove_client(&mut w.server.con, conn);
+        assert_eq!(log.lines("suppressed before the client left"), [95]);
+    });
 }
