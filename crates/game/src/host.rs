@@ -474,7 +474,14 @@ impl<'a> Host<'a> {
         let udp = LinkConditioner::new(UdpTransport::bind(NetAddress::new(ip, port))?, link, self.cfg.seed);
         let (listen_port, local_link) = ListenPort::new(udp);
         let local_peer = listen_port.local_peer();
-        let driver = NetDriver::new(iface, self.journaled(Box::new(listen_port)));
+        let mut driver = NetDriver::new(iface, self.journaled(Box::new(listen_port)));
+        // Connect tokens expire by the wall clock: a journal keeps its reading at the clock's
+        // zero, and the rest follows the journaled clock, so a replay admits the same tokens.
+        if let Some(j) = &self.cfg.journal {
+            let live = v12_platform::time::unix_now_s().saturating_sub(now / 1000);
+            let at_zero = j.remember("wall-clock", || live.to_string()).and_then(|t| t.parse().ok());
+            driver.set_wall_clock(v12_sim::WallClock::From(at_zero.unwrap_or(live)));
+        }
         let addr = driver.transport.local_addr();
         (self.cfg.report)(&format!("LISTENING {}", addr.socket_addr()));
         // The port actually bound (`createServer(0)` picks a free one), for a listen server's

@@ -295,6 +295,11 @@ impl NetInterface {
     pub fn set_wall_clock(&mut self, unix_s: u64) {
         self.wall_clock_s = unix_s;
     }
+
+    /// The Unix time (s) connect tokens are checked against ([`Self::set_wall_clock`]).
+    pub fn wall_clock(&self) -> u64 {
+        self.wall_clock_s
+    }
     /// Installs an application check run on every valid connect request.
     pub fn set_connect_filter(&mut self, filter: ConnectFilter) {
         self.filter = Some(filter);

@@ -41,6 +41,13 @@ impl Clock for SystemClock {
     }
 }
 
+/// Seconds since the Unix epoch by the system's wall clock (0 before 1970). Only what must
+/// agree with other machines reads it (connect tokens expire by it); a journaled session
+/// records it once and derives the rest from its journaled [`Clock`].
+pub fn unix_now_s() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
 /// A clock that moves only when told, for deterministic tests. Clones share
 /// the same time, so a harness can hand one to every endpoint.
 #[derive(Clone, Debug, Default)]

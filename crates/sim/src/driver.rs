@@ -4,7 +4,9 @@
 //!
 //! The driver still reads no clock: the caller passes `now` to [`NetDriver::pump`] and asks
 //! [`NetDriver::next_wakeup`] how long it may sleep. That keeps one code path for the real
-//! demo (a `SystemClock` and `UdpTransport::wait_readable`) and for simulated-time tests.
+//! demo (a `SystemClock` and `UdpTransport::wait_readable`) and for simulated-time tests. The
+//! one wall-clock reading (connect tokens expire by Unix time) is the platform's, or derived
+//! from `now` ([`WallClock::From`]) where a journal must replay it.
 
 use std::io;
 
@@ -24,6 +26,16 @@ pub struct DriverStats {
     pub send_errors: u64,
 }
 
+/// Where a driver's wall clock (Unix seconds, for connect-token expiry) comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WallClock {
+    /// The system's wall clock, read at each pump ([`v12_platform::time::unix_now_s`]).
+    System,
+    /// The Unix time (s) at `now` = 0 of the driver's clock: the wall clock advances with the
+    /// `now` the caller passes, so a journal that records this once replays it exactly.
+    From(u64),
+}
+
 /// Runs one [`NetInterface`] over one [`Transport`].
 #[derive(Debug)]
 pub struct NetDriver<T: Transport> {
@@ -32,6 +44,7 @@ pub struct NetDriver<T: Transport> {
     inbox: Vec<Datagram>,
     stats: DriverStats,
     next_keepalive: Millis,
+    wall_clock: WallClock,
 }
 
 /// Spacing of [`NetDriver::keep_alive`]'s pings (the peers time out after seconds).
@@ -39,7 +52,19 @@ pub const KEEPALIVE_MS: Millis = 500;
 
 impl<T: Transport> NetDriver<T> {
     pub fn new(interface: NetInterface, transport: T) -> Self {
-        Self { interface, transport, inbox: Vec::new(), stats: DriverStats::default(), next_keepalive: 0 }
+        Self {
+            interface,
+            transport,
+            inbox: Vec::new(),
+            stats: DriverStats::default(),
+            next_keepalive: 0,
+            wall_clock: WallClock::System,
+        }
+    }
+
+    /// Where the wall clock comes from (the system's unless set).
+    pub fn set_wall_clock(&mut self, wall: WallClock) {
+        self.wall_clock = wall;
     }
 
     pub fn stats(&self) -> DriverStats {
@@ -62,9 +87,11 @@ impl<T: Transport> NetDriver<T> {
         ghosts: &mut dyn GhostClientWorld,
     ) -> io::Result<usize> {
         // Connect tokens expire by the wall clock; the sans-IO interface reads none.
-        if let Ok(unix) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
-            self.interface.set_wall_clock(unix.as_secs());
-        }
+        let unix = match self.wall_clock {
+            WallClock::System => v12_platform::time::unix_now_s(),
+            WallClock::From(at_zero) => at_zero.saturating_add(now / 1000),
+        };
+        self.interface.set_wall_clock(unix);
         self.inbox.clear();
         let received = self.transport.recv_batch(now, &mut self.inbox)?;
         for d in self.inbox.drain(..) {
@@ -122,6 +149,26 @@ mod tests {
     use std::sync::Arc;
     use v12_netobject::{InterfaceConfig, InterfaceEvent, NetClassRegistryBuilder};
     use v12_platform::{ConditionerConfig, LinkConditioner, LossModel, MemoryNetwork};
+
+    /// A wall clock derived from `now` (what a journal replays) moves with `now` only; the
+    /// default reads the system's.
+    #[test]
+    fn the_wall_clock_follows_now_when_given_its_zero() {
+        use v12_netobject::ghost::{GhostArena, NoObjects};
+        let registry = Arc::new(NetClassRegistryBuilder::new().build().unwrap());
+        let net = MemoryNetwork::new();
+        let mut d = NetDriver::new(
+            NetInterface::new(InterfaceConfig::default(), registry, [7; 32]),
+            net.bind_any().unwrap(),
+        );
+        d.pump(1_000, &NoObjects, &mut GhostArena::new()).unwrap();
+        assert!(d.interface.wall_clock() > 1_000_000_000, "the system's wall clock by default");
+        d.set_wall_clock(WallClock::From(1_000_000));
+        d.pump(5_500, &NoObjects, &mut GhostArena::new()).unwrap();
+        assert_eq!(d.interface.wall_clock(), 1_000_005);
+        d.pump(65_000, &NoObjects, &mut GhostArena::new()).unwrap();
+        assert_eq!(d.interface.wall_clock(), 1_000_065);
+    }
 
     #[test]
     fn connects_over_a_conditioned_memory_network() {

@@ -14,5 +14,5 @@ mod sim_error;
 pub mod tcp_object;
 pub mod telnet;
 pub mod vehicle_motion;
-pub use driver::{DriverStats, NetDriver};
+pub use driver::{DriverStats, NetDriver, WallClock};
 pub use sim_error::SimError;
