@@ -667,7 +667,7 @@ impl NetObject for SceneObject {
         self.unpack_groups(ctx, r).map(|_| ())
     }
 
-    /// A rider is ghosted after its mount (seed 003: the horse before its rider).
+    /// A rider is ghosted after its mount (the owned-object model: the horse before its rider).
     fn dependencies(&self, out: &mut Vec<ObjectId>) {
         if let Some(m) = self.mount {
             out.push(m.object);

@@ -1,5 +1,5 @@
-//! A rider is ghosted after its mount (seed 003's rule, `NetObject::dependencies`), over a
-//! seeded lossy link on a simulated clock: the client never holds a rider before the vehicle
+//! A rider is ghosted after its mount (the owned-object model's rule, `NetObject::dependencies`),
+//! over a seeded lossy link on a simulated clock: the client never holds a rider before the vehicle
 //! it rides, even though the rider outranks the vehicle, and resolves the rider's mount to its
 //! own ghost of the vehicle. A mount that leaves (unseated and driven out of scope, deleted
 //! while ridden, or out of scope with its rider) leaves no ghost pointing at nothing.
