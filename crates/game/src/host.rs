@@ -10,8 +10,8 @@
 use crate::client::bot;
 use crate::client::demo::DemoPlayback;
 use crate::client::session::{ClientSession, ConnectOptions};
-use crate::listen::ListenPort;
 use crate::mission::ServerObjects;
+use crate::server::listen::ListenPort;
 use crate::server::{
     GHOST_CHECK_WAIT_MS, GHOST_QUIET_MS, Server, freeze_world, ghosts_settled, run_game_events,
     server_ghost_check, server_net_event, server_tick,

@@ -23,7 +23,6 @@ pub mod host;
 pub mod images;
 mod impacts;
 pub mod journal;
-pub mod listen;
 pub mod mission;
 pub mod mod_files;
 pub mod mount;
@@ -59,7 +58,7 @@ pub const HIDDEN: u8 = 1;
 
 /// A session's datagram port: UDP behind the link conditioner (a clean link passes straight
 /// through), the short-circuit link of a listen server's own client, or both (the listen
-/// server's [`listen::ListenPort`]).
+/// server's [`server::listen::ListenPort`]).
 pub type Port = Box<dyn v12_platform::Transport>;
 
 /// A network driver the host shares with the script debugger's idle hook, which keeps its

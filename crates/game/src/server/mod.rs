@@ -3,6 +3,8 @@
 //! whole 32 ms ticks by the host. Scripts see it through the game objects they create
 //! (`crate::objects`), which act on `Shared`.
 
+pub mod listen;
+
 use crate::state::{GameClass, Shared};
 use crate::{HIDDEN, motion, rate_from_prefs};
 use glam::Vec3;
@@ -35,7 +37,7 @@ pub(crate) struct Server {
     /// The ground players move on (the mission's world).
     pub(crate) ground: Rc<dyn StaticGeometry>,
     /// The short-circuit link's client end, until our own client takes it.
-    pub(crate) local_link: Option<crate::listen::LocalLink>,
+    pub(crate) local_link: Option<listen::LocalLink>,
     /// Where the local client's datagrams come from (its connection is the local one).
     pub(crate) local_peer: Option<v12_platform::NetAddress>,
 }
