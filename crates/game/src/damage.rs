@@ -6,6 +6,7 @@
 //! `repairRate` a tick (`applyRepair`); energy from 0 to `maxEnergy`, recharged by
 //! `rechargeRate` a tick.
 
+use crate::handles::number_arg as number;
 use crate::state::{DamageState, GameObject, Shared};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -133,18 +134,6 @@ fn with_obj<T>(
 ) -> Option<T> {
     let scene = crate::handles::scene_of(c, sh, a, method)?;
     sh.borrow_mut().objects.get_mut(&scene).map(f)
-}
-
-/// A number argument, or `None` (with a console error) for junk: text that is not a number
-/// (V12 would read it as 0 and, say, heal a shape completely).
-fn number(c: &mut Console, a: &CallArgs<'_>, i: usize, method: &str) -> Option<f32> {
-    let v = a.str(i).trim().parse::<f64>().ok().filter(|v| v.is_finite());
-    if let Some(v) = v {
-        Some(v as f32)
-    } else {
-        c.error(&format!("{method}: \"{}\" is not a number", a.str(i)));
-        None
-    }
 }
 
 pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {

@@ -1,6 +1,7 @@
 //! Finding what a script's arguments name: the game object behind a method's `%this`
-//! ([`scene_of`]) and a vector as V12 reads it ([`parse_vec3`]). Every game class's methods
-//! use these, so they sit below all of them.
+//! ([`scene_of`]), a vector as V12 reads it ([`parse_vec3`]) and writes it ([`vec_text`]), and a
+//! number argument that refuses junk ([`number_arg`]). Every game class's methods use these,
+//! so they sit below all of them.
 
 use crate::state::{GhostState, Shared};
 use glam::Vec3;
@@ -13,6 +14,21 @@ use v12_console_vm::{CallArgs, Console, Value};
 pub fn parse_vec3(text: &str) -> Vec3 {
     let v = v12_world::mission::vec3(text);
     Vec3::select(v.is_finite_mask(), v, Vec3::ZERO)
+}
+
+/// A vector as scripts read it: `"x y z"`.
+pub fn vec_text(v: Vec3) -> String {
+    format!("{} {} {}", v.x, v.y, v.z)
+}
+
+/// Number argument `i`, or `None` (with a console error naming the method) for junk: text
+/// that is not a finite number (V12 would read it as 0 and, say, heal a shape completely).
+pub(crate) fn number_arg(c: &mut Console, a: &CallArgs<'_>, i: usize, method: &str) -> Option<f32> {
+    let v = a.str(i).trim().parse::<f64>().ok().filter(|v| v.is_finite());
+    if v.is_none() {
+        c.error(&format!("{method}: \"{}\" is not a number", a.str(i)));
+    }
+    v.map(|v| v as f32)
 }
 
 /// The scene object behind `a.this`, or a console error naming the method.

@@ -29,10 +29,6 @@ use v12_sim::scene::{ControlState, MAX_SCRIPT_THREADS, SceneObject, ScriptThread
 /// object's `scale`).
 pub const DEFAULT_POLYHEDRON: &str = "0 0 0 1 0 0 0 -1 0 0 0 1";
 
-fn vec3_text(v: Vec3) -> String {
-    format!("{} {} {}", v.x, v.y, v.z)
-}
-
 /// A transform `"x y z ax ay az angle"` as a position and a yaw (only the turn about Z counts:
 /// the game's objects stand upright).
 pub fn parse_transform(text: &str) -> (Vec3, f32) {
@@ -534,11 +530,12 @@ fn register_transform_methods(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
         "GameBase",
         &[
             ("getPosition", 2, 2, "getPosition() - \"x y z\"", |c, sh, a| {
-                view(c, sh, a, "getPosition").map_or(Value::Empty, |v| vec3_text(v.pos).into())
+                view(c, sh, a, "getPosition").map_or(Value::Empty, |v| crate::handles::vec_text(v.pos).into())
             }),
             ("getTransform", 2, 2, "getTransform() - \"x y z ax ay az angle\"", |c, sh, a| {
-                view(c, sh, a, "getTransform")
-                    .map_or(Value::Empty, |v| format!("{} 0 0 1 {}", vec3_text(v.pos), v.yaw).into())
+                view(c, sh, a, "getTransform").map_or(Value::Empty, |v| {
+                    format!("{} 0 0 1 {}", crate::handles::vec_text(v.pos), v.yaw).into()
+                })
             }),
             ("setTransform", 3, 3, "setTransform(\"x y z ax ay az angle\")", |c, sh, a| {
                 let Some(o) = scene_of(c, sh, a, "setTransform") else { return Value::from(false) };
@@ -547,7 +544,7 @@ fn register_transform_methods(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
                 Value::from(true)
             }),
             ("getVelocity", 2, 2, "getVelocity() - \"x y z\"", |c, sh, a| {
-                view(c, sh, a, "getVelocity").map_or(Value::Empty, |v| vec3_text(v.vel).into())
+                view(c, sh, a, "getVelocity").map_or(Value::Empty, |v| crate::handles::vec_text(v.vel).into())
             }),
             ("setVelocity", 3, 3, "setVelocity(\"x y z\")", |c, sh, a| {
                 let Some(o) = scene_of(c, sh, a, "setVelocity") else { return Value::from(false) };
@@ -571,7 +568,7 @@ fn register_transform_methods(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
             ("getForwardVector", 2, 2, "getForwardVector() - the unit vector it faces", |c, sh, a| {
                 let Some(v) = view(c, sh, a, "getForwardVector") else { return Value::Empty };
                 let (s, co) = v.yaw.sin_cos();
-                vec3_text(Vec3::new(-s, co, 0.0)).into()
+                crate::handles::vec_text(Vec3::new(-s, co, 0.0)).into()
             }),
             ("setScopeAlways", 2, 2, "setScopeAlways() - every client has it, however far", |c, sh, a| {
                 let Some(o) = scene_of(c, sh, a, "setScopeAlways") else { return Value::from(false) };

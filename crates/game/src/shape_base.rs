@@ -7,7 +7,7 @@
 //! mask)` that radius damage scales by: the share of the object's box a blast at `pos` sees
 //! past what `mask` names (Tribes 2's `RadiusExplosion`).
 
-use crate::handles::{Method, parse_vec3, scene_of};
+use crate::handles::{Method, number_arg, parse_vec3, scene_of, vec_text};
 use crate::state::{Looks, Shared};
 use glam::Vec3;
 use std::cell::RefCell;
@@ -15,35 +15,19 @@ use std::rc::Rc;
 use v12_console_vm::{CallArgs, Console, Value};
 use v12_sim::scene::ScriptThread;
 
-fn text(v: Vec3) -> String {
-    format!("{} {} {}", v.x, v.y, v.z)
-}
-
-/// The world box of the object behind `%this`.
+/// The world box of the object behind `%this` (min, max) and where the object stands.
 fn world_box(
     c: &mut Console,
     sh: &Rc<RefCell<Shared>>,
     a: &CallArgs<'_>,
     method: &str,
-) -> Option<(Vec3, Vec3)> {
+) -> Option<(Vec3, Vec3, Vec3)> {
     let scene = scene_of(c, sh, a, method)?;
     let s = sh.borrow();
     let g = s.objects.get(&scene)?;
     let pos = s.world.as_ref()?.get(scene)?.state.pos;
     let b = crate::placement::world_box(g, pos);
-    Some((b.min, b.max))
-}
-
-/// A number argument, or a console error naming the method (and `None`) for junk.
-fn number(c: &mut Console, a: &CallArgs<'_>, i: usize, method: &str) -> Option<f32> {
-    let text = a.str(i);
-    match text.trim().parse::<f32>() {
-        Ok(x) if x.is_finite() => Some(x),
-        _ => {
-            c.error(&format!("{method}: \"{text}\" is not a number"));
-            None
-        }
-    }
+    Some((b.min, b.max, pos))
 }
 
 /// Changes the looks of the object behind `%this`.
@@ -100,18 +84,15 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     let boxes: &[(&str, u32, u32, &str, Method)] = &[
         ("getWorldBox", 2, 2, "getWorldBox() - \"minX minY minZ maxX maxY maxZ\"", |c, sh, a| {
             world_box(c, sh, a, "getWorldBox")
-                .map_or(Value::Empty, |(lo, hi)| Value::from(format!("{} {}", text(lo), text(hi))))
+                .map_or(Value::Empty, |(lo, hi, _)| Value::from(format!("{} {}", vec_text(lo), vec_text(hi))))
         }),
         ("getWorldBoxCenter", 2, 2, "getWorldBoxCenter() - the middle of the world box", |c, sh, a| {
             world_box(c, sh, a, "getWorldBoxCenter")
-                .map_or(Value::Empty, |(lo, hi)| Value::from(text((lo + hi) * 0.5)))
+                .map_or(Value::Empty, |(lo, hi, _)| Value::from(vec_text((lo + hi) * 0.5)))
         }),
         ("getObjectBox", 2, 2, "getObjectBox() - the box in the object's own space", |c, sh, a| {
-            let Some((lo, hi)) = world_box(c, sh, a, "getObjectBox") else { return Value::Empty };
-            let Some(scene) = scene_of(c, sh, a, "getObjectBox") else { return Value::Empty };
-            let pos =
-                sh.borrow().world.as_ref().and_then(|w| w.get(scene)).map_or(Vec3::ZERO, |o| o.state.pos);
-            Value::from(format!("{} {}", text(lo - pos), text(hi - pos)))
+            let Some((lo, hi, pos)) = world_box(c, sh, a, "getObjectBox") else { return Value::Empty };
+            Value::from(format!("{} {}", vec_text(lo - pos), vec_text(hi - pos)))
         }),
     ];
     crate::handles::register_all(con, shared, "GameBase", boxes);
@@ -126,18 +107,18 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
                 let s = sh.borrow();
                 let Some((p, _)) = crate::weapons::eye(&s, scene) else { return Value::Empty };
                 let yaw = s.world.as_ref().and_then(|w| w.get(scene)).map_or(0.0, |o| o.state.yaw);
-                Value::from(format!("{} 0 0 1 {yaw}", text(p)))
+                Value::from(format!("{} 0 0 1 {yaw}", vec_text(p)))
             },
         ),
         ("setDamageFlash", 3, 3, "setDamageFlash(level) - 0 to 1", |c, sh, a| {
-            let Some(v) = number(c, a, 1, "setDamageFlash") else { return Value::from(false) };
+            let Some(v) = number_arg(c, a, 1, "setDamageFlash") else { return Value::from(false) };
             set_looks(c, sh, a, "setDamageFlash", |l| l.damage_flash = v.clamp(0.0, 1.0))
         }),
         ("getDamageFlash", 2, 2, "getDamageFlash()", |c, sh, a| {
             get_looks(c, sh, a, "getDamageFlash", |l| Value::Float(f64::from(l.damage_flash)))
         }),
         ("setWhiteOut", 3, 3, "setWhiteOut(level) - 0 to 1", |c, sh, a| {
-            let Some(v) = number(c, a, 1, "setWhiteOut") else { return Value::from(false) };
+            let Some(v) = number_arg(c, a, 1, "setWhiteOut") else { return Value::from(false) };
             set_looks(c, sh, a, "setWhiteOut", |l| l.white_out = v.clamp(0.0, 1.0))
         }),
         ("getWhiteOut", 2, 2, "getWhiteOut()", |c, sh, a| {
@@ -151,7 +132,8 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
             get_looks(c, sh, a, "isCloaked", |l| Value::from(l.cloaked))
         }),
         ("startFade", 5, 5, "startFade(ms, delayMs, fadeOut)", |c, sh, a| {
-            let (Some(_), Some(_)) = (number(c, a, 1, "startFade"), number(c, a, 2, "startFade")) else {
+            let (Some(_), Some(_)) = (number_arg(c, a, 1, "startFade"), number_arg(c, a, 2, "startFade"))
+            else {
                 return Value::from(false);
             };
             let out = a.bool(3);
@@ -160,7 +142,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
         ("isFaded", 2, 2, "isFaded()", |c, sh, a| get_looks(c, sh, a, "isFaded", |l| Value::from(l.faded))),
         ("setInvincibleMode", 4, 4, "setInvincibleMode(seconds, speed)", |c, sh, a| {
             let (Some(t), Some(s)) =
-                (number(c, a, 1, "setInvincibleMode"), number(c, a, 2, "setInvincibleMode"))
+                (number_arg(c, a, 1, "setInvincibleMode"), number_arg(c, a, 2, "setInvincibleMode"))
             else {
                 return Value::from(false);
             };

@@ -243,10 +243,6 @@ fn write_slot(
     }
 }
 
-fn vec_text(v: Vec3) -> Value {
-    Value::from(format!("{} {} {}", v.x, v.y, v.z))
-}
-
 pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     let methods: &[(&str, u32, u32, &str, crate::handles::Method)] = &[
         (
@@ -338,22 +334,24 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
                 return Value::Empty;
             };
             let Some(slot) = slot_arg(c, a, 1, "getMuzzlePoint") else { return Value::Empty };
-            muzzle(&sh.borrow(), scene, slot).map_or(Value::Empty, |(p, _)| vec_text(p))
+            muzzle(&sh.borrow(), scene, slot)
+                .map_or(Value::Empty, |(p, _)| Value::from(crate::handles::vec_text(p)))
         }),
         ("getMuzzleVector", 3, 3, "getMuzzleVector(slot) - the unit vector shots leave along", |c, sh, a| {
             let Some(scene) = crate::handles::scene_of(c, sh, a, "getMuzzleVector") else {
                 return Value::Empty;
             };
             let Some(slot) = slot_arg(c, a, 1, "getMuzzleVector") else { return Value::Empty };
-            muzzle(&sh.borrow(), scene, slot).map_or(Value::Empty, |(_, d)| vec_text(d))
+            muzzle(&sh.borrow(), scene, slot)
+                .map_or(Value::Empty, |(_, d)| Value::from(crate::handles::vec_text(d)))
         }),
         ("getEyePoint", 2, 2, "getEyePoint()", |c, sh, a| {
             let Some(scene) = crate::handles::scene_of(c, sh, a, "getEyePoint") else { return Value::Empty };
-            eye(&sh.borrow(), scene).map_or(Value::Empty, |(p, _)| vec_text(p))
+            eye(&sh.borrow(), scene).map_or(Value::Empty, |(p, _)| Value::from(crate::handles::vec_text(p)))
         }),
         ("getEyeVector", 2, 2, "getEyeVector()", |c, sh, a| {
             let Some(scene) = crate::handles::scene_of(c, sh, a, "getEyeVector") else { return Value::Empty };
-            eye(&sh.borrow(), scene).map_or(Value::Empty, |(_, d)| vec_text(d))
+            eye(&sh.borrow(), scene).map_or(Value::Empty, |(_, d)| Value::from(crate::handles::vec_text(d)))
         }),
     ];
     crate::handles::register_all(con, shared, "ShapeBase", methods);

@@ -104,16 +104,14 @@ impl GhostProcess {
     /// that went, or became the control object, leave it.
     fn sync(&mut self, scene: &ClientScene, skip: Option<ObjectId>) {
         let skip = skip.map(|s| s.0);
-        let gone: Vec<ProcessId> = self
-            .paths
-            .keys()
-            .copied()
-            .filter(|&id| Some(id) == skip || scene.get(ObjectId(id)).is_none())
-            .collect();
-        for id in gone {
-            self.paths.remove(&id);
-            self.list.remove(id);
-        }
+        let list = &mut self.list;
+        self.paths.retain(|&id, _| {
+            let keep = Some(id) != skip && scene.get(ObjectId(id)).is_some();
+            if !keep {
+                list.remove(id);
+            }
+            keep
+        });
         for (id, g) in scene.iter() {
             if Some(id.0) == skip || self.paths.contains_key(&id.0) {
                 continue;

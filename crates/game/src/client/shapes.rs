@@ -39,8 +39,8 @@ pub struct ShapeConstructors {
 
 impl ShapeConstructors {
     /// Reads the constructors among the console's datablocks. A `sequenceN` that is not
-    /// "file.dsq name" is skipped with a warning naming the constructor and the field.
-    pub fn from_console(con: &Console) -> Self {
+    /// "file.dsq name" is skipped with a console warning naming the constructor and the field.
+    pub fn from_console(con: &mut Console) -> Self {
         let mut by_shape: HashMap<String, HashMap<String, String>> = HashMap::new();
         for id in v12_sim::datablock::datablock_ids(con) {
             if !crate::classes::is_a(con, id, "TSShapeConstructor") {
@@ -59,7 +59,12 @@ impl ShapeConstructors {
                 }
                 let mut words = text.split_whitespace();
                 let (Some(file), Some(name), None) = (words.next(), words.next(), words.next()) else {
-                    tracing::warn!(constructor = id, field, text, "a sequence is \"file.dsq name\"; skipped");
+                    let name = con.object_name(id);
+                    let who = if name.is_empty() { id.to_string() } else { name };
+                    let msg = format!(
+                        "TSShapeConstructor {who}: {field} = \"{text}\" is not \"file.dsq name\"; skipped"
+                    );
+                    con.warn(&msg);
                     continue;
                 };
                 let file = file.replace('\\', "/");
@@ -109,7 +114,10 @@ mod tests {
                sequence2 = \"junk\"; };",
         )
         .unwrap();
-        let c = ShapeConstructors::from_console(&con);
+        let out = v12_console_vm::BufferSink::new();
+        con.set_output(Box::new(out.clone()));
+        let c = ShapeConstructors::from_console(&mut con);
+        assert!(out.stderr().contains("LightMaleDts: sequence2 = \"junk\""), "{}", out.stderr());
         assert_eq!(c.len(), 1);
         assert_eq!(c.animation("shapes/Light_Male.glb", "run"), "light_male_forward");
         assert_eq!(c.animation("shapes/light_male.glb", "root"), "light_male_root");

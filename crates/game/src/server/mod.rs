@@ -406,7 +406,15 @@ pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: 
     // cannot change under it.
     crate::placement::place_all(sh);
     let mut list = std::mem::take(&mut sh.process);
-    list.0.advance_server_time(v12_sim::process::TICK_MS, &mut ObjectTicks { sh, ground, out });
+    // How an item that is not `static` falls (one for the whole tick).
+    let fall = Motion {
+        gravity: crate::WORLD_GRAVITY,
+        arena_half: 2048.0,
+        half_extents: Vec3::new(0.35, 0.35, 0.35),
+        ground: Some(ground.clone()),
+        ..Motion::default()
+    };
+    list.0.advance_server_time(v12_sim::process::TICK_MS, &mut ObjectTicks { sh, ground, fall: &fall, out });
     sh.process = list;
     if !sh.frozen {
         for (obj, amount) in std::mem::take(&mut sh.pending_damage) {
@@ -462,6 +470,7 @@ pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: 
 struct ObjectTicks<'a> {
     sh: &'a mut Shared,
     ground: &'a Rc<dyn StaticGeometry>,
+    fall: &'a Motion,
     out: &'a mut Vec<GameEvent>,
 }
 
@@ -470,7 +479,7 @@ impl v12_sim::process::ProcessWorld for ObjectTicks<'_> {
         let sh = &mut *self.sh;
         let Some(g) = sh.objects.get(&id) else { return };
         match g.class {
-            GameClass::Item if g.falls => fall(sh, self.ground, id),
+            GameClass::Item if g.falls => fall(sh, self.fall, id),
             GameClass::Projectile if !g.exploded => fly(sh, self.ground, id, self.out),
             GameClass::Camera if g.orbit.is_some() => orbit(sh, id),
             _ => {}
@@ -493,17 +502,10 @@ impl v12_sim::process::ProcessWorld for ObjectTicks<'_> {
 
 /// An item that is not `static` falls onto the ground and rests there (to the bit, so a
 /// resting item sends nothing).
-fn fall(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, id: u32) {
-    let fall = Motion {
-        gravity: crate::WORLD_GRAVITY,
-        arena_half: 2048.0,
-        half_extents: Vec3::new(0.35, 0.35, 0.35),
-        ground: Some(ground.clone()),
-        ..Motion::default()
-    };
+fn fall(sh: &mut Shared, fall: &Motion, id: u32) {
     let Some(o) = sh.world.as_mut().and_then(|w| w.get_mut(id)) else { return };
     let mut st = o.state;
-    st.apply_move(&v12_sim::moves::NULL_MOVE, &fall);
+    st.apply_move(&v12_sim::moves::NULL_MOVE, fall);
     if st != o.state {
         o.set_state(st);
     }
