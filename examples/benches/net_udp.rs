@@ -17,7 +17,7 @@ use socket2::{Domain, Socket, Type};
 use v12_examples::chat::{VoiceFrame, registry};
 use v12_netobject::{InterfaceConfig, InterfaceEvent, NetInterface};
 use v12_platform::{NetAddress, Transport, UdpTransport};
-use v12_sim::NetDriver;
+use v12_services::NetDriver;
 
 const CLIENTS: usize = 200;
 

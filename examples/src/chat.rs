@@ -24,7 +24,7 @@ use v12_netobject::{
 use v12_platform::{
     Clock, ConditionerConfig, LinkConditioner, Millis, NetAddress, SystemClock, Transport, UdpTransport,
 };
-use v12_sim::NetDriver;
+use v12_services::NetDriver;
 
 /// Longest chat line accepted from the wire.
 pub const MAX_LINE: usize = 200;

@@ -25,7 +25,7 @@ use v12_netobject::{
 use v12_platform::{
     Clock, ConditionerConfig, LinkConditioner, Millis, NetAddress, SystemClock, Transport, UdpTransport,
 };
-use v12_sim::NetDriver;
+use v12_services::NetDriver;
 
 /// Server tick.
 pub const TICK_MS: u64 = 50;

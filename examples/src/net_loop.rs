@@ -5,7 +5,7 @@ use std::io;
 use std::time::Duration;
 
 use v12_platform::{Clock, LinkConditioner, SystemClock, UdpTransport};
-use v12_sim::NetDriver;
+use v12_services::NetDriver;
 
 /// A real UDP port behind the link conditioner.
 pub type Port = LinkConditioner<UdpTransport>;

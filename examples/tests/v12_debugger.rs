@@ -140,7 +140,7 @@ fn the_debugger_screen_attaches_steps_and_evaluates() {
 
     let (mut con, _remote, _resources) =
         client_console(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/game")), "Dbg").unwrap();
-    let mut tcp = v12_sim::tcp_object::TcpObjects::register(&mut con);
+    let mut tcp = v12_services::tcp_object::TcpObjects::register(&mut con);
     let mut ui = ClientUi::new(&mut con, 800, 600).unwrap();
     ui.show(&mut con, "MainMenuGui").unwrap();
     use gui::click;
@@ -150,7 +150,7 @@ fn the_debugger_screen_attaches_steps_and_evaluates() {
     type Con = v12_console_vm::Console;
     fn until(
         con: &mut Con,
-        tcp: &mut v12_sim::tcp_object::TcpObjects,
+        tcp: &mut v12_services::tcp_object::TcpObjects,
         what: &str,
         test: &dyn Fn(&mut Con) -> bool,
     ) {

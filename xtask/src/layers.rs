@@ -17,14 +17,34 @@ pub const GRAPH: &[(&str, &[&str])] = &[
     ("netobject", &["bitstream", "notify-protocol"]),
     ("master", &["netobject"]),
     ("sim", &["netobject", "console-vm", "platform"]),
+    // Host services beside the simulation: the socket pump, the telnet console, TCPObject.
+    ("services", &["netobject", "console-vm", "platform"]),
     ("lockstep", &["netobject"]),
     ("world", &["sim", "resource"]),
     ("render-gl", &["resource"]),
     ("render3d", &["world", "render-gl"]),
     ("gui", &["console-vm", "render-gl"]),
     ("audio", &["platform", "resource"]),
-    ("game", &["sim", "lockstep", "world", "render3d", "gui", "render-gl", "resource", "master", "audio"]),
+    (
+        "game",
+        &[
+            "sim",
+            "services",
+            "lockstep",
+            "world",
+            "render3d",
+            "gui",
+            "render-gl",
+            "resource",
+            "master",
+            "audio",
+        ],
+    ),
 ];
+
+/// Edges allowed in `[dev-dependencies]` only: a crate's tests may use these (and what they may
+/// use), its library may not. sim's tests drive it over sockets through the services' pump.
+pub const DEV_EDGES: &[(&str, &[&str])] = &[("sim", &["services"])];
 
 /// Leaf crates with no project dependencies of their own that any crate may use: the network
 /// emulator (tests and the platform conditioner) and the derive for ghosted state.
@@ -34,8 +54,21 @@ const DEP_TABLES: [&str; 3] = ["dependencies", "dev-dependencies", "build-depend
 
 /// The crates `dir` may use: its edges, their edges, and so on, plus the free crates.
 fn allowed(dir: &str) -> BTreeSet<&'static str> {
-    let mut seen: BTreeSet<&'static str> = FREE.iter().copied().collect();
+    allowed_from(dir, &[])
+}
+
+/// The crates `dir`'s tests may use: [`allowed`], plus its [`DEV_EDGES`] and what they may use.
+fn dev_allowed(dir: &str) -> BTreeSet<&'static str> {
+    let extra: Vec<&'static str> =
+        DEV_EDGES.iter().filter(|(name, _)| *name == dir).flat_map(|(_, d)| d.iter().copied()).collect();
+    allowed_from(dir, &extra)
+}
+
+/// [`FREE`], `extra` and everything reachable in [`GRAPH`] from `dir` and `extra`.
+fn allowed_from(dir: &str, extra: &[&'static str]) -> BTreeSet<&'static str> {
+    let mut seen: BTreeSet<&'static str> = FREE.iter().chain(extra).copied().collect();
     let mut todo: Vec<&str> = vec![dir];
+    todo.extend(extra);
     while let Some(c) = todo.pop() {
         for (_, deps) in GRAPH.iter().filter(|(name, _)| *name == c) {
             for d in deps.iter() {
@@ -87,14 +120,17 @@ fn breaches(manifests: &BTreeMap<String, toml::Table>) -> Vec<String> {
             bad.push(format!("crates/{dir}: not in the layer graph (xtask/src/layers.rs, GRAPH or FREE)"));
             continue;
         }
-        let allowed = allowed(dir);
-        let mut tables: Vec<&toml::Value> = DEP_TABLES.iter().filter_map(|k| manifest.get(*k)).collect();
+        let (allowed, dev_allowed) = (allowed(dir), dev_allowed(dir));
+        // (table, whether it is a dev-dependencies table)
+        let mut tables: Vec<(&toml::Value, bool)> =
+            DEP_TABLES.iter().filter_map(|k| Some((manifest.get(*k)?, *k == "dev-dependencies"))).collect();
         if let Some(targets) = manifest.get("target").and_then(|t| t.as_table()) {
             for t in targets.values() {
-                tables.extend(DEP_TABLES.iter().filter_map(|k| t.get(*k)));
+                tables.extend(DEP_TABLES.iter().filter_map(|k| Some((t.get(*k)?, *k == "dev-dependencies"))));
             }
         }
-        for table in tables.iter().filter_map(|t| t.as_table()) {
+        for (table, dev) in tables.iter().filter_map(|(t, dev)| Some((t.as_table()?, *dev))) {
+            let allowed = if dev { &dev_allowed } else { &allowed };
             for (key, spec) in table {
                 let pkg = spec.get("package").and_then(|p| p.as_str()).unwrap_or(key);
                 let Some(other) = package_dir.get(pkg) else { continue };
@@ -148,6 +184,19 @@ mod tests {
         m.insert("extra".into(), manifest("extra", ""));
         let b = breaches(&m);
         assert_eq!(b.len(), 2, "{b:?}");
+    }
+
+    #[test]
+    fn a_dev_edge_admits_tests_only() {
+        let mut m = BTreeMap::new();
+        m.insert("services".into(), manifest("services", ""));
+        m.insert("sim".into(), manifest("sim", "[dev-dependencies]\nv12-services = {}"));
+        assert!(breaches(&m).is_empty(), "{:?}", breaches(&m));
+        m.insert("sim".into(), manifest("sim", "[dependencies]\nv12-services = {}"));
+        assert_eq!(
+            breaches(&m),
+            ["crates/sim depends on crates/services, which the layer graph does not allow"]
+        );
     }
 
     #[test]

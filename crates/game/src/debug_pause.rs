@@ -12,7 +12,7 @@ use std::time::Instant;
 use v12_console_vm::Console;
 
 /// Drivers the hook keeps alive (weak: a server or client that goes, goes).
-type Watched = Rc<RefCell<Vec<Weak<RefCell<v12_sim::driver::NetDriver<crate::Port>>>>>>;
+type Watched = Rc<RefCell<Vec<Weak<RefCell<v12_services::driver::NetDriver<crate::Port>>>>>>;
 
 /// The drivers to keep alive and the host clock's last reading.
 pub(crate) struct DebugPause {

@@ -29,7 +29,7 @@ use v12_netobject::{InterfaceConfig, NetInterface};
 use v12_platform::{
     Clock, ConditionerConfig, LinkConditioner, LossModel, NetAddress, SystemClock, Transport, UdpTransport,
 };
-use v12_sim::NetDriver;
+use v12_services::NetDriver;
 use v12_sim::game_connection as gc;
 use v12_sim::process::TICK_MS;
 use v12_sim::remote_command::RemoteCommands;
@@ -251,8 +251,8 @@ struct Host<'a> {
     remote: RemoteCommands,
     shared: Rc<RefCell<Shared>>,
     requests: Requests,
-    telnet: v12_sim::telnet::TelnetServer,
-    tcp_objects: v12_sim::tcp_object::TcpObjects,
+    telnet: v12_services::telnet::TelnetServer,
+    tcp_objects: v12_services::tcp_object::TcpObjects,
     audio: crate::audio::SharedAudio,
     directory: crate::browser::ServerDirectory,
     browser: crate::browser::ServerBrowser,
@@ -313,8 +313,8 @@ impl<'a> Host<'a> {
                 None => live,
             }
         };
-        let telnet = v12_sim::telnet::TelnetServer::register_with(&mut con, tcp());
-        let tcp_objects = v12_sim::tcp_object::TcpObjects::register_with(&mut con, tcp());
+        let telnet = v12_services::telnet::TelnetServer::register_with(&mut con, tcp());
+        let tcp_objects = v12_services::tcp_object::TcpObjects::register_with(&mut con, tcp());
         let directory = crate::browser::ServerDirectory::register(&mut con);
         // The server browser's queries: their port, clock readings and nonces are journaled too.
         let browser = crate::browser::ServerBrowser::register_with(
@@ -480,7 +480,7 @@ impl<'a> Host<'a> {
         if let Some(j) = &self.cfg.journal {
             let live = v12_platform::time::unix_now_s().saturating_sub(now / 1000);
             let at_zero = j.remember("wall-clock", || live.to_string()).and_then(|t| t.parse().ok());
-            driver.set_wall_clock(v12_sim::WallClock::From(at_zero.unwrap_or(live)));
+            driver.set_wall_clock(v12_services::WallClock::From(at_zero.unwrap_or(live)));
         }
         let addr = driver.transport.local_addr();
         (self.cfg.report)(&format!("LISTENING {}", addr.socket_addr()));

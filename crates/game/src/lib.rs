@@ -63,7 +63,7 @@ pub type Port = Box<dyn v12_platform::Transport>;
 
 /// A network driver the host shares with the script debugger's idle hook, which keeps its
 /// connections alive while a script is stopped (`NetDriver::keep_alive`).
-pub(crate) type SharedDriver = std::rc::Rc<std::cell::RefCell<v12_sim::driver::NetDriver<Port>>>;
+pub(crate) type SharedDriver = std::rc::Rc<std::cell::RefCell<v12_services::driver::NetDriver<Port>>>;
 
 /// How a Player's datablock makes it move, from the PlayerData fields with V12's names:
 /// `maxForwardSpeed` (m/s), `jumpForce` (the jump's impulse: its speed is `jumpForce /

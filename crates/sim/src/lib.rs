@@ -3,7 +3,6 @@
 pub mod action_map;
 pub mod container;
 pub mod datablock;
-pub mod driver;
 pub mod game_connection;
 pub mod ghost_process;
 pub mod moves;
@@ -11,8 +10,5 @@ pub mod process;
 pub mod remote_command;
 pub mod scene;
 mod sim_error;
-pub mod tcp_object;
-pub mod telnet;
 pub mod vehicle_motion;
-pub use driver::{DriverStats, NetDriver, WallClock};
 pub use sim_error::SimError;

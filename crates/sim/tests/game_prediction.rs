@@ -9,7 +9,7 @@ use v12_console_vm::{BufferSink, Console};
 use v12_netobject::ghost::{GhostClassRegistryBuilder, ObjectId};
 use v12_netobject::{ConnectionId, InterfaceConfig, InterfaceEvent, NetClassRegistryBuilder, NetInterface};
 use v12_platform::{ConditionerConfig, LinkConditioner, LoopbackTransport, LossModel, Transport};
-use v12_sim::NetDriver;
+use v12_services::NetDriver;
 use v12_sim::datablock::{
     ClientDataBlocks, DataBlockEvent, DataBlockProgress, DataBlocksAckEvent, DataBlocksDoneEvent,
     is_datablocks_ack, send_datablocks,

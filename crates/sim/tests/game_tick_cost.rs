@@ -18,7 +18,7 @@ use std::time::Instant;
 use v12_netobject::ghost::{GhostClassRegistryBuilder, ObjectId};
 use v12_netobject::{InterfaceConfig, InterfaceEvent, NetClassRegistryBuilder, NetInterface};
 use v12_platform::{MemoryNetwork, NetAddress, Transport, UdpTransport};
-use v12_sim::NetDriver;
+use v12_services::NetDriver;
 use v12_sim::game_connection::{ClientGameConnection, ServerGameConnection, register_events};
 use v12_sim::moves::Move;
 use v12_sim::scene::{ClientScene, Motion, SceneObject, SceneWorld, UpdateCoverage};

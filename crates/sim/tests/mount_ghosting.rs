@@ -9,7 +9,7 @@ use std::sync::Arc;
 use v12_netobject::ghost::{CameraScopeQuery, GhostClassRegistryBuilder, NetObject, ObjectId};
 use v12_netobject::{ConnectionId, InterfaceConfig, InterfaceEvent, NetClassRegistryBuilder, NetInterface};
 use v12_platform::{ConditionerConfig, LinkConditioner, LoopbackTransport, LossModel, Transport};
-use v12_sim::NetDriver;
+use v12_services::NetDriver;
 use v12_sim::scene::{ClientScene, Mount, SceneObject, SceneWorld};
 
 type Port = LinkConditioner<LoopbackTransport>;

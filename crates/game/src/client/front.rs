@@ -86,7 +86,7 @@ pub struct ClientFront {
     list: DrawList,
     browser: crate::browser::ServerBrowser,
     /// TCPObject connections (the debugger screen's link to another instance, ...).
-    tcp_objects: v12_sim::tcp_object::TcpObjects,
+    tcp_objects: v12_services::tcp_object::TcpObjects,
     /// The client's connection stays alive while a script is stopped in the debugger.
     debug_pause: crate::debug_pause::DebugPause,
     /// Events posted since the last frame.
@@ -120,7 +120,7 @@ impl ClientFront {
             &mut con,
             crate::browser::query_io(cfg.journal.as_ref()),
         );
-        let tcp_objects = v12_sim::tcp_object::TcpObjects::register_with(&mut con, tcp);
+        let tcp_objects = v12_services::tcp_object::TcpObjects::register_with(&mut con, tcp);
         let live_clock = SystemClock::new();
         let start = match &cfg.journal {
             Some(j) => j.now_ms(),

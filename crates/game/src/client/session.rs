@@ -22,7 +22,7 @@ use v12_netobject::ghost::{NoObjects, ObjectId};
 use v12_netobject::{ConnectionId, InterfaceConfig, InterfaceEvent, NetInterface, RateConfig};
 use v12_platform::{ConditionerConfig, LinkConditioner, NetAddress, UdpTransport};
 use v12_resource::ResourceManager;
-use v12_sim::NetDriver;
+use v12_services::NetDriver;
 use v12_sim::container::{Obstacles, ScriptContainer, StaticGeometry};
 use v12_sim::datablock::{ClientDataBlocks, DataBlockProgress};
 use v12_sim::game_connection::{self as gc, ClientGameConnection, ConnectAcceptedEvent};

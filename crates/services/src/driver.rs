@@ -1,5 +1,5 @@
-//! The glue between a sans-IO [`NetInterface`] and a platform [`Transport`] (here in sim,
-//! above both, so netobject stays free of sockets and clocks, as quinn-proto is): real UDP, the
+//! The glue between a sans-IO [`NetInterface`] and a platform [`Transport`] (here in
+//! services, above both, so netobject stays free of sockets and clocks, as quinn-proto is): real UDP, the
 //! in-memory loopback, or either behind the link conditioner.
 //!
 //! The driver still reads no clock: the caller passes `now` to [`NetDriver::pump`] and asks

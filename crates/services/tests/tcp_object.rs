@@ -7,7 +7,7 @@ use std::net::TcpListener;
 use std::time::{Duration, Instant};
 
 use v12_console_vm::{BufferSink, Console};
-use v12_sim::tcp_object::TcpObjects;
+use v12_services::tcp_object::TcpObjects;
 
 fn rig() -> (Console, TcpObjects) {
     let mut con = Console::new();
@@ -89,7 +89,7 @@ fn a_listening_tcp_object_accepts_and_garbage_closes_only_its_sender() {
 
     // A line without end, over the limit: that connection closes; the good one stays.
     let mut bad = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
-    let junk = vec![b'x'; v12_sim::tcp_object::MAX_LINE + 10];
+    let junk = vec![b'x'; v12_services::tcp_object::MAX_LINE + 10];
     let _ = bad.write_all(&junk);
     pump_until(&mut con, &mut tcp, |c| c.get_global("left").as_text() == "1");
     good.write_all(b"three\n").unwrap();

@@ -9,7 +9,7 @@ use std::time::Duration;
 use v12_netobject::ghost::{GhostArena, NoObjects};
 use v12_netobject::{InterfaceConfig, InterfaceEvent, NetClassRegistryBuilder, NetInterface};
 use v12_platform::{NetAddress, Transport, UdpTransport};
-use v12_sim::NetDriver;
+use v12_services::NetDriver;
 
 #[test]
 fn the_ipv6_loopback_is_one_address_for_the_per_address_caps() {

@@ -7,7 +7,7 @@ use std::net::{TcpListener, TcpStream};
 use std::time::{Duration, Instant};
 
 use v12_console_vm::Console;
-use v12_sim::telnet::TelnetServer;
+use v12_services::telnet::TelnetServer;
 
 struct Rig {
     con: Console,
