@@ -10,6 +10,7 @@
 use crate::client::bot;
 use crate::client::demo::DemoPlayback;
 use crate::client::session::{ClientSession, ConnectOptions};
+use crate::journal::SessionJournal;
 use crate::mission::ServerObjects;
 use crate::server::listen::ListenPort;
 use crate::server::{
@@ -29,7 +30,7 @@ use v12_netobject::{InterfaceConfig, NetInterface};
 use v12_platform::{
     Clock, ConditionerConfig, LinkConditioner, LossModel, NetAddress, SystemClock, Transport, UdpTransport,
 };
-use v12_services::NetDriver;
+use v12_services::{NetDriver, WallClock};
 use v12_sim::game_connection as gc;
 use v12_sim::process::TICK_MS;
 use v12_sim::remote_command::RemoteCommands;
@@ -95,8 +96,12 @@ pub(crate) enum Request {
 /// The requests scripts queued since the loop last looked.
 type Requests = Rc<RefCell<Vec<Request>>>;
 
-fn register_script_functions(con: &mut Console, requests: &Requests) {
-    crate::net_security::register(con);
+fn register_script_functions(
+    con: &mut Console,
+    requests: &Requests,
+    wall_s: &crate::net_security::WallSeconds,
+) {
+    crate::net_security::register(con, wall_s);
     let sh = requests.clone();
     con.register_function("createServer", 2, 2, "createServer(port)", move |_c, a| {
         sh.borrow_mut().push(Request::CreateServer(a.f64(0).clamp(0.0, 65535.0) as u16));
@@ -260,6 +265,10 @@ struct Host<'a> {
     ghosts: std::sync::Arc<v12_netobject::ghost::GhostClassRegistry>,
     /// The clock when there is no journal (every reading goes through the journal if there is).
     system_clock: SystemClock,
+    /// Where the wall clock comes from (the system's, or the journal's zero plus `now`).
+    wall: WallClock,
+    /// The wall clock at this frame, as the scripts' `issueConnectToken` reads it.
+    wall_s: crate::net_security::WallSeconds,
     /// A journal replay runs as fast as it can.
     playing: bool,
     server: Option<Server>,
@@ -296,7 +305,11 @@ impl<'a> Host<'a> {
         // The game objects live in the world's container beside its terrain and interiors.
         shared.borrow_mut().container = Some(mission.borrow().container.clone());
         let requests: Requests = Rc::default();
-        register_script_functions(&mut con, &requests);
+        // The wall clock (connect tokens expire by Unix time) follows the session's clock:
+        // with a journal its zero is a journaled note, so a replay reads the same one.
+        let wall = cfg.journal.as_ref().map_or(WallClock::System, SessionJournal::wall_clock);
+        let wall_s: crate::net_security::WallSeconds = Rc::new(std::cell::Cell::new(wall.unix_s(0)));
+        register_script_functions(&mut con, &requests, &wall_s);
         register_demo_functions(&mut con, &requests);
         // The game object classes (`new Player()`, `new Item()`, ...) and their datablocks.
         crate::objects::register(&mut con, &shared);
@@ -348,6 +361,8 @@ impl<'a> Host<'a> {
             reg,
             ghosts,
             system_clock,
+            wall,
+            wall_s,
             playing: cfg.journal.as_ref().is_some_and(|j| j.is_playing()),
             server: None,
             client: None,
@@ -389,6 +404,7 @@ impl<'a> Host<'a> {
     /// is skipped, not caught up on.
     fn frame_time(&mut self) -> (u64, u64) {
         let now = self.now();
+        self.wall_s.set(self.wall.unix_s(now));
         let stopped = self.debug_pause.frame(&self.con, now);
         if stopped > 0 {
             self.last_frame += stopped;
@@ -475,13 +491,9 @@ impl<'a> Host<'a> {
         let (listen_port, local_link) = ListenPort::new(udp);
         let local_peer = listen_port.local_peer();
         let mut driver = NetDriver::new(iface, self.journaled(Box::new(listen_port)));
-        // Connect tokens expire by the wall clock: a journal keeps its reading at the clock's
-        // zero, and the rest follows the journaled clock, so a replay admits the same tokens.
-        if let Some(j) = &self.cfg.journal {
-            let live = v12_platform::time::unix_now_s().saturating_sub(now / 1000);
-            let at_zero = j.remember("wall-clock", || live.to_string()).and_then(|t| t.parse().ok());
-            driver.set_wall_clock(v12_services::WallClock::From(at_zero.unwrap_or(live)));
-        }
+        // Connect tokens expire by the session's wall clock (journaled, so a replay admits the
+        // same tokens).
+        driver.set_wall_clock(self.wall);
         let addr = driver.transport.local_addr();
         (self.cfg.report)(&format!("LISTENING {}", addr.socket_addr()));
         // The port actually bound (`createServer(0)` picks a free one), for a listen server's

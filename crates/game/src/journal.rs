@@ -233,6 +233,15 @@ impl SessionJournal {
         out
     }
 
+    /// The session's wall clock (Unix seconds, for connect tokens), derived from its journaled
+    /// clock: the Unix time at the clock's zero is a `wall-clock` note, recorded once, so a
+    /// replay at any later date reads the same wall clock at every frame.
+    pub fn wall_clock(&self) -> v12_services::WallClock {
+        let live = v12_platform::time::unix_now_s().saturating_sub(self.live.now_ms() / 1000);
+        let at_zero = self.remember("wall-clock", || live.to_string()).and_then(|t| t.parse().ok());
+        v12_services::WallClock::From(at_zero.unwrap_or(live))
+    }
+
     /// A note the session writes when recording and reads back when replaying, such as the
     /// address of a local match the client joined: `live()` when recording.
     pub fn remember(&self, what: &'static str, live: impl FnOnce() -> String) -> Option<String> {

@@ -54,9 +54,14 @@ fn os_rng() -> Option<ChaCha20Rng> {
     Some(ChaCha20Rng::from_seed(seed))
 }
 
+/// The host's wall clock (Unix seconds) at the current frame, which it sets from the session's
+/// clock (journaled when there is a journal): `issueConnectToken` reads no clock of its own.
+pub type WallSeconds = std::rc::Rc<std::cell::Cell<u64>>;
+
 /// The matchmaker's script functions: `generateConnectTokenKey()` and
-/// `issueConnectToken(keyHex, clientId, seconds [, userData])`.
-pub fn register(con: &mut Console) {
+/// `issueConnectToken(keyHex, clientId, seconds [, userData])`, whose tokens expire `seconds`
+/// after `wall_s`.
+pub fn register(con: &mut Console, wall_s: &WallSeconds) {
     con.register_function(
         "generateConnectTokenKey",
         1,
@@ -71,12 +76,13 @@ pub fn register(con: &mut Console) {
             Value::str(to_hex(&key))
         },
     );
+    let wall_s = wall_s.clone();
     con.register_function(
         "issueConnectToken",
         4,
         5,
         "issueConnectToken(keyHex, clientId, seconds [, userData]) - 'SEALED KEY' for $Pref::Net::ConnectToken",
-        |c, a| {
+        move |c, a| {
             let Some(key) = key_from_hex(&a.str(0)) else {
                 c.error("issueConnectToken: the key is not 64 hex digits");
                 return Value::Empty;
@@ -85,9 +91,7 @@ pub fn register(con: &mut Console) {
                 c.error("issueConnectToken: no OS random source");
                 return Value::Empty;
             };
-            let now = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs());
+            let now = wall_s.get();
             let user_data = if a.len() > 3 { a.str(3).into_owned().into_bytes() } else { Vec::new() };
             if user_data.len() > MAX_USER_DATA {
                 c.error(&format!("issueConnectToken: user data over {MAX_USER_DATA} bytes"));
@@ -130,5 +134,24 @@ mod tests {
         assert!(from_hex("zz").is_none());
         assert!(from_hex("é1").is_none());
         assert!(key_from_hex("00").is_none());
+    }
+
+    /// `issueConnectToken` reads the host's wall clock (journaled), not the system's: a token
+    /// issued at Unix second 1,000 for 60 s opens until 1,060 and not after.
+    #[test]
+    fn issued_tokens_expire_by_the_hosts_wall_clock() {
+        let mut con = Console::new();
+        let wall: WallSeconds = std::rc::Rc::new(std::cell::Cell::new(1_000));
+        register(&mut con, &wall);
+        let key = to_hex(&[5; 32]);
+        let text = con
+            .call_function("issueConnectToken", &[Value::str(key), Value::str("7"), Value::str("60")])
+            .as_text()
+            .into_owned();
+        let (sealed, _) = text.split_once(' ').expect("'SEALED KEY'");
+        let sealed = from_hex(sealed).unwrap();
+        let (token, _) = ConnectToken::open(&[5; 32], &sealed, 1_059).expect("open before it expires");
+        assert_eq!((token.client_id, token.expires_unix_s), (7, 1_060));
+        assert!(ConnectToken::open(&[5; 32], &sealed, 1_060).is_err());
     }
 }

@@ -36,6 +36,17 @@ pub enum WallClock {
     From(u64),
 }
 
+impl WallClock {
+    /// The Unix time (s) at `now` (ms) of the caller's clock: the system's, or the zero's plus
+    /// the whole seconds of `now`.
+    pub fn unix_s(self, now: Millis) -> u64 {
+        match self {
+            WallClock::System => v12_platform::time::unix_now_s(),
+            WallClock::From(at_zero) => at_zero.saturating_add(now / 1000),
+        }
+    }
+}
+
 /// Runs one [`NetInterface`] over one [`Transport`].
 #[derive(Debug)]
 pub struct NetDriver<T: Transport> {
@@ -87,11 +98,7 @@ impl<T: Transport> NetDriver<T> {
         ghosts: &mut dyn GhostClientWorld,
     ) -> io::Result<usize> {
         // Connect tokens expire by the wall clock; the sans-IO interface reads none.
-        let unix = match self.wall_clock {
-            WallClock::System => v12_platform::time::unix_now_s(),
-            WallClock::From(at_zero) => at_zero.saturating_add(now / 1000),
-        };
-        self.interface.set_wall_clock(unix);
+        self.interface.set_wall_clock(self.wall_clock.unix_s(now));
         self.inbox.clear();
         let received = self.transport.recv_batch(now, &mut self.inbox)?;
         for d in self.inbox.drain(..) {
