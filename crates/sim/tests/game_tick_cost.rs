@@ -11,9 +11,17 @@
 //! The tick's cost is the process's CPU time over the server's part of the tick (on Unix;
 //! the wall clock elsewhere): what share of a core the server needs, which the wall clock
 //! of a machine busy with other work would overstate.
+//!
+//! A counting allocator counts the allocations made in the server's part of the measured
+//! ticks (all its threads) and the heap the server holds per client (see
+//! [`Figures::server_bytes_per_client`]).
+
+#![allow(unsafe_code)] // the counting allocator
 
 use glam::Vec3;
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicIsize, AtomicU64, Ordering};
 use std::time::Instant;
 use v12_netobject::ghost::{GhostClassRegistryBuilder, ObjectId};
 use v12_netobject::{InterfaceConfig, InterfaceEvent, NetClassRegistryBuilder, NetInterface};
@@ -22,6 +30,44 @@ use v12_services::NetDriver;
 use v12_sim::game_connection::{ClientGameConnection, ServerGameConnection, register_events};
 use v12_sim::moves::Move;
 use v12_sim::scene::{ClientScene, Motion, SceneObject, SceneWorld, UpdateCoverage};
+
+/// Allocations (reallocations included) since the start, and live heap bytes.
+static ALLOCS: AtomicU64 = AtomicU64::new(0);
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+
+struct Counting;
+
+// SAFETY: every call is forwarded to the system allocator unchanged; only counters are kept.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed);
+        // SAFETY: the caller's layout contract is passed on.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
+        // SAFETY: `ptr` came from this allocator with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        LIVE.fetch_add(new_size as isize - layout.size() as isize, Ordering::Relaxed);
+        // SAFETY: `ptr` came from this allocator with `layout`; the contract is passed on.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+fn allocs() -> u64 {
+    ALLOCS.load(Ordering::Relaxed)
+}
+
+fn live() -> isize {
+    LIVE.load(Ordering::Relaxed)
+}
 
 /// The scene of one measurement.
 #[derive(Clone, Copy, Debug)]
@@ -60,6 +106,12 @@ struct Figures {
     visible_players: f64,
     /// Nearest-8-players coverage over the observed clients.
     coverage: f64,
+    /// Allocations in the server's part of a measured tick (all its threads).
+    allocs_per_tick: f64,
+    /// The heap the server side holds per client at the end of the run: live bytes once
+    /// the clients are dropped, less those before the first client, over the client count
+    /// (connections, ghost managers, the players' objects, the ghost frame).
+    server_bytes_per_client: f64,
 }
 
 /// Clients whose ghosts are examined (spread over the list).
@@ -123,6 +175,7 @@ fn measure_on<T: Transport>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> Figures
     siface.set_ghost_classes(classes.clone());
     siface.set_transmit_threads(a.threads);
     let mut server = NetDriver::new(siface, Recorder { inner: st, on: a.hash_sent, hash: 0 });
+    let server_live0 = live();
     let mut clients: Vec<Bot<T>> = (0..n)
         .map(|i| {
             let t = bind(1000 + i as u16);
@@ -150,6 +203,7 @@ fn measure_on<T: Transport>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> Figures
     let mut conns: Vec<ServerGameConnection> = Vec::new();
     let mut conn_index: std::collections::HashMap<v12_netobject::ConnectionId, usize> = Default::default();
     let mut cost_ns: u128 = 0;
+    let mut server_allocs = 0u64;
     let mut wall_ns: u128 = 0;
     let mut ticks = 0u64;
     let (mut bytes0, mut packets0) = (0, 0);
@@ -171,6 +225,7 @@ fn measure_on<T: Transport>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> Figures
         }
         let t0 = cpu_ns();
         let w0 = Instant::now();
+        let a0 = allocs();
         for g in &mut conns {
             g.process_tick(&mut world, &motion);
             g.post_control(now, &mut server.interface, &world).unwrap();
@@ -204,6 +259,7 @@ fn measure_on<T: Transport>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> Figures
             }
         }
         if measuring {
+            server_allocs += allocs() - a0;
             cost_ns += cpu_ns() - t0;
             wall_ns += w0.elapsed().as_nanos();
             ticks += 1;
@@ -229,16 +285,23 @@ fn measure_on<T: Transport>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> Figures
     // After the figures: the settle period's traffic is not the match's.
     let ghosts_agree = (a.settle_seconds > 0)
         .then(|| settle_and_compare(a, total_ticks, &mut server, &mut world, &mut clients));
+    let sent_hash = server.transport.hash;
+    // The clients' share of the heap goes with them; what is left (beyond what was there
+    // before the first client) is the server's.
+    drop(clients);
+    let server_bytes_per_client = (live() - server_live0).max(0) as f64 / n as f64;
     Figures {
         tick_us: cost_ns as f64 / ticks as f64 / 1000.0,
         wall_us: wall_ns as f64 / ticks as f64 / 1000.0,
-        sent_hash: server.transport.hash,
+        sent_hash,
         ghosts_agree,
         ghost_hash,
         bytes_per_client,
         packets_per_client,
         visible_players: visible,
         coverage: if packets == 0 { 0.0 } else { updated as f64 / packets as f64 },
+        allocs_per_tick: server_allocs as f64 / ticks as f64,
+        server_bytes_per_client,
     }
 }
 
@@ -474,6 +537,11 @@ fn server_tick_cost_by_client_count() {
             let a = Arena { threads: t, ..a };
             let f = measure(a);
             summary(label, a, &f);
+            println!(
+                "        server: {:.1} allocations per tick, {:.1} KB of heap per client",
+                f.allocs_per_tick,
+                f.server_bytes_per_client / 1024.0
+            );
             if threads.len() > 1 {
                 let (t0, w0) = *first.get_or_insert((t, f.wall_us));
                 println!(

@@ -84,6 +84,15 @@ struct Slot {
     scope_epoch: u64,
 }
 
+/// An update written and not yet notified (see `GhostManager::updates_in_flight`).
+#[derive(Clone, Copy, Debug)]
+struct UpdateInFlight {
+    packet: u64,
+    ghost: u32,
+    generation: u32,
+    mask: u32,
+}
+
 /// What a packet did to one ghost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GhostEntryKind {
@@ -169,9 +178,12 @@ pub struct GhostManager {
     /// The client must drop every ghost before new ones are sent.
     reset_unacked: bool,
     slots: Vec<Option<Slot>>,
-    /// Beside each slot, (packet, mask) of its updates not yet notified, oldest first: apart
-    /// from the slots, which every packet walks, so they stay small.
-    updates_in_flight: Vec<VecDeque<(u64, u32)>>,
+    /// Every update not yet notified, in send order (one ring for the connection, not a
+    /// queue per ghost: writing an update appends here, a delivered packet pops its
+    /// entries without touching a slot, and only a dropped one looks for later updates).
+    updates_in_flight: VecDeque<UpdateInFlight>,
+    /// Dropped-packet scratch: ghost → the bits later packets carried again.
+    scratch_later: HashMap<u32, u32>,
     free: BTreeSet<u32>,
     by_object: HashMap<ObjectId, u32>,
     generation: u32,
@@ -182,7 +194,8 @@ pub struct GhostManager {
     candidates: Vec<(f32, u32)>,
     /// Candidates outside their near ring while the packet has enough inside rings: their
     /// priorities are computed only if the packet gets to them.
-    far: Vec<u32>,
+    /// (ghost id, its skips before this packet).
+    far: Vec<(u32, u32)>,
     /// The last packet listed enough candidates inside near rings to fill a packet: defer
     /// the far ones in this one (else weighing them twice costs more than it saves).
     defer_far: bool,
@@ -195,6 +208,8 @@ pub struct GhostManager {
     scratch_deferred: Vec<ObjectId>,
     scratch_new: Vec<(f32, ObjectId)>,
     scratch_deleted: Vec<u32>,
+    /// Frame scoping: the ghosts that may have left scope in this pass.
+    scratch_out: Vec<u32>,
     /// Entry lists of notified records, for the next packets' records.
     spare_entries: Vec<Vec<GhostEntry>>,
     stats: GhostStats,
@@ -226,7 +241,8 @@ impl GhostManager {
             session: 0,
             reset_unacked: false,
             slots: Vec::new(),
-            updates_in_flight: Vec::new(),
+            updates_in_flight: VecDeque::new(),
+            scratch_later: HashMap::new(),
             free: BTreeSet::new(),
             by_object: HashMap::new(),
             generation: 0,
@@ -243,6 +259,7 @@ impl GhostManager {
             scratch_deferred: Vec::new(),
             scratch_new: Vec::new(),
             scratch_deleted: Vec::new(),
+            scratch_out: Vec::new(),
             spare_entries: Vec::new(),
             stats: GhostStats::default(),
         }
@@ -377,8 +394,10 @@ impl GhostManager {
                 for &(id, _) in &ids {
                     self.object_in_scope(world, id);
                 }
-                if has_camera {
-                    self.scope_from_frame(world, frame, query.position, vis, outer);
+                if has_camera && self.scope_from_frame(world, frame, query.position, vis, outer) {
+                    self.scratch_ids = ids;
+                    self.end_scope_listed();
+                    return;
                 }
             }
             None => {
@@ -407,31 +426,44 @@ impl GhostManager {
         center: crate::ghost::Point3,
         vis: f32,
         outer: f32,
-    ) {
+    ) -> bool {
         if !self.ghosting || self.reset_unacked {
-            return;
+            return false;
         }
         self.held.clear();
         self.held.resize(frame.len().div_ceil(64), 0);
         let mut deferred = std::mem::take(&mut self.scratch_deferred);
         deferred.clear();
-        for slot in self.slots.iter_mut().flatten() {
-            let Some(i) = frame.index_of(slot.object) else { continue };
-            self.held[i / 64] |= 1 << (i % 64);
+        let mut out = std::mem::take(&mut self.scratch_out);
+        out.clear();
+        for (idx, slot) in self.slots.iter_mut().enumerate() {
+            let Some(slot) = slot else { continue };
             if slot.scope_epoch == self.epoch {
+                if let Some(i) = frame.index_of(slot.object) {
+                    self.held[i / 64] |= 1 << (i % 64);
+                }
                 continue;
             }
+            let Some(i) = frame.index_of(slot.object) else {
+                out.push(idx as u32);
+                continue;
+            };
+            self.held[i / 64] |= 1 << (i % 64);
             let o = frame.object(i);
             if o.within(center, outer) {
                 if o.has_dependencies() {
                     deferred.push(slot.object);
+                    out.push(idx as u32);
                 } else {
                     slot.scope_epoch = self.epoch;
                     // Back in scope before its create was even acknowledged: keep it.
                     slot.kill_after_create = false;
                 }
+            } else {
+                out.push(idx as u32);
             }
         }
+        self.scratch_out = out;
         for &id in &deferred {
             self.scope_one(world, id, DEPENDENCY_DEPTH);
         }
@@ -449,6 +481,21 @@ impl GhostManager {
             self.scope_one(world, id, DEPENDENCY_DEPTH);
         }
         self.scratch_new = new;
+        true
+    }
+
+    /// [`Self::end_scope`] after a frame scoping pass, which listed every ghost that may
+    /// have left scope: only those are looked at (the same ghosts go out, in the same order).
+    fn end_scope_listed(&mut self) {
+        let out = std::mem::take(&mut self.scratch_out);
+        for &idx in &out {
+            if let Some(Some(slot)) = self.slots.get(idx as usize)
+                && slot.scope_epoch != self.epoch
+            {
+                self.scope_out(idx);
+            }
+        }
+        self.scratch_out = out;
     }
 
     /// Starts a hand-made scoping pass with this camera query; follow with
@@ -558,7 +605,6 @@ impl GhostManager {
             return None;
         }
         self.slots.push(None);
-        self.updates_in_flight.push(VecDeque::new());
         Some((self.slots.len() - 1) as u32)
     }
 
@@ -566,16 +612,12 @@ impl GhostManager {
         if let Some(slot) = self.slots[idx as usize].take() {
             self.by_object.remove(&slot.object);
         }
-        if let Some(q) = self.updates_in_flight.get_mut(idx as usize) {
-            q.clear();
-        }
         self.free.insert(idx);
         // Shrink the id space from the top so the id width can fall again.
         while let Some(None) = self.slots.last() {
             let top = (self.slots.len() - 1) as u32;
             self.free.remove(&top);
             self.slots.pop();
-            self.updates_in_flight.pop();
         }
     }
 
@@ -692,16 +734,14 @@ impl GhostManager {
                 }
             };
             if w.is_over_budget() {
+                // Its skip was counted when it was listed.
                 w.set_bit_position(entry_start);
                 misfits += 1;
-                if let Some(slot) = self.slots[idx as usize].as_mut() {
-                    slot.skips = slot.skips.saturating_add(1);
-                    self.stats.skips += 1;
-                }
                 continue;
             }
             let Some(slot) = self.slots[idx as usize].as_mut() else { continue };
             slot.skips = 0;
+            self.stats.skips -= 1;
             match kind {
                 GhostEntryKind::Kill => {
                     slot.phase = Phase::Killing { in_flight: true };
@@ -714,19 +754,20 @@ impl GhostManager {
                 }
                 GhostEntryKind::Update => {
                     slot.dirty = remaining;
-                    self.updates_in_flight[idx as usize].push_back((packet, sent_mask));
+                    self.updates_in_flight.push_back(UpdateInFlight {
+                        packet,
+                        ghost: idx,
+                        generation,
+                        mask: sent_mask,
+                    });
                     self.stats.updates_sent += 1;
                 }
             }
             record.entries.push(GhostEntry { ghost: idx, generation, kind, mask: sent_mask });
             written += 1;
         }
-        for idx in candidates[stopped_at..].iter().map(|c| c.1).chain(self.far.drain(..)) {
-            if let Some(slot) = self.slots[idx as usize].as_mut() {
-                slot.skips = slot.skips.saturating_add(1);
-                self.stats.skips += 1;
-            }
-        }
+        let _ = stopped_at;
+        self.far.clear();
         self.candidates = candidates;
         w.set_budget_bits(budget);
         if written == 0 {
@@ -756,6 +797,8 @@ impl GhostManager {
         for idx in 0..self.slots.len() {
             let Some(slot) = self.slots[idx].as_mut() else { continue };
             if matches!(slot.phase, Phase::Killing { in_flight: false }) {
+                slot.skips = slot.skips.saturating_add(1);
+                self.stats.skips += 1;
                 self.candidates.push((KILL_PRIORITY, idx as u32));
                 continue;
             }
@@ -818,20 +861,27 @@ impl GhostManager {
                 Phase::Live if slot.dirty != 0 => (slot.dirty, slot.skips),
                 _ => continue,
             };
+            // A listed candidate counts as skipped now; the packet resets the ones it takes
+            // (no pass over the ones it leaves out).
             let p = match fo.and_then(|f| f.terms) {
                 Some(terms) if self.defer_far && terms.outside_near_ring(&prepared) => {
-                    self.far.push(idx as u32);
-                    continue;
+                    self.far.push((idx as u32, skips));
+                    None
                 }
-                Some(terms) => terms.priority(&prepared, skips),
+                Some(terms) => Some(terms.priority(&prepared, skips)),
                 None => match fetch(&mut obj) {
-                    Some(o) => o.get_update_priority(&self.query, mask, skips),
+                    Some(o) => Some(o.get_update_priority(&self.query, mask, skips)),
                     None => {
                         deleted.push(idx as u32);
                         continue;
                     }
                 },
             };
+            if let Some(slot) = self.slots[idx].as_mut() {
+                slot.skips = slot.skips.saturating_add(1);
+                self.stats.skips += 1;
+            }
+            let Some(p) = p else { continue };
             let p = sanitize(p);
             lowest = lowest.min(p);
             above_far += usize::from(p > crate::ghost::weights::NEAR - 1.0);
@@ -840,9 +890,11 @@ impl GhostManager {
         for &idx in &deleted {
             debug!(ghost = idx, "object deleted; killing its ghost");
             self.scope_out(idx);
-            if let Some(Some(slot)) = self.slots.get(idx as usize)
+            if let Some(Some(slot)) = self.slots.get_mut(idx as usize)
                 && slot.phase == (Phase::Killing { in_flight: false })
             {
+                slot.skips = slot.skips.saturating_add(1);
+                self.stats.skips += 1;
                 self.candidates.push((KILL_PRIORITY, idx));
             }
         }
@@ -861,12 +913,12 @@ impl GhostManager {
     fn push_far(&mut self, world: &(impl GhostWorld + ?Sized), candidates: &mut Vec<(f32, u32)>) {
         let Some(frame) = world.frame() else { return };
         let prepared = PreparedQuery::new(&self.query);
-        for idx in self.far.drain(..) {
+        for (idx, skips) in self.far.drain(..) {
             let Some(slot) = self.slots[idx as usize].as_ref() else { continue };
             let Some(terms) = frame.index_of(slot.object).and_then(|i| frame.object(i).terms) else {
                 continue;
             };
-            candidates.push((sanitize(terms.priority(&prepared, slot.skips)), idx));
+            candidates.push((sanitize(terms.priority(&prepared, skips)), idx));
         }
     }
 
@@ -895,8 +947,21 @@ impl GhostManager {
         if record.reset && delivered {
             self.reset_unacked = false;
         }
+        // This packet's updates lead the ring (notifies come in send order; entries of a
+        // packet never notified are stale).
+        while self.updates_in_flight.front().is_some_and(|u| u.packet < record.packet) {
+            self.updates_in_flight.pop_front();
+        }
+        let ours = self.updates_in_flight.iter().take_while(|u| u.packet == record.packet).count();
+        if !delivered && ours > 0 {
+            self.put_back_dropped(ours);
+        }
+        self.updates_in_flight.drain(..ours);
         let mut entries = record.entries;
         for e in entries.drain(..) {
+            if e.kind == GhostEntryKind::Update {
+                continue;
+            }
             let Some(Some(slot)) = self.slots.get_mut(e.ghost as usize) else { continue };
             if slot.generation != e.generation {
                 continue;
@@ -917,19 +982,7 @@ impl GhostManager {
                         slot.phase = Phase::Creating { in_flight: false };
                     }
                 }
-                (GhostEntryKind::Update, _) => {
-                    let in_flight = &mut self.updates_in_flight[e.ghost as usize];
-                    let Some(pos) = in_flight.iter().position(|&(p, _)| p == record.packet) else {
-                        continue;
-                    };
-                    let (_, mask) = in_flight.remove(pos).unwrap_or_default();
-                    if !delivered && slot.phase == Phase::Live {
-                        let later = in_flight.iter().skip(pos).fold(0, |acc, &(_, m)| acc | m);
-                        let back = mask & !later;
-                        self.stats.bits_resent += u64::from(back.count_ones());
-                        slot.dirty |= back;
-                    }
-                }
+                (GhostEntryKind::Update, _) => {}
                 (GhostEntryKind::Kill, true) => {
                     self.stats.kills_acked += 1;
                     self.free_slot(e.ghost);
@@ -940,6 +993,35 @@ impl GhostManager {
         if self.spare_entries.len() < SPARE_ENTRY_LISTS {
             self.spare_entries.push(entries);
         }
+    }
+}
+
+impl GhostManager {
+    /// The resend rule for the first `ours` updates in flight (a dropped packet's): each
+    /// puts back the bits no later packet carried again, if its ghost is still live.
+    fn put_back_dropped(&mut self, ours: usize) {
+        let mut later = std::mem::take(&mut self.scratch_later);
+        later.clear();
+        for u in self.updates_in_flight.range(..ours) {
+            later.insert(u.ghost, 0);
+        }
+        for u in self.updates_in_flight.range(ours..) {
+            // A later entry of the same ghost id is the same ghost: the dropped entry is
+            // only used below while its slot keeps the generation it was written with.
+            if let Some(m) = later.get_mut(&u.ghost) {
+                *m |= u.mask;
+            }
+        }
+        for u in self.updates_in_flight.range(..ours) {
+            let Some(Some(slot)) = self.slots.get_mut(u.ghost as usize) else { continue };
+            if slot.generation != u.generation || slot.phase != Phase::Live {
+                continue;
+            }
+            let back = u.mask & !later.get(&u.ghost).copied().unwrap_or(0);
+            self.stats.bits_resent += u64::from(back.count_ones());
+            slot.dirty |= back;
+        }
+        self.scratch_later = later;
     }
 }
 
