@@ -88,6 +88,9 @@ pub struct NetConnection {
     strings_tx: StringSender,
     strings_rx: StringReceiver,
     records: VecDeque<PacketRecord>,
+    /// The data packet's writer, kept between packets (its buffer is reused; the packet
+    /// leaves as one exact-size copy).
+    writer: BitWriter,
     local_rate: RateConfig,
     peer_rate: Option<(u32, u32)>,
     rate_confirmed: bool,
@@ -161,6 +164,7 @@ impl NetConnection {
             strings_tx: StringSender::default(),
             strings_rx: StringReceiver::default(),
             records: VecDeque::new(),
+            writer: BitWriter::new(),
             local_rate: rate.clamped(),
             peer_rate: None,
             rate_confirmed: false,
@@ -513,7 +517,9 @@ impl NetConnection {
         let (period, size) = self.local_rate.effective(self.peer_rate);
         // An encrypted packet keeps within the negotiated size, header and tag included.
         let reserve = if self.crypto.is_some() { SEAL_OVERHEAD } else { 0 };
-        let mut w = BitWriter::with_budget_bytes((size as usize).saturating_sub(reserve).max(64));
+        let mut w = std::mem::take(&mut self.writer);
+        w.clear();
+        w.set_budget_bits((size as usize).saturating_sub(reserve).max(64) * 8);
         let seq = self
             .protocol
             .try_begin_data_packet(now, &mut w)
@@ -579,7 +585,9 @@ impl NetConnection {
         self.next_send_at = if due > now { due } else { now + u64::from(period) };
         self.owe_ack = false;
         trace!(connection = %self.id, seq, bits = w.bit_position(), "data packet");
-        Ok(w.into_bytes())
+        let packet = Bytes::copy_from_slice(w.as_bytes());
+        self.writer = w;
+        Ok(packet)
     }
 
     /// When this connection next needs [`Self::handle_timeout`] or a transmit poll.

@@ -70,19 +70,27 @@ enum Phase {
     Killing { in_flight: bool },
 }
 
+/// One ghost: 32 bytes, since every packet walks the table (a crowd's client holds
+/// hundreds).
 #[derive(Debug)]
 struct Slot {
     object: ObjectId,
     generation: u32,
-    class_id: u32,
+    /// The object's change counter up to which `dirty` holds its changes (a create not
+    /// yet written takes it when it is written: it sends everything anyway).
+    seen_version: u64,
+    dirty: u32,
+    /// The scoping pass that last found it in scope (wrapping).
+    scope_epoch: u32,
+    /// Packets it wanted and did not get (saturating).
+    skips: u16,
+    class_id: u16,
     phase: Phase,
     /// Left scope while its create was in flight: kill it once the client has it.
     kill_after_create: bool,
-    dirty: u32,
-    seen_version: u64,
-    skips: u32,
-    scope_epoch: u64,
 }
+
+const _: () = assert!(std::mem::size_of::<Option<Slot>>() == 32);
 
 /// An update written and not yet notified (see `GhostManager::updates_in_flight`).
 #[derive(Clone, Copy, Debug)]
@@ -187,7 +195,7 @@ pub struct GhostManager {
     free: BTreeSet<u32>,
     by_object: HashMap<ObjectId, u32>,
     generation: u32,
-    epoch: u64,
+    epoch: u32,
     query: CameraScopeQuery,
     next_packet: u64,
     next_notify: u64,
@@ -502,7 +510,7 @@ impl GhostManager {
     /// [`Self::object_in_scope`] calls and [`Self::end_scope`].
     pub fn begin_scope(&mut self, query: CameraScopeQuery) {
         self.query = query;
-        self.epoch += 1;
+        self.epoch = self.epoch.wrapping_add(1);
     }
 
     /// V12's `objectInScope`: `id` is of interest to this client in this pass.
@@ -537,7 +545,7 @@ impl GhostManager {
             {
                 return;
             }
-            let Some(class_id) = self.classes.id_of(obj) else {
+            let Some(class_id) = self.classes.id_of(obj).and_then(|c| u16::try_from(c).ok()) else {
                 warn!(object = %id, "ghostable object of an unregistered class");
                 return;
             };
@@ -701,6 +709,7 @@ impl GhostManager {
             let idx = candidates[n].1;
             n += 1;
             let entry_start = w.bit_position();
+            let mut version_now = 0;
             let Some(slot) = self.slots[idx as usize].as_ref() else { continue };
             let (phase, object, class_id, dirty, generation) =
                 (slot.phase, slot.object, slot.class_id, slot.dirty, slot.generation);
@@ -721,7 +730,7 @@ impl GhostManager {
                     w.write_flag(initial);
                     let mask = if initial {
                         w.write_flag(false);
-                        w.write_int(class_id, class_bits);
+                        w.write_int(u32::from(class_id), class_bits);
                         ALL_MASK_BITS
                     } else {
                         dirty
@@ -729,6 +738,9 @@ impl GhostManager {
                     let known = Known { slots: &self.slots, by_object: &self.by_object };
                     let mut ctx = GhostPackContext { compression, lookup: &known, id_bits, initial };
                     let remaining = obj.pack_update(&mut ctx, mask, w);
+                    if initial {
+                        version_now = obj.state_mask().version();
+                    }
                     let kind = if initial { GhostEntryKind::Create } else { GhostEntryKind::Update };
                     (kind, mask & !remaining, remaining)
                 }
@@ -750,6 +762,7 @@ impl GhostManager {
                 GhostEntryKind::Create => {
                     slot.phase = Phase::Creating { in_flight: true };
                     slot.dirty = remaining;
+                    slot.seen_version = version_now;
                     self.stats.creates_sent += 1;
                 }
                 GhostEntryKind::Update => {
@@ -824,7 +837,9 @@ impl GhostManager {
                 (None, Some(o)) => o.state_mask().version(),
                 (None, None) => continue,
             };
-            if version > slot.seen_version {
+            // A create not yet written sends everything: its changes are picked up when it
+            // is written.
+            if version > slot.seen_version && slot.phase != (Phase::Creating { in_flight: false }) {
                 let changed = match fo.and_then(|f| f.stamps.changed_since(slot.seen_version)) {
                     Some(c) => c,
                     None => match fetch(&mut obj) {
@@ -856,9 +871,9 @@ impl GhostManager {
                         }
                     }
                     let Some(slot) = self.slots[idx].as_ref() else { continue };
-                    (ALL_MASK_BITS, slot.skips)
+                    (ALL_MASK_BITS, u32::from(slot.skips))
                 }
-                Phase::Live if slot.dirty != 0 => (slot.dirty, slot.skips),
+                Phase::Live if slot.dirty != 0 => (slot.dirty, u32::from(slot.skips)),
                 _ => continue,
             };
             // A listed candidate counts as skipped now; the packet resets the ones it takes

@@ -83,7 +83,8 @@ impl StateMask {
 
     /// The stamps a ghost frame keeps of this mask.
     pub fn stamps(&self) -> MaskStamps {
-        let mut m = MaskStamps { version: self.version, used: self.used, ..MaskStamps::default() };
+        let kept = (self.used.count_ones() as usize).min(MaskStamps::GROUPS + 1) as u8;
+        let mut m = MaskStamps { version: self.version, used: self.used, kept, ..MaskStamps::default() };
         let mut b = self.used;
         let mut k = 0;
         while b != 0 && k < MaskStamps::GROUPS {
@@ -289,6 +290,8 @@ pub fn default_update_priority(
 pub struct MaskStamps {
     version: u64,
     used: u32,
+    /// Groups kept in `bits` and `stamps`, or `GROUPS + 1` when the object used more.
+    kept: u8,
     bits: [u8; MaskStamps::GROUPS],
     stamps: [u64; MaskStamps::GROUPS],
 }
@@ -307,7 +310,7 @@ impl MaskStamps {
         if self.version <= version {
             return Some(0);
         }
-        let n = self.used.count_ones() as usize;
+        let n = usize::from(self.kept);
         if n > Self::GROUPS {
             return None;
         }
