@@ -205,7 +205,19 @@ impl GhostFrame {
 
     /// Calls `f(dense index, distance)` for every ghostable object with a position within `radius`
     /// of `center`, bin by bin (a fixed order for a given frame and query).
-    pub(crate) fn for_each_in_radius(&self, center: Point3, radius: f32, mut f: impl FnMut(usize, f32)) {
+    pub(crate) fn for_each_in_radius(&self, center: Point3, radius: f32, f: impl FnMut(usize, f32)) {
+        self.for_each_in_radius_except(center, radius, |_| false, f);
+    }
+
+    /// [`Self::for_each_in_radius`] without the objects `skip` names (asked first, before
+    /// the object's position is read: a connection passes the ones it already holds).
+    pub(crate) fn for_each_in_radius_except(
+        &self,
+        center: Point3,
+        radius: f32,
+        skip: impl Fn(usize) -> bool,
+        mut f: impl FnMut(usize, f32),
+    ) {
         if self.entries.is_empty() || radius.is_nan() || radius < 0.0 || !center.iter().all(|c| c.is_finite())
         {
             return;
@@ -224,6 +236,9 @@ impl GhostFrame {
                 let b = by * BINS + x.rem_euclid(BINS as i64) as usize;
                 let (s, e) = (self.starts[b] as usize, self.starts[b + 1] as usize);
                 for &i in &self.entries[s..e] {
+                    if skip(i as usize) {
+                        continue;
+                    }
                     let o = &self.objects[i as usize];
                     let d = sub(o.position, center);
                     let d2 = dot(d, d);

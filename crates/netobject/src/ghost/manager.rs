@@ -479,11 +479,12 @@ impl GhostManager {
         let mut new = std::mem::take(&mut self.scratch_new);
         new.clear();
         let held = &self.held;
-        frame.for_each_in_radius(center, vis, |i, d| {
-            if held[i / 64] & (1 << (i % 64)) == 0 {
-                new.push((d, frame.id(i)));
-            }
-        });
+        frame.for_each_in_radius_except(
+            center,
+            vis,
+            |i| held[i / 64] & (1 << (i % 64)) != 0,
+            |i, d| new.push((d, frame.id(i))),
+        );
         new.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         for &(_, id) in &new {
             self.scope_one(world, id, DEPENDENCY_DEPTH);
