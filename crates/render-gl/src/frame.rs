@@ -12,7 +12,8 @@
 //! sorted together, so a window is drawn after the objects behind it and before those in
 //! front, and drawn in runs of the same layers.
 
-use crate::scene::{CloudLayer, Layers, Scene, SceneMesh, Sky, TexVertex3, Vertex3};
+use crate::resident::{PosedMesh, ResidentMesh};
+use crate::scene::{CloudLayer, Layers, Scene, SceneMesh, Shape, Sky, TexVertex3, Vertex3};
 use crate::types::ColorI;
 use glam::{Vec2, Vec3};
 
@@ -28,15 +29,29 @@ pub struct FrameMesh {
     pub translucent: Vec<TexVertex3>,
     /// The translucent triangles in draw order as runs sharing their layers.
     pub translucent_runs: Vec<TranslucentRun>,
+    /// Opaque meshes drawn from their GPU buffers, after the opaque textured batches.
+    pub resident: Vec<ResidentMesh>,
+    /// Opaque shape meshes posed on the GPU.
+    pub posed: Vec<PosedMesh>,
 }
 
-/// Consecutive translucent vertices drawn with the same layers (none: colour only).
+/// Consecutive translucent vertices drawn with the same layers (none: colour only), or one
+/// translucent resident mesh drawn whole from its GPU buffer (then `len` is 0).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TranslucentRun {
     pub layers: Option<Layers>,
     /// First vertex in [`FrameMesh::translucent`] and the vertex count.
     pub start: usize,
     pub len: usize,
+    pub resident: Option<ResidentMesh>,
+}
+
+/// What a translucent item of the back-to-front order is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Item {
+    Colored,
+    Batch(usize),
+    Resident(usize),
 }
 
 /// Rings and segments of the sky dome.
@@ -58,6 +73,19 @@ impl Scene {
     pub fn build_frame(&self, eye: Vec3) -> FrameMesh {
         let mut mesh = self.build_mesh();
         let mut translucent = Vec::new();
+        let (mut resident, mut glass_meshes, mut posed) = (Vec::new(), Vec::new(), Vec::new());
+        let to_light = -self.light_dir.try_normalize().unwrap_or(Vec3::NEG_Z);
+        for shape in &self.shapes {
+            match shape {
+                Shape::Resident(m) if m.translucent => glass_meshes.push(m.clone()),
+                Shape::Resident(m) => resident.push(m.clone()),
+                Shape::Posed(p) if p.color[3] < 255 => {
+                    p.lit_triangles(to_light, self.ambient.clamp(0.0, 1.0), &mut translucent)
+                }
+                Shape::Posed(p) => posed.push(p.clone()),
+                _ => {}
+            }
+        }
         let mut opaque = Vec::with_capacity(mesh.triangles.len());
         for t in mesh.triangles.chunks_exact(3) {
             if t.iter().any(|v| v.color[3] < 255) {
@@ -88,39 +116,57 @@ impl Scene {
         mesh.textured = solid;
         let mut keyed = Vec::new();
         for t in translucent.chunks_exact(3) {
-            keyed.push(keyed_triangle(None, [t[0], t[1], t[2]].map(|v| TexVertex3::colored(&v)), eye));
+            keyed.push(keyed_triangle(
+                Item::Colored,
+                [t[0], t[1], t[2]].map(|v| TexVertex3::colored(&v)),
+                eye,
+            ));
         }
         for (k, b) in glass.iter().enumerate() {
             for t in b.triangles.chunks_exact(3) {
-                keyed.push(keyed_triangle(Some(k), [t[0], t[1], t[2]], eye));
+                keyed.push(keyed_triangle(Item::Batch(k), [t[0], t[1], t[2]], eye));
             }
+        }
+        for (k, m) in glass_meshes.iter().enumerate() {
+            keyed.push((m.center().distance_squared(eye), Item::Resident(k), [TexVertex3::default(); 3]));
         }
         keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut runs: Vec<TranslucentRun> = Vec::new();
         let mut verts = Vec::with_capacity(keyed.len() * 3);
         let mut last = None;
         for (_, key, tri) in keyed {
+            if let Item::Resident(k) = key {
+                let m = &glass_meshes[k];
+                runs.push(TranslucentRun {
+                    layers: Some(m.layers.clone()),
+                    start: verts.len(),
+                    len: 0,
+                    resident: Some(m.clone()),
+                });
+                last = None;
+                continue;
+            }
             match runs.last_mut() {
                 Some(r) if last == Some(key) => r.len += 3,
                 _ => runs.push(TranslucentRun {
-                    layers: key.map(|k| glass[k].layers.clone()),
+                    layers: match key {
+                        Item::Batch(k) => Some(glass[k].layers.clone()),
+                        _ => None,
+                    },
                     start: verts.len(),
                     len: 3,
+                    resident: None,
                 }),
             }
             last = Some(key);
             verts.extend(tri);
         }
-        FrameMesh { sky: sky_tris, opaque: mesh, translucent: verts, translucent_runs: runs }
+        FrameMesh { sky: sky_tris, opaque: mesh, translucent: verts, translucent_runs: runs, resident, posed }
     }
 }
 
 /// A triangle with its squared distance from `eye` (by its centre) and its batch.
-fn keyed_triangle(
-    key: Option<usize>,
-    t: [TexVertex3; 3],
-    eye: Vec3,
-) -> (f32, Option<usize>, [TexVertex3; 3]) {
+fn keyed_triangle(key: Item, t: [TexVertex3; 3], eye: Vec3) -> (f32, Item, [TexVertex3; 3]) {
     let c = t.iter().map(|v| Vec3::from_array(v.pos)).sum::<Vec3>() / 3.0;
     (c.distance_squared(eye), key, t)
 }

@@ -5,9 +5,11 @@ pub mod draw_list;
 mod error;
 mod font;
 mod frame;
+mod gpu_meshes;
 mod headless;
 mod image;
 mod renderer;
+pub mod resident;
 mod scene;
 mod shader;
 mod target;
@@ -27,6 +29,7 @@ pub use frame::{FrameMesh, TranslucentRun};
 pub use headless::{GlFlavor, HeadlessContext};
 pub use image::{GOLDEN_TOLERANCE, Image, ImageDiff, MAX_IMAGE_SIDE, check_golden};
 pub use renderer::{FrameStats, Renderer};
+pub use resident::{MeshKey, PosedMesh, PosedVertex, ResidentMesh};
 pub use scene::{
     CloudLayer, Layers, MAX_GRID_CELLS, MAX_LAYERS, Scene, SceneMesh, Shape, Sky, TexVertex3, TexturedBatch,
     Vertex3,

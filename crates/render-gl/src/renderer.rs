@@ -45,6 +45,15 @@ pub struct FrameStats {
     pub missing_textures: u32,
     /// 3D triangles drawn (the sky dome not counted).
     pub triangles: u32,
+    /// Vertex bytes sent to GL this frame: 2D batches, streamed 3D triangles and lines, and
+    /// resident meshes uploaded because they were new or changed.
+    pub bytes_uploaded: u64,
+    /// Of `bytes_uploaded`, the resident meshes' (0 in a steady frame).
+    pub resident_bytes_uploaded: u64,
+    /// Uniform bytes that posed shape meshes on the GPU (a matrix and a colour a draw).
+    pub pose_bytes: u64,
+    /// Draws from resident buffers (textured and posed).
+    pub resident_draws: u32,
 }
 
 const VS_2D: &str = r"
@@ -102,6 +111,7 @@ struct Gpu {
     vao3d: glow::VertexArray,
     vbo3d: glow::Buffer,
     textured: TexturedPrograms,
+    meshes: crate::gpu_meshes::GpuMeshes,
 }
 
 impl Gpu {
@@ -142,11 +152,13 @@ impl Gpu {
                 vao3d,
                 vbo3d,
                 textured: TexturedPrograms::new(gl)?,
+                meshes: crate::gpu_meshes::GpuMeshes::new(),
             })
         }
     }
 
-    fn destroy(self, gl: &glow::Context) {
+    fn destroy(mut self, gl: &glow::Context) {
+        self.meshes.destroy(gl);
         // SAFETY: these objects belong to `gl` and are not used after this.
         unsafe {
             gl.delete_program(self.prog2d);
@@ -286,6 +298,9 @@ impl Renderer {
         self.batch_tex = None;
         self.stats = FrameStats::default();
         self.textures.collect_garbage(&self.gl);
+        if let Some(gpu) = &mut self.gpu {
+            gpu.meshes.begin_frame(&self.gl);
+        }
         // SAFETY: fixed-function state setting on the current context.
         unsafe {
             let gl = &self.gl;
@@ -312,6 +327,11 @@ impl Renderer {
 
     pub fn stats(&self) -> FrameStats {
         self.stats
+    }
+
+    /// How many meshes are resident on the GPU and the bytes their buffers hold.
+    pub fn resident_meshes(&self) -> (usize, usize) {
+        self.gpu.as_ref().map_or((0, 0), |g| (g.meshes.len(), g.meshes.bytes()))
     }
 
     /// Waits until GL has executed everything submitted (for timing and read-back).
@@ -385,6 +405,7 @@ impl Renderer {
             gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, as_bytes(&self.batch), glow::STREAM_DRAW);
             gl.draw_arrays(glow::TRIANGLES, 0, self.batch.len() as i32);
         }
+        self.stats.bytes_uploaded += std::mem::size_of_val(self.batch.as_slice()) as u64;
         self.stats.draw_calls += 1;
         self.stats.vertices += self.batch.len() as u32;
         self.batch.clear();
@@ -543,6 +564,10 @@ impl Renderer {
             frame.opaque.textured.iter().map(|b| self.layer_textures(Some(&b.layers))).collect();
         let run_tex: Vec<Vec<glow::Texture>> =
             frame.translucent_runs.iter().map(|r| self.layer_textures(r.layers.as_ref())).collect();
+        let resident_tex: Vec<Vec<glow::Texture>> =
+            frame.resident.iter().map(|m| self.layer_textures(Some(&m.layers))).collect();
+        let to_light = -scene.light_dir.try_normalize().unwrap_or(glam::Vec3::NEG_Z);
+        let light = (to_light.to_array(), scene.ambient.clamp(0.0, 1.0));
         let (fog, fog_color) = match &scene.sky {
             Some(s) => ([s.fog_distance, s.visible_distance], s.fog_color),
             None => ([f32::MAX, f32::MAX], ColorI::WHITE),
@@ -559,6 +584,9 @@ impl Renderer {
         let h = self.height as i32;
         let mut calls = 0;
         let mut failed = None;
+        let mut up = crate::gpu_meshes::Uploaded::default();
+        let mut streamed = 0u64;
+        let mut resident_draws = 0u32;
         // SAFETY: state setting and draws with this context's program/VAO/buffer; vertex
         // bytes match the 3D layout and counts are the uploaded vertex counts.
         unsafe {
@@ -595,19 +623,53 @@ impl Renderer {
                 }
                 gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, as_bytes::<Vertex3>(verts), glow::STREAM_DRAW);
                 gl.draw_arrays(mode, 0, verts.len() as i32);
+                streamed += std::mem::size_of_val(verts.as_slice()) as u64;
                 calls += 1;
             }
             gl.enable(glow::DEPTH_TEST);
             for (b, tex) in frame.opaque.textured.iter().zip(&opaque_tex) {
                 if !b.triangles.is_empty() {
                     failed = failed.or(gpu.textured.draw(gl, tex, &b.triangles, &view).err());
+                    streamed += std::mem::size_of_val(b.triangles.as_slice()) as u64;
                     calls += 1;
                 }
             }
+            for (m, tex) in frame.resident.iter().zip(&resident_tex) {
+                match gpu.meshes.textured(gl, m.key, m.version, &m.triangles, &mut up) {
+                    Ok((vao, n)) if n > 0 => {
+                        failed = failed.or(gpu.textured.draw_resident(gl, tex, vao, n, &view).err());
+                        calls += 1;
+                        resident_draws += 1;
+                    }
+                    Ok(_) => {}
+                    Err(e) => failed = failed.or(Some(e)),
+                }
+            }
+            let header = gpu.textured.header;
+            match gpu.meshes.draw_posed(gl, header, &frame.posed, &view, light, &mut up) {
+                Ok(n) => {
+                    calls += n;
+                    resident_draws += n;
+                }
+                Err(e) => failed = failed.or(Some(e)),
+            }
             gl.depth_mask(false);
             for (r, tex) in frame.translucent_runs.iter().zip(&run_tex) {
+                if let Some(m) = &r.resident {
+                    match gpu.meshes.textured(gl, m.key, m.version, &m.triangles, &mut up) {
+                        Ok((vao, n)) if n > 0 => {
+                            failed = failed.or(gpu.textured.draw_resident(gl, tex, vao, n, &view).err());
+                            calls += 1;
+                            resident_draws += 1;
+                        }
+                        Ok(_) => {}
+                        Err(e) => failed = failed.or(Some(e)),
+                    }
+                    continue;
+                }
                 let verts = frame.translucent.get(r.start..r.start + r.len).unwrap_or_default();
                 failed = failed.or(gpu.textured.draw(gl, tex, verts, &view).err());
+                streamed += std::mem::size_of_val(verts) as u64;
                 calls += 1;
             }
             gl.depth_mask(true);
@@ -619,14 +681,27 @@ impl Renderer {
             tracing::error!(error = %e, "textured 3D draw failed");
         }
         let textured: usize = frame.opaque.textured.iter().map(|b| b.triangles.len()).sum();
+        let resident: usize = frame.resident.iter().map(|m| m.triangles.len()).sum::<usize>()
+            + frame.posed.iter().map(|m| m.vertices.len()).sum::<usize>()
+            + frame
+                .translucent_runs
+                .iter()
+                .filter_map(|r| r.resident.as_ref())
+                .map(|m| m.triangles.len())
+                .sum::<usize>();
+        self.stats.bytes_uploaded += streamed + up.bytes;
+        self.stats.resident_bytes_uploaded += up.bytes;
+        self.stats.pose_bytes += frame.posed.len() as u64 * crate::gpu_meshes::POSE_BYTES;
+        self.stats.resident_draws += resident_draws;
         self.stats.draw_calls += calls;
         self.stats.vertices += (frame.sky.len()
             + frame.opaque.triangles.len()
             + frame.opaque.lines.len()
             + textured
+            + resident
             + frame.translucent.len()) as u32;
         self.stats.triangles +=
-            ((frame.opaque.triangles.len() + textured + frame.translucent.len()) / 3) as u32;
+            ((frame.opaque.triangles.len() + textured + resident + frame.translucent.len()) / 3) as u32;
         // The 2D batches expect the 2D program and texture state to be set again.
         self.batch_tex = None;
         self.apply_scissor();

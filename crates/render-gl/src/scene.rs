@@ -25,6 +25,11 @@ pub enum Shape {
     /// [`MAX_LAYERS`]) on the GPU; a layer whose texture cannot be loaded samples white.
     /// Translucent batches are drawn after the opaque world, back to front with the rest.
     Textured { layers: Layers, triangles: std::sync::Arc<Vec<TexVertex3>>, translucent: bool },
+    /// Textured triangles kept on the GPU under a key, uploaded only when new or changed
+    /// (see [`crate::resident`]).
+    Resident(crate::resident::ResidentMesh),
+    /// A shape's mesh kept on the GPU in its node's space, posed and lit there.
+    Posed(crate::resident::PosedMesh),
 }
 
 /// The texture names a textured batch blends, in weight order.
@@ -208,6 +213,8 @@ impl Scene {
                     let layers: Layers = layers.iter().take(MAX_LAYERS).cloned().collect();
                     textured.push(TexturedBatch { layers, triangles: triangles.clone(), translucent });
                 }
+                // Drawn from their GPU buffers by the frame (`Scene::build_frame`).
+                Shape::Resident(_) | Shape::Posed(_) => {}
                 Shape::Grid { center, cell_size, cells, color } => {
                     let cells = cells.min(MAX_GRID_CELLS);
                     let half = cell_size * cells as f32 * 0.5;

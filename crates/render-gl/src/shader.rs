@@ -120,6 +120,28 @@ fn fragment_source(n: usize) -> String {
     s
 }
 
+/// Describes the [`TexVertex3`] layout (32-byte stride: 3 f32 position, 2 f32 uv, 4 u8
+/// colour, 8 u8 weights) on the bound vertex array and buffer.
+///
+/// # Safety
+/// A vertex array and an array buffer of this context must be bound.
+pub(crate) unsafe fn textured_layout(gl: &glow::Context) {
+    let stride = std::mem::size_of::<TexVertex3>() as i32;
+    // SAFETY: the caller bound a VAO and a buffer; offsets are within the stride.
+    unsafe {
+        gl.enable_vertex_attrib_array(0);
+        gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, stride, 0);
+        gl.enable_vertex_attrib_array(1);
+        gl.vertex_attrib_pointer_f32(1, 2, glow::FLOAT, false, stride, 12);
+        gl.enable_vertex_attrib_array(2);
+        gl.vertex_attrib_pointer_f32(2, 4, glow::UNSIGNED_BYTE, true, stride, 20);
+        gl.enable_vertex_attrib_array(3);
+        gl.vertex_attrib_pointer_f32(3, 4, glow::UNSIGNED_BYTE, true, stride, 24);
+        gl.enable_vertex_attrib_array(4);
+        gl.vertex_attrib_pointer_f32(4, 4, glow::UNSIGNED_BYTE, true, stride, 28);
+    }
+}
+
 /// One compiled variant and its uniforms.
 struct TexProgram {
     program: glow::Program,
@@ -142,7 +164,7 @@ pub(crate) struct ViewUniforms {
 
 /// The textured programs, their vertex array and buffer.
 pub(crate) struct TexturedPrograms {
-    header: &'static str,
+    pub(crate) header: &'static str,
     programs: Vec<Option<TexProgram>>,
     vao: glow::VertexArray,
     vbo: glow::Buffer,
@@ -157,17 +179,7 @@ impl TexturedPrograms {
             let vbo = gl.create_buffer().map_err(RenderError::Gl)?;
             gl.bind_vertex_array(Some(vao));
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
-            let stride = std::mem::size_of::<TexVertex3>() as i32;
-            gl.enable_vertex_attrib_array(0);
-            gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, stride, 0);
-            gl.enable_vertex_attrib_array(1);
-            gl.vertex_attrib_pointer_f32(1, 2, glow::FLOAT, false, stride, 12);
-            gl.enable_vertex_attrib_array(2);
-            gl.vertex_attrib_pointer_f32(2, 4, glow::UNSIGNED_BYTE, true, stride, 20);
-            gl.enable_vertex_attrib_array(3);
-            gl.vertex_attrib_pointer_f32(3, 4, glow::UNSIGNED_BYTE, true, stride, 24);
-            gl.enable_vertex_attrib_array(4);
-            gl.vertex_attrib_pointer_f32(4, 4, glow::UNSIGNED_BYTE, true, stride, 28);
+            textured_layout(gl);
             gl.bind_vertex_array(None);
             Ok(TexturedPrograms {
                 header: header(gl),
@@ -210,9 +222,41 @@ impl TexturedPrograms {
         view: &ViewUniforms,
     ) -> Result<()> {
         let (vao, vbo) = (self.vao, self.vbo);
+        self.bind(gl, textures, view)?;
+        // SAFETY: the VAO and buffer belong to this context; the vertex bytes match the
+        // layout described in `new`.
+        unsafe {
+            gl.bind_vertex_array(Some(vao));
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
+            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, as_bytes(verts), glow::STREAM_DRAW);
+            gl.draw_arrays(glow::TRIANGLES, 0, (verts.len() / 3 * 3) as i32);
+        }
+        Ok(())
+    }
+
+    /// Draws `count` vertices of a resident mesh's vertex array (see [`Self::draw`]).
+    pub(crate) fn draw_resident(
+        &mut self,
+        gl: &glow::Context,
+        textures: &[glow::Texture],
+        vao: glow::VertexArray,
+        count: i32,
+        view: &ViewUniforms,
+    ) -> Result<()> {
+        self.bind(gl, textures, view)?;
+        // SAFETY: the VAO belongs to this context and holds at least `count` vertices.
+        unsafe {
+            gl.bind_vertex_array(Some(vao));
+            gl.draw_arrays(glow::TRIANGLES, 0, count);
+        }
+        Ok(())
+    }
+
+    /// Uses the program for `textures` with the view's uniforms and binds the textures.
+    fn bind(&mut self, gl: &glow::Context, textures: &[glow::Texture], view: &ViewUniforms) -> Result<()> {
         let p = self.program(gl, textures.len())?;
-        // SAFETY: the program, VAO and buffer belong to this context; the vertex bytes match
-        // the layout described in `new`; texture units are within the 16 GL 3.3 guarantees.
+        // SAFETY: the program belongs to this context; texture units are within the 16 GL
+        // 3.3 guarantees.
         unsafe {
             gl.use_program(Some(p.program));
             gl.uniform_matrix_4_f32_slice(p.u_mvp.as_ref(), false, &view.mvp);
@@ -225,10 +269,6 @@ impl TexturedPrograms {
                 gl.uniform_1_i32(loc.as_ref(), i as i32);
             }
             gl.active_texture(glow::TEXTURE0);
-            gl.bind_vertex_array(Some(vao));
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
-            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, as_bytes(verts), glow::STREAM_DRAW);
-            gl.draw_arrays(glow::TRIANGLES, 0, (verts.len() / 3 * 3) as i32);
         }
         Ok(())
     }

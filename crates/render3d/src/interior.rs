@@ -93,6 +93,82 @@ pub struct InteriorDrawStats {
 
 const DOOR: [u8; 3] = [110, 72, 44];
 
+/// How an interior's polygons are lit and placed.
+struct Lighter<'a> {
+    inst: &'a InteriorInstance,
+    to_light: Vec3,
+    ambient: f32,
+}
+
+impl Lighter<'_> {
+    fn new(inst: &InteriorInstance, light_dir: Vec3, ambient: f32) -> Lighter<'_> {
+        Lighter {
+            inst,
+            to_light: -light_dir.try_normalize().unwrap_or(Vec3::NEG_Z),
+            ambient: ambient.clamp(0.0, 1.0),
+        }
+    }
+
+    /// A convex polygon as a fan: local points (for the texture), its local normal (turned
+    /// to world for the light), a tint and the weights (one layer, or none for a door's
+    /// colour). Returns the triangles added.
+    fn polygon(
+        &self,
+        local: &[DVec3],
+        local_n: DVec3,
+        rgb: [u8; 3],
+        weights: [u8; MAX_LAYERS],
+        out: &mut Vec<TexVertex3>,
+    ) -> usize {
+        let normal = self.inst.transform().transform_vector3(local_n.as_vec3()).normalize_or_zero();
+        let k = self.ambient + (1.0 - self.ambient) * normal.dot(self.to_light).max(0.0);
+        let shade = |v: u8| (f32::from(v) * k).round().clamp(0.0, 255.0) as u8;
+        let color = [shade(rgb[0]), shade(rgb[1]), shade(rgb[2]), 255];
+        let vertex = |p: DVec3| TexVertex3 {
+            pos: self.inst.to_world_point(p.as_vec3()).to_array(),
+            uv: texgen(p, local_n),
+            color,
+            weights,
+        };
+        let mut n = 0;
+        for i in 1..local.len().saturating_sub(1) {
+            out.extend([vertex(local[0]), vertex(local[i]), vertex(local[i + 1])]);
+            n += 1;
+        }
+        n
+    }
+
+    /// The faces of the zones `seen` accepts, by material; returns (faces, triangles).
+    fn faces(&self, seen: impl Fn(u16) -> bool, by_material: &mut Vec<Vec<TexVertex3>>) -> (usize, usize) {
+        let mut one = [0u8; MAX_LAYERS];
+        one[0] = 255;
+        let (mut faces, mut triangles) = (0, 0);
+        for (face, zone) in self.inst.interior.faces.iter().zip(&self.inst.interior.face_zones) {
+            let Some(zone) = *zone else { continue };
+            if face.points.len() < 3 || !seen(zone) {
+                continue;
+            }
+            let m = usize::from(face.material);
+            if by_material.len() <= m {
+                by_material.resize_with(m + 1, Vec::new);
+            }
+            triangles += self.polygon(&face.points, face.normal, [255; 3], one, &mut by_material[m]);
+            faces += 1;
+        }
+        (faces, triangles)
+    }
+
+    /// Closed portal `k` as a door (nothing when it has no polygon).
+    fn door(&self, k: usize, out: &mut Vec<TexVertex3>) -> usize {
+        match self.inst.interior.portals.get(k) {
+            Some(p) if p.polygon.len() >= 3 => {
+                self.polygon(&p.polygon, p.plane.normal, DOOR, [0; MAX_LAYERS], out)
+            }
+            _ => 0,
+        }
+    }
+}
+
 /// The faces of interior `id` (placed as `inst`) in the zones `visible` lists (from
 /// [`SceneGraph::visible_zones`] for the camera), lit and textured, appended to `out` by
 /// material; closed portals of `graph` are drawn as doors.
@@ -111,49 +187,8 @@ pub fn build_interior_mesh(
         visible.contains(&z)
     };
     stats.zones = visible.iter().filter(|z| z.owner == Some(id)).count();
-    let to_light = -light_dir.try_normalize().unwrap_or(Vec3::NEG_Z);
-    let ambient = ambient.clamp(0.0, 1.0);
-    // A convex polygon as a fan: local points (for the texture), the world normal (for the
-    // light), a tint and the weights (one layer, or none for a door's colour).
-    let polygon = |local: &[DVec3],
-                   local_n: DVec3,
-                   normal: Vec3,
-                   rgb: [u8; 3],
-                   weights: [u8; MAX_LAYERS],
-                   out: &mut Vec<TexVertex3>|
-     -> usize {
-        let k = ambient + (1.0 - ambient) * normal.dot(to_light).max(0.0);
-        let shade = |v: u8| (f32::from(v) * k).round().clamp(0.0, 255.0) as u8;
-        let color = [shade(rgb[0]), shade(rgb[1]), shade(rgb[2]), 255];
-        let vertex = |p: DVec3| TexVertex3 {
-            pos: inst.to_world_point(p.as_vec3()).to_array(),
-            uv: texgen(p, local_n),
-            color,
-            weights,
-        };
-        let mut n = 0;
-        for i in 1..local.len().saturating_sub(1) {
-            out.extend([vertex(local[0]), vertex(local[i]), vertex(local[i + 1])]);
-            n += 1;
-        }
-        n
-    };
-    let mut one = [0u8; MAX_LAYERS];
-    one[0] = 255;
-    let normal_to_world = |n: DVec3| inst.transform().transform_vector3(n.as_vec3()).normalize_or_zero();
-    for (face, zone) in inst.interior.faces.iter().zip(&inst.interior.face_zones) {
-        let Some(zone) = *zone else { continue };
-        if face.points.len() < 3 || !seen(zone) {
-            continue;
-        }
-        let m = usize::from(face.material);
-        if out.by_material.len() <= m {
-            out.by_material.resize_with(m + 1, Vec::new);
-        }
-        let normal = normal_to_world(face.normal);
-        stats.triangles += polygon(&face.points, face.normal, normal, [255; 3], one, &mut out.by_material[m]);
-        stats.faces += 1;
-    }
+    let lighter = Lighter::new(inst, light_dir, ambient);
+    (stats.faces, stats.triangles) = lighter.faces(seen, &mut out.by_material);
     for (k, portal) in inst.interior.portals.iter().enumerate() {
         if graph.is_portal_open(id, k) || portal.polygon.len() < 3 {
             continue;
@@ -162,10 +197,164 @@ pub fn build_interior_mesh(
         if !seen(a) && !seen(b) {
             continue;
         }
-        let normal = normal_to_world(portal.plane.normal);
-        stats.triangles +=
-            polygon(&portal.polygon, portal.plane.normal, normal, DOOR, [0; MAX_LAYERS], &mut out.doors);
+        stats.triangles += lighter.door(k, &mut out.doors);
         stats.doors += 1;
     }
     stats
+}
+
+/// One interior's meshes as built once: each zone's faces by material, each portal's door.
+#[derive(Debug)]
+struct BuiltInterior {
+    /// Held so its address (the cache's name for it) cannot be reused while cached.
+    inst: std::rc::Rc<InteriorInstance>,
+    zones: Vec<Vec<v12_render_gl::ResidentMesh>>,
+    doors: Vec<Option<v12_render_gl::ResidentMesh>>,
+}
+
+/// The interiors as meshes that live on the GPU: each zone's faces (one mesh a material)
+/// and each portal's door are built once, lit, and drawn as resident meshes; a frame only
+/// picks the zones seen and the closed portals beside them, so a steady frame builds and
+/// uploads nothing. An interior is built again when its instance or the light changes.
+#[derive(Debug)]
+pub struct InteriorMeshes {
+    base: v12_render_gl::MeshKey,
+    light: [u32; 4],
+    built: std::collections::HashMap<u32, BuiltInterior>,
+    /// Interiors built (not found in the cache) over the cache's life.
+    pub interiors_built: u64,
+}
+
+impl Default for InteriorMeshes {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl InteriorMeshes {
+    pub fn new() -> Self {
+        InteriorMeshes {
+            base: v12_render_gl::MeshKey::unique(),
+            light: [0; 4],
+            built: std::collections::HashMap::new(),
+            interiors_built: 0,
+        }
+    }
+
+    /// The meshes of every interior of `graph` in the zones `visible` lists, and the doors
+    /// of its closed portals beside them, appended to `out`. `materials(id)` names the
+    /// interior's textures; `keep` filters triangles once at build (the client leaves roofs
+    /// off); a material whose bitmap is translucent is drawn as glass.
+    pub fn shapes<'m>(
+        &mut self,
+        graph: &SceneGraph,
+        visible: &[ZoneRef],
+        light_dir: Vec3,
+        ambient: f32,
+        materials: impl Fn(u32) -> &'m [WorldMaterial],
+        keep: impl Fn(&InteriorInstance, &[TexVertex3]) -> bool,
+        out: &mut Vec<Shape>,
+    ) -> InteriorDrawStats {
+        let light = [light_dir.x, light_dir.y, light_dir.z, ambient].map(f32::to_bits);
+        if light != self.light {
+            self.built.clear();
+            self.light = light;
+            self.base = v12_render_gl::MeshKey::unique();
+        }
+        let current: std::collections::HashMap<u32, &std::rc::Rc<InteriorInstance>> =
+            graph.interiors().collect();
+        self.built.retain(|id, b| current.get(id).is_some_and(|i| std::rc::Rc::ptr_eq(i, &b.inst)));
+        let mut stats = InteriorDrawStats::default();
+        for (id, inst) in graph.interiors() {
+            let built = match self.built.entry(id) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    self.interiors_built += 1;
+                    let base = self.base.derive(&[u64::from(id), self.interiors_built]);
+                    e.insert(build_resident(base, inst.clone(), light_dir, ambient, materials(id), &keep))
+                }
+            };
+            for (zone, meshes) in built.zones.iter().enumerate() {
+                let z =
+                    if zone == 0 { ZoneRef::OUTSIDE } else { ZoneRef { owner: Some(id), zone: zone as u16 } };
+                if !visible.contains(&z) {
+                    continue;
+                }
+                stats.zones += usize::from(zone > 0);
+                for m in meshes {
+                    stats.triangles += m.triangles.len() / 3;
+                    out.push(Shape::Resident(m.clone()));
+                }
+            }
+            for (k, door) in built.doors.iter().enumerate() {
+                let Some(door) = door else { continue };
+                let Some(portal) = inst.interior.portals.get(k) else { continue };
+                let side = |z: u16| {
+                    visible.contains(&if z == 0 {
+                        ZoneRef::OUTSIDE
+                    } else {
+                        ZoneRef { owner: Some(id), zone: z }
+                    })
+                };
+                if graph.is_portal_open(id, k) || !(side(portal.zones.0) || side(portal.zones.1)) {
+                    continue;
+                }
+                stats.doors += 1;
+                stats.triangles += door.triangles.len() / 3;
+                out.push(Shape::Resident(door.clone()));
+            }
+        }
+        stats
+    }
+}
+
+/// Builds one interior's resident meshes (see [`InteriorMeshes`]).
+fn build_resident(
+    base: v12_render_gl::MeshKey,
+    inst: std::rc::Rc<InteriorInstance>,
+    light_dir: Vec3,
+    ambient: f32,
+    materials: &[WorldMaterial],
+    keep: &impl Fn(&InteriorInstance, &[TexVertex3]) -> bool,
+) -> BuiltInterior {
+    let lighter = Lighter::new(&inst, light_dir, ambient);
+    let filter = |tris: Vec<TexVertex3>| -> Vec<TexVertex3> {
+        tris.chunks_exact(3).filter(|t| keep(&inst, t)).flatten().copied().collect()
+    };
+    let mut zones = Vec::new();
+    for zone in 0..=inst.interior.zone_count {
+        let mut by_material = Vec::new();
+        lighter.faces(|z| z == zone, &mut by_material);
+        let mut meshes = Vec::new();
+        for (m, tris) in by_material.into_iter().enumerate() {
+            let tris = filter(tris);
+            if tris.is_empty() {
+                continue;
+            }
+            let material = materials.get(m);
+            meshes.push(v12_render_gl::ResidentMesh {
+                key: base.derive(&[0, u64::from(zone), m as u64]),
+                version: 0,
+                layers: vec![Arc::from(material.map_or("", |m| m.texture.as_str()))].into(),
+                triangles: Arc::new(tris),
+                translucent: material.is_some_and(|m| m.translucent),
+            });
+        }
+        zones.push(meshes);
+    }
+    let doors = (0..inst.interior.portals.len())
+        .map(|k| {
+            let mut tris = Vec::new();
+            lighter.door(k, &mut tris);
+            let tris = filter(tris);
+            (!tris.is_empty()).then(|| v12_render_gl::ResidentMesh {
+                key: base.derive(&[1, k as u64]),
+                version: 0,
+                layers: Vec::new().into(),
+                triangles: Arc::new(tris),
+                translucent: false,
+            })
+        })
+        .collect();
+    BuiltInterior { inst, zones, doors }
 }

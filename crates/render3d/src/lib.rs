@@ -5,8 +5,9 @@ pub mod interior;
 pub mod shape;
 pub mod terrain;
 
-pub use interior::{InteriorDrawStats, InteriorMesh, build_interior_mesh};
+pub use interior::{InteriorDrawStats, InteriorMesh, InteriorMeshes, build_interior_mesh};
 pub use shape::{ShapeError, ThreadId, TsShape, TsShapeInstance, TsThread};
 pub use terrain::{
-    TerrainBatch, TerrainDrawConfig, TerrainDrawStats, TerrainMesh, build_terrain_mesh, level_for_distance,
+    TerrainBatch, TerrainDrawConfig, TerrainDrawStats, TerrainMesh, TerrainPatches, build_terrain_mesh,
+    level_for_distance,
 };

@@ -181,6 +181,38 @@ pub struct TsShape {
     /// A sphere around every mesh at rest, for the projected size.
     pub center: Vec3,
     pub radius: f32,
+    /// Each mesh as GPU vertices (three a triangle, in its node's space), built at load,
+    /// and the key its buffers live under (see [`TsShapeInstance::posed_meshes`]).
+    pub gpu: ShapeGpu,
+}
+
+/// A shape's meshes as they live on the GPU.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShapeGpu {
+    pub key: v12_render_gl::MeshKey,
+    /// One a mesh of [`TsShape::meshes`], in order.
+    pub meshes: Vec<std::sync::Arc<Vec<v12_render_gl::PosedVertex>>>,
+}
+
+impl ShapeGpu {
+    /// The GPU vertices of `meshes` under a new key.
+    pub fn build(meshes: &[ShapeMesh]) -> ShapeGpu {
+        let meshes = meshes
+            .iter()
+            .map(|m| {
+                let v = m
+                    .indices
+                    .iter()
+                    .filter_map(|&k| {
+                        let (p, n) = (m.positions.get(k as usize)?, m.normals.get(k as usize)?);
+                        Some(v12_render_gl::PosedVertex { pos: p.to_array(), normal: n.to_array() })
+                    })
+                    .collect();
+                std::sync::Arc::new(v)
+            })
+            .collect();
+        ShapeGpu { key: v12_render_gl::MeshKey::unique(), meshes }
+    }
 }
 
 impl TsShape {
@@ -387,7 +419,8 @@ impl TsShape {
                 tracks: tracks.into_values().collect(),
             });
         }
-        let mut shape = TsShape { nodes, meshes, details, sequences, center: Vec3::ZERO, radius: 0.0 };
+        let gpu = ShapeGpu::build(&meshes);
+        let mut shape = TsShape { nodes, meshes, details, sequences, center: Vec3::ZERO, radius: 0.0, gpu };
         shape.compute_bounds();
         Ok(shape)
     }
@@ -664,6 +697,36 @@ impl TsShapeInstance {
             at = self.shape.nodes[i].parent;
         }
         true
+    }
+
+    /// The meshes of detail level `detail` placed at `placement` as [`v12_render_gl::Shape::Posed`],
+    /// appended to `out`: each mesh's vertices live on the GPU under the shape's key, and
+    /// only its matrix (placement × node transform) and colour go to GL a frame. Drawn as
+    /// [`Self::build_mesh`] builds them on the CPU.
+    pub fn posed_meshes(
+        &self,
+        placement: Affine3A,
+        detail: Option<u32>,
+        out: &mut Vec<v12_render_gl::Shape>,
+    ) {
+        for (k, m) in self.shape.meshes.iter().enumerate() {
+            if m.detail.is_some() && m.detail != detail || !self.is_node_visible(m.node) {
+                continue;
+            }
+            let Some(vertices) = self.shape.gpu.meshes.get(k) else { continue };
+            let color = self
+                .colors
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(&m.material))
+                .map_or(m.color, |p| p.1);
+            out.push(v12_render_gl::Shape::Posed(v12_render_gl::PosedMesh {
+                key: self.shape.gpu.key.derive(&[k as u64]),
+                version: 0,
+                vertices: vertices.clone(),
+                model: glam::Mat4::from(placement * self.world[m.node]),
+                color,
+            }));
+        }
     }
 
     /// The lit triangles of detail level `detail` placed at `placement`, appended to `out`.

@@ -121,19 +121,138 @@ impl TerrainMesh {
 
     /// Adds a patch's triangles (weights by block material) to the batch of the materials
     /// they use, with the weights renumbered to that batch's layers.
-    fn add_patch(&mut self, mut tris: Vec<TexVertex3>) {
-        let used: Vec<usize> = (0..MAX_LAYERS).filter(|&k| tris.iter().any(|v| v.weights[k] > 0)).collect();
-        for v in &mut tris {
-            let mut w = [0u8; MAX_LAYERS];
-            for (slot, &m) in used.iter().enumerate() {
-                w[slot] = v.weights[m];
-            }
-            v.weights = w;
-        }
+    fn add_patch(&mut self, tris: Vec<TexVertex3>) {
+        let (used, tris) = renumber(tris);
         match self.batches.iter_mut().find(|b| b.materials == used) {
             Some(b) => b.triangles.extend(tris),
             None => self.batches.push(TerrainBatch { materials: used, triangles: tris }),
         }
+    }
+}
+
+/// A patch's triangles with weights by block material renumbered to the materials they use
+/// (in layer order), and those materials.
+fn renumber(mut tris: Vec<TexVertex3>) -> (Vec<usize>, Vec<TexVertex3>) {
+    let used: Vec<usize> = (0..MAX_LAYERS).filter(|&k| tris.iter().any(|v| v.weights[k] > 0)).collect();
+    for v in &mut tris {
+        let mut w = [0u8; MAX_LAYERS];
+        for (slot, &m) in used.iter().enumerate() {
+            w[slot] = v.weights[m];
+        }
+        v.weights = w;
+    }
+    (used, tris)
+}
+
+/// Calls `visit(px, py, level)` for each patch drawn around `camera` (the patches and levels
+/// [`build_terrain_mesh`] draws).
+fn for_each_patch(
+    terrain: &TerrainBlock,
+    camera: Vec3,
+    cfg: &TerrainDrawConfig,
+    mut visit: impl FnMut(i64, i64, u32),
+) {
+    let patch_size = terrain.square_size() * PATCH_SQUARES as f32;
+    let reach = (cfg.visible_distance / patch_size).ceil() as i64 + 1;
+    let (cx, cy) = ((camera.x / patch_size).floor() as i64, (camera.y / patch_size).floor() as i64);
+    for py in cy - reach..=cy + reach {
+        for px in cx - reach..=cx + reach {
+            let lo = Vec2::new(px as f32, py as f32) * patch_size;
+            let hi = lo + Vec2::splat(patch_size);
+            let nearest = Vec2::new(camera.x, camera.y).clamp(lo, hi);
+            let d = nearest.distance(Vec2::new(camera.x, camera.y));
+            if d > cfg.visible_distance {
+                continue;
+            }
+            let level = if cfg.no_lod { 0 } else { level_for_distance(d, cfg.lod_distance) };
+            visit(px, py, level);
+        }
+    }
+}
+
+/// Most patches [`TerrainPatches`] keeps built (about 60 KB each at full detail); past it the
+/// cache starts again.
+pub const MAX_CACHED_PATCHES: usize = 4096;
+
+/// The terrain as patches that live on the GPU: each patch at each level is built once (lit,
+/// weighted) and drawn as a [`v12_render_gl::ResidentMesh`] under its own key, so a steady
+/// frame builds and uploads nothing; the renderer frees patches no longer drawn. The cache
+/// starts again (new keys) when the terrain, its materials or the light change.
+#[derive(Debug)]
+pub struct TerrainPatches {
+    base: v12_render_gl::MeshKey,
+    /// What the built patches were built from: the terrain's address, the light, the ambient.
+    source: Option<(usize, [u32; 4])>,
+    built: std::collections::HashMap<(i64, i64, u32), v12_render_gl::ResidentMesh>,
+    /// Patches built (not found in the cache) over the cache's life.
+    pub patches_built: u64,
+}
+
+impl Default for TerrainPatches {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TerrainPatches {
+    pub fn new() -> Self {
+        TerrainPatches {
+            base: v12_render_gl::MeshKey::unique(),
+            source: None,
+            built: std::collections::HashMap::new(),
+            patches_built: 0,
+        }
+    }
+
+    /// Forgets every patch (the next frame builds them again under new keys).
+    pub fn clear(&mut self) {
+        self.built.clear();
+        self.source = None;
+        self.base = v12_render_gl::MeshKey::unique();
+    }
+
+    /// The resident patches around `camera` (the ones [`build_terrain_mesh`] would build,
+    /// at the same levels), appended to `out`; textures from `materials` as
+    /// [`TerrainMesh::into_shapes`]. `terrain` is known by its address: a different block
+    /// (or a different light) starts the cache again.
+    pub fn shapes(
+        &mut self,
+        terrain: &TerrainBlock,
+        camera: Vec3,
+        cfg: &TerrainDrawConfig,
+        materials: &[v12_world::WorldMaterial],
+        out: &mut Vec<v12_render_gl::Shape>,
+    ) -> TerrainDrawStats {
+        let l = cfg.light_dir;
+        let source = (std::ptr::from_ref(terrain) as usize, [l.x, l.y, l.z, cfg.ambient].map(f32::to_bits));
+        if self.source != Some(source) || self.built.len() > MAX_CACHED_PATCHES {
+            self.clear();
+            self.source = Some(source);
+        }
+        let to_light = -cfg.light_dir.try_normalize().unwrap_or(Vec3::NEG_Z);
+        let ambient = cfg.ambient.clamp(0.0, 1.0);
+        let mut stats = TerrainDrawStats::default();
+        let texture = |m: usize| std::sync::Arc::from(materials.get(m).map_or("", |m| m.texture.as_str()));
+        for_each_patch(terrain, camera, cfg, |px, py, level| {
+            let mesh = self.built.entry((px, py, level)).or_insert_with(|| {
+                let mut tris = Vec::new();
+                patch(terrain, px * PATCH_SQUARES, py * PATCH_SQUARES, level, to_light, ambient, &mut tris);
+                let (used, tris) = renumber(tris);
+                self.patches_built += 1;
+                v12_render_gl::ResidentMesh {
+                    key: self.base.derive(&[px as u64, py as u64, u64::from(level)]),
+                    version: 0,
+                    layers: used.iter().map(|&m| texture(m)).collect(),
+                    triangles: std::sync::Arc::new(tris),
+                    translucent: false,
+                }
+            });
+            stats.patches += 1;
+            stats.per_level[level as usize] += 1;
+            stats.triangles += (mesh.triangles.len() / 3) as u32;
+            out.push(v12_render_gl::Shape::Resident(mesh.clone()));
+        });
+        stats
     }
 }
 
@@ -147,30 +266,16 @@ pub fn build_terrain_mesh(
     let mut mesh = TerrainMesh::default();
     let mut out = Vec::new();
     let mut stats = TerrainDrawStats::default();
-    let s = terrain.square_size();
-    let patch_size = s * PATCH_SQUARES as f32;
-    let reach = (cfg.visible_distance / patch_size).ceil() as i64 + 1;
-    let (cx, cy) = ((camera.x / patch_size).floor() as i64, (camera.y / patch_size).floor() as i64);
     let to_light = -cfg.light_dir.try_normalize().unwrap_or(Vec3::NEG_Z);
     let ambient = cfg.ambient.clamp(0.0, 1.0);
-    for py in cy - reach..=cy + reach {
-        for px in cx - reach..=cx + reach {
-            let lo = Vec2::new(px as f32, py as f32) * patch_size;
-            let hi = lo + Vec2::splat(patch_size);
-            let nearest = Vec2::new(camera.x, camera.y).clamp(lo, hi);
-            let d = nearest.distance(Vec2::new(camera.x, camera.y));
-            if d > cfg.visible_distance {
-                continue;
-            }
-            let level = if cfg.no_lod { 0 } else { level_for_distance(d, cfg.lod_distance) };
-            out.clear();
-            patch(terrain, px * PATCH_SQUARES, py * PATCH_SQUARES, level, to_light, ambient, &mut out);
-            stats.patches += 1;
-            stats.per_level[level as usize] += 1;
-            stats.triangles += (out.len() / 3) as u32;
-            mesh.add_patch(std::mem::take(&mut out));
-        }
-    }
+    for_each_patch(terrain, camera, cfg, |px, py, level| {
+        out.clear();
+        patch(terrain, px * PATCH_SQUARES, py * PATCH_SQUARES, level, to_light, ambient, &mut out);
+        stats.patches += 1;
+        stats.per_level[level as usize] += 1;
+        stats.triangles += (out.len() / 3) as u32;
+        mesh.add_patch(std::mem::take(&mut out));
+    });
     (mesh, stats)
 }
 

@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use glam::{Quat, Vec3};
 use v12_render_gl::{Camera, ColorI, RectI, Scene, Shape};
-use v12_render3d::{InteriorDrawStats, InteriorMesh, build_interior_mesh};
+use v12_render3d::{InteriorDrawStats, InteriorMesh, InteriorMeshes, build_interior_mesh};
 use v12_world::{Interior, InteriorInstance, SceneGraph, WorldMaterial, ZoneRef};
 
 const BUILDING: u32 = 7;
@@ -55,6 +55,16 @@ fn render_with(
     camera: &Camera,
     more: Vec<Shape>,
 ) -> v12_render_gl::Image {
+    render_shapes(inst, |m| mesh.into_shapes(m), camera, more)
+}
+
+/// [`render_with`] with the interior's shapes made by `interior` from its materials.
+fn render_shapes(
+    inst: &InteriorInstance,
+    interior: impl FnOnce(&[WorldMaterial]) -> Vec<Shape>,
+    camera: &Camera,
+    more: Vec<Shape>,
+) -> v12_render_gl::Image {
     let ground = Shape::Box {
         center: Vec3::new(10.0, 4.0, -0.5),
         half_extents: Vec3::new(40.0, 40.0, 0.5),
@@ -74,7 +84,7 @@ fn render_with(
             translucent: n == "WINDOW",
         })
         .collect();
-    shapes.extend(mesh.into_shapes(&materials));
+    shapes.extend(interior(&materials));
     let glass = [170, 210, 230, 96];
     let textures: Vec<(&str, v12_render_gl::Image)> = names
         .iter()
@@ -143,4 +153,49 @@ fn a_window_is_drawn_after_what_stands_behind_it() {
     let seen = img.get(p.x as u32, p.y as u32).unwrap();
     assert!(seen[0] > seen[1] + 30 && seen[0] > seen[2] + 20, "the red figure through the glass: {seen:?}");
     assert!(seen[2] > 40, "tinted by the glass drawn over it: {seen:?}");
+}
+
+/// The interior drawn from meshes that live on the GPU (each zone's faces a material, each
+/// door) matches the same goldens: open door, closed door, and the window's glass sorted
+/// with the figure behind it; a steady frame builds nothing.
+#[test]
+fn resident_interior_meshes_match_the_same_goldens() {
+    let light = Vec3::new(-0.4, 0.6, -1.0);
+    let resident = |g: &SceneGraph, eye: Vec3, cache: &mut InteriorMeshes, m: &[WorldMaterial]| {
+        let mut out = Vec::new();
+        let stats = cache.shapes(g, &g.visible_zones(eye), light, 0.35, |_| m, |_, _| true, &mut out);
+        (stats, out)
+    };
+    let (mut g, inst) = building();
+    let eye = Vec3::new(26.0, 4.0, 1.6);
+    let camera = Camera::look_at(eye, Vec3::new(0.0, 4.0, 1.4), 1.3, 0.1, 200.0);
+    let mut cache = InteriorMeshes::new();
+    let img = render_shapes(
+        &inst,
+        |m| {
+            let (stats, out) = resident(&g, eye, &mut cache, m);
+            assert_eq!((stats.zones, stats.doors), (2, 0));
+            out
+        },
+        &camera,
+        Vec::new(),
+    );
+    golden("interior_open_door", &img);
+    let outer = inst.interior.portals.iter().position(|p| p.zones.0 == 0).expect("a door to the outside");
+    g.set_portal_open(BUILDING, outer, false);
+    let img = render_shapes(&inst, |m| resident(&g, eye, &mut cache, m).1, &camera, Vec::new());
+    golden("interior_closed_door", &img);
+    assert_eq!(cache.interiors_built, 1, "built once, drawn twice");
+    let (g, inst) = building_from(include_str!("../../world/data/two_rooms_window.map"));
+    let eye = Vec3::new(5.0, -7.0, 2.2);
+    let camera = Camera::look_at(eye, Vec3::new(5.0, 4.0, 1.9), 1.2, 0.1, 200.0);
+    let figure = Shape::Box {
+        center: Vec3::new(5.0, 3.0, 1.5),
+        half_extents: Vec3::new(0.4, 0.4, 1.0),
+        rotation_z: 0.0,
+        color: ColorI::rgb(230, 30, 30),
+    };
+    let mut cache = InteriorMeshes::new();
+    let img = render_shapes(&inst, |m| resident(&g, eye, &mut cache, m).1, &camera, vec![figure]);
+    golden("interior_window", &img);
 }

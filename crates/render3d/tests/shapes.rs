@@ -166,6 +166,17 @@ fn broken_files_are_errors() {
 /// a quarter turn and the flag mid-wave, drawn on llvmpipe.
 #[test]
 fn animated_shapes_golden() {
+    shapes_golden(false);
+}
+
+/// The same shapes posed on the GPU (their meshes resident, each frame only matrices) match
+/// the same golden.
+#[test]
+fn animated_shapes_posed_on_the_gpu_match_the_same_golden() {
+    shapes_golden(true);
+}
+
+fn shapes_golden(posed: bool) {
     let (player, item, flag) = (load("player"), load("item"), load("flag"));
     let mut meshes = Vec::new();
     let mut add = |shape: &Rc<TsShape>, seq: &str, time: f32, at: Vec3| {
@@ -176,8 +187,12 @@ fn animated_shapes_golden() {
         i.animate();
         let mut tris = Vec::new();
         let place = Affine3A::from_rotation_translation(Quat::from_rotation_z(0.5), at);
-        i.build_mesh(place, Some(32), Vec3::new(-0.4, 0.6, -1.0), 0.35, &mut tris);
-        meshes.push(Shape::Mesh { triangles: std::sync::Arc::new(tris) });
+        if posed {
+            i.posed_meshes(place, Some(32), &mut meshes);
+        } else {
+            i.build_mesh(place, Some(32), Vec3::new(-0.4, 0.6, -1.0), 0.35, &mut tris);
+            meshes.push(Shape::Mesh { triangles: std::sync::Arc::new(tris) });
+        }
     };
     add(&player, "run", 0.15, Vec3::new(-1.2, 0.0, 0.0));
     add(&player, "jump", 0.25, Vec3::new(0.4, 0.0, 0.3));

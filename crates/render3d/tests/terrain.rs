@@ -11,7 +11,7 @@ use v12_render_gl::{
     Camera, ColorI, HeadlessContext, OffscreenTarget, RectI, Renderer, Scene, TextureFilter,
 };
 use v12_render3d::terrain::{LEVELS, PATCH_SQUARES, point_weights};
-use v12_render3d::{TerrainDrawConfig, build_terrain_mesh, level_for_distance};
+use v12_render3d::{TerrainDrawConfig, TerrainPatches, build_terrain_mesh, level_for_distance};
 use v12_world::{BLOCK_SIZE, TerrainBlock, WorldMaterial};
 
 /// Rolling hills, 0 to ~80 m, on 8 m squares: grass in the valleys, dirt on the slopes
@@ -123,6 +123,17 @@ fn full_detail_vertices_lie_on_the_terrain_and_skirts_hang_below() {
 
 #[test]
 fn the_hills_from_a_fixed_camera_match_the_golden() {
+    hills_golden(false);
+}
+
+/// The same frame drawn from patches that live on the GPU matches the same golden; a second
+/// frame builds no patch and uploads no byte of them, and the same patches are drawn.
+#[test]
+fn the_hills_from_resident_patches_match_the_same_golden_and_upload_once() {
+    hills_golden(true);
+}
+
+fn hills_golden(resident: bool) {
     let t = hills();
     let ctx = HeadlessContext::new().expect("a headless EGL context is required for rendering tests");
     let gl = ctx.gl();
@@ -155,16 +166,38 @@ fn the_hills_from_a_fixed_camera_match_the_golden() {
     for b in &mesh.batches {
         assert!(b.triangles.iter().all(|v| v.weights[b.materials.len()..].iter().all(|&w| w == 0)));
     }
-    let scene = Scene {
-        shapes: mesh.into_shapes(&names),
-        clear_color: Some(ColorI::rgb(120, 160, 210)),
-        ..Scene::default()
-    };
+    let mut patches = TerrainPatches::new();
+    let mut shapes = Vec::new();
+    if resident {
+        let cached = patches.shapes(&t, camera_pos, &TerrainDrawConfig::default(), &names, &mut shapes);
+        assert_eq!(cached, stats, "the same patches at the same levels");
+    } else {
+        shapes = mesh.into_shapes(&names);
+    }
+    let scene = Scene { shapes, clear_color: Some(ColorI::rgb(120, 160, 210)), ..Scene::default() };
     let camera = Camera::look_at(camera_pos, Vec3::new(420.0, 400.0, 40.0), 1.4, 0.5, 2000.0);
     target.bind(renderer.gl());
     renderer.begin_frame(320, 200);
     renderer.draw_scene(RectI::new(0, 0, 320, 200), &camera, &scene);
     let drawn = renderer.end_frame();
+    if resident {
+        assert_eq!(drawn.resident_draws, stats.patches);
+        assert!(drawn.resident_bytes_uploaded > 0);
+        let built = patches.patches_built;
+        let mut again = Vec::new();
+        patches.shapes(&t, camera_pos, &TerrainDrawConfig::default(), &names, &mut again);
+        assert_eq!(patches.patches_built, built, "a steady frame builds no patch");
+        let scene = Scene { shapes: again, ..scene.clone() };
+        renderer.begin_frame(320, 200);
+        renderer.draw_scene(RectI::new(0, 0, 320, 200), &camera, &scene);
+        let steady = renderer.end_frame();
+        assert_eq!(
+            (steady.resident_bytes_uploaded, steady.bytes_uploaded),
+            (0, 0),
+            "a steady frame uploads nothing"
+        );
+        assert_eq!(steady.triangles, drawn.triangles);
+    }
     assert_eq!(drawn.missing_textures, 0);
     let img = target.read_pixels(renderer.gl()).unwrap();
     // Sky at the top, lit ground below.

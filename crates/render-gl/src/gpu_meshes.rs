@@ -1,0 +1,258 @@
+//! The renderer's side of [`crate::resident`]: one GL buffer (and vertex array) a mesh key,
+//! uploaded when the key is new or its version changed, freed when unused for
+//! [`EVICT_AFTER_FRAMES`] frames or when more than [`MAX_RESIDENT_MESHES`] are kept; and the
+//! program that poses and lights a shape's mesh on the GPU.
+#![allow(unsafe_code)]
+
+use crate::error::{RenderError, Result};
+use crate::resident::{MeshKey, PosedMesh, PosedVertex};
+use crate::scene::TexVertex3;
+use crate::shader::{ViewUniforms, as_bytes, compile};
+use glow::HasContext;
+use std::collections::HashMap;
+
+/// Frames a resident mesh may go undrawn before its buffer is freed.
+pub const EVICT_AFTER_FRAMES: u64 = 240;
+/// Most meshes kept at once; past it the least recently drawn go first.
+pub const MAX_RESIDENT_MESHES: usize = 16_384;
+
+/// Which vertex layout a buffer holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    Textured,
+    Posed,
+}
+
+struct GpuMesh {
+    vao: glow::VertexArray,
+    vbo: glow::Buffer,
+    version: u64,
+    layout: Layout,
+    vertices: i32,
+    last_drawn: u64,
+    bytes: usize,
+}
+
+/// What the cache did this frame.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Uploaded {
+    pub bytes: u64,
+}
+
+const VS_POSED: &str = r"
+in vec3 a_pos;
+in vec3 a_normal;
+uniform mat4 u_mvp;
+uniform mat4 u_model;
+uniform vec4 u_color;
+uniform vec3 u_to_light;
+uniform float u_ambient;
+uniform vec3 u_eye;
+uniform vec2 u_fog;
+out vec4 v_color;
+out float v_fog;
+void main() {
+    vec4 w = u_model * vec4(a_pos, 1.0);
+    vec3 n = mat3(u_model) * a_normal;
+    float len = length(n);
+    n = len > 0.0 ? n / len : vec3(0.0, 0.0, 1.0);
+    float k = u_ambient + (1.0 - u_ambient) * max(dot(n, u_to_light), 0.0);
+    v_color = vec4(clamp(u_color.rgb * k, 0.0, 1.0), u_color.a);
+    v_fog = clamp((distance(w.xyz, u_eye) - u_fog.x) / max(u_fog.y - u_fog.x, 0.001), 0.0, 1.0);
+    gl_Position = u_mvp * w;
+}
+";
+
+const FS_POSED: &str = r"
+uniform vec3 u_fog_color;
+in vec4 v_color;
+in float v_fog;
+out vec4 o_color;
+void main() {
+    o_color = vec4(mix(v_color.rgb, u_fog_color, v_fog), v_color.a);
+}
+";
+
+struct PosedProgram {
+    program: glow::Program,
+    u: [Option<glow::UniformLocation>; 8],
+}
+
+/// The resident buffers and the posing program.
+pub(crate) struct GpuMeshes {
+    meshes: HashMap<MeshKey, GpuMesh>,
+    posed: Option<PosedProgram>,
+    frame: u64,
+}
+
+/// Bytes of uniforms one posed draw sends (a matrix and a colour).
+pub(crate) const POSE_BYTES: u64 = 16 * 4 + 4 * 4;
+
+impl GpuMeshes {
+    pub(crate) fn new() -> Self {
+        GpuMeshes { meshes: HashMap::new(), posed: None, frame: 0 }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.meshes.len()
+    }
+
+    /// Bytes held in GPU buffers.
+    pub(crate) fn bytes(&self) -> usize {
+        self.meshes.values().map(|m| m.bytes).sum()
+    }
+
+    /// A new frame: frees what has gone undrawn too long.
+    pub(crate) fn begin_frame(&mut self, gl: &glow::Context) {
+        self.frame += 1;
+        let now = self.frame;
+        let stale: Vec<MeshKey> = self
+            .meshes
+            .iter()
+            .filter(|(_, m)| now.saturating_sub(m.last_drawn) > EVICT_AFTER_FRAMES)
+            .map(|(k, _)| *k)
+            .collect();
+        for k in stale {
+            self.free(gl, k);
+        }
+    }
+
+    fn free(&mut self, gl: &glow::Context, key: MeshKey) {
+        if let Some(m) = self.meshes.remove(&key) {
+            // SAFETY: the buffer and VAO belong to this context and are not used after this.
+            unsafe {
+                gl.delete_vertex_array(m.vao);
+                gl.delete_buffer(m.vbo);
+            }
+        }
+    }
+
+    /// The vertex array of `key` holding `verts` at `version`, uploaded now if needed.
+    fn ensure<T: Copy>(
+        &mut self,
+        gl: &glow::Context,
+        key: MeshKey,
+        version: u64,
+        layout: Layout,
+        verts: &[T],
+        up: &mut Uploaded,
+    ) -> Result<(glow::VertexArray, i32)> {
+        let frame = self.frame;
+        if let Some(m) = self.meshes.get_mut(&key)
+            && m.version == version
+            && m.layout == layout
+        {
+            m.last_drawn = frame;
+            return Ok((m.vao, m.vertices));
+        }
+        self.free(gl, key);
+        if self.meshes.len() >= MAX_RESIDENT_MESHES
+            && let Some(oldest) = self.meshes.iter().min_by_key(|(_, m)| m.last_drawn).map(|(k, _)| *k)
+        {
+            self.free(gl, oldest);
+        }
+        let bytes = as_bytes(verts);
+        let count = (verts.len() / 3 * 3).min(i32::MAX as usize) as i32;
+        // SAFETY: new buffer and VAO on this context; the attribute layout matches the vertex
+        // type of `layout` (TexVertex3: 32-byte stride; PosedVertex: 24-byte stride).
+        let (vao, vbo) = unsafe {
+            let vao = gl.create_vertex_array().map_err(RenderError::Gl)?;
+            let vbo = gl.create_buffer().map_err(RenderError::Gl)?;
+            gl.bind_vertex_array(Some(vao));
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
+            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, bytes, glow::STATIC_DRAW);
+            match layout {
+                Layout::Textured => crate::shader::textured_layout(gl),
+                Layout::Posed => {
+                    let stride = std::mem::size_of::<PosedVertex>() as i32;
+                    gl.enable_vertex_attrib_array(0);
+                    gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, stride, 0);
+                    gl.enable_vertex_attrib_array(1);
+                    gl.vertex_attrib_pointer_f32(1, 3, glow::FLOAT, false, stride, 12);
+                }
+            }
+            gl.bind_vertex_array(None);
+            (vao, vbo)
+        };
+        up.bytes += bytes.len() as u64;
+        self.meshes.insert(
+            key,
+            GpuMesh { vao, vbo, version, layout, vertices: count, last_drawn: frame, bytes: bytes.len() },
+        );
+        Ok((vao, count))
+    }
+
+    /// The vertex array of a textured resident mesh (uploaded if new or changed).
+    pub(crate) fn textured(
+        &mut self,
+        gl: &glow::Context,
+        key: MeshKey,
+        version: u64,
+        verts: &[TexVertex3],
+        up: &mut Uploaded,
+    ) -> Result<(glow::VertexArray, i32)> {
+        self.ensure(gl, key, version, Layout::Textured, verts, up)
+    }
+
+    /// Draws posed meshes (opaque) with the depth state already set.
+    pub(crate) fn draw_posed(
+        &mut self,
+        gl: &glow::Context,
+        header: &str,
+        meshes: &[PosedMesh],
+        view: &ViewUniforms,
+        light: ([f32; 3], f32),
+        up: &mut Uploaded,
+    ) -> Result<u32> {
+        if meshes.is_empty() {
+            return Ok(0);
+        }
+        if self.posed.is_none() {
+            let program = compile(gl, header, VS_POSED, FS_POSED, &["a_pos", "a_normal"])?;
+            let names =
+                ["u_mvp", "u_model", "u_color", "u_to_light", "u_ambient", "u_eye", "u_fog", "u_fog_color"];
+            // SAFETY: uniform lookups on the program just linked.
+            let u = names.map(|n| unsafe { gl.get_uniform_location(program, n) });
+            self.posed = Some(PosedProgram { program, u });
+        }
+        let mut calls = 0;
+        let mut arrays = Vec::with_capacity(meshes.len());
+        for m in meshes {
+            arrays.push(self.ensure(gl, m.key, m.version, Layout::Posed, &m.vertices, up)?);
+        }
+        let Some(p) = &self.posed else { return Ok(0) };
+        // SAFETY: the program and VAOs belong to this context; counts are the uploaded counts.
+        unsafe {
+            gl.use_program(Some(p.program));
+            gl.uniform_matrix_4_f32_slice(p.u[0].as_ref(), false, &view.mvp);
+            gl.uniform_3_f32_slice(p.u[3].as_ref(), &light.0);
+            gl.uniform_1_f32(p.u[4].as_ref(), light.1);
+            gl.uniform_3_f32_slice(p.u[5].as_ref(), &view.eye);
+            gl.uniform_2_f32_slice(p.u[6].as_ref(), &view.fog);
+            gl.uniform_3_f32_slice(p.u[7].as_ref(), &view.fog_color);
+            for (m, (vao, count)) in meshes.iter().zip(arrays) {
+                if count == 0 {
+                    continue;
+                }
+                let c = m.color.map(|x| f32::from(x) / 255.0);
+                gl.uniform_matrix_4_f32_slice(p.u[1].as_ref(), false, &m.model.to_cols_array());
+                gl.uniform_4_f32_slice(p.u[2].as_ref(), &c);
+                gl.bind_vertex_array(Some(vao));
+                gl.draw_arrays(glow::TRIANGLES, 0, count);
+                calls += 1;
+            }
+        }
+        Ok(calls)
+    }
+
+    pub(crate) fn destroy(&mut self, gl: &glow::Context) {
+        let keys: Vec<MeshKey> = self.meshes.keys().copied().collect();
+        for k in keys {
+            self.free(gl, k);
+        }
+        if let Some(p) = self.posed.take() {
+            // SAFETY: the program belongs to this context and is not used after this.
+            unsafe { gl.delete_program(p.program) };
+        }
+    }
+}
