@@ -16,6 +16,7 @@ use crate::resident::{PosedMesh, ResidentMesh};
 use crate::scene::{CloudLayer, Layers, Scene, SceneMesh, Shape, Sky, TexVertex3, Vertex3};
 use crate::types::ColorI;
 use glam::{Vec2, Vec3};
+use std::sync::Arc;
 
 /// What one frame of a scene draws, in order.
 #[derive(Debug, Default, Clone)]
@@ -44,6 +45,8 @@ pub struct TranslucentRun {
     pub start: usize,
     pub len: usize,
     pub resident: Option<ResidentMesh>,
+    /// Added to what is behind (particles with additive blending), not blended by alpha.
+    pub additive: bool,
 }
 
 /// What a translucent item of the back-to-front order is.
@@ -52,6 +55,7 @@ enum Item {
     Colored,
     Batch(usize),
     Resident(usize),
+    Particles(usize),
 }
 
 /// Rings and segments of the sky dome.
@@ -74,6 +78,7 @@ impl Scene {
         let mut mesh = self.build_mesh();
         let mut translucent = Vec::new();
         let (mut resident, mut glass_meshes, mut posed) = (Vec::new(), Vec::new(), Vec::new());
+        let mut particles = Vec::new();
         let to_light = -self.light_dir.try_normalize().unwrap_or(Vec3::NEG_Z);
         for shape in &self.shapes {
             match shape {
@@ -83,6 +88,10 @@ impl Scene {
                     p.lit_triangles(to_light, self.ambient.clamp(0.0, 1.0), &mut translucent)
                 }
                 Shape::Posed(p) => posed.push(p.clone()),
+                Shape::Particles { texture, triangles, additive } => {
+                    let name = texture.clone().unwrap_or_else(|| Arc::from(crate::scene::PARTICLE_SPOT));
+                    particles.push((Layers::from(vec![name]), triangles.clone(), *additive));
+                }
                 _ => {}
             }
         }
@@ -127,6 +136,11 @@ impl Scene {
                 keyed.push(keyed_triangle(Item::Batch(k), [t[0], t[1], t[2]], eye));
             }
         }
+        for (k, (_, tris, _)) in particles.iter().enumerate() {
+            for t in tris.chunks_exact(3) {
+                keyed.push(keyed_triangle(Item::Particles(k), [t[0], t[1], t[2]], eye));
+            }
+        }
         for (k, m) in glass_meshes.iter().enumerate() {
             keyed.push((m.center().distance_squared(eye), Item::Resident(k), [TexVertex3::default(); 3]));
         }
@@ -142,6 +156,7 @@ impl Scene {
                     start: verts.len(),
                     len: 0,
                     resident: Some(m.clone()),
+                    additive: false,
                 });
                 last = None;
                 continue;
@@ -151,11 +166,13 @@ impl Scene {
                 _ => runs.push(TranslucentRun {
                     layers: match key {
                         Item::Batch(k) => Some(glass[k].layers.clone()),
+                        Item::Particles(k) => Some(particles[k].0.clone()),
                         _ => None,
                     },
                     start: verts.len(),
                     len: 3,
                     resident: None,
+                    additive: matches!(key, Item::Particles(k) if particles[k].2),
                 }),
             }
             last = Some(key);

@@ -178,6 +178,8 @@ pub struct Renderer {
     gpu: Option<Gpu>,
     textures: TextureManager,
     white: TextureHandle,
+    /// The particles' soft round spot, held so it stays loaded.
+    _spot: TextureHandle,
     fonts: HashMap<u32, (Font, TextureHandle)>,
     /// The face text is drawn in, and how many times it was changed (names its atlases).
     face: crate::font::FontFace,
@@ -211,11 +213,13 @@ impl Renderer {
         let gpu = Gpu::new(&gl)?;
         let mut textures = TextureManager::new();
         let white = textures.insert(&gl, "$white", Image::new(1, 1, [255; 4]), TextureFilter::Nearest)?;
+        let spot = textures.insert(&gl, crate::scene::PARTICLE_SPOT, spot_image(), TextureFilter::Linear)?;
         Ok(Renderer {
             gl,
             gpu: Some(gpu),
             textures,
             white,
+            _spot: spot,
             fonts: HashMap::new(),
             face: crate::font::FontFace::embedded(),
             face_generation: 0,
@@ -668,7 +672,18 @@ impl Renderer {
                     continue;
                 }
                 let verts = frame.translucent.get(r.start..r.start + r.len).unwrap_or_default();
+                if r.additive {
+                    gl.blend_func_separate(glow::SRC_ALPHA, glow::ONE, glow::ZERO, glow::ONE);
+                }
                 failed = failed.or(gpu.textured.draw(gl, tex, verts, &view).err());
+                if r.additive {
+                    gl.blend_func_separate(
+                        glow::SRC_ALPHA,
+                        glow::ONE_MINUS_SRC_ALPHA,
+                        glow::ONE,
+                        glow::ONE_MINUS_SRC_ALPHA,
+                    );
+                }
                 streamed += std::mem::size_of_val(verts) as u64;
                 calls += 1;
             }
@@ -817,4 +832,19 @@ impl Renderer {
             g.destroy(&self.gl);
         }
     }
+}
+
+/// A 32×32 white spot whose alpha falls smoothly from 1 at the centre to 0 at the rim: what a
+/// particle naming no texture looks like.
+fn spot_image() -> Image {
+    let mut img = Image::new(32, 32, [255, 255, 255, 0]);
+    for y in 0..32u32 {
+        for x in 0..32u32 {
+            let (dx, dy) = ((x as f32 + 0.5) / 16.0 - 1.0, (y as f32 + 0.5) / 16.0 - 1.0);
+            let d = (dx * dx + dy * dy).sqrt().min(1.0);
+            let a = (1.0 - d * d) * (1.0 - d * d);
+            img.put(x, y, [255, 255, 255, (a * 255.0).round() as u8]);
+        }
+    }
+    img
 }

@@ -30,7 +30,19 @@ pub enum Shape {
     Resident(crate::resident::ResidentMesh),
     /// A shape's mesh kept on the GPU in its node's space, posed and lit there.
     Posed(crate::resident::PosedMesh),
+    /// Particles' camera-facing quads (built each frame), drawn in the translucent pass
+    /// sorted back to front with the rest: textured by `texture` (its first weight), or
+    /// with no texture a soft round spot ([`PARTICLE_SPOT`]); `additive` adds them to what
+    /// is behind instead of blending by alpha.
+    Particles {
+        texture: Option<std::sync::Arc<str>>,
+        triangles: std::sync::Arc<Vec<TexVertex3>>,
+        additive: bool,
+    },
 }
+
+/// The texture name of the renderer's built-in soft round spot, for particles that name none.
+pub const PARTICLE_SPOT: &str = "$particle";
 
 /// The texture names a textured batch blends, in weight order.
 pub type Layers = std::sync::Arc<[std::sync::Arc<str>]>;
@@ -214,7 +226,7 @@ impl Scene {
                     textured.push(TexturedBatch { layers, triangles: triangles.clone(), translucent });
                 }
                 // Drawn from their GPU buffers by the frame (`Scene::build_frame`).
-                Shape::Resident(_) | Shape::Posed(_) => {}
+                Shape::Resident(_) | Shape::Posed(_) | Shape::Particles { .. } => {}
                 Shape::Grid { center, cell_size, cells, color } => {
                     let cells = cells.min(MAX_GRID_CELLS);
                     let half = cell_size * cells as f32 * 0.5;

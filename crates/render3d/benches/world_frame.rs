@@ -6,6 +6,11 @@
 //! animates the players, builds the meshes around the camera, draws and waits for the frame.
 //! The terrain blends its three materials and the interior is textured (its window's glass
 //! translucent), with the example game's bitmaps read through the resource manager.
+//!
+//! A third variant, `resident_gpu` (issue 35), culls and picks levels as the engine's path
+//! but draws geometry that lives on the GPU: terrain patches and interior zones built once
+//! and uploaded once (`TerrainPatches`, `InteriorMeshes`), the players' meshes resident and
+//! posed by a matrix a mesh. Each variant prints the bytes it uploads to GL in a steady frame.
 
 mod common;
 
@@ -21,7 +26,8 @@ use v12_render_gl::{
 };
 use v12_render3d::cull::Frustum;
 use v12_render3d::{
-    InteriorMesh, TerrainDrawConfig, TsShape, TsShapeInstance, build_interior_mesh, build_terrain_mesh,
+    InteriorMesh, InteriorMeshes, TerrainDrawConfig, TerrainPatches, TsShape, TsShapeInstance,
+    build_interior_mesh, build_terrain_mesh,
 };
 use v12_world::{BLOCK_SIZE, Interior, InteriorInstance, SceneGraph, TerrainBlock, WorldMaterial, ZoneRef};
 
@@ -65,10 +71,29 @@ struct Drawn {
     triangles: usize,
 }
 
+/// How a variant draws.
+#[derive(Clone, Copy, PartialEq)]
+enum Path {
+    /// Today's path: culled, levels of detail, every mesh built on the CPU and streamed.
+    Engine,
+    /// No culling, no level of detail (streamed).
+    Baseline,
+    /// As `Engine`, from geometry that lives on the GPU.
+    Resident,
+}
+
+/// The resident variant's caches.
+#[derive(Default)]
+struct Resident {
+    terrain: TerrainPatches,
+    interiors: InteriorMeshes,
+}
+
 /// One frame's meshes: `engine` culls and picks levels, otherwise everything at full detail.
 #[allow(clippy::too_many_arguments)]
 fn build(
-    engine: bool,
+    path: Path,
+    resident: &mut Resident,
     t: &TerrainBlock,
     graph: &SceneGraph,
     materials: &Materials,
@@ -77,11 +102,19 @@ fn build(
     vp: RectI,
     drawn: &mut Drawn,
 ) -> Scene {
+    let engine = path != Path::Baseline;
     let cfg = TerrainDrawConfig { no_lod: !engine, visible_distance: 900.0, ..TerrainDrawConfig::default() };
-    let (terrain, _) = build_terrain_mesh(t, camera.position(), &cfg);
+    let mut shapes = Vec::new();
+    if path == Path::Resident {
+        let stats = resident.terrain.shapes(t, camera.position(), &cfg, &materials.terrain, &mut shapes);
+        drawn.triangles = stats.triangles as usize;
+    } else {
+        let (terrain, _) = build_terrain_mesh(t, camera.position(), &cfg);
+        shapes = terrain.into_shapes(&materials.terrain);
+    }
     let frustum = Frustum::from_view_projection(camera.view_projection(vp));
     let mut meshes: Vec<Vertex3> = Vec::new();
-    *drawn = Drawn::default();
+    *drawn = Drawn { triangles: drawn.triangles, ..Drawn::default() };
     for (inst, place) in crowd.iter_mut() {
         let shape = inst.shape().clone();
         let center = place.transform_point3(shape.center);
@@ -96,12 +129,24 @@ fn build(
         };
         inst.advance_time(1.0 / 60.0);
         inst.animate();
+        drawn.players += 1;
+        if path == Path::Resident {
+            inst.posed_meshes(*place, detail, &mut shapes);
+            continue;
+        }
         let before = meshes.len();
         inst.build_mesh(*place, detail, Vec3::new(-0.4, 0.6, -1.0), 0.35, &mut meshes);
-        drawn.players += 1;
         drawn.triangles += (meshes.len() - before) / 3;
     }
-    drawn.triangles += terrain.vertices().count() / 3;
+    if path != Path::Resident {
+        drawn.triangles += shapes
+            .iter()
+            .map(|s| match s {
+                Shape::Textured { triangles, .. } => triangles.len() / 3,
+                _ => 0,
+            })
+            .sum::<usize>();
+    }
     // The interior's rooms seen through its portals, or every room.
     let (_, inst) = graph.interiors().next().expect("the building");
     let visible = if engine {
@@ -110,13 +155,18 @@ fn build(
         let rooms = (1..=inst.interior.zone_count).map(|zone| ZoneRef { owner: Some(BUILDING), zone });
         std::iter::once(ZoneRef::OUTSIDE).chain(rooms).collect()
     };
-    let mut interior = InteriorMesh::default();
     let light = Vec3::new(-0.4, 0.6, -1.0);
-    let built = build_interior_mesh(graph, BUILDING, inst, &visible, light, 0.35, &mut interior);
-    drawn.triangles += built.triangles;
-    let mut shapes = terrain.into_shapes(&materials.terrain);
-    shapes.push(Shape::Mesh { triangles: Arc::new(meshes) });
-    shapes.extend(interior.into_shapes(&materials.interior));
+    if path == Path::Resident {
+        let m = &materials.interior;
+        let built = resident.interiors.shapes(graph, &visible, light, 0.35, |_| m, |_, _| true, &mut shapes);
+        drawn.triangles += built.triangles;
+    } else {
+        let mut interior = InteriorMesh::default();
+        let built = build_interior_mesh(graph, BUILDING, inst, &visible, light, 0.35, &mut interior);
+        drawn.triangles += built.triangles;
+        shapes.push(Shape::Mesh { triangles: Arc::new(meshes) });
+        shapes.extend(interior.into_shapes(&materials.interior));
+    }
     Scene { shapes, clear_color: Some(ColorI::rgb(120, 160, 210)), ..Scene::default() }
 }
 
@@ -148,21 +198,40 @@ fn bench(c: &mut Criterion) {
     let camera = Camera::look_at(eye, Vec3::new(1000.0, 1000.0, 22.0), 1.2, 0.5, 900.0);
     let mut g = c.benchmark_group("world_frame_1280x720");
     g.sample_size(10);
-    for (name, engine) in [("culled_lod", true), ("baseline_no_cull_no_lod", false)] {
+    let variants = [
+        ("culled_lod", Path::Engine),
+        ("resident_gpu", Path::Resident),
+        ("baseline_no_cull_no_lod", Path::Baseline),
+    ];
+    for (name, path) in variants {
         let mut crowd = players(&player, &t);
         let mut drawn = Drawn::default();
-        let scene = build(engine, &t, &graph, &materials, &mut crowd, &camera, vp, &mut drawn);
-        target.bind(renderer.gl());
-        renderer.begin_frame(w, h);
-        renderer.draw_scene(vp, &camera, &scene);
-        let stats = renderer.end_frame();
+        let mut resident = Resident::default();
+        let mut stats = v12_render_gl::FrameStats::default();
+        // Two frames: the first uploads what lives on the GPU, the second is steady.
+        for _ in 0..2 {
+            let scene =
+                build(path, &mut resident, &t, &graph, &materials, &mut crowd, &camera, vp, &mut drawn);
+            target.bind(renderer.gl());
+            renderer.begin_frame(w, h);
+            renderer.draw_scene(vp, &camera, &scene);
+            stats = renderer.end_frame();
+        }
         println!(
-            "{name}: {} players drawn, {} triangles, {} draw calls, {} textures missing",
-            drawn.players, drawn.triangles, stats.draw_calls, stats.missing_textures
+            "{name}: {} players drawn, {} triangles, {} draw calls, {} textures missing; steady frame: \
+             {} bytes uploaded ({} of resident meshes), {} bytes of poses",
+            drawn.players,
+            drawn.triangles,
+            stats.draw_calls,
+            stats.missing_textures,
+            stats.bytes_uploaded,
+            stats.resident_bytes_uploaded,
+            stats.pose_bytes
         );
         g.bench_function(name, |b| {
             b.iter(|| {
-                let scene = build(engine, &t, &graph, &materials, &mut crowd, &camera, vp, &mut drawn);
+                let scene =
+                    build(path, &mut resident, &t, &graph, &materials, &mut crowd, &camera, vp, &mut drawn);
                 target.bind(renderer.gl());
                 renderer.begin_frame(w, h);
                 renderer.draw_scene(vp, &camera, &scene);

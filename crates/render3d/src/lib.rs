@@ -2,10 +2,12 @@
 
 pub mod cull;
 pub mod interior;
+pub mod particles;
 pub mod shape;
 pub mod terrain;
 
 pub use interior::{InteriorDrawStats, InteriorMesh, InteriorMeshes, build_interior_mesh};
+pub use particles::{EmitterDesc, EmitterId, ParticleDesc, ParticleSystem};
 pub use shape::{ShapeError, ThreadId, TsShape, TsShapeInstance, TsThread};
 pub use terrain::{
     TerrainBatch, TerrainDrawConfig, TerrainDrawStats, TerrainMesh, TerrainPatches, build_terrain_mesh,

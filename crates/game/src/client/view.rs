@@ -124,8 +124,22 @@ impl WorldView {
     }
 
     /// The ground, the arena's edge and every object as shapes (with `shapes`, players and
-    /// items are the game's animated shapes), under the mission's sky.
+    /// items are the game's animated shapes), under the mission's sky. The terrain and
+    /// interiors are built for this frame alone; a client drawing frame after frame keeps a
+    /// [`WorldMeshes`] and calls [`WorldView::build_scene_resident`].
     pub fn build_scene(&self, scene: &mut Scene, shapes: Option<&ViewShapes>) {
+        self.build_scene_resident(scene, shapes, &mut WorldMeshes::default());
+    }
+
+    /// [`WorldView::build_scene`] drawing geometry that lives on the GPU: terrain patches and
+    /// interior zones from `meshes` (built once, uploaded once), shapes' meshes posed by a
+    /// matrix.
+    pub fn build_scene_resident(
+        &self,
+        scene: &mut Scene,
+        shapes: Option<&ViewShapes>,
+        meshes: &mut WorldMeshes,
+    ) {
         scene.clear_color = Some(ColorI::rgb(96, 140, 190));
         scene.sky = self.sky();
         // Lines over a terrain sit a little higher than over the flat box: the terrain's
@@ -138,8 +152,12 @@ impl WorldView {
                     visible_distance: self.far(),
                     ..v12_render3d::TerrainDrawConfig::default()
                 };
-                let (mesh, _) = v12_render3d::build_terrain_mesh(t, self.camera().position(), &cfg);
-                scene.shapes.extend(mesh.into_shapes(&self.terrain_materials));
+                if !meshes.terrain_source.as_ref().is_some_and(|held| Rc::ptr_eq(held, t)) {
+                    meshes.terrain.clear();
+                    meshes.terrain_source = Some(t.clone());
+                }
+                let eye = self.camera().position();
+                meshes.terrain.shapes(t, eye, &cfg, &self.terrain_materials, &mut scene.shapes);
             }
             None => scene.shapes.push(Shape::Box {
                 center: Vec3::new(0.0, 0.0, -0.55),
@@ -162,7 +180,7 @@ impl WorldView {
             scene.shapes.push(Shape::Line { from: a, to: b, color: ColorI::rgb(250, 240, 160) });
         }
         if let Some(graph) = &self.interiors {
-            self.push_interiors(graph, scene);
+            self.push_interiors(graph, scene, &mut meshes.interiors);
         }
         for &(center, half) in self.walls.iter().filter(|_| self.interiors.is_none()) {
             if center.z - half.z < ROOF_HEIGHT {
@@ -180,7 +198,6 @@ impl WorldView {
         let frustum = v12_render3d::cull::Frustum::from_view_projection(
             camera.view_projection(v12_render_gl::RectI::new(0, 0, 800, 600)),
         );
-        let mut animated = Vec::new();
         for o in &self.objects {
             // In first person one does not see oneself.
             if o.is_me && self.first_person {
@@ -190,40 +207,43 @@ impl WorldView {
                 Some(s) if matches!(o.kind, ObjectKind::Player | ObjectKind::Item) => {
                     let shape = s.shape_for(o);
                     if frustum.sphere_visible(o.pos + shape.center, shape.radius + 0.5) {
-                        push_shape(&mut animated, shape, o, self.time_ms, eye, scene);
+                        push_shape(shape, o, self.time_ms, eye, scene);
                     }
                 }
                 _ => push_object(scene, o, self.time_ms),
             }
         }
-        if !animated.is_empty() {
-            scene.shapes.push(Shape::Mesh { triangles: std::sync::Arc::new(animated) });
-        }
     }
+}
+
+/// What a client keeps between frames so that the world's geometry lives on the GPU: the
+/// terrain's patches (and the terrain they were built from, held so it is known by its
+/// address) and the interiors' zones.
+#[derive(Debug, Default)]
+pub struct WorldMeshes {
+    pub terrain: v12_render3d::TerrainPatches,
+    terrain_source: Option<Rc<v12_world::TerrainBlock>>,
+    pub interiors: v12_render3d::InteriorMeshes,
 }
 
 impl WorldView {
     /// The interiors by zone: the faces of the rooms the camera sees through open portals
     /// (closed ones drawn as doors), roofs left off so the chase camera sees in; each
     /// material one textured batch, translucent when its bitmap is (a window's glass).
-    fn push_interiors(&self, graph: &v12_world::SceneGraph, scene: &mut Scene) {
+    fn push_interiors(
+        &self,
+        graph: &v12_world::SceneGraph,
+        scene: &mut Scene,
+        meshes: &mut v12_render3d::InteriorMeshes,
+    ) {
         let visible = graph.visible_zones(self.camera().position());
-        for (id, inst) in graph.interiors() {
-            let mut mesh = v12_render3d::InteriorMesh::default();
-            v12_render3d::build_interior_mesh(
-                graph,
-                id,
-                inst,
-                &visible,
-                scene.light_dir,
-                scene.ambient,
-                &mut mesh,
-            );
+        let materials = |id: u32| self.interior_materials.get(&id).map_or(&[][..], |m| &m[..]);
+        let below_roof = |inst: &v12_world::InteriorInstance, t: &[v12_render_gl::TexVertex3]| {
             let roof = inst.world_bounds().min.z + ROOF_HEIGHT;
-            mesh.retain_triangles(|t| t.iter().any(|v| v.pos[2] < roof));
-            let materials = self.interior_materials.get(&id).map_or(&[][..], |m| &m[..]);
-            scene.shapes.extend(mesh.into_shapes(materials));
-        }
+            t.iter().any(|v| v.pos[2] < roof)
+        };
+        let (light, ambient) = (scene.light_dir, scene.ambient);
+        meshes.shapes(graph, &visible, light, ambient, materials, below_roof, &mut scene.shapes);
     }
 }
 
@@ -232,16 +252,9 @@ fn cycle(time_ms: u64, id: u32, period_ms: u64) -> f32 {
     ((time_ms + u64::from(id) * 137) % period_ms) as f32 / period_ms as f32
 }
 
-/// A player or an item as its animated shape, lit, into `out`: players run when they move,
+/// A player or an item as its animated shape, posed on the GPU: players run when they move,
 /// jump while in the air and idle otherwise, in their team's colour; items spin and blink.
-fn push_shape(
-    out: &mut Vec<v12_render_gl::Vertex3>,
-    shape: &Rc<TsShape>,
-    o: &ViewObject,
-    time_ms: u64,
-    eye: Vec3,
-    scene: &mut Scene,
-) {
+fn push_shape(shape: &Rc<TsShape>, o: &ViewObject, time_ms: u64, eye: Vec3, scene: &mut Scene) {
     let mut inst = TsShapeInstance::new(shape.clone());
     let play = |inst: &mut TsShapeInstance, name: &str, pos: f32| {
         if let Some(seq) = shape.find_sequence(name) {
@@ -281,7 +294,7 @@ fn push_shape(
     let place = Affine3A::from_rotation_translation(Quat::from_rotation_z(o.yaw), o.pos);
     let distance = place.transform_point3(shape.center).distance(eye).max(0.1);
     let pixels = 2.0 * shape.radius * PIXELS_PER_METRE_AT_1M / distance;
-    inst.build_mesh(place, shape.select_detail(pixels), scene.light_dir, scene.ambient, out);
+    inst.posed_meshes(place, shape.select_detail(pixels), &mut scene.shapes);
 }
 
 /// A player's gun: a box `reach` metres ahead at hand height, pointing where it faces.
@@ -374,6 +387,8 @@ pub struct SharedView {
     pub world: Rc<RefCell<WorldView>>,
     /// The game's shapes, once loaded.
     pub shapes: Rc<RefCell<Option<Rc<ViewShapes>>>>,
+    /// The world's geometry kept between frames (it lives on the GPU).
+    pub meshes: Rc<RefCell<WorldMeshes>>,
 }
 
 impl GameView for SharedView {
@@ -383,7 +398,7 @@ impl GameView for SharedView {
 
     fn render_world(&self, scene: &mut Scene) {
         let shapes = self.shapes.borrow().clone();
-        self.world.borrow().build_scene(scene, shapes.as_deref());
+        self.world.borrow().build_scene_resident(scene, shapes.as_deref(), &mut self.meshes.borrow_mut());
     }
 }
 
