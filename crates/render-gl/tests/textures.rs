@@ -98,9 +98,10 @@ fn everything_reloads_after_a_context_loss() {
     let target2 = OffscreenTarget::new(&ctx2.gl(), 40, 24).unwrap();
     let mut renderer = renderer;
     renderer.on_context_restored(ctx2.gl()).unwrap();
-    // White texture, the bitmap and the font atlas: all re-uploaded, none re-read.
+    // White texture, the particles' spot, the bitmap and the font atlas: all re-uploaded,
+    // none re-read.
     let stats = renderer.textures().stats();
-    assert_eq!(stats.uploads, uploads_before + 3);
+    assert_eq!(stats.uploads, uploads_before + 4);
     assert_eq!(stats.file_loads, 1);
     let mut h2 = Harness { renderer, target: target2, ctx: ctx2 };
     let after = h2.frame(draw);
