@@ -71,6 +71,8 @@ pub(crate) enum Kind {
     Bool(bool),
     /// Three numbers (a point or an extent).
     Point,
+    /// A colour: three or four numbers from 0 to 1 ("r g b" or "r g b a").
+    Color,
 }
 
 /// A checked datablock field: its class (the first that has it), name and kind.
@@ -81,24 +83,40 @@ pub(crate) struct FieldSpec {
     pub kind: Kind,
 }
 
-const fn num(class: &'static str, name: &'static str, min: f64, max: f64, default: f64) -> FieldSpec {
+pub(crate) const fn num(
+    class: &'static str,
+    name: &'static str,
+    min: f64,
+    max: f64,
+    default: f64,
+) -> FieldSpec {
     FieldSpec { class, name, kind: Kind::Num { min, max, default } }
 }
 
-const fn int(class: &'static str, name: &'static str, min: i64, max: i64, default: i64) -> FieldSpec {
+pub(crate) const fn int(
+    class: &'static str,
+    name: &'static str,
+    min: i64,
+    max: i64,
+    default: i64,
+) -> FieldSpec {
     FieldSpec { class, name, kind: Kind::Int { min, max, default } }
 }
 
-const fn flag(class: &'static str, name: &'static str, default: bool) -> FieldSpec {
+pub(crate) const fn flag(class: &'static str, name: &'static str, default: bool) -> FieldSpec {
     FieldSpec { class, name, kind: Kind::Bool(default) }
 }
 
-const fn point(class: &'static str, name: &'static str) -> FieldSpec {
+pub(crate) const fn point(class: &'static str, name: &'static str) -> FieldSpec {
     FieldSpec { class, name, kind: Kind::Point }
 }
 
+pub(crate) const fn color(class: &'static str, name: &'static str) -> FieldSpec {
+    FieldSpec { class, name, kind: Kind::Color }
+}
+
 /// The largest sane magnitude of a force, speed or damage (anything past it is a typo).
-const BIG: f64 = 1.0e6;
+pub(crate) const BIG: f64 = 1.0e6;
 
 /// The fields the engine reads, with V12's defaults (the ones this engine's example game
 /// relies on where V12's differ: `maxDamage` 100).
@@ -219,9 +237,17 @@ pub(crate) fn register(con: &mut Console) {
     for (class, parent) in CLASSES {
         let _ = con.register_class(class, parent);
     }
-    for f in FIELDS {
+    for (class, parent) in crate::effects::CLASSES {
+        let _ = con.register_class(class, parent);
+    }
+    for f in all_fields() {
         con.add_field(f.class, f.name, FieldType::String, Value::Empty);
     }
+}
+
+/// Every checked field: these and the effect classes' (`crate::effects`).
+fn all_fields() -> impl Iterator<Item = &'static FieldSpec> {
+    FIELDS.iter().chain(crate::effects::FIELDS)
 }
 
 /// V12's `preload`: every checked field of datablock `id` (its class's and its ancestors')
@@ -235,7 +261,7 @@ pub(crate) fn preload(con: &mut Console, id: ObjectId) -> Result<(), String> {
         .and_then(|o| o.name)
         .map(|n| con.name_text(n).to_string())
         .unwrap_or_else(|| id.to_string());
-    for f in FIELDS {
+    for f in all_fields() {
         if !is_a(con, id, f.class) {
             continue;
         }
@@ -312,6 +338,12 @@ fn check(kind: Kind, text: &str) -> Option<String> {
             let ok = words.len() == 3 && words.iter().all(|w| w.parse::<f64>().is_ok_and(f64::is_finite));
             (!ok).then(|| "is not three numbers \"x y z\"".into())
         }
+        Kind::Color => {
+            let words: Vec<&str> = text.split_whitespace().collect();
+            let ok = (3..=4).contains(&words.len())
+                && words.iter().all(|w| w.parse::<f64>().is_ok_and(|v| (0.0..=1.0).contains(&v)));
+            (!ok).then(|| "is not a colour \"r g b a\" of numbers from 0 to 1".into())
+        }
     }
 }
 
@@ -337,7 +369,9 @@ pub(crate) fn num_field(con: &Console, db: ObjectId, name: &str) -> Option<f64> 
     {
         return Some(x);
     }
-    let spec = FIELDS.iter().find(|f| f.name.eq_ignore_ascii_case(name))?;
+    let spec = all_fields()
+        .find(|f| f.name.eq_ignore_ascii_case(name) && is_a(con, db, f.class))
+        .or_else(|| all_fields().find(|f| f.name.eq_ignore_ascii_case(name)))?;
     match spec.kind {
         Kind::Num { default, .. } if default >= 0.0 => Some(default),
         Kind::Int { default, .. } => Some(default as f64),

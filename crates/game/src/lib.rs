@@ -16,6 +16,7 @@ pub mod classes;
 pub mod client;
 pub mod damage;
 mod debug_pause;
+pub mod effects;
 pub mod file_object;
 pub mod flight;
 mod handles;
