@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// A resident mesh's name. Keys made by [`MeshKey::unique`] never repeat in a process; keys
 /// made by [`MeshKey::derive`] are a hash of their parts (a 64-bit FNV-1a), so different
 /// parts under different unique bases do not meet in practice.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct MeshKey(pub u64);
 
 static NEXT_KEY: AtomicU64 = AtomicU64::new(1);

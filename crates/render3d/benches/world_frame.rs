@@ -158,7 +158,8 @@ fn build(
     let light = Vec3::new(-0.4, 0.6, -1.0);
     if path == Path::Resident {
         let m = &materials.interior;
-        let built = resident.interiors.shapes(graph, &visible, light, 0.35, |_| m, |_, _| true, &mut shapes);
+        let built =
+            resident.interiors.shapes(graph, &visible, (light, 0.35), |_| m, |_, _| true, &mut shapes);
         drawn.triangles += built.triangles;
     } else {
         let mut interior = InteriorMesh::default();

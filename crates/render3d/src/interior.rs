@@ -242,15 +242,15 @@ impl InteriorMeshes {
     }
 
     /// The meshes of every interior of `graph` in the zones `visible` lists, and the doors
-    /// of its closed portals beside them, appended to `out`. `materials(id)` names the
+    /// of its closed portals beside them, appended to `out`, lit by `light` (the direction
+    /// the light travels and the ambient share). `materials(id)` names the
     /// interior's textures; `keep` filters triangles once at build (the client leaves roofs
     /// off); a material whose bitmap is translucent is drawn as glass.
     pub fn shapes<'m>(
         &mut self,
         graph: &SceneGraph,
         visible: &[ZoneRef],
-        light_dir: Vec3,
-        ambient: f32,
+        (light_dir, ambient): (Vec3, f32),
         materials: impl Fn(u32) -> &'m [WorldMaterial],
         keep: impl Fn(&InteriorInstance, &[TexVertex3]) -> bool,
         out: &mut Vec<Shape>,

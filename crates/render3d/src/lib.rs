@@ -7,7 +7,7 @@ pub mod shape;
 pub mod terrain;
 
 pub use interior::{InteriorDrawStats, InteriorMesh, InteriorMeshes, build_interior_mesh};
-pub use particles::{EmitterDesc, EmitterId, ParticleDesc, ParticleSystem};
+pub use particles::{EmitterDesc, EmitterId, ParticleDesc, ParticleSystem, billboard};
 pub use shape::{ShapeError, ThreadId, TsShape, TsShapeInstance, TsThread};
 pub use terrain::{
     TerrainBatch, TerrainDrawConfig, TerrainDrawStats, TerrainMesh, TerrainPatches, build_terrain_mesh,

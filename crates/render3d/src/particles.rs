@@ -378,35 +378,13 @@ impl ParticleSystem {
     /// The live particles as camera-facing quads (two triangles each, spun by their spin),
     /// one translucent batch a texture and blending, appended to `out`.
     pub fn billboards(&self, camera: &Camera, out: &mut Vec<Shape>) {
-        let fwd = camera.forward();
-        let right = fwd.cross(Vec3::Z).try_normalize().unwrap_or(Vec3::X);
-        let up = right.cross(fwd);
         let mut batches: Vec<(Option<Arc<str>>, bool, Vec<TexVertex3>)> = Vec::new();
         for p in &self.particles {
             let d = &p.desc;
             let t = p.age_ms as f32 / p.life_ms.max(1) as f32;
             let (c, size) = d.at(t);
-            let angle = (p.spin + d.spin_speed * p.age_ms as f32 / 1000.0).to_radians();
-            let (s, co) = angle.sin_cos();
-            let h = size.max(0.0) * 0.5;
-            let (r, u) = ((right * co + up * s) * h, (up * co - right * s) * h);
-            let color = (c.clamp(Vec4::ZERO, Vec4::ONE) * 255.0).round().to_array().map(|v| v as u8);
-            let mut weights = [0u8; v12_render_gl::MAX_LAYERS];
-            weights[0] = if d.texture.is_some() { 255 } else { 0 };
-            let v = |corner: Vec3, uv: [f32; 2]| TexVertex3 {
-                pos: (p.pos + corner).to_array(),
-                uv,
-                color,
-                weights,
-            };
-            let quad = [
-                v(-r - u, [0.0, 1.0]),
-                v(r - u, [1.0, 1.0]),
-                v(r + u, [1.0, 0.0]),
-                v(-r - u, [0.0, 1.0]),
-                v(r + u, [1.0, 0.0]),
-                v(-r + u, [0.0, 0.0]),
-            ];
+            let angle = p.spin + d.spin_speed * p.age_ms as f32 / 1000.0;
+            let quad = billboard(camera, p.pos, size, c, angle);
             match batches.iter_mut().find(|b| b.0 == d.texture && b.1 == d.additive) {
                 Some(b) => b.2.extend(quad),
                 None => batches.push((d.texture.clone(), d.additive, quad.to_vec())),
@@ -416,6 +394,35 @@ impl ParticleSystem {
             out.push(Shape::Particles { texture, triangles: Arc::new(triangles), additive });
         }
     }
+}
+
+/// A camera-facing square of side `size` at `center`, turned `spin_degrees` in the view's
+/// plane, in colour `color` (RGBA 0..=1): two triangles for a [`Shape::Particles`] batch.
+pub fn billboard(
+    camera: &Camera,
+    center: Vec3,
+    size: f32,
+    color: Vec4,
+    spin_degrees: f32,
+) -> [TexVertex3; 6] {
+    let fwd = camera.forward();
+    let right = fwd.cross(Vec3::Z).try_normalize().unwrap_or(Vec3::X);
+    let up = right.cross(fwd);
+    let (s, co) = spin_degrees.to_radians().sin_cos();
+    let h = if size.is_finite() { size.max(0.0) * 0.5 } else { 0.0 };
+    let (r, u) = ((right * co + up * s) * h, (up * co - right * s) * h);
+    let color = (color.clamp(Vec4::ZERO, Vec4::ONE) * 255.0).round().to_array().map(|v| v as u8);
+    let mut weights = [0u8; v12_render_gl::MAX_LAYERS];
+    weights[0] = 255;
+    let v = |corner: Vec3, uv: [f32; 2]| TexVertex3 { pos: (center + corner).to_array(), uv, color, weights };
+    [
+        v(-r - u, [0.0, 1.0]),
+        v(r - u, [1.0, 1.0]),
+        v(r + u, [1.0, 0.0]),
+        v(-r - u, [0.0, 1.0]),
+        v(r + u, [1.0, 0.0]),
+        v(-r + u, [0.0, 0.0]),
+    ]
 }
 
 #[cfg(test)]

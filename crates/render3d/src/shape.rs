@@ -187,7 +187,7 @@ pub struct TsShape {
 }
 
 /// A shape's meshes as they live on the GPU.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct ShapeGpu {
     pub key: v12_render_gl::MeshKey,
     /// One a mesh of [`TsShape::meshes`], in order.
@@ -419,14 +419,25 @@ impl TsShape {
                 tracks: tracks.into_values().collect(),
             });
         }
-        let gpu = ShapeGpu::build(&meshes);
-        let mut shape = TsShape { nodes, meshes, details, sequences, center: Vec3::ZERO, radius: 0.0, gpu };
-        shape.compute_bounds();
-        Ok(shape)
+        Ok(Self::assemble(nodes, meshes, details, sequences))
     }
 
-    /// The sphere around every mesh vertex in the rest pose.
+    /// A shape of these parts with its bounds and GPU copy computed.
+    fn assemble(
+        nodes: Vec<ShapeNode>,
+        meshes: Vec<ShapeMesh>,
+        details: Vec<u32>,
+        sequences: Vec<Sequence>,
+    ) -> TsShape {
+        let gpu = ShapeGpu::default();
+        let mut shape = TsShape { nodes, meshes, details, sequences, center: Vec3::ZERO, radius: 0.0, gpu };
+        shape.compute_bounds();
+        shape
+    }
+
+    /// The sphere around every mesh vertex in the rest pose, and the meshes' GPU copy.
     fn compute_bounds(&mut self) {
+        self.gpu = ShapeGpu::build(&self.meshes);
         let world = rest_world(&self.nodes);
         let points = || {
             self.meshes.iter().flat_map(|m| {

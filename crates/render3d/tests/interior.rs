@@ -163,7 +163,7 @@ fn resident_interior_meshes_match_the_same_goldens() {
     let light = Vec3::new(-0.4, 0.6, -1.0);
     let resident = |g: &SceneGraph, eye: Vec3, cache: &mut InteriorMeshes, m: &[WorldMaterial]| {
         let mut out = Vec::new();
-        let stats = cache.shapes(g, &g.visible_zones(eye), light, 0.35, |_| m, |_, _| true, &mut out);
+        let stats = cache.shapes(g, &g.visible_zones(eye), (light, 0.35), |_| m, |_, _| true, &mut out);
         (stats, out)
     };
     let (mut g, inst) = building();

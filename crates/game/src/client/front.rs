@@ -279,6 +279,7 @@ impl ClientFront {
             s.advance(con, now, |_| mv)?;
             let mut world = s.world_view(now);
             world.first_person = con.get_global("firstPerson").truthy();
+            self.ui.update_effects(con, &s.projectiles(), now);
             self.ui.set_world(world);
             let hud = s.hud(con, &self.cfg.name);
             self.ui.set_hud(con, &hud);

@@ -12,6 +12,8 @@ pub mod bot;
 pub mod cli;
 pub mod demo;
 #[cfg(feature = "render")]
+pub mod effects;
+#[cfg(feature = "render")]
 pub mod frame;
 #[cfg(feature = "render")]
 pub mod front;

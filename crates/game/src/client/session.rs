@@ -693,6 +693,18 @@ impl ClientSession {
         }
     }
 
+    /// The projectile ghosts in view (hidden ones left out): ghost id, position, velocity and
+    /// the client's copy of its datablock (what `client::effects` trails and explodes).
+    pub fn projectiles(&self) -> Vec<(u32, glam::Vec3, glam::Vec3, v12_console_vm::ObjectId)> {
+        self.scene
+            .iter()
+            .filter(|(_, g)| g.flags & HIDDEN == 0 && self.datablock_class(g.datablock) == "ProjectileData")
+            .filter_map(|(id, g)| {
+                Some((id.0, g.render_pos, g.state.vel, *self.block_local.get(&g.datablock)?))
+            })
+            .collect()
+    }
+
     /// Health, ping, loss and rate; the score is read from `$Scoreboard` for `name`.
     pub fn hud(&self, con: &Console, name: &str) -> HudState {
         let health =

@@ -65,6 +65,17 @@ impl ClientUi {
         Ok(())
     }
 
+    /// Moves the effects on to `now_ms` with the projectile ghosts now in view (see
+    /// `client::effects`).
+    pub fn update_effects(
+        &self,
+        con: &Console,
+        shots: &[(u32, glam::Vec3, glam::Vec3, v12_console_vm::ObjectId)],
+        now_ms: u64,
+    ) {
+        self.view.effects.borrow_mut().update(con, shots, now_ms);
+    }
+
     /// Replaces the world snapshot the game view draws.
     pub fn set_world(&self, world: WorldView) {
         *self.view.world.borrow_mut() = world;

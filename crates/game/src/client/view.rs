@@ -243,7 +243,7 @@ impl WorldView {
             t.iter().any(|v| v.pos[2] < roof)
         };
         let (light, ambient) = (scene.light_dir, scene.ambient);
-        meshes.shapes(graph, &visible, light, ambient, materials, below_roof, &mut scene.shapes);
+        meshes.shapes(graph, &visible, (light, ambient), materials, below_roof, &mut scene.shapes);
     }
 }
 
@@ -382,23 +382,44 @@ fn push_object(scene: &mut Scene, o: &ViewObject, time_ms: u64) {
 }
 
 /// The GUI's handle on the view: the client replaces the snapshot, GuiTSCtrl reads it.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct SharedView {
     pub world: Rc<RefCell<WorldView>>,
     /// The game's shapes, once loaded.
     pub shapes: Rc<RefCell<Option<Rc<ViewShapes>>>>,
     /// The world's geometry kept between frames (it lives on the GPU).
     pub meshes: Rc<RefCell<WorldMeshes>>,
+    /// Particles, explosions and trails (`client::effects`), updated by the client's frame.
+    pub effects: Rc<RefCell<crate::client::effects::ClientEffects>>,
 }
+
+impl Default for SharedView {
+    fn default() -> Self {
+        SharedView {
+            world: Rc::default(),
+            shapes: Rc::default(),
+            meshes: Rc::default(),
+            effects: Rc::new(RefCell::new(crate::client::effects::ClientEffects::new(EFFECTS_SEED))),
+        }
+    }
+}
+
+/// The seed of a client's particles (the same on every client, so a replay draws the same).
+pub const EFFECTS_SEED: u64 = 0x5EED_0035;
 
 impl GameView for SharedView {
     fn camera_query(&self) -> Option<Camera> {
-        Some(self.world.borrow().camera())
+        let mut camera = self.world.borrow().camera();
+        let shake = self.effects.borrow().camera_shake(camera.position());
+        camera.transform = v12_render_gl::glam::Mat4::from_translation(shake) * camera.transform;
+        Some(camera)
     }
 
     fn render_world(&self, scene: &mut Scene) {
         let shapes = self.shapes.borrow().clone();
-        self.world.borrow().build_scene_resident(scene, shapes.as_deref(), &mut self.meshes.borrow_mut());
+        let world = self.world.borrow();
+        world.build_scene_resident(scene, shapes.as_deref(), &mut self.meshes.borrow_mut());
+        self.effects.borrow().shapes(&world.camera(), &mut scene.shapes);
     }
 }
 

@@ -1,0 +1,407 @@
+//! The client's effects (issue 35): particles from the datablocks the server sent, simulated
+//! here only, deterministic from a seed.
+//!
+//! - **Projectile trails**: a shot whose ProjectileData names a `baseEmitter` (or a
+//!   `delayEmitter`) carries that emitter along while its ghost flies.
+//! - **Explosions**: the server deletes a projectile right after its `onExplode`, so when a
+//!   shot's ghost goes away the client spawns its ProjectileData's `explosion` where the shot
+//!   was last seen: the ExplosionData's `particleEmitter` as a burst of `particleDensity`
+//!   particles, its `emitter0..3` for its `lifetimeMS`, its `subExplosion0..4` after their
+//!   own `delayMS` (nesting at most [`MAX_DEPTH`] deep), a camera shake (`shakeCamera`,
+//!   `camShakeAmp`, `camShakeFreq`, `camShakeDuration`, falling off to nothing at
+//!   `camShakeRadius`) and its light flash drawn as an additive glow from
+//!   `lightStartRadius`/`lightStartColor` to `lightEndRadius`/`lightEndColor` (the renderer
+//!   has no dynamic lights yet). Debris and shockwaves are read by `game::effects` but not
+//!   drawn.
+//!
+//! Datablock values were checked at definition (`game::effects`); names that do not lead to a
+//! datablock of the right class are skipped with a debug log.
+
+use glam::{Vec3, Vec4};
+use std::collections::HashMap;
+use std::sync::Arc;
+use v12_console_vm::{Console, ObjectId};
+use v12_render_gl::{Camera, Shape};
+use v12_render3d::{EmitterDesc, EmitterId, ParticleDesc, ParticleSystem};
+
+/// How deep sub-explosions nest (a datablock naming itself stops here).
+pub const MAX_DEPTH: u32 = 3;
+/// Most explosions alive at once (their shakes and flashes); older ones end first.
+pub const MAX_EXPLOSIONS: usize = 64;
+/// Most particle kinds an emitter names.
+const MAX_KINDS: usize = 8;
+
+/// A shot the client saw last frame.
+#[derive(Debug, Clone)]
+pub struct Shot {
+    pub pos: Vec3,
+    pub vel: Vec3,
+    /// The client's copy of its ProjectileData.
+    pub datablock: ObjectId,
+    trail: Option<EmitterId>,
+}
+
+/// An explosion's shake and flash while it lasts.
+#[derive(Debug, Clone)]
+struct Blast {
+    pos: Vec3,
+    born_ms: u64,
+    life_ms: u64,
+    shake: Option<(Vec3, Vec3, f32, f32)>,
+    flash: Option<(f32, f32, Vec4, Vec4)>,
+}
+
+/// The client's particles, shots, explosions and what is due later.
+#[derive(Debug)]
+pub struct ClientEffects {
+    pub system: ParticleSystem,
+    shots: HashMap<u32, Shot>,
+    blasts: Vec<Blast>,
+    /// Sub-explosions due: (time, datablock, place, depth).
+    pending: Vec<(u64, ObjectId, Vec3, u32)>,
+    emitters: HashMap<ObjectId, Option<Arc<EmitterDesc>>>,
+    now_ms: Option<u64>,
+    /// Explosions spawned over its life.
+    pub explosions: u64,
+}
+
+impl ClientEffects {
+    /// No effects; random numbers from `seed`.
+    pub fn new(seed: u64) -> Self {
+        ClientEffects {
+            system: ParticleSystem::new(seed),
+            shots: HashMap::new(),
+            blasts: Vec::new(),
+            pending: Vec::new(),
+            emitters: HashMap::new(),
+            now_ms: None,
+            explosions: 0,
+        }
+    }
+
+    /// One frame: `shots` are the projectile ghosts now in view (ghost id, position,
+    /// velocity, the client's ProjectileData); a shot seen before and gone now explodes where
+    /// it was. Then everything moves on to `now_ms`.
+    pub fn update(&mut self, con: &Console, shots: &[(u32, Vec3, Vec3, ObjectId)], now_ms: u64) {
+        let mut seen = HashMap::with_capacity(shots.len());
+        for &(id, pos, vel, db) in shots {
+            let shot = match self.shots.remove(&id) {
+                Some(mut s) => {
+                    if let Some(t) = s.trail {
+                        self.system.move_emitter(t, pos, vel);
+                    }
+                    s.pos = pos;
+                    s.vel = vel;
+                    s
+                }
+                None => {
+                    let trail = ["baseEmitter", "delayEmitter"]
+                        .iter()
+                        .find_map(|f| self.emitter(con, &con.get_field(db, f).as_text()))
+                        .and_then(|e| self.system.add_emitter(e, pos, -vel, None));
+                    if let Some(t) = trail {
+                        self.system.move_emitter(t, pos, vel);
+                    }
+                    Shot { pos, vel, datablock: db, trail }
+                }
+            };
+            seen.insert(id, shot);
+        }
+        let now = now_ms;
+        for (_, gone) in std::mem::replace(&mut self.shots, seen) {
+            if let Some(t) = gone.trail {
+                self.system.remove_emitter(t);
+            }
+            let name = con.get_field(gone.datablock, "explosion").as_text().to_string();
+            if let Some(db) = find_of(con, &name, "ExplosionData") {
+                self.explode(con, db, gone.pos, 0, now);
+            }
+        }
+        let last = self.now_ms.unwrap_or(now);
+        let dt = now.saturating_sub(last);
+        self.now_ms = Some(now.max(last));
+        let (due, later): (Vec<_>, Vec<_>) = self.pending.drain(..).partition(|p| p.0 <= now);
+        self.pending = later;
+        for (_, db, pos, depth) in due {
+            self.explode(con, db, pos, depth, now);
+        }
+        self.system.advance(dt.min(1000) as u32);
+        self.blasts.retain(|b| now < b.born_ms + b.life_ms);
+    }
+
+    /// Spawns ExplosionData `db` at `pos` now (see the module's notes).
+    pub fn explode(&mut self, con: &Console, db: ObjectId, pos: Vec3, depth: u32, now_ms: u64) {
+        self.explosions += 1;
+        let num = |f: &str| crate::classes::num_field(con, db, f).unwrap_or(0.0) as f32;
+        let text = |f: &str| con.get_field(db, f).as_text().to_string();
+        let vec3 = |f: &str| {
+            let w: Vec<f32> = text(f).split_whitespace().filter_map(|x| x.parse().ok()).collect();
+            (w.len() == 3).then(|| Vec3::new(w[0], w[1], w[2]))
+        };
+        let life_ms = num("lifetimeMS").max(0.0) as u32;
+        if let Some(e) = self.emitter(con, &text("particleEmitter")) {
+            let density = num("particleDensity").clamp(0.0, 4096.0) as u32;
+            self.system.burst(&e, pos, Vec3::Z, density);
+        }
+        for k in 0..crate::effects::MAX_KEYS {
+            if let Some(e) = self.emitter(con, &text(&format!("emitter{k}"))) {
+                self.system.add_emitter(e, pos, Vec3::Z, Some(life_ms.max(1)));
+            }
+        }
+        if depth < MAX_DEPTH {
+            for k in 0..5 {
+                let Some(sub) = find_of(con, &text(&format!("subExplosion{k}")), "ExplosionData") else {
+                    continue;
+                };
+                let sub_num = |f: &str| crate::classes::num_field(con, sub, f).unwrap_or(0.0) as f32;
+                let delay = sub_num("delayMS").max(0.0) as u64;
+                let offset = sub_num("offset");
+                let dir = Vec3::new((k as f32 * 2.4).cos(), (k as f32 * 2.4).sin(), 0.5).normalize();
+                self.pending.push((now_ms + delay, sub, pos + dir * offset, depth + 1));
+            }
+        }
+        let shake = crate::classes::bool_field(con, db, "shakeCamera").then(|| {
+            let amp = vec3("camShakeAmp").unwrap_or(Vec3::ZERO);
+            let freq = vec3("camShakeFreq").unwrap_or(Vec3::splat(10.0));
+            (amp, freq, num("camShakeDuration"), num("camShakeRadius"))
+        });
+        let color = |f: &str| {
+            let w: Vec<f32> = text(f).split_whitespace().filter_map(|x| x.parse().ok()).collect();
+            match w.as_slice() {
+                [r, g, b] => Vec4::new(*r, *g, *b, 1.0),
+                [r, g, b, a] => Vec4::new(*r, *g, *b, *a),
+                _ => Vec4::ONE,
+            }
+        };
+        let (r0, r1) = (num("lightStartRadius"), num("lightEndRadius"));
+        let flash =
+            (r0 > 0.0 || r1 > 0.0).then(|| (r0, r1, color("lightStartColor"), color("lightEndColor")));
+        if shake.is_some() || flash.is_some() {
+            if self.blasts.len() >= MAX_EXPLOSIONS {
+                self.blasts.remove(0);
+            }
+            self.blasts.push(Blast {
+                pos,
+                born_ms: now_ms,
+                life_ms: u64::from(life_ms.max(1)),
+                shake,
+                flash,
+            });
+        }
+    }
+
+    /// How far the camera at `eye` is shaken now (metres, to add to its position): each
+    /// shaking explosion's amplitude (scaled to metres: V12's amplitudes are centimetres-ish,
+    /// divided by 100 here) at its frequencies, fading over its duration and to nothing at
+    /// its radius.
+    pub fn camera_shake(&self, eye: Vec3) -> Vec3 {
+        let Some(now) = self.now_ms else { return Vec3::ZERO };
+        let mut out = Vec3::ZERO;
+        for b in &self.blasts {
+            let Some((amp, freq, duration, radius)) = b.shake else { continue };
+            let t = (now - b.born_ms) as f32 / 1000.0;
+            if t >= duration || radius <= 0.0 {
+                continue;
+            }
+            let near = (1.0 - b.pos.distance(eye) / radius).clamp(0.0, 1.0);
+            let fade = 1.0 - t / duration.max(1e-3);
+            let wave = Vec3::new(
+                (t * freq.x * std::f32::consts::TAU).sin(),
+                (t * freq.y * std::f32::consts::TAU + 1.0).sin(),
+                (t * freq.z * std::f32::consts::TAU + 2.0).sin(),
+            );
+            out += amp / 100.0 * wave * near * fade;
+        }
+        out
+    }
+
+    /// The particles and the explosions' flashes as shapes for the view from `camera`.
+    pub fn shapes(&self, camera: &Camera, out: &mut Vec<Shape>) {
+        self.system.billboards(camera, out);
+        let Some(now) = self.now_ms else { return };
+        let mut glow = Vec::new();
+        for b in &self.blasts {
+            let Some((r0, r1, c0, c1)) = b.flash else { continue };
+            let t = ((now - b.born_ms) as f32 / b.life_ms as f32).clamp(0.0, 1.0);
+            let color = c0.lerp(c1, t) * Vec4::new(1.0, 1.0, 1.0, 1.0 - t);
+            glow.extend(v12_render3d::billboard(camera, b.pos, 2.0 * (r0 + (r1 - r0) * t), color, 0.0));
+        }
+        if !glow.is_empty() {
+            out.push(Shape::Particles { texture: None, triangles: Arc::new(glow), additive: true });
+        }
+    }
+
+    /// Explosions whose shake or flash still lasts.
+    pub fn live_explosions(&self) -> usize {
+        self.blasts.len()
+    }
+
+    /// The emitter ParticleEmitterData `name` describes (read once), or `None`.
+    fn emitter(&mut self, con: &Console, name: &str) -> Option<Arc<EmitterDesc>> {
+        let db = find_of(con, name, "ParticleEmitterData")?;
+        self.emitters.entry(db).or_insert_with(|| emitter_desc(con, db)).clone()
+    }
+}
+
+/// The datablock `name` names when it is a `class`.
+fn find_of(con: &Console, name: &str, class: &str) -> Option<ObjectId> {
+    let name = name.trim();
+    if name.is_empty() {
+        return None;
+    }
+    let found = con.find_object_str(name).filter(|&id| crate::classes::is_a(con, id, class));
+    if found.is_none() {
+        tracing::debug!(name, class, "effect names no datablock of its class");
+    }
+    found
+}
+
+/// A ParticleData datablock as the particle system's description.
+pub fn particle_desc(con: &Console, db: ObjectId) -> ParticleDesc {
+    let num = |f: &str, default: f32| crate::classes::num_field(con, db, f).map_or(default, |v| v as f32);
+    let d = ParticleDesc::default();
+    let mut colors = d.colors;
+    let mut sizes = d.sizes;
+    let mut times = d.times;
+    for k in 0..4 {
+        let text = con.get_field(db, &format!("colors{k}")).as_text().to_string();
+        let w: Vec<f32> = text.split_whitespace().filter_map(|x| x.parse().ok()).collect();
+        colors[k] = match w.as_slice() {
+            [r, g, b] => Vec4::new(*r, *g, *b, 1.0),
+            [r, g, b, a] => Vec4::new(*r, *g, *b, *a),
+            _ => colors[k],
+        };
+        sizes[k] = num(&format!("sizes{k}"), sizes[k]);
+        times[k] = num(&format!("times{k}"), times[k]);
+    }
+    let texture = con.get_field(db, "textureName").as_text().trim().to_string();
+    ParticleDesc {
+        lifetime_ms: num("lifetimeMS", 1000.0).max(1.0) as u32,
+        lifetime_variance_ms: num("lifetimeVarianceMS", 0.0).max(0.0) as u32,
+        drag: num("dragCoefficient", 0.0),
+        gravity: num("gravityCoefficient", 0.0),
+        inherited_velocity: num("inheritedVelFactor", 0.0),
+        constant_acceleration: num("constantAcceleration", 0.0),
+        spin_speed: num("spinSpeed", 0.0),
+        spin_random_min: num("spinRandomMin", 0.0),
+        spin_random_max: num("spinRandomMax", 0.0),
+        colors,
+        sizes,
+        times,
+        texture: (!texture.is_empty()).then(|| Arc::from(texture.replace('\\', "/"))),
+        additive: !crate::classes::bool_field(con, db, "useInvAlpha"),
+    }
+}
+
+/// A ParticleEmitterData datablock as the particle system's description (`None` when its
+/// `particles` name no ParticleData).
+pub fn emitter_desc(con: &Console, db: ObjectId) -> Option<Arc<EmitterDesc>> {
+    let num = |f: &str, default: f32| crate::classes::num_field(con, db, f).map_or(default, |v| v as f32);
+    let names = con.get_field(db, "particles").as_text().to_string();
+    let particles: Vec<Arc<ParticleDesc>> = names
+        .split(|c: char| c.is_whitespace())
+        .filter_map(|n| find_of(con, n, "ParticleData"))
+        .take(MAX_KINDS)
+        .map(|p| Arc::new(particle_desc(con, p)))
+        .collect();
+    if particles.is_empty() {
+        return None;
+    }
+    Some(Arc::new(EmitterDesc {
+        period_ms: num("ejectionPeriodMS", 100.0).max(1.0) as u32,
+        period_variance_ms: num("periodVarianceMS", 0.0).max(0.0) as u32,
+        velocity: num("ejectionVelocity", 2.0),
+        velocity_variance: num("velocityVariance", 1.0),
+        offset: num("ejectionOffset", 0.0),
+        theta_min: num("thetaMin", 0.0),
+        theta_max: num("thetaMax", 90.0),
+        phi_reference_vel: num("phiReferenceVel", 0.0),
+        phi_variance: num("phiVariance", 360.0),
+        particles,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use v12_console_vm::BufferSink;
+
+    fn console() -> Console {
+        let mut con = Console::new();
+        con.set_output(Box::new(BufferSink::new()));
+        let _ = con.register_class("SceneObject", "SimObject");
+        let _ = con.register_class("GameConnection", "SimObject");
+        let shared = std::rc::Rc::new(std::cell::RefCell::new(crate::state::Shared::default()));
+        crate::objects::register(&mut con, &shared);
+        con.eval(
+            r#"
+            datablock ParticleData(Smoke) { lifetimeMS = 800; colors[0] = "1 0.5 0.2 1"; sizes[0] = 0.5; sizes[1] = 2; times[1] = 1; };
+            datablock ParticleEmitterData(SmokeEmitter) { ejectionPeriodMS = 10; particles = "Smoke"; };
+            datablock ParticleEmitterData(Empty) { particles = "Nothing"; };
+            datablock ExplosionData(Sub) { lifetimeMS = 300; delayMS = 100; offset = 2; particleEmitter = SmokeEmitter; particleDensity = 5; };
+            datablock ExplosionData(Boom) { particleEmitter = SmokeEmitter; particleDensity = 30; emitter[0] = SmokeEmitter;
+               subExplosion[0] = Sub; subExplosion[1] = Boom; lifetimeMS = 500; shakeCamera = true;
+               camShakeAmp = "20 20 20"; camShakeFreq = "10 11 10"; camShakeDuration = 0.5; camShakeRadius = 20;
+               lightStartRadius = 4; lightEndRadius = 1; lightStartColor = "1 0.8 0.4"; };
+            datablock ProjectileData(Disc) { explosion = Boom; baseEmitter = SmokeEmitter; };
+            datablock ProjectileData(Plain) { explosion = Nope; };
+            "#,
+        )
+        .unwrap();
+        con
+    }
+
+    #[test]
+    fn a_shot_trails_then_explodes_where_it_vanished() {
+        let con = console();
+        let disc = con.find_object_str("Disc").unwrap();
+        let plain = con.find_object_str("Plain").unwrap();
+        let mut fx = ClientEffects::new(35);
+        let v = Vec3::new(0.0, 20.0, 0.0);
+        for t in 0..10u64 {
+            let at = Vec3::new(0.0, t as f32 * 0.5, 1.0);
+            fx.update(&con, &[(7, at, v, disc), (8, at, v, plain)], t * 25);
+        }
+        assert!(fx.system.len() > 10, "the trail: {}", fx.system.len());
+        assert_eq!(fx.explosions, 0);
+        fx.update(&con, &[], 250);
+        // The disc's Boom and the Boom it names as an undelayed sub-explosion; the plain shot
+        // names no ExplosionData.
+        assert_eq!(fx.explosions, 2);
+        let shake = fx.camera_shake(Vec3::new(0.0, 4.5, 2.0));
+        fx.update(&con, &[], 270);
+        let shake2 = fx.camera_shake(Vec3::new(0.0, 4.5, 2.0));
+        assert!(shake != shake2 && shake2.length() > 0.0, "{shake} then {shake2}");
+        assert_eq!(fx.camera_shake(Vec3::new(0.0, 100.0, 0.0)), Vec3::ZERO, "beyond its radius");
+        let cam = Camera::look_at(Vec3::new(0.0, -10.0, 3.0), Vec3::new(0.0, 4.5, 1.0), 1.2, 0.1, 100.0);
+        let mut shapes = Vec::new();
+        fx.shapes(&cam, &mut shapes);
+        assert!(shapes.len() >= 2, "particles and the flash");
+        // The sub-explosions come 100 ms later (Boom naming itself nests 3 deep at most).
+        for t in 0..40u64 {
+            fx.update(&con, &[], 300 + t * 50);
+        }
+        assert!((3..=1 + 2 + 4 + 8).contains(&fx.explosions), "{}", fx.explosions);
+        assert_eq!(fx.live_explosions(), 0, "all over");
+        fx.update(&con, &[], 10_000);
+        assert!(fx.system.is_empty());
+        assert!(emitter_desc(&con, con.find_object_str("Empty").unwrap()).is_none());
+    }
+
+    #[test]
+    fn the_same_seed_and_frames_give_the_same_effects() {
+        let con = console();
+        let disc = con.find_object_str("Disc").unwrap();
+        let run = || {
+            let mut fx = ClientEffects::new(9);
+            fx.update(&con, &[(1, Vec3::ZERO, Vec3::Y, disc)], 0);
+            fx.update(&con, &[], 40);
+            fx.update(&con, &[], 300);
+            let cam = Camera::look_at(Vec3::new(0.0, -10.0, 3.0), Vec3::ZERO, 1.2, 0.1, 100.0);
+            let mut out = Vec::new();
+            fx.shapes(&cam, &mut out);
+            out
+        };
+        assert_eq!(run(), run());
+    }
+}
