@@ -8,6 +8,7 @@
 //! default. Fields the engine does not read stay dynamic fields, as in V12 (a datablock may
 //! carry any field a script wants).
 
+pub(crate) use crate::fields::{BIG, FieldSpec, Kind, flag, int, num, point};
 use v12_console_vm::{Console, FieldType, ObjectId, Value};
 
 /// `(class, parent)` in the order they are registered (a parent before its children).
@@ -59,64 +60,6 @@ pub(crate) const CLASSES: &[(&str, &str)] = &[
     ("Turret", "StaticShape"),
     ("ForceFieldBare", "GameBase"),
 ];
-
-/// What a checked field may hold.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Kind {
-    /// A number in `min..=max`; the default when unset or junk.
-    Num { min: f64, max: f64, default: f64 },
-    /// A whole number in `min..=max`.
-    Int { min: i64, max: i64, default: i64 },
-    /// `true`, `false` or a number.
-    Bool(bool),
-    /// Three numbers (a point or an extent).
-    Point,
-    /// A colour: three or four numbers from 0 to 1 ("r g b" or "r g b a").
-    Color,
-}
-
-/// A checked datablock field: its class (the first that has it), name and kind.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct FieldSpec {
-    pub class: &'static str,
-    pub name: &'static str,
-    pub kind: Kind,
-}
-
-pub(crate) const fn num(
-    class: &'static str,
-    name: &'static str,
-    min: f64,
-    max: f64,
-    default: f64,
-) -> FieldSpec {
-    FieldSpec { class, name, kind: Kind::Num { min, max, default } }
-}
-
-pub(crate) const fn int(
-    class: &'static str,
-    name: &'static str,
-    min: i64,
-    max: i64,
-    default: i64,
-) -> FieldSpec {
-    FieldSpec { class, name, kind: Kind::Int { min, max, default } }
-}
-
-pub(crate) const fn flag(class: &'static str, name: &'static str, default: bool) -> FieldSpec {
-    FieldSpec { class, name, kind: Kind::Bool(default) }
-}
-
-pub(crate) const fn point(class: &'static str, name: &'static str) -> FieldSpec {
-    FieldSpec { class, name, kind: Kind::Point }
-}
-
-pub(crate) const fn color(class: &'static str, name: &'static str) -> FieldSpec {
-    FieldSpec { class, name, kind: Kind::Color }
-}
-
-/// The largest sane magnitude of a force, speed or damage (anything past it is a typo).
-pub(crate) const BIG: f64 = 1.0e6;
 
 /// The fields the engine reads, with V12's defaults (the ones this engine's example game
 /// relies on where V12's differ: `maxDamage` 100).

@@ -17,6 +17,9 @@ pub mod client;
 pub mod damage;
 mod debug_pause;
 pub mod effects;
+#[cfg(test)]
+mod effects_tests;
+mod fields;
 pub mod file_object;
 pub mod flight;
 mod handles;

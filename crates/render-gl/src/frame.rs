@@ -12,8 +12,9 @@
 //! sorted together, so a window is drawn after the objects behind it and before those in
 //! front, and drawn in runs of the same layers.
 
-use crate::resident::{PosedMesh, ResidentMesh};
-use crate::scene::{CloudLayer, Layers, Scene, SceneMesh, Shape, Sky, TexVertex3, Vertex3};
+use crate::scene::{
+    CloudLayer, Layers, PosedMesh, ResidentMesh, Scene, SceneMesh, Shape, Sky, TexVertex3, Vertex3,
+};
 use crate::types::ColorI;
 use glam::{Vec2, Vec3};
 use std::sync::Arc;

@@ -5,8 +5,8 @@
 #![allow(unsafe_code)]
 
 use crate::error::{RenderError, Result};
-use crate::resident::{MeshKey, PosedMesh, PosedVertex};
-use crate::scene::TexVertex3;
+use crate::resident::{MeshKey, PosedVertex};
+use crate::scene::{PosedMesh, TexVertex3};
 use crate::shader::{ViewUniforms, as_bytes, compile};
 use glow::HasContext;
 use std::collections::HashMap;

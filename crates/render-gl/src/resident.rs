@@ -7,17 +7,14 @@
 //! and the scene stays plain data. The renderer keeps a GL buffer a key; a steady frame
 //! uploads no vertex of a resident mesh ([`crate::FrameStats::resident_bytes_uploaded`]).
 //!
-//! Two kinds:
-//! - [`ResidentMesh`]: world-space textured triangles, lit on the CPU when built (terrain
+//! Two kinds (defined with the other shapes in `scene`):
+//! - [`crate::ResidentMesh`]: world-space textured triangles, lit on the CPU when built (terrain
 //!   patches, interior faces); opaque ones are drawn with the opaque world, translucent ones
 //!   (an interior's glass) take their place in the back-to-front order as whole meshes.
-//! - [`PosedMesh`]: a shape's mesh in its node's space (positions and normals) posed on the
+//! - [`crate::PosedMesh`]: a shape's mesh in its node's space (positions and normals) posed on the
 //!   GPU by a model matrix (the placement times the node's animated transform) and lit there
 //!   by the scene's light; per frame only the matrix and the colour go to GL.
 
-use crate::scene::{Layers, TexVertex3};
-use glam::{Mat4, Vec3};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A resident mesh's name. Keys made by [`MeshKey::unique`] never repeat in a process; keys
@@ -47,69 +44,12 @@ impl MeshKey {
     }
 }
 
-/// World-space textured triangles kept on the GPU (see the module's notes).
-#[derive(Debug, Clone, PartialEq)]
-pub struct ResidentMesh {
-    pub key: MeshKey,
-    /// Bumped by the builder when `triangles` change: the renderer uploads again.
-    pub version: u64,
-    /// The texture names the vertices' weights blend (at most [`crate::MAX_LAYERS`]).
-    pub layers: Layers,
-    pub triangles: Arc<Vec<TexVertex3>>,
-    /// Drawn after the opaque world, back to front with the other translucent things.
-    pub translucent: bool,
-}
-
-impl ResidentMesh {
-    /// The centre of its vertices' bounds (how translucent meshes are sorted).
-    pub fn center(&self) -> Vec3 {
-        let (lo, hi) =
-            self.triangles.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(lo, hi), v| {
-                let p = Vec3::from_array(v.pos);
-                (lo.min(p), hi.max(p))
-            });
-        if lo.x > hi.x { Vec3::ZERO } else { (lo + hi) * 0.5 }
-    }
-}
-
 /// A vertex of a posed mesh: position and normal in its node's space.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 #[repr(C)]
 pub struct PosedVertex {
     pub pos: [f32; 3],
     pub normal: [f32; 3],
-}
-
-/// One of a shape's meshes posed by a model matrix on the GPU (see the module's notes).
-#[derive(Debug, Clone, PartialEq)]
-pub struct PosedMesh {
-    pub key: MeshKey,
-    pub version: u64,
-    /// Three a triangle, in the node's space.
-    pub vertices: Arc<Vec<PosedVertex>>,
-    /// Node space to world: the placement times the node's transform this frame.
-    pub model: Mat4,
-    /// The material's colour (alpha under 255: drawn translucent, built on the CPU).
-    pub color: [u8; 4],
-}
-
-impl PosedMesh {
-    /// Its triangles posed and lit on the CPU, as the CPU path draws them (used for a
-    /// translucent posed mesh, which joins the per-triangle back-to-front order).
-    pub fn lit_triangles(&self, to_light: Vec3, ambient: f32, out: &mut Vec<crate::Vertex3>) {
-        let c = self.color;
-        for v in self.vertices.iter() {
-            let p = self.model.transform_point3(Vec3::from_array(v.pos));
-            let n =
-                self.model.transform_vector3(Vec3::from_array(v.normal)).try_normalize().unwrap_or(Vec3::Z);
-            let lit = ambient + (1.0 - ambient) * n.dot(to_light).max(0.0);
-            let shade = |x: u8| (f32::from(x) * lit).round().clamp(0.0, 255.0) as u8;
-            out.push(crate::Vertex3 {
-                pos: p.to_array(),
-                color: [shade(c[0]), shade(c[1]), shade(c[2]), c[3]],
-            });
-        }
-    }
 }
 
 #[cfg(test)]

@@ -3,8 +3,10 @@
 //! Lighting is baked into vertex colours here on the CPU, one normal per triangle, so the GL
 //! side is a single colour-per-vertex shader and this part stays testable without a context.
 
+use crate::resident::{MeshKey, PosedVertex};
 use crate::types::ColorI;
-use glam::{Quat, Vec2, Vec3};
+use glam::{Mat4, Quat, Vec2, Vec3};
+use std::sync::Arc;
 
 /// One thing to draw in a 3D view.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,9 +29,9 @@ pub enum Shape {
     Textured { layers: Layers, triangles: std::sync::Arc<Vec<TexVertex3>>, translucent: bool },
     /// Textured triangles kept on the GPU under a key, uploaded only when new or changed
     /// (see [`crate::resident`]).
-    Resident(crate::resident::ResidentMesh),
+    Resident(ResidentMesh),
     /// A shape's mesh kept on the GPU in its node's space, posed and lit there.
-    Posed(crate::resident::PosedMesh),
+    Posed(PosedMesh),
     /// Particles' camera-facing quads (built each frame), drawn in the translucent pass
     /// sorted back to front with the rest: textured by `texture` (its first weight), or
     /// with no texture a soft round spot ([`PARTICLE_SPOT`]); `additive` adds them to what
@@ -152,6 +154,60 @@ pub struct TexturedBatch {
     pub layers: Layers,
     pub triangles: std::sync::Arc<Vec<TexVertex3>>,
     pub translucent: bool,
+}
+
+/// World-space textured triangles kept on the GPU (see the module's notes).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResidentMesh {
+    pub key: MeshKey,
+    /// Bumped by the builder when `triangles` change: the renderer uploads again.
+    pub version: u64,
+    /// The texture names the vertices' weights blend (at most [`crate::MAX_LAYERS`]).
+    pub layers: Layers,
+    pub triangles: Arc<Vec<TexVertex3>>,
+    /// Drawn after the opaque world, back to front with the other translucent things.
+    pub translucent: bool,
+}
+
+impl ResidentMesh {
+    /// The centre of its vertices' bounds (how translucent meshes are sorted).
+    pub fn center(&self) -> Vec3 {
+        let (lo, hi) =
+            self.triangles.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(lo, hi), v| {
+                let p = Vec3::from_array(v.pos);
+                (lo.min(p), hi.max(p))
+            });
+        if lo.x > hi.x { Vec3::ZERO } else { (lo + hi) * 0.5 }
+    }
+}
+
+/// One of a shape's meshes posed by a model matrix on the GPU (see the module's notes).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PosedMesh {
+    pub key: MeshKey,
+    pub version: u64,
+    /// Three a triangle, in the node's space.
+    pub vertices: Arc<Vec<PosedVertex>>,
+    /// Node space to world: the placement times the node's transform this frame.
+    pub model: Mat4,
+    /// The material's colour (alpha under 255: drawn translucent, built on the CPU).
+    pub color: [u8; 4],
+}
+
+impl PosedMesh {
+    /// Its triangles posed and lit on the CPU, as the CPU path draws them (used for a
+    /// translucent posed mesh, which joins the per-triangle back-to-front order).
+    pub fn lit_triangles(&self, to_light: Vec3, ambient: f32, out: &mut Vec<Vertex3>) {
+        let c = self.color;
+        for v in self.vertices.iter() {
+            let p = self.model.transform_point3(Vec3::from_array(v.pos));
+            let n =
+                self.model.transform_vector3(Vec3::from_array(v.normal)).try_normalize().unwrap_or(Vec3::Z);
+            let lit = ambient + (1.0 - ambient) * n.dot(to_light).max(0.0);
+            let shade = |x: u8| (f32::from(x) * lit).round().clamp(0.0, 255.0) as u8;
+            out.push(Vertex3 { pos: p.to_array(), color: [shade(c[0]), shade(c[1]), shade(c[2]), c[3]] });
+        }
+    }
 }
 
 const SPHERE_RINGS: u32 = 12;
