@@ -68,7 +68,6 @@ fn players(shape: &Rc<TsShape>, t: &TerrainBlock) -> Vec<(TsShapeInstance, Affin
 #[derive(Default)]
 struct Drawn {
     players: usize,
-    triangles: usize,
 }
 
 /// How a variant draws.
@@ -105,16 +104,15 @@ fn build(
     let engine = path != Path::Baseline;
     let cfg = TerrainDrawConfig { no_lod: !engine, visible_distance: 900.0, ..TerrainDrawConfig::default() };
     let mut shapes = Vec::new();
+    *drawn = Drawn::default();
     if path == Path::Resident {
-        let stats = resident.terrain.shapes(t, camera.position(), &cfg, &materials.terrain, &mut shapes);
-        drawn.triangles = stats.triangles as usize;
+        resident.terrain.shapes(t, camera.position(), &cfg, &materials.terrain, &mut shapes);
     } else {
         let (terrain, _) = build_terrain_mesh(t, camera.position(), &cfg);
         shapes = terrain.into_shapes(&materials.terrain);
     }
     let frustum = Frustum::from_view_projection(camera.view_projection(vp));
     let mut meshes: Vec<Vertex3> = Vec::new();
-    *drawn = Drawn { triangles: drawn.triangles, ..Drawn::default() };
     for (inst, place) in crowd.iter_mut() {
         let shape = inst.shape().clone();
         let center = place.transform_point3(shape.center);
@@ -134,18 +132,7 @@ fn build(
             inst.posed_meshes(*place, detail, &mut shapes);
             continue;
         }
-        let before = meshes.len();
         inst.build_mesh(*place, detail, Vec3::new(-0.4, 0.6, -1.0), 0.35, &mut meshes);
-        drawn.triangles += (meshes.len() - before) / 3;
-    }
-    if path != Path::Resident {
-        drawn.triangles += shapes
-            .iter()
-            .map(|s| match s {
-                Shape::Textured { triangles, .. } => triangles.len() / 3,
-                _ => 0,
-            })
-            .sum::<usize>();
     }
     // The interior's rooms seen through its portals, or every room.
     let (_, inst) = graph.interiors().next().expect("the building");
@@ -158,13 +145,10 @@ fn build(
     let light = Vec3::new(-0.4, 0.6, -1.0);
     if path == Path::Resident {
         let m = &materials.interior;
-        let built =
-            resident.interiors.shapes(graph, &visible, (light, 0.35), |_| m, |_, _| true, &mut shapes);
-        drawn.triangles += built.triangles;
+        resident.interiors.shapes(graph, &visible, (light, 0.35), |_| m, |_, _| true, &mut shapes);
     } else {
         let mut interior = InteriorMesh::default();
-        let built = build_interior_mesh(graph, BUILDING, inst, &visible, light, 0.35, &mut interior);
-        drawn.triangles += built.triangles;
+        build_interior_mesh(graph, BUILDING, inst, &visible, light, 0.35, &mut interior);
         shapes.push(Shape::Mesh { triangles: Arc::new(meshes) });
         shapes.extend(interior.into_shapes(&materials.interior));
     }
@@ -222,7 +206,7 @@ fn bench(c: &mut Criterion) {
             "{name}: {} players drawn, {} triangles, {} draw calls, {} textures missing; steady frame: \
              {} bytes uploaded ({} of resident meshes), {} bytes of poses",
             drawn.players,
-            drawn.triangles,
+            stats.triangles,
             stats.draw_calls,
             stats.missing_textures,
             stats.bytes_uploaded,
@@ -238,6 +222,32 @@ fn bench(c: &mut Criterion) {
                 renderer.draw_scene(vp, &camera, &scene);
                 black_box(renderer.end_frame());
                 renderer.finish();
+            })
+        });
+    }
+    g.finish();
+    // The engine's CPU time up to the draw submission: building the frame's scene alone
+    // (animating the players, choosing levels and zones, and building or picking meshes).
+    let mut g = c.benchmark_group("world_frame_cpu_build");
+    g.sample_size(20);
+    for (name, path) in variants {
+        let mut crowd = players(&player, &t);
+        let mut drawn = Drawn::default();
+        let mut resident = Resident::default();
+        build(path, &mut resident, &t, &graph, &materials, &mut crowd, &camera, vp, &mut drawn);
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                black_box(build(
+                    path,
+                    &mut resident,
+                    &t,
+                    &graph,
+                    &materials,
+                    &mut crowd,
+                    &camera,
+                    vp,
+                    &mut drawn,
+                ))
             })
         });
     }
