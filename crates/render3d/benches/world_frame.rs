@@ -11,6 +11,8 @@
 //! but draws geometry that lives on the GPU: terrain patches and interior zones built once
 //! and uploaded once (`TerrainPatches`, `InteriorMeshes`), the players' meshes resident and
 //! posed by a matrix a mesh. Each variant prints the bytes it uploads to GL in a steady frame.
+//! The group `world_frame_cpu_build` times the scene's building alone (the engine's CPU work
+//! before the draw), and there also the resident path with 20 live particle emitters.
 
 mod common;
 
@@ -20,14 +22,15 @@ use std::sync::Arc;
 
 use common::EXAMPLE;
 use criterion::{Criterion, criterion_group, criterion_main};
+use glam::Vec4;
 use glam::{Affine3A, Quat, Vec3};
 use v12_render_gl::{
     Camera, ColorI, HeadlessContext, OffscreenTarget, RectI, Renderer, Scene, Shape, Vertex3,
 };
 use v12_render3d::cull::Frustum;
 use v12_render3d::{
-    InteriorMesh, InteriorMeshes, TerrainDrawConfig, TerrainPatches, TsShape, TsShapeInstance,
-    build_interior_mesh, build_terrain_mesh,
+    EmitterDesc, InteriorMesh, InteriorMeshes, ParticleDesc, ParticleSystem, TerrainDrawConfig,
+    TerrainPatches, TsShape, TsShapeInstance, build_interior_mesh, build_terrain_mesh,
 };
 use v12_world::{BLOCK_SIZE, Interior, InteriorInstance, SceneGraph, TerrainBlock, WorldMaterial, ZoneRef};
 
@@ -79,13 +82,41 @@ enum Path {
     Baseline,
     /// As `Engine`, from geometry that lives on the GPU.
     Resident,
+    /// As `Resident`, with 20 particle emitters alive (advanced 16 ms a frame, drawn as
+    /// billboards).
+    ResidentEmitters,
 }
 
 /// The resident variant's caches.
-#[derive(Default)]
 struct Resident {
     terrain: TerrainPatches,
     interiors: InteriorMeshes,
+    particles: ParticleSystem,
+}
+
+impl Default for Resident {
+    /// The caches, and 20 smoke emitters among the players (each a particle every 20 ms
+    /// living a second: about 50 alive each).
+    fn default() -> Self {
+        let smoke = Arc::new(ParticleDesc {
+            lifetime_ms: 1000,
+            drag: 0.5,
+            gravity: -0.2,
+            colors: [Vec4::new(0.6, 0.6, 0.6, 0.8), Vec4::new(0.4, 0.4, 0.4, 0.0), Vec4::ZERO, Vec4::ZERO],
+            sizes: [1.0, 3.0, 0.0, 0.0],
+            additive: false,
+            ..ParticleDesc::default()
+        });
+        let emitter =
+            Arc::new(EmitterDesc { period_ms: 20, particles: vec![smoke], ..EmitterDesc::default() });
+        let mut particles = ParticleSystem::new(35);
+        for k in 0..20 {
+            let at = Vec3::new(900.0 + 12.0 * k as f32, 900.0 + 9.0 * k as f32, 30.0);
+            particles.add_emitter(emitter.clone(), at, Vec3::Z, None);
+        }
+        particles.advance(1000);
+        Resident { terrain: TerrainPatches::new(), interiors: InteriorMeshes::new(), particles }
+    }
 }
 
 /// One frame's meshes: `engine` culls and picks levels, otherwise everything at full detail.
@@ -105,7 +136,12 @@ fn build(
     let cfg = TerrainDrawConfig { no_lod: !engine, visible_distance: 900.0, ..TerrainDrawConfig::default() };
     let mut shapes = Vec::new();
     *drawn = Drawn::default();
-    if path == Path::Resident {
+    let resident_path = matches!(path, Path::Resident | Path::ResidentEmitters);
+    if path == Path::ResidentEmitters {
+        resident.particles.advance(16);
+        resident.particles.billboards(camera, &mut shapes);
+    }
+    if resident_path {
         resident.terrain.shapes(t, camera.position(), &cfg, &materials.terrain, &mut shapes);
     } else {
         let (terrain, _) = build_terrain_mesh(t, camera.position(), &cfg);
@@ -128,7 +164,7 @@ fn build(
         inst.advance_time(1.0 / 60.0);
         inst.animate();
         drawn.players += 1;
-        if path == Path::Resident {
+        if resident_path {
             inst.posed_meshes(*place, detail, &mut shapes);
             continue;
         }
@@ -143,7 +179,7 @@ fn build(
         std::iter::once(ZoneRef::OUTSIDE).chain(rooms).collect()
     };
     let light = Vec3::new(-0.4, 0.6, -1.0);
-    if path == Path::Resident {
+    if resident_path {
         let m = &materials.interior;
         resident.interiors.shapes(graph, &visible, (light, 0.35), |_| m, |_, _| true, &mut shapes);
     } else {
@@ -230,7 +266,8 @@ fn bench(c: &mut Criterion) {
     // (animating the players, choosing levels and zones, and building or picking meshes).
     let mut g = c.benchmark_group("world_frame_cpu_build");
     g.sample_size(20);
-    for (name, path) in variants {
+    let with_emitters = [("resident_gpu_20_emitters", Path::ResidentEmitters)];
+    for (name, path) in variants.into_iter().chain(with_emitters) {
         let mut crowd = players(&player, &t);
         let mut drawn = Drawn::default();
         let mut resident = Resident::default();
