@@ -8,8 +8,8 @@
 //! `textureName`) stay text; arrays are the VM's `name0..nameN` fields.
 //!
 //! Which of them the client draws: particles (emitters, bursts), explosions (their emitters,
-//! particle bursts, sub-explosions, camera shake and light flash as a glow) and projectile
-//! trails (`client::effects`). Debris, shockwaves, splashes, decals, lightning,
+//! particle bursts, sub-explosions, camera shake and light flash as a glow), projectile
+//! trails and decals on terrain (`client::effects`). Debris, shockwaves, splashes, lightning,
 //! precipitation, fireball atmospheres, jet effects, running lights, liquids and waves are
 //! declared and checked only.
 

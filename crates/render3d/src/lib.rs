@@ -1,11 +1,13 @@
 #![doc = include_str!("../README.md")]
 
 pub mod cull;
+pub mod decals;
 pub mod interior;
 pub mod particles;
 pub mod shape;
 pub mod terrain;
 
+pub use decals::{DecalDesc, DecalManager};
 pub use interior::{InteriorDrawStats, InteriorMesh, InteriorMeshes, build_interior_mesh};
 pub use particles::{EmitterDesc, EmitterId, ParticleDesc, ParticleSystem, billboard};
 pub use shape::{ShapeError, ThreadId, TsShape, TsShapeInstance, TsThread};

@@ -14,6 +14,10 @@
 //!   has no dynamic lights yet). Debris and shockwaves are read by `game::effects` but not
 //!   drawn.
 //!
+//! - **Decals**: the shot's ProjectileData `decalData0..5` (the first that names a
+//!   DecalData) is laid where it vanished, `sizeX` × `sizeY`, fading at the end of its
+//!   `lifeSpan`, at most [`MAX_DECALS`] kept.
+//!
 //! Datablock values were checked at definition (`game::effects`); names that do not lead to a
 //! datablock of the right class are skipped with a debug log.
 
@@ -22,12 +26,14 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use v12_console_vm::{Console, ObjectId};
 use v12_render_gl::{Camera, Shape};
-use v12_render3d::{EmitterDesc, EmitterId, ParticleDesc, ParticleSystem};
+use v12_render3d::{DecalDesc, DecalManager, EmitterDesc, EmitterId, ParticleDesc, ParticleSystem};
 
 /// How deep sub-explosions nest (a datablock naming itself stops here).
 pub const MAX_DEPTH: u32 = 3;
 /// Most explosions alive at once (their shakes and flashes); older ones end first.
 pub const MAX_EXPLOSIONS: usize = 64;
+/// Most decals a client keeps (the oldest go first).
+pub const MAX_DECALS: usize = 64;
 /// Most particle kinds an emitter names.
 const MAX_KINDS: usize = 8;
 
@@ -55,6 +61,7 @@ struct Blast {
 #[derive(Debug)]
 pub struct ClientEffects {
     pub system: ParticleSystem,
+    pub decals: DecalManager,
     shots: HashMap<u32, Shot>,
     blasts: Vec<Blast>,
     /// Sub-explosions due: (time, datablock, place, depth).
@@ -70,6 +77,7 @@ impl ClientEffects {
     pub fn new(seed: u64) -> Self {
         ClientEffects {
             system: ParticleSystem::new(seed),
+            decals: DecalManager::new(MAX_DECALS),
             shots: HashMap::new(),
             blasts: Vec::new(),
             pending: Vec::new(),
@@ -111,6 +119,13 @@ impl ClientEffects {
         for (_, gone) in std::mem::replace(&mut self.shots, seen) {
             if let Some(t) = gone.trail {
                 self.system.remove_emitter(t);
+            }
+            let decal = (0..6).find_map(|k| {
+                find_of(con, &con.get_field(gone.datablock, &format!("decalData{k}")).as_text(), "DecalData")
+            });
+            if let Some(d) = decal {
+                let spin = (gone.pos.x * 12.9898 + gone.pos.y * 78.233).sin() * std::f32::consts::PI;
+                self.decals.add(Arc::new(decal_desc(con, d)), gone.pos, spin, now);
             }
             let name = con.get_field(gone.datablock, "explosion").as_text().to_string();
             if let Some(db) = find_of(con, &name, "ExplosionData") {
@@ -215,8 +230,17 @@ impl ClientEffects {
         out
     }
 
-    /// The particles and the explosions' flashes as shapes for the view from `camera`.
-    pub fn shapes(&self, camera: &Camera, out: &mut Vec<Shape>) {
+    /// The particles, the explosions' flashes and the decals (draped over `terrain`, when
+    /// there is one) as shapes for the view from `camera`; aged decals go.
+    pub fn shapes(
+        &mut self,
+        camera: &Camera,
+        terrain: Option<&v12_world::TerrainBlock>,
+        out: &mut Vec<Shape>,
+    ) {
+        if let (Some(t), Some(now)) = (terrain, self.now_ms) {
+            self.decals.shapes(t, now, out);
+        }
         self.system.billboards(camera, out);
         let Some(now) = self.now_ms else { return };
         let mut glow = Vec::new();
@@ -254,6 +278,17 @@ fn find_of(con: &Console, name: &str, class: &str) -> Option<ObjectId> {
         tracing::debug!(name, class, "effect names no datablock of its class");
     }
     found
+}
+
+/// A DecalData datablock as a decal's description.
+pub fn decal_desc(con: &Console, db: ObjectId) -> DecalDesc {
+    let num = |f: &str, default: f32| crate::classes::num_field(con, db, f).map_or(default, |v| v as f32);
+    let texture = con.get_field(db, "textureName").as_text().trim().replace('\\', "/");
+    DecalDesc {
+        size: glam::Vec2::new(num("sizeX", 1.0), num("sizeY", 1.0)),
+        texture: (!texture.is_empty()).then(|| Arc::from(texture)),
+        life_ms: num("lifeSpan", 5000.0).max(1.0) as u32,
+    }
 }
 
 /// A ParticleData datablock as the particle system's description.
@@ -343,7 +378,8 @@ mod tests {
                subExplosion[0] = Sub; subExplosion[1] = Boom; lifetimeMS = 500; shakeCamera = true;
                camShakeAmp = "20 20 20"; camShakeFreq = "10 11 10"; camShakeDuration = 0.5; camShakeRadius = 20;
                lightStartRadius = 4; lightEndRadius = 1; lightStartColor = "1 0.8 0.4"; };
-            datablock ProjectileData(Disc) { explosion = Boom; baseEmitter = SmokeEmitter; };
+            datablock DecalData(Scorch) { sizeX = 3; sizeY = 3; lifeSpan = 2000; };
+            datablock ProjectileData(Disc) { explosion = Boom; baseEmitter = SmokeEmitter; decalData[0] = Scorch; };
             datablock ProjectileData(Plain) { explosion = Nope; };
             "#,
         )
@@ -375,8 +411,10 @@ mod tests {
         assert_eq!(fx.camera_shake(Vec3::new(0.0, 100.0, 0.0)), Vec3::ZERO, "beyond its radius");
         let cam = Camera::look_at(Vec3::new(0.0, -10.0, 3.0), Vec3::new(0.0, 4.5, 1.0), 1.2, 0.1, 100.0);
         let mut shapes = Vec::new();
-        fx.shapes(&cam, &mut shapes);
-        assert!(shapes.len() >= 2, "particles and the flash");
+        let ground = v12_world::TerrainBlock::flat(8.0, 0.0);
+        fx.shapes(&cam, Some(&ground), &mut shapes);
+        assert!(shapes.len() >= 3, "the scorch, the particles and the flash");
+        assert_eq!(fx.decals.len(), 1);
         // The sub-explosions come 100 ms later (Boom naming itself nests 3 deep at most).
         for t in 0..40u64 {
             fx.update(&con, &[], 300 + t * 50);
@@ -399,7 +437,7 @@ mod tests {
             fx.update(&con, &[], 300);
             let cam = Camera::look_at(Vec3::new(0.0, -10.0, 3.0), Vec3::ZERO, 1.2, 0.1, 100.0);
             let mut out = Vec::new();
-            fx.shapes(&cam, &mut out);
+            fx.shapes(&cam, None, &mut out);
             out
         };
         assert_eq!(run(), run());

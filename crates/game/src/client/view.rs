@@ -419,7 +419,7 @@ impl GameView for SharedView {
         let shapes = self.shapes.borrow().clone();
         let world = self.world.borrow();
         world.build_scene_resident(scene, shapes.as_deref(), &mut self.meshes.borrow_mut());
-        self.effects.borrow().shapes(&world.camera(), &mut scene.shapes);
+        self.effects.borrow_mut().shapes(&world.camera(), world.terrain.as_deref(), &mut scene.shapes);
     }
 }
 
