@@ -12,7 +12,7 @@ FROM rust:1.95-slim-bookworm AS build
 RUN apt-get update && apt-get install -y --no-install-recommends pkg-config && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
-RUN cargo build --release --locked -p v12-examples --bin v12 -p v12-master --bin v12-master
+RUN cargo build --release --locked -p v12-game --bin v12 -p v12-master --bin v12-master
 
 FROM debian:bookworm-slim
 RUN useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin v12

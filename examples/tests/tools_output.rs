@@ -1,29 +1,9 @@
 //! The programs tell the truth about what they do (issue 17): their `--help` lists what they
-//! take and what is the default, `v12` honours `RUST_LOG`, and
+//! take and what is the default, and
 //! the match demo's live status line writes no carriage returns when its output is not a
 //! terminal.
 
 use std::process::{Command, Stdio};
-
-#[test]
-fn v12_honours_rust_log() {
-    let run = |rust_log: Option<&str>| {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_v12"));
-        c.args(["--dedicated", "--mod", concat!(env!("CARGO_MANIFEST_DIR"), "/game")])
-            .args(["--", "-port", "0", "-seconds", "1", "-master", "127.0.0.1:9"])
-            .stdin(Stdio::null())
-            .env_remove("RUST_LOG");
-        if let Some(f) = rust_log {
-            c.env("RUST_LOG", f);
-        }
-        let out = c.output().expect("v12 runs");
-        assert!(out.status.success(), "{out:?}");
-        String::from_utf8_lossy(&out.stderr).into_owned()
-    };
-    // startHeartbeat() logs at info level.
-    assert!(run(Some("info")).contains("heart-beating to the master servers"));
-    assert!(!run(None).contains("heart-beating to the master servers"), "warnings only by default");
-}
 
 #[test]
 fn the_match_status_line_is_plain_lines_into_a_pipe() {
@@ -84,33 +64,4 @@ fn demo_refuses_bad_arguments_with_a_reason() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(says), "demo {args:?} said {err}");
     }
-}
-
-#[test]
-fn v12_help_lists_every_flag_and_has_a_short_form() {
-    let h = help(env!("CARGO_BIN_EXE_v12"), "--help");
-    for word in [
-        "--dedicated",
-        "--mod",
-        "--connect",
-        "--exec",
-        "--link",
-        "--latency",
-        "--loss",
-        "--seed",
-        "--headless",
-        "--screenshot",
-        "--size",
-        "--play-seconds",
-        "--bots",
-        "--window",
-        "SCRIPT ARGS",
-        "RUST_LOG",
-    ] {
-        assert!(h.contains(word), "v12 --help does not mention {word}:\n{h}");
-    }
-    assert!(help(env!("CARGO_BIN_EXE_v12"), "-h").contains("--dedicated"));
-    let out = Command::new(env!("CARGO_BIN_EXE_v12")).args(["--size", "9x9"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("out of range"));
 }

@@ -7,13 +7,7 @@ use v12_examples::game::bot_match::{MatchConfig, run};
 
 #[test]
 fn dedicated_server_and_two_bots_agree_on_the_scoreboard() {
-    let cfg = MatchConfig {
-        clients: 2,
-        seconds: 5,
-        v12: Some(env!("CARGO_BIN_EXE_v12").into()),
-        live: false,
-        ..MatchConfig::default()
-    };
+    let cfg = MatchConfig { clients: 2, seconds: 5, v12: None, live: false, ..MatchConfig::default() };
     let report = run(&cfg).expect("match ran");
     println!("{}", report.render());
     assert!(report.ok(), "{}", report.render());
@@ -36,13 +30,7 @@ fn dedicated_server_and_two_bots_agree_on_the_scoreboard() {
 #[test]
 #[ignore = "16 processes; run with --ignored --nocapture"]
 fn sixteen_bots_match() {
-    let cfg = MatchConfig {
-        clients: 16,
-        seconds: 10,
-        v12: Some(env!("CARGO_BIN_EXE_v12").into()),
-        live: false,
-        ..MatchConfig::default()
-    };
+    let cfg = MatchConfig { clients: 16, seconds: 10, v12: None, live: false, ..MatchConfig::default() };
     let report = run(&cfg).expect("match ran");
     println!("{}", report.render());
     println!("{}", report.to_json());

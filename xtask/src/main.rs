@@ -1,7 +1,7 @@
 //! `cargo xtask <task>`: the project's automation, in Rust so it runs wherever cargo does
 //! (`cargo xtask --help`).
 //!
-//! - `demo [ARGS]`   build and run the main demo (`v12-examples`, bin `demo`), passing ARGS on
+//! - `demo [ARGS]`   build and run the main demo (`v12-examples`, bin `demo`, beside v12-game's `v12`), passing ARGS on
 //! - `soak`          the attack soak: bots and hostile clients, the server's memory and tick
 //! - `ci`            run exactly what `.ci/run` runs
 //! - `layers`        check the layer graph (each crate depends only on the crates it allows)
@@ -144,11 +144,11 @@ fn project_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// Builds every example binary (the match demo starts `v12` processes next to `demo`), then runs
-/// `demo` with the given arguments.
+/// Builds every example binary and the engine's `v12` program (the match demo starts `v12`
+/// processes next to `demo`), then runs `demo` with the given arguments.
 fn demo(root: &Path, args: &[String]) -> Result<(), String> {
     run(Command::new(cargo())
-        .args(["build", "--release", "--package", "v12-examples", "--bins"])
+        .args(["build", "--release", "--package", "v12-examples", "--package", "v12-game", "--bins"])
         .current_dir(root))?;
     run(Command::new(target_dir(root).join("release").join(format!("demo{}", std::env::consts::EXE_SUFFIX)))
         .args(args)

@@ -232,12 +232,30 @@ impl MatchReport {
 }
 
 fn v12_path(cfg: &MatchConfig) -> io::Result<PathBuf> {
-    if let Some(p) = &cfg.v12 {
-        return Ok(p.clone());
+    match &cfg.v12 {
+        Some(p) => Ok(p.clone()),
+        None => v12_program(),
     }
+}
+
+/// The engine's `v12` program (v12-game's binary) built beside the running one: in its
+/// folder (the `demo` program), or one folder up from a test's `deps/` folder. `cargo test
+/// --workspace` and `cargo xtask demo` build it; alone, `cargo build -p v12-game --bin v12`.
+pub fn v12_program() -> io::Result<PathBuf> {
     let exe = std::env::current_exe()?;
-    let dir = exe.parent().ok_or_else(|| io::Error::other("no executable folder"))?;
-    Ok(dir.join(format!("v12{}", std::env::consts::EXE_SUFFIX)))
+    let mut dir = exe.parent().ok_or_else(|| io::Error::other("no executable folder"))?;
+    if dir.ends_with("deps") {
+        dir = dir.parent().unwrap_or(dir);
+    }
+    let path = dir.join(format!("v12{}", std::env::consts::EXE_SUFFIX));
+    if path.is_file() {
+        Ok(path)
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("{} is not built (cargo build -p v12-game --bin v12)", path.display()),
+        ))
+    }
 }
 
 fn spawn(

@@ -1,17 +1,16 @@
-//! Running `v12` processes in a test: start one on the example game, read its stdout lines,
-//! wait for a line, collect the rest until it exits. Shared by the process-level tests
-//! (`#[path = "common/procs.rs"] mod procs;`).
+//! Running the engine's `v12` program on the example game in a test: start one, read its
+//! stdout lines, wait for a line, collect the rest until it exits. The program is v12-game's
+//! binary, found beside the test ([`v12_examples::game::bot_match::v12_program`]).
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-pub const V12: &str = env!("CARGO_BIN_EXE_v12");
-
 /// Starts `v12` on the example game with `args`; its stdout lines arrive on the channel.
 pub fn start(args: &[&str]) -> (Child, mpsc::Receiver<String>) {
-    let mut child = Command::new(V12)
+    let v12 = v12_examples::game::bot_match::v12_program().expect("the v12 program");
+    let mut child = Command::new(v12)
         .arg("--mod")
         .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/game"))
         .args(args)

@@ -175,7 +175,7 @@ fn the_window_client_plays_on_a_virtual_display() {
 
     let client = Command::new(V12)
         .arg("--mod")
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/game"))
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/game"))
         .args(["--window", "--connect", &addr])
         .env("DISPLAY", &display)
         .env_remove("WAYLAND_DISPLAY")

@@ -15,7 +15,7 @@ const W: u32 = 400;
 const H: u32 = 300;
 
 fn mod_dir() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/game"))
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/game"))
 }
 
 fn obj(id: u32, kind: ObjectKind, x: f32, y: f32, yaw: f32, team: u32, is_me: bool) -> ViewObject {

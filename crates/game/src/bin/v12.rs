@@ -1,5 +1,5 @@
-//! `v12`: the V12 example program — a listen server with a window, a dedicated server, a
-//! client, or a headless screenshot. `v12 --help` lists the flags; arguments after them (or
+//! `v12`: the V12 engine's program — a listen server with a window, a dedicated server, a
+//! client, or a headless screenshot, running the scripts of the mod folder `--mod` names. `v12 --help` lists the flags; arguments after them (or
 //! after `--`) go to the scripts as Torque's `$Game::argv` (`-port`, `-master`, `-seconds`, ...).
 
 use clap::Parser;
@@ -8,7 +8,7 @@ use v12_game::client::cli::ClientArgs;
 use v12_game::journal::SessionJournal;
 use v12_game::{HostConfig, link_preset, run};
 
-/// The V12 example program: the game's scripts on the V12 engine.
+/// The V12 engine's program: a game's scripts (a mod folder) on the V12 engine.
 #[derive(Debug, Parser)]
 #[command(
     name = "v12",
@@ -19,8 +19,8 @@ struct Cli {
     /// Run a dedicated server: no window, no local client.
     #[arg(long)]
     dedicated: bool,
-    /// The mod folder whose main.cs runs (default: the example game).
-    #[arg(long = "mod", value_name = "DIR", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/game"))]
+    /// The mod folder whose main.cs runs (default: this checkout's example game, examples/game).
+    #[arg(long = "mod", value_name = "DIR", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/game"))]
     mod_dir: PathBuf,
     /// A mod folder over --mod, as Tribes 2's -mod (repeatable: a later one overrides earlier
     /// ones; loose files and .vl2 volumes alike).

@@ -72,7 +72,7 @@ fn the_main_menu_plays_its_music_into_the_capture() {
     let wav = dir.join("menu.wav");
     let cfg = WindowConfig {
         connect: None,
-        mod_dir: concat!(env!("CARGO_MANIFEST_DIR"), "/game").into(),
+        mod_dir: concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/game").into(),
         v12: procs::V12.into(),
         name: "Player".into(),
         journal: None,

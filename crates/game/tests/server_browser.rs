@@ -24,7 +24,7 @@ mod procs;
 use gui::{click, click_at};
 use v12_gui::screen_rect;
 
-const MOD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/game");
+const MOD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/game");
 
 struct Master {
     addr: SocketAddr,

@@ -17,7 +17,7 @@ use v12_platform::{
     ConsoleEvent, Event, InputAction, InputDeviceType, InputEvent, InputObjectType, Modifiers, MouseMoveEvent,
 };
 
-const MOD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/game");
+const MOD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/game");
 
 /// What the recording front reported.
 static REPORTED: Mutex<Vec<String>> = Mutex::new(Vec::new());

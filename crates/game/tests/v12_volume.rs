@@ -29,7 +29,7 @@ fn the_game_runs_from_a_single_volume() {
     let dir = std::env::temp_dir().join(format!("v12-volume-mod-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("game");
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/game");
     let mut z = zip::ZipWriter::new(std::fs::File::create(dir.join("game.vl2")).unwrap());
     add_folder(&mut z, &game, &game);
     z.finish().unwrap();
@@ -57,7 +57,7 @@ fn an_added_mod_overrides_the_games_files() {
     let dir = std::env::temp_dir().join(format!("v12-added-mod-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("server")).unwrap();
-    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("game");
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/game");
     let mut script = std::fs::read_to_string(game.join("server/game.cs")).unwrap();
     script.push_str("\necho(\"the added mod's game.cs ran\");\n");
     std::fs::write(dir.join("SERVER/Game.cs".to_lowercase()), script).unwrap();

@@ -138,8 +138,11 @@ fn the_debugger_screen_attaches_steps_and_evaluates() {
     let (mut target, _target_rx) =
         start(&["--add-mod", &dir, "--exec", "work.cs", "--", "-dbg", &port_arg, "pw"]);
 
-    let (mut con, _remote, _resources) =
-        client_console(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/game")), "Dbg").unwrap();
+    let (mut con, _remote, _resources) = client_console(
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/game")),
+        "Dbg",
+    )
+    .unwrap();
     let mut tcp = v12_services::tcp_object::TcpObjects::register(&mut con);
     let mut ui = ClientUi::new(&mut con, 800, 600).unwrap();
     ui.show(&mut con, "MainMenuGui").unwrap();
