@@ -1,5 +1,6 @@
 //! The `v12` program tells the truth about what it does (issue 17): its `--help` lists what
-//! it takes and what is the default, and it honours `RUST_LOG`.
+//! it takes and what is the default, and it honours `RUST_LOG` (on the tests' own probe mod,
+//! `tests/mods/probe`).
 
 use std::process::{Command, Stdio};
 
@@ -13,7 +14,7 @@ fn help(bin: &str, flag: &str) -> String {
 fn v12_honours_rust_log() {
     let run = |rust_log: Option<&str>| {
         let mut c = Command::new(env!("CARGO_BIN_EXE_v12"));
-        c.args(["--dedicated", "--mod", concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/game")])
+        c.args(["--dedicated", "--mod", concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mods/probe")])
             .args(["--", "-port", "0", "-seconds", "1", "-master", "127.0.0.1:9"])
             .stdin(Stdio::null())
             .env_remove("RUST_LOG");

@@ -127,3 +127,77 @@ fn the_remote_console_checks_passwords_and_runs_lines() {
     rig.pump();
     assert_eq!(rig.telnet.port(), None);
 }
+
+/// Log lines into a buffer (a `tracing` writer).
+#[derive(Clone, Default)]
+struct LogBuffer(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl Write for LogBuffer {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl LogBuffer {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
+}
+
+/// The third probe's finding 6: a flood of telnet connections and failed logins from one
+/// address writes a few log lines, then one line with the count of those left out, not a
+/// line per connection. The console's clock is the test's (`now`), not the wall's.
+#[test]
+fn a_login_flood_logs_a_few_lines_and_a_count() {
+    let log = LogBuffer::default();
+    let writer = log.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::INFO)
+        .with_ansi(false)
+        .with_writer(move || writer.clone())
+        .finish();
+    tracing::subscriber::with_default(subscriber, || {
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let mut con = Console::new();
+        let mut telnet = TelnetServer::register(&mut con);
+        con.eval(&format!("telnetSetParameters({port}, \"secret\", \"\");")).unwrap();
+        telnet.pump(&mut con, 0);
+        let logged = || {
+            log.text()
+                .lines()
+                .filter(|l| l.contains("telnet client connected") || l.contains("telnet client disconnected"))
+                .count()
+        };
+        // Forty connections, each typing a wrong password, all within one second.
+        let mut socks = Vec::new();
+        let guard = Instant::now() + Duration::from_secs(30);
+        while socks.len() < 40 || logged() < 10 {
+            assert!(Instant::now() < guard, "the flood was not accepted: {}", log.text());
+            if socks.len() < 40 {
+                let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+                let _ = s.write_all(b"guess\r\n");
+                socks.push(s);
+            }
+            telnet.pump(&mut con, 500);
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        for _ in 0..200 {
+            telnet.pump(&mut con, 500);
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // Ten lines an address a minute (connections and disconnections together); a minute
+        // on, the count of the rest.
+        let n = logged();
+        assert!(n <= 10, "{n} lines for one address: {}", log.text());
+        // (The count comes as its own line, or on the first line of the next minute.)
+        telnet.pump(&mut con, 61_000);
+        let text = log.text();
+        let left_out: u64 =
+            text.split_whitespace().filter_map(|w| w.strip_prefix("suppressed=")?.parse::<u64>().ok()).sum();
+        assert!(left_out > 0, "no count of the lines left out: {text}");
+    });
+}
