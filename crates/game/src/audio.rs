@@ -386,6 +386,17 @@ pub(crate) fn play_profile(
     source_for(con, audio, &file, &desc, pos, true, what)
 }
 
+/// Client: plays the AudioProfile named `name` at `pos` (a predicted image's `stateSound`);
+/// an unknown name is a log line (the server warned when the image was defined).
+pub(crate) fn play_named_at(con: &mut Console, name: &str, pos: [f32; 3]) {
+    let Some(audio) = of(con) else { return };
+    let Some(p) = find_of(con, &Value::from(name), "AudioProfile") else {
+        tracing::debug!(name, "stateSound names no AudioProfile this client holds");
+        return;
+    };
+    play_profile(con, &mut audio.borrow_mut(), p, Some(pos), "stateSound");
+}
+
 /// Three numbers from `x, y, z` arguments or one `"x y z"` argument starting at `i`.
 fn point_args(a: &CallArgs<'_>, i: usize) -> Option<[f32; 3]> {
     if a.len() >= i + 3 {
@@ -813,6 +824,7 @@ fn post(
 fn post_in_scope(
     shared: &Rc<RefCell<crate::state::Shared>>,
     scene: u32,
+    skip: Option<v12_netobject::ConnectionId>,
     make: impl Fn(u32) -> AudioEvent,
 ) -> usize {
     let s = shared.borrow();
@@ -822,7 +834,7 @@ fn post_in_scope(
         return 0;
     };
     let mut sent = 0;
-    for &conn in s.client_conns.values() {
+    for &conn in s.client_conns.values().filter(|&&c| Some(c) != skip) {
         let ghost = d
             .interface
             .ghost_manager(conn)
@@ -844,6 +856,7 @@ pub(crate) fn play_at_object(
     shared: &Rc<RefCell<crate::state::Shared>>,
     scene: u32,
     profile: &str,
+    predicted: bool,
 ) {
     let p = find_of(c, &Value::from(profile), "AudioProfile");
     let Some(p) =
@@ -856,8 +869,11 @@ pub(crate) fn play_at_object(
         let s = shared.borrow();
         s.world.as_ref().and_then(|w| w.get(scene)).map(|o| o.state.pos.to_array())
     };
+    // A predicted image's controlling client played the sound when it predicted the state.
+    let skip = predicted.then(|| shared.borrow().control.get(&scene).copied()).flatten();
+    let skip = skip.and_then(|client| shared.borrow().client_conns.get(&client).copied());
     if let Some(pos) = pos {
-        post_in_scope(shared, scene, |_| AudioEvent { profile: p, at: Placement::At(pos) });
+        post_in_scope(shared, scene, skip, |_| AudioEvent { profile: p, at: Placement::At(pos) });
     }
 }
 
@@ -949,7 +965,7 @@ pub(crate) fn register_net_methods(con: &mut Console, shared: &Rc<RefCell<crate:
                 c.error(&format!("{method}: not a server game object"));
                 return false;
             };
-            post_in_scope(&sh, scene, |ghost| AudioEvent {
+            post_in_scope(&sh, scene, None, |ghost| AudioEvent {
                 profile,
                 at: Placement::Shape { ghost, slot: slot as u32 },
             });

@@ -225,7 +225,7 @@ pub(crate) fn preload(con: &mut Console, id: ObjectId) -> Result<(), String> {
     // A transition naming an unknown state is an error naming it; the datablock stays (a
     // stock script with a typo still loads) and that transition never fires.
     if is_a(con, id, "ShapeBaseImageData") {
-        for e in crate::images::ImageStates::parse_lenient(con, id).1 {
+        for e in crate::images::parse_states_lenient(con, id).1 {
             con.error(&format!("{who} ({class}): {e}; that transition is dropped"));
         }
     }

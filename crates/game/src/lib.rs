@@ -35,6 +35,7 @@ pub mod objects;
 mod owners;
 pub mod placement;
 pub mod projectiles;
+pub mod sensors;
 pub mod server;
 mod shape_base;
 pub mod state;
@@ -70,8 +71,9 @@ pub type Port = Box<dyn v12_platform::Transport>;
 pub(crate) type SharedDriver = std::rc::Rc<std::cell::RefCell<v12_services::driver::NetDriver<Port>>>;
 
 /// How a Player's datablock makes it move, from the PlayerData fields with V12's names:
-/// `maxForwardSpeed` (m/s), `jumpForce` (the jump's impulse: its speed is `jumpForce /
-/// mass`), and its energy: `maxEnergy`, `rechargeRate`, `jumpEnergyDrain`, `jetForce`,
+/// `maxForwardSpeed` (m/s), `runForce` (how fast the running speed builds: `runForce / mass`
+/// m/s² on the ground), `jumpForce` (the jump's impulse: its speed is `jumpForce / mass`),
+/// and its energy: `maxEnergy`, `rechargeRate`, `jumpEnergyDrain`, `jetForce`,
 /// `jetEnergyDrain`, `minJetEnergy`, `maxJetHorizontalPercentage` (jets on trigger 3). The server and the controlling client read the same datablock, so prediction
 /// agrees.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -80,6 +82,8 @@ pub struct PlayerTuning {
     pub max_speed: f32,
     /// Upward speed of a jump (m/s).
     pub jump_speed: f32,
+    /// How fast the running speed builds on the ground (m/s²: `runForce / mass`); 0: at once.
+    pub run_accel: f32,
     /// Walks into other players (`playerCollisions`, default true, as V12's players). The
     /// controlling client predicts the collision with the other players where it last saw
     /// them, which over a laggy link disagrees with the server whenever players crowd: a game
@@ -100,6 +104,7 @@ impl Default for PlayerTuning {
         PlayerTuning {
             max_speed: 8.0,
             jump_speed: 8.0,
+            run_accel: 0.0,
             collide: true,
             flies: false,
             half_extents: Motion::default().half_extents,
@@ -127,6 +132,10 @@ impl PlayerTuning {
             jump_speed: match (num("jumpForce"), num("mass")) {
                 (Some(j), Some(m)) => (j / m).clamp(0.0, 30.0),
                 _ => d.jump_speed,
+            },
+            run_accel: match (num("runForce"), num("mass")) {
+                (Some(f), Some(m)) => (f / m).clamp(0.0, 1000.0),
+                _ => d.run_accel,
             },
             collide: {
                 let v = con.get_field(db, "playerCollisions");
@@ -213,10 +222,14 @@ pub fn motion(ground: Option<Rc<dyn StaticGeometry>>, tuning: PlayerTuning) -> M
         gravity,
         ground,
         jump_speed: tuning.jump_speed,
+        run_accel: tuning.run_accel,
         half_extents: tuning.half_extents,
         fly: tuning.flies,
         energy: tuning.energy,
         vehicle: tuning.vehicle.map(|v| Rc::new(v) as Rc<dyn v12_sim::scene::ControlModel>),
+        // The images' models are the object's, not its datablock's: the server and the
+        // client add them (`crate::weapons::predicted_models`, the client's image cache).
+        images: Default::default(),
     }
 }
 

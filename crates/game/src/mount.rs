@@ -180,7 +180,7 @@ pub(crate) fn follow_one(s: &mut Shared, rider: u32) {
     let (sin, cos) = m.yaw.sin_cos();
     let turned = Vec3::new(offset.x * cos - offset.y * sin, offset.x * sin + offset.y * cos, offset.z);
     let Some(o) = world.get_mut(rider) else { return };
-    let seat = ControlState { pos: m.pos + turned, vel: m.vel, yaw: m.yaw, energy: o.state.energy };
+    let seat = ControlState { pos: m.pos + turned, vel: m.vel, yaw: m.yaw, ..o.state };
     if o.state != seat {
         o.set_state(seat);
     }

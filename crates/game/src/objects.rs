@@ -117,6 +117,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     crate::vehicles::register(con, shared);
     crate::projectiles::register(con, shared);
     crate::turrets::register(con, shared);
+    crate::sensors::register(con, shared);
     crate::shape_base::register(con, shared);
     crate::file_object::register(con);
     crate::audio::register_net_methods(con, shared);
@@ -352,6 +353,8 @@ fn on_add(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
     }
     let team = c.get_field(id, "team").to_f64();
     obj.team = (team.is_finite() && team >= 1.0).then_some(team as u32);
+    obj.sensor_group = obj.team.unwrap_or(0).min(crate::sensors::MAX_SENSOR_GROUPS - 1);
+    obj.sensor = crate::sensors::of_datablock(c, datablock, &format!("{class_name} {id}"));
     if class == GameClass::ForceField {
         obj.permeable = (
             crate::classes::bool_field(c, datablock, "teamPermiable"),
@@ -540,7 +543,7 @@ fn register_transform_methods(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
             ("setTransform", 3, 3, "setTransform(\"x y z ax ay az angle\")", |c, sh, a| {
                 let Some(o) = scene_of(c, sh, a, "setTransform") else { return Value::from(false) };
                 let (pos, yaw) = parse_transform(&a.str(1));
-                update_state(sh, o, |st| ControlState { pos, yaw, vel: Vec3::ZERO, energy: st.energy });
+                update_state(sh, o, |st| ControlState { pos, yaw, vel: Vec3::ZERO, ..*st });
                 Value::from(true)
             }),
             ("getVelocity", 2, 2, "getVelocity() - \"x y z\"", |c, sh, a| {

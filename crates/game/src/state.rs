@@ -50,6 +50,9 @@ pub(crate) struct Shared {
     /// The server's process list: every game object, ticked once a tick in its order (a
     /// rider after its mount: `crate::mount` sets `process_after`).
     pub(crate) process: ServerProcess,
+    /// Objects whose first image slots their controlling client's moves stepped this tick
+    /// (`crate::weapons::hand_in`): the world's tick leaves those slots alone.
+    pub(crate) images_by_moves: BTreeSet<u32>,
 }
 
 /// The server's [`ProcessList`](v12_sim::process::ProcessList) (its own type so that
@@ -197,6 +200,14 @@ pub struct GameObject {
     pub flight: crate::flight::Flight,
     /// What scripts set for how the object looks (`crate::shape_base`).
     pub looks: Looks,
+    /// Its sensor, from its datablock's `sensorData` (`crate::sensors`).
+    pub sensor: Option<crate::sensors::Sensor>,
+    /// Its sensor group (`setSensorGroup`; by default its team, else 0).
+    pub sensor_group: u32,
+    /// A bit for each sensor group that saw it in the last sweep (its own group's always).
+    pub detected: u32,
+    /// What its sensor detected in the last sweep.
+    pub detects: u32,
 }
 
 /// V12's damage states.
@@ -258,6 +269,10 @@ impl GameObject {
             permeable: (false, false),
             flight: crate::flight::Flight::default(),
             looks: Looks::default(),
+            sensor: None,
+            sensor_group: 0,
+            detected: 0,
+            detects: 0,
         }
     }
 

@@ -721,3 +721,46 @@ fn shape_base_boxes_looks_threads_and_explosion_coverage() {
     assert!(shaded < 0.9, "the crate shades the player: {shaded}");
     assert_eq!((clear, unmasked), (1.0, 1.0));
 }
+
+/// SensorData: a sensor tower sees the other team's players within its `detectRadius`
+/// (by line of sight when it `detectsUsingLOS`; cloaked ones only when it `detectsCloaked`),
+/// and each object's own group always sees it.
+#[test]
+fn a_sensor_sees_the_other_teams_players_in_range_and_in_sight() {
+    let (mut con, shared, out) = game_console();
+    eval(
+        &mut con,
+        "datablock SensorData(TowerSensor) { detectRadius = 30; detectsUsingLOS = true; };\n\
+         datablock StaticShapeData(SensorTower) { sensorData = TowerSensor; };\n\
+         datablock StaticShapeData(Wall) { boundingBox = \"20 1 10\"; };\n\
+         datablock StaticShapeData(Junk) { sensorData = LightMale; };\n\
+         $tower = new StaticShape() { dataBlock = SensorTower; position = \"0 0 0\"; team = 1; };\n\
+         $near = new Player() { dataBlock = LightMale; position = \"10 0 0\"; team = 2; };\n\
+         $far = new Player() { dataBlock = LightMale; position = \"45 0 0\"; team = 2; };\n\
+         $hidden = new Player() { dataBlock = LightMale; position = \"0 20 0\"; team = 2; };\n\
+         $wall = new StaticShape() { dataBlock = Wall; position = \"0 10 0\"; };\n\
+         $junk = new StaticShape() { dataBlock = Junk; position = \"0 -5 0\"; };",
+    );
+    assert!(out.stderr().contains("sensorData \"LightMale\" is not a SensorData"), "{}", out.stderr());
+    run_ticks(&mut con, &shared, 9);
+    let seen =
+        |con: &mut v12_console_vm::Console, obj: &str| eval(con, &format!("return {obj}.isDetectedBy(1);"));
+    assert_eq!(seen(&mut con, "$near"), "1", "in range and in sight");
+    assert_eq!(seen(&mut con, "$far"), "0", "out of range");
+    assert_eq!(seen(&mut con, "$hidden"), "0", "behind the wall");
+    assert_eq!(eval(&mut con, "return $near.isDetectedBy(2) SPC $tower.getDetectedCount();"), "1 1");
+    assert_eq!(eval(&mut con, "return $near.getDetectedMask();"), "6", "its own group and the tower's");
+    // Cloaked, it hides from a sensor that does not detect cloaked objects.
+    eval(&mut con, "$near.setCloaked(true);");
+    run_ticks(&mut con, &shared, 8);
+    assert_eq!(seen(&mut con, "$near"), "0");
+    eval(&mut con, "$near.setCloaked(false); $tower.setSensorGroup(2);");
+    run_ticks(&mut con, &shared, 8);
+    assert_eq!(eval(&mut con, "return $near.getDetectedMask() SPC $tower.getSensorGroup();"), "4 2");
+    // A disabled tower sees nothing; bad groups are console errors.
+    eval(&mut con, "$tower.setSensorGroup(1); $tower.setDamageState(Disabled);");
+    run_ticks(&mut con, &shared, 8);
+    assert_eq!(seen(&mut con, "$near"), "0");
+    assert_eq!(eval(&mut con, "return $tower.setSensorGroup(32) SPC $tower.setSensorGroup(\"x\");"), "0 0");
+    assert!(out.stderr().contains("setSensorGroup: group \"32\" is not 0 to 31"), "{}", out.stderr());
+}

@@ -71,8 +71,8 @@ pub(crate) fn think(s: &mut Shared, id: u32) {
     if let Some(g) = s.objects.get_mut(&id) {
         g.aim = Some(aim);
         if let Some(img) = g.images[0].as_mut() {
-            img.image.trigger = fire;
-            img.image.target = aim.target.is_some();
+            img.image.run.trigger = fire;
+            img.image.run.target = aim.target.is_some();
         }
     }
     if let Some(o) = s.world.as_mut().and_then(|w| w.get_mut(id))

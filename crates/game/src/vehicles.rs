@@ -37,6 +37,7 @@ pub fn tuning(con: &Console, db: ObjectId) -> crate::PlayerTuning {
     crate::PlayerTuning {
         max_speed: (speed as f32).clamp(0.1, 120.0),
         jump_speed: 0.0,
+        run_accel: 0.0,
         collide: true,
         flies: crate::classes::is_a(con, db, "FlyingVehicleData"),
         half_extents: half,

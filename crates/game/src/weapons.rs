@@ -12,13 +12,13 @@
 //! Image slot 0 follows the controlling client's fire trigger (move trigger 0), as V12's
 //! Player does.
 
-use crate::images::{Effect, IMAGE_THREAD, ImageStates, MAX_IMAGES, MountedImage, Slot};
+use crate::images::{Effect, IMAGE_THREAD, MAX_IMAGES, MountedImage, PREDICTED_IMAGES, PredictedImage, Slot};
 use crate::state::Shared;
 use glam::Vec3;
 use std::cell::RefCell;
 use std::rc::Rc;
 use v12_console_vm::{CallArgs, Console, ObjectId, Value};
-use v12_sim::scene::{ScriptThread, TICK_SECONDS};
+use v12_sim::scene::ScriptThread;
 
 /// How high a shape's eye is over its feet, as a share of its height.
 const EYE_HEIGHT: f32 = 0.9;
@@ -29,6 +29,9 @@ pub(crate) struct ImageEffect {
     pub obj: u32,
     pub slot: usize,
     pub effect: Effect,
+    /// Stepped by its controlling client's moves (predicted there): the move already spent
+    /// the shot's `fireEnergy`, and that client plays the state's sound itself.
+    pub predicted: bool,
 }
 
 /// Where object `scene` looks from and which way (unit vector): its eye, facing its yaw.
@@ -52,23 +55,63 @@ pub(crate) fn muzzle(s: &Shared, scene: u32, slot: usize) -> Option<(Vec3, Vec3)
 }
 
 /// One tick of an object's mounted images' state machines (energy drained by states, ammo
-/// of energy weapons from the energy level). Effects come back for the console.
+/// of energy weapons from the energy level), except the slots its controlling client's moves
+/// stepped this tick ([`hand_in`]). Effects come back for the console.
 pub(crate) fn tick_one(s: &mut Shared, id: u32) -> Vec<ImageEffect> {
     let mut out = Vec::new();
+    let by_moves = s.images_by_moves.contains(&id);
     let Some(g) = s.objects.get_mut(&id) else { return out };
     let mut effects = Vec::new();
-    for slot in 0..MAX_IMAGES {
+    for slot in (if by_moves { PREDICTED_IMAGES } else { 0 })..MAX_IMAGES {
         let Some(img) = g.images[slot].as_mut() else { continue };
-        if img.uses_energy {
-            img.image.ammo = g.energy > img.min_energy;
+        let mut energy = g.energy;
+        // Outside the moves a shot's fireEnergy is taken when it is launched (`run_effects`).
+        let trigger = img.image.run.trigger;
+        img.model.step_charging(&mut img.image.run, trigger, &mut energy, false, &mut effects);
+        if energy != g.energy {
+            g.energy = energy.clamp(0.0, g.max_energy.max(0.0));
         }
-        let drained = img.image.update(TICK_SECONDS, &mut effects);
-        if drained != 0.0 && img.uses_energy {
-            g.energy = (g.energy - drained).clamp(0.0, g.max_energy);
-        }
-        out.extend(effects.drain(..).map(|effect| ImageEffect { obj: id, slot, effect }));
+        out.extend(effects.drain(..).map(|effect| ImageEffect { obj: id, slot, effect, predicted: false }));
     }
     out
+}
+
+/// The models of the images a controlled object's moves step (its first
+/// [`PREDICTED_IMAGES`] slots), for its [`Motion`](v12_sim::scene::Motion).
+pub(crate) fn predicted_models(s: &Shared, id: u32) -> [Option<Rc<PredictedImage>>; PREDICTED_IMAGES] {
+    let mut m: [Option<Rc<PredictedImage>>; PREDICTED_IMAGES] = Default::default();
+    if let Some(g) = s.objects.get(&id) {
+        for (slot, out) in m.iter_mut().enumerate() {
+            *out = g.images[slot].as_ref().map(|i| i.model.clone());
+        }
+    }
+    m
+}
+
+/// Before a controlled object's moves: its images' runs and its energy go into its
+/// predicted state, where the moves step them.
+pub(crate) fn hand_in(s: &mut Shared, id: u32) {
+    let Some(g) = s.objects.get(&id) else { return };
+    let Some(o) = s.world.as_mut().and_then(|w| w.get_mut(id)) else { return };
+    let mut st = o.state;
+    st.energy = g.energy;
+    for (slot, run) in st.images.iter_mut().enumerate() {
+        *run = g.images[slot].as_ref().map_or_else(Default::default, |i| i.image.run);
+    }
+    o.state = st;
+    s.images_by_moves.insert(id);
+}
+
+/// After the moves: what they left of the images' runs and the energy comes back.
+pub(crate) fn take_out(s: &mut Shared, id: u32) {
+    let Some(st) = s.world.as_ref().and_then(|w| w.get(id)).map(|o| o.state) else { return };
+    let Some(g) = s.objects.get_mut(&id) else { return };
+    g.energy = st.energy;
+    for (slot, run) in st.images.iter().enumerate() {
+        if let Some(i) = g.images[slot].as_mut() {
+            i.image.run = *run;
+        }
+    }
 }
 
 /// Carries out image effects: sequences on the image thread, scripts on the image's
@@ -89,13 +132,14 @@ pub(crate) fn run_effects(c: &mut Console, sh: &Rc<RefCell<Shared>>, effects: Ve
                     o.set_thread(IMAGE_THREAD, t);
                 }
             }
-            Effect::Sound(profile) => crate::audio::play_at_object(c, sh, e.obj, &profile),
+            Effect::Sound(profile) => crate::audio::play_at_object(c, sh, e.obj, &profile, e.predicted),
             Effect::Script(name) => {
                 c.call_method_if_exists(data, &name, &[Value::from(console), Value::from(e.slot as u32)]);
             }
             Effect::Fire { scripted } => {
                 let fire_energy = crate::classes::num_field(c, data, "fireEnergy").unwrap_or(0.0) as f32;
                 if fire_energy > 0.0
+                    && !e.predicted
                     && let Some(g) = sh.borrow_mut().objects.get_mut(&e.obj)
                 {
                     g.energy = (g.energy - fire_energy).max(0.0);
@@ -145,7 +189,10 @@ fn enter_now(c: &mut Console, sh: &Rc<RefCell<Shared>>, scene: u32, slot: usize,
     if let Some(img) = sh.borrow_mut().objects.get_mut(&scene).and_then(|g| g.images[slot].as_mut()) {
         img.image.enter(state, &mut effects);
     }
-    let effects = effects.into_iter().map(|effect| ImageEffect { obj: scene, slot, effect }).collect();
+    let effects = effects
+        .into_iter()
+        .map(|effect| ImageEffect { obj: scene, slot, effect, predicted: false })
+        .collect();
     run_effects(c, sh, effects);
 }
 
@@ -171,23 +218,25 @@ fn mount_image(
     slot: usize,
     loaded: bool,
 ) -> bool {
-    // Its problems were reported when it was defined.
-    let states = Rc::new(ImageStates::parse_lenient(c, image).0);
+    let model = Rc::new(crate::images::model_of(c, image));
+    let states = model.states.clone();
     unmount_image(c, sh, scene, slot);
     let offset = crate::handles::parse_vec3(&c.get_field(image, "offset").as_text());
-    let uses_energy = crate::classes::bool_field(c, image, "usesEnergy");
-    let min_energy = crate::classes::num_field(c, image, "minEnergy").unwrap_or(2.0) as f32;
     let aim = crate::turrets::aim_of(c, image);
     let console = {
         let mut s = sh.borrow_mut();
         let Some(g) = s.objects.get_mut(&scene) else { return false };
-        g.images[slot] =
-            Some(Slot { image: MountedImage::new(image, states, loaded), offset, uses_energy, min_energy });
+        g.images[slot] = Some(Slot { image: MountedImage::new(image, states, loaded), offset, model });
         // A turret's barrel aims by itself (`crate::turrets`).
         if slot == 0 && g.class == crate::state::GameClass::Turret {
             g.aim = Some(aim);
         }
-        g.console
+        let console = g.console;
+        // Clients see what the shape carries (and its controller predicts slots 0 and 1).
+        if let Some(o) = s.world.as_mut().and_then(|w| w.get_mut(scene)) {
+            o.set_image(slot, Some(image));
+        }
+        console
     };
     c.call_method_if_exists(image, "onMount", &[Value::from(console), Value::from(slot as u32)]);
     enter_now(c, sh, scene, slot, 0);
@@ -204,6 +253,7 @@ fn unmount_image(c: &mut Console, sh: &Rc<RefCell<Shared>>, scene: u32, slot: us
     let Some(old) = old else { return false };
     if let Some(o) = sh.borrow_mut().world.as_mut().and_then(|w| w.get_mut(scene)) {
         o.set_thread(IMAGE_THREAD, None);
+        o.set_image(slot, None);
     }
     c.call_method_if_exists(old.image.data, "onUnmount", &[Value::from(console), Value::from(slot as u32)]);
     true
@@ -288,28 +338,28 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
         }),
         ("setImageTrigger", 4, 4, "setImageTrigger(slot, down)", |c, sh, a| {
             let down = a.bool(2);
-            write_slot(c, sh, a, "setImageTrigger", |s| s.image.trigger = down)
+            write_slot(c, sh, a, "setImageTrigger", |s| s.image.run.trigger = down)
         }),
         ("getImageTrigger", 3, 3, "getImageTrigger(slot)", |c, sh, a| {
-            read_slot(c, sh, a, "getImageTrigger", |s| Value::from(s.is_some_and(|s| s.image.trigger)))
+            read_slot(c, sh, a, "getImageTrigger", |s| Value::from(s.is_some_and(|s| s.image.run.trigger)))
         }),
         ("setImageAmmo", 4, 4, "setImageAmmo(slot, hasAmmo)", |c, sh, a| {
             let ammo = a.bool(2);
-            write_slot(c, sh, a, "setImageAmmo", |s| s.image.ammo = ammo)
+            write_slot(c, sh, a, "setImageAmmo", |s| s.image.run.ammo = ammo)
         }),
         ("getImageAmmo", 3, 3, "getImageAmmo(slot)", |c, sh, a| {
-            read_slot(c, sh, a, "getImageAmmo", |s| Value::from(s.is_some_and(|s| s.image.ammo)))
+            read_slot(c, sh, a, "getImageAmmo", |s| Value::from(s.is_some_and(|s| s.image.run.ammo)))
         }),
         ("setImageLoaded", 4, 4, "setImageLoaded(slot, loaded)", |c, sh, a| {
             let loaded = a.bool(2);
-            write_slot(c, sh, a, "setImageLoaded", |s| s.image.loaded = loaded)
+            write_slot(c, sh, a, "setImageLoaded", |s| s.image.run.loaded = loaded)
         }),
         ("getImageLoaded", 3, 3, "getImageLoaded(slot)", |c, sh, a| {
-            read_slot(c, sh, a, "getImageLoaded", |s| Value::from(s.is_some_and(|s| s.image.loaded)))
+            read_slot(c, sh, a, "getImageLoaded", |s| Value::from(s.is_some_and(|s| s.image.run.loaded)))
         }),
         ("setImageTarget", 4, 4, "setImageTarget(slot, hasTarget)", |c, sh, a| {
             let target = a.bool(2);
-            write_slot(c, sh, a, "setImageTarget", |s| s.image.target = target)
+            write_slot(c, sh, a, "setImageTarget", |s| s.image.run.target = target)
         }),
         (
             "getImageState",
@@ -324,9 +374,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
         ),
         ("isImageFiring", 3, 3, "isImageFiring(slot) - in a stateFire state", |c, sh, a| {
             read_slot(c, sh, a, "isImageFiring", |s| {
-                Value::from(
-                    s.is_some_and(|s| s.image.states.states.get(s.image.state).is_some_and(|st| st.fire)),
-                )
+                Value::from(s.is_some_and(|s| s.image.run.firing(&s.image.states)))
             })
         }),
         ("getMuzzlePoint", 3, 3, "getMuzzlePoint(slot) - where the image's shots start", |c, sh, a| {

@@ -13,6 +13,7 @@
 //! is spread over a few ticks by a decaying offset.
 
 use crate::SimError;
+use crate::image_machine::Effect;
 use crate::moves::{ClientMoveList, MAX_MOVE_LIST, Move, ServerMoveList};
 use crate::remote_command::RemoteCommands;
 use crate::scene::{ControlState, Motion, SceneWorld};
@@ -175,6 +176,9 @@ pub struct ServerGameConnection {
     client_epoch: u8,
     /// Counters.
     pub stats: ServerGameStats,
+    /// What the control object's images asked for under the moves of the last
+    /// [`Self::process_tick`] (slot, effect), for the game to carry out.
+    pub image_effects: Vec<(usize, Effect)>,
 }
 
 impl ServerGameConnection {
@@ -201,6 +205,7 @@ impl ServerGameConnection {
             epoch: 0,
             client_epoch: 0,
             stats: ServerGameStats::default(),
+            image_effects: Vec::new(),
         }
     }
 
@@ -238,13 +243,14 @@ impl ServerGameConnection {
     /// applied, for the game to read triggers.
     pub fn process_tick(&mut self, world: &mut SceneWorld, motion: &Motion) -> Vec<Move> {
         let mut applied = Vec::new();
+        self.image_effects.clear();
         // The move clock: one tick's worth more; a client cannot outrun real time.
         self.moves.tick();
         while let Some(mv) = self.moves.next_move_in_time() {
             self.stats.moves_processed += 1;
             if let Some(obj) = self.control.and_then(|id| world.get_mut(id)) {
                 let mut s = obj.state;
-                s.apply_move(&mv, motion);
+                s.apply_move_with(&mv, motion, &mut self.image_effects);
                 obj.set_state(s);
                 if self.client_epoch == self.epoch && !self.moves.check(&mv, s.checksum()) {
                     self.stats.mismatches += 1;
@@ -323,6 +329,10 @@ pub struct ClientGameConnection {
     epoch: u8,
     /// Counters.
     pub stats: ClientGameStats,
+    /// What the predicted images asked for in the last [`Self::process_tick`] (slot,
+    /// effect): the controlling client plays them at once (a replay after a correction adds
+    /// none: they were played when first predicted).
+    pub image_effects: Vec<(usize, Effect)>,
 }
 
 impl ClientGameConnection {
@@ -334,6 +344,7 @@ impl ClientGameConnection {
     /// One client tick: collects `input` as the next move, applies it to the prediction
     /// and records the checksum the server will compare. Returns the move (None on stall).
     pub fn process_tick(&mut self, input: Move, motion: &Motion) -> Option<Move> {
+        self.image_effects.clear();
         self.offset *= CORRECTION_DECAY;
         if self.offset.length_squared() < 1e-6 {
             self.offset = Vec3::ZERO;
@@ -345,7 +356,7 @@ impl ClientGameConnection {
         let mv = self.moves.next_move()?;
         self.stats.ticks += 1;
         if let Some(s) = &mut self.predicted {
-            s.apply_move(&mv, motion);
+            s.apply_move_with(&mv, motion, &mut self.image_effects);
             let sum = s.checksum();
             self.moves.set_checksum(id, sum);
         }

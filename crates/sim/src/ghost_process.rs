@@ -204,7 +204,7 @@ mod tests {
 
     fn moving(pos: Vec3, vel: Vec3) -> SceneObject {
         let mut o = SceneObject::new(1, pos);
-        o.set_state(ControlState { pos, vel, yaw: 0.0, energy: 0.0 });
+        o.set_state(ControlState { pos, vel, yaw: 0.0, ..ControlState::default() });
         o
     }
 

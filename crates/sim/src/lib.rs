@@ -5,6 +5,7 @@ pub mod container;
 pub mod datablock;
 pub mod game_connection;
 pub mod ghost_process;
+pub mod image_machine;
 pub mod moves;
 pub mod process;
 pub mod remote_command;

@@ -11,6 +11,7 @@
 //! bit-identical results from the same quantised moves.
 
 use crate::container::{Aabb, Container, ContainerConfig};
+use crate::image_machine::{Effect, ImageRun, MAX_IMAGES, PREDICTED_IMAGES, PredictedImage};
 use crate::moves::{Move, control_checksum};
 use glam::Vec3;
 use std::cell::RefCell;
@@ -33,6 +34,8 @@ pub const STATE_MASK: u32 = SceneObject::STATE_MASK;
 pub const THREAD_MASK: u32 = SceneObject::THREAD_MASK;
 /// Mask bit: the mount the object rides ([`SceneObject::set_mount`]).
 pub const MOUNT_MASK: u32 = SceneObject::MOUNT_MASK;
+/// Mask bit: the images mounted in its slots ([`SceneObject::set_image`]).
+pub const IMAGE_MASK: u32 = SceneObject::IMAGE_MASK;
 
 /// Highest mount node a ghost carries (V12's 32 mount points).
 pub const MAX_MOUNT_NODE: u32 = 31;
@@ -108,11 +111,18 @@ pub struct Motion {
     /// Upward speed of a jump (m/s; V12's jump is trigger 2), taken only while standing on
     /// the ground. 0: no jumping.
     pub jump_speed: f32,
+    /// How fast the running speed changes on the ground (m/s²: V12's `runForce / mass`);
+    /// the running speed is then part of the velocity and keeps in the air. 0: the walk is
+    /// the move's speed at once (and impulses die away by `damping`).
+    pub run_accel: f32,
     /// Energy, jumps' cost and jets (V12's PlayerData); `None`: the object has no energy and
     /// its [`ControlState::energy`] is left alone.
     pub energy: Option<EnergyUse>,
     /// A vehicle's model (`crate::vehicle_motion`): it replaces walking, jumping and jets.
     pub vehicle: Option<std::rc::Rc<dyn ControlModel>>,
+    /// The images in the first slots, stepped by each move ([`ControlState::images`]); `None`:
+    /// the slot is empty, or its image is not predicted (its run is left alone).
+    pub images: [Option<std::rc::Rc<PredictedImage>>; PREDICTED_IMAGES],
 }
 
 /// A movement model that replaces walking for a controlled object (a vehicle's): one
@@ -205,8 +215,10 @@ impl Default for Motion {
             ground: None,
             fly: false,
             jump_speed: 0.0,
+            run_accel: 0.0,
             energy: None,
             vehicle: None,
+            images: [None, None],
         }
     }
 }
@@ -223,6 +235,9 @@ pub struct ControlState {
     /// Energy (jets, jumps, energy weapons): predicted with the rest, so the client's HUD
     /// shows what the server will have.
     pub energy: f32,
+    /// The images in the first slots, where their state machines stand: each move steps them
+    /// under its fire triggers ([`Motion::images`]).
+    pub images: [ImageRun; PREDICTED_IMAGES],
 }
 
 pub(crate) fn wrap_angle(a: f32) -> f32 {
@@ -233,35 +248,68 @@ pub(crate) fn wrap_angle(a: f32) -> f32 {
 
 impl ControlState {
     /// One 32 ms tick under move `mv`: turn by the move's yaw, walk along the heading by
-    /// its x (strafe) and y (forward), then add the external velocity. Pure: same inputs,
-    /// same bits on both sides.
+    /// its x (strafe) and y (forward), then add the external velocity; then the images step
+    /// under the move's fire triggers. Pure: same inputs, same bits on both sides.
     pub fn apply_move(&mut self, mv: &Move, motion: &Motion) {
-        if let Some(v) = &motion.vehicle {
-            v.step(self, mv, motion);
-            return;
+        self.apply_move_with(mv, motion, &mut Vec::new());
+    }
+
+    /// [`Self::apply_move`], collecting what the images' states ask for (slot, effect).
+    pub fn apply_move_with(&mut self, mv: &Move, motion: &Motion, effects: &mut Vec<(usize, Effect)>) {
+        match &motion.vehicle {
+            Some(v) => v.step(self, mv, motion),
+            None => self.walk(mv, motion),
         }
+        let mut out = Vec::new();
+        for (slot, (run, model)) in self.images.iter_mut().zip(&motion.images).enumerate() {
+            if let Some(m) = model {
+                m.step(run, mv.triggers[slot], &mut self.energy, &mut out);
+                effects.extend(out.drain(..).map(|e| (slot, e)));
+            }
+        }
+    }
+
+    /// Standing: the ground is within a skin or two below the feet (always, with no ground).
+    fn standing(&self, motion: &Motion) -> bool {
+        let Some(g) = &motion.ground else { return true };
+        let half = motion.half_extents;
+        let probe = Vec3::new(0.0, 0.0, -(2.0 * SKIN + 0.02));
+        g.sweep_box(self.pos + Vec3::Z * half.z, half, probe).is_some()
+    }
+
+    /// The walking half of a move (no vehicle).
+    fn walk(&mut self, mv: &Move, motion: &Motion) {
         self.yaw = wrap_angle(self.yaw + mv.yaw());
         let (s, c) = self.yaw.sin_cos();
         let forward = Vec3::new(-s, c, 0.0);
         let right = Vec3::new(c, s, 0.0);
         let up = if motion.fly { Vec3::Z * mv.z() } else { Vec3::ZERO };
-        let walk = (forward * mv.y() + right * mv.x() + up) * motion.max_speed;
+        let mut walk = (forward * mv.y() + right * mv.x() + up) * motion.max_speed;
         let mut vel = self.vel;
+        // V12's runForce: the running speed is part of the velocity and approaches the wanted
+        // one by at most `run_accel` (runForce / mass) on the ground; in the air it keeps.
+        let running = motion.run_accel > 0.0 && !motion.fly;
+        if running {
+            if self.standing(motion) {
+                let want = Vec3::new(walk.x, walk.y, 0.0);
+                let have = Vec3::new(vel.x, vel.y, 0.0);
+                let dv = (want - have).clamp_length_max(motion.run_accel * TICK_SECONDS);
+                vel.x += dv.x;
+                vel.y += dv.y;
+            }
+            walk = Vec3::ZERO;
+        }
         let mut energy = self.energy;
         let e = motion.energy.unwrap_or_default();
         if motion.jump_speed > 0.0
             && mv.triggers[JUMP_TRIGGER]
             && vel.z <= 0.0
             && energy >= e.jump_drain
-            && let Some(g) = &motion.ground
+            && motion.ground.is_some()
+            && self.standing(motion)
         {
-            // Standing: the ground is within a skin or two below the feet.
-            let half = motion.half_extents;
-            let probe = Vec3::new(0.0, 0.0, -(2.0 * SKIN + 0.02));
-            if g.sweep_box(self.pos + Vec3::Z * half.z, half, probe).is_some() {
-                vel.z = motion.jump_speed;
-                energy -= e.jump_drain;
-            }
+            vel.z = motion.jump_speed;
+            energy -= e.jump_drain;
         }
         if motion.energy.is_some() {
             // Jets: while the trigger is held and the energy lasts, thrust lifts and, by the
@@ -295,8 +343,10 @@ impl ControlState {
         pos.x = pos.x.clamp(-h, h);
         pos.y = pos.y.clamp(-h, h);
         self.pos = pos;
-        vel.x *= motion.damping;
-        vel.y *= motion.damping;
+        if !running {
+            vel.x *= motion.damping;
+            vel.y *= motion.damping;
+        }
         if motion.gravity == 0.0 {
             vel.z *= motion.damping;
         }
@@ -307,11 +357,14 @@ impl ControlState {
     }
 
     pub fn checksum(&self) -> u16 {
-        let mut b = [0u8; 32];
+        let mut b = [0u8; 32 + 10 * PREDICTED_IMAGES];
         let vals =
             [self.pos.x, self.pos.y, self.pos.z, self.vel.x, self.vel.y, self.vel.z, self.yaw, self.energy];
         for (i, v) in vals.iter().enumerate() {
             b[i * 4..i * 4 + 4].copy_from_slice(&v.to_bits().to_le_bytes());
+        }
+        for (i, run) in self.images.iter().enumerate() {
+            b[32 + i * 10..42 + i * 10].copy_from_slice(&run.bytes());
         }
         control_checksum(&b)
     }
@@ -324,6 +377,9 @@ impl ControlState {
         {
             w.write_f32(v);
         }
+        for run in &self.images {
+            run.write(w);
+        }
     }
 
     /// Reads what [`Self::write`] wrote; non-finite values are refused.
@@ -333,11 +389,16 @@ impl ControlState {
             let f = r.read_f32()?;
             *x = if f.is_finite() { f } else { 0.0 };
         }
+        let mut images = [ImageRun::default(); PREDICTED_IMAGES];
+        for run in &mut images {
+            *run = ImageRun::read(r)?;
+        }
         Ok(Self {
             pos: Vec3::new(v[0], v[1], v[2]),
             vel: Vec3::new(v[3], v[4], v[5]),
             yaw: wrap_angle(v[6]),
             energy: v[7].max(0.0),
+            images,
         })
     }
 }
@@ -354,7 +415,8 @@ impl ControlState {
     group(MOVE_MASK, after = Self::moved),
     group(STATE_MASK),
     group(THREAD_MASK, initial_if = Self::has_threads),
-    group(MOUNT_MASK, pack = Self::pack_mount, unpack = Self::unpack_mount)
+    group(MOUNT_MASK, pack = Self::pack_mount, unpack = Self::unpack_mount),
+    group(IMAGE_MASK, initial_if = Self::has_images)
 )]
 pub struct SceneObject {
     /// Position, velocity and heading (authoritative on the server).
@@ -390,6 +452,11 @@ pub struct SceneObject {
     pub thread_age_ms: [u32; MAX_SCRIPT_THREADS],
     /// What the object rides (packed by [`Self::pack_mount`]).
     mount: Option<Mount>,
+    /// The image datablock mounted in each image slot (server ids, as `datablock`): clients
+    /// show what a shape carries, and the controlling client predicts the first
+    /// [`PREDICTED_IMAGES`] ([`crate::image_machine`]).
+    #[ghost(IMAGE_MASK, array(optional(int(32))))]
+    pub images: [Option<u32>; MAX_IMAGES],
 }
 
 /// The move group's velocity: a flag (moving at all), then x and y over [`MAX_NET_SPEED`] in
@@ -436,6 +503,11 @@ impl SceneObject {
         self.target_pos = pos;
         self.updates = self.updates.saturating_add(1);
         self.since_update_ms = 0;
+    }
+
+    /// True when an image is mounted: a create then carries the image group.
+    fn has_images(&self) -> bool {
+        self.images.iter().any(Option::is_some)
     }
 
     /// True when a script thread plays: a create then carries the thread group.
@@ -539,6 +611,17 @@ impl SceneObject {
         }
     }
 
+    /// Server: mounts the image datablock `image` (a server id) in `slot`, or with `None`
+    /// empties the slot; the change reaches clients. Returns false for a slot out of range.
+    pub fn set_image(&mut self, slot: usize, image: Option<u32>) -> bool {
+        let Some(s) = self.images.get_mut(slot) else { return false };
+        if *s != image {
+            *s = image;
+            self.mask.set_mask_bits(IMAGE_MASK);
+        }
+        true
+    }
+
     /// What the object rides: on the server, the mount's [`SceneWorld`] id; on a client, the
     /// client's ghost of it (`None` when the client does not hold it).
     pub fn mount(&self) -> Option<Mount> {
@@ -591,7 +674,7 @@ impl SceneObject {
             pos: Vec3::new(snap(p.x), snap(p.y), snap(p.z)),
             vel: Vec3::ZERO,
             yaw: 0.0,
-            energy: self.state.energy,
+            ..self.state
         });
         self.set_mask_bits(DATABLOCK_MASK | MOVE_MASK | STATE_MASK);
     }

@@ -4,7 +4,7 @@
 //! Two references: [`FIXTURES`], the bytes the hand-written code wrote for a set of objects and
 //! masks (recorded from it before the derive replaced it), and [`legacy_pack`] /
 //! [`legacy_unpack`], that code kept verbatim. The derive writes those bits followed by the
-//! mount group's flag (the one group added since), and reads them back to the same object,
+//! mount group's and the image group's flags (the groups added since), and reads them back to the same object,
 //! client bookkeeping included.
 
 use super::*;
@@ -168,7 +168,7 @@ fn legacy_unpack(
             Vec3::ZERO
         };
         let yaw = (r.read_float(YAW_BITS)? - 0.5) * std::f32::consts::TAU;
-        o.state = ControlState { pos, vel, yaw: wrap_angle(yaw), energy: o.state.energy };
+        o.state = ControlState { pos, vel, yaw: wrap_angle(yaw), ..o.state };
         if o.updates == 0 || ctx.is_initial() {
             o.render_pos = pos;
         }
@@ -241,7 +241,7 @@ fn prior_ghosts() -> Vec<SceneObject> {
 }
 
 /// The derived packing writes what the hand-written code wrote, bit for bit (the recorded
-/// fixtures and the kept functions agree), then the mount group's flag; it reads back to the
+/// fixtures and the kept functions agree), then the mount and image groups' flags; it reads back to the
 /// same ghost as the hand-written reader, from a new ghost and from one with history.
 #[test]
 fn derived_scene_object_packing_matches_the_hand_written_bit_for_bit() {
@@ -269,11 +269,13 @@ fn derived_scene_object_packing_matches_the_hand_written_bit_for_bit() {
                 legacy, recorded,
                 "{name} mask {mask:#x} initial {initial}: the kept code is the recorded one"
             );
-            // The mount group: its flag, and "no mount" when it is in the mask.
+            // The mount group: its flag, and "no mount" when it is in the mask; then the
+            // image group's: its flag, and eight empty slots when it is in the mask.
             let mount_flag = if mask & MOUNT_MASK != 0 { "10" } else { "0" };
+            let image_flag = if mask & IMAGE_MASK != 0 { "100000000" } else { "0" };
             assert_eq!(
                 bits(&bytes, n),
-                format!("{recorded}{mount_flag}"),
+                format!("{recorded}{mount_flag}{image_flag}"),
                 "{name} mask {mask:#x} initial {initial}"
             );
             for prior in prior_ghosts() {

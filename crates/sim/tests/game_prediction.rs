@@ -40,6 +40,10 @@ struct Harness {
     connected: bool,
     /// The input holds the jets (trigger 3) in bursts and jumps now and then.
     jets: bool,
+    /// The input holds the fire trigger (0) in bursts.
+    fire: bool,
+    /// The image effects the client predicted (slot, effect), with the tick.
+    predicted_effects: Vec<(u64, usize, v12_sim::image_machine::Effect)>,
 }
 
 fn link() -> ConditionerConfig {
@@ -96,6 +100,8 @@ impl Harness {
             last_correction_tick: None,
             connected: false,
             jets: false,
+            fire: false,
+            predicted_effects: Vec::new(),
         }
     }
 
@@ -149,7 +155,12 @@ impl Harness {
                     mv.triggers[v12_sim::scene::JET_TRIGGER] = tick % 60 < 25;
                     mv.triggers[v12_sim::scene::JUMP_TRIGGER] = tick % 97 == 50;
                 }
+                if self.fire {
+                    mv.triggers[0] = tick % 45 < 20;
+                }
                 self.cgc.process_tick(mv, &self.motion);
+                let effects = self.cgc.image_effects.drain(..).map(|(slot, e)| (tick, slot, e));
+                self.predicted_effects.extend(effects);
                 if self.connected {
                     self.cgc.post_moves(&mut self.client.interface, self.to_server).unwrap();
                 }
@@ -430,6 +441,114 @@ fn vehicles_are_predicted_without_corrections() {
         assert_eq!(s1.mismatches, s0.mismatches, "{kind:?}: checksum mismatches");
         assert_eq!(s1.corrections_sent, s0.corrections_sent, "{kind:?}: corrections");
         assert_eq!(h.cgc.stats.corrections, c0.corrections, "{kind:?}");
+    }
+}
+
+/// An energy weapon in image slot 0 (V12's fire trigger 0 holds it): the server and the
+/// predicting client step its state machine on the same moves, so the client's weapon
+/// fires on the tick its button goes down (its fire sequence and shot counted then, a round
+/// trip before the server's), spends the same energy, and needs no correction.
+#[test]
+fn the_controlling_client_predicts_its_own_weapon() {
+    use v12_sim::image_machine::{Effect, ImageRun, ImageState, ImageStates, LoadedFlag, PredictedImage};
+    let state = |name: &str| ImageState {
+        name: name.into(),
+        on_loaded: [None; 2],
+        on_ammo: [None; 2],
+        on_target: [None; 2],
+        on_wet: [None; 2],
+        on_trigger: [None; 2],
+        on_timeout: None,
+        timeout: 0.0,
+        wait_for_timeout: true,
+        fire: false,
+        eject_shell: false,
+        energy_drain: 0.0,
+        allow_image_change: true,
+        loaded: LoadedFlag::Ignore,
+        recoil: 0,
+        sequence: None,
+        script: None,
+        sound: None,
+    };
+    // Ready -trigger-> Fire (0.2 s, a shot) -> Reload (0.3 s) -> Ready; NoAmmo below minEnergy.
+    let mut ready = state("Ready");
+    ready.on_ammo[0] = Some(3);
+    ready.on_trigger[1] = Some(1);
+    let mut fire = state("Fire");
+    (fire.fire, fire.timeout, fire.on_timeout, fire.sequence) = (true, 0.2, Some(2), Some("fire".into()));
+    let mut reload = state("Reload");
+    (reload.timeout, reload.on_timeout, reload.energy_drain) = (0.3, Some(0), 2.0);
+    let mut dry = state("NoAmmo");
+    dry.on_ammo[1] = Some(0);
+    let image = std::rc::Rc::new(PredictedImage {
+        states: std::rc::Rc::new(ImageStates { states: vec![ready, fire, reload, dry] }),
+        uses_energy: true,
+        min_energy: 6.0,
+        fire_energy: 5.0,
+    });
+    for seed in [41u64, 42] {
+        let mut h = Harness::new(seed, false);
+        h.motion = Motion {
+            arena_half: 1000.0,
+            energy: Some(v12_sim::scene::EnergyUse { max_energy: 50.0, recharge: 0.1, ..Default::default() }),
+            images: [Some(image.clone()), None],
+            ..Motion::default()
+        };
+        // Mounted on the server before the client joins: it enters its first state there.
+        let obj = h.world.get_mut(h.player).unwrap();
+        let mut st = obj.state;
+        st.energy = 50.0;
+        st.images[0] = ImageRun::new(true);
+        st.images[0].enter(&image.states, 0, &mut Vec::new());
+        obj.set_state(st);
+        h.run(8_000);
+        assert!(h.cgc.predicted().is_some(), "seed {seed}: no control state after 8 s");
+        let (s0, c0) = (h.server_stats(), h.cgc.stats);
+        let shots0 = h.world.get(h.player).unwrap().state.images[0].fire_count;
+        h.predicted_effects.clear();
+        h.fire = true;
+        let (mut low, mut high) = (f32::MAX, 0f32);
+        for _ in 0..80 {
+            h.run(100);
+            let e = h.world.get(h.player).unwrap().state.energy;
+            (low, high) = (low.min(e), high.max(e));
+        }
+        let shots = h.world.get(h.player).unwrap().state.images[0].fire_count - shots0;
+        assert!(shots >= 8, "seed {seed}: the server's weapon fired {shots} times in 8 s");
+        assert!(high - low > 10.0 && low < 30.0, "seed {seed}: energy {low}..{high}: shots cost nothing?");
+        let s1 = h.server_stats();
+        assert!(s1.moves_processed > s0.moves_processed + 200, "seed {seed}: moves not flowing");
+        assert_eq!(s1.mismatches, s0.mismatches, "seed {seed}: checksum mismatches");
+        assert_eq!(s1.corrections_sent, s0.corrections_sent, "seed {seed}: corrections");
+        assert_eq!(h.cgc.stats.corrections, c0.corrections, "seed {seed}");
+        // Each predicted shot on the tick its trigger went down (or its reload ended under a
+        // held trigger), with its fire sequence; none twice (replays add no effects).
+        let fired: Vec<u64> = h
+            .predicted_effects
+            .iter()
+            .filter(|(_, _, e)| matches!(e, Effect::Fire { .. }))
+            .map(|(t, _, _)| *t)
+            .collect();
+        assert!(
+            fired.len() as u32 >= shots.saturating_sub(4),
+            "seed {seed}: {} predicted, {shots} served",
+            fired.len()
+        );
+        assert!(
+            fired.iter().any(|t| t % 45 == 0),
+            "seed {seed}: no shot on a trigger's first tick: {fired:?}"
+        );
+        assert!(
+            fired.windows(2).all(|w| w[1] - w[0] >= 15),
+            "seed {seed}: shots closer than fire + reload: {fired:?}"
+        );
+        let seqs = h
+            .predicted_effects
+            .iter()
+            .filter(|(_, _, e)| *e == Effect::Sequence(Some("fire".into())))
+            .count();
+        assert_eq!(seqs, fired.len(), "seed {seed}: a fire sequence per shot");
     }
 }
 

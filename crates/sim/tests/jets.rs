@@ -72,3 +72,45 @@ fn jets_push_along_the_walk_by_the_share_the_datablock_allows() {
     assert!(plain.vel.z < 0.0);
     assert_eq!(Vec3::new(plain.vel.x, plain.vel.y, 0.0), Vec3::ZERO);
 }
+
+/// PlayerData's `runForce`: the running speed builds up by `runForce / mass` a second on
+/// the ground (and slows the same way when the stick is let go), and keeps in the air.
+#[test]
+fn run_force_builds_the_running_speed_up_and_it_keeps_in_the_air() {
+    let m = Motion { run_accel: 40.0, max_speed: 10.0, arena_half: 1000.0, ..Motion::default() };
+    let forward = Move::from_input(0.0, 1.0, 0.0, 0.0, 0.0, 0.0, [false; 6]);
+    let mut st = ControlState::default();
+    st.apply_move(&forward, &m);
+    let first = st.vel.length();
+    assert!((first - 40.0 * 0.032).abs() < 1e-3, "one tick of 40 m/s²: {first}");
+    for _ in 0..7 {
+        st.apply_move(&forward, &m);
+    }
+    assert!(st.vel.length() > 9.0 && st.vel.length() <= 10.0 + 1e-3, "{}", st.vel);
+    for _ in 0..5 {
+        st.apply_move(&forward, &m);
+    }
+    assert!((st.vel.length() - 10.0).abs() < 1e-3, "top speed is maxForwardSpeed: {}", st.vel);
+    // Let go: it slows by the same force, not at once.
+    st.apply_move(&v12_sim::moves::NULL_MOVE, &m);
+    assert!((st.vel.length() - (10.0 - 40.0 * 0.032)).abs() < 1e-3, "{}", st.vel);
+    // Without runForce the walk is the move's speed at once (today's example game's feel).
+    let mut instant = ControlState::default();
+    instant.apply_move(&forward, &Motion { arena_half: 1000.0, max_speed: 10.0, ..Motion::default() });
+    assert!((instant.pos.y - 10.0 * 0.032).abs() < 1e-4, "{}", instant.pos);
+    // In the air (nothing below) the running speed keeps, stick or none.
+    let far = Motion {
+        gravity: 20.0,
+        ground: Some(std::rc::Rc::new(v12_sim::container::Obstacles::new(None))),
+        ..m.clone()
+    };
+    let mut air = ControlState {
+        pos: Vec3::new(0.0, 0.0, 50.0),
+        vel: Vec3::new(0.0, 6.0, 0.0),
+        ..ControlState::default()
+    };
+    for _ in 0..5 {
+        air.apply_move(&v12_sim::moves::NULL_MOVE, &far);
+    }
+    assert!((air.vel.y - 6.0).abs() < 1e-4, "the air keeps the run: {}", air.vel);
+}

@@ -15,6 +15,9 @@
 datablock PlayerData(LightMale) {
    shapeFile = "shapes/player.glb";
    maxDamage = 100; mass = 90; maxForwardSpeed = 8; jumpForce = 720; playerCollisions = true;
+   // The running speed builds up by runForce / mass = 50 m/s² on the ground (8 m/s in 5
+   // ticks) and keeps in the air, predicted by the client with its moves.
+   runForce = 4500;
    minImpactSpeed = 30; speedDamageScale = 2;
    // Energy for the jets (trigger 3) and jumps, predicted by the client with its moves.
    maxEnergy = 60; rechargeRate = 0.256; jumpEnergyDrain = 2;

@@ -212,7 +212,7 @@ impl DemoFile {
                 pos: glam::Vec3::new(v[0], v[1], v[2]),
                 vel: glam::Vec3::new(v[3], v[4], v[5]),
                 yaw: v[6],
-                energy: 0.0,
+                ..ControlState::default()
             };
             ghosts.push(DemoGhost { ghost, state, health: hf[0], flags: hf[1] });
         }

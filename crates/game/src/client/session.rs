@@ -140,6 +140,8 @@ pub struct ClientSession {
     block_local: BTreeMap<u32, u32>,
     /// A demo being recorded (`recordDemo`): its start state; the packets are netobject's.
     demo: Option<DemoFile>,
+    /// The control object's images, predicted with its moves.
+    own_images: crate::client::own_images::OwnImages,
 }
 
 impl std::fmt::Debug for ClientSession {
@@ -251,6 +253,7 @@ impl ClientSession {
             ghost_group: None,
             block_local: BTreeMap::new(),
             demo: None,
+            own_images: Default::default(),
         })
     }
 
@@ -318,12 +321,19 @@ impl ClientSession {
                 self.shape_boxes.insert(g.datablock, half);
             }
         }
+        let control = self.control_local().and_then(|id| self.scene.get(id));
+        self.own_images.update(con, control, &self.block_local);
         let m = self.motion();
         while self.time_ms + u64::from(TICK_MS) <= now {
             self.time_ms += u64::from(TICK_MS);
             self.tick += 1;
             let mv = input(self);
             self.gcon.process_tick(mv, &m);
+            if let Some(p) = self.gcon.predicted().map(|p| p.pos)
+                && !self.gcon.image_effects.is_empty()
+            {
+                self.own_images.play(con, &self.gcon.image_effects, p, self.time_ms);
+            }
             if self.connected {
                 let _ = self.gcon.post_moves(&mut self.driver.borrow_mut().interface, self.server);
             }
@@ -647,17 +657,24 @@ impl ClientSession {
                 _ => (g.render_pos, g.state.yaw, g.state.vel),
             };
             let shape_file = self.shape_files.get(&g.datablock).cloned().flatten();
+            // The controlling client's own image thread is its prediction's, not the server's.
+            let own = (is_me && self.own_images.predicts()).then(|| self.own_images.thread(time_ms));
             // A sequence a shape constructor declares plays its `.dsq`'s animation.
             let threads = g
                 .threads
                 .iter()
                 .zip(g.thread_age_ms)
+                .enumerate()
+                .filter_map(|(slot, (t, age))| match &own {
+                    Some(own) if slot == crate::images::IMAGE_THREAD => own.clone(),
+                    _ => Some((t.clone()?, age as f32 / 1000.0)),
+                })
                 .filter_map(|(t, age)| {
-                    let mut t = t.clone()?;
+                    let mut t = t;
                     if let (Some(c), Some(file)) = (&self.constructors, &shape_file) {
                         t.sequence = c.animation(file, &t.sequence).to_string();
                     }
-                    Some((t, age as f32 / 1000.0))
+                    Some((t, age))
                 })
                 .collect();
             objects.push(ViewObject {
@@ -738,8 +755,13 @@ impl ClientSession {
         );
     }
 
-    /// The movement rules with the world received so far.
+    /// The movement rules with the world received so far, and the control object's images.
     fn motion(&self) -> Motion {
+        Motion { images: self.own_images.slots.clone(), ..self.walking() }
+    }
+
+    /// The movement rules with the world received so far.
+    fn walking(&self) -> Motion {
         let camera = self
             .control_local()
             .and_then(|id| self.scene.get(id))

@@ -228,7 +228,10 @@ pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
     let shapes_only = shapes.then(|| player_obstacles(sh, &s.ground, false));
     let camera = crate::camera_motion();
     let mut out = Vec::new();
-    let Some(world) = sh.world.as_mut() else { return out };
+    sh.images_by_moves.clear();
+    if sh.world.is_none() {
+        return out;
+    }
     // Control objects: apply the clients' moves; a trigger pressed or released is an event.
     let frozen = sh.frozen;
     // Control objects that do not move under their moves: riders (their seat moves them) and
@@ -247,6 +250,7 @@ pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
         };
         let m = motion(Some(walk_on), tuning);
         if frozen || g.control_object().is_some_and(|p| still.contains(&p)) {
+            let Some(world) = sh.world.as_mut() else { return out };
             // The moves are taken (acknowledged) but change nothing.
             let held = g.control_object().and_then(|p| world.get(p).map(|o| (p, o.state)));
             let _ = g.process_tick(world, &m);
@@ -257,31 +261,27 @@ pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
             }
             continue;
         }
-        // A player's energy is part of its predicted state while its moves drive it: the
-        // server's level (scripts and images change it between ticks) goes in, and what the
-        // moves left (jets, jumps, recharge) comes back out.
-        let with_energy = g.control_object().filter(|_| tuning.energy.is_some());
-        if let Some(p) = with_energy
-            && let (Some(o), Some(obj)) = (world.get_mut(p), sh.objects.get(&p))
-        {
-            o.state.energy = obj.energy;
+        // A player's energy and its first images are part of its predicted state while its
+        // moves drive it: the server's (scripts and other images change them between ticks)
+        // go in, and what the moves left (jets, jumps, recharge, shots) comes back out.
+        let p = g.control_object().filter(|p| sh.objects.contains_key(p));
+        let m = match p {
+            Some(p) if !flying => Motion { images: crate::weapons::predicted_models(sh, p), ..m },
+            _ => m,
+        };
+        if let Some(p) = p {
+            crate::weapons::hand_in(sh, p);
         }
+        let Some(world) = sh.world.as_mut() else { return out };
         // A Camera flies; everything else walks on the mission's ground.
         let moves = g.process_tick(world, if flying { &camera } else { &m });
-        if let Some(p) = with_energy
-            && let (Some(o), Some(obj)) = (world.get(p), sh.objects.get_mut(&p))
-        {
-            obj.energy = o.state.energy;
+        if let Some(p) = p {
+            crate::weapons::take_out(sh, p);
+            out.extend(g.image_effects.drain(..).map(|(slot, effect)| {
+                GameEvent::Image(crate::weapons::ImageEffect { obj: p, slot, effect, predicted: true })
+            }));
         }
         if let Some(p) = g.control_object() {
-            // V12's Player: the fire triggers hold the images in slots 0 and 1.
-            if let (Some(mv), Some(obj)) = (moves.last(), sh.objects.get_mut(&p)) {
-                for (slot, img) in obj.images.iter_mut().take(2).enumerate() {
-                    if let Some(img) = img {
-                        img.image.trigger = mv.triggers[slot];
-                    }
-                }
-            }
             let held = s.held.entry(p).or_insert([false; 6]);
             for mv in &moves {
                 for (slot, (now, was)) in mv.triggers.iter().zip(held.iter_mut()).enumerate() {
@@ -358,7 +358,7 @@ pub(crate) fn run_game_events(con: &mut Console, shared: &Rc<RefCell<Shared>>, e
                 );
             }
             GameEvent::Image(ref e) => {
-                let e = crate::weapons::ImageEffect { obj: e.obj, slot: e.slot, effect: e.effect.clone() };
+                let e = crate::weapons::ImageEffect { effect: e.effect.clone(), ..*e };
                 crate::weapons::run_effects(con, shared, vec![e]);
             }
             GameEvent::Impact(i) => crate::impacts::run(con, shared, &[i]),
@@ -425,6 +425,8 @@ pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: 
         out.extend(crate::impacts::find(sh).into_iter().map(GameEvent::Impact));
     }
     crate::placement::place_all(sh);
+    let tick = sh.process.0.ticks();
+    crate::sensors::sweep(sh, tick);
     let Some(world) = sh.world.as_ref() else { return };
     // Players touching items.
     for (player, pos) in &players {

@@ -1,0 +1,369 @@
+//! The image state machine (V12's `ShapeBaseImageData` states, run by `updateImageState`):
+//! plain data, so that the server and the controlling client run it alike.
+//!
+//! An image's states ([`ImageStates`], read from its datablock by the game) and where a
+//! mounted image stands in them ([`ImageRun`], small and `Copy`). The images in the first
+//! [`PREDICTED_IMAGES`] slots of a controlled object are part of its
+//! [`ControlState`](crate::scene::ControlState): each move sets their trigger from the move's
+//! fire triggers and steps them ([`PredictedImage`], reached through
+//! [`Motion::images`](crate::scene::Motion)), so the controlling client's weapon goes into its
+//! fire state on the tick the button goes down, and a correction brings it back in line as it
+//! does the position. What entering a state asks of the engine comes back as [`Effect`]s.
+
+use std::rc::Rc;
+
+/// How many image slots a shape has (V12's `MaxMountedImages`).
+pub const MAX_IMAGES: usize = 8;
+/// How many states an image may declare (V12's `MaxStates`).
+pub const MAX_STATES: usize = 31;
+/// The image slots a controlled object's moves drive (V12's Player: fire triggers 0 and 1
+/// hold the images in slots 0 and 1).
+pub const PREDICTED_IMAGES: usize = 2;
+/// State changes that may follow each other in one update (a machine whose timeouts are all
+/// zero and loop would otherwise never end).
+const MAX_CHAIN: usize = 16;
+
+/// `stateLoadedFlag`: what entering the state does to the image's loaded flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoadedFlag {
+    Ignore,
+    Loaded,
+    Empty,
+}
+
+/// One declared state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImageState {
+    pub name: String,
+    /// Transitions by condition, indexed by the condition's value (`[false, true]`).
+    pub on_loaded: [Option<u8>; 2],
+    pub on_ammo: [Option<u8>; 2],
+    pub on_target: [Option<u8>; 2],
+    pub on_wet: [Option<u8>; 2],
+    pub on_trigger: [Option<u8>; 2],
+    pub on_timeout: Option<u8>,
+    /// Seconds.
+    pub timeout: f32,
+    pub wait_for_timeout: bool,
+    pub fire: bool,
+    pub eject_shell: bool,
+    /// Energy per second while in the state.
+    pub energy_drain: f32,
+    pub allow_image_change: bool,
+    pub loaded: LoadedFlag,
+    /// `NoRecoil`, `LightRecoil`, `MediumRecoil`, `HeavyRecoil` as 0..=3.
+    pub recoil: u8,
+    pub sequence: Option<String>,
+    pub script: Option<String>,
+    pub sound: Option<String>,
+}
+
+/// An image datablock's states, checked (every transition names a state of the list).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ImageStates {
+    pub states: Vec<ImageState>,
+}
+
+/// What entering a state asks of the engine.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    /// `%data.<name>(%obj, %slot)` on the image's datablock.
+    Script(String),
+    /// The image fires (`stateFire`): with no `stateScript` on the state, the engine
+    /// launches the image's projectile from the muzzle.
+    Fire { scripted: bool },
+    /// Play this sequence on the image thread (none: stop it).
+    Sequence(Option<String>),
+    /// Play this AudioProfile where the object is (`stateSound`).
+    Sound(String),
+}
+
+/// Where a mounted image stands: its state, the state's timer and the conditions its
+/// transitions test. `Copy`, so that it travels in a controlled object's predicted state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ImageRun {
+    /// Index into the image's states; [`ImageRun::NO_STATE`] before the first is entered.
+    pub state: u8,
+    /// Seconds left of the state's timeout.
+    pub delay: f32,
+    pub loaded: bool,
+    pub ammo: bool,
+    pub target: bool,
+    pub wet: bool,
+    pub trigger: bool,
+    /// Shots fired (wraps).
+    pub fire_count: u32,
+}
+
+impl Default for ImageRun {
+    fn default() -> Self {
+        ImageRun::new(true)
+    }
+}
+
+impl ImageRun {
+    /// The state of an image that has entered none yet.
+    pub const NO_STATE: u8 = u8::MAX;
+
+    /// A newly mounted image (`mountImage(image, slot, loaded)`), in no state yet.
+    pub fn new(loaded: bool) -> Self {
+        ImageRun {
+            state: Self::NO_STATE,
+            delay: 0.0,
+            loaded,
+            ammo: false,
+            target: false,
+            wet: false,
+            trigger: false,
+            fire_count: 0,
+        }
+    }
+
+    /// The current state's name ("" when in none).
+    pub fn state_name<'a>(&self, states: &'a ImageStates) -> &'a str {
+        states.states.get(usize::from(self.state)).map_or("", |s| s.name.as_str())
+    }
+
+    /// Whether the current state fires (`stateFire`).
+    pub fn firing(&self, states: &ImageStates) -> bool {
+        states.states.get(usize::from(self.state)).is_some_and(|s| s.fire)
+    }
+
+    /// Enters state `to` (V12's `setImageState`), then follows zero-timeout transitions.
+    /// Re-entering the current state only restarts its timer and its script.
+    pub fn enter(&mut self, states: &ImageStates, to: usize, out: &mut Vec<Effect>) {
+        let mut to = to;
+        for _ in 0..MAX_CHAIN {
+            let Some(s) = states.states.get(to) else { return };
+            if to == usize::from(self.state) {
+                self.delay = s.timeout;
+                out.extend(s.script.clone().map(Effect::Script));
+                return;
+            }
+            // `to` indexes a list of at most MAX_STATES.
+            self.state = to as u8;
+            self.delay = s.timeout;
+            match s.loaded {
+                LoadedFlag::Loaded => self.loaded = true,
+                LoadedFlag::Empty => self.loaded = false,
+                LoadedFlag::Ignore => {}
+            }
+            if s.fire {
+                self.fire_count = self.fire_count.wrapping_add(1);
+                out.push(Effect::Fire { scripted: s.script.is_some() });
+            }
+            out.push(Effect::Sequence(s.sequence.clone()));
+            out.extend(s.sound.clone().map(Effect::Sound));
+            out.extend(s.script.clone().map(Effect::Script));
+            match s.on_timeout {
+                Some(next) if s.timeout <= 0.0 => to = usize::from(next),
+                _ => return,
+            }
+        }
+    }
+
+    /// One step of `dt` seconds (V12's `updateImageState`): the timer runs down and the
+    /// first transition whose condition holds is taken (loaded, ammo, target, wet, trigger,
+    /// then the timeout), unless the state waits for its timeout. Returns the energy the
+    /// state drained over the step.
+    pub fn update(&mut self, states: &ImageStates, dt: f32, out: &mut Vec<Effect>) -> f32 {
+        let Some(s) = states.states.get(usize::from(self.state)) else { return 0.0 };
+        self.delay -= dt;
+        let drain = s.energy_drain * dt;
+        if self.delay <= 0.0 || !s.wait_for_timeout {
+            let next = s.on_loaded[usize::from(self.loaded)]
+                .or(s.on_ammo[usize::from(self.ammo)])
+                .or(s.on_target[usize::from(self.target)])
+                .or(s.on_wet[usize::from(self.wet)])
+                .or(s.on_trigger[usize::from(self.trigger)])
+                .or(if self.delay <= 0.0 { s.on_timeout } else { None });
+            if let Some(n) = next {
+                self.enter(states, usize::from(n), out);
+            }
+        }
+        drain
+    }
+
+    /// Feeds the run to a checksum: every field, at full precision.
+    pub(crate) fn bytes(&self) -> [u8; 10] {
+        let mut b = [0u8; 10];
+        b[0] = self.state;
+        b[1] = u8::from(self.loaded)
+            | u8::from(self.ammo) << 1
+            | u8::from(self.target) << 2
+            | u8::from(self.wet) << 3
+            | u8::from(self.trigger) << 4;
+        b[2..6].copy_from_slice(&self.delay.to_bits().to_le_bytes());
+        b[6..10].copy_from_slice(&self.fire_count.to_le_bytes());
+        b
+    }
+
+    /// Writes the run at full precision (for a correction).
+    pub(crate) fn write(&self, w: &mut v12_bitstream::BitWriter) {
+        w.write_int(u32::from(self.state), 8);
+        for f in [self.loaded, self.ammo, self.target, self.wet, self.trigger] {
+            w.write_flag(f);
+        }
+        w.write_f32(self.delay);
+        w.write_int(self.fire_count, 32);
+    }
+
+    /// Reads what [`Self::write`] wrote; a state past [`MAX_STATES`] is no state, a
+    /// non-finite timer 0.
+    pub(crate) fn read(r: &mut v12_bitstream::BitReader<'_>) -> Result<Self, v12_bitstream::BitStreamError> {
+        let state = r.read_int(8)? as u8;
+        let state = if usize::from(state) < MAX_STATES { state } else { Self::NO_STATE };
+        let mut f = [false; 5];
+        for x in &mut f {
+            *x = r.read_flag()?;
+        }
+        let delay = r.read_f32()?;
+        let delay = if delay.is_finite() { delay.clamp(-3600.0, 3600.0) } else { 0.0 };
+        let fire_count = r.read_int(32)?;
+        Ok(ImageRun {
+            state,
+            delay,
+            loaded: f[0],
+            ammo: f[1],
+            target: f[2],
+            wet: f[3],
+            trigger: f[4],
+            fire_count,
+        })
+    }
+}
+
+/// What a controlled object's moves need of an image in one of its first
+/// [`PREDICTED_IMAGES`] slots: its states and how it spends energy. The server and the
+/// predicting client build it from the same datablock.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct PredictedImage {
+    pub states: Rc<ImageStates>,
+    /// `usesEnergy`: the image has ammo while the energy is over `min_energy`.
+    pub uses_energy: bool,
+    pub min_energy: f32,
+    /// `fireEnergy`: what each shot costs.
+    pub fire_energy: f32,
+}
+
+impl PredictedImage {
+    /// One tick of the image in `run` under a move whose fire trigger for its slot is
+    /// `trigger`, spending from `energy` (states' drain, shots' `fireEnergy`). Effects go to
+    /// `out`.
+    pub fn step(&self, run: &mut ImageRun, trigger: bool, energy: &mut f32, out: &mut Vec<Effect>) {
+        self.step_charging(run, trigger, energy, true, out);
+    }
+
+    /// [`Self::step`]; without `charge_shots` the shots' `fireEnergy` is left for the caller
+    /// (the server takes it when it launches an unpredicted image's shot).
+    pub fn step_charging(
+        &self,
+        run: &mut ImageRun,
+        trigger: bool,
+        energy: &mut f32,
+        charge_shots: bool,
+        out: &mut Vec<Effect>,
+    ) {
+        run.trigger = trigger;
+        if self.uses_energy {
+            run.ammo = *energy > self.min_energy;
+        }
+        let fired = run.fire_count;
+        let drained = run.update(&self.states, crate::scene::TICK_SECONDS, out);
+        if self.uses_energy && drained != 0.0 {
+            *energy = (*energy - drained).max(0.0);
+        }
+        let shots = run.fire_count.wrapping_sub(fired);
+        if charge_shots && shots > 0 && self.fire_energy > 0.0 {
+            *energy = (*energy - self.fire_energy * shots as f32).max(0.0);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(name: &str) -> ImageState {
+        ImageState {
+            name: name.into(),
+            on_loaded: [None; 2],
+            on_ammo: [None; 2],
+            on_target: [None; 2],
+            on_wet: [None; 2],
+            on_trigger: [None; 2],
+            on_timeout: None,
+            timeout: 0.0,
+            wait_for_timeout: true,
+            fire: false,
+            eject_shell: false,
+            energy_drain: 0.0,
+            allow_image_change: true,
+            loaded: LoadedFlag::Ignore,
+            recoil: 0,
+            sequence: None,
+            script: None,
+            sound: None,
+        }
+    }
+
+    /// Ready → (trigger) Fire (0.25 s) → Reload (0.5 s) → Ready; no ammo: NoAmmo.
+    pub(crate) fn blaster() -> ImageStates {
+        let mut ready = state("Ready");
+        ready.on_trigger[1] = Some(1);
+        ready.on_ammo[0] = Some(3);
+        let mut fire = state("Fire");
+        fire.fire = true;
+        fire.timeout = 0.25;
+        fire.on_timeout = Some(2);
+        fire.sequence = Some("fire".into());
+        let mut reload = state("Reload");
+        reload.timeout = 0.5;
+        reload.on_timeout = Some(0);
+        let mut dry = state("NoAmmo");
+        dry.on_ammo[1] = Some(0);
+        ImageStates { states: vec![ready, fire, reload, dry] }
+    }
+
+    #[test]
+    fn moves_fire_an_energy_weapon_until_the_energy_runs_low() {
+        let img = PredictedImage {
+            states: Rc::new(blaster()),
+            uses_energy: true,
+            min_energy: 5.0,
+            fire_energy: 4.0,
+        };
+        let mut run = ImageRun::new(true);
+        let mut out = Vec::new();
+        run.enter(&img.states, 0, &mut out);
+        let mut energy = 20.0;
+        img.step(&mut run, true, &mut energy, &mut out);
+        assert_eq!(run.state_name(&img.states), "Fire", "fires on the tick the trigger goes down");
+        assert_eq!(energy, 16.0);
+        for _ in 0..200 {
+            img.step(&mut run, true, &mut energy, &mut out);
+        }
+        assert_eq!(run.fire_count, 4, "20 energy, 4 a shot, ammo only over 5");
+        assert_eq!(run.state_name(&img.states), "NoAmmo");
+    }
+
+    #[test]
+    fn a_run_crosses_the_wire_whole_and_junk_is_refused() {
+        let mut run = ImageRun::new(false);
+        run.state = 2;
+        run.delay = 0.125;
+        run.trigger = true;
+        run.fire_count = 70_000;
+        let mut w = v12_bitstream::BitWriter::new();
+        run.write(&mut w);
+        let bytes = w.into_bytes();
+        let back = ImageRun::read(&mut v12_bitstream::BitReader::new(&bytes)).unwrap();
+        assert_eq!(back, run);
+        assert_eq!(back.bytes(), run.bytes());
+        let mut w = v12_bitstream::BitWriter::new();
+        ImageRun { state: 200, delay: f32::NAN, ..run }.write(&mut w);
+        let bytes = w.into_bytes();
+        let junk = ImageRun::read(&mut v12_bitstream::BitReader::new(&bytes)).unwrap();
+        assert_eq!((junk.state, junk.delay), (ImageRun::NO_STATE, 0.0));
+    }
+}
