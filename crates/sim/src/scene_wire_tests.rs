@@ -319,6 +319,25 @@ fn over_long_names_and_cut_updates_are_refused() {
     }
 }
 
+/// The images a shape carries: set, they mark their group; a create carries them whole.
+#[test]
+fn images_go_in_their_group_and_arrive_whole() {
+    let mut o = SceneObject::new(3, Vec3::ZERO);
+    let v0 = o.state_mask().version();
+    assert!(o.set_image(1, Some(77)));
+    assert!(!o.set_image(MAX_IMAGES, Some(1)), "no slot 8");
+    assert_eq!(o.state_mask().changed_since(v0), IMAGE_MASK);
+    let (bytes, _) = pack(&o, true, u32::MAX, Vec3::ZERO);
+    let mut ghost = SceneObject::default();
+    let mut uctx = GhostUnpackContext::detached(CompressionPoint::new(Vec3::ZERO), true);
+    ghost.unpack_update(&mut uctx, &mut BitReader::new(&bytes)).unwrap();
+    assert_eq!(ghost.images[1], Some(77));
+    assert!(ghost.images.iter().enumerate().all(|(i, m)| i == 1 || m.is_none()));
+    let v1 = o.state_mask().version();
+    o.set_image(1, Some(77));
+    assert_eq!(o.state_mask().version(), v1, "the same image changes nothing");
+}
+
 /// A mount the client does not hold yet goes as "none" and stays to send; set and cleared,
 /// it marks its group dirty; a rider depends on its mount.
 #[test]
@@ -333,7 +352,7 @@ fn mount_waits_for_its_ghost_and_marks_its_group() {
     let mut ctx = GhostPackContext::detached(CompressionPoint::new(Vec3::ZERO), false);
     let mut w = BitWriter::new();
     assert_eq!(o.pack_update(&mut ctx, MOUNT_MASK, &mut w), MOUNT_MASK, "not held yet: send again");
-    assert_eq!(w.bit_position(), 6, "four empty groups, the mount group, no mount");
+    assert_eq!(w.bit_position(), 7, "four empty groups, the mount group, no mount, the empty image group");
     let v1 = o.state_mask().version();
     o.set_mount(Some(Mount { object: ObjectId(9), node: 2 }));
     assert_eq!(o.state_mask().version(), v1, "the same mount changes nothing");

@@ -669,12 +669,11 @@ impl ClientSession {
                     Some(own) if slot == crate::images::IMAGE_THREAD => own.clone(),
                     _ => Some((t.clone()?, age as f32 / 1000.0)),
                 })
-                .filter_map(|(t, age)| {
-                    let mut t = t;
+                .map(|(mut t, age)| {
                     if let (Some(c), Some(file)) = (&self.constructors, &shape_file) {
                         t.sequence = c.animation(file, &t.sequence).to_string();
                     }
-                    Some((t, age))
+                    (t, age)
                 })
                 .collect();
             objects.push(ViewObject {
