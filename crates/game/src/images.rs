@@ -22,19 +22,6 @@ pub use v12_sim::image_machine::{
 /// The script thread slot that plays an image's `stateSequence` (slot 3 of the four).
 pub const IMAGE_THREAD: usize = 3;
 
-/// What a controlled object's moves need of image datablock `db` (its states, `usesEnergy`,
-/// `minEnergy`, `fireEnergy`): read alike by the server when it mounts the image and by the
-/// controlling client from its copy of the datablock.
-pub fn model_of(con: &Console, db: ObjectId) -> PredictedImage {
-    PredictedImage {
-        // Its problems were reported when it was defined.
-        states: Rc::new(parse_states_lenient(con, db).0),
-        uses_energy: crate::classes::bool_field(con, db, "usesEnergy"),
-        min_energy: crate::classes::num_field(con, db, "minEnergy").unwrap_or(2.0) as f32,
-        fire_energy: crate::classes::num_field(con, db, "fireEnergy").unwrap_or(0.0) as f32,
-    }
-}
-
 /// Reads the `state…[n]` fields of image datablock `db`. A transition naming a state that
 /// is not declared is an error naming both (V12 loads such a datablock with a dead
 /// transition; a typo there is a weapon that never fires, so it is refused here).

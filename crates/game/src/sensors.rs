@@ -10,6 +10,7 @@
 //! members, it sees: `%obj.isDetectedBy(group)`, `%obj.getDetectedMask()` (a bit per group),
 //! `%sensor.getDetectedCount()`. The turrets and the HUD's radar read it.
 
+pub use crate::state::Sensor;
 use crate::state::{DamageState, GameObject, Shared};
 use glam::Vec3;
 use std::cell::RefCell;
@@ -23,19 +24,6 @@ pub const MAX_SENSOR_GROUPS: u32 = 32;
 pub const SENSOR_TICKS: u64 = 8;
 /// The most objects one sensor detects in a sweep (the nearest first).
 const MAX_DETECTED: usize = 256;
-
-/// What a sensor object's `SensorData` lets it see.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sensor {
-    /// `detectRadius` (metres).
-    pub radius: f32,
-    /// `detectsUsingLOS`.
-    pub line_of_sight: bool,
-    /// `detectMinVelocity` (m/s): slower objects hide from it.
-    pub min_speed: f32,
-    /// `detectsCloaked`.
-    pub cloaked: bool,
-}
 
 /// An object's sensor, from its datablock's `sensorData` (none, or a SensorData with no
 /// radius: `None`). A `sensorData` naming something else is a console warning.

@@ -127,6 +127,19 @@ pub struct Looks {
     pub shape_name: String,
 }
 
+/// What a sensor object's `SensorData` lets it see (`crate::sensors`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sensor {
+    /// `detectRadius` (metres).
+    pub radius: f32,
+    /// `detectsUsingLOS`.
+    pub line_of_sight: bool,
+    /// `detectMinVelocity` (m/s): slower objects hide from it.
+    pub min_speed: f32,
+    /// `detectsCloaked`.
+    pub cloaked: bool,
+}
+
 /// What the engine keeps for one script-created object, beside its scene object.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GameObject {
@@ -201,7 +214,7 @@ pub struct GameObject {
     /// What scripts set for how the object looks (`crate::shape_base`).
     pub looks: Looks,
     /// Its sensor, from its datablock's `sensorData` (`crate::sensors`).
-    pub sensor: Option<crate::sensors::Sensor>,
+    pub sensor: Option<Sensor>,
     /// Its sensor group (`setSensorGroup`; by default its team, else 0).
     pub sensor_group: u32,
     /// A bit for each sensor group that saw it in the last sweep (its own group's always).

@@ -114,6 +114,19 @@ pub(crate) fn take_out(s: &mut Shared, id: u32) {
     }
 }
 
+/// What a controlled object's moves need of image datablock `db` (its states, `usesEnergy`,
+/// `minEnergy`, `fireEnergy`): read alike by the server when it mounts the image and by the
+/// controlling client from its copy of the datablock.
+pub(crate) fn model_of(con: &Console, db: ObjectId) -> PredictedImage {
+    PredictedImage {
+        // Its problems were reported when it was defined.
+        states: Rc::new(crate::images::parse_states_lenient(con, db).0),
+        uses_energy: crate::classes::bool_field(con, db, "usesEnergy"),
+        min_energy: crate::classes::num_field(con, db, "minEnergy").unwrap_or(2.0) as f32,
+        fire_energy: crate::classes::num_field(con, db, "fireEnergy").unwrap_or(0.0) as f32,
+    }
+}
+
 /// Carries out image effects: sequences on the image thread, scripts on the image's
 /// datablock, shots for fire states with no script (and energy for `fireEnergy`).
 pub(crate) fn run_effects(c: &mut Console, sh: &Rc<RefCell<Shared>>, effects: Vec<ImageEffect>) {
@@ -218,7 +231,7 @@ fn mount_image(
     slot: usize,
     loaded: bool,
 ) -> bool {
-    let model = Rc::new(crate::images::model_of(c, image));
+    let model = Rc::new(model_of(c, image));
     let states = model.states.clone();
     unmount_image(c, sh, scene, slot);
     let offset = crate::handles::parse_vec3(&c.get_field(image, "offset").as_text());

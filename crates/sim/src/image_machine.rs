@@ -269,7 +269,7 @@ impl PredictedImage {
             run.ammo = *energy > self.min_energy;
         }
         let fired = run.fire_count;
-        let drained = run.update(&self.states, crate::scene::TICK_SECONDS, out);
+        let drained = run.update(&self.states, crate::process::TICK_MS as f32 / 1000.0, out);
         if self.uses_energy && drained != 0.0 {
             *energy = (*energy - drained).max(0.0);
         }

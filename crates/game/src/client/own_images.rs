@@ -39,7 +39,7 @@ impl OwnImages {
                 let model = self
                     .models
                     .entry(server)
-                    .or_insert_with(|| Rc::new(crate::images::model_of(con, local)))
+                    .or_insert_with(|| Rc::new(crate::weapons::model_of(con, local)))
                     .clone();
                 Some(model)
             });
