@@ -9,6 +9,8 @@ use v12_console_vm::{BufferSink, Console, Value};
 const TS: &str = include_str!("../benches/programs/scripts.cs");
 const LUA: &str = include_str!("../benches/programs/scripts.lua");
 
+include!("../benches/programs/t2_source.rs");
+
 /// `(bench id, function, argument, passes the object, fresh console per run)`, as in the bench.
 const PROGS: &[(&str, &str, i64, bool, bool)] = &[
     ("shape_fib25", "fib", 25, false, false),
@@ -84,12 +86,33 @@ fn main() {
             black_box(f.call::<f64>(arg).expect("lua"));
             best_lua = best_lua.min(cpu_ns() - t0);
         }
-        let ms = |ns: u64| ns as f64 / 1e6;
-        println!(
-            "| `{id}` | {:.2} | {:.2} | **{:.2}×** |",
-            ms(best_ts),
-            ms(best_lua),
-            best_ts as f64 / best_lua.max(1) as f64
-        );
+        row(id, best_ts, best_lua);
     }
+    if "parse_compile_1mb".contains(&filter) {
+        parse_compile(&lua, rounds);
+    }
+}
+
+fn row(id: &str, ts: u64, lua: u64) {
+    let ms = |ns: u64| ns as f64 / 1e6;
+    println!("| `{id}` | {:.2} | {:.2} | **{:.2}×** |", ms(ts), ms(lua), ts as f64 / lua.max(1) as f64);
+}
+
+/// Parse + compile of a Tribes 2-sized script set (`t2_source.rs`, 1 MB) against Lua's `load`
+/// of the same program: a fresh name table each run, as a console loading its scripts has.
+fn parse_compile(lua: &mlua::Lua, rounds: usize) {
+    let (ts_src, lua_src) = t2_sources(1 << 20);
+    let (mut best_ts, mut best_lua) = (u64::MAX, u64::MAX);
+    for _ in 0..rounds {
+        let mut names = v12_console_vm::intern::Interner::default();
+        let t0 = cpu_ns();
+        let code = v12_console_vm::compiler::compile_source(&ts_src, "t2.cs", &mut names);
+        best_ts = best_ts.min(cpu_ns() - t0);
+        black_box(code.expect("the T2-sized source parses"));
+        let t0 = cpu_ns();
+        let f = lua.load(lua_src.as_str()).into_function();
+        best_lua = best_lua.min(cpu_ns() - t0);
+        black_box(f.expect("the Lua source loads"));
+    }
+    row("parse_compile_1mb", best_ts, best_lua);
 }

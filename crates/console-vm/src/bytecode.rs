@@ -246,6 +246,40 @@ pub enum Op {
     LoadFieldElem(Name, u32),
     /// Stack `[obj, index, value]` (the cache as in `LoadFieldElem`).
     StoreFieldElem(Name, bool, u32),
+    /// `LoadField` whose object is local slot `s` (nothing popped): `LoadLocal(s)` +
+    /// `LoadField(name, hint)` in one, a pure push (a register operand instead of a push
+    /// and a pop).
+    LoadFieldL(u32, Name, u32),
+    /// Stack `[value]`: `StoreField(name, keep, hint)` whose object is local slot `s` (the
+    /// compiler emits it for `%o.f = v` when `v` cannot change `%o`, so reading `%o` after
+    /// `v` gives what reading it before would).
+    StoreFieldL(u32, Name, bool, u32),
+    /// `LoadFieldElem` whose object and index are locals (`%obj.v[%i]`, a pure push).
+    LoadFieldElemLL {
+        /// The object's slot.
+        o: u16,
+        /// The index's slot.
+        i: u16,
+        /// The field array's base name.
+        b: Name,
+        /// The site's cache, as in `LoadFieldElem`.
+        off: u32,
+    },
+    /// Stack `[value]`: `StoreFieldElem(b, false, off)` whose object and index are locals.
+    StoreFieldElemLL {
+        /// The object's slot.
+        o: u16,
+        /// The index's slot.
+        i: u16,
+        /// The field array's base name.
+        b: Name,
+        /// The site's cache, as in `LoadFieldElem`.
+        off: u32,
+    },
+    /// `LoadGlobalElem(base, 2)` whose indexes are locals `r` and `c` (`$grid[%i, %j]`).
+    LoadGlobalElemLL(Name, u16, u16),
+    /// Stack `[value]`: `StoreGlobalElem(base, 2, false)` whose indexes are locals.
+    StoreGlobalElemLL(Name, u16, u16),
     /// Stack `[obj, name]` → field value.
     LoadFieldDyn,
     /// Stack `[obj, name, value]`.
@@ -287,6 +321,8 @@ pub enum Op {
     JumpIfFalse(u32),
     /// Pop; jump when true.
     JumpIfTrue(u32),
+    /// Jump to the last operand when the local's truth is the second (`if (%found)`).
+    JumpIfL(u32, bool, u32),
     /// Pop two values; jump to the target when `(a cmp b) == when`.
     JumpCmp(Cmp, bool, u32),
     /// Jump to the last operand when `(local cmp k) == when`.
@@ -300,6 +336,58 @@ pub enum Op {
     /// jump; the second operand is what a pass pays from the budget (the loop's length, at
     /// most 255, at least 1).
     IncJumpLtLI(u16, u8, f64, u32),
+    /// `local_s += d`, then jump to `t` when `local_s c local_b` (a `for` step and test
+    /// against a bound in a local, `for (...; %i < %n; %i++)`, in one dispatch).
+    IncJumpCmpLL {
+        /// The counter's slot.
+        s: u16,
+        /// The step.
+        d: i8,
+        /// The comparison.
+        c: Cmp,
+        /// The bound's slot.
+        b: u16,
+        /// Target.
+        t: u32,
+    },
+    /// `local_d = local_a ar local_b`, then jump to `t` when `local_d c local_x` (a `for`
+    /// whose step is `%j += %i`, `%j = %j * 2`, ...).
+    ArithJumpCmpLL {
+        /// The step's operator.
+        ar: Arith,
+        /// Its left local.
+        a: u16,
+        /// Its right local.
+        b: u16,
+        /// Where the step goes (the local tested).
+        d: u16,
+        /// The bound's slot.
+        x: u16,
+        /// The comparison.
+        c: Cmp,
+        /// Target.
+        t: u32,
+    },
+    /// `local_s += d`, then jump to `t` when `(local_a ar local_b) c local_x`: the bottom of
+    /// `for (...; %d * %d <= %n; %d++)` in one dispatch.
+    IncJumpCmpAL {
+        /// The counter's slot.
+        s: u16,
+        /// The step.
+        d: i8,
+        /// The arithmetic operator of the test.
+        ar: Arith,
+        /// Its left local.
+        a: u16,
+        /// Its right local.
+        b: u16,
+        /// The local compared with.
+        x: u16,
+        /// The comparison.
+        c: Cmp,
+        /// Target.
+        t: u32,
+    },
     /// Push `local_a op local_b`.
     ArithLL(Arith, u32, u32),
     /// Push `local op k`.

@@ -211,6 +211,9 @@ impl<'a> FunctionCompiler<'a> {
             let when = if cmp == Op::StrEq { when } else { !when };
             return Some(self.replace_tail(3, Op::JumpStrLK(a, k, when, t)));
         }
+        if let Op::LoadLocal(a) = self.code[n - 1] {
+            return Some(self.replace_tail(1, Op::JumpIfL(a, when, t)));
+        }
         let c = cmp_of(self.code[n - 1])?;
         // `for (...; %i < k; %i++)` at the bottom of the loop: step, test and jump in one.
         if when
@@ -233,6 +236,26 @@ impl<'a> FunctionCompiler<'a> {
             };
             return Some(self.replace_tail(4, fused));
         }
+        // A `for` step and a test against a local bound, at the bottom of the loop.
+        if when
+            && tail(4)
+            && let (Op::LoadLocal(x), Op::LoadLocal(y)) = (self.code[n - 3], self.code[n - 2])
+            && let (Ok(x16), Ok(y16)) = (u16::try_from(x), u16::try_from(y))
+        {
+            match self.code[n - 4] {
+                Op::IncLocal(s, d, false) if s == x => {
+                    return Some(self.replace_tail(4, Op::IncJumpCmpLL { s: x16, d, c, b: y16, t }));
+                }
+                Op::ArithLLStore(ar, a, b, d)
+                    if d == x
+                        && let (Ok(a), Ok(b)) = (u16::try_from(a), u16::try_from(b)) =>
+                {
+                    let fused = Op::ArithJumpCmpLL { ar, a, b, d: x16, x: y16, c, t };
+                    return Some(self.replace_tail(4, fused));
+                }
+                _ => {}
+            }
+        }
         if tail(3) {
             let u16s = |a: u32, b: u32| Some((u16::try_from(a).ok()?, u16::try_from(b).ok()?));
             match (self.code[n - 3], self.code[n - 2]) {
@@ -244,6 +267,15 @@ impl<'a> FunctionCompiler<'a> {
                 (Op::ArithLL(ar, a, b), Op::LoadLocal(x))
                     if let (Some((a, b)), Ok(x)) = (u16s(a, b), u16::try_from(x)) =>
                 {
+                    // With the `for` step before it: step, test and jump in one.
+                    if when
+                        && tail(4)
+                        && let Op::IncLocal(s, d, false) = self.code[n - 4]
+                        && let Ok(s) = u16::try_from(s)
+                    {
+                        let fused = Op::IncJumpCmpAL { s, d, ar, a, b, x, c, t };
+                        return Some(self.replace_tail(4, fused));
+                    }
                     return Some(self.replace_tail(3, Op::JumpCmpAL { ar, a, b, x, c, when, t }));
                 }
                 (Op::LoadLocal(a), Op::Int(k)) if small(k).is_some() => {
@@ -381,6 +413,49 @@ impl<'a> FunctionCompiler<'a> {
                     _ => None,
                 }
             }
+            // Register operands for fields and two-index elements: the object (and index)
+            // read straight from their locals instead of pushed and popped.
+            Op::LoadField(f, h) if tail(1) => match self.code[n - 1] {
+                Op::LoadLocal(s) => Some(self.replace_tail(1, Op::LoadFieldL(s, f, h))),
+                _ => None,
+            },
+            Op::LoadFieldElem(b, off) if tail(2) => match (self.code[n - 2], self.code[n - 1]) {
+                (Op::LoadLocal(o), Op::LoadLocal(i))
+                    if let (Ok(o), Ok(i)) = (u16::try_from(o), u16::try_from(i)) =>
+                {
+                    Some(self.replace_tail(2, Op::LoadFieldElemLL { o, i, b, off }))
+                }
+                _ => None,
+            },
+            Op::LoadGlobalElem(b, 2) if tail(2) => match (self.code[n - 2], self.code[n - 1]) {
+                (Op::LoadLocal(r), Op::LoadLocal(c))
+                    if let (Ok(r), Ok(c)) = (u16::try_from(r), u16::try_from(c)) =>
+                {
+                    Some(self.replace_tail(2, Op::LoadGlobalElemLL(b, r, c)))
+                }
+                _ => None,
+            },
+            // `%obj.v[%i] = v` / `$a[%i, %j] = v` with `v` one pure push: the push, then a
+            // store reading the object and indexes from their locals (moved after the push,
+            // which cannot change them).
+            Op::StoreFieldElem(_, false, _) | Op::StoreGlobalElem(_, 2, false) if tail(3) => {
+                let (Op::LoadLocal(x), Op::LoadLocal(y), p) =
+                    (self.code[n - 3], self.code[n - 2], self.code[n - 1])
+                else {
+                    return None;
+                };
+                let (Ok(x), Ok(y)) = (u16::try_from(x), u16::try_from(y)) else { return None };
+                if !pure_push(p) {
+                    return None;
+                }
+                let fused = match op {
+                    Op::StoreFieldElem(b, _, off) => Op::StoreFieldElemLL { o: x, i: y, b, off },
+                    Op::StoreGlobalElem(b, ..) => Op::StoreGlobalElemLL(b, x, y),
+                    _ => return None,
+                };
+                self.replace_tail(3, p);
+                Some(self.emit_raw(fused))
+            }
             Op::Return if tail(1) => match self.code[n - 1] {
                 Op::LoadLocal(s) => Some(self.replace_tail(1, Op::ReturnLocal(s))),
                 _ => None,
@@ -434,6 +509,10 @@ impl<'a> FunctionCompiler<'a> {
             | Op::JumpStrLK(_, _, _, t)
             | Op::JumpIntLLI { t, .. }
             | Op::JumpCmpAL { t, .. }
+            | Op::IncJumpCmpLL { t, .. }
+            | Op::JumpIfL(_, _, t)
+            | Op::IncJumpCmpAL { t, .. }
+            | Op::ArithJumpCmpLL { t, .. }
             | Op::JumpCmpLL(_, _, _, _, t) => *t = target,
             _ => {}
         }
@@ -940,6 +1019,28 @@ impl<'a> FunctionCompiler<'a> {
                     self.emit(if global { Op::StoreGlobalDyn(keep) } else { Op::StoreLocalDyn(keep) });
                 }
             }
+            // `%o.f = v` where `v` cannot change `%o`: the value first, then a store that
+            // reads the object from its slot (no push and pop of the object).
+            LValue::Field { object, name, index }
+                if index.is_empty()
+                    && !self.toplevel
+                    && let Expr::Load(LValue::Var { scope: Scope::Local, name: on, index: oi }) =
+                        &**object
+                    && oi.is_empty()
+                    && no_effects(value) =>
+            {
+                let s = self.local_slot(on);
+                let n = self.names.intern_rc(name);
+                if let Some(op) = op {
+                    self.emit(Op::LoadLocal(s));
+                    self.emit(Op::LoadField(n, crate::bytecode::NO_HINT));
+                    self.expr(value, true);
+                    self.binop(op);
+                } else {
+                    self.expr(value, true);
+                }
+                self.emit(Op::StoreFieldL(s, n, keep, crate::bytecode::NO_HINT));
+            }
             LValue::Field { object, name, index } => {
                 self.expr(object, true);
                 if index.is_empty() {
@@ -1206,6 +1307,11 @@ fn fusible(op: Op) -> bool {
             | Op::LoadLocalElem(_, 1)
             | Op::StoreGlobalElem(_, 1, false)
             | Op::StoreLocalElem(_, 1, false)
+            | Op::LoadField(..)
+            | Op::LoadFieldElem(..)
+            | Op::LoadGlobalElem(_, 2)
+            | Op::StoreFieldElem(_, false, _)
+            | Op::StoreGlobalElem(_, 2, false)
     )
 }
 
@@ -1226,6 +1332,9 @@ fn pure_push(op: Op) -> bool {
             | Op::IntLI(..)
             | Op::LoadGlobalElemL(..)
             | Op::LoadLocalElemL(..)
+            | Op::LoadFieldL(..)
+            | Op::LoadFieldElemLL { .. }
+            | Op::LoadGlobalElemLL(..)
     )
 }
 
@@ -1277,6 +1386,23 @@ fn leaves_local(e: &Expr, name: &str) -> bool {
             leaves_local(object, name) && args.iter().all(|a| leaves_local(a, name))
         }
         Expr::Assign(..) | Expr::PostInc(..) | Expr::New(_) => false,
+    }
+}
+
+/// True when evaluating `e` has no effect but its value (no call, assignment or object): it
+/// cannot change any local, so a local read may move from before it to after it.
+fn no_effects(e: &Expr) -> bool {
+    let idx = |index: &[Expr]| index.iter().all(no_effects);
+    match e {
+        Expr::Int(_) | Expr::Float(_) | Expr::Str(_) | Expr::Tagged(_) | Expr::Ident(_) => true,
+        Expr::Load(LValue::Var { index, .. }) => idx(index),
+        Expr::Load(LValue::Field { object, index, .. }) => no_effects(object) && idx(index),
+        Expr::Bin(_, lr) => no_effects(&lr.0) && no_effects(&lr.1),
+        Expr::Un(_, a) => no_effects(a),
+        Expr::Cond(c, a, b) => no_effects(c) && no_effects(a) && no_effects(b),
+        Expr::Call { .. } | Expr::Method { .. } | Expr::Assign(..) | Expr::PostInc(..) | Expr::New(_) => {
+            false
+        }
     }
 }
 

@@ -351,6 +351,59 @@ pub(crate) fn run(
                         c.set(Op::StoreFieldElem(b, keep, found));
                     }
                 }
+                // The same with the object, index or indexes in locals (register operands).
+                Op::LoadFieldL(s, n, hint) => {
+                    let Some(found) = load_field_l(vm, objects, fb + s as usize, n, hint) else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    if found != hint
+                        && let Some(c) = code.get(p - 1)
+                    {
+                        c.set(Op::LoadFieldL(s, n, found));
+                    }
+                }
+                Op::StoreFieldL(s, n, keep, hint) => {
+                    let Some(found) = store_field_l(vm, objects, fb + s as usize, n, keep, hint) else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    if found != hint
+                        && let Some(c) = code.get(p - 1)
+                    {
+                        c.set(Op::StoreFieldL(s, n, keep, found));
+                    }
+                }
+                Op::LoadFieldElemLL { o, i, b, off } => {
+                    let at = (fb + o as usize, fb + i as usize);
+                    let Some(found) = load_field_elem_ll(vm, objects, elem_names, at, b, off) else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    if found != off
+                        && let Some(c) = code.get(p - 1)
+                    {
+                        c.set(Op::LoadFieldElemLL { o, i, b, off: found });
+                    }
+                }
+                Op::StoreFieldElemLL { o, i, b, off } => {
+                    let at = (fb + o as usize, fb + i as usize);
+                    let Some(found) = store_field_elem_ll(vm, objects, elem_names, at, b, off) else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    if found != off
+                        && let Some(c) = code.get(p - 1)
+                    {
+                        c.set(Op::StoreFieldElemLL { o, i, b, off: found });
+                    }
+                }
+                Op::LoadGlobalElemLL(b, r, c) => {
+                    if !load_elem2_ll(vm, elems, rows, b, (fb + r as usize, fb + c as usize)) {
+                        stop!(Stop::Op, p - 1)
+                    }
+                }
+                Op::StoreGlobalElemLL(b, r, c) => {
+                    if !store_elem2_ll(vm, elems, rows, b, (fb + r as usize, fb + c as usize)) {
+                        stop!(Stop::Op, p - 1)
+                    }
+                }
                 Op::LoadGlobalElem(b, 2) => {
                     if !load_elem2(vm, elems, rows, b) {
                         stop!(Stop::Op, p - 1)
@@ -525,12 +578,42 @@ pub(crate) fn run(
                         jump_back!(t as usize, u64::from(cost));
                     }
                 }
+                Op::IncJumpCmpLL { s, d, c, b, t } => {
+                    let x = match vm.stack.local_mut(fb + s as usize) {
+                        Some(slot) => slot.update_f64(|x| x + f64::from(d)),
+                        None => 0.0,
+                    };
+                    if c.test(x, local!(b)) {
+                        jump_to!(t);
+                    }
+                }
+                Op::IncJumpCmpAL { s, d, ar, a, b, x, c, t } => {
+                    if let Some(slot) = vm.stack.local_mut(fb + s as usize) {
+                        slot.update_f64(|x| x + f64::from(d));
+                    }
+                    let r = ar.apply(local!(a), local!(b));
+                    if c.test(r, local!(x)) {
+                        jump_to!(t);
+                    }
+                }
+                Op::ArithJumpCmpLL { ar, a, b, d, x, c, t } => {
+                    let r = ar.apply(local!(a), local!(b));
+                    vm.stack.set_f64(fb + d as usize, r);
+                    if c.test(r, local!(x)) {
+                        jump_to!(t);
+                    }
+                }
                 Op::IncJumpCmpLI(s, d, c, k, t) => {
                     let x = match vm.stack.local_mut(fb + s as usize) {
                         Some(slot) => slot.update_f64(|x| x + f64::from(d)),
                         None => 0.0,
                     };
                     if c.test(x, f64::from(k)) {
+                        jump_to!(t);
+                    }
+                }
+                Op::JumpIfL(s, when, t) => {
+                    if vm.stack.get(fb + s as usize).is_some_and(Value::truthy) == when {
                         jump_to!(t);
                     }
                 }
@@ -768,6 +851,101 @@ fn store_elem2(vm: &mut VmState, elems: &mut ElemStore, rows: &Rows, b: Name, ke
     } else {
         vm.stack.truncate(at);
     }
+    true
+}
+
+/// `LoadFieldL`: [`load_field`] on the object in the local at `at`, the value pushed.
+#[inline(never)]
+fn load_field_l(vm: &mut VmState, objects: &ObjectStore, at: usize, n: Name, hint: u32) -> Option<u32> {
+    let o = vm.stack.get(at).and_then(number_id).and_then(|id| objects.get(id))?;
+    let (v, found) = field_ref_hint(&objects.classes, o, n, hint as usize);
+    vm.stack.push_ref(v);
+    Some(u32::try_from(found).unwrap_or(NO_HINT))
+}
+
+/// `StoreFieldL`: [`store_field`] on the object in the local at `at`, the value on top.
+#[inline(never)]
+fn store_field_l(
+    vm: &mut VmState,
+    objects: &mut ObjectStore,
+    at: usize,
+    n: Name,
+    keep: bool,
+    hint: u32,
+) -> Option<u32> {
+    let id = vm.stack.get(at).and_then(number_id)?;
+    let (classes, o) = objects.get_mut_split(id)?;
+    let v = if keep {
+        vm.stack.last_mut().map(|v| v.clone()).unwrap_or_default()
+    } else {
+        vm.stack.pop().unwrap_or_default()
+    };
+    let found = set_field_hint(classes, o, n, v, hint as usize);
+    Some(u32::try_from(found).unwrap_or(NO_HINT))
+}
+
+/// `LoadFieldElemLL`: [`load_field_elem`] with the object and index in the locals at `at`.
+#[inline(never)]
+fn load_field_elem_ll(
+    vm: &mut VmState,
+    objects: &ObjectStore,
+    names: &ElemNames,
+    at: (usize, usize),
+    b: Name,
+    off: u32,
+) -> Option<u32> {
+    let i = vm.stack.get(at.1).and_then(direct_index)?;
+    let n = names.get(b, i)?;
+    let o = vm.stack.get(at.0).and_then(number_id).and_then(|id| objects.get(id))?;
+    let (v, pos) = field_ref_hint(&objects.classes, o, n, i.wrapping_add(off) as usize);
+    vm.stack.push_ref(v);
+    Some(elem_offset(pos, i, off))
+}
+
+/// `StoreFieldElemLL`: [`store_field_elem`] with the object and index in the locals at `at`.
+#[inline(never)]
+fn store_field_elem_ll(
+    vm: &mut VmState,
+    objects: &mut ObjectStore,
+    names: &ElemNames,
+    at: (usize, usize),
+    b: Name,
+    off: u32,
+) -> Option<u32> {
+    let i = vm.stack.get(at.1).and_then(direct_index)?;
+    let n = names.get(b, i)?;
+    let id = vm.stack.get(at.0).and_then(number_id)?;
+    let (classes, o) = objects.get_mut_split(id)?;
+    let v = vm.stack.pop().unwrap_or_default();
+    let pos = set_field_hint(classes, o, n, v, i.wrapping_add(off) as usize);
+    Some(elem_offset(pos, i, off))
+}
+
+/// The row base and column of `$a[%r, %c]` with both indexes in locals (at `at`) when
+/// they are numbers and the row was made.
+#[inline(always)]
+fn elem2_ll(vm: &VmState, rows: &Rows, b: Name, at: (usize, usize)) -> Option<(Name, u32)> {
+    let r = vm.stack.get(at.0).and_then(direct_index)?;
+    let j = vm.stack.get(at.1).and_then(direct_index)?;
+    rows.get(&(b, r)).map(|&row| (row, j))
+}
+
+/// `LoadGlobalElemLL` (see [`load_elem2`]).
+#[inline(never)]
+fn load_elem2_ll(vm: &mut VmState, elems: &ElemStore, rows: &Rows, b: Name, at: (usize, usize)) -> bool {
+    let Some((row, j)) = elem2_ll(vm, rows, b, at) else { return false };
+    vm.stack.push_ref(elems.get_ref(row, j));
+    true
+}
+
+/// `StoreGlobalElemLL`: the value on top moves into the element.
+#[inline(never)]
+fn store_elem2_ll(vm: &mut VmState, elems: &mut ElemStore, rows: &Rows, b: Name, at: (usize, usize)) -> bool {
+    let Some((row, j)) = elem2_ll(vm, rows, b, at) else { return false };
+    if let Some(top) = vm.stack.last_mut() {
+        elems.set_from(row, j, top);
+    }
+    vm.stack.truncate(vm.stack.len().saturating_sub(1));
     true
 }
 

@@ -499,6 +499,7 @@ impl Console {
                 None => Op::ReturnEmpty,
             };
             pc += 1;
+            let op = self.unfuse_operands(op, base);
             match op {
                 // ---- the debugger ----
                 // A debugger breakpoint: maybe stop, then run the instruction it covers once
@@ -936,6 +937,52 @@ impl Console {
                 // The rest are run (and stopped past) by `stack_ops`.
                 _ => {}
             }
+        }
+    }
+
+    /// An instruction with register operands (locals read in place) that the fast loop left
+    /// to the interpreter: its locals pushed where the plain instruction wants them, and the
+    /// plain instruction to run.
+    #[inline]
+    fn unfuse_operands(&mut self, op: Op, base: usize) -> Op {
+        let at = |s: u32| base + s as usize;
+        let st = &mut self.vm.stack;
+        match op {
+            Op::LoadFieldL(s, n, h) => {
+                st.push_copy(at(s));
+                Op::LoadField(n, h)
+            }
+            Op::LoadFieldElemLL { o, i, b, off } => {
+                st.push_copy(at(u32::from(o)));
+                st.push_copy(at(u32::from(i)));
+                Op::LoadFieldElem(b, off)
+            }
+            Op::LoadGlobalElemLL(b, r, c) => {
+                st.push_copy(at(u32::from(r)));
+                st.push_copy(at(u32::from(c)));
+                Op::LoadGlobalElem(b, 2)
+            }
+            Op::StoreFieldL(s, n, keep, h) => {
+                let v = st.pop().unwrap_or_default();
+                st.push_copy(at(s));
+                st.push(v);
+                Op::StoreField(n, keep, h)
+            }
+            Op::StoreFieldElemLL { o, i, b, off } => {
+                let v = st.pop().unwrap_or_default();
+                st.push_copy(at(u32::from(o)));
+                st.push_copy(at(u32::from(i)));
+                st.push(v);
+                Op::StoreFieldElem(b, false, off)
+            }
+            Op::StoreGlobalElemLL(b, r, c) => {
+                let v = st.pop().unwrap_or_default();
+                st.push_copy(at(u32::from(r)));
+                st.push_copy(at(u32::from(c)));
+                st.push(v);
+                Op::StoreGlobalElem(b, 2, false)
+            }
+            other => other,
         }
     }
 
