@@ -323,6 +323,9 @@ pub enum Op {
     JumpIfTrue(u32),
     /// Jump to the last operand when the local's truth is the second (`if (%found)`).
     JumpIfL(u32, bool, u32),
+    /// `if ($s[%i])`: jump forward to the last operand when the element of the global array
+    /// (the index in local slot `s`) is false (`LoadGlobalElemL` + `JumpIfFalse` in one).
+    JumpIfNotElemL(Name, u32, u32),
     /// Pop two values; jump to the target when `(a cmp b) == when`.
     JumpCmp(Cmp, bool, u32),
     /// Jump to the last operand when `(local cmp k) == when`.

@@ -214,6 +214,11 @@ impl<'a> FunctionCompiler<'a> {
         if let Op::LoadLocal(a) = self.code[n - 1] {
             return Some(self.replace_tail(1, Op::JumpIfL(a, when, t)));
         }
+        // A forward jump only (the interpreter runs it when the index is not a number, and
+        // takes no budget for a jump).
+        if !when && let Op::LoadGlobalElemL(b, s) = self.code[n - 1] {
+            return Some(self.replace_tail(1, Op::JumpIfNotElemL(b, s, t)));
+        }
         let c = cmp_of(self.code[n - 1])?;
         // `for (...; %i < k; %i++)` at the bottom of the loop: step, test and jump in one.
         if when
@@ -511,6 +516,7 @@ impl<'a> FunctionCompiler<'a> {
             | Op::JumpCmpAL { t, .. }
             | Op::IncJumpCmpLL { t, .. }
             | Op::JumpIfL(_, _, t)
+            | Op::JumpIfNotElemL(_, _, t)
             | Op::IncJumpCmpAL { t, .. }
             | Op::ArithJumpCmpLL { t, .. }
             | Op::JumpCmpLL(_, _, _, _, t) => *t = target,

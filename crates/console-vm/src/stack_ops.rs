@@ -439,6 +439,14 @@ pub(crate) fn run(
                     };
                     vm.stack.push_ref(elems.get_ref(b, i));
                 }
+                Op::JumpIfNotElemL(b, s, t) => {
+                    let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    if !elems.get_ref(b, i).is_some_and(Value::truthy) {
+                        jump_to!(t);
+                    }
+                }
                 Op::StoreGlobalElemL(b, s) => {
                     let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)

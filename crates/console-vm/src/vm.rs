@@ -589,6 +589,17 @@ impl Console {
                     };
                     self.vm.stack.push(v);
                 }
+                // A text index (the fast loop takes numbers): the element by its name.
+                Op::JumpIfNotElemL(b, s, t) => {
+                    self.vm.stack.push_copy(base + s as usize);
+                    let v = match self.elem_key(b, 1) {
+                        Ok((b, i)) => self.elems.get(b, i),
+                        Err(t) => self.global_by_text(&t),
+                    };
+                    if !v.truthy() {
+                        pc = t as usize;
+                    }
+                }
                 Op::StoreGlobalElemL(b, s) => {
                     let v = self.pop();
                     self.vm.stack.push_copy(base + s as usize);

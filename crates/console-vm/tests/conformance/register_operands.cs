@@ -86,3 +86,14 @@ function untilFalse(%x)
    return %c;
 }
 echo(untilFalse(0) SPC untilFalse(1));
+function elemTruth(%i)
+{
+   if ($et[%i])
+      return "yes";
+   return "no";
+}
+$et[1] = 1;
+$et[2] = "abc";
+$et["k"] = "2x";
+$et3 = 0.25;
+echo(elemTruth(1) SPC elemTruth(2) SPC elemTruth("k") SPC elemTruth(3) SPC elemTruth(4) SPC elemTruth("1"));
