@@ -9,7 +9,7 @@
 //! every arithmetic step; in a small function they stay in registers (docs/PERFORMANCE.md).
 
 use crate::bytecode::NO_HINT;
-use crate::bytecode::{Arith, Callable, FuncDef, GLOBAL_NS, MAX_ARGS, Op, Resolved};
+use crate::bytecode::{Arith, Callable, FuncDef, GLOBAL_NS, MAX_ARGS, Op, Resolved, Sep};
 use crate::elements::{ElemNames, ElemStore, direct_index};
 use crate::intern::Name;
 use crate::object::{ObjectStore, field_ref_hint, number_id, set_field_hint};
@@ -221,6 +221,13 @@ pub(crate) fn run(
                 Op::Ge => cmp_f!(>=),
                 Op::Eq => cmp_f!(==),
                 Op::Ne => cmp_f!(!=),
+                // `@`, `SPC`, `TAB`, `NL` (a result past the longest string stops the script:
+                // the interpreter's).
+                Op::Cat(sep) => {
+                    if !cat_top(vm, sep) {
+                        stop!(Stop::Op, p - 1)
+                    }
+                }
                 Op::StrEq | Op::StrNe => {
                     let b = vm.stack.pop().unwrap_or_default();
                     let a = vm.stack.pop().unwrap_or_default();
@@ -677,7 +684,6 @@ pub(crate) fn run(
                 | Op::LoadFieldDyn
                 | Op::StoreFieldDyn(_)
                 | Op::AppendLocal(..)
-                | Op::Cat(_)
                 | Op::Tag(_)
                 | Op::Call(..)
                 | Op::CallNs(..)
@@ -954,6 +960,35 @@ fn store_elem2_ll(vm: &mut VmState, elems: &mut ElemStore, rows: &Rows, b: Name,
         elems.set_from(row, j, top);
     }
     vm.stack.truncate(vm.stack.len().saturating_sub(1));
+    true
+}
+
+/// `Cat`: the top two values joined by `sep` in place of them, or false (nothing changed)
+/// when the result would pass [`crate::value::MAX_STRING_LEN`]. The left string is appended
+/// to in place when nothing else holds it.
+#[inline(never)]
+fn cat_top(vm: &mut VmState, sep: Sep) -> bool {
+    let n = vm.stack.len();
+    let (Some(a), Some(b)) =
+        (n.checked_sub(2).and_then(|i| vm.stack.get(i)), vm.stack.get(n.wrapping_sub(1)))
+    else {
+        return false;
+    };
+    if a.text_len_hint() + 1 + b.text_len_hint() > crate::value::MAX_STRING_LEN {
+        return false;
+    }
+    let b = vm.stack.pop().unwrap_or_default();
+    let a = vm.stack.pop().unwrap_or_default();
+    let mut st = match a {
+        Value::Str(rc) => rc,
+        other => Rc::new(other.to_string()),
+    };
+    let buf = Rc::make_mut(&mut st);
+    if let Some(c) = sep.ch() {
+        buf.push(c);
+    }
+    b.write_to(buf);
+    vm.stack.push(if buf.is_empty() { Value::Empty } else { Value::Str(st) });
     true
 }
 
