@@ -418,8 +418,46 @@ impl<'a> FunctionCompiler<'a> {
                     _ => None,
                 }
             }
-            // Register operands for fields and two-index elements: the object (and index)
-            // read straight from their locals instead of pushed and popped.
+            Op::LoadField(..)
+            | Op::LoadFieldElem(..)
+            | Op::LoadGlobalElem(_, 2)
+            | Op::StoreFieldElem(_, false, _)
+            | Op::StoreGlobalElem(_, 2, false) => self.fuse_registers(op),
+            Op::Return if tail(1) => match self.code[n - 1] {
+                Op::LoadLocal(s) => Some(self.replace_tail(1, Op::ReturnLocal(s))),
+                _ => None,
+            },
+            Op::StoreLocal(d, false)
+                if tail(2)
+                    && let (Op::ArithLI(inner, b, k), Op::ArithLS(outer, a)) =
+                        (self.code[n - 2], self.code[n - 1])
+                    && let (Ok(a), Ok(b), Ok(d)) = (u8::try_from(a), u8::try_from(b), u8::try_from(d)) =>
+            {
+                let k = f64::from(k);
+                let op = if a == d {
+                    Op::ArithLLIAcc { outer, inner, d, b, k }
+                } else {
+                    Op::ArithLLIStore { outer, inner, a, b, d, k }
+                };
+                Some(self.replace_tail(2, op))
+            }
+            Op::StoreLocal(d, false) if tail(1) => match self.code[n - 1] {
+                Op::ArithLS(ar, a) => Some(self.replace_tail(1, Op::ArithLSStore(ar, a, d))),
+                Op::ArithLI(ar, a, k) => Some(self.replace_tail(1, Op::ArithLIStore(ar, a, k, d))),
+                Op::ArithLL(ar, a, b) => Some(self.replace_tail(1, Op::ArithLLStore(ar, a, b, d))),
+                Op::IntSI(io, k) => Some(self.replace_tail(1, Op::IntSIStore(io, k, d))),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// [`Self::fuse`] for fields and two-index elements: the object (and index) read straight
+    /// from their locals instead of pushed and popped (register operands).
+    fn fuse_registers(&mut self, op: Op) -> Option<usize> {
+        let n = self.code.len();
+        let tail = |k: usize| n >= k && n - k >= self.barrier;
+        match op {
             Op::LoadField(f, h) if tail(1) => match self.code[n - 1] {
                 Op::LoadLocal(s) => Some(self.replace_tail(1, Op::LoadFieldL(s, f, h))),
                 _ => None,
@@ -461,31 +499,6 @@ impl<'a> FunctionCompiler<'a> {
                 self.replace_tail(3, p);
                 Some(self.emit_raw(fused))
             }
-            Op::Return if tail(1) => match self.code[n - 1] {
-                Op::LoadLocal(s) => Some(self.replace_tail(1, Op::ReturnLocal(s))),
-                _ => None,
-            },
-            Op::StoreLocal(d, false)
-                if tail(2)
-                    && let (Op::ArithLI(inner, b, k), Op::ArithLS(outer, a)) =
-                        (self.code[n - 2], self.code[n - 1])
-                    && let (Ok(a), Ok(b), Ok(d)) = (u8::try_from(a), u8::try_from(b), u8::try_from(d)) =>
-            {
-                let k = f64::from(k);
-                let op = if a == d {
-                    Op::ArithLLIAcc { outer, inner, d, b, k }
-                } else {
-                    Op::ArithLLIStore { outer, inner, a, b, d, k }
-                };
-                Some(self.replace_tail(2, op))
-            }
-            Op::StoreLocal(d, false) if tail(1) => match self.code[n - 1] {
-                Op::ArithLS(ar, a) => Some(self.replace_tail(1, Op::ArithLSStore(ar, a, d))),
-                Op::ArithLI(ar, a, k) => Some(self.replace_tail(1, Op::ArithLIStore(ar, a, k, d))),
-                Op::ArithLL(ar, a, b) => Some(self.replace_tail(1, Op::ArithLLStore(ar, a, b, d))),
-                Op::IntSI(io, k) => Some(self.replace_tail(1, Op::IntSIStore(io, k, d))),
-                _ => None,
-            },
             _ => None,
         }
     }
