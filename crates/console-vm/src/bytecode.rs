@@ -254,6 +254,28 @@ pub enum Op {
     /// compiler emits it for `%o.f = v` when `v` cannot change `%o`, so reading `%o` after
     /// `v` gives what reading it before would).
     StoreFieldL(u32, Name, bool, u32),
+    /// `%d = %s.f`: `LoadFieldL` into a local (nothing on the stack).
+    LoadFieldLStore {
+        /// The object's slot.
+        s: u16,
+        /// The destination slot.
+        d: u16,
+        /// The field.
+        n: Name,
+        /// The site's cache, as in `LoadField`.
+        hint: u32,
+    },
+    /// `%o.f = %x`: `StoreFieldL` whose value is a local too (nothing on the stack).
+    StoreFieldLL {
+        /// The object's slot.
+        o: u16,
+        /// The value's slot.
+        x: u16,
+        /// The field.
+        n: Name,
+        /// The site's cache, as in `LoadField`.
+        hint: u32,
+    },
     /// `LoadFieldElem` whose object and index are locals (`%obj.v[%i]`, a pure push).
     LoadFieldElemLL {
         /// The object's slot.
@@ -350,6 +372,20 @@ pub enum Op {
         c: Cmp,
         /// The bound's slot.
         b: u16,
+        /// Target.
+        t: u32,
+    },
+    /// `local_s += d`, then jump to `t` when `local_s c $g` (a `for` whose bound is a
+    /// global, `%i < $count`).
+    IncJumpCmpLG {
+        /// The counter's slot.
+        s: u16,
+        /// The step.
+        d: i8,
+        /// The comparison.
+        c: Cmp,
+        /// The global bound.
+        g: Name,
         /// Target.
         t: u32,
     },

@@ -241,6 +241,16 @@ impl<'a> FunctionCompiler<'a> {
             };
             return Some(self.replace_tail(4, fused));
         }
+        // A `for` step and a test against a global bound.
+        if when
+            && tail(4)
+            && let (Op::IncLocal(s, d, false), Op::LoadLocal(x), Op::LoadGlobal(g)) =
+                (self.code[n - 4], self.code[n - 3], self.code[n - 2])
+            && s == x
+            && let Ok(s) = u16::try_from(s)
+        {
+            return Some(self.replace_tail(4, Op::IncJumpCmpLG { s, d, c, g, t }));
+        }
         // A `for` step and a test against a local bound, at the bottom of the loop.
         if when
             && tail(4)
@@ -441,6 +451,20 @@ impl<'a> FunctionCompiler<'a> {
                 };
                 Some(self.replace_tail(2, op))
             }
+            Op::StoreLocal(d, false)
+                if tail(1)
+                    && let Op::LoadFieldL(s, f, hint) = self.code[n - 1]
+                    && let (Ok(s), Ok(d)) = (u16::try_from(s), u16::try_from(d)) =>
+            {
+                Some(self.replace_tail(1, Op::LoadFieldLStore { s, d, n: f, hint }))
+            }
+            Op::StoreFieldL(o, f, false, hint)
+                if tail(1)
+                    && let Op::LoadLocal(x) = self.code[n - 1]
+                    && let (Ok(o), Ok(x)) = (u16::try_from(o), u16::try_from(x)) =>
+            {
+                Some(self.replace_tail(1, Op::StoreFieldLL { o, x, n: f, hint }))
+            }
             Op::StoreLocal(d, false) if tail(1) => match self.code[n - 1] {
                 Op::ArithLS(ar, a) => Some(self.replace_tail(1, Op::ArithLSStore(ar, a, d))),
                 Op::ArithLI(ar, a, k) => Some(self.replace_tail(1, Op::ArithLIStore(ar, a, k, d))),
@@ -528,6 +552,7 @@ impl<'a> FunctionCompiler<'a> {
             | Op::JumpIntLLI { t, .. }
             | Op::JumpCmpAL { t, .. }
             | Op::IncJumpCmpLL { t, .. }
+            | Op::IncJumpCmpLG { t, .. }
             | Op::JumpIfL(_, _, t)
             | Op::JumpIfNotElemL(_, _, t)
             | Op::IncJumpCmpAL { t, .. }
@@ -1331,6 +1356,7 @@ fn fusible(op: Op) -> bool {
             | Op::LoadGlobalElem(_, 2)
             | Op::StoreFieldElem(_, false, _)
             | Op::StoreGlobalElem(_, 2, false)
+            | Op::StoreFieldL(_, _, false, _)
     )
 }
 

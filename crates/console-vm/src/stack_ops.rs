@@ -379,6 +379,28 @@ pub(crate) fn run(
                         c.set(Op::StoreFieldL(s, n, keep, found));
                     }
                 }
+                Op::LoadFieldLStore { s, d, n, hint } => {
+                    let at = (fb + s as usize, fb + d as usize);
+                    let Some(found) = load_field_l_store(vm, objects, at, n, hint) else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    if found != hint
+                        && let Some(c) = code.get(p - 1)
+                    {
+                        c.set(Op::LoadFieldLStore { s, d, n, hint: found });
+                    }
+                }
+                Op::StoreFieldLL { o, x, n, hint } => {
+                    let at = (fb + o as usize, fb + x as usize);
+                    let Some(found) = store_field_ll(vm, objects, at, n, hint) else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    if found != hint
+                        && let Some(c) = code.get(p - 1)
+                    {
+                        c.set(Op::StoreFieldLL { o, x, n, hint: found });
+                    }
+                }
                 Op::LoadFieldElemLL { o, i, b, off } => {
                     let at = (fb + o as usize, fb + i as usize);
                     let Some(found) = load_field_elem_ll(vm, objects, elem_names, at, b, off) else {
@@ -608,6 +630,15 @@ pub(crate) fn run(
                     }
                     let r = ar.apply(local!(a), local!(b));
                     if c.test(r, local!(x)) {
+                        jump_to!(t);
+                    }
+                }
+                Op::IncJumpCmpLG { s, d, c, g, t } => {
+                    let x = match vm.stack.local_mut(fb + s as usize) {
+                        Some(slot) => slot.update_f64(|x| x + f64::from(d)),
+                        None => 0.0,
+                    };
+                    if c.test(x, globals.get(g.0 as usize).map_or(0.0, Value::to_f64)) {
                         jump_to!(t);
                     }
                 }
@@ -894,6 +925,38 @@ fn store_field_l(
     } else {
         vm.stack.pop().unwrap_or_default()
     };
+    let found = set_field_hint(classes, o, n, v, hint as usize);
+    Some(u32::try_from(found).unwrap_or(NO_HINT))
+}
+
+/// `LoadFieldLStore`: the field of the object in the local at `at.0` into the local at `at.1`.
+#[inline(never)]
+fn load_field_l_store(
+    vm: &mut VmState,
+    objects: &ObjectStore,
+    at: (usize, usize),
+    n: Name,
+    hint: u32,
+) -> Option<u32> {
+    let o = vm.stack.get(at.0).and_then(number_id).and_then(|id| objects.get(id))?;
+    let (v, found) = field_ref_hint(&objects.classes, o, n, hint as usize);
+    let dst = vm.stack.local_mut(at.1)?;
+    assign(dst, v.unwrap_or(&Value::Empty));
+    Some(u32::try_from(found).unwrap_or(NO_HINT))
+}
+
+/// `StoreFieldLL`: a copy of the local at `at.1` into the field of the object in `at.0`.
+#[inline(never)]
+fn store_field_ll(
+    vm: &mut VmState,
+    objects: &mut ObjectStore,
+    at: (usize, usize),
+    n: Name,
+    hint: u32,
+) -> Option<u32> {
+    let id = vm.stack.get(at.0).and_then(number_id)?;
+    let (classes, o) = objects.get_mut_split(id)?;
+    let v = vm.stack.get(at.1).cloned().unwrap_or_default();
     let found = set_field_hint(classes, o, n, v, hint as usize);
     Some(u32::try_from(found).unwrap_or(NO_HINT))
 }

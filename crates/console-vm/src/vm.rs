@@ -671,6 +671,14 @@ impl Console {
                     save_pc!();
                     self.set_field_of(&o, n, v);
                 }
+                // `%d = %s.f` on an object the fast loop does not find by id.
+                Op::LoadFieldLStore { s, d, n, .. } => {
+                    let o = self.vm.stack.get(base + s as usize).cloned().unwrap_or_default();
+                    let v = self.get_field_of(&o, n);
+                    if let Some(slot) = self.vm.stack.local_mut(base + d as usize) {
+                        *slot = v;
+                    }
+                }
                 Op::LoadFieldElem(b, _) => {
                     let idx = self.pop();
                     let o = self.pop();
@@ -962,6 +970,11 @@ impl Console {
             Op::LoadFieldL(s, n, h) => {
                 st.push_copy(at(s));
                 Op::LoadField(n, h)
+            }
+            Op::StoreFieldLL { o, x, n, hint } => {
+                st.push_copy(at(u32::from(o)));
+                st.push_copy(at(u32::from(x)));
+                Op::StoreField(n, false, hint)
             }
             Op::LoadFieldElemLL { o, i, b, off } => {
                 st.push_copy(at(u32::from(o)));

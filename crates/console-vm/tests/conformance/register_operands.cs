@@ -97,3 +97,22 @@ $et[2] = "abc";
 $et["k"] = "2x";
 $et3 = 0.25;
 echo(elemTruth(1) SPC elemTruth(2) SPC elemTruth("k") SPC elemTruth(3) SPC elemTruth(4) SPC elemTruth("1"));
+function copyField(%o, %x)
+{
+   %o.c = %x;
+   %d = %o.c;
+   %e = %o.missing;
+   return %d @ "|" @ %e @ "|";
+}
+echo(copyField(Box, 7) SPC copyField("Box", "seven") SPC Box.c SPC copyField(0, 1));
+$bound = "3x";
+function globalBound()
+{
+   %s = "";
+   for (%i = 0; %i < $bound; %i++)
+      %s = %s @ %i;
+   for (%i = 5; %i >= $lowBound; %i -= 2)
+      %s = %s SPC %i;
+   return %s;
+}
+echo(globalBound());
