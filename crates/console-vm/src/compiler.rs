@@ -1515,6 +1515,37 @@ mod tests {
         assert_eq!(con.call_function("s", &[crate::Value::Int(0)]).to_f64(), 90.0);
     }
 
+    /// The code of the first function of `src`.
+    fn ops_of(src: &str) -> Vec<Op> {
+        let ast = crate::parse(src, "r.cs").unwrap();
+        let mut names = Interner::default();
+        let main = compile_program(&ast, "r.cs", &mut names);
+        main.decls[0].code.iter().map(std::cell::Cell::get).collect()
+    }
+
+    #[test]
+    fn locals_are_register_operands_of_fields_elements_and_loop_tests() {
+        let code = ops_of(
+            "function f(%o, %n) { for (%i = 0; %i < %n; %i++) %o.v[%i] = %i; %t = 0;\n\
+             for (%i = 0; %i < %n; %i++) %t += %o.v[%i]; %o.s = %o.s + %t; %d = %o.s; %o.c = %d;\n\
+             for (%j = 0; %j < $count; %j += %n) $g[%i, %j] = $g[%j, %i]; return %t; }",
+        );
+        let has = |f: &dyn Fn(&Op) -> bool| code.iter().any(f);
+        assert!(has(&|op| matches!(op, Op::StoreFieldElemLL { o: 0, i: 2, .. })), "{code:?}");
+        assert!(has(&|op| matches!(op, Op::LoadFieldElemLL { o: 0, i: 2, .. })), "{code:?}");
+        assert!(has(&|op| matches!(op, Op::IncJumpCmpLL { s: 2, d: 1, c: Cmp::Lt, b: 1, .. })), "{code:?}");
+        assert!(has(&|op| matches!(op, Op::LoadFieldL(0, ..))), "{code:?}");
+        assert!(has(&|op| matches!(op, Op::StoreFieldL(0, _, false, _))), "{code:?}");
+        assert!(has(&|op| matches!(op, Op::LoadFieldLStore { s: 0, .. })), "{code:?}");
+        assert!(has(&|op| matches!(op, Op::StoreFieldLL { o: 0, .. })), "{code:?}");
+        assert!(has(&|op| matches!(op, Op::LoadGlobalElemLL(..))), "{code:?}");
+        assert!(has(&|op| matches!(op, Op::StoreGlobalElemLL(..))), "{code:?}");
+        // A value with a call in it may change the object's local: the object goes first.
+        let code = ops_of("function g(%o) { %o.f = h(%o); }");
+        assert!(!code.iter().any(|op| matches!(op, Op::StoreFieldL(..))), "{code:?}");
+        assert!(code.iter().any(|op| matches!(op, Op::StoreField(..))), "{code:?}");
+    }
+
     #[test]
     fn constants_are_shared_past_the_short_list() {
         let mut body = String::new();
