@@ -371,7 +371,7 @@ fn owners_send_control_messages_and_others_are_dropped_as_cheaters() {
 
 /// The journal covers the remote console too: a telnet client types a password and a line
 /// into a journaled server; the replay, with no network, runs the same line and prints the
-/// same output.
+/// same output. (On the tests' probe mod: no game is needed.)
 #[test]
 fn a_journaled_server_replays_its_telnet_console() {
     use std::io::{Read, Write};
@@ -401,7 +401,8 @@ fn a_journaled_server_replays_its_telnet_console() {
         .collect::<Vec<_>>()
     };
     let rec_args = args("--journal-record");
-    let (mut server, server_rx) = start(&rec_args.iter().map(String::as_str).collect::<Vec<_>>());
+    let (mut server, server_rx) =
+        procs::start_mod(procs::PROBE, &rec_args.iter().map(String::as_str).collect::<Vec<_>>());
     listening(&server_rx);
     let mut telnet = loop {
         match std::net::TcpStream::connect(("127.0.0.1", port.parse::<u16>().unwrap())) {
@@ -426,7 +427,8 @@ fn a_journaled_server_replays_its_telnet_console() {
     let recorded = collect(&mut server, &server_rx, Duration::from_secs(60));
     let _ = server.wait();
     let play_args = args("--journal-play");
-    let (mut replay, replay_rx) = start(&play_args.iter().map(String::as_str).collect::<Vec<_>>());
+    let (mut replay, replay_rx) =
+        procs::start_mod(procs::PROBE, &play_args.iter().map(String::as_str).collect::<Vec<_>>());
     let replayed = collect(&mut replay, &replay_rx, Duration::from_secs(60));
     assert!(replay.wait().expect("replay exits").success(), "{replayed:?}");
     let same = |lines: &[String]| -> Vec<String> {

@@ -9,11 +9,23 @@ use std::time::{Duration, Instant};
 
 pub const V12: &str = env!("CARGO_BIN_EXE_v12");
 
+/// The example game's scripts, for the tests that play a match.
+pub const GAME: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/game");
+/// The engine tests' own mod (`tests/mods/probe`): a dedicated server that says it is up and
+/// quits, for tests that need no game.
+#[allow(dead_code, reason = "not every test that shares this file runs the probe mod")]
+pub const PROBE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mods/probe");
+
 /// Starts `v12` on the example game with `args`; its stdout lines arrive on the channel.
 pub fn start(args: &[&str]) -> (Child, mpsc::Receiver<String>) {
+    start_mod(GAME, args)
+}
+
+/// Starts `v12` on the mod folder `dir` with `args`; its stdout lines arrive on the channel.
+pub fn start_mod(dir: &str, args: &[&str]) -> (Child, mpsc::Receiver<String>) {
     let mut child = Command::new(V12)
         .arg("--mod")
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/game"))
+        .arg(dir)
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

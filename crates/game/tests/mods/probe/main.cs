@@ -1,6 +1,7 @@
 // The engine tests' own mod: the least a game needs to run on the v12 program. A dedicated
 // server on -port (default 0, a free one) for -seconds (default 1), listed at -master when
-// given, then quit. Tests that play a match use the example game (examples/game).
+// given, with the remote console when -telnet PORT PASSWORD LISTENPASSWORD, then quit. Tests
+// that play a match use the example game (examples/game).
 $Pref::Server::Port = 0;
 $probeSeconds = 1;
 
@@ -12,6 +13,11 @@ function parseProbeArgs()
       if (%a $= "-seconds") { %i++; $probeSeconds = $Game::argv[%i]; }
       else if (%a $= "-port") { %i++; $Pref::Server::Port = $Game::argv[%i]; }
       else if (%a $= "-master") { %i++; $Pref::Master0 = $Game::argv[%i]; }
+      else if (%a $= "-telnet")
+      {
+         telnetSetParameters($Game::argv[%i + 1], $Game::argv[%i + 2], $Game::argv[%i + 3]);
+         %i += 3;
+      }
    }
 }
 
