@@ -16,6 +16,8 @@ pub enum AudioError {
     Resource(String),
     /// The sound device failed (open, write, finish).
     Device(String),
+    /// Voice: the codec refused a frame or a packet.
+    Voice(String),
 }
 
 impl AudioError {
@@ -30,6 +32,7 @@ impl fmt::Display for AudioError {
             Self::Decode { what, why } => write!(f, "{what}: {why}"),
             Self::Resource(why) => write!(f, "{why}"),
             Self::Device(why) => write!(f, "sound device: {why}"),
+            Self::Voice(why) => write!(f, "voice: {why}"),
         }
     }
 }

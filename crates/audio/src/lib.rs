@@ -5,7 +5,9 @@ mod device;
 mod error;
 mod mixer;
 mod playback;
+mod reverb;
 mod spatial;
+mod voice;
 
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -16,7 +18,14 @@ pub use device::CpalDevice;
 pub use device::{AudioDevice, CAPTURE_RATE, CaptureDevice, NullDevice, capture_spec, to_i16};
 pub use error::AudioError;
 pub use mixer::{Description, Handle, MAX_SOURCES, Mixer, NUM_CHANNELS, SourceParam, channel};
+pub use reverb::{Environment, millibels};
 pub use spatial::{Listener, Vec3, attenuation, cone_gain, normalized, pan_gains};
+#[cfg(feature = "cpal")]
+pub use voice::CpalInput;
+pub use voice::{
+    AudioInput, FRAME_MS, FRAME_SAMPLES, MAX_INPUT_SECONDS, MAX_PACKET_BYTES, VOICE_BITRATE, VOICE_RATE,
+    VoiceCapture, VoiceDecoder, VoiceEncoder, WavInput, resample,
+};
 use v12_resource::ResourceManager;
 
 /// Which device [`Audio::open`] opens.

@@ -6,7 +6,9 @@ use std::rc::Rc;
 
 use crate::decode::Sound;
 use crate::playback::Playback;
+use crate::reverb::{Environment, Reverb};
 use crate::spatial::{Listener, Vec3, spatial_gains};
+use crate::voice::{VOICE_RATE, VoiceQueue};
 
 /// V12's channel count (`Audio::NumAudioTypes`): an AudioDescription's `type` is 0..32.
 pub const NUM_CHANNELS: usize = 32;
@@ -57,6 +59,8 @@ pub struct Description {
     pub cone_outside_volume: f32,
     /// The channel (V12's `type`), 0..[`NUM_CHANNELS`].
     pub channel: usize,
+    /// How much of it the environment's reverb hears (V12's `environmentLevel`), 0..=1.
+    pub environment_level: f32,
 }
 
 impl Default for Description {
@@ -71,6 +75,7 @@ impl Default for Description {
             cone_outside_angle: 360.0,
             cone_outside_volume: 1.0,
             channel: channel::DEFAULT,
+            environment_level: 0.0,
         }
     }
 }
@@ -98,6 +103,7 @@ impl Description {
             cone_outside_angle: finite_or(self.cone_outside_angle, 360.0).clamp(inside, 360.0),
             cone_outside_volume: finite_or(self.cone_outside_volume, 1.0).clamp(0.0, 1.0),
             channel: if self.channel < NUM_CHANNELS { self.channel } else { channel::DEFAULT },
+            environment_level: finite_or(self.environment_level, 0.0).clamp(0.0, 1.0),
         }
     }
 }
@@ -156,9 +162,43 @@ impl SourceParam {
     }
 }
 
+/// What a source plays: a sound, or a stream of samples pushed as they come (voice chat).
+#[derive(Debug)]
+enum Feed {
+    Sound(Playback),
+    Stream(Stream),
+}
+
+/// A pushed stream at [`VOICE_RATE`], mono, resampled by linear interpolation; silent while
+/// it has nothing (it never ends by itself).
+#[derive(Debug, Default)]
+struct Stream {
+    queue: VoiceQueue,
+    a: f32,
+    b: f32,
+    frac: f64,
+}
+
+impl Stream {
+    fn mix_into(&mut self, out: &mut [[f32; 2]], step: f64, gains: [f32; 2]) {
+        for o in out.iter_mut() {
+            let t = self.frac as f32;
+            let s = self.a + (self.b - self.a) * t;
+            o[0] += s * gains[0];
+            o[1] += s * gains[1];
+            self.frac += step;
+            while self.frac >= 1.0 {
+                self.frac -= 1.0;
+                self.a = self.b;
+                self.b = self.queue.pop().unwrap_or(0.0);
+            }
+        }
+    }
+}
+
 #[derive(Debug)]
 struct Voice {
-    playback: Playback,
+    feed: Feed,
     desc: Description,
     gain: f32,
     pitch: f32,
@@ -175,6 +215,10 @@ pub struct Mixer {
     listener: Listener,
     voices: BTreeMap<Handle, Voice>,
     next: u32,
+    reverb: Option<Reverb>,
+    /// What the sources send to the reverb, and one source's mix (scratch), per chunk.
+    sends: Vec<[f32; 2]>,
+    scratch: Vec<[f32; 2]>,
 }
 
 impl Mixer {
@@ -186,6 +230,9 @@ impl Mixer {
             listener: Listener::default(),
             voices: BTreeMap::new(),
             next: 1,
+            reverb: None,
+            sends: Vec::new(),
+            scratch: Vec::new(),
         }
     }
 
@@ -202,11 +249,46 @@ impl Mixer {
         desc: &Description,
         position: Option<Vec3>,
     ) -> Option<Handle> {
+        let feed = Feed::Sound(Playback::new(sound, desc.looping));
+        self.add_source(feed, desc, position)
+    }
+
+    /// A playing source that plays what [`Mixer::push_stream`] gives it (voice chat): mono at
+    /// [`VOICE_RATE`], silent while it has nothing, until stopped. None at [`MAX_SOURCES`].
+    pub fn create_stream(&mut self, desc: &Description, position: Option<Vec3>) -> Option<Handle> {
+        let desc = Description { looping: false, ..desc.clone() };
+        let h = self.add_source(Feed::Stream(Stream::default()), &desc, position)?;
+        self.play(h);
+        Some(h)
+    }
+
+    /// Queues samples (at [`VOICE_RATE`], mono) on a stream source; at most a second waits
+    /// (older samples go). False for a handle that is not a live stream.
+    pub fn push_stream(&mut self, h: Handle, samples: &[f32]) -> bool {
+        match self.voices.get_mut(&h).map(|v| &mut v.feed) {
+            Some(Feed::Stream(s)) => {
+                s.queue.push(samples);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Samples waiting on a stream source (None for one that is not a live stream).
+    pub fn stream_queued(&self, h: Handle) -> Option<usize> {
+        match self.voices.get(&h).map(|v| &v.feed) {
+            Some(Feed::Stream(s)) => Some(s.queue.len()),
+            _ => None,
+        }
+    }
+
+    fn add_source(&mut self, feed: Feed, desc: &Description, position: Option<Vec3>) -> Option<Handle> {
         if self.voices.len() >= MAX_SOURCES {
-            tracing::warn!(
-                sound = sound.name(),
-                "{MAX_SOURCES} sound sources are playing; this one is dropped"
-            );
+            let what = match &feed {
+                Feed::Sound(p) => p.sound().name().to_string(),
+                Feed::Stream(_) => "a voice stream".into(),
+            };
+            tracing::warn!(sound = what, "{MAX_SOURCES} sound sources are playing; this one is dropped");
             return None;
         }
         let desc = desc.sanitized();
@@ -218,7 +300,7 @@ impl Mixer {
             }
         };
         let voice = Voice {
-            playback: Playback::new(sound, desc.looping),
+            feed,
             desc,
             gain: 1.0,
             pitch: 1.0,
@@ -293,7 +375,9 @@ impl Mixer {
             SourceParam::ConeOuterAngle => d.cone_outside_angle = x,
             SourceParam::Looping => {
                 d.looping = x != 0.0;
-                v.playback.set_looping(d.looping);
+                if let Feed::Sound(p) = &mut v.feed {
+                    p.set_looping(d.looping);
+                }
             }
         }
         *d = d.sanitized();
@@ -339,9 +423,22 @@ impl Mixer {
         }
     }
 
-    /// The sound a source plays.
+    /// The sound a source plays (None for a dead handle or a stream).
     pub fn sound(&self, h: Handle) -> Option<&Rc<Sound>> {
-        self.voices.get(&h).map(|v| v.playback.sound())
+        match &self.voices.get(&h)?.feed {
+            Feed::Sound(p) => Some(p.sound()),
+            Feed::Stream(_) => None,
+        }
+    }
+
+    /// Sets the environment the sources sound in (V12's AudioEnvironment: its reverb), or none.
+    pub fn set_environment(&mut self, env: Option<&Environment>) {
+        self.reverb = env.map(|e| Reverb::new(e, self.rate));
+    }
+
+    /// The environment set, sanitised.
+    pub fn environment(&self) -> Option<&Environment> {
+        self.reverb.as_ref().map(Reverb::environment)
     }
 
     /// Sets a channel's volume (clamped to 0..=1). False for a channel that does not exist.
@@ -381,12 +478,18 @@ impl Mixer {
     }
 
     /// Mixes the playing sources into `out` (overwritten), one stereo frame per element, and
-    /// frees the sources that ended.
+    /// frees the sources that ended. With an environment, each source sends its
+    /// `environment_level` of itself to the reverb, whose sound joins the mix.
     pub fn mix(&mut self, out: &mut [[f32; 2]]) {
         out.fill([0.0; 2]);
         let rate = f64::from(self.rate);
         let listener = self.listener;
         let volumes = self.channel_volumes;
+        let wet = self.reverb.is_some();
+        if wet {
+            self.sends.clear();
+            self.sends.resize(out.len(), [0.0; 2]);
+        }
         let mut ended = Vec::new();
         for (h, v) in self.voices.iter_mut().filter(|(_, v)| v.playing) {
             let d = &v.desc;
@@ -397,13 +500,41 @@ impl Mixer {
             } else {
                 [base, base]
             };
-            let step = f64::from(v.playback.sound().sample_rate()) / rate * f64::from(v.pitch);
-            if !v.playback.mix_into(out, step, gains) {
+            let send = if wet { d.environment_level } else { 0.0 };
+            let target: &mut [[f32; 2]] = if send > 0.0 {
+                self.scratch.clear();
+                self.scratch.resize(out.len(), [0.0; 2]);
+                &mut self.scratch
+            } else {
+                &mut *out
+            };
+            let alive = match &mut v.feed {
+                Feed::Sound(p) => {
+                    let step = f64::from(p.sound().sample_rate()) / rate * f64::from(v.pitch);
+                    p.mix_into(target, step, gains)
+                }
+                Feed::Stream(s) => {
+                    s.mix_into(target, f64::from(VOICE_RATE) / rate * f64::from(v.pitch), gains);
+                    true
+                }
+            };
+            if send > 0.0 {
+                for ((o, w), x) in out.iter_mut().zip(self.sends.iter_mut()).zip(&self.scratch) {
+                    o[0] += x[0];
+                    o[1] += x[1];
+                    w[0] += x[0] * send;
+                    w[1] += x[1] * send;
+                }
+            }
+            if !alive {
                 ended.push(*h);
             }
         }
         for h in ended {
             self.voices.remove(&h);
+        }
+        if let Some(r) = &mut self.reverb {
+            r.process(&self.sends, out);
         }
     }
 }
