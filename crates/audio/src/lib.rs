@@ -20,13 +20,13 @@ pub use error::AudioError;
 pub use mixer::{Description, Handle, MAX_SOURCES, Mixer, NUM_CHANNELS, SourceParam, channel};
 pub use reverb::{Environment, millibels};
 pub use spatial::{Listener, Vec3, attenuation, cone_gain, normalized, pan_gains};
+use v12_resource::ResourceManager;
 #[cfg(feature = "cpal")]
 pub use voice::CpalInput;
 pub use voice::{
     AudioInput, FRAME_MS, FRAME_SAMPLES, MAX_INPUT_SECONDS, MAX_PACKET_BYTES, VOICE_BITRATE, VOICE_RATE,
     VoiceCapture, VoiceDecoder, VoiceEncoder, WavInput, resample,
 };
-use v12_resource::ResourceManager;
 
 /// Which device [`Audio::open`] opens.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -222,7 +222,11 @@ impl Reverb {
         let aps = |offset: usize| -> Vec<Allpass> {
             ALLPASSES
                 .iter()
-                .map(|&d| Allpass { buf: vec![0.0; (((d + offset) as f64) * r / 44_100.0) as usize + 1], at: 0, g })
+                .map(|&d| Allpass {
+                    buf: vec![0.0; (((d + offset) as f64) * r / 44_100.0) as usize + 1],
+                    at: 0,
+                    g,
+                })
                 .collect()
         };
         let master = millibels(env.room) * env.effect_volume;

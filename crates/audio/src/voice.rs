@@ -83,7 +83,8 @@ impl std::fmt::Debug for VoiceDecoder {
 }
 
 fn new_decoder() -> Result<opus_rs::OpusDecoder, AudioError> {
-    opus_rs::OpusDecoder::new(VOICE_RATE as i32, 1).map_err(|e| AudioError::Voice(format!("opus decoder: {e}")))
+    opus_rs::OpusDecoder::new(VOICE_RATE as i32, 1)
+        .map_err(|e| AudioError::Voice(format!("opus decoder: {e}")))
 }
 
 impl VoiceDecoder {
@@ -366,7 +367,10 @@ mod mic {
             let name = device.name().unwrap_or_else(|_| "microphone".into());
             let config = device.default_input_config().map_err(|e| AudioError::Device(e.to_string()))?;
             if config.sample_format() != cpal::SampleFormat::F32 {
-                return Err(AudioError::Device(format!("{name}: {:?} input is not supported", config.sample_format())));
+                return Err(AudioError::Device(format!(
+                    "{name}: {:?} input is not supported",
+                    config.sample_format()
+                )));
             }
             let channels = usize::from(config.channels()).max(1);
             let rate = config.sample_rate().0;

@@ -28,9 +28,11 @@ pub struct ClientAudio {
     resources: Rc<ResourceManager>,
     cache: BTreeMap<String, Rc<Sound>>,
     /// Sources that follow a console object (a ghost's `playAudio` slot): (object, slot).
-    followers: BTreeMap<(ObjectId, u32), Handle>,
+    pub(crate) followers: BTreeMap<(ObjectId, u32), Handle>,
     /// Each walking ghost's last position and the distance walked since its last footstep.
     steps: BTreeMap<ObjectId, (glam::Vec3, f32)>,
+    /// Voice chat: the input, its capture and the speakers heard (`crate::voice`).
+    pub voice: crate::voice::ClientVoice,
 }
 
 /// The process's sound, shared by the console functions and the loop that advances it.
@@ -95,6 +97,7 @@ impl ClientAudio {
     /// Mixes `ms` more milliseconds; sources that follow objects move with them first (and
     /// stop when their object is gone).
     pub fn advance(&mut self, con: &Console, ms: u64) {
+        self.voice.advance(self.audio.mixer_mut(), &mut self.followers, ms);
         let mut gone = Vec::new();
         for (&(obj, slot), &h) in &self.followers {
             match con.object_data::<crate::state::GhostState>(obj) {
@@ -229,6 +232,7 @@ pub fn install(con: &mut Console, resources: &Rc<ResourceManager>) -> SharedAudi
         cache: BTreeMap::new(),
         followers: BTreeMap::new(),
         steps: BTreeMap::new(),
+        voice: crate::voice::ClientVoice::default(),
     }));
     let _ = con.register_class(HOST_OBJECT, "SimObject");
     match con.create_object_with_data(HOST_OBJECT, Some(HOST_OBJECT), Box::new(AudioHost(shared.clone()))) {
@@ -236,6 +240,7 @@ pub fn install(con: &mut Console, resources: &Rc<ResourceManager>) -> SharedAudi
         Err(e) => tracing::warn!("{HOST_OBJECT}: {e}"),
     }
     register_functions(con, &shared);
+    crate::voice::register_functions(con, &shared);
     shared
 }
 
@@ -310,16 +315,19 @@ pub(crate) fn description(con: &mut Console, id: ObjectId, what: &str) -> Descri
         con.warn(&msg);
         0
     };
+    let is_3d = flag(con, id, "is3D");
     Description {
         volume: num(con, id, "volume", 1.0, what) as f32,
         looping: flag(con, id, "isLooping"),
-        is_3d: flag(con, id, "is3D"),
+        is_3d,
         reference_distance: num(con, id, "referenceDistance", f64::from(d.reference_distance), what) as f32,
         max_distance: num(con, id, "maxDistance", f64::from(d.max_distance), what) as f32,
         cone_inside_angle: num(con, id, "coneInsideAngle", 360.0, what) as f32,
         cone_outside_angle: num(con, id, "coneOutsideAngle", 360.0, what) as f32,
         cone_outside_volume: num(con, id, "coneOutsideVolume", 1.0, what) as f32,
         channel,
+        // Tribes 2's field: how much the environment's reverb hears (3D sounds: all of it).
+        environment_level: num(con, id, "environmentLevel", if is_3d { 1.0 } else { 0.0 }, what) as f32,
     }
     .sanitized()
 }
@@ -525,6 +533,7 @@ fn register_functions(con: &mut Console, shared: &SharedAudio) {
         });
     }
     register_position_functions(con, shared);
+    register_environment_functions(con, shared);
 }
 
 /// The `alx*` functions that place sources and the listener, set channel volumes and
@@ -654,6 +663,80 @@ fn register_position_functions(con: &mut Console, shared: &SharedAudio) {
                     0
                 }
             }
+        },
+    );
+}
+
+/// An AudioEnvironment object as the mixer's [`v12_audio::Environment`]: with `useRoom`, the
+/// EAX 2 room its `room` names (an unknown name is a warning and GENERIC); else GENERIC with
+/// the object's own numbers (`environmentSize`, `environmentDiffusion`, `roomVolume` as the
+/// master level, `roomHF`, `decayTime`, `decayHFRatio`, `reflections`, `reflectionsDelay`,
+/// `reverb`, `reverbDelay`); `effectVolume` in both. Junk is a warning naming the field.
+pub(crate) fn environment(con: &mut Console, id: ObjectId, what: &str) -> v12_audio::Environment {
+    let g = v12_audio::Environment::default();
+    let mut e = if flag(con, id, "useRoom") {
+        let room = con.get_field(id, "room").as_text().trim().to_string();
+        v12_audio::Environment::preset(&room).unwrap_or_else(|| {
+            let msg = format!("{what}: {} room \"{room}\" is not an EAX room; using GENERIC", who(con, id));
+            con.warn(&msg);
+            g.clone()
+        })
+    } else {
+        let mut n = |field: &str, default: f64| num(con, id, field, default, what);
+        v12_audio::Environment {
+            size: n("environmentSize", f64::from(g.size)) as f32,
+            diffusion: n("environmentDiffusion", f64::from(g.diffusion)) as f32,
+            room: n("roomVolume", f64::from(g.room)) as i32,
+            room_hf: n("roomHF", f64::from(g.room_hf)) as i32,
+            decay_time: n("decayTime", f64::from(g.decay_time)) as f32,
+            decay_hf_ratio: n("decayHFRatio", f64::from(g.decay_hf_ratio)) as f32,
+            reflections: n("reflections", f64::from(g.reflections)) as i32,
+            reflections_delay: n("reflectionsDelay", f64::from(g.reflections_delay)) as f32,
+            reverb: n("reverb", f64::from(g.reverb)) as i32,
+            reverb_delay: n("reverbDelay", f64::from(g.reverb_delay)) as f32,
+            effect_volume: 1.0,
+        }
+    };
+    e.effect_volume = num(con, id, "effectVolume", 1.0, what) as f32;
+    e.sanitized()
+}
+
+/// `alxSetEnvironment(environment)` (an AudioEnvironment, or "" for none: dry) and
+/// `alxGetEnvironment()` (the one set, "" for none): the reverb every source with an
+/// `environmentLevel` (3D sounds by default) is heard through.
+fn register_environment_functions(con: &mut Console, shared: &SharedAudio) {
+    let current: Rc<RefCell<Option<ObjectId>>> = Rc::default();
+    let (sh, cur) = (shared.clone(), current.clone());
+    con.register_function(
+        "alxSetEnvironment",
+        2,
+        2,
+        "alxSetEnvironment(environment) - sounds are heard in this AudioEnvironment (\"\": none)",
+        move |c, a| {
+            let Ok(mut au) = sh.try_borrow_mut() else { return false };
+            if a.str(0).trim().is_empty() || a.str(0).trim() == "0" {
+                au.audio.mixer_mut().set_environment(None);
+                *cur.borrow_mut() = None;
+                return true;
+            }
+            let Some(id) = find_of(c, &a.get(0), "AudioEnvironment") else {
+                c.error(&format!("alxSetEnvironment: \"{}\" is not an AudioEnvironment", a.str(0)));
+                return false;
+            };
+            let env = environment(c, id, "alxSetEnvironment");
+            au.audio.mixer_mut().set_environment(Some(&env));
+            *cur.borrow_mut() = Some(id);
+            true
+        },
+    );
+    con.register_function(
+        "alxGetEnvironment",
+        1,
+        1,
+        "alxGetEnvironment() - the AudioEnvironment sounds are heard in (\"\": none)",
+        move |c, _a| match *current.borrow() {
+            Some(id) if c.object(id).is_some() => Value::from(id as i64),
+            _ => Value::Empty,
         },
     );
 }
@@ -880,6 +963,7 @@ pub(crate) fn play_at_object(
 /// Server: the GameConnection methods `play2D` and `play3D`, and ShapeBase's `playAudio` and
 /// `stopAudio`.
 pub(crate) fn register_net_methods(con: &mut Console, shared: &Rc<RefCell<crate::state::Shared>>) {
+    crate::voice::register_server_methods(con, shared);
     let sh = shared.clone();
     con.register_method(
         "GameConnection",
@@ -1043,6 +1127,51 @@ mod tests {
         // alxGetWaveLen by profile and by file.
         assert_eq!(con.eval("return alxGetWaveLen(Beep);").unwrap().to_f64(), 500.0);
         assert_eq!(con.eval("return alxGetWaveLen(\"sounds/beep.wav\");").unwrap().to_f64(), 500.0);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn an_audio_environment_rings_after_the_sound_ends() {
+        let (mut con, audio, sink, dir) = setup("reverb");
+        con.eval(PROFILES).unwrap();
+        con.eval(
+            "new AudioEnvironment(Hall) { environmentSize = 20; decayTime = 3; reverb = 1000; };\n\
+             new AudioEnvironment(Dead) { decayTime = 0.2; };",
+        )
+        .unwrap();
+        // The energy after the half-second beep is over (from 0.6 s to 1.5 s).
+        let tail = |con: &mut Console, env: &str| {
+            audio.borrow_mut().open(&DeviceChoice::Memory);
+            assert!(con.eval(&format!("return alxSetEnvironment(\"{env}\");")).unwrap().truthy(), "{env}");
+            con.eval("alxPlay(Beep, 3, 0, 0);").unwrap();
+            advance(con, 1_500);
+            let a = audio.borrow();
+            let f = a.audio.device().captured().unwrap();
+            f[26_460..66_150].iter().map(|x| f64::from(x[0]).powi(2) + f64::from(x[1]).powi(2)).sum::<f64>()
+        };
+        let dry = tail(&mut con, "");
+        let dead = tail(&mut con, "Dead");
+        let hall = tail(&mut con, "Hall");
+        let under = tail(&mut con, "Underwater");
+        assert_eq!(dry, 0.0);
+        assert!(hall > dead * 10.0 && dead > 0.0, "{dead} {hall}");
+        assert!(under > 0.0);
+        assert_eq!(con.eval("return alxGetEnvironment().getName();").unwrap().as_text(), "Underwater");
+        // A 2D sound is dry (its description sends nothing to the environment).
+        audio.borrow_mut().open(&DeviceChoice::Memory);
+        con.eval("alxSetEnvironment(Hall); alxPlay(Click);").unwrap();
+        advance(&mut con, 1_500);
+        let a = audio.borrow();
+        let f = a.audio.device().captured().unwrap();
+        assert!(f[26_460..].iter().all(|x| x[0] == 0));
+        drop(a);
+        // Junk: not an environment, a room that is not EAX's.
+        assert!(!con.eval("return alxSetEnvironment(Beep);").unwrap().truthy());
+        con.eval(
+            "new AudioEnvironment(Odd) { useRoom = true; room = \"NOWHERE\"; }; alxSetEnvironment(Odd);",
+        )
+        .unwrap();
+        assert!(sink.all().contains("is not an EAX room"), "{}", sink.all());
         let _ = std::fs::remove_dir_all(dir);
     }
 

@@ -64,6 +64,9 @@ pub struct HostConfig {
     /// `--audio-capture FILE.wav`: the client's sound mixed into a 16-bit stereo 44.1 kHz WAV
     /// file instead of the sound card.
     pub audio_capture: Option<PathBuf>,
+    /// `--audio-input FILE.wav`: the file voice chat speaks when push-to-talk is held (else
+    /// the microphone, with the `sound` feature).
+    pub audio_input: Option<PathBuf>,
     /// Where the program's result lines go (`LISTENING`, `STATUS`, `CLIENT`, `GHOSTHASH`,
     /// `SCOREBOARD`, `FINAL`): the `v12` binary prints them on stdout for the demo to read.
     pub report: fn(&str),
@@ -317,6 +320,7 @@ impl<'a> Host<'a> {
         let audio = crate::audio::install(&mut con, &resources);
         if !cfg.dedicated {
             audio.borrow_mut().open(&crate::audio::device_choice(cfg.audio_capture.as_ref()));
+            audio.borrow_mut().voice.set_input(cfg.audio_input.clone());
         }
         // The telnet console's and TCPObjects' connections go through the journal too.
         let tcp = || -> Box<dyn v12_platform::TcpIo> {

@@ -43,6 +43,7 @@ pub mod state;
 mod toolbox_tests;
 pub mod turrets;
 pub mod vehicles;
+pub mod voice;
 pub mod weapons;
 
 use std::rc::Rc;
@@ -250,7 +251,9 @@ pub fn registries() -> (Arc<NetClassRegistry>, Arc<GhostClassRegistry>) {
         .register::<DataBlocksDoneEvent>()
         .register::<DataBlocksAckEvent>()
         .register::<RemoteCommandEvent>()
-        .register::<audio::AudioEvent>();
+        .register::<audio::AudioEvent>()
+        .register::<voice::VoiceUp>()
+        .register::<voice::VoiceDown>();
     let reg = Arc::new(b.build().expect("game event registry"));
     let ghosts = Arc::new(
         GhostClassRegistryBuilder::new()

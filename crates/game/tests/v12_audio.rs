@@ -92,3 +92,103 @@ fn the_main_menu_plays_its_music_into_the_capture() {
     let loud = r.samples::<i16>().filter_map(Result::ok).filter(|s| s.unsigned_abs() > 1_000).count();
     assert!(loud > 4_410, "only {loud} loud samples: no music");
 }
+
+/// The energy at `hz` over the whole's (left channel), by Goertzel.
+fn share_at(samples: &[i16], hz: f64) -> f64 {
+    let w = std::f64::consts::TAU * hz / 44_100.0;
+    let (mut s1, mut s2, mut total) = (0.0f64, 0.0f64, 0.0f64);
+    for x in samples.iter().step_by(2).map(|&s| f64::from(s)) {
+        total += x * x;
+        let s0 = x + 2.0 * w.cos() * s1 - s2;
+        s2 = s1;
+        s1 = s0;
+    }
+    let power = s1 * s1 + s2 * s2 - 2.0 * w.cos() * s1 * s2;
+    if total == 0.0 { 0.0 } else { 2.0 * power / (total * (samples.len() / 2) as f64) }
+}
+
+/// Voice chat between two processes: the listen server's own player speaks a WAV file
+/// (`--audio-input`, push-to-talk through the example game's `voiceCapStart` and
+/// `voiceCapStop`); a second `v12` joins over UDP and hears it in its capture, where only the
+/// chat channel is left up (so nothing else is heard): the speaker's 440 Hz tone.
+#[test]
+fn a_player_speaks_a_wav_input_and_another_process_hears_it() {
+    let dir = procs::Scratch::new("audio-voice");
+    let speech = dir.join("speech.wav");
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 22_050,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut w = hound::WavWriter::create(&speech, spec).unwrap();
+    for i in 0..22_050 * 2 {
+        let s = (i as f32 * 440.0 / 22_050.0 * std::f32::consts::TAU).sin();
+        w.write_sample((s * 16_000.0) as i16).unwrap();
+    }
+    w.finalize().unwrap();
+    // The speaker talks from when its guest is in until the tone has all been said.
+    std::fs::write(
+        dir.join("talk.cs"),
+        "function talkWhenJoined() {\n\
+           if (ClientGroup.getCount() < 2) { schedule(100, 0, talkWhenJoined); return; }\n\
+           voiceCapStart(); echo(\"PROBE talking\"); schedule(2500, 0, voiceCapStop);\n\
+         }\n\
+         schedule(100, 0, talkWhenJoined);\n",
+    )
+    .unwrap();
+    // The listener hears only the chat channel.
+    std::fs::write(
+        dir.join("listen.cs"),
+        "for (%c = 0; %c < 32; %c++) if (%c != $ChatAudioType) alxSetChannelVolume(%c, 0);\n",
+    )
+    .unwrap();
+    let path = |p: &std::path::Path| p.to_str().expect("a UTF-8 temp path").to_string();
+    let (probe, speech_arg, heard) = (path(&dir), path(&speech), dir.join("heard.wav"));
+    let heard_arg = path(&heard);
+    let (mut host, host_rx) = start(&[
+        "--audio-input",
+        &speech_arg,
+        "--add-mod",
+        &probe,
+        "--exec",
+        "talk.cs",
+        "--",
+        "-listen",
+        "-name",
+        "Speaker",
+        "-port",
+        "0",
+        "-seconds",
+        "7",
+    ]);
+    let addr = procs::listening(&host_rx);
+    let (mut guest, guest_rx) = start(&[
+        "--connect",
+        &addr,
+        "--audio-capture",
+        &heard_arg,
+        "--add-mod",
+        &probe,
+        "--exec",
+        "listen.cs",
+        "--",
+        "-bot",
+        "-name",
+        "Listener",
+    ]);
+    let host_lines = collect(&mut host, &host_rx, Duration::from_secs(60));
+    let guest_lines = collect(&mut guest, &guest_rx, Duration::from_secs(30));
+    assert!(host.wait().expect("host exits").success(), "{}", host_lines.join("\n"));
+    assert!(guest.wait().expect("guest exits").success(), "{}", guest_lines.join("\n"));
+    let all = host_lines.join("\n");
+    assert!(all.contains("PROBE talking"), "{all}");
+    let samples: Vec<i16> =
+        hound::WavReader::open(&heard).expect("a capture").samples::<i16>().filter_map(Result::ok).collect();
+    let loud = samples.iter().step_by(2).filter(|s| s.unsigned_abs() > 3_000).count();
+    // About two seconds of voice (some of it may be lost or late on a real network).
+    assert!(loud > 44_100, "only {loud} loud frames: the voice was not heard\n{all}");
+    assert!(share_at(&samples, 440.0) > 0.5, "not the speaker's tone: {}", share_at(&samples, 440.0));
+    // Heard in 2D (Tribes 2's voice): centred.
+    assert!(samples.chunks_exact(2).all(|f| f[0] == f[1]));
+}

@@ -28,6 +28,21 @@ function clientCmdGhostCheck()
    clientGhostCheck();
 }
 
+// Voice chat, with Tribes 2's bind functions: push-to-talk held and released (the window
+// client's MoveMap binds "v"). The voice is `v12 --audio-input FILE.wav`, or the microphone.
+function voiceCapStart()
+{
+   $voiceCaptureStarted = alxCaptureStart();
+}
+
+function voiceCapStop()
+{
+   if (!$voiceCaptureStarted)
+      return;
+   $voiceCaptureStarted = false;
+   alxCaptureStop();
+}
+
 function clientCmdMatchOver(%text)
 {
    if (%text !$= "")

@@ -63,6 +63,10 @@ struct Cli {
     /// createServer and connect).
     #[arg(long, value_name = "FILE.wav")]
     audio_capture: Option<PathBuf>,
+    /// Voice chat's input: FILE.wav (or .ogg) is spoken while push-to-talk is held
+    /// (alxCaptureStart / alxCaptureStop, bound to `v`), instead of the microphone.
+    #[arg(long, value_name = "FILE.wav")]
+    audio_input: Option<PathBuf>,
     #[command(flatten)]
     client: ClientArgs,
     /// Arguments for the scripts ($Game::argv).
@@ -101,6 +105,7 @@ fn main() {
         journal,
         play_demo: cli.play_demo,
         audio_capture: cli.audio_capture,
+        audio_input: cli.audio_input,
         report: |line| println!("{line}"),
     };
     let res = match cli.client.run(&cfg) {

@@ -341,6 +341,7 @@ impl ClientSession {
         if self.connected {
             let _ = self.remote.flush_to_server(&mut self.driver.borrow_mut().interface, self.server);
             crate::owners::flush(&self.control_out, &self.driver, self.server);
+            crate::voice::flush_to_server(con, &self.driver, self.server);
         }
         self.driver.borrow_mut().pump(
             now,
@@ -400,7 +401,9 @@ impl ClientSession {
                 if self.remote.handle_client_event(con, &*event) {
                     return;
                 }
-                if crate::audio::client_event(con, &*event, &self.block_local, self.server_connection) {
+                if crate::audio::client_event(con, &*event, &self.block_local, self.server_connection)
+                    || crate::voice::client_event(con, &*event, self.server_connection)
+                {
                     return;
                 }
                 let progress = self.blocks.handle_event(

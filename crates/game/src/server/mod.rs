@@ -625,6 +625,7 @@ pub(crate) fn server_net_event(
                 shared.borrow_mut().control.retain(|_, c| *c != client);
             }
             s.clients.remove(&connection);
+            shared.borrow_mut().voice.forget(connection);
             crate::owners::client_left(shared, connection);
             gc::server_connection_dropped(con, remote, connection, &reason);
         }
@@ -658,6 +659,15 @@ pub(crate) fn server_net_event(
             } else if let Some(g) = s.clients.get_mut(&connection)
                 && g.handle_event(&*event)
             {
+            } else if crate::voice::server_event(
+                con,
+                remote.client_object(connection),
+                shared,
+                &s.driver,
+                connection,
+                s.time_ms,
+                &*event,
+            ) {
             } else {
                 remote.handle_server_event(con, connection, &*event);
             }

@@ -67,6 +67,8 @@ MoveMap.bindCmd(mouse, "button1", "$mvJet = 1;", "$mvJet = 0;");
 MoveMap.bindCmd(keyboard, "e", "$mvJet = 1;", "$mvJet = 0;");
 MoveMap.bindCmd(mouse, "button0", "$mvFire = 1;", "$mvFire = 0;");
 MoveMap.bindCmd(keyboard, "t", "ChatEntry.makeFirstResponder(1);", "");
+// Push-to-talk (voice chat), as Tribes 2: held to speak.
+MoveMap.bindCmd(keyboard, "v", "voiceCapStart();", "voiceCapStop();");
 // Tab: the view from the player's eye, or behind it again (Tribes 2's toggleFirstPerson).
 function toggleFirstPerson(%val)
 {
