@@ -16,6 +16,7 @@
 //! | `script` | the console: parse, compile and run the text (under the instruction budget), then 10 s of scheduled events |
 //! | `sound_wav` | `v12_audio::Sound::from_bytes` on WAV-like bytes, then 2 s of it mixed (looping, resampled, 3D) |
 //! | `sound_ogg` | the same entry point on Ogg Vorbis-like bytes (the Ogg page reader, lewton's decoder, streaming) |
+//! | `voice` | voice chat's decoders: length-prefixed Opus packets through one `VoiceDecoder` into a played voice stream; bytes that begin as a WAV or Ogg file through `WavInput::from_bytes` (`--audio-input`) and a capture of it |
 
 use bytes::Bytes;
 use std::net::SocketAddr;
@@ -39,6 +40,7 @@ pub const TARGETS: &[&str] = &[
     "script",
     "sound_wav",
     "sound_ogg",
+    "voice",
 ];
 
 /// Runs target `name` on `data`; `false` for an unknown name.
@@ -55,6 +57,7 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         "script" => script(data),
         "sound_wav" => sound_wav(data),
         "sound_ogg" => sound_ogg(data),
+        "voice" => voice(data),
         _ => return false,
     }
     true
@@ -216,6 +219,36 @@ pub fn journal(data: &[u8]) {
     }
 }
 
+/// Voice chat's decoders: a file-like input read as `--audio-input` and captured for 2 s;
+/// anything else as packets (a length byte, then that many bytes) from one speaker, decoded
+/// and played on a voice stream.
+pub fn voice(data: &[u8]) {
+    if data.starts_with(b"RIFF") || data.starts_with(b"OggS") {
+        let Ok(input) = v12_audio::WavInput::from_bytes(data, "fuzz.wav") else { return };
+        let Ok(mut cap) = v12_audio::VoiceCapture::new(Box::new(input)) else { return };
+        cap.start();
+        for _ in 0..60 {
+            let _ = cap.advance(33);
+        }
+        let _ = cap.stop();
+        return;
+    }
+    let Ok(mut dec) = v12_audio::VoiceDecoder::new() else { return };
+    let mut audio = v12_audio::Audio::open(&v12_audio::DeviceChoice::Null);
+    let desc = v12_audio::Description { is_3d: true, ..Default::default() };
+    let h = audio.mixer_mut().create_stream(&desc, Some([3.0, 1.0, 0.0]));
+    let mut rest = data;
+    while let Some((&n, tail)) = rest.split_first() {
+        let n = usize::from(n).min(tail.len());
+        if let (Ok(pcm), Some(h)) = (dec.decode(&tail[..n]), h) {
+            let pcm = pcm.to_vec();
+            audio.mixer_mut().push_stream(h, &pcm);
+        }
+        audio.advance(20);
+        rest = &tail[n..];
+    }
+}
+
 /// Reads `data` as a sound and, if it reads, mixes 2 s of it looping in 3D off to one side,
 /// at a pitch that resamples: a corrupt file is an error or ends early, never a panic.
 fn sound(data: &[u8], name: &str) {
@@ -335,6 +368,22 @@ pub fn seeds(name: &str) -> Vec<Vec<u8>> {
             vec![out.into_inner()]
         }
         "sound_ogg" => vec![include_bytes!("../../crates/audio/tests/data/tone.ogg").to_vec()],
+        "voice" => {
+            // Ten packets of a tone, each after its length byte; and the tone file as an input.
+            let mut packets = Vec::new();
+            if let Ok(mut enc) = v12_audio::VoiceEncoder::new() {
+                for f in 0..10 {
+                    let frame: Vec<f32> = (0..v12_audio::FRAME_SAMPLES)
+                        .map(|i| ((f * v12_audio::FRAME_SAMPLES + i) as f32 * 0.17).sin() * 0.5)
+                        .collect();
+                    if let Ok(p) = enc.encode(&frame) {
+                        packets.push(p.len() as u8);
+                        packets.extend_from_slice(&p);
+                    }
+                }
+            }
+            vec![packets, include_bytes!("../../crates/audio/tests/data/tone.ogg").to_vec()]
+        }
         "journal" => {
             use v12_platform::{ConsoleEvent, Event, JournalWriter, TimeEvent};
             let mut w = JournalWriter::new(Vec::new()).expect("a writer");

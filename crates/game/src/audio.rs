@@ -887,6 +887,35 @@ fn profile_datablock(con: &mut Console, a: &CallArgs<'_>, i: usize, method: &str
     p
 }
 
+/// The server's sound lookups, made once rather than once per client: each AudioProfile
+/// datablock's reach (its description's `maxDistance`; a server's datablocks do not change
+/// while it runs, and their ids are never reused), and the last `play3D` call's arguments
+/// resolved (a script's `serverPlay3D` calls it once per client with the same profile and
+/// transform: the later calls compare two strings, then look nothing up and parse nothing).
+#[derive(Debug, Default)]
+pub(crate) struct ServerSounds {
+    reach: BTreeMap<ObjectId, f32>,
+    last_play3d: Option<(String, String, ObjectId, [f32; 3])>,
+}
+
+/// Server: the reach of AudioProfile datablock `p` (its description's `maxDistance`), read
+/// once; a profile without a description reaches 100 m (and is reported once).
+fn reach(con: &mut Console, shared: &Rc<RefCell<crate::state::Shared>>, p: ObjectId, what: &str) -> f32 {
+    if let Some(&r) = shared.borrow().sounds.reach.get(&p) {
+        return r;
+    }
+    let r = profile_parts(con, p, what).map_or(Description::default().max_distance, |(_, d)| d.max_distance);
+    shared.borrow_mut().sounds.reach.insert(p, r);
+    r
+}
+
+/// Server: where each client's control object is (client → position), for culling sounds by
+/// distance.
+fn control_positions(s: &crate::state::Shared) -> BTreeMap<u32, glam::Vec3> {
+    let Some(w) = s.world.as_ref() else { return BTreeMap::new() };
+    s.control.iter().filter_map(|(&o, &client)| w.get(o).map(|g| (client, g.state.pos))).collect()
+}
+
 /// Server: posts `ev` to connection `conn` (dropped with a log line while the driver is busy).
 fn post(
     shared: &Rc<RefCell<crate::state::Shared>>,
@@ -903,11 +932,13 @@ fn post(
 }
 
 /// Server: posts the event `make` builds (from the object's ghost index) to every client that
-/// has game object `scene` in scope (ghosted). Returns how many.
+/// has game object `scene` in scope (ghosted) and, given `cull` (a point and a reach), whose
+/// control object is within the reach of the point. Returns how many.
 fn post_in_scope(
     shared: &Rc<RefCell<crate::state::Shared>>,
     scene: u32,
     skip: Option<v12_netobject::ConnectionId>,
+    cull: Option<(glam::Vec3, f32)>,
     make: impl Fn(u32) -> AudioEvent,
 ) -> usize {
     let s = shared.borrow();
@@ -916,8 +947,16 @@ fn post_in_scope(
         tracing::warn!("sound event dropped: the network driver is busy");
         return 0;
     };
+    let near = cull.map(|c| (c, control_positions(&s)));
     let mut sent = 0;
     for &conn in s.client_conns.values().filter(|&&c| Some(c) != skip) {
+    for (client, &conn) in &s.client_conns {
+        // A client without a control object hears it (as V12's play3D).
+        if let Some(((at, max), controls)) = &near
+            && controls.get(client).is_some_and(|p| p.distance(*at) > *max)
+        {
+            continue;
+        }
         let ghost = d
             .interface
             .ghost_manager(conn)
@@ -950,13 +989,17 @@ pub(crate) fn play_at_object(
     };
     let pos = {
         let s = shared.borrow();
-        s.world.as_ref().and_then(|w| w.get(scene)).map(|o| o.state.pos.to_array())
+        s.world.as_ref().and_then(|w| w.get(scene)).map(|o| o.state.pos)
     };
     // A predicted image's controlling client played the sound when it predicted the state.
     let skip = predicted.then(|| shared.borrow().control.get(&scene).copied()).flatten();
     let skip = skip.and_then(|client| shared.borrow().client_conns.get(&client).copied());
     if let Some(pos) = pos {
         post_in_scope(shared, scene, skip, |_| AudioEvent { profile: p, at: Placement::At(pos) });
+        // Only clients within the profile's maxDistance can hear it.
+        let max = reach(c, shared, p, "stateSound");
+        let at = Placement::At(pos.to_array());
+        post_in_scope(shared, scene, Some((pos, max)), |_| AudioEvent { profile: p, at });
     }
 }
 
@@ -989,14 +1032,26 @@ pub(crate) fn register_net_methods(con: &mut Console, shared: &Rc<RefCell<crate:
         4,
         "play3D(profile, transform) - this client hears the sound there, if in range of its control object",
         move |c, a| {
-            let Some(p) = profile_datablock(c, a, 1, "play3D") else { return false };
-            let words: Vec<f32> =
-                a.str(2).split_whitespace().take(3).filter_map(|w| w.parse().ok()).collect();
-            let pos = match words[..] {
-                [x, y, z] if [x, y, z].iter().all(|v| v.is_finite()) => [x, y, z],
-                _ => {
-                    c.error(&format!("play3D: \"{}\" is not a transform", a.str(2)));
-                    return false;
+            let (ptext, ttext) = (a.str(1), a.str(2));
+            let last = sh.borrow().sounds.last_play3d.as_ref().and_then(|(pt, tt, p, pos)| {
+                (*pt == *ptext && *tt == *ttext && c.object(*p).is_some()).then_some((*p, *pos))
+            });
+            let (p, pos) = match last {
+                Some(hit) => hit,
+                None => {
+                    let Some(p) = profile_datablock(c, a, 1, "play3D") else { return false };
+                    let words: Vec<f32> =
+                        ttext.split_whitespace().take(3).filter_map(|w| w.parse().ok()).collect();
+                    let pos = match words[..] {
+                        [x, y, z] if [x, y, z].iter().all(|v| v.is_finite()) => [x, y, z],
+                        _ => {
+                            c.error(&format!("play3D: \"{ttext}\" is not a transform"));
+                            return false;
+                        }
+                    };
+                    let memo = (ptext.clone().into_owned(), ttext.clone().into_owned(), p, pos);
+                    sh.borrow_mut().sounds.last_play3d = Some(memo);
+                    (p, pos)
                 }
             };
             let Some(client) = a.this else { return false };
@@ -1006,7 +1061,7 @@ pub(crate) fn register_net_methods(con: &mut Console, shared: &Rc<RefCell<crate:
             };
             // In scope: within the description's maxDistance of the control object (V12 sends
             // to a client without one).
-            let max = profile_parts(c, p, "play3D").map_or(100.0, |(_, d)| d.max_distance);
+            let max = reach(c, &sh, p, "play3D");
             let near = {
                 let s = sh.borrow();
                 let control = s.control.iter().find(|&(_, &cl)| cl == client).map(|(&o, _)| o);

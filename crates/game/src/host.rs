@@ -62,6 +62,8 @@ pub struct HostConfig {
     /// Record the session into a journal, or replay one (`--journal-record`, `--journal-play`).
     pub journal: Option<crate::journal::SessionJournal>,
     /// `--audio-capture FILE.wav`: the client's sound mixed into a 16-bit stereo 44.1 kHz WAV
+    /// file. The host then runs on simulated time ([`SIM_STEP_MS`] a frame, paced to the wall
+    /// clock), so a scripted match captures the same bytes in every run.
     /// file instead of the sound card.
     pub audio_capture: Option<PathBuf>,
     /// `--audio-input FILE.wav`: the file voice chat speaks when push-to-talk is held (else
@@ -185,10 +187,14 @@ fn server_bind_ip(con: &mut Console) -> std::net::IpAddr {
     }
 }
 
+/// Milliseconds of simulated time a frame with `--audio-capture` (a quarter of a tick).
+pub const SIM_STEP_MS: u64 = 8;
+
 /// Runs the program; returns the process exit code.
 pub fn run(cfg: &HostConfig) -> io::Result<i32> {
     let Some(mut host) = Host::new(cfg)? else { return Ok(1) };
     loop {
+        host.step_sim_clock();
         host.apply_requests()?;
         if host.con.quit_requested() {
             break;
@@ -212,7 +218,7 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
         if cfg.journal.as_ref().is_some_and(|j| j.stopped()) {
             break;
         }
-        if !host.playing {
+        if !host.playing && host.sim_clock.is_none() {
             std::thread::sleep(Duration::from_millis(2));
         }
     }
@@ -274,6 +280,8 @@ struct Host<'a> {
     wall_s: crate::net_security::WallSeconds,
     /// A journal replay runs as fast as it can.
     playing: bool,
+    /// With `--audio-capture`: simulated time (now, and where it and the wall clock began).
+    sim_clock: Option<(std::cell::Cell<u64>, u64, u64)>,
     server: Option<Server>,
     client: Option<ClientSession>,
     bot: bot::Bot,
@@ -368,6 +376,10 @@ impl<'a> Host<'a> {
             wall,
             wall_s,
             playing: cfg.journal.as_ref().is_some_and(|j| j.is_playing()),
+            sim_clock: cfg
+                .audio_capture
+                .is_some()
+                .then(|| (std::cell::Cell::new(now), now, system_clock.now_ms())),
             server: None,
             client: None,
             bot: bot::Bot::new(),
@@ -384,6 +396,9 @@ impl<'a> Host<'a> {
 
     /// The clock: the journal's when there is one (every reading recorded or replayed).
     fn now(&self) -> u64 {
+        if let Some((sim, _, _)) = &self.sim_clock {
+            return sim.get();
+        }
         match &self.cfg.journal {
             Some(j) => j.now_ms(),
             None => self.system_clock.now_ms(),
@@ -401,6 +416,23 @@ impl<'a> Host<'a> {
         match &self.cfg.journal {
             Some(j) => j.port(port),
             None => port,
+        }
+    }
+
+    /// Simulated time (with `--audio-capture`): one more [`SIM_STEP_MS`], and a sleep until
+    /// the wall clock has caught up (a journal replay does not wait), so peers see real time
+    /// while everything in this process happens at the same simulated moments in every run.
+    fn step_sim_clock(&mut self) {
+        let Some((sim, sim_zero, wall_zero)) = &self.sim_clock else { return };
+        let next = sim.get() + SIM_STEP_MS;
+        sim.set(next);
+        if self.playing {
+            return;
+        }
+        let due = wall_zero + (next - sim_zero);
+        let wall = self.system_clock.now_ms();
+        if due > wall {
+            std::thread::sleep(Duration::from_millis(due - wall));
         }
     }
 

@@ -55,6 +55,8 @@ pub(crate) struct Shared {
     pub(crate) images_by_moves: BTreeSet<u32>,
     /// Voice chat's relay: each sender's flood cap and who listens to whom (`crate::voice`).
     pub(crate) voice: crate::voice::VoiceRelay,
+    /// The server's sound lookups made once (`crate::audio::ServerSounds`).
+    pub(crate) sounds: crate::audio::ServerSounds,
 }
 
 /// The server's [`ProcessList`](v12_sim::process::ProcessList) (its own type so that

@@ -192,3 +192,36 @@ fn a_player_speaks_a_wav_input_and_another_process_hears_it() {
     // Heard in 2D (Tribes 2's voice): centred.
     assert!(samples.chunks_exact(2).all(|f| f[0] == f[1]));
 }
+
+/// Two independent live runs of the same scripted match (no journal): with `--audio-capture`
+/// the host runs on simulated time, so the captures are the same to the byte.
+#[test]
+fn two_live_runs_of_a_scripted_match_capture_the_same_bytes() {
+    let dir = procs::Scratch::new("audio-twice");
+    std::fs::write(dir.join("probe.cs"), PROBE).unwrap();
+    let path = |p: &std::path::Path| p.to_str().expect("a UTF-8 temp path").to_string();
+    let probe_mod = path(&dir);
+    let mut captures = Vec::new();
+    for run_no in 0..2 {
+        let wav = dir.join(format!("run{run_no}.wav"));
+        let wav_arg = path(&wav);
+        let mut args = vec!["--audio-capture", &wav_arg, "--add-mod", &probe_mod, "--exec", "probe.cs"];
+        args.extend(["--seed", "7", "--", "-listen", "-bot", "-name", "Host", "-port", "0", "-seconds", "3"]);
+        let all = run(&args);
+        assert!(all.contains("PROBE shooter"), "{all}");
+        captures.push(std::fs::read(&wav).unwrap());
+    }
+    let loud = hound::WavReader::new(&captures[0][..])
+        .unwrap()
+        .samples::<i16>()
+        .filter_map(Result::ok)
+        .filter(|s| s.unsigned_abs() > 1_000)
+        .count();
+    assert!(loud > 4_410, "only {loud} loud samples: the weapon was not heard");
+    assert!(
+        captures[0] == captures[1],
+        "the runs' captures differ ({} and {} bytes)",
+        captures[0].len(),
+        captures[1].len()
+    );
+}
