@@ -275,15 +275,16 @@ impl Reverb {
             let early = self.pre[tap(self.reflections_tap)] * self.reflections_gain;
             let late_in = self.pre[tap(self.reverb_tap)];
             self.pre_at = (self.pre_at + 1) % len;
-            for ear in 0..2 {
+            for ((combs, allpasses), out) in self.combs.iter_mut().zip(&mut self.allpasses).zip(o.iter_mut())
+            {
                 let mut y = 0.0;
-                for c in &mut self.combs[ear] {
+                for c in combs.iter_mut() {
                     y += c.tick(late_in);
                 }
-                for a in &mut self.allpasses[ear] {
+                for a in allpasses.iter_mut() {
                     y = a.tick(y);
                 }
-                o[ear] += early + y * self.late_gain;
+                *out += early + y * self.late_gain;
             }
         }
     }
