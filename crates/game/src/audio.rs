@@ -240,7 +240,7 @@ pub fn install(con: &mut Console, resources: &Rc<ResourceManager>) -> SharedAudi
         Err(e) => tracing::warn!("{HOST_OBJECT}: {e}"),
     }
     register_functions(con, &shared);
-    crate::voice::register_functions(con, &shared);
+    register_voice_functions(con, &shared);
     shared
 }
 
@@ -887,17 +887,6 @@ fn profile_datablock(con: &mut Console, a: &CallArgs<'_>, i: usize, method: &str
     p
 }
 
-/// The server's sound lookups, made once rather than once per client: each AudioProfile
-/// datablock's reach (its description's `maxDistance`; a server's datablocks do not change
-/// while it runs, and their ids are never reused), and the last `play3D` call's arguments
-/// resolved (a script's `serverPlay3D` calls it once per client with the same profile and
-/// transform: the later calls compare two strings, then look nothing up and parse nothing).
-#[derive(Debug, Default)]
-pub(crate) struct ServerSounds {
-    reach: BTreeMap<ObjectId, f32>,
-    last_play3d: Option<(String, String, ObjectId, [f32; 3])>,
-}
-
 /// Server: the reach of AudioProfile datablock `p` (its description's `maxDistance`), read
 /// once; a profile without a description reaches 100 m (and is reported once).
 fn reach(con: &mut Console, shared: &Rc<RefCell<crate::state::Shared>>, p: ObjectId, what: &str) -> f32 {
@@ -1006,7 +995,7 @@ pub(crate) fn play_at_object(
 /// Server: the GameConnection methods `play2D` and `play3D`, and ShapeBase's `playAudio` and
 /// `stopAudio`.
 pub(crate) fn register_net_methods(con: &mut Console, shared: &Rc<RefCell<crate::state::Shared>>) {
-    crate::voice::register_server_methods(con, shared);
+    register_voice_methods(con, shared);
     let sh = shared.clone();
     con.register_method(
         "GameConnection",
@@ -1111,6 +1100,184 @@ pub(crate) fn register_net_methods(con: &mut Console, shared: &Rc<RefCell<crate:
             true
         });
     }
+}
+
+// ---- voice chat's glue (the codec, events, relay and capture are `crate::voice`) ----
+
+/// Server: a [`crate::voice::VoiceUp`] from `from` (true when `event` was one): weighed against the cap,
+/// then relayed to every other client that listens to the speaker.
+pub(crate) fn voice_server_event(
+    con: &mut Console,
+    client: Option<ObjectId>,
+    shared: &Rc<RefCell<crate::state::Shared>>,
+    driver: &crate::SharedDriver,
+    from: v12_netobject::ConnectionId,
+    now_ms: u64,
+    event: &dyn v12_netobject::NetEvent,
+) -> bool {
+    let Some(up) = event.downcast_ref::<crate::voice::VoiceUp>() else { return false };
+    let Some(speaker) = client else { return true };
+    let verdict = shared.borrow_mut().voice.admit(from, up.packet.len(), now_ms);
+    match verdict {
+        crate::voice::Verdict::Pass => {}
+        crate::voice::Verdict::Drop => return true,
+        crate::voice::Verdict::Mute(why) => {
+            tracing::warn!(client = speaker, "{why}");
+            con.warn(&format!("voice: client {speaker} {why}"));
+            return true;
+        }
+        crate::voice::Verdict::Disconnect(why) => {
+            tracing::warn!(client = speaker, "{why}; dropping the client");
+            con.warn(&format!("voice: client {speaker} dropped: {why}"));
+            driver.borrow_mut().interface.disconnect(from, &why);
+            return true;
+        }
+    }
+    let in_3d = con.get_global("Pref::Audio::Voice3D").truthy();
+    let s = shared.borrow();
+    let control = if in_3d { s.control.iter().find(|&(_, &c)| c == speaker).map(|(&o, _)| o) } else { None };
+    let Ok(mut d) = driver.try_borrow_mut() else {
+        tracing::warn!("voice dropped: the network driver is busy");
+        return true;
+    };
+    for (&listener, &conn) in &s.client_conns {
+        if conn == from || !s.voice.listens(listener, speaker) {
+            continue;
+        }
+        let ghost = control.and_then(|o| {
+            d.interface.ghost_manager(conn).and_then(|gm| gm.ghost_id_of(v12_netobject::ghost::ObjectId(o)))
+        });
+        let ev = crate::voice::VoiceDown { speaker, ghost, packet: up.packet.clone() };
+        let _ = d.interface.post_event(conn, Box::new(ev));
+    }
+    true
+}
+
+/// Server: the GameConnection methods `listenTo(who, bool)`, `listenToAll()`,
+/// `listenToNone()` and `canListenTo(who)` (Tribes 2's).
+fn register_voice_methods(con: &mut Console, shared: &Rc<RefCell<crate::state::Shared>>) {
+    let sh = shared.clone();
+    con.register_method(
+        "GameConnection",
+        "listenTo",
+        4,
+        4,
+        "listenTo(client, bool) - whether this client hears that client's voice",
+        move |c, a| {
+            let (Some(me), Some(who)) = (a.this, c.find_object(&a.get(1))) else {
+                c.error(&format!("listenTo: \"{}\" is not a client", a.str(1)));
+                return false;
+            };
+            sh.borrow_mut().voice.listen_to(me, who, a.get(2).truthy());
+            true
+        },
+    );
+    for (method, on) in [("listenToAll", true), ("listenToNone", false)] {
+        let sh = shared.clone();
+        con.register_method(
+            "GameConnection",
+            method,
+            2,
+            2,
+            "every client's voice on or off",
+            move |_c, a| {
+                let Some(me) = a.this else { return false };
+                let mut s = sh.borrow_mut();
+                let others: Vec<u32> = s.client_conns.keys().copied().filter(|&o| o != me).collect();
+                for o in others {
+                    s.voice.listen_to(me, o, on);
+                }
+                true
+            },
+        );
+    }
+    let sh = shared.clone();
+    con.register_method(
+        "GameConnection",
+        "canListenTo",
+        3,
+        3,
+        "canListenTo(client) - true when this client hears that client's voice",
+        move |c, a| match (a.this, c.find_object(&a.get(1))) {
+            (Some(me), Some(who)) => sh.borrow().voice.listens(me, who),
+            _ => false,
+        },
+    );
+}
+
+/// Client: sends the captured packets to the server on `conn`.
+pub(crate) fn flush_voice(con: &Console, driver: &crate::SharedDriver, conn: v12_netobject::ConnectionId) {
+    let Some(a) = of(con) else { return };
+    let packets = a.borrow_mut().voice.take_outgoing();
+    if packets.is_empty() {
+        return;
+    }
+    let Ok(mut d) = driver.try_borrow_mut() else { return };
+    for packet in packets {
+        let _ = d.interface.post_event(conn, Box::new(crate::voice::VoiceUp { packet }));
+    }
+}
+
+/// Client: a [`crate::voice::VoiceDown`] from the server (true when `event` was one) is heard.
+pub(crate) fn voice_client_event(
+    con: &Console,
+    event: &dyn v12_netobject::NetEvent,
+    server_connection: ObjectId,
+) -> bool {
+    let Some(ev) = event.downcast_ref::<crate::voice::VoiceDown>() else { return false };
+    let Some(audio) = of(con) else { return true };
+    let at = ev.ghost.and_then(|g| {
+        con.object_data::<crate::state::ClientGhostIndex>(server_connection)
+            .and_then(|ix| ix.by_ghost.get(&g).copied())
+    });
+    let mut au = audio.borrow_mut();
+    let au = &mut *au;
+    let now = au.voice.elapsed_ms;
+    au.voice.hear(au.audio.mixer_mut(), ev.speaker, at, &ev.packet, now, &mut au.followers);
+    true
+}
+
+/// The client's console functions: `alxCaptureStart([local])`, `alxCaptureStop()`,
+/// `alxIsCapturing()`.
+fn register_voice_functions(con: &mut Console, shared: &SharedAudio) {
+    let sh = shared.clone();
+    con.register_function(
+        "alxCaptureStart",
+        1,
+        2,
+        "alxCaptureStart([local]) - push-to-talk pressed: the voice input is sent to the server (local: heard here only)",
+        move |c, a| {
+            let local = !a.is_empty() && a.get(0).truthy();
+            match sh.borrow_mut().voice.start(local) {
+                Ok(()) => true,
+                Err(e) => {
+                    c.warn(&format!("alxCaptureStart: {e}"));
+                    false
+                }
+            }
+        },
+    );
+    let sh = shared.clone();
+    con.register_function(
+        "alxCaptureStop",
+        1,
+        1,
+        "alxCaptureStop() - push-to-talk released",
+        move |_c, _a| {
+            let mut au = sh.borrow_mut();
+            let au = &mut *au;
+            au.voice.stop(au.audio.mixer_mut());
+            Value::Empty
+        },
+    );
+    let sh = shared.clone();
+    con.register_function(
+        "alxIsCapturing",
+        1,
+        1,
+        "alxIsCapturing() - true while push-to-talk is held",
+        move |_c, _a| sh.borrow().voice.is_capturing(),
+    );
 }
 
 #[cfg(test)]
@@ -1399,6 +1566,114 @@ mod tests {
         }
         // The junk description still plays, with its defaults.
         assert!(con.eval("return alxCreateSource(Junk, \"sounds/beep.wav\");").unwrap().to_f64() > 0.0);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    // ---- voice chat ----
+
+    fn tone_wav(path: &std::path::Path, hz: f32, seconds: f32) {
+        let spec = hound::WavSpec {
+            channels: 1,
+            sample_rate: 22_050,
+            bits_per_sample: 16,
+            sample_format: hound::SampleFormat::Int,
+        };
+        let mut w = hound::WavWriter::create(path, spec).unwrap();
+        for i in 0..(22_050.0 * seconds) as usize {
+            let s = (i as f32 * hz / 22_050.0 * std::f32::consts::TAU).sin();
+            w.write_sample((s * 16_000.0) as i16).unwrap();
+        }
+        w.finalize().unwrap();
+    }
+
+    /// The energy at `hz` over the energy of the whole (left channel), by Goertzel.
+    fn share_at(frames: &[[i16; 2]], hz: f64) -> f64 {
+        let w = std::f64::consts::TAU * hz / 44_100.0;
+        let (mut s1, mut s2) = (0.0f64, 0.0f64);
+        let mut total = 0.0;
+        for f in frames {
+            let x = f64::from(f[0]);
+            total += x * x;
+            let s0 = x + 2.0 * w.cos() * s1 - s2;
+            s2 = s1;
+            s1 = s0;
+        }
+        let power = s1 * s1 + s2 * s2 - 2.0 * w.cos() * s1 * s2;
+        if total == 0.0 { 0.0 } else { 2.0 * power / (total * frames.len() as f64) }
+    }
+
+    fn voice_console(name: &str) -> (Console, crate::audio::SharedAudio, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("v12-game-voice-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        tone_wav(&dir.join("speech.wav"), 440.0, 1.0);
+        let mut con = Console::new();
+        let res = crate::mod_files::install(&mut con, &dir, &[]).unwrap();
+        let audio = install(&mut con, &res);
+        audio.borrow_mut().open(&v12_audio::DeviceChoice::Memory);
+        (con, audio, dir)
+    }
+
+    #[test]
+    fn push_to_talk_speaks_a_wav_input_and_a_listener_hears_it() {
+        // The speaker: no input, then `--audio-input`.
+        let (mut con, speaker, dir) = voice_console("speak");
+        assert!(!con.eval("return alxCaptureStart();").unwrap().truthy(), "no input yet");
+        speaker.borrow_mut().voice.set_input(Some(dir.join("speech.wav")));
+        assert!(con.eval("return alxCaptureStart();").unwrap().truthy());
+        assert!(con.eval("return alxIsCapturing();").unwrap().truthy());
+        advance(&mut con, 500);
+        con.eval("alxCaptureStop();").unwrap();
+        advance(&mut con, 500);
+        let packets = speaker.borrow_mut().voice.take_outgoing();
+        // 0.5 s of 20 ms frames (the stop sends none: the input was cut on a frame).
+        assert_eq!(packets.len(), 25);
+        let bytes: usize = packets.iter().map(Vec::len).sum();
+        assert!(bytes * 2 <= crate::voice::VOICE_CAP_BYTES_PER_S as usize, "{bytes} bytes in 0.5 s");
+        // Through the events' bits, as the server relays them.
+        let (_lcon, listener, ldir) = voice_console("hear");
+        let mut au = listener.borrow_mut();
+        let au = &mut *au;
+        for (i, p) in packets.iter().enumerate() {
+            let ev = crate::voice::VoiceDown { speaker: 7, ghost: None, packet: p.clone() };
+            let mut w = v12_bitstream::BitWriter::new();
+            ev.write(&mut w);
+            let bytes = w.into_bytes();
+            let back = crate::voice::VoiceDown::read(&mut v12_bitstream::BitReader::new(&bytes)).unwrap();
+            assert_eq!(back, ev);
+            au.voice.hear(
+                au.audio.mixer_mut(),
+                back.speaker,
+                None,
+                &back.packet,
+                i as u64 * 20,
+                &mut au.followers,
+            );
+            au.audio.advance(20);
+        }
+        au.audio.advance(300);
+        let frames = au.audio.device().captured().unwrap();
+        let loud = frames.iter().filter(|f| f[0].unsigned_abs() > 3_000).count();
+        assert!(loud > 10_000, "{loud} loud frames");
+        // Voice is 2D: centred; and it is the speaker's tone.
+        assert!(frames.iter().all(|f| f[0] == f[1]));
+        assert!(share_at(frames, 440.0) > 0.5, "{}", share_at(frames, 440.0));
+        assert!(share_at(frames, 1000.0) < 0.05);
+        let _ = std::fs::remove_dir_all(dir);
+        let _ = std::fs::remove_dir_all(ldir);
+    }
+
+    #[test]
+    fn a_local_capture_is_heard_here_and_not_sent() {
+        let (mut con, audio, dir) = voice_console("local");
+        audio.borrow_mut().voice.set_input(Some(dir.join("speech.wav")));
+        con.eval("alxCaptureStart(true);").unwrap();
+        advance(&mut con, 1_200);
+        con.eval("alxCaptureStop();").unwrap();
+        assert!(audio.borrow_mut().voice.take_outgoing().is_empty());
+        let a = audio.borrow();
+        let frames = a.audio.device().captured().unwrap();
+        assert!(share_at(frames, 440.0) > 0.5);
         let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -55,8 +55,19 @@ pub(crate) struct Shared {
     pub(crate) images_by_moves: BTreeSet<u32>,
     /// Voice chat's relay: each sender's flood cap and who listens to whom (`crate::voice`).
     pub(crate) voice: crate::voice::VoiceRelay,
-    /// The server's sound lookups made once (`crate::audio::ServerSounds`).
-    pub(crate) sounds: crate::audio::ServerSounds,
+    /// The server's sound lookups made once ([`ServerSounds`]).
+    pub(crate) sounds: ServerSounds,
+}
+
+/// The server's sound lookups, made once rather than once per client: each AudioProfile
+/// datablock's reach (its description's `maxDistance`; a server's datablocks do not change
+/// while it runs, and their ids are never reused), and the last `play3D` call's arguments
+/// resolved (a script's `serverPlay3D` calls it once per client with the same profile and
+/// transform: the later calls compare two strings, then look nothing up and parse nothing).
+#[derive(Debug, Default)]
+pub(crate) struct ServerSounds {
+    pub(crate) reach: BTreeMap<ObjectId, f32>,
+    pub(crate) last_play3d: Option<(String, String, ObjectId, [f32; 3])>,
 }
 
 /// The server's [`ProcessList`](v12_sim::process::ProcessList) (its own type so that

@@ -21,13 +21,11 @@
 //!   (length) or decoded (the codec), each speaker's queue holds at most a second, and a
 //!   client keeps decoders for at most [`MAX_SPEAKERS`].
 
-use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::PathBuf;
-use std::rc::Rc;
 
 use v12_audio::{Description, Handle, MAX_PACKET_BYTES, VoiceCapture, VoiceDecoder, channel};
-use v12_console_vm::{Console, ObjectId, Value};
+use v12_console_vm::ObjectId;
 use v12_netobject::ConnectionId;
 
 /// Voice bytes a second the server passes from one sender (the codec sends ~2 KB/s).
@@ -230,7 +228,7 @@ impl VoiceRelay {
         listener != speaker && !self.deaf_to.get(&listener).is_some_and(|s| s.contains(&speaker))
     }
 
-    fn listen_to(&mut self, listener: u32, speaker: u32, on: bool) {
+    pub(crate) fn listen_to(&mut self, listener: u32, speaker: u32, on: bool) {
         let set = self.deaf_to.entry(listener).or_default();
         if on {
             set.remove(&speaker);
@@ -238,107 +236,6 @@ impl VoiceRelay {
             set.insert(speaker);
         }
     }
-}
-
-/// Server: a [`VoiceUp`] from `from` (true when `event` was one): weighed against the cap,
-/// then relayed to every other client that listens to the speaker.
-pub(crate) fn server_event(
-    con: &mut Console,
-    client: Option<ObjectId>,
-    shared: &Rc<RefCell<crate::state::Shared>>,
-    driver: &crate::SharedDriver,
-    from: ConnectionId,
-    now_ms: u64,
-    event: &dyn v12_netobject::NetEvent,
-) -> bool {
-    let Some(up) = event.downcast_ref::<VoiceUp>() else { return false };
-    let Some(speaker) = client else { return true };
-    let verdict = shared.borrow_mut().voice.admit(from, up.packet.len(), now_ms);
-    match verdict {
-        Verdict::Pass => {}
-        Verdict::Drop => return true,
-        Verdict::Mute(why) => {
-            tracing::warn!(client = speaker, "{why}");
-            con.warn(&format!("voice: client {speaker} {why}"));
-            return true;
-        }
-        Verdict::Disconnect(why) => {
-            tracing::warn!(client = speaker, "{why}; dropping the client");
-            con.warn(&format!("voice: client {speaker} dropped: {why}"));
-            driver.borrow_mut().interface.disconnect(from, &why);
-            return true;
-        }
-    }
-    let in_3d = con.get_global("Pref::Audio::Voice3D").truthy();
-    let s = shared.borrow();
-    let control = if in_3d { s.control.iter().find(|&(_, &c)| c == speaker).map(|(&o, _)| o) } else { None };
-    let Ok(mut d) = driver.try_borrow_mut() else {
-        tracing::warn!("voice dropped: the network driver is busy");
-        return true;
-    };
-    for (&listener, &conn) in &s.client_conns {
-        if conn == from || !s.voice.listens(listener, speaker) {
-            continue;
-        }
-        let ghost = control.and_then(|o| {
-            d.interface.ghost_manager(conn).and_then(|gm| gm.ghost_id_of(v12_netobject::ghost::ObjectId(o)))
-        });
-        let ev = VoiceDown { speaker, ghost, packet: up.packet.clone() };
-        let _ = d.interface.post_event(conn, Box::new(ev));
-    }
-    true
-}
-
-/// Server: the GameConnection methods `listenTo(who, bool)`, `listenToAll()`,
-/// `listenToNone()` and `canListenTo(who)` (Tribes 2's).
-pub(crate) fn register_server_methods(con: &mut Console, shared: &Rc<RefCell<crate::state::Shared>>) {
-    let sh = shared.clone();
-    con.register_method(
-        "GameConnection",
-        "listenTo",
-        4,
-        4,
-        "listenTo(client, bool) - whether this client hears that client's voice",
-        move |c, a| {
-            let (Some(me), Some(who)) = (a.this, c.find_object(&a.get(1))) else {
-                c.error(&format!("listenTo: \"{}\" is not a client", a.str(1)));
-                return false;
-            };
-            sh.borrow_mut().voice.listen_to(me, who, a.get(2).truthy());
-            true
-        },
-    );
-    for (method, on) in [("listenToAll", true), ("listenToNone", false)] {
-        let sh = shared.clone();
-        con.register_method(
-            "GameConnection",
-            method,
-            2,
-            2,
-            "every client's voice on or off",
-            move |_c, a| {
-                let Some(me) = a.this else { return false };
-                let mut s = sh.borrow_mut();
-                let others: Vec<u32> = s.client_conns.keys().copied().filter(|&o| o != me).collect();
-                for o in others {
-                    s.voice.listen_to(me, o, on);
-                }
-                true
-            },
-        );
-    }
-    let sh = shared.clone();
-    con.register_method(
-        "GameConnection",
-        "canListenTo",
-        3,
-        3,
-        "canListenTo(client) - true when this client hears that client's voice",
-        move |c, a| match (a.this, c.find_object(&a.get(1))) {
-            (Some(me), Some(who)) => sh.borrow().voice.listens(me, who),
-            _ => false,
-        },
-    );
 }
 
 // ---- the client: capture, send, hear ----
@@ -364,7 +261,7 @@ pub struct ClientVoice {
     local: bool,
     outgoing: VecDeque<Vec<u8>>,
     speakers: BTreeMap<u32, Speaker>,
-    elapsed_ms: u64,
+    pub(crate) elapsed_ms: u64,
     /// Packets captured (sent or heard locally), for reports and tests.
     pub captured: u64,
     /// Packets heard from the server, and of them the ones the decoder refused.
@@ -538,81 +435,6 @@ fn open_microphone() -> Result<Box<dyn v12_audio::AudioInput>, String> {
         .into())
 }
 
-/// Client: sends the captured packets to the server on `conn`.
-pub(crate) fn flush_to_server(con: &Console, driver: &crate::SharedDriver, conn: ConnectionId) {
-    let Some(a) = crate::audio::of(con) else { return };
-    let packets = a.borrow_mut().voice.take_outgoing();
-    if packets.is_empty() {
-        return;
-    }
-    let Ok(mut d) = driver.try_borrow_mut() else { return };
-    for packet in packets {
-        let _ = d.interface.post_event(conn, Box::new(VoiceUp { packet }));
-    }
-}
-
-/// Client: a [`VoiceDown`] from the server (true when `event` was one) is heard.
-pub(crate) fn client_event(
-    con: &Console,
-    event: &dyn v12_netobject::NetEvent,
-    server_connection: ObjectId,
-) -> bool {
-    let Some(ev) = event.downcast_ref::<VoiceDown>() else { return false };
-    let Some(audio) = crate::audio::of(con) else { return true };
-    let at = ev.ghost.and_then(|g| {
-        con.object_data::<crate::state::ClientGhostIndex>(server_connection)
-            .and_then(|ix| ix.by_ghost.get(&g).copied())
-    });
-    let mut au = audio.borrow_mut();
-    let au = &mut *au;
-    let now = au.voice.elapsed_ms;
-    au.voice.hear(au.audio.mixer_mut(), ev.speaker, at, &ev.packet, now, &mut au.followers);
-    true
-}
-
-/// The client's console functions: `alxCaptureStart([local])`, `alxCaptureStop()`,
-/// `alxIsCapturing()`.
-pub(crate) fn register_functions(con: &mut Console, shared: &crate::audio::SharedAudio) {
-    let sh = shared.clone();
-    con.register_function(
-        "alxCaptureStart",
-        1,
-        2,
-        "alxCaptureStart([local]) - push-to-talk pressed: the voice input is sent to the server (local: heard here only)",
-        move |c, a| {
-            let local = !a.is_empty() && a.get(0).truthy();
-            match sh.borrow_mut().voice.start(local) {
-                Ok(()) => true,
-                Err(e) => {
-                    c.warn(&format!("alxCaptureStart: {e}"));
-                    false
-                }
-            }
-        },
-    );
-    let sh = shared.clone();
-    con.register_function(
-        "alxCaptureStop",
-        1,
-        1,
-        "alxCaptureStop() - push-to-talk released",
-        move |_c, _a| {
-            let mut au = sh.borrow_mut();
-            let au = &mut *au;
-            au.voice.stop(au.audio.mixer_mut());
-            Value::Empty
-        },
-    );
-    let sh = shared.clone();
-    con.register_function(
-        "alxIsCapturing",
-        1,
-        1,
-        "alxIsCapturing() - true while push-to-talk is held",
-        move |_c, _a| sh.borrow().voice.is_capturing(),
-    );
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -646,112 +468,6 @@ mod tests {
         assert!(r.relayed <= 500 + (t - 10_000) * u64::from(VOICE_CAP_BYTES_PER_S) / 1000 / 180 + 25);
     }
 
-    fn tone_wav(path: &std::path::Path, hz: f32, seconds: f32) {
-        let spec = hound::WavSpec {
-            channels: 1,
-            sample_rate: 22_050,
-            bits_per_sample: 16,
-            sample_format: hound::SampleFormat::Int,
-        };
-        let mut w = hound::WavWriter::create(path, spec).unwrap();
-        for i in 0..(22_050.0 * seconds) as usize {
-            let s = (i as f32 * hz / 22_050.0 * std::f32::consts::TAU).sin();
-            w.write_sample((s * 16_000.0) as i16).unwrap();
-        }
-        w.finalize().unwrap();
-    }
-
-    /// The energy at `hz` over the energy of the whole (left channel), by Goertzel.
-    fn share_at(frames: &[[i16; 2]], hz: f64) -> f64 {
-        let w = std::f64::consts::TAU * hz / 44_100.0;
-        let (mut s1, mut s2) = (0.0f64, 0.0f64);
-        let mut total = 0.0;
-        for f in frames {
-            let x = f64::from(f[0]);
-            total += x * x;
-            let s0 = x + 2.0 * w.cos() * s1 - s2;
-            s2 = s1;
-            s1 = s0;
-        }
-        let power = s1 * s1 + s2 * s2 - 2.0 * w.cos() * s1 * s2;
-        if total == 0.0 { 0.0 } else { 2.0 * power / (total * frames.len() as f64) }
-    }
-
-    fn console(name: &str) -> (Console, crate::audio::SharedAudio, std::path::PathBuf) {
-        let dir = std::env::temp_dir().join(format!("v12-game-voice-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        tone_wav(&dir.join("speech.wav"), 440.0, 1.0);
-        let mut con = Console::new();
-        let res = crate::mod_files::install(&mut con, &dir, &[]).unwrap();
-        let audio = crate::audio::install(&mut con, &res);
-        audio.borrow_mut().open(&v12_audio::DeviceChoice::Memory);
-        (con, audio, dir)
-    }
-
-    #[test]
-    fn push_to_talk_speaks_a_wav_input_and_a_listener_hears_it() {
-        // The speaker: no input, then `--audio-input`.
-        let (mut con, speaker, dir) = console("speak");
-        assert!(!con.eval("return alxCaptureStart();").unwrap().truthy(), "no input yet");
-        speaker.borrow_mut().voice.set_input(Some(dir.join("speech.wav")));
-        assert!(con.eval("return alxCaptureStart();").unwrap().truthy());
-        assert!(con.eval("return alxIsCapturing();").unwrap().truthy());
-        crate::audio::advance(&mut con, 500);
-        con.eval("alxCaptureStop();").unwrap();
-        crate::audio::advance(&mut con, 500);
-        let packets = speaker.borrow_mut().voice.take_outgoing();
-        // 0.5 s of 20 ms frames (the stop sends none: the input was cut on a frame).
-        assert_eq!(packets.len(), 25);
-        let bytes: usize = packets.iter().map(Vec::len).sum();
-        assert!(bytes * 2 <= VOICE_CAP_BYTES_PER_S as usize, "{bytes} bytes in 0.5 s");
-        // Through the events' bits, as the server relays them.
-        let (_lcon, listener, ldir) = console("hear");
-        let mut au = listener.borrow_mut();
-        let au = &mut *au;
-        for (i, p) in packets.iter().enumerate() {
-            let ev = VoiceDown { speaker: 7, ghost: None, packet: p.clone() };
-            let mut w = v12_bitstream::BitWriter::new();
-            ev.write(&mut w);
-            let bytes = w.into_bytes();
-            let back = VoiceDown::read(&mut v12_bitstream::BitReader::new(&bytes)).unwrap();
-            assert_eq!(back, ev);
-            au.voice.hear(
-                au.audio.mixer_mut(),
-                back.speaker,
-                None,
-                &back.packet,
-                i as u64 * 20,
-                &mut au.followers,
-            );
-            au.audio.advance(20);
-        }
-        au.audio.advance(300);
-        let frames = au.audio.device().captured().unwrap();
-        let loud = frames.iter().filter(|f| f[0].unsigned_abs() > 3_000).count();
-        assert!(loud > 10_000, "{loud} loud frames");
-        // Voice is 2D: centred; and it is the speaker's tone.
-        assert!(frames.iter().all(|f| f[0] == f[1]));
-        assert!(share_at(frames, 440.0) > 0.5, "{}", share_at(frames, 440.0));
-        assert!(share_at(frames, 1000.0) < 0.05);
-        let _ = std::fs::remove_dir_all(dir);
-        let _ = std::fs::remove_dir_all(ldir);
-    }
-
-    #[test]
-    fn a_local_capture_is_heard_here_and_not_sent() {
-        let (mut con, audio, dir) = console("local");
-        audio.borrow_mut().voice.set_input(Some(dir.join("speech.wav")));
-        con.eval("alxCaptureStart(true);").unwrap();
-        crate::audio::advance(&mut con, 1_200);
-        con.eval("alxCaptureStop();").unwrap();
-        assert!(audio.borrow_mut().voice.take_outgoing().is_empty());
-        let a = audio.borrow();
-        let frames = a.audio.device().captured().unwrap();
-        assert!(share_at(frames, 440.0) > 0.5);
-        let _ = std::fs::remove_dir_all(dir);
-    }
-
     #[test]
     fn junk_voice_events_are_refused() {
         let mut w = v12_bitstream::BitWriter::new();
@@ -761,20 +477,19 @@ mod tests {
         let bytes = w.into_bytes();
         let mut r = v12_bitstream::BitReader::new(&bytes);
         assert!(VoiceDown::read(&mut r).is_err());
-        let (_con, audio, dir) = console("junk");
-        let mut au = audio.borrow_mut();
-        let au = &mut *au;
+        let mut audio = v12_audio::Audio::open(&v12_audio::DeviceChoice::Null);
+        let mut voice = ClientVoice::default();
+        let mut followers = BTreeMap::new();
         for n in 2..MAX_PACKET_BYTES {
             let junk: Vec<u8> = (0..n).map(|i| (i * 37 + n) as u8).collect();
-            au.voice.hear(au.audio.mixer_mut(), 1, None, &junk, 0, &mut au.followers);
+            voice.hear(audio.mixer_mut(), 1, None, &junk, 0, &mut followers);
         }
         // A flood of speakers: at most MAX_SPEAKERS decoders.
         for sp in 0..100 {
-            au.voice.hear(au.audio.mixer_mut(), sp, None, &[0xfc, 0xff, 0xfe], 0, &mut au.followers);
+            voice.hear(audio.mixer_mut(), sp, None, &[0xfc, 0xff, 0xfe], 0, &mut followers);
         }
-        assert!(au.voice.speakers.len() <= MAX_SPEAKERS);
-        au.audio.advance(100);
-        let _ = std::fs::remove_dir_all(dir);
+        assert!(voice.speakers.len() <= MAX_SPEAKERS);
+        audio.advance(100);
     }
 
     #[test]

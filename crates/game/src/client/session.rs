@@ -341,7 +341,7 @@ impl ClientSession {
         if self.connected {
             let _ = self.remote.flush_to_server(&mut self.driver.borrow_mut().interface, self.server);
             crate::owners::flush(&self.control_out, &self.driver, self.server);
-            crate::voice::flush_to_server(con, &self.driver, self.server);
+            crate::audio::flush_voice(con, &self.driver, self.server);
         }
         self.driver.borrow_mut().pump(
             now,
@@ -402,7 +402,7 @@ impl ClientSession {
                     return;
                 }
                 if crate::audio::client_event(con, &*event, &self.block_local, self.server_connection)
-                    || crate::voice::client_event(con, &*event, self.server_connection)
+                    || crate::audio::voice_client_event(con, &*event, self.server_connection)
                 {
                     return;
                 }

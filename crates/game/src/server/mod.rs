@@ -659,7 +659,7 @@ pub(crate) fn server_net_event(
             } else if let Some(g) = s.clients.get_mut(&connection)
                 && g.handle_event(&*event)
             {
-            } else if crate::voice::server_event(
+            } else if crate::audio::voice_server_event(
                 con,
                 remote.client_object(connection),
                 shared,
