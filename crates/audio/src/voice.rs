@@ -450,6 +450,34 @@ mod tests {
         assert!(rms > 0.2, "rms {rms}");
     }
 
+    /// docs/PERFORMANCE.md's voice figure: 10 s of a speech-like signal (a voiced tone whose
+    /// pitch and loudness move, with noise), bytes of Opus per second.
+    #[test]
+    fn speech_costs_about_two_kilobytes_a_second() {
+        let mut enc = VoiceEncoder::new().unwrap();
+        let mut x: u32 = 7;
+        let mut phase = 0.0f32;
+        let n = VOICE_RATE as usize * 10;
+        let pcm: Vec<f32> = (0..n)
+            .map(|i| {
+                let t = i as f32 / VOICE_RATE as f32;
+                phase += (140.0 + 40.0 * (t * 3.0).sin()) / VOICE_RATE as f32;
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                let noise = (x as f32 / u32::MAX as f32 - 0.5) * 0.05;
+                let env = 0.5 + 0.5 * (t * 4.0).sin().abs();
+                ((phase * std::f32::consts::TAU).sin() * 0.4 + (phase * 3.0 * std::f32::consts::TAU).sin() * 0.1)
+                    * env
+                    + noise
+            })
+            .collect();
+        let bytes: usize = pcm.chunks_exact(FRAME_SAMPLES).map(|f| enc.encode(f).unwrap().len()).sum();
+        let per_s = bytes / 10;
+        println!("voice: {per_s} bytes/s of Opus ({} packets/s)", 1000 / FRAME_MS);
+        assert!(per_s <= (VOICE_BITRATE / 8) as usize + 100, "{per_s} B/s");
+    }
+
     #[test]
     fn junk_packets_are_errors_not_panics() {
         let mut dec = VoiceDecoder::new().unwrap();
