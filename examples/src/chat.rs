@@ -28,8 +28,9 @@ use v12_services::NetDriver;
 
 /// Longest chat line accepted from the wire.
 pub const MAX_LINE: usize = 200;
-/// Voice payload per frame (20 ms of a ~12 kbit/s codec).
-pub const VOICE_BYTES: usize = 30;
+/// Voice payload per frame: one 20 ms Opus packet from `v12_audio::VoiceEncoder` (16 kbit/s,
+/// so 40 bytes).
+pub const VOICE_BYTES: usize = 40;
 
 /// V12's SimpleMessageEvent: one chat line, guaranteed and in order. `from` is the
 /// sender's client index and `seq` its line number, so receivers can check order.
@@ -132,6 +133,8 @@ pub struct ServerReport {
     pub lines_received: BTreeMap<u32, Vec<u32>>,
     /// Voice frames received from each client index (sequence numbers, in arrival order).
     pub voice_received: BTreeMap<u32, Vec<u32>>,
+    /// Voice frames the server's Opus decoder refused (each client's own decoder).
+    pub voice_undecodable: u32,
     /// Per client index, the server side of the connection at its end.
     pub connections: BTreeMap<u32, ConnectionStats>,
 }
@@ -215,8 +218,12 @@ impl ChatReport {
             if self.ordered_delivery_ok() { "yes" } else { "NO" }
         ));
         out.push_str(&format!(
-            "check: no unguaranteed voice frame arrived twice: {}",
+            "check: no unguaranteed voice frame arrived twice: {}\n",
             if self.voice_never_duplicated() { "yes" } else { "NO" }
+        ));
+        out.push_str(&format!(
+            "check: every voice frame the server got decodes as Opus: {}",
+            if self.server.voice_undecodable == 0 { "yes" } else { "NO" }
         ));
         out
     }
@@ -288,6 +295,8 @@ fn run_server(
     stop: &AtomicBool,
 ) -> io::Result<ServerReport> {
     let mut report = ServerReport::default();
+    // Each client's voice decoder (Opus keeps state per speaker).
+    let mut decoders: BTreeMap<u32, Option<v12_audio::VoiceDecoder>> = BTreeMap::new();
     // Chat ghosts nothing, either way.
     let mut no_ghosts = GhostArena::new();
     // Connection -> client index (the client says which one it is in its connect data).
@@ -321,6 +330,10 @@ fn run_server(
                         }
                     } else if let Some(frame) = event.downcast_ref::<VoiceFrame>() {
                         report.voice_received.entry(from).or_default().push(frame.seq);
+                        let dec = decoders.entry(from).or_insert_with(|| v12_audio::VoiceDecoder::new().ok());
+                        if !dec.as_mut().is_some_and(|d| d.decode(&frame.samples).is_ok()) {
+                            report.voice_undecodable += 1;
+                        }
                     }
                 }
             }
@@ -344,6 +357,7 @@ fn run_client(
     deadline: Millis,
 ) -> io::Result<ClientReport> {
     let mut report = ClientReport { index, ..ClientReport::default() };
+    let mut encoder = v12_audio::VoiceEncoder::new().ok();
     let mut no_ghosts = GhostArena::new();
     let start = clock.now_ms();
     let id =
@@ -397,8 +411,16 @@ fn run_client(
             next_line += line_period;
         }
         if talking && config.voice_period_ms > 0 && now >= next_voice {
-            let frame =
-                VoiceFrame { seq: report.voice_sent & 0xFFFF, samples: vec![index as u8; VOICE_BYTES] };
+            // 20 ms of this client's tone, encoded as voice chat encodes a microphone's.
+            let pcm: Vec<f32> = (0..v12_audio::FRAME_SAMPLES)
+                .map(|i| {
+                    let t = (report.voice_sent as usize * v12_audio::FRAME_SAMPLES + i) as f32
+                        / v12_audio::VOICE_RATE as f32;
+                    (t * (200.0 + 50.0 * index as f32) * std::f32::consts::TAU).sin() * 0.4
+                })
+                .collect();
+            let samples = encoder.as_mut().and_then(|e| e.encode(&pcm).ok()).unwrap_or_default();
+            let frame = VoiceFrame { seq: report.voice_sent & 0xFFFF, samples };
             if driver.interface.post_event(id, Box::new(frame)).is_ok() {
                 report.voice_sent += 1;
             }

@@ -28,4 +28,5 @@ fn chat_lines_arrive_exactly_once_in_order_over_lossy_udp() {
     assert!(report.voice_never_duplicated());
     let voice: usize = report.server.voice_received.values().map(Vec::len).sum();
     assert!(voice > 0, "some voice frames get through 10 % loss");
+    assert_eq!(report.server.voice_undecodable, 0, "every voice frame is an Opus packet");
 }
