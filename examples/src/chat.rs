@@ -331,7 +331,7 @@ fn run_server(
                     } else if let Some(frame) = event.downcast_ref::<VoiceFrame>() {
                         report.voice_received.entry(from).or_default().push(frame.seq);
                         let dec = decoders.entry(from).or_insert_with(|| v12_audio::VoiceDecoder::new().ok());
-                        if !dec.as_mut().is_some_and(|d| d.decode(&frame.samples).is_ok()) {
+                        if dec.as_mut().is_none_or(|d| d.decode(&frame.samples).is_err()) {
                             report.voice_undecodable += 1;
                         }
                     }

@@ -467,7 +467,8 @@ mod tests {
                 x ^= x << 5;
                 let noise = (x as f32 / u32::MAX as f32 - 0.5) * 0.05;
                 let env = 0.5 + 0.5 * (t * 4.0).sin().abs();
-                ((phase * std::f32::consts::TAU).sin() * 0.4 + (phase * 3.0 * std::f32::consts::TAU).sin() * 0.1)
+                ((phase * std::f32::consts::TAU).sin() * 0.4
+                    + (phase * 3.0 * std::f32::consts::TAU).sin() * 0.1)
                     * env
                     + noise
             })
