@@ -938,8 +938,7 @@ fn post_in_scope(
     };
     let near = cull.map(|c| (c, control_positions(&s)));
     let mut sent = 0;
-    for &conn in s.client_conns.values().filter(|&&c| Some(c) != skip) {
-    for (client, &conn) in &s.client_conns {
+    for (client, &conn) in s.client_conns.iter().filter(|&(_, &c)| Some(c) != skip) {
         // A client without a control object hears it (as V12's play3D).
         if let Some(((at, max), controls)) = &near
             && controls.get(client).is_some_and(|p| p.distance(*at) > *max)
@@ -984,11 +983,10 @@ pub(crate) fn play_at_object(
     let skip = predicted.then(|| shared.borrow().control.get(&scene).copied()).flatten();
     let skip = skip.and_then(|client| shared.borrow().client_conns.get(&client).copied());
     if let Some(pos) = pos {
-        post_in_scope(shared, scene, skip, |_| AudioEvent { profile: p, at: Placement::At(pos) });
         // Only clients within the profile's maxDistance can hear it.
         let max = reach(c, shared, p, "stateSound");
         let at = Placement::At(pos.to_array());
-        post_in_scope(shared, scene, Some((pos, max)), |_| AudioEvent { profile: p, at });
+        post_in_scope(shared, scene, skip, Some((pos, max)), |_| AudioEvent { profile: p, at });
     }
 }
 
@@ -1093,7 +1091,7 @@ pub(crate) fn register_net_methods(con: &mut Console, shared: &Rc<RefCell<crate:
                 c.error(&format!("{method}: not a server game object"));
                 return false;
             };
-            post_in_scope(&sh, scene, None, |ghost| AudioEvent {
+            post_in_scope(&sh, scene, None, None, |ghost| AudioEvent {
                 profile,
                 at: Placement::Shape { ghost, slot: slot as u32 },
             });
