@@ -12,7 +12,9 @@
 //! Image slot 0 follows the controlling client's fire trigger (move trigger 0), as V12's
 //! Player does.
 
-use crate::images::{Effect, IMAGE_THREAD, MAX_IMAGES, MountedImage, PREDICTED_IMAGES, PredictedImage, Slot};
+use crate::images::{
+    Effect, IMAGE_THREAD, ImageRun, MAX_IMAGES, MountedImage, PREDICTED_IMAGES, PredictedImage, Slot,
+};
 use crate::state::Shared;
 use glam::Vec3;
 use std::cell::RefCell;
@@ -96,7 +98,9 @@ pub(crate) fn hand_in(s: &mut Shared, id: u32) {
     let mut st = o.state;
     st.energy = g.energy;
     for (slot, run) in st.images.iter_mut().enumerate() {
-        *run = g.images[slot].as_ref().map_or_else(Default::default, |i| i.image.run);
+        *run = g.images[slot]
+            .as_ref()
+            .map_or_else(Default::default, |i| ImageRun { image: i.image.data, ..i.image.run });
     }
     o.state = st;
     s.images_by_moves.insert(id);

@@ -82,6 +82,9 @@ pub enum Effect {
 /// transitions test. `Copy`, so that it travels in a controlled object's predicted state.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ImageRun {
+    /// The image datablock (the server's id; 0: none), so that a client that receives the
+    /// run in a correction knows which image it predicts.
+    pub image: u32,
     /// Index into the image's states; [`ImageRun::NO_STATE`] before the first is entered.
     pub state: u8,
     /// Seconds left of the state's timeout.
@@ -108,6 +111,7 @@ impl ImageRun {
     /// A newly mounted image (`mountImage(image, slot, loaded)`), in no state yet.
     pub fn new(loaded: bool) -> Self {
         ImageRun {
+            image: 0,
             state: Self::NO_STATE,
             delay: 0.0,
             loaded,
@@ -168,7 +172,9 @@ impl ImageRun {
     /// state drained over the step.
     pub fn update(&mut self, states: &ImageStates, dt: f32, out: &mut Vec<Effect>) -> f32 {
         let Some(s) = states.states.get(usize::from(self.state)) else { return 0.0 };
-        self.delay -= dt;
+        // Only "run out" matters once it has: the timer stops at 0, so a run that sat out
+        // some ticks (a frozen world) still equals one that counted them.
+        self.delay = (self.delay - dt).max(0.0);
         let drain = s.energy_drain * dt;
         if self.delay <= 0.0 || !s.wait_for_timeout {
             let next = s.on_loaded[usize::from(self.loaded)]
@@ -185,8 +191,8 @@ impl ImageRun {
     }
 
     /// Feeds the run to a checksum: every field, at full precision.
-    pub(crate) fn bytes(&self) -> [u8; 10] {
-        let mut b = [0u8; 10];
+    pub(crate) fn bytes(&self) -> [u8; 14] {
+        let mut b = [0u8; 14];
         b[0] = self.state;
         b[1] = u8::from(self.loaded)
             | u8::from(self.ammo) << 1
@@ -195,11 +201,13 @@ impl ImageRun {
             | u8::from(self.trigger) << 4;
         b[2..6].copy_from_slice(&self.delay.to_bits().to_le_bytes());
         b[6..10].copy_from_slice(&self.fire_count.to_le_bytes());
+        b[10..14].copy_from_slice(&self.image.to_le_bytes());
         b
     }
 
     /// Writes the run at full precision (for a correction).
     pub(crate) fn write(&self, w: &mut v12_bitstream::BitWriter) {
+        w.write_int(self.image, 32);
         w.write_int(u32::from(self.state), 8);
         for f in [self.loaded, self.ammo, self.target, self.wet, self.trigger] {
             w.write_flag(f);
@@ -211,6 +219,7 @@ impl ImageRun {
     /// Reads what [`Self::write`] wrote; a state past [`MAX_STATES`] is no state, a
     /// non-finite timer 0.
     pub(crate) fn read(r: &mut v12_bitstream::BitReader<'_>) -> Result<Self, v12_bitstream::BitStreamError> {
+        let image = r.read_int(32)?;
         let state = r.read_int(8)? as u8;
         let state = if usize::from(state) < MAX_STATES { state } else { Self::NO_STATE };
         let mut f = [false; 5];
@@ -221,6 +230,7 @@ impl ImageRun {
         let delay = if delay.is_finite() { delay.clamp(-3600.0, 3600.0) } else { 0.0 };
         let fire_count = r.read_int(32)?;
         Ok(ImageRun {
+            image,
             state,
             delay,
             loaded: f[0],

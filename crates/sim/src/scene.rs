@@ -357,14 +357,14 @@ impl ControlState {
     }
 
     pub fn checksum(&self) -> u16 {
-        let mut b = [0u8; 32 + 10 * PREDICTED_IMAGES];
+        let mut b = [0u8; 32 + 14 * PREDICTED_IMAGES];
         let vals =
             [self.pos.x, self.pos.y, self.pos.z, self.vel.x, self.vel.y, self.vel.z, self.yaw, self.energy];
         for (i, v) in vals.iter().enumerate() {
             b[i * 4..i * 4 + 4].copy_from_slice(&v.to_bits().to_le_bytes());
         }
         for (i, run) in self.images.iter().enumerate() {
-            b[32 + i * 10..42 + i * 10].copy_from_slice(&run.bytes());
+            b[32 + i * 14..46 + i * 14].copy_from_slice(&run.bytes());
         }
         control_checksum(&b)
     }

@@ -1,7 +1,7 @@
 //! The headless client's bot (`$Game::bot`): the input a [`ClientSession`] ticks with when no
 //! one is at the keyboard. It goes for the nearest item it has not just reached, turns towards
 //! players near its heading and fires at them; it lights its jets (trigger 3) to climb to a
-//! target above it or over what blocks its way, while its energy lasts.
+//! target above it while its energy lasts.
 
 use crate::HIDDEN;
 use crate::client::session::ClientSession;
@@ -21,24 +21,15 @@ pub fn idle() -> Move {
     Move::from_input(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, [false; 6])
 }
 
-/// Ticks between checks that the bot is getting somewhere (half a second).
-const PROGRESS_TICKS: u64 = 16;
-/// Less than this (m) in [`PROGRESS_TICKS`] while running is being stuck.
-const STUCK_METRES: f32 = 0.5;
-/// How long (ticks) a stuck bot jets.
-const JET_TICKS: u64 = 24;
 /// A target this much higher (m) is jetted to.
 const CLIMB_METRES: f32 = 2.0;
 /// Energy a bot keeps in reserve: it lets go of the jets below it.
 const JET_RESERVE: f32 = 8.0;
 
-/// A bot's memory: the items it reached and when (tick), and where it was at its last
-/// progress check.
+/// A bot's memory: the items it reached and when (tick).
 #[derive(Debug, Default, Clone)]
 pub struct Bot {
     reached: BTreeMap<ObjectId, u64>,
-    last_check: Option<(u64, Vec3)>,
-    jet_until: u64,
 }
 
 impl Bot {
@@ -96,24 +87,14 @@ impl Bot {
             best_player.is_some_and(|(dist, _)| dist < 15.0) && turn.abs() < 0.15 && tick.is_multiple_of(8);
         let mut trig = [false; 6];
         trig[0] = fire;
-        trig[v12_sim::scene::JET_TRIGGER] = self.jets(tick, me.pos, d.z, me.energy);
+        trig[v12_sim::scene::JET_TRIGGER] = Self::jets(d.z, me.energy);
         Move::from_input(0.0, 1.0, 0.0, turn, 0.0, 0.0, trig)
     }
 
-    /// Whether to hold the jets this tick: climbing to a target `rise` metres above, or for
-    /// a while after getting stuck, with more than the reserve of energy.
-    fn jets(&mut self, tick: u64, pos: Vec3, rise: f32, energy: f32) -> bool {
-        match self.last_check {
-            Some((at, _)) if tick < at + PROGRESS_TICKS => {}
-            Some((_, was)) => {
-                let flat = |v: Vec3| Vec3::new(v.x, v.y, 0.0);
-                if flat(pos).distance(flat(was)) < STUCK_METRES {
-                    self.jet_until = tick + JET_TICKS;
-                }
-                self.last_check = Some((tick, pos));
-            }
-            None => self.last_check = Some((tick, pos)),
-        }
-        energy > JET_RESERVE && (rise > CLIMB_METRES || tick < self.jet_until)
+    /// Whether to hold the jets this tick: climbing to a target `rise` metres above, with
+    /// more than the reserve of energy. (A bot does not jet just because it is stuck: pressed
+    /// against a wall, its jets would only scrape it.)
+    fn jets(rise: f32, energy: f32) -> bool {
+        energy > JET_RESERVE && rise > CLIMB_METRES
     }
 }

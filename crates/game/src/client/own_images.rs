@@ -1,6 +1,6 @@
 //! The controlling client's own images (V12: "the controlling client predicts its own
-//! image"): the images mounted in its control object's first slots (the ghost's image group
-//! names their datablocks) are stepped by its own moves with the rest of its predicted state
+//! image"): the images mounted in its control object's first slots (each predicted run names
+//! its datablock) are stepped by its own moves with the rest of its predicted state
 //! ([`v12_sim::image_machine`]), so its weapon goes into its fire state, plays its fire
 //! sequence and its state sound on the tick the button goes down, a round trip before the
 //! server's word; a correction brings the state back in line as it does the position.
@@ -9,7 +9,7 @@ use crate::images::{Effect, PREDICTED_IMAGES, PredictedImage};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use v12_console_vm::Console;
-use v12_sim::scene::{SceneObject, ScriptThread};
+use v12_sim::scene::{ControlState, ScriptThread};
 
 /// The models of the control object's predicted images and what they last did.
 #[derive(Debug, Default)]
@@ -25,15 +25,16 @@ pub(crate) struct OwnImages {
 }
 
 impl OwnImages {
-    /// Reads the models of the images the control ghost carries (`None`: no control object).
+    /// Reads the models of the images the predicted state names (each run carries its image
+    /// datablock, so the first correction tells; `None`: nothing predicted yet).
     pub(crate) fn update(
         &mut self,
         con: &Console,
-        ghost: Option<&SceneObject>,
+        predicted: Option<&ControlState>,
         block_local: &BTreeMap<u32, u32>,
     ) {
         for (slot, out) in self.slots.iter_mut().enumerate() {
-            let image = ghost.and_then(|g| g.images[slot]);
+            let image = predicted.map(|p| p.images[slot].image).filter(|&i| i != 0);
             *out = image.and_then(|server| {
                 let local = *block_local.get(&server)?;
                 let model = self

@@ -321,8 +321,7 @@ impl ClientSession {
                 self.shape_boxes.insert(g.datablock, half);
             }
         }
-        let control = self.control_local().and_then(|id| self.scene.get(id));
-        self.own_images.update(con, control, &self.block_local);
+        self.own_images.update(con, self.gcon.predicted(), &self.block_local);
         let m = self.motion();
         while self.time_ms + u64::from(TICK_MS) <= now {
             self.time_ms += u64::from(TICK_MS);
