@@ -58,6 +58,33 @@ pub struct ImageState {
     pub sound: Option<String>,
 }
 
+impl ImageState {
+    /// A state named `name` that does nothing and goes nowhere (V12's defaults: it waits for
+    /// its timeout, allows an image change, leaves the loaded flag alone).
+    pub fn new(name: &str) -> Self {
+        ImageState {
+            name: name.into(),
+            on_loaded: [None; 2],
+            on_ammo: [None; 2],
+            on_target: [None; 2],
+            on_wet: [None; 2],
+            on_trigger: [None; 2],
+            on_timeout: None,
+            timeout: 0.0,
+            wait_for_timeout: true,
+            fire: false,
+            eject_shell: false,
+            energy_drain: 0.0,
+            allow_image_change: true,
+            loaded: LoadedFlag::Ignore,
+            recoil: 0,
+            sequence: None,
+            script: None,
+            sound: None,
+        }
+    }
+}
+
 /// An image datablock's states, checked (every transition names a state of the list).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct ImageStates {
@@ -294,31 +321,9 @@ impl PredictedImage {
 mod tests {
     use super::*;
 
-    fn state(name: &str) -> ImageState {
-        ImageState {
-            name: name.into(),
-            on_loaded: [None; 2],
-            on_ammo: [None; 2],
-            on_target: [None; 2],
-            on_wet: [None; 2],
-            on_trigger: [None; 2],
-            on_timeout: None,
-            timeout: 0.0,
-            wait_for_timeout: true,
-            fire: false,
-            eject_shell: false,
-            energy_drain: 0.0,
-            allow_image_change: true,
-            loaded: LoadedFlag::Ignore,
-            recoil: 0,
-            sequence: None,
-            script: None,
-            sound: None,
-        }
-    }
-
     /// Ready → (trigger) Fire (0.25 s) → Reload (0.5 s) → Ready; no ammo: NoAmmo.
     pub(crate) fn blaster() -> ImageStates {
+        let state = ImageState::new;
         let mut ready = state("Ready");
         ready.on_trigger[1] = Some(1);
         ready.on_ammo[0] = Some(3);

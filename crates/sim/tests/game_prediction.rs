@@ -450,27 +450,8 @@ fn vehicles_are_predicted_without_corrections() {
 /// trip before the server's), spends the same energy, and needs no correction.
 #[test]
 fn the_controlling_client_predicts_its_own_weapon() {
-    use v12_sim::image_machine::{Effect, ImageRun, ImageState, ImageStates, LoadedFlag, PredictedImage};
-    let state = |name: &str| ImageState {
-        name: name.into(),
-        on_loaded: [None; 2],
-        on_ammo: [None; 2],
-        on_target: [None; 2],
-        on_wet: [None; 2],
-        on_trigger: [None; 2],
-        on_timeout: None,
-        timeout: 0.0,
-        wait_for_timeout: true,
-        fire: false,
-        eject_shell: false,
-        energy_drain: 0.0,
-        allow_image_change: true,
-        loaded: LoadedFlag::Ignore,
-        recoil: 0,
-        sequence: None,
-        script: None,
-        sound: None,
-    };
+    use v12_sim::image_machine::{Effect, ImageRun, ImageState, ImageStates, PredictedImage};
+    let state = ImageState::new;
     // Ready -trigger-> Fire (0.2 s, a shot) -> Reload (0.3 s) -> Ready; NoAmmo below minEnergy.
     let mut ready = state("Ready");
     ready.on_ammo[0] = Some(3);
