@@ -990,6 +990,37 @@ pub(crate) fn play_at_object(
     }
 }
 
+/// Server: a projectile exploding at `pos` sounds its ExplosionData's `soundProfile` there (the
+/// projectile datablock's `explosion`), to the clients that have the shot in scope and are
+/// within the profile's reach: V12's explosion sound, played by the engine, not a script.
+/// A projectile with no explosion, or an explosion with no sound, is silent; a `soundProfile`
+/// that names no AudioProfile datablock is a warning.
+pub(crate) fn play_explosion(
+    c: &mut Console,
+    shared: &Rc<RefCell<crate::state::Shared>>,
+    proj: u32,
+    pos: glam::Vec3,
+) {
+    let Some(data) = shared.borrow().objects.get(&proj).map(|g| g.datablock) else { return };
+    let Some(explosion) = find_of(c, &c.get_field(data, "explosion"), "ExplosionData") else { return };
+    let name = c.get_field(explosion, "soundProfile");
+    if name.as_text().trim().is_empty() {
+        return;
+    }
+    let Some(p) = find_of(c, &name, "AudioProfile")
+        .filter(|&p| c.object(p).is_some_and(|o| o.group == Some(v12_console_vm::DATABLOCK_GROUP_ID)))
+    else {
+        c.warn(&format!(
+            "ExplosionData {explosion}: soundProfile \"{}\" is not an AudioProfile datablock",
+            name.as_text()
+        ));
+        return;
+    };
+    let max = reach(c, shared, p, "explosion");
+    let at = Placement::At(pos.to_array());
+    post_in_scope(shared, proj, None, Some((pos, max)), |_| AudioEvent { profile: p, at });
+}
+
 /// Server: the GameConnection methods `play2D` and `play3D`, and ShapeBase's `playAudio` and
 /// `stopAudio`.
 pub(crate) fn register_net_methods(con: &mut Console, shared: &Rc<RefCell<crate::state::Shared>>) {

@@ -764,3 +764,25 @@ fn a_sensor_sees_the_other_teams_players_in_range_and_in_sight() {
     assert_eq!(eval(&mut con, "return $tower.setSensorGroup(32) SPC $tower.setSensorGroup(\"x\");"), "0 0");
     assert!(out.stderr().contains("setSensorGroup: group \"32\" is not 0 to 31"), "{}", out.stderr());
 }
+
+/// A shot's explosion sounds its ExplosionData's `soundProfile` (the engine plays it, not a
+/// script); a `soundProfile` naming no AudioProfile is a warning naming the explosion, and the
+/// shot still explodes.
+#[test]
+fn an_explosions_sound_profile_must_be_an_audio_profile() {
+    let (mut con, shared, out) = game_console();
+    eval(
+        &mut con,
+        "datablock ExplosionData(Dud) { soundProfile = LightMale; };\n\
+         datablock ProjectileData(Pop) { lifetime = 64; explosion = Dud; };\n\
+         function Pop::onExplode(%data, %proj, %pos) { echo(\"explode\"); }\n\
+         $p = new Projectile() { dataBlock = Pop; initialPosition = \"0 0 5\"; initialVelocity = \"0 1 0\"; };",
+    );
+    run_ticks(&mut con, &shared, 4);
+    assert_eq!(out.stdout(), "explode\n");
+    assert!(
+        out.stderr().contains("soundProfile \"LightMale\" is not an AudioProfile datablock"),
+        "{}",
+        out.stderr()
+    );
+}

@@ -26,9 +26,16 @@ datablock PlayerData(LightMale) {
 
 // The weapon: a ball launcher, V12's image state machine (server/weapons.cs) firing Balls,
 // whose explosions splash nearby players (radius damage written here, with the container).
+// Where a ball ends, its explosion: the engine plays its soundProfile there to the clients
+// that see the ball (V12's ExplosionData; the profile is in server/audio.cs).
+datablock ExplosionData(BallExplosion) {
+   soundProfile = BallExplosionSound;
+   lifetimeMS = 300;
+};
 datablock LinearProjectileData(Ball) {
    lifetimeMS = 1280; dryVelocity = 25; muzzleVelocity = 25; velInheritFactor = 0;
    damage = 34; splashDamage = 12; splashRadius = 3;
+   explosion = BallExplosion;
 };
 exec("server/weapons.cs");
 exec("server/vehicles.cs");
@@ -209,7 +216,6 @@ function Ball::onExplode(%data, %proj, %pos, %fade)
 {
    if ($MatchOver)
       return;
-   serverPlay3D(BallExplosionSound, %pos);
    %shooter = isObject(%proj.sourceObject) ? %proj.sourceObject.client : "";
    initContainerRadiusSearch(%pos, %data.splashRadius, $TypeMasks::PlayerObjectType);
    while ((%target = containerSearchNext()) != 0)
