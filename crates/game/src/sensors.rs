@@ -75,8 +75,8 @@ pub(crate) fn sweep(s: &mut Shared, tick: u64) {
             Some((id, sensor, g.sensor_group, eye, g.console))
         })
         .collect();
-    let mut seen: std::collections::BTreeMap<u32, u32> =
-        s.objects.iter().map(|(&id, g)| (id, bit(g.sensor_group))).collect();
+    // (target, the group that saw it), applied once the container is let go.
+    let mut seen: Vec<(u32, u32)> = Vec::new();
     let mut counts = Vec::with_capacity(sensors.len());
     if let Some(h) = s.container.as_ref() {
         let mut h = h.borrow_mut();
@@ -103,15 +103,20 @@ pub(crate) fn sweep(s: &mut Shared, tick: u64) {
                         continue;
                     }
                 }
-                *seen.entry(target).or_default() |= bit(group);
+                seen.push((target, bit(group)));
                 count += 1;
             }
             counts.push((id, count));
         }
     }
-    for (id, g) in &mut s.objects {
-        g.detected = seen.get(id).copied().unwrap_or(0);
+    for g in s.objects.values_mut() {
+        g.detected = bit(g.sensor_group);
         g.detects = 0;
+    }
+    for (target, group) in seen {
+        if let Some(g) = s.objects.get_mut(&target) {
+            g.detected |= group;
+        }
     }
     for (id, n) in counts {
         if let Some(g) = s.objects.get_mut(&id) {

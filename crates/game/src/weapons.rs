@@ -248,12 +248,7 @@ fn mount_image(
         if slot == 0 && g.class == crate::state::GameClass::Turret {
             g.aim = Some(aim);
         }
-        let console = g.console;
-        // Clients see what the shape carries (and its controller predicts slots 0 and 1).
-        if let Some(o) = s.world.as_mut().and_then(|w| w.get_mut(scene)) {
-            o.set_image(slot, Some(image));
-        }
-        console
+        g.console
     };
     c.call_method_if_exists(image, "onMount", &[Value::from(console), Value::from(slot as u32)]);
     enter_now(c, sh, scene, slot, 0);
@@ -270,7 +265,6 @@ fn unmount_image(c: &mut Console, sh: &Rc<RefCell<Shared>>, scene: u32, slot: us
     let Some(old) = old else { return false };
     if let Some(o) = sh.borrow_mut().world.as_mut().and_then(|w| w.get_mut(scene)) {
         o.set_thread(IMAGE_THREAD, None);
-        o.set_image(slot, None);
     }
     c.call_method_if_exists(old.image.data, "onUnmount", &[Value::from(console), Value::from(slot as u32)]);
     true

@@ -11,7 +11,7 @@
 //! bit-identical results from the same quantised moves.
 
 use crate::container::{Aabb, Container, ContainerConfig};
-use crate::image_machine::{Effect, ImageRun, MAX_IMAGES, PREDICTED_IMAGES, PredictedImage};
+use crate::image_machine::{Effect, ImageRun, PREDICTED_IMAGES, PredictedImage};
 use crate::moves::{Move, control_checksum};
 use glam::Vec3;
 use std::cell::RefCell;
@@ -34,8 +34,6 @@ pub const STATE_MASK: u32 = SceneObject::STATE_MASK;
 pub const THREAD_MASK: u32 = SceneObject::THREAD_MASK;
 /// Mask bit: the mount the object rides ([`SceneObject::set_mount`]).
 pub const MOUNT_MASK: u32 = SceneObject::MOUNT_MASK;
-/// Mask bit: the images mounted in its slots ([`SceneObject::set_image`]).
-pub const IMAGE_MASK: u32 = SceneObject::IMAGE_MASK;
 
 /// Highest mount node a ghost carries (V12's 32 mount points).
 pub const MAX_MOUNT_NODE: u32 = 31;
@@ -415,8 +413,7 @@ impl ControlState {
     group(MOVE_MASK, after = Self::moved),
     group(STATE_MASK),
     group(THREAD_MASK, initial_if = Self::has_threads),
-    group(MOUNT_MASK, pack = Self::pack_mount, unpack = Self::unpack_mount),
-    group(IMAGE_MASK, initial_if = Self::has_images)
+    group(MOUNT_MASK, pack = Self::pack_mount, unpack = Self::unpack_mount)
 )]
 pub struct SceneObject {
     /// Position, velocity and heading (authoritative on the server).
@@ -452,11 +449,6 @@ pub struct SceneObject {
     pub thread_age_ms: [u32; MAX_SCRIPT_THREADS],
     /// What the object rides (packed by [`Self::pack_mount`]).
     mount: Option<Mount>,
-    /// The image datablock mounted in each image slot (server ids, as `datablock`): clients
-    /// show what a shape carries, and the controlling client predicts the first
-    /// [`PREDICTED_IMAGES`] ([`crate::image_machine`]).
-    #[ghost(IMAGE_MASK, array(optional(int(32))))]
-    pub images: [Option<u32>; MAX_IMAGES],
 }
 
 /// The move group's velocity: a flag (moving at all), then x and y over [`MAX_NET_SPEED`] in
@@ -503,11 +495,6 @@ impl SceneObject {
         self.target_pos = pos;
         self.updates = self.updates.saturating_add(1);
         self.since_update_ms = 0;
-    }
-
-    /// True when an image is mounted: a create then carries the image group.
-    fn has_images(&self) -> bool {
-        self.images.iter().any(Option::is_some)
     }
 
     /// True when a script thread plays: a create then carries the thread group.
@@ -609,17 +596,6 @@ impl SceneObject {
             self.mount = mount;
             self.mask.set_mask_bits(MOUNT_MASK);
         }
-    }
-
-    /// Server: mounts the image datablock `image` (a server id) in `slot`, or with `None`
-    /// empties the slot; the change reaches clients. Returns false for a slot out of range.
-    pub fn set_image(&mut self, slot: usize, image: Option<u32>) -> bool {
-        let Some(s) = self.images.get_mut(slot) else { return false };
-        if *s != image {
-            *s = image;
-            self.mask.set_mask_bits(IMAGE_MASK);
-        }
-        true
     }
 
     /// What the object rides: on the server, the mount's [`SceneWorld`] id; on a client, the

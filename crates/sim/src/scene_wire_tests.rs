@@ -4,7 +4,7 @@
 //! Two references: [`FIXTURES`], the bytes the hand-written code wrote for a set of objects and
 //! masks (recorded from it before the derive replaced it), and [`legacy_pack`] /
 //! [`legacy_unpack`], that code kept verbatim. The derive writes those bits followed by the
-//! mount group's and the image group's flags (the groups added since), and reads them back to the same object,
+//! mount group's flag (the one group added since), and reads them back to the same object,
 //! client bookkeeping included.
 
 use super::*;
@@ -241,7 +241,7 @@ fn prior_ghosts() -> Vec<SceneObject> {
 }
 
 /// The derived packing writes what the hand-written code wrote, bit for bit (the recorded
-/// fixtures and the kept functions agree), then the mount and image groups' flags; it reads back to the
+/// fixtures and the kept functions agree), then the mount group's flag; it reads back to the
 /// same ghost as the hand-written reader, from a new ghost and from one with history.
 #[test]
 fn derived_scene_object_packing_matches_the_hand_written_bit_for_bit() {
@@ -269,13 +269,11 @@ fn derived_scene_object_packing_matches_the_hand_written_bit_for_bit() {
                 legacy, recorded,
                 "{name} mask {mask:#x} initial {initial}: the kept code is the recorded one"
             );
-            // The mount group: its flag, and "no mount" when it is in the mask; then the
-            // image group's: its flag, and eight empty slots when it is in the mask.
+            // The mount group: its flag, and "no mount" when it is in the mask.
             let mount_flag = if mask & MOUNT_MASK != 0 { "10" } else { "0" };
-            let image_flag = if mask & IMAGE_MASK != 0 { "100000000" } else { "0" };
             assert_eq!(
                 bits(&bytes, n),
-                format!("{recorded}{mount_flag}{image_flag}"),
+                format!("{recorded}{mount_flag}"),
                 "{name} mask {mask:#x} initial {initial}"
             );
             for prior in prior_ghosts() {
@@ -319,25 +317,6 @@ fn over_long_names_and_cut_updates_are_refused() {
     }
 }
 
-/// The images a shape carries: set, they mark their group; a create carries them whole.
-#[test]
-fn images_go_in_their_group_and_arrive_whole() {
-    let mut o = SceneObject::new(3, Vec3::ZERO);
-    let v0 = o.state_mask().version();
-    assert!(o.set_image(1, Some(77)));
-    assert!(!o.set_image(MAX_IMAGES, Some(1)), "no slot 8");
-    assert_eq!(o.state_mask().changed_since(v0), IMAGE_MASK);
-    let (bytes, _) = pack(&o, true, u32::MAX, Vec3::ZERO);
-    let mut ghost = SceneObject::default();
-    let mut uctx = GhostUnpackContext::detached(CompressionPoint::new(Vec3::ZERO), true);
-    ghost.unpack_update(&mut uctx, &mut BitReader::new(&bytes)).unwrap();
-    assert_eq!(ghost.images[1], Some(77));
-    assert!(ghost.images.iter().enumerate().all(|(i, m)| i == 1 || m.is_none()));
-    let v1 = o.state_mask().version();
-    o.set_image(1, Some(77));
-    assert_eq!(o.state_mask().version(), v1, "the same image changes nothing");
-}
-
 /// A mount the client does not hold yet goes as "none" and stays to send; set and cleared,
 /// it marks its group dirty; a rider depends on its mount.
 #[test]
@@ -352,7 +331,7 @@ fn mount_waits_for_its_ghost_and_marks_its_group() {
     let mut ctx = GhostPackContext::detached(CompressionPoint::new(Vec3::ZERO), false);
     let mut w = BitWriter::new();
     assert_eq!(o.pack_update(&mut ctx, MOUNT_MASK, &mut w), MOUNT_MASK, "not held yet: send again");
-    assert_eq!(w.bit_position(), 7, "four empty groups, the mount group, no mount, the empty image group");
+    assert_eq!(w.bit_position(), 6, "four empty groups, the mount group, no mount");
     let v1 = o.state_mask().version();
     o.set_mount(Some(Mount { object: ObjectId(9), node: 2 }));
     assert_eq!(o.state_mask().version(), v1, "the same mount changes nothing");
