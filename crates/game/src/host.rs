@@ -311,6 +311,8 @@ impl<'a> Host<'a> {
         // The mission's classes: the server's world (`missions/arena.mis`, run by the server's
         // scripts) is built here.
         let mission = crate::mission::install(&mut con, resources.clone());
+        // No server yet: a client's queries ask its own container (`createServer` turns it).
+        v12_sim::container::prefer_client_container(&con, true);
         let remote = RemoteCommands::register(&mut con);
         let shared = Rc::new(RefCell::new(Shared::default()));
         // The game objects live in the world's container beside its terrain and interiors.
@@ -546,6 +548,7 @@ impl<'a> Host<'a> {
         s.local_link = Some(local_link);
         s.local_peer = Some(local_peer);
         self.server = Some(s);
+        v12_sim::container::prefer_client_container(&self.con, false);
         self.directory.server_started(&self.con);
         self.con.call_function("onServerCreated", &[]);
         Ok(())
@@ -562,6 +565,8 @@ impl<'a> Host<'a> {
             }
             let _ = s.driver.borrow_mut().pump(now, &NoObjects, &mut s.no_ghosts);
         }
+        // Scripts' container queries go to the client's ghosts now (if it still runs).
+        v12_sim::container::prefer_client_container(&self.con, true);
         let mut sh = self.shared.borrow_mut();
         crate::placement::clear(&mut sh);
         sh.driver = None;

@@ -289,23 +289,13 @@ fn on_add(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
     obj.falls = class == GameClass::Item && !c.get_field(id, "static").truthy();
     obj.tuning = crate::PlayerTuning::of_datablock(c, datablock);
     obj.min_impact = crate::classes::num_field(c, datablock, "minImpactSpeed").unwrap_or(25.0) as f32;
-    obj.half_extents = match class {
-        GameClass::Vehicle => crate::vehicles::default_box(c, datablock),
-        _ => crate::default_half_extents(class),
-    };
-    if matches!(
-        class,
-        GameClass::StaticShape | GameClass::Turret | GameClass::Vehicle | GameClass::ForceField
-    ) {
-        let default = obj.half_extents;
-        obj.half_extents =
-            crate::shape_half_extents(c, datablock).map(|h| h.unwrap_or(default)).unwrap_or_else(|junk| {
-                c.warn(&format!(
-                    "{class_name} {id}: boundingBox \"{junk}\" is not \"x y z\" in metres; the default box"
-                ));
-                default
-            });
-    }
+    obj.half_extents =
+        crate::placement::half_extents(c, class, datablock).unwrap_or_else(|(default, junk)| {
+            c.warn(&format!(
+                "{class_name} {id}: boundingBox \"{junk}\" is not \"x y z\" in metres; the default box"
+            ));
+            default
+        });
     let mut o = SceneObject::new(datablock, parse_vec3(&field(c, "position")));
     // The `rotation` field is "ax ay az degrees", as the mission's objects read it.
     let (axis, angle) = v12_world::mission::rotation(&field(c, "rotation")).to_axis_angle();

@@ -11,13 +11,19 @@ use crate::state::{DamageState, GameClass, GameObject, Shared};
 use glam::Vec3;
 use std::cell::RefCell;
 use std::rc::Rc;
+use v12_console_vm::{Console, ObjectId};
 use v12_sim::container::{Aabb, type_masks as tm};
 
 /// The type mask of a game object now.
 pub fn type_mask(g: &GameObject) -> u32 {
+    class_mask(g.class, g.damage_state == DamageState::Enabled)
+}
+
+/// The type mask of an object of `class` (a player that is not `alive` is a corpse).
+pub fn class_mask(class: GameClass, alive: bool) -> u32 {
     let shape = tm::GAME_BASE | tm::SHAPE_BASE;
-    match g.class {
-        GameClass::Player if g.damage_state != DamageState::Enabled => shape | tm::CORPSE,
+    match class {
+        GameClass::Player if !alive => shape | tm::CORPSE,
         GameClass::Player => shape | tm::PLAYER,
         GameClass::Item => shape | tm::ITEM,
         GameClass::StaticShape => shape | tm::STATIC_SHAPE | tm::STATIC_TS,
@@ -33,10 +39,34 @@ pub fn type_mask(g: &GameObject) -> u32 {
 /// The world box of a game object at `pos`: a projectile's box is around its centre, every
 /// other object stands on its box's bottom face.
 pub fn world_box(g: &GameObject, pos: Vec3) -> Aabb {
-    let half = g.half_extents;
-    match g.class {
+    box_at(g.class, g.half_extents, pos)
+}
+
+/// The world box of an object of `class` with these half extents at `pos`.
+pub fn box_at(class: GameClass, half: Vec3, pos: Vec3) -> Aabb {
+    match class {
         GameClass::Projectile => Aabb::around(pos, half),
         _ => Aabb::around(pos + Vec3::Z * half.z, half),
+    }
+}
+
+/// The box (half extents) of an object of `class` with datablock `db`: the datablock's
+/// `boundingBox` for shapes, turrets, vehicles and force fields, else the class's default.
+/// A junk `boundingBox` is `Err` with the default and the text, for the caller to report.
+pub fn half_extents(con: &Console, class: GameClass, db: ObjectId) -> Result<Vec3, (Vec3, String)> {
+    let default = match class {
+        GameClass::Vehicle => crate::vehicles::default_box(con, db),
+        _ => crate::default_half_extents(class),
+    };
+    if !matches!(
+        class,
+        GameClass::StaticShape | GameClass::Turret | GameClass::Vehicle | GameClass::ForceField
+    ) {
+        return Ok(default);
+    }
+    match crate::shape_half_extents(con, db) {
+        Ok(h) => Ok(h.unwrap_or(default)),
+        Err(junk) => Err((default, junk)),
     }
 }
 

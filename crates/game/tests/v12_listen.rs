@@ -160,7 +160,8 @@ fn static_shapes_pen_a_player_in_on_server_and_client() {
 
 /// On a client, ghosts are console objects too: `ServerConnection.getControlObject()` is the
 /// client's player, which answers `getPosition`, `getDataBlock` and `getGhostID`, and
-/// `resolveGhostID` finds it again; changing a ghost is a console error, not a crash.
+/// `resolveGhostID` finds it again; changing a ghost is a console error, not a crash; the
+/// client's container queries see it.
 #[test]
 fn a_clients_ghosts_are_console_objects_its_scripts_can_query() {
     let probe = procs::Scratch::new("ghost-probe");
@@ -174,6 +175,17 @@ fn a_clients_ghosts_are_console_objects_its_scripts_can_query() {
                (ServerConnection.resolveGhostID(%p.getGhostID()) == %p) @ \" datablock=\" @\n\
                %p.getDataBlock().getName() @ \" words=\" @ getWordCount(%p.getPosition()));\n\
             echo(\"PROBE set=\" @ %p.setTransform(\"0 0 0\"));\n\
+            %pos = %p.getPosition();\n\
+            %top = VectorAdd(%pos, \"0 0 5\");\n\
+            %low = VectorSub(%pos, \"0 0 1\");\n\
+            %ray = containerRayCast(%top, %low, $TypeMasks::PlayerObjectType);\n\
+            %own = containerRayCast(%top, %low, $TypeMasks::PlayerObjectType, 0, true);\n\
+            %past = containerRayCast(%top, %low, $TypeMasks::PlayerObjectType, %p, true);\n\
+            initContainerRadiusSearch(%pos, 30, $TypeMasks::PlayerObjectType);\n\
+            while ((%o = containerSearchNext()) != 0) if (%o == %p) %found = 1;\n\
+            echo(\"PROBE ray=\" @ (firstWord(%ray) == %p) @ \" own=\" @ (firstWord(%own) == %p) @\n\
+               \" exempt=\" @ (firstWord(%past) != %p) @ \" found=\" @ (%found == 1) @\n\
+               \" z=\" @ (getWord(%ray, 3) - getWord(%pos, 2) > 1));\n\
          }\n\
          schedule(500, 0, probeGhosts);\n",
     )
@@ -200,6 +212,10 @@ fn a_clients_ghosts_are_console_objects_its_scripts_can_query() {
         "{client_lines}"
     );
     assert!(client_lines.contains("PROBE set=0"), "{client_lines}");
+    // The client container holds the ghosts where they are drawn: a ray down onto the
+    // player's head finds its ghost object (a process without a server asks its client's
+    // container), the exempt object is passed through, and a radius search finds it.
+    assert!(client_lines.contains("PROBE ray=1 own=1 exempt=1 found=1 z=1"), "{client_lines}");
 }
 
 /// The journal on a real session: a dedicated server records (`--journal-record`) while a bot

@@ -656,16 +656,40 @@ pub struct ScriptContainer {
     /// `ContainerFindFirst` / `ContainerFindNext`: the box query's results.
     found: Vec<ContainerId>,
     found_cursor: usize,
+    /// The container of this process's client ghosts (V12's client container; the host links
+    /// it while a client session runs), answering queries that pass `useClientContainer`.
+    pub client: Option<ContainerHandle>,
+    /// Queries without `useClientContainer` go to [`Self::client`] too: a process that runs
+    /// no server has nothing else to ask.
+    pub prefer_client: bool,
+    /// The client container when the current radius or type search ran there.
+    search_in: Option<ContainerHandle>,
+    /// The client container when the current `ContainerFindFirst` ran there.
+    found_in: Option<ContainerHandle>,
 }
 
 impl ScriptContainer {
-    /// The next object of the current search still in the container (removed ones are
+    /// The client container a query goes to, or `None` for this one: `use_client` is the
+    /// script's `useClientContainer` argument (absent: [`Self::prefer_client`]).
+    fn client_for(&self, use_client: Option<bool>) -> Option<ContainerHandle> {
+        if use_client.unwrap_or(self.prefer_client) { self.client.clone() } else { None }
+    }
+
+    /// The box and mask of `id` in the container a query ran in (`client`, or this one).
+    fn entry_in(&self, client: Option<&ContainerHandle>, id: ContainerId) -> Option<(Aabb, u32)> {
+        match client {
+            Some(c) => c.try_borrow().ok()?.container.get(id),
+            None => self.container.get(id),
+        }
+    }
+
+    /// The next object of the current search still in its container (removed ones are
     /// skipped), or `None` at the end.
     fn search_next(&mut self) -> Option<ContainerId> {
         while self.cursor < self.search.len() {
             let (id, _) = self.search[self.cursor];
             self.cursor += 1;
-            if self.container.get(id).is_some() {
+            if self.entry_in(self.search_in.as_ref(), id).is_some() {
                 self.current = Some(id);
                 return Some(id);
             }
@@ -679,14 +703,77 @@ impl ScriptContainer {
     /// box's bounding sphere, never below 0 (so a large object is hurt as if nearer).
     fn current_dist(&self, damage: bool) -> f32 {
         let (Some(id), Some(p)) = (self.current, self.reference) else { return 0.0 };
-        let Some((b, _)) = self.container.get(id) else { return 0.0 };
+        let Some((b, _)) = self.entry_in(self.search_in.as_ref(), id) else { return 0.0 };
         let d = b.center().distance(p);
         if damage { (d - (b.max - b.min).length() * 0.5).max(0.0) } else { d }
     }
 }
 
+/// Runs `f` on the container a script's query goes to: the client container linked to
+/// `handle` when `use_client` (or the preference) says so, else `handle`'s own. Also returns
+/// the client container it used, for searches that walk their results later.
+fn query<R>(
+    handle: &ContainerHandle,
+    use_client: Option<bool>,
+    f: impl FnOnce(&mut Container) -> R,
+) -> (R, Option<ContainerHandle>) {
+    let client = handle.borrow().client_for(use_client).filter(|c| !Rc::ptr_eq(c, handle));
+    match client {
+        Some(c) => {
+            let r = f(&mut c.borrow_mut().container);
+            (r, Some(c))
+        }
+        None => (f(&mut handle.borrow_mut().container), None),
+    }
+}
+
+/// The optional trailing `useClientContainer` argument at index `i`.
+fn use_client_arg(a: &v12_console_vm::CallArgs<'_>, i: usize) -> Option<bool> {
+    (a.len() > i).then(|| a.bool(i))
+}
+
 /// The shared handle the console functions hold.
 pub type ContainerHandle = Rc<RefCell<ScriptContainer>>;
+
+/// The console object that holds the container functions' handle.
+const HOST_OBJECT: &str = "ContainerSystem";
+
+/// The container the console's container functions query (from
+/// [`register_container_functions`]), if any.
+pub fn script_container(con: &Console) -> Option<ContainerHandle> {
+    let id = con.find_object_str(HOST_OBJECT)?;
+    con.object_data::<ContainerHandle>(id).cloned()
+}
+
+/// Links `client` (a client session's container of its ghosts) to the console's container
+/// functions: `useClientContainer` queries go there.
+pub fn link_client_container(con: &Console, client: &ContainerHandle) {
+    if let Some(h) = script_container(con)
+        && let Ok(mut s) = h.try_borrow_mut()
+    {
+        s.client = Some(client.clone());
+    }
+}
+
+/// Unlinks `client` if it is the one linked (its session ended).
+pub fn unlink_client_container(con: &Console, client: &ContainerHandle) {
+    if let Some(h) = script_container(con)
+        && let Ok(mut s) = h.try_borrow_mut()
+        && s.client.as_ref().is_some_and(|c| Rc::ptr_eq(c, client))
+    {
+        s.client = None;
+    }
+}
+
+/// Whether queries that do not say `useClientContainer` go to the client container too (a
+/// process that runs no server has nothing else to ask).
+pub fn prefer_client_container(con: &Console, prefer: bool) {
+    if let Some(h) = script_container(con)
+        && let Ok(mut s) = h.try_borrow_mut()
+    {
+        s.prefer_client = prefer;
+    }
+}
 
 /// A coordinate as the console prints numbers.
 fn fmt(v: f32) -> String {
@@ -718,7 +805,25 @@ fn radius_arg(v: f64) -> f32 {
 /// `containerBoxEmpty(%mask, %center, %xRadius [, %yRadius, %zRadius])`; and
 /// `ContainerFindFirst(%mask, %point, %x, %y, %z)` / `ContainerFindNext()` (the objects whose
 /// boxes overlap the box of those half sizes around the point, by id).
+///
+/// The ray cast, the searches and `containerBoxEmpty` take a trailing `useClientContainer`
+/// (as Torque's later engines): true asks the container of this process's client ghosts
+/// ([`ScriptContainer::client`]) instead of the server's; without it a process that runs no
+/// server asks its client's ([`ScriptContainer::prefer_client`]).
 pub fn register_container_functions(con: &mut Console, handle: ContainerHandle) {
+    // The handle stays findable (`script_container`), so a client session started later can
+    // link its ghosts' container to these functions.
+    let _ = con.register_class(HOST_OBJECT, "SimObject");
+    match con.find_object_str(HOST_OBJECT) {
+        Some(id) => con.set_object_data(id, Box::new(handle.clone())),
+        None => {
+            if let Err(e) =
+                con.create_object_with_data(HOST_OBJECT, Some(HOST_OBJECT), Box::new(handle.clone()))
+            {
+                tracing::warn!("{HOST_OBJECT}: {e}");
+            }
+        }
+    }
     for (name, bits) in type_masks::ALL {
         con.set_global(&format!("TypeMasks::{name}"), i64::from(*bits));
     }
@@ -726,13 +831,14 @@ pub fn register_container_functions(con: &mut Console, handle: ContainerHandle) 
     con.register_function(
         "containerRayCast",
         4,
-        5,
-        "containerRayCast(start, end, mask [, exempt])",
+        6,
+        "containerRayCast(start, end, mask [, exempt, useClientContainer])",
         move |c, a| {
             let (start, end) = (parse_point(&a.str(0)), parse_point(&a.str(1)));
             let mask = mask_arg(a.f64(2));
             let exempt = if a.len() > 3 { c.find_object(&a.get(3)) } else { None };
-            match h.borrow_mut().container.cast_ray(start, end, mask, exempt) {
+            let (hit, _) = query(&h, use_client_arg(a, 4), |c| c.cast_ray(start, end, mask, exempt));
+            match hit {
                 Some(hit) => Value::str(format!(
                     "{} {} {} {} {} {} {}",
                     hit.id,
@@ -751,13 +857,15 @@ pub fn register_container_functions(con: &mut Console, handle: ContainerHandle) 
     con.register_function(
         "initContainerRadiusSearch",
         4,
-        4,
-        "initContainerRadiusSearch(pos, radius, mask)",
+        5,
+        "initContainerRadiusSearch(pos, radius, mask [, useClientContainer])",
         move |_c, a| {
             let pos = parse_point(&a.str(0));
             let (radius, mask) = (radius_arg(a.f64(1)), mask_arg(a.f64(2)));
+            let (found, client) = query(&h, use_client_arg(a, 3), |c| c.find_radius(pos, radius, mask));
             let mut s = h.borrow_mut();
-            s.search = s.container.find_radius(pos, radius, mask);
+            s.search = found;
+            s.search_in = client;
             s.cursor = 0;
             s.reference = Some(pos);
             s.current = None;
@@ -768,11 +876,14 @@ pub fn register_container_functions(con: &mut Console, handle: ContainerHandle) 
     con.register_function(
         "initContainerTypeSearch",
         2,
-        2,
-        "initContainerTypeSearch(mask) - every object of those types, by id",
+        3,
+        "initContainerTypeSearch(mask [, useClientContainer]) - every object of those types, by id",
         move |_c, a| {
+            let mask = mask_arg(a.f64(0));
+            let (found, client) = query(&h, use_client_arg(a, 1), |c| c.find_type(mask));
             let mut s = h.borrow_mut();
-            s.search = s.container.find_type(mask_arg(a.f64(0))).into_iter().map(|id| (id, 0.0)).collect();
+            s.search = found.into_iter().map(|id| (id, 0.0)).collect();
+            s.search_in = client;
             s.cursor = 0;
             s.reference = None;
             s.current = None;
@@ -803,14 +914,16 @@ pub fn register_container_functions(con: &mut Console, handle: ContainerHandle) 
     con.register_function(
         "containerBoxEmpty",
         4,
-        6,
-        "containerBoxEmpty(mask, center, xRadius [, yRadius, zRadius]) - true when no object of those types is in the box",
+        7,
+        "containerBoxEmpty(mask, center, xRadius [, yRadius, zRadius, useClientContainer]) - true when no object of those types is in the box",
         move |_c, a| {
+            // V12 reads a negative y or z radius as "the x radius".
             let x = radius_arg(a.f64(2));
-            let y = if a.len() > 3 { radius_arg(a.f64(3)) } else { x };
-            let z = if a.len() > 4 { radius_arg(a.f64(4)) } else { x };
+            let y = if a.len() > 3 && a.f64(3) >= 0.0 { radius_arg(a.f64(3)) } else { x };
+            let z = if a.len() > 4 && a.f64(4) >= 0.0 { radius_arg(a.f64(4)) } else { x };
             let area = Aabb::around(parse_point(&a.str(1)), Vec3::new(x, y, z));
-            Value::from(h.borrow_mut().container.find_box(&area, mask_arg(a.f64(0))).is_empty())
+            let mask = mask_arg(a.f64(0));
+            Value::from(query(&h, use_client_arg(a, 5), |c| c.find_box(&area, mask).is_empty()).0)
         },
     );
     let h = handle.clone();
@@ -822,8 +935,11 @@ pub fn register_container_functions(con: &mut Console, handle: ContainerHandle) 
         move |_c, a| {
             let half = Vec3::new(radius_arg(a.f64(2)), radius_arg(a.f64(3)), radius_arg(a.f64(4)));
             let area = Aabb::around(parse_point(&a.str(1)), half);
+            let mask = mask_arg(a.f64(0));
+            let (found, client) = query(&h, None, |c| c.find_box(&area, mask));
             let mut s = h.borrow_mut();
-            s.found = s.container.find_box(&area, mask_arg(a.f64(0)));
+            s.found = found;
+            s.found_in = client;
             s.found_cursor = 0;
             Value::Int(find_next(&mut s))
         },
@@ -842,7 +958,7 @@ fn find_next(s: &mut ScriptContainer) -> i64 {
     while s.found_cursor < s.found.len() {
         let id = s.found[s.found_cursor];
         s.found_cursor += 1;
-        if s.container.get(id).is_some() {
+        if s.entry_in(s.found_in.as_ref(), id).is_some() {
             return i64::from(id);
         }
     }

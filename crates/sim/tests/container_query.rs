@@ -8,7 +8,7 @@ use std::rc::Rc;
 use v12_console_vm::{BufferSink, Console};
 use v12_sim::container::{
     Aabb, Container, ContainerConfig, ContainerError, Obstacles, ScriptContainer, StaticGeometry,
-    register_container_functions,
+    link_client_container, prefer_client_container, register_container_functions, unlink_client_container,
 };
 
 fn b(x: f32, y: f32, z: f32, h: f32) -> Aabb {
@@ -119,6 +119,46 @@ fn script_radius_search_nearest_first() {
     h.borrow_mut().container.remove(9).unwrap();
     con.eval(r#"echo(containerSearchNext() SPC containerSearchNext());"#).unwrap();
     assert_eq!(out.stdout(), "3 4\n");
+}
+
+/// V12's two containers: a listen server's scripts ask the server's by default and the client
+/// ghosts' with `useClientContainer`; a process without a server asks its client's; searches
+/// walk the container they ran in; an unlinked client container is no longer asked.
+#[test]
+fn queries_reach_the_client_container_when_asked_or_when_there_is_no_server() {
+    let mut con = Console::new();
+    let out = BufferSink::new();
+    con.set_output(Box::new(out.clone()));
+    let server = Rc::new(RefCell::new(ScriptContainer::default()));
+    register_container_functions(&mut con, server.clone());
+    let client = Rc::new(RefCell::new(ScriptContainer::default()));
+    server.borrow_mut().container.insert(10, b(5.0, 0.0, 0.0, 0.5), 1).unwrap();
+    client.borrow_mut().container.insert(20, b(5.0, 0.0, 0.0, 0.5), 1).unwrap();
+    client.borrow_mut().container.insert(21, b(8.0, 0.0, 0.0, 0.5), 1).unwrap();
+    link_client_container(&con, &client);
+    con.eval(
+        r#"function probe() {
+                   echo(firstWord(containerRayCast("0 0 0", "10 0 0", 1)) SPC
+                        firstWord(containerRayCast("0 0 0", "10 0 0", 1, 0, true)) SPC
+                        containerBoxEmpty(1, "8 0 0", 0.2) SPC containerBoxEmpty(1, "8 0 0", 0.2, -1, -1, true));
+                   initContainerRadiusSearch("0 0 0", 20, 1, true);
+                   %a = containerSearchNext(); %d = containerSearchCurrDist(); %b = containerSearchNext();
+                   initContainerTypeSearch(1);
+                   echo(%a SPC %d SPC %b SPC containerSearchNext() SPC containerSearchNext());
+           }"#,
+    )
+    .unwrap();
+    let probe = "probe();";
+    con.eval(probe).unwrap();
+    assert_eq!(out.stdout(), "10 20 1 0\n20 5 21 10 0\n");
+    out.clear();
+    prefer_client_container(&con, true);
+    con.eval(probe).unwrap();
+    assert_eq!(out.stdout(), "20 20 0 0\n20 5 21 20 21\n");
+    out.clear();
+    unlink_client_container(&con, &client);
+    con.eval(probe).unwrap();
+    assert_eq!(out.stdout(), "10 10 1 1\n10 5 0 10 0\n");
 }
 
 #[test]

@@ -17,6 +17,7 @@ pub mod effects;
 pub mod frame;
 #[cfg(feature = "render")]
 pub mod front;
+mod ghost_container;
 mod own_images;
 #[cfg(feature = "render")]
 pub mod screenshot;

@@ -118,6 +118,9 @@ pub fn client_console(
     let remote = RemoteCommands::register(&mut con);
     // The engine's classes, so the ghosts are console objects too (a client runs no server).
     crate::objects::register(&mut con, &Rc::default());
+    // The container functions, answered by the session's container of its ghosts.
+    v12_sim::container::register_container_functions(&mut con, Rc::default());
+    v12_sim::container::prefer_client_container(&con, true);
     crate::audio::install(&mut con, &resources);
     con.set_global("Game::argc", 0);
     con.set_global("Pref::Player::Name", name);

@@ -8,6 +8,7 @@
 //! [`ClientReport`] for the host's status lines.
 
 use crate::client::demo::{DemoBlock, DemoFile, DemoGhost, ghost_state_hash};
+use crate::client::ghost_container::GhostPlace;
 use crate::client::snapshot::{HudState, ObjectKind, ViewObject, WorldView};
 use crate::mission::ClientGhosts;
 use crate::state::{ClientGhostIndex, GhostState};
@@ -140,6 +141,8 @@ pub struct ClientSession {
     block_local: BTreeMap<u32, u32>,
     /// A demo being recorded (`recordDemo`): its start state; the packets are netobject's.
     demo: Option<DemoFile>,
+    /// The ghosts' console objects in the world's container (the client container).
+    placed: crate::client::ghost_container::GhostContainer,
     /// The control object's images, predicted with its moves.
     own_images: crate::client::own_images::OwnImages,
 }
@@ -218,6 +221,8 @@ impl ClientSession {
             None => iface.connect(now, sock, data),
         };
         let world = MissionWorld::new(resources, Rc::new(RefCell::new(ScriptContainer::default())));
+        // The client container answers the scripts' `useClientContainer` queries.
+        v12_sim::container::link_client_container(con, &world.borrow().container);
         let control_out = crate::owners::register_client(con);
         Ok(ClientSession {
             remote,
@@ -254,6 +259,7 @@ impl ClientSession {
             block_local: BTreeMap::new(),
             demo: None,
             own_images: Default::default(),
+            placed: Default::default(),
         })
     }
 
@@ -444,9 +450,12 @@ impl ClientSession {
             },
         };
         let live: std::collections::BTreeSet<ObjectId> = self.scene.iter().map(|(id, _)| id).collect();
+        let container = self.container();
+        let placed = &mut self.placed;
         self.ghost_objects.retain(|local, obj| {
             let keep = live.contains(local);
             if !keep {
+                placed.remove(&container, *obj);
                 con.delete_object(*obj);
             }
             keep
@@ -497,6 +506,20 @@ impl ClientSession {
                 }
             };
             index.by_ghost.insert(ghost_id, obj);
+            let place = GhostPlace {
+                object: obj,
+                datablock: g.datablock,
+                local_datablock: self.block_local.get(&g.datablock).copied(),
+                pos,
+                alive: g.health > 0,
+                hidden: g.flags & HIDDEN != 0,
+            };
+            self.placed.place(
+                con,
+                &container,
+                place,
+                self.block_class.get(&g.datablock).map_or("", String::as_str),
+            );
         }
         index.control = control.and_then(|l| self.ghost_objects.get(&l).copied());
         if let Some(ix) = con.object_data_mut::<ClientGhostIndex>(self.server_connection) {
@@ -558,6 +581,9 @@ impl ClientSession {
 
     /// Deletes the ghosts' console objects (the connection ended or was left).
     fn drop_ghost_objects(&mut self, con: &mut Console) {
+        let container = self.container();
+        self.placed.clear(&container);
+        v12_sim::container::unlink_client_container(con, &container);
         if let Some(g) = self.ghost_group.take() {
             con.delete_object(g);
         }
@@ -565,6 +591,12 @@ impl ClientSession {
         if let Some(ix) = con.object_data_mut::<ClientGhostIndex>(self.server_connection) {
             *ix = ClientGhostIndex::default();
         }
+    }
+
+    /// The client container: the world's terrain and interiors and the ghosts' console
+    /// objects, for the scripts' container queries (`useClientContainer`).
+    pub fn container(&self) -> v12_sim::container::ContainerHandle {
+        self.world.borrow().container.clone()
     }
 
     /// The class of a ghost's datablock (`PlayerData`, `ItemData`; empty when unknown).
