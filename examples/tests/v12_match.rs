@@ -26,6 +26,18 @@ fn dedicated_server_and_two_bots_agree_on_the_scoreboard() {
     assert!(report.corrections_per_min <= 60.0, "{}", report.render());
 }
 
+/// Bots use the vehicle: a free skimmer near a bot draws it, it boards by walking into the
+/// hull (the game's `onCollision`) and drives; the scoreboards and ghost states still agree.
+#[test]
+fn bots_walk_to_the_skimmer_and_board_it() {
+    let cfg = MatchConfig { clients: 2, seconds: 20, v12: None, live: false, ..MatchConfig::default() };
+    let report = run(&cfg).expect("match ran");
+    println!("{}", report.render());
+    assert!(report.ok(), "{}", report.render());
+    assert_eq!(report.ghost_states_agree(), 2, "{}", report.render());
+    assert!(report.vehicle_boardings >= 1, "{}", report.render());
+}
+
 /// The full demo size; a measurement run (16 debug processes are slow on small machines).
 #[test]
 #[ignore = "16 processes; run with --ignored --nocapture"]

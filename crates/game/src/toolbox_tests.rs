@@ -355,6 +355,27 @@ fn objects_mount_ride_and_refuse_cycles() {
 /// The server's process list drives the objects: a rider ticks after what it rides, even when
 /// it was made first (V12's `processAfter`), so it sits on the seat where its mount stands
 /// after the tick, not a tick behind; unmounted, the order is the order of creation again.
+/// A player on foot within reach of a vehicle's hull touches it (`onCollision` on the player's
+/// datablock, where Tribes 2's scripts seat it); one farther away or riding does not.
+#[test]
+fn players_on_foot_touch_vehicles() {
+    let (mut con, shared, out) = game_console();
+    eval(
+        &mut con,
+        r#"datablock HoverVehicleData(Scout) { maxDamage = 50; };
+        function LightMale::onCollision(%d, %obj, %col) { echo("touch " @ (%obj == $near) SPC %col.getClassName()); }
+        $v = new HoverVehicle() { dataBlock = Scout; position = "10 10 0"; };
+        $near = new Player() { dataBlock = LightMale; position = "10 6.9 0"; };
+        $far = new Player() { dataBlock = LightMale; position = "10 5.5 0"; };"#,
+    );
+    run_ticks(&mut con, &shared, 1);
+    assert_eq!(out.stdout(), "touch 1 HoverVehicle\n", "{}", out.stderr());
+    out.clear();
+    eval(&mut con, "$v.mountObject($near, 0);");
+    run_ticks(&mut con, &shared, 2);
+    assert_eq!(out.stdout(), "");
+}
+
 #[test]
 fn riders_tick_after_their_mounts_on_the_process_list() {
     let (mut con, shared, _) = game_console();

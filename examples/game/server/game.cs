@@ -193,11 +193,16 @@ function respawnPlayer(%client)
 
 // ---- The engine's callbacks on the datablocks.
 
-// A player touched an item (the engine calls the moving object's datablock).
+// A player touched an item or a vehicle (the engine calls the moving object's datablock):
+// it picks the item up, or boards the vehicle (server/vehicles.cs).
 function LightMale::onCollision(%data, %obj, %col)
 {
-   if (!$MatchOver && %col.getClassName() $= "Item" && !%col.isHidden())
+   if ($MatchOver)
+      return;
+   if (%col.getClassName() $= "Item" && !%col.isHidden())
       Game.playerTouchItem(%obj, %col);
+   else if (%col.getType() & $TypeMasks::VehicleObjectType)
+      boardVehicle(%col, %obj);
 }
 
 // A ball hit something: a player takes its damage (the terrain and walls take none).

@@ -1,7 +1,8 @@
-// The example's vehicle: a hover skimmer waiting on its pad. A player who walks onto the pad
-// is seated as its pilot (mount node 0), and from then the player's moves drive it; after
-// eight seconds, or when the pilot dies, the pilot gets off and the skimmer goes back to its
-// pad. Bots wander onto the pad like anyone else and drive it towards the coins they want.
+// The example's vehicle: a hover skimmer waiting by its pad. A player who walks onto the pad
+// or into the skimmer is seated as its pilot (mount node 0), and from then the player's moves
+// drive it; after eight seconds, or when the pilot dies, the pilot gets off and the skimmer
+// goes back to its pad. Bots walk to a free skimmer near them, board it and drive it towards
+// the coins they want.
 
 datablock HoverVehicleData(ArenaSkimmer) {
    maxDamage = 300; destroyedLevel = 300; disabledLevel = 250;
@@ -31,15 +32,23 @@ function placeArenaFixtures()
 
 function VehiclePad::onEnterTrigger(%data, %trigger, %obj)
 {
-   if ($MatchOver || %obj.getClassName() !$= "Player" || %obj.isMounted() || !isObject(Skimmer))
+   if (isObject(Skimmer))
+      boardVehicle(Skimmer, %obj);
+}
+
+// A living player on foot takes the pilot's seat if it is free.
+function boardVehicle(%vehicle, %obj)
+{
+   if ($MatchOver || %obj.getClassName() !$= "Player" || %obj.isMounted())
       return;
-   if (Skimmer.getMountNodeObject(0) != 0)
+   if (%obj.getDamageState() !$= "Enabled" || %vehicle.getMountNodeObject(0) != 0)
       return;
-   Skimmer.mountObject(%obj, 0);
+   %vehicle.mountObject(%obj, 0);
 }
 
 function LightMale::onMount(%data, %obj, %vehicle, %node)
 {
+   echo("server: " @ %obj.client.name @ " boards " @ %vehicle.getName());
    %obj.rideEvent = schedule(8000, %obj, dismount, %obj);
 }
 

@@ -102,6 +102,8 @@ pub struct MatchReport {
     /// Each hostile client's script, how many times its connection ended before the match
     /// did (it joins again each time), and the first reason.
     pub hostile_endings: Vec<(String, u32, Option<String>)>,
+    /// Times a player boarded a vehicle (the server's "boards" lines).
+    pub vehicle_boardings: usize,
 }
 
 impl MatchReport {
@@ -142,7 +144,8 @@ impl MatchReport {
             "match: {} clients, {} s\n  server scoreboard: {}\n  scoreboards agree: {agree}/{} {}\n  \
              ghost states agree (hash of every ghost's settled state, client vs server): {}/{}\n  \
              server tick {:.0} µs, {:.1} kbit/s per client ({:.2} KB/s), RTT {:.0} ms, {:.1} corrections/min\n  \
-             worst ghost staleness {} ms, nearest players updated in {:.1} % of packets (lowest client; mean {:.1} %)\n",
+             worst ghost staleness {} ms, nearest players updated in {:.1} % of packets (lowest client; mean {:.1} %)\n  \
+             vehicle boardings: {}\n",
             self.clients,
             self.seconds,
             self.server_scoreboard,
@@ -158,6 +161,7 @@ impl MatchReport {
             self.worst_staleness_ms,
             self.nearby_updated_pct,
             self.nearby_updated_mean_pct,
+            self.vehicle_boardings,
         ) + &self.ghost_mismatches()
             + &self.soak_line()
     }
@@ -226,6 +230,7 @@ impl MatchReport {
             "ghost_states_agree": self.ghost_states_agree(),
             "nearby_updated_pct": r(self.nearby_updated_pct, 1),
             "nearby_updated_mean_pct": r(self.nearby_updated_mean_pct, 1),
+            "vehicle_boardings": self.vehicle_boardings,
         })
         .to_string()
     }
@@ -420,6 +425,9 @@ impl Tally {
             }
             return;
         }
+        if who == 0 && line.starts_with("server: ") && line.contains(" boards ") {
+            report.vehicle_boardings += 1;
+        }
         if let Some(b) = line.strip_prefix("SCOREBOARD ") {
             if who == 0 {
                 report.server_scoreboard = b.trim().to_string();
@@ -519,6 +527,7 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
         hostile: cfg.hostile.len(),
         client_ghost_hashes: vec![None; cfg.clients],
         hostile_endings: cfg.hostile.iter().map(|h| (h.clone(), 0, None)).collect(),
+        vehicle_boardings: 0,
         ..MatchReport::default()
     };
     let mut tally = Tally::new(cfg.clients);

@@ -610,6 +610,12 @@ impl ClientSession {
         self.scene.iter().filter(move |(id, _)| Some(*id) != skip)
     }
 
+    /// The ghost the controlled object rides (a vehicle), if any.
+    pub fn riding(&self) -> Option<ObjectId> {
+        let me = self.scene.get(self.control_local()?)?;
+        me.mount().map(|m| m.object)
+    }
+
     /// The controlled object's predicted state.
     pub fn predicted(&self) -> Option<v12_sim::scene::ControlState> {
         self.gcon.predicted().copied()

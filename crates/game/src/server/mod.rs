@@ -385,20 +385,33 @@ pub(crate) fn run_game_events(con: &mut Console, shared: &Rc<RefCell<Shared>>, e
     }
 }
 
+/// How near (m) a player on foot must come to a vehicle's box to touch it: the walk stops at
+/// the hull, so contact is counted a little outside it.
+const VEHICLE_REACH: f32 = 0.3;
+
 /// The world's half of a tick, the same with or without clients: every game object's tick in
 /// the process list's order (items fall, projectiles fly and hit, riders follow their mounts,
-/// repairs, recharges, turrets and images), then players touch items and triggers see what
-/// enters and leaves. Events go to `out`.
+/// repairs, recharges, turrets and images), then players touch items and vehicles and
+/// triggers see what enters and leaves. Events go to `out`.
 pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: &mut Vec<GameEvent>) {
     let Some(world) = sh.world.as_mut() else { return };
     // The players that shots hit and items are picked up by, and the items they touch:
     // every one not hidden (neither moves in the rest of the tick).
     let mut players: Vec<(u32, Vec3)> = Vec::new();
     let mut items: Vec<(u32, Vec3)> = Vec::new();
+    // The boxes of the players on foot and of the vehicles, for the players' contacts.
+    let mut walkers: Vec<(u32, v12_sim::container::Aabb)> = Vec::new();
+    let mut vehicles: Vec<(u32, v12_sim::container::Aabb)> = Vec::new();
     for (id, g, o) in joined(&sh.objects, world).filter(|(_, _, o)| o.flags & HIDDEN == 0) {
         match g.class {
-            GameClass::Player => players.push((id, o.state.pos)),
+            GameClass::Player => {
+                players.push((id, o.state.pos));
+                if g.mount.is_none() {
+                    walkers.push((id, crate::placement::world_box(g, o.state.pos)));
+                }
+            }
             GameClass::Item => items.push((id, o.state.pos)),
+            GameClass::Vehicle => vehicles.push((id, crate::placement::world_box(g, o.state.pos))),
             _ => {}
         }
     }
@@ -434,6 +447,19 @@ pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: 
         for (item, ipos) in &items {
             if pos.distance(*ipos) < 1.5 {
                 out.push(GameEvent::Collision { obj: *player, col: *item });
+            }
+        }
+    }
+    // Players on foot against vehicles (within a hand's reach of the hull): V12's player
+    // collision list, where Tribes 2's `Armor::onCollision` seats a player in a vehicle.
+    for (player, b) in &walkers {
+        let reach = v12_sim::container::Aabb::new(
+            b.min - Vec3::splat(VEHICLE_REACH),
+            b.max + Vec3::splat(VEHICLE_REACH),
+        );
+        for (vehicle, vb) in &vehicles {
+            if reach.overlaps(vb) {
+                out.push(GameEvent::Collision { obj: *player, col: *vehicle });
             }
         }
     }
