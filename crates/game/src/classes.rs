@@ -39,6 +39,12 @@ pub(crate) const CLASSES: &[(&str, &str)] = &[
     ("SensorData", "SimDataBlock"),
     ("ForceFieldBareData", "GameBaseData"),
     ("TSShapeConstructor", "SimDataBlock"),
+    // Tribes 2's mission markers (way points, spawn spheres), its inventory stations' light
+    // effects and the commander map's icons: kept with their fields.
+    ("MissionMarkerData", "ShapeBaseData"),
+    ("StationFXPersonalData", "GameBaseData"),
+    ("StationFXVehicleData", "GameBaseData"),
+    ("CommanderIconData", "SimDataBlock"),
     // Objects.
     ("LinearProjectile", "Projectile"),
     ("LinearFlareProjectile", "LinearProjectile"),
@@ -59,6 +65,12 @@ pub(crate) const CLASSES: &[(&str, &str)] = &[
     ("FlyingVehicle", "Vehicle"),
     ("Turret", "StaticShape"),
     ("ForceFieldBare", "GameBase"),
+    ("MissionMarker", "SceneObject"),
+    ("WayPoint", "MissionMarker"),
+    ("SpawnSphere", "MissionMarker"),
+    ("CameraBookmark", "MissionMarker"),
+    ("AIObjective", "MissionMarker"),
+    ("CannedChatItem", "SimObject"),
 ];
 
 /// The fields the engine reads, with V12's defaults (the ones this engine's example game
@@ -100,7 +112,8 @@ pub(crate) const FIELDS: &[FieldSpec] = &[
     // The projectile family (`crate::projectiles`).
     num("ProjectileData", "lifetimeMS", 0.0, 600_000.0, -1.0),
     num("ProjectileData", "dryVelocity", 0.0, 10_000.0, -1.0),
-    num("ProjectileData", "wetVelocity", 0.0, 10_000.0, -1.0),
+    // Negative: the shot does not go on under water (Tribes 2's plasma says -1).
+    num("ProjectileData", "wetVelocity", -1.0, 10_000.0, -1.0),
     num("ProjectileData", "velInheritFactor", 0.0, 10.0, 1.0),
     num("ProjectileData", "armingDelayMS", 0.0, 600_000.0, 0.0),
     num("ProjectileData", "directDamage", -BIG, BIG, 0.0),
@@ -123,7 +136,8 @@ pub(crate) const FIELDS: &[FieldSpec] = &[
     num("RepairProjectileData", "repairAmount", 0.0, BIG, 0.01),
     num("TargetProjectileData", "maxRifleRange", 0.0, 10_000.0, 1000.0),
     // Vehicles (`crate::vehicles`).
-    num("VehicleData", "maxSteeringAngle", 0.0, 3.2, 0.785),
+    // Radians for wheels; Tribes 2's flyers give 5 and 8 (unused by their flight model).
+    num("VehicleData", "maxSteeringAngle", 0.0, 360.0, 0.785),
     num("VehicleData", "mainThrustForce", 0.0, BIG, 0.0),
     num("VehicleData", "reverseThrustForce", 0.0, BIG, 0.0),
     num("VehicleData", "maxForwardSpeed", 0.0, 1000.0, 0.0),
@@ -355,7 +369,7 @@ mod tests {
     #[test]
     fn every_parent_is_known_before_its_children() {
         let known = ["GameBaseData", "ProjectileData", "ShapeBaseData", "StaticShapeData", "SimDataBlock"];
-        let objects = ["Projectile", "ShapeBase", "StaticShape", "GameBase"];
+        let objects = ["Projectile", "ShapeBase", "StaticShape", "GameBase", "SceneObject", "SimObject"];
         for (i, (_, parent)) in CLASSES.iter().enumerate() {
             let earlier = CLASSES[..i].iter().any(|(c, _)| c == parent);
             assert!(earlier || known.contains(parent) || objects.contains(parent), "{parent}");

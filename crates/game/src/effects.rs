@@ -172,7 +172,8 @@ pub(crate) const FIELDS: &[FieldSpec] = &[
     int("SplashData", "numSegments", 1, 1024, 10),
     num("SplashData", "acceleration", -BIG, BIG, 0.0),
     num("SplashData", "texWrap", 0.0, BIG, 1.0),
-    int("SplashData", "ejectionFreq", 0, 1000, 5),
+    // A rate, fractional in Tribes 2's splashes (0.0001).
+    num("SplashData", "ejectionFreq", 0.0, 1000.0, 5.0),
     num("SplashData", "ejectionAngle", 0.0, 180.0, 45.0),
     num("SplashData", "ringLifetime", 0.0, 600.0, 1.0),
     int("SplashData", "lifetimeMS", 0, MS, 1000),
@@ -199,7 +200,8 @@ pub(crate) const FIELDS: &[FieldSpec] = &[
     num("PrecipitationData", "frontBoxSpeed", -BIG, BIG, 0.0),
     num("PrecipitationData", "topBoxDrawPer", 0.0, 1.0, 0.5),
     num("PrecipitationData", "bottomDrawHeight", 0.0, BIG, 0.0),
-    num("PrecipitationData", "skipIfPer", 0.0, 1.0, 0.0),
+    // Tribes 2's rain, snow and sand say -0.3 (skip none).
+    num("PrecipitationData", "skipIfPer", -1.0, 1.0, 0.0),
     num("PrecipitationData", "bottomSpeedPer", 0.0, BIG, 1.0),
     num("PrecipitationData", "frontSpeedPer", 0.0, BIG, 1.0),
     num("PrecipitationData", "frontRadiusPer", 0.0, BIG, 1.0),

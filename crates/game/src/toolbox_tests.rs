@@ -488,7 +488,14 @@ fn tribes_2_style_declarations_instantiate() {
         datablock ShockLanceProjectileData(BasicShocker) { zapDuration = 1.0; boltLength = 14.0; };
         datablock RepairProjectileData(DefaultRepairBeam) { beamRange = 10; repairAmount = 0.01; };
         datablock TargetProjectileData(BasicTargeter) { maxRifleRange = 1000; };
-        datablock LinearFlareProjectileData(PlasmaBolt) { dryVelocity = 55; };
+        datablock LinearFlareProjectileData(PlasmaBolt) { dryVelocity = 55; wetVelocity = -1; };
+        datablock FlyingVehicleData(BomberFlyer) { maxSteeringAngle = 5; };
+        datablock MissionMarkerData(WayPointMarker) { catagory = "Misc"; shapeFile = "octahedron.dts"; };
+        datablock StationFXPersonalData(PersonalInvFX) { lifetime = 1.2; texture[0] = "special/stationLight"; };
+        datablock StationFXVehicleData(VehicleInvFX) { lifetime = 4.0; };
+        datablock CommanderIconData(CMDPlayerIcon) { selectImage = "animation SelectAnim"; };
+        new WayPoint(Point) { dataBlock = WayPointMarker; position = "1 2 3"; name = "Control Point"; };
+        $ChatTable[1] = new CannedChatItem() { name = "ChatHi"; text = "Hi."; };
         datablock WheeledVehicleTire(DefaultTire) { radius = 0.6; };
         datablock WheeledVehicleSpring(DefaultSpring) { length = 0.5; };
         new ForceFieldBare(Wall) { dataBlock = defaultForceFieldBare; position = "0 0 0"; };
@@ -509,10 +516,15 @@ fn tribes_2_style_declarations_instantiate() {
         "Tower",
         "Shrike",
         "DefaultTire",
+        "PersonalInvFX",
+        "VehicleInvFX",
+        "CMDPlayerIcon",
+        "Point",
     ] {
         assert_eq!(eval(&mut con, &format!("return isObject({name});")), "1", "{name}");
     }
     assert_eq!(eval(&mut con, "return BlasterBolt.wetVelocity;"), "100", "copied from its parent");
+    assert_eq!(eval(&mut con, "return $ChatTable[1].text SPC Point.getClassName();"), "Hi. WayPoint");
     assert_eq!(
         eval(
             &mut con,
