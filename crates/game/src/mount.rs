@@ -110,8 +110,8 @@ pub(crate) fn mount(
 /// The rider's scene object rides `mount` (scene ids) too: its ghost names the mount and is
 /// ghosted after it (`NetObject::dependencies`, the owned-object model's rule).
 fn seat_ghost(s: &mut Shared, rider: u32, mount: Option<(u32, u32)>) {
-    if let Some(o) = s.world.as_mut().and_then(|w| w.get_mut(rider)) {
-        o.set_mount(mount.map(|(m, node)| Mount { object: ObjectId(m), node }));
+    if let Some(w) = s.world.as_mut() {
+        w.set_mount(rider, mount.map(|(m, node)| Mount { object: ObjectId(m), node }));
     }
 }
 

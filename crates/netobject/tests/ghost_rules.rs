@@ -60,6 +60,26 @@ fn dependency_out_of_view_is_scoped_with_its_dependant() {
     assert!(link.client_mover(horse).is_some() && link.client_mover(rider).is_some());
 }
 
+/// A dependency this client can never hold (not ghostable) does not keep its dependant
+/// from being created: the rider arrives with no link.
+#[test]
+fn a_dependency_that_is_never_ghosted_does_not_block_its_dependant() {
+    let (mut world, cam) = camera_world(200.0, 100.0);
+    let mut horse = Mover::new(0, [20.0, 0.0, 0.0], [0.0; 3]);
+    horse.flags = NetFlags::NONE;
+    let horse = world.add(horse);
+    let mut rider = Mover::new(0, [10.0, 0.0, 0.0], [0.0; 3]);
+    rider.depends_on = Some(horse);
+    let rider = world.add(rider);
+    let mut link = Link::new(GhostConfig::default(), cam, 400, 1, 1);
+    for _ in 0..6 {
+        link.step(&world, CLEAN).unwrap();
+    }
+    assert!(link.client_mover(horse).is_none());
+    let r = link.client_mover(rider).expect("rider ghosted without its horse");
+    assert_eq!(r.link, None);
+}
+
 fn flaps(hysteresis: f32) -> u64 {
     let (mut world, cam) = camera_world(400.0, 100.0);
     let edge = world.add(Mover::new(0, [99.0, 0.0, 0.0], [0.0; 3]));

@@ -587,11 +587,9 @@ impl SceneObject {
         }
     }
 
-    /// Server: seats the object on `mount` (its id in the [`SceneWorld`] and a node), or with
-    /// `None` unseats it; the change reaches clients, and while mounted the object is ghosted
-    /// only after its mount ([`NetObject::dependencies`]). [`SceneWorld::remove`] unseats the
-    /// riders of an object it removes.
-    pub fn set_mount(&mut self, mount: Option<Mount>) {
+    /// Seats the object on `mount` (a [`SceneWorld`] keeps each mount's riders: seat objects
+    /// in a world with [`SceneWorld::set_mount`]).
+    pub(crate) fn set_mount(&mut self, mount: Option<Mount>) {
         if self.mount != mount {
             self.mount = mount;
             self.mask.set_mask_bits(MOUNT_MASK);
@@ -813,6 +811,9 @@ struct SceneStore {
     frame: OnceLock<GhostFrame>,
     /// The last frame's buffers, reused by the next.
     spare_frame: Mutex<Option<GhostFrame>>,
+    /// Each mount's riders (by id), kept by [`SceneWorld::set_mount`], so removing an object
+    /// unseats its riders without a pass over every object.
+    riders: std::collections::BTreeMap<u32, Vec<u32>>,
 }
 
 /// The grid and what it has not seen yet.
@@ -842,6 +843,7 @@ impl SceneWorld {
                 scope_always: std::collections::BTreeSet::new(),
                 frame: OnceLock::new(),
                 spare_frame: Mutex::new(None),
+                riders: std::collections::BTreeMap::new(),
             },
             bins: RefCell::new(Bins { grid, ..Bins::default() }),
         }
@@ -877,6 +879,8 @@ impl SceneWorld {
     pub fn add(&mut self, mut obj: SceneObject) -> u32 {
         self.invalidate_frame();
         obj.scope_distance = self.store.visible_distance;
+        // Seated only through `set_mount`, which keeps the index of riders.
+        obj.mount = None;
         let id = self.store.next_id;
         self.store.next_id = self.store.next_id.wrapping_add(1).max(1);
         let bins = self.bins.get_mut();
@@ -904,13 +908,43 @@ impl SceneWorld {
         let i = self.store.ids.binary_search(&id).ok()?;
         self.store.ids.remove(i);
         let gone = self.store.objects.remove(i);
+        if let Some(m) = gone.mount {
+            self.forget_rider(m.object.0, id);
+        }
         // Its riders get off: no rider is left pointing at an object that is not there.
-        for o in &mut self.store.objects {
-            if o.mount.is_some_and(|m| m.object.0 == id) {
-                o.set_mount(None);
+        for rider in self.store.riders.remove(&id).unwrap_or_default() {
+            if let Ok(i) = self.store.ids.binary_search(&rider) {
+                self.store.objects[i].set_mount(None);
             }
         }
         Some(gone)
+    }
+
+    /// Server: seats object `rider` on `mount` (its id in this world and a node), or with
+    /// `None` unseats it; the change reaches clients, and while mounted the rider is ghosted
+    /// only after its mount ([`NetObject::dependencies`]). False when there is no such rider.
+    pub fn set_mount(&mut self, rider: u32, mount: Option<Mount>) -> bool {
+        let Some(o) = self.get_mut(rider) else { return false };
+        let was = o.mount;
+        o.set_mount(mount);
+        if was.map(|m| m.object) != mount.map(|m| m.object) {
+            if let Some(m) = was {
+                self.forget_rider(m.object.0, rider);
+            }
+            if let Some(m) = mount {
+                self.store.riders.entry(m.object.0).or_default().push(rider);
+            }
+        }
+        true
+    }
+
+    fn forget_rider(&mut self, mount: u32, rider: u32) {
+        if let Some(list) = self.store.riders.get_mut(&mount) {
+            list.retain(|r| *r != rider);
+            if list.is_empty() {
+                self.store.riders.remove(&mount);
+            }
+        }
     }
     /// Puts an object in every client's scope, wherever its camera is (`on`), or back to
     /// scoping by distance: V12's `setScopeAlways` / `clearScopeAlways`, for objects every

@@ -352,13 +352,18 @@ fn a_removed_mount_leaves_no_rider_pointing_at_it() {
     let car = w.add(SceneObject::new(1, Vec3::ZERO));
     let rider = w.add(SceneObject::new(2, Vec3::ZERO));
     let other = w.add(SceneObject::new(2, Vec3::ZERO));
-    w.get_mut(rider).unwrap().set_mount(Some(Mount { object: ObjectId(car), node: 0 }));
-    w.get_mut(other).unwrap().set_mount(Some(Mount { object: ObjectId(rider), node: 1 }));
+    assert!(w.set_mount(rider, Some(Mount { object: ObjectId(car), node: 0 })));
+    assert!(w.set_mount(other, Some(Mount { object: ObjectId(car), node: 1 })));
+    // Moved to another seat: the world's index of riders follows.
+    assert!(w.set_mount(other, Some(Mount { object: ObjectId(rider), node: 1 })));
+    assert!(!w.set_mount(999, None));
     let v = w.get(rider).unwrap().state_mask().version();
     w.remove(car);
     assert_eq!(w.get(rider).unwrap().mount(), None);
     assert_eq!(w.get(rider).unwrap().state_mask().changed_since(v), MOUNT_MASK);
     assert_eq!(w.get(other).unwrap().mount(), Some(Mount { object: ObjectId(rider), node: 1 }));
+    w.remove(rider);
+    assert_eq!(w.get(other).unwrap().mount(), None);
 
     let mut scene = ClientScene::new();
     let a = scene.add_ghost(Box::new(SceneObject::default()));

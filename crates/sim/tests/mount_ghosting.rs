@@ -112,7 +112,7 @@ impl Net {
     }
 
     fn mount(&mut self, rider: u32, on: Option<u32>) {
-        self.world.get_mut(rider).unwrap().set_mount(on.map(|v| Mount { object: ObjectId(v), node: 0 }));
+        assert!(self.world.set_mount(rider, on.map(|v| Mount { object: ObjectId(v), node: 0 })));
     }
 
     fn move_to(&mut self, id: u32, pos: Vec3) {

@@ -864,8 +864,13 @@ impl GhostManager {
                         let mut deps = std::mem::take(&mut self.scratch_deps);
                         deps.clear();
                         o.dependencies(&mut deps);
+                        // A dependency this connection will never hold (not ghostable to
+                        // it: no slot after the rider scoped it) does not hold the create
+                        // back; the reference packs as none.
                         let known = Known { slots: &self.slots, by_object: &self.by_object };
-                        let ready = deps.iter().all(|&d| known.known_ghost(d).is_some());
+                        let ready = deps
+                            .iter()
+                            .all(|&d| known.known_ghost(d).is_some() || !self.by_object.contains_key(&d));
                         self.scratch_deps = deps;
                         if !ready {
                             continue;
