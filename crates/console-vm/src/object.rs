@@ -90,11 +90,51 @@ pub struct ClassRec {
     pub ns: NsId,
     /// Fields, parents' first.
     pub fields: Vec<FieldDef>,
-    pub(crate) field_index: HashMap<Name, usize>,
+    pub(crate) field_index: FieldIndex,
     /// Kind.
     pub kind: ClassKind,
     /// `class`/`superClass` fields set the namespace (ScriptObject, ScriptGroup).
     pub script_class: bool,
+}
+
+/// A class's registered fields by name: a map, and a bit per name id beside it, so the
+/// common case of a script's field access (`%this.n`: a dynamic field, no registered field of
+/// that name) is answered by one load and a bit test instead of hashing the name (the method
+/// program's profile had the map's probe at 15 % of its time).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct FieldIndex {
+    map: HashMap<Name, usize>,
+    /// Bit `n % 64` of word `n / 64` is set when name id `n` is a registered field.
+    bits: Vec<u64>,
+}
+
+impl FieldIndex {
+    /// The position of registered field `n`, if it is one.
+    #[inline(always)]
+    pub(crate) fn get(&self, n: &Name) -> Option<&usize> {
+        let i = n.0 as usize;
+        match self.bits.get(i / 64) {
+            Some(w) if w & (1 << (i % 64)) != 0 => self.map.get(n),
+            _ => None,
+        }
+    }
+
+    /// Whether `n` is a registered field.
+    pub(crate) fn contains_key(&self, n: &Name) -> bool {
+        self.get(n).is_some()
+    }
+
+    /// Registers field `n` at position `at`.
+    pub(crate) fn insert(&mut self, n: Name, at: usize) {
+        let i = n.0 as usize;
+        if self.bits.len() <= i / 64 {
+            self.bits.resize(i / 64 + 1, 0);
+        }
+        if let Some(w) = self.bits.get_mut(i / 64) {
+            *w |= 1 << (i % 64);
+        }
+        self.map.insert(n, at);
+    }
 }
 
 /// A live object.
@@ -392,7 +432,6 @@ impl SimObject {
 #[inline]
 pub(crate) fn field_ref<'a>(classes: &[ClassRec], o: &'a SimObject, field: Name) -> Option<&'a Value> {
     if let Some(c) = classes.get(o.class as usize)
-        && !c.field_index.is_empty()
         && let Some(&i) = c.field_index.get(&field)
     {
         return o.fields.get(i);
@@ -410,7 +449,6 @@ pub(crate) fn field_ref_hint<'a>(
     hint: usize,
 ) -> (Option<&'a Value>, usize) {
     if let Some(c) = classes.get(o.class as usize)
-        && !c.field_index.is_empty()
         && let Some(&i) = c.field_index.get(&field)
     {
         return (o.fields.get(i), usize::MAX);
@@ -440,7 +478,6 @@ pub(crate) fn set_field_hint(
     hint: usize,
 ) -> usize {
     if let Some(c) = classes.get(o.class as usize)
-        && !c.field_index.is_empty()
         && let Some(&i) = c.field_index.get(&field)
     {
         if let (Some(slot), Some(def)) = (o.fields.get_mut(i), c.fields.get(i)) {

@@ -7,7 +7,6 @@ use crate::console::{Console, ConsoleError};
 use crate::intern::Name;
 use crate::object::*;
 use crate::value::Value;
-use hashbrown::HashMap;
 use std::any::Any;
 use std::fmt::Write as _;
 
@@ -53,7 +52,7 @@ impl Console {
                 let pc = &self.objects.classes[p as usize];
                 (pc.fields.clone(), pc.field_index.clone())
             }
-            None => (Vec::new(), HashMap::new()),
+            None => (Vec::new(), crate::object::FieldIndex::default()),
         };
         if let Some(p) = parent {
             let pns = self.objects.classes[p as usize].ns;
