@@ -1042,9 +1042,22 @@ fn cat_top(vm: &mut VmState, sep: Sep) -> bool {
     }
     let b = vm.stack.pop().unwrap_or_default();
     let a = vm.stack.pop().unwrap_or_default();
+    // A string shared with a constant or a variable (`"key" @ %i`) is copied into a buffer
+    // sized for the result once (`Rc::make_mut` copied it exactly, and the append then grew
+    // it again: two allocations and a copy more per concatenation).
+    let extra = 1 + b.text_len_hint().min(64);
     let mut st = match a {
-        Value::Str(rc) => rc,
-        other => Rc::new(other.to_string()),
+        Value::Str(rc) if Rc::strong_count(&rc) == 1 && Rc::weak_count(&rc) == 0 => rc,
+        Value::Str(rc) => {
+            let mut s = String::with_capacity(rc.len() + extra);
+            s.push_str(&rc);
+            Rc::new(s)
+        }
+        other => {
+            let mut s = String::with_capacity(24 + extra);
+            other.write_to(&mut s);
+            Rc::new(s)
+        }
     };
     let buf = Rc::make_mut(&mut st);
     if let Some(c) = sep.ch() {
