@@ -694,6 +694,30 @@ impl FuncDef {
         }
     }
 
+    /// [`FuncDef::cached_call`] for a call from `running`: a call that resolves to `running`
+    /// itself (recursion) comes back as `Ok((ns, layer))` with no count of the function
+    /// changed (a clone here and the drop of the function it replaced, then the same again at
+    /// the return, chained from call to call: fib); another function as `Err(resolved)`.
+    #[inline(always)]
+    pub(crate) fn cached_call_from(
+        &self,
+        pc: usize,
+        generation: u64,
+        ns: u32,
+        running: *const FuncDef,
+    ) -> Result<(NsId, u32), Option<Resolved>> {
+        let cache = self.call_cache.borrow();
+        match cache.get(pc) {
+            Some(Some(s)) if s.generation == generation && s.ns == ns => match &s.resolved.callable {
+                Callable::Script(f) if std::ptr::eq(Rc::as_ptr(f), running) => {
+                    Ok((s.resolved.ns, s.resolved.layer))
+                }
+                _ => Err(Some(s.resolved.clone())),
+            },
+            _ => Err(None),
+        }
+    }
+
     /// Remembers what the call at `pc` resolved to.
     pub(crate) fn cache_call(&self, pc: usize, generation: u64, ns: u32, resolved: &Resolved) {
         let mut cache = self.call_cache.borrow_mut();

@@ -9,7 +9,7 @@
 //! every arithmetic step; in a small function they stay in registers (docs/PERFORMANCE.md).
 
 use crate::bytecode::NO_HINT;
-use crate::bytecode::{Arith, Callable, FuncDef, GLOBAL_NS, MAX_ARGS, Op, Resolved, Sep};
+use crate::bytecode::{Arith, Callable, FuncDef, GLOBAL_NS, MAX_ARGS, NsId, Op, Resolved, Sep};
 use crate::elements::{ElemNames, ElemStore, direct_index};
 use crate::intern::Name;
 use crate::object::{ObjectStore, field_ref_hint, number_id, set_field_hint};
@@ -156,15 +156,30 @@ pub(crate) fn run(
     }
     // A script-to-script call through the cache of the call site in `$f`: enter the callee
     // (breaking out to the outer loop with it) or leave the call to the interpreter.
+    // A call of the running function itself (recursion) keeps `func` as it is (`break None`).
     macro_rules! call {
         ($f:expr, $ns:expr, $argc:expr) => {{
-            let res = $f.cached_call(p - 1, cx.generation, $ns);
-            let Some((callee, start)) = enter(vm, &mut budget, res, $argc as usize, p, cx.max_depth) else {
-                stop!(Stop::Op, p - 1)
-            };
-            fb = start;
-            p = 0;
-            break callee;
+            match $f.cached_call_from(p - 1, cx.generation, $ns, std::ptr::from_ref($f)) {
+                Ok((ns, layer)) => {
+                    let Some(start) =
+                        enter_self(vm, &mut budget, func, (ns, layer), $argc as usize, p, cx.max_depth)
+                    else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    fb = start;
+                    p = 0;
+                    break None;
+                }
+                Err(res) => {
+                    let Some((callee, start)) = enter(vm, &mut budget, res, $argc as usize, p, cx.max_depth)
+                    else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    fb = start;
+                    p = 0;
+                    break Some(callee);
+                }
+            }
         }};
     }
     // The outer loop holds the frame's function and its code (in registers, not reloaded through
@@ -697,7 +712,10 @@ pub(crate) fn run(
                     let Some(caller) = vm.frames.last() else { stop!(Stop::Op, p) };
                     p = caller.pc;
                     fb = caller.base;
-                    break caller.func.clone();
+                    if Rc::ptr_eq(&caller.func, func) {
+                        break None;
+                    }
+                    break Some(caller.func.clone());
                 }
                 // Everything else is the interpreter's (listed, not `_`: a full jump table).
                 Op::Break
@@ -732,7 +750,9 @@ pub(crate) fn run(
                 | Op::Declare(_) => stop!(Stop::Op, p - 1),
             }
         };
-        *func = next;
+        if let Some(next) = next {
+            *func = next;
+        }
     }
 }
 
@@ -1078,6 +1098,30 @@ fn text_eq(a: &Value, b: &Value) -> bool {
         (Value::Empty, Value::Empty) => true,
         _ => a.as_text().eq_ignore_ascii_case(&b.as_text()),
     }
+}
+
+/// [`enter`] for a call of `f`, the running function, resolved in namespace `at.0` at layer `at.1`.
+#[inline(always)]
+fn enter_self(
+    vm: &mut VmState,
+    budget: &mut u64,
+    f: &Rc<FuncDef>,
+    at: (NsId, u32),
+    argc: usize,
+    ret_pc: usize,
+    max_depth: usize,
+) -> Option<usize> {
+    let cost = f.call_cost();
+    if vm.frames.len() >= max_depth || *budget < cost || argc > MAX_ARGS {
+        return None;
+    }
+    *budget -= cost;
+    if let Some(caller) = vm.frames.last_mut() {
+        caller.pc = ret_pc;
+    }
+    let start = vm.stack.len().saturating_sub(argc);
+    vm.start_frame_ref(f, start, at.0, at.1);
+    Some(start)
 }
 
 /// Starts the frame of a cached script callee whose `argc` arguments are on the stack (the
