@@ -38,6 +38,7 @@ pub mod projectiles;
 pub mod sensors;
 pub mod server;
 mod shape_base;
+mod shape_changes;
 pub mod state;
 #[cfg(test)]
 mod toolbox_tests;

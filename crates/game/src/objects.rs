@@ -118,6 +118,7 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     crate::projectiles::register(con, shared);
     crate::turrets::register(con, shared);
     crate::sensors::register(con, shared);
+    crate::shape_changes::register(con, shared);
     crate::shape_base::register(con, shared);
     crate::file_object::register(con);
     crate::audio::register_net_methods(con, shared);
@@ -283,19 +284,8 @@ fn on_add(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
         return;
     }
     let mut obj = GameObject::new(id, class, datablock);
-    crate::damage::init(c, &mut obj, datablock);
-    let mass = c.get_field(datablock, "mass").to_f64() as f32;
-    obj.mass = if mass.is_finite() { mass.max(0.001) } else { 9.0 };
+    read_datablock(c, &mut obj, datablock);
     obj.falls = class == GameClass::Item && !c.get_field(id, "static").truthy();
-    obj.tuning = crate::PlayerTuning::of_datablock(c, datablock);
-    obj.min_impact = crate::classes::num_field(c, datablock, "minImpactSpeed").unwrap_or(25.0) as f32;
-    obj.half_extents =
-        crate::placement::half_extents(c, class, datablock).unwrap_or_else(|(default, junk)| {
-            c.warn(&format!(
-                "{class_name} {id}: boundingBox \"{junk}\" is not \"x y z\" in metres; the default box"
-            ));
-            default
-        });
     let mut o = SceneObject::new(datablock, parse_vec3(&field(c, "position")));
     // The `rotation` field is "ax ay az degrees", as the mission's objects read it.
     let (axis, angle) = v12_world::mission::rotation(&field(c, "rotation")).to_axis_angle();
@@ -388,6 +378,31 @@ fn class_of(c: &Console, id: ObjectId) -> Option<(GameClass, &'static str)> {
     } else {
         return None;
     })
+}
+
+/// What an object takes from its datablock `datablock`: damage and energy limits (full
+/// energy), mass, movement, impact speed and box (a junk `boundingBox` is a warning).
+pub(crate) fn read_datablock(c: &mut Console, obj: &mut GameObject, datablock: ObjectId) {
+    obj.datablock = datablock;
+    crate::damage::init(c, obj, datablock);
+    let mass = c.get_field(datablock, "mass").to_f64() as f32;
+    obj.mass = if mass.is_finite() { mass.max(0.001) } else { 9.0 };
+    obj.tuning = crate::PlayerTuning::of_datablock(c, datablock);
+    obj.min_impact = crate::classes::num_field(c, datablock, "minImpactSpeed").unwrap_or(25.0) as f32;
+    let id = obj.console;
+    obj.half_extents =
+        crate::placement::half_extents(c, obj.class, datablock).unwrap_or_else(|(default, junk)| {
+            let name = c.class_name_of(id);
+            c.warn(&format!(
+                "{name} {id}: boundingBox \"{junk}\" is not \"x y z\" in metres; the default box"
+            ));
+            default
+        });
+}
+
+/// The datablock class an object of console class `id` takes (`PlayerData` for a Player).
+pub(crate) fn datablock_class_for(c: &Console, id: ObjectId) -> Option<&'static str> {
+    class_of(c, id).map(|(_, want)| want)
 }
 
 /// `GameBase::onRemove`: `%data.onRemove(%obj)`, then the scene object goes (its ghosts are

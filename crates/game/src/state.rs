@@ -155,6 +155,9 @@ pub struct Sensor {
     pub cloaked: bool,
 }
 
+/// An object (scene id) that does not touch an item until a tick.
+pub type CollisionTimeout = (u32, u64);
+
 /// What the engine keeps for one script-created object, beside its scene object.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GameObject {
@@ -215,6 +218,8 @@ pub struct GameObject {
     pub frozen: bool,
     /// The datablock's `minImpactSpeed` (m/s; default 25): a sharper change is an impact.
     pub min_impact: f32,
+    /// Items: an object (scene id) that does not touch it until a tick (`setCollisionTimeout`).
+    pub collision_timeout: Option<CollisionTimeout>,
     /// Its velocity at the end of the last tick (a sudden stop is an impact).
     pub last_vel: glam::Vec3,
     /// Turrets: how the barrel aims (`crate::turrets`), once one is mounted.
@@ -291,6 +296,7 @@ impl GameObject {
             drives: None,
             frozen: false,
             min_impact: 25.0,
+            collision_timeout: None,
             last_vel: glam::Vec3::ZERO,
             aim: None,
             team: None,

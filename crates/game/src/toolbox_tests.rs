@@ -376,6 +376,50 @@ fn players_on_foot_touch_vehicles() {
     assert_eq!(out.stdout(), "");
 }
 
+/// Tribes 2's everyday ShapeBase calls: an armour change keeps damage and energy within the
+/// new limits and refuses a datablock of the wrong kind; `hide`; energy by percentage; the
+/// slot transform; a thrown item is not picked up by its thrower for 15 ticks; the hit
+/// location on a player's body.
+#[test]
+fn armour_changes_hiding_thrown_items_and_hit_locations() {
+    let (mut con, shared, out) = game_console();
+    eval(
+        &mut con,
+        r#"datablock PlayerData(HeavyMale) { maxDamage = 300; maxEnergy = 50; boundingBox = "1.6 1.6 2.6"; };
+        datablock PlayerData(LightArmor) { maxDamage = 100; maxEnergy = 80; };
+        function LightMale::onCollision(%d, %obj, %col) { echo("touch " @ (%col == $flag)); }
+        $p = new Player() { dataBlock = HeavyMale; position = "0 0 0"; };
+        $p.setDamageLevel(150);"#,
+    );
+    assert_eq!(eval(&mut con, "return $p.setDataBlock(LightArmor);"), "1");
+    assert_eq!(
+        eval(&mut con, "return $p.getDataBlock().getName() SPC $p.getDamageLevel();"),
+        "LightArmor 100"
+    );
+    assert_eq!(eval(&mut con, "return $p.setDataBlock(Coin);"), "0");
+    assert!(out.stderr().contains("setDataBlock: \"Coin\" is not a PlayerData"), "{}", out.stderr());
+    assert_eq!(eval(&mut con, "$p.setEnergyPercentage(0.5); return $p.getEnergyLevel();"), "40");
+    assert_eq!(eval(&mut con, "$p.hide(true); return $p.isHidden();"), "1");
+    eval(&mut con, "$p.hide(false);");
+    assert_eq!(eval(&mut con, "return getWordCount($p.getSlotTransform(0));"), "7");
+    // Head, torso and legs of a 1.8 m player facing +y, hit from the front and the back.
+    assert_eq!(eval(&mut con, "return $p.getDamageLocation(\"0 0.3 1.7\");"), "head middle_front");
+    assert_eq!(eval(&mut con, "return $p.getDamageLocation(\"0.3 -0.4 1.2\");"), "torso back_right");
+    assert_eq!(eval(&mut con, "return $p.getDamageLocation(\"-0.3 0.4 0.2\");"), "legs front_left");
+    out.clear();
+    eval(
+        &mut con,
+        r#"$t = new Player() { dataBlock = LightMale; position = "20 0 0"; };
+        $flag = new Item() { dataBlock = Coin; position = "20 0.5 0"; };
+        $flag.setCollisionTimeout($t);"#,
+    );
+    assert_eq!(eval(&mut con, "return $flag.isStatic();"), "1");
+    run_ticks(&mut con, &shared, 14);
+    assert_eq!(out.stdout(), "", "inside the timeout");
+    run_ticks(&mut con, &shared, 2);
+    assert!(out.stdout().starts_with("touch 1"), "{}", out.stdout());
+}
+
 #[test]
 fn riders_tick_after_their_mounts_on_the_process_list() {
     let (mut con, shared, _) = game_console();

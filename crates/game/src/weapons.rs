@@ -214,7 +214,7 @@ fn enter_now(c: &mut Console, sh: &Rc<RefCell<Shared>>, scene: u32, slot: usize,
 }
 
 /// A slot argument, or `None` with a console error.
-fn slot_arg(c: &mut Console, a: &CallArgs<'_>, i: usize, method: &str) -> Option<usize> {
+pub(crate) fn slot_arg(c: &mut Console, a: &CallArgs<'_>, i: usize, method: &str) -> Option<usize> {
     let v = a.f64(i);
     if v >= 0.0 && v < MAX_IMAGES as f64 && v.fract() == 0.0 {
         Some(v as usize)

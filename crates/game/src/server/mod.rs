@@ -398,7 +398,8 @@ pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: 
     // The players that shots hit and items are picked up by, and the items they touch:
     // every one not hidden (neither moves in the rest of the tick).
     let mut players: Vec<(u32, Vec3)> = Vec::new();
-    let mut items: Vec<(u32, Vec3)> = Vec::new();
+    // Items with who may not touch them yet (`setCollisionTimeout`).
+    let mut items: Vec<(u32, Vec3, Option<crate::state::CollisionTimeout>)> = Vec::new();
     // The boxes of the players on foot and of the vehicles, for the players' contacts.
     let mut walkers: Vec<(u32, v12_sim::container::Aabb)> = Vec::new();
     let mut vehicles: Vec<(u32, v12_sim::container::Aabb)> = Vec::new();
@@ -410,7 +411,7 @@ pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: 
                     walkers.push((id, crate::placement::world_box(g, o.state.pos)));
                 }
             }
-            GameClass::Item => items.push((id, o.state.pos)),
+            GameClass::Item => items.push((id, o.state.pos, g.collision_timeout)),
             GameClass::Vehicle => vehicles.push((id, crate::placement::world_box(g, o.state.pos))),
             _ => {}
         }
@@ -444,8 +445,9 @@ pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: 
     let Some(world) = sh.world.as_ref() else { return };
     // Players touching items.
     for (player, pos) in &players {
-        for (item, ipos) in &items {
-            if pos.distance(*ipos) < 1.5 {
+        for (item, ipos, timeout) in &items {
+            let waiting = timeout.is_some_and(|(who, until)| who == *player && tick < until);
+            if pos.distance(*ipos) < 1.5 && !waiting {
                 out.push(GameEvent::Collision { obj: *player, col: *item });
             }
         }
