@@ -9,6 +9,7 @@
 //! carry any field a script wants).
 
 pub(crate) use crate::fields::{BIG, FieldSpec, Kind, flag, int, num, point};
+use crate::state::GameClass;
 use v12_console_vm::{Console, FieldType, ObjectId, Value};
 
 /// `(class, parent)` in the order they are registered (a parent before its children).
@@ -264,6 +265,33 @@ pub fn engine_datablock_class(con: &Console, db: ObjectId) -> String {
         Some(c) => (*c).to_string(),
         None => con.class_name_of(db),
     }
+}
+
+/// The engine class of a console class (or the nearest engine class it derives from), and
+/// the datablock class it wants.
+pub(crate) fn class_of(c: &Console, id: ObjectId) -> Option<(GameClass, &'static str)> {
+    let is = |class: &str| is_a(c, id, class);
+    Some(if is("Player") {
+        (GameClass::Player, "PlayerData")
+    } else if is("Item") {
+        (GameClass::Item, "ItemData")
+    } else if is("Turret") {
+        (GameClass::Turret, "TurretData")
+    } else if is("StaticShape") {
+        (GameClass::StaticShape, "StaticShapeData")
+    } else if is("Vehicle") {
+        (GameClass::Vehicle, "VehicleData")
+    } else if is("Projectile") {
+        (GameClass::Projectile, "ProjectileData")
+    } else if is("ForceFieldBare") {
+        (GameClass::ForceField, "ForceFieldBareData")
+    } else if is("Trigger") {
+        (GameClass::Trigger, "TriggerData")
+    } else if is("Camera") {
+        (GameClass::Camera, "CameraData")
+    } else {
+        return None;
+    })
 }
 
 /// Is object `id` of class `class` or one derived from it?

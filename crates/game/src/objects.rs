@@ -246,7 +246,7 @@ fn on_add(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
         return; // a client's ghost: the server's object lives on the server
     }
     let class_name = c.class_name_of(id);
-    let Some((class, want)) = class_of(c, id) else {
+    let Some((class, want)) = crate::classes::class_of(c, id) else {
         // GameBase or ShapeBase themselves: abstract, as in V12.
         c.error(&format!(
             "{class_name} {id}: abstract class; create a Player, Item, StaticShape, Projectile, Trigger or Camera"
@@ -284,7 +284,7 @@ fn on_add(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
         return;
     }
     let mut obj = GameObject::new(id, class, datablock);
-    read_datablock(c, &mut obj, datablock);
+    crate::shape_changes::read_datablock(c, &mut obj, datablock);
     obj.falls = class == GameClass::Item && !c.get_field(id, "static").truthy();
     let mut o = SceneObject::new(datablock, parse_vec3(&field(c, "position")));
     // The `rotation` field is "ax ay az degrees", as the mission's objects read it.
@@ -351,58 +351,6 @@ fn on_add(c: &mut Console, sh: &Rc<RefCell<Shared>>, id: ObjectId) {
         crate::placement::place_in(&mut s, scene);
     }
     c.call_method_if_exists(datablock, "onAdd", &[Value::from(id)]);
-}
-
-/// The engine class of a console class (or the nearest engine class it derives from), and
-/// the datablock class it wants.
-fn class_of(c: &Console, id: ObjectId) -> Option<(GameClass, &'static str)> {
-    let is = |class: &str| crate::classes::is_a(c, id, class);
-    Some(if is("Player") {
-        (GameClass::Player, "PlayerData")
-    } else if is("Item") {
-        (GameClass::Item, "ItemData")
-    } else if is("Turret") {
-        (GameClass::Turret, "TurretData")
-    } else if is("StaticShape") {
-        (GameClass::StaticShape, "StaticShapeData")
-    } else if is("Vehicle") {
-        (GameClass::Vehicle, "VehicleData")
-    } else if is("Projectile") {
-        (GameClass::Projectile, "ProjectileData")
-    } else if is("ForceFieldBare") {
-        (GameClass::ForceField, "ForceFieldBareData")
-    } else if is("Trigger") {
-        (GameClass::Trigger, "TriggerData")
-    } else if is("Camera") {
-        (GameClass::Camera, "CameraData")
-    } else {
-        return None;
-    })
-}
-
-/// What an object takes from its datablock `datablock`: damage and energy limits (full
-/// energy), mass, movement, impact speed and box (a junk `boundingBox` is a warning).
-pub(crate) fn read_datablock(c: &mut Console, obj: &mut GameObject, datablock: ObjectId) {
-    obj.datablock = datablock;
-    crate::damage::init(c, obj, datablock);
-    let mass = c.get_field(datablock, "mass").to_f64() as f32;
-    obj.mass = if mass.is_finite() { mass.max(0.001) } else { 9.0 };
-    obj.tuning = crate::PlayerTuning::of_datablock(c, datablock);
-    obj.min_impact = crate::classes::num_field(c, datablock, "minImpactSpeed").unwrap_or(25.0) as f32;
-    let id = obj.console;
-    obj.half_extents =
-        crate::placement::half_extents(c, obj.class, datablock).unwrap_or_else(|(default, junk)| {
-            let name = c.class_name_of(id);
-            c.warn(&format!(
-                "{name} {id}: boundingBox \"{junk}\" is not \"x y z\" in metres; the default box"
-            ));
-            default
-        });
-}
-
-/// The datablock class an object of console class `id` takes (`PlayerData` for a Player).
-pub(crate) fn datablock_class_for(c: &Console, id: ObjectId) -> Option<&'static str> {
-    class_of(c, id).map(|(_, want)| want)
 }
 
 /// `GameBase::onRemove`: `%data.onRemove(%obj)`, then the scene object goes (its ghosts are

@@ -5,10 +5,10 @@
 //! `GameConnection::isAIControlled`.
 
 use crate::handles::{Method, number_arg, parse_vec3, scene_of, vec_text};
-use crate::state::{GameClass, Shared};
+use crate::state::{GameClass, GameObject, Shared};
 use std::cell::RefCell;
 use std::rc::Rc;
-use v12_console_vm::{CallArgs, Console, Value};
+use v12_console_vm::{CallArgs, Console, ObjectId, Value};
 
 /// Ticks an item ignores the object named by `setCollisionTimeout` (V12's Item: 15).
 pub(crate) const COLLISION_TIMEOUT_TICKS: u64 = 15;
@@ -18,14 +18,14 @@ pub(crate) const COLLISION_TIMEOUT_TICKS: u64 = 15;
 fn set_data_block(c: &mut Console, sh: &Rc<RefCell<Shared>>, a: &CallArgs<'_>) -> Value {
     let Some(scene) = scene_of(c, sh, a, "setDataBlock") else { return Value::from(false) };
     let Some(this) = a.this else { return Value::from(false) };
-    let want = crate::objects::datablock_class_for(c, this).unwrap_or("GameBaseData");
+    let want = crate::classes::class_of(c, this).map(|(_, want)| want).unwrap_or("GameBaseData");
     let Some(db) = c.find_object(&a.get(1)).filter(|d| crate::classes::is_a(c, *d, want)) else {
         c.error(&format!("setDataBlock: \"{}\" is not a {want}", a.str(1)));
         return Value::from(false);
     };
     let Some(mut g) = sh.borrow_mut().objects.remove(&scene) else { return Value::from(false) };
     let (damage, energy) = (g.damage, g.energy);
-    crate::objects::read_datablock(c, &mut g, db);
+    read_datablock(c, &mut g, db);
     g.damage = damage.min(g.max_damage);
     g.energy = energy.min(g.max_energy);
     sh.borrow_mut().objects.insert(scene, g);
@@ -84,6 +84,26 @@ fn damage_location(c: &mut Console, sh: &Rc<RefCell<Shared>>, a: &CallArgs<'_>) 
         format!("{region} {face}_{side}")
     };
     Value::from(text)
+}
+
+/// What an object takes from its datablock `datablock`: damage and energy limits (full
+/// energy), mass, movement, impact speed and box (a junk `boundingBox` is a warning).
+pub(crate) fn read_datablock(c: &mut Console, obj: &mut GameObject, datablock: ObjectId) {
+    obj.datablock = datablock;
+    crate::damage::init(c, obj, datablock);
+    let mass = c.get_field(datablock, "mass").to_f64() as f32;
+    obj.mass = if mass.is_finite() { mass.max(0.001) } else { 9.0 };
+    obj.tuning = crate::PlayerTuning::of_datablock(c, datablock);
+    obj.min_impact = crate::classes::num_field(c, datablock, "minImpactSpeed").unwrap_or(25.0) as f32;
+    let id = obj.console;
+    obj.half_extents =
+        crate::placement::half_extents(c, obj.class, datablock).unwrap_or_else(|(default, junk)| {
+            let name = c.class_name_of(id);
+            c.warn(&format!(
+                "{name} {id}: boundingBox \"{junk}\" is not \"x y z\" in metres; the default box"
+            ));
+            default
+        });
 }
 
 /// Registers the methods.
