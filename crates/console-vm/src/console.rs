@@ -145,6 +145,9 @@ pub struct Console {
     pub(crate) elems: crate::elements::ElemStore,
     /// Row bases of two-index arrays: `(base, r)` → the name `base` + `r` + `_`.
     pub(crate) rows: crate::stack_ops::Rows,
+    /// A buffer for the name of an element with a text index (`$tbl["key" @ %i]`), kept from
+    /// one read to the next instead of allocated and freed per access.
+    pub(crate) elem_text: String,
     /// Names of indexed fields: `(base, i)` → the name `base` + `i`.
     pub(crate) elem_names: crate::elements::ElemNames,
     /// Namespaces, functions and packages.
@@ -203,6 +206,7 @@ impl Console {
             globals: Vec::new(),
             elems: Default::default(),
             rows: Default::default(),
+            elem_text: String::new(),
             elem_names: Default::default(),
             ns: Namespaces::new(global),
             natives: Vec::new(),

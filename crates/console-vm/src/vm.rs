@@ -321,6 +321,17 @@ impl Console {
         self.elem_key_other(base, k)
     }
 
+    /// The global named `t` (an element's name with a text index); the buffer is kept for
+    /// the next such name.
+    fn global_by_elem_text(&mut self, t: String) -> Value {
+        let v = self.global_by_text(&t);
+        // (A long name's buffer is let go: the console keeps no large block for good.)
+        if t.capacity() <= 1024 {
+            self.elem_text = t;
+        }
+        v
+    }
+
     #[inline(never)]
     fn elem_key_other(&mut self, base: Name, k: u8) -> Result<(Name, u32), String> {
         let start = self.vm.stack.len().saturating_sub(k as usize);
@@ -331,7 +342,13 @@ impl Console {
             self.vm.stack.truncate(start);
             return Ok((self.row_name(base, r), j));
         }
-        let mut t = self.names.text(base).to_string();
+        // Sized once for the index texts (`to_string` made it exact, and each index grew it).
+        let base_text = self.names.text(base);
+        let room: usize = idx.iter().map(|v| v.text_len_hint().min(64) + 1).sum();
+        let mut t = std::mem::take(&mut self.elem_text);
+        t.clear();
+        t.reserve(base_text.len() + room);
+        t.push_str(base_text);
         for (n, v) in idx.iter().enumerate() {
             if n > 0 {
                 t.push('_');
@@ -565,7 +582,7 @@ impl Console {
                 Op::LoadGlobalElem(b, k) => {
                     let v = match self.elem_key(b, k) {
                         Ok((b, i)) => self.elems.get(b, i),
-                        Err(t) => self.global_by_text(&t),
+                        Err(t) => self.global_by_elem_text(t),
                     };
                     self.vm.stack.push(v);
                 }
@@ -585,7 +602,7 @@ impl Console {
                     self.vm.stack.push_copy(base + s as usize);
                     let v = match self.elem_key(b, 1) {
                         Ok((b, i)) => self.elems.get(b, i),
-                        Err(t) => self.global_by_text(&t),
+                        Err(t) => self.global_by_elem_text(t),
                     };
                     self.vm.stack.push(v);
                 }
@@ -594,7 +611,7 @@ impl Console {
                     self.vm.stack.push_copy(base + s as usize);
                     let v = match self.elem_key(b, 1) {
                         Ok((b, i)) => self.elems.get(b, i),
-                        Err(t) => self.global_by_text(&t),
+                        Err(t) => self.global_by_elem_text(t),
                     };
                     if !v.truthy() {
                         pc = t as usize;
