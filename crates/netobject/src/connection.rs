@@ -19,13 +19,17 @@ use crate::registry::NetClassRegistry;
 use crate::secure::{PacketCrypto, SEAL_OVERHEAD};
 use crate::simnet::SimulatedNet;
 use crate::strings::{SentString, StringReceiver, StringSender};
-use bytes::Bytes;
+use bytes::{Bytes, BytesMut};
 use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use tracing::{debug, trace};
 use v12_bitstream::{BitReader, BitWriter};
 use v12_notify_protocol::{ConnectionProtocol, ProtocolConfig, ProtocolError, Received};
+
+/// Room of a connection's packet slab: the largest packet ([`crate::rate::MAX_PACKET_SIZE`])
+/// fits, so the slab never grows.
+const SLAB_BYTES: usize = crate::rate::MAX_PACKET_SIZE as usize + 1;
 
 /// What went into one data packet (V12's `PacketNotify`).
 #[derive(Debug)]
@@ -88,9 +92,11 @@ pub struct NetConnection {
     strings_tx: StringSender,
     strings_rx: StringReceiver,
     records: VecDeque<PacketRecord>,
-    /// The data packet's writer, kept between packets (its buffer is reused; the packet
-    /// leaves as one exact-size copy).
+    /// The data packet's writer, kept between packets (its buffer is reused).
     writer: BitWriter,
+    /// Where the packets leave from: each is split off as `Bytes`, and the slab reclaims its
+    /// room when they are dropped (one allocation for the connection, not one a packet).
+    slab: BytesMut,
     local_rate: RateConfig,
     peer_rate: Option<(u32, u32)>,
     rate_confirmed: bool,
@@ -101,6 +107,10 @@ pub struct NetConnection {
     owe_ack: bool,
     sim: SimulatedNet,
     out: VecDeque<Bytes>,
+    /// Datagrams built by [`Self::prepare_transmits`] on a packet thread, for the
+    /// interface to queue in connection order, and the reason to close found meanwhile.
+    prepared: VecDeque<Bytes>,
+    failure: Option<String>,
     stats: ConnectionStats,
     /// Server side: this client's ghosting.
     ghosts: Option<GhostManager>,
@@ -165,6 +175,7 @@ impl NetConnection {
             strings_rx: StringReceiver::default(),
             records: VecDeque::new(),
             writer: BitWriter::new(),
+            slab: BytesMut::new(),
             local_rate: rate.clamped(),
             peer_rate: None,
             rate_confirmed: false,
@@ -175,6 +186,8 @@ impl NetConnection {
             owe_ack: false,
             sim: SimulatedNet::new(sim_seed),
             out: VecDeque::new(),
+            prepared: VecDeque::new(),
+            failure: None,
             stats: ConnectionStats::default(),
             ghosts: is_server.then(|| {
                 let mut m = GhostManager::new(ghost_config, ghost_classes.clone());
@@ -251,6 +264,9 @@ impl NetConnection {
     /// The receiving side of the events (a demo's start block records its state).
     pub(crate) fn events(&self) -> &crate::event_manager::EventManager {
         &self.events
+    }
+    pub(crate) fn events_mut(&mut self) -> &mut EventManager {
+        &mut self.events
     }
 
     /// Milliseconds between this connection's packets, as both ends' rates agree (what
@@ -497,6 +513,32 @@ impl NetConnection {
         Ok(Some(b))
     }
 
+    /// Every datagram due at `now`, built into this connection's own queue (on a packet
+    /// thread: it reads only this connection, the registry and the world); the interface
+    /// takes them with [`Self::take_prepared`] and any reason to close with
+    /// [`Self::take_failure`].
+    pub(crate) fn prepare_transmits(&mut self, now: u64, registry: &NetClassRegistry, world: &dyn GhostWorld) {
+        let _span = self.span.clone().entered();
+        loop {
+            match self.poll_transmit(now, registry, world) {
+                Ok(Some(b)) => self.prepared.push_back(b),
+                Ok(None) => break,
+                Err(reason) => {
+                    self.failure = Some(reason);
+                    break;
+                }
+            }
+        }
+    }
+
+    pub(crate) fn take_prepared(&mut self) -> Option<Bytes> {
+        self.prepared.pop_front()
+    }
+
+    pub(crate) fn take_failure(&mut self) -> Option<String> {
+        self.failure.take()
+    }
+
     /// A keep-alive ping while the host cannot serve this connection (see
     /// `NotifyProtocol::keepalive_ping`). `Err` carries a reason to close.
     pub(crate) fn keepalive(&mut self, now: u64) -> Result<Option<Bytes>, String> {
@@ -517,23 +559,23 @@ impl NetConnection {
         let (period, size) = self.local_rate.effective(self.peer_rate);
         // An encrypted packet keeps within the negotiated size, header and tag included.
         let reserve = if self.crypto.is_some() { SEAL_OVERHEAD } else { 0 };
-        let mut w = std::mem::take(&mut self.writer);
+        let w = &mut self.writer;
         w.clear();
         w.set_budget_bits((size as usize).saturating_sub(reserve).max(64) * 8);
         let seq = self
             .protocol
-            .try_begin_data_packet(now, &mut w)
+            .try_begin_data_packet(now, w)
             .map_err(|e| format!("notify protocol: {e:?}"))?;
         w.write_flag(elicit);
         let rate = !self.rate_confirmed;
         if w.write_flag(rate) {
-            self.local_rate.write_offer(&mut w);
+            self.local_rate.write_offer(w);
         }
         // Two end flags for the event sections, one for an empty ghost section.
         let reserve = 2 + usize::from(self.is_server);
         let capacity = (size as usize * 8).saturating_sub(w.bit_position() + reserve);
         let mut strings = Vec::new();
-        let events = self.events.write_packet(&mut w, registry, &mut self.strings_tx, &mut strings, capacity);
+        let events = self.events.write_packet(w, registry, &mut self.strings_tx, &mut strings, capacity);
         if let Some(reason) = self.events.take_fatal() {
             return Err(reason);
         }
@@ -553,7 +595,7 @@ impl NetConnection {
                             m.end_scope();
                         }
                     }
-                    ghosts = Some(m.write_packet(world, &mut w));
+                    ghosts = Some(m.write_packet(world, w));
                 }
                 None => {
                     w.write_flag(false);
@@ -585,9 +627,16 @@ impl NetConnection {
         self.next_send_at = if due > now { due } else { now + u64::from(period) };
         self.owe_ack = false;
         trace!(connection = %self.id, seq, bits = w.bit_position(), "data packet");
-        let packet = Bytes::copy_from_slice(w.as_bytes());
-        self.writer = w;
-        Ok(packet)
+        // Into the connection's slab: once the last packet has been sent and dropped, the
+        // slab takes its room back, so a packet allocates nothing.
+        // (While earlier packets are still held, by a simulated latency, a new slab starts and
+        // the old one goes with its last packet.)
+        let bytes = w.as_bytes();
+        if self.slab.capacity() < bytes.len() && !self.slab.try_reclaim(bytes.len()) {
+            self.slab = BytesMut::with_capacity(bytes.len().max(SLAB_BYTES));
+        }
+        self.slab.extend_from_slice(bytes);
+        Ok(self.slab.split().freeze())
     }
 
     /// When this connection next needs [`Self::handle_timeout`] or a transmit poll.

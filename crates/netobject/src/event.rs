@@ -98,6 +98,19 @@ pub trait NetEventClass: NetEvent + Sized {
     /// Reads an event written by [`NetEvent::pack`]. Every read is checked; an error
     /// drops the sending connection.
     fn unpack(r: &mut BitReader<'_>, ctx: &mut UnpackContext<'_>) -> Result<Self>;
+    /// Events of this class are kept for reuse once done with: the receiving side reads
+    /// into a box the application handed back ([`crate::NetInterface::recycle_event`]), and
+    /// the sending side hands out the boxes of delivered or dropped events
+    /// ([`crate::NetInterface::post_event_reusing`]), so a steady stream of them allocates
+    /// nothing. Off by default: a kept event holds its contents until reused.
+    const RECYCLE: bool = false;
+    /// Reads an event into `self`, a finished event of this class (see [`Self::RECYCLE`]).
+    /// The default replaces it with [`Self::unpack`]'s; a class with heap contents (a list)
+    /// can refill them in place instead. On an error `self` may hold anything.
+    fn unpack_in_place(&mut self, r: &mut BitReader<'_>, ctx: &mut UnpackContext<'_>) -> Result<()> {
+        *self = Self::unpack(r, ctx)?;
+        Ok(())
+    }
 }
 
 /// What an event may use while packing: the connection's string table.

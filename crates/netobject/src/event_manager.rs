@@ -27,12 +27,19 @@ pub const MAX_QUEUED_GUARANTEED: usize = 4096;
 pub const MAX_QUEUED_UNGUARANTEED: usize = 1024;
 /// Bits kept free for the two section terminators.
 const TERMINATOR_BITS: usize = 2;
+/// Most finished events of recycling classes ([`crate::NetEventClass::RECYCLE`]) one
+/// connection keeps for reuse; more are dropped.
+pub const MAX_SPARE_EVENTS: usize = 16;
+/// Most emptied record lists one connection keeps for its next packets.
+const MAX_SPARE_LISTS: usize = 8;
 
 #[derive(Debug)]
 struct Queued {
     class_id: u32,
     seq: Option<u32>,
     sends: u32,
+    /// The class recycles its events ([`crate::NetEventClass::RECYCLE`]).
+    recycle: bool,
     event: Box<dyn NetEvent>,
 }
 
@@ -85,6 +92,11 @@ pub struct EventManager {
     /// now writes them (V12: "all as yet unprocessed events are written").
     recv_held_bits: BTreeMap<u32, (Vec<u8>, usize)>,
     ready: VecDeque<Box<dyn NetEvent>>,
+    /// Finished events of recycling classes, for the next ones of their class: what the
+    /// application handed back after processing, and what was sent and notified.
+    spare: Vec<Box<dyn NetEvent>>,
+    /// Emptied lists of packet records, for the next packets' records.
+    spare_lists: Vec<Vec<Queued>>,
     stats: EventStats,
     fatal: Option<String>,
 }
@@ -105,8 +117,58 @@ impl EventManager {
             recv_ordered: (0..=SEQ_MASK).map(|_| None).collect(),
             recv_held_bits: BTreeMap::new(),
             ready: VecDeque::new(),
+            spare: Vec::new(),
+            spare_lists: Vec::new(),
             stats: EventStats::default(),
             fatal: None,
+        }
+    }
+
+    /// Keeps a finished event of a recycling class for the next one of its class.
+    fn keep_spare(&mut self, recycle: bool, event: Box<dyn NetEvent>) {
+        if recycle && self.spare.len() < MAX_SPARE_EVENTS {
+            if self.spare.capacity() == 0 {
+                self.spare.reserve_exact(MAX_SPARE_EVENTS);
+            }
+            self.spare.push(event);
+        }
+    }
+
+    /// Hands back a received event once processed: kept for the next event of its class
+    /// when the class recycles ([`crate::NetEventClass::RECYCLE`]), dropped otherwise.
+    pub fn recycle(&mut self, registry: &NetClassRegistry, event: Box<dyn NetEvent>) {
+        let recycle = registry
+            .id_of_type((*event).type_id())
+            .and_then(|id| registry.class(id))
+            .is_some_and(|c| c.recycles());
+        self.keep_spare(recycle, event);
+    }
+
+    /// A finished event of class `E` to fill and post again, if one is kept.
+    pub fn take_spare<E: NetEvent>(&mut self) -> Option<Box<E>> {
+        let i = self.spare.iter().position(|b| (**b).type_id() == std::any::TypeId::of::<E>())?;
+        crate::registry::downcast_box::<E>(self.spare.swap_remove(i)).ok()
+    }
+
+    /// A kept event of the type `type_id`, if any.
+    fn take_spare_of(&mut self, type_id: std::any::TypeId) -> Option<Box<dyn NetEvent>> {
+        let i = self.spare.iter().position(|b| (**b).type_id() == type_id)?;
+        Some(self.spare.swap_remove(i))
+    }
+
+    /// An emptied record list (no allocation once a few packets have been notified).
+    fn spare_list(&mut self) -> Vec<Queued> {
+        self.spare_lists.pop().unwrap_or_default()
+    }
+
+    /// Keeps an emptied record list for a later packet.
+    fn keep_list(&mut self, list: Vec<Queued>) {
+        debug_assert!(list.is_empty());
+        if list.capacity() > 0 && self.spare_lists.len() < MAX_SPARE_LISTS {
+            if self.spare_lists.capacity() == 0 {
+                self.spare_lists.reserve_exact(MAX_SPARE_LISTS);
+            }
+            self.spare_lists.push(list);
         }
     }
 
@@ -124,7 +186,7 @@ impl EventManager {
         if !info.direction.may_send(self.is_server) {
             return Err(NetError::WrongDirection(info.name));
         }
-        let q = Queued { class_id, seq: None, sends: 0, event };
+        let q = Queued { class_id, seq: None, sends: 0, recycle: info.recycles(), event };
         if q.event.guarantee() != Guarantee::Unguaranteed
             && self.guaranteed.len() + self.ordered_resend.len() + self.ordered_fresh.len()
                 >= MAX_QUEUED_GUARANTEED
@@ -180,7 +242,15 @@ impl EventManager {
         string_record: &mut Vec<SentString>,
         payload_capacity: usize,
     ) -> EventRecord {
-        let mut record = EventRecord::default();
+        let mut record = EventRecord {
+            unguaranteed: if self.unguaranteed.is_empty() { Vec::new() } else { self.spare_list() },
+            guaranteed: if self.guaranteed.is_empty() { Vec::new() } else { self.spare_list() },
+            ordered: if self.ordered_resend.is_empty() && self.ordered_fresh.is_empty() {
+                Vec::new()
+            } else {
+                self.spare_list()
+            },
+        };
         let budget = w.budget_bits();
         w.set_budget_bits(budget.saturating_sub(TERMINATOR_BITS));
         let id_bits = registry.id_bits();
@@ -307,28 +377,37 @@ impl EventManager {
     /// The packet with this record was acknowledged.
     pub fn packet_delivered(&mut self, record: EventRecord) {
         let EventRecord { unguaranteed, guaranteed, ordered } = record;
-        for mut q in unguaranteed.into_iter().chain(guaranteed).chain(ordered) {
-            if let Some(seq) = q.seq {
-                self.ordered_in_flight.remove(&seq);
+        for mut list in [unguaranteed, guaranteed, ordered] {
+            for mut q in list.drain(..) {
+                if let Some(seq) = q.seq {
+                    self.ordered_in_flight.remove(&seq);
+                }
+                self.stats.delivered += 1;
+                q.event.notify_delivered(self.connection);
+                self.keep_spare(q.recycle, q.event);
             }
-            self.stats.delivered += 1;
-            q.event.notify_delivered(self.connection);
+            self.keep_list(list);
         }
     }
 
     /// The packet with this record was lost: resend what is guaranteed, in the right order.
     pub fn packet_dropped(&mut self, record: EventRecord) {
-        for mut q in record.unguaranteed {
+        let EventRecord { mut unguaranteed, mut guaranteed, mut ordered } = record;
+        for mut q in unguaranteed.drain(..) {
             self.stats.dropped += 1;
             q.event.notify_dropped(self.connection);
+            self.keep_spare(q.recycle, q.event);
         }
-        for q in record.guaranteed.into_iter().rev() {
+        for q in guaranteed.drain(..).rev() {
             self.guaranteed.push_front(q);
         }
-        for q in record.ordered {
+        for q in ordered.drain(..) {
             if let Some(seq) = q.seq {
                 self.ordered_resend.insert(seq, q);
             }
+        }
+        for list in [unguaranteed, guaranteed, ordered] {
+            self.keep_list(list);
         }
     }
 
@@ -471,7 +550,7 @@ impl EventManager {
     }
 
     fn read_event(
-        &self,
+        &mut self,
         r: &mut BitReader<'_>,
         registry: &NetClassRegistry,
         ctx: &mut UnpackContext<'_>,
@@ -481,7 +560,8 @@ impl EventManager {
         if !info.direction.may_send(!self.is_server) {
             return Err(NetError::WrongDirection(info.name));
         }
-        info.unpack(r, ctx)
+        let spare = if info.recycles() { self.take_spare_of(info.type_id()) } else { None };
+        info.unpack(r, ctx, spare)
     }
 
     /// The next received event, in processing order.

@@ -6,7 +6,7 @@ use crate::addr_limit::{AddrBudget, addr_group};
 use crate::connect_token::{ConnectToken, IssuedToken};
 use crate::connection::NetConnection;
 use crate::error::{NetError, Result};
-use crate::event::{ConnectionId, NetEvent};
+use crate::event::{ConnectionId, NetEvent, NetEventClass};
 use crate::ghost::{
     GhostClassRegistry, GhostClassRegistryBuilder, GhostClientWorld, GhostConfig, GhostManager,
     GhostReceiver, GhostWorld, ObjectId,
@@ -219,7 +219,7 @@ pub struct NetInterface {
     filter: Option<ConnectFilter>,
     stats: InterfaceStats,
     order: Vec<ConnectionId>,
-    /// Builds the connections' packets in parallel ([`Self::set_transmit_pool`]).
+    /// Builds the connections' packets in parallel ([`Self::set_transmit_threads`]).
     transmit_pool: Option<Arc<rayon::ThreadPool>>,
     /// Connections each address group may still open ([`InterfaceConfig::connects_per_ip_per_s`]).
     connect_budget: AddrBudget,
@@ -506,6 +506,36 @@ impl NetInterface {
     pub fn post_event(&mut self, id: ConnectionId, event: Box<dyn NetEvent>) -> Result<()> {
         let c = self.connections.get_mut(&id).ok_or(NetError::NoSuchConnection)?;
         c.post_event(&self.registry, event)
+    }
+
+    /// Queues `event` on a connection in the box of a finished event of its class when the
+    /// connection keeps one ([`crate::NetEventClass::RECYCLE`]; a new box otherwise), so a
+    /// steady stream of posts allocates nothing.
+    pub fn post_event_reusing<E: NetEventClass>(&mut self, id: ConnectionId, event: E) -> Result<()> {
+        let c = self.connections.get_mut(&id).ok_or(NetError::NoSuchConnection)?;
+        let boxed = match c.events_mut().take_spare::<E>() {
+            Some(mut b) => {
+                *b = event;
+                b
+            }
+            None => Box::new(event),
+        };
+        c.post_event(&self.registry, boxed)
+    }
+
+    /// A finished event of class `E` kept by a connection ([`crate::NetEventClass::RECYCLE`]),
+    /// to fill in place and post (its heap contents, a list, reused too).
+    pub fn spare_event<E: NetEventClass>(&mut self, id: ConnectionId) -> Option<Box<E>> {
+        self.connections.get_mut(&id)?.events_mut().take_spare::<E>()
+    }
+
+    /// Hands back an event received on `id` once processed: a recycling class's box is kept
+    /// for the connection's next event of its class (read in place, no allocation); others,
+    /// and events of a connection that is gone, are dropped.
+    pub fn recycle_event(&mut self, id: ConnectionId, event: Box<dyn NetEvent>) {
+        if let Some(c) = self.connections.get_mut(&id) {
+            c.events_mut().recycle(&self.registry, event);
+        }
     }
 
     /// Simulated loss (0..=1) and one-way latency on a connection's outgoing datagrams.
@@ -1077,8 +1107,9 @@ impl NetInterface {
         self.transmits.pop_front()
     }
 
-    /// Builds the connections' packets on `pool` (see [`Self::set_transmit_pool`]) and queues
-    /// them in connection-id order, as the one-thread pass does.
+    /// Builds the connections' packets on `pool` (see [`Self::set_transmit_threads`]), each
+    /// into its own queue, then queues them in connection-id order, as the one-thread pass
+    /// does. Nothing is allocated for the pass itself.
     fn fill_transmits_parallel(
         &mut self,
         now: u64,
@@ -1087,34 +1118,20 @@ impl NetInterface {
     ) {
         use rayon::prelude::*;
         let registry = &*self.registry;
-        let mut conns: Vec<(ConnectionId, &mut NetConnection)> =
-            self.connections.iter_mut().map(|(id, c)| (*id, c)).collect();
-        conns.sort_unstable_by_key(|(id, _)| *id);
-        let built: Vec<(ConnectionId, SocketAddr, Vec<Bytes>, Option<String>)> = pool.install(|| {
-            conns
-                .into_par_iter()
-                .map(|(id, c)| {
-                    let _span = c.span().clone().entered();
-                    let (mut out, mut failed) = (Vec::new(), None);
-                    loop {
-                        match c.poll_transmit(now, registry, world) {
-                            Ok(Some(b)) => out.push(b),
-                            Ok(None) => break,
-                            Err(reason) => {
-                                failed = Some(reason);
-                                break;
-                            }
-                        }
-                    }
-                    (id, c.remote_addr(), out, failed)
-                })
-                .collect()
-        });
+        let connections = &mut self.connections;
+        pool.install(|| connections.par_values_mut().for_each(|c| c.prepare_transmits(now, registry, world)));
+        self.order.clear();
+        self.order.extend(self.connections.keys().copied());
+        self.order.sort_unstable();
         let mut failed = Vec::new();
-        for (id, addr, out, reason) in built {
-            self.transmits.extend(out.into_iter().map(|b| (addr, b)));
-            if let Some(reason) = reason {
-                failed.push((id, reason));
+        for id in &self.order {
+            let Some(c) = self.connections.get_mut(id) else { continue };
+            let addr = c.remote_addr();
+            while let Some(b) = c.take_prepared() {
+                self.transmits.push_back((addr, b));
+            }
+            if let Some(reason) = c.take_failure() {
+                failed.push((*id, reason));
             }
         }
         for (id, reason) in failed {

@@ -9,13 +9,33 @@ use std::any::TypeId;
 use std::hash::Hasher;
 use v12_bitstream::BitReader;
 
-type UnpackFn = fn(&mut BitReader<'_>, &mut UnpackContext<'_>) -> Result<Box<dyn NetEvent>>;
+type UnpackFn =
+    fn(&mut BitReader<'_>, &mut UnpackContext<'_>, Option<Box<dyn NetEvent>>) -> Result<Box<dyn NetEvent>>;
 
 fn unpack_boxed<E: NetEventClass>(
     r: &mut BitReader<'_>,
     ctx: &mut UnpackContext<'_>,
+    spare: Option<Box<dyn NetEvent>>,
 ) -> Result<Box<dyn NetEvent>> {
-    Ok(Box::new(E::unpack(r, ctx)?))
+    match spare.and_then(|b| downcast_box::<E>(b).ok()) {
+        Some(mut b) => {
+            b.unpack_in_place(r, ctx)?;
+            Ok(b)
+        }
+        None => Ok(Box::new(E::unpack(r, ctx)?)),
+    }
+}
+
+/// The concrete event in a box, or the box back when it holds another class.
+pub(crate) fn downcast_box<E: NetEvent>(
+    b: Box<dyn NetEvent>,
+) -> std::result::Result<Box<E>, Box<dyn NetEvent>> {
+    if (*b).type_id() == TypeId::of::<E>() {
+        let any: Box<dyn std::any::Any> = b;
+        any.downcast::<E>().map_err(|_| unreachable!("the type id was checked"))
+    } else {
+        Err(b)
+    }
 }
 
 /// One registered event class.
@@ -28,6 +48,8 @@ pub struct NetClassInfo {
     /// Allowed direction.
     pub direction: EventDirection,
     type_id: TypeId,
+    /// [`NetEventClass::RECYCLE`].
+    recycle: bool,
     unpack: UnpackFn,
 }
 
@@ -42,12 +64,24 @@ impl std::fmt::Debug for NetClassInfo {
 }
 
 impl NetClassInfo {
+    /// Reads an event of this class, into `spare` when it is a finished one of this class.
     pub(crate) fn unpack(
         &self,
         r: &mut BitReader<'_>,
         ctx: &mut UnpackContext<'_>,
+        spare: Option<Box<dyn NetEvent>>,
     ) -> Result<Box<dyn NetEvent>> {
-        (self.unpack)(r, ctx)
+        (self.unpack)(r, ctx, spare)
+    }
+
+    /// The type of this class's events.
+    pub(crate) fn type_id(&self) -> TypeId {
+        self.type_id
+    }
+
+    /// Finished events of this class are kept for reuse ([`NetEventClass::RECYCLE`]).
+    pub fn recycles(&self) -> bool {
+        self.recycle
     }
 }
 
@@ -70,6 +104,7 @@ impl NetClassRegistryBuilder {
             version: E::VERSION,
             direction: E::DIRECTION,
             type_id: TypeId::of::<E>(),
+            recycle: E::RECYCLE,
             unpack: unpack_boxed::<E>,
         });
         self

@@ -75,6 +75,25 @@ impl NetEventClass for MoveEvent {
         }
         Ok(Self { moves, epoch })
     }
+    const RECYCLE: bool = true;
+    /// Into the list of a finished event: a client's stream of moves allocates nothing.
+    fn unpack_in_place(
+        &mut self,
+        r: &mut BitReader<'_>,
+        _: &mut UnpackContext<'_>,
+    ) -> v12_netobject::Result<()> {
+        let first = r.read_int(32)?;
+        self.epoch = r.read_int(8)? as u8;
+        let count = r.read_ranged(0, MAX_MOVE_LIST as u32)?;
+        self.moves.clear();
+        for i in 0..count {
+            let mut m = Move::unpack(r, self.moves.last()).map_err(|e| NetError::BadEvent(e.to_string()))?;
+            m.id = first.wrapping_add(i);
+            m.checksum = r.read_int(16)? as u16;
+            self.moves.push(m);
+        }
+        Ok(())
+    }
 }
 
 /// The server's answer (server to client, unguaranteed): last move processed, the ghost id
@@ -123,6 +142,7 @@ impl NetEventClass for ControlEvent {
             if r.read_flag()? { (Some(ControlState::read(r)?), r.read_int(8)? as u8) } else { (None, 0) };
         Ok(Self { ack, control_ghost, state, epoch })
     }
+    const RECYCLE: bool = true;
 }
 
 /// The server's script accepted the connection (`GameConnection::onConnectRequest` returned
@@ -243,6 +263,13 @@ impl ServerGameConnection {
     /// applied, for the game to read triggers.
     pub fn process_tick(&mut self, world: &mut SceneWorld, motion: &Motion) -> Vec<Move> {
         let mut applied = Vec::new();
+        self.process_tick_into(world, motion, &mut applied);
+        applied
+    }
+
+    /// [`Self::process_tick`], the moves applied appended to `applied` (a list the caller
+    /// keeps: a tick that allocates nothing).
+    pub fn process_tick_into(&mut self, world: &mut SceneWorld, motion: &Motion, applied: &mut Vec<Move>) {
         self.image_effects.clear();
         // The move clock: one tick's worth more; a client cannot outrun real time.
         self.moves.tick();
@@ -258,7 +285,6 @@ impl ServerGameConnection {
             }
             applied.push(mv);
         }
-        applied
     }
 
     /// Posts the control event when a server packet period has passed since the last one.
@@ -298,7 +324,7 @@ impl ServerGameConnection {
             .control
             .and_then(|id| iface.ghost_manager(self.connection).and_then(|g| g.ghost_id_of(ObjectId(id))));
         let ev = ControlEvent { ack: self.moves.ack_id(), control_ghost, state, epoch: self.epoch };
-        iface.post_event(self.connection, Box::new(ev))?;
+        iface.post_event_reusing(self.connection, ev)?;
         Ok(true)
     }
 }
@@ -368,8 +394,12 @@ impl ClientGameConnection {
         if self.moves.is_empty() {
             return Ok(());
         }
-        let moves: Vec<Move> = self.moves.unacknowledged().copied().collect();
-        iface.post_event(server, Box::new(MoveEvent { moves, epoch: self.epoch }))?;
+        // In the box (and list) of a finished move event when the connection keeps one.
+        let mut ev = iface.spare_event::<MoveEvent>(server).unwrap_or_default();
+        ev.moves.clear();
+        ev.moves.extend(self.moves.unacknowledged().copied());
+        ev.epoch = self.epoch;
+        iface.post_event(server, ev)?;
         Ok(())
     }
 

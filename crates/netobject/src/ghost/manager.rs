@@ -14,7 +14,7 @@ use crate::ghost::ids::{MAX_GHOST_ID_BITS, MAX_GHOSTS, ObjectId, ghost_id_bits};
 use crate::ghost::object::{ALL_MASK_BITS, CameraScopeQuery, NetFlags, NetObject, PreparedQuery};
 use crate::ghost::world::GhostWorld;
 use hashbrown::HashMap;
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::VecDeque;
 use std::sync::Arc;
 use tracing::{debug, warn};
 use v12_bitstream::{BitWriter, CompressionPoint};
@@ -192,7 +192,8 @@ pub struct GhostManager {
     updates_in_flight: VecDeque<UpdateInFlight>,
     /// Dropped-packet scratch: ghost → the bits later packets carried again.
     scratch_later: HashMap<u32, u32>,
-    free: BTreeSet<u32>,
+    /// Free slots below the top one (the lowest is reused first, so ids stay short).
+    free: FreeIds,
     by_object: HashMap<ObjectId, u32>,
     generation: u32,
     epoch: u32,
@@ -251,7 +252,7 @@ impl GhostManager {
             slots: Vec::new(),
             updates_in_flight: VecDeque::new(),
             scratch_later: HashMap::new(),
-            free: BTreeSet::new(),
+            free: FreeIds::default(),
             by_object: HashMap::new(),
             generation: 0,
             epoch: 0,
@@ -625,7 +626,7 @@ impl GhostManager {
         // Shrink the id space from the top so the id width can fall again.
         while let Some(None) = self.slots.last() {
             let top = (self.slots.len() - 1) as u32;
-            self.free.remove(&top);
+            self.free.remove(top);
             self.slots.pop();
         }
     }
@@ -1060,4 +1061,82 @@ fn fetch_object<'w>(
 
 fn sanitize(p: f32) -> f32 {
     if p.is_nan() { 0.0 } else { p.min(f32::MAX / 2.0) }
+}
+
+/// A set of free slot indices as a bitset: the lowest first, and no allocation once the
+/// table has reached its size (a `BTreeSet` allocated a node as ghosts came and went).
+#[derive(Debug, Default, Clone)]
+struct FreeIds {
+    words: Vec<u64>,
+    count: usize,
+    /// No free index lies in a word below this one.
+    low: usize,
+}
+
+impl FreeIds {
+    fn insert(&mut self, idx: u32) {
+        let (w, bit) = (idx as usize / 64, 1u64 << (idx % 64));
+        if w >= self.words.len() {
+            self.words.resize(w + 1, 0);
+        }
+        if self.words[w] & bit == 0 {
+            self.words[w] |= bit;
+            self.count += 1;
+            self.low = self.low.min(w);
+        }
+    }
+
+    fn remove(&mut self, idx: u32) {
+        let bit = 1u64 << (idx % 64);
+        if let Some(w) = self.words.get_mut(idx as usize / 64)
+            && *w & bit != 0
+        {
+            *w &= !bit;
+            self.count -= 1;
+        }
+    }
+
+    /// Takes the lowest free index.
+    fn pop_first(&mut self) -> Option<u32> {
+        if self.count == 0 {
+            return None;
+        }
+        let (i, w) = self.words.iter_mut().enumerate().skip(self.low).find(|(_, w)| **w != 0)?;
+        let bit = w.trailing_zeros();
+        *w &= *w - 1;
+        self.count -= 1;
+        self.low = i;
+        Some(i as u32 * 64 + bit)
+    }
+
+    fn clear(&mut self) {
+        self.words.fill(0);
+        self.count = 0;
+        self.low = 0;
+    }
+}
+
+#[cfg(test)]
+mod free_ids_tests {
+    use super::FreeIds;
+
+    #[test]
+    fn lowest_first_and_removal() {
+        let mut f = FreeIds::default();
+        for i in [130, 5, 64, 7] {
+            f.insert(i);
+        }
+        f.insert(5);
+        f.remove(7);
+        f.remove(999);
+        assert_eq!(f.pop_first(), Some(5));
+        f.insert(3);
+        assert_eq!(f.pop_first(), Some(3));
+        assert_eq!(f.pop_first(), Some(64));
+        assert_eq!(f.pop_first(), Some(130));
+        assert_eq!(f.pop_first(), None);
+        f.insert(2);
+        f.clear();
+        assert_eq!(f.pop_first(), None);
+    }
 }
