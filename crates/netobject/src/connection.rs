@@ -43,6 +43,25 @@ struct PacketRecord {
     ghosts: Option<GhostRecord>,
 }
 
+/// What one connected datagram did ([`NetConnection::arrive`]), for the interface to act on.
+#[derive(Debug, Default)]
+pub(crate) struct Arrival {
+    /// Events it made ready (taken with `pop_ready`).
+    pub(crate) events: usize,
+    /// The connect token's client id, when this packet established the connection.
+    pub(crate) claimed: Option<u64>,
+    /// The connection ends.
+    pub(crate) close: Option<Closing>,
+}
+
+/// Why and how a connection ends after a datagram.
+#[derive(Debug)]
+pub(crate) struct Closing {
+    pub(crate) reason: String,
+    pub(crate) tell_peer: bool,
+    pub(crate) by_peer: bool,
+}
+
 /// Counters of one connection.
 #[derive(Debug, Default, Clone, Copy, PartialEq)]
 pub struct ConnectionStats {
@@ -111,6 +130,10 @@ pub struct NetConnection {
     /// interface to queue in connection order, and the reason to close found meanwhile.
     prepared: VecDeque<Bytes>,
     failure: Option<String>,
+    /// A batch's datagrams for this connection (indices into the batch), read on a packet
+    /// thread ([`Self::read_inbox`]), and what each did, for the interface in batch order.
+    inbox: Vec<usize>,
+    arrivals: VecDeque<Arrival>,
     stats: ConnectionStats,
     /// Server side: this client's ghosting.
     ghosts: Option<GhostManager>,
@@ -188,6 +211,8 @@ impl NetConnection {
             out: VecDeque::new(),
             prepared: VecDeque::new(),
             failure: None,
+            inbox: Vec::new(),
+            arrivals: VecDeque::new(),
             stats: ConnectionStats::default(),
             ghosts: is_server.then(|| {
                 let mut m = GhostManager::new(ghost_config, ghost_classes.clone());
@@ -360,6 +385,92 @@ impl NetConnection {
         self.protocol.is_timed_out()
     }
 
+    /// A datagram from the peer's address with the connected-packet bit: opened (on an
+    /// encrypted connection), read, and what the interface must do next.
+    pub(crate) fn arrive(
+        &mut self,
+        now: u64,
+        data: &[u8],
+        registry: &NetClassRegistry,
+        world: &mut dyn GhostClientWorld,
+    ) -> Arrival {
+        let _span = self.span.clone().entered();
+        let opened;
+        let data = if self.is_encrypted() {
+            let Some(plain) = self.open(data) else { return Arrival::default() };
+            opened = plain;
+            if opened.first().is_some_and(|b| b & 1 == 0) {
+                // A sealed goodbye.
+                if let Ok(crate::handshake::Handshake::Disconnect { client_nonce, reason }) =
+                    crate::handshake::Handshake::decode(&opened)
+                    && client_nonce == self.nonce
+                {
+                    let close = Some(Closing { reason, tell_peer: false, by_peer: true });
+                    return Arrival { close, ..Arrival::default() };
+                }
+                return Arrival::default();
+            }
+            &opened[..]
+        } else {
+            data
+        };
+        let was_established = self.established;
+        let ready_before = self.events.ready_len();
+        let result = self.handle_packet(now, data, registry, world);
+        // The first authenticated packet proves the client holds the connect token's key:
+        // the token is this connection's now, and replays of it elsewhere are dropped.
+        let claimed =
+            self.connect_token.as_ref().filter(|_| self.established && !was_established).map(|t| t.client_id);
+        let close = match result {
+            Err(e) => {
+                debug!(connection = %self.id, error = %e, "dropping connection after a bad packet");
+                Some(Closing { reason: format!("protocol error: {e}"), tell_peer: true, by_peer: false })
+            }
+            Ok(()) if self.is_timed_out() => {
+                Some(Closing { reason: "timed out".into(), tell_peer: false, by_peer: false })
+            }
+            Ok(()) => None,
+        };
+        Arrival { events: self.events.ready_len() - ready_before, claimed, close }
+    }
+
+    pub(crate) fn push_inbox(&mut self, index: usize) {
+        self.inbox.push(index);
+    }
+
+    pub(crate) fn has_inbox(&self) -> bool {
+        !self.inbox.is_empty()
+    }
+
+    /// Reads this connection's datagrams of a batch (`data(index)` gives each one's bytes),
+    /// in order, on a packet thread; stops at one that ends the connection.
+    pub(crate) fn read_inbox<'b>(
+        &mut self,
+        now: u64,
+        registry: &NetClassRegistry,
+        data: impl Fn(usize) -> Option<&'b [u8]>,
+    ) {
+        // A server-side connection receives no ghosts: nothing goes into this world.
+        let mut no_ghosts = crate::ghost::GhostArena::new();
+        let inbox = std::mem::take(&mut self.inbox);
+        for &i in &inbox {
+            let Some(bytes) = data(i) else { continue };
+            let arrival = self.arrive(now, bytes, registry, &mut no_ghosts);
+            let ends = arrival.close.is_some();
+            self.arrivals.push_back(arrival);
+            if ends {
+                break;
+            }
+        }
+        self.inbox = inbox;
+        self.inbox.clear();
+    }
+
+    /// The next arrival [`Self::read_inbox`] recorded.
+    pub(crate) fn take_arrival(&mut self) -> Option<Arrival> {
+        self.arrivals.pop_front()
+    }
+
     /// A connected datagram from the peer. `Err` carries the reason to drop the connection.
     pub(crate) fn handle_packet(
         &mut self,
@@ -517,7 +628,12 @@ impl NetConnection {
     /// thread: it reads only this connection, the registry and the world); the interface
     /// takes them with [`Self::take_prepared`] and any reason to close with
     /// [`Self::take_failure`].
-    pub(crate) fn prepare_transmits(&mut self, now: u64, registry: &NetClassRegistry, world: &dyn GhostWorld) {
+    pub(crate) fn prepare_transmits(
+        &mut self,
+        now: u64,
+        registry: &NetClassRegistry,
+        world: &dyn GhostWorld,
+    ) {
         let _span = self.span.clone().entered();
         loop {
             match self.poll_transmit(now, registry, world) {
@@ -562,10 +678,8 @@ impl NetConnection {
         let w = &mut self.writer;
         w.clear();
         w.set_budget_bits((size as usize).saturating_sub(reserve).max(64) * 8);
-        let seq = self
-            .protocol
-            .try_begin_data_packet(now, w)
-            .map_err(|e| format!("notify protocol: {e:?}"))?;
+        let seq =
+            self.protocol.try_begin_data_packet(now, w).map_err(|e| format!("notify protocol: {e:?}"))?;
         w.write_flag(elicit);
         let rate = !self.rate_confirmed;
         if w.write_flag(rate) {

@@ -564,6 +564,11 @@ impl EventManager {
         info.unpack(r, ctx, spare)
     }
 
+    /// Received events waiting for [`Self::pop_ready`].
+    pub fn ready_len(&self) -> usize {
+        self.ready.len()
+    }
+
     /// The next received event, in processing order.
     pub fn pop_ready(&mut self) -> Option<Box<dyn NetEvent>> {
         self.ready.pop_front()

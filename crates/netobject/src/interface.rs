@@ -4,7 +4,7 @@
 
 use crate::addr_limit::{AddrBudget, addr_group};
 use crate::connect_token::{ConnectToken, IssuedToken};
-use crate::connection::NetConnection;
+use crate::connection::{Arrival, NetConnection};
 use crate::error::{NetError, Result};
 use crate::event::{ConnectionId, NetEvent, NetEventClass};
 use crate::ghost::{
@@ -219,6 +219,8 @@ pub struct NetInterface {
     filter: Option<ConnectFilter>,
     stats: InterfaceStats,
     order: Vec<ConnectionId>,
+    /// [`Self::handle_datagrams`]: the connection of each datagram of the batch.
+    route: Vec<ConnectionId>,
     /// Builds the connections' packets in parallel ([`Self::set_transmit_threads`]).
     transmit_pool: Option<Arc<rayon::ThreadPool>>,
     /// Connections each address group may still open ([`InterfaceConfig::connects_per_ip_per_s`]).
@@ -275,6 +277,7 @@ impl NetInterface {
             filter: None,
             stats: InterfaceStats::default(),
             order: Vec::new(),
+            route: Vec::new(),
             transmit_pool: None,
             connect_budget,
             join_log: LogLimiter::new(JOIN_LOG_LINES, 10_000, MAX_TRACKED_ADDRESSES),
@@ -655,44 +658,8 @@ impl NetInterface {
                 return;
             };
             let Some(c) = self.connections.get_mut(&id) else { return };
-            let _span = c.span().clone().entered();
-            let opened;
-            let data = if c.is_encrypted() {
-                let Some(plain) = c.open(data) else { return };
-                opened = plain;
-                if opened.first().is_some_and(|b| b & 1 == 0) {
-                    // A sealed goodbye.
-                    if let Ok(Handshake::Disconnect { client_nonce, reason }) = Handshake::decode(&opened)
-                        && client_nonce == c.nonce
-                    {
-                        drop(_span);
-                        self.close(id, &reason, false, true);
-                    }
-                    return;
-                }
-                &opened[..]
-            } else {
-                data
-            };
-            let was_established = c.established;
-            let result = c.handle_packet(now, data, &self.registry, world);
-            while let Some(event) = c.pop_ready() {
-                self.events.push_back(InterfaceEvent::EventReceived { connection: id, event });
-            }
-            // The first authenticated packet proves the client holds the connect token's key:
-            // the token is this connection's now, and replays of it elsewhere are dropped.
-            let claimed =
-                c.connect_token.as_ref().filter(|_| c.established && !was_established).map(|t| t.client_id);
-            let timed_out = c.is_timed_out();
-            if let Some(client_id) = claimed {
-                self.drop_token_rivals(id, client_id);
-            }
-            if let Err(e) = result {
-                debug!(connection = %id, error = %e, "dropping connection after a bad packet");
-                self.close(id, &format!("protocol error: {e}"), true, false);
-            } else if timed_out {
-                self.close(id, "timed out", false, false);
-            }
+            let arrival = c.arrive(now, data, &self.registry, world);
+            self.after_arrival(id, arrival);
             return;
         }
         if first == INFO_PACKET_PREFIX {
@@ -707,6 +674,97 @@ impl NetInterface {
             Ok(h) => self.handle_handshake(now, from, h),
             Err(_) => self.stats.garbage += 1,
         }
+    }
+
+    /// What the interface does after a connected datagram ([`NetConnection::arrive`]): its
+    /// events are queued, a claimed connect token drops its rivals, and a goodbye, a bad
+    /// packet or a timeout closes the connection.
+    fn after_arrival(&mut self, id: ConnectionId, arrival: Arrival) {
+        if let Some(c) = self.connections.get_mut(&id) {
+            for _ in 0..arrival.events {
+                let Some(event) = c.pop_ready() else { break };
+                self.events.push_back(InterfaceEvent::EventReceived { connection: id, event });
+            }
+        }
+        if let Some(client_id) = arrival.claimed {
+            self.drop_token_rivals(id, client_id);
+        }
+        if let Some(end) = arrival.close {
+            self.close(id, &end.reason, end.tell_peer, end.by_peer);
+        }
+    }
+
+    /// A batch of datagrams, as [`Self::handle_datagram`] one after another would handle
+    /// them (the same events in the same order, the same closes), `parts` giving each one's
+    /// sender and bytes. With packet threads ([`Self::set_transmit_threads`]) and a batch
+    /// of data for established server-side connections only, each connection reads its own
+    /// datagrams on the pool (a connection's packets touch only its own state and the class
+    /// registry) and the interface then queues what they yielded in the batch's order; any
+    /// other batch (a handshake, a client's ghosts, an unknown sender) goes one by one.
+    pub fn handle_datagrams<D: Sync>(
+        &mut self,
+        now: u64,
+        batch: &[D],
+        parts: impl Fn(&D) -> (SocketAddr, &[u8]) + Sync,
+        world: &mut dyn GhostClientWorld,
+    ) {
+        let pool = self.transmit_pool.clone();
+        let Some(pool) = pool.filter(|_| batch.len() > 1 && self.route_batch(batch, &parts)) else {
+            for d in batch {
+                let (from, data) = parts(d);
+                self.handle_datagram(now, from, data, world);
+            }
+            return;
+        };
+        self.clock = now;
+        use rayon::prelude::*;
+        let registry = &*self.registry;
+        let connections = &mut self.connections;
+        pool.install(|| {
+            connections.par_values_mut().filter(|c| c.has_inbox()).for_each(|c| {
+                c.read_inbox(now, registry, |i| batch.get(i).map(|d| parts(d).1));
+            })
+        });
+        // In the batch's order: a connection closed by an earlier datagram has no arrival
+        // for its later ones (they count as garbage, as one by one).
+        for i in 0..self.route.len() {
+            let id = self.route[i];
+            let arrival = self.connections.get_mut(&id).and_then(NetConnection::take_arrival);
+            match arrival {
+                Some(a) => self.after_arrival(id, a),
+                None => self.stats.garbage += 1,
+            }
+        }
+        self.route.clear();
+        self.release_ghosts(world);
+    }
+
+    /// Routes a batch for [`Self::handle_datagrams`]: true (each datagram's index in its
+    /// connection's inbox, the connections in `route`) when every datagram is data from the
+    /// address of an established server-side connection; false (nothing routed) otherwise.
+    fn route_batch<D>(&mut self, batch: &[D], parts: &impl Fn(&D) -> (SocketAddr, &[u8])) -> bool {
+        self.route.clear();
+        for d in batch {
+            let (from, data) = parts(d);
+            let id = match (data.first(), self.by_addr.get(&from)) {
+                (Some(b), Some(&id)) if b & 1 == 1 => id,
+                _ => break,
+            };
+            if !self.connections.get(&id).is_some_and(|c| c.is_server() && c.established) {
+                break;
+            }
+            self.route.push(id);
+        }
+        if self.route.len() != batch.len() {
+            self.route.clear();
+            return false;
+        }
+        for (i, id) in self.route.iter().enumerate() {
+            if let Some(c) = self.connections.get_mut(id) {
+                c.push_inbox(i);
+            }
+        }
+        true
     }
 
     fn reject(&mut self, to: SocketAddr, client_nonce: u64, reason: String) {
@@ -1260,9 +1318,20 @@ impl NetInterface {
         let mut dead = Vec::new();
         let mut half_open = Vec::new();
         let deadline = self.config.negotiation_timeout_ms;
-        for (id, c) in self.connections.iter_mut() {
+        // Each connection's timers touch only its own state: on the packet threads if any.
+        let timers = |c: &mut NetConnection| {
             let _span = c.span().clone().entered();
             c.handle_timeout(now);
+        };
+        match self.transmit_pool.clone() {
+            Some(pool) => {
+                use rayon::prelude::*;
+                let connections = &mut self.connections;
+                pool.install(|| connections.par_values_mut().for_each(timers));
+            }
+            None => self.connections.values_mut().for_each(timers),
+        }
+        for (id, c) in &self.connections {
             if c.is_timed_out() {
                 dead.push(*id);
             } else if !c.established && now >= c.created_at.saturating_add(deadline) {

@@ -101,11 +101,18 @@ impl<T: Transport> NetDriver<T> {
         self.interface.set_wall_clock(self.wall_clock.unix_s(now));
         self.inbox.clear();
         let received = self.transport.recv_batch(now, &mut self.inbox)?;
-        for d in self.inbox.drain(..) {
+        for d in &self.inbox {
             self.stats.datagrams_in += 1;
             self.stats.bytes_in += d.data.len() as u64;
-            self.interface.handle_datagram(now, d.from.socket_addr(), &d.data, &mut *ghosts);
         }
+        // One by one, or (a server with packet threads) each connection's on the pool.
+        self.interface.handle_datagrams(
+            now,
+            &self.inbox,
+            |d| (d.from.socket_addr(), &d.data[..]),
+            &mut *ghosts,
+        );
+        self.inbox.clear();
         self.interface.handle_timeout(now);
         self.interface.release_ghosts(ghosts);
         while let Some((to, bytes)) = self.interface.poll_transmit(now, objects) {
