@@ -148,7 +148,17 @@ impl SearchPath {
 
     /// True when `path` is a file of some mod or volume.
     pub fn is_file(&self, path: &str) -> bool {
-        path::key(path).is_some_and(|k| self.index.contains_key(&k))
+        path::key(path).is_some_and(|k| self.index.contains_key(&k)) || self.written(path).is_some()
+    }
+
+    /// A loose file that appeared in a mod folder after it was scanned (a script wrote it with
+    /// `FileObject` or `fileWrite`), the last mod first: what a read that missed the index
+    /// finds. `None` for a path that leaves the root.
+    fn written(&self, path: &str) -> Option<PathBuf> {
+        path::key(path)?;
+        let rel = path.replace('\\', "/");
+        let rel = rel.trim_start_matches("./");
+        self.mods.iter().rev().map(|m| m.join(rel)).find(|p| p.is_file())
     }
 
     /// The files whose paths match `pattern` (`*`, `?`; without case), as spelled where they
@@ -162,7 +172,16 @@ impl SearchPath {
     pub fn read(&self, path: &str) -> Result<Vec<u8>, ResourceError> {
         let err = |kind| ResourceError::new(path, kind);
         let k = path::key(path).ok_or_else(|| err(ErrorKind::OutsideRoot))?;
-        let found = self.index.get(&k).ok_or_else(|| err(ErrorKind::NotFound))?;
+        let written;
+        let found = match self.index.get(&k) {
+            Some(f) => f,
+            None => {
+                let full = self.written(path).ok_or_else(|| err(ErrorKind::NotFound))?;
+                let size = std::fs::metadata(&full).map(|m| m.len()).unwrap_or(0);
+                written = Found { name: path.to_string(), source: Source::Loose(full), size };
+                &written
+            }
+        };
         if found.size > MAX_FILE_BYTES {
             return Err(err(ErrorKind::TooLarge(found.size)));
         }

@@ -98,3 +98,23 @@ fn hostile_paths_volumes_and_bombs_are_errors() {
     assert!(matches!(e.kind, ErrorKind::TooLarge(_)), "{e}");
     assert!(res.add_mod(&d.0.join("missing")).is_err());
 }
+
+/// A file a script writes into a mod folder after it was scanned (`FileObject`, `fileWrite`)
+/// is found by the next read, the last mod first; a path that climbs out is still refused.
+#[test]
+fn a_file_written_after_the_scan_is_read_back() {
+    let base = TempDir::new("written-base");
+    let top = TempDir::new("written-top");
+    base.file("main.cs", b"");
+    let mut res = ResourceManager::new();
+    res.add_mod(&base.0).unwrap();
+    res.add_mod(&top.0).unwrap();
+    assert!(!res.search().is_file("prefs/saved.cs"));
+    base.file("prefs/saved.cs", b"$a = 1;");
+    assert!(res.search().is_file("prefs/saved.cs"));
+    assert_eq!(text(&res, "./prefs/saved.cs"), "$a = 1;");
+    top.file("prefs/saved.cs", b"$a = 2;");
+    assert_eq!(text(&res, "prefs/saved.cs"), "$a = 2;", "the later mod first");
+    let e = res.search().read("../written-base/prefs/saved.cs").unwrap_err();
+    assert_eq!(e.kind, ErrorKind::OutsideRoot);
+}
