@@ -104,6 +104,9 @@ pub struct MatchReport {
     pub hostile_endings: Vec<(String, u32, Option<String>)>,
     /// Times a player boarded a vehicle (the server's "boards" lines).
     pub vehicle_boardings: usize,
+    /// Each bot's first line saying its connection failed or ended (why a bot that holds
+    /// nothing holds nothing).
+    pub bot_endings: Vec<Option<String>>,
 }
 
 impl MatchReport {
@@ -173,10 +176,14 @@ impl MatchReport {
             let server = self.server_ghost_hashes.get(&bot_name(i));
             if h.is_none() || h.as_ref() != server {
                 out += &format!(
-                    "  ghost state mismatch: {} holds {}, the server has {}\n",
+                    "  ghost state mismatch: {} holds {}, the server has {}{}\n",
                     bot_name(i),
                     h.as_deref().unwrap_or("nothing"),
-                    server.map_or("nothing", String::as_str)
+                    server.map_or("nothing", String::as_str),
+                    self.bot_endings
+                        .get(i)
+                        .and_then(Option::as_deref)
+                        .map_or(String::new(), |e| format!(" ({e})"))
                 );
             }
         }
@@ -425,6 +432,13 @@ impl Tally {
             }
             return;
         }
+        if who > 0
+            && line.starts_with("client: connection")
+            && !line.contains("accepted")
+            && let Some(first) = report.bot_endings.get_mut(who - 1)
+        {
+            first.get_or_insert(line.trim_start_matches("client: ").to_string());
+        }
         if who == 0 && line.starts_with("server: ") && line.contains(" boards ") {
             report.vehicle_boardings += 1;
         }
@@ -528,6 +542,7 @@ pub fn run(cfg: &MatchConfig) -> io::Result<MatchReport> {
         client_ghost_hashes: vec![None; cfg.clients],
         hostile_endings: cfg.hostile.iter().map(|h| (h.clone(), 0, None)).collect(),
         vehicle_boardings: 0,
+        bot_endings: vec![None; cfg.clients],
         ..MatchReport::default()
     };
     let mut tally = Tally::new(cfg.clients);
