@@ -9,8 +9,10 @@ pub mod dap;
 mod debug_link;
 pub mod debugger;
 mod elements;
+pub mod field_types;
 pub mod files;
 pub mod intern;
+mod inspect;
 pub mod lexer;
 #[cfg(feature = "lua")]
 pub mod lua;
@@ -33,6 +35,8 @@ pub use console::{
     CallArgs, Console, ConsoleConfig, ConsoleError, ERROR_BUDGET_COST, NativeBody, NativeFn, PreloadHook,
     decode_source,
 };
+pub use field_types::{Editor, FieldLookup, FieldTypeDef};
+pub use inspect::{DYNAMIC_GROUP, FieldRow};
 pub use intern::Name;
 pub use object::{
     ClassKind, ClassRec, DATABLOCK_GROUP_ID, DynFields, FIRST_DATABLOCK_ID, FIRST_OBJECT_ID, FieldDef,

@@ -31,29 +31,7 @@ pub const FIRST_DATABLOCK_ID: ObjectId = 3;
 /// First id of other objects (V12).
 pub const FIRST_OBJECT_ID: ObjectId = 1027;
 
-/// Types of registered fields (a subset of V12's consoleTypes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FieldType {
-    /// TypeS32.
-    Int,
-    /// TypeF32.
-    Float,
-    /// TypeBool.
-    Bool,
-    /// TypeString.
-    String,
-}
-
-impl FieldType {
-    pub(crate) fn coerce(self, v: Value) -> Value {
-        match self {
-            FieldType::Int => Value::Int(i64::from(v.to_i32())),
-            FieldType::Float => Value::Float(f64::from(v.to_f64() as f32)),
-            FieldType::Bool => Value::Int(i64::from(v.truthy())),
-            FieldType::String => v,
-        }
-    }
-}
+pub use crate::field_types::FieldType;
 
 /// A registered field (V12's `addField`).
 #[derive(Clone, Debug)]
@@ -64,6 +42,8 @@ pub struct FieldDef {
     pub ty: FieldType,
     /// Value of a new object.
     pub default: Value,
+    /// The class that declared it (its group in the inspector).
+    pub owner: u32,
 }
 
 /// What a class's objects can do.
@@ -195,6 +175,8 @@ pub(crate) struct ObjectStore {
     by_name: HashMap<Name, ObjectId>,
     next_id: ObjectId,
     next_datablock_id: ObjectId,
+    /// The field types (`Con::registerType`).
+    pub(crate) types: crate::field_types::FieldTypes,
 }
 
 impl Default for ObjectStore {
@@ -206,6 +188,7 @@ impl Default for ObjectStore {
             by_name: HashMap::new(),
             next_id: FIRST_OBJECT_ID,
             next_datablock_id: FIRST_DATABLOCK_ID,
+            types: Default::default(),
         }
     }
 }

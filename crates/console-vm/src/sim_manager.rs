@@ -109,7 +109,7 @@ impl Console {
             return false;
         }
         c.field_index.insert(f, c.fields.len());
-        c.fields.push(FieldDef { name: f, ty, default });
+        c.fields.push(FieldDef { name: f, ty, default, owner: class });
         true
     }
 
@@ -683,7 +683,7 @@ impl Console {
         let _ = writeln!(out, "{pad}{kw} {}({name}) {{", self.names.text(class.name));
         for (f, v) in class.fields.iter().zip(&o.fields) {
             let mut q = String::new();
-            crate::ast::quote(&v.as_text(), '"', &mut q);
+            crate::ast::quote(&self.format_field(f.ty, v), '"', &mut q);
             let _ = writeln!(out, "{pad}   {} = {q};", self.names.text(f.name));
         }
         let mut dynamic: Vec<(&str, &Value)> =

@@ -171,6 +171,33 @@ fn save_refuses_what_exec_could_not_read_back() {
 }
 
 #[test]
+fn save_outside_the_folder_is_refused_and_saved_objects_load_back_the_same() {
+    let dir = std::env::temp_dir().join(format!("v12-save-out-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut con, out) = console();
+    con.set_file_root(&dir);
+    let build = "new SimGroup(MissionGroup) { new ScriptObject(A) { class = \"Door\"; hp = 3; note = \"say \\\"hi\\\"\"; }; \
+                 new SimGroup(Inner) { new ScriptObject() { x = \"1 2 3\"; }; }; };";
+    con.eval(build).unwrap();
+    for bad in ["../escape.mis", "/tmp/escape.mis"] {
+        let r = con.eval(&format!("return MissionGroup.save(\"{bad}\");")).unwrap();
+        assert!(!r.truthy(), "{bad} is refused");
+    }
+    assert!(out.all().contains("outside the mod's folder"), "{}", out.all());
+    assert!(!dir.parent().unwrap().join("escape.mis").exists());
+    assert!(con.eval("return MissionGroup.save(\"missions/t.mis\");").unwrap().truthy());
+    let first = std::fs::read_to_string(dir.join("missions/t.mis")).unwrap();
+    con.eval("MissionGroup.delete();").unwrap();
+    con.exec_file("missions/t.mis").expect("exec reads back what save wrote");
+    assert_eq!(con.eval("return A.hp @ \"|\" @ A.note @ \"|\" @ A.class;").unwrap().as_text(), "3|say \"hi\"|Door");
+    assert!(con.eval("return MissionGroup.save(\"missions/t2.mis\");").unwrap().truthy());
+    let second = std::fs::read_to_string(dir.join("missions/t2.mis")).unwrap();
+    assert_eq!(first, second, "saved, loaded and saved again: the same text");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn remove_tagged_string_frees_the_tag() {
     let (mut con, _out) = console();
     let before = con.tagged_string_count();

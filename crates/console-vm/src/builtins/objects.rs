@@ -36,9 +36,17 @@ pub(super) fn register(c: &mut Console) {
             ));
             return Value::from(false);
         }
-        let text = c.save_object_text(this_id(a));
         let f = a.str(1).into_owned();
-        Value::from(c.write_file(&f, &text, false))
+        if c.resolve_path(&f).is_none() {
+            c.error(&format!("save: {f} is outside the mod's folder (nothing written)"));
+            return Value::from(false);
+        }
+        let text = c.save_object_text(this_id(a));
+        let ok = c.write_file(&f, &text, false);
+        if !ok {
+            c.error(&format!("save: could not write {f}"));
+        }
+        Value::from(ok)
     });
     c.register_method("SimObject", "isMethod", 3, 3, "obj.isMethod(name)", |c, a| {
         let id = this_id(a);
