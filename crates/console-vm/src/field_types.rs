@@ -79,8 +79,8 @@ pub enum Editor {
 
 /// What a type's `parse` may ask of the console: whether a datablock exists.
 pub trait FieldLookup {
-    /// `Ok(canonical text)` when `text` names a datablock of class `class` (or of any class
-    /// when `class` is empty); `Err(why)` otherwise.
+    /// `Ok(canonical text: its name, or its id)` when `text` names an object of class
+    /// `class` or a subclass (any datablock when `class` is empty); `Err(why)` otherwise.
     fn datablock(&self, text: &str, class: &str) -> Result<String, String>;
 }
 
@@ -126,7 +126,8 @@ impl FieldTypeDef {
         d
     }
 
-    /// A reference to a datablock of `class` (or a subclass; empty: any).
+    /// A reference to an object of `class` or a subclass (a datablock, a profile; empty: any
+    /// datablock). Its editor is a menu of those objects.
     pub fn datablock(name: &str, class: &str) -> Self {
         let mut d = FieldTypeDef::new(name, Editor::DataBlock, parse_datablock);
         d.class = class.to_string();

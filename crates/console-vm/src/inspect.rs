@@ -30,7 +30,8 @@ impl FieldLookup for Console {
     fn datablock(&self, text: &str, class: &str) -> Result<String, String> {
         let Some(id) = self.find_object_str(text) else { return Err(format!("no object \"{text}\"")) };
         let Some(o) = self.objects.get(id) else { return Err(format!("no object \"{text}\"")) };
-        if self.objects.classes.get(o.class as usize).map(|c| c.kind) != Some(ClassKind::DataBlock) {
+        let datablock = self.objects.classes.get(o.class as usize).map(|c| c.kind) == Some(ClassKind::DataBlock);
+        if class.is_empty() && !datablock {
             return Err(format!("\"{text}\" is not a datablock"));
         }
         if !class.is_empty() && !self.class_is(o.class, class) {

@@ -326,6 +326,15 @@ impl<'a> Host<'a> {
         register_demo_functions(&mut con, &requests);
         // The game object classes (`new Player()`, `new Item()`, ...) and their datablocks.
         crate::objects::register(&mut con, &shared);
+        // The GUI's classes (profiles, cursors, controls, MessageVector, GuiInspector) and
+        // ActionMap in every mode, as V12's one executable had them: a dedicated server reads
+        // scripts that declare them, and the inspector's script API works there too.
+        if let Err(e) = v12_gui::register_classes(&mut con) {
+            tracing::warn!("GUI classes: {e}");
+        }
+        if let Err(e) = v12_sim::action_map::register_action_maps(&mut con) {
+            tracing::warn!("ActionMap: {e}");
+        }
         // Sound: the classes and `alx*` functions; a client mode opens the card or the capture.
         let audio = crate::audio::install(&mut con, &resources);
         if !cfg.dedicated {

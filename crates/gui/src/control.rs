@@ -11,98 +11,10 @@
 
 use crate::geom::{Sizing, format_point, parse_point};
 use crate::textedit::TextBuffer;
-use v12_console_vm::{Console, FieldType, ObjectId, Value};
+use v12_console_vm::{Console, ObjectId};
 use v12_render_gl::{Point2I, RectI};
 
-pub const CONTROL_CLASS: &str = "GuiControl";
-
-/// What kind of control an object is, from its console class.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Plain,
-    Text,
-    Bitmap,
-    Button,
-    CheckBox,
-    Radio,
-    TextEdit,
-    Progress,
-    Scroll,
-    Window,
-    TextList,
-    Slider,
-    Popup,
-    Console,
-    Ts,
-}
-
-/// Console classes (most derived first, as `kind_of` tests them; registered in reverse, so
-/// parents first) with their parent class.
-pub const CLASSES: [(&str, &str, Kind); 15] = [
-    ("GuiPopUpMenuCtrl", "GuiTextCtrl", Kind::Popup),
-    ("GuiRadioCtrl", "GuiCheckBoxCtrl", Kind::Radio),
-    ("GuiCheckBoxCtrl", "GuiButtonCtrl", Kind::CheckBox),
-    ("GuiButtonCtrl", "GuiControl", Kind::Button),
-    ("GuiTextEditCtrl", "GuiTextCtrl", Kind::TextEdit),
-    ("GuiTextCtrl", "GuiControl", Kind::Text),
-    ("GuiBitmapCtrl", "GuiControl", Kind::Bitmap),
-    ("GuiProgressCtrl", "GuiControl", Kind::Progress),
-    ("GuiScrollCtrl", "GuiControl", Kind::Scroll),
-    ("GuiWindowCtrl", "GuiControl", Kind::Window),
-    ("GuiTextListCtrl", "GuiControl", Kind::TextList),
-    ("GuiSliderCtrl", "GuiControl", Kind::Slider),
-    ("GuiConsoleCtrl", "GuiControl", Kind::Console),
-    ("GuiTSCtrl", "GuiControl", Kind::Ts),
-    ("GuiControl", "SimGroup", Kind::Plain),
-];
-
-/// Registers the GUI classes and their fields (Torque's names and defaults).
-pub fn register_classes(con: &mut Console) -> Result<(), crate::GuiError> {
-    for (name, parent, _) in CLASSES.iter().rev() {
-        con.register_class(name, parent).map_err(|e| crate::GuiError::Console(e.to_string()))?;
-        if *name == CONTROL_CLASS {
-            let s = FieldType::String;
-            for (f, ty, d) in [
-                ("profile", s, Value::Empty),
-                ("horizSizing", s, Value::from("right")),
-                ("vertSizing", s, Value::from("bottom")),
-                ("position", s, Value::from("0 0")),
-                ("extent", s, Value::from("64 64")),
-                ("minExtent", s, Value::from("8 2")),
-                ("visible", FieldType::Bool, Value::from(true)),
-                ("active", FieldType::Bool, Value::from(true)),
-                ("variable", s, Value::Empty),
-                ("command", s, Value::Empty),
-                ("altCommand", s, Value::Empty),
-                ("accelerator", s, Value::Empty),
-                ("text", s, Value::Empty),
-            ] {
-                con.add_field(CONTROL_CLASS, f, ty, d);
-            }
-        }
-    }
-    con.add_field("GuiTextCtrl", "maxLength", FieldType::Int, Value::from(255));
-    con.add_field("GuiRadioCtrl", "groupNum", FieldType::Int, Value::from(-1));
-    con.add_field("GuiBitmapCtrl", "bitmap", FieldType::String, Value::Empty);
-    con.add_field("GuiScrollCtrl", "hScrollBar", FieldType::String, Value::from("dynamic"));
-    con.add_field("GuiScrollCtrl", "vScrollBar", FieldType::String, Value::from("dynamic"));
-    con.add_field("GuiWindowCtrl", "canMove", FieldType::Bool, Value::from(true));
-    con.add_field("GuiSliderCtrl", "range", FieldType::String, Value::from("0 1"));
-    con.add_field("GuiSliderCtrl", "ticks", FieldType::Int, Value::from(10));
-    con.add_field("GuiSliderCtrl", "value", FieldType::Float, Value::from(0.0));
-    con.add_field("GuiProgressCtrl", "value", FieldType::Float, Value::from(0.0));
-    Ok(())
-}
-
-/// The kind of a GUI control object; `None` for objects that are not controls.
-pub fn kind_of(con: &Console, id: ObjectId) -> Option<Kind> {
-    let o = con.object(id)?;
-    CLASSES.iter().find(|(n, _, _)| con.class_is(o.class, n)).map(|c| c.2)
-}
-
-pub fn is_control(con: &Console, id: ObjectId) -> bool {
-    con.object(id).is_some_and(|o| con.class_is(o.class, CONTROL_CLASS))
-}
+pub use crate::classes::{Kind, is_control, kind_of};
 
 /// A drag in progress (what the mouse grabbed and where).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -145,7 +145,7 @@ pub fn on_mouse(h: &mut EventContext<'_>, d: &mut ControlData, ev: MouseEv) -> b
             }
             false
         }
-        Kind::Plain | Kind::Text | Kind::Bitmap | Kind::Progress | Kind::Ts => false,
+        Kind::Plain | Kind::Text | Kind::Bitmap | Kind::Progress | Kind::Ts | Kind::Swatch => false,
     }
 }
 

@@ -8,7 +8,7 @@
 use crate::geom::{parse_color, parse_point};
 use std::collections::HashMap;
 use std::rc::Rc;
-use v12_console_vm::{Console, FieldType, ObjectId, Value};
+use v12_console_vm::{Console, ObjectId};
 use v12_render_gl::{ColorI, Point2I};
 
 /// Horizontal text placement in a control.
@@ -77,44 +77,7 @@ impl Default for Profile {
     }
 }
 
-pub const PROFILE_CLASS: &str = "GuiControlProfile";
-
-/// Registers the `GuiControlProfile` class and its fields with their defaults.
-pub fn register(con: &mut Console) {
-    if con.class_id(PROFILE_CLASS).is_some() {
-        return;
-    }
-    let _ = con.register_class(PROFILE_CLASS, "SimObject");
-    let d = Profile::default();
-    let col = |c: ColorI| Value::from(format!("{} {} {} {}", c.r, c.g, c.b, c.a));
-    let fields: [(&str, FieldType, Value); 20] = [
-        // The face: `fonts/<fontType>.ttf` through the resource manager (the UI uses the
-        // default profile's; one face for all of it for now).
-        ("fontType", FieldType::String, Value::from("DejaVuSans")),
-        ("fontSize", FieldType::Int, Value::from(d.font_size)),
-        ("fontColor", FieldType::String, col(d.font_color)),
-        ("fontColorHL", FieldType::String, col(d.font_color_hl)),
-        ("fontColorNA", FieldType::String, col(d.font_color_na)),
-        ("fontColorSEL", FieldType::String, col(d.font_color_sel)),
-        ("fillColor", FieldType::String, col(d.fill_color)),
-        ("fillColorHL", FieldType::String, col(d.fill_color_hl)),
-        ("fillColorNA", FieldType::String, col(d.fill_color_na)),
-        ("borderColor", FieldType::String, col(d.border_color)),
-        ("borderColorHL", FieldType::String, col(d.border_color_hl)),
-        ("border", FieldType::Int, Value::from(0)),
-        ("opaque", FieldType::Bool, Value::from(false)),
-        ("modal", FieldType::Bool, Value::from(true)),
-        ("canKeyFocus", FieldType::Bool, Value::from(false)),
-        ("tab", FieldType::Bool, Value::from(false)),
-        ("justify", FieldType::String, Value::from("left")),
-        ("textOffset", FieldType::String, Value::from("0 0")),
-        ("bitmap", FieldType::String, Value::Empty),
-        ("cursorColor", FieldType::String, col(d.cursor_color)),
-    ];
-    for (name, ty, default) in fields {
-        con.add_field(PROFILE_CLASS, name, ty, default);
-    }
-}
+pub use crate::classes::PROFILE_CLASS;
 
 impl Profile {
     /// Parses the fields of a profile object (bad colours keep the default).
@@ -192,4 +155,17 @@ impl ProfileCache {
 
 fn is_profile(con: &Console, id: ObjectId) -> bool {
     con.object(id).is_some_and(|o| con.class_is(o.class, PROFILE_CLASS))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fresh_profile_reads_as_the_default() {
+        let mut con = Console::new();
+        crate::classes::register_classes(&mut con).expect("classes");
+        let id = con.create_object(PROFILE_CLASS, None).expect("profile");
+        assert_eq!(Profile::read(&con, id), Profile::default(), "classes.rs's text defaults match");
+    }
 }

@@ -2,6 +2,7 @@
 //! by the canvas after this, clipped to the control (or to a scroll control's view).
 
 use crate::control::{ControlData, ControlFields, Kind};
+use crate::geom::parse_color;
 use crate::fonts::Fonts;
 use crate::layout::*;
 use crate::log::ConsoleLog;
@@ -141,6 +142,11 @@ pub fn render(rx: &mut RenderContext<'_>, d: &ControlData, list: &mut DrawList, 
         Kind::Slider => render_slider(rx, d, list),
         Kind::Popup => render_popup(rx, d, list),
         Kind::Console => render_console(rx, d, list),
+        Kind::Swatch => {
+            let c = parse_color(&rx.con.get_field(rx.ctl.id, "color").as_text()).unwrap_or(ColorI::BLACK);
+            list.fill_rect(r, c);
+            list.draw_rect(r, p.border_color);
+        }
         Kind::Ts => match game.and_then(|g| g.camera_query().map(|c| (g, c))) {
             Some((g, cam)) => {
                 let mut scene = Scene::default();

@@ -5,7 +5,7 @@
 use crate::canvas::{self, CanvasState};
 use crate::control::{self, ControlFields, Kind, data_mut, ensure};
 use crate::geom::format_point;
-use crate::profile::{self, Profile};
+use crate::profile::Profile;
 use v12_console_vm::{CallArgs, Console, ObjectId, Value};
 use v12_render_gl::Point2I;
 
@@ -52,11 +52,10 @@ impl crate::GuiCanvas {
 
 /// Registers everything (idempotent).
 pub fn register(con: &mut Console) -> Result<(), crate::GuiError> {
-    profile::register(con);
+    crate::classes::register_classes(con)?;
     if con.class_id("GuiCanvas").is_none() {
         con.register_class("GuiCanvas", "SimObject").map_err(|e| crate::GuiError::Console(e.to_string()))?;
     }
-    control::register_classes(con)?;
     register_control_methods(con);
     register_canvas_methods(con);
     if con.find_object_str("ConsoleDlg").is_none() {
