@@ -215,8 +215,12 @@ fn editor_row(con: &mut Console, insp: ObjectId, fr: &FieldRow, (x, y, w): (i32,
                 v.extend(objects_of(con, &def.class));
                 v
             };
-            for (i, text) in choices.iter().enumerate() {
-                let _ = con.call_method_if_exists(id, "add", &[Value::from(text.as_str()), Value::Int(i as i64)]);
+            // The menu's rows belong to the drawing side (GuiCanvas's registration); without
+            // it `add` would be SimSet's.
+            if con.class_id("GuiCanvas").is_some() {
+                for (i, text) in choices.iter().enumerate() {
+                    let _ = con.call_method_if_exists(id, "add", &[Value::from(text.as_str()), Value::Int(i as i64)]);
+                }
             }
             row.parts.push(id);
         }
@@ -301,7 +305,9 @@ fn show_value(con: &mut Console, row: &Row, text: &str) {
 fn set_text(con: &mut Console, id: ObjectId, text: &str) {
     con.set_field(id, "text", text);
     // The drawing side's edit buffer follows (where it is registered).
-    let _ = con.call_method_if_exists(id, "setText", &[Value::from(text)]);
+    if con.class_id("GuiCanvas").is_some() {
+        let _ = con.call_method_if_exists(id, "setText", &[Value::from(text)]);
+    }
 }
 
 /// A colour's text as a swatch's 0..255 components (grey when it does not parse).
