@@ -30,7 +30,8 @@ impl FieldLookup for Console {
     fn datablock(&self, text: &str, class: &str) -> Result<String, String> {
         let Some(id) = self.find_object_str(text) else { return Err(format!("no object \"{text}\"")) };
         let Some(o) = self.objects.get(id) else { return Err(format!("no object \"{text}\"")) };
-        let datablock = self.objects.classes.get(o.class as usize).map(|c| c.kind) == Some(ClassKind::DataBlock);
+        let datablock =
+            self.objects.classes.get(o.class as usize).map(|c| c.kind) == Some(ClassKind::DataBlock);
         if class.is_empty() && !datablock {
             return Err(format!("\"{text}\" is not a datablock"));
         }
@@ -83,7 +84,8 @@ impl Console {
         let Some(class) = self.objects.classes.get(o.class as usize) else { return Vec::new() };
         let mut rows = Vec::with_capacity(class.fields.len() + o.dynamic.len());
         for (f, v) in class.fields.iter().zip(&o.fields) {
-            let group = self.objects.classes.get(f.owner as usize).map(|c| self.names.text(c.name)).unwrap_or("");
+            let group =
+                self.objects.classes.get(f.owner as usize).map(|c| self.names.text(c.name)).unwrap_or("");
             rows.push(FieldRow {
                 name: self.names.text(f.name).to_string(),
                 group: group.to_string(),
@@ -143,7 +145,8 @@ mod tests {
         c.register_class("Thing", "SimObject").expect("class");
         c.add_field("Thing", "count", FieldType::Int, Value::from(3));
         c.add_field("Thing", "where", FieldType::Point, Value::from("0 0 0"));
-        let sizing = c.register_field_type(FieldTypeDef::enumeration("TypeMood", &["calm", "angry"])).expect("t");
+        let sizing =
+            c.register_field_type(FieldTypeDef::enumeration("TypeMood", &["calm", "angry"])).expect("t");
         c.add_field("Thing", "mood", sizing, Value::from("calm"));
         c.register_class("SubThing", "Thing").expect("class");
         c.add_field("SubThing", "db", FieldType::DataBlock, Value::Empty);
@@ -153,7 +156,13 @@ mod tests {
         let names: Vec<(&str, &str)> = rows.iter().map(|r| (r.group.as_str(), r.name.as_str())).collect();
         assert_eq!(
             names,
-            [("Thing", "count"), ("Thing", "where"), ("Thing", "mood"), ("SubThing", "db"), (DYNAMIC_GROUP, "extra")]
+            [
+                ("Thing", "count"),
+                ("Thing", "where"),
+                ("Thing", "mood"),
+                ("SubThing", "db"),
+                (DYNAMIC_GROUP, "extra")
+            ]
         );
         assert_eq!(c.field_type_def(rows[2].ty).map(|d| d.editor), Some(Editor::Enum));
         assert!(c.set_field_checked(id, "count", "lots").is_err());

@@ -11,8 +11,8 @@ pub mod debugger;
 mod elements;
 pub mod field_types;
 pub mod files;
-pub mod intern;
 mod inspect;
+pub mod intern;
 pub mod lexer;
 #[cfg(feature = "lua")]
 pub mod lua;

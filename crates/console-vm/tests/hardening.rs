@@ -190,7 +190,10 @@ fn save_outside_the_folder_is_refused_and_saved_objects_load_back_the_same() {
     let first = std::fs::read_to_string(dir.join("missions/t.mis")).unwrap();
     con.eval("MissionGroup.delete();").unwrap();
     con.exec_file("missions/t.mis").expect("exec reads back what save wrote");
-    assert_eq!(con.eval("return A.hp @ \"|\" @ A.note @ \"|\" @ A.class;").unwrap().as_text(), "3|say \"hi\"|Door");
+    assert_eq!(
+        con.eval("return A.hp @ \"|\" @ A.note @ \"|\" @ A.class;").unwrap().as_text(),
+        "3|say \"hi\"|Door"
+    );
     assert!(con.eval("return MissionGroup.save(\"missions/t2.mis\");").unwrap().truthy());
     let second = std::fs::read_to_string(dir.join("missions/t2.mis")).unwrap();
     assert_eq!(first, second, "saved, loaded and saved again: the same text");

@@ -18,7 +18,9 @@ impl ModFiles {
     /// `path` in the mod folder when it is a plain relative path to a file there.
     fn written(&self, path: &str) -> Option<PathBuf> {
         let p = Path::new(path);
-        let plain = p.components().all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir));
+        let plain = p
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir));
         let full = self.1.join(p);
         (plain && full.is_file()).then_some(full)
     }

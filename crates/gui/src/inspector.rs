@@ -136,7 +136,10 @@ fn child(con: &mut Console, parent: ObjectId, class: &str, fields: &[(&str, Valu
 }
 
 fn rect(x: i32, y: i32, w: i32, h: i32) -> [(&'static str, Value); 2] {
-    [("position", Value::from(format!("{x} {y}"))), ("extent", Value::from(format!("{} {}", w.max(1), h.max(1))))]
+    [
+        ("position", Value::from(format!("{x} {y}"))),
+        ("extent", Value::from(format!("{} {}", w.max(1), h.max(1)))),
+    ]
 }
 
 /// Fills `insp` with rows for `obj`'s fields (`None`: empties it).
@@ -146,9 +149,12 @@ fn inspect(con: &mut Console, state: &Inspectors, insp: ObjectId, obj: Option<Ob
         state.borrow_mut().insert(insp, Inspected::default());
         return;
     };
-    let width = con.get_field(insp, "extent").as_text().split_whitespace().next().map_or(300, |w| {
-        w.parse::<i32>().unwrap_or(300).max(80)
-    });
+    let width = con
+        .get_field(insp, "extent")
+        .as_text()
+        .split_whitespace()
+        .next()
+        .map_or(300, |w| w.parse::<i32>().unwrap_or(300).max(80));
     let label_w = width * 2 / 5;
     let x0 = label_w + 4;
     let ew = width - x0 - 4;
@@ -158,12 +164,18 @@ fn inspect(con: &mut Console, state: &Inspectors, insp: ObjectId, obj: Option<Ob
     for fr in con.field_rows(obj) {
         if fr.group != group {
             group = fr.group.clone();
-            let mut f = vec![("profile", Value::from("GuiInspectorGroupProfile")), ("text", Value::from(group.as_str()))];
+            let mut f = vec![
+                ("profile", Value::from("GuiInspectorGroupProfile")),
+                ("text", Value::from(group.as_str())),
+            ];
             f.extend(rect(0, y, width, ROW_H - 2));
             child(con, insp, "GuiTextCtrl", &f);
             y += ROW_H;
         }
-        let mut f = vec![("profile", Value::from("GuiInspectorLabelProfile")), ("text", Value::from(fr.name.as_str()))];
+        let mut f = vec![
+            ("profile", Value::from("GuiInspectorLabelProfile")),
+            ("text", Value::from(fr.name.as_str())),
+        ];
         f.extend(rect(4, y, label_w - 4, ROW_H - 2));
         child(con, insp, "GuiTextCtrl", &f);
         if let Some(row) = editor_row(con, insp, &fr, (x0, y, ew)) {
@@ -219,7 +231,11 @@ fn editor_row(con: &mut Console, insp: ObjectId, fr: &FieldRow, (x, y, w): (i32,
             // it `add` would be SimSet's.
             if con.class_id("GuiCanvas").is_some() {
                 for (i, text) in choices.iter().enumerate() {
-                    let _ = con.call_method_if_exists(id, "add", &[Value::from(text.as_str()), Value::Int(i as i64)]);
+                    let _ = con.call_method_if_exists(
+                        id,
+                        "add",
+                        &[Value::from(text.as_str()), Value::Int(i as i64)],
+                    );
                 }
             }
             row.parts.push(id);

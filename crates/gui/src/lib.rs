@@ -2,9 +2,9 @@
 
 // Without `render`: the console classes, field types, MessageVector and the inspector's
 // script side (what a dedicated server needs). With it: the canvas, input and drawing.
-mod classes;
 #[cfg(feature = "render")]
 mod canvas;
+mod classes;
 #[cfg(feature = "render")]
 mod control;
 #[cfg(feature = "render")]
@@ -38,7 +38,8 @@ pub use canvas::{
     CanvasState, Consumer, DOUBLE_CLICK_MS, FrameInfo, GuiCanvas, InputHandler, callback, screen_rect,
 };
 pub use classes::{
-    CLASSES, CONTROL_CLASS, GuiTypes, Kind, PROFILE_CLASS, PROFILE_COLORS, is_control, kind_of, register_classes,
+    CLASSES, CONTROL_CLASS, GuiTypes, Kind, PROFILE_CLASS, PROFILE_COLORS, is_control, kind_of,
+    register_classes,
 };
 #[cfg(feature = "render")]
 pub use control::{ControlData, ControlFields, Drag, children, global_rect, parent};

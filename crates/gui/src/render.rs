@@ -2,8 +2,8 @@
 //! by the canvas after this, clipped to the control (or to a scroll control's view).
 
 use crate::control::{ControlData, ControlFields, Kind};
-use crate::geom::parse_color;
 use crate::fonts::Fonts;
+use crate::geom::parse_color;
 use crate::layout::*;
 use crate::log::ConsoleLog;
 use crate::profile::{Justify, Profile};

@@ -38,7 +38,13 @@ struct Gui {
     out: BufferSink,
 }
 
-fn ev(device_type: InputDeviceType, object_type: InputObjectType, inst: u16, make: bool, ch: u16) -> InputEvent {
+fn ev(
+    device_type: InputDeviceType,
+    object_type: InputObjectType,
+    inst: u16,
+    make: bool,
+    ch: u16,
+) -> InputEvent {
     InputEvent {
         device_type,
         device_inst: 0,
@@ -60,7 +66,8 @@ impl Gui {
         con.set_output(log.sink());
         let canvas = GuiCanvas::new(&mut con, W, H, log).unwrap();
         con.register_class("Crate", "SimObject").unwrap();
-        let kind = con.register_field_type(FieldTypeDef::enumeration("TypeCrateKind", &["wood", "steel"])).unwrap();
+        let kind =
+            con.register_field_type(FieldTypeDef::enumeration("TypeCrateKind", &["wood", "steel"])).unwrap();
         let data = con.register_field_type(FieldTypeDef::datablock("TypeCrateData", "SimDataBlock")).unwrap();
         for (f, ty, d) in [
             ("label", FieldType::String, Value::Empty),
@@ -104,7 +111,8 @@ impl Gui {
 
     fn key(&mut self, key: u16, ch: Option<char>, mods: Modifiers) {
         for make in [true, false] {
-            let mut e = ev(InputDeviceType::Keyboard, InputObjectType::Key, key, make, ch.map_or(0, |c| c as u16));
+            let mut e =
+                ev(InputDeviceType::Keyboard, InputObjectType::Key, key, make, ch.map_or(0, |c| c as u16));
             e.modifiers = mods;
             self.canvas.process_input(&mut self.con, &e);
         }
@@ -124,10 +132,14 @@ impl Gui {
     fn editor(&self, field: &str, part: usize) -> u32 {
         let insp = self.con.find_object_str("Insp").unwrap();
         let kids = self.con.object(insp).unwrap().members.clone();
-        let y = |id: u32| self.con.get_field(id, "position").to_string().split(' ').nth(1).unwrap_or("").to_string();
+        let y = |id: u32| {
+            self.con.get_field(id, "position").to_string().split(' ').nth(1).unwrap_or("").to_string()
+        };
         let label = *kids
             .iter()
-            .find(|&&k| self.con.class_name_of(k) == "GuiTextCtrl" && self.con.get_field(k, "text").as_text() == field)
+            .find(|&&k| {
+                self.con.class_name_of(k) == "GuiTextCtrl" && self.con.get_field(k, "text").as_text() == field
+            })
             .unwrap_or_else(|| panic!("no row {field}"));
         let row: Vec<u32> = kids.iter().copied().filter(|&k| k != label && y(k) == y(label)).collect();
         row[part]
