@@ -66,6 +66,7 @@ fn world() -> WorldView {
             visible_distance: 120.0,
             fog_distance: 15.0,
             fog_color: Vec3::new(0.62, 0.7, 0.8),
+            ..v12_world::SkyParams::default()
         }),
         first_person: false,
         time_ms: 500,

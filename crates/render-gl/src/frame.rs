@@ -112,10 +112,11 @@ impl Scene {
                 translucent.extend(clouds(c, sky, eye));
             }
             let fog = |v: &mut Vertex3| {
-                let k = sky.fog_amount(Vec3::from_array(v.pos).distance(eye));
+                let (rgb, k) = sky.fog_at(eye, Vec3::from_array(v.pos));
                 if k > 0.0 {
                     let c = ColorI::rgba(v.color[0], v.color[1], v.color[2], v.color[3]);
-                    let f = ColorI { a: v.color[3], ..sky.fog_color };
+                    let u = |x: f32| (x * 255.0).round().clamp(0.0, 255.0) as u8;
+                    let f = ColorI::rgba(u(rgb[0]), u(rgb[1]), u(rgb[2]), v.color[3]);
                     v.color = mix(c, f, k);
                 }
             };
@@ -261,6 +262,7 @@ mod tests {
             fog_distance: 100.0,
             visible_distance: 300.0,
             clouds: None,
+            fog_layers: Vec::new(),
         }
     }
 

@@ -47,10 +47,8 @@ uniform mat4 u_model;
 uniform vec4 u_color;
 uniform vec3 u_to_light;
 uniform float u_ambient;
-uniform vec3 u_eye;
-uniform vec2 u_fog;
 out vec4 v_color;
-out float v_fog;
+out vec4 v_fog;
 void main() {
     vec4 w = u_model * vec4(a_pos, 1.0);
     vec3 n = mat3(u_model) * a_normal;
@@ -58,24 +56,23 @@ void main() {
     n = len > 0.0 ? n / len : vec3(0.0, 0.0, 1.0);
     float k = u_ambient + (1.0 - u_ambient) * max(dot(n, u_to_light), 0.0);
     v_color = vec4(clamp(u_color.rgb * k, 0.0, 1.0), u_color.a);
-    v_fog = clamp((distance(w.xyz, u_eye) - u_fog.x) / max(u_fog.y - u_fog.x, 0.001), 0.0, 1.0);
+    v_fog = fog_at(w.xyz);
     gl_Position = u_mvp * w;
 }
 ";
 
 const FS_POSED: &str = r"
-uniform vec3 u_fog_color;
 in vec4 v_color;
-in float v_fog;
+in vec4 v_fog;
 out vec4 o_color;
 void main() {
-    o_color = vec4(mix(v_color.rgb, u_fog_color, v_fog), v_color.a);
+    o_color = vec4(mix(v_color.rgb, v_fog.rgb, v_fog.a), v_color.a);
 }
 ";
 
 struct PosedProgram {
     program: glow::Program,
-    u: [Option<glow::UniformLocation>; 8],
+    u: [Option<glow::UniformLocation>; 10],
 }
 
 /// The resident buffers and the posing program.
@@ -208,9 +205,20 @@ impl GpuMeshes {
             return Ok(0);
         }
         if self.posed.is_none() {
-            let program = compile(gl, header, VS_POSED, FS_POSED, &["a_pos", "a_normal"])?;
-            let names =
-                ["u_mvp", "u_model", "u_color", "u_to_light", "u_ambient", "u_eye", "u_fog", "u_fog_color"];
+            let vs = format!("{}{VS_POSED}", crate::shader::FOG_GLSL);
+            let program = compile(gl, header, &vs, FS_POSED, &["a_pos", "a_normal"])?;
+            let names = [
+                "u_mvp",
+                "u_model",
+                "u_color",
+                "u_to_light",
+                "u_ambient",
+                "u_eye",
+                "u_fog",
+                "u_fog_color",
+                "u_layers",
+                "u_layer_colors",
+            ];
             // SAFETY: uniform lookups on the program just linked.
             let u = names.map(|n| unsafe { gl.get_uniform_location(program, n) });
             self.posed = Some(PosedProgram { program, u });
@@ -230,6 +238,8 @@ impl GpuMeshes {
             gl.uniform_3_f32_slice(p.u[5].as_ref(), &view.eye);
             gl.uniform_2_f32_slice(p.u[6].as_ref(), &view.fog);
             gl.uniform_3_f32_slice(p.u[7].as_ref(), &view.fog_color);
+            gl.uniform_4_f32_slice(p.u[8].as_ref(), &view.layers);
+            gl.uniform_3_f32_slice(p.u[9].as_ref(), &view.layer_colors);
             for (m, (vao, count)) in meshes.iter().zip(arrays) {
                 if count == 0 {
                     continue;

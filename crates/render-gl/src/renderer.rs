@@ -572,17 +572,7 @@ impl Renderer {
             frame.resident.iter().map(|m| self.layer_textures(Some(&m.layers))).collect();
         let to_light = -scene.light_dir.try_normalize().unwrap_or(glam::Vec3::NEG_Z);
         let light = (to_light.to_array(), scene.ambient.clamp(0.0, 1.0));
-        let (fog, fog_color) = match &scene.sky {
-            Some(s) => ([s.fog_distance, s.visible_distance], s.fog_color),
-            None => ([f32::MAX, f32::MAX], ColorI::WHITE),
-        };
-        let c = fog_color.to_f32();
-        let view = ViewUniforms {
-            mvp: camera.view_projection(viewport).to_cols_array(),
-            eye: eye.to_array(),
-            fog,
-            fog_color: [c[0], c[1], c[2]],
-        };
+        let view = view_uniforms(camera, viewport, scene);
         let Some(gpu) = &mut self.gpu else { return };
         let gl = &self.gl;
         let h = self.height as i32;
@@ -831,6 +821,25 @@ impl Renderer {
         if let Some(g) = self.gpu.take() {
             g.destroy(&self.gl);
         }
+    }
+}
+
+/// What every textured draw of a view shares: the matrix, the eye, the fog and fog layers.
+fn view_uniforms(camera: &Camera, viewport: RectI, scene: &Scene) -> ViewUniforms {
+    let (fog, fog_color) = match &scene.sky {
+        Some(s) => ([s.fog_distance, s.visible_distance], s.fog_color),
+        None => ([f32::MAX, f32::MAX], ColorI::WHITE),
+    };
+    let c = fog_color.to_f32();
+    let (layers, layer_colors) =
+        scene.sky.as_ref().map(crate::scene::Sky::layer_uniforms).unwrap_or_default();
+    ViewUniforms {
+        mvp: camera.view_projection(viewport).to_cols_array(),
+        eye: camera.position().to_array(),
+        fog,
+        fog_color: [c[0], c[1], c[2]],
+        layers,
+        layer_colors,
     }
 }
 

@@ -111,6 +111,44 @@ pub struct Sky {
     /// ...and hides everything at this distance, which is also the far plane.
     pub visible_distance: f32,
     pub clouds: Option<CloudLayer>,
+    /// Vertical fog layers (V12's fog volumes), at most [`MAX_FOG_LAYERS`] are drawn.
+    pub fog_layers: Vec<FogLayer>,
+}
+
+/// Most fog layers a sky draws (V12's Sky had three fog volumes).
+pub const MAX_FOG_LAYERS: usize = 3;
+
+/// A vertical fog layer (V12's Sky fog volume: `fogVolumeN = "visibleDistance bottom top"`):
+/// fog between two heights, thick enough that `visible_distance` metres of sight inside it
+/// hide everything. What a line of sight gathers is the share of its length inside the band,
+/// so a valley's fog hides the far side of the valley from a hilltop while the sky above
+/// stays clear.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FogLayer {
+    /// Height of the layer's floor and ceiling (m, world z).
+    pub bottom: f32,
+    pub top: f32,
+    /// Metres of sight inside the layer that turn everything to its colour (0: no layer).
+    pub visible_distance: f32,
+    pub color: ColorI,
+}
+
+impl FogLayer {
+    /// The layer's share of the colour of a point `p` seen from `eye`, 0 (clear) to 1.
+    pub fn amount(&self, eye: Vec3, p: Vec3) -> f32 {
+        let on = self.visible_distance > 0.0 && self.top > self.bottom;
+        if !on {
+            return 0.0;
+        }
+        let d = eye.distance(p);
+        let (lo, hi) = (eye.z.min(p.z), eye.z.max(p.z));
+        let inside = if hi - lo < 1e-3 {
+            if lo >= self.bottom && lo <= self.top { d } else { 0.0 }
+        } else {
+            d * (self.top.min(hi) - self.bottom.max(lo)).max(0.0) / (hi - lo)
+        };
+        (inside / self.visible_distance).clamp(0.0, 1.0)
+    }
 }
 
 /// A layer of clouds: translucent puffs on a plane above the eye.
@@ -129,6 +167,40 @@ impl Sky {
     pub fn fog_amount(&self, d: f32) -> f32 {
         let span = (self.visible_distance - self.fog_distance).max(1e-3);
         ((d - self.fog_distance) / span).clamp(0.0, 1.0)
+    }
+
+    /// The fog over a point `p` seen from `eye`: its colour (0..=1 channels) and its share,
+    /// the distance fog and each fog layer together (each hides what the others let through;
+    /// the colour is theirs weighted by their amounts). The shaders compute the same.
+    pub fn fog_at(&self, eye: Vec3, p: Vec3) -> ([f32; 3], f32) {
+        let base = self.fog_color.to_f32();
+        let a = self.fog_amount(eye.distance(p));
+        let mut acc = Vec3::new(base[0], base[1], base[2]) * a;
+        let (mut w, mut clear) = (a, 1.0 - a);
+        for l in self.fog_layers.iter().take(MAX_FOG_LAYERS) {
+            let k = l.amount(eye, p);
+            let c = l.color.to_f32();
+            acc += Vec3::new(c[0], c[1], c[2]) * k;
+            w += k;
+            clear *= 1.0 - k;
+        }
+        let rgb = if w > 0.0 { (acc / w).to_array() } else { [base[0], base[1], base[2]] };
+        (rgb, 1.0 - clear)
+    }
+
+    /// The fog layers as the shaders' uniforms: per layer (bottom, top, 1 / visible distance
+    /// or 0 for none, 0) and its colour.
+    pub(crate) fn layer_uniforms(&self) -> ([f32; 4 * MAX_FOG_LAYERS], [f32; 3 * MAX_FOG_LAYERS]) {
+        let (mut l, mut c) = ([0.0; 4 * MAX_FOG_LAYERS], [0.0; 3 * MAX_FOG_LAYERS]);
+        for (i, f) in self.fog_layers.iter().take(MAX_FOG_LAYERS).enumerate() {
+            let on =
+                f.visible_distance > 0.0 && f.top > f.bottom && f.bottom.is_finite() && f.top.is_finite();
+            let inv = if on { 1.0 / f.visible_distance } else { 0.0 };
+            l[4 * i..4 * i + 4].copy_from_slice(&[f.bottom, f.top, inv, 0.0]);
+            let rgb = f.color.to_f32();
+            c[3 * i..3 * i + 3].copy_from_slice(&rgb[..3]);
+        }
+        (l, c)
     }
 }
 

@@ -68,6 +68,37 @@ pub(crate) fn compile(
     }
 }
 
+/// The fog over a world point, for the vertex shaders: the distance fog and the sky's fog
+/// layers (see `Sky::fog_at`, which computes the same on the CPU), as (colour, amount).
+pub(crate) const FOG_GLSL: &str = r"
+uniform vec3 u_eye;
+uniform vec2 u_fog;
+uniform vec3 u_fog_color;
+uniform vec4 u_layers[3];
+uniform vec3 u_layer_colors[3];
+vec4 fog_at(vec3 p) {
+    float d = distance(p, u_eye);
+    float a = clamp((d - u_fog.x) / max(u_fog.y - u_fog.x, 0.001), 0.0, 1.0);
+    vec3 acc = u_fog_color * a;
+    float w = a;
+    float clear = 1.0 - a;
+    float lo = min(p.z, u_eye.z);
+    float hi = max(p.z, u_eye.z);
+    for (int i = 0; i < 3; i++) {
+        vec4 l = u_layers[i];
+        if (l.z <= 0.0) { continue; }
+        float inside = hi - lo < 0.001
+            ? ((lo >= l.x && lo <= l.y) ? d : 0.0)
+            : d * max(min(l.y, hi) - max(l.x, lo), 0.0) / (hi - lo);
+        float k = clamp(inside * l.z, 0.0, 1.0);
+        acc += u_layer_colors[i] * k;
+        w += k;
+        clear *= 1.0 - k;
+    }
+    return vec4(w > 0.0 ? acc / w : u_fog_color, 1.0 - clear);
+}
+";
+
 const VS_TEX: &str = r"
 in vec3 a_pos;
 in vec2 a_uv;
@@ -75,19 +106,17 @@ in vec4 a_color;
 in vec4 a_w0;
 in vec4 a_w1;
 uniform mat4 u_mvp;
-uniform vec3 u_eye;
-uniform vec2 u_fog;
 out vec2 v_uv;
 out vec4 v_color;
 out vec4 v_w0;
 out vec4 v_w1;
-out float v_fog;
+out vec4 v_fog;
 void main() {
     v_uv = a_uv;
     v_color = a_color;
     v_w0 = a_w0;
     v_w1 = a_w1;
-    v_fog = clamp((distance(a_pos, u_eye) - u_fog.x) / max(u_fog.y - u_fog.x, 0.001), 0.0, 1.0);
+    v_fog = fog_at(a_pos);
     gl_Position = u_mvp * vec4(a_pos, 1.0);
 }
 ";
@@ -101,8 +130,8 @@ fn fragment_source(n: usize) -> String {
         s.push_str(&format!("uniform sampler2D u_tex{i};\n"));
     }
     s.push_str(
-        "uniform vec3 u_fog_color;\nin vec2 v_uv;\nin vec4 v_color;\nin vec4 v_w0;\nin vec4 v_w1;\n\
-         in float v_fog;\nout vec4 o_color;\nvoid main() {\n    vec4 t = vec4(0.0);\n    float s = 0.0;\n",
+        "in vec2 v_uv;\nin vec4 v_color;\nin vec4 v_w0;\nin vec4 v_w1;\n\
+         in vec4 v_fog;\nout vec4 o_color;\nvoid main() {\n    vec4 t = vec4(0.0);\n    float s = 0.0;\n",
     );
     if n == 1 {
         // One layer is the whole texel (its weight is full wherever one layer is used), and
@@ -115,7 +144,7 @@ fn fragment_source(n: usize) -> String {
     }
     s.push_str(
         "    vec4 c = (t + vec4(max(1.0 - s, 0.0))) * v_color;\n    \
-         o_color = vec4(mix(c.rgb, u_fog_color, v_fog), c.a);\n}\n",
+         o_color = vec4(mix(c.rgb, v_fog.rgb, v_fog.a), c.a);\n}\n",
     );
     s
 }
@@ -149,6 +178,8 @@ struct TexProgram {
     u_eye: Option<glow::UniformLocation>,
     u_fog: Option<glow::UniformLocation>,
     u_fog_color: Option<glow::UniformLocation>,
+    u_layers: Option<glow::UniformLocation>,
+    u_layer_colors: Option<glow::UniformLocation>,
     u_tex: Vec<Option<glow::UniformLocation>>,
 }
 
@@ -160,6 +191,9 @@ pub(crate) struct ViewUniforms {
     /// Fog start and end distances (end = the visible distance).
     pub fog: [f32; 2],
     pub fog_color: [f32; 3],
+    /// The sky's fog layers: (bottom, top, 1 / visible distance or 0, 0) each, and colours.
+    pub layers: [f32; 12],
+    pub layer_colors: [f32; 9],
 }
 
 /// The textured programs, their vertex array and buffer.
@@ -195,7 +229,8 @@ impl TexturedPrograms {
         let n = n.min(MAX_LAYERS);
         if self.programs[n].is_none() {
             let attribs = ["a_pos", "a_uv", "a_color", "a_w0", "a_w1"];
-            let program = compile(gl, self.header, VS_TEX, &fragment_source(n), &attribs)?;
+            let vs = format!("{FOG_GLSL}{VS_TEX}");
+            let program = compile(gl, self.header, &vs, &fragment_source(n), &attribs)?;
             // SAFETY: uniform lookups on the program just linked.
             let p = unsafe {
                 TexProgram {
@@ -203,6 +238,8 @@ impl TexturedPrograms {
                     u_eye: gl.get_uniform_location(program, "u_eye"),
                     u_fog: gl.get_uniform_location(program, "u_fog"),
                     u_fog_color: gl.get_uniform_location(program, "u_fog_color"),
+                    u_layers: gl.get_uniform_location(program, "u_layers"),
+                    u_layer_colors: gl.get_uniform_location(program, "u_layer_colors"),
                     u_tex: (0..n).map(|i| gl.get_uniform_location(program, &format!("u_tex{i}"))).collect(),
                     program,
                 }
@@ -263,6 +300,8 @@ impl TexturedPrograms {
             gl.uniform_3_f32_slice(p.u_eye.as_ref(), &view.eye);
             gl.uniform_2_f32_slice(p.u_fog.as_ref(), &view.fog);
             gl.uniform_3_f32_slice(p.u_fog_color.as_ref(), &view.fog_color);
+            gl.uniform_4_f32_slice(p.u_layers.as_ref(), &view.layers);
+            gl.uniform_3_f32_slice(p.u_layer_colors.as_ref(), &view.layer_colors);
             for (i, (tex, loc)) in textures.iter().zip(&p.u_tex).enumerate() {
                 gl.active_texture(glow::TEXTURE0 + i as u32);
                 gl.bind_texture(glow::TEXTURE_2D, Some(*tex));

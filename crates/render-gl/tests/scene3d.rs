@@ -120,6 +120,7 @@ fn sky_fog_clouds_and_translucency_golden() {
             color: ColorI::rgba(255, 255, 255, 170),
             drift: v12_render_gl::glam::Vec2::new(12.0, 3.0),
         }),
+        fog_layers: Vec::new(),
     };
     let scene = Scene { shapes, sky: Some(sky), ..Scene::default() };
     let cam = Camera::look_at(Vec3::new(0.0, -2.0, 2.5), Vec3::new(0.0, 30.0, 6.0), 1.4, 0.3, 260.0);

@@ -6,6 +6,7 @@ pub mod interior;
 pub mod particles;
 pub mod shape;
 pub mod terrain;
+pub mod water;
 
 pub use decals::{DecalDesc, DecalManager};
 pub use interior::{InteriorDrawStats, InteriorMesh, InteriorMeshes, build_interior_mesh};
@@ -15,3 +16,4 @@ pub use terrain::{
     TerrainBatch, TerrainDrawConfig, TerrainDrawStats, TerrainMesh, TerrainPatches, build_terrain_mesh,
     level_for_distance,
 };
+pub use water::{WaterDrawStats, WaterSurface};

@@ -7,12 +7,14 @@ pub mod mission;
 pub mod scene;
 pub mod terrain;
 pub mod terrain_file;
+pub mod water;
 
 pub use interior::{Interior, InteriorHit};
 pub use materials::WorldMaterial;
-pub use mission::{MissionHandle, MissionWorld, SkyParams, register_mission_classes};
+pub use mission::{FogVolume, MissionHandle, MissionWorld, SkyParams, register_mission_classes};
 pub use scene::{SceneGraph, ZoneRef};
 pub use terrain::{BLOCK_SIZE, TerrainBlock, TerrainHit};
+pub use water::{WaterBlock, WaterCoverage};
 
 use std::rc::Rc;
 use v12_resource::ResourceManager;

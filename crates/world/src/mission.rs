@@ -48,6 +48,8 @@ pub struct MissionWorld {
     pub interiors: HashMap<ObjectId, Rc<InteriorInstance>>,
     /// The mission's `Sky` objects: how far one sees and the fog.
     pub skies: HashMap<ObjectId, SkyParams>,
+    /// The mission's `WaterBlock`s.
+    pub waters: HashMap<ObjectId, crate::WaterBlock>,
     /// The file each object came from (what its ghost names).
     files: HashMap<ObjectId, String>,
     /// Each terrain's and interior's materials, found once when it is added.
@@ -67,6 +69,7 @@ impl MissionWorld {
             terrains: HashMap::new(),
             interiors: HashMap::new(),
             skies: HashMap::new(),
+            waters: HashMap::new(),
             files: HashMap::new(),
             materials: HashMap::new(),
         }))
@@ -93,6 +96,12 @@ impl MissionWorld {
     /// What a client needs to build the same object: its ghost, for a terrain block, an
     /// interior or a sky of this world (`None` for other ids).
     pub fn ghost_of(&self, id: ObjectId) -> Option<WorldObjectGhost> {
+        if let Some(w) = self.waters.get(&id) {
+            let mut g =
+                WorldObjectGhost::new(WorldClass::Water, String::new(), 0.0, Vec3::ZERO, Quat::IDENTITY);
+            g.water = w.clone();
+            return Some(g);
+        }
         if let Some(s) = self.skies.get(&id) {
             let mut g =
                 WorldObjectGhost::new(WorldClass::Sky, String::new(), 0.0, Vec3::ZERO, Quat::IDENTITY);
@@ -137,6 +146,9 @@ impl MissionWorld {
             WorldClass::Sky => {
                 self.skies.insert(id, ghost.sky);
             }
+            WorldClass::Water => {
+                self.waters.insert(id, ghost.water.clone());
+            }
             WorldClass::Interior => {
                 let interior =
                     self.resources.load::<crate::Interior>(&ghost.file).map_err(|e| e.to_string())?.to_rc();
@@ -178,6 +190,7 @@ impl MissionWorld {
         self.files.remove(&id);
         self.materials.remove(&id);
         self.skies.remove(&id);
+        self.waters.remove(&id);
         let was_terrain = self.terrains.remove(&id).is_some();
         let was_interior = self.interiors.remove(&id).is_some();
         if was_terrain || was_interior {
@@ -220,6 +233,7 @@ pub fn register_mission_classes(con: &mut Console, world: MissionHandle) {
         ("InteriorInstance", "SceneObject"),
         ("Sky", "SceneObject"),
         ("Sun", "SceneObject"),
+        ("WaterBlock", "SceneObject"),
         ("MissionArea", "SimObject"),
     ] {
         let _ = con.register_class(class, parent);
@@ -230,8 +244,11 @@ pub fn register_mission_classes(con: &mut Console, world: MissionHandle) {
     con.add_field("TerrainBlock", "terrainFile", FieldType::String, Value::Empty);
     con.add_field("TerrainBlock", "squareSize", FieldType::Float, Value::Float(8.0));
     con.add_field("InteriorInstance", "interiorFile", FieldType::String, Value::Empty);
-    for field in ["materialList", "visibleDistance", "fogDistance", "fogColor"] {
+    for field in SKY_FIELDS {
         con.add_field("Sky", field, FieldType::String, Value::Empty);
+    }
+    for field in WATER_FIELDS {
+        con.add_field("WaterBlock", field, FieldType::String, Value::Empty);
     }
     for field in ["direction", "color", "ambient"] {
         con.add_field("Sun", field, FieldType::String, Value::Empty);
@@ -290,6 +307,9 @@ pub fn register_mission_classes(con: &mut Console, world: MissionHandle) {
         if let Some(id) = a.this {
             let field = |name: &str| c.get_field(id, name).as_text().into_owned();
             let (visible, fog, color) = (field("visibleDistance"), field("fogDistance"), field("fogColor"));
+            let layers: Vec<(String, String)> = (1..=3)
+                .map(|k| (field(&format!("fogVolume{k}")), field(&format!("fogVolumeColor{k}"))))
+                .collect();
             // Junk keeps the default, with a word about it.
             let number = |s: &str| s.trim().is_empty() || s.trim().parse::<f32>().is_ok_and(f32::is_finite);
             let finite = |w: &str| w.parse::<f32>().is_ok_and(f32::is_finite);
@@ -302,12 +322,31 @@ pub fn register_mission_classes(con: &mut Console, world: MissionHandle) {
                     c.warn(&format!("Sky {id}: {name} is not a number (or \"r g b\"); the default is kept"));
                 }
             }
-            let sky = SkyParams::from_fields(&visible, &fog, &color);
+            let mut sky = SkyParams::from_fields(&visible, &fog, &color);
+            let fog_color = sky.fog_color;
+            for (k, (v, (volume, colour))) in sky.fog_volumes.iter_mut().zip(&layers).enumerate() {
+                match FogVolume::from_fields(volume, colour, fog_color) {
+                    Ok(f) => *v = f,
+                    Err(why) => c.warn(&format!("Sky {id}: fogVolume{} {why}; the layer is off", k + 1)),
+                }
+            }
             w.borrow_mut().skies.insert(id, sky);
         }
         Value::Empty
     });
-    for class in ["TerrainBlock", "InteriorInstance", "Sky"] {
+    let w = world.clone();
+    con.register_method("WaterBlock", "onAdd", 2, 2, "onAdd()", move |c, a| {
+        if let Some(id) = a.this {
+            let field = |name: &str| c.get_field(id, name).as_text().into_owned();
+            let (block, problems) = water_from_fields(&field);
+            for p in problems {
+                c.warn(&format!("WaterBlock {id}: {p}; the default is kept"));
+            }
+            w.borrow_mut().waters.insert(id, block);
+        }
+        Value::Empty
+    });
+    for class in ["TerrainBlock", "InteriorInstance", "Sky", "WaterBlock"] {
         let w = world.clone();
         con.register_method(class, "onRemove", 2, 2, "onRemove()", move |_c, a| {
             if let Some(id) = a.this {
@@ -325,6 +364,7 @@ pub enum WorldClass {
     Terrain,
     Interior,
     Sky,
+    Water,
 }
 
 /// V12's Sky fields: how far one sees (the far plane), where fog starts, its colour.
@@ -336,11 +376,164 @@ pub struct SkyParams {
     pub fog_distance: f32,
     /// "r g b", each 0..=1.
     pub fog_color: Vec3,
+    /// The vertical fog layers (`fogVolume1..3`); a layer with no visible distance is off.
+    pub fog_volumes: [FogVolume; 3],
+}
+
+/// One of the Sky's vertical fog layers: `fogVolumeN = "visibleDistance bottom top"` and
+/// `fogVolumeColorN = "r g b a"` (0..=1 or, as Tribes 2's missions wrote it, 0..=255; an
+/// alpha of 0, as most missions left it, means the sky's fog colour).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FogVolume {
+    /// Metres of sight inside the layer that hide everything (0: no layer).
+    pub visible_distance: f32,
+    pub bottom: f32,
+    pub top: f32,
+    pub color: Vec3,
+}
+
+impl FogVolume {
+    /// From the two fields; empty or all-zero is no layer (`Ok` with distance 0), junk or
+    /// a layer upside down is `Err` with why.
+    pub fn from_fields(volume: &str, color: &str, fog_color: Vec3) -> Result<FogVolume, String> {
+        let words: Vec<&str> = volume.split_whitespace().collect();
+        if words.is_empty() {
+            return Ok(FogVolume::default());
+        }
+        let nums: Vec<f32> =
+            words.iter().filter_map(|w| w.parse::<f32>().ok()).filter(|v| v.is_finite()).collect();
+        let [visible_distance, bottom, top] = nums[..] else {
+            return Err(format!("\"{volume}\" is not \"visibleDistance bottom top\""));
+        };
+        if visible_distance <= 0.0 {
+            return Ok(FogVolume::default());
+        }
+        if top <= bottom {
+            return Err(format!("\"{volume}\": its top is not above its bottom"));
+        }
+        let c: Vec<f32> = color.split_whitespace().filter_map(|w| w.parse::<f32>().ok()).collect();
+        let color = match c[..] {
+            [r, g, b, a, ..] if a > 0.0 && [r, g, b].iter().all(|v| v.is_finite()) => {
+                let scale = if r.max(g).max(b) > 1.0 { 255.0 } else { 1.0 };
+                (Vec3::new(r, g, b) / scale).clamp(Vec3::ZERO, Vec3::ONE)
+            }
+            _ => fog_color,
+        };
+        Ok(FogVolume { visible_distance: visible_distance.min(100_000.0), bottom, top, color })
+    }
+}
+
+/// The Sky fields V12 reads (Tribes 2's missions set more: they stay dynamic fields).
+const SKY_FIELDS: &[&str] = &[
+    "materialList",
+    "visibleDistance",
+    "fogDistance",
+    "fogColor",
+    "fogVolume1",
+    "fogVolume2",
+    "fogVolume3",
+    "fogVolumeColor1",
+    "fogVolumeColor2",
+    "fogVolumeColor3",
+];
+
+/// The WaterBlock fields Tribes 2's missions set (the ones read are listed in
+/// [`water_from_fields`]; the rest are kept as text).
+const WATER_FIELDS: &[&str] = &[
+    "liquidType",
+    "density",
+    "viscosity",
+    "waveMagnitude",
+    "surfaceTexture",
+    "surfaceOpacity",
+    "envMapTexture",
+    "envMapIntensity",
+    "removeWetEdges",
+    "AudioEnvironment",
+    "floodFill",
+    "seedPoints",
+    "extent",
+    "textureSize",
+    "useDepthMask",
+    "tile",
+    "specularMaskTex",
+    "specularColor",
+    "specularPower",
+    "params0",
+    "params1",
+    "params2",
+    "params3",
+];
+
+/// The colour of a liquid type (Tribes 2's eight), as its surface's tint and the fog under it.
+pub fn liquid_color(liquid_type: &str) -> Vec3 {
+    match liquid_type.to_ascii_lowercase().as_str() {
+        "oceanwater" => Vec3::new(0.1, 0.25, 0.42),
+        "riverwater" => Vec3::new(0.2, 0.35, 0.45),
+        "stagnantwater" => Vec3::new(0.25, 0.3, 0.15),
+        "lava" | "hotlava" => Vec3::new(0.95, 0.35, 0.05),
+        "crudeoil" => Vec3::new(0.06, 0.05, 0.04),
+        "quicksand" => Vec3::new(0.6, 0.5, 0.3),
+        _ => Vec3::new(0.15, 0.3, 0.45),
+    }
+}
+
+/// A WaterBlock from its fields (`field(name)` reads one): `position`, `scale`, `liquidType`,
+/// `surfaceTexture`, `surfaceOpacity`, `floodFill`, `seedPoints`, `waveMagnitude`. Junk keeps
+/// the default; the second value says which fields were junk.
+pub fn water_from_fields(field: &impl Fn(&str) -> String) -> (crate::WaterBlock, Vec<String>) {
+    let d = crate::WaterBlock::default();
+    let mut problems = Vec::new();
+    let mut num = |name: &str, or: f32| {
+        let s = field(name);
+        if s.trim().is_empty() {
+            return or;
+        }
+        match s.trim().parse::<f32>() {
+            Ok(v) if v.is_finite() => v,
+            _ => {
+                problems.push(format!("{name} = \"{s}\" is not a number"));
+                or
+            }
+        }
+    };
+    let opacity = num("surfaceOpacity", d.surface_opacity);
+    let waves = num("waveMagnitude", d.wave_magnitude);
+    let text = |name: &str| field(name).trim().to_string();
+    let liquid = if text("liquidType").is_empty() { d.liquid_type.clone() } else { text("liquidType") };
+    let position = if text("position").is_empty() { d.position } else { vec3(&field("position")) };
+    let scale = if text("scale").is_empty() { d.scale } else { vec3(&field("scale")) };
+    let seeds = field("seedPoints");
+    let seed_points =
+        if seeds.trim().is_empty() { d.seed_points.clone() } else { crate::water::parse_seed_points(&seeds) };
+    let flood = text("floodFill");
+    let block = crate::WaterBlock {
+        position,
+        scale,
+        flood_fill: if flood.is_empty() {
+            d.flood_fill
+        } else {
+            v12_console_vm::value::atof(&flood) != 0.0 || flood.eq_ignore_ascii_case("true")
+        },
+        seed_points,
+        surface_texture: text("surfaceTexture").chars().take(MAX_FILE_LEN).collect(),
+        surface_opacity: opacity,
+        color: liquid_color(&liquid),
+        wave_magnitude: waves,
+        liquid_type: liquid.chars().take(64).collect(),
+    }
+    .clamped();
+    (block, problems)
 }
 
 impl Default for SkyParams {
     fn default() -> Self {
-        SkyParams { visible_distance: 500.0, fog_distance: 300.0, fog_color: Vec3::new(0.6, 0.7, 0.8) }
+        SkyParams {
+            visible_distance: 500.0,
+            fog_distance: 300.0,
+            fog_color: Vec3::new(0.6, 0.7, 0.8),
+            fog_volumes: [FogVolume::default(); 3],
+        }
     }
 }
 
@@ -359,6 +552,7 @@ impl SkyParams {
             visible_distance: num(visible, d.visible_distance),
             fog_distance: num(fog, d.fog_distance),
             fog_color,
+            fog_volumes: d.fog_volumes,
         }
         .clamped()
     }
@@ -369,6 +563,21 @@ impl SkyParams {
             visible_distance,
             fog_distance: self.fog_distance.clamp(0.0, visible_distance),
             fog_color: self.fog_color.clamp(Vec3::ZERO, Vec3::ONE),
+            fog_volumes: self.fog_volumes.map(|f| {
+                let ok = [f.visible_distance, f.bottom, f.top].iter().all(|v| v.is_finite())
+                    && f.color.is_finite()
+                    && f.visible_distance > 0.0
+                    && f.top > f.bottom;
+                if ok {
+                    FogVolume {
+                        visible_distance: f.visible_distance.min(100_000.0),
+                        color: f.color.clamp(Vec3::ZERO, Vec3::ONE),
+                        ..f
+                    }
+                } else {
+                    FogVolume::default()
+                }
+            }),
         }
     }
 }
@@ -387,6 +596,8 @@ pub struct WorldObjectGhost {
     pub rotation: Quat,
     /// A sky's fields (sent only for `WorldClass::Sky`).
     pub sky: SkyParams,
+    /// A water block's fields (sent only for `WorldClass::Water`).
+    pub water: crate::WaterBlock,
     mask: StateMask,
 }
 
@@ -396,7 +607,16 @@ impl WorldObjectGhost {
     pub fn new(class: WorldClass, file: String, square_size: f32, position: Vec3, rotation: Quat) -> Self {
         let mut mask = StateMask::new();
         mask.set_mask_bits(Self::ALL);
-        WorldObjectGhost { class, file, square_size, position, rotation, sky: SkyParams::default(), mask }
+        WorldObjectGhost {
+            class,
+            file,
+            square_size,
+            position,
+            rotation,
+            sky: SkyParams::default(),
+            water: crate::WaterBlock::default(),
+            mask,
+        }
     }
 }
 
@@ -412,6 +632,7 @@ impl NetObject for WorldObjectGhost {
             WorldClass::Terrain => 0,
             WorldClass::Interior => 1,
             WorldClass::Sky => 2,
+            WorldClass::Water => 3,
         };
         w.write_int(class, 2);
         if self.class == WorldClass::Sky {
@@ -419,6 +640,15 @@ impl NetObject for WorldObjectGhost {
             for v in [s.visible_distance, s.fog_distance, s.fog_color.x, s.fog_color.y, s.fog_color.z] {
                 w.write_f32(v);
             }
+            for f in s.fog_volumes {
+                for v in [f.visible_distance, f.bottom, f.top, f.color.x, f.color.y, f.color.z] {
+                    w.write_f32(v);
+                }
+            }
+            return 0;
+        }
+        if self.class == WorldClass::Water {
+            pack_water(&self.water, w);
             return 0;
         }
         let file: String = self.file.chars().take(MAX_FILE_LEN).collect();
@@ -440,22 +670,37 @@ impl NetObject for WorldObjectGhost {
             0 => WorldClass::Terrain,
             1 => WorldClass::Interior,
             2 => WorldClass::Sky,
+            3 => WorldClass::Water,
             other => return Err(GhostError::BadUpdate(format!("world object class {other}"))),
         };
         if self.class == WorldClass::Sky {
-            let mut v = [0.0f32; 5];
+            let mut v = [0.0f32; 5 + 18];
             for x in &mut v {
                 *x = r.read_f32()?;
             }
             if v.iter().any(|x| !x.is_finite()) {
                 return Err(GhostError::BadUpdate("a sky's fields are not finite".into()));
             }
+            let volume = |k: usize| {
+                let f = &v[5 + 6 * k..11 + 6 * k];
+                FogVolume {
+                    visible_distance: f[0],
+                    bottom: f[1],
+                    top: f[2],
+                    color: Vec3::new(f[3], f[4], f[5]),
+                }
+            };
             let s = SkyParams {
                 visible_distance: v[0],
                 fog_distance: v[1],
                 fog_color: Vec3::new(v[2], v[3], v[4]),
+                fog_volumes: [volume(0), volume(1), volume(2)],
             };
             self.sky = s.clamped();
+            return Ok(());
+        }
+        if self.class == WorldClass::Water {
+            self.water = unpack_water(r)?;
             return Ok(());
         }
         self.file = r.read_string()?;
@@ -473,6 +718,70 @@ impl NetObject for WorldObjectGhost {
         self.rotation = if q.length_squared() > 1e-6 { q.normalize() } else { Quat::IDENTITY };
         Ok(())
     }
+}
+
+/// A water block on the wire: its box, its surface, its liquid and its seeds (at most
+/// [`crate::water::MAX_SEEDS`]).
+fn pack_water(b: &crate::WaterBlock, w: &mut BitWriter) {
+    for v in b.position.to_array().into_iter().chain(b.scale.to_array()).chain(b.color.to_array()) {
+        w.write_f32(v);
+    }
+    w.write_f32(b.surface_opacity);
+    w.write_f32(b.wave_magnitude);
+    w.write_flag(b.flood_fill);
+    for s in [&b.surface_texture, &b.liquid_type] {
+        let s: String = s.chars().take(MAX_FILE_LEN).collect();
+        if w.write_string(&s).is_err() {
+            let _ = w.write_string("");
+        }
+    }
+    let seeds = &b.seed_points[..b.seed_points.len().min(crate::water::MAX_SEEDS)];
+    w.write_int(seeds.len() as u32, 5);
+    for p in seeds {
+        w.write_f32(p.x);
+        w.write_f32(p.y);
+    }
+}
+
+fn unpack_water(r: &mut BitReader<'_>) -> Result<crate::WaterBlock, GhostError> {
+    let mut f = || -> Result<f32, GhostError> {
+        let v = r.read_f32()?;
+        if v.is_finite() {
+            Ok(v)
+        } else {
+            Err(GhostError::BadUpdate("a water block's field is not finite".into()))
+        }
+    };
+    let position = Vec3::new(f()?, f()?, f()?);
+    let scale = Vec3::new(f()?, f()?, f()?);
+    let color = Vec3::new(f()?, f()?, f()?);
+    let surface_opacity = f()?;
+    let wave_magnitude = f()?;
+    let flood_fill = r.read_flag()?;
+    let surface_texture = r.read_string()?;
+    let liquid_type = r.read_string()?;
+    let n = r.read_int(5)? as usize;
+    if n > crate::water::MAX_SEEDS {
+        return Err(GhostError::BadUpdate(format!("{n} water seed points")));
+    }
+    let mut seed_points = Vec::with_capacity(n);
+    for _ in 0..n {
+        let x = r.read_f32()?;
+        let y = r.read_f32()?;
+        seed_points.push(glam::Vec2::new(x, y));
+    }
+    Ok(crate::WaterBlock {
+        position,
+        scale,
+        flood_fill,
+        seed_points,
+        surface_texture,
+        surface_opacity,
+        color,
+        wave_magnitude,
+        liquid_type,
+    }
+    .clamped())
 }
 
 impl NetObjectClass for WorldObjectGhost {

@@ -193,7 +193,19 @@ fn a_loaded_mission_ghosts_to_a_client_that_builds_the_same_world_from_its_own_f
     let server_mod = Mod::new();
     let (mut server, server_world, _) = console(server_mod.resources());
     server.eval(MISSION).unwrap();
-    let ids = [server.find_object_str("Terrain").unwrap(), server.find_object_str("Base").unwrap()];
+    server
+        .eval(
+            r#"new WaterBlock(Pond) { position = "10 10 0"; scale = "40 30 12"; liquidType = "Lava";
+               seedPoints = "0.5 0.5"; waveMagnitude = "0.3"; surfaceTexture = "liquidTiles/lava"; };
+               Sky.fogVolume1 = "120 0 40"; Sky.delete(); new Sky(Sky) { fogVolume1 = "120 0 40"; };"#,
+        )
+        .unwrap();
+    let ids = [
+        server.find_object_str("Terrain").unwrap(),
+        server.find_object_str("Base").unwrap(),
+        server.find_object_str("Pond").unwrap(),
+        server.find_object_str("Sky").unwrap(),
+    ];
     let ghosts = Ghosts(ids.iter().map(|&id| server_world.borrow().ghost_of(id).unwrap()).collect());
     assert_eq!(ghosts.0[1].file, "interiors/two_rooms.map");
 
@@ -240,4 +252,80 @@ fn a_loaded_mission_ghosts_to_a_client_that_builds_the_same_world_from_its_own_f
             .map(|h| h.point)
     };
     assert_eq!(ray(&s), ray(&c), "the same roof on both sides");
+    assert_eq!(c.waters.values().next(), s.waters.values().next(), "the same water block");
+    assert_eq!(c.sky().map(|k| k.fog_volumes), s.sky().map(|k| k.fog_volumes));
+    assert_eq!(c.sky().unwrap().fog_volumes[0].top, 40.0);
+}
+
+/// Tribes 2's water and sky declarations as its missions wrote them: a WaterBlock with its
+/// stock fields and a Sky with fog volumes instantiate; the water's seed fill, its liquid's
+/// colour and the fog layers are read; junk is a warning and the default.
+#[test]
+fn tribes_2_water_blocks_and_sky_fog_volumes_instantiate() {
+    let m = Mod::new();
+    let (mut con, world, sink) = console(m.resources());
+    con.eval(
+        r#"
+        new SimGroup(MissionGroup) {
+           new TerrainBlock(Terrain) { terrainFile = "terrains/hills.ter"; squareSize = 8; };
+           new WaterBlock(Lake) {
+              position = "-1024 -1024 0"; rotation = "1 0 0 0"; scale = "2048 2048 35";
+              liquidType = "OceanWater"; density = "1"; viscosity = "5"; waveMagnitude = "0";
+              surfaceTexture = "LiquidTiles/BlueWater"; surfaceOpacity = "0.5";
+              envMapTexture = "lush/skies/lushcloud3"; envMapIntensity = "0.15";
+              removeWetEdges = "1"; AudioEnvironment = Underwater;
+              submergeTexture[0] = "special/cloudflash"; submergeTexture[1] = "special/cloudflash4";
+              floodFill = "1"; seedPoints = "0 0 1 0 1 1 0 1";
+              params0 = "0.32 -0.67 0.066 0.5"; params1 = "0.63 -2.41 0.33 0.21";
+              params2 = "0.39 0.39 0.2 0.133"; params3 = "1.21 -0.61 0.13 -0.33";
+              extent = "100 100 10"; textureSize = "32 32"; useDepthMask = "1"; tile = "1";
+              specularMaskTex = "TerrainTiles/seaspecular"; specularColor = "0.1 0.1 0.1 0.1";
+              specularPower = "6"; locked = "true";
+           };
+           new WaterBlock(Lava) { position = "0 0 5"; scale = "64 64 10"; liquidType = "Lava";
+              surfaceOpacity = "thick"; floodFill = "0"; };
+           new Sky(Sky) {
+              position = "-1216 -848 0"; cloudHeightPer[0] = "0.35"; cloudSpeed1 = "0.0001";
+              visibleDistance = "500"; useSkyTextures = "0"; renderBottomTexture = "0";
+              SkySolidColor = "0.39 0.39 0.39 0"; fogDistance = "300";
+              fogColor = "0.6 0.6 0.6 1"; fogVolume1 = "150 0 80"; fogVolume2 = "0 0 0";
+              fogVolume3 = "40 90 20"; materialList = "sky_ice_blue.dml"; windVelocity = "1 0 0";
+              windEffectPrecipitation = "0";
+              fogVolumeColor1 = "128.000000 128.000000 128.000000 0.000000";
+              fogVolumeColor2 = "128 128 128 0"; fogVolumeColor3 = "255 0 0 255";
+              high_visibleDistance = "-1"; high_fogDistance = "-1"; high_fogVolume1 = "-1 -1 -1";
+              locked = "true";
+           };
+        };
+        "#,
+    )
+    .unwrap();
+    let lines: Vec<String> = sink.lines().into_iter().map(|(_, t)| t).collect();
+    let all = lines.join("\n");
+    assert!(!all.contains("Unable to instantiate"), "{all}");
+    let lake = con.find_object_str("Lake").unwrap();
+    let lava = con.find_object_str("Lava").unwrap();
+    let w = world.borrow();
+    let water = &w.waters[&lake];
+    assert_eq!(water.surface_z(), 35.0);
+    assert_eq!(water.seed_points.len(), 4);
+    assert_eq!(water.surface_texture, "LiquidTiles/BlueWater");
+    assert_eq!(water.surface_opacity, 0.5);
+    // The terrain is at 10 m: the seed fill from the corners floods the block; a ground
+    // above the surface keeps it dry.
+    let cover = water.coverage(|x, y| w.terrain_height(x, y).unwrap_or(0.0));
+    assert!(cover.is_wet_at(0.0, 0.0));
+    assert_eq!(cover.wet_cells(), cover.nx * cover.ny);
+    assert_eq!(water.coverage(|_, _| 40.0).wet_cells(), 0);
+    let lava = &w.waters[&lava];
+    assert!(!lava.flood_fill && lava.color.x > lava.color.z, "lava glows red");
+    assert_eq!(lava.surface_opacity, 0.75, "junk keeps the default");
+    assert!(all.contains("surfaceOpacity = \"thick\" is not a number"), "{all}");
+    let sky = w.sky().unwrap();
+    let [a, b, c] = sky.fog_volumes;
+    assert_eq!((a.visible_distance, a.bottom, a.top), (150.0, 0.0, 80.0));
+    assert_eq!(a.color, glam::Vec3::splat(0.6), "no alpha: the sky's fog colour");
+    assert_eq!(b.visible_distance, 0.0, "\"0 0 0\" is no layer");
+    assert_eq!(c.visible_distance, 0.0, "upside down: off");
+    assert!(all.contains("fogVolume3"), "{all}");
 }

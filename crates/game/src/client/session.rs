@@ -736,6 +736,9 @@ impl ClientSession {
         let terrain_materials =
             first.and_then(|id| materials.remove(&id)).unwrap_or_else(|| Rc::from(Vec::new()));
         let sky = self.world.borrow().sky();
+        let mut waters: Vec<(u32, v12_world::WaterBlock)> =
+            self.world.borrow().waters.iter().map(|(id, w)| (*id, w.clone())).collect();
+        waters.sort_by_key(|(id, _)| *id);
         WorldView {
             objects,
             walls: crate::mission::interior_boxes(&self.world),
@@ -744,6 +747,7 @@ impl ClientSession {
             terrain_materials,
             interior_materials: materials,
             sky,
+            waters,
             first_person: false,
             time_ms,
         }

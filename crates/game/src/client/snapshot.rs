@@ -63,6 +63,8 @@ pub struct WorldView {
     pub interior_materials: std::collections::HashMap<u32, Rc<[v12_world::WorldMaterial]>>,
     /// The mission's sky (visible distance, fog), once it arrived.
     pub sky: Option<v12_world::SkyParams>,
+    /// The mission's water blocks, by id (in id order).
+    pub waters: Vec<(u32, v12_world::WaterBlock)>,
     /// The view from the control object's eye (`$firstPerson`) instead of behind it.
     pub first_person: bool,
     pub time_ms: u64,
@@ -78,6 +80,7 @@ impl Default for WorldView {
             terrain_materials: Rc::from(Vec::new()),
             interior_materials: Default::default(),
             sky: None,
+            waters: Vec::new(),
             first_person: false,
             time_ms: 0,
         }

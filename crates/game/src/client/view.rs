@@ -120,6 +120,17 @@ impl WorldView {
                 color: ColorI::rgba(255, 255, 255, 150),
                 drift: v12_render_gl::glam::Vec2::new(4.0, 1.5) * t,
             }),
+            fog_layers: s
+                .fog_volumes
+                .iter()
+                .filter(|f| f.visible_distance > 0.0)
+                .map(|f| v12_render_gl::FogLayer {
+                    bottom: f.bottom,
+                    top: f.top,
+                    visible_distance: f.visible_distance,
+                    color: ColorI::rgb(c(f.color.x), c(f.color.y), c(f.color.z)),
+                })
+                .collect(),
         })
     }
 
@@ -182,6 +193,7 @@ impl WorldView {
         if let Some(graph) = &self.interiors {
             self.push_interiors(graph, scene, &mut meshes.interiors);
         }
+        self.push_waters(scene, meshes);
         for &(center, half) in self.walls.iter().filter(|_| self.interiors.is_none()) {
             if center.z - half.z < ROOF_HEIGHT {
                 scene.shapes.push(Shape::Box {
@@ -224,6 +236,40 @@ pub struct WorldMeshes {
     pub terrain: v12_render3d::TerrainPatches,
     terrain_source: Option<Rc<v12_world::TerrainBlock>>,
     pub interiors: v12_render3d::InteriorMeshes,
+    /// Each water block's surface, built from its fields over the terrain they were filled
+    /// on (built again when either changes).
+    waters: std::collections::HashMap<u32, (Option<Rc<v12_world::TerrainBlock>>, v12_render3d::WaterSurface)>,
+}
+
+impl WorldView {
+    /// The water blocks' surfaces (seed-filled over the terrain, tessellated by distance,
+    /// resident on the GPU while still) and, with the eye under one, the liquid's fog.
+    fn push_waters(&self, scene: &mut Scene, meshes: &mut WorldMeshes) {
+        meshes.waters.retain(|id, _| self.waters.iter().any(|(w, _)| w == id));
+        let eye = self.camera().position();
+        let t = self.time_ms as f32 / 1000.0;
+        for (id, block) in &self.waters {
+            let stale = meshes.waters.get(id).is_none_or(|(terrain, surface)| {
+                surface.block != block.clone().clamped()
+                    || !match (terrain, &self.terrain) {
+                        (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+                        (None, None) => true,
+                        _ => false,
+                    }
+            });
+            if stale {
+                let terrain = self.terrain.clone();
+                let ground = terrain.clone();
+                let height = move |x: f32, y: f32| ground.as_ref().map_or(f32::MIN, |g| g.height(x, y));
+                meshes.waters.insert(*id, (terrain, v12_render3d::WaterSurface::new(block.clone(), height)));
+            }
+            let Some((_, surface)) = meshes.waters.get_mut(id) else { continue };
+            surface.shapes(eye, t, self.far(), &mut scene.shapes);
+            if surface.contains(eye) {
+                scene.sky = Some(surface.underwater_sky(scene.sky.as_ref()));
+            }
+        }
+    }
 }
 
 impl WorldView {
