@@ -32,7 +32,7 @@ pub const MOVE_MASK: u32 = SceneObject::MOVE_MASK;
 pub const STATE_MASK: u32 = SceneObject::STATE_MASK;
 /// Mask bit: the animation threads scripts play (`playThread`).
 pub const THREAD_MASK: u32 = SceneObject::THREAD_MASK;
-/// Mask bit: the mount the object rides ([`SceneObject::set_mount`]).
+/// Mask bit: the mount the object rides ([`SceneWorld::set_mount`]).
 pub const MOUNT_MASK: u32 = SceneObject::MOUNT_MASK;
 
 /// Highest mount node a ghost carries (V12's 32 mount points).

@@ -129,11 +129,29 @@ pub fn client_console(
     Ok((con, remote, resources))
 }
 
-/// The scripted input of the screenshot's player: run forward in a wide circle, firing.
-fn autopilot(tick: u64) -> Move {
+/// How near (m) the screenshot's player walks to a vehicle: it fills part of the frame.
+const VEHICLE_VIEW: f32 = 14.0;
+
+/// The scripted input of the screenshot's player, firing all the while: walk towards the
+/// nearest vehicle it sees and stop short of it, facing it (the picture shows a vehicle
+/// and shots); with none in sight, run in a wide circle.
+fn autopilot(s: &ClientSession, tick: u64) -> Move {
     let mut trig = [false; 6];
     trig[0] = tick.is_multiple_of(20);
-    Move::from_input(0.0, 1.0, 0.0, 0.03, 0.0, 0.0, trig)
+    let me = s.predicted();
+    let vehicle = me.and_then(|me| {
+        s.other_ghosts()
+            .filter(|(_, g)| s.datablock_class(g.datablock) == "VehicleData")
+            .map(|(_, g)| g.render_pos)
+            .min_by(|a, b| a.distance(me.pos).total_cmp(&b.distance(me.pos)))
+            .map(|v| (me, v))
+    });
+    let Some((me, at)) = vehicle else { return Move::from_input(0.0, 1.0, 0.0, 0.03, 0.0, 0.0, trig) };
+    let d = at - me.pos;
+    let turn = (-d.x).atan2(d.y) - me.yaw;
+    let turn = (turn + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU) - std::f32::consts::PI;
+    let forward = if d.truncate().length() > VEHICLE_VIEW { 1.0 } else { 0.0 };
+    Move::from_input(0.0, forward, 0.0, turn.clamp(-0.2, 0.2), 0.0, 0.0, trig)
 }
 
 /// What the run saw besides the picture.
@@ -173,9 +191,9 @@ pub fn run(cfg: &ScreenshotConfig) -> io::Result<ScreenshotReport> {
     let play_ms = (cfg.seconds.max(0.5) * 1000.0) as u64;
     while now() < play_ms {
         let t = now();
-        session.advance(&mut con, t, |_| {
+        session.advance(&mut con, t, |s| {
             tick += 1;
-            autopilot(tick)
+            autopilot(s, tick)
         })?;
         con.advance_time(t - last);
         crate::audio::advance(&mut con, t - last);
