@@ -8,36 +8,16 @@ use v12_console_vm::Console;
 use v12_console_vm::files::FileSource;
 use v12_resource::ResourceManager;
 
-/// A resource manager as the console's file source, and the mod folder where `save` and
-/// `fileWrite` put files: a file written after the mods were mounted (a mission or a GUI an
-/// editor saved) is read from there, so `exec` loads it back.
+/// A resource manager as the console's file source.
 #[derive(Debug)]
-pub struct ModFiles(pub Rc<ResourceManager>, pub PathBuf);
-
-impl ModFiles {
-    /// `path` in the mod folder when it is a plain relative path to a file there.
-    fn written(&self, path: &str) -> Option<PathBuf> {
-        let p = Path::new(path);
-        let plain = p
-            .components()
-            .all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir));
-        let full = self.1.join(p);
-        (plain && full.is_file()).then_some(full)
-    }
-}
+pub struct ModFiles(pub Rc<ResourceManager>);
 
 impl FileSource for ModFiles {
     fn read(&self, path: &str) -> Result<Vec<u8>, String> {
-        match self.0.search().read(path) {
-            Ok(b) => Ok(b),
-            Err(e) => match self.written(path) {
-                Some(full) => std::fs::read(full).map_err(|e| e.to_string()),
-                None => Err(e.to_string()),
-            },
-        }
+        self.0.search().read(path).map_err(|e| e.to_string())
     }
     fn is_file(&self, path: &str) -> bool {
-        self.0.search().is_file(path) || self.written(path).is_some()
+        self.0.search().is_file(path)
     }
     fn find(&self, pattern: &str) -> Vec<String> {
         self.0.search().find(pattern)
@@ -62,7 +42,7 @@ pub fn install(con: &mut Console, mod_dir: &Path, mods: &[PathBuf]) -> std::io::
         }
     }
     let res = Rc::new(res);
-    con.set_file_source(Rc::new(ModFiles(res.clone(), mod_dir.to_path_buf())));
+    con.set_file_source(Rc::new(ModFiles(res.clone())));
     Ok(res)
 }
 

@@ -167,6 +167,12 @@ impl GuiCanvas {
         self.bind_global(chord, "toggleConsole(%make);");
     }
 
+    /// Binds F10 to `toggleGuiEditor(1);` (the GUI Editor, V12's default binding).
+    pub fn bind_gui_editor_toggle(&mut self) {
+        let chord = KeyChord { key: crate::keys::KEY_F10, mods: ModSet::default() };
+        self.bind_global(chord, "toggleGuiEditor(%make);");
+    }
+
     pub fn state<'a>(&self, con: &'a Console) -> Option<&'a CanvasState> {
         state(con, self.id)
     }
@@ -645,6 +651,9 @@ impl GuiCanvas {
                     if let Some(s) = state_mut(con, self.id) {
                         s.overlay = None;
                     }
+                }
+                Effect::DeleteObject(id) => {
+                    con.delete_object(id);
                 }
                 Effect::Eval(line) => {
                     con.echo(&format!("==>{line}"));

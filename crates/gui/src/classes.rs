@@ -31,11 +31,13 @@ pub enum Kind {
     Ts,
     /// A filled rectangle of its `color` (the inspector's colour swatch).
     Swatch,
+    /// The GUI Editor's overlay (GuiEditCtrl).
+    Edit,
 }
 
 /// Console classes (most derived first, as `kind_of` tests them; registered in reverse, so
 /// parents first) with their parent class.
-pub const CLASSES: [(&str, &str, Kind); 17] = [
+pub const CLASSES: [(&str, &str, Kind); 18] = [
     ("GuiPopUpMenuCtrl", "GuiTextCtrl", Kind::Popup),
     ("GuiRadioCtrl", "GuiCheckBoxCtrl", Kind::Radio),
     ("GuiCheckBoxCtrl", "GuiButtonCtrl", Kind::CheckBox),
@@ -52,6 +54,7 @@ pub const CLASSES: [(&str, &str, Kind); 17] = [
     ("GuiTSCtrl", "GuiControl", Kind::Ts),
     ("GuiSwatchCtrl", "GuiControl", Kind::Swatch),
     ("GuiInspector", "GuiControl", Kind::Plain),
+    ("GuiEditCtrl", "GuiControl", Kind::Edit),
     ("GuiControl", "SimGroup", Kind::Plain),
 ];
 
@@ -145,6 +148,9 @@ pub fn register_classes(con: &mut Console) -> Result<GuiTypes, crate::GuiError> 
     con.add_field("GuiSliderCtrl", "value", FieldType::Float, Value::from(0.0));
     con.add_field("GuiProgressCtrl", "value", FieldType::Float, Value::from(0.0));
     con.add_field("GuiSwatchCtrl", "color", FieldType::ColorI, Value::from("255 255 255 255"));
+    con.add_field("GuiEditCtrl", "contentControl", FieldType::String, Value::Empty);
+    con.add_field("GuiEditCtrl", "gridSize", FieldType::Int, Value::from(8));
+    con.add_field("GuiEditCtrl", "saveFile", FieldType::String, Value::Empty);
     con.register_class("GuiCursor", "SimObject").map_err(console_err)?;
     con.add_field("GuiCursor", "hotSpot", t.point2i, Value::from("0 0"));
     con.add_field("GuiCursor", "bitmapName", FieldType::String, Value::Empty);

@@ -59,6 +59,9 @@ pub struct ControlData {
     pub history: Vec<String>,
     pub history_pos: usize,
     pub log_back: usize,
+    /// The GUI Editor's selection and drag.
+    pub edit_sel: Option<ObjectId>,
+    pub edit_drag: Option<crate::gui_editor::EditDrag>,
 }
 
 impl ControlData {
@@ -82,6 +85,8 @@ impl ControlData {
             history: Vec::new(),
             history_pos: 0,
             log_back: 0,
+            edit_sel: None,
+            edit_drag: None,
         }
     }
 }

@@ -45,6 +45,8 @@ pub enum Effect {
     /// `soundButtonOver`) through the console's `alxPlay`, when there is one (the GUI knows
     /// no sound device).
     Sound(ObjectId, &'static str),
+    /// Delete an object (the GUI Editor's Delete key).
+    DeleteObject(ObjectId),
 }
 
 /// The action of a button, accelerator or list: `command`, then the `onAction` callback.
@@ -134,6 +136,7 @@ pub fn on_mouse(h: &mut EventContext<'_>, d: &mut ControlData, ev: MouseEv) -> b
         Kind::Window => window_mouse(h, d, ev),
         Kind::TextList => list_mouse(h, d, ev),
         Kind::Popup => popup_mouse(h, d, ev),
+        Kind::Edit => crate::gui_editor::on_mouse(h, d, ev),
         Kind::Console => {
             if ev.kind == MouseKind::Down {
                 h.fx.push(Effect::Focus(id));
@@ -447,6 +450,7 @@ pub fn on_key(h: &mut EventContext<'_>, d: &mut ControlData, ev: KeyEv) -> bool 
     }
     let id = h.ctl.id;
     match d.kind {
+        Kind::Edit => crate::gui_editor::on_key(h, d, ev),
         Kind::Button | Kind::CheckBox | Kind::Radio if ev.key == KEY_RETURN || ev.key == KEY_SPACE => {
             click_button(h, d);
             true

@@ -28,6 +28,7 @@ pub const KEY_0: u16 = 0x30;
 pub const KEY_A: u16 = 0x41;
 pub const KEY_TILDE: u16 = 0x60;
 pub const KEY_F1: u16 = 0x121;
+pub const KEY_F10: u16 = KEY_F1 + 9;
 
 /// The key code for a letter or digit, so hosts and tests can build events.
 pub fn key_for_char(c: char) -> Option<u16> {

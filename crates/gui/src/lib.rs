@@ -16,6 +16,8 @@ pub mod events;
 mod fonts;
 #[cfg(feature = "render")]
 pub mod geom;
+#[cfg(feature = "render")]
+mod gui_editor;
 mod inspector;
 #[cfg(feature = "render")]
 pub mod keys;
@@ -48,6 +50,8 @@ pub use dirty::DirtyRects;
 pub use error::GuiError;
 #[cfg(feature = "render")]
 pub use fonts::Fonts;
+#[cfg(feature = "render")]
+pub use gui_editor::{EDIT_CLASS, GUI_EDITOR_FUNCS, GUI_EDITOR_GUI};
 pub use inspector::{INSPECTOR_PROFILES, ROW_H as INSPECTOR_ROW_H};
 #[cfg(feature = "render")]
 pub use log::{ConsoleLog, DEFAULT_LOG_LINES};

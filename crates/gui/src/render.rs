@@ -142,6 +142,7 @@ pub fn render(rx: &mut RenderContext<'_>, d: &ControlData, list: &mut DrawList, 
         Kind::Slider => render_slider(rx, d, list),
         Kind::Popup => render_popup(rx, d, list),
         Kind::Console => render_console(rx, d, list),
+        Kind::Edit => crate::gui_editor::render(rx, d, list),
         Kind::Swatch => {
             let c = parse_color(&rx.con.get_field(rx.ctl.id, "color").as_text()).unwrap_or(ColorI::BLACK);
             list.fill_rect(r, c);

@@ -57,6 +57,7 @@ pub fn register(con: &mut Console) -> Result<(), crate::GuiError> {
         con.register_class("GuiCanvas", "SimObject").map_err(|e| crate::GuiError::Console(e.to_string()))?;
     }
     register_control_methods(con);
+    crate::gui_editor::register(con);
     register_canvas_methods(con);
     if con.find_object_str("ConsoleDlg").is_none() {
         con.eval_named(CONSOLE_DLG, "gui/consoleDlg.gui")

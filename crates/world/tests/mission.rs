@@ -329,3 +329,29 @@ fn tribes_2_water_blocks_and_sky_fog_volumes_instantiate() {
     assert_eq!(c.visible_distance, 0.0, "upside down: off");
     assert!(all.contains("fogVolume3"), "{all}");
 }
+
+#[test]
+fn a_saved_mission_loads_back_to_the_same_world() {
+    // Issue 36: the editors save missions with `SimObject::save`; the file builds the same
+    // objects, fields and world again.
+    let m = Mod::new();
+    let (mut con, world, sink) = console(m.resources());
+    con.set_file_root(&m.0);
+    con.eval(MISSION).unwrap();
+    let base = con.find_object_str("Base").unwrap();
+    con.set_field_checked(base, "position", "110 100 20").unwrap();
+    let first = con.save_object_text(con.find_object_str("MissionGroup").unwrap());
+    assert!(
+        con.eval("return MissionGroup.save(\"missions/saved.mis\");").unwrap().truthy(),
+        "{:?}",
+        sink.lines()
+    );
+    con.eval("MissionGroup.delete();").unwrap();
+    assert!(world.borrow().interiors.is_empty());
+    con.exec_file("missions/saved.mis").unwrap();
+    let again = con.save_object_text(con.find_object_str("MissionGroup").unwrap());
+    assert_eq!(first, again, "the same objects and fields");
+    let w = world.borrow();
+    assert_eq!((w.terrains.len(), w.interiors.len()), (1, 1));
+    assert_eq!(w.terrain_height(160.0, 160.0), Some(30.0));
+}

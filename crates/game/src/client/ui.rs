@@ -51,6 +51,8 @@ impl ClientUi {
         v12_sim::action_map::register_action_maps(con).map_err(|e| UiError::Script(e.to_string()))?;
         let mut canvas = GuiCanvas::new(con, width, height, ConsoleLog::new(256)).map_err(UiError::Gui)?;
         canvas.bind_console_toggle();
+        // F10: the GUI Editor over whatever screen is up (v12_gui's GuiEditCtrl).
+        canvas.bind_gui_editor_toggle();
         let view = SharedView::default();
         canvas.set_game_view(Some(Box::new(view.clone())));
         con.exec_file("client/ui/client.cs").map_err(|e| UiError::Script(e.to_string()))?;

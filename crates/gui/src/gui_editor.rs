@@ -1,0 +1,323 @@
+//! The GUI Editor (V12's GuiEditCtrl and its editor GUI, opened with F10): an overlay over
+//! the canvas's content that takes the mouse and keys instead of the controls under it.
+//! A click selects the deepest control under the cursor, a drag moves it and a drag on the
+//! handle at its bottom-right corner resizes it, both snapped to the `gridSize` grid; Delete
+//! deletes it and the arrow keys nudge it a pixel. The palette adds controls (`addNew`), the
+//! docked GuiInspector edits the selection's fields, and Save writes the content with
+//! `SimObject::save`. All of it goes through the canvas's input path, so tests drive it with
+//! clicks, drags and keys.
+
+use crate::control::{ControlData, ControlFields, children, data_mut, global_rect};
+use crate::events::{Effect, EventContext, KeyEv, MouseEv, MouseKind};
+use crate::keys::{KEY_BACKSPACE, KEY_DELETE, KEY_DOWN, KEY_LEFT, KEY_RIGHT, KEY_UP};
+use crate::render::RenderContext;
+use v12_console_vm::{CallArgs, Console, ObjectId, Value};
+use v12_render_gl::{ColorI, DrawList, Point2I, RectI};
+
+/// The console class of the overlay.
+pub const EDIT_CLASS: &str = "GuiEditCtrl";
+/// Side of the resize handle, in pixels.
+pub const HANDLE: i32 = 7;
+
+/// What a drag in the editor does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditDrag {
+    /// Moving the selection: where the mouse went down and the selection's position then.
+    Move { start: Point2I, orig: Point2I },
+    /// Resizing it: where the mouse went down and its extent then.
+    Resize { start: Point2I, orig: Point2I },
+}
+
+/// The editor's GUI: the overlay, the palette, the docked inspector, Apply and Save.
+pub const GUI_EDITOR_GUI: &str = r#"
+new GuiControlProfile(GuiEditorOverlayProfile) { modal = 1; canKeyFocus = 1; borderColor = "255 60 40 255";
+    fillColorHL = "255 60 40 255"; };
+new GuiControlProfile(GuiEditorPanelProfile) { opaque = 1; fillColor = "60 64 72 255"; borderColor = "20 20 20 255";
+    fontColor = "255 255 255 255"; fontSize = 13; };
+new GuiControlProfile(GuiEditorButtonProfile) { fontSize = 12; fillColor = "170 170 165 255";
+    fillColorHL = "200 200 190 255"; borderColor = "30 30 30 255"; border = 1; opaque = 1; };
+new GuiControl(GuiEditorGui) { profile = "GuiEditorOverlayProfile"; extent = "640 480";
+    horizSizing = "width"; vertSizing = "height";
+    new GuiEditCtrl(GuiEditor) { profile = "GuiEditorOverlayProfile"; position = "0 0"; extent = "420 480";
+        horizSizing = "width"; vertSizing = "height"; gridSize = 8; };
+    new GuiControl(GuiEditorPanel) { profile = "GuiEditorPanelProfile"; position = "420 0"; extent = "220 480";
+        horizSizing = "left"; vertSizing = "height";
+        new GuiButtonCtrl() { profile = "GuiEditorButtonProfile"; position = "4 4"; extent = "104 20";
+            text = "GuiControl"; command = "GuiEditor.addNew(GuiControl);"; };
+        new GuiButtonCtrl() { profile = "GuiEditorButtonProfile"; position = "112 4"; extent = "104 20";
+            text = "GuiTextCtrl"; command = "GuiEditor.addNew(GuiTextCtrl);"; };
+        new GuiButtonCtrl() { profile = "GuiEditorButtonProfile"; position = "4 28"; extent = "104 20";
+            text = "GuiButtonCtrl"; command = "GuiEditor.addNew(GuiButtonCtrl);"; };
+        new GuiButtonCtrl() { profile = "GuiEditorButtonProfile"; position = "112 28"; extent = "104 20";
+            text = "GuiTextEditCtrl"; command = "GuiEditor.addNew(GuiTextEditCtrl);"; };
+        new GuiButtonCtrl() { profile = "GuiEditorButtonProfile"; position = "4 52"; extent = "104 20";
+            text = "GuiCheckBoxCtrl"; command = "GuiEditor.addNew(GuiCheckBoxCtrl);"; };
+        new GuiButtonCtrl() { profile = "GuiEditorButtonProfile"; position = "112 52"; extent = "104 20";
+            text = "GuiBitmapCtrl"; command = "GuiEditor.addNew(GuiBitmapCtrl);"; };
+        new GuiScrollCtrl(GuiEditorInspectorScroll) { profile = "GuiEditorPanelProfile"; position = "0 78";
+            extent = "220 370"; vertSizing = "height"; hScrollBar = "alwaysOff"; vScrollBar = "dynamic";
+            new GuiInspector(GuiEditorInspector) { position = "0 0"; extent = "204 10"; };
+        };
+        new GuiButtonCtrl(GuiEditorApply) { profile = "GuiEditorButtonProfile"; position = "4 454"; extent = "70 22";
+            vertSizing = "top"; text = "Apply"; command = "GuiEditorInspector.apply(); GuiEditor.onEdited();"; };
+        new GuiButtonCtrl(GuiEditorSave) { profile = "GuiEditorButtonProfile"; position = "80 454"; extent = "70 22";
+            vertSizing = "top"; text = "Save"; command = "GuiEditor.saveRoot();"; };
+    };
+};
+"#;
+
+fn this(a: &CallArgs<'_>) -> ObjectId {
+    a.this.unwrap_or(0)
+}
+
+/// The control the editor edits (its `contentControl`).
+fn root(con: &Console, ed: ObjectId) -> Option<ObjectId> {
+    con.find_object(&con.get_field(ed, "contentControl")).filter(|&r| crate::classes::is_control(con, r))
+}
+
+fn grid(con: &Console, ed: ObjectId) -> i32 {
+    con.get_field(ed, "gridSize").to_i32().clamp(0, 256)
+}
+
+fn snap(v: i32, g: i32) -> i32 {
+    if g <= 1 { v } else { (v as f64 / f64::from(g)).round() as i32 * g }
+}
+
+fn point_text(p: Point2I) -> String {
+    format!("{} {}", p.x, p.y)
+}
+
+/// The deepest visible control under the screen point `pt` in the tree under `id`.
+fn hit(con: &Console, id: ObjectId, pt: Point2I, depth: usize) -> Option<ObjectId> {
+    let f = ControlFields::read(con, id);
+    if !f.visible || !global_rect(con, id).contains(pt) || depth > 200 {
+        return None;
+    }
+    for c in children(con, id).into_iter().rev() {
+        if let Some(h) = hit(con, c, pt, depth + 1) {
+            return Some(h);
+        }
+    }
+    Some(id)
+}
+
+fn handle_rect(r: RectI) -> RectI {
+    RectI::new(r.right() - HANDLE, r.bottom() - HANDLE, HANDLE, HANDLE)
+}
+
+/// The editor overlay's mouse: select, move, resize.
+pub fn on_mouse(h: &mut EventContext<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
+    let id = h.ctl.id;
+    let g = grid(h.con, id);
+    match ev.kind {
+        MouseKind::Down => {
+            h.fx.push(Effect::Focus(id));
+            let Some(r) = root(h.con, id) else { return true };
+            let sel = d.edit_sel.filter(|&s| h.con.object(s).is_some());
+            if let Some(s) = sel
+                && handle_rect(global_rect(h.con, s)).contains(ev.pt)
+            {
+                let ext = ControlFields::read(h.con, s).ext;
+                d.edit_drag = Some(EditDrag::Resize { start: ev.pt, orig: ext });
+            } else if let Some(hit) = hit(h.con, r, ev.pt, 0) {
+                if sel != Some(hit) {
+                    d.edit_sel = Some(hit);
+                    h.fx.push(Effect::Callback(id, "onSelect", vec![Value::Int(i64::from(hit))]));
+                }
+                let pos = ControlFields::read(h.con, hit).pos;
+                d.edit_drag = (hit != r).then_some(EditDrag::Move { start: ev.pt, orig: pos });
+            }
+            h.fx.push(Effect::Lock(id));
+            true
+        }
+        MouseKind::Dragged => {
+            let Some(s) = d.edit_sel.filter(|&s| h.con.object(s).is_some()) else { return true };
+            match d.edit_drag {
+                Some(EditDrag::Move { start, orig }) => {
+                    let p = Point2I::new(
+                        snap(orig.x + ev.pt.x - start.x, g),
+                        snap(orig.y + ev.pt.y - start.y, g),
+                    );
+                    h.fx.push(Effect::SetField(s, "position", Value::from(point_text(p))));
+                }
+                Some(EditDrag::Resize { start, orig }) => {
+                    let min = g.max(4);
+                    let e = Point2I::new(
+                        snap(orig.x + ev.pt.x - start.x, g).max(min),
+                        snap(orig.y + ev.pt.y - start.y, g).max(min),
+                    );
+                    h.fx.push(Effect::SetField(s, "extent", Value::from(point_text(e))));
+                }
+                None => {}
+            }
+            true
+        }
+        MouseKind::Up => {
+            if d.edit_drag.take().is_some() {
+                h.fx.push(Effect::Callback(id, "onEdited", Vec::new()));
+            }
+            h.fx.push(Effect::Unlock);
+            true
+        }
+        _ => true,
+    }
+}
+
+/// The editor overlay's keys: Delete removes the selection, the arrows nudge it.
+pub fn on_key(h: &mut EventContext<'_>, d: &mut ControlData, ev: KeyEv) -> bool {
+    if !ev.make {
+        return false;
+    }
+    let id = h.ctl.id;
+    let Some(s) = d.edit_sel.filter(|&s| h.con.object(s).is_some()) else { return false };
+    let is_root = root(h.con, id) == Some(s);
+    let nudge = match ev.key {
+        KEY_LEFT => Point2I::new(-1, 0),
+        KEY_RIGHT => Point2I::new(1, 0),
+        KEY_UP => Point2I::new(0, -1),
+        KEY_DOWN => Point2I::new(0, 1),
+        KEY_DELETE | KEY_BACKSPACE if !is_root => {
+            d.edit_sel = None;
+            h.fx.push(Effect::DeleteObject(s));
+            h.fx.push(Effect::Callback(id, "onSelect", vec![Value::Int(0)]));
+            return true;
+        }
+        _ => return false,
+    };
+    if is_root {
+        return false;
+    }
+    let p = ControlFields::read(h.con, s).pos;
+    h.fx.push(Effect::SetField(
+        s,
+        "position",
+        Value::from(point_text(Point2I::new(p.x + nudge.x, p.y + nudge.y))),
+    ));
+    h.fx.push(Effect::Callback(id, "onEdited", Vec::new()));
+    true
+}
+
+/// The selection's frame and its resize handle.
+pub fn render(rx: &RenderContext<'_>, d: &ControlData, list: &mut DrawList) {
+    let Some(s) = d.edit_sel.filter(|&s| rx.con.object(s).is_some()) else { return };
+    let r = global_rect(rx.con, s);
+    let c = rx.profile.border_color;
+    list.draw_rect(r, c);
+    list.draw_rect(RectI::new(r.x - 1, r.y - 1, r.w + 2, r.h + 2), c);
+    list.fill_rect(handle_rect(r), rx.profile.fill_color_hl);
+    list.draw_rect(handle_rect(r), ColorI::BLACK);
+}
+
+/// The editor's script side, defined when the GUI registers (F10 calls `toggleGuiEditor`).
+pub const GUI_EDITOR_FUNCS: &str = r#"
+function GuiEditor::onSelect(%this, %ctrl) { GuiEditorInspector.inspect(%ctrl); }
+function GuiEditor::onEdited(%this) { GuiEditorInspector.inspect(%this.getSelected()); }
+function toggleGuiEditor(%make)
+{
+    if (!%make) return;
+    if (!isObject(GuiEditorGui)) guiEditorCreate();
+    if (Canvas.isDialogOpen(GuiEditorGui)) { Canvas.popDialog(GuiEditorGui); return; }
+    %root = Canvas.getContent();
+    GuiEditor.setRoot(%root);
+    Canvas.pushDialog(GuiEditorGui);
+    GuiEditor.select(%root);
+}
+"#;
+
+/// Registers GuiEditCtrl's methods and `guiEditorCreate()` / `toggleGuiEditor(make)`.
+pub fn register(con: &mut Console) {
+    let e = EDIT_CLASS;
+    con.register_method(e, "setRoot", 3, 3, "(control)", |c, a| {
+        let r = c.find_object(&a.get(1)).filter(|&r| crate::classes::is_control(c, r));
+        c.set_field(this(a), "contentControl", Value::Int(r.map_or(0, i64::from)));
+        if let Some(d) = data_mut(c, this(a)) {
+            d.edit_sel = None;
+        }
+    });
+    con.register_method(e, "getRoot", 2, 2, "()", |c, a| Value::Int(root(c, this(a)).map_or(0, i64::from)));
+    con.register_method(e, "select", 3, 3, "(control)", |c, a| {
+        let s = c.find_object(&a.get(1)).filter(|&s| crate::classes::is_control(c, s));
+        if let Some(d) = data_mut(c, this(a)) {
+            d.edit_sel = s;
+        }
+        crate::canvas::callback(c, this(a), "onSelect", &[Value::Int(s.map_or(0, i64::from))]);
+    });
+    con.register_method(e, "getSelected", 2, 2, "()", |c, a| {
+        let s = crate::control::data(c, this(a)).and_then(|d| d.edit_sel).filter(|&s| c.object(s).is_some());
+        Value::Int(s.map_or(0, i64::from))
+    });
+    con.register_method(e, "addNew", 3, 3, "(className)", |c, a| add_new(c, this(a), &a.str(1)));
+    con.register_method(e, "deleteSelection", 2, 2, "()", |c, a| {
+        let ed = this(a);
+        let s = crate::control::data(c, ed).and_then(|d| d.edit_sel);
+        match s.filter(|&s| Some(s) != root(c, ed) && c.object(s).is_some()) {
+            Some(s) => {
+                c.delete_object(s);
+                if let Some(d) = data_mut(c, ed) {
+                    d.edit_sel = None;
+                }
+                crate::canvas::callback(c, ed, "onSelect", &[Value::Int(0)]);
+                true
+            }
+            None => false,
+        }
+    });
+    con.register_method(e, "saveRoot", 2, 3, "([fileName])", |c, a| {
+        let ed = this(a);
+        let Some(r) = root(c, ed) else {
+            c.error("GuiEditor::saveRoot: nothing to save");
+            return Value::from(false);
+        };
+        let file = if a.len() > 1 {
+            a.str(1).into_owned()
+        } else {
+            let f = c.get_field(ed, "saveFile").to_string();
+            if f.is_empty() { format!("gui/{}.gui", c.object_name(r)) } else { f }
+        };
+        c.call_method(&Value::Int(i64::from(r)), "save", &[Value::from(file)])
+    });
+    con.register_function("guiEditorCreate", 1, 1, "()", |c, _a| {
+        if let Err(e) = c.eval_named(GUI_EDITOR_GUI, "gui/guiEditor.gui") {
+            c.error(&format!("guiEditorCreate: {e}"));
+        }
+    });
+    if let Err(e) = con.eval_named(GUI_EDITOR_FUNCS, "gui/guiEditor.cs") {
+        tracing::warn!("the GUI editor's functions: {e}");
+    }
+}
+
+/// `addNew(class)`: a control of `class` in the selection (when it holds children) or beside
+/// it, at the grid's first point, selected.
+fn add_new(con: &mut Console, ed: ObjectId, class: &str) -> Value {
+    let Some(r) = root(con, ed) else { return Value::Int(0) };
+    let ok = con.class_id(class).is_some_and(|k| con.class_is(k, crate::classes::CONTROL_CLASS));
+    if !ok || class.eq_ignore_ascii_case(EDIT_CLASS) {
+        con.error(&format!("GuiEditor::addNew: {class} is not a GUI control class"));
+        return Value::Int(0);
+    }
+    let sel = crate::control::data(con, ed).and_then(|d| d.edit_sel).filter(|&s| con.object(s).is_some());
+    let container = |con: &Console, s: ObjectId| {
+        matches!(
+            crate::classes::kind_of(con, s),
+            Some(crate::classes::Kind::Plain | crate::classes::Kind::Window)
+        )
+    };
+    let parent = match sel {
+        Some(s) if container(con, s) => s,
+        Some(s) => crate::control::parent(con, s).unwrap_or(r),
+        None => r,
+    };
+    let g = grid(con, ed).max(8);
+    let fields = [
+        ("position", Value::from(point_text(Point2I::new(g, g)))),
+        ("extent", Value::from("96 24")),
+        ("text", Value::from(class)),
+    ];
+    let Ok(id) = con.create_object_with_fields(class, None, &fields) else { return Value::Int(0) };
+    con.set_add(parent, id);
+    if let Some(d) = data_mut(con, ed) {
+        d.edit_sel = Some(id);
+    }
+    crate::canvas::callback(con, ed, "onSelect", &[Value::Int(i64::from(id))]);
+    Value::Int(i64::from(id))
+}
