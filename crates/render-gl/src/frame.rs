@@ -35,6 +35,8 @@ pub struct FrameMesh {
     pub resident: Vec<ResidentMesh>,
     /// Opaque shape meshes posed on the GPU.
     pub posed: Vec<PosedMesh>,
+    /// Opaque resident meshes lit by a lightmap too.
+    pub lit: Vec<(ResidentMesh, crate::scene::Lightmap)>,
 }
 
 /// Consecutive translucent vertices drawn with the same layers (none: colour only), or one
@@ -80,11 +82,14 @@ impl Scene {
         let mut translucent = Vec::new();
         let (mut resident, mut glass_meshes, mut posed) = (Vec::new(), Vec::new(), Vec::new());
         let mut particles = Vec::new();
+        let mut lit = Vec::new();
         let to_light = -self.light_dir.try_normalize().unwrap_or(Vec3::NEG_Z);
         for shape in &self.shapes {
             match shape {
                 Shape::Resident(m) if m.translucent => glass_meshes.push(m.clone()),
                 Shape::Resident(m) => resident.push(m.clone()),
+                Shape::Lit { mesh, .. } if mesh.translucent => glass_meshes.push(mesh.clone()),
+                Shape::Lit { mesh, lightmap } => lit.push((mesh.clone(), lightmap.clone())),
                 Shape::Posed(p) if p.color[3] < 255 => {
                     p.lit_triangles(to_light, self.ambient.clamp(0.0, 1.0), &mut translucent)
                 }
@@ -180,7 +185,15 @@ impl Scene {
             last = Some(key);
             verts.extend(tri);
         }
-        FrameMesh { sky: sky_tris, opaque: mesh, translucent: verts, translucent_runs: runs, resident, posed }
+        FrameMesh {
+            sky: sky_tris,
+            opaque: mesh,
+            translucent: verts,
+            translucent_runs: runs,
+            resident,
+            posed,
+            lit,
+        }
     }
 }
 

@@ -21,11 +21,15 @@ pub const MAX_RESIDENT_MESHES: usize = 16_384;
 enum Layout {
     Textured,
     Posed,
+    /// Textured, with a second buffer of lightmap coordinates (attribute 5).
+    Lightmapped,
 }
 
 struct GpuMesh {
     vao: glow::VertexArray,
     vbo: glow::Buffer,
+    /// The lightmap coordinates' buffer of a lightmapped mesh.
+    vbo2: Option<glow::Buffer>,
     version: u64,
     layout: Layout,
     vertices: i32,
@@ -120,6 +124,9 @@ impl GpuMeshes {
             unsafe {
                 gl.delete_vertex_array(m.vao);
                 gl.delete_buffer(m.vbo);
+                if let Some(b) = m.vbo2 {
+                    gl.delete_buffer(b);
+                }
             }
         }
     }
@@ -130,7 +137,7 @@ impl GpuMeshes {
         gl: &glow::Context,
         key: MeshKey,
         version: u64,
-        layout: Layout,
+        (layout, lightmap_uvs): (Layout, Option<&[[f32; 2]]>),
         verts: &[T],
         up: &mut Uploaded,
     ) -> Result<(glow::VertexArray, i32)> {
@@ -152,14 +159,27 @@ impl GpuMeshes {
         let count = (verts.len() / 3 * 3).min(i32::MAX as usize) as i32;
         // SAFETY: new buffer and VAO on this context; the attribute layout matches the vertex
         // type of `layout` (TexVertex3: 32-byte stride; PosedVertex: 24-byte stride).
-        let (vao, vbo) = unsafe {
+        let mut extra = 0;
+        let (vao, vbo, vbo2) = unsafe {
             let vao = gl.create_vertex_array().map_err(RenderError::Gl)?;
             let vbo = gl.create_buffer().map_err(RenderError::Gl)?;
             gl.bind_vertex_array(Some(vao));
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
             gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, bytes, glow::STATIC_DRAW);
+            let mut vbo2 = None;
             match layout {
                 Layout::Textured => crate::shader::textured_layout(gl),
+                Layout::Lightmapped => {
+                    crate::shader::textured_layout(gl);
+                    let uvs = lightmap_uvs.unwrap_or_default();
+                    let b = gl.create_buffer().map_err(RenderError::Gl)?;
+                    gl.bind_buffer(glow::ARRAY_BUFFER, Some(b));
+                    gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, as_bytes(uvs), glow::STATIC_DRAW);
+                    gl.enable_vertex_attrib_array(5);
+                    gl.vertex_attrib_pointer_f32(5, 2, glow::FLOAT, false, 8, 0);
+                    extra = std::mem::size_of_val(uvs);
+                    vbo2 = Some(b);
+                }
                 Layout::Posed => {
                     let stride = std::mem::size_of::<PosedVertex>() as i32;
                     gl.enable_vertex_attrib_array(0);
@@ -169,12 +189,21 @@ impl GpuMeshes {
                 }
             }
             gl.bind_vertex_array(None);
-            (vao, vbo)
+            (vao, vbo, vbo2)
         };
-        up.bytes += bytes.len() as u64;
+        up.bytes += (bytes.len() + extra) as u64;
         self.meshes.insert(
             key,
-            GpuMesh { vao, vbo, version, layout, vertices: count, last_drawn: frame, bytes: bytes.len() },
+            GpuMesh {
+                vao,
+                vbo,
+                vbo2,
+                version,
+                layout,
+                vertices: count,
+                last_drawn: frame,
+                bytes: bytes.len() + extra,
+            },
         );
         Ok((vao, count))
     }
@@ -188,7 +217,22 @@ impl GpuMeshes {
         verts: &[TexVertex3],
         up: &mut Uploaded,
     ) -> Result<(glow::VertexArray, i32)> {
-        self.ensure(gl, key, version, Layout::Textured, verts, up)
+        self.ensure(gl, key, version, (Layout::Textured, None), verts, up)
+    }
+
+    /// The vertex array of a lightmapped resident mesh: its vertices and, per vertex, its
+    /// lightmap coordinate (as many as the vertices; missing ones read 0, 0).
+    pub(crate) fn lightmapped(
+        &mut self,
+        gl: &glow::Context,
+        key: MeshKey,
+        version: u64,
+        verts: &[TexVertex3],
+        uvs: &[[f32; 2]],
+        up: &mut Uploaded,
+    ) -> Result<(glow::VertexArray, i32)> {
+        let count = (verts.len() / 3 * 3).min(uvs.len() / 3 * 3);
+        self.ensure(gl, key, version, (Layout::Lightmapped, Some(&uvs[..count])), &verts[..count], up)
     }
 
     /// Draws posed meshes (opaque) with the depth state already set.
@@ -226,7 +270,7 @@ impl GpuMeshes {
         let mut calls = 0;
         let mut arrays = Vec::with_capacity(meshes.len());
         for m in meshes {
-            arrays.push(self.ensure(gl, m.key, m.version, Layout::Posed, &m.vertices, up)?);
+            arrays.push(self.ensure(gl, m.key, m.version, (Layout::Posed, None), &m.vertices, up)?);
         }
         let Some(p) = &self.posed else { return Ok(0) };
         // SAFETY: the program and VAOs belong to this context; counts are the uploaded counts.

@@ -570,6 +570,11 @@ impl Renderer {
             frame.translucent_runs.iter().map(|r| self.layer_textures(r.layers.as_ref())).collect();
         let resident_tex: Vec<Vec<glow::Texture>> =
             frame.resident.iter().map(|m| self.layer_textures(Some(&m.layers))).collect();
+        let lit_tex: Vec<(Vec<glow::Texture>, Option<glow::Texture>)> = frame
+            .lit
+            .iter()
+            .map(|(m, lm)| (self.layer_textures(Some(&m.layers)), self.lightmap_texture(lm)))
+            .collect();
         let to_light = -scene.light_dir.try_normalize().unwrap_or(glam::Vec3::NEG_Z);
         let light = (to_light.to_array(), scene.ambient.clamp(0.0, 1.0));
         let view = view_uniforms(camera, viewport, scene);
@@ -631,7 +636,7 @@ impl Renderer {
             for (m, tex) in frame.resident.iter().zip(&resident_tex) {
                 match gpu.meshes.textured(gl, m.key, m.version, &m.triangles, &mut up) {
                     Ok((vao, n)) if n > 0 => {
-                        failed = failed.or(gpu.textured.draw_resident(gl, tex, vao, n, &view).err());
+                        failed = failed.or(gpu.textured.draw_resident(gl, tex, None, vao, n, &view).err());
                         calls += 1;
                         resident_draws += 1;
                     }
@@ -639,6 +644,8 @@ impl Renderer {
                     Err(e) => failed = failed.or(Some(e)),
                 }
             }
+            let (n, e) = draw_lit(gl, gpu, &frame.lit, &lit_tex, &view, &mut up);
+            (calls, resident_draws, failed) = (calls + n, resident_draws + n, failed.or(e));
             let header = gpu.textured.header;
             match gpu.meshes.draw_posed(gl, header, &frame.posed, &view, light, &mut up) {
                 Ok(n) => {
@@ -652,7 +659,8 @@ impl Renderer {
                 if let Some(m) = &r.resident {
                     match gpu.meshes.textured(gl, m.key, m.version, &m.triangles, &mut up) {
                         Ok((vao, n)) if n > 0 => {
-                            failed = failed.or(gpu.textured.draw_resident(gl, tex, vao, n, &view).err());
+                            failed =
+                                failed.or(gpu.textured.draw_resident(gl, tex, None, vao, n, &view).err());
                             calls += 1;
                             resident_draws += 1;
                         }
@@ -687,6 +695,7 @@ impl Renderer {
         }
         let textured: usize = frame.opaque.textured.iter().map(|b| b.triangles.len()).sum();
         let resident: usize = frame.resident.iter().map(|m| m.triangles.len()).sum::<usize>()
+            + frame.lit.iter().map(|(m, _)| m.triangles.len()).sum::<usize>()
             + frame.posed.iter().map(|m| m.vertices.len()).sum::<usize>()
             + frame
                 .translucent_runs
@@ -742,6 +751,33 @@ impl Renderer {
             }
         }
         out
+    }
+
+    /// A lightmap's texture: uploaded from its image under its name on first sight and kept
+    /// (until [`Renderer::purge_draw_list_textures`]); `None` if the upload fails (warned
+    /// about; the mesh is drawn without it).
+    fn lightmap_texture(&mut self, lm: &crate::scene::Lightmap) -> Option<glow::Texture> {
+        if let Some(h) = self.retained.get(&lm.name) {
+            return self.textures.gl_texture(h);
+        }
+        if self.missing.contains(&lm.name) {
+            return None;
+        }
+        let handle = match self.textures.get(&lm.name) {
+            Some(h) => h,
+            None => {
+                match self.textures.insert(&self.gl, &lm.name, (*lm.image).clone(), TextureFilter::Linear) {
+                    Ok(h) => h,
+                    Err(e) => {
+                        tracing::warn!(lightmap = &*lm.name, error = %e, "lightmap not uploaded; drawn without it");
+                        self.missing.insert(lm.name.clone());
+                        return None;
+                    }
+                }
+            }
+        };
+        self.retained.insert(lm.name.clone(), handle.clone());
+        self.textures.gl_texture(&handle)
     }
 
     /// The texture for a draw-list name: a live texture of that name, else the PNG file at
@@ -822,6 +858,34 @@ impl Renderer {
             g.destroy(&self.gl);
         }
     }
+}
+
+/// Draws the lightmapped resident meshes (opaque, depth state set) with their layers and
+/// lightmaps; returns the draws made and the first failure.
+fn draw_lit(
+    gl: &glow::Context,
+    gpu: &mut Gpu,
+    lit: &[(crate::scene::ResidentMesh, crate::scene::Lightmap)],
+    textures: &[(Vec<glow::Texture>, Option<glow::Texture>)],
+    view: &ViewUniforms,
+    up: &mut crate::gpu_meshes::Uploaded,
+) -> (u32, Option<RenderError>) {
+    let (mut calls, mut failed) = (0, None);
+    for ((m, lm), (tex, lm_tex)) in lit.iter().zip(textures) {
+        let built = match lm_tex {
+            Some(_) => gpu.meshes.lightmapped(gl, m.key, m.version, &m.triangles, &lm.uvs, up),
+            None => gpu.meshes.textured(gl, m.key, m.version, &m.triangles, up),
+        };
+        match built {
+            Ok((vao, n)) if n > 0 => {
+                failed = failed.or(gpu.textured.draw_resident(gl, tex, *lm_tex, vao, n, view).err());
+                calls += 1;
+            }
+            Ok(_) => {}
+            Err(e) => failed = failed.or(Some(e)),
+        }
+    }
+    (calls, failed)
 }
 
 /// What every textured draw of a view shares: the matrix, the eye, the fog and fog layers.

@@ -32,6 +32,9 @@ pub enum Shape {
     Resident(ResidentMesh),
     /// A shape's mesh kept on the GPU in its node's space, posed and lit there.
     Posed(PosedMesh),
+    /// A resident mesh lit by a lightmap as well (an interior's faces under its map's
+    /// lights): drawn with the opaque world (a translucent one is drawn as plain glass).
+    Lit { mesh: ResidentMesh, lightmap: Lightmap },
     /// Particles' camera-facing quads (built each frame), drawn in the translucent pass
     /// sorted back to front with the rest: textured by `texture` (its first weight), or
     /// with no texture a soft round spot ([`PARTICLE_SPOT`]); `additive` adds them to what
@@ -41,6 +44,15 @@ pub enum Shape {
         triangles: std::sync::Arc<Vec<TexVertex3>>,
         additive: bool,
     },
+}
+
+/// A lightmap: an image (uploaded once under its name, linear filtered) and each vertex's
+/// coordinate in it (as many as the mesh has vertices; a mesh's extra vertices read 0, 0).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lightmap {
+    pub name: Arc<str>,
+    pub image: Arc<crate::Image>,
+    pub uvs: Arc<Vec<[f32; 2]>>,
 }
 
 /// The texture name of the renderer's built-in soft round spot, for particles that name none.
@@ -354,7 +366,7 @@ impl Scene {
                     textured.push(TexturedBatch { layers, triangles: triangles.clone(), translucent });
                 }
                 // Drawn from their GPU buffers by the frame (`Scene::build_frame`).
-                Shape::Resident(_) | Shape::Posed(_) | Shape::Particles { .. } => {}
+                Shape::Resident(_) | Shape::Posed(_) | Shape::Particles { .. } | Shape::Lit { .. } => {}
                 Shape::Grid { center, cell_size, cells, color } => {
                     let cells = cells.min(MAX_GRID_CELLS);
                     let half = cell_size * cells as f32 * 0.5;

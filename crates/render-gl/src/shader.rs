@@ -14,9 +14,9 @@ use glow::HasContext;
 
 /// Views a slice of plain `repr(C)` vertices as bytes for upload.
 pub(crate) fn as_bytes<T: Copy>(v: &[T]) -> &[u8] {
-    // SAFETY: only called with Vertex2/Vertex3/TexVertex3, `repr(C)` structs of f32 and u8
-    // fields with no padding (20, 16 and 32 bytes), so every byte is initialised; the length
-    // is exact.
+    // SAFETY: only called with Vertex2/Vertex3/TexVertex3/PosedVertex, `repr(C)` structs of
+    // f32 and u8 fields with no padding (20, 16, 32 and 24 bytes), and `[f32; 2]` lightmap
+    // coordinates, so every byte is initialised; the length is exact.
     unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v)) }
 }
 
@@ -105,7 +105,9 @@ in vec2 a_uv;
 in vec4 a_color;
 in vec4 a_w0;
 in vec4 a_w1;
+in vec2 a_lm;
 uniform mat4 u_mvp;
+out vec2 v_lm;
 out vec2 v_uv;
 out vec4 v_color;
 out vec4 v_w0;
@@ -113,6 +115,7 @@ out vec4 v_w1;
 out vec4 v_fog;
 void main() {
     v_uv = a_uv;
+    v_lm = a_lm;
     v_color = a_color;
     v_w0 = a_w0;
     v_w1 = a_w1;
@@ -123,14 +126,19 @@ void main() {
 
 /// The fragment shader blending `n` layers: the weighted texels, topped up with white by
 /// what the weights leave (so all-zero weights draw the colour alone), times the lit
-/// colour, then fog. With one layer the weights are not read: the texel is the layer's.
-fn fragment_source(n: usize) -> String {
+/// colour, then fog. With one layer the weights are not read: the texel is the layer's. With
+/// a lightmap, the lit colour is the vertex's plus the lightmap's (the map's lights, baked
+/// with their shadows), at most white.
+fn fragment_source(n: usize, lightmap: bool) -> String {
     let mut s = String::new();
     for i in 0..n {
         s.push_str(&format!("uniform sampler2D u_tex{i};\n"));
     }
+    if lightmap {
+        s.push_str("uniform sampler2D u_lightmap;\n");
+    }
     s.push_str(
-        "in vec2 v_uv;\nin vec4 v_color;\nin vec4 v_w0;\nin vec4 v_w1;\n\
+        "in vec2 v_lm;\nin vec2 v_uv;\nin vec4 v_color;\nin vec4 v_w0;\nin vec4 v_w1;\n\
          in vec4 v_fog;\nout vec4 o_color;\nvoid main() {\n    vec4 t = vec4(0.0);\n    float s = 0.0;\n",
     );
     if n == 1 {
@@ -142,10 +150,16 @@ fn fragment_source(n: usize) -> String {
         let w = format!("v_w{}.{}", i / 4, ["x", "y", "z", "w"][i % 4]);
         s.push_str(&format!("    t += {w} * texture(u_tex{i}, v_uv);\n    s += {w};\n"));
     }
-    s.push_str(
-        "    vec4 c = (t + vec4(max(1.0 - s, 0.0))) * v_color;\n    \
-         o_color = vec4(mix(c.rgb, v_fog.rgb, v_fog.a), c.a);\n}\n",
-    );
+    if lightmap {
+        s.push_str(
+            "    vec4 base = t + vec4(max(1.0 - s, 0.0));\n    \
+             vec3 lit = min(v_color.rgb + texture(u_lightmap, v_lm).rgb, vec3(1.0));\n    \
+             vec4 c = vec4(base.rgb * lit, base.a * v_color.a);\n",
+        );
+    } else {
+        s.push_str("    vec4 c = (t + vec4(max(1.0 - s, 0.0))) * v_color;\n");
+    }
+    s.push_str("    o_color = vec4(mix(c.rgb, v_fog.rgb, v_fog.a), c.a);\n}\n");
     s
 }
 
@@ -181,6 +195,7 @@ struct TexProgram {
     u_layers: Option<glow::UniformLocation>,
     u_layer_colors: Option<glow::UniformLocation>,
     u_tex: Vec<Option<glow::UniformLocation>>,
+    u_lightmap: Option<glow::UniformLocation>,
 }
 
 /// What every textured draw of one view shares.
@@ -217,20 +232,21 @@ impl TexturedPrograms {
             gl.bind_vertex_array(None);
             Ok(TexturedPrograms {
                 header: header(gl),
-                programs: (0..=MAX_LAYERS).map(|_| None).collect(),
+                programs: (0..2 * (MAX_LAYERS + 1)).map(|_| None).collect(),
                 vao,
                 vbo,
             })
         }
     }
 
-    /// The program for `n` layers, compiled now if it is the first use.
-    fn program(&mut self, gl: &glow::Context, n: usize) -> Result<&TexProgram> {
+    /// The program for `n` layers (and a lightmap or not), compiled now if it is the first use.
+    fn program(&mut self, gl: &glow::Context, n: usize, lightmap: bool) -> Result<&TexProgram> {
         let n = n.min(MAX_LAYERS);
-        if self.programs[n].is_none() {
-            let attribs = ["a_pos", "a_uv", "a_color", "a_w0", "a_w1"];
+        let slot = n + usize::from(lightmap) * (MAX_LAYERS + 1);
+        if self.programs[slot].is_none() {
+            let attribs = ["a_pos", "a_uv", "a_color", "a_w0", "a_w1", "a_lm"];
             let vs = format!("{FOG_GLSL}{VS_TEX}");
-            let program = compile(gl, self.header, &vs, &fragment_source(n), &attribs)?;
+            let program = compile(gl, self.header, &vs, &fragment_source(n, lightmap), &attribs)?;
             // SAFETY: uniform lookups on the program just linked.
             let p = unsafe {
                 TexProgram {
@@ -241,12 +257,13 @@ impl TexturedPrograms {
                     u_layers: gl.get_uniform_location(program, "u_layers"),
                     u_layer_colors: gl.get_uniform_location(program, "u_layer_colors"),
                     u_tex: (0..n).map(|i| gl.get_uniform_location(program, &format!("u_tex{i}"))).collect(),
+                    u_lightmap: gl.get_uniform_location(program, "u_lightmap"),
                     program,
                 }
             };
-            self.programs[n] = Some(p);
+            self.programs[slot] = Some(p);
         }
-        self.programs[n].as_ref().ok_or_else(|| RenderError::Gl("textured program".into()))
+        self.programs[slot].as_ref().ok_or_else(|| RenderError::Gl("textured program".into()))
     }
 
     /// Draws `verts` (whole triangles) blending `textures` (one a layer, in order) with the
@@ -259,7 +276,7 @@ impl TexturedPrograms {
         view: &ViewUniforms,
     ) -> Result<()> {
         let (vao, vbo) = (self.vao, self.vbo);
-        self.bind(gl, textures, view)?;
+        self.bind(gl, textures, None, view)?;
         // SAFETY: the VAO and buffer belong to this context; the vertex bytes match the
         // layout described in `new`.
         unsafe {
@@ -271,16 +288,18 @@ impl TexturedPrograms {
         Ok(())
     }
 
-    /// Draws `count` vertices of a resident mesh's vertex array (see [`Self::draw`]).
+    /// Draws `count` vertices of a resident mesh's vertex array (see [`Self::draw`]), lit
+    /// by `lightmap` too when given (the vertex array then has its coordinates).
     pub(crate) fn draw_resident(
         &mut self,
         gl: &glow::Context,
         textures: &[glow::Texture],
+        lightmap: Option<glow::Texture>,
         vao: glow::VertexArray,
         count: i32,
         view: &ViewUniforms,
     ) -> Result<()> {
-        self.bind(gl, textures, view)?;
+        self.bind(gl, textures, lightmap, view)?;
         // SAFETY: the VAO belongs to this context and holds at least `count` vertices.
         unsafe {
             gl.bind_vertex_array(Some(vao));
@@ -290,8 +309,14 @@ impl TexturedPrograms {
     }
 
     /// Uses the program for `textures` with the view's uniforms and binds the textures.
-    fn bind(&mut self, gl: &glow::Context, textures: &[glow::Texture], view: &ViewUniforms) -> Result<()> {
-        let p = self.program(gl, textures.len())?;
+    fn bind(
+        &mut self,
+        gl: &glow::Context,
+        textures: &[glow::Texture],
+        lightmap: Option<glow::Texture>,
+        view: &ViewUniforms,
+    ) -> Result<()> {
+        let p = self.program(gl, textures.len(), lightmap.is_some())?;
         // SAFETY: the program belongs to this context; texture units are within the 16 GL
         // 3.3 guarantees.
         unsafe {
@@ -306,6 +331,12 @@ impl TexturedPrograms {
                 gl.active_texture(glow::TEXTURE0 + i as u32);
                 gl.bind_texture(glow::TEXTURE_2D, Some(*tex));
                 gl.uniform_1_i32(loc.as_ref(), i as i32);
+            }
+            if let Some(lm) = lightmap {
+                let unit = MAX_LAYERS as u32;
+                gl.active_texture(glow::TEXTURE0 + unit);
+                gl.bind_texture(glow::TEXTURE_2D, Some(lm));
+                gl.uniform_1_i32(p.u_lightmap.as_ref(), unit as i32);
             }
             gl.active_texture(glow::TEXTURE0);
         }
@@ -335,11 +366,12 @@ mod tests {
 
     #[test]
     fn each_variant_samples_only_its_layers() {
-        assert!(!fragment_source(0).contains("texture("));
-        assert!(!fragment_source(1).contains("v_w0.x *"), "one layer reads no weights");
-        let three = fragment_source(3);
+        assert!(!fragment_source(0, false).contains("texture("));
+        assert!(!fragment_source(1, false).contains("v_w0.x *"), "one layer reads no weights");
+        let three = fragment_source(3, false);
         assert_eq!(three.matches("texture(").count(), 3);
         assert!(three.contains("v_w0.z * texture(u_tex2"));
-        assert!(fragment_source(MAX_LAYERS).contains("v_w1.w * texture(u_tex7"));
+        assert!(fragment_source(MAX_LAYERS, false).contains("v_w1.w * texture(u_tex7"));
+        assert_eq!(fragment_source(1, true).matches("texture(").count(), 2, "the layer and the lightmap");
     }
 }

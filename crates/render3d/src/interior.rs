@@ -120,8 +120,23 @@ impl Lighter<'_> {
         weights: [u8; MAX_LAYERS],
         out: &mut Vec<TexVertex3>,
     ) -> usize {
+        self.polygon_lit(local, local_n, rgb, weights, false, out)
+    }
+
+    /// [`Self::polygon`]; `indoors`: lit by the ambient light alone (a room's face under a
+    /// lightmap, which brings the room's own lights; the sun does not reach in).
+    fn polygon_lit(
+        &self,
+        local: &[DVec3],
+        local_n: DVec3,
+        rgb: [u8; 3],
+        weights: [u8; MAX_LAYERS],
+        indoors: bool,
+        out: &mut Vec<TexVertex3>,
+    ) -> usize {
         let normal = self.inst.transform().transform_vector3(local_n.as_vec3()).normalize_or_zero();
-        let k = self.ambient + (1.0 - self.ambient) * normal.dot(self.to_light).max(0.0);
+        let sun = if indoors { 0.0 } else { normal.dot(self.to_light).max(0.0) };
+        let k = self.ambient + (1.0 - self.ambient) * sun;
         let shade = |v: u8| (f32::from(v) * k).round().clamp(0.0, 255.0) as u8;
         let color = [shade(rgb[0]), shade(rgb[1]), shade(rgb[2]), 255];
         let vertex = |p: DVec3| TexVertex3 {
@@ -140,10 +155,24 @@ impl Lighter<'_> {
 
     /// The faces of the zones `seen` accepts, by material; returns (faces, triangles).
     fn faces(&self, seen: impl Fn(u16) -> bool, by_material: &mut Vec<Vec<TexVertex3>>) -> (usize, usize) {
+        self.faces_lightmapped(seen, by_material, None)
+    }
+
+    /// [`Self::faces`], and with `lightmap_uvs` (when the interior has lightmaps) each
+    /// vertex's lightmap coordinate by material, the rooms' faces lit indoors.
+    fn faces_lightmapped(
+        &self,
+        seen: impl Fn(u16) -> bool,
+        by_material: &mut Vec<Vec<TexVertex3>>,
+        mut lightmap_uvs: Option<&mut Vec<Vec<[f32; 2]>>>,
+    ) -> (usize, usize) {
         let mut one = [0u8; MAX_LAYERS];
         one[0] = 255;
+        let maps = self.inst.interior.lightmaps.as_deref().filter(|_| lightmap_uvs.is_some());
         let (mut faces, mut triangles) = (0, 0);
-        for (face, zone) in self.inst.interior.faces.iter().zip(&self.inst.interior.face_zones) {
+        for (i, (face, zone)) in
+            self.inst.interior.faces.iter().zip(&self.inst.interior.face_zones).enumerate()
+        {
             let Some(zone) = *zone else { continue };
             if face.points.len() < 3 || !seen(zone) {
                 continue;
@@ -152,7 +181,20 @@ impl Lighter<'_> {
             if by_material.len() <= m {
                 by_material.resize_with(m + 1, Vec::new);
             }
-            triangles += self.polygon(&face.points, face.normal, [255; 3], one, &mut by_material[m]);
+            let indoors = maps.is_some() && zone != 0;
+            let n = self.polygon_lit(&face.points, face.normal, [255; 3], one, indoors, &mut by_material[m]);
+            if let (Some(uvs), Some(maps)) = (lightmap_uvs.as_deref_mut(), maps) {
+                if uvs.len() <= m {
+                    uvs.resize_with(m + 1, Vec::new);
+                }
+                let uv = |p: DVec3| maps.uv(i, p).unwrap_or([0.0; 2]);
+                let p = &face.points;
+                for k in 1..p.len() - 1 {
+                    uvs[m].extend([uv(p[0]), uv(p[k]), uv(p[k + 1])]);
+                }
+                debug_assert_eq!(uvs[m].len(), by_material[m].len());
+            }
+            triangles += n;
             faces += 1;
         }
         (faces, triangles)
@@ -208,7 +250,8 @@ pub fn build_interior_mesh(
 struct BuiltInterior {
     /// Held so its address (the cache's name for it) cannot be reused while cached.
     inst: std::rc::Rc<InteriorInstance>,
-    zones: Vec<Vec<v12_render_gl::ResidentMesh>>,
+    /// Each zone's meshes (resident, or resident and lightmapped) and their triangles.
+    zones: Vec<Vec<(Shape, usize)>>,
     doors: Vec<Option<v12_render_gl::ResidentMesh>>,
 }
 
@@ -281,9 +324,9 @@ impl InteriorMeshes {
                     continue;
                 }
                 stats.zones += usize::from(zone > 0);
-                for m in meshes {
-                    stats.triangles += m.triangles.len() / 3;
-                    out.push(Shape::Resident(m.clone()));
+                for (shape, triangles) in meshes {
+                    stats.triangles += triangles;
+                    out.push(shape.clone());
                 }
             }
             for (k, door) in built.doors.iter().enumerate() {
@@ -308,6 +351,20 @@ impl InteriorMeshes {
     }
 }
 
+/// An interior's lightmap atlas as an image, named after its contents (a hash of its size
+/// and texels), so every instance of one interior names one texture, uploaded once.
+fn lightmap_image(maps: &v12_world::lightmap::Lightmaps) -> (Arc<str>, Arc<v12_render_gl::Image>) {
+    let mut img = v12_render_gl::Image::new(maps.width as u32, maps.height as u32, [0, 0, 0, 255]);
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ ((maps.width as u64) << 32 | maps.height as u64);
+    for (i, t) in maps.texels.iter().enumerate() {
+        img.put((i % maps.width) as u32, (i / maps.width) as u32, *t);
+        for b in t {
+            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    (Arc::from(format!("$lightmap:{h:016x}")), Arc::new(img))
+}
+
 /// Builds one interior's resident meshes (see [`InteriorMeshes`]).
 fn build_resident(
     base: v12_render_gl::MeshKey,
@@ -321,24 +378,49 @@ fn build_resident(
     let filter = |tris: Vec<TexVertex3>| -> Vec<TexVertex3> {
         tris.chunks_exact(3).filter(|t| keep(&inst, t)).flatten().copied().collect()
     };
+    let image = inst.interior.lightmaps.as_ref().map(|maps| lightmap_image(maps));
     let mut zones = Vec::new();
     for zone in 0..=inst.interior.zone_count {
-        let mut by_material = Vec::new();
-        lighter.faces(|z| z == zone, &mut by_material);
+        let (mut by_material, mut uvs) = (Vec::new(), Vec::new());
+        lighter.faces_lightmapped(|z| z == zone, &mut by_material, image.as_ref().map(|_| &mut uvs));
         let mut meshes = Vec::new();
         for (m, tris) in by_material.into_iter().enumerate() {
-            let tris = filter(tris);
+            // The triangles kept, and their lightmap coordinates with them.
+            let uv = uvs.get(m);
+            let kept: Vec<usize> =
+                (0..tris.len() / 3).filter(|&t| keep(&inst, &tris[3 * t..3 * t + 3])).collect();
+            let tris: Vec<TexVertex3> =
+                kept.iter().flat_map(|&t| tris[3 * t..3 * t + 3].iter().copied()).collect();
             if tris.is_empty() {
                 continue;
             }
             let material = materials.get(m);
-            meshes.push(v12_render_gl::ResidentMesh {
+            let mesh = v12_render_gl::ResidentMesh {
                 key: base.derive(&[0, u64::from(zone), m as u64]),
                 version: 0,
                 layers: vec![Arc::from(material.map_or("", |m| m.texture.as_str()))].into(),
                 triangles: Arc::new(tris),
                 translucent: material.is_some_and(|m| m.translucent),
-            });
+            };
+            let n = mesh.triangles.len() / 3;
+            let shape = match (&image, uv) {
+                (Some((name, image)), Some(uv)) if !mesh.translucent => {
+                    let uvs: Vec<[f32; 2]> = kept
+                        .iter()
+                        .flat_map(|&t| uv.get(3 * t..3 * t + 3).unwrap_or(&[[0.0; 2]; 3]).iter().copied())
+                        .collect();
+                    Shape::Lit {
+                        mesh,
+                        lightmap: v12_render_gl::Lightmap {
+                            name: name.clone(),
+                            image: image.clone(),
+                            uvs: Arc::new(uvs),
+                        },
+                    }
+                }
+                _ => Shape::Resident(mesh),
+            };
+            meshes.push((shape, n));
         }
         zones.push(meshes);
     }

@@ -199,3 +199,91 @@ fn resident_interior_meshes_match_the_same_goldens() {
     let img = render_shapes(&inst, |m| resident(&g, eye, &mut cache, m).1, &camera, vec![figure]);
     golden("interior_window", &img);
 }
+
+/// A box brush `lo..hi` (map units) in the `.map` syntax, every face `texture`.
+fn box_brush(lo: [i32; 3], hi: [i32; 3], texture: &str) -> String {
+    let ([lx, ly, lz], [hx, hy, hz]) = (lo, hi);
+    format!(
+        "{{\n( {hx} 32 0 ) ( {hx} 0 0 ) ( {hx} 0 32 ) {texture} 0 0 0 1 1\n\
+         ( {lx} 0 32 ) ( {lx} 0 0 ) ( {lx} 32 0 ) {texture} 0 0 0 1 1\n\
+         ( 0 {hy} 32 ) ( 0 {hy} 0 ) ( 32 {hy} 0 ) {texture} 0 0 0 1 1\n\
+         ( 32 {ly} 0 ) ( 0 {ly} 0 ) ( 0 {ly} 32 ) {texture} 0 0 0 1 1\n\
+         ( 32 0 {hz} ) ( 0 0 {hz} ) ( 0 32 {hz} ) {texture} 0 0 0 1 1\n\
+         ( 0 32 {lz} ) ( 0 0 {lz} ) ( 32 0 {lz} ) {texture} 0 0 0 1 1\n}}\n"
+    )
+}
+
+/// The two-room building with a light in room 1 (at (3, 4, 3) m) and a pillar beside it
+/// (x 4.5..5.5, y 3.5..4.5): the light baked into lightmaps with the pillar's shadow.
+fn lit_building() -> (SceneGraph, Rc<InteriorInstance>) {
+    let mut map = include_str!("../../world/data/two_rooms.map").to_string();
+    map.push_str("{\n\"classname\" \"func_group\"\n");
+    map.push_str(&box_brush([144, 112, 16], [176, 144, 112], "WALL"));
+    map.push_str("}\n{\n\"classname\" \"light\"\n\"origin\" \"96 128 96\"\n\"light\" \"420\"\n\"_color\" \"255 220 170\"\n}\n");
+    building_from(&map)
+}
+
+/// A lit interior (golden): room 1 seen from its corner, dim but for its light, the floor
+/// behind the pillar in the pillar's shadow; drawn from resident meshes with the lightmap
+/// (uploaded once, shared by every instance of the interior).
+#[test]
+fn a_lit_interior_shows_its_lightmaps_shadows_golden() {
+    let (g, inst) = lit_building();
+    let maps = inst.interior.lightmaps.as_ref().expect("a map with a light has lightmaps");
+    assert!(inst.interior.problems.is_empty(), "{:?}", inst.interior.problems);
+    assert!(maps.faces.iter().filter(|f| f.is_some()).count() > 20);
+    let eye = Vec3::new(1.0, 1.0, 3.0);
+    let camera = Camera::look_at(eye, Vec3::new(7.5, 5.0, 0.5), 1.4, 0.05, 100.0);
+    let visible = g.visible_zones(eye);
+    let mut cache = InteriorMeshes::new();
+    let light = (Vec3::new(-0.4, 0.6, -1.0), 0.2);
+    let img = render_shapes(
+        &inst,
+        |m| {
+            let mut out = Vec::new();
+            cache.shapes(&g, &visible, light, |_| m, |_, _| true, &mut out);
+            assert!(out.iter().any(|s| matches!(s, Shape::Lit { .. })));
+            out
+        },
+        &camera,
+        Vec::new(),
+    );
+    golden("interior_lightmap", &img);
+    let vp = RectI::new(0, 0, 160, 120);
+    let px = |p: Vec3| {
+        let at = camera.point_to_screen(p, vp).unwrap();
+        let c = img.get(at.x as u32, at.y as u32).unwrap();
+        u32::from(c[0]) + u32::from(c[1]) + u32::from(c[2])
+    };
+    // Two floor points about as far from the light: one behind the pillar, one in the open.
+    let (shadow, open) = (px(Vec3::new(7.0, 4.0, 0.5)), px(Vec3::new(6.0, 1.8, 0.5)));
+    assert!(open > shadow + 60, "the pillar's shadow: {shadow} against {open} in the open");
+    // Another instance of the same interior shares its lightmaps.
+    let other = InteriorInstance::new(inst.interior.clone(), Vec3::new(50.0, 0.0, 0.0), Quat::IDENTITY);
+    assert!(std::sync::Arc::ptr_eq(maps, other.interior.lightmaps.as_ref().unwrap()));
+}
+
+/// Bad lightmaps are drawn around, never a panic: coordinates missing for most vertices,
+/// and a light entity with junk fields (a problem of the interior, the defaults used).
+#[test]
+fn broken_lightmaps_and_lights_are_drawn_around() {
+    let (g, _inst) = lit_building();
+    let eye = Vec3::new(1.0, 1.0, 3.0);
+    let camera = Camera::look_at(eye, Vec3::new(7.5, 5.0, 0.5), 1.4, 0.05, 100.0);
+    let visible = g.visible_zones(eye);
+    let mut out = Vec::new();
+    InteriorMeshes::new().shapes(&g, &visible, (Vec3::NEG_Z, 0.2), |_| &[], |_, _| true, &mut out);
+    for s in &mut out {
+        if let Shape::Lit { lightmap, .. } = s {
+            lightmap.uvs = std::sync::Arc::new(vec![[f32::NAN, 2.0]; 4]);
+        }
+    }
+    let img = common::render(&Scene { shapes: out, ..Scene::default() }, &camera, 64, 48);
+    assert_eq!(img.width(), 64);
+    let mut map = include_str!("../../world/data/two_rooms.map").to_string();
+    map.push_str("{\n\"classname\" \"light\"\n\"origin\" \"a b c\"\n\"light\" \"-1\"\n\"_color\" \"x\"\n}\n");
+    let broken = Interior::from_map_text(&map).unwrap();
+    assert_eq!(broken.lights.len(), 1);
+    assert_eq!(broken.problems.iter().filter(|p| p.contains("light")).count(), 3, "{:?}", broken.problems);
+    assert!(broken.lightmaps.is_some());
+}

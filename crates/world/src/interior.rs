@@ -150,6 +150,11 @@ pub struct Interior {
     /// The zone in front of each face (a wall's outer face is the outside's, its inner face
     /// the room's); `None` for a face that looks into a brush. Drawing by zone reads it.
     pub face_zones: Vec<Option<u16>>,
+    /// The map's point lights (`light` entities), in the interior's metres.
+    pub lights: Vec<crate::lightmap::InteriorLight>,
+    /// The lights baked into lightmaps at load (with shadows), shared by every instance;
+    /// `None` when the map has no lights.
+    pub lightmaps: Option<std::sync::Arc<crate::lightmap::Lightmaps>>,
     grid: ZoneGrid,
     /// Every brush's box together (found when built; [`Interior::bounds`]), so a sweep far
     /// from the interior is refused without looking at each brush.
@@ -281,6 +286,19 @@ impl Interior {
             .unwrap_or(32.0);
         let mut materials: Vec<String> = Vec::new();
         let mut brushes = Vec::new();
+        let (mut lights, mut light_problems) = (Vec::new(), Vec::new());
+        for ent in
+            entities.iter().filter(|e| e.get("classname").is_some_and(|c| c.eq_ignore_ascii_case("light")))
+        {
+            let (light, problems) =
+                crate::lightmap::InteriorLight::from_entity(|k| ent.get(k).map(str::to_string), scale);
+            light_problems.extend(problems);
+            if lights.len() < crate::lightmap::MAX_LIGHTS {
+                lights.push(light);
+            } else {
+                light_problems.push("more lights than an interior bakes; the rest are left out".into());
+            }
+        }
         for ent in entities {
             let portal_entity = ent.get("classname").is_some_and(|c| c.eq_ignore_ascii_case("portal"));
             for mb in &ent.brushes {
@@ -307,8 +325,10 @@ impl Interior {
             materials,
             zone_count: 0,
             voxel_size: 0.25,
-            problems: Vec::new(),
+            problems: light_problems,
             face_zones: Vec::new(),
+            lights,
+            lightmaps: None,
             grid: ZoneGrid::default(),
             extent: brushes_extent(&brushes),
             brushes,
@@ -322,6 +342,11 @@ impl Interior {
                 interior.find_zone(centre + f.normal * 0.05)
             })
             .collect();
+        if !interior.lights.is_empty() {
+            let (maps, problems) = crate::lightmap::bake(&interior, &interior.lights);
+            interior.problems.extend(problems);
+            interior.lightmaps = Some(std::sync::Arc::new(maps));
+        }
         Ok(interior)
     }
 

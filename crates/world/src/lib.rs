@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod interior;
+pub mod lightmap;
 pub mod map_file;
 pub mod materials;
 pub mod mission;
