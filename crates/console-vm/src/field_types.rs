@@ -2,7 +2,7 @@
 //! registry of [`FieldTypeDef`]s, each with how text is parsed and checked, how a value is
 //! written back as text, and which inspector editor shows it. The built-in types (string,
 //! int, float, bool, point, rotation, colours, datablock reference) are entries like any a
-//! host registers (`Console::register_field_type`), made by [`FieldTypes::default`].
+//! host registers (`Console::register_field_type`), made when the registry is.
 //!
 //! A script's `%obj.field = v` converts only the numeric built-ins (int, float, bool) as it
 //! always has; every other type keeps the text written, so a host's checks (a datablock's

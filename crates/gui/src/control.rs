@@ -61,7 +61,7 @@ pub struct ControlData {
     pub log_back: usize,
     /// The GUI Editor's selection and drag.
     pub edit_sel: Option<ObjectId>,
-    pub edit_drag: Option<crate::gui_editor::EditDrag>,
+    pub edit_drag: Option<EditDrag>,
 }
 
 impl ControlData {
@@ -226,4 +226,53 @@ fn parent_resized(con: &mut Console, id: ObjectId, old_parent: Point2I, new_pare
     let (x, w) = h.apply(c.pos.x, c.ext.x, old_parent.x, new_parent.x);
     let (y, hh) = v.apply(c.pos.y, c.ext.y, old_parent.y, new_parent.y);
     resize(con, id, Point2I::new(x, y), Point2I::new(w, hh));
+}
+
+// ---- the GUI Editor's overlay (GuiEditCtrl): what its events, drawing and script share ----
+
+/// Side of the GUI Editor's resize handle, in pixels.
+pub const EDIT_HANDLE: i32 = 7;
+
+/// What a drag in the editor does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditDrag {
+    /// Moving the selection: where the mouse went down and the selection's position then.
+    Move { start: Point2I, orig: Point2I },
+    /// Resizing it: where the mouse went down and its extent then.
+    Resize { start: Point2I, orig: Point2I },
+}
+
+/// The control the editor edits (its `contentControl`).
+pub fn edit_root(con: &Console, ed: ObjectId) -> Option<ObjectId> {
+    con.find_object(&con.get_field(ed, "contentControl")).filter(|&r| is_control(con, r))
+}
+
+pub fn edit_grid(con: &Console, ed: ObjectId) -> i32 {
+    con.get_field(ed, "gridSize").to_i32().clamp(0, 256)
+}
+
+pub fn edit_snap(v: i32, g: i32) -> i32 {
+    if g <= 1 { v } else { (v as f64 / f64::from(g)).round() as i32 * g }
+}
+
+pub fn point_text(p: Point2I) -> String {
+    format!("{} {}", p.x, p.y)
+}
+
+/// The deepest visible control under the screen point `pt` in the tree under `id`.
+pub fn edit_hit(con: &Console, id: ObjectId, pt: Point2I, depth: usize) -> Option<ObjectId> {
+    let f = ControlFields::read(con, id);
+    if !f.visible || !global_rect(con, id).contains(pt) || depth > 200 {
+        return None;
+    }
+    for c in children(con, id).into_iter().rev() {
+        if let Some(h) = edit_hit(con, c, pt, depth + 1) {
+            return Some(h);
+        }
+    }
+    Some(id)
+}
+
+pub fn edit_handle_rect(r: RectI) -> RectI {
+    RectI::new(r.right() - EDIT_HANDLE, r.bottom() - EDIT_HANDLE, EDIT_HANDLE, EDIT_HANDLE)
 }

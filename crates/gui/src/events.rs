@@ -5,7 +5,10 @@
 //! the effects after the handler is done, so script callbacks always see consistent state
 //! (e.g. `%this.getValue()` inside `onAction`).
 
-use crate::control::{ControlData, ControlFields, Drag, Kind, children, global_pos};
+use crate::control::{
+    ControlData, ControlFields, Drag, EditDrag, Kind, children, edit_grid, edit_handle_rect, edit_hit,
+    edit_root, edit_snap, global_pos, global_rect, point_text,
+};
 use crate::fonts::Fonts;
 use crate::geom::{format_point, offset};
 use crate::keys::*;
@@ -136,7 +139,7 @@ pub fn on_mouse(h: &mut EventContext<'_>, d: &mut ControlData, ev: MouseEv) -> b
         Kind::Window => window_mouse(h, d, ev),
         Kind::TextList => list_mouse(h, d, ev),
         Kind::Popup => popup_mouse(h, d, ev),
-        Kind::Edit => crate::gui_editor::on_mouse(h, d, ev),
+        Kind::Edit => gui_edit_mouse(h, d, ev),
         Kind::Console => {
             if ev.kind == MouseKind::Down {
                 h.fx.push(Effect::Focus(id));
@@ -450,7 +453,7 @@ pub fn on_key(h: &mut EventContext<'_>, d: &mut ControlData, ev: KeyEv) -> bool 
     }
     let id = h.ctl.id;
     match d.kind {
-        Kind::Edit => crate::gui_editor::on_key(h, d, ev),
+        Kind::Edit => gui_edit_key(h, d, ev),
         Kind::Button | Kind::CheckBox | Kind::Radio if ev.key == KEY_RETURN || ev.key == KEY_SPACE => {
             click_button(h, d);
             true
@@ -582,4 +585,96 @@ pub fn scroll_view_screen(
 /// Whether `id` has children (scroll content present).
 pub fn has_children(con: &Console, id: ObjectId) -> bool {
     !children(con, id).is_empty()
+}
+
+/// The GUI Editor overlay's mouse: select, move, resize.
+pub fn gui_edit_mouse(h: &mut EventContext<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
+    let id = h.ctl.id;
+    let g = edit_grid(h.con, id);
+    match ev.kind {
+        MouseKind::Down => {
+            h.fx.push(Effect::Focus(id));
+            let Some(r) = edit_root(h.con, id) else { return true };
+            let sel = d.edit_sel.filter(|&s| h.con.object(s).is_some());
+            if let Some(s) = sel
+                && edit_handle_rect(global_rect(h.con, s)).contains(ev.pt)
+            {
+                let ext = ControlFields::read(h.con, s).ext;
+                d.edit_drag = Some(EditDrag::Resize { start: ev.pt, orig: ext });
+            } else if let Some(hit) = edit_hit(h.con, r, ev.pt, 0) {
+                if sel != Some(hit) {
+                    d.edit_sel = Some(hit);
+                    h.fx.push(Effect::Callback(id, "onSelect", vec![Value::Int(i64::from(hit))]));
+                }
+                let pos = ControlFields::read(h.con, hit).pos;
+                d.edit_drag = (hit != r).then_some(EditDrag::Move { start: ev.pt, orig: pos });
+            }
+            h.fx.push(Effect::Lock(id));
+            true
+        }
+        MouseKind::Dragged => {
+            let Some(s) = d.edit_sel.filter(|&s| h.con.object(s).is_some()) else { return true };
+            match d.edit_drag {
+                Some(EditDrag::Move { start, orig }) => {
+                    let p = Point2I::new(
+                        edit_snap(orig.x + ev.pt.x - start.x, g),
+                        edit_snap(orig.y + ev.pt.y - start.y, g),
+                    );
+                    h.fx.push(Effect::SetField(s, "position", Value::from(point_text(p))));
+                }
+                Some(EditDrag::Resize { start, orig }) => {
+                    let min = g.max(4);
+                    let e = Point2I::new(
+                        edit_snap(orig.x + ev.pt.x - start.x, g).max(min),
+                        edit_snap(orig.y + ev.pt.y - start.y, g).max(min),
+                    );
+                    h.fx.push(Effect::SetField(s, "extent", Value::from(point_text(e))));
+                }
+                None => {}
+            }
+            true
+        }
+        MouseKind::Up => {
+            if d.edit_drag.take().is_some() {
+                h.fx.push(Effect::Callback(id, "onEdited", Vec::new()));
+            }
+            h.fx.push(Effect::Unlock);
+            true
+        }
+        _ => true,
+    }
+}
+
+/// The GUI Editor overlay's keys: Delete removes the selection, the arrows nudge it.
+pub fn gui_edit_key(h: &mut EventContext<'_>, d: &mut ControlData, ev: KeyEv) -> bool {
+    if !ev.make {
+        return false;
+    }
+    let id = h.ctl.id;
+    let Some(s) = d.edit_sel.filter(|&s| h.con.object(s).is_some()) else { return false };
+    let is_root = edit_root(h.con, id) == Some(s);
+    let nudge = match ev.key {
+        KEY_LEFT => Point2I::new(-1, 0),
+        KEY_RIGHT => Point2I::new(1, 0),
+        KEY_UP => Point2I::new(0, -1),
+        KEY_DOWN => Point2I::new(0, 1),
+        KEY_DELETE | KEY_BACKSPACE if !is_root => {
+            d.edit_sel = None;
+            h.fx.push(Effect::DeleteObject(s));
+            h.fx.push(Effect::Callback(id, "onSelect", vec![Value::Int(0)]));
+            return true;
+        }
+        _ => return false,
+    };
+    if is_root {
+        return false;
+    }
+    let p = ControlFields::read(h.con, s).pos;
+    h.fx.push(Effect::SetField(
+        s,
+        "position",
+        Value::from(point_text(Point2I::new(p.x + nudge.x, p.y + nudge.y))),
+    ));
+    h.fx.push(Effect::Callback(id, "onEdited", Vec::new()));
+    true
 }

@@ -7,26 +7,12 @@
 //! `SimObject::save`. All of it goes through the canvas's input path, so tests drive it with
 //! clicks, drags and keys.
 
-use crate::control::{ControlData, ControlFields, children, data_mut, global_rect};
-use crate::events::{Effect, EventContext, KeyEv, MouseEv, MouseKind};
-use crate::keys::{KEY_BACKSPACE, KEY_DELETE, KEY_DOWN, KEY_LEFT, KEY_RIGHT, KEY_UP};
-use crate::render::RenderContext;
+use crate::control::{data_mut, edit_grid as grid, edit_root as root, point_text};
 use v12_console_vm::{CallArgs, Console, ObjectId, Value};
-use v12_render_gl::{ColorI, DrawList, Point2I, RectI};
+use v12_render_gl::Point2I;
 
 /// The console class of the overlay.
 pub const EDIT_CLASS: &str = "GuiEditCtrl";
-/// Side of the resize handle, in pixels.
-pub const HANDLE: i32 = 7;
-
-/// What a drag in the editor does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EditDrag {
-    /// Moving the selection: where the mouse went down and the selection's position then.
-    Move { start: Point2I, orig: Point2I },
-    /// Resizing it: where the mouse went down and its extent then.
-    Resize { start: Point2I, orig: Point2I },
-}
 
 /// The editor's GUI: the overlay, the palette, the docked inspector, Apply and Save.
 pub const GUI_EDITOR_GUI: &str = r#"
@@ -68,144 +54,6 @@ new GuiControl(GuiEditorGui) { profile = "GuiEditorOverlayProfile"; extent = "64
 
 fn this(a: &CallArgs<'_>) -> ObjectId {
     a.this.unwrap_or(0)
-}
-
-/// The control the editor edits (its `contentControl`).
-fn root(con: &Console, ed: ObjectId) -> Option<ObjectId> {
-    con.find_object(&con.get_field(ed, "contentControl")).filter(|&r| crate::classes::is_control(con, r))
-}
-
-fn grid(con: &Console, ed: ObjectId) -> i32 {
-    con.get_field(ed, "gridSize").to_i32().clamp(0, 256)
-}
-
-fn snap(v: i32, g: i32) -> i32 {
-    if g <= 1 { v } else { (v as f64 / f64::from(g)).round() as i32 * g }
-}
-
-fn point_text(p: Point2I) -> String {
-    format!("{} {}", p.x, p.y)
-}
-
-/// The deepest visible control under the screen point `pt` in the tree under `id`.
-fn hit(con: &Console, id: ObjectId, pt: Point2I, depth: usize) -> Option<ObjectId> {
-    let f = ControlFields::read(con, id);
-    if !f.visible || !global_rect(con, id).contains(pt) || depth > 200 {
-        return None;
-    }
-    for c in children(con, id).into_iter().rev() {
-        if let Some(h) = hit(con, c, pt, depth + 1) {
-            return Some(h);
-        }
-    }
-    Some(id)
-}
-
-fn handle_rect(r: RectI) -> RectI {
-    RectI::new(r.right() - HANDLE, r.bottom() - HANDLE, HANDLE, HANDLE)
-}
-
-/// The editor overlay's mouse: select, move, resize.
-pub fn on_mouse(h: &mut EventContext<'_>, d: &mut ControlData, ev: MouseEv) -> bool {
-    let id = h.ctl.id;
-    let g = grid(h.con, id);
-    match ev.kind {
-        MouseKind::Down => {
-            h.fx.push(Effect::Focus(id));
-            let Some(r) = root(h.con, id) else { return true };
-            let sel = d.edit_sel.filter(|&s| h.con.object(s).is_some());
-            if let Some(s) = sel
-                && handle_rect(global_rect(h.con, s)).contains(ev.pt)
-            {
-                let ext = ControlFields::read(h.con, s).ext;
-                d.edit_drag = Some(EditDrag::Resize { start: ev.pt, orig: ext });
-            } else if let Some(hit) = hit(h.con, r, ev.pt, 0) {
-                if sel != Some(hit) {
-                    d.edit_sel = Some(hit);
-                    h.fx.push(Effect::Callback(id, "onSelect", vec![Value::Int(i64::from(hit))]));
-                }
-                let pos = ControlFields::read(h.con, hit).pos;
-                d.edit_drag = (hit != r).then_some(EditDrag::Move { start: ev.pt, orig: pos });
-            }
-            h.fx.push(Effect::Lock(id));
-            true
-        }
-        MouseKind::Dragged => {
-            let Some(s) = d.edit_sel.filter(|&s| h.con.object(s).is_some()) else { return true };
-            match d.edit_drag {
-                Some(EditDrag::Move { start, orig }) => {
-                    let p = Point2I::new(
-                        snap(orig.x + ev.pt.x - start.x, g),
-                        snap(orig.y + ev.pt.y - start.y, g),
-                    );
-                    h.fx.push(Effect::SetField(s, "position", Value::from(point_text(p))));
-                }
-                Some(EditDrag::Resize { start, orig }) => {
-                    let min = g.max(4);
-                    let e = Point2I::new(
-                        snap(orig.x + ev.pt.x - start.x, g).max(min),
-                        snap(orig.y + ev.pt.y - start.y, g).max(min),
-                    );
-                    h.fx.push(Effect::SetField(s, "extent", Value::from(point_text(e))));
-                }
-                None => {}
-            }
-            true
-        }
-        MouseKind::Up => {
-            if d.edit_drag.take().is_some() {
-                h.fx.push(Effect::Callback(id, "onEdited", Vec::new()));
-            }
-            h.fx.push(Effect::Unlock);
-            true
-        }
-        _ => true,
-    }
-}
-
-/// The editor overlay's keys: Delete removes the selection, the arrows nudge it.
-pub fn on_key(h: &mut EventContext<'_>, d: &mut ControlData, ev: KeyEv) -> bool {
-    if !ev.make {
-        return false;
-    }
-    let id = h.ctl.id;
-    let Some(s) = d.edit_sel.filter(|&s| h.con.object(s).is_some()) else { return false };
-    let is_root = root(h.con, id) == Some(s);
-    let nudge = match ev.key {
-        KEY_LEFT => Point2I::new(-1, 0),
-        KEY_RIGHT => Point2I::new(1, 0),
-        KEY_UP => Point2I::new(0, -1),
-        KEY_DOWN => Point2I::new(0, 1),
-        KEY_DELETE | KEY_BACKSPACE if !is_root => {
-            d.edit_sel = None;
-            h.fx.push(Effect::DeleteObject(s));
-            h.fx.push(Effect::Callback(id, "onSelect", vec![Value::Int(0)]));
-            return true;
-        }
-        _ => return false,
-    };
-    if is_root {
-        return false;
-    }
-    let p = ControlFields::read(h.con, s).pos;
-    h.fx.push(Effect::SetField(
-        s,
-        "position",
-        Value::from(point_text(Point2I::new(p.x + nudge.x, p.y + nudge.y))),
-    ));
-    h.fx.push(Effect::Callback(id, "onEdited", Vec::new()));
-    true
-}
-
-/// The selection's frame and its resize handle.
-pub fn render(rx: &RenderContext<'_>, d: &ControlData, list: &mut DrawList) {
-    let Some(s) = d.edit_sel.filter(|&s| rx.con.object(s).is_some()) else { return };
-    let r = global_rect(rx.con, s);
-    let c = rx.profile.border_color;
-    list.draw_rect(r, c);
-    list.draw_rect(RectI::new(r.x - 1, r.y - 1, r.w + 2, r.h + 2), c);
-    list.fill_rect(handle_rect(r), rx.profile.fill_color_hl);
-    list.draw_rect(handle_rect(r), ColorI::BLACK);
 }
 
 /// The editor's script side, defined when the GUI registers (F10 calls `toggleGuiEditor`).

@@ -142,7 +142,7 @@ pub fn render(rx: &mut RenderContext<'_>, d: &ControlData, list: &mut DrawList, 
         Kind::Slider => render_slider(rx, d, list),
         Kind::Popup => render_popup(rx, d, list),
         Kind::Console => render_console(rx, d, list),
-        Kind::Edit => crate::gui_editor::render(rx, d, list),
+        Kind::Edit => render_gui_edit(rx, d, list),
         Kind::Swatch => {
             let c = parse_color(&rx.con.get_field(rx.ctl.id, "color").as_text()).unwrap_or(ColorI::BLACK);
             list.fill_rect(r, c);
@@ -340,4 +340,15 @@ pub fn edit_scroll_for(fonts: &mut Fonts, size: u32, d: &ControlData, width: i32
         s = cx;
     }
     s.max(0)
+}
+
+/// The selection's frame and its resize handle.
+fn render_gui_edit(rx: &RenderContext<'_>, d: &ControlData, list: &mut DrawList) {
+    let Some(s) = d.edit_sel.filter(|&s| rx.con.object(s).is_some()) else { return };
+    let r = crate::control::global_rect(rx.con, s);
+    let c = rx.profile.border_color;
+    list.draw_rect(r, c);
+    list.draw_rect(RectI::new(r.x - 1, r.y - 1, r.w + 2, r.h + 2), c);
+    list.fill_rect(crate::control::edit_handle_rect(r), rx.profile.fill_color_hl);
+    list.draw_rect(crate::control::edit_handle_rect(r), ColorI::BLACK);
 }
