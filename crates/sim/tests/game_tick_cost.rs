@@ -6,7 +6,8 @@
 //! `small_match_honours_the_server_rate` runs by default (a check); the measurement is
 //! ignored by default; run it with
 //! `cargo test --release -p v12-sim --test game_tick_cost -- --ignored --nocapture`
-//! (`CLIENTS=64,256` picks the counts, `ARENA=crowded|spread` one of the two scenes).
+//! (`CLIENTS=64,256` picks the counts, `ARENA=crowded|spread` one of the two scenes,
+//! `THREADS=1,2` the packet threads, `SECONDS=12` a longer match than the 6 s default).
 //!
 //! The tick's cost is the process's CPU time over the server's part of the tick (on Unix;
 //! the wall clock elsewhere): what share of a core the server needs, which the wall clock
@@ -589,6 +590,8 @@ fn server_tick_cost_by_client_count() {
         }
     };
     let only = std::env::var("ARENA").unwrap_or_default();
+    // `SECONDS=12`: a longer match (the second half is measured), for tables to settle.
+    let seconds = std::env::var("SECONDS").ok().and_then(|v| v.parse().ok()).filter(|&s| s >= 2).unwrap_or(6);
     for &n in counts.iter().filter(|_| only != "spread") {
         run(
             "crowded",
@@ -596,7 +599,7 @@ fn server_tick_cost_by_client_count() {
                 clients: n,
                 half: 50.0,
                 scope: 60.0,
-                seconds: 6,
+                seconds,
                 threads: 1,
                 hash_sent: false,
                 settle_seconds: 0,
@@ -610,15 +613,7 @@ fn server_tick_cost_by_client_count() {
         let half = (0.5 * (n as f32 / density).sqrt()).max(50.0);
         run(
             "spread ",
-            Arena {
-                clients: n,
-                half,
-                scope: 60.0,
-                seconds: 6,
-                threads: 1,
-                hash_sent: false,
-                settle_seconds: 0,
-            },
+            Arena { clients: n, half, scope: 60.0, seconds, threads: 1, hash_sent: false, settle_seconds: 0 },
         );
     }
 }

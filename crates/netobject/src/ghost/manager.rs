@@ -173,6 +173,11 @@ const DEPENDENCY_DEPTH: u32 = 8;
 /// Candidates ranked above every far one (outside its near ring) from which the next packet
 /// defers weighing the far ones.
 const FAR_DEFER_AT: usize = 64;
+/// Ghosts a connection's id map holds without growing once ghosting starts.
+const EARLY_GHOSTS: usize = 64;
+/// Room of the scoping scratch lists once ghosting starts.
+const SCRATCH_LEN: usize = 16;
+
 /// Entry lists kept for reuse (about the packets in flight).
 const SPARE_ENTRY_LISTS: usize = 64;
 
@@ -292,6 +297,15 @@ impl GhostManager {
     /// Begins sending ghosts (after the mission's datablocks reached the client).
     pub fn start_ghosting(&mut self) {
         self.ghosting = true;
+        // The scoping lists a ghosting connection soon needs, sized now rather than grown
+        // from nothing in the middle of a match (about 1 KB).
+        self.by_object.reserve(EARLY_GHOSTS.saturating_sub(self.by_object.len()));
+        self.free.words.reserve(EARLY_GHOSTS / 64);
+        for list in [&mut self.scratch_out, &mut self.scratch_deleted] {
+            list.reserve(SCRATCH_LEN);
+        }
+        self.scratch_deferred.reserve(SCRATCH_LEN);
+        self.scratch_new.reserve(SCRATCH_LEN);
     }
 
     /// Stops ghosting and forgets every ghost. The next packets tell the client to drop
