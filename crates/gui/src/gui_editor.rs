@@ -3,7 +3,8 @@
 //! A click selects the deepest control under the cursor, a drag moves it and a drag on the
 //! handle at its bottom-right corner resizes it, both snapped to the `gridSize` grid; Delete
 //! deletes it and the arrow keys nudge it a pixel. The palette adds controls (`addNew`), the
-//! docked GuiInspector edits the selection's fields, and Save writes the content with
+//! docked GuiInspector edits the selection's fields (and, with Profile, its profile's), and
+//! Save writes the content with
 //! `SimObject::save`. All of it goes through the canvas's input path, so tests drive it with
 //! clicks, drags and keys.
 
@@ -48,6 +49,8 @@ new GuiControl(GuiEditorGui) { profile = "GuiEditorOverlayProfile"; extent = "64
             vertSizing = "top"; text = "Apply"; command = "GuiEditorInspector.apply(); GuiEditor.onEdited();"; };
         new GuiButtonCtrl(GuiEditorSave) { profile = "GuiEditorButtonProfile"; position = "80 454"; extent = "70 22";
             vertSizing = "top"; text = "Save"; command = "GuiEditor.saveRoot();"; };
+        new GuiButtonCtrl(GuiEditorProfileButton) { profile = "GuiEditorButtonProfile"; position = "156 454";
+            extent = "60 22"; vertSizing = "top"; text = "Profile"; command = "GuiEditor.inspectProfile();"; };
     };
 };
 "#;
@@ -60,6 +63,12 @@ fn this(a: &CallArgs<'_>) -> ObjectId {
 pub const GUI_EDITOR_FUNCS: &str = r#"
 function GuiEditor::onSelect(%this, %ctrl) { GuiEditorInspector.inspect(%ctrl); }
 function GuiEditor::onEdited(%this) { GuiEditorInspector.inspect(%this.getSelected()); }
+function GuiEditor::inspectProfile(%this)
+{
+    %p = %this.getSelected().profile;
+    if (!isObject(%p)) %p = GuiDefaultProfile;
+    if (isObject(%p)) GuiEditorInspector.inspect(%p);
+}
 function toggleGuiEditor(%make)
 {
     if (!%make) return;

@@ -198,6 +198,21 @@ fn f10_select_move_resize_add_edit_delete_save_and_load_back() {
     g.click_named("GuiEditorApply");
     assert_eq!(g.con.get_field(added, "extent").as_text(), "96 24");
     assert!(g.out.all().contains("is not two whole numbers"), "{}", g.out.all());
+    // Profile inspects the selection's profile; its fields are edited the same way.
+    g.click(90, 160);
+    assert_eq!(g.selected(), g.id("Inner"));
+    g.click_named("GuiEditorProfileButton");
+    assert_eq!(g.eval("return GuiEditorInspector.getInspectObject();"), g.id("MenuTextProfile").to_string());
+    let size_edit = g.inspector_editor("fontSize");
+    let r = screen_rect(&g.con, size_edit);
+    g.click(r.x + r.w / 2, r.y + r.h / 2);
+    g.key(KEY_A, Some('a'), Modifiers::LCTRL);
+    g.key(KEY_BACKSPACE, None, Modifiers::NONE);
+    for c in "18".chars() {
+        g.key(key_for_char(c).unwrap(), Some(c), Modifiers::NONE);
+    }
+    g.click_named("GuiEditorApply");
+    assert_eq!(g.eval("return MenuTextProfile.fontSize;"), "18");
     // Select the title and delete it with the Delete key.
     g.click(60, 50);
     assert_eq!(g.selected(), g.id("Title"));
