@@ -24,8 +24,8 @@ pub const ROW_H: i32 = 20;
 /// Most objects a datablock menu lists.
 pub const MAX_MENU: usize = 256;
 
-/// The inspector's own profiles, made when the first inspector is registered unless a
-/// script made them already.
+/// The inspector's own profiles, made by the first `inspect` unless a script made them
+/// already.
 pub const INSPECTOR_PROFILES: &str = r#"
 if (!isObject(GuiInspectorGroupProfile)) new GuiControlProfile(GuiInspectorGroupProfile) {
     fontSize = 13; fontColor = "255 255 255 255"; fillColor = "70 80 110 255"; opaque = 1;
@@ -77,7 +77,6 @@ fn this(a: &CallArgs<'_>) -> ObjectId {
 /// `apply([newName])`, and `setEditValue(field, text)` / `getEditValue(field)` for scripts
 /// and tests that edit without a mouse.
 pub fn register(con: &mut Console) {
-    let _ = con.eval_named(INSPECTOR_PROFILES, "gui/inspectorProfiles.cs");
     let state: Inspectors = Rc::default();
     let g = "GuiInspector";
     let s = state.clone();
@@ -145,6 +144,12 @@ fn rect(x: i32, y: i32, w: i32, h: i32) -> [(&'static str, Value); 2] {
 /// Fills `insp` with rows for `obj`'s fields (`None`: empties it).
 fn inspect(con: &mut Console, state: &Inspectors, insp: ObjectId, obj: Option<ObjectId>) {
     clear(con, state, insp);
+    // The profiles are made on first use, so registering the class creates no objects.
+    if con.find_object_str("GuiInspectorEditProfile").is_none()
+        && let Err(e) = con.eval_named(INSPECTOR_PROFILES, "gui/inspectorProfiles.cs")
+    {
+        con.error(&format!("GuiInspector: {e}"));
+    }
     let Some(obj) = obj else {
         state.borrow_mut().insert(insp, Inspected::default());
         return;
