@@ -438,6 +438,10 @@ impl NetConnection {
         self.inbox.push(index);
     }
 
+    pub(crate) fn clear_inbox(&mut self) {
+        self.inbox.clear();
+    }
+
     pub(crate) fn has_inbox(&self) -> bool {
         !self.inbox.is_empty()
     }

@@ -180,6 +180,8 @@ pub struct InterfaceStats {
     pub connects_rate_limited: u64,
     /// Accepted connections dropped because the client never confirmed them in time.
     pub negotiations_timed_out: u64,
+    /// Datagrams read on the packet threads ([`NetInterface::handle_datagrams`]).
+    pub datagrams_in_parallel: u64,
 }
 
 /// First byte of an out-of-band "info packet" (TNL's `handleInfoPacket`): a handshake-style
@@ -187,6 +189,9 @@ pub struct InterfaceStats {
 /// hands such datagrams to the host ([`NetInterface::poll_info_packet`]) untouched: server
 /// browser pings, master-server traffic, LAN discovery.
 pub const INFO_PACKET_PREFIX: u8 = 0x0E;
+/// Smallest batch of datagrams [`NetInterface::handle_datagrams`] reads on the packet
+/// threads (a smaller one is not worth a fork and a join).
+const PARALLEL_BATCH: usize = 32;
 /// Most info packets waiting for the host; more are dropped and counted.
 pub const MAX_QUEUED_INFO_PACKETS: usize = 256;
 
@@ -681,11 +686,13 @@ impl NetInterface {
     /// packet or a timeout closes the connection.
     fn after_arrival(&mut self, id: ConnectionId, arrival: Arrival) {
         if let Some(c) = self.connections.get_mut(&id) {
-            for _ in 0..arrival.events {
-                let Some(event) = c.pop_ready() else { break };
-                self.events.push_back(InterfaceEvent::EventReceived { connection: id, event });
-            }
+            queue_events(&mut self.events, id, c, arrival.events);
         }
+        self.after_events(id, arrival);
+    }
+
+    /// [`Self::after_arrival`] once the datagram's events are queued.
+    fn after_events(&mut self, id: ConnectionId, arrival: Arrival) {
         if let Some(client_id) = arrival.claimed {
             self.drop_token_rivals(id, client_id);
         }
@@ -697,10 +704,11 @@ impl NetInterface {
     /// A batch of datagrams, as [`Self::handle_datagram`] one after another would handle
     /// them (the same events in the same order, the same closes), `parts` giving each one's
     /// sender and bytes. With packet threads ([`Self::set_transmit_threads`]) and a batch
-    /// of data for established server-side connections only, each connection reads its own
-    /// datagrams on the pool (a connection's packets touch only its own state and the class
-    /// registry) and the interface then queues what they yielded in the batch's order; any
-    /// other batch (a handshake, a client's ghosts, an unknown sender) goes one by one.
+    /// of at least 32 datagrams, all data for established server-side connections, each
+    /// connection reads its own datagrams on the pool (a connection's packets touch only its
+    /// own state and the class registry) and the interface then queues what they yielded in
+    /// the batch's order; any other batch (a handshake, a client's ghosts, an unknown sender,
+    /// a few datagrams not worth a fork and a join) goes one by one.
     pub fn handle_datagrams<D: Sync>(
         &mut self,
         now: u64,
@@ -709,7 +717,8 @@ impl NetInterface {
         world: &mut dyn GhostClientWorld,
     ) {
         let pool = self.transmit_pool.clone();
-        let Some(pool) = pool.filter(|_| batch.len() > 1 && self.route_batch(batch, &parts)) else {
+        let parallel = batch.len() >= PARALLEL_BATCH;
+        let Some(pool) = pool.filter(|_| parallel && self.route_batch(batch, &parts)) else {
             for d in batch {
                 let (from, data) = parts(d);
                 self.handle_datagram(now, from, data, world);
@@ -717,6 +726,7 @@ impl NetInterface {
             return;
         };
         self.clock = now;
+        self.stats.datagrams_in_parallel += batch.len() as u64;
         use rayon::prelude::*;
         let registry = &*self.registry;
         let connections = &mut self.connections;
@@ -729,10 +739,17 @@ impl NetInterface {
         // for its later ones (they count as garbage, as one by one).
         for i in 0..self.route.len() {
             let id = self.route[i];
-            let arrival = self.connections.get_mut(&id).and_then(NetConnection::take_arrival);
-            match arrival {
-                Some(a) => self.after_arrival(id, a),
-                None => self.stats.garbage += 1,
+            let Some(c) = self.connections.get_mut(&id) else {
+                self.stats.garbage += 1;
+                continue;
+            };
+            let Some(arrival) = c.take_arrival() else {
+                self.stats.garbage += 1;
+                continue;
+            };
+            queue_events(&mut self.events, id, c, arrival.events);
+            if arrival.claimed.is_some() || arrival.close.is_some() {
+                self.after_events(id, arrival);
             }
         }
         self.route.clear();
@@ -744,27 +761,29 @@ impl NetInterface {
     /// address of an established server-side connection; false (nothing routed) otherwise.
     fn route_batch<D>(&mut self, batch: &[D], parts: &impl Fn(&D) -> (SocketAddr, &[u8])) -> bool {
         self.route.clear();
-        for d in batch {
+        for (i, d) in batch.iter().enumerate() {
             let (from, data) = parts(d);
             let id = match (data.first(), self.by_addr.get(&from)) {
                 (Some(b), Some(&id)) if b & 1 == 1 => id,
                 _ => break,
             };
-            if !self.connections.get(&id).is_some_and(|c| c.is_server() && c.established) {
-                break;
+            match self.connections.get_mut(&id) {
+                Some(c) if c.is_server() && c.established => c.push_inbox(i),
+                _ => break,
             }
             self.route.push(id);
         }
-        if self.route.len() != batch.len() {
-            self.route.clear();
-            return false;
+        if self.route.len() == batch.len() {
+            return true;
         }
-        for (i, id) in self.route.iter().enumerate() {
+        // Not all of it: undo, and the batch goes one by one.
+        for id in &self.route {
             if let Some(c) = self.connections.get_mut(id) {
-                c.push_inbox(i);
+                c.clear_inbox();
             }
         }
-        true
+        self.route.clear();
+        false
     }
 
     fn reject(&mut self, to: SocketAddr, client_nonce: u64, reason: String) {
@@ -1318,18 +1337,11 @@ impl NetInterface {
         let mut dead = Vec::new();
         let mut half_open = Vec::new();
         let deadline = self.config.negotiation_timeout_ms;
-        // Each connection's timers touch only its own state: on the packet threads if any.
-        let timers = |c: &mut NetConnection| {
+        // (On one thread: the timers are cheap, and each parallel pass is a fork and a join
+        // that a busy machine can stall.)
+        for c in self.connections.values_mut() {
             let _span = c.span().clone().entered();
             c.handle_timeout(now);
-        };
-        match self.transmit_pool.clone() {
-            Some(pool) => {
-                use rayon::prelude::*;
-                let connections = &mut self.connections;
-                pool.install(|| connections.par_values_mut().for_each(timers));
-            }
-            None => self.connections.values_mut().for_each(timers),
         }
         for (id, c) in &self.connections {
             if c.is_timed_out() {
@@ -1364,5 +1376,18 @@ impl NetInterface {
         trim(&mut self.transmits);
         trim(&mut self.events);
         trim(&mut self.info_packets);
+    }
+}
+
+/// Queues the `count` events a connection's datagram made ready, in order.
+fn queue_events(
+    events: &mut VecDeque<InterfaceEvent>,
+    id: ConnectionId,
+    c: &mut NetConnection,
+    count: usize,
+) {
+    for _ in 0..count {
+        let Some(event) = c.pop_ready() else { break };
+        events.push_back(InterfaceEvent::EventReceived { connection: id, event });
     }
 }

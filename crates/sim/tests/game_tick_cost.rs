@@ -105,6 +105,8 @@ struct Figures {
     serial_us: f64,
     /// Every datagram the server sent, hashed in order.
     sent_hash: u64,
+    /// Datagrams the server read on its packet threads.
+    read_in_parallel: u64,
     /// Every client's ghosts ([`SceneObject::exact_hash`] summed over all clients).
     ghost_hash: u64,
     /// After the settle period: clients whose ghosts show what the server's objects show.
@@ -312,6 +314,7 @@ fn measure_on<T: Transport>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> Figures
     let ghosts_agree = (a.settle_seconds > 0)
         .then(|| settle_and_compare(a, total_ticks, &mut server, &mut world, &mut clients));
     let sent_hash = server.transport.hash;
+    let read_in_parallel = server.interface.stats().datagrams_in_parallel;
     // The clients' share of the heap goes with them; what is left (beyond what was there
     // before the first client) is the server's.
     drop(clients);
@@ -321,6 +324,7 @@ fn measure_on<T: Transport>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> Figures
         wall_us: wall_ns as f64 / ticks as f64 / 1000.0,
         serial_us: serial_ns as f64 / ticks as f64 / 1000.0,
         sent_hash,
+        read_in_parallel,
         ghosts_agree,
         ghost_hash,
         bytes_per_client,
@@ -466,8 +470,9 @@ impl<T: Transport> Transport for Recorder<T> {
     }
 }
 
-/// Packets built on several threads are the packets built on one: the same datagrams in the
-/// same order, and every client ends with the same ghosts.
+/// Packets built, and the clients' datagrams read, on several threads are the packets built
+/// and read on one: the same datagrams in the same order, and every client ends with the
+/// same ghosts.
 #[test]
 fn parallel_packets_are_the_same_packets() {
     let a = Arena {
@@ -481,6 +486,8 @@ fn parallel_packets_are_the_same_packets() {
     };
     let one = measure(a);
     let three = measure(Arena { threads: 3, ..a });
+    assert_eq!(one.read_in_parallel, 0);
+    assert!(three.read_in_parallel > 0, "the clients' datagrams were read on the packet threads");
     assert_eq!(one.sent_hash, three.sent_hash);
     assert_eq!(one.ghost_hash, three.ghost_hash);
     assert_eq!(one.bytes_per_client, three.bytes_per_client);
