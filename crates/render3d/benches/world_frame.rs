@@ -12,7 +12,12 @@
 //! and uploaded once (`TerrainPatches`, `InteriorMeshes`), the players' meshes resident and
 //! posed by a matrix a mesh. Each variant prints the bytes it uploads to GL in a steady frame.
 //! The group `world_frame_cpu_build` times the scene's building alone (the engine's CPU work
-//! before the draw), and there also the resident path with 20 live particle emitters.
+//! before the draw), and there also the resident path with 20 live particle emitters, and
+//! with them a water block (still: its tiles resident) filling the hills' hollows.
+//!
+//! The group `crowd_cpu_build` (issue 35) times the resident path's building with 100 and
+//! with 1,000 animated players in view (a grid in front of the camera, 4 m apart), for the
+//! ratio of the two.
 
 mod common;
 
@@ -85,6 +90,8 @@ enum Path {
     /// As `Resident`, with 20 particle emitters alive (advanced 16 ms a frame, drawn as
     /// billboards).
     ResidentEmitters,
+    /// As `ResidentEmitters`, with a water block over the hollows of the hills.
+    ResidentEmittersWater,
 }
 
 /// The resident variant's caches.
@@ -92,6 +99,7 @@ struct Resident {
     terrain: TerrainPatches,
     interiors: InteriorMeshes,
     particles: ParticleSystem,
+    water: Option<v12_render3d::WaterSurface>,
 }
 
 impl Default for Resident {
@@ -115,7 +123,7 @@ impl Default for Resident {
             particles.add_emitter(emitter.clone(), at, Vec3::Z, None);
         }
         particles.advance(1000);
-        Resident { terrain: TerrainPatches::new(), interiors: InteriorMeshes::new(), particles }
+        Resident { terrain: TerrainPatches::new(), interiors: InteriorMeshes::new(), particles, water: None }
     }
 }
 
@@ -136,10 +144,22 @@ fn build(
     let cfg = TerrainDrawConfig { no_lod: !engine, visible_distance: 900.0, ..TerrainDrawConfig::default() };
     let mut shapes = Vec::new();
     *drawn = Drawn::default();
-    let resident_path = matches!(path, Path::Resident | Path::ResidentEmitters);
-    if path == Path::ResidentEmitters {
+    let resident_path = matches!(path, Path::Resident | Path::ResidentEmitters | Path::ResidentEmittersWater);
+    if matches!(path, Path::ResidentEmitters | Path::ResidentEmittersWater) {
         resident.particles.advance(16);
         resident.particles.billboards(camera, &mut shapes);
+    }
+    if path == Path::ResidentEmittersWater {
+        let water = resident.water.get_or_insert_with(|| {
+            let block = v12_world::WaterBlock {
+                position: Vec3::new(800.0, 800.0, 10.0),
+                scale: Vec3::new(400.0, 400.0, 10.0),
+                flood_fill: false,
+                ..v12_world::WaterBlock::default()
+            };
+            v12_render3d::WaterSurface::new(block, |x, y| t.height(x, y))
+        });
+        water.shapes(camera.position(), 0.0, 900.0, &mut shapes);
     }
     if resident_path {
         resident.terrain.shapes(t, camera.position(), &cfg, &materials.terrain, &mut shapes);
@@ -266,7 +286,10 @@ fn bench(c: &mut Criterion) {
     // (animating the players, choosing levels and zones, and building or picking meshes).
     let mut g = c.benchmark_group("world_frame_cpu_build");
     g.sample_size(20);
-    let with_emitters = [("resident_gpu_20_emitters", Path::ResidentEmitters)];
+    let with_emitters = [
+        ("resident_gpu_20_emitters", Path::ResidentEmitters),
+        ("resident_gpu_20_emitters_water", Path::ResidentEmittersWater),
+    ];
     for (name, path) in variants.into_iter().chain(with_emitters) {
         let mut crowd = players(&player, &t);
         let mut drawn = Drawn::default();
@@ -282,6 +305,60 @@ fn bench(c: &mut Criterion) {
                     &materials,
                     &mut crowd,
                     &camera,
+                    vp,
+                    &mut drawn,
+                ))
+            })
+        });
+    }
+    g.finish();
+    crowd_bench(c, &player, &t, &graph, &materials, &camera, vp);
+}
+
+/// `n` players on a grid 4 m apart in front of the camera (all in view), running.
+fn crowd(shape: &Rc<TsShape>, t: &TerrainBlock, n: usize) -> Vec<(TsShapeInstance, Affine3A)> {
+    let run = shape.find_sequence("run").expect("a run sequence");
+    let side = (n as f32).sqrt().ceil() as usize;
+    (0..n)
+        .map(|k| {
+            let (x, y) = (930.0 + 4.0 * (k % side) as f32, 930.0 + 4.0 * (k / side) as f32);
+            let mut i = TsShapeInstance::new(shape.clone());
+            let th = i.add_thread();
+            i.set_sequence(th, run, (k as f32 * 0.137).fract());
+            let at = Vec3::new(x, y, t.height(x, y));
+            (i, Affine3A::from_rotation_translation(Quat::from_rotation_z(k as f32), at))
+        })
+        .collect()
+}
+
+/// The resident path's CPU build with 100 and 1,000 players in view.
+fn crowd_bench(
+    c: &mut Criterion,
+    player: &Rc<TsShape>,
+    t: &TerrainBlock,
+    graph: &SceneGraph,
+    materials: &Materials,
+    camera: &Camera,
+    vp: RectI,
+) {
+    let mut g = c.benchmark_group("crowd_cpu_build");
+    g.sample_size(20);
+    for n in [100, 1000] {
+        let mut crowd = crowd(player, t, n);
+        let mut drawn = Drawn::default();
+        let mut resident = Resident::default();
+        build(Path::Resident, &mut resident, t, graph, materials, &mut crowd, camera, vp, &mut drawn);
+        println!("crowd_cpu_build players_{n}: {} players drawn", drawn.players);
+        g.bench_function(format!("players_{n}"), |b| {
+            b.iter(|| {
+                black_box(build(
+                    Path::Resident,
+                    &mut resident,
+                    t,
+                    graph,
+                    materials,
+                    &mut crowd,
+                    camera,
                     vp,
                     &mut drawn,
                 ))

@@ -344,7 +344,8 @@ impl ParticleSystem {
             p.pos += p.vel * dt;
             p.age_ms = p.age_ms.saturating_add(ms);
         }
-        self.particles.retain(|p| p.age_ms < p.life_ms);
+        // A particle whose motion is no longer finite (fields gone bad) goes.
+        self.particles.retain(|p| p.age_ms < p.life_ms && p.pos.is_finite() && p.vel.is_finite());
         for e in &mut self.emitters {
             e.alive = 0;
         }
@@ -379,7 +380,7 @@ impl ParticleSystem {
     /// one translucent batch a texture and blending, appended to `out`.
     pub fn billboards(&self, camera: &Camera, out: &mut Vec<Shape>) {
         let mut batches: Vec<(Option<Arc<str>>, bool, Vec<TexVertex3>)> = Vec::new();
-        for p in &self.particles {
+        for p in self.particles.iter().filter(|p| p.pos.is_finite()) {
             let d = &p.desc;
             let t = p.age_ms as f32 / p.life_ms.max(1) as f32;
             let (c, size) = d.at(t);
@@ -408,7 +409,8 @@ pub fn billboard(
     let fwd = camera.forward();
     let right = fwd.cross(Vec3::Z).try_normalize().unwrap_or(Vec3::X);
     let up = right.cross(fwd);
-    let (s, co) = spin_degrees.to_radians().sin_cos();
+    let spin = if spin_degrees.is_finite() { spin_degrees % 360.0 } else { 0.0 };
+    let (s, co) = spin.to_radians().sin_cos();
     let h = if size.is_finite() { size.max(0.0) * 0.5 } else { 0.0 };
     let (r, u) = ((right * co + up * s) * h, (up * co - right * s) * h);
     let color = (color.clamp(Vec4::ZERO, Vec4::ONE) * 255.0).round().to_array().map(|v| v as u8);

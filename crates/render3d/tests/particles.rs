@@ -95,3 +95,48 @@ fn an_explosions_particles_mid_life_golden() {
     let p = img.get(c.x as u32, c.y as u32).unwrap();
     assert!(p[0] > 150 && p[0] > p[2] + 60, "fire at the heart: {p:?}");
 }
+
+/// Particle fields gone bad (not finite, huge, keys out of order, a texture that cannot be
+/// loaded, a zero life) are drawn around: no panic, and what is drawn is finite.
+#[test]
+fn broken_particle_fields_never_panic() {
+    let bad = ParticleDesc {
+        lifetime_ms: 0,
+        lifetime_variance_ms: u32::MAX,
+        drag: f32::NAN,
+        gravity: f32::INFINITY,
+        inherited_velocity: -f32::MAX,
+        constant_acceleration: f32::NAN,
+        spin_speed: f32::INFINITY,
+        spin_random_min: 1e30,
+        spin_random_max: -1e30,
+        colors: [Vec4::splat(f32::NAN), Vec4::splat(-5.0), Vec4::splat(1e9), Vec4::ZERO],
+        sizes: [f32::NAN, -3.0, 1e30, f32::INFINITY],
+        times: [1.0, f32::NAN, 0.0, -2.0],
+        texture: Some(Arc::from("no/such/texture")),
+        additive: false,
+    };
+    let emitter = Arc::new(EmitterDesc {
+        velocity: f32::NAN,
+        velocity_variance: f32::INFINITY,
+        theta_max: 1e9,
+        particles: vec![Arc::new(bad)],
+        ..EmitterDesc::default()
+    });
+    let mut s = ParticleSystem::new(7);
+    s.burst(&emitter, Vec3::new(0.0, 0.0, 1.0), Vec3::Z, 50);
+    s.add_emitter(emitter, Vec3::new(f32::NAN, 0.0, 0.0), Vec3::splat(f32::INFINITY), None);
+    let camera = Camera::look_at(Vec3::new(0.0, -12.0, 3.0), Vec3::new(0.0, 0.0, 2.0), 1.1, 0.1, 100.0);
+    for _ in 0..5 {
+        s.advance(100);
+        let mut shapes = Vec::new();
+        s.billboards(&camera, &mut shapes);
+        for sh in &shapes {
+            if let Shape::Particles { triangles, .. } = sh {
+                assert!(triangles.iter().all(|v| v.pos.iter().all(|c| c.is_finite())));
+            }
+        }
+        let img = common::render(&Scene { shapes, ..Scene::default() }, &camera, 32, 24);
+        assert_eq!(img.width(), 32);
+    }
+}
