@@ -553,6 +553,41 @@ mod tests {
         assert!(boxes(&third) > boxes(&scene));
     }
 
+    /// A mission's water block is drawn (translucent, resident once built) and, with the
+    /// eye under its surface, the sky becomes the liquid's fog; fog volumes become layers.
+    #[test]
+    fn water_is_drawn_and_seen_from_under_it() {
+        let block = v12_world::WaterBlock {
+            position: Vec3::new(-20.0, -20.0, 0.0),
+            scale: Vec3::new(40.0, 40.0, 4.0),
+            liquid_type: "Lava".into(),
+            color: v12_world::mission::liquid_color("Lava"),
+            ..v12_world::WaterBlock::default()
+        };
+        let mut w = world(ObjectKind::Camera, false);
+        w.objects[0].pos.z = 6.0;
+        w.waters = vec![(9, block)];
+        let mut sky = v12_world::SkyParams::default();
+        sky.fog_volumes[0] =
+            v12_world::FogVolume { visible_distance: 50.0, bottom: 0.0, top: 10.0, color: Vec3::ONE };
+        w.sky = Some(sky);
+        let mut meshes = WorldMeshes::default();
+        let mut scene = Scene::default();
+        w.build_scene_resident(&mut scene, None, &mut meshes);
+        let water =
+            |s: &Scene| s.shapes.iter().filter(|s| matches!(s, Shape::Resident(m) if m.translucent)).count();
+        assert!(water(&scene) > 0);
+        let above = scene.sky.clone().unwrap();
+        assert_eq!(above.fog_layers.len(), 1);
+        // The camera object at (5, 6, 0) is under the surface at 4 m: the lava's fog.
+        w.objects[0].pos.z = 2.0;
+        let mut under = Scene::default();
+        w.build_scene_resident(&mut under, None, &mut meshes);
+        let fog = under.sky.unwrap();
+        assert!(fog.fog_color.r > 200 && fog.visible_distance < 100.0, "{fog:?}");
+        assert_ne!(fog.fog_color, above.fog_color);
+    }
+
     /// An item turns only when its datablock says `rotate` (V12's ItemData).
     #[test]
     fn only_rotating_items_turn() {
