@@ -168,6 +168,11 @@ pub struct Console {
     pub(crate) output: Box<dyn OutputSink>,
     /// `trace(1)`: every script call and return is printed.
     pub(crate) trace: bool,
+    /// Call hooks: tracing or the profiler is on, so the VM runs calls and returns where it
+    /// can see them (one flag test per call when off).
+    pub(crate) hooks: bool,
+    /// The profiler's zone tree (`profilerEnable`).
+    pub(crate) profiler: Box<crate::profiler::Profiler>,
     /// The `getWord` family's walk cache.
     pub(crate) words: WordCache,
     /// `getRandom`'s generator.
@@ -217,6 +222,8 @@ impl Console {
             files: FileAccess::default(),
             output: Box::new(StdioSink),
             trace: false,
+            hooks: false,
+            profiler: Box::default(),
             words: WordCache::default(),
             rng_state: 0x853c_49e6_748f_ea9b,
             config,
@@ -278,6 +285,58 @@ impl Console {
     /// Turns call tracing on or off (the script function `trace(bool)`).
     pub fn set_trace(&mut self, on: bool) {
         self.trace = on;
+        self.sync_hooks();
+    }
+
+    /// Recomputes the VM's call-hook flag after tracing or the profiler changed.
+    pub(crate) fn sync_hooks(&mut self) {
+        self.hooks = self.trace || self.profiler.is_on();
+    }
+
+    /// Turns the profiler on or off (the script function `profilerEnable(bool)`).
+    pub fn set_profiler_enabled(&mut self, on: bool) {
+        self.profiler.set_on(on);
+        self.sync_hooks();
+    }
+
+    /// True while the profiler times zones.
+    pub fn profiler_enabled(&self) -> bool {
+        self.profiler.is_on()
+    }
+
+    /// Enters the host's zone `zone` (a main loop phase, the network, rendering) under the
+    /// innermost open one; one flag test when the profiler is off. Pair with
+    /// [`Self::profiler_exit`].
+    #[inline]
+    pub fn profiler_enter(&mut self, zone: &'static str) {
+        if self.profiler.is_on() {
+            self.profiler.enter(crate::profiler::ZoneKey::Engine(zone));
+        }
+    }
+
+    /// Leaves the innermost open zone.
+    #[inline]
+    pub fn profiler_exit(&mut self) {
+        if self.profiler.is_on() {
+            self.profiler.exit();
+        }
+    }
+
+    /// Forgets the profiler's figures (`profilerReset()`).
+    pub fn profiler_reset(&mut self) {
+        self.profiler.reset();
+    }
+
+    /// The profiler's tree as text (`profilerDump()`): each zone's share of the time profiled,
+    /// its own share, its calls, its time and its own time, children indented below.
+    pub fn profiler_dump(&self) -> String {
+        self.profiler.dump(&self.names)
+    }
+
+    /// The profiler's zones as paths (`Frame/ServerProcess/onTick`) with their calls, in tree
+    /// order: the dump's structure without its times (for tests).
+    pub fn profiler_calls(&self) -> Vec<(String, u64)> {
+        self.profiler.calls(&self.names)
     }
 
     /// Sets the instruction budget per top-level call.
@@ -526,7 +585,7 @@ impl Console {
             .map_err(|e| ConsoleError::File(format!("exec: unable to read {path}: {e}")))?;
         let src = decode_source(&bytes);
         self.files.executing.push(full.clone());
-        let r = self.eval_named(&src, path);
+        let r = self.eval_profiled(&src, path);
         self.files.executing.pop();
         r
     }
@@ -551,8 +610,19 @@ impl Console {
         let bytes = source.read(&chosen).map_err(|e| ConsoleError::File(format!("exec: {e}")))?;
         let src = decode_source(&bytes);
         self.files.executing.push(PathBuf::from(&chosen));
-        let r = self.eval_named(&src, &chosen);
+        let r = self.eval_profiled(&src, &chosen);
         self.files.executing.pop();
+        r
+    }
+
+    /// [`Self::eval_named`] in a profiler zone named after the file.
+    fn eval_profiled(&mut self, src: &str, file: &str) -> Result<Value, ConsoleError> {
+        if !self.profiler.is_on() {
+            return self.eval_named(src, file);
+        }
+        self.profiler.enter(crate::profiler::ZoneKey::File(Rc::from(file)));
+        let r = self.eval_named(src, file);
+        self.profiler.exit();
         r
     }
 

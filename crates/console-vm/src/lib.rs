@@ -20,6 +20,7 @@ mod namespace;
 mod object;
 pub mod output;
 pub mod parser;
+pub mod profiler;
 mod scheduler;
 mod sim_manager;
 mod stack;

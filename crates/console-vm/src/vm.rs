@@ -147,9 +147,8 @@ impl Console {
         if self.vm.rearm.is_some() {
             self.rearm_break();
         }
-        if self.trace {
-            let argc = self.vm.stack.len() - base;
-            self.trace_enter(&f, base, argc.min(f.nparams as usize));
+        if self.hooks {
+            self.hook_enter(&f, base);
         }
         self.vm.start_frame(f, base, ns, layer);
         true
@@ -164,6 +163,34 @@ impl Console {
             self.vm.budget_left = 0;
             self.set_abort(BUDGET_MSG.to_string());
         }
+    }
+
+    /// A script function is entered while tracing or profiling.
+    #[cold]
+    #[inline(never)]
+    fn hook_enter(&mut self, f: &FuncDef, base: usize) {
+        if self.trace {
+            let argc = self.vm.stack.len() - base;
+            self.trace_enter(f, base, argc.min(f.nparams as usize));
+        }
+        if !f.toplevel {
+            self.profiler.enter(crate::profiler::ZoneKey::Script(f.ns, f.name));
+        }
+    }
+
+    /// The innermost frame returns `src`'s value while tracing or profiling.
+    #[cold]
+    #[inline(never)]
+    fn hook_leave(&mut self, src: Option<usize>) {
+        let Some(callee) = self.vm.frames.last().map(|f| f.func.clone()) else { return };
+        if callee.toplevel {
+            return;
+        }
+        if self.trace {
+            let v = src.and_then(|i| self.vm.stack.get(i).cloned()).unwrap_or_default();
+            self.trace_leave(&callee, &v);
+        }
+        self.profiler.exit();
     }
 
     #[cold]
@@ -213,21 +240,44 @@ impl Console {
             return Value::Empty;
         }
         let body = n.body.clone();
-        if self.trace {
+        if self.hooks {
+            return self.call_native_hooked(n, this, args);
+        }
+        body(self, &CallArgs { this, argv: args })
+    }
+
+    /// [`Self::call_native`] while tracing or profiling.
+    #[cold]
+    #[inline(never)]
+    fn call_native_hooked(&mut self, n: &NativeFn, this: Option<ObjectId>, args: &[Value]) -> Value {
+        let body = n.body.clone();
+        let profiled = self.profiler.is_on();
+        if profiled {
+            self.profiler.enter(crate::profiler::ZoneKey::Native(n.name));
+        }
+        let v = if self.trace {
             let name = self.names.text(n.name).to_string();
             let list: Vec<String> = args.iter().map(|a| a.to_string()).collect();
             self.echo(&format!("Entering {name}({})", list.join(", ")));
             let v = body(self, &CallArgs { this, argv: args });
             self.echo(&format!("Leaving {name}() - return {v}"));
-            return v;
+            v
+        } else {
+            body(self, &CallArgs { this, argv: args })
+        };
+        if profiled {
+            self.profiler.exit();
         }
-        body(self, &CallArgs { this, argv: args })
+        v
     }
 
     /// Unwinds frames down to `entry` after an abort.
     fn unwind(&mut self, entry: usize) -> Value {
         while self.vm.frames.len() > entry {
             let at_entry = self.vm.frames.len() == entry + 1;
+            if self.hooks && self.vm.frames.last().is_some_and(|f| !f.func.toplevel) {
+                self.profiler.exit();
+            }
             let Some((pc, base)) = self.vm.end_frame() else { break };
             if at_entry {
                 self.vm.unwound_pc = pc;
@@ -486,7 +536,7 @@ impl Console {
                 generation: self.ns.generation(),
                 max_depth: self.config.max_call_depth,
                 entry,
-                plain: !self.trace && self.vm.rearm.is_none(),
+                plain: !self.hooks && self.vm.rearm.is_none(),
             };
             let data = stack_ops::Data {
                 elems: &mut self.elems,
@@ -912,12 +962,8 @@ impl Console {
                     if self.vm.rearm.is_some() {
                         self.rearm_break();
                     }
-                    if self.trace
-                        && let Some(callee) = self.vm.frames.last().map(|f| f.func.clone())
-                        && !callee.toplevel
-                    {
-                        let v = src.and_then(|i| self.vm.stack.get(i).cloned()).unwrap_or_default();
-                        self.trace_leave(&callee, &v);
+                    if self.hooks {
+                        self.hook_leave(src);
                     }
                     let Some((_, fbase)) = self.vm.end_frame() else { return self.vm.stack.take_at(src, 0) };
                     if self.vm.frames.len() <= entry {

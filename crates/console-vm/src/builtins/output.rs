@@ -37,9 +37,10 @@ pub(super) fn register(c: &mut Console) {
         c.call_function(&f, &a.argv[1..])
     });
     c.register_function("trace", 2, 2, "trace(bool)", |c, a| {
-        c.trace = a.bool(0);
+        c.set_trace(a.bool(0));
         c.echo(&format!("Console trace is {}", if c.trace { "on" } else { "off" }));
     });
+    register_profiler(c);
     c.register_function("tree", 1, 2, "tree([object])", |c, a| {
         let root = if a.is_empty() { Some(crate::object::ROOT_GROUP_ID) } else { c.find_object(&a.get(0)) };
         if let Some(r) = root {
@@ -112,4 +113,40 @@ pub(super) fn register(c: &mut Console) {
             }
         }
     });
+}
+
+/// The profiler's functions (V12's `profilerEnable`, `profilerDump`, `profilerDumpToFile`,
+/// `profilerReset`).
+fn register_profiler(c: &mut Console) {
+    c.register_function("profilerEnable", 2, 2, "profilerEnable(bool) - time the engine's zones", |c, a| {
+        c.set_profiler_enabled(a.bool(0));
+    });
+    c.register_function("profilerReset", 1, 1, "profilerReset() - forget the profiler's figures", |c, _a| {
+        c.profiler_reset();
+    });
+    c.register_function("profilerDump", 1, 1, "profilerDump() - print the profiler's zone tree", |c, _a| {
+        let text = c.profiler_dump();
+        for line in text.lines() {
+            c.echo(line);
+        }
+    });
+    c.register_function(
+        "profilerDumpToFile",
+        2,
+        2,
+        "profilerDumpToFile(file) - write the profiler's zone tree to a file in the mod folder",
+        |c, a| {
+            let file = a.str(0).into_owned();
+            if c.resolve_path(&file).is_none() {
+                c.error(&format!("profilerDumpToFile: {file} is outside the mod folder"));
+                return false;
+            }
+            let text = c.profiler_dump();
+            let ok = c.write_file(&file, &text, false);
+            if !ok {
+                c.error(&format!("profilerDumpToFile: cannot write {file}"));
+            }
+            ok
+        },
+    );
 }
