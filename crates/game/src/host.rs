@@ -174,6 +174,14 @@ fn register_demo_functions(con: &mut Console, requests: &Requests) {
     });
 }
 
+/// A dedicated server reads console lines from standard input, unless it replays a journal.
+fn stdin_console(cfg: &HostConfig) -> io::Result<Option<crate::stdin_console::StdinConsole>> {
+    if !cfg.dedicated || cfg.journal.as_ref().is_some_and(SessionJournal::is_playing) {
+        return Ok(None);
+    }
+    crate::stdin_console::StdinConsole::spawn().map(Some)
+}
+
 /// The address a server binds: Torque's `$Pref::Net::BindAddress` (`0.0.0.0` for every
 /// interface, as a server in a container needs), loopback when unset.
 fn server_bind_ip(con: &mut Console) -> std::net::IpAddr {
@@ -199,18 +207,32 @@ pub fn run(cfg: &HostConfig) -> io::Result<i32> {
         if host.con.quit_requested() {
             break;
         }
+        // Each phase is a profiler zone (`profilerEnable`); one flag test each when off.
+        host.con.profiler_enter("Frame");
         let (now, dt) = host.frame_time();
         // 1. Server process: whole ticks only.
+        host.con.profiler_enter("ServerProcess");
         host.server_process(now);
+        host.con.profiler_exit();
         // 2. Server net.
+        host.con.profiler_enter("ServerNet");
         host.server_net(now)?;
+        host.con.profiler_exit();
+        host.con.profiler_enter("Services");
         host.services(now);
+        host.con.profiler_exit();
         // 3. Sim::advanceTime: scheduled script events.
+        host.con.profiler_enter("AdvanceTime");
         host.con.advance_time(dt);
         crate::audio::advance(&mut host.con, dt);
+        host.con.profiler_exit();
         // 4. Client process and 5. client net.
+        host.con.profiler_enter("ClientProcess");
         host.client_process(now)?;
-        if host.demo_playback(now) {
+        host.con.profiler_exit();
+        let demo_over = host.demo_playback(now);
+        host.con.profiler_exit();
+        if demo_over {
             break;
         }
         // 6. Render: nothing here (headless). 7. Timeouts ran inside each driver's pump.
@@ -297,6 +319,9 @@ struct Host<'a> {
     debug_pause: crate::debug_pause::DebugPause,
     /// Bytes sent by the server and received by the client at the last status line.
     bytes_at_status: (u64, u64),
+    /// A dedicated server's console on standard input (none when replaying a journal: its
+    /// lines come from there).
+    stdin: Option<crate::stdin_console::StdinConsole>,
 }
 
 impl<'a> Host<'a> {
@@ -402,6 +427,7 @@ impl<'a> Host<'a> {
             last_status: now,
             debug_pause,
             bytes_at_status: (0, 0),
+            stdin: stdin_console(cfg)?,
         }))
     }
 
@@ -694,9 +720,13 @@ impl<'a> Host<'a> {
         while s.time_ms + u64::from(TICK_MS) <= now {
             s.time_ms += u64::from(TICK_MS);
             let t0 = Instant::now();
+            con.profiler_enter("ServerTick");
             let events = server_tick(s, &mut shared.borrow_mut());
             // The tick's cost includes the script callbacks it makes.
+            con.profiler_enter("GameEvents");
             run_game_events(con, shared, &events);
+            con.profiler_exit();
+            con.profiler_exit();
             s.tick_us_total += t0.elapsed().as_micros();
             s.ticks += 1;
         }
@@ -753,16 +783,21 @@ impl<'a> Host<'a> {
                 }
                 let world = self.mission.borrow();
                 let objects = ServerObjects { scene: w, world: &s.world_ghosts, zones: Some(&world.scene) };
-                s.driver.borrow_mut().pump(now, &objects, &mut s.no_ghosts)?;
+                self.con.profiler_enter("NetPump");
+                let pumped = s.driver.borrow_mut().pump(now, &objects, &mut s.no_ghosts);
+                self.con.profiler_exit();
+                pumped?;
             }
         }
         let mut evs = Vec::new();
         while let Some(ev) = s.driver.borrow_mut().interface.poll_event() {
             evs.push(ev);
         }
+        self.con.profiler_enter("NetEvents");
         for ev in evs {
             server_net_event(&mut self.con, &self.remote, s, &self.shared, ev);
         }
+        self.con.profiler_exit();
         // Info queries on the game port, and heartbeats to the masters.
         self.directory.pump(&self.con, &mut s.driver.borrow_mut().interface, now, s.clients.len());
         Ok(())
@@ -775,6 +810,27 @@ impl<'a> Host<'a> {
         self.browser.pump(&mut self.con);
         self.telnet.pump(&mut self.con, now);
         self.tcp_objects.pump(&mut self.con);
+        self.stdin_lines();
+    }
+
+    /// A dedicated server's standard-input lines that arrived (through the journal when
+    /// there is one), evaluated; never waits.
+    fn stdin_lines(&mut self) {
+        use crate::stdin_console::{from_journal, run_lines, to_journal};
+        if !self.cfg.dedicated {
+            return;
+        }
+        let live = self.stdin.as_mut().map(|s| s.take()).unwrap_or_default();
+        let lines = match &self.cfg.journal {
+            Some(j) => {
+                let kept = j.stdin_lines(live.iter().map(to_journal).collect());
+                kept.into_iter().map(from_journal).collect()
+            }
+            None => live,
+        };
+        if !lines.is_empty() {
+            run_lines(&mut self.con, &lines);
+        }
     }
 
     /// Client process and client net (phases 4 and 5): the bot's or the idle move, the

@@ -63,6 +63,8 @@ pub struct SessionJournal {
     live: SystemClock,
     /// The last time handed out (a stopped replay keeps returning it).
     last: Rc<RefCell<Millis>>,
+    /// An event read ahead by [`Self::stdin_lines`] and not taken.
+    peeked: Rc<RefCell<Option<Event>>>,
 }
 
 impl std::fmt::Debug for SessionJournal {
@@ -99,6 +101,7 @@ impl SessionJournal {
             error: Rc::default(),
             live: SystemClock::new(),
             last: Rc::default(),
+            peeked: Rc::default(),
         }
     }
 
@@ -135,8 +138,9 @@ impl SessionJournal {
 
     /// The next recorded event, which must be what `wanted` names.
     fn read(&self, wanted: &'static str, ok: impl Fn(&Event) -> bool) -> Option<Event> {
-        let next = match &mut *self.mode.borrow_mut() {
-            Mode::Play(r) => r.next_event(),
+        let next = match (&mut *self.mode.borrow_mut(), self.peeked.borrow_mut().take()) {
+            (Mode::Play(_), Some(e)) => Ok(Some(e)),
+            (Mode::Play(r), None) => r.next_event(),
             _ => return None,
         };
         match next {
@@ -228,6 +232,39 @@ impl SessionJournal {
             match e {
                 Event::Console(c) if c.line == "frame" => break,
                 e => out.push(e),
+            }
+        }
+        out
+    }
+
+    /// The dedicated server's standard-input lines taken this frame: `live` when recording
+    /// (each written as a `stdin LINE` note), when replaying the notes recorded at this point
+    /// (read ahead: none there means none this frame).
+    pub fn stdin_lines(&self, live: Vec<String>) -> Vec<String> {
+        if !self.is_playing() {
+            for l in &live {
+                self.write(&Event::Console(ConsoleEvent { line: format!("stdin {l}") }));
+            }
+            return live;
+        }
+        let mut out = Vec::new();
+        loop {
+            let next = match (&mut *self.mode.borrow_mut(), self.peeked.borrow_mut().take()) {
+                (Mode::Play(_), Some(e)) => Ok(Some(e)),
+                (Mode::Play(r), None) => r.next_event(),
+                _ => Ok(None),
+            };
+            let next = next.unwrap_or_else(|e| {
+                self.fail(JournalError::File(e));
+                None
+            });
+            match next {
+                Some(Event::Console(c)) if c.line.starts_with("stdin ") => out.push(c.line[6..].to_string()),
+                Some(e) => {
+                    *self.peeked.borrow_mut() = Some(e);
+                    break;
+                }
+                None => break,
             }
         }
         out

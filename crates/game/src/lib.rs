@@ -40,6 +40,7 @@ pub mod server;
 mod shape_base;
 mod shape_changes;
 pub mod state;
+pub mod stdin_console;
 #[cfg(test)]
 mod toolbox_tests;
 pub mod turrets;

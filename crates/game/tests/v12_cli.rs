@@ -58,3 +58,71 @@ fn v12_help_lists_every_flag_and_has_a_short_form() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("out of range"));
 }
+
+/// A dedicated server reads console lines from standard input (V12's ConsoleEvent) while its
+/// loop runs on: scheduled events fire with the input open and idle, lines are evaluated as
+/// they arrive, a line over the console's limit is refused with a message, and the profiler
+/// is driven from there (`profilerEnable`, `profilerDump`, `profilerDumpToFile` kept inside the
+/// mod folder).
+#[test]
+fn dedicated_server_reads_console_lines_from_stdin() {
+    use std::io::{BufRead, BufReader, Write};
+    let dir = std::env::temp_dir().join(format!("v12-stdin-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("server")).unwrap();
+    let probe = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mods/probe");
+    for f in ["main.cs", "server/server.cs"] {
+        std::fs::copy(format!("{probe}/{f}"), dir.join(f)).unwrap();
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_v12"))
+        .arg("--dedicated")
+        .arg("--mod")
+        .arg(&dir)
+        .args(["--", "-port", "0", "-seconds", "60"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("v12 starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    for out in [Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>, Box::new(child.stderr.take().unwrap())] {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+    }
+    drop(tx);
+    let mut seen = Vec::new();
+    let mut wait = |what: &str| loop {
+        let line = rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("no {what:?} in {seen:?}"));
+        let hit = line.contains(what);
+        seen.push(line);
+        if hit {
+            return seen.clone();
+        }
+    };
+    // The loop runs with standard input open and silent: the scheduled probeUp fires.
+    wait("probe: server up");
+    writeln!(stdin, "echo(\"stdin says \" @ 6 * 7);").unwrap();
+    wait("stdin says 42");
+    writeln!(stdin, "echo(\"{}\");", "x".repeat(2000)).unwrap();
+    wait("over the limit");
+    writeln!(stdin, "profilerEnable(1); schedule(200, 0, \"profilerDump\");").unwrap();
+    let lines = wait("ServerProcess");
+    assert!(lines.iter().any(|l| l.contains("Frame")), "{lines:?}");
+    writeln!(stdin, "echo(\"written \" @ profilerDumpToFile(\"prof.txt\") @ profilerDumpToFile(\"../prof.txt\"));")
+        .unwrap();
+    wait("written 10");
+    assert!(std::fs::read_to_string(dir.join("prof.txt")).unwrap().contains("ServerNet"));
+    writeln!(stdin, "quit();").unwrap();
+    let status = child.wait().expect("v12 exits");
+    assert!(status.success(), "{status:?}");
+    let all: Vec<String> = rx.iter().collect();
+    assert!(!all.iter().any(|l| l.contains("probe: over")), "quit came from stdin, not the probe's timer: {all:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -276,7 +276,10 @@ impl ClientFront {
             trig[v12_sim::scene::JUMP_TRIGGER] = g(con, "mvJump") > 0.0;
             trig[v12_sim::scene::JET_TRIGGER] = g(con, "mvJet") > 0.0;
             let mv = Move::from_input(0.0, fwd, 0.0, turn, 0.0, 0.0, trig);
-            s.advance(con, now, |_| mv)?;
+            con.profiler_enter("ClientProcess");
+            let advanced = s.advance(con, now, |_| mv);
+            con.profiler_exit();
+            advanced?;
             let mut world = s.world_view(now);
             world.first_person = con.get_global("firstPerson").truthy();
             self.ui.update_effects(con, &s.projectiles(), now);
@@ -298,7 +301,9 @@ impl ClientFront {
 
     /// The frame's draw list (the GUI with the game view).
     pub fn render(&mut self) -> &DrawList {
+        self.con.profiler_enter("DrawList");
         self.ui.render(&mut self.con, &mut self.list);
+        self.con.profiler_exit();
         &self.list
     }
 

@@ -113,6 +113,13 @@ struct App {
 impl App {
     /// One frame of the engine, drawn; false when the program should stop.
     fn frame(&mut self) -> bool {
+        self.front.con.profiler_enter("Frame");
+        let go_on = self.frame_zoned();
+        self.front.con.profiler_exit();
+        go_on
+    }
+
+    fn frame_zoned(&mut self) -> bool {
         if let Err(e) = self.front.frame() {
             self.error = Some(e);
             return false;
@@ -120,6 +127,14 @@ impl App {
         if self.front.should_exit() {
             return false;
         }
+        self.front.con.profiler_enter("Render");
+        let drawn = self.draw();
+        self.front.con.profiler_exit();
+        drawn
+    }
+
+    /// The frame's draw list executed on the window's GL context, and the buffers swapped.
+    fn draw(&mut self) -> bool {
         let list = self.front.render();
         let Some(l) = &mut self.live else { return true };
         let (w, h) = l.win.size();
