@@ -363,7 +363,7 @@ impl Console {
         if let Some(q) = self.debug.cout.as_mut()
             && q.len() < crate::debug_link::MAX_PENDING_COUT
         {
-            q.push(text.to_string());
+            q.push((level, text.to_string()));
             self.debug_flush_cout();
         }
     }
@@ -584,8 +584,11 @@ impl Console {
         let bytes = std::fs::read(&full)
             .map_err(|e| ConsoleError::File(format!("exec: unable to read {path}: {e}")))?;
         let src = decode_source(&bytes);
+        // The code is named by its path in the root (`./lib/u2.cs` run from `scripts/main.cs`
+        // is `scripts/lib/u2.cs`), the name an editor's breakpoints use.
+        let name = self.root_relative(&full).unwrap_or_else(|| path.to_string());
         self.files.executing.push(full.clone());
-        let r = self.eval_profiled(&src, path);
+        let r = self.eval_profiled(&src, &name);
         self.files.executing.pop();
         r
     }
@@ -742,6 +745,25 @@ impl Console {
             }
         };
         Ok(decode_source(&bytes))
+    }
+
+    /// `full` (a path [`Self::resolve_path`] made) relative to the file root, `/`-separated,
+    /// with no `.` or `..` left.
+    fn root_relative(&self, full: &std::path::Path) -> Option<String> {
+        let root = self.files.root.clone().unwrap_or_else(|| PathBuf::from("."));
+        let rel = full.strip_prefix(&root).ok()?;
+        let mut parts: Vec<String> = Vec::new();
+        for comp in rel.components() {
+            match comp {
+                std::path::Component::Normal(c) => parts.push(c.to_string_lossy().into_owned()),
+                std::path::Component::CurDir => {}
+                std::path::Component::ParentDir => {
+                    parts.pop()?;
+                }
+                _ => return None,
+            }
+        }
+        (!parts.is_empty()).then(|| parts.join("/"))
     }
 
     /// Maps a path to a file inside the file root (or the current directory when there is none).

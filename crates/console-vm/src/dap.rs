@@ -46,7 +46,24 @@ struct Frame {
 enum Pending {
     Evaluate(Json),
     Variables(Json, Vec<Json>),
+    SetVariable(Json),
 }
+
+/// A breakpoint the editor set: kept so one set before the program runs is sent once it does.
+#[derive(Debug, Clone)]
+struct Bp {
+    line: i64,
+    id: i64,
+    pass: u32,
+    condition: String,
+}
+
+/// `variablesReference`s: a frame's locals are `frame + 1`; the globals and the objects
+/// shown while stopped come after.
+const GLOBALS_REF: i64 = 1_000_000;
+const FIRST_OBJECT_REF: i64 = 2_000_000;
+/// Most objects given a reference while stopped.
+const MAX_OBJECT_REFS: usize = 10_000;
 
 /// The translation between a DAP editor and the telnet debugger protocol.
 #[derive(Debug, Default)]
@@ -57,8 +74,12 @@ pub struct Adapter {
     stack: Vec<Frame>,
     pending: HashMap<String, Pending>,
     next_tag: u64,
-    /// Breakpoint ids by engine file name and line.
-    breakpoints: HashMap<String, Vec<(i64, i64)>>,
+    /// Breakpoints by engine file name.
+    breakpoints: HashMap<String, Vec<Bp>>,
+    /// Connected to the engine: breakpoints go to it as they are set.
+    engine_up: bool,
+    /// Objects shown while stopped, by reference (less [`FIRST_OBJECT_REF`]): id or name.
+    objects: Vec<String>,
     next_bp: i64,
     /// Why the program will stop next (`breakpoint`, `step`, `pause`, `entry`).
     reason: &'static str,
@@ -106,6 +127,16 @@ impl Adapter {
         rel.to_string_lossy().replace('\\', "/")
     }
 
+    /// Breakpoints set before the root was known (before `launch` or `attach`) were filed
+    /// under the editor's full path: file them under the engine's name now.
+    fn rekey_breakpoints(&mut self) {
+        let old = std::mem::take(&mut self.breakpoints);
+        for (path, bps) in old {
+            let file = self.engine_file(&path);
+            self.breakpoints.entry(file).or_default().extend(bps);
+        }
+    }
+
     fn editor_path(&self, file: &str) -> String {
         self.root.join(file).to_string_lossy().into_owned()
     }
@@ -130,13 +161,26 @@ impl Adapter {
                 let Some(program) = args["program"].as_str() else {
                     return vec![self.fail(req, "launch needs \"program\": the script file to run")];
                 };
-                let program = PathBuf::from(program);
-                let cwd = match args["cwd"].as_str() {
-                    Some(c) => PathBuf::from(c),
-                    None => program.parent().map(Path::to_path_buf).unwrap_or_default(),
+                // A relative program is in `cwd` (else the adapter's folder); tscript runs it
+                // from `cwd`, which must hold it (scripts cannot reach outside their folder).
+                let here = std::env::current_dir().unwrap_or_default();
+                let cwd_arg = args["cwd"].as_str().map(|c| here.join(c));
+                let program = cwd_arg.clone().unwrap_or_else(|| here.clone()).join(program);
+                let cwd = match cwd_arg {
+                    Some(c) => c,
+                    None => program.parent().map(Path::to_path_buf).unwrap_or(here),
                 };
-                let rel = program.strip_prefix(&cwd).unwrap_or(&program).to_string_lossy().into_owned();
+                let Ok(rel) = program.strip_prefix(&cwd) else {
+                    let why = format!(
+                        "program {} is not inside cwd {}: tscript runs the scripts in its working folder",
+                        program.display(),
+                        cwd.display()
+                    );
+                    return vec![self.fail(req, &why)];
+                };
+                let rel = rel.to_string_lossy().into_owned();
                 self.root = cwd.clone();
+                self.rekey_breakpoints();
                 self.launched = true;
                 self.stop_on_entry = args["stopOnEntry"].as_bool().unwrap_or(false);
                 vec![Action::Launch { program: rel, cwd, request: req.clone() }]
@@ -147,6 +191,7 @@ impl Adapter {
                     return vec![self.fail(req, "attach needs \"port\": the port dbgSetParameters opened")];
                 };
                 self.root = args["root"].as_str().map(PathBuf::from).unwrap_or_default();
+                self.rekey_breakpoints();
                 vec![Action::Attach {
                     host: args["host"].as_str().unwrap_or("127.0.0.1").to_string(),
                     port,
@@ -158,24 +203,30 @@ impl Adapter {
                 let path = args["source"]["path"].as_str().unwrap_or("");
                 let file = self.engine_file(path);
                 let mut out = Vec::new();
-                for (line, _) in self.breakpoints.remove(&file).unwrap_or_default() {
-                    out.push(Action::Engine(format!("BRKCLR {file} {line}")));
+                for bp in self.breakpoints.remove(&file).unwrap_or_default() {
+                    if self.engine_up {
+                        out.push(Action::Engine(format!("BRKCLR {file} {}", bp.line)));
+                    }
                 }
                 let mut set = Vec::new();
                 let mut answer = Vec::new();
                 for bp in args["breakpoints"].as_array().into_iter().flatten() {
                     let line = bp["line"].as_i64().unwrap_or(0);
-                    let cond =
-                        bp["condition"].as_str().map(str::trim).filter(|c| !c.is_empty()).unwrap_or("true");
+                    let condition = bp["condition"]
+                        .as_str()
+                        .map(str::trim)
+                        .filter(|c| !c.is_empty())
+                        .unwrap_or("true")
+                        .replace(['\r', '\n'], " ");
                     let pass =
                         bp["hitCondition"].as_str().and_then(|h| h.trim().parse::<u32>().ok()).unwrap_or(0);
                     self.next_bp += 1;
-                    set.push((line, self.next_bp));
-                    answer.push(json!({"id": self.next_bp, "verified": true, "line": line}));
-                    out.push(Action::Engine(format!(
-                        "BRKSET {file} {line} 0 {pass} {}",
-                        cond.replace('\n', " ")
-                    )));
+                    let bp = Bp { line, id: self.next_bp, pass, condition };
+                    answer.push(json!({"id": bp.id, "verified": true, "line": line}));
+                    if self.engine_up {
+                        out.push(Action::Engine(brkset(&file, &bp)));
+                    }
+                    set.push(bp);
                 }
                 self.breakpoints.insert(file, set);
                 out.push(self.respond(req, json!({"breakpoints": answer})));
@@ -199,10 +250,14 @@ impl Adapter {
                 vec![self.respond(req, json!({"threads": [{"id": THREAD_ID, "name": "TorqueScript"}]}))]
             }
             "stackTrace" => {
+                let start = args["startFrame"].as_u64().unwrap_or(0) as usize;
+                let levels = args["levels"].as_u64().filter(|&l| l > 0).map_or(usize::MAX, |l| l as usize);
                 let frames: Vec<Json> = self
                     .stack
                     .iter()
                     .enumerate()
+                    .skip(start)
+                    .take(levels)
                     .map(|(i, f)| {
                         let mut frame = json!({"id": i, "name": f.function, "line": f.line, "column": 1});
                         if f.file != "<none>" {
@@ -211,20 +266,32 @@ impl Adapter {
                         frame
                     })
                     .collect();
-                let n = frames.len();
+                let n = self.stack.len();
                 vec![self.respond(req, json!({"stackFrames": frames, "totalFrames": n}))]
             }
             "scopes" => {
                 let frame = args["frameId"].as_i64().unwrap_or(0);
-                let scopes = json!({"scopes": [{"name": "Locals", "variablesReference": frame + 1, "expensive": false}]});
+                let scopes = json!({"scopes": [
+                    {"name": "Locals", "presentationHint": "locals", "variablesReference": frame.clamp(0, GLOBALS_REF - 2) + 1, "expensive": false},
+                    {"name": "Globals", "variablesReference": GLOBALS_REF, "expensive": true},
+                ]});
                 vec![self.respond(req, scopes)]
             }
             "variables" => {
-                let frame = args["variablesReference"].as_i64().unwrap_or(1) - 1;
+                let reference = args["variablesReference"].as_i64().unwrap_or(1);
                 let tag = self.tag();
-                self.pending.insert(tag.clone(), Pending::Variables(req.clone(), Vec::new()));
-                vec![Action::Engine(format!("LOCALS {tag} {}", frame.max(0)))]
+                let line = match reference {
+                    GLOBALS_REF => format!("GLOBALS {tag}"),
+                    r if r >= FIRST_OBJECT_REF => match self.objects.get((r - FIRST_OBJECT_REF) as usize) {
+                        Some(obj) => format!("FIELDS {tag} {obj}"),
+                        None => return vec![self.fail(req, "no such object (the program ran on)")],
+                    },
+                    r => format!("LOCALS {tag} {}", (r - 1).max(0)),
+                };
+                self.pending.insert(tag, Pending::Variables(req.clone(), Vec::new()));
+                vec![Action::Engine(line)]
             }
+            "setVariable" => self.set_variable(req),
             "evaluate" => {
                 let expr = args["expression"].as_str().unwrap_or("").replace(['\r', '\n'], " ");
                 if expr.trim().is_empty() {
@@ -245,7 +312,7 @@ impl Adapter {
             }
             "disconnect" | "terminate" => {
                 let mut out = Vec::new();
-                if !self.launched {
+                if !self.launched && self.engine_up {
                     // Leave an attached program running as it was.
                     out.push(Action::Engine("BRKCLRALL".into()));
                     out.push(Action::Engine("CONTINUE".into()));
@@ -258,17 +325,64 @@ impl Adapter {
         }
     }
 
+    /// `setVariable`: an assignment evaluated where the variable lives (a frame's local, a
+    /// global, an object's field); the engine answers with the value it holds now.
+    fn set_variable(&mut self, req: &Json) -> Vec<Action> {
+        let args = &req["arguments"];
+        let reference = args["variablesReference"].as_i64().unwrap_or(0);
+        let name = args["name"].as_str().unwrap_or("");
+        let value = args["value"].as_str().unwrap_or("");
+        let ok_name = !name.is_empty()
+            && name.trim_start_matches(['%', '$']).chars().all(|c| c.is_ascii_alphanumeric() || "_:[]".contains(c));
+        if !ok_name {
+            return vec![self.fail(req, &format!("cannot set {name:?}"))];
+        }
+        let quoted = quote(value);
+        let (frame, target) = match reference {
+            GLOBALS_REF => (0, name.to_string()),
+            r if r >= FIRST_OBJECT_REF => match self.objects.get((r - FIRST_OBJECT_REF) as usize) {
+                Some(obj) => (0, format!("{}.{name}", quote(obj))),
+                None => return vec![self.fail(req, "no such object (the program ran on)")],
+            },
+            r => (r - 1, name.to_string()),
+        };
+        let tag = self.tag();
+        self.pending.insert(tag.clone(), Pending::SetVariable(req.clone()));
+        vec![Action::Engine(format!("EVAL {tag} {} {target} = {quoted}", frame.max(0)))]
+    }
+
     fn resume(&mut self, req: &Json, line: &str, reason: &'static str, body: Json) -> Vec<Action> {
         self.reason = reason;
         self.stack.clear();
+        self.objects.clear();
         vec![Action::Engine(line.into()), self.respond(req, body)]
     }
 
     /// The connection a `Launch` or `Attach` asked for: `Err` fails the request.
     pub fn connected(&mut self, request: &Json, result: Result<(), String>) -> Vec<Action> {
         match result {
-            Ok(()) => vec![self.respond(request, json!({}))],
-            Err(e) => vec![self.fail(request, &e), Action::End],
+            Ok(()) => {
+                // V12's extensions, then the breakpoints the editor set before the program ran.
+                self.engine_up = true;
+                let mut out = vec![Action::Engine("V12EXT".into())];
+                let mut files: Vec<&String> = self.breakpoints.keys().collect();
+                files.sort();
+                for file in files {
+                    for bp in &self.breakpoints[file] {
+                        out.push(Action::Engine(brkset(file, bp)));
+                    }
+                }
+                out.push(self.respond(request, json!({})));
+                out
+            }
+            // The editor still sends `disconnect`: the session ends once it is answered.
+            Err(e) => {
+                let msg = e.clone();
+                vec![
+                    self.event("output", json!({"category": "stderr", "output": format!("{msg}\n")})),
+                    self.fail(request, &e),
+                ]
+            }
         }
     }
 
@@ -280,6 +394,12 @@ impl Adapter {
         }
         out.push(self.event("terminated", json!({})));
         out
+    }
+
+    /// A line the launched program wrote on its standard error (a script error, a missing
+    /// file): an `output` event in the `stderr` category.
+    pub fn on_stderr(&mut self, line: &str) -> Vec<Action> {
+        vec![self.event("output", json!({"category": "stderr", "output": format!("{line}\n")}))]
     }
 
     /// One line from the debugger.
@@ -309,6 +429,20 @@ impl Adapter {
             "COUT" => {
                 vec![self.event("output", json!({"category": "stdout", "output": format!("{rest}\n")}))]
             }
+            "CERR" => {
+                vec![self.event("output", json!({"category": "stderr", "output": format!("{rest}\n")}))]
+            }
+            "EVALERR" => {
+                let (tag, why) = rest.split_once(' ').unwrap_or((rest, ""));
+                match self.pending.remove(tag) {
+                    Some(Pending::Evaluate(req) | Pending::SetVariable(req)) => vec![self.fail(&req, why)],
+                    Some(other) => {
+                        self.pending.insert(tag.to_string(), other);
+                        Vec::new()
+                    }
+                    None => Vec::new(),
+                }
+            }
             "DBGERR" => vec![
                 self.event("output", json!({"category": "stderr", "output": format!("debugger: {rest}\n")})),
             ],
@@ -317,7 +451,12 @@ impl Adapter {
                 match self.pending.remove(tag) {
                     Some(Pending::Evaluate(req)) => {
                         let value = if value == "\"\"" { "" } else { value };
-                        vec![self.respond(&req, json!({"result": value, "variablesReference": 0}))]
+                        let reference = self.object_ref_if(value);
+                        vec![self.respond(&req, json!({"result": value, "variablesReference": reference}))]
+                    }
+                    Some(Pending::SetVariable(req)) => {
+                        let value = if value == "\"\"" { "" } else { value };
+                        vec![self.respond(&req, json!({"value": value, "variablesReference": 0}))]
                     }
                     Some(other) => {
                         self.pending.insert(tag.to_string(), other);
@@ -326,12 +465,13 @@ impl Adapter {
                     None => Vec::new(),
                 }
             }
-            "LOCALVAR" => {
+            "LOCALVAR" | "LOCALREF" => {
                 let mut it = rest.splitn(3, ' ');
                 let (tag, name, value) =
                     (it.next().unwrap_or(""), it.next().unwrap_or(""), it.next().unwrap_or(""));
+                let reference = if word == "LOCALREF" { self.object_ref(value) } else { 0 };
                 if let Some(Pending::Variables(_, vars)) = self.pending.get_mut(tag) {
-                    vars.push(json!({"name": name, "value": value, "variablesReference": 0}));
+                    vars.push(json!({"name": name, "value": value, "variablesReference": reference}));
                 }
                 Vec::new()
             }
@@ -339,32 +479,73 @@ impl Adapter {
                 Some(Pending::Variables(req, vars)) => vec![self.respond(&req, json!({"variables": vars}))],
                 _ => Vec::new(),
             },
-            "BRKMOV" | "BRKCLR" => {
-                let parts: Vec<&str> = rest.split_whitespace().collect();
-                let (Some(file), Some(line)) =
-                    (parts.first(), parts.get(1).and_then(|l| l.parse::<i64>().ok()))
-                else {
-                    return Vec::new();
-                };
-                let moved = parts.get(2).and_then(|l| l.parse::<i64>().ok());
-                let Some(list) = self.breakpoints.get_mut(*file) else { return Vec::new() };
-                let Some(i) = list.iter().position(|b| b.0 == line) else { return Vec::new() };
-                let id = list[i].1;
-                let bp = match moved {
-                    Some(new) if word == "BRKMOV" => {
-                        list[i].0 = new;
-                        json!({"id": id, "verified": true, "line": new})
-                    }
-                    _ => {
-                        list.remove(i);
-                        json!({"id": id, "verified": false, "line": line, "message": "no code on or after this line"})
-                    }
-                };
-                vec![self.event("breakpoint", json!({"reason": "changed", "breakpoint": bp}))]
-            }
+            "BRKMOV" | "BRKCLR" => self.breakpoint_moved(word, rest),
             _ => Vec::new(),
         }
     }
+
+    /// A reference for object `obj` (an id or a name), so the editor can expand it.
+    fn object_ref(&mut self, obj: &str) -> i64 {
+        if let Some(i) = self.objects.iter().position(|o| o == obj) {
+            return FIRST_OBJECT_REF + i as i64;
+        }
+        if self.objects.len() >= MAX_OBJECT_REFS {
+            return 0;
+        }
+        self.objects.push(obj.to_string());
+        FIRST_OBJECT_REF + self.objects.len() as i64 - 1
+    }
+
+    /// An evaluation's result is expandable when it is a whole number (an object's id).
+    fn object_ref_if(&mut self, value: &str) -> i64 {
+        if !value.is_empty() && value.parse::<u32>().is_ok_and(|n| n > 0) { self.object_ref(value) } else { 0 }
+    }
+
+    /// `BRKMOV file line newline` / `BRKCLR file line`: the engine moved or dropped one.
+    fn breakpoint_moved(&mut self, word: &str, rest: &str) -> Vec<Action> {
+        let parts: Vec<&str> = rest.split_whitespace().collect();
+        let (Some(file), Some(line)) = (parts.first(), parts.get(1).and_then(|l| l.parse::<i64>().ok())) else {
+            return Vec::new();
+        };
+        let moved = parts.get(2).and_then(|l| l.parse::<i64>().ok());
+        let Some(list) = self.breakpoints.get_mut(*file) else { return Vec::new() };
+        let Some(i) = list.iter().position(|b| b.line == line) else { return Vec::new() };
+        let id = list[i].id;
+        let bp = match moved {
+            Some(new) if word == "BRKMOV" => {
+                list[i].line = new;
+                json!({"id": id, "verified": true, "line": new})
+            }
+            _ => {
+                list.remove(i);
+                json!({"id": id, "verified": false, "line": line, "message": "no code on or after this line"})
+            }
+        };
+        vec![self.event("breakpoint", json!({"reason": "changed", "breakpoint": bp}))]
+    }
+}
+
+/// The `BRKSET` line for a breakpoint.
+fn brkset(file: &str, bp: &Bp) -> String {
+    format!("BRKSET {file} {} 0 {} {}", bp.line, bp.pass, bp.condition)
+}
+
+/// `s` as a TorqueScript string literal.
+fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// Reads one DAP message (`Content-Length` framing). `None` at the end of the input.
@@ -404,6 +585,8 @@ enum Input {
     DapClosed,
     Engine(String),
     EngineClosed,
+    /// A line the launched program wrote on its standard error.
+    Stderr(String),
 }
 
 /// How long `attach` keeps trying to reach a program's debugger port.
@@ -498,6 +681,8 @@ pub fn run(input: impl Read + Send + 'static, mut output: impl Write, tscript: &
                 && let Ok(Some(status)) = c.try_wait()
                 && engine.is_none()
             {
+                // Reported once: the editor answers with `disconnect`.
+                child = None;
                 let acts = adapter.ended(status.code());
                 done = perform(acts, &mut output, &mut engine)?;
             }
@@ -507,9 +692,12 @@ pub fn run(input: impl Read + Send + 'static, mut output: impl Write, tscript: &
             Input::Dap(m) => adapter.on_dap(&m),
             Input::DapClosed => break,
             Input::Engine(line) => adapter.on_engine(&line),
+            // Once connected, the program's errors come through the debugger (`CERR`).
+            Input::Stderr(line) if engine.is_none() => adapter.on_stderr(&line),
+            Input::Stderr(_) => Vec::new(),
             Input::EngineClosed => {
                 engine = None;
-                let code = child.as_mut().and_then(|c| c.wait().ok()).and_then(|s| s.code());
+                let code = child.take().and_then(|mut c| c.wait().ok()).and_then(|s| s.code());
                 adapter.ended(code)
             }
         };
@@ -518,6 +706,10 @@ pub fn run(input: impl Read + Send + 'static, mut output: impl Write, tscript: &
             let mut next = Vec::new();
             for a in queue {
                 match a {
+                    Action::Launch { program, cwd, request } if !cwd.join(&program).is_file() => {
+                        let why = format!("program {} does not exist", cwd.join(&program).display());
+                        next.extend(adapter.connected(&request, Err(why)));
+                    }
                     Action::Launch { program, cwd, request } => {
                         let password = format!("dap{}", std::process::id());
                         // Port 0: the program binds a free port and names it on its first line
@@ -527,10 +719,20 @@ pub fn run(input: impl Read + Send + 'static, mut output: impl Write, tscript: &
                             .current_dir(&cwd)
                             .stdin(std::process::Stdio::null())
                             .stdout(std::process::Stdio::piped())
-                            .stderr(std::process::Stdio::null())
+                            .stderr(std::process::Stdio::piped())
                             .spawn();
                         let result = match spawned {
                             Ok(mut c) => {
+                                if let Some(err) = c.stderr.take() {
+                                    let tx = tx.clone();
+                                    std::thread::spawn(move || {
+                                        for line in BufReader::new(err).lines().map_while(Result::ok) {
+                                            if tx.send(Input::Stderr(line)).is_err() {
+                                                return;
+                                            }
+                                        }
+                                    });
+                                }
                                 let port = c.stdout.take().map(launched_port);
                                 child = Some(c);
                                 match port {
@@ -600,6 +802,7 @@ mod tests {
     fn breakpoints_map_paths_and_moves_come_back_as_events() {
         let mut a = Adapter::new();
         a.root = PathBuf::from("/game");
+        a.engine_up = true;
         let req = json!({"seq": 3, "type": "request", "command": "setBreakpoints",
             "arguments": {"source": {"path": "/game/scripts/a.cs"}, "breakpoints": [{"line": 4, "condition": "%x > 1"}]}});
         let out = a.on_dap(&req);
@@ -613,6 +816,54 @@ mod tests {
         let out = a.on_dap(&json!({"seq": 4, "command": "setBreakpoints",
             "arguments": {"source": {"path": "/game/scripts/a.cs"}, "breakpoints": []}}));
         assert_eq!(out[0], Action::Engine("BRKCLR scripts/a.cs 6".into()));
+    }
+
+    #[test]
+    fn breakpoints_set_before_the_program_runs_are_sent_when_it_does() {
+        let mut a = Adapter::new();
+        let out = a.on_dap(&json!({"seq": 2, "command": "setBreakpoints",
+            "arguments": {"source": {"path": "/game/lib/u2.cs"}, "breakpoints": [{"line": 3, "hitCondition": "2"}]}}));
+        assert!(!out.iter().any(|x| matches!(x, Action::Engine(_))), "nobody to send it to yet: {out:?}");
+        // `launch` names the root afterwards.
+        a.root = PathBuf::from("/game");
+        a.rekey_breakpoints();
+        let launch = json!({"seq": 3, "command": "launch"});
+        let out = a.connected(&launch, Ok(()));
+        assert_eq!(out[0], Action::Engine("V12EXT".into()));
+        assert_eq!(out[1], Action::Engine("BRKSET lib/u2.cs 3 0 2 true".into()));
+    }
+
+    #[test]
+    fn stack_trace_pages_and_variables_expand_objects() {
+        let mut a = Adapter::new();
+        a.engine_up = true;
+        a.on_engine("BREAK a.cs 3 f b.cs 9 g c.cs 1 h");
+        let out = a.on_dap(&json!({"seq": 5, "command": "stackTrace",
+            "arguments": {"threadId": 1, "startFrame": 1, "levels": 1}}));
+        let Action::Dap(r) = &out[0] else { panic!("{out:?}") };
+        assert_eq!(r["body"]["stackFrames"].as_array().unwrap().len(), 1);
+        assert_eq!(r["body"]["stackFrames"][0]["name"], "g");
+        assert_eq!(r["body"]["totalFrames"], 3);
+        let out = a.on_dap(&json!({"seq": 6, "command": "variables", "arguments": {"variablesReference": GLOBALS_REF}}));
+        assert_eq!(out[0], Action::Engine("GLOBALS t1".into()));
+        a.on_engine("LOCALREF t1 $obj 1234");
+        a.on_engine("LOCALVAR t1 $n 5");
+        let out = a.on_engine("LOCALSEND t1");
+        let Action::Dap(r) = &out[0] else { panic!("{out:?}") };
+        let obj_ref = r["body"]["variables"][0]["variablesReference"].as_i64().unwrap();
+        assert!(obj_ref >= FIRST_OBJECT_REF);
+        assert_eq!(r["body"]["variables"][1]["variablesReference"], 0);
+        let out = a.on_dap(&json!({"seq": 7, "command": "variables", "arguments": {"variablesReference": obj_ref}}));
+        assert_eq!(out[0], Action::Engine("FIELDS t2 1234".into()));
+        let out = a.on_dap(&json!({"seq": 8, "command": "setVariable",
+            "arguments": {"variablesReference": obj_ref, "name": "health", "value": "say \"hi\""}}));
+        assert_eq!(out[0], Action::Engine("EVAL t3 0 \"1234\".health = \"say \\\"hi\\\"\"".into()));
+        let out = a.on_engine("EVALERR t3 syntax error");
+        let Action::Dap(r) = &out[0] else { panic!("{out:?}") };
+        assert_eq!(r["success"], false);
+        let out = a.on_engine("CERR oops");
+        let Action::Dap(r) = &out[0] else { panic!("{out:?}") };
+        assert_eq!(r["body"]["category"], "stderr");
     }
 
     #[test]

@@ -268,6 +268,9 @@ pub(crate) struct Debugger {
     /// Stopped at a breakpoint: conditions and `EVAL`s do not stop again.
     pub(crate) paused: bool,
     pub(crate) events: Vec<TransportEvent>,
+    /// The client asked for V12's extensions (`V12EXT`): warnings and errors come as `CERR`,
+    /// a failed `EVAL` as `EVALERR`.
+    pub(crate) ext: bool,
 }
 
 impl std::fmt::Debug for Debugger {
@@ -291,7 +294,7 @@ pub(crate) struct DebugParts {
     /// The remote debugger, while `dbgSetParameters` has a port open.
     pub(crate) session: Option<Box<Debugger>>,
     /// Console lines waiting to go to the debugger client as `COUT` (while one is connected).
-    pub(crate) cout: Option<Vec<String>>,
+    pub(crate) cout: Option<Vec<(crate::output::Level, String)>>,
     /// The host's hook while a script is stopped at a breakpoint.
     pub(crate) idle: Option<IdleHook>,
     /// Time spent stopped at breakpoints.

@@ -55,6 +55,7 @@ impl Console {
             step_depth: None,
             paused: false,
             events: Vec::new(),
+            ext: false,
         }));
         self.set_global("dbgVersion", 4i64);
         if wait_for_client {
@@ -220,8 +221,9 @@ impl Console {
             Some(q) if !q.is_empty() => std::mem::take(q),
             _ => return,
         };
-        for l in lines {
-            self.send_raw(d, &format!("COUT {l}"));
+        for (level, l) in lines {
+            let word = if d.ext && level != Level::Normal { "CERR" } else { "COUT" };
+            self.send_raw(d, &format!("{word} {l}"));
         }
     }
 
@@ -333,19 +335,51 @@ impl Console {
                 match (tag, frame) {
                     (Some(tag), Some(frame)) if !expr.is_empty() => {
                         let tag = tag.to_string();
-                        let v = self.eval_in_frame(frame, &format!("return {expr};"));
-                        let v = if v.is_empty() { "\"\"".to_string() } else { v };
-                        self.send(d, &format!("EVALOUT {tag} {v}"));
+                        match self.eval_in_frame(frame, &format!("return {expr};")) {
+                            Err(e) if d.ext => self.send(d, &format!("EVALERR {tag} {}", one_line(&e))),
+                            Err(e) => self.send(d, &format!("EVALOUT {tag} error: {}", one_line(&e))),
+                            Ok(v) => {
+                                let v = if v.is_empty() { "\"\"".to_string() } else { v };
+                                self.send(d, &format!("EVALOUT {tag} {v}"));
+                            }
+                        }
                     }
                     _ => self.send(d, &format!("DBGERR Invalid command({line})!")),
                 }
             }
+            // V12 extensions for the DAP front: warnings and errors as `CERR`, failed
+            // evaluations as `EVALERR`; the globals; an object's fields.
+            "V12EXT" => d.ext = true,
+            "GLOBALS" => match args.next() {
+                Some(tag) => {
+                    let tag = tag.to_string();
+                    for (name, value) in self.global_list(MAX_LISTED_VARS) {
+                        self.send_var(d, &tag, &format!("${name}"), &value);
+                    }
+                    self.send(d, &format!("LOCALSEND {tag}"));
+                }
+                None => self.send(d, &format!("DBGERR Invalid command({line})!")),
+            },
+            "FIELDS" => match (args.next(), args.next().and_then(|s| self.find_object_str(s))) {
+                (Some(tag), Some(id)) => {
+                    let tag = tag.to_string();
+                    for (name, value) in self.field_list(id, MAX_LISTED_VARS) {
+                        self.send_var(d, &tag, &name, &value);
+                    }
+                    self.send(d, &format!("LOCALSEND {tag}"));
+                }
+                (Some(tag), None) => {
+                    let tag = tag.to_string();
+                    self.send(d, &format!("LOCALSEND {tag}"));
+                }
+                _ => self.send(d, &format!("DBGERR Invalid command({line})!")),
+            },
             // V12 extension for the DAP front: the named locals of a frame.
             "LOCALS" => match (args.next(), args.next().and_then(|s| s.parse::<i64>().ok())) {
                 (Some(tag), Some(frame)) => {
                     let tag = tag.to_string();
                     for (name, value) in self.frame_locals(frame) {
-                        self.send(d, &format!("LOCALVAR {tag} %{name} {value}"));
+                        self.send_var(d, &tag, &format!("%{name}"), &value);
                     }
                     self.send(d, &format!("LOCALSEND {tag}"));
                 }
@@ -380,7 +414,7 @@ impl Console {
     fn debug_eval_console(&mut self, d: &mut Debugger, src: &str) {
         let was = d.paused;
         d.paused = true;
-        self.eval_in_frame(-1, src);
+        let _ = self.eval_in_frame(-1, src);
         d.paused = was;
     }
 
@@ -517,7 +551,7 @@ impl Console {
         d.paused = true;
         let holds = cond == "1"
             || cond.eq_ignore_ascii_case("true")
-            || Value::from(self.eval_in_frame(0, &format!("return ({cond});"))).truthy();
+            || self.eval_in_frame(0, &format!("return ({cond});")).is_ok_and(|v| Value::from(v).truthy());
         d.paused = false;
         if !holds {
             return false;
@@ -632,7 +666,7 @@ impl Console {
     /// Runs `src` as top-level code whose `%locals` are those of stack frame `frame`
     /// (0 = the innermost; out of range is clamped; negative means none), with its own
     /// budget and without stopping the script it interrupts. Returns the result's text.
-    fn eval_in_frame(&mut self, frame: i64, src: &str) -> String {
+    fn eval_in_frame(&mut self, frame: i64, src: &str) -> Result<String, String> {
         let n = self.vm.frames.len();
         let scope = if frame < 0 || n == 0 {
             None
@@ -643,7 +677,7 @@ impl Console {
         };
         let code = match crate::compiler::compile_source(src, "<debugger>", &mut self.names) {
             Ok(c) => c,
-            Err(e) => return format!("error: {e}"),
+            Err(e) => return Err(e.to_string()),
         };
         let saved_budget = self.vm.budget_left;
         let saved_abort = self.vm.abort.take();
@@ -652,11 +686,59 @@ impl Console {
         // Whatever the evaluation did, the interrupted script goes on as it was.
         self.vm.abort = saved_abort;
         self.vm.budget_left = saved_budget;
-        match out {
-            Ok(v) => v.to_string(),
-            Err(e) => format!("error: {e}"),
-        }
+        out.map(|v| v.to_string()).map_err(|e| e.to_string())
     }
+
+    /// One variable of a `LOCALS`, `GLOBALS` or `FIELDS` answer: `LOCALREF` (with V12's
+    /// extensions) when its value names an object, so the client can ask for its fields.
+    fn send_var(&mut self, d: &mut Debugger, tag: &str, name: &str, value: &str) {
+        let object = d.ext && !value.is_empty() && self.find_object_str(value).is_some();
+        let word = if object { "LOCALREF" } else { "LOCALVAR" };
+        self.send(d, &format!("{word} {tag} {name} {value}"));
+    }
+
+    /// The globals, sorted by name (at most `max`), values on one line.
+    fn global_list(&self, max: usize) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for (i, v) in self.globals.iter().enumerate() {
+            if !v.is_empty() {
+                let n = self.names.text(crate::intern::Name(i as u32)).to_string();
+                out.push((n, one_line(&v.to_string())));
+            }
+        }
+        for (b, i, v) in self.elems.iter() {
+            out.push((crate::elements::elem_text(self.names.text(b), i), one_line(&v.to_string())));
+        }
+        out.sort_by_key(|(n, _)| n.to_ascii_lowercase());
+        out.truncate(max);
+        out
+    }
+
+    /// Object `id`'s registered fields, then its dynamic fields sorted (at most `max`).
+    fn field_list(&self, id: crate::object::ObjectId, max: usize) -> Vec<(String, String)> {
+        let Some(o) = self.objects.get(id) else { return Vec::new() };
+        let class = &self.objects.classes[o.class as usize];
+        let mut out: Vec<(String, String)> = class
+            .fields
+            .iter()
+            .zip(&o.fields)
+            .map(|(f, v)| (self.names.text(f.name).to_string(), one_line(&v.to_string())))
+            .collect();
+        let mut dynamic: Vec<(String, String)> =
+            o.dynamic.iter().map(|(k, v)| (self.names.text(*k).to_string(), one_line(&v.to_string()))).collect();
+        dynamic.sort_by_key(|(n, _)| n.to_ascii_lowercase());
+        out.extend(dynamic);
+        out.truncate(max);
+        out
+    }
+}
+
+/// Most variables a `GLOBALS` or `FIELDS` answer lists.
+const MAX_LISTED_VARS: usize = 2_000;
+
+/// A value on one protocol line.
+fn one_line(s: &str) -> String {
+    s.replace('\r', "\\r").replace('\n', "\\n")
 }
 
 /// Registers `dbgSetParameters`, `dbgIsConnected` and `dbgDisconnect`.

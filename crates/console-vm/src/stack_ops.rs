@@ -57,6 +57,10 @@ pub(crate) struct Ctx {
     pub(crate) entry: usize,
     /// No trace and no breakpoint waiting to be re-armed: calls and returns may run here.
     pub(crate) plain: bool,
+    /// Most budget the loop takes at once: with a debugger open the rest stays in the
+    /// console, so the backward jump that finds the slice spent stops (`Stop::Rearm`) and
+    /// the interpreter serves the debugger (a `pause` in a long call) before going on.
+    pub(crate) slice: u64,
 }
 
 /// Runs from `pc` in the innermost frame (`func`, locals at `base`) until an instruction
@@ -81,7 +85,8 @@ pub(crate) fn run(
     // slow path, which re-arms: the hot path checks the local budget only.
     let mut fb = base;
     let mut p = pc;
-    let mut budget = if cx.plain { std::mem::take(&mut vm.budget_left) } else { 0 };
+    let mut budget = if cx.plain { vm.budget_left.min(cx.slice) } else { 0 };
+    vm.budget_left -= budget;
     macro_rules! stop {
         ($why:expr, $at:expr) => {{
             vm.budget_left += budget;

@@ -10,6 +10,10 @@ use crate::stack_ops::{self, Stop};
 use crate::value::Value;
 use std::rc::Rc;
 
+/// Budget the fast loop takes at once while a debugger is open: it serves the debugger
+/// between slices, so a `pause` stops a long call.
+const DEBUG_SLICE: u64 = 50_000;
+
 /// Nested Rust→script→Rust re-entries allowed (each one uses Rust stack).
 const MAX_REENTRY: usize = 64;
 
@@ -537,6 +541,7 @@ impl Console {
                 max_depth: self.config.max_call_depth,
                 entry,
                 plain: !self.hooks && self.vm.rearm.is_none(),
+                slice: if self.debug.session.is_some() { DEBUG_SLICE } else { u64::MAX },
             };
             let data = stack_ops::Data {
                 elems: &mut self.elems,
@@ -552,6 +557,13 @@ impl Console {
                 // A backward jump was taken: put the stepped-over breakpoint back.
                 Stop::Rearm => {
                     self.rearm_break();
+                    if self.debug.session.is_some() {
+                        // A long call still hears the debugger (`pause`: `BRKNEXT` patches the
+                        // statements, so the next one stops).
+                        save_pc!();
+                        self.debugger_poll();
+                        check_abort!();
+                    }
                     continue;
                 }
                 Stop::Budget => {

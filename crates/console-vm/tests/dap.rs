@@ -18,6 +18,13 @@ struct Client {
 
 impl Client {
     fn request(&mut self, command: &str, arguments: Json) -> Json {
+        let r = self.answer(command, arguments);
+        assert_eq!(r["success"], true, "{command} failed: {r}");
+        r["body"].clone()
+    }
+
+    /// The whole response to a request, failed or not.
+    fn answer(&mut self, command: &str, arguments: Json) -> Json {
         self.seq += 1;
         let seq = self.seq;
         write_message(
@@ -26,9 +33,7 @@ impl Client {
         )
         .unwrap();
         self.stdin.flush().unwrap();
-        let r = self.wait(|m| m["type"] == "response" && m["request_seq"] == seq);
-        assert_eq!(r["success"], true, "{command} failed: {r}");
-        r["body"].clone()
+        self.wait(|m| m["type"] == "response" && m["request_seq"] == seq)
     }
 
     /// The next message matching `want` (the others are kept in `seen`).
@@ -187,4 +192,84 @@ fn an_editor_attaches_to_a_waiting_program() {
     c.request("disconnect", json!({}));
     assert!(program.wait().unwrap().success());
     assert!(adapter.wait().unwrap().success());
+}
+
+/// The issue-36 fixes as an editor meets them: a breakpoint set before `launch` in a file run
+/// with `exec("./lib/u2.cs")` is hit; the Globals scope; objects expand to their fields;
+/// `setVariable`; an evaluation that fails is a failed response; a script error is `stderr`
+/// output; `pause` stops a long-running call; a missing program fails the launch with a
+/// reason and the `disconnect` after it is answered.
+#[test]
+fn an_editor_meets_exec_paths_globals_objects_pause_and_errors() {
+    let dir = std::env::temp_dir().join(format!("tscript-dap36-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("scripts/lib")).unwrap();
+    std::fs::write(
+        dir.join("scripts/lib/u2.cs"),
+        "function u2(%x)\n{\n   %o = new ScriptObject(Thing) { hp = 7; };\n   $count = %x;\n   return %o;\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("scripts/main.cs"),
+        "exec(\"./lib/u2.cs\");\nu2(4);\nnosuch();\nfunction spin()\n{\n   echo(\"spinning\");\n   while ($go)\n      $n++;\n   echo(\"spun\");\n}\n$go = 1;\nspin();\n",
+    )
+    .unwrap();
+    let u2 = dir.join("scripts/lib/u2.cs").to_string_lossy().into_owned();
+    let (mut child, mut c) = adapter();
+    c.request("initialize", json!({"adapterID": "torquescript"}));
+    c.event("initialized");
+    // Set before the launch: kept and sent once the program runs.
+    let set = c.request("setBreakpoints", json!({"source": {"path": u2}, "breakpoints": [{"line": 4}]}));
+    assert_eq!(set["breakpoints"][0]["verified"], true);
+    c.request("launch", json!({"program": "scripts/main.cs", "cwd": dir.to_string_lossy()}));
+    c.request("configurationDone", json!({}));
+    assert_eq!(c.event("stopped")["reason"], "breakpoint");
+    let stack = c.request("stackTrace", json!({"threadId": 1, "startFrame": 0, "levels": 1}));
+    assert_eq!(stack["stackFrames"].as_array().unwrap().len(), 1);
+    assert_eq!(stack["stackFrames"][0]["source"]["path"], u2.as_str());
+    assert_eq!(stack["totalFrames"], 2);
+    let scopes = c.request("scopes", json!({"frameId": 0}));
+    assert_eq!(scopes["scopes"][1]["name"], "Globals");
+    let locals = c.request("variables", json!({"variablesReference": scopes["scopes"][0]["variablesReference"]}));
+    let o = locals["variables"].as_array().unwrap().iter().find(|v| v["name"] == "%o").unwrap().clone();
+    let obj_ref = o["variablesReference"].as_i64().unwrap();
+    assert!(obj_ref > 0, "an object expands: {o}");
+    let fields = c.request("variables", json!({"variablesReference": obj_ref}));
+    assert!(fields["variables"].as_array().unwrap().iter().any(|v| v["name"] == "hp" && v["value"] == "7"), "{fields}");
+    let set = c.request("setVariable", json!({"variablesReference": obj_ref, "name": "hp", "value": "9"}));
+    assert_eq!(set["value"], "9");
+    assert_eq!(c.request("evaluate", json!({"expression": "%o.hp", "frameId": 0}))["result"], "9");
+    let bad = c.answer("evaluate", json!({"expression": "%x +* 2", "frameId": 0}));
+    assert_eq!(bad["success"], false, "{bad}");
+    c.request("next", json!({"threadId": 1}));
+    c.event("stopped");
+    let globals = c.request("variables", json!({"variablesReference": scopes["scopes"][1]["variablesReference"]}));
+    assert!(globals["variables"].as_array().unwrap().iter().any(|v| v["name"] == "$count" && v["value"] == "4"), "{globals}");
+    c.request("continue", json!({"threadId": 1}));
+    // The unknown function: an error on stderr.
+    let err = c.wait(|m| m["event"] == "output" && m["body"]["category"] == "stderr");
+    assert!(err["body"]["output"].as_str().unwrap().contains("nosuch"), "{err}");
+    // spin() runs until paused, in one call.
+    c.wait(|m| m["event"] == "output" && m["body"]["output"].as_str().is_some_and(|o| o.contains("spinning")));
+    c.request("pause", json!({"threadId": 1}));
+    assert_eq!(c.event("stopped")["reason"], "pause");
+    let stack = c.request("stackTrace", json!({"threadId": 1}));
+    assert_eq!(stack["stackFrames"][0]["name"], "spin");
+    c.request("setVariable", json!({"variablesReference": scopes["scopes"][1]["variablesReference"], "name": "$go", "value": "0"}));
+    c.request("continue", json!({"threadId": 1}));
+    c.event("terminated");
+    c.request("disconnect", json!({}));
+    assert!(child.wait().unwrap().success());
+
+    // A missing program: the launch fails with its reason, and the disconnect is answered.
+    let (mut child, mut c) = adapter();
+    c.request("initialize", json!({"adapterID": "torquescript"}));
+    let r = c.answer("launch", json!({"program": "nope.cs", "cwd": dir.to_string_lossy()}));
+    assert_eq!(r["success"], false);
+    assert!(r["message"].as_str().unwrap().contains("does not exist"), "{r}");
+    let r = c.answer("launch", json!({"program": u2, "cwd": dir.join("elsewhere").to_string_lossy()}));
+    assert!(r["message"].as_str().unwrap().contains("not inside cwd"), "{r}");
+    c.request("disconnect", json!({}));
+    assert!(child.wait().unwrap().success());
+    let _ = std::fs::remove_dir_all(&dir);
 }

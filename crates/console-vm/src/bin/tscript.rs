@@ -120,7 +120,8 @@ fn main() -> ExitCode {
             Ok(_) => {}
             Err(ConsoleError::Syntax(_)) => failed = true,
             Err(ConsoleError::File(m)) => {
-                eprintln!("{m}");
+                // Through the console: on stderr, and to a debugger client as an error.
+                con.error(&m);
                 failed = true;
             }
             Err(ConsoleError::Aborted(_)) => failed = true,
