@@ -157,34 +157,7 @@ impl Adapter {
                 let e = self.event("initialized", json!({}));
                 vec![r, e]
             }
-            "launch" => {
-                let Some(program) = args["program"].as_str() else {
-                    return vec![self.fail(req, "launch needs \"program\": the script file to run")];
-                };
-                // A relative program is in `cwd` (else the adapter's folder); tscript runs it
-                // from `cwd`, which must hold it (scripts cannot reach outside their folder).
-                let here = std::env::current_dir().unwrap_or_default();
-                let cwd_arg = args["cwd"].as_str().map(|c| here.join(c));
-                let program = cwd_arg.clone().unwrap_or_else(|| here.clone()).join(program);
-                let cwd = match cwd_arg {
-                    Some(c) => c,
-                    None => program.parent().map(Path::to_path_buf).unwrap_or(here),
-                };
-                let Ok(rel) = program.strip_prefix(&cwd) else {
-                    let why = format!(
-                        "program {} is not inside cwd {}: tscript runs the scripts in its working folder",
-                        program.display(),
-                        cwd.display()
-                    );
-                    return vec![self.fail(req, &why)];
-                };
-                let rel = rel.to_string_lossy().into_owned();
-                self.root = cwd.clone();
-                self.rekey_breakpoints();
-                self.launched = true;
-                self.stop_on_entry = args["stopOnEntry"].as_bool().unwrap_or(false);
-                vec![Action::Launch { program: rel, cwd, request: req.clone() }]
-            }
+            "launch" => self.launch(req),
             "attach" => {
                 let port = args["port"].as_u64().and_then(|p| u16::try_from(p).ok());
                 let Some(port) = port else {
@@ -199,39 +172,7 @@ impl Adapter {
                     request: req.clone(),
                 }]
             }
-            "setBreakpoints" => {
-                let path = args["source"]["path"].as_str().unwrap_or("");
-                let file = self.engine_file(path);
-                let mut out = Vec::new();
-                for bp in self.breakpoints.remove(&file).unwrap_or_default() {
-                    if self.engine_up {
-                        out.push(Action::Engine(format!("BRKCLR {file} {}", bp.line)));
-                    }
-                }
-                let mut set = Vec::new();
-                let mut answer = Vec::new();
-                for bp in args["breakpoints"].as_array().into_iter().flatten() {
-                    let line = bp["line"].as_i64().unwrap_or(0);
-                    let condition = bp["condition"]
-                        .as_str()
-                        .map(str::trim)
-                        .filter(|c| !c.is_empty())
-                        .unwrap_or("true")
-                        .replace(['\r', '\n'], " ");
-                    let pass =
-                        bp["hitCondition"].as_str().and_then(|h| h.trim().parse::<u32>().ok()).unwrap_or(0);
-                    self.next_bp += 1;
-                    let bp = Bp { line, id: self.next_bp, pass, condition };
-                    answer.push(json!({"id": bp.id, "verified": true, "line": line}));
-                    if self.engine_up {
-                        out.push(Action::Engine(brkset(&file, &bp)));
-                    }
-                    set.push(bp);
-                }
-                self.breakpoints.insert(file, set);
-                out.push(self.respond(req, json!({"breakpoints": answer})));
-                out
-            }
+            "setBreakpoints" => self.set_breakpoints(req),
             "setExceptionBreakpoints" => vec![self.respond(req, json!({}))],
             "configurationDone" => {
                 // Breakpoints are set: let the program run. A program that waits for its
@@ -325,6 +266,73 @@ impl Adapter {
         }
     }
 
+    /// `launch`: where the program and its folder are; `tscript` runs it there.
+    fn launch(&mut self, req: &Json) -> Vec<Action> {
+        let args = &req["arguments"];
+        let Some(program) = args["program"].as_str() else {
+            return vec![self.fail(req, "launch needs \"program\": the script file to run")];
+        };
+        // A relative program is in `cwd` (else the adapter's folder); tscript runs it
+        // from `cwd`, which must hold it (scripts cannot reach outside their folder).
+        let here = std::env::current_dir().unwrap_or_default();
+        let cwd_arg = args["cwd"].as_str().map(|c| here.join(c));
+        let program = cwd_arg.clone().unwrap_or_else(|| here.clone()).join(program);
+        let cwd = match cwd_arg {
+            Some(c) => c,
+            None => program.parent().map(Path::to_path_buf).unwrap_or(here),
+        };
+        let Ok(rel) = program.strip_prefix(&cwd) else {
+            let why = format!(
+                "program {} is not inside cwd {}: tscript runs the scripts in its working folder",
+                program.display(),
+                cwd.display()
+            );
+            return vec![self.fail(req, &why)];
+        };
+        let rel = rel.to_string_lossy().into_owned();
+        self.root = cwd.clone();
+        self.rekey_breakpoints();
+        self.launched = true;
+        self.stop_on_entry = args["stopOnEntry"].as_bool().unwrap_or(false);
+        vec![Action::Launch { program: rel, cwd, request: req.clone() }]
+    }
+
+    /// `setBreakpoints`: a file's breakpoints replace its old ones (sent to the engine once
+    /// it is connected).
+    fn set_breakpoints(&mut self, req: &Json) -> Vec<Action> {
+        let args = &req["arguments"];
+        let path = args["source"]["path"].as_str().unwrap_or("");
+        let file = self.engine_file(path);
+        let mut out = Vec::new();
+        for bp in self.breakpoints.remove(&file).unwrap_or_default() {
+            if self.engine_up {
+                out.push(Action::Engine(format!("BRKCLR {file} {}", bp.line)));
+            }
+        }
+        let mut set = Vec::new();
+        let mut answer = Vec::new();
+        for bp in args["breakpoints"].as_array().into_iter().flatten() {
+            let line = bp["line"].as_i64().unwrap_or(0);
+            let condition = bp["condition"]
+                .as_str()
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .unwrap_or("true")
+                .replace(['\r', '\n'], " ");
+            let pass = bp["hitCondition"].as_str().and_then(|h| h.trim().parse::<u32>().ok()).unwrap_or(0);
+            self.next_bp += 1;
+            let bp = Bp { line, id: self.next_bp, pass, condition };
+            answer.push(json!({"id": bp.id, "verified": true, "line": line}));
+            if self.engine_up {
+                out.push(Action::Engine(brkset(&file, &bp)));
+            }
+            set.push(bp);
+        }
+        self.breakpoints.insert(file, set);
+        out.push(self.respond(req, json!({"breakpoints": answer})));
+        out
+    }
+
     /// `setVariable`: an assignment evaluated where the variable lives (a frame's local, a
     /// global, an object's field); the engine answers with the value it holds now.
     fn set_variable(&mut self, req: &Json) -> Vec<Action> {
@@ -333,7 +341,10 @@ impl Adapter {
         let name = args["name"].as_str().unwrap_or("");
         let value = args["value"].as_str().unwrap_or("");
         let ok_name = !name.is_empty()
-            && name.trim_start_matches(['%', '$']).chars().all(|c| c.is_ascii_alphanumeric() || "_:[]".contains(c));
+            && name
+                .trim_start_matches(['%', '$'])
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_:[]".contains(c));
         if !ok_name {
             return vec![self.fail(req, &format!("cannot set {name:?}"))];
         }
@@ -498,13 +509,18 @@ impl Adapter {
 
     /// An evaluation's result is expandable when it is a whole number (an object's id).
     fn object_ref_if(&mut self, value: &str) -> i64 {
-        if !value.is_empty() && value.parse::<u32>().is_ok_and(|n| n > 0) { self.object_ref(value) } else { 0 }
+        if !value.is_empty() && value.parse::<u32>().is_ok_and(|n| n > 0) {
+            self.object_ref(value)
+        } else {
+            0
+        }
     }
 
     /// `BRKMOV file line newline` / `BRKCLR file line`: the engine moved or dropped one.
     fn breakpoint_moved(&mut self, word: &str, rest: &str) -> Vec<Action> {
         let parts: Vec<&str> = rest.split_whitespace().collect();
-        let (Some(file), Some(line)) = (parts.first(), parts.get(1).and_then(|l| l.parse::<i64>().ok())) else {
+        let (Some(file), Some(line)) = (parts.first(), parts.get(1).and_then(|l| l.parse::<i64>().ok()))
+        else {
             return Vec::new();
         };
         let moved = parts.get(2).and_then(|l| l.parse::<i64>().ok());
@@ -844,7 +860,9 @@ mod tests {
         assert_eq!(r["body"]["stackFrames"].as_array().unwrap().len(), 1);
         assert_eq!(r["body"]["stackFrames"][0]["name"], "g");
         assert_eq!(r["body"]["totalFrames"], 3);
-        let out = a.on_dap(&json!({"seq": 6, "command": "variables", "arguments": {"variablesReference": GLOBALS_REF}}));
+        let out = a.on_dap(
+            &json!({"seq": 6, "command": "variables", "arguments": {"variablesReference": GLOBALS_REF}}),
+        );
         assert_eq!(out[0], Action::Engine("GLOBALS t1".into()));
         a.on_engine("LOCALREF t1 $obj 1234");
         a.on_engine("LOCALVAR t1 $n 5");
@@ -853,7 +871,8 @@ mod tests {
         let obj_ref = r["body"]["variables"][0]["variablesReference"].as_i64().unwrap();
         assert!(obj_ref >= FIRST_OBJECT_REF);
         assert_eq!(r["body"]["variables"][1]["variablesReference"], 0);
-        let out = a.on_dap(&json!({"seq": 7, "command": "variables", "arguments": {"variablesReference": obj_ref}}));
+        let out = a
+            .on_dap(&json!({"seq": 7, "command": "variables", "arguments": {"variablesReference": obj_ref}}));
         assert_eq!(out[0], Action::Engine("FIELDS t2 1234".into()));
         let out = a.on_dap(&json!({"seq": 8, "command": "setVariable",
             "arguments": {"variablesReference": obj_ref, "name": "health", "value": "say \"hi\""}}));

@@ -724,8 +724,11 @@ impl Console {
             .zip(&o.fields)
             .map(|(f, v)| (self.names.text(f.name).to_string(), one_line(&v.to_string())))
             .collect();
-        let mut dynamic: Vec<(String, String)> =
-            o.dynamic.iter().map(|(k, v)| (self.names.text(*k).to_string(), one_line(&v.to_string()))).collect();
+        let mut dynamic: Vec<(String, String)> = o
+            .dynamic
+            .iter()
+            .map(|(k, v)| (self.names.text(*k).to_string(), one_line(&v.to_string())))
+            .collect();
         dynamic.sort_by_key(|(n, _)| n.to_ascii_lowercase());
         out.extend(dynamic);
         out.truncate(max);

@@ -157,7 +157,8 @@ impl Profiler {
         );
         let _ = writeln!(out, "  total%    own%      calls    total ms      own ms  zone");
         // Depth-first, children by time.
-        let mut todo: Vec<(usize, usize)> = self.sorted_children(0, &totals).into_iter().rev().map(|c| (c, 0)).collect();
+        let mut todo: Vec<(usize, usize)> =
+            self.sorted_children(0, &totals).into_iter().rev().map(|c| (c, 0)).collect();
         while let Some((id, depth)) = todo.pop() {
             let n = &self.nodes[id];
             let total = totals[id];
@@ -194,7 +195,8 @@ impl Profiler {
     /// in tree order: what tests check, timing aside.
     pub(crate) fn calls(&self, names: &Interner) -> Vec<(String, u64)> {
         let mut out = Vec::new();
-        let mut todo: Vec<(usize, String)> = self.nodes[0].children.iter().rev().map(|&c| (c, String::new())).collect();
+        let mut todo: Vec<(usize, String)> =
+            self.nodes[0].children.iter().rev().map(|&c| (c, String::new())).collect();
         while let Some((id, prefix)) = todo.pop() {
             let n = &self.nodes[id];
             let path = format!("{prefix}{}", zone_name(&n.key, names));

@@ -230,12 +230,16 @@ fn an_editor_meets_exec_paths_globals_objects_pause_and_errors() {
     assert_eq!(stack["totalFrames"], 2);
     let scopes = c.request("scopes", json!({"frameId": 0}));
     assert_eq!(scopes["scopes"][1]["name"], "Globals");
-    let locals = c.request("variables", json!({"variablesReference": scopes["scopes"][0]["variablesReference"]}));
+    let locals =
+        c.request("variables", json!({"variablesReference": scopes["scopes"][0]["variablesReference"]}));
     let o = locals["variables"].as_array().unwrap().iter().find(|v| v["name"] == "%o").unwrap().clone();
     let obj_ref = o["variablesReference"].as_i64().unwrap();
     assert!(obj_ref > 0, "an object expands: {o}");
     let fields = c.request("variables", json!({"variablesReference": obj_ref}));
-    assert!(fields["variables"].as_array().unwrap().iter().any(|v| v["name"] == "hp" && v["value"] == "7"), "{fields}");
+    assert!(
+        fields["variables"].as_array().unwrap().iter().any(|v| v["name"] == "hp" && v["value"] == "7"),
+        "{fields}"
+    );
     let set = c.request("setVariable", json!({"variablesReference": obj_ref, "name": "hp", "value": "9"}));
     assert_eq!(set["value"], "9");
     assert_eq!(c.request("evaluate", json!({"expression": "%o.hp", "frameId": 0}))["result"], "9");
@@ -243,19 +247,28 @@ fn an_editor_meets_exec_paths_globals_objects_pause_and_errors() {
     assert_eq!(bad["success"], false, "{bad}");
     c.request("next", json!({"threadId": 1}));
     c.event("stopped");
-    let globals = c.request("variables", json!({"variablesReference": scopes["scopes"][1]["variablesReference"]}));
-    assert!(globals["variables"].as_array().unwrap().iter().any(|v| v["name"] == "$count" && v["value"] == "4"), "{globals}");
+    let globals =
+        c.request("variables", json!({"variablesReference": scopes["scopes"][1]["variablesReference"]}));
+    assert!(
+        globals["variables"].as_array().unwrap().iter().any(|v| v["name"] == "$count" && v["value"] == "4"),
+        "{globals}"
+    );
     c.request("continue", json!({"threadId": 1}));
     // The unknown function: an error on stderr.
     let err = c.wait(|m| m["event"] == "output" && m["body"]["category"] == "stderr");
     assert!(err["body"]["output"].as_str().unwrap().contains("nosuch"), "{err}");
     // spin() runs until paused, in one call.
-    c.wait(|m| m["event"] == "output" && m["body"]["output"].as_str().is_some_and(|o| o.contains("spinning")));
+    c.wait(|m| {
+        m["event"] == "output" && m["body"]["output"].as_str().is_some_and(|o| o.contains("spinning"))
+    });
     c.request("pause", json!({"threadId": 1}));
     assert_eq!(c.event("stopped")["reason"], "pause");
     let stack = c.request("stackTrace", json!({"threadId": 1}));
     assert_eq!(stack["stackFrames"][0]["name"], "spin");
-    c.request("setVariable", json!({"variablesReference": scopes["scopes"][1]["variablesReference"], "name": "$go", "value": "0"}));
+    c.request(
+        "setVariable",
+        json!({"variablesReference": scopes["scopes"][1]["variablesReference"], "name": "$go", "value": "0"}),
+    );
     c.request("continue", json!({"threadId": 1}));
     c.event("terminated");
     c.request("disconnect", json!({}));

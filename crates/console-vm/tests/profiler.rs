@@ -57,7 +57,11 @@ fn script_functions_drive_it_and_reset_forgets() {
     // The function that turned it on was entered while off: its return is ignored.
     assert!(c.profiler_calls().iter().any(|(p, n)| p == "outer" && *n == 1), "{:?}", c.profiler_calls());
     c.eval("profilerReset();").unwrap();
-    assert!(c.profiler_calls().iter().all(|(p, _)| p.starts_with("profilerReset")), "{:?}", c.profiler_calls());
+    assert!(
+        c.profiler_calls().iter().all(|(p, _)| p.starts_with("profilerReset")),
+        "{:?}",
+        c.profiler_calls()
+    );
     c.eval("profilerEnable(false); outer();").unwrap();
     assert!(!c.profiler_enabled());
     assert!(!c.profiler_calls().iter().any(|(p, _)| p == "outer"));

@@ -86,7 +86,10 @@ fn dedicated_server_reads_console_lines_from_stdin() {
         .expect("v12 starts");
     let mut stdin = child.stdin.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
-    for out in [Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>, Box::new(child.stderr.take().unwrap())] {
+    for out in [
+        Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
+        Box::new(child.stderr.take().unwrap()),
+    ] {
         let tx = tx.clone();
         std::thread::spawn(move || {
             for line in BufReader::new(out).lines().map_while(Result::ok) {
@@ -115,14 +118,20 @@ fn dedicated_server_reads_console_lines_from_stdin() {
     writeln!(stdin, "profilerEnable(1); schedule(200, 0, \"profilerDump\");").unwrap();
     let lines = wait("ServerProcess");
     assert!(lines.iter().any(|l| l.contains("Frame")), "{lines:?}");
-    writeln!(stdin, "echo(\"written \" @ profilerDumpToFile(\"prof.txt\") @ profilerDumpToFile(\"../prof.txt\"));")
-        .unwrap();
+    writeln!(
+        stdin,
+        "echo(\"written \" @ profilerDumpToFile(\"prof.txt\") @ profilerDumpToFile(\"../prof.txt\"));"
+    )
+    .unwrap();
     wait("written 10");
     assert!(std::fs::read_to_string(dir.join("prof.txt")).unwrap().contains("ServerNet"));
     writeln!(stdin, "quit();").unwrap();
     let status = child.wait().expect("v12 exits");
     assert!(status.success(), "{status:?}");
     let all: Vec<String> = rx.iter().collect();
-    assert!(!all.iter().any(|l| l.contains("probe: over")), "quit came from stdin, not the probe's timer: {all:?}");
+    assert!(
+        !all.iter().any(|l| l.contains("probe: over")),
+        "quit came from stdin, not the probe's timer: {all:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -127,6 +127,53 @@ impl GlWindow {
         unsafe { glow::HasContext::bind_framebuffer(&*self.gl, glow::FRAMEBUFFER, None) };
     }
 
+    /// Vertical sync on (wait for the display's refresh at each swap) or off.
+    pub fn set_vsync(&self, on: bool) -> Result<()> {
+        let interval = if on { SwapInterval::Wait(NonZeroU32::MIN) } else { SwapInterval::DontWait };
+        self.surface.set_swap_interval(&self.context, interval).map_err(|e| werr("vsync")(&e))
+    }
+
+    /// Full screen (borderless, on the window's monitor) or windowed.
+    pub fn set_fullscreen(&self, on: bool) {
+        let mode = on.then_some(winit::window::Fullscreen::Borderless(None));
+        self.window.set_fullscreen(mode);
+    }
+
+    /// True while the window is full screen.
+    pub fn is_fullscreen(&self) -> bool {
+        self.window.fullscreen().is_some()
+    }
+
+    /// Reads the window's back buffer (what the last frame drew, before its swap), row 0 at
+    /// the top.
+    pub fn read_pixels(&self) -> Result<crate::Image> {
+        let (w, h) = self.size();
+        let mut buf = vec![0u8; w as usize * h as usize * 4];
+        // SAFETY: the buffer holds exactly w*h RGBA8 pixels and PACK_ALIGNMENT 1 packs rows
+        // tightly, so GL writes within it; framebuffer 0 is this window's surface.
+        unsafe {
+            use glow::HasContext;
+            self.gl.bind_framebuffer(glow::FRAMEBUFFER, None);
+            self.gl.pixel_store_i32(glow::PACK_ALIGNMENT, 1);
+            self.gl.read_pixels(
+                0,
+                0,
+                w as i32,
+                h as i32,
+                glow::RGBA,
+                glow::UNSIGNED_BYTE,
+                glow::PixelPackData::Slice(Some(&mut buf)),
+            );
+            let err = self.gl.get_error();
+            if err != glow::NO_ERROR {
+                return Err(RenderError::Gl(format!("glReadPixels error 0x{err:x}")));
+            }
+        }
+        let mut img = crate::Image::from_rgba(w, h, buf)?;
+        img.flip_vertical();
+        Ok(img)
+    }
+
     /// Presents the frame.
     pub fn swap_buffers(&self) -> Result<()> {
         self.surface.swap_buffers(&self.context).map_err(|e| werr("swap")(&e))

@@ -6,7 +6,9 @@
 
 use crate::client::front::ClientFront;
 pub use crate::client::front::WindowConfig;
+use std::cell::RefCell;
 use std::io;
+use std::rc::Rc;
 use std::time::Duration;
 use v12_platform::{
     ConsoleEvent, Event, InputAction, InputDeviceType, InputEvent, InputObjectType, Modifiers, MouseMoveEvent,
@@ -102,12 +104,81 @@ struct Live {
     renderer: Renderer,
 }
 
+/// What scripts asked of the window (`screenShot`, `toggleFullScreen`), done by the frame.
+#[derive(Debug, Default)]
+struct VideoRequests {
+    /// `screenShot(file)`: the next frame is written there (a path inside the mod folder).
+    screenshot: Option<std::path::PathBuf>,
+    toggle_fullscreen: bool,
+}
+
+/// The window's prefs, V12's names: `$pref::Video::resolution` ("W H" or "W H BPP"),
+/// `$pref::Video::fullScreen`, `$pref::Video::disableVerticalSync`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct VideoPrefs {
+    size: Option<(u32, u32)>,
+    fullscreen: bool,
+    vsync: bool,
+}
+
+impl VideoPrefs {
+    fn read(con: &v12_console_vm::Console) -> Self {
+        let res = con.get_global("pref::Video::resolution").as_text().into_owned();
+        let mut words = res.split_whitespace().map(|w| w.parse::<u32>().ok());
+        let size = match (words.next().flatten(), words.next().flatten()) {
+            (Some(w), Some(h)) if (320..=7680).contains(&w) && (200..=4320).contains(&h) => Some((w, h)),
+            _ => None,
+        };
+        VideoPrefs {
+            size,
+            fullscreen: con.get_global("pref::Video::fullScreen").truthy(),
+            vsync: !con.get_global("pref::Video::disableVerticalSync").truthy(),
+        }
+    }
+}
+
+/// `screenShot(file)` (a PNG of the next frame, inside the mod folder) and
+/// `toggleFullScreen()`.
+fn register_video_functions(con: &mut v12_console_vm::Console, video: &Rc<RefCell<VideoRequests>>) {
+    let v = video.clone();
+    con.register_function(
+        "screenShot",
+        2,
+        2,
+        "screenShot(file) - write the next frame as a PNG file in the mod folder",
+        move |c, a| {
+            let file = a.str(0).into_owned();
+            match c.resolve_path(&file) {
+                Some(p) => {
+                    v.borrow_mut().screenshot = Some(p);
+                    true
+                }
+                None => {
+                    c.error(&format!("screenShot: {file} is outside the mod folder"));
+                    false
+                }
+            }
+        },
+    );
+    let v = video.clone();
+    con.register_function(
+        "toggleFullScreen",
+        1,
+        1,
+        "toggleFullScreen() - full screen or windowed",
+        move |_c, _a| {
+            v.borrow_mut().toggle_fullscreen = true;
+        },
+    );
+}
+
 struct App {
     front: ClientFront,
     live: Option<Live>,
     error: Option<io::Error>,
     /// The modifier keys held now.
     modifiers: Modifiers,
+    video: Rc<RefCell<VideoRequests>>,
 }
 
 impl App {
@@ -142,6 +213,25 @@ impl App {
         l.renderer.begin_frame(w, h);
         l.renderer.execute(list);
         l.renderer.end_frame();
+        let shot = self.video.borrow_mut().screenshot.take();
+        if let Some(path) = shot {
+            let saved = l.win.read_pixels().and_then(|img| {
+                if let Some(dir) = path.parent() {
+                    let _ = std::fs::create_dir_all(dir);
+                }
+                img.save_png(&path)
+            });
+            match saved {
+                Ok(()) => self.front.con.echo(&format!("screenShot: wrote {}", path.display())),
+                Err(e) => self.front.con.error(&format!("screenShot: {}: {e}", path.display())),
+            }
+        }
+        let Some(l) = &mut self.live else { return true };
+        if std::mem::take(&mut self.video.borrow_mut().toggle_fullscreen) {
+            let on = !l.win.is_fullscreen();
+            l.win.set_fullscreen(on);
+            self.front.con.set_global("pref::Video::fullScreen", i64::from(on));
+        }
         if let Err(e) = l.win.swap_buffers() {
             self.error = Some(io::Error::other(e.to_string()));
             return false;
@@ -155,9 +245,19 @@ impl ApplicationHandler for App {
         if self.live.is_some() {
             return;
         }
-        let attrs = Window::default_attributes().with_title("V12");
+        let prefs = VideoPrefs::read(&self.front.con);
+        let mut attrs = Window::default_attributes().with_title("V12");
+        if let Some((w, h)) = prefs.size {
+            attrs = attrs.with_inner_size(v12_render_gl::winit::dpi::PhysicalSize::new(w, h));
+        }
+        if prefs.fullscreen {
+            attrs = attrs.with_fullscreen(Some(v12_render_gl::winit::window::Fullscreen::Borderless(None)));
+        }
         match GlWindow::new(event_loop, attrs).and_then(|w| Renderer::new(w.gl()).map(|r| (w, r))) {
             Ok((win, mut renderer)) => {
+                if let Err(e) = win.set_vsync(prefs.vsync) {
+                    tracing::debug!(%e, "the vsync pref is not applied");
+                }
                 let f = &mut self.front;
                 renderer.set_resources(f.resources.clone());
                 if let Some(face) = crate::mod_files::ui_font(&mut f.con, &f.resources) {
@@ -192,6 +292,15 @@ impl ApplicationHandler for App {
             WindowEvent::ModifiersChanged(m) => self.modifiers = modifiers_of(&m),
             WindowEvent::KeyboardInput { event: k, .. } => {
                 let PhysicalKey::Code(code) = k.physical_key else { return };
+                // Alt+Enter: full screen or windowed (the window's own key, not the game's).
+                if matches!(code, KeyCode::Enter | KeyCode::NumpadEnter)
+                    && mods.intersects(Modifiers::LALT | Modifiers::RALT)
+                {
+                    if k.state == ElementState::Pressed && !k.repeat {
+                        self.video.borrow_mut().toggle_fullscreen = true;
+                    }
+                    return;
+                }
                 let Some(name) = key_name(code) else { return };
                 let Some(inst) = v12_platform::key_code(&name) else { return };
                 let ascii = k.text.as_ref().and_then(|t| t.chars().next()).map_or(0, |c| c as u32 as u16);
@@ -231,10 +340,12 @@ impl ApplicationHandler for App {
 /// Opens the window and runs until Quit or the window closes (with a journal recording,
 /// the session is written down; `client::front::replay` plays it back without a window).
 pub fn run(cfg: WindowConfig) -> io::Result<i32> {
-    let front = ClientFront::new(cfg)?;
+    let mut front = ClientFront::new(cfg)?;
+    let video = Rc::new(RefCell::new(VideoRequests::default()));
+    register_video_functions(&mut front.con, &video);
     let event_loop = EventLoop::new().map_err(io::Error::other)?;
     event_loop.set_control_flow(ControlFlow::Poll);
-    let mut app = App { front, live: None, error: None, modifiers: Modifiers::NONE };
+    let mut app = App { front, live: None, error: None, modifiers: Modifiers::NONE, video };
     event_loop.run_app(&mut app).map_err(io::Error::other)?;
     let App { front, error, .. } = app;
     let code = front.finish()?;
@@ -245,6 +356,38 @@ pub fn run(cfg: WindowConfig) -> io::Result<i32> {
 mod tests {
     use super::*;
     use v12_render_gl::winit::keyboard::ModifiersState;
+
+    #[test]
+    fn video_prefs_read_v12_names_and_refuse_junk() {
+        let mut con = v12_console_vm::Console::new();
+        assert_eq!(VideoPrefs::read(&con), VideoPrefs { size: None, fullscreen: false, vsync: true });
+        con.set_global("pref::Video::resolution", "1024 768 32");
+        con.set_global("pref::Video::fullScreen", 1i64);
+        con.set_global("pref::Video::disableVerticalSync", 1i64);
+        assert_eq!(
+            VideoPrefs::read(&con),
+            VideoPrefs { size: Some((1024, 768)), fullscreen: true, vsync: false }
+        );
+        con.set_global("pref::Video::resolution", "99999 12");
+        assert_eq!(VideoPrefs::read(&con).size, None);
+    }
+
+    #[test]
+    fn screenshot_refuses_paths_outside_the_mod_folder() {
+        let mut con = v12_console_vm::Console::new();
+        let dir = std::env::temp_dir().join(format!("v12-shot-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        con.set_file_root(&dir);
+        let video = Rc::new(RefCell::new(VideoRequests::default()));
+        register_video_functions(&mut con, &video);
+        assert_eq!(con.eval("return screenShot(\"../x.png\");").unwrap().to_string(), "0");
+        assert!(video.borrow().screenshot.is_none());
+        assert_eq!(con.eval("return screenShot(\"shots/a.png\");").unwrap().to_string(), "1");
+        assert_eq!(video.borrow().screenshot.as_deref(), Some(dir.join("shots/a.png").as_path()));
+        con.eval("toggleFullScreen();").unwrap();
+        assert!(video.borrow().toggle_fullscreen);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn winit_modifiers_become_the_action_maps_bits() {
