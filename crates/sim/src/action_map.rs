@@ -40,10 +40,71 @@ impl InputKey {
 /// What a binding does.
 #[derive(Clone, Debug, PartialEq)]
 pub enum BindAction {
-    /// `bind`: call the function with the input's value.
-    Function(String),
+    /// `bind`: call the function with the input's value, through the bind's modifiers.
+    Function(String, AxisXform),
     /// `bindCmd`: evaluate one script on make, another on break.
     Cmd { make: String, brk: String },
+}
+
+/// V12's `bind` modifiers for an axis or button value, applied in V12's order: dead zone
+/// (`"D", "min max"`: a value inside is 0), scale (`"S", factor`), invert (`"I"`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AxisXform {
+    pub dead_zone: Option<(f32, f32)>,
+    pub scale: Option<f32>,
+    pub invert: bool,
+}
+
+impl AxisXform {
+    /// Reads the modifier arguments between the action and the command (`"D", "-0.1 0.1",
+    /// "S", 2, "I"`); `Err` names what is wrong.
+    pub fn parse(args: &[String]) -> Result<Self, String> {
+        let mut x = AxisXform::default();
+        let mut it = args.iter();
+        while let Some(flag) = it.next() {
+            for c in flag.chars() {
+                match c.to_ascii_uppercase() {
+                    'D' => {
+                        let arg = it.next().ok_or("dead zone \"D\" needs \"min max\"")?;
+                        let v: Vec<f32> = arg.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+                        match v[..] {
+                            [a, b] if a.is_finite() && b.is_finite() && a <= b => x.dead_zone = Some((a, b)),
+                            [a] if a.is_finite() => x.dead_zone = Some((-a.abs(), a.abs())),
+                            _ => return Err(format!("bad dead zone {arg:?}")),
+                        }
+                    }
+                    'S' => {
+                        let arg = it.next().ok_or("scale \"S\" needs a factor")?;
+                        match arg.trim().parse::<f32>() {
+                            Ok(f) if f.is_finite() => x.scale = Some(f),
+                            _ => return Err(format!("bad scale {arg:?}")),
+                        }
+                    }
+                    'I' => x.invert = true,
+                    other => return Err(format!("unknown bind modifier {other:?}")),
+                }
+            }
+        }
+        Ok(x)
+    }
+
+    /// The value the bound function receives.
+    pub fn apply(&self, mut v: f32) -> f32 {
+        if let Some((lo, hi)) = self.dead_zone
+            && v >= lo
+            && v <= hi
+        {
+            v = 0.0;
+        }
+        if let Some(f) = self.scale {
+            v *= f;
+        }
+        if self.invert {
+            v = -v;
+        }
+        // No negative zero reaches a script ("-0").
+        if v == 0.0 { 0.0 } else { v }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -176,15 +237,32 @@ fn global_id(con: &Console) -> Option<ObjectId> {
 /// Returns the global map's id.
 pub fn register_action_maps(con: &mut Console) -> Result<ObjectId, crate::SimError> {
     con.register_class("ActionMap", "SimObject")?;
-    con.register_method("ActionMap", "bind", 5, 0, "map.bind(device, action, command)", |c, a| {
-        let Some(this) = a.this else { return false };
-        let Some((key, mods)) = parse_binding(&a.str(1), &a.str(2)) else {
-            c.warn(&format!("ActionMap::bind: unknown input {} {}", a.str(1), a.str(2)));
-            return false;
-        };
-        let f = a.str(3).into_owned();
-        data_mut(c, this).map(|d| d.bind(key, mods, BindAction::Function(f))).is_some()
-    });
+    con.register_method(
+        "ActionMap",
+        "bind",
+        5,
+        0,
+        "map.bind(device, action, [\"D\", \"min max\", \"S\", scale, \"I\",] command)",
+        |c, a| {
+            let Some(this) = a.this else { return false };
+            let Some((key, mods)) = parse_binding(&a.str(1), &a.str(2)) else {
+                c.warn(&format!("ActionMap::bind: unknown input {} {}", a.str(1), a.str(2)));
+                return false;
+            };
+            // argv: this, device, action, [modifiers...], command.
+            let last = a.argv.len() - 1;
+            let flags: Vec<String> = a.argv[3..last].iter().map(|v| v.as_text().into_owned()).collect();
+            let xform = match AxisXform::parse(&flags) {
+                Ok(x) => x,
+                Err(e) => {
+                    c.warn(&format!("ActionMap::bind: {e}"));
+                    return false;
+                }
+            };
+            let f = a.str(last).into_owned();
+            data_mut(c, this).map(|d| d.bind(key, mods, BindAction::Function(f, xform))).is_some()
+        },
+    );
     con.register_method(
         "ActionMap",
         "bindCmd",
@@ -242,8 +320,8 @@ pub fn map_stack(con: &mut Console) -> Vec<ObjectId> {
 
 fn fire(con: &mut Console, action: &BindAction, make: bool, value: f32) {
     match action {
-        BindAction::Function(f) => {
-            con.call_function(f, &[Value::Float(f64::from(value))]);
+        BindAction::Function(f, xform) => {
+            con.call_function(f, &[Value::Float(f64::from(xform.apply(value)))]);
         }
         BindAction::Cmd { make: m, brk } => {
             let script = if make { m } else { brk };
@@ -277,7 +355,7 @@ fn handle_in(con: &mut Console, maps: &[ObjectId], ev: &InputEvent) -> bool {
                         gd.breaks.push((key, action.clone()));
                     }
                     fire(con, &action, true, ev.value);
-                } else if let BindAction::Function(_) = action {
+                } else if let BindAction::Function(..) = action {
                     fire(con, &action, true, ev.value);
                 }
                 return true;

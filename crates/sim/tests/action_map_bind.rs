@@ -153,3 +153,34 @@ fn axes_unbind_and_bad_names() {
     con.eval("m.bind(keyboard, \"nosuchkey\", yaw);").unwrap();
     assert!(out.stderr().contains("unknown input") || out.all().contains("unknown input"));
 }
+
+/// V12's bind modifiers on a joystick axis: a dead zone, a scale and an inversion, applied
+/// to every move; junk modifiers are refused with a warning.
+#[test]
+fn bind_modifiers_shape_an_axis() {
+    let (mut con, out) = setup();
+    con.eval(
+        r#"function yaw(%val) { echo("yaw " @ %val); }
+           new ActionMap(stickMap);
+           stickMap.bind(joystick, xaxis, "D", "-0.1 0.1", "S", 2, "I", yaw);
+           stickMap.push();"#,
+    )
+    .unwrap();
+    let axis = |value: f32| InputEvent {
+        device_type: InputDeviceType::Joystick,
+        device_inst: 0,
+        object_type: InputObjectType::XAxis,
+        object_inst: 0,
+        action: InputAction::Move,
+        modifiers: Modifiers::NONE,
+        ascii: 0,
+        value,
+    };
+    for v in [0.05, 0.5, -0.25] {
+        assert!(process_input(&mut con, &axis(v)));
+    }
+    assert_eq!(out.stdout(), "yaw 0\nyaw -1\nyaw 0.5\n");
+    let r = con.eval(r#"return stickMap.bind(joystick, yaxis, "D", "junk", yaw);"#).unwrap();
+    assert_eq!(r.to_string(), "0");
+    assert!(out.stderr().contains("bad dead zone"), "{}", out.stderr());
+}
