@@ -70,6 +70,26 @@ pub fn half_extents(con: &Console, class: GameClass, db: ObjectId) -> Result<Vec
     }
 }
 
+/// Puts `id` into container `c` with `bounds` and `mask`, or moves it there if it is in
+/// already (the server's objects here, a client's ghosts in `client::ghost_container`).
+pub(crate) fn put(
+    c: &mut v12_sim::container::Container,
+    id: u32,
+    bounds: Aabb,
+    mask: u32,
+) -> Result<(), v12_sim::container::ContainerError> {
+    match c.get(id) {
+        Some((_, old_mask)) => {
+            let moved = c.update(id, bounds);
+            if old_mask != mask {
+                let _ = c.set_mask(id, mask);
+            }
+            moved
+        }
+        None => c.insert(id, bounds, mask),
+    }
+}
+
 /// Puts scene object `scene` where it is now (or takes it out, hidden or gone).
 pub(crate) fn place(sh: &Rc<RefCell<Shared>>, scene: u32) {
     place_in(&mut sh.borrow_mut(), scene);
@@ -85,25 +105,12 @@ pub(crate) fn place_in(s: &mut Shared, scene: u32) {
     let mut h = handle.borrow_mut();
     let c = &mut h.container;
     match at {
-        Some(pos) => {
-            let (bounds, mask) = (world_box(g, pos), type_mask(g));
-            let placed = match c.get(console) {
-                Some((_, old_mask)) => {
-                    let moved = c.update(console, bounds);
-                    if old_mask != mask {
-                        let _ = c.set_mask(console, mask);
-                    }
-                    moved
-                }
-                None => c.insert(console, bounds, mask),
-            };
-            match placed {
-                Ok(()) => {
-                    s.placed.insert(console);
-                }
-                Err(e) => tracing::warn!(%e, "game object not placed in the container"),
+        Some(pos) => match put(c, console, world_box(g, pos), type_mask(g)) {
+            Ok(()) => {
+                s.placed.insert(console);
             }
-        }
+            Err(e) => tracing::warn!(%e, "game object not placed in the container"),
+        },
         None => {
             if s.placed.remove(&console) {
                 let _ = c.remove(console);

@@ -745,34 +745,34 @@ pub fn script_container(con: &Console) -> Option<ContainerHandle> {
     con.object_data::<ContainerHandle>(id).cloned()
 }
 
-/// Links `client` (a client session's container of its ghosts) to the console's container
-/// functions: `useClientContainer` queries go there.
-pub fn link_client_container(con: &Console, client: &ContainerHandle) {
+/// Runs `f` on the console's script container, if there is one and no query holds it.
+fn with_script_container(con: &Console, f: impl FnOnce(&mut ScriptContainer)) {
     if let Some(h) = script_container(con)
         && let Ok(mut s) = h.try_borrow_mut()
     {
-        s.client = Some(client.clone());
+        f(&mut s);
     }
+}
+
+/// Links `client` (a client session's container of its ghosts) to the console's container
+/// functions: `useClientContainer` queries go there.
+pub fn link_client_container(con: &Console, client: &ContainerHandle) {
+    with_script_container(con, |s| s.client = Some(client.clone()));
 }
 
 /// Unlinks `client` if it is the one linked (its session ended).
 pub fn unlink_client_container(con: &Console, client: &ContainerHandle) {
-    if let Some(h) = script_container(con)
-        && let Ok(mut s) = h.try_borrow_mut()
-        && s.client.as_ref().is_some_and(|c| Rc::ptr_eq(c, client))
-    {
-        s.client = None;
-    }
+    with_script_container(con, |s| {
+        if s.client.as_ref().is_some_and(|c| Rc::ptr_eq(c, client)) {
+            s.client = None;
+        }
+    });
 }
 
 /// Whether queries that do not say `useClientContainer` go to the client container too (a
 /// process that runs no server has nothing else to ask).
 pub fn prefer_client_container(con: &Console, prefer: bool) {
-    if let Some(h) = script_container(con)
-        && let Ok(mut s) = h.try_borrow_mut()
-    {
-        s.prefer_client = prefer;
-    }
+    with_script_container(con, |s| s.prefer_client = prefer);
 }
 
 /// A coordinate as the console prints numbers.

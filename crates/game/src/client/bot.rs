@@ -35,6 +35,14 @@ const VEHICLE_REST_TICKS: u64 = 625;
 /// How long (ticks: 15 s) a bot walks to a vehicle before it gives up.
 const VEHICLE_WALK_TICKS: u64 = 470;
 
+/// The turn (radians, at most 0.2 a tick either way) from heading `yaw` towards a target
+/// `d` away: the bot's and the screenshot's autopilot's steering.
+pub(crate) fn steer(yaw: f32, d: Vec3) -> f32 {
+    let turn = (-d.x).atan2(d.y) - yaw;
+    let turn = (turn + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU) - std::f32::consts::PI;
+    turn.clamp(-0.2, 0.2)
+}
+
 /// A bot's memory: the items it reached and when (tick), and its dealings with vehicles.
 #[derive(Debug, Default, Clone)]
 pub struct Bot {
@@ -89,15 +97,7 @@ impl Bot {
             return Move::from_input(0.0, 1.0, 0.0, 0.05, 0.0, 0.0, [false; 6]);
         };
         let d = t - me.pos;
-        let want = (-d.x).atan2(d.y);
-        let mut turn = want - me.yaw;
-        while turn > std::f32::consts::PI {
-            turn -= std::f32::consts::TAU;
-        }
-        while turn < -std::f32::consts::PI {
-            turn += std::f32::consts::TAU;
-        }
-        let turn = turn.clamp(-0.2, 0.2);
+        let turn = steer(me.yaw, d);
         let fire =
             best_player.is_some_and(|(dist, _)| dist < 15.0) && turn.abs() < 0.15 && tick.is_multiple_of(8);
         let mut trig = [false; 6];

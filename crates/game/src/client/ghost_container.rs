@@ -64,21 +64,9 @@ impl GhostContainer {
         let c = &mut h.container;
         match kind.filter(|_| !g.hidden) {
             Some((class, half)) => {
-                let (bounds, mask) = (
-                    crate::placement::box_at(class, half, g.pos),
-                    crate::placement::class_mask(class, g.alive),
-                );
-                let placed = match c.get(g.object) {
-                    Some((_, old)) => {
-                        let moved = c.update(g.object, bounds);
-                        if old != mask {
-                            let _ = c.set_mask(g.object, mask);
-                        }
-                        moved
-                    }
-                    None => c.insert(g.object, bounds, mask),
-                };
-                match placed {
+                let bounds = crate::placement::box_at(class, half, g.pos);
+                match crate::placement::put(c, g.object, bounds, crate::placement::class_mask(class, g.alive))
+                {
                     Ok(()) => {
                         self.placed.insert(g.object);
                     }

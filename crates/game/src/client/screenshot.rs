@@ -148,10 +148,8 @@ fn autopilot(s: &ClientSession, tick: u64) -> Move {
     });
     let Some((me, at)) = vehicle else { return Move::from_input(0.0, 1.0, 0.0, 0.03, 0.0, 0.0, trig) };
     let d = at - me.pos;
-    let turn = (-d.x).atan2(d.y) - me.yaw;
-    let turn = (turn + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU) - std::f32::consts::PI;
     let forward = if d.truncate().length() > VEHICLE_VIEW { 1.0 } else { 0.0 };
-    Move::from_input(0.0, forward, 0.0, turn.clamp(-0.2, 0.2), 0.0, 0.0, trig)
+    Move::from_input(0.0, forward, 0.0, crate::client::bot::steer(me.yaw, d), 0.0, 0.0, trig)
 }
 
 /// What the run saw besides the picture.
