@@ -116,3 +116,25 @@ function globalBound()
    return %s;
 }
 echo(globalBound());
+// Field sites whose cache is rewritten on every pass (objects of three field layouts in
+// turn): the fast loop writes a site's hint into the instruction while it runs.
+new ScriptObject(LayoutA) { a = 1; b = 2; c = 3; };
+new ScriptObject(LayoutB) { c = 30; b = 20; };
+new ScriptObject(LayoutC) { x = 0; y = 0; z = 0; w = 0; c = 300; };
+$lay[0] = LayoutA.getId();
+$lay[1] = LayoutB.getId();
+$lay[2] = LayoutC.getId();
+function flip(%n)
+{
+   %t = 0;
+   for (%i = 0; %i < %n; %i++)
+   {
+      %o = $lay[%i % 3];
+      %o.c = %o.c + 1;
+      %k = %i % 3 + %i % 2;
+      %o.v[%k] = %i;
+      %t += %o.c + %o.v[%i % 3];
+   }
+   return %t SPC LayoutA.c SPC LayoutB.c SPC LayoutC.c;
+}
+echo(flip(30));
