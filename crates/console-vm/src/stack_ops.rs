@@ -44,8 +44,35 @@ pub(crate) struct Data<'a> {
     pub(crate) globals: &'a mut Vec<Value>,
 }
 
-/// Row bases of two-index arrays: `(base, r)` → the name `base` + `r` + `_`.
-pub(crate) type Rows = hashbrown::HashMap<(Name, u32), Name, crate::intern::FastBuild>;
+/// Row bases of two-index arrays: `(base, r)` → the name `base` + `r` + `_`, with the last
+/// row found remembered (an inner loop over `%j` in `$a[%i, %j]` stays on one row, so it
+/// finds the row without hashing; the hash lookup was a third of the two-index program).
+#[derive(Debug, Default)]
+pub(crate) struct Rows {
+    map: hashbrown::HashMap<(Name, u32), Name, crate::intern::FastBuild>,
+    last: Cell<Option<((Name, u32), Name)>>,
+}
+
+impl Rows {
+    /// The row base of `(base, r)`, if made.
+    #[inline]
+    pub(crate) fn get(&self, base: Name, r: u32) -> Option<Name> {
+        if let Some((k, row)) = self.last.get()
+            && k == (base, r)
+        {
+            return Some(row);
+        }
+        let row = *self.map.get(&(base, r))?;
+        self.last.set(Some(((base, r), row)));
+        Some(row)
+    }
+
+    /// Remembers the row base of `(base, r)`.
+    pub(crate) fn insert(&mut self, base: Name, r: u32, row: Name) {
+        self.map.insert((base, r), row);
+        self.last.set(Some(((base, r), row)));
+    }
+}
 
 /// What the loop needs to know of the console, fixed for one call.
 pub(crate) struct Ctx {
@@ -907,7 +934,7 @@ fn load_elem2(vm: &mut VmState, elems: &ElemStore, rows: &Rows, b: Name) -> bool
     else {
         return false;
     };
-    let Some(&row) = rows.get(&(b, r)) else { return false };
+    let Some(row) = rows.get(b, r) else { return false };
     vm.stack.truncate(at);
     vm.stack.push_ref(elems.get_ref(row, j));
     true
@@ -922,7 +949,7 @@ fn store_elem2(vm: &mut VmState, elems: &mut ElemStore, rows: &Rows, b: Name, ke
     else {
         return false;
     };
-    let Some(&row) = rows.get(&(b, r)) else { return false };
+    let Some(row) = rows.get(b, r) else { return false };
     if let Some(top) = vm.stack.last_mut() {
         if keep {
             let v = top.clone();
@@ -1046,7 +1073,7 @@ fn store_field_elem_ll(
 fn elem2_ll(vm: &VmState, rows: &Rows, b: Name, at: (usize, usize)) -> Option<(Name, u32)> {
     let r = vm.stack.get(at.0).and_then(direct_index)?;
     let j = vm.stack.get(at.1).and_then(direct_index)?;
-    rows.get(&(b, r)).map(|&row| (row, j))
+    rows.get(b, r).map(|row| (row, j))
 }
 
 /// `LoadGlobalElemLL` (see [`load_elem2`]).
@@ -1110,13 +1137,30 @@ fn cat_top(vm: &mut VmState, sep: Sep) -> bool {
     true
 }
 
-/// `a $= b`: the texts equal ignoring ASCII case (the same string is equal at once).
-#[inline]
+/// `a $= b`: the texts equal ignoring ASCII case. Decided inline when it can be cheaply (the
+/// same string; different lengths; different first letters, folded), the rest out of line:
+/// a `switch$` tries its cases in turn and most of them differ at once (the out-of-line call
+/// for every case was a fifth of the `switch$` program).
+#[inline(always)]
 fn text_eq(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Str(x), Value::Str(y)) => {
-            Rc::ptr_eq(x, y) || (x.len() == y.len() && x.eq_ignore_ascii_case(y))
+    if let (Value::Str(x), Value::Str(y)) = (a, b) {
+        if Rc::ptr_eq(x, y) {
+            return true;
         }
+        let (x, y) = (x.as_bytes(), y.as_bytes());
+        // Bytes equal ignoring ASCII case are equal after `| 0x20` (the converse does not
+        // hold, so a match there still compares the whole text).
+        if x.len() != y.len() || x.first().map(|c| c | 0x20) != y.first().map(|c| c | 0x20) {
+            return false;
+        }
+    }
+    text_eq_other(a, b)
+}
+
+#[inline(never)]
+fn text_eq_other(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Str(x), Value::Str(y)) => x.eq_ignore_ascii_case(y),
         (Value::Empty, Value::Empty) => true,
         _ => a.as_text().eq_ignore_ascii_case(&b.as_text()),
     }

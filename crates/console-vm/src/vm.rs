@@ -415,13 +415,13 @@ impl Console {
 
     /// The base of row `r` of a two-index array `base`: the name `base` + `r` + `_`.
     fn row_name(&mut self, base: Name, r: u32) -> Name {
-        if let Some(&n) = self.rows.get(&(base, r)) {
+        if let Some(n) = self.rows.get(base, r) {
             return n;
         }
         let mut t = crate::elements::elem_text(self.names.text(base), r);
         t.push('_');
         let n = self.names.intern(&t);
-        self.rows.insert((base, r), n);
+        self.rows.insert(base, r, n);
         n
     }
 
