@@ -398,6 +398,17 @@ impl OperandStack {
         self.get_mut(self.sp.wrapping_sub(1))
     }
 
+    /// Drops the top value (usually one just moved out, so `Empty`).
+    #[inline(always)]
+    pub(crate) fn drop_top(&mut self) {
+        if let Some(i) = self.sp.checked_sub(1) {
+            self.sp = i;
+            if let Some(slot) = self.vals.get_mut(i) {
+                clear(slot);
+            }
+        }
+    }
+
     /// Drops the values from `n` up.
     #[inline(always)]
     pub(crate) fn truncate(&mut self, n: usize) {

@@ -246,7 +246,7 @@ pub(crate) fn run(
                 Op::Float(f) => vm.stack.push_f64(f),
                 Op::Const(k) => vm.stack.push(running.consts.get(k as usize).cloned().unwrap_or_default()),
                 Op::Empty => vm.stack.push(Value::Empty),
-                Op::Pop => vm.stack.truncate(vm.stack.len().saturating_sub(1)),
+                Op::Pop => vm.stack.drop_top(),
                 Op::Dup => vm.stack.push_copy(vm.stack.len().wrapping_sub(1)),
                 Op::Dup2 => {
                     let n = vm.stack.len();
@@ -547,7 +547,7 @@ pub(crate) fn run(
                     if let Some(top) = vm.stack.last_mut() {
                         elems.set_from(b, i, top);
                     }
-                    vm.stack.truncate(vm.stack.len().saturating_sub(1));
+                    vm.stack.drop_top();
                 }
                 Op::StoreGlobalElemLI(b, s, k) => {
                     let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
@@ -575,9 +575,13 @@ pub(crate) fn run(
                     // around the table's call, it was reloaded whole: a store-forwarding stall).
                     let VmState { frames, stack, .. } = &mut *vm;
                     if let (Some(f), Some(top)) = (frames.last_mut(), stack.last_mut()) {
-                        f.dyn_locals.get_or_insert_with(Default::default).elems.set_from(b, i, top);
+                        let d = match &mut f.dyn_locals {
+                            Some(d) => d,
+                            none => new_dyn_locals(none),
+                        };
+                        d.elems.set_from(b, i, top);
                     }
-                    stack.truncate(stack.len().saturating_sub(1));
+                    stack.drop_top();
                 }
                 Op::LoadLocalElem(b, 1) if !running.toplevel && !running.elem_slots => {
                     let Some(top) = vm.stack.last_mut() else { stop!(Stop::Op, p - 1) };
@@ -1091,7 +1095,7 @@ fn store_elem2_ll(vm: &mut VmState, elems: &mut ElemStore, rows: &Rows, b: Name,
     if let Some(top) = vm.stack.last_mut() {
         elems.set_from(row, j, top);
     }
-    vm.stack.truncate(vm.stack.len().saturating_sub(1));
+    vm.stack.drop_top();
     true
 }
 
@@ -1135,6 +1139,13 @@ fn cat_top(vm: &mut VmState, sep: Sep) -> bool {
     b.write_to(buf);
     vm.stack.push(if buf.is_empty() { Value::Empty } else { Value::Str(st) });
     true
+}
+
+/// A frame's first local array: its table of dynamic locals, made out of line.
+#[cold]
+#[inline(never)]
+fn new_dyn_locals(d: &mut Option<Box<crate::stack::DynLocals>>) -> &mut crate::stack::DynLocals {
+    d.get_or_insert_with(Default::default)
 }
 
 /// `a $= b`: the texts equal ignoring ASCII case. Decided inline when it can be cheaply (the
