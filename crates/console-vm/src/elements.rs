@@ -379,7 +379,7 @@ mod tests {
             cases.push(f64::from_bits(x));
         }
         for f in cases {
-            let want = if f >= 0.0 && f < 1e6 && f.fract() == 0.0 && f.is_sign_positive() {
+            let want = if (0.0..1e6).contains(&f) && f.fract() == 0.0 && f.is_sign_positive() {
                 Some(f as u32)
             } else {
                 None
