@@ -99,31 +99,39 @@ pub(crate) fn place(sh: &Rc<RefCell<Shared>>, scene: u32) {
 pub(crate) fn place_in(s: &mut Shared, scene: u32) {
     let Some(handle) = s.container.clone() else { return };
     let Some(g) = s.objects.get(&scene) else { return };
-    let console = g.console;
-    let at =
-        s.world.as_ref().and_then(|w| w.get(scene)).filter(|o| o.flags & HIDDEN == 0).map(|o| o.state.pos);
-    let mut h = handle.borrow_mut();
-    let c = &mut h.container;
-    match at {
-        Some(pos) => match put(c, console, world_box(g, pos), type_mask(g)) {
-            Ok(()) => {
-                s.placed.insert(console);
-            }
-            Err(e) => tracing::warn!(%e, "game object not placed in the container"),
-        },
-        None => {
-            if s.placed.remove(&console) {
-                let _ = c.remove(console);
-            }
-        }
-    }
+    let at = s.world.as_ref().and_then(|w| w.get(scene));
+    place_one(&mut handle.borrow_mut().container, &mut s.placed, g, at);
 }
 
 /// Every game object where it is now (after a tick moved them).
 pub(crate) fn place_all(s: &mut Shared) {
-    let ids: Vec<u32> = s.objects.keys().copied().collect();
-    for id in ids {
-        place_in(s, id);
+    let Some(handle) = s.container.clone() else { return };
+    let c = &mut handle.borrow_mut().container;
+    let Shared { objects, world, placed, .. } = s;
+    for (&scene, g) in objects.iter() {
+        place_one(c, placed, g, world.as_ref().and_then(|w| w.get(scene)));
+    }
+}
+
+/// Puts game object `g` (scene object `at`) where it is, or takes it out (hidden or gone).
+fn place_one(
+    c: &mut v12_sim::container::Container,
+    placed: &mut std::collections::BTreeSet<ObjectId>,
+    g: &GameObject,
+    at: Option<&v12_sim::scene::SceneObject>,
+) {
+    match at.filter(|o| o.flags & HIDDEN == 0).map(|o| o.state.pos) {
+        Some(pos) => match put(c, g.console, world_box(g, pos), type_mask(g)) {
+            Ok(()) => {
+                placed.insert(g.console);
+            }
+            Err(e) => tracing::warn!(%e, "game object not placed in the container"),
+        },
+        None => {
+            if placed.remove(&g.console) {
+                let _ = c.remove(g.console);
+            }
+        }
     }
 }
 

@@ -125,19 +125,42 @@ pub trait StaticGeometry: std::fmt::Debug {
 pub struct Obstacles {
     /// The world underneath (terrain, interiors).
     pub ground: Option<std::rc::Rc<dyn StaticGeometry>>,
-    boxes: Vec<(u32, Aabb)>,
+    /// Each box with its owner and whether it is a player's (see [`Self::set_players`]).
+    boxes: Vec<(u32, Aabb, bool)>,
     exempt: std::cell::Cell<Option<u32>>,
+    players: std::cell::Cell<bool>,
 }
 
 impl Obstacles {
     /// Obstacles over `ground` with no boxes yet.
     pub fn new(ground: Option<std::rc::Rc<dyn StaticGeometry>>) -> Self {
-        Obstacles { ground, boxes: Vec::new(), exempt: std::cell::Cell::new(None) }
+        Obstacles {
+            ground,
+            boxes: Vec::new(),
+            exempt: std::cell::Cell::new(None),
+            players: std::cell::Cell::new(true),
+        }
     }
 
     /// Adds object `id`'s box: its bottom centre (feet) at `feet`, half extents `half`.
     pub fn add_box(&mut self, id: u32, feet: Vec3, half: Vec3) {
-        self.boxes.push((id, Aabb::around(feet + Vec3::Z * half.z, half)));
+        self.boxes.push((id, Aabb::around(feet + Vec3::Z * half.z, half), false));
+    }
+
+    /// Adds player `id`'s box, which blocks only while [`Self::set_players`] is on: one set
+    /// serves the movers that walk into players and those that walk through them.
+    pub fn add_player_box(&mut self, id: u32, feet: Vec3, half: Vec3) {
+        self.boxes.push((id, Aabb::around(feet + Vec3::Z * half.z, half), true));
+    }
+
+    /// Whether players' boxes block the object now moving (on when made).
+    pub fn set_players(&self, on: bool) {
+        self.players.set(on);
+    }
+
+    /// Drops every box, keeping the ground and the allocation (a set rebuilt each tick).
+    pub fn clear_boxes(&mut self) {
+        self.boxes.clear();
     }
 
     /// The object now moving: its own box does not block it.
@@ -160,12 +183,18 @@ impl Obstacles {
     /// The nearest box (the mover's own aside) the segment `start..start + delta` enters,
     /// each box grown by `grow`. A box the segment starts inside does not count.
     fn nearest_box(&self, start: Vec3, delta: Vec3, grow: Vec3) -> Option<(f32, Vec3)> {
-        let exempt = self.exempt.get();
+        let (exempt, players) = (self.exempt.get(), self.players.get());
+        // The swept path's bounds: a box wholly outside them cannot be met (the cheap test
+        // first, as most boxes are far away).
+        let end = start + delta;
+        let (lo, hi) = (start.min(end) - grow, start.max(end) + grow);
         let mut best: Option<(f32, Vec3)> = None;
-        for (id, b) in &self.boxes {
+        for &(id, b, player) in &self.boxes {
+            if (player && !players) || Some(id) == exempt || b.max.cmplt(lo).any() || b.min.cmpgt(hi).any() {
+                continue;
+            }
             let grown = Aabb { min: b.min - grow, max: b.max + grow };
-            let inside = start.cmpgt(grown.min).all() && start.cmplt(grown.max).all();
-            if Some(*id) == exempt || inside {
+            if start.cmpgt(grown.min).all() && start.cmplt(grown.max).all() {
                 continue;
             }
             if let Some(hit) = grown.intersect_segment_normal(start, start + delta)
@@ -196,6 +225,20 @@ impl StaticGeometry for Obstacles {
         // The moving box against a box is its centre against that box grown by it.
         let ground = self.ground.as_ref().and_then(|g| g.sweep_box(center, half, delta));
         nearer(ground, self.nearest_box(center, delta, half))
+    }
+}
+
+/// Bin indices covering an unwrapped range of a grid of `n` by `n` bins, each once (the range
+/// is clipped to one wrap).
+fn for_bins(n: u32, (x0, y0, x1, y1): (i64, i64, i64, i64), mut f: impl FnMut(usize)) {
+    let n = i64::from(n);
+    let x1 = x1.min(x0 + n - 1);
+    let y1 = y1.min(y0 + n - 1);
+    for y in y0..=y1 {
+        let row = y.rem_euclid(n) * n;
+        for x in x0..=x1 {
+            f((row + x.rem_euclid(n)) as usize);
+        }
     }
 }
 
@@ -389,19 +432,6 @@ impl Container {
         (x1 - x0 < span && y1 - y0 < span).then_some((x0, y0, x1, y1))
     }
 
-    /// Bin indices covering an unwrapped range, each once (the range is clipped to one wrap).
-    fn for_bins(&self, (x0, y0, x1, y1): (i64, i64, i64, i64), mut f: impl FnMut(usize)) {
-        let n = i64::from(self.cfg.bins_per_axis);
-        let x1 = x1.min(x0 + n - 1);
-        let y1 = y1.min(y0 + n - 1);
-        for y in y0..=y1 {
-            let row = y.rem_euclid(n) * n;
-            for x in x0..=x1 {
-                f((row + x.rem_euclid(n)) as usize);
-            }
-        }
-    }
-
     /// V12's `Container::addObject`.
     pub fn insert(&mut self, id: ContainerId, bounds: Aabb, mask: u32) -> Result<(), ContainerError> {
         if self.by_id.contains_key(&id) {
@@ -429,28 +459,19 @@ impl Container {
 
     fn link(&mut self, slot: u32) {
         match self.entries[slot as usize].bins {
-            Some(r) => {
-                let mut idx = Vec::new();
-                self.for_bins(r, |b| idx.push(b));
-                for b in idx {
-                    self.bins[b].push(slot);
-                }
-            }
+            Some(r) => for_bins(self.cfg.bins_per_axis, r, |b| self.bins[b].push(slot)),
             None => self.overflow.push(slot),
         }
     }
 
     fn unlink(&mut self, slot: u32) {
         match self.entries[slot as usize].bins {
-            Some(r) => {
-                let mut idx = Vec::new();
-                self.for_bins(r, |b| idx.push(b));
-                for b in idx {
-                    if let Some(p) = self.bins[b].iter().position(|&s| s == slot) {
-                        self.bins[b].swap_remove(p);
-                    }
+            Some(r) => for_bins(self.cfg.bins_per_axis, r, |b| {
+                let bin = &mut self.bins[b];
+                if let Some(p) = bin.iter().position(|&s| s == slot) {
+                    bin.swap_remove(p);
                 }
-            }
+            }),
             None => {
                 if let Some(p) = self.overflow.iter().position(|&s| s == slot) {
                     self.overflow.swap_remove(p);
@@ -509,10 +530,8 @@ impl Container {
                 (0, 0, n - 1, n - 1)
             }
         };
-        let mut bins = Vec::new();
-        self.for_bins(range, |b| bins.push(b));
         let entries = &mut self.entries;
-        for b in bins {
+        for_bins(self.cfg.bins_per_axis, range, |b| {
             for &s in &self.bins[b] {
                 let e = &mut entries[s as usize];
                 if e.stamp != stamp {
@@ -522,7 +541,7 @@ impl Container {
                     }
                 }
             }
-        }
+        });
         for &s in &self.overflow {
             let e = &entries[s as usize];
             if e.mask & mask != 0 {

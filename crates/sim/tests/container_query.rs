@@ -181,3 +181,24 @@ fn obstacles_stop_a_box_at_another_and_let_overlapping_ones_part() {
     let (t, _) = o.cast_ray(Vec3::new(2.0, 0.0, 1.0), Vec3::new(12.0, 0.0, 1.0)).unwrap();
     assert!((t * 10.0 - 2.6).abs() < 1e-4, "{t}");
 }
+
+#[test]
+fn player_boxes_block_only_while_players_are_on() {
+    let mut o = Obstacles::new(None);
+    let half = Vec3::new(0.4, 0.4, 0.9);
+    o.add_player_box(7, Vec3::new(5.0, 0.0, 0.0), half);
+    o.add_box(8, Vec3::new(0.0, 9.0, 0.0), half);
+    let walk = |o: &Obstacles, d: Vec3| o.sweep_box(Vec3::new(0.0, 0.0, 0.9), half, d);
+    assert!(walk(&o, Vec3::new(10.0, 0.0, 0.0)).is_some(), "players block by default");
+    o.set_players(false);
+    assert!(walk(&o, Vec3::new(10.0, 0.0, 0.0)).is_none(), "a mover that walks through players");
+    // Other boxes still block, met just before the end of the move (the broad phase keeps a
+    // box the move only reaches at its very end).
+    let (t, n) = walk(&o, Vec3::new(0.0, 8.3, 0.0)).unwrap();
+    assert!((t * 8.3 - 8.2).abs() < 1e-4, "{t}");
+    assert_eq!(n, Vec3::new(0.0, -1.0, 0.0));
+    // Refilled for the next tick: the old boxes are gone.
+    o.clear_boxes();
+    o.set_players(true);
+    assert!(o.is_empty() && walk(&o, Vec3::new(10.0, 10.0, 0.0)).is_none());
+}

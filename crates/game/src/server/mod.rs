@@ -36,6 +36,8 @@ pub(crate) struct Server {
     pub(crate) world_ghosts: Vec<WorldObjectGhost>,
     /// The ground players move on (the mission's world).
     pub(crate) ground: Rc<dyn StaticGeometry>,
+    /// What players walk into, refilled each tick (see `tick_obstacles`).
+    obstacles: Option<Rc<Obstacles>>,
     /// The short-circuit link's client end, until our own client takes it.
     pub(crate) local_link: Option<listen::LocalLink>,
     /// Where the local client's datagrams come from (its connection is the local one).
@@ -55,6 +57,7 @@ impl Server {
             no_ghosts: GhostArena::new(),
             world_ghosts: Vec::new(),
             ground,
+            obstacles: None,
             local_link: None,
             local_peer: None,
         }
@@ -173,24 +176,41 @@ pub(crate) fn server_ghost_check(
 /// players and shapes through the container).
 pub(crate) fn player_obstacles(sh: &Shared, ground: &Rc<dyn StaticGeometry>, players: bool) -> Rc<Obstacles> {
     let mut o = Obstacles::new(Some(ground.clone()));
-    if let Some(world) = sh.world.as_ref() {
-        let player_half = Motion::default().half_extents;
-        for (id, g, obj) in joined(&sh.objects, world).filter(|(_, _, obj)| obj.flags & HIDDEN == 0) {
-            match g.class {
-                GameClass::StaticShape | GameClass::Turret | GameClass::Vehicle => {
-                    o.add_box(id, obj.state.pos, g.half_extents)
-                }
-                // A force field stops everyone it does not let through (no teams here: its
-                // `otherPermiable` decides for players with none).
-                GameClass::ForceField if !g.permeable.1 => o.add_box(id, obj.state.pos, g.half_extents),
-                GameClass::Player if players && g.mount.is_none() => {
-                    o.add_box(id, obj.state.pos, player_half)
-                }
-                _ => {}
+    fill_obstacles(sh, &mut o, players);
+    Rc::new(o)
+}
+
+/// Refills `o` with the boxes [`player_obstacles`] describes; players' boxes go in as such
+/// (see [`Obstacles::set_players`]).
+fn fill_obstacles(sh: &Shared, o: &mut Obstacles, players: bool) {
+    o.clear_boxes();
+    let Some(world) = sh.world.as_ref() else { return };
+    let player_half = Motion::default().half_extents;
+    for (id, g, obj) in joined(&sh.objects, world).filter(|(_, _, obj)| obj.flags & HIDDEN == 0) {
+        match g.class {
+            GameClass::StaticShape | GameClass::Turret | GameClass::Vehicle => {
+                o.add_box(id, obj.state.pos, g.half_extents)
             }
+            // A force field stops everyone it does not let through (no teams here: its
+            // `otherPermiable` decides for players with none).
+            GameClass::ForceField if !g.permeable.1 => o.add_box(id, obj.state.pos, g.half_extents),
+            GameClass::Player if players && g.mount.is_none() => {
+                o.add_player_box(id, obj.state.pos, player_half)
+            }
+            _ => {}
         }
     }
-    Rc::new(o)
+}
+
+/// This tick's obstacles in the server's set, which keeps its allocation from tick to tick
+/// (a fresh one when something still holds last tick's).
+fn tick_obstacles(s: &mut Server, sh: &Shared, players: bool) -> Rc<Obstacles> {
+    let reuse = s.obstacles.as_mut().and_then(Rc::get_mut);
+    match reuse {
+        Some(o) => fill_obstacles(sh, o, players),
+        None => s.obstacles = Some(player_obstacles(sh, &s.ground, players)),
+    }
+    s.obstacles.clone().unwrap_or_else(|| player_obstacles(sh, &s.ground, players))
 }
 
 /// The game objects beside their scene objects, in id order: both are sorted by id, so this
@@ -224,8 +244,8 @@ pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
             GameClass::StaticShape | GameClass::Turret | GameClass::Vehicle | GameClass::ForceField
         )
     });
-    let obstacles = collide.then(|| player_obstacles(sh, &s.ground, true));
-    let shapes_only = shapes.then(|| player_obstacles(sh, &s.ground, false));
+    // One set serves every player: other players' boxes count for those that collide.
+    let obstacles = (collide || shapes).then(|| tick_obstacles(s, sh, collide));
     let camera = crate::camera_motion();
     let mut out = Vec::new();
     sh.images_by_moves.clear();
@@ -236,20 +256,20 @@ pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
     let frozen = sh.frozen;
     // Control objects that do not move under their moves: riders (their seat moves them) and
     // frozen vehicles.
-    let still: BTreeSet<u32> =
-        sh.objects.iter().filter(|(_, g)| g.mount.is_some() || g.frozen).map(|(id, _)| *id).collect();
     for (g, &(tuning, flying)) in s.clients.values_mut().zip(&controlled) {
         // Each player walks at its datablock's speeds (into everyone else, if it collides).
-        let walk_on: Rc<dyn StaticGeometry> = match (&obstacles, &shapes_only) {
-            (Some(o), _) if tuning.collide => {
+        let walk_on: Rc<dyn StaticGeometry> = match &obstacles {
+            Some(o) => {
+                o.set_players(tuning.collide);
                 o.set_exempt(g.control_object());
                 o.clone()
             }
-            (_, Some(o)) => o.clone(),
-            _ => s.ground.clone(),
+            None => s.ground.clone(),
         };
         let m = motion(Some(walk_on), tuning);
-        if frozen || g.control_object().is_some_and(|p| still.contains(&p)) {
+        let still =
+            |p| sh.objects.get(&p).is_some_and(|o: &crate::state::GameObject| o.mount.is_some() || o.frozen);
+        if frozen || g.control_object().is_some_and(still) {
             let Some(world) = sh.world.as_mut() else { return out };
             // The moves are taken (acknowledged) but change nothing.
             let held = g.control_object().and_then(|p| world.get(p).map(|o| (p, o.state)));
@@ -466,23 +486,28 @@ pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: 
         }
     }
     // Trigger volumes: what entered, what left, and the tick while something is inside.
+    let mut now: Vec<u32> = Vec::new();
     for (&trigger, t) in sh.triggers.iter_mut() {
-        let now: BTreeSet<u32> = sh
-            .objects
-            .iter()
-            .filter(|(id, g)| {
-                g.class != GameClass::Projectile
-                    && world.get(**id).is_some_and(|o| o.flags & HIDDEN == 0 && t.contains(o.state.pos))
-            })
-            .map(|(_, g)| g.console)
-            .collect();
-        for &obj in now.difference(&t.inside) {
-            out.push(GameEvent::EnterTrigger { trigger, obj });
+        now.clear();
+        now.extend(
+            joined(&sh.objects, world)
+                .filter(|(_, g, o)| {
+                    g.class != GameClass::Projectile && o.flags & HIDDEN == 0 && t.contains(o.state.pos)
+                })
+                .map(|(_, g, _)| g.console),
+        );
+        now.sort_unstable();
+        // Most ticks nothing enters or leaves: no set is built then.
+        if !now.iter().eq(t.inside.iter()) {
+            let now: BTreeSet<u32> = now.iter().copied().collect();
+            for &obj in now.difference(&t.inside) {
+                out.push(GameEvent::EnterTrigger { trigger, obj });
+            }
+            for &obj in t.inside.difference(&now) {
+                out.push(GameEvent::LeaveTrigger { trigger, obj });
+            }
+            t.inside = now;
         }
-        for &obj in t.inside.difference(&now) {
-            out.push(GameEvent::LeaveTrigger { trigger, obj });
-        }
-        t.inside = now;
         if t.inside.is_empty() {
             t.since_tick_ms = 0;
         } else {
