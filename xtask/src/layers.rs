@@ -25,6 +25,8 @@ pub const GRAPH: &[(&str, &[&str])] = &[
     ("render3d", &["world", "render-gl"]),
     ("gui", &["console-vm", "render-gl"]),
     ("audio", &["platform", "resource"]),
+    // The World Editor: a GUI control over the world and its 3D drawing.
+    ("editor", &["gui", "render3d", "world", "console-vm"]),
     (
         "game",
         &[
@@ -38,6 +40,7 @@ pub const GRAPH: &[(&str, &[&str])] = &[
             "resource",
             "master",
             "audio",
+            "editor",
         ],
     ),
 ];

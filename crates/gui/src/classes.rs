@@ -33,11 +33,14 @@ pub enum Kind {
     Swatch,
     /// The GUI Editor's overlay (GuiEditCtrl).
     Edit,
+    /// A 3D view that hands its mouse and keys to script callbacks (V12's EditTSCtrl, the
+    /// base of the World Editor): `onMouseDown`, `onMouseDragged`, `onMouseUp`, ...
+    EditTs,
 }
 
 /// Console classes (most derived first, as `kind_of` tests them; registered in reverse, so
 /// parents first) with their parent class.
-pub const CLASSES: [(&str, &str, Kind); 18] = [
+pub const CLASSES: [(&str, &str, Kind); 19] = [
     ("GuiPopUpMenuCtrl", "GuiTextCtrl", Kind::Popup),
     ("GuiRadioCtrl", "GuiCheckBoxCtrl", Kind::Radio),
     ("GuiCheckBoxCtrl", "GuiButtonCtrl", Kind::CheckBox),
@@ -51,6 +54,7 @@ pub const CLASSES: [(&str, &str, Kind); 18] = [
     ("GuiTextListCtrl", "GuiControl", Kind::TextList),
     ("GuiSliderCtrl", "GuiControl", Kind::Slider),
     ("GuiConsoleCtrl", "GuiControl", Kind::Console),
+    ("EditTSCtrl", "GuiTSCtrl", Kind::EditTs),
     ("GuiTSCtrl", "GuiControl", Kind::Ts),
     ("GuiSwatchCtrl", "GuiControl", Kind::Swatch),
     ("GuiInspector", "GuiControl", Kind::Plain),

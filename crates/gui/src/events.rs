@@ -140,6 +140,7 @@ pub fn on_mouse(h: &mut EventContext<'_>, d: &mut ControlData, ev: MouseEv) -> b
         Kind::TextList => list_mouse(h, d, ev),
         Kind::Popup => popup_mouse(h, d, ev),
         Kind::Edit => gui_edit_mouse(h, d, ev),
+        Kind::EditTs => edit_ts_mouse(h, ev),
         Kind::Console => {
             if ev.kind == MouseKind::Down {
                 h.fx.push(Effect::Focus(id));
@@ -454,6 +455,13 @@ pub fn on_key(h: &mut EventContext<'_>, d: &mut ControlData, ev: KeyEv) -> bool 
     let id = h.ctl.id;
     match d.kind {
         Kind::Edit => gui_edit_key(h, d, ev),
+        Kind::EditTs => {
+            let mods = [(ev.mods.ctrl, "ctrl"), (ev.mods.shift, "shift"), (ev.mods.alt, "alt")];
+            let mods: Vec<&str> = mods.iter().filter(|m| m.0).map(|m| m.1).collect();
+            let args = vec![Value::Int(i64::from(ev.key)), Value::from(mods.join(" "))];
+            h.fx.push(Effect::Callback(id, "onKeyDown", args));
+            true
+        }
         Kind::Button | Kind::CheckBox | Kind::Radio if ev.key == KEY_RETURN || ev.key == KEY_SPACE => {
             click_button(h, d);
             true
@@ -585,6 +593,36 @@ pub fn scroll_view_screen(
 /// Whether `id` has children (scroll content present).
 pub fn has_children(con: &Console, id: ObjectId) -> bool {
     !children(con, id).is_empty()
+}
+
+/// An EditTSCtrl's mouse (V12's EditTSCtrl, the World Editor's base): each event becomes a
+/// script callback with the point in the control (`onMouseDown(%this, "x y")`, ...); a press
+/// takes the focus and the mouse lock, so the drag and the release come back to it.
+fn edit_ts_mouse(h: &mut EventContext<'_>, ev: MouseEv) -> bool {
+    let id = h.ctl.id;
+    let name = match ev.kind {
+        MouseKind::Down => {
+            h.fx.push(Effect::Focus(id));
+            h.fx.push(Effect::Lock(id));
+            "onMouseDown"
+        }
+        MouseKind::Up => {
+            h.fx.push(Effect::Unlock);
+            "onMouseUp"
+        }
+        MouseKind::Dragged => "onMouseDragged",
+        MouseKind::Move => "onMouseMove",
+        MouseKind::RightDown => "onRightMouseDown",
+        MouseKind::RightUp => "onRightMouseUp",
+        MouseKind::Wheel(v) => {
+            h.fx.push(Effect::Callback(id, "onMouseWheel", vec![Value::from(f64::from(v))]));
+            return true;
+        }
+        MouseKind::Enter | MouseKind::Leave => return true,
+    };
+    let local = Point2I::new(ev.pt.x - h.rect.x, ev.pt.y - h.rect.y);
+    h.fx.push(Effect::Callback(id, name, vec![Value::from(point_text(local))]));
+    true
 }
 
 /// The GUI Editor overlay's mouse: select, move, resize.

@@ -13,6 +13,11 @@ use v12_render_gl::{ColorI, DrawList, Point2I, RectI, Scene};
 
 /// The game's 3D view, called by GuiTSCtrl (V12's processCameraQuery / renderWorld).
 pub trait GameView {
+    /// Reads what the view needs from the console before a frame is drawn (V12's
+    /// onPreRender); the game's view needs nothing.
+    fn sync(&self, con: &Console) {
+        let _ = con;
+    }
     /// The camera to draw from; `None` draws nothing (no control object yet).
     fn camera_query(&self) -> Option<v12_render_gl::Camera>;
     /// Adds the visible world to the scene.
@@ -148,7 +153,10 @@ pub fn render(rx: &mut RenderContext<'_>, d: &ControlData, list: &mut DrawList, 
             list.fill_rect(r, c);
             list.draw_rect(r, p.border_color);
         }
-        Kind::Ts => match game.and_then(|g| g.camera_query().map(|c| (g, c))) {
+        Kind::Ts | Kind::EditTs => match game.and_then(|g| {
+            g.sync(rx.con);
+            g.camera_query().map(|c| (g, c))
+        }) {
             Some((g, cam)) => {
                 let mut scene = Scene::default();
                 g.render_world(&mut scene);

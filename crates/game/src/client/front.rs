@@ -129,6 +129,7 @@ impl ClientFront {
         let debug_pause = crate::debug_pause::DebugPause::install(&mut con, start);
         let mut ui = ClientUi::new(&mut con, 800, 600).map_err(io::Error::other)?;
         ui.load_shapes(&resources);
+        ui.install_editor(&mut con, resources.clone());
         ui.show(&mut con, "MainMenuGui").map_err(io::Error::other)?;
         con.set_global("Client::ServerAddress", cfg.connect.clone().unwrap_or_else(|| "local match".into()));
         Ok(ClientFront {

@@ -59,6 +59,19 @@ impl ClientUi {
         Ok(ClientUi { canvas, view })
     }
 
+    /// The World Editor (F11, `v12_editor`): its class and `toggleEditor`, and the 3D view
+    /// that shows the editor's world while it is open and the game's otherwise.
+    pub fn install_editor(
+        &mut self,
+        con: &mut Console,
+        resources: std::rc::Rc<v12_resource::ResourceManager>,
+    ) {
+        let ed = v12_editor::install(con, resources);
+        v12_editor::bind_toggle(&mut self.canvas);
+        let game: Box<dyn v12_gui::GameView> = Box::new(self.view.clone());
+        self.canvas.set_game_view(Some(Box::new(v12_editor::EditorView::new(ed, Some(game)))));
+    }
+
     /// Shows a screen by its control name (`PlayGui`, `MainMenuGui`).
     pub fn show(&mut self, con: &mut Console, screen: &str) -> Result<(), UiError> {
         let id =

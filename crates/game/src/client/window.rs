@@ -58,6 +58,10 @@ fn key_name(k: KeyCode) -> Option<String> {
     if let Some(c) = s.strip_prefix("Key").or_else(|| s.strip_prefix("Digit")) {
         return Some(c.to_ascii_lowercase());
     }
+    // F1..F24 (F10 the GUI Editor, F11 the World Editor).
+    if let Some(n) = s.strip_prefix('F').filter(|n| n.parse::<u8>().is_ok()) {
+        return Some(format!("f{n}"));
+    }
     let n = match k {
         KeyCode::Space => "space",
         KeyCode::Enter | KeyCode::NumpadEnter => "enter",
@@ -70,6 +74,8 @@ fn key_name(k: KeyCode) -> Option<String> {
         KeyCode::ArrowLeft => "left",
         KeyCode::ArrowRight => "right",
         KeyCode::Delete => "delete",
+        KeyCode::PageUp => "pageup",
+        KeyCode::PageDown => "pagedown",
         KeyCode::Home => "home",
         KeyCode::End => "end",
         KeyCode::ShiftLeft => "lshift",
