@@ -183,3 +183,55 @@ fn tab_toggles_first_person() {
     v12_sim::action_map::handle_event(&mut con, &tab(v12_platform::InputAction::Break));
     assert!(con.get_global("firstPerson").truthy(), "tab pressed and released: first person");
 }
+
+/// F11 in the window client's engine side (the same `ClientFront` the window drives, fed the
+/// key as the window posts it): the World Editor opens on the mod's mission with its objects
+/// in the tree and its view drawn; F11 again goes back to the main menu.
+#[test]
+fn f11_in_the_window_client_opens_the_world_editor_on_the_mission() {
+    use v12_game::client::front::{ClientFront, WindowConfig};
+    use v12_platform::{Event, InputAction, InputDeviceType, InputEvent, InputObjectType, Modifiers};
+    let cfg = WindowConfig {
+        connect: None,
+        mod_dir: mod_dir(),
+        v12: "v12".into(),
+        name: "Editor".into(),
+        journal: None,
+        report: |_| {},
+        audio_capture: None,
+    };
+    let mut front = ClientFront::new(cfg).expect("the client starts");
+    let f11 = |make: bool| {
+        Event::Input(InputEvent {
+            device_type: InputDeviceType::Keyboard,
+            device_inst: 0,
+            object_type: InputObjectType::Key,
+            object_inst: v12_platform::key_code("f11").unwrap(),
+            action: if make { InputAction::Make } else { InputAction::Break },
+            modifiers: Modifiers::NONE,
+            ascii: 0,
+            value: if make { 1.0 } else { 0.0 },
+        })
+    };
+    let eval = |front: &mut ClientFront, s: &str| front.con.eval(s).unwrap().to_string();
+    front.post(f11(true));
+    front.post(f11(false));
+    front.frame().unwrap();
+    assert_eq!(eval(&mut front, "return Canvas.getContent() == EditorGui.getId();"), "1");
+    assert_eq!(
+        eval(&mut front, "return isObject(Barracks) && isObject(Terrain);"),
+        "1",
+        "the mission is loaded"
+    );
+    let rows: usize = eval(&mut front, "return EWorldEditorTree.rowCount();").parse().unwrap();
+    assert!(rows >= 5, "MissionGroup, its terrain, building, sky and area: {rows}");
+    assert_eq!(
+        eval(&mut front, "EWorldEditor.select(Barracks); return EWorldEditor.getSelected();"),
+        eval(&mut front, "return Barracks.getId();")
+    );
+    assert!(!front.render().is_empty(), "the editor's frame");
+    front.post(f11(true));
+    front.post(f11(false));
+    front.frame().unwrap();
+    assert_eq!(eval(&mut front, "return Canvas.getContent() == MainMenuGui.getId();"), "1");
+}

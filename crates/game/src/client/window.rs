@@ -396,6 +396,16 @@ mod tests {
     }
 
     #[test]
+    fn function_keys_reach_the_canvas_binds() {
+        assert_eq!(key_name(KeyCode::F10).as_deref(), Some("f10"));
+        assert_eq!(
+            v12_platform::key_code(&key_name(KeyCode::F11).unwrap()),
+            Some(v12_gui::keys::KEY_F1 + 10)
+        );
+        assert_eq!(key_name(KeyCode::PageUp).as_deref(), Some("pageup"));
+    }
+
+    #[test]
     fn winit_modifiers_become_the_action_maps_bits() {
         let m = |s: ModifiersState| modifiers_of(&s.into());
         assert_eq!(m(ModifiersState::empty()), Modifiers::NONE);
