@@ -1,21 +1,4 @@
-//! V12's World Editor (F11 in the window client), as Torque's: an `EditTSCtrl` (the GUI's 3D
-//! view that hands its mouse and keys to callbacks) of class `WorldEditor` over the mission's
-//! objects (the members of `MissionGroup`), with a panel beside it: modes, brushes, undo and
-//! redo, copy and paste, the mission tree, the datablock palette, the docked GuiInspector and
-//! Save.
-//!
-//! - A click picks the nearest object under the cursor with a ray through a container of the
-//!   objects' boxes and the terrain ([`pick`]); a drag moves it over the terrain (snapped to
-//!   the grid, its feet on the ground), a drag on a gizmo handle moves it along that axis
-//!   ([`gizmo`]); in rotate and scale modes a drag turns it about +Z (15° steps) or scales it.
-//! - In terrain mode the brushes ([`brush`]) raise, lower, smooth, flatten or paint the
-//!   terrain under the cursor.
-//! - Every change is an undoable [`undo::Action`]; saving writes the mission with
-//!   `SimObject::save` (and an edited terrain's `.ter`), refusing paths outside the mod's
-//!   folder ([`commands`]).
-//!
-//! All of it goes through the canvas's input path, so tests drive it with clicks, drags and
-//! keys. [`install`] registers it; [`view::EditorView`] draws it (the 3D view's `GameView`).
+#![doc = include_str!("../README.md")]
 
 pub mod brush;
 pub mod commands;
