@@ -307,8 +307,11 @@ fn register_panel(con: &mut Console, ed: &Handle) {
         if p.is_finite() {
             s.camera.eye = p;
         }
-        s.camera.yaw = a.f64(2) as f32;
-        s.camera.pitch = (a.f64(3) as f32).clamp(-1.55, 1.55);
+        let (yaw, pitch) = (a.f64(2) as f32, a.f64(3) as f32);
+        if yaw.is_finite() && pitch.is_finite() {
+            s.camera.yaw = yaw;
+            s.camera.pitch = pitch.clamp(-1.55, 1.55);
+        }
     });
     let e = ed.clone();
     con.register_method(CLASS, "fillTree", 3, 3, "(textList)", move |c, a| fill_tree(c, &a.get(1)));

@@ -222,6 +222,38 @@ impl Ed {
         self.click(Vec2::new((r.x + 20) as f32, (r.y + row * h + h / 2) as f32));
     }
 
+    /// The inspector's editor for `field` (the control on its label's row).
+    fn inspector_editor(&self, field: &str) -> u32 {
+        let insp = self.id("EWorldEditorInspector");
+        let kids = self.con.object(insp).unwrap().members.clone();
+        let y = |id: u32| {
+            self.con.get_field(id, "position").to_string().split(' ').nth(1).unwrap_or("").to_string()
+        };
+        let label = *kids
+            .iter()
+            .find(|&&k| {
+                self.con.class_name_of(k) == "GuiTextCtrl" && self.con.get_field(k, "text").as_text() == field
+            })
+            .unwrap_or_else(|| panic!("no row {field}"));
+        *kids.iter().find(|&&k| k != label && y(k) == y(label)).unwrap()
+    }
+
+    fn type_text(&mut self, text: &str) {
+        for c in text.chars() {
+            for make in [true, false] {
+                let e = input(
+                    InputDeviceType::Keyboard,
+                    InputObjectType::Key,
+                    key_for_char(c).unwrap(),
+                    make,
+                    c as u16,
+                );
+                self.canvas.process_input(&mut self.con, &e);
+            }
+        }
+        self.frame();
+    }
+
     fn objects_in_mission(&mut self) -> usize {
         self.ed.borrow().objects.len()
     }
@@ -284,6 +316,17 @@ fn f11_opens_the_mission_and_clicks_pick_drags_move_rotate_and_scale_with_undo()
     // The tree selects what it is clicked on.
     e.click_row("EWorldEditorTree", "Crate");
     assert_eq!(e.selected(), e.id("Crate"));
+    // The docked inspector edits it: type a new position, Apply; Ctrl+Z undoes the edit.
+    let edit = e.inspector_editor("position");
+    let r = screen_rect(&e.con, edit);
+    e.click(Vec2::new((r.x + r.w / 2) as f32, (r.y + r.h / 2) as f32));
+    e.key(KEY_A, Modifiers::LCTRL);
+    e.key(KEY_BACKSPACE, Modifiers::NONE);
+    e.type_text("8 8 10");
+    e.click_named("EWorldEditorApply");
+    assert_eq!(e.field("Crate", "position"), "8 8 10");
+    e.key(u16::from(b'Z'), Modifiers::LCTRL);
+    assert_eq!(e.field("Crate", "position"), "6 0 10");
     // F11 again goes back to what was there.
     e.key(v12_editor::KEY_F11, Modifiers::NONE);
     assert_eq!(e.eval("return Canvas.getContent() == MainMenu.getId();"), "1");
@@ -329,6 +372,12 @@ fn palette_delete_copy_paste_brushes_and_save_load_back() {
     e.key(u16::from(b'Z'), Modifiers::LCTRL);
     assert_eq!(e.ed.borrow().terrain.as_ref().unwrap().block.height(at.x, at.y), before);
     e.key(u16::from(b'Y'), Modifiers::LCTRL);
+    // The paint brush sets the squares' material under it.
+    e.click_named("EWorldEditorPaint");
+    let s = e.screen(Vec3::new(16.0, 24.0, 10.0));
+    e.drag(s, s + Vec2::new(1.0, 0.0));
+    assert_eq!(e.ed.borrow().terrain.as_ref().unwrap().block.material(2, 3), 1);
+    assert_eq!(e.ed.borrow().terrain.as_ref().unwrap().block.material(10, 3), 0);
     // Saving outside the mod's folder is refused.
     assert_eq!(e.eval("return EWorldEditor.saveMission(\"../outside.mis\");"), "0");
     assert!(e.out.all().contains("outside the mod's folder"), "{}", e.out.all());
@@ -344,6 +393,7 @@ fn palette_delete_copy_paste_brushes_and_save_load_back() {
     let ter = std::fs::read(e.dir.join("terrains/test.ter")).unwrap();
     let back = v12_world::terrain_file::read(&ter).unwrap();
     assert_eq!(back.heights(), e.ed.borrow().terrain.as_ref().unwrap().block.heights(), "the .ter as edited");
+    assert_eq!(back.materials(), e.ed.borrow().terrain.as_ref().unwrap().block.materials());
     let first = e.con.save_object_text(e.id("MissionGroup"));
     e.eval("MissionGroup.delete(); exec(\"missions/saved.mis\");");
     assert_eq!(
