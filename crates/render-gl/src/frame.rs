@@ -35,6 +35,8 @@ pub struct FrameMesh {
     pub resident: Vec<ResidentMesh>,
     /// Opaque shape meshes posed on the GPU.
     pub posed: Vec<PosedMesh>,
+    /// Instanced shapes (their opaque parts; translucent parts joined the sorted triangles).
+    pub instanced: Vec<Arc<crate::scene::InstancedShape>>,
     /// Opaque resident meshes lit by a lightmap too.
     pub lit: Vec<(ResidentMesh, crate::scene::Lightmap)>,
 }
@@ -73,6 +75,29 @@ fn mix(a: ColorI, b: ColorI, t: f32) -> [u8; 4] {
     [m(a.r, b.r), m(a.g, b.g), m(a.b, b.b), m(a.a, b.a)]
 }
 
+impl FrameMesh {
+    /// Vertices drawn from resident buffers (instanced ones once a copy).
+    pub fn resident_vertices(&self) -> usize {
+        self.resident.iter().map(|m| m.triangles.len()).sum::<usize>()
+            + self.lit.iter().map(|(m, _)| m.triangles.len()).sum::<usize>()
+            + self.posed.iter().map(|m| m.vertices.len()).sum::<usize>()
+            + self
+                .instanced
+                .iter()
+                .map(|s| {
+                    let opaque = s.parts.iter().filter(|p| p.color[3] == 255);
+                    opaque.map(|p| p.vertices.len()).sum::<usize>() * s.drawable_instances().len()
+                })
+                .sum::<usize>()
+            + self
+                .translucent_runs
+                .iter()
+                .filter_map(|r| r.resident.as_ref())
+                .map(|m| m.triangles.len())
+                .sum::<usize>()
+    }
+}
+
 impl Scene {
     /// The frame's render images as seen from `eye`: the mesh of every shape split into
     /// opaque and translucent (alpha under 255), the translucent ones sorted back to front by
@@ -83,6 +108,7 @@ impl Scene {
         let (mut resident, mut glass_meshes, mut posed) = (Vec::new(), Vec::new(), Vec::new());
         let mut particles = Vec::new();
         let mut lit = Vec::new();
+        let mut instanced = Vec::new();
         let to_light = -self.light_dir.try_normalize().unwrap_or(Vec3::NEG_Z);
         for shape in &self.shapes {
             match shape {
@@ -94,6 +120,12 @@ impl Scene {
                     p.lit_triangles(to_light, self.ambient.clamp(0.0, 1.0), &mut translucent)
                 }
                 Shape::Posed(p) => posed.push(p.clone()),
+                Shape::Instanced(s) => {
+                    for p in s.translucent_meshes() {
+                        p.lit_triangles(to_light, self.ambient.clamp(0.0, 1.0), &mut translucent);
+                    }
+                    instanced.push(s.clone());
+                }
                 Shape::Particles { texture, triangles, additive } => {
                     let name = texture.clone().unwrap_or_else(|| Arc::from(crate::scene::PARTICLE_SPOT));
                     particles.push((Layers::from(vec![name]), triangles.clone(), *additive));
@@ -192,6 +224,7 @@ impl Scene {
             translucent_runs: runs,
             resident,
             posed,
+            instanced,
             lit,
         }
     }

@@ -31,8 +31,9 @@ pub use image::{GOLDEN_TOLERANCE, Image, ImageDiff, MAX_IMAGE_SIDE, check_golden
 pub use renderer::{FrameStats, Renderer};
 pub use resident::{MeshKey, PosedVertex};
 pub use scene::{
-    CloudLayer, FogLayer, Layers, Lightmap, MAX_FOG_LAYERS, MAX_GRID_CELLS, MAX_LAYERS, PARTICLE_SPOT,
-    PosedMesh, ResidentMesh, Scene, SceneMesh, Shape, Sky, TexVertex3, TexturedBatch, Vertex3,
+    CloudLayer, FogLayer, InstancedPart, InstancedShape, Layers, Lightmap, MAX_FOG_LAYERS, MAX_GRID_CELLS,
+    MAX_LAYERS, MAX_PALETTE_MATRICES, PARTICLE_SPOT, PosedMesh, ResidentMesh, Scene, SceneMesh, Shape,
+    ShapeInstance, Sky, TexVertex3, TexturedBatch, Vertex3, affine_rows,
 };
 pub use target::OffscreenTarget;
 pub use texture::{TextureFilter, TextureHandle, TextureManager, TextureStats};

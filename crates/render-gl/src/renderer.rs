@@ -50,7 +50,8 @@ pub struct FrameStats {
     pub bytes_uploaded: u64,
     /// Of `bytes_uploaded`, the resident meshes' (0 in a steady frame).
     pub resident_bytes_uploaded: u64,
-    /// Uniform bytes that posed shape meshes on the GPU (a matrix and a colour a draw).
+    /// Bytes that posed shape meshes on the GPU: a posed mesh's matrix and colour a draw, an
+    /// instanced shape's palette and instances.
     pub pose_bytes: u64,
     /// Draws from resident buffers (textured and posed).
     pub resident_draws: u32,
@@ -586,6 +587,7 @@ impl Renderer {
         let mut up = crate::gpu_meshes::Uploaded::default();
         let mut streamed = 0u64;
         let mut resident_draws = 0u32;
+        let mut instance_bytes = 0u64;
         // SAFETY: state setting and draws with this context's program/VAO/buffer; vertex
         // bytes match the 3D layout and counts are the uploaded vertex counts.
         unsafe {
@@ -646,14 +648,9 @@ impl Renderer {
             }
             let (n, e) = draw_lit(gl, gpu, &frame.lit, &lit_tex, &view, &mut up);
             (calls, resident_draws, failed) = (calls + n, resident_draws + n, failed.or(e));
-            let header = gpu.textured.header;
-            match gpu.meshes.draw_posed(gl, header, &frame.posed, &view, light, &mut up) {
-                Ok(n) => {
-                    calls += n;
-                    resident_draws += n;
-                }
-                Err(e) => failed = failed.or(Some(e)),
-            }
+            let (n, bytes, e) = draw_shapes(gl, gpu, &frame, &view, light, &mut up);
+            (calls, resident_draws, failed) = (calls + n, resident_draws + n, failed.or(e));
+            instance_bytes += bytes;
             gl.depth_mask(false);
             for (r, tex) in frame.translucent_runs.iter().zip(&run_tex) {
                 if let Some(m) = &r.resident {
@@ -694,18 +691,10 @@ impl Renderer {
             tracing::error!(error = %e, "textured 3D draw failed");
         }
         let textured: usize = frame.opaque.textured.iter().map(|b| b.triangles.len()).sum();
-        let resident: usize = frame.resident.iter().map(|m| m.triangles.len()).sum::<usize>()
-            + frame.lit.iter().map(|(m, _)| m.triangles.len()).sum::<usize>()
-            + frame.posed.iter().map(|m| m.vertices.len()).sum::<usize>()
-            + frame
-                .translucent_runs
-                .iter()
-                .filter_map(|r| r.resident.as_ref())
-                .map(|m| m.triangles.len())
-                .sum::<usize>();
+        let resident = frame.resident_vertices();
         self.stats.bytes_uploaded += streamed + up.bytes;
         self.stats.resident_bytes_uploaded += up.bytes;
-        self.stats.pose_bytes += frame.posed.len() as u64 * crate::gpu_meshes::POSE_BYTES;
+        self.stats.pose_bytes += frame.posed.len() as u64 * crate::gpu_meshes::POSE_BYTES + instance_bytes;
         self.stats.resident_draws += resident_draws;
         self.stats.draw_calls += calls;
         self.stats.vertices += (frame.sky.len()
@@ -886,6 +875,28 @@ fn draw_lit(
         }
     }
     (calls, failed)
+}
+
+/// Draws the shapes posed on the GPU, one by one and instanced: the draw calls, the bytes
+/// of instanced poses sent, and the first failure.
+fn draw_shapes(
+    gl: &glow::Context,
+    gpu: &mut Gpu,
+    frame: &crate::frame::FrameMesh,
+    view: &ViewUniforms,
+    light: ([f32; 3], f32),
+    up: &mut crate::gpu_meshes::Uploaded,
+) -> (u32, u64, Option<RenderError>) {
+    let header = gpu.textured.header;
+    let (mut calls, mut failed) = (0, None);
+    match gpu.meshes.draw_posed(gl, header, &frame.posed, view, light, up) {
+        Ok(n) => calls += n,
+        Err(e) => failed = Some(e),
+    }
+    match gpu.meshes.draw_instanced(gl, header, &frame.instanced, view, light, up) {
+        Ok((n, bytes)) => (calls + n, bytes, failed),
+        Err(e) => (calls, 0, failed.or(Some(e))),
+    }
 }
 
 /// What every textured draw of a view shares: the matrix, the eye, the fog and fog layers.

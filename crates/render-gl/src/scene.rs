@@ -32,6 +32,9 @@ pub enum Shape {
     Resident(ResidentMesh),
     /// A shape's mesh kept on the GPU in its node's space, posed and lit there.
     Posed(PosedMesh),
+    /// Many copies of a shape's meshes drawn instanced: node poses shared among the copies
+    /// in a palette, each copy a placement and a pose (see [`InstancedShape`]).
+    Instanced(Arc<InstancedShape>),
     /// A resident mesh lit by a lightmap as well (an interior's faces under its map's
     /// lights): drawn with the opaque world (a translucent one is drawn as plain glass).
     Lit { mesh: ResidentMesh, lightmap: Lightmap },
@@ -294,6 +297,104 @@ impl PosedMesh {
     }
 }
 
+/// One of an instanced shape's meshes: its vertices on the GPU (in its node's space), the
+/// node that carries it and its material's colour.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InstancedPart {
+    pub key: MeshKey,
+    pub version: u64,
+    /// Three a triangle, in the node's space.
+    pub vertices: Arc<Vec<PosedVertex>>,
+    /// The node, an index into each pose of [`InstancedShape::poses`].
+    pub node: u32,
+    /// The material's colour (alpha under 255: drawn translucent, built on the CPU).
+    pub color: [u8; 4],
+}
+
+/// One copy of an instanced shape: where it stands and which pose it takes.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[repr(C)]
+pub struct ShapeInstance {
+    /// Shape space to world, the first three rows of the matrix.
+    pub rows: [[f32; 4]; 3],
+    /// The pose: an index of a block of [`InstancedShape::nodes`] matrices in the palette.
+    pub pose: f32,
+}
+
+/// Most matrices an instanced shape's palette holds (the rest of its instances are not
+/// drawn, with a warning): the palette is a float texture 1,024 texels wide, three a matrix.
+pub const MAX_PALETTE_MATRICES: usize = 1024 * 1024 / 3;
+
+/// A shape drawn many times in one call a mesh (V12 draws a shape instance at a time; here
+/// the copies that share a shape, a detail level and their colours are one batch). The
+/// palette holds node transforms in the shape's space, `nodes` of them a pose, each as the
+/// first three rows of its matrix (a node hidden in a pose is all zeros there); instances
+/// that play the same sequence at the same time share a pose. A frame sends GL only the
+/// palette and the instances (counted in [`crate::FrameStats::pose_bytes`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct InstancedShape {
+    pub parts: Vec<InstancedPart>,
+    pub nodes: u32,
+    pub poses: Vec<[[f32; 4]; 3]>,
+    pub instances: Vec<ShapeInstance>,
+}
+
+/// A matrix's first three rows.
+pub fn affine_rows(m: &Mat4) -> [[f32; 4]; 3] {
+    [m.row(0).to_array(), m.row(1).to_array(), m.row(2).to_array()]
+}
+
+fn rows_matrix(r: &[[f32; 4]; 3]) -> Mat4 {
+    Mat4::from_cols_array_2d(&[r[0], r[1], r[2], [0.0, 0.0, 0.0, 1.0]]).transpose()
+}
+
+impl InstancedShape {
+    /// The model matrix of `part` on instance `inst` (placement times the node's pose), or
+    /// `None` where the pose or node is out of the palette.
+    pub fn model(&self, part: &InstancedPart, inst: &ShapeInstance) -> Option<Mat4> {
+        let pose = inst.pose as usize;
+        if !(inst.pose >= 0.0 && (inst.pose as u32) < u32::MAX) || part.node >= self.nodes {
+            return None;
+        }
+        let node = self.poses.get(pose.checked_mul(self.nodes as usize)?.checked_add(part.node as usize)?)?;
+        Some(rows_matrix(&inst.rows) * rows_matrix(node))
+    }
+
+    /// Instances the renderer draws: those whose pose is in the palette, when the palette
+    /// holds at most [`MAX_PALETTE_MATRICES`] (none past it).
+    pub fn drawable_instances(&self) -> std::borrow::Cow<'_, [ShapeInstance]> {
+        let n = self.nodes as usize;
+        let ok = |i: &ShapeInstance| {
+            i.pose >= 0.0
+                && i.pose < 16_777_216.0
+                && (i.pose as usize + 1).saturating_mul(n) <= self.poses.len()
+        };
+        if self.poses.len() > MAX_PALETTE_MATRICES || n == 0 {
+            std::borrow::Cow::Borrowed(&[])
+        } else if self.instances.iter().all(ok) {
+            std::borrow::Cow::Borrowed(&self.instances)
+        } else {
+            std::borrow::Cow::Owned(self.instances.iter().copied().filter(ok).collect())
+        }
+    }
+
+    /// Each translucent part of each instance as a [`PosedMesh`] (drawn on the CPU in the
+    /// back-to-front order, as posed meshes are).
+    pub fn translucent_meshes(&self) -> impl Iterator<Item = PosedMesh> + '_ {
+        self.parts.iter().filter(|p| p.color[3] < 255).flat_map(move |p| {
+            self.instances.iter().filter_map(move |i| {
+                Some(PosedMesh {
+                    key: p.key,
+                    version: p.version,
+                    vertices: p.vertices.clone(),
+                    model: self.model(p, i)?,
+                    color: p.color,
+                })
+            })
+        })
+    }
+}
+
 const SPHERE_RINGS: u32 = 12;
 const SPHERE_SEGMENTS: u32 = 16;
 /// Grids bigger than this are clamped so a script cannot ask for billions of lines.
@@ -366,7 +467,11 @@ impl Scene {
                     textured.push(TexturedBatch { layers, triangles: triangles.clone(), translucent });
                 }
                 // Drawn from their GPU buffers by the frame (`Scene::build_frame`).
-                Shape::Resident(_) | Shape::Posed(_) | Shape::Particles { .. } | Shape::Lit { .. } => {}
+                Shape::Resident(_)
+                | Shape::Posed(_)
+                | Shape::Instanced(_)
+                | Shape::Particles { .. }
+                | Shape::Lit { .. } => {}
                 Shape::Grid { center, cell_size, cells, color } => {
                     let cells = cells.min(MAX_GRID_CELLS);
                     let half = cell_size * cells as f32 * 0.5;

@@ -14,9 +14,10 @@ use glow::HasContext;
 
 /// Views a slice of plain `repr(C)` vertices as bytes for upload.
 pub(crate) fn as_bytes<T: Copy>(v: &[T]) -> &[u8] {
-    // SAFETY: only called with Vertex2/Vertex3/TexVertex3/PosedVertex, `repr(C)` structs of
-    // f32 and u8 fields with no padding (20, 16, 32 and 24 bytes), and `[f32; 2]` lightmap
-    // coordinates, so every byte is initialised; the length is exact.
+    // SAFETY: only called with Vertex2/Vertex3/TexVertex3/PosedVertex/ShapeInstance, `repr(C)`
+    // structs of f32 and u8 fields with no padding (20, 16, 32, 24 and 52 bytes), `[f32; 2]`
+    // lightmap coordinates and `[f32; 4]` palette texels, so every byte is initialised; the
+    // length is exact.
     unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v)) }
 }
 

@@ -1,6 +1,7 @@
 //! Geometry that lives on the GPU: a resident mesh draws what the same triangles streamed
 //! draw, is uploaded once (a steady frame uploads none of its bytes), again when its version
-//! changes; a posed mesh draws what the CPU-posed triangles draw, sending only its matrix.
+//! changes; a posed mesh draws what the CPU-posed triangles draw, sending only its matrix;
+//! an instanced shape draws what its copies posed one by one draw, in one call a mesh.
 
 mod common;
 
@@ -8,7 +9,8 @@ use common::Harness;
 use std::sync::Arc;
 use v12_render_gl::glam::{Mat4, Quat, Vec3};
 use v12_render_gl::{
-    Camera, MeshKey, PosedMesh, PosedVertex, RectI, ResidentMesh, Scene, Shape, TexVertex3, Vertex3,
+    Camera, InstancedPart, InstancedShape, MeshKey, PosedMesh, PosedVertex, RectI, ResidentMesh, Scene,
+    Shape, ShapeInstance, TexVertex3, Vertex3, affine_rows,
 };
 
 fn quad(z: f32, color: [u8; 4]) -> Vec<TexVertex3> {
@@ -123,4 +125,83 @@ fn a_posed_mesh_draws_as_the_cpu_posed_one_sending_only_its_pose() {
         assert!(p[1] > p[0] && p[1] > p[2], "the green cube is drawn where it is: {p:?}");
     }
     assert_eq!(h.renderer.stats().resident_bytes_uploaded, 0, "the second pose uploaded no vertex");
+}
+
+/// Three copies of a two-node shape (a cube on each node), two sharing a pose and one hidden
+/// node in the third's, drawn instanced against the same meshes posed one by one; a green
+/// part translucent is drawn on the CPU in the sorted pass as posed meshes are.
+#[test]
+fn an_instanced_shape_draws_as_its_copies_posed_one_by_one() {
+    let mut h = Harness::new(96, 72);
+    let vp = RectI::new(0, 0, 96, 72);
+    let verts = Arc::new(cube());
+    let key = MeshKey::unique();
+    let part = |node: u32, color: [u8; 4]| InstancedPart {
+        key: key.derive(&[u64::from(node)]),
+        version: 0,
+        vertices: verts.clone(),
+        node,
+        color,
+    };
+    let node_pose = |turn: f32, lift: f32| {
+        Mat4::from_scale_rotation_translation(
+            Vec3::splat(0.5),
+            Quat::from_rotation_z(turn),
+            Vec3::new(0.0, 0.0, lift),
+        )
+    };
+    // Pose 0: both nodes; pose 1: node 1 hidden (all zeros).
+    let poses = vec![
+        affine_rows(&node_pose(0.2, 0.5)),
+        affine_rows(&node_pose(0.9, 1.8)),
+        affine_rows(&node_pose(0.6, 0.5)),
+        [[0.0; 4]; 3],
+    ];
+    let place = |x: f32, pose: f32| ShapeInstance {
+        rows: affine_rows(&Mat4::from_rotation_translation(Quat::from_rotation_z(x), Vec3::new(x, 6.0, 0.0))),
+        pose,
+    };
+    let cam = camera();
+    for glass in [255u8, 128] {
+        let shape = InstancedShape {
+            parts: vec![part(0, [90, 200, 120, 255]), part(1, [200, 90, 60, glass])],
+            nodes: 2,
+            poses: poses.clone(),
+            instances: vec![place(-2.5, 0.0), place(0.0, 0.0), place(2.5, 1.0)],
+        };
+        let one_by_one: Vec<Shape> = shape
+            .parts
+            .iter()
+            .flat_map(|p| {
+                shape.instances.iter().map(|i| {
+                    Shape::Posed(PosedMesh {
+                        key: p.key,
+                        version: 0,
+                        vertices: p.vertices.clone(),
+                        model: shape.model(p, i).expect("in the palette"),
+                        color: p.color,
+                    })
+                })
+            })
+            .collect();
+        let want = h.frame(|r| r.draw_scene(vp, &cam, &scene(one_by_one)));
+        let img =
+            h.frame(|r| r.draw_scene(vp, &cam, &scene(vec![Shape::Instanced(Arc::new(shape.clone()))])));
+        let stats = h.renderer.stats();
+        let d = want.compare(&img, 2).expect("same size");
+        assert_eq!(d.pixels_over_tolerance, 0, "glass {glass}: max delta {}", d.max_delta);
+        // The palette (4 matrices of 48 bytes) and three 52-byte instances.
+        assert_eq!(stats.pose_bytes, 4 * 48 + 3 * 52);
+        assert_eq!(stats.draw_calls, 2, "one instanced call a part (or the glass's sorted run)");
+    }
+    // A pose index outside the palette, a NaN one: no panic, nothing drawn for them.
+    let bad = InstancedShape {
+        parts: vec![part(0, [90, 200, 120, 255])],
+        nodes: 2,
+        poses: poses.clone(),
+        instances: vec![ShapeInstance { rows: [[0.0; 4]; 3], pose: f32::NAN }, place(0.0, 9.0)],
+    };
+    assert!(bad.model(&bad.parts[0], &bad.instances[0]).is_none());
+    assert!(bad.model(&bad.parts[0], &bad.instances[1]).is_none());
+    h.frame(|r| r.draw_scene(vp, &cam, &scene(vec![Shape::Instanced(Arc::new(bad))])));
 }

@@ -17,7 +17,10 @@
 //!
 //! The group `crowd_cpu_build` (issue 35) times the resident path's building with 100 and
 //! with 1,000 animated players in view (a grid in front of the camera, 4 m apart), for the
-//! ratio of the two.
+//! ratio of the two: `players_N` poses each player on the CPU and draws each of its meshes
+//! (`posed_meshes`), `instanced_N` batches them (`ShapeBatches`: poses shared among players
+//! in the same frame of the same sequence, one instanced draw a mesh). The group
+//! `crowd_frame` draws the same crowds both ways (build, draw and wait).
 
 mod common;
 
@@ -32,9 +35,9 @@ use glam::{Affine3A, Quat, Vec3};
 use v12_render_gl::{
     Camera, ColorI, HeadlessContext, OffscreenTarget, RectI, Renderer, Scene, Shape, Vertex3,
 };
-use v12_render3d::cull::Frustum;
+use v12_render3d::cull::ViewCull;
 use v12_render3d::{
-    EmitterDesc, InteriorMesh, InteriorMeshes, ParticleDesc, ParticleSystem, TerrainDrawConfig,
+    EmitterDesc, InteriorMesh, InteriorMeshes, ParticleDesc, ParticleSystem, ShapeBatches, TerrainDrawConfig,
     TerrainPatches, TsShape, TsShapeInstance, build_interior_mesh, build_terrain_mesh,
 };
 use v12_world::{BLOCK_SIZE, Interior, InteriorInstance, SceneGraph, TerrainBlock, WorldMaterial, ZoneRef};
@@ -92,6 +95,8 @@ enum Path {
     ResidentEmitters,
     /// As `ResidentEmitters`, with a water block over the hollows of the hills.
     ResidentEmittersWater,
+    /// As `Resident`, the players instanced with shared poses (`ShapeBatches`).
+    Instanced,
 }
 
 /// The resident variant's caches.
@@ -100,6 +105,7 @@ struct Resident {
     interiors: InteriorMeshes,
     particles: ParticleSystem,
     water: Option<v12_render3d::WaterSurface>,
+    batches: ShapeBatches,
 }
 
 impl Default for Resident {
@@ -123,7 +129,13 @@ impl Default for Resident {
             particles.add_emitter(emitter.clone(), at, Vec3::Z, None);
         }
         particles.advance(1000);
-        Resident { terrain: TerrainPatches::new(), interiors: InteriorMeshes::new(), particles, water: None }
+        Resident {
+            terrain: TerrainPatches::new(),
+            interiors: InteriorMeshes::new(),
+            particles,
+            water: None,
+            batches: ShapeBatches::default(),
+        }
     }
 }
 
@@ -144,7 +156,10 @@ fn build(
     let cfg = TerrainDrawConfig { no_lod: !engine, visible_distance: 900.0, ..TerrainDrawConfig::default() };
     let mut shapes = Vec::new();
     *drawn = Drawn::default();
-    let resident_path = matches!(path, Path::Resident | Path::ResidentEmitters | Path::ResidentEmittersWater);
+    let resident_path = matches!(
+        path,
+        Path::Resident | Path::ResidentEmitters | Path::ResidentEmittersWater | Path::Instanced
+    );
     if matches!(path, Path::ResidentEmitters | Path::ResidentEmittersWater) {
         resident.particles.advance(16);
         resident.particles.billboards(camera, &mut shapes);
@@ -167,29 +182,31 @@ fn build(
         let (terrain, _) = build_terrain_mesh(t, camera.position(), &cfg);
         shapes = terrain.into_shapes(&materials.terrain);
     }
-    let frustum = Frustum::from_view_projection(camera.view_projection(vp));
+    let view = ViewCull::new(camera, vp);
     let mut meshes: Vec<Vertex3> = Vec::new();
     for (inst, place) in crowd.iter_mut() {
-        let shape = inst.shape().clone();
+        let shape = inst.shape();
         let center = place.transform_point3(shape.center);
         let detail = if engine {
-            if !frustum.sphere_visible(center, shape.radius) {
-                continue;
-            }
-            let px = camera.projected_radius(center, shape.radius, vp).unwrap_or(0.0) * 2.0;
+            let Some(px) = view.diameter(center, shape.radius) else { continue };
             shape.select_detail(px)
         } else {
             shape.details.first().copied()
         };
         inst.advance_time(1.0 / 60.0);
-        inst.animate();
         drawn.players += 1;
+        if path == Path::Instanced {
+            resident.batches.add(inst, *place, detail);
+            continue;
+        }
+        inst.animate();
         if resident_path {
             inst.posed_meshes(*place, detail, &mut shapes);
             continue;
         }
         inst.build_mesh(*place, detail, Vec3::new(-0.4, 0.6, -1.0), 0.35, &mut meshes);
     }
+    resident.batches.shapes(&mut shapes);
     // The interior's rooms seen through its portals, or every room.
     let (_, inst) = graph.interiors().next().expect("the building");
     let visible = if engine {
@@ -312,7 +329,7 @@ fn bench(c: &mut Criterion) {
         });
     }
     g.finish();
-    crowd_bench(c, &player, &t, &graph, &materials, &camera, vp);
+    crowd_bench(c, &player, &t, &graph, &materials, &camera, vp, (&mut renderer, &target));
 }
 
 /// `n` players on a grid 4 m apart in front of the camera (all in view), running.
@@ -331,7 +348,8 @@ fn crowd(shape: &Rc<TsShape>, t: &TerrainBlock, n: usize) -> Vec<(TsShapeInstanc
         .collect()
 }
 
-/// The resident path's CPU build with 100 and 1,000 players in view.
+/// The resident path's CPU build with 100 and 1,000 players in view, and their frames.
+#[allow(clippy::too_many_arguments)]
 fn crowd_bench(
     c: &mut Criterion,
     player: &Rc<TsShape>,
@@ -340,30 +358,69 @@ fn crowd_bench(
     materials: &Materials,
     camera: &Camera,
     vp: RectI,
+    (renderer, target): (&mut Renderer, &OffscreenTarget),
 ) {
     let mut g = c.benchmark_group("crowd_cpu_build");
     g.sample_size(20);
-    for n in [100, 1000] {
-        let mut crowd = crowd(player, t, n);
-        let mut drawn = Drawn::default();
-        let mut resident = Resident::default();
-        build(Path::Resident, &mut resident, t, graph, materials, &mut crowd, camera, vp, &mut drawn);
-        println!("crowd_cpu_build players_{n}: {} players drawn", drawn.players);
-        g.bench_function(format!("players_{n}"), |b| {
-            b.iter(|| {
-                black_box(build(
-                    Path::Resident,
-                    &mut resident,
-                    t,
-                    graph,
-                    materials,
-                    &mut crowd,
-                    camera,
-                    vp,
-                    &mut drawn,
-                ))
-            })
-        });
+    for (name, path) in [("players", Path::Resident), ("instanced", Path::Instanced)] {
+        for n in [100, 1000] {
+            let mut crowd = crowd(player, t, n);
+            let mut drawn = Drawn::default();
+            let mut resident = Resident::default();
+            build(path, &mut resident, t, graph, materials, &mut crowd, camera, vp, &mut drawn);
+            println!("crowd_cpu_build {name}_{n}: {} players drawn", drawn.players);
+            g.bench_function(format!("{name}_{n}"), |b| {
+                b.iter(|| {
+                    black_box(build(
+                        path,
+                        &mut resident,
+                        t,
+                        graph,
+                        materials,
+                        &mut crowd,
+                        camera,
+                        vp,
+                        &mut drawn,
+                    ))
+                })
+            });
+        }
+    }
+    g.finish();
+    // The same crowds built, drawn and waited for, with the draw's statistics.
+    let (w, h) = (vp.w as u32, vp.h as u32);
+    let mut g = c.benchmark_group("crowd_frame");
+    g.sample_size(10);
+    for (name, path) in [("players", Path::Resident), ("instanced", Path::Instanced)] {
+        for n in [100, 1000] {
+            let mut crowd = crowd(player, t, n);
+            let mut drawn = Drawn::default();
+            let mut resident = Resident::default();
+            let mut stats = v12_render_gl::FrameStats::default();
+            for _ in 0..2 {
+                let scene =
+                    build(path, &mut resident, t, graph, materials, &mut crowd, camera, vp, &mut drawn);
+                target.bind(renderer.gl());
+                renderer.begin_frame(w, h);
+                renderer.draw_scene(vp, camera, &scene);
+                stats = renderer.end_frame();
+            }
+            println!(
+                "crowd_frame {name}_{n}: {} triangles, {} draw calls, {} bytes of poses, {} resident bytes uploaded",
+                stats.triangles, stats.draw_calls, stats.pose_bytes, stats.resident_bytes_uploaded
+            );
+            g.bench_function(format!("{name}_{n}"), |b| {
+                b.iter(|| {
+                    let scene =
+                        build(path, &mut resident, t, graph, materials, &mut crowd, camera, vp, &mut drawn);
+                    target.bind(renderer.gl());
+                    renderer.begin_frame(w, h);
+                    renderer.draw_scene(vp, camera, &scene);
+                    black_box(renderer.end_frame());
+                    renderer.finish();
+                })
+            });
+        }
     }
     g.finish();
 }

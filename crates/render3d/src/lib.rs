@@ -2,6 +2,7 @@
 
 pub mod cull;
 pub mod decals;
+pub mod instanced;
 pub mod interior;
 pub mod particles;
 pub mod shape;
@@ -9,6 +10,7 @@ pub mod terrain;
 pub mod water;
 
 pub use decals::{DecalDesc, DecalManager};
+pub use instanced::{BatchStats, ShapeBatches};
 pub use interior::{InteriorDrawStats, InteriorMesh, InteriorMeshes, build_interior_mesh};
 pub use particles::{EmitterDesc, EmitterId, ParticleDesc, ParticleSystem, billboard};
 pub use shape::{ShapeError, ThreadId, TsShape, TsShapeInstance, TsThread};

@@ -249,6 +249,31 @@ impl TsShape {
             .sum()
     }
 
+    /// The node transforms of `sequence` (`None`: the rest pose) at position `pos` (0..=1),
+    /// as palette rows, one a node appended to `out` (a node scaled to nothing, or under one,
+    /// all zeros): what [`TsShapeInstance::animate`] makes of one thread at that position.
+    pub(crate) fn pose_rows(&self, sequence: Option<usize>, pos: f32, out: &mut Vec<[[f32; 4]; 3]>) {
+        let mut local: Vec<Transform> = self.nodes.iter().map(|n| n.rest).collect();
+        if let Some(seq) = sequence.and_then(|s| self.sequences.get(s)) {
+            for tr in &seq.tracks {
+                if let Some(l) = local.get_mut(tr.node) {
+                    *l = seq.pose(tr, pos, self.nodes[tr.node].rest);
+                }
+            }
+        }
+        let mut world: Vec<Affine3A> = Vec::with_capacity(self.nodes.len());
+        let mut hidden: Vec<bool> = Vec::with_capacity(self.nodes.len());
+        for (n, l) in self.nodes.iter().zip(&local) {
+            let m = l.matrix();
+            let parent = n.parent.filter(|&p| p < world.len());
+            world.push(parent.map_or(m, |p| world[p] * m));
+            hidden.push(l.scale.max_element() <= 1e-4 || parent.is_some_and(|p| hidden[p]));
+        }
+        for (w, h) in world.iter().zip(hidden) {
+            out.push(if h { [[0.0; 4]; 3] } else { v12_render_gl::affine_rows(&glam::Mat4::from(*w)) });
+        }
+    }
+
     /// Reads a binary glTF (`.glb`) file.
     ///
     /// The `gltf` crate's accessors unwrap some values its validation lets through (a
@@ -652,7 +677,7 @@ impl TsShapeInstance {
     /// Moves every thread on by `dt` seconds.
     pub fn advance_time(&mut self, dt: f32) {
         let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
-        let shape = self.shape.clone();
+        let shape = &self.shape;
         for t in self.threads.iter_mut().flatten() {
             if let Some(tr) = &mut t.transition {
                 tr.elapsed += dt;
@@ -708,6 +733,34 @@ impl TsShapeInstance {
             at = self.shape.nodes[i].parent;
         }
         true
+    }
+
+    /// Materials painted another colour on this instance.
+    pub(crate) fn colors(&self) -> &[(String, [u8; 4])] {
+        &self.colors
+    }
+
+    /// When this instance's pose depends only on one sequence and a position in it (no more
+    /// than one thread, no transition blending), that sequence (`None`: the rest pose) and
+    /// position.
+    pub(crate) fn single_sequence(&self) -> Option<(Option<usize>, f32)> {
+        let mut live = self.threads.iter().flatten();
+        match (live.next(), live.next()) {
+            (None, _) => Some((None, 0.0)),
+            (Some(t), None) if t.transition.is_none() && t.sequence < self.shape.sequences.len() => {
+                Some((Some(t.sequence), t.pos))
+            }
+            _ => None,
+        }
+    }
+
+    /// This instance's node transforms (after [`Self::animate`]) as palette rows, `nodes` of
+    /// them appended to `out` (a hidden node all zeros).
+    pub(crate) fn pose_rows(&self, out: &mut Vec<[[f32; 4]; 3]>) {
+        for (i, w) in self.world.iter().enumerate() {
+            let visible = self.is_node_visible(i);
+            out.push(if visible { v12_render_gl::affine_rows(&glam::Mat4::from(*w)) } else { [[0.0; 4]; 3] });
+        }
     }
 
     /// The meshes of detail level `detail` placed at `placement` as [`v12_render_gl::Shape::Posed`],

@@ -7,6 +7,7 @@ mod common;
 use glam::{Affine3A, Quat, Vec3};
 use std::rc::Rc;
 use v12_render_gl::{Camera, ColorI, RectI, Scene, Shape};
+use v12_render3d::ShapeBatches;
 use v12_render3d::shape::{ShapeError, TsShape, TsShapeInstance};
 
 fn load(name: &str) -> Rc<TsShape> {
@@ -166,19 +167,34 @@ fn broken_files_are_errors() {
 /// a quarter turn and the flag mid-wave, drawn on llvmpipe.
 #[test]
 fn animated_shapes_golden() {
-    shapes_golden(false);
+    shapes_golden(Path::Cpu);
 }
 
 /// The same shapes posed on the GPU (their meshes resident, each frame only matrices) match
 /// the same golden.
 #[test]
 fn animated_shapes_posed_on_the_gpu_match_the_same_golden() {
-    shapes_golden(true);
+    shapes_golden(Path::Posed);
 }
 
-fn shapes_golden(posed: bool) {
+/// The same shapes instanced (`ShapeBatches`, poses at their exact positions: the palette
+/// and placements on the GPU) match the same golden.
+#[test]
+fn animated_shapes_instanced_match_the_same_golden() {
+    shapes_golden(Path::Instanced);
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Path {
+    Cpu,
+    Posed,
+    Instanced,
+}
+
+fn shapes_golden(path: Path) {
     let (player, item, flag) = (load("player"), load("item"), load("flag"));
     let mut meshes = Vec::new();
+    let mut batches = ShapeBatches::new(0.0);
     let mut add = |shape: &Rc<TsShape>, seq: &str, time: f32, at: Vec3| {
         let mut i = TsShapeInstance::new(shape.clone());
         let t = i.add_thread();
@@ -187,17 +203,20 @@ fn shapes_golden(posed: bool) {
         i.animate();
         let mut tris = Vec::new();
         let place = Affine3A::from_rotation_translation(Quat::from_rotation_z(0.5), at);
-        if posed {
-            i.posed_meshes(place, Some(32), &mut meshes);
-        } else {
-            i.build_mesh(place, Some(32), Vec3::new(-0.4, 0.6, -1.0), 0.35, &mut tris);
-            meshes.push(Shape::Mesh { triangles: std::sync::Arc::new(tris) });
+        match path {
+            Path::Posed => i.posed_meshes(place, Some(32), &mut meshes),
+            Path::Instanced => batches.add(&mut i, place, Some(32)),
+            Path::Cpu => {
+                i.build_mesh(place, Some(32), Vec3::new(-0.4, 0.6, -1.0), 0.35, &mut tris);
+                meshes.push(Shape::Mesh { triangles: std::sync::Arc::new(tris) });
+            }
         }
     };
     add(&player, "run", 0.15, Vec3::new(-1.2, 0.0, 0.0));
     add(&player, "jump", 0.25, Vec3::new(0.4, 0.0, 0.3));
     add(&item, "spin", 0.5, Vec3::new(1.6, -0.5, 0.0));
     add(&flag, "wave", 0.3, Vec3::new(2.4, 1.5, 0.0));
+    batches.shapes(&mut meshes);
     let scene = Scene { shapes: meshes, clear_color: Some(ColorI::rgb(40, 60, 90)), ..Scene::default() };
     let camera = Camera::look_at(Vec3::new(0.5, -6.0, 2.2), Vec3::new(0.5, 0.0, 1.0), 1.0, 0.1, 100.0);
     let img = common::render(&scene, &camera, 160, 120);
@@ -206,4 +225,59 @@ fn shapes_golden(posed: bool) {
     let gem = camera.point_to_screen(Vec3::new(1.6, -0.5, 0.6), RectI::new(0, 0, 160, 120)).unwrap();
     let px = img.get(gem.x as u32, gem.y as u32).unwrap();
     assert!(px[1] > px[0] && px[1] > px[2], "green gem at {gem}: {px:?}");
+}
+
+/// A crowd of 100 players running at their own phases shares the run's poses (at 30 a
+/// second of the 0.6 s sequence, at most 19 of them), in one batch a detail level; a player
+/// with two threads takes a pose of its own, a painted one is a batch of its own; the
+/// palette holds what `animate` makes of the pose.
+#[test]
+fn a_crowd_shares_poses_in_batches() {
+    let p = load("player");
+    let run = p.find_sequence("run").unwrap();
+    let mut batches = ShapeBatches::default();
+    let mut crowd: Vec<TsShapeInstance> = (0..100)
+        .map(|k| {
+            let mut i = TsShapeInstance::new(p.clone());
+            let t = i.add_thread();
+            i.set_sequence(t, run, (k as f32 * 0.137).fract());
+            i
+        })
+        .collect();
+    for (k, i) in crowd.iter_mut().enumerate() {
+        batches.add(i, Affine3A::from_translation(Vec3::new(k as f32, 0.0, 0.0)), Some(32));
+    }
+    let s = batches.stats();
+    assert_eq!((s.batches, s.instances), (1, 100));
+    assert!(s.poses <= 19 && s.poses > 5, "{} poses", s.poses);
+    // Two threads: its own pose; painted: its own batch.
+    let mut two = TsShapeInstance::new(p.clone());
+    let (a, b) = (two.add_thread(), two.add_thread());
+    two.set_sequence(a, run, 0.3);
+    two.set_sequence(b, p.find_sequence("fire").unwrap(), 0.5);
+    batches.add(&mut two, Affine3A::IDENTITY, Some(32));
+    let mut red = TsShapeInstance::new(p.clone());
+    red.set_material_color("team", [255, 0, 0, 255]);
+    batches.add(&mut red, Affine3A::IDENTITY, Some(32));
+    batches.add(&mut crowd[0], Affine3A::IDENTITY, Some(8));
+    let after = batches.stats();
+    assert_eq!(after.poses, s.poses + 3, "own pose, the painted batch's rest pose, the far level's pose");
+    assert_eq!(after.batches, 3);
+    let mut out = Vec::new();
+    batches.shapes(&mut out);
+    assert_eq!(out.len(), 3);
+    assert_eq!(batches.stats().instances, 0, "the next frame starts empty");
+    // The shared pose is what animate makes at the rounded position.
+    let Shape::Instanced(first) = &out[0] else { panic!("instanced") };
+    let mut exact = TsShapeInstance::new(p.clone());
+    let t = exact.add_thread();
+    exact.set_sequence(t, run, 0.0);
+    exact.animate();
+    let pose = first.instances[0].pose as usize * p.nodes.len();
+    for n in 0..p.nodes.len() {
+        let want = v12_render_gl::affine_rows(&glam::Mat4::from(exact.node_transform(n).unwrap()));
+        for (w, g) in want.iter().flatten().zip(first.poses[pose + n].iter().flatten()) {
+            assert!((w - g).abs() < 1e-4, "node {n}: {want:?} against {:?}", first.poses[pose + n]);
+        }
+    }
 }
