@@ -32,6 +32,20 @@ impl Default for Camera {
 }
 
 impl Camera {
+    /// The camera reflected in the plane `normal · p = d` (`normal` of unit length): what it
+    /// sees is the world as a mirror on that plane shows it to `self` (V12's mirrored camera
+    /// for a MirrorSubObject). Its handedness is flipped, so triangles wind the other way.
+    pub fn mirrored(&self, normal: Vec3, d: f32) -> Camera {
+        let n = normal.normalize_or_zero();
+        let r = Mat4::from_cols(
+            (Vec3::X - 2.0 * n.x * n).extend(0.0),
+            (Vec3::Y - 2.0 * n.y * n).extend(0.0),
+            (Vec3::Z - 2.0 * n.z * n).extend(0.0),
+            (2.0 * d * n).extend(1.0),
+        );
+        Camera { transform: r * self.transform, ..*self }
+    }
+
     /// A camera at `eye` looking at `target` with +Z as up (`target` must not be straight
     /// above or below `eye`; then +Y is used as forward).
     pub fn look_at(eye: Vec3, target: Vec3, fov_x: f32, near: f32, far: f32) -> Self {
@@ -114,6 +128,18 @@ mod tests {
 
     fn close(a: Vec2, b: Vec2) -> bool {
         (a - b).length() < 1e-3
+    }
+
+    #[test]
+    fn a_mirrored_camera_sees_the_reflection() {
+        let cam = Camera::look_at(Vec3::new(0.0, -5.0, 1.0), Vec3::new(0.0, 5.0, 1.0), 1.2, 0.1, 100.0);
+        // A mirror on the plane y = 2 facing the camera: a point 1 m in front of it at x = 1
+        // shows where its image 1 m behind it would.
+        let m = cam.mirrored(Vec3::NEG_Y, -2.0);
+        let seen = m.point_to_screen(Vec3::new(1.0, 1.0, 1.5), VP).unwrap();
+        let image = cam.point_to_screen(Vec3::new(1.0, 3.0, 1.5), VP).unwrap();
+        assert!(close(seen, image), "{seen} against {image}");
+        assert!(close(m.position().truncate(), Vec2::new(0.0, 9.0)));
     }
 
     #[test]

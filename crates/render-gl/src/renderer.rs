@@ -101,6 +101,17 @@ void main() {
 ";
 
 /// GL objects that die with the context.
+/// The steps of drawing a mirror's surface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MirrorStep {
+    /// Marks its visible pixels in the stencil and clears their depth.
+    Mark,
+    /// Seen from behind: marks its visible pixels only.
+    Back,
+    /// Draws its tint over the marked pixels.
+    Tint,
+}
+
 struct Gpu {
     prog2d: glow::Program,
     u_screen: Option<glow::UniformLocation>,
@@ -557,7 +568,130 @@ impl Renderer {
     /// The render images in order: the sky behind everything (neither tested nor written in
     /// depth), the opaque triangles, lines and textured batches, then every translucent
     /// triangle back to front (tested, not written, so each shows what is behind it).
+    ///
+    /// Then each mirror ([`Shape::Mirror`]): its pixels not hidden are marked in the stencil
+    /// and their depth cleared, the scene is drawn there again from the mirrored camera,
+    /// and the surface over it in its tint (restoring its depth).
     pub fn draw_scene(&mut self, viewport: RectI, camera: &Camera, scene: &Scene) {
+        self.draw_pass(viewport, camera, scene, true);
+        for shape in &scene.shapes {
+            if let crate::scene::Shape::Mirror { triangles, tint } = shape {
+                self.draw_mirror(viewport, camera, scene, triangles, *tint);
+            }
+        }
+    }
+
+    /// One mirror of [`Self::draw_scene`].
+    fn draw_mirror(
+        &mut self,
+        viewport: RectI,
+        camera: &Camera,
+        scene: &Scene,
+        tris: &[glam::Vec3],
+        tint: ColorI,
+    ) {
+        let Some((mut n, mut d)) = crate::scene::mirror_plane(tris) else {
+            tracing::warn!("a mirror with no plane (no triangle with an area, or not finite); not drawn");
+            return;
+        };
+        let front = n.dot(camera.position()) > d;
+        if !front {
+            (n, d) = (-n, -d);
+        }
+        let verts: Vec<Vertex3> = tris
+            .iter()
+            .take(tris.len() / 3 * 3)
+            .map(|p| Vertex3 { pos: p.to_array(), color: tint.to_array() })
+            .collect();
+        let mvp = camera.view_projection(viewport).to_cols_array();
+        if self.clip_rect().intersect(&viewport).is_empty() || verts.is_empty() {
+            return;
+        }
+        if front {
+            self.mirror_surface(viewport, &mvp, &verts, MirrorStep::Mark);
+            let mirrored = camera.mirrored(n, d);
+            self.draw_pass(viewport, &mirrored, scene, false);
+        } else {
+            self.mirror_surface(viewport, &mvp, &verts, MirrorStep::Back);
+        }
+        self.mirror_surface(viewport, &mvp, &verts, MirrorStep::Tint);
+        self.apply_scissor();
+    }
+
+    /// A step of drawing a mirror's surface (see [`Self::draw_scene`]).
+    fn mirror_surface(&mut self, viewport: RectI, mvp: &[f32; 16], verts: &[Vertex3], step: MirrorStep) {
+        let clip = self.clip_rect().intersect(&viewport);
+        let h = self.height as i32;
+        let Some(gpu) = &self.gpu else { return };
+        let gl = &self.gl;
+        let count = verts.len().min(i32::MAX as usize / 3 * 3) as i32;
+        // SAFETY: state setting and draws with this context's 3D program, VAO and buffer;
+        // the vertices are `Vertex3`s and the count is at most theirs.
+        unsafe {
+            gl.viewport(viewport.x, h - viewport.bottom(), viewport.w, viewport.h);
+            gl.scissor(clip.x, h - clip.bottom(), clip.w, clip.h);
+            gl.use_program(Some(gpu.prog3d));
+            gl.uniform_matrix_4_f32_slice(gpu.u_mvp.as_ref(), false, mvp);
+            gl.bind_vertex_array(Some(gpu.vao3d));
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(gpu.vbo3d));
+            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, as_bytes::<Vertex3>(verts), glow::STREAM_DRAW);
+            gl.enable(glow::DEPTH_TEST);
+            gl.enable(glow::STENCIL_TEST);
+            match step {
+                MirrorStep::Mark => {
+                    // Mark the surface's pixels not hidden, then set their depth to the far
+                    // plane.
+                    gl.clear_stencil(0);
+                    gl.clear(glow::STENCIL_BUFFER_BIT);
+                    gl.color_mask(false, false, false, false);
+                    gl.stencil_func(glow::ALWAYS, 1, 0xff);
+                    gl.stencil_op(glow::KEEP, glow::KEEP, glow::REPLACE);
+                    gl.depth_func(glow::LEQUAL);
+                    gl.depth_mask(false);
+                    gl.draw_arrays(glow::TRIANGLES, 0, count);
+                    gl.stencil_func(glow::EQUAL, 1, 0xff);
+                    gl.stencil_op(glow::KEEP, glow::KEEP, glow::KEEP);
+                    gl.depth_func(glow::ALWAYS);
+                    gl.depth_mask(true);
+                    gl.depth_range_f32(1.0, 1.0);
+                    gl.draw_arrays(glow::TRIANGLES, 0, count);
+                    gl.depth_range_f32(0.0, 1.0);
+                    gl.color_mask(true, true, true, true);
+                }
+                MirrorStep::Back => {
+                    // Seen from behind: the pixels not hidden marked, nothing reflected.
+                    gl.clear_stencil(0);
+                    gl.clear(glow::STENCIL_BUFFER_BIT);
+                    gl.color_mask(false, false, false, false);
+                    gl.stencil_func(glow::ALWAYS, 1, 0xff);
+                    gl.stencil_op(glow::KEEP, glow::KEEP, glow::REPLACE);
+                    gl.depth_func(glow::LEQUAL);
+                    gl.depth_mask(false);
+                    gl.draw_arrays(glow::TRIANGLES, 0, count);
+                    gl.color_mask(true, true, true, true);
+                }
+                MirrorStep::Tint => {
+                    // The tint over the reflection, the surface's depth written back.
+                    gl.stencil_func(glow::EQUAL, 1, 0xff);
+                    gl.stencil_op(glow::KEEP, glow::KEEP, glow::KEEP);
+                    gl.depth_func(glow::ALWAYS);
+                    gl.depth_mask(true);
+                    gl.enable(glow::BLEND);
+                    gl.draw_arrays(glow::TRIANGLES, 0, count);
+                    gl.disable(glow::STENCIL_TEST);
+                    gl.depth_func(glow::LEQUAL);
+                    gl.disable(glow::DEPTH_TEST);
+                }
+            }
+            gl.bind_vertex_array(None);
+            gl.viewport(0, 0, self.width as i32, h);
+        }
+        self.stats.draw_calls += if matches!(step, MirrorStep::Mark) { 2 } else { 1 };
+        self.stats.bytes_uploaded += std::mem::size_of_val(verts) as u64;
+    }
+
+    /// One pass of [`Self::draw_scene`]'s world (`clear`: the viewport cleared first).
+    fn draw_pass(&mut self, viewport: RectI, camera: &Camera, scene: &Scene, clear: bool) {
         self.flush();
         let clip = self.clip_rect().intersect(&viewport);
         if clip.is_empty() || self.gpu.is_none() {
@@ -603,7 +737,9 @@ impl Renderer {
                 gl.clear_color(c[0], c[1], c[2], c[3]);
                 bits |= glow::COLOR_BUFFER_BIT;
             }
-            gl.clear(bits);
+            if clear {
+                gl.clear(bits);
+            }
             gl.use_program(Some(gpu.prog3d));
             gl.uniform_matrix_4_f32_slice(gpu.u_mvp.as_ref(), false, &view.mvp);
             gl.bind_vertex_array(Some(gpu.vao3d));

@@ -38,6 +38,12 @@ pub enum Shape {
     /// A resident mesh lit by a lightmap as well (an interior's faces under its map's
     /// lights): drawn with the opaque world (a translucent one is drawn as plain glass).
     Lit { mesh: ResidentMesh, lightmap: Lightmap },
+    /// A reflecting surface (V12's MirrorSubObject): world-space triangles on one plane
+    /// (three points a triangle), where the scene is drawn again from the camera mirrored in
+    /// that plane, then the surface over it in `tint` (its alpha: how much of the tint
+    /// shows). Seen from behind, it is drawn as its tint alone. Things behind the plane are
+    /// not clipped from the reflection. A reflection does not show mirrors.
+    Mirror { triangles: Arc<Vec<Vec3>>, tint: ColorI },
     /// Particles' camera-facing quads (built each frame), drawn in the translucent pass
     /// sorted back to front with the rest: textured by `texture` (its first weight), or
     /// with no texture a soft round spot ([`PARTICLE_SPOT`]); `additive` adds them to what
@@ -339,6 +345,18 @@ pub struct InstancedShape {
     pub instances: Vec<ShapeInstance>,
 }
 
+/// The plane `(normal, d)` (`normal · p = d`) of a mirror's triangles, from the first
+/// triangle with an area; `None` when none has one or a point is not finite.
+pub fn mirror_plane(triangles: &[Vec3]) -> Option<(Vec3, f32)> {
+    if !triangles.iter().all(|p| p.is_finite()) {
+        return None;
+    }
+    triangles.chunks_exact(3).find_map(|t| {
+        let n = (t[1] - t[0]).cross(t[2] - t[0]).try_normalize()?;
+        Some((n, n.dot(t[0])))
+    })
+}
+
 /// A matrix's first three rows.
 pub fn affine_rows(m: &Mat4) -> [[f32; 4]; 3] {
     [m.row(0).to_array(), m.row(1).to_array(), m.row(2).to_array()]
@@ -470,6 +488,7 @@ impl Scene {
                 Shape::Resident(_)
                 | Shape::Posed(_)
                 | Shape::Instanced(_)
+                | Shape::Mirror { .. }
                 | Shape::Particles { .. }
                 | Shape::Lit { .. } => {}
                 Shape::Grid { center, cell_size, cells, color } => {
