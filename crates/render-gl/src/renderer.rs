@@ -569,7 +569,7 @@ impl Renderer {
     /// depth), the opaque triangles, lines and textured batches, then every translucent
     /// triangle back to front (tested, not written, so each shows what is behind it).
     ///
-    /// Then each mirror ([`Shape::Mirror`]): its pixels not hidden are marked in the stencil
+    /// Then each mirror ([`crate::Shape::Mirror`]): its pixels not hidden are marked in the stencil
     /// and their depth cleared, the scene is drawn there again from the mirrored camera,
     /// and the surface over it in its tint (restoring its depth).
     pub fn draw_scene(&mut self, viewport: RectI, camera: &Camera, scene: &Scene) {
