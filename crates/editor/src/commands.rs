@@ -128,7 +128,10 @@ pub fn create(
         con.error("WorldEditor: no MissionGroup to add to");
         return 0;
     };
-    if con.class_id(class).is_none_or(|k| !con.class_is(k, "SceneObject") && !con.class_is(k, "SimGroup")) {
+    let mission_class = |k: u32| {
+        con.class_is(k, "SceneObject") || (con.class_is(k, "SimGroup") && !con.class_is(k, "GuiControl"))
+    };
+    if con.class_id(class).is_none_or(|k| !mission_class(k)) {
         con.error(&format!("WorldEditor: {class} is not a mission object class"));
         return 0;
     }

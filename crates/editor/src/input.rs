@@ -230,8 +230,8 @@ pub fn wheel(ed: &Handle, v: f32) {
 }
 
 /// Keys: 1–4 pick the mode; Delete deletes; Ctrl+Z undoes, Ctrl+Y (or Ctrl+Shift+Z) redoes;
-/// Ctrl+C copies, Ctrl+V pastes, Ctrl+S saves; Escape drops the selection; the arrows, Page
-/// Up/Down, Q and E fly the camera.
+/// Ctrl+C copies, Ctrl+V pastes, Ctrl+S saves; Escape drops the selection; G turns the grid
+/// on or off, T snapping to the terrain; the arrows, Page Up/Down, Q and E fly the camera.
 pub fn key_down(con: &mut Console, ed: &Handle, ctl: ObjectId, key: u16, mods: &str) {
     let ctrl = mods.contains("ctrl");
     let shift = mods.contains("shift");
@@ -258,6 +258,15 @@ pub fn key_down(con: &mut Console, ed: &Handle, ctl: ObjectId, key: u16, mods: &
             commands::delete_selection(con, ed, ctl);
         }
         KEY_ESCAPE => commands::select(con, ed, ctl, Vec::new()),
+        // G: the grid on (2 m) or off; T: moved objects stand on the terrain or keep their height.
+        k if k == letter(b'G') => {
+            let g = if grid > 0.0 { 0.0 } else { 2.0 };
+            con.set_field(ctl, "gridSize", v12_console_vm::Value::Float(g));
+        }
+        k if k == letter(b'T') => {
+            let on = con.get_field(ctl, "snapToTerrain").truthy();
+            con.set_field(ctl, "snapToTerrain", v12_console_vm::Value::Int(i64::from(!on)));
+        }
         k if (KEY_0 + 1..=KEY_0 + 4).contains(&k) => {
             let mode = [Mode::Move, Mode::Rotate, Mode::Scale, Mode::Terrain][usize::from(k - KEY_0 - 1)];
             ed.borrow_mut().mode = mode;

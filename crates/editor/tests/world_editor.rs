@@ -291,6 +291,14 @@ fn f11_opens_the_mission_and_clicks_pick_drags_move_rotate_and_scale_with_undo()
     assert_eq!(e.field("Crate", "position"), "0 0 10");
     e.key(u16::from(b'Y'), Modifiers::LCTRL);
     assert_eq!(e.field("Crate", "position"), "6 0 10");
+    // G turns the grid off and on again; T turns snapping to the terrain off and on.
+    e.key(u16::from(b'G'), Modifiers::NONE);
+    assert_eq!(e.eval("return EWorldEditor.gridSize;"), "0");
+    e.key(u16::from(b'G'), Modifiers::NONE);
+    assert_eq!(e.eval("return EWorldEditor.gridSize;"), "2");
+    e.key(u16::from(b'T'), Modifiers::NONE);
+    assert_eq!(e.eval("return EWorldEditor.snapToTerrain;"), "0");
+    e.key(u16::from(b'T'), Modifiers::NONE);
     // Dragging the lamp's body moves it over the terrain: snapped to the grid, feet on the
     // ground (up the hill's side).
     let from = e.object_screen("Lamp");
@@ -424,4 +432,25 @@ fn world_editor_with_a_selection_and_its_gizmo_matches_golden() {
     if let Err(msg) = v12_render_gl::check_golden(&path, &img, &artefacts) {
         panic!("{msg}");
     }
+}
+
+#[test]
+fn bad_input_is_refused_with_a_message_and_changes_nothing() {
+    let mut e = Ed::new("bad");
+    e.key(v12_editor::KEY_F11, Modifiers::NONE);
+    let before = e.con.save_object_text(e.id("MissionGroup"));
+    assert_eq!(e.eval("return EWorldEditor.saveMission(\"missions/a.txt\");"), "0");
+    assert!(e.out.all().contains("a mission file ends in .mis"), "{}", e.out.all());
+    assert_eq!(e.eval("return EWorldEditor.createObject(GuiControl);"), "0");
+    assert_eq!(e.eval("return EWorldEditor.createObject(NoSuchClass, CrateData);"), "0");
+    assert_eq!(e.eval("return EWorldEditor.setMode(sideways);"), "0");
+    assert_eq!(e.eval("return EWorldEditor.setBrush(melt);"), "0");
+    e.eval(
+        "EWorldEditor.setBrush(raise, 999, 1e30); EWorldEditor.setCamera(\"nan nan nan\", \"nan\", 1e30);",
+    );
+    e.eval("EWorldEditor.onKeyDown(-5, \"ctrl\"); EWorldEditor.onMouseDragged(\"junk\"); EWorldEditor.onMouseUp(\"\");");
+    e.eval("EWorldEditor.select(99999); EWorldEditor.undo(); EWorldEditor.redo(); EWorldEditor.pasteSelection();");
+    assert_eq!(e.eval("return EWorldEditor.createEntry(-3);"), "0");
+    e.frame();
+    assert_eq!(e.con.save_object_text(e.id("MissionGroup")), before, "nothing changed");
 }
