@@ -13,8 +13,14 @@ pub type ObjectId = u32;
 
 /// The object id a number names (an integral value in `u32`'s range), whether or not such an
 /// object exists; text (ids, names and paths) is read by `find_object`.
-#[inline]
+#[inline(always)]
 pub(crate) fn number_id(v: &Value) -> Option<ObjectId> {
+    // An id held as an integer (what `new` and `getId` give) inline, the rest out of line.
+    if let Value::Int(i) = v { u32::try_from(*i).ok() } else { number_id_other(v) }
+}
+
+#[inline(never)]
+fn number_id_other(v: &Value) -> Option<ObjectId> {
     match v {
         Value::Int(i) => u32::try_from(*i).ok(),
         Value::Float(f) if *f >= 0.0 && *f < 4294967296.0 && f64::from(*f as u32) == *f => Some(*f as u32),

@@ -306,9 +306,20 @@ impl OperandStack {
             }
             _ => {
                 self.truncate(dst);
-                self.push(Value::Empty);
+                self.push_empty();
             }
         }
+    }
+
+    /// Pushes `""`: the slot above the top is cleared in place (a string's drop out of line),
+    /// not overwritten through a call to the value's drop glue.
+    #[inline(always)]
+    pub(crate) fn push_empty(&mut self) {
+        match self.vals.get_mut(self.sp) {
+            Some(slot) => clear(slot),
+            None => self.grow_push(Value::Empty),
+        }
+        self.sp += 1;
     }
 
     /// Moves the value at `i` to `dst` below it (a string leaves `i` empty; a number stays

@@ -245,7 +245,7 @@ pub(crate) fn run(
                 Op::Int(i) => vm.stack.push(Value::Int(i)),
                 Op::Float(f) => vm.stack.push_f64(f),
                 Op::Const(k) => vm.stack.push(running.consts.get(k as usize).cloned().unwrap_or_default()),
-                Op::Empty => vm.stack.push(Value::Empty),
+                Op::Empty => vm.stack.push_empty(),
                 Op::Pop => vm.stack.drop_top(),
                 Op::Dup => vm.stack.push_copy(vm.stack.len().wrapping_sub(1)),
                 Op::Dup2 => {
