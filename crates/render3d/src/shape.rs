@@ -108,6 +108,13 @@ pub struct ShapeMesh {
     pub color: [u8; 4],
     /// The material's name: an instance may paint a material another colour (a team's).
     pub material: String,
+    /// Texture coordinates, one a position (empty when the mesh has none or no texture).
+    pub uvs: Vec<[f32; 2]>,
+    /// The material's base colour texture (read from the file; `None` when it has none or
+    /// it could not be read: a warning, and the mesh is drawn in its colour).
+    pub texture: Option<std::sync::Arc<v12_render_gl::Image>>,
+    /// The material blends by its alpha (glTF's `alphaMode` `BLEND`).
+    pub blend: bool,
 }
 
 /// Keyframes of one value: times in seconds, increasing.
@@ -249,6 +256,21 @@ impl TsShape {
             .sum()
     }
 
+    /// The name the renderer knows mesh `k`'s texture by (see [`Self::textures`]).
+    pub fn texture_name(&self, k: usize) -> String {
+        format!("$shape/{:016x}/{k}", self.gpu.key.0)
+    }
+
+    /// The meshes' textures under their names, for the renderer
+    /// (`Renderer::insert_texture`) before drawing [`TsShapeInstance::textured_meshes`].
+    pub fn textures(&self) -> Vec<(String, std::sync::Arc<v12_render_gl::Image>)> {
+        self.meshes
+            .iter()
+            .enumerate()
+            .filter_map(|(k, m)| Some((self.texture_name(k), m.texture.clone()?)))
+            .collect()
+    }
+
     /// The node transforms of `sequence` (`None`: the rest pose) at position `pos` (0..=1),
     /// as palette rows, one a node appended to `out` (a node scaled to nothing, or under one,
     /// all zeros): what [`TsShapeInstance::animate`] makes of one thread at that position.
@@ -374,17 +396,19 @@ impl TsShape {
                         "mesh of node {name:?}: normals and positions differ"
                     )));
                 }
-                let c = p.material().pbr_metallic_roughness().base_color_factor();
-                let color = c.map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as u8);
-                let material = p.material().name().unwrap_or("").to_string();
+                let uvs = reader.read_tex_coords(0).map(|t| t.into_f32().collect::<Vec<_>>());
+                let look = MeshLook::read(&p.material(), uvs, positions.len(), blob, &name);
                 meshes.push(ShapeMesh {
                     node: slot[&i],
                     detail,
                     positions,
                     normals,
                     indices,
-                    color,
-                    material,
+                    color: look.color,
+                    material: look.material,
+                    uvs: look.uvs,
+                    texture: look.texture,
+                    blend: look.blend,
                 });
             }
         }
@@ -510,6 +534,69 @@ fn flat_normals(positions: &[Vec3], indices: &[u32]) -> Vec<Vec3> {
         }
     }
     n
+}
+
+/// A mesh's material as read from the file.
+struct MeshLook {
+    color: [u8; 4],
+    material: String,
+    blend: bool,
+    uvs: Vec<[f32; 2]>,
+    texture: Option<std::sync::Arc<v12_render_gl::Image>>,
+}
+
+impl MeshLook {
+    /// The material's colour, name, blending and texture, with the mesh's texture
+    /// coordinates (`uvs`, kept only with a texture and one a position, all finite).
+    fn read(
+        material: &gltf::Material<'_>,
+        uvs: Option<Vec<[f32; 2]>>,
+        positions: usize,
+        blob: Option<&[u8]>,
+        node: &str,
+    ) -> MeshLook {
+        let c = material.pbr_metallic_roughness().base_color_factor();
+        let color = c.map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as u8);
+        let name = material.name().unwrap_or("").to_string();
+        let blend = material.alpha_mode() == gltf::material::AlphaMode::Blend;
+        let texture = base_color_texture(material, blob, node);
+        let uvs = uvs.filter(|u| u.len() == positions && u.iter().flatten().all(|v| v.is_finite()));
+        let (uvs, texture) = match (uvs, texture) {
+            (Some(u), Some(t)) => (u, Some(t)),
+            (None, Some(_)) => {
+                tracing::warn!(node, "a textured mesh without good texture coordinates; drawn in its colour");
+                (Vec::new(), None)
+            }
+            _ => (Vec::new(), None),
+        };
+        MeshLook { color, material: name, blend, uvs, texture }
+    }
+}
+
+/// The decoded base colour texture of a material, when it has one embedded in the file as a
+/// PNG; anything else is a warning and `None` (the mesh is drawn in its colour).
+fn base_color_texture(
+    material: &gltf::Material<'_>,
+    blob: Option<&[u8]>,
+    node: &str,
+) -> Option<std::sync::Arc<v12_render_gl::Image>> {
+    let info = material.pbr_metallic_roughness().base_color_texture()?;
+    let gltf::image::Source::View { view, mime_type } = info.texture().source().source() else {
+        tracing::warn!(node, "a shape's texture in an outside file is not read; drawn in its colour");
+        return None;
+    };
+    let bytes = blob.and_then(|b| b.get(view.offset()..view.offset().checked_add(view.length())?));
+    let Some(bytes) = bytes.filter(|_| mime_type.eq_ignore_ascii_case("image/png")) else {
+        tracing::warn!(node, mime_type, "a shape's texture is not an embedded PNG; drawn in its colour");
+        return None;
+    };
+    match v12_render_gl::Image::decode_png(bytes) {
+        Ok(img) => Some(std::sync::Arc::new(img)),
+        Err(e) => {
+            tracing::warn!(node, error = %e, "a shape's texture could not be read; drawn in its colour");
+            None
+        }
+    }
 }
 
 /// Every node's rest transform in shape space.
@@ -790,6 +877,64 @@ impl TsShapeInstance {
                 model: glam::Mat4::from(placement * self.world[m.node]),
                 color,
             }));
+        }
+    }
+
+    /// The meshes of detail level `detail` placed at `placement` with their materials: a
+    /// textured mesh as [`v12_render_gl::Shape::Textured`] (its texture under
+    /// [`TsShape::texture_name`], the lit colour times the texel; translucent when its
+    /// material blends or its colour's alpha is under 255), the others lit as
+    /// [`Self::build_mesh`] builds them. Posed on the CPU.
+    pub fn textured_meshes(
+        &self,
+        placement: Affine3A,
+        detail: Option<u32>,
+        light_dir: Vec3,
+        ambient: f32,
+        out: &mut Vec<v12_render_gl::Shape>,
+    ) {
+        let to_light = -light_dir.try_normalize().unwrap_or(Vec3::NEG_Z);
+        let ambient = ambient.clamp(0.0, 1.0);
+        let mut plain = Vec::new();
+        for (k, m) in self.shape.meshes.iter().enumerate() {
+            if m.detail.is_some() && m.detail != detail || !self.is_node_visible(m.node) {
+                continue;
+            }
+            let w = placement * self.world[m.node];
+            let c = self
+                .colors
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(&m.material))
+                .map_or(m.color, |p| p.1);
+            let textured = m.texture.is_some() && m.uvs.len() == m.positions.len();
+            let mut tris = Vec::new();
+            for &i in &m.indices {
+                let i = i as usize;
+                let (Some(&p), Some(&n)) = (m.positions.get(i), m.normals.get(i)) else { continue };
+                let n = w.transform_vector3(n).try_normalize().unwrap_or(Vec3::Z);
+                let lit = ambient + (1.0 - ambient) * n.dot(to_light).max(0.0);
+                let shade = |v: u8| (f32::from(v) * lit).round().clamp(0.0, 255.0) as u8;
+                let color = [shade(c[0]), shade(c[1]), shade(c[2]), c[3]];
+                let pos = w.transform_point3(p).to_array();
+                if textured {
+                    let mut weights = [0; v12_render_gl::MAX_LAYERS];
+                    weights[0] = 255;
+                    tris.push(v12_render_gl::TexVertex3 { pos, uv: m.uvs[i], color, weights });
+                } else {
+                    plain.push(Vertex3 { pos, color });
+                }
+            }
+            if textured && !tris.is_empty() {
+                let name: std::sync::Arc<str> = self.shape.texture_name(k).into();
+                out.push(v12_render_gl::Shape::Textured {
+                    layers: std::sync::Arc::from(vec![name]),
+                    triangles: std::sync::Arc::new(tris),
+                    translucent: m.blend || c[3] < 255,
+                });
+            }
+        }
+        if !plain.is_empty() {
+            out.push(v12_render_gl::Shape::Mesh { triangles: std::sync::Arc::new(plain) });
         }
     }
 

@@ -281,3 +281,135 @@ fn a_crowd_shares_poses_in_batches() {
         }
     }
 }
+
+/// A glTF binary with one node `board` of two textured quads facing -Y: a 2 × 2 m opaque
+/// one (material `checker`: an 8 × 8 red and white checker PNG) and in front of it a
+/// smaller one whose material blends (`glass`: the same texture tinted light blue at half
+/// alpha). `png` replaces the image's bytes.
+fn textured_glb(png: Option<Vec<u8>>) -> Vec<u8> {
+    let mut checker = v12_render_gl::Image::new(8, 8, [0; 4]);
+    for y in 0..8 {
+        for x in 0..8 {
+            checker.put(x, y, if (x + y) % 2 == 0 { [220, 40, 40, 255] } else { [240, 240, 240, 255] });
+        }
+    }
+    let png = png.unwrap_or_else(|| checker.encode_png().unwrap());
+    let mut bin: Vec<u8> = Vec::new();
+    let mut views = Vec::new();
+    let mut push = |bytes: &[u8], bin: &mut Vec<u8>| {
+        while !bin.len().is_multiple_of(4) {
+            bin.push(0);
+        }
+        views.push(format!(r#"{{"buffer":0,"byteOffset":{},"byteLength":{}}}"#, bin.len(), bytes.len()));
+        bin.extend_from_slice(bytes);
+        views.len() - 1
+    };
+    let f32s = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    let mut accessors = Vec::new();
+    let mut prims = Vec::new();
+    let quads = [((-1.0f32, 1.0f32), (0.0f32, 2.0f32), 0.0f32), ((0.0, 1.2), (0.3, 1.5), -0.5)];
+    for (m, ((x0, x1), (z0, z1), y)) in quads.into_iter().enumerate() {
+        let pos = [x0, y, z0, x1, y, z0, x1, y, z1, x0, y, z1];
+        let nrm = [0.0, -1.0, 0.0].repeat(4);
+        let uv = [0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0];
+        let idx: Vec<u8> = [0u16, 1, 2, 0, 2, 3].iter().flat_map(|i| i.to_le_bytes()).collect();
+        let (vp, vn, vu, vi) = (
+            push(&f32s(&pos), &mut bin),
+            push(&f32s(&nrm), &mut bin),
+            push(&f32s(&uv), &mut bin),
+            push(&idx, &mut bin),
+        );
+        let a = accessors.len();
+        accessors.push(format!(
+            r#"{{"bufferView":{vp},"componentType":5126,"count":4,"type":"VEC3","min":[{x0},{y},{z0}],"max":[{x1},{y},{z1}]}}"#
+        ));
+        accessors.push(format!(r#"{{"bufferView":{vn},"componentType":5126,"count":4,"type":"VEC3"}}"#));
+        accessors.push(format!(r#"{{"bufferView":{vu},"componentType":5126,"count":4,"type":"VEC2"}}"#));
+        accessors.push(format!(r#"{{"bufferView":{vi},"componentType":5123,"count":6,"type":"SCALAR"}}"#));
+        prims.push(format!(
+            r#"{{"attributes":{{"POSITION":{a},"NORMAL":{},"TEXCOORD_0":{}}},"indices":{},"material":{m}}}"#,
+            a + 1,
+            a + 2,
+            a + 3
+        ));
+    }
+    let image_view = push(&png, &mut bin);
+    while !bin.len().is_multiple_of(4) {
+        bin.push(0);
+    }
+    let json = format!(
+        r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[0]}}],"nodes":[{{"name":"board","mesh":0}}],"meshes":[{{"primitives":[{}]}}],"materials":[{{"name":"checker","pbrMetallicRoughness":{{"baseColorTexture":{{"index":0}}}}}},{{"name":"glass","alphaMode":"BLEND","pbrMetallicRoughness":{{"baseColorFactor":[0.6,0.8,1.0,0.5],"baseColorTexture":{{"index":0}}}}}}],"textures":[{{"source":0}}],"images":[{{"bufferView":{image_view},"mimeType":"image/png"}}],"accessors":[{}],"bufferViews":[{}],"buffers":[{{"byteLength":{}}}]}}"#,
+        prims.join(","),
+        accessors.join(","),
+        views.join(","),
+        bin.len()
+    );
+    let mut json = json.into_bytes();
+    while !json.len().is_multiple_of(4) {
+        json.push(b' ');
+    }
+    let mut glb = Vec::new();
+    glb.extend_from_slice(b"glTF");
+    glb.extend_from_slice(&2u32.to_le_bytes());
+    glb.extend_from_slice(&((12 + 8 + json.len() + 8 + bin.len()) as u32).to_le_bytes());
+    glb.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    glb.extend_from_slice(b"JSON");
+    glb.extend_from_slice(&json);
+    glb.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    glb.extend_from_slice(b"BIN\0");
+    glb.extend_from_slice(&bin);
+    glb
+}
+
+/// A textured glTF shape: its base colour texture read from the file and drawn (the checker
+/// on the opaque quad), the blending material translucent over it (tinted, half seen
+/// through), against a golden.
+#[test]
+fn a_textured_gltf_shape_golden() {
+    let shape = Rc::new(TsShape::from_glb(&textured_glb(None)).expect("the textured shape"));
+    assert!(shape.meshes.iter().all(|m| m.texture.is_some() && m.uvs.len() == 4));
+    assert_eq!(shape.meshes.iter().map(|m| m.blend).collect::<Vec<_>>(), [false, true]);
+    let textures = shape.textures();
+    assert_eq!(textures.len(), 2);
+    let mut i = TsShapeInstance::new(shape.clone());
+    i.animate();
+    let mut shapes = Vec::new();
+    let place = Affine3A::from_rotation_z(0.2);
+    i.textured_meshes(place, None, Vec3::new(-0.4, 0.6, -1.0), 0.35, &mut shapes);
+    assert_eq!(shapes.len(), 2);
+    assert!(matches!(&shapes[1], Shape::Textured { translucent: true, .. }));
+    let scene = Scene { shapes, clear_color: Some(ColorI::rgb(40, 60, 90)), ..Scene::default() };
+    let camera = Camera::look_at(Vec3::new(0.6, -4.0, 1.6), Vec3::new(0.2, 0.0, 1.0), 1.0, 0.1, 100.0);
+    let named: Vec<(&str, v12_render_gl::Image)> =
+        textures.iter().map(|(n, img)| (n.as_str(), (**img).clone())).collect();
+    let img = common::render_textured(&scene, &camera, 160, 120, &named);
+    common::golden("textured_gltf_shape", &img);
+    // The checker shows both its colours on the opaque quad (left, outside the glass).
+    let vp = RectI::new(0, 0, 160, 120);
+    let (mut reds, mut whites) = (0, 0);
+    for z in 0..8 {
+        for x in 0..8 {
+            let p = place.transform_point3(Vec3::new(-0.9 + 0.1 * x as f32, 0.0, 0.3 + 0.2 * z as f32));
+            let s = camera.point_to_screen(p, vp).unwrap();
+            let px = img.get(s.x as u32, s.y as u32).unwrap();
+            reds += usize::from(px[0] > px[1] + 60);
+            whites += usize::from(px[1] > 120 && px[0].abs_diff(px[1]) < 40);
+        }
+    }
+    assert!(reds > 4 && whites > 4, "the checker: {reds} red, {whites} white");
+}
+
+/// A shape whose texture is not a PNG it can read loads with a warning and draws its meshes
+/// in their colours.
+#[test]
+fn a_corrupt_shape_texture_is_a_warning_and_the_colour() {
+    let shape =
+        TsShape::from_glb(&textured_glb(Some(b"\x89PNG\r\n\x1a\nnot really".to_vec()))).expect("loads");
+    assert!(shape.meshes.iter().all(|m| m.texture.is_none() && m.uvs.is_empty()));
+    assert!(shape.textures().is_empty());
+    let mut i = TsShapeInstance::new(Rc::new(shape));
+    i.animate();
+    let mut shapes = Vec::new();
+    i.textured_meshes(Affine3A::IDENTITY, None, Vec3::NEG_Z, 0.3, &mut shapes);
+    assert!(matches!(shapes.as_slice(), [Shape::Mesh { .. }]));
+}
