@@ -36,7 +36,9 @@ fn refresh(con: &Console, ed: &Handle, ctl: ObjectId) {
     sync(con, &mut e);
 }
 
-pub fn mouse_down(con: &mut Console, ed: &Handle, ctl: ObjectId, pt: Vec2) {
+/// A press; `add` (Shift or Ctrl held) adds the object under the cursor to the selection or
+/// takes it out.
+pub fn mouse_down(con: &mut Console, ed: &Handle, ctl: ObjectId, pt: Vec2, add: bool) {
     refresh(con, ed, ctl);
     let mode = ed.borrow().mode;
     if mode == Mode::Terrain {
@@ -49,10 +51,23 @@ pub fn mouse_down(con: &mut Console, ed: &Handle, ctl: ObjectId, pt: Vec2) {
     }
     let hit = pick(&ed.borrow(), pt, true);
     let Some(Picked::Object(id, _)) = hit else {
-        commands::select(con, ed, ctl, Vec::new());
+        if !add {
+            commands::select(con, ed, ctl, Vec::new());
+        }
         return;
     };
-    if !ed.borrow().selection.contains(&id) {
+    let mut sel = ed.borrow().selection.clone();
+    if add {
+        match sel.iter().position(|&s| s == id) {
+            Some(i) => {
+                sel.remove(i);
+                commands::select(con, ed, ctl, sel);
+                return;
+            }
+            None => sel.push(id),
+        }
+        commands::select(con, ed, ctl, sel);
+    } else if !sel.contains(&id) {
         commands::select(con, ed, ctl, vec![id]);
     }
     let kind = {

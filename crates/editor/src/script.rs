@@ -144,17 +144,20 @@ pub fn register(con: &mut Console, ed: &Handle) {
 /// The EditTSCtrl callbacks.
 fn register_input(con: &mut Console, ed: &Handle) {
     let e = ed.clone();
-    con.register_method(CLASS, "onMouseDown", 3, 3, "(point)", move |c, a| {
-        input::mouse_down(c, &e, this(a), point(a))
+    con.register_method(CLASS, "onMouseDown", 3, 4, "(point [, modifiers])", move |c, a| {
+        let add = a.len() > 2 && (a.str(2).contains("shift") || a.str(2).contains("ctrl"));
+        input::mouse_down(c, &e, this(a), point(a), add);
     });
     let e = ed.clone();
-    con.register_method(CLASS, "onMouseDragged", 3, 3, "(point)", move |c, a| {
+    con.register_method(CLASS, "onMouseDragged", 3, 4, "(point [, modifiers])", move |c, a| {
         input::mouse_dragged(c, &e, this(a), point(a));
     });
     let e = ed.clone();
-    con.register_method(CLASS, "onMouseUp", 3, 3, "(point)", move |c, a| input::mouse_up(c, &e, this(a)));
+    con.register_method(CLASS, "onMouseUp", 3, 4, "(point [, modifiers])", move |c, a| {
+        input::mouse_up(c, &e, this(a))
+    });
     let e = ed.clone();
-    con.register_method(CLASS, "onMouseMove", 3, 3, "(point)", move |c, a| {
+    con.register_method(CLASS, "onMouseMove", 3, 4, "(point [, modifiers])", move |c, a| {
         input::mouse_move(c, &e, this(a), point(a))
     });
     let e = ed.clone();

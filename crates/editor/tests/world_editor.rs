@@ -153,6 +153,17 @@ impl Ed {
         self.frame();
     }
 
+    /// A click with modifier keys held (Shift adds to the selection).
+    fn click_with(&mut self, p: Vec2, mods: Modifiers) {
+        self.move_to(p);
+        for make in [true, false] {
+            let mut e = input(InputDeviceType::Mouse, InputObjectType::Button, 0, make, 0);
+            e.modifiers = mods;
+            self.canvas.process_input(&mut self.con, &e);
+        }
+        self.frame();
+    }
+
     fn drag(&mut self, from: Vec2, to: Vec2) {
         self.move_to(from);
         self.button(true);
@@ -323,6 +334,13 @@ fn f11_opens_the_mission_and_clicks_pick_drags_move_rotate_and_scale_with_undo()
     assert_eq!(e.field("Lamp", "rotation"), "0 0 1 30");
     // The tree selects what it is clicked on.
     e.click_row("EWorldEditorTree", "Crate");
+    assert_eq!(e.selected(), e.id("Crate"));
+    // Shift+click adds the lamp to the selection, and takes it out again.
+    let lamp_at = e.object_screen("Lamp");
+    e.click_with(lamp_at, Modifiers::LSHIFT);
+    assert_eq!(e.eval("return EWorldEditor.getSelectionSize();"), "2");
+    e.click_with(lamp_at, Modifiers::LSHIFT);
+    assert_eq!(e.eval("return EWorldEditor.getSelectionSize();"), "1");
     assert_eq!(e.selected(), e.id("Crate"));
     // The docked inspector edits it: type a new position, Apply; Ctrl+Z undoes the edit.
     let edit = e.inspector_editor("position");

@@ -92,6 +92,8 @@ pub struct GuiCanvas {
     prev_list: DrawList,
     prev_ranges: HashMap<ObjectId, (Range<usize>, RectI)>,
     log: ConsoleLog,
+    /// The modifier keys of the last input event (handlers see them in their context).
+    mods: ModSet,
 }
 
 impl std::fmt::Debug for GuiCanvas {
@@ -127,6 +129,7 @@ impl GuiCanvas {
             prev_list: DrawList::new(),
             prev_ranges: HashMap::new(),
             log,
+            mods: ModSet::default(),
         })
     }
 
@@ -263,6 +266,7 @@ impl GuiCanvas {
     /// the game's action maps should see it.
     pub fn process_input(&mut self, con: &mut Console, ev: &InputEvent) -> bool {
         self.profiles.clear();
+        self.mods = ModSet::of(ev.modifiers);
         if ev.device_type == InputDeviceType::Keyboard && ev.object_type == InputObjectType::Key {
             let chord = KeyChord { key: ev.object_inst, mods: ModSet::of(ev.modifiers) };
             if let Some((_, script)) = self.global_binds.iter().find(|(c, _)| *c == chord) {
@@ -308,6 +312,7 @@ impl GuiCanvas {
     /// the one holding the lock.
     pub fn process_mouse_move(&mut self, con: &mut Console, ev: &MouseMoveEvent) -> bool {
         self.profiles.clear();
+        self.mods = ModSet::of(ev.modifiers);
         let pt = Point2I::new(ev.x_pos, ev.y_pos);
         let Some(st) = state_mut(con, self.id) else { return false };
         st.cursor = pt;
@@ -503,6 +508,7 @@ impl GuiCanvas {
             ctl: ControlFields::read(con, id),
             rect: global_rect(con, id),
             canvas_size: size,
+            mods: self.mods,
             fx: Vec::new(),
         };
         let used = handler(&mut h, &mut d);
@@ -549,6 +555,7 @@ impl GuiCanvas {
                     ctl: ControlFields::read(con, c),
                     rect: global_rect(con, c),
                     canvas_size: size,
+                    mods: self.mods,
                     fx: Vec::new(),
                 };
                 match d.kind {

@@ -101,7 +101,15 @@ pub struct EventContext<'a> {
     /// Screen rect of the control.
     pub rect: RectI,
     pub canvas_size: Point2I,
+    /// The modifier keys held with the event.
+    pub mods: ModSet,
     pub fx: Vec<Effect>,
+}
+
+/// Modifier keys as the editors' callbacks receive them ("ctrl shift alt", those held).
+pub fn mods_text(m: ModSet) -> String {
+    let all = [(m.ctrl, "ctrl"), (m.shift, "shift"), (m.alt, "alt")];
+    all.iter().filter(|x| x.0).map(|x| x.1).collect::<Vec<_>>().join(" ")
 }
 
 fn text(h: &EventContext<'_>) -> String {
@@ -456,9 +464,7 @@ pub fn on_key(h: &mut EventContext<'_>, d: &mut ControlData, ev: KeyEv) -> bool 
     match d.kind {
         Kind::Edit => gui_edit_key(h, d, ev),
         Kind::EditTs => {
-            let mods = [(ev.mods.ctrl, "ctrl"), (ev.mods.shift, "shift"), (ev.mods.alt, "alt")];
-            let mods: Vec<&str> = mods.iter().filter(|m| m.0).map(|m| m.1).collect();
-            let args = vec![Value::Int(i64::from(ev.key)), Value::from(mods.join(" "))];
+            let args = vec![Value::Int(i64::from(ev.key)), Value::from(mods_text(ev.mods))];
             h.fx.push(Effect::Callback(id, "onKeyDown", args));
             true
         }
@@ -596,7 +602,8 @@ pub fn has_children(con: &Console, id: ObjectId) -> bool {
 }
 
 /// An EditTSCtrl's mouse (V12's EditTSCtrl, the World Editor's base): each event becomes a
-/// script callback with the point in the control (`onMouseDown(%this, "x y")`, ...); a press
+/// script callback with the point in the control and the modifier keys held
+/// (`onMouseDown(%this, "x y", "shift")`, ...); a press
 /// takes the focus and the mouse lock, so the drag and the release come back to it.
 fn edit_ts_mouse(h: &mut EventContext<'_>, ev: MouseEv) -> bool {
     let id = h.ctl.id;
@@ -621,7 +628,8 @@ fn edit_ts_mouse(h: &mut EventContext<'_>, ev: MouseEv) -> bool {
         MouseKind::Enter | MouseKind::Leave => return true,
     };
     let local = Point2I::new(ev.pt.x - h.rect.x, ev.pt.y - h.rect.y);
-    h.fx.push(Effect::Callback(id, name, vec![Value::from(point_text(local))]));
+    let args = vec![Value::from(point_text(local)), Value::from(mods_text(h.mods))];
+    h.fx.push(Effect::Callback(id, name, args));
     true
 }
 
