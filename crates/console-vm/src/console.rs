@@ -148,6 +148,9 @@ pub struct Console {
     /// A buffer for the name of an element with a text index (`$tbl["key" @ %i]`), kept from
     /// one read to the next instead of allocated and freed per access.
     pub(crate) elem_text: String,
+    /// The base name last found for an element named by text (`tblkey` of `$tbl["key" @ %i]`),
+    /// tried before the name table: a loop over such names repeats one base.
+    elem_base_memo: std::cell::Cell<Name>,
     /// Names of indexed fields: `(base, i)` → the name `base` + `i`.
     pub(crate) elem_names: crate::elements::ElemNames,
     /// Namespaces, functions and packages.
@@ -212,6 +215,7 @@ impl Console {
             elems: Default::default(),
             rows: Default::default(),
             elem_text: String::new(),
+            elem_base_memo: std::cell::Cell::new(global),
             elem_names: Default::default(),
             ns: Namespaces::new(global),
             natives: Vec::new(),
@@ -407,7 +411,7 @@ impl Console {
     /// The global whose name is `text` (an array element when it ends in digits).
     pub(crate) fn global_by_text(&self, text: &str) -> Value {
         if let Some((b, i)) = crate::elements::split_elem(text) {
-            return match self.names.lookup(b) {
+            return match self.elem_base(b) {
                 Some(b) => self.elems.get(b, i),
                 None => Value::Empty,
             };
@@ -418,10 +422,25 @@ impl Console {
         }
     }
 
+    /// The name `b` (an element's base spelled as text), if interned: the last one found is
+    /// checked first (its text compared, so a name table rolled back cannot fool it).
+    fn elem_base(&self, b: &str) -> Option<Name> {
+        let last = self.elem_base_memo.get();
+        if self.names.text(last).eq_ignore_ascii_case(b) {
+            return Some(last);
+        }
+        let n = self.names.lookup(b)?;
+        self.elem_base_memo.set(n);
+        Some(n)
+    }
+
     /// Sets the global whose name is `text`.
     pub(crate) fn set_global_by_text(&mut self, text: &str, v: Value) {
         if let Some((b, i)) = crate::elements::split_elem(text) {
-            let b = self.names.intern(b);
+            let b = match self.elem_base(b) {
+                Some(n) => n,
+                None => self.names.intern(b),
+            };
             self.elems.set(b, i, v);
         } else {
             let n = self.names.intern(text);
