@@ -27,6 +27,7 @@ pub mod host;
 pub mod images;
 mod impacts;
 pub mod journal;
+pub mod material_map;
 pub mod mission;
 pub mod mod_files;
 pub mod mount;

@@ -121,6 +121,9 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     crate::shape_changes::register(con, shared);
     crate::shape_base::register(con, shared);
     crate::file_object::register(con);
+    crate::material_map::register(con);
+    // Tribes 2's scripts ask whether they run in its demo build (a smaller game): never here.
+    con.register_function("isDemo", 1, 1, "isDemo() - false: this is no demo build", |_, _| false);
     crate::audio::register_net_methods(con, shared);
     register_trigger_methods(con, shared);
     register_camera_methods(con, shared);
