@@ -1367,15 +1367,19 @@ impl NetInterface {
         if self.used_tokens.capacity() > 4 * self.used_tokens.len() + 64 {
             self.used_tokens.shrink_to_fit();
         }
-        // Queues that a crowd grew (a connect storm, a mass leave) give their memory back.
-        fn trim<T>(q: &mut VecDeque<T>) {
-            if q.capacity() > 256 && q.len() < q.capacity() / 8 {
-                q.shrink_to(q.len() * 2);
+        // Queues that a crowd grew (a connect storm, a mass leave) give their memory back,
+        // down to what the connections still here use in a tick (a datagram or two out and
+        // a few events in each): a queue drained every tick is empty when this runs, and
+        // shrinking it to nothing would make every tick grow it again.
+        let keep = 256 + 4 * self.connections.len();
+        fn trim<T>(q: &mut VecDeque<T>, keep: usize) {
+            if q.capacity() > 2 * keep && q.len() < q.capacity() / 8 {
+                q.shrink_to((q.len() * 2).max(keep));
             }
         }
-        trim(&mut self.transmits);
-        trim(&mut self.events);
-        trim(&mut self.info_packets);
+        trim(&mut self.transmits, keep);
+        trim(&mut self.events, keep);
+        trim(&mut self.info_packets, keep);
     }
 }
 

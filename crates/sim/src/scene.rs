@@ -969,7 +969,17 @@ impl SceneWorld {
     pub fn get_mut(&mut self, id: u32) -> Option<&mut SceneObject> {
         let i = self.index(id)?;
         self.invalidate_frame();
-        self.bins.get_mut().touched.push(id);
+        let bins = self.bins.get_mut();
+        // Only a grid query empties the list, and a world scoped from its ghost frame may
+        // never make one: past one entry per object, the next query moves them all instead
+        // (the list stays bounded and keeps its room, allocating nothing tick after tick).
+        if bins.touched.len() >= self.store.ids.len() {
+            bins.touched.clear();
+            bins.all_touched = true;
+        }
+        if !bins.all_touched {
+            bins.touched.push(id);
+        }
         Some(&mut self.store.objects[i])
     }
     /// Every object in id order.

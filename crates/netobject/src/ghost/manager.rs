@@ -180,6 +180,8 @@ const SCRATCH_LEN: usize = 16;
 
 /// Entry lists kept for reuse (about the packets in flight).
 const SPARE_ENTRY_LISTS: usize = 64;
+/// Room a new record's entry list gets: more than a 508-byte packet's updates in a crowd.
+const ENTRY_LIST_LEN: usize = 64;
 
 /// The server's ghost manager for one connection.
 pub struct GhostManager {
@@ -410,6 +412,9 @@ impl GhostManager {
         let mut ids = std::mem::take(&mut self.scratch_ids);
         ids.clear();
         world.for_each_scope_always(&mut |id| ids.push((id, 0.0)));
+        // A connection never holds more ghosts than the frame's objects and those always in
+        // scope: no table needs room past that.
+        self.keep_room(world.frame().map_or(usize::MAX, |f| f.len() + ids.len()));
         let vis = query.visible_distance.max(0.0);
         let outer = vis * (1.0 + self.config.scope_hysteresis.max(0.0));
         match world.frame() {
@@ -620,6 +625,33 @@ impl GhostManager {
         }
     }
 
+    /// Grows the tables that hold one entry per ghost (slots, the id map, the free-id bits,
+    /// the candidate lists) once they are two-thirds full, to room for twice the ghosts (the
+    /// id map to half again); once the ghosts are a quarter of `bound` (the most the world
+    /// could give this connection), to `bound` itself. So they grow as a crowd comes into
+    /// scope, and not again each time a connection's ghost count creeps past its highest so
+    /// far: a steady match scopes, writes and frees without allocating.
+    fn keep_room(&mut self, bound: usize) {
+        fn room<T>(list: &mut Vec<T>, want: usize, grow_to: usize) {
+            if list.capacity() < want {
+                list.reserve_exact(grow_to.saturating_sub(list.len()));
+            }
+        }
+        let ghosts = self.slots.len().max(self.by_object.len());
+        let most = (self.config.max_ghosts.min(MAX_GHOSTS) as usize).min(bound);
+        let (want, grow_to) =
+            if 4 * ghosts >= most { (most, most) } else { (ghosts + ghosts / 2, 2 * ghosts) };
+        room(&mut self.slots, want, grow_to);
+        room(&mut self.candidates, want, grow_to);
+        room(&mut self.far, want, grow_to);
+        room(&mut self.free.words, want.div_ceil(64), grow_to.div_ceil(64));
+        // Its deleted entries count against its capacity until it rehashes, which it does in
+        // place (no allocation) while it is under half full.
+        if self.by_object.capacity() < want {
+            self.by_object.reserve(want - self.by_object.len());
+        }
+    }
+
     fn alloc_id(&mut self) -> Option<u32> {
         if let Some(idx) = self.free.pop_first() {
             return Some(idx);
@@ -658,7 +690,8 @@ impl GhostManager {
         let packet = self.next_packet;
         self.next_packet += 1;
         let start = w.bit_position();
-        let entries = self.spare_entries.pop().unwrap_or_default();
+        // A new list gets a packet's worth of room at once (not 4, 8, 16, ... as it fills).
+        let entries = self.spare_entries.pop().unwrap_or_else(|| Vec::with_capacity(ENTRY_LIST_LEN));
         let mut record = GhostRecord { session: self.session, packet, reset: false, entries };
         if !w.write_flag(self.ghosting || self.reset_unacked) {
             self.stats.bits_written += 1;
