@@ -30,6 +30,9 @@ use v12_notify_protocol::{ConnectionProtocol, ProtocolConfig, ProtocolError, Rec
 /// Room of a connection's packet slab: the largest packet ([`crate::rate::MAX_PACKET_SIZE`])
 /// fits, so the slab never grows.
 const SLAB_BYTES: usize = crate::rate::MAX_PACKET_SIZE as usize + 1;
+/// Bytes a connection's kept packet writer has room for from the start: twice the default
+/// packet (a larger negotiated size grows it once).
+const WRITER_ROOM: usize = 1024;
 
 /// What went into one data packet (V12's `PacketNotify`).
 #[derive(Debug)]
@@ -197,7 +200,9 @@ impl NetConnection {
             strings_tx: StringSender::default(),
             strings_rx: StringReceiver::default(),
             records: VecDeque::new(),
-            writer: BitWriter::new(),
+            // Room for a packet and an entry tried past its end, so the kept writer does not
+            // grow (allocate) as bigger entries come along mid-match.
+            writer: BitWriter::with_budget_bytes(WRITER_ROOM),
             slab: BytesMut::new(),
             local_rate: rate.clamped(),
             peer_rate: None,

@@ -182,6 +182,12 @@ const SCRATCH_LEN: usize = 16;
 const SPARE_ENTRY_LISTS: usize = 64;
 /// Room a new record's entry list gets: more than a 508-byte packet's updates in a crowd.
 const ENTRY_LIST_LEN: usize = 64;
+/// Least room of the tables with an entry per ghost once there are ghosts (a few KB), so a
+/// connection that sees a few dozen objects does not grow them as that number wanders.
+const MIN_ROOM: usize = 128;
+/// Room of the ring of updates in flight once ghosting starts (24 bytes each): a few packets'
+/// worth, so it does not grow as the round trip wanders.
+const IN_FLIGHT_ROOM: usize = 256;
 
 /// The server's ghost manager for one connection.
 pub struct GhostManager {
@@ -308,6 +314,7 @@ impl GhostManager {
         }
         self.scratch_deferred.reserve(SCRATCH_LEN);
         self.scratch_new.reserve(SCRATCH_LEN);
+        self.updates_in_flight.reserve(IN_FLIGHT_ROOM.saturating_sub(self.updates_in_flight.len()));
     }
 
     /// Stops ghosting and forgets every ghost. The next packets tell the client to drop
@@ -626,9 +633,9 @@ impl GhostManager {
     }
 
     /// Grows the tables that hold one entry per ghost (slots, the id map, the free-id bits,
-    /// the candidate lists) once they are two-thirds full, to room for twice the ghosts (the
-    /// id map to half again); once the ghosts are a quarter of `bound` (the most the world
-    /// could give this connection), to `bound` itself. So they grow as a crowd comes into
+    /// the candidate lists) once they are four-fifths full, to room for twice the ghosts (at
+    /// least [`MIN_ROOM`]; the id map to a quarter more); once the ghosts are a quarter of
+    /// `bound` (the most the world could give this connection), to `bound` itself. So they grow as a crowd comes into
     /// scope, and not again each time a connection's ghost count creeps past its highest so
     /// far: a steady match scopes, writes and frees without allocating.
     fn keep_room(&mut self, bound: usize) {
@@ -639,8 +646,13 @@ impl GhostManager {
         }
         let ghosts = self.slots.len().max(self.by_object.len());
         let most = (self.config.max_ghosts.min(MAX_GHOSTS) as usize).min(bound);
-        let (want, grow_to) =
-            if 4 * ghosts >= most { (most, most) } else { (ghosts + ghosts / 2, 2 * ghosts) };
+        let (want, grow_to) = if ghosts == 0 {
+            return;
+        } else if 4 * ghosts >= most {
+            (most, most)
+        } else {
+            ((ghosts + ghosts / 4).max(MIN_ROOM), (2 * ghosts).max(MIN_ROOM))
+        };
         room(&mut self.slots, want, grow_to);
         room(&mut self.candidates, want, grow_to);
         room(&mut self.far, want, grow_to);
