@@ -85,6 +85,14 @@ impl WaterCoverage {
         u >= 0.0 && v >= 0.0 && self.is_wet_cell(u as usize, v as usize)
     }
 
+    /// How deep under the surface world point `p` is, when it is in the water (over a wet
+    /// cell and below the surface): what an image's `stateTransitionOnWet` and a
+    /// projectile's `wetVelocity` ask of a point. `None` in the air, over a dry cell,
+    /// outside the block, or for a point that is not finite.
+    pub fn depth_at(&self, p: Vec3) -> Option<f32> {
+        (p.is_finite() && p.z < self.surface_z && self.is_wet_at(p.x, p.y)).then_some(self.surface_z - p.z)
+    }
+
     /// How many cells are wet.
     pub fn wet_cells(&self) -> usize {
         self.wet.iter().filter(|w| **w).count()
@@ -218,6 +226,16 @@ mod tests {
         assert!(c.is_wet_at(40.0, 50.0));
         assert!(!c.is_wet_at(50.0, 80.0), "the rim and beyond are dry");
         assert!(!c.is_wet_at(90.0, 50.0), "the trench outside is below the surface but not reached");
+        let surface = c.surface_z;
+        assert_eq!(
+            c.depth_at(Vec3::new(50.0, 50.0, surface - 1.5)),
+            Some(1.5),
+            "under the surface in the crater"
+        );
+        assert_eq!(c.depth_at(Vec3::new(50.0, 50.0, surface + 0.5)), None, "above the surface");
+        assert_eq!(c.depth_at(Vec3::new(90.0, 50.0, surface - 1.0)), None, "the dry trench");
+        assert_eq!(c.depth_at(Vec3::new(f32::NAN, 50.0, 0.0)), None);
+        assert_eq!(c.depth_at(Vec3::new(-500.0, 50.0, 0.0)), None, "outside the block");
         // Everywhere the fill reached is inside the rim.
         for j in 0..c.ny {
             for i in 0..c.nx {
