@@ -85,6 +85,9 @@ pub struct Adapter {
     reason: &'static str,
     launched: bool,
     stop_on_entry: bool,
+    /// `configurationDone` arrived: the program may run (once it is connected; an editor may
+    /// send it before `launch` or `attach`).
+    configured: bool,
 }
 
 impl Adapter {
@@ -178,12 +181,11 @@ impl Adapter {
                 // Breakpoints are set: let the program run. A program that waits for its
                 // debugger (launched, or `waitForClient`) starts now; a running one is told
                 // to continue, which changes nothing.
+                // Sent before `launch` or `attach`, it is kept until the program is connected.
+                self.configured = true;
                 let mut out = vec![self.respond(req, json!({}))];
-                if self.launched && self.stop_on_entry {
-                    self.reason = "entry";
-                    out.push(Action::Engine("STEPIN".into()));
-                } else {
-                    out.push(Action::Engine("CONTINUE".into()));
+                if self.engine_up {
+                    out.push(self.go());
                 }
                 out
             }
@@ -362,6 +364,17 @@ impl Adapter {
         vec![Action::Engine(format!("EVAL {tag} {} {target} = {quoted}", frame.max(0)))]
     }
 
+    /// What lets a configured program run: a step onto its first statement with
+    /// `stopOnEntry`, else a continue.
+    fn go(&mut self) -> Action {
+        if self.launched && self.stop_on_entry {
+            self.reason = "entry";
+            Action::Engine("STEPIN".into())
+        } else {
+            Action::Engine("CONTINUE".into())
+        }
+    }
+
     fn resume(&mut self, req: &Json, line: &str, reason: &'static str, body: Json) -> Vec<Action> {
         self.reason = reason;
         self.stack.clear();
@@ -382,6 +395,9 @@ impl Adapter {
                     for bp in &self.breakpoints[file] {
                         out.push(Action::Engine(brkset(file, bp)));
                     }
+                }
+                if self.configured {
+                    out.push(self.go());
                 }
                 out.push(self.respond(request, json!({})));
                 out
@@ -847,6 +863,20 @@ mod tests {
         let out = a.connected(&launch, Ok(()));
         assert_eq!(out[0], Action::Engine("V12EXT".into()));
         assert_eq!(out[1], Action::Engine("BRKSET lib/u2.cs 3 0 2 true".into()));
+    }
+
+    #[test]
+    fn a_configuration_done_before_launch_lets_the_program_run_once_connected() {
+        let mut a = Adapter::new();
+        let out = a.on_dap(&json!({"seq": 2, "command": "configurationDone"}));
+        assert!(!out.iter().any(|x| matches!(x, Action::Engine(_))), "nobody to tell yet: {out:?}");
+        let out = a.connected(&json!({"seq": 3, "command": "launch"}), Ok(()));
+        assert!(out.contains(&Action::Engine("CONTINUE".into())), "{out:?}");
+        // Once connected, `configurationDone` tells the program at once.
+        let mut b = Adapter::new();
+        let _ = b.connected(&json!({"seq": 2, "command": "attach"}), Ok(()));
+        let out = b.on_dap(&json!({"seq": 3, "command": "configurationDone"}));
+        assert!(out.contains(&Action::Engine("CONTINUE".into())), "{out:?}");
     }
 
     #[test]
