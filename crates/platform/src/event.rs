@@ -157,6 +157,18 @@ pub struct ConnectedNotifyEvent {
     pub state: ConnectState,
 }
 
+/// An input device (a gamepad, a joystick) was connected or disconnected: hot-plug, and the
+/// devices already there when the program starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceChangeEvent {
+    pub device_type: InputDeviceType,
+    /// Its instance: `gamepad1` is instance 1 of the gamepads.
+    pub device_inst: u8,
+    pub connected: bool,
+    /// The device's name (empty on a disconnect).
+    pub name: String,
+}
+
 /// Everything the platform tells the game.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
@@ -169,6 +181,7 @@ pub enum Event {
     ConnectedReceive(ConnectedReceiveEvent),
     ConnectedAccept(ConnectedAcceptEvent),
     ConnectedNotify(ConnectedNotifyEvent),
+    DeviceChange(DeviceChangeEvent),
 }
 
 /// The game as the platform sees it (V12: GameInterface). Every event goes
@@ -187,6 +200,7 @@ pub trait GameInterface {
             Event::ConnectedReceive(e) => self.process_connected_receive_event(e),
             Event::ConnectedAccept(e) => self.process_connected_accept_event(e),
             Event::ConnectedNotify(e) => self.process_connected_notify_event(e),
+            Event::DeviceChange(e) => self.process_device_change_event(e),
         }
     }
     fn process_input_event(&mut self, _event: InputEvent) {}
@@ -198,6 +212,7 @@ pub trait GameInterface {
     fn process_connected_receive_event(&mut self, _event: ConnectedReceiveEvent) {}
     fn process_connected_accept_event(&mut self, _event: ConnectedAcceptEvent) {}
     fn process_connected_notify_event(&mut self, _event: ConnectedNotifyEvent) {}
+    fn process_device_change_event(&mut self, _event: DeviceChangeEvent) {}
 }
 
 #[cfg(test)]

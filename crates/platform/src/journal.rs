@@ -26,8 +26,8 @@ use bytes::Bytes;
 use crate::address::NetAddress;
 use crate::event::{
     ConnectState, ConnectedAcceptEvent, ConnectedNotifyEvent, ConnectedReceiveEvent, ConnectionTag,
-    ConsoleEvent, Event, GameInterface, InputAction, InputDeviceType, InputEvent, InputObjectType, Modifiers,
-    MouseMoveEvent, PacketReceiveEvent, TimeEvent,
+    ConsoleEvent, DeviceChangeEvent, Event, GameInterface, InputAction, InputDeviceType, InputEvent,
+    InputObjectType, Modifiers, MouseMoveEvent, PacketReceiveEvent, TimeEvent,
 };
 
 /// The first bytes of every journal.
@@ -47,6 +47,7 @@ const KIND_CONSOLE: u8 = 6;
 const KIND_CONNECTED_RECEIVE: u8 = 7;
 const KIND_CONNECTED_ACCEPT: u8 = 8;
 const KIND_CONNECTED_NOTIFY: u8 = 9;
+const KIND_DEVICE_CHANGE: u8 = 10;
 
 /// Why a journal could not be written or read. Offsets are bytes from the
 /// start of the journal.
@@ -189,6 +190,11 @@ fn encode_event(out: &mut Vec<u8>, event: &Event) {
             out.push(KIND_CONNECTED_NOTIFY);
             put_varint(out, u64::from(e.tag.0));
             out.push(e.state as u8);
+        }
+        Event::DeviceChange(e) => {
+            out.push(KIND_DEVICE_CHANGE);
+            out.extend_from_slice(&[e.device_type as u8, e.device_inst, u8::from(e.connected)]);
+            put_bytes(out, e.name.as_bytes());
         }
     }
 }
@@ -354,6 +360,18 @@ fn decode_event(c: &mut Cursor<'_>) -> Result<Option<Event>, JournalError> {
             let tag = c.tag()?;
             let state = connect_state(c.u8()?).ok_or_else(|| c.corrupt("unknown connection state"))?;
             Event::ConnectedNotify(ConnectedNotifyEvent { tag, state })
+        }
+        KIND_DEVICE_CHANGE => {
+            let device_type = device_type(c.u8()?).ok_or_else(|| c.corrupt("unknown input device type"))?;
+            let device_inst = c.u8()?;
+            let connected = c.u8()? != 0;
+            let name = std::str::from_utf8(c.bytes()?).map_err(|_| c.corrupt("device name is not UTF-8"))?;
+            Event::DeviceChange(DeviceChangeEvent {
+                device_type,
+                device_inst,
+                connected,
+                name: name.to_string(),
+            })
         }
         _ => return Err(c.corrupt("unknown event kind")),
     };
@@ -675,6 +693,12 @@ mod tests {
             Event::ConnectedReceive(ConnectedReceiveEvent {
                 tag: ConnectionTag(u32::MAX),
                 data: Bytes::from_static(&[0, 1, 2, 255]),
+            }),
+            Event::DeviceChange(DeviceChangeEvent {
+                device_type: InputDeviceType::Joystick,
+                device_inst: 2,
+                connected: true,
+                name: "Stick ✓".into(),
             }),
             Event::Quit,
         ]

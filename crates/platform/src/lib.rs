@@ -4,6 +4,9 @@ pub mod address;
 pub mod conditioner;
 pub mod error;
 pub mod event;
+pub mod gamepad;
+#[cfg(feature = "gamepad")]
+pub mod gamepad_device;
 pub mod journal;
 pub mod keys;
 pub mod memory;
@@ -18,9 +21,12 @@ pub use conditioner::{ConditionerConfig, ConditionerStats, GilbertElliott, LinkC
 pub use error::PlatformError;
 pub use event::{
     ConnectState, ConnectedAcceptEvent, ConnectedNotifyEvent, ConnectedReceiveEvent, ConnectionTag,
-    ConsoleEvent, Event, GameInterface, InputAction, InputDeviceType, InputEvent, InputObjectType, Modifiers,
-    MouseMoveEvent, PacketReceiveEvent, TimeEvent,
+    ConsoleEvent, DeviceChangeEvent, Event, GameInterface, InputAction, InputDeviceType, InputEvent,
+    InputObjectType, Modifiers, MouseMoveEvent, PacketReceiveEvent, TimeEvent,
 };
+pub use gamepad::{PadAxis, PadButton, PadInput, PadSlots, Rumble};
+#[cfg(feature = "gamepad")]
+pub use gamepad_device::Gamepads;
 pub use journal::{Journal, JournalError, JournalReader, JournalSession, JournalWriter};
 pub use keys::key_code;
 pub use memory::{LoopbackTransport, MemoryNetwork};
