@@ -254,7 +254,7 @@ pub fn device_choice(capture: Option<&PathBuf>) -> DeviceChoice {
 
 fn register_classes(con: &mut Console) {
     // EffectProfile: Tribes 2's force-feedback datablock, which its AudioProfiles name
-    // (`effect = ...`); kept, not played.
+    // (`effect = ...`); played as a gamepad's rumble (`crate::input_devices`).
     for class in ["AudioDescription", "AudioProfile", "AudioEnvironment", "EffectProfile"] {
         let _ = con.register_class(class, "SimDataBlock");
     }
@@ -391,6 +391,10 @@ pub(crate) fn play_profile(
     what: &str,
 ) -> Option<Handle> {
     let (file, desc) = profile_parts(con, profile, what)?;
+    // Its EffectProfile (`effect`) rumbles a gamepad when the sound is within its reach.
+    let heard = audio.audio.mixer().listener().position;
+    let distance = pos.map(|p| (glam::Vec3::from(p) - glam::Vec3::from(heard)).length());
+    crate::input_devices::sound_effect(con, profile, distance);
     source_for(con, audio, &file, &desc, pos, true, what)
 }
 

@@ -360,6 +360,8 @@ impl<'a> Host<'a> {
         if let Err(e) = v12_sim::action_map::register_action_maps(&mut con) {
             tracing::warn!("ActionMap: {e}");
         }
+        // Gamepads and joysticks as scripts see them (V12's joystick functions, hot-plug).
+        crate::input_devices::install(&mut con);
         // Sound: the classes and `alx*` functions; a client mode opens the card or the capture.
         let audio = crate::audio::install(&mut con, &resources);
         if !cfg.dedicated {

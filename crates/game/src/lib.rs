@@ -26,6 +26,7 @@ mod handles;
 pub mod host;
 pub mod images;
 mod impacts;
+pub mod input_devices;
 pub mod journal;
 pub mod material_map;
 pub mod mission;

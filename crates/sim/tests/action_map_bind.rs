@@ -184,3 +184,48 @@ fn bind_modifiers_shape_an_axis() {
     assert_eq!(r.to_string(), "0");
     assert!(out.stderr().contains("bad dead zone"), "{}", out.stderr());
 }
+
+/// Gamepad and joystick reports, synthetic (no device): the platform's translation, then the
+/// action maps with V12's bind modifiers (dead zone, scale, invert), hot-plug in between.
+#[test]
+fn gamepad_reports_reach_bindings_through_their_modifiers() {
+    use v12_platform::{Event, PadAxis, PadButton, PadInput, PadSlots};
+    let (mut con, out) = setup();
+    con.eval(
+        r#"function yaw(%v) { echo("yaw " @ %v); }
+           function pitch(%v) { echo("pitch " @ %v); }
+           function fire(%v) { echo("fire " @ %v); }
+           function thrust(%v) { echo("thrust " @ %v); }
+           new ActionMap(moveMap);
+           moveMap.bind(gamepad0, xaxis, "D", "-0.2 0.2", "S", 2, yaw);
+           moveMap.bind(gamepad, yaxis, "I", pitch);
+           moveMap.bind(gamepad1, button0, fire);
+           moveMap.bind(joystick0, rzaxis, thrust);
+           moveMap.push();"#,
+    )
+    .unwrap();
+    let mut slots = PadSlots::new();
+    let mut feed = |con: &mut Console, id: usize, input: PadInput| match slots.translate(id, input) {
+        Some(Event::Input(ev)) => process_input(con, &ev),
+        Some(Event::DeviceChange(_)) => false,
+        other => panic!("{other:?}"),
+    };
+    feed(&mut con, 10, PadInput::Connected { name: "Pad A".into(), gamepad: true });
+    feed(&mut con, 11, PadInput::Connected { name: "Pad B".into(), gamepad: true });
+    feed(&mut con, 12, PadInput::Connected { name: "Stick".into(), gamepad: false });
+    assert!(feed(&mut con, 10, PadInput::Axis(PadAxis::LeftStickX, 0.1)), "inside the dead zone: 0");
+    assert!(feed(&mut con, 10, PadInput::Axis(PadAxis::LeftStickX, 0.25)));
+    // Stick up is negative (DirectInput's sign); "I" inverts it back.
+    assert!(feed(&mut con, 10, PadInput::Axis(PadAxis::LeftStickY, 0.5)));
+    // Pad B's button 0 (South), make and break; pad A's is not bound.
+    assert!(!feed(&mut con, 10, PadInput::Pressed(PadButton::South)));
+    assert!(feed(&mut con, 11, PadInput::Pressed(PadButton::South)));
+    assert!(feed(&mut con, 11, PadInput::Released(PadButton::South)));
+    // The joystick's right trigger depth is its rzaxis.
+    assert!(feed(&mut con, 12, PadInput::ButtonValue(PadButton::RightTrigger2, 0.75)));
+    // Pad A unplugged and plugged back: still gamepad0, still bound.
+    feed(&mut con, 10, PadInput::Disconnected);
+    feed(&mut con, 10, PadInput::Connected { name: "Pad A".into(), gamepad: true });
+    assert!(feed(&mut con, 10, PadInput::Axis(PadAxis::LeftStickX, -1.0)));
+    assert_eq!(out.stdout(), "yaw 0\nyaw 0.5\npitch 0.5\nfire 1\nfire 0\nthrust 0.75\nyaw -2\n");
+}

@@ -221,12 +221,14 @@ impl ClientFront {
     }
 
     /// One event: input through the canvas and the action maps, mouse moves to the canvas,
-    /// a resize to the canvas, the close.
+    /// a resize to the canvas, an input device's hot-plug, the close.
     fn process_event(&mut self, ev: Event) {
         match ev {
-            Event::Input(e) => {
+            // Joystick and gamepad input is dropped while a script disabled it.
+            Event::Input(e) if crate::input_devices::accepts(&mut self.con, &e) => {
                 self.ui.canvas.process_event(&mut self.con, &e, Some(&mut GlobalMap), Some(&mut GameMaps));
             }
+            Event::DeviceChange(d) => crate::input_devices::on_device_change(&mut self.con, &d),
             Event::MouseMove(m) => {
                 self.ui.canvas.process_mouse_move(&mut self.con, &m);
             }

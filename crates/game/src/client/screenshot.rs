@@ -122,6 +122,7 @@ pub fn client_console(
     v12_sim::container::register_container_functions(&mut con, Rc::default());
     v12_sim::container::prefer_client_container(&con, true);
     crate::audio::install(&mut con, &resources);
+    crate::input_devices::install(&mut con);
     con.set_global("Game::argc", 0);
     con.set_global("Pref::Player::Name", name);
     con.exec_file("main.cs").map_err(|e| io::Error::other(e.to_string()))?;

@@ -2,7 +2,8 @@
 //! main menu, then the game view with the HUD. Input from winit becomes
 //! `v12_platform::Event`s posted to the [`ClientFront`] (the engine side, journaled), which
 //! takes them through the GUI canvas first, then the game's action maps (`MoveMap` in
-//! `client/ui/client.cs`: WASD, F or the left button fires, space jumps).
+//! `client/ui/client.cs`: WASD, F or the left button fires, space jumps). Gamepads and
+//! joysticks (the platform's gilrs `Gamepads`) are polled before each frame the same way.
 
 use crate::client::front::ClientFront;
 pub use crate::client::front::WindowConfig;
@@ -185,6 +186,8 @@ struct App {
     /// The modifier keys held now.
     modifiers: Modifiers,
     video: Rc<RefCell<VideoRequests>>,
+    /// The gamepads and joysticks, polled before each frame; they play the rumbles queued.
+    pads: Option<v12_platform::Gamepads>,
 }
 
 impl App {
@@ -336,6 +339,14 @@ impl ApplicationHandler for App {
     }
 
     fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
+        if let Some(p) = &mut self.pads {
+            for ev in p.poll() {
+                self.front.post(ev);
+            }
+            for r in crate::input_devices::take_rumbles(&mut self.front.con) {
+                p.rumble(None, r);
+            }
+        }
         if let Some(l) = &self.live {
             l.win.window().request_redraw();
         }
@@ -351,7 +362,18 @@ pub fn run(cfg: WindowConfig) -> io::Result<i32> {
     register_video_functions(&mut front.con, &video);
     let event_loop = EventLoop::new().map_err(io::Error::other)?;
     event_loop.set_control_flow(ControlFlow::Poll);
-    let mut app = App { front, live: None, error: None, modifiers: Modifiers::NONE, video };
+    // The gamepads and joysticks (gilrs): none where the machine has no udev or no device.
+    let pads = match v12_platform::Gamepads::open() {
+        Ok(p) => {
+            crate::input_devices::set_plays_rumbles(&mut front.con, true);
+            Some(p)
+        }
+        Err(e) => {
+            tracing::info!(%e, "no gamepads or joysticks");
+            None
+        }
+    };
+    let mut app = App { front, live: None, error: None, modifiers: Modifiers::NONE, video, pads };
     event_loop.run_app(&mut app).map_err(io::Error::other)?;
     let App { front, error, .. } = app;
     let code = front.finish()?;
