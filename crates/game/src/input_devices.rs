@@ -94,7 +94,7 @@ pub fn install(con: &mut Console) {
         2,
         "getJoystickAxes(n) - \"count<TAB>X<TAB>Y...\" of joystick n",
         |c, a| {
-            let n = a.str(1).trim().parse::<u8>().ok();
+            let n = a.str(0).trim().parse::<u8>().ok();
             let there = state(c).is_some_and(|s| s.connected.iter().any(|d| Some(d.1) == n));
             // Every device gilrs reports has the standard layout's six axes.
             if there { "6\tX\tY\tZ\tR\tU\tV".to_string() } else { "0".to_string() }
