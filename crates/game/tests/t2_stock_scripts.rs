@@ -41,7 +41,22 @@ fn tribes_2_stock_scripts_instantiate_every_declaration() {
     let mut files = Vec::new();
     copy_scripts(Path::new(&src), &scratch, &mut files, "scripts");
     assert!(files.len() > 100, "{} scripts found in {src:?}", files.len());
-    let main: String = files.iter().map(|f| format!("exec(\"{f}\");\n")).collect::<String>() + "quit();\n";
+    // Tribes 2's force-feedback EffectProfiles (played as gamepad rumbles): each name declared
+    // outside a comment is one datablock.
+    let mut effects = std::collections::BTreeSet::new();
+    for f in &files {
+        let text = std::fs::read_to_string(scratch.join(f)).unwrap_or_default();
+        for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            for rest in line.split("datablock EffectProfile(").skip(1) {
+                effects.insert(rest.split(')').next().unwrap_or("").trim().to_ascii_lowercase());
+            }
+        }
+    }
+    let count_effects = "$n = 0;\nfor ($i = 0; $i < DataBlockGroup.getCount(); $i++)\n   \
+        if (DataBlockGroup.getObject($i).getClassName() $= \"EffectProfile\")\n      $n++;\n\
+        echo(\"EffectProfile datablocks: \" @ $n);\n";
+    let main: String =
+        files.iter().map(|f| format!("exec(\"{f}\");\n")).collect::<String>() + count_effects + "quit();\n";
     std::fs::write(scratch.join("main.cs"), main).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_v12"))
         .args(["--dedicated", "--mod", scratch.to_str().unwrap()])
@@ -53,4 +68,7 @@ fn tribes_2_stock_scripts_instantiate_every_declaration() {
     println!("{} scripts, {} declarations failed", files.len(), failures.len());
     assert!(out.status.success(), "{text}");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let made = format!("EffectProfile datablocks: {}", effects.len());
+    println!("{} EffectProfile names declared", effects.len());
+    assert!(effects.len() > 100 && text.contains(&made), "{made} expected\n{text}");
 }
