@@ -135,3 +135,41 @@ fn dedicated_server_reads_console_lines_from_stdin() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The standard-input console goes through the journal: a dedicated server recording
+/// (`--journal-record`) keeps the lines it read, the refusal of one over the limit included,
+/// and its replay (`--journal-play`, standard input closed) evaluates and refuses the same.
+#[test]
+fn standard_input_lines_are_journaled_and_replayed() {
+    use std::io::Write;
+    let dir = std::env::temp_dir().join(format!("v12-stdin-journal-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let journal = dir.join("stdin.jnl");
+    let probe = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mods/probe");
+    let run = |mode: &str, input: Option<String>| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_v12"))
+            .args(["--dedicated", "--mod", probe, mode, journal.to_str().unwrap()])
+            .args(["--", "-port", "0", "-seconds", "60"])
+            .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("v12 starts");
+        if let Some(text) = input {
+            let mut stdin = child.stdin.take().unwrap();
+            stdin.write_all(text.as_bytes()).unwrap();
+        }
+        let out = child.wait_with_output().expect("v12 exits");
+        assert!(out.status.success(), "{mode}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+    };
+    let input = format!("echo(\"stdin says \" @ 6 * 7);\necho(\"{}\");\nquit();\n", "x".repeat(2000));
+    for (mode, input) in [("--journal-record", Some(input)), ("--journal-play", None)] {
+        let out = run(mode, input);
+        assert!(out.contains("stdin says 42"), "{mode}: {out}");
+        assert!(out.contains("over the limit of 1024; refused"), "{mode}: {out}");
+        assert!(!out.contains("probe: over"), "{mode}: quit came from standard input: {out}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
