@@ -1,5 +1,5 @@
 //! Gamepads and joysticks as platform events: what a device backend (gilrs, in
-//! [`crate::gamepad_device`]) reports, translated into [`InputEvent`]s the action maps bind
+//! `gamepad_device`, with the `gamepad` feature) reports, translated into [`InputEvent`]s the action maps bind
 //! (`bind(joystick0, xaxis, ...)`, `bind(gamepad0, button3, ...)`) and into
 //! [`DeviceChangeEvent`]s for hot-plug. The translation is pure: tests feed it synthetic input.
 //!
