@@ -145,6 +145,10 @@ impl PadSlots {
     pub fn translate(&mut self, id: usize, input: PadInput) -> Option<Event> {
         match input {
             PadInput::Connected { name, gamepad } => {
+                // Announced twice (at startup and by the backend): one event.
+                if self.slots.get(&id).is_some_and(|s| s.2) {
+                    return None;
+                }
                 let kind = if gamepad { InputDeviceType::Gamepad } else { InputDeviceType::Joystick };
                 let (device_type, device_inst) = self.slot_for(id, kind)?;
                 Some(Event::DeviceChange(DeviceChangeEvent {
@@ -293,6 +297,7 @@ mod tests {
         s.translate(3, PadInput::Connected { name: "B".into(), gamepad: true });
         assert_eq!(s.device(2), Some((InputDeviceType::Joystick, 0)));
         assert_eq!(s.device(3), Some((InputDeviceType::Gamepad, 1)));
+        assert_eq!(s.translate(3, PadInput::Connected { name: "B".into(), gamepad: true }), None, "once");
         let gone = s.translate(1, PadInput::Disconnected);
         assert!(matches!(
             gone,
