@@ -211,8 +211,9 @@ impl SessionJournal {
         }
     }
 
-    /// The platform events of one frame (the window client's input, mouse moves, a close,
-    /// and resizes as `Console` events `resize W H`): `live` when recording (written, then a
+    /// The platform events of one frame (the window client's input, gamepads included, mouse
+    /// moves, input devices connected or gone, a close, and resizes as `Console` events
+    /// `resize W H`): `live` when recording (written, then a
     /// `frame` note), the recorded ones when replaying.
     pub fn frame_events(&self, live: Vec<Event>) -> Vec<Event> {
         if !self.is_playing() {
@@ -224,7 +225,7 @@ impl SessionJournal {
         }
         let mut out = Vec::new();
         let platform = |e: &Event| match e {
-            Event::Input(_) | Event::MouseMove(_) | Event::Quit => true,
+            Event::Input(_) | Event::MouseMove(_) | Event::Quit | Event::DeviceChange(_) => true,
             Event::Console(c) => c.line == "frame" || c.line.starts_with("resize "),
             _ => false,
         };
@@ -504,6 +505,32 @@ mod tests {
         assert!(matches!(play.take_error(), Some(JournalError::Diverged { .. })));
         assert_eq!(play.now_ms(), t0, "a stopped replay's clock stands still");
         let _ = t1;
+        let _ = std::fs::remove_file(&path);
+    }
+
+    /// A frame's gamepad events (a device plugged in, a stick moved) replay as recorded.
+    #[test]
+    fn a_frames_gamepad_events_replay() {
+        use v12_platform::{PadAxis, PadInput, PadSlots};
+        let path = std::env::temp_dir().join(format!("v12-journal-pads-{}", std::process::id()));
+        let mut slots = PadSlots::new();
+        let live: Vec<Event> = [
+            slots.translate(4, PadInput::Connected { name: "Pad".into(), gamepad: true }),
+            slots.translate(4, PadInput::Axis(PadAxis::LeftStickX, 0.5)),
+            slots.translate(4, PadInput::Disconnected),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        assert_eq!(live.len(), 3);
+        let rec = SessionJournal::record(&path).unwrap();
+        assert_eq!(rec.frame_events(live.clone()), live);
+        assert_eq!(rec.frame_events(Vec::new()), Vec::new());
+        rec.finish().unwrap();
+        let play = SessionJournal::play(&path).unwrap();
+        assert_eq!(play.frame_events(Vec::new()), live);
+        assert_eq!(play.frame_events(Vec::new()), Vec::new());
+        assert!(!play.stopped());
         let _ = std::fs::remove_file(&path);
     }
 }
