@@ -198,7 +198,8 @@ impl ShapeBatches {
         let id = u32::try_from(seq).unwrap_or(u32::MAX - 1) + 1;
         let frames = shape.sequences.get(seq).map_or(0.0, |s| s.duration) * self.rate;
         if (1.0..1e6).contains(&frames) {
-            let frame = (pos.clamp(0.0, 1.0) * frames).round();
+            // Rounded half up (non-negative: a truncating cast, no library call).
+            let frame = ((pos.clamp(0.0, 1.0) * frames + 0.5) as u32) as f32;
             ((id, frame as u32), (frame / frames).clamp(0.0, 1.0))
         } else {
             ((id, pos.to_bits()), pos)
@@ -292,11 +293,13 @@ impl ShapeBatches {
                 b.poses.clear();
                 continue;
             }
+            let (poses, instances) = (b.poses.len(), b.instances.len());
             out.push(Shape::Instanced(Arc::new(InstancedShape {
                 parts: b.parts.clone(),
                 nodes: u32::try_from(b.shape.nodes.len()).unwrap_or(0),
-                poses: std::mem::take(&mut b.poses),
-                instances: std::mem::take(&mut b.instances),
+                // The next frame's vectors sized as this one's (no growing copies).
+                poses: std::mem::replace(&mut b.poses, Vec::with_capacity(poses)),
+                instances: std::mem::replace(&mut b.instances, Vec::with_capacity(instances)),
             })));
         }
     }

@@ -780,7 +780,13 @@ impl TsShapeInstance {
             }
             let p = t.pos + step;
             if seq.cyclic {
-                t.pos = p.rem_euclid(1.0);
+                // Wrapped into 0..1; the common case (a step past the end) without a
+                // library call.
+                t.pos = if (0.0..2.0).contains(&p) {
+                    if p >= 1.0 { p - 1.0 } else { p }
+                } else {
+                    p.rem_euclid(1.0)
+                };
             } else {
                 t.pos = p.clamp(0.0, 1.0);
                 t.at_end = p <= 0.0 || p >= 1.0;
