@@ -11,7 +11,7 @@ use std::rc::Rc;
 
 use v12_console_vm::Console;
 use v12_netobject::ConnectionId;
-use v12_netobject::ghost::{GhostClientWorld, GhostWorld, NetObject, ObjectId, Point3};
+use v12_netobject::ghost::{GhostClientWorld, GhostFrame, GhostWorld, NetObject, ObjectId, Point3};
 use v12_resource::ResourceManager;
 use v12_sim::container::{ScriptContainer, StaticGeometry};
 use v12_sim::scene::{ClientScene, SceneWorld};
@@ -114,6 +114,18 @@ impl GhostWorld for ServerObjects<'_> {
     fn is_ghosted_to(&self, object: ObjectId, connection: ConnectionId) -> bool {
         object.0 >= WORLD_ID_BASE || self.scene.is_ghosted_to(object, connection)
     }
+    /// The scene's ghost frame (its objects' positions and change stamps taken once a tick,
+    /// shared by every connection's scoping and priorities) while the zones hide nothing: a
+    /// mission without interiors is all outside, the zone test passes every object and the
+    /// frame's radius answers are the scene's. With interiors, scoping asks object by object
+    /// through the portals. The world objects (terrain, interiors, sky) are always in scope
+    /// and outside the frame.
+    fn frame(&self) -> Option<&GhostFrame> {
+        if self.zones.is_some_and(|g| g.interiors().next().is_some()) {
+            return None;
+        }
+        self.scene.frame()
+    }
 }
 
 /// Where a client's ghosts go: world objects into its mission world, the rest into its scene.
@@ -169,4 +181,23 @@ pub fn interior_boxes(world: &MissionHandle) -> Vec<(glam::Vec3, glam::Vec3)> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The managers get the scene's frame while the zones hide nothing (no graph, or one
+    /// with no interiors), and the frame holds the scene's objects, not the world objects
+    /// (those are always in scope).
+    #[test]
+    fn the_frame_is_the_scenes_while_no_interior_hides_anything() {
+        let mut scene = SceneWorld::new(60.0);
+        scene.add(v12_sim::scene::SceneObject::new(1, glam::Vec3::ZERO));
+        let graph = SceneGraph::new();
+        for zones in [None, Some(&graph)] {
+            let objects = ServerObjects { scene: &scene, world: &[], zones };
+            assert_eq!(objects.frame().map(GhostFrame::len), Some(1));
+        }
+    }
 }
