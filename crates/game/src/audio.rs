@@ -902,11 +902,18 @@ fn reach(con: &mut Console, shared: &Rc<RefCell<crate::state::Shared>>, p: Objec
     r
 }
 
-/// Server: where each client's control object is (client → position), for culling sounds by
-/// distance.
-fn control_positions(s: &crate::state::Shared) -> BTreeMap<u32, glam::Vec3> {
-    let Some(w) = s.world.as_ref() else { return BTreeMap::new() };
-    s.control.iter().filter_map(|(&o, &client)| w.get(o).map(|g| (client, g.state.pos))).collect()
+/// Server: the clients whose control object is farther than `max` from `at` (console ids,
+/// sorted), for culling a sound by distance; usually few, so usually no allocation.
+fn clients_beyond(s: &crate::state::Shared, at: glam::Vec3, max: f32) -> Vec<u32> {
+    let Some(w) = s.world.as_ref() else { return Vec::new() };
+    let mut far: Vec<u32> = s
+        .control
+        .iter()
+        .filter(|&(&o, _)| w.get(o).is_some_and(|g| g.state.pos.distance(at) > max))
+        .map(|(_, &client)| client)
+        .collect();
+    far.sort_unstable();
+    far
 }
 
 /// Server: posts `ev` to connection `conn` (dropped with a log line while the driver is busy).
@@ -940,13 +947,11 @@ fn post_in_scope(
         tracing::warn!("sound event dropped: the network driver is busy");
         return 0;
     };
-    let near = cull.map(|c| (c, control_positions(&s)));
+    let far = cull.map_or_else(Vec::new, |(at, max)| clients_beyond(&s, at, max));
     let mut sent = 0;
     for (client, &conn) in s.client_conns.iter().filter(|&(_, &c)| Some(c) != skip) {
         // A client without a control object hears it (as V12's play3D).
-        if let Some(((at, max), controls)) = &near
-            && controls.get(client).is_some_and(|p| p.distance(*at) > *max)
-        {
+        if far.binary_search(client).is_ok() {
             continue;
         }
         let ghost = d

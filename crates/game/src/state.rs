@@ -7,6 +7,22 @@ use std::collections::{BTreeMap, BTreeSet};
 use v12_console_vm::ObjectId;
 use v12_sim::scene::SceneWorld;
 
+/// Lists a server tick fills and empties (`server::world_tick`), kept so that a steady
+/// tick does not allocate them anew.
+#[derive(Default)]
+pub(crate) struct TickScratch {
+    /// Visible players where they stand.
+    pub(crate) players: Vec<(u32, Vec3)>,
+    /// Visible items, with who may not touch them yet.
+    pub(crate) items: Vec<(u32, Vec3, Option<CollisionTimeout>)>,
+    /// The boxes of the players on foot.
+    pub(crate) walkers: Vec<(u32, v12_sim::container::Aabb)>,
+    /// The boxes of the vehicles.
+    pub(crate) vehicles: Vec<(u32, v12_sim::container::Aabb)>,
+    /// What one trigger holds now (console ids).
+    pub(crate) inside: Vec<u32>,
+}
+
 /// Shared between script functions and the loop.
 #[derive(Default)]
 pub(crate) struct Shared {
@@ -44,6 +60,8 @@ pub(crate) struct Shared {
     pub(crate) driver: Option<crate::SharedDriver>,
     /// Console ids of the game objects in the container now.
     pub(crate) placed: BTreeSet<ObjectId>,
+    /// The lists a server tick fills and empties, kept from tick to tick.
+    pub(crate) tick_scratch: TickScratch,
     /// Damage a tick dealt outside a script call (an ELF beam), applied with its callbacks
     /// after the tick: (scene id, amount).
     pub(crate) pending_damage: Vec<(u32, f32)>,

@@ -226,18 +226,20 @@ fn joined<'a>(
     })
 }
 
+/// A client's control object's tuning and whether it flies (a Camera); the defaults with none.
+fn controlled(
+    g: &ServerGameConnection,
+    objects: &BTreeMap<u32, crate::state::GameObject>,
+) -> (crate::PlayerTuning, bool) {
+    match g.control_object().and_then(|p| objects.get(&p)) {
+        Some(o) => (o.tuning, o.class == GameClass::Camera),
+        None => (crate::PlayerTuning::default(), false),
+    }
+}
+
 pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
-    // Each client's control object's tuning and whether it flies (a Camera), looked up once.
-    let controlled: Vec<(crate::PlayerTuning, bool)> = s
-        .clients
-        .values()
-        .map(|g| match g.control_object().and_then(|p| sh.objects.get(&p)) {
-            Some(o) => (o.tuning, o.class == GameClass::Camera),
-            None => (crate::PlayerTuning::default(), false),
-        })
-        .collect();
     // The static shapes' boxes, and the other players' only when some player walks into them.
-    let collide = controlled.iter().any(|(t, _)| t.collide);
+    let collide = s.clients.values().any(|g| controlled(g, &sh.objects).0.collide);
     let shapes = sh.objects.values().any(|g| {
         matches!(
             g.class,
@@ -256,7 +258,8 @@ pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
     let frozen = sh.frozen;
     // Control objects that do not move under their moves: riders (their seat moves them) and
     // frozen vehicles.
-    for (g, &(tuning, flying)) in s.clients.values_mut().zip(&controlled) {
+    for g in s.clients.values_mut() {
+        let (tuning, flying) = controlled(g, &sh.objects);
         // Each player walks at its datablock's speeds (into everyone else, if it collides).
         let walk_on: Rc<dyn StaticGeometry> = match &obstacles {
             Some(o) => {
@@ -414,15 +417,28 @@ const VEHICLE_REACH: f32 = 0.3;
 /// repairs, recharges, turrets and images), then players touch items and vehicles and
 /// triggers see what enters and leaves. Events go to `out`.
 pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: &mut Vec<GameEvent>) {
+    let mut scratch = std::mem::take(&mut sh.tick_scratch);
+    world_tick_with(sh, ground, out, &mut scratch);
+    sh.tick_scratch = scratch;
+}
+
+/// [`world_tick`] with its lists in `t` (emptied first).
+fn world_tick_with(
+    sh: &mut Shared,
+    ground: &Rc<dyn StaticGeometry>,
+    out: &mut Vec<GameEvent>,
+    t: &mut crate::state::TickScratch,
+) {
     let Some(world) = sh.world.as_mut() else { return };
-    // The players that shots hit and items are picked up by, and the items they touch:
-    // every one not hidden (neither moves in the rest of the tick).
-    let mut players: Vec<(u32, Vec3)> = Vec::new();
-    // Items with who may not touch them yet (`setCollisionTimeout`).
-    let mut items: Vec<(u32, Vec3, Option<crate::state::CollisionTimeout>)> = Vec::new();
-    // The boxes of the players on foot and of the vehicles, for the players' contacts.
-    let mut walkers: Vec<(u32, v12_sim::container::Aabb)> = Vec::new();
-    let mut vehicles: Vec<(u32, v12_sim::container::Aabb)> = Vec::new();
+    // The players that shots hit and items are picked up by, and the items they touch
+    // (with who may not touch them yet, `setCollisionTimeout`): every one not hidden (neither
+    // moves in the rest of the tick). The boxes of the players on foot and of the vehicles,
+    // for the players' contacts.
+    let crate::state::TickScratch { players, items, walkers, vehicles, inside: now } = t;
+    players.clear();
+    items.clear();
+    walkers.clear();
+    vehicles.clear();
     for (id, g, o) in joined(&sh.objects, world).filter(|(_, _, o)| o.flags & HIDDEN == 0) {
         match g.class {
             GameClass::Player => {
@@ -464,8 +480,8 @@ pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: 
     crate::sensors::sweep(sh, tick);
     let Some(world) = sh.world.as_ref() else { return };
     // Players touching items.
-    for (player, pos) in &players {
-        for (item, ipos, timeout) in &items {
+    for (player, pos) in players.iter() {
+        for (item, ipos, timeout) in items.iter() {
             let waiting = timeout.is_some_and(|(who, until)| who == *player && tick < until);
             if pos.distance(*ipos) < 1.5 && !waiting {
                 out.push(GameEvent::Collision { obj: *player, col: *item });
@@ -474,19 +490,18 @@ pub(crate) fn world_tick(sh: &mut Shared, ground: &Rc<dyn StaticGeometry>, out: 
     }
     // Players on foot against vehicles (within a hand's reach of the hull): V12's player
     // collision list, where Tribes 2's `Armor::onCollision` seats a player in a vehicle.
-    for (player, b) in &walkers {
+    for (player, b) in walkers.iter() {
         let reach = v12_sim::container::Aabb::new(
             b.min - Vec3::splat(VEHICLE_REACH),
             b.max + Vec3::splat(VEHICLE_REACH),
         );
-        for (vehicle, vb) in &vehicles {
+        for (vehicle, vb) in vehicles.iter() {
             if reach.overlaps(vb) {
                 out.push(GameEvent::Collision { obj: *player, col: *vehicle });
             }
         }
     }
     // Trigger volumes: what entered, what left, and the tick while something is inside.
-    let mut now: Vec<u32> = Vec::new();
     for (&trigger, t) in sh.triggers.iter_mut() {
         now.clear();
         now.extend(
