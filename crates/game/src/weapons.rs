@@ -122,13 +122,13 @@ pub(crate) fn take_out(s: &mut Shared, id: u32) {
 /// `minEnergy`, `fireEnergy`): read alike by the server when it mounts the image and by the
 /// controlling client from its copy of the datablock.
 pub(crate) fn model_of(con: &Console, db: ObjectId) -> PredictedImage {
-    PredictedImage {
+    PredictedImage::new(
         // Its problems were reported when it was defined.
-        states: Rc::new(crate::images::parse_states_lenient(con, db).0),
-        uses_energy: crate::classes::bool_field(con, db, "usesEnergy"),
-        min_energy: crate::classes::num_field(con, db, "minEnergy").unwrap_or(2.0) as f32,
-        fire_energy: crate::classes::num_field(con, db, "fireEnergy").unwrap_or(0.0) as f32,
-    }
+        Rc::new(crate::images::parse_states_lenient(con, db).0),
+        crate::classes::bool_field(con, db, "usesEnergy"),
+        crate::classes::num_field(con, db, "minEnergy").unwrap_or(2.0) as f32,
+        crate::classes::num_field(con, db, "fireEnergy").unwrap_or(0.0) as f32,
+    )
 }
 
 /// Carries out image effects: sequences on the image thread, scripts on the image's

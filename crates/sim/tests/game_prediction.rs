@@ -462,12 +462,8 @@ fn the_controlling_client_predicts_its_own_weapon() {
     (reload.timeout, reload.on_timeout, reload.energy_drain) = (0.3, Some(0), 2.0);
     let mut dry = state("NoAmmo");
     dry.on_ammo[1] = Some(0);
-    let image = std::rc::Rc::new(PredictedImage {
-        states: std::rc::Rc::new(ImageStates { states: vec![ready, fire, reload, dry] }),
-        uses_energy: true,
-        min_energy: 6.0,
-        fire_energy: 5.0,
-    });
+    let states = std::rc::Rc::new(ImageStates { states: vec![ready, fire, reload, dry] });
+    let image = std::rc::Rc::new(PredictedImage::new(states, true, 6.0, 5.0));
     for seed in [41u64, 42] {
         let mut h = Harness::new(seed, false);
         h.motion = Motion {
