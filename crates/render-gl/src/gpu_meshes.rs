@@ -333,14 +333,8 @@ impl GpuMeshes {
         // SAFETY: the program and VAOs belong to this context; counts are the uploaded counts.
         unsafe {
             gl.use_program(Some(p.program));
-            gl.uniform_matrix_4_f32_slice(p.u[0].as_ref(), false, &view.mvp);
-            gl.uniform_3_f32_slice(p.u[3].as_ref(), &light.0);
-            gl.uniform_1_f32(p.u[4].as_ref(), light.1);
-            gl.uniform_3_f32_slice(p.u[5].as_ref(), &view.eye);
-            gl.uniform_2_f32_slice(p.u[6].as_ref(), &view.fog);
-            gl.uniform_3_f32_slice(p.u[7].as_ref(), &view.fog_color);
-            gl.uniform_4_f32_slice(p.u[8].as_ref(), &view.layers);
-            gl.uniform_3_f32_slice(p.u[9].as_ref(), &view.layer_colors);
+            let u = &p.u;
+            set_view_uniforms(gl, [&u[0], &u[3], &u[4], &u[5], &u[6], &u[7], &u[8], &u[9]], view, light);
             for (m, (vao, count)) in meshes.iter().zip(arrays) {
                 if count == 0 {
                     continue;
@@ -442,14 +436,8 @@ impl GpuMeshes {
         // the instance buffer holds `instances` records of `stride` bytes.
         unsafe {
             gl.use_program(Some(p.program));
-            gl.uniform_matrix_4_f32_slice(p.u[0].as_ref(), false, &view.mvp);
-            gl.uniform_3_f32_slice(p.u[1].as_ref(), &light.0);
-            gl.uniform_1_f32(p.u[2].as_ref(), light.1);
-            gl.uniform_3_f32_slice(p.u[3].as_ref(), &view.eye);
-            gl.uniform_2_f32_slice(p.u[4].as_ref(), &view.fog);
-            gl.uniform_3_f32_slice(p.u[5].as_ref(), &view.fog_color);
-            gl.uniform_4_f32_slice(p.u[6].as_ref(), &view.layers);
-            gl.uniform_3_f32_slice(p.u[7].as_ref(), &view.layer_colors);
+            let u = &p.u;
+            set_view_uniforms(gl, [&u[0], &u[1], &u[2], &u[3], &u[4], &u[5], &u[6], &u[7]], view, light);
             gl.uniform_1_i32(p.u[8].as_ref(), PALETTE_UNIT as i32);
             gl.active_texture(glow::TEXTURE0 + PALETTE_UNIT);
             gl.bind_texture(glow::TEXTURE_2D, Some(p.palette));
@@ -526,5 +514,30 @@ impl GpuMeshes {
                 gl.delete_buffer(p.instances);
             }
         }
+    }
+}
+
+/// Sets what every GPU-posed program takes of the view: `u` holds the locations of the mvp,
+/// the light's direction and ambient, the eye, the fog, its colour, the fog layers and their
+/// colours, in that order (the two programs number their uniforms differently).
+///
+/// # Safety
+/// The locations belong to the program in use on `gl`'s context.
+unsafe fn set_view_uniforms(
+    gl: &glow::Context,
+    u: [&Option<glow::UniformLocation>; 8],
+    view: &ViewUniforms,
+    light: ([f32; 3], f32),
+) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        gl.uniform_matrix_4_f32_slice(u[0].as_ref(), false, &view.mvp);
+        gl.uniform_3_f32_slice(u[1].as_ref(), &light.0);
+        gl.uniform_1_f32(u[2].as_ref(), light.1);
+        gl.uniform_3_f32_slice(u[3].as_ref(), &view.eye);
+        gl.uniform_2_f32_slice(u[4].as_ref(), &view.fog);
+        gl.uniform_3_f32_slice(u[5].as_ref(), &view.fog_color);
+        gl.uniform_4_f32_slice(u[6].as_ref(), &view.layers);
+        gl.uniform_3_f32_slice(u[7].as_ref(), &view.layer_colors);
     }
 }

@@ -641,14 +641,7 @@ impl Renderer {
                 MirrorStep::Mark => {
                     // Mark the surface's pixels not hidden, then set their depth to the far
                     // plane.
-                    gl.clear_stencil(0);
-                    gl.clear(glow::STENCIL_BUFFER_BIT);
-                    gl.color_mask(false, false, false, false);
-                    gl.stencil_func(glow::ALWAYS, 1, 0xff);
-                    gl.stencil_op(glow::KEEP, glow::KEEP, glow::REPLACE);
-                    gl.depth_func(glow::LEQUAL);
-                    gl.depth_mask(false);
-                    gl.draw_arrays(glow::TRIANGLES, 0, count);
+                    mark_stencil(gl, count);
                     gl.stencil_func(glow::EQUAL, 1, 0xff);
                     gl.stencil_op(glow::KEEP, glow::KEEP, glow::KEEP);
                     gl.depth_func(glow::ALWAYS);
@@ -660,14 +653,7 @@ impl Renderer {
                 }
                 MirrorStep::Back => {
                     // Seen from behind: the pixels not hidden marked, nothing reflected.
-                    gl.clear_stencil(0);
-                    gl.clear(glow::STENCIL_BUFFER_BIT);
-                    gl.color_mask(false, false, false, false);
-                    gl.stencil_func(glow::ALWAYS, 1, 0xff);
-                    gl.stencil_op(glow::KEEP, glow::KEEP, glow::REPLACE);
-                    gl.depth_func(glow::LEQUAL);
-                    gl.depth_mask(false);
-                    gl.draw_arrays(glow::TRIANGLES, 0, count);
+                    mark_stencil(gl, count);
                     gl.color_mask(true, true, true, true);
                 }
                 MirrorStep::Tint => {
@@ -1067,4 +1053,24 @@ fn spot_image() -> Image {
         }
     }
     img
+}
+
+/// Marks in the stencil buffer (value 1) the pixels of the bound triangles that nothing hides,
+/// writing no colour or depth: where a mirror's reflection may be drawn.
+///
+/// # Safety
+/// The bound program, vertex array and buffer belong to `gl`'s context and hold `count`
+/// vertices.
+unsafe fn mark_stencil(gl: &glow::Context, count: i32) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        gl.clear_stencil(0);
+        gl.clear(glow::STENCIL_BUFFER_BIT);
+        gl.color_mask(false, false, false, false);
+        gl.stencil_func(glow::ALWAYS, 1, 0xff);
+        gl.stencil_op(glow::KEEP, glow::KEEP, glow::REPLACE);
+        gl.depth_func(glow::LEQUAL);
+        gl.depth_mask(false);
+        gl.draw_arrays(glow::TRIANGLES, 0, count);
+    }
 }
