@@ -53,9 +53,18 @@ uniform vec3 u_to_light;
 uniform float u_ambient;
 out vec4 v_color;
 out vec4 v_fog;
+void shade(mat4 model);
 void main() {
-    vec4 w = u_model * vec4(a_pos, 1.0);
-    vec3 n = mat3(u_model) * a_normal;
+    shade(u_model);
+}
+";
+
+/// The end of both vertex shaders: a vertex placed by `model`, lit by the light, fogged and
+/// projected (declared before their `main`, defined after it).
+const VS_SHADE: &str = r"
+void shade(mat4 model) {
+    vec4 w = model * vec4(a_pos, 1.0);
+    vec3 n = mat3(model) * a_normal;
     float len = length(n);
     n = len > 0.0 ? n / len : vec3(0.0, 0.0, 1.0);
     float k = u_ambient + (1.0 - u_ambient) * max(dot(n, u_to_light), 0.0);
@@ -76,7 +85,7 @@ void main() {
 
 /// The instanced shapes' vertex shader: each instance's placement (three rows) and pose in
 /// attributes, the pose's node matrices read from the palette texture (three texels a
-/// matrix, `u_width` texels a row), then lit as [`VS_POSED`].
+/// matrix, `u_width` texels a row), then [`VS_SHADE`] lights it.
 const VS_INSTANCED: &str = r"
 in vec3 a_pos;
 in vec3 a_normal;
@@ -100,17 +109,10 @@ vec4 texel(int t) {
 mat4 from_rows(vec4 r0, vec4 r1, vec4 r2) {
     return transpose(mat4(r0, r1, r2, vec4(0.0, 0.0, 0.0, 1.0)));
 }
+void shade(mat4 model);
 void main() {
     int m = (int(a_pose + 0.5) * u_nodes + u_node) * 3;
-    mat4 model = from_rows(a_row0, a_row1, a_row2) * from_rows(texel(m), texel(m + 1), texel(m + 2));
-    vec4 w = model * vec4(a_pos, 1.0);
-    vec3 n = mat3(model) * a_normal;
-    float len = length(n);
-    n = len > 0.0 ? n / len : vec3(0.0, 0.0, 1.0);
-    float k = u_ambient + (1.0 - u_ambient) * max(dot(n, u_to_light), 0.0);
-    v_color = vec4(clamp(u_color.rgb * k, 0.0, 1.0), u_color.a);
-    v_fog = fog_at(w.xyz);
-    gl_Position = u_mvp * w;
+    shade(from_rows(a_row0, a_row1, a_row2) * from_rows(texel(m), texel(m + 1), texel(m + 2)));
 }
 ";
 
@@ -306,7 +308,7 @@ impl GpuMeshes {
             return Ok(0);
         }
         if self.posed.is_none() {
-            let vs = format!("{}{VS_POSED}", crate::shader::FOG_GLSL);
+            let vs = format!("{}{VS_POSED}{VS_SHADE}", crate::shader::FOG_GLSL);
             let program = compile(gl, header, &vs, FS_POSED, &["a_pos", "a_normal"])?;
             let names = [
                 "u_mvp",
@@ -353,7 +355,7 @@ impl GpuMeshes {
     /// The instanced program, built on first use.
     fn instanced_program(&mut self, gl: &glow::Context, header: &str) -> Result<&InstancedProgram> {
         if self.instanced.is_none() {
-            let vs = format!("{}{VS_INSTANCED}", crate::shader::FOG_GLSL);
+            let vs = format!("{}{VS_INSTANCED}{VS_SHADE}", crate::shader::FOG_GLSL);
             let attribs = ["a_pos", "a_normal", "a_row0", "a_row1", "a_row2", "a_pose"];
             let program = compile(gl, header, &vs, FS_POSED, &attribs)?;
             let names = [

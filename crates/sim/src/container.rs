@@ -121,7 +121,7 @@ pub trait StaticGeometry: std::fmt::Debug {
 /// boxes are the other objects where they stand at the start of the tick; one of them, the
 /// mover itself, is exempt. A box the mover already overlaps does not block it, so two
 /// objects that spawned inside each other walk apart.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Obstacles {
     /// The world underneath (terrain, interiors).
     pub ground: Option<std::rc::Rc<dyn StaticGeometry>>,

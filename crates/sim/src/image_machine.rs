@@ -199,20 +199,9 @@ impl ImageRun {
     /// state drained over the step.
     pub fn update(&mut self, states: &ImageStates, dt: f32, out: &mut Vec<Effect>) -> f32 {
         let Some(s) = states.states.get(usize::from(self.state)) else { return 0.0 };
-        // Only "run out" matters once it has: the timer stops at 0, so a run that sat out
-        // some ticks (a frozen world) still equals one that counted them.
-        self.delay = (self.delay - dt).max(0.0);
-        let drain = s.energy_drain * dt;
-        if self.delay <= 0.0 || !s.wait_for_timeout {
-            let next = s.on_loaded[usize::from(self.loaded)]
-                .or(s.on_ammo[usize::from(self.ammo)])
-                .or(s.on_target[usize::from(self.target)])
-                .or(s.on_wet[usize::from(self.wet)])
-                .or(s.on_trigger[usize::from(self.trigger)])
-                .or(if self.delay <= 0.0 { s.on_timeout } else { None });
-            if let Some(n) = next {
-                self.enter(states, usize::from(n), out);
-            }
+        let (next, drain) = StepRow::of(s).step(self, dt);
+        if let Some(n) = next {
+            self.enter(states, usize::from(n), out);
         }
         drain
     }
@@ -300,17 +289,46 @@ struct StepRow {
     energy_drain: f32,
 }
 
+impl StepRow {
+    /// What a step reads of state `s`.
+    fn of(s: &ImageState) -> Self {
+        StepRow {
+            next: [s.on_loaded, s.on_ammo, s.on_target, s.on_wet, s.on_trigger],
+            on_timeout: s.on_timeout,
+            wait_for_timeout: s.wait_for_timeout,
+            energy_drain: s.energy_drain,
+        }
+    }
+
+    /// One step of `dt` seconds of `run` in this state: the timer runs down, and the first
+    /// transition whose condition holds is chosen (loaded, ammo, target, wet, trigger, then the
+    /// timeout) unless the state waits for its timeout. The chosen state and the energy the
+    /// state drained.
+    fn step(&self, run: &mut ImageRun, dt: f32) -> (Option<u8>, f32) {
+        // Only "run out" matters once it has: the timer stops at 0, so a run that sat out
+        // some ticks (a frozen world) still equals one that counted them.
+        run.delay = (run.delay - dt).max(0.0);
+        let drain = self.energy_drain * dt;
+        if run.delay > 0.0 && self.wait_for_timeout {
+            return (None, drain);
+        }
+        let [loaded, ammo, target, wet, trigger] = self.next;
+        let next = loaded[usize::from(run.loaded)]
+            .or(ammo[usize::from(run.ammo)])
+            .or(target[usize::from(run.target)])
+            .or(wet[usize::from(run.wet)])
+            .or(trigger[usize::from(run.trigger)])
+            .or(if run.delay <= 0.0 { self.on_timeout } else { None });
+        (next, drain)
+    }
+}
+
 impl PredictedImage {
     /// The model of an image with these `states` and energy rules.
     pub fn new(states: Rc<ImageStates>, uses_energy: bool, min_energy: f32, fire_energy: f32) -> Self {
         let mut steps = [StepRow::default(); MAX_STATES];
         for (row, s) in steps.iter_mut().zip(&states.states) {
-            *row = StepRow {
-                next: [s.on_loaded, s.on_ammo, s.on_target, s.on_wet, s.on_trigger],
-                on_timeout: s.on_timeout,
-                wait_for_timeout: s.wait_for_timeout,
-                energy_drain: s.energy_drain,
-            };
+            *row = StepRow::of(s);
         }
         // A checked list holds at most MAX_STATES (31) states.
         let count = states.states.len().min(MAX_STATES) as u8;
@@ -324,27 +342,16 @@ impl PredictedImage {
         self.step_charging(run, trigger, energy, true, out);
     }
 
-    /// [`ImageRun::update`] from the table: the same decisions, the states read only to
-    /// enter the next one.
+    /// [`ImageRun::update`] from the table: the same decision, the states read only to enter
+    /// the next one.
     fn update(&self, run: &mut ImageRun, dt: f32, out: &mut Vec<Effect>) -> f32 {
         if run.state >= self.count {
             // No state yet, or past the table (a list longer than the parser allows).
             return run.update(&self.states, dt, out);
         }
-        let s = &self.steps[usize::from(run.state)];
-        run.delay = (run.delay - dt).max(0.0);
-        let drain = s.energy_drain * dt;
-        if run.delay <= 0.0 || !s.wait_for_timeout {
-            let [loaded, ammo, target, wet, trigger] = s.next;
-            let next = loaded[usize::from(run.loaded)]
-                .or(ammo[usize::from(run.ammo)])
-                .or(target[usize::from(run.target)])
-                .or(wet[usize::from(run.wet)])
-                .or(trigger[usize::from(run.trigger)])
-                .or(if run.delay <= 0.0 { s.on_timeout } else { None });
-            if let Some(n) = next {
-                run.enter(&self.states, usize::from(n), out);
-            }
+        let (next, drain) = self.steps[usize::from(run.state)].step(run, dt);
+        if let Some(n) = next {
+            run.enter(&self.states, usize::from(n), out);
         }
         drain
     }

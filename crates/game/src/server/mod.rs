@@ -171,16 +171,17 @@ pub(crate) fn server_ghost_check(
     lines
 }
 
-/// What players walk into this tick: the mission's ground, every visible StaticShape and,
-/// with `players`, every visible player where it stands (V12's Player collides with other
-/// players and shapes through the container).
+/// A fresh set of what players walk into (see [`fill_obstacles`]), for tests.
+#[cfg(test)]
 pub(crate) fn player_obstacles(sh: &Shared, ground: &Rc<dyn StaticGeometry>, players: bool) -> Rc<Obstacles> {
     let mut o = Obstacles::new(Some(ground.clone()));
     fill_obstacles(sh, &mut o, players);
     Rc::new(o)
 }
 
-/// Refills `o` with the boxes [`player_obstacles`] describes; players' boxes go in as such
+/// Refills `o` with what players walk into this tick over the mission's ground: every
+/// visible StaticShape and, with `players`, every visible player where it stands (V12's Player
+/// collides with other players and shapes through the container), players' boxes as such
 /// (see [`Obstacles::set_players`]).
 fn fill_obstacles(sh: &Shared, o: &mut Obstacles, players: bool) {
     o.clear_boxes();
@@ -203,14 +204,12 @@ fn fill_obstacles(sh: &Shared, o: &mut Obstacles, players: bool) {
 }
 
 /// This tick's obstacles in the server's set, which keeps its allocation from tick to tick
-/// (a fresh one when something still holds last tick's).
+/// (copied first when something still holds last tick's).
 fn tick_obstacles(s: &mut Server, sh: &Shared, players: bool) -> Rc<Obstacles> {
-    let reuse = s.obstacles.as_mut().and_then(Rc::get_mut);
-    match reuse {
-        Some(o) => fill_obstacles(sh, o, players),
-        None => s.obstacles = Some(player_obstacles(sh, &s.ground, players)),
-    }
-    s.obstacles.clone().unwrap_or_else(|| player_obstacles(sh, &s.ground, players))
+    let ground = &s.ground;
+    let set = s.obstacles.get_or_insert_with(|| Rc::new(Obstacles::new(Some(ground.clone()))));
+    fill_obstacles(sh, Rc::make_mut(set), players);
+    set.clone()
 }
 
 /// The game objects beside their scene objects, in id order: both are sorted by id, so this
