@@ -1198,10 +1198,6 @@ fn text_eq_other(a: &Value, b: &Value) -> bool {
 
 /// [`enter`] for a call of `f`, the running function, resolved in namespace `at.0` at layer `at.1`.
 #[inline(always)]
-#[allow(
-    clippy::too_many_arguments,
-    reason = "inlined into the loop: the VM and its operand stack, held apart while the loop runs, count as two"
-)]
 fn enter_self(
     vm: &mut VmState,
     st: &mut OperandStack,
