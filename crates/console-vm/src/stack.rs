@@ -337,7 +337,8 @@ impl OperandStack {
         self.sp += 1;
     }
 
-    /// Moves the value at `i` to `dst` below it (`i` is left empty).
+    /// Moves the value at `i` to `dst` below it (a string leaves `i` empty; a number stays
+    /// there until the slot is cleared).
     #[inline(always)]
     fn move_down(&mut self, i: usize, dst: usize) {
         if i == dst {
@@ -346,9 +347,13 @@ impl OperandStack {
         if let Some((low, high)) = self.vals.get_mut(dst..=i).and_then(|s| s.split_first_mut())
             && let Some(src) = high.last_mut()
         {
-            // Field by field, the slot's old string dropped out of line (`*low = v` called
-            // the value's drop glue on every return).
-            move_into(low, src);
+            let v = match src {
+                Value::Float(f) => Value::Float(*f),
+                Value::Int(n) => Value::Int(*n),
+                Value::Empty => Value::Empty,
+                Value::Str(_) => std::mem::take(src),
+            };
+            *low = v;
         }
     }
 
