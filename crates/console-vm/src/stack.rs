@@ -89,8 +89,16 @@ impl VmState {
     /// from call to call).
     #[inline(always)]
     pub(crate) fn start_frame_ref(&mut self, f: &Rc<FuncDef>, base: usize, ns: NsId, layer: u32) {
+        let params_end = base + f.nparams as usize;
+        if self.stack.len() > params_end {
+            self.stack.truncate(params_end);
+        }
+        let want = base + f.nlocals as usize;
+        if self.stack.len() < want {
+            self.stack.resize_empty(want);
+        }
         let new_base = self.new_stack.len();
-        start_frame_on(&mut self.stack, &mut self.frames, new_base, f, (base, ns, layer));
+        self.frames.push_ref(f, 0, base, ns, layer, None, new_base);
     }
 
     /// Ends the innermost frame: its run-time-named locals and the objects it left under
@@ -109,29 +117,6 @@ impl VmState {
         }
         Some((pc, base))
     }
-}
-
-/// [`VmState::start_frame_ref`] on an operand stack held apart from the `VmState` (the
-/// stack-only loop keeps it in a local while it runs; `stack_ops::run`). `at` is the
-/// frame's base, namespace and layer; `new_base` the objects under construction now.
-#[inline(always)]
-pub(crate) fn start_frame_on(
-    stack: &mut OperandStack,
-    frames: &mut FrameStack,
-    new_base: usize,
-    f: &Rc<FuncDef>,
-    at: (usize, NsId, u32),
-) {
-    let (base, ns, layer) = at;
-    let params_end = base + f.nparams as usize;
-    if stack.len() > params_end {
-        stack.truncate(params_end);
-    }
-    let want = base + f.nlocals as usize;
-    if stack.len() < want {
-        stack.resize_empty(want);
-    }
-    frames.push_ref(f, 0, base, ns, layer, None, new_base);
 }
 
 /// Drops a value out of line (a frame's dynamic-locals table, a string leaving a slot): the

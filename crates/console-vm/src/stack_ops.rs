@@ -13,7 +13,7 @@ use crate::bytecode::{Arith, Callable, FuncDef, GLOBAL_NS, MAX_ARGS, NsId, Op, R
 use crate::elements::{ElemNames, ElemStore, direct_index};
 use crate::intern::Name;
 use crate::object::{ObjectStore, field_ref_hint, number_id, set_field_hint};
-use crate::stack::{OperandStack, VmState, start_frame_on};
+use crate::stack::VmState;
 use crate::value::Value;
 use crate::value::assign;
 use std::cell::Cell;
@@ -110,7 +110,6 @@ pub(crate) fn run(
     // runs and handed back when it stops. When a breakpoint waits to be re-armed the budget
     // stays in `vm.budget_left` and the local one is 0, so the first backward jump takes the
     // slow path, which re-arms: the hot path checks the local budget only.
-    let mut st = std::mem::take(&mut vm.stack);
     let mut fb = base;
     let mut p = pc;
     let mut budget = if cx.plain { vm.budget_left.min(cx.slice) } else { 0 };
@@ -118,18 +117,17 @@ pub(crate) fn run(
     macro_rules! stop {
         ($why:expr, $at:expr) => {{
             vm.budget_left += budget;
-            vm.stack = st;
             return ($why, $at, fb);
         }};
     }
     macro_rules! local {
         ($s:expr) => {
-            st.to_f64_at(fb + $s as usize)
+            vm.stack.to_f64_at(fb + $s as usize)
         };
     }
     macro_rules! local_i {
         ($s:expr) => {
-            st.get(fb + $s as usize).map_or(0, Value::to_i32)
+            vm.stack.get(fb + $s as usize).map_or(0, Value::to_i32)
         };
     }
     // A backward jump to `t` paying `cost` (a loop pays for its body each round).
@@ -159,8 +157,8 @@ pub(crate) fn run(
     }
     macro_rules! bin_f {
         ($op:tt) => {{
-            let b = st.pop_f64();
-            if let Some(a) = st.last_mut() {
+            let b = vm.stack.pop_f64();
+            if let Some(a) = vm.stack.last_mut() {
                 let r = a.to_f64() $op b;
                 a.set_f64(r);
             }
@@ -168,8 +166,8 @@ pub(crate) fn run(
     }
     macro_rules! cmp_f {
         ($op:tt) => {{
-            let b = st.pop_f64();
-            if let Some(a) = st.last_mut() {
+            let b = vm.stack.pop_f64();
+            if let Some(a) = vm.stack.last_mut() {
                 let r = (a.to_f64() $op b) as i64;
                 a.set_int(r);
             }
@@ -177,14 +175,14 @@ pub(crate) fn run(
     }
     macro_rules! bin_i {
         ($e:expr) => {{
-            let b = st.pop_i32();
+            let b = vm.stack.pop_i32();
             let f: fn(i32, i32) -> i32 = $e;
-            match st.last_mut() {
+            match vm.stack.last_mut() {
                 Some(a) => {
                     let r = f(a.to_i32(), b);
                     a.set_int(i64::from(r));
                 }
-                None => st.push(Value::Int(i64::from(f(0, b)))),
+                None => vm.stack.push(Value::Int(i64::from(f(0, b)))),
             }
         }};
     }
@@ -195,16 +193,9 @@ pub(crate) fn run(
         ($f:expr, $ns:expr, $argc:expr) => {{
             match $f.cached_call_from(p - 1, cx.generation, $ns, std::ptr::from_ref($f)) {
                 Ok((ns, layer)) => {
-                    let Some(start) = enter_self(
-                        vm,
-                        &mut st,
-                        &mut budget,
-                        func,
-                        (ns, layer),
-                        $argc as usize,
-                        p,
-                        cx.max_depth,
-                    ) else {
+                    let Some(start) =
+                        enter_self(vm, &mut budget, func, (ns, layer), $argc as usize, p, cx.max_depth)
+                    else {
                         stop!(Stop::Op, p - 1)
                     };
                     fb = start;
@@ -212,8 +203,7 @@ pub(crate) fn run(
                     break None;
                 }
                 Err(res) => {
-                    let Some((callee, start)) =
-                        enter(vm, &mut st, &mut budget, res, $argc as usize, p, cx.max_depth)
+                    let Some((callee, start)) = enter(vm, &mut budget, res, $argc as usize, p, cx.max_depth)
                     else {
                         stop!(Stop::Op, p - 1)
                     };
@@ -252,30 +242,30 @@ pub(crate) fn run(
             p += 1;
             match *op {
                 // ---- constants and the stack ----
-                Op::Int(i) => st.push(Value::Int(i)),
-                Op::Float(f) => st.push_f64(f),
-                Op::Const(k) => st.push(running.consts.get(k as usize).cloned().unwrap_or_default()),
-                Op::Empty => st.push_empty(),
-                Op::Pop => st.drop_top(),
-                Op::Dup => st.push_copy(st.len().wrapping_sub(1)),
+                Op::Int(i) => vm.stack.push(Value::Int(i)),
+                Op::Float(f) => vm.stack.push_f64(f),
+                Op::Const(k) => vm.stack.push(running.consts.get(k as usize).cloned().unwrap_or_default()),
+                Op::Empty => vm.stack.push_empty(),
+                Op::Pop => vm.stack.drop_top(),
+                Op::Dup => vm.stack.push_copy(vm.stack.len().wrapping_sub(1)),
                 Op::Dup2 => {
-                    let n = st.len();
+                    let n = vm.stack.len();
                     if n >= 2 {
-                        st.push_copy(n - 2);
-                        st.push_copy(n - 1);
+                        vm.stack.push_copy(n - 2);
+                        vm.stack.push_copy(n - 1);
                     }
                 }
                 // ---- locals by slot ----
-                Op::LoadLocal(s) => st.push_copy(fb + s as usize),
-                Op::StoreLocal(s, keep) => st.pop_into(fb + s as usize, keep),
+                Op::LoadLocal(s) => vm.stack.push_copy(fb + s as usize),
+                Op::StoreLocal(s, keep) => vm.stack.pop_into(fb + s as usize, keep),
                 Op::IncLocal(s, d, keep) => {
                     let i = fb + s as usize;
-                    let nv = match st.local_mut(i) {
+                    let nv = match vm.stack.local_mut(i) {
                         Some(slot) => Value::Float(slot.update_f64(|x| x + f64::from(d))),
                         None => Value::Empty,
                     };
                     if keep {
-                        st.push(nv);
+                        vm.stack.push(nv);
                     }
                 }
                 // ---- arithmetic, bits and comparison on the stack ----
@@ -298,37 +288,37 @@ pub(crate) fn run(
                 // `@`, `SPC`, `TAB`, `NL` (a result past the longest string stops the script:
                 // the interpreter's).
                 Op::Cat(sep) => {
-                    if !cat_top(&mut st, sep) {
+                    if !cat_top(vm, sep) {
                         stop!(Stop::Op, p - 1)
                     }
                 }
                 which @ (Op::StrEq | Op::StrNe) => {
-                    let b = st.pop().unwrap_or_default();
-                    let a = st.pop().unwrap_or_default();
+                    let b = vm.stack.pop().unwrap_or_default();
+                    let a = vm.stack.pop().unwrap_or_default();
                     let eq = a.as_text().eq_ignore_ascii_case(&b.as_text());
                     let r = if matches!(which, Op::StrEq) { eq } else { !eq };
-                    st.push(Value::Int(i64::from(r)));
+                    vm.stack.push(Value::Int(i64::from(r)));
                 }
                 // ---- unary operators ----
                 Op::Neg => {
-                    let a = st.pop().unwrap_or_default();
-                    st.push(match a {
+                    let a = vm.stack.pop().unwrap_or_default();
+                    vm.stack.push(match a {
                         Value::Int(i) => Value::Int(i.wrapping_neg()),
                         other => Value::Float(-other.to_f64()),
                     });
                 }
                 Op::Not => {
-                    let t = st.pop_truthy();
-                    st.push(Value::Int(i64::from(!t)));
+                    let t = vm.stack.pop_truthy();
+                    vm.stack.push(Value::Int(i64::from(!t)));
                 }
                 Op::BitNot => {
-                    let a = st.pop().unwrap_or_default();
-                    st.push(Value::Int(i64::from(!a.to_i32())));
+                    let a = vm.stack.pop().unwrap_or_default();
+                    vm.stack.push(Value::Int(i64::from(!a.to_i32())));
                 }
                 // ---- compare-and-jump, and arithmetic fused with locals (peephole forms) ----
                 Op::JumpCmp(c, when, t) => {
-                    let b = st.pop_f64();
-                    let a = st.pop_f64();
+                    let b = vm.stack.pop_f64();
+                    let a = vm.stack.pop_f64();
                     if c.test(a, b) == when {
                         jump_to!(t);
                     }
@@ -345,59 +335,59 @@ pub(crate) fn run(
                 }
                 Op::ArithLL(ar, a, b) => {
                     let r = ar.apply(local!(a), local!(b));
-                    st.push_f64(r);
+                    vm.stack.push_f64(r);
                 }
                 Op::ArithLI(ar, a, k) => {
                     let r = ar.apply(local!(a), f64::from(k));
-                    st.push_f64(r);
+                    vm.stack.push_f64(r);
                 }
                 Op::ArithSL(ar, b) => {
                     let y = local!(b);
-                    if let Some(top) = st.last_mut() {
+                    if let Some(top) = vm.stack.last_mut() {
                         let r = ar.apply(top.to_f64(), y);
                         top.set_f64(r);
                     }
                 }
                 Op::ArithSI(ar, k) => {
-                    if let Some(top) = st.last_mut() {
+                    if let Some(top) = vm.stack.last_mut() {
                         let r = ar.apply(top.to_f64(), f64::from(k));
                         top.set_f64(r);
                     }
                 }
                 Op::ArithLS(ar, a) => {
                     let x = local!(a);
-                    if let Some(top) = st.last_mut() {
+                    if let Some(top) = vm.stack.last_mut() {
                         let r = ar.apply(x, top.to_f64());
                         top.set_f64(r);
                     }
                 }
                 Op::ArithLSStore(ar, a, d) => {
-                    let v = st.pop_f64();
+                    let v = vm.stack.pop_f64();
                     let r = ar.apply(local!(a), v);
-                    st.set_f64(fb + d as usize, r);
+                    vm.stack.set_f64(fb + d as usize, r);
                 }
                 Op::ArithLLIStore { outer, inner, a, b, d, k } => {
                     let r = Arith::apply2(outer, inner, local!(a), local!(b), k);
-                    st.set_f64(fb + d as usize, r);
+                    vm.stack.set_f64(fb + d as usize, r);
                 }
                 Op::ArithLLIAcc { outer, inner, d, b, k } => {
                     let y = local!(b);
-                    if let Some(slot) = st.local_mut(fb + d as usize) {
+                    if let Some(slot) = vm.stack.local_mut(fb + d as usize) {
                         slot.update_f64(|x| Arith::apply2(outer, inner, x, y, k));
                     }
                 }
                 Op::ArithLLStore(ar, a, b, d) => {
                     let r = ar.apply(local!(a), local!(b));
-                    st.set_f64(fb + d as usize, r);
+                    vm.stack.set_f64(fb + d as usize, r);
                 }
                 Op::ArithLIStore(ar, a, k, d) => {
                     let r = ar.apply(local!(a), f64::from(k));
-                    st.set_f64(fb + d as usize, r);
+                    vm.stack.set_f64(fb + d as usize, r);
                 }
                 // ---- fields of an object named by its id (names and paths are the interpreter's),
                 // and `$a[%i, %j]`: out of line, so the loop's registers stay on its hot arms ----
                 Op::LoadField(n, hint) => {
-                    let Some(found) = load_field(&mut st, objects, n, hint) else { stop!(Stop::Op, p - 1) };
+                    let Some(found) = load_field(vm, objects, n, hint) else { stop!(Stop::Op, p - 1) };
                     if found != hint
                         && let Some(c) = code.get(p - 1)
                     {
@@ -405,9 +395,7 @@ pub(crate) fn run(
                     }
                 }
                 Op::StoreField(n, keep, hint) => {
-                    let Some(found) = store_field(&mut st, objects, n, keep, hint) else {
-                        stop!(Stop::Op, p - 1)
-                    };
+                    let Some(found) = store_field(vm, objects, n, keep, hint) else { stop!(Stop::Op, p - 1) };
                     if found != hint
                         && let Some(c) = code.get(p - 1)
                     {
@@ -415,7 +403,7 @@ pub(crate) fn run(
                     }
                 }
                 Op::LoadFieldElem(b, off) => {
-                    let Some(found) = load_field_elem(&mut st, objects, elem_names, b, off) else {
+                    let Some(found) = load_field_elem(vm, objects, elem_names, b, off) else {
                         stop!(Stop::Op, p - 1)
                     };
                     if found != off
@@ -425,7 +413,7 @@ pub(crate) fn run(
                     }
                 }
                 Op::StoreFieldElem(b, keep, off) => {
-                    let Some(found) = store_field_elem(&mut st, objects, elem_names, b, keep, off) else {
+                    let Some(found) = store_field_elem(vm, objects, elem_names, b, keep, off) else {
                         stop!(Stop::Op, p - 1)
                     };
                     if found != off
@@ -436,7 +424,7 @@ pub(crate) fn run(
                 }
                 // The same with the object, index or indexes in locals (register operands).
                 Op::LoadFieldL(s, n, hint) => {
-                    let Some(found) = load_field_l(&mut st, objects, fb + s as usize, n, hint) else {
+                    let Some(found) = load_field_l(vm, objects, fb + s as usize, n, hint) else {
                         stop!(Stop::Op, p - 1)
                     };
                     if found != hint
@@ -446,7 +434,7 @@ pub(crate) fn run(
                     }
                 }
                 Op::StoreFieldL(s, n, keep, hint) => {
-                    let Some(found) = store_field_l(&mut st, objects, fb + s as usize, n, keep, hint) else {
+                    let Some(found) = store_field_l(vm, objects, fb + s as usize, n, keep, hint) else {
                         stop!(Stop::Op, p - 1)
                     };
                     if found != hint
@@ -457,7 +445,7 @@ pub(crate) fn run(
                 }
                 Op::LoadFieldLStore { s, d, n, hint } => {
                     let at = (fb + s as usize, fb + d as usize);
-                    let Some(found) = load_field_l_store(&mut st, objects, at, n, hint) else {
+                    let Some(found) = load_field_l_store(vm, objects, at, n, hint) else {
                         stop!(Stop::Op, p - 1)
                     };
                     if found != hint
@@ -468,7 +456,7 @@ pub(crate) fn run(
                 }
                 Op::StoreFieldLL { o, x, n, hint } => {
                     let at = (fb + o as usize, fb + x as usize);
-                    let Some(found) = store_field_ll(&mut st, objects, at, n, hint) else {
+                    let Some(found) = store_field_ll(vm, objects, at, n, hint) else {
                         stop!(Stop::Op, p - 1)
                     };
                     if found != hint
@@ -479,7 +467,7 @@ pub(crate) fn run(
                 }
                 Op::LoadFieldElemLL { o, i, b, off } => {
                     let at = (fb + o as usize, fb + i as usize);
-                    let Some(found) = load_field_elem_ll(&mut st, objects, elem_names, at, b, off) else {
+                    let Some(found) = load_field_elem_ll(vm, objects, elem_names, at, b, off) else {
                         stop!(Stop::Op, p - 1)
                     };
                     if found != off
@@ -490,7 +478,7 @@ pub(crate) fn run(
                 }
                 Op::StoreFieldElemLL { o, i, b, off } => {
                     let at = (fb + o as usize, fb + i as usize);
-                    let Some(found) = store_field_elem_ll(&mut st, objects, elem_names, at, b, off) else {
+                    let Some(found) = store_field_elem_ll(vm, objects, elem_names, at, b, off) else {
                         stop!(Stop::Op, p - 1)
                     };
                     if found != off
@@ -500,52 +488,52 @@ pub(crate) fn run(
                     }
                 }
                 Op::LoadGlobalElemLL(b, r, c) => {
-                    if !load_elem2_ll(&mut st, elems, rows, b, (fb + r as usize, fb + c as usize)) {
+                    if !load_elem2_ll(vm, elems, rows, b, (fb + r as usize, fb + c as usize)) {
                         stop!(Stop::Op, p - 1)
                     }
                 }
                 Op::StoreGlobalElemLL(b, r, c) => {
-                    if !store_elem2_ll(&mut st, elems, rows, b, (fb + r as usize, fb + c as usize)) {
+                    if !store_elem2_ll(vm, elems, rows, b, (fb + r as usize, fb + c as usize)) {
                         stop!(Stop::Op, p - 1)
                     }
                 }
                 Op::LoadGlobalElem(b, 2) => {
-                    if !load_elem2(&mut st, elems, rows, b) {
+                    if !load_elem2(vm, elems, rows, b) {
                         stop!(Stop::Op, p - 1)
                     }
                 }
                 Op::StoreGlobalElem(b, 2, keep) => {
-                    if !store_elem2(&mut st, elems, rows, b, keep) {
+                    if !store_elem2(vm, elems, rows, b, keep) {
                         stop!(Stop::Op, p - 1)
                     }
                 }
                 // ---- globals by name (as `Console::global` and `set_global_name`) ----
-                Op::LoadGlobal(n) => st.push_ref(globals.get(n.0 as usize)),
-                Op::StoreGlobal(n, keep) => store_global(&mut st, globals, n, keep),
+                Op::LoadGlobal(n) => vm.stack.push_ref(globals.get(n.0 as usize)),
+                Op::StoreGlobal(n, keep) => store_global(vm, globals, n, keep),
                 // ---- array elements by a number (text indexes are the interpreter's) ----
                 Op::LoadGlobalElem(b, 1) => {
-                    let Some(top) = st.last_mut() else { stop!(Stop::Op, p - 1) };
+                    let Some(top) = vm.stack.last_mut() else { stop!(Stop::Op, p - 1) };
                     let Some(i) = direct_index(top) else { stop!(Stop::Op, p - 1) };
                     assign(top, elems.get_ref(b, i).unwrap_or(&Value::Empty));
                 }
                 Op::StoreGlobalElem(b, 1, keep) => {
-                    let at = st.len().wrapping_sub(2);
-                    let Some(i) = st.get(at).and_then(direct_index) else { stop!(Stop::Op, p - 1) };
-                    let v = st.pop().unwrap_or_default();
-                    st.truncate(at);
+                    let at = vm.stack.len().wrapping_sub(2);
+                    let Some(i) = vm.stack.get(at).and_then(direct_index) else { stop!(Stop::Op, p - 1) };
+                    let v = vm.stack.pop().unwrap_or_default();
+                    vm.stack.truncate(at);
                     if keep {
-                        st.push(v.clone());
+                        vm.stack.push(v.clone());
                     }
                     elems.set(b, i, v);
                 }
                 Op::LoadGlobalElemL(b, s) => {
-                    let Some(i) = st.get(fb + s as usize).and_then(direct_index) else {
+                    let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)
                     };
-                    st.push_ref(elems.get_ref(b, i));
+                    vm.stack.push_ref(elems.get_ref(b, i));
                 }
                 Op::JumpIfNotElemL(b, s, t) => {
-                    let Some(i) = st.get(fb + s as usize).and_then(direct_index) else {
+                    let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)
                     };
                     if !elems.get_ref(b, i).is_some_and(Value::truthy) {
@@ -553,25 +541,25 @@ pub(crate) fn run(
                     }
                 }
                 Op::StoreGlobalElemL(b, s) => {
-                    let Some(i) = st.get(fb + s as usize).and_then(direct_index) else {
+                    let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)
                     };
-                    if let Some(top) = st.last_mut() {
+                    if let Some(top) = vm.stack.last_mut() {
                         elems.set_from(b, i, top);
                     }
-                    st.drop_top();
+                    vm.stack.drop_top();
                 }
                 Op::StoreGlobalElemLI(b, s, k) => {
-                    let Some(i) = st.get(fb + s as usize).and_then(direct_index) else {
+                    let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)
                     };
                     elems.set_from(b, i, &mut Value::Int(i64::from(k)));
                 }
                 Op::LoadLocalElemL(b, s) if !running.toplevel && !running.elem_slots => {
-                    let Some(i) = st.get(fb + s as usize).and_then(direct_index) else {
+                    let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)
                     };
-                    let (frames, stack) = (&mut vm.frames, &mut st);
+                    let VmState { frames, stack, .. } = &mut *vm;
                     stack.push_ref(
                         frames
                             .last()
@@ -580,12 +568,12 @@ pub(crate) fn run(
                     );
                 }
                 Op::StoreLocalElemL(b, s) if !running.toplevel && !running.elem_slots => {
-                    let Some(i) = st.get(fb + s as usize).and_then(direct_index) else {
+                    let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)
                     };
                     // The value moves straight from its stack slot (popped into a local
                     // around the table's call, it was reloaded whole: a store-forwarding stall).
-                    let (frames, stack) = (&mut vm.frames, &mut st);
+                    let VmState { frames, stack, .. } = &mut *vm;
                     if let (Some(f), Some(top)) = (frames.last_mut(), stack.last_mut()) {
                         let d = match &mut f.dyn_locals {
                             Some(d) => d,
@@ -596,9 +584,9 @@ pub(crate) fn run(
                     stack.drop_top();
                 }
                 Op::LoadLocalElem(b, 1) if !running.toplevel && !running.elem_slots => {
-                    let Some(top) = st.last_mut() else { stop!(Stop::Op, p - 1) };
+                    let Some(top) = vm.stack.last_mut() else { stop!(Stop::Op, p - 1) };
                     let Some(i) = direct_index(top) else { stop!(Stop::Op, p - 1) };
-                    let (frames, stack) = (&mut vm.frames, &mut st);
+                    let VmState { frames, stack, .. } = &mut *vm;
                     let v = frames
                         .last()
                         .and_then(|f| f.dyn_locals.as_deref())
@@ -608,12 +596,12 @@ pub(crate) fn run(
                     }
                 }
                 Op::StoreLocalElem(b, 1, keep) if !running.toplevel && !running.elem_slots => {
-                    let at = st.len().wrapping_sub(2);
-                    let Some(i) = st.get(at).and_then(direct_index) else { stop!(Stop::Op, p - 1) };
-                    let v = st.pop().unwrap_or_default();
-                    st.truncate(at);
+                    let at = vm.stack.len().wrapping_sub(2);
+                    let Some(i) = vm.stack.get(at).and_then(direct_index) else { stop!(Stop::Op, p - 1) };
+                    let v = vm.stack.pop().unwrap_or_default();
+                    vm.stack.truncate(at);
                     if keep {
-                        st.push(v.clone());
+                        vm.stack.push(v.clone());
                     }
                     if let Some(f) = vm.frames.last_mut() {
                         f.dyn_locals.get_or_insert_with(Default::default).elems.set(b, i, v);
@@ -621,40 +609,40 @@ pub(crate) fn run(
                 }
                 Op::IntLL(io, a, b) => {
                     let r = io.apply(local_i!(a), local_i!(b));
-                    st.push(Value::Int(i64::from(r)));
+                    vm.stack.push(Value::Int(i64::from(r)));
                 }
                 Op::IntLI(io, a, k) => {
                     let r = io.apply(local_i!(a), k);
-                    st.push(Value::Int(i64::from(r)));
+                    vm.stack.push(Value::Int(i64::from(r)));
                 }
                 Op::IntSL(io, b) => {
                     let y = local_i!(b);
-                    if let Some(top) = st.last_mut() {
+                    if let Some(top) = vm.stack.last_mut() {
                         let r = io.apply(top.to_i32(), y);
                         top.set_int(i64::from(r));
                     }
                 }
                 Op::IntSI(io, k) => {
-                    if let Some(top) = st.last_mut() {
+                    if let Some(top) = vm.stack.last_mut() {
                         let r = io.apply(top.to_i32(), k);
                         top.set_int(i64::from(r));
                     }
                 }
                 Op::IntLS(io, a) => {
                     let x = local_i!(a);
-                    if let Some(top) = st.last_mut() {
+                    if let Some(top) = vm.stack.last_mut() {
                         let r = io.apply(x, top.to_i32());
                         top.set_int(i64::from(r));
                     }
                 }
                 Op::IntSIStore(io, k, d) => {
-                    let r = io.apply(st.pop_i32(), k);
-                    if let Some(slot) = st.local_mut(fb + d as usize) {
+                    let r = io.apply(vm.stack.pop_i32(), k);
+                    if let Some(slot) = vm.stack.local_mut(fb + d as usize) {
                         slot.set_int(i64::from(r));
                     }
                 }
                 Op::JumpCmpSI(c, when, k, t) => {
-                    let a = match st.pop() {
+                    let a = match vm.stack.pop() {
                         Some(Value::Int(i)) => i as f64,
                         Some(v) => v.to_f64(),
                         None => 0.0,
@@ -676,7 +664,7 @@ pub(crate) fn run(
                     }
                 }
                 Op::JumpStrLK(a, k, when, t) => {
-                    let eq = match (st.get(fb + a as usize), running.consts.get(k as usize)) {
+                    let eq = match (vm.stack.get(fb + a as usize), running.consts.get(k as usize)) {
                         (Some(x), Some(y)) => text_eq(x, y),
                         (x, y) => text_eq(x.unwrap_or(&Value::Empty), y.unwrap_or(&Value::Empty)),
                     };
@@ -687,7 +675,7 @@ pub(crate) fn run(
                 // ---- jumps ----
                 Op::Jump(t) => jump_to!(t),
                 Op::IncJumpLtLI(s, cost, k, t) => {
-                    let x = match st.local_mut(fb + s as usize) {
+                    let x = match vm.stack.local_mut(fb + s as usize) {
                         Some(slot) => slot.update_f64(|x| x + 1.0),
                         None => 0.0,
                     };
@@ -696,7 +684,7 @@ pub(crate) fn run(
                     }
                 }
                 Op::IncJumpCmpLL { s, d, c, b, t } => {
-                    let x = match st.local_mut(fb + s as usize) {
+                    let x = match vm.stack.local_mut(fb + s as usize) {
                         Some(slot) => slot.update_f64(|x| x + f64::from(d)),
                         None => 0.0,
                     };
@@ -705,7 +693,7 @@ pub(crate) fn run(
                     }
                 }
                 Op::IncJumpCmpAL { s, d, ar, a, b, x, c, t } => {
-                    if let Some(slot) = st.local_mut(fb + s as usize) {
+                    if let Some(slot) = vm.stack.local_mut(fb + s as usize) {
                         slot.update_f64(|x| x + f64::from(d));
                     }
                     let r = ar.apply(local!(a), local!(b));
@@ -714,7 +702,7 @@ pub(crate) fn run(
                     }
                 }
                 Op::IncJumpCmpLG { s, d, c, g, t } => {
-                    let x = match st.local_mut(fb + s as usize) {
+                    let x = match vm.stack.local_mut(fb + s as usize) {
                         Some(slot) => slot.update_f64(|x| x + f64::from(d)),
                         None => 0.0,
                     };
@@ -724,13 +712,13 @@ pub(crate) fn run(
                 }
                 Op::ArithJumpCmpLL { ar, a, b, d, x, c, t } => {
                     let r = ar.apply(local!(a), local!(b));
-                    st.set_f64(fb + d as usize, r);
+                    vm.stack.set_f64(fb + d as usize, r);
                     if c.test(r, local!(x)) {
                         jump_to!(t);
                     }
                 }
                 Op::IncJumpCmpLI(s, d, c, k, t) => {
-                    let x = match st.local_mut(fb + s as usize) {
+                    let x = match vm.stack.local_mut(fb + s as usize) {
                         Some(slot) => slot.update_f64(|x| x + f64::from(d)),
                         None => 0.0,
                     };
@@ -739,17 +727,17 @@ pub(crate) fn run(
                     }
                 }
                 Op::JumpIfL(s, when, t) => {
-                    if st.get(fb + s as usize).is_some_and(Value::truthy) == when {
+                    if vm.stack.get(fb + s as usize).is_some_and(Value::truthy) == when {
                         jump_to!(t);
                     }
                 }
                 Op::JumpIfFalse(t) => {
-                    if !st.pop_truthy() {
+                    if !vm.stack.pop_truthy() {
                         jump_to!(t);
                     }
                 }
                 Op::JumpIfTrue(t) => {
-                    if st.pop_truthy() {
+                    if vm.stack.pop_truthy() {
                         jump_to!(t);
                     }
                 }
@@ -757,8 +745,9 @@ pub(crate) fn run(
                 Op::Call(_, argc) if cx.plain => call!(running, GLOBAL_NS, argc),
                 // A method on an object named by its id (a name goes through the interpreter).
                 Op::CallMethod(_, argc) if cx.plain => {
-                    let at = st.len().saturating_sub(argc as usize);
-                    let Some(obj) = st.get(at).and_then(number_id).and_then(|id| objects.get(id)) else {
+                    let at = vm.stack.len().saturating_sub(argc as usize);
+                    let Some(obj) = vm.stack.get(at).and_then(number_id).and_then(|id| objects.get(id))
+                    else {
                         stop!(Stop::Op, p - 1)
                     };
                     call!(running, obj.ns, argc)
@@ -767,12 +756,12 @@ pub(crate) fn run(
                     if cx.plain && vm.frames.len() > cx.entry + 1 =>
                 {
                     let src = match which {
-                        Op::Return => st.len().checked_sub(1),
+                        Op::Return => vm.stack.len().checked_sub(1),
                         Op::ReturnLocal(s) => Some(fb + s as usize),
                         _ => None,
                     };
                     let Some((_, fbase)) = vm.end_frame() else { stop!(Stop::Op, p - 1) };
-                    st.return_to(src, fbase);
+                    vm.stack.return_to(src, fbase);
                     let Some(caller) = vm.frames.last() else { stop!(Stop::Op, p) };
                     p = caller.pc;
                     fb = caller.base;
@@ -825,8 +814,8 @@ pub(crate) fn run(
 /// an object the interpreter must find. The value is copied onto the stack field by field
 /// (a value returned whole through memory stalled store forwarding).
 #[inline(never)]
-fn load_field(st: &mut OperandStack, objects: &ObjectStore, n: Name, hint: u32) -> Option<u32> {
-    let top = st.last_mut()?;
+fn load_field(vm: &mut VmState, objects: &ObjectStore, n: Name, hint: u32) -> Option<u32> {
+    let top = vm.stack.last_mut()?;
     let o = number_id(top).and_then(|id| objects.get(id))?;
     let (v, at) = field_ref_hint(&objects.classes, o, n, hint as usize);
     match v {
@@ -838,50 +827,44 @@ fn load_field(st: &mut OperandStack, objects: &ObjectStore, n: Name, hint: u32) 
 
 /// `StoreField` on an object named by its id (see [`load_field`]).
 #[inline(never)]
-fn store_field(
-    st: &mut OperandStack,
-    objects: &mut ObjectStore,
-    n: Name,
-    keep: bool,
-    hint: u32,
-) -> Option<u32> {
-    let at = st.len().wrapping_sub(2);
-    let id = st.get(at).and_then(number_id)?;
+fn store_field(vm: &mut VmState, objects: &mut ObjectStore, n: Name, keep: bool, hint: u32) -> Option<u32> {
+    let at = vm.stack.len().wrapping_sub(2);
+    let id = vm.stack.get(at).and_then(number_id)?;
     let o = objects.get_mut_split(id)?;
-    let v = st.pop().unwrap_or_default();
+    let v = vm.stack.pop().unwrap_or_default();
     let kept = if keep { Some(v.clone()) } else { None };
     let found = set_field_hint(o.0, o.1, n, v, hint as usize);
-    st.truncate(at);
+    vm.stack.truncate(at);
     if let Some(k) = kept {
-        st.push(k);
+        vm.stack.push(k);
     }
     Some(u32::try_from(found).unwrap_or(NO_HINT))
 }
 
 /// `StoreGlobal` (as `Console::set_global_name`: `""` unsets; the table grows only for a value).
 #[inline(always)]
-fn store_global(st: &mut OperandStack, globals: &mut Vec<Value>, n: Name, keep: bool) {
+fn store_global(vm: &mut VmState, globals: &mut Vec<Value>, n: Name, keep: bool) {
     let i = n.0 as usize;
     if i >= globals.len() {
-        store_global_grow(st, globals, i, keep);
+        store_global_grow(vm, globals, i, keep);
         return;
     }
-    let (Some(dst), Some(top)) = (globals.get_mut(i), st.last_mut()) else { return };
+    let (Some(dst), Some(top)) = (globals.get_mut(i), vm.stack.last_mut()) else { return };
     if keep {
         crate::value::assign(dst, top);
     } else {
         crate::value::move_into(dst, top);
-        st.truncate(st.len() - 1);
+        vm.stack.truncate(vm.stack.len() - 1);
     }
 }
 
 #[cold]
 #[inline(never)]
-fn store_global_grow(st: &mut OperandStack, globals: &mut Vec<Value>, i: usize, keep: bool) {
+fn store_global_grow(vm: &mut VmState, globals: &mut Vec<Value>, i: usize, keep: bool) {
     let v = if keep {
-        st.last_mut().map(|v| v.clone()).unwrap_or_default()
+        vm.stack.last_mut().map(|v| v.clone()).unwrap_or_default()
     } else {
-        st.pop().unwrap_or_default()
+        vm.stack.pop().unwrap_or_default()
     };
     if v.is_empty() {
         return;
@@ -897,19 +880,19 @@ fn store_global_grow(st: &mut OperandStack, globals: &mut Vec<Value>, i: usize, 
 /// for the interpreter.
 #[inline(never)]
 fn load_field_elem(
-    st: &mut OperandStack,
+    vm: &mut VmState,
     objects: &ObjectStore,
     names: &ElemNames,
     b: Name,
     off: u32,
 ) -> Option<u32> {
-    let at = st.len().wrapping_sub(2);
-    let i = st.get(at + 1).and_then(direct_index)?;
+    let at = vm.stack.len().wrapping_sub(2);
+    let i = vm.stack.get(at + 1).and_then(direct_index)?;
     let n = names.get(b, i)?;
-    let o = st.get(at).and_then(number_id).and_then(|id| objects.get(id))?;
+    let o = vm.stack.get(at).and_then(number_id).and_then(|id| objects.get(id))?;
     let (v, pos) = field_ref_hint(&objects.classes, o, n, i.wrapping_add(off) as usize);
-    st.truncate(at);
-    st.push_ref(v);
+    vm.stack.truncate(at);
+    vm.stack.push_ref(v);
     Some(elem_offset(pos, i, off))
 }
 
@@ -925,22 +908,22 @@ fn elem_offset(pos: usize, i: u32, off: u32) -> u32 {
 /// `StoreFieldElem` (see [`load_field_elem`]).
 #[inline(never)]
 fn store_field_elem(
-    st: &mut OperandStack,
+    vm: &mut VmState,
     objects: &mut ObjectStore,
     names: &ElemNames,
     b: Name,
     keep: bool,
     off: u32,
 ) -> Option<u32> {
-    let at = st.len().wrapping_sub(3);
-    let i = st.get(at + 1).and_then(direct_index)?;
+    let at = vm.stack.len().wrapping_sub(3);
+    let i = vm.stack.get(at + 1).and_then(direct_index)?;
     let n = names.get(b, i)?;
-    let id = st.get(at).and_then(number_id)?;
+    let id = vm.stack.get(at).and_then(number_id)?;
     let (classes, o) = objects.get_mut_split(id)?;
-    let v = st.pop().unwrap_or_default();
-    st.truncate(at);
+    let v = vm.stack.pop().unwrap_or_default();
+    vm.stack.truncate(at);
     if keep {
-        st.push(v.clone());
+        vm.stack.push(v.clone());
     }
     let pos = set_field_hint(classes, o, n, v, i.wrapping_add(off) as usize);
     Some(elem_offset(pos, i, off))
@@ -948,28 +931,30 @@ fn store_field_elem(
 
 /// `$a[%i, %j]` read with numeric indexes whose row was made (by the interpreter).
 #[inline(never)]
-fn load_elem2(st: &mut OperandStack, elems: &ElemStore, rows: &Rows, b: Name) -> bool {
-    let at = st.len().wrapping_sub(2);
-    let (Some(r), Some(j)) = (st.get(at).and_then(direct_index), st.get(at + 1).and_then(direct_index))
+fn load_elem2(vm: &mut VmState, elems: &ElemStore, rows: &Rows, b: Name) -> bool {
+    let at = vm.stack.len().wrapping_sub(2);
+    let (Some(r), Some(j)) =
+        (vm.stack.get(at).and_then(direct_index), vm.stack.get(at + 1).and_then(direct_index))
     else {
         return false;
     };
     let Some(row) = rows.get(b, r) else { return false };
-    st.truncate(at);
-    st.push_ref(elems.get_ref(row, j));
+    vm.stack.truncate(at);
+    vm.stack.push_ref(elems.get_ref(row, j));
     true
 }
 
 /// `$a[%i, %j] = v` (see [`load_elem2`]).
 #[inline(never)]
-fn store_elem2(st: &mut OperandStack, elems: &mut ElemStore, rows: &Rows, b: Name, keep: bool) -> bool {
-    let at = st.len().wrapping_sub(3);
-    let (Some(r), Some(j)) = (st.get(at).and_then(direct_index), st.get(at + 1).and_then(direct_index))
+fn store_elem2(vm: &mut VmState, elems: &mut ElemStore, rows: &Rows, b: Name, keep: bool) -> bool {
+    let at = vm.stack.len().wrapping_sub(3);
+    let (Some(r), Some(j)) =
+        (vm.stack.get(at).and_then(direct_index), vm.stack.get(at + 1).and_then(direct_index))
     else {
         return false;
     };
     let Some(row) = rows.get(b, r) else { return false };
-    if let Some(top) = st.last_mut() {
+    if let Some(top) = vm.stack.last_mut() {
         if keep {
             let v = top.clone();
             elems.set(row, j, v);
@@ -979,39 +964,39 @@ fn store_elem2(st: &mut OperandStack, elems: &mut ElemStore, rows: &Rows, b: Nam
     }
     // The value (or nothing) down to where the indexes were.
     if keep {
-        let top = st.len() - 1;
-        st.return_to(Some(top), at);
+        let top = vm.stack.len() - 1;
+        vm.stack.return_to(Some(top), at);
     } else {
-        st.truncate(at);
+        vm.stack.truncate(at);
     }
     true
 }
 
 /// `LoadFieldL`: [`load_field`] on the object in the local at `at`, the value pushed.
 #[inline(never)]
-fn load_field_l(st: &mut OperandStack, objects: &ObjectStore, at: usize, n: Name, hint: u32) -> Option<u32> {
-    let o = st.get(at).and_then(number_id).and_then(|id| objects.get(id))?;
+fn load_field_l(vm: &mut VmState, objects: &ObjectStore, at: usize, n: Name, hint: u32) -> Option<u32> {
+    let o = vm.stack.get(at).and_then(number_id).and_then(|id| objects.get(id))?;
     let (v, found) = field_ref_hint(&objects.classes, o, n, hint as usize);
-    st.push_ref(v);
+    vm.stack.push_ref(v);
     Some(u32::try_from(found).unwrap_or(NO_HINT))
 }
 
 /// `StoreFieldL`: [`store_field`] on the object in the local at `at`, the value on top.
 #[inline(never)]
 fn store_field_l(
-    st: &mut OperandStack,
+    vm: &mut VmState,
     objects: &mut ObjectStore,
     at: usize,
     n: Name,
     keep: bool,
     hint: u32,
 ) -> Option<u32> {
-    let id = st.get(at).and_then(number_id)?;
+    let id = vm.stack.get(at).and_then(number_id)?;
     let (classes, o) = objects.get_mut_split(id)?;
     let v = if keep {
-        st.last_mut().map(|v| v.clone()).unwrap_or_default()
+        vm.stack.last_mut().map(|v| v.clone()).unwrap_or_default()
     } else {
-        st.pop().unwrap_or_default()
+        vm.stack.pop().unwrap_or_default()
     };
     let found = set_field_hint(classes, o, n, v, hint as usize);
     Some(u32::try_from(found).unwrap_or(NO_HINT))
@@ -1020,15 +1005,15 @@ fn store_field_l(
 /// `LoadFieldLStore`: the field of the object in the local at `at.0` into the local at `at.1`.
 #[inline(never)]
 fn load_field_l_store(
-    st: &mut OperandStack,
+    vm: &mut VmState,
     objects: &ObjectStore,
     at: (usize, usize),
     n: Name,
     hint: u32,
 ) -> Option<u32> {
-    let o = st.get(at.0).and_then(number_id).and_then(|id| objects.get(id))?;
+    let o = vm.stack.get(at.0).and_then(number_id).and_then(|id| objects.get(id))?;
     let (v, found) = field_ref_hint(&objects.classes, o, n, hint as usize);
-    let dst = st.local_mut(at.1)?;
+    let dst = vm.stack.local_mut(at.1)?;
     assign(dst, v.unwrap_or(&Value::Empty));
     Some(u32::try_from(found).unwrap_or(NO_HINT))
 }
@@ -1036,15 +1021,15 @@ fn load_field_l_store(
 /// `StoreFieldLL`: a copy of the local at `at.1` into the field of the object in `at.0`.
 #[inline(never)]
 fn store_field_ll(
-    st: &mut OperandStack,
+    vm: &mut VmState,
     objects: &mut ObjectStore,
     at: (usize, usize),
     n: Name,
     hint: u32,
 ) -> Option<u32> {
-    let id = st.get(at.0).and_then(number_id)?;
+    let id = vm.stack.get(at.0).and_then(number_id)?;
     let (classes, o) = objects.get_mut_split(id)?;
-    let v = st.get(at.1).cloned().unwrap_or_default();
+    let v = vm.stack.get(at.1).cloned().unwrap_or_default();
     let found = set_field_hint(classes, o, n, v, hint as usize);
     Some(u32::try_from(found).unwrap_or(NO_HINT))
 }
@@ -1052,36 +1037,36 @@ fn store_field_ll(
 /// `LoadFieldElemLL`: [`load_field_elem`] with the object and index in the locals at `at`.
 #[inline(never)]
 fn load_field_elem_ll(
-    st: &mut OperandStack,
+    vm: &mut VmState,
     objects: &ObjectStore,
     names: &ElemNames,
     at: (usize, usize),
     b: Name,
     off: u32,
 ) -> Option<u32> {
-    let i = st.get(at.1).and_then(direct_index)?;
+    let i = vm.stack.get(at.1).and_then(direct_index)?;
     let n = names.get(b, i)?;
-    let o = st.get(at.0).and_then(number_id).and_then(|id| objects.get(id))?;
+    let o = vm.stack.get(at.0).and_then(number_id).and_then(|id| objects.get(id))?;
     let (v, pos) = field_ref_hint(&objects.classes, o, n, i.wrapping_add(off) as usize);
-    st.push_ref(v);
+    vm.stack.push_ref(v);
     Some(elem_offset(pos, i, off))
 }
 
 /// `StoreFieldElemLL`: [`store_field_elem`] with the object and index in the locals at `at`.
 #[inline(never)]
 fn store_field_elem_ll(
-    st: &mut OperandStack,
+    vm: &mut VmState,
     objects: &mut ObjectStore,
     names: &ElemNames,
     at: (usize, usize),
     b: Name,
     off: u32,
 ) -> Option<u32> {
-    let i = st.get(at.1).and_then(direct_index)?;
+    let i = vm.stack.get(at.1).and_then(direct_index)?;
     let n = names.get(b, i)?;
-    let id = st.get(at.0).and_then(number_id)?;
+    let id = vm.stack.get(at.0).and_then(number_id)?;
     let (classes, o) = objects.get_mut_split(id)?;
-    let v = st.pop().unwrap_or_default();
+    let v = vm.stack.pop().unwrap_or_default();
     let pos = set_field_hint(classes, o, n, v, i.wrapping_add(off) as usize);
     Some(elem_offset(pos, i, off))
 }
@@ -1089,34 +1074,28 @@ fn store_field_elem_ll(
 /// The row base and column of `$a[%r, %c]` with both indexes in locals (at `at`) when
 /// they are numbers and the row was made.
 #[inline(always)]
-fn elem2_ll(st: &OperandStack, rows: &Rows, b: Name, at: (usize, usize)) -> Option<(Name, u32)> {
-    let r = st.get(at.0).and_then(direct_index)?;
-    let j = st.get(at.1).and_then(direct_index)?;
+fn elem2_ll(vm: &VmState, rows: &Rows, b: Name, at: (usize, usize)) -> Option<(Name, u32)> {
+    let r = vm.stack.get(at.0).and_then(direct_index)?;
+    let j = vm.stack.get(at.1).and_then(direct_index)?;
     rows.get(b, r).map(|row| (row, j))
 }
 
 /// `LoadGlobalElemLL` (see [`load_elem2`]).
 #[inline(never)]
-fn load_elem2_ll(st: &mut OperandStack, elems: &ElemStore, rows: &Rows, b: Name, at: (usize, usize)) -> bool {
-    let Some((row, j)) = elem2_ll(st, rows, b, at) else { return false };
-    st.push_ref(elems.get_ref(row, j));
+fn load_elem2_ll(vm: &mut VmState, elems: &ElemStore, rows: &Rows, b: Name, at: (usize, usize)) -> bool {
+    let Some((row, j)) = elem2_ll(vm, rows, b, at) else { return false };
+    vm.stack.push_ref(elems.get_ref(row, j));
     true
 }
 
 /// `StoreGlobalElemLL`: the value on top moves into the element.
 #[inline(never)]
-fn store_elem2_ll(
-    st: &mut OperandStack,
-    elems: &mut ElemStore,
-    rows: &Rows,
-    b: Name,
-    at: (usize, usize),
-) -> bool {
-    let Some((row, j)) = elem2_ll(st, rows, b, at) else { return false };
-    if let Some(top) = st.last_mut() {
+fn store_elem2_ll(vm: &mut VmState, elems: &mut ElemStore, rows: &Rows, b: Name, at: (usize, usize)) -> bool {
+    let Some((row, j)) = elem2_ll(vm, rows, b, at) else { return false };
+    if let Some(top) = vm.stack.last_mut() {
         elems.set_from(row, j, top);
     }
-    st.drop_top();
+    vm.stack.drop_top();
     true
 }
 
@@ -1124,21 +1103,23 @@ fn store_elem2_ll(
 /// when the result would pass [`crate::value::MAX_STRING_LEN`]. The left string is appended
 /// to in place when nothing else holds it.
 #[inline(never)]
-fn cat_top(st: &mut OperandStack, sep: Sep) -> bool {
-    let n = st.len();
-    let (Some(a), Some(b)) = (n.checked_sub(2).and_then(|i| st.get(i)), st.get(n.wrapping_sub(1))) else {
+fn cat_top(vm: &mut VmState, sep: Sep) -> bool {
+    let n = vm.stack.len();
+    let (Some(a), Some(b)) =
+        (n.checked_sub(2).and_then(|i| vm.stack.get(i)), vm.stack.get(n.wrapping_sub(1)))
+    else {
         return false;
     };
     if a.text_len_hint() + 1 + b.text_len_hint() > crate::value::MAX_STRING_LEN {
         return false;
     }
-    let b = st.pop().unwrap_or_default();
-    let a = st.pop().unwrap_or_default();
+    let b = vm.stack.pop().unwrap_or_default();
+    let a = vm.stack.pop().unwrap_or_default();
     // A string shared with a constant or a variable (`"key" @ %i`) is copied into a buffer
     // sized for the result once (`Rc::make_mut` copied it exactly, and the append then grew
     // it again: two allocations and a copy more per concatenation).
     let extra = 1 + b.text_len_hint().min(64);
-    let mut text = match a {
+    let mut st = match a {
         Value::Str(rc) if Rc::strong_count(&rc) == 1 && Rc::weak_count(&rc) == 0 => rc,
         Value::Str(rc) => {
             let mut s = String::with_capacity(rc.len() + extra);
@@ -1151,12 +1132,12 @@ fn cat_top(st: &mut OperandStack, sep: Sep) -> bool {
             Rc::new(s)
         }
     };
-    let buf = Rc::make_mut(&mut text);
+    let buf = Rc::make_mut(&mut st);
     if let Some(c) = sep.ch() {
         buf.push(c);
     }
     b.write_to(buf);
-    st.push(if buf.is_empty() { Value::Empty } else { Value::Str(text) });
+    vm.stack.push(if buf.is_empty() { Value::Empty } else { Value::Str(st) });
     true
 }
 
@@ -1200,7 +1181,6 @@ fn text_eq_other(a: &Value, b: &Value) -> bool {
 #[inline(always)]
 fn enter_self(
     vm: &mut VmState,
-    st: &mut OperandStack,
     budget: &mut u64,
     f: &Rc<FuncDef>,
     at: (NsId, u32),
@@ -1216,8 +1196,8 @@ fn enter_self(
     if let Some(caller) = vm.frames.last_mut() {
         caller.pc = ret_pc;
     }
-    let start = st.len().saturating_sub(argc);
-    start_frame_on(st, &mut vm.frames, vm.new_stack.len(), f, (start, at.0, at.1));
+    let start = vm.stack.len().saturating_sub(argc);
+    vm.start_frame_ref(f, start, at.0, at.1);
     Some(start)
 }
 
@@ -1227,7 +1207,6 @@ fn enter_self(
 #[inline(always)]
 fn enter(
     vm: &mut VmState,
-    st: &mut OperandStack,
     budget: &mut u64,
     res: Option<Resolved>,
     argc: usize,
@@ -1244,7 +1223,7 @@ fn enter(
     if let Some(caller) = vm.frames.last_mut() {
         caller.pc = ret_pc;
     }
-    let start = st.len().saturating_sub(argc);
-    start_frame_on(st, &mut vm.frames, vm.new_stack.len(), &f, (start, res.ns, res.layer));
+    let start = vm.stack.len().saturating_sub(argc);
+    vm.start_frame_ref(&f, start, res.ns, res.layer);
     Some((f, start))
 }
