@@ -911,6 +911,19 @@ impl<'a> FunctionCompiler<'a> {
     /// pushes the indexes and returns the base and their count; otherwise `None`, nothing
     /// emitted.
     fn elem_index(&mut self, name: &Ident, index: &[Expr]) -> Option<(Name, u8)> {
+        // `$a["key" @ %i]` is the variable named `akey` followed by `%i`'s text, which is
+        // element `%i` of the array `akey` when that base takes a number directly: the same
+        // variable as the text path names (`elements`: a name ending in digits splits into
+        // its base and number), found without building `"key" @ %i` and then `a` + that.
+        if let [Expr::Bin(BinOp::Cat, pair)] = index
+            && let (Expr::Str(prefix), rest) = (&pair.0, &pair.1)
+        {
+            let base = format!("{name}{prefix}");
+            if crate::elements::direct_base(&base) {
+                self.expr(rest, true);
+                return Some((self.names.intern(&base), 1));
+            }
+        }
         if index.is_empty() || index.len() > 2 || !crate::elements::direct_base(name) {
             return None;
         }
@@ -1521,6 +1534,20 @@ mod tests {
         let mut names = Interner::default();
         let main = compile_program(&ast, "r.cs", &mut names);
         main.decls[0].code.iter().map(std::cell::Cell::get).collect()
+    }
+
+    /// `$a["key" @ %i]` is element `%i` of `akey` (no concatenation, no name built at run
+    /// time); a prefix ending in a digit keeps the text path (conformance:
+    /// `prefixed_index.cs` checks both name the same variables).
+    #[test]
+    fn a_literal_prefix_in_an_index_joins_the_base() {
+        let code = ops_of("function f(%i) { $a[\"key\" @ %i] = 1; return %a[\"v\" @ %i]; }");
+        assert!(!code.iter().any(|op| matches!(op, Op::Cat(_) | Op::BuildName(..))), "{code:?}");
+        assert!(code.iter().any(|op| matches!(op, Op::StoreGlobalElemLI(..))), "{code:?}");
+        assert!(code.iter().any(|op| matches!(op, Op::LoadLocalElemL(..))), "{code:?}");
+        // `"k1" @ %i`: the concatenation stays, an index of `b` read by its text.
+        let code = ops_of("function g(%i) { return $b[\"k1\" @ %i]; }");
+        assert!(code.iter().any(|op| matches!(op, Op::Cat(_))), "{code:?}");
     }
 
     #[test]
