@@ -9,7 +9,8 @@
 // client's connect token, from issueConnectToken), -telnet PORT PASSWORD LISTENPASSWORD (the
 // remote console: telnetSetParameters), -dbg PORT PASSWORD (the script debugger's port:
 // dbgSetParameters), -debugger ADDR:PORT PASSWORD (this instance as the debugger of another:
-// debugger/debugger.cs).
+// debugger/debugger.cs), -max-per-ip N (connections and handshakes one address may hold: the
+// crowd demo's hundreds of bots all come from 127.0.0.1).
 
 // Encrypted connections only, unless the operator asks (-encryption on|off): see docs/SECURITY.md.
 $Pref::Net::Encryption = "required";
@@ -40,6 +41,12 @@ function parseArgs()
       else if (%a $= "-agones") { %i++; $Pref::Agones::Address = $Game::argv[%i]; }
       else if (%a $= "-bind") { %i++; $Pref::Net::BindAddress = $Game::argv[%i]; }
       else if (%a $= "-encryption") { %i++; $Pref::Net::Encryption = $Game::argv[%i]; }
+      else if (%a $= "-max-per-ip")
+      {
+         %i++;
+         $Pref::Server::MaxConnectionsPerIP = $Game::argv[%i];
+         $Pref::Server::MaxPendingPerIP = $Game::argv[%i];
+      }
       else if (%a $= "-token-key") { %i++; $Pref::Server::ConnectTokenKey = $Game::argv[%i]; }
       else if (%a $= "-token") { %i++; $Pref::Net::ConnectToken = $Game::argv[%i]; }
       else if (%a $= "-dbg")

@@ -243,11 +243,17 @@ function LightMale::onDisabled(%data, %obj, %state)
 
 // The scoreboard goes out at most every 100 ms, however many scores change or players leave
 // in between (a mass drop used to send one scoreboard per drop to everyone), and in parts of
-// at most 200 bytes, so a long one still fits the packets (one over a packet was lost).
+// at most 200 bytes, so a long one still fits the packets (one over a packet was lost). With
+// many players it goes out less often, 25 ms per player: it grows by ~12 bytes a player and
+// goes to every player, so at 256 players a 3 KB scoreboard ten times a second would be six
+// times a client's 5 KB/s and hold back every event queued after it.
 function updateScoreboard()
 {
    if (!isEventPending($ScoreboardEvent))
-      $ScoreboardEvent = schedule(100, 0, sendScoreboard);
+   {
+      %delay = ClientGroup.getCount() * 25;
+      $ScoreboardEvent = schedule(%delay < 100 ? 100 : %delay, 0, sendScoreboard);
+   }
 }
 
 function sendScoreboard()

@@ -6,12 +6,15 @@
 //! - `ghosts`: a server with thousands of moving objects ghosted to N clients, scoped by distance.
 //! - `--lockstep relay|p2p`: deterministic lockstep (the RTS with bot players), server-relayed or
 //!   peer-to-peer, on loopback UDP; `--inject-desync` shows desync detection.
+//! - `crowd`: one process drives N light bots (default 256), each on its own real UDP socket on
+//!   loopback, against a dedicated `v12` server; the ghost-state check and a summary.
 //! - `link`: the platform-layer check (probes echoed over loopback UDP, counting what crossed).
 
 use std::process::ExitCode;
 
 use v12_examples::chat::{self, ChatConfig};
 use v12_examples::game::bot_match::{self, MatchConfig};
+use v12_examples::game::crowd::{self, CrowdConfig};
 use v12_examples::ghosts::{self, GhostDemoConfig};
 use v12_examples::link_check::{self, LinkCheckConfig};
 use v12_examples::lockstep_demo::{self, LockstepDemoConfig, LockstepMode};
@@ -36,6 +39,11 @@ enum Mode {
     Ghosts,
     /// The platform-layer check: probes at 50/s echoed for --seconds (default 3).
     Link,
+    /// The crowd: a dedicated `v12` server and --clients light bots (default 256, up to
+    /// 1024) driven by this one process, each on its own UDP socket on 127.0.0.1 (a clean
+    /// link), playing for --seconds (default 10) after they all joined; prints the summary
+    /// (joins, ghosts, bytes per client, the server's tick cost) and checks the ghost states.
+    Crowd,
     /// The attack soak: the match with --clients bots (default 8) and three hostile clients
     /// (a tagged-string flood, a chat flood, a flood of unknown commands) for --seconds
     /// (default 180); prints the server's memory and tick cost, and checks no bot was hurt.
@@ -73,8 +81,8 @@ struct Cli {
     /// final checksum agreement.
     #[arg(long, value_name = "relay|p2p")]
     lockstep: Option<LockstepArg>,
-    /// Clients or bot players (1 to 255; the default depends on the mode).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=255))]
+    /// Clients or bot players (1 to 255, the crowd up to 1024; the default depends on the mode).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     clients: Option<u32>,
     /// How long to run, in seconds (0 to 600; the default depends on the mode).
     #[arg(long, value_parser = seconds)]
@@ -133,7 +141,7 @@ struct Cli {
     /// `--mod examples/ctf`, capture the flag written only in script.
     #[arg(long = "mod", value_name = "DIR")]
     mods: Vec<PathBuf>,
-    /// Match and soak: connection encryption of every process ($Pref::Net::Encryption).
+    /// Match, soak and crowd: connection encryption of every process and bot ($Pref::Net::Encryption).
     #[arg(long, value_enum, default_value = "required")]
     encryption: EncryptionArg,
 }
@@ -199,6 +207,9 @@ impl Cli {
         if self.json && (self.mode != Mode::Match || self.lockstep.is_some()) {
             return Err("--json belongs to the match mode".into());
         }
+        if self.clients.is_some_and(|c| c > 255) && (self.mode != Mode::Crowd || self.lockstep.is_some()) {
+            return Err("more than 255 --clients belong to the crowd mode".into());
+        }
         Ok(())
     }
 }
@@ -211,6 +222,24 @@ fn percent(s: &str) -> Result<f64, String> {
 fn seconds(s: &str) -> Result<f64, String> {
     let v: f64 = s.parse().map_err(|e| format!("{e}"))?;
     if v > 0.0 && v <= 600.0 { Ok(v) } else { Err("must be in (0, 600]".into()) }
+}
+
+/// The crowd mode: the summary, and whether every bot joined and its ghosts agree.
+fn run_crowd(args: &Cli) -> std::io::Result<bool> {
+    let config = CrowdConfig {
+        clients: args.clients.unwrap_or(256) as usize,
+        seconds: args.seconds.unwrap_or(10.0).ceil() as u64,
+        encryption: args.encryption.pref(),
+        ..CrowdConfig::default()
+    };
+    println!(
+        "V12 crowd: a dedicated server and {} bots driven by this process, each on its own UDP socket on 127.0.0.1, {} s of play",
+        config.clients, config.seconds
+    );
+    crowd::run(&config).map(|r| {
+        println!("{}", r.render());
+        r.ok()
+    })
 }
 
 fn main() -> ExitCode {
@@ -276,6 +305,7 @@ fn main() -> ExitCode {
                 r.ok()
             })
         }
+        Ok(Mode::Crowd) => run_crowd(&args),
         Ok(Mode::Chat) => {
             let config = ChatConfig {
                 clients: args.clients.unwrap_or(8),

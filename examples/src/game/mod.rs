@@ -3,3 +3,4 @@
 //! engine layer (`v12-game`).
 
 pub mod bot_match;
+pub mod crowd;
