@@ -401,12 +401,18 @@ pub(crate) fn play_profile(
 /// Client: plays the AudioProfile named `name` at `pos` (a predicted image's `stateSound`);
 /// an unknown name is a log line (the server warned when the image was defined).
 pub(crate) fn play_named_at(con: &mut Console, name: &str, pos: [f32; 3]) {
-    let Some(audio) = of(con) else { return };
     let Some(p) = find_of(con, &Value::from(name), "AudioProfile") else {
         tracing::debug!(name, "stateSound names no AudioProfile this client holds");
         return;
     };
-    play_profile(con, &mut audio.borrow_mut(), p, Some(pos), "stateSound");
+    play_at(con, p, pos, "stateSound");
+}
+
+/// Client: plays AudioProfile datablock `profile` at `pos` (`what` names the sound in a
+/// message), when this console has a sound card.
+pub(crate) fn play_at(con: &mut Console, profile: ObjectId, pos: [f32; 3], what: &str) {
+    let Some(audio) = of(con) else { return };
+    play_profile(con, &mut audio.borrow_mut(), profile, Some(pos), what);
 }
 
 /// Three numbers from `x, y, z` arguments or one `"x y z"` argument starting at `i`.
@@ -931,14 +937,36 @@ fn post(
     d.interface.post_event(conn, Box::new(ev)).is_ok()
 }
 
-/// Server: posts the event `make` builds (from the object's ghost index) to every client that
-/// has game object `scene` in scope (ghosted) and, given `cull` (a point and a reach), whose
-/// control object is within the reach of the point. Returns how many.
+/// Server: posts `ev` to every client but `skip` whose control object is within `max` of
+/// `at` (a client without a control object hears it, as V12's `play3D`). Returns how many.
+fn post_near(
+    shared: &Rc<RefCell<crate::state::Shared>>,
+    skip: Option<v12_netobject::ConnectionId>,
+    at: glam::Vec3,
+    max: f32,
+    ev: AudioEvent,
+) -> usize {
+    let s = shared.borrow();
+    let Some(driver) = s.driver.as_ref() else { return 0 };
+    let Ok(mut d) = driver.try_borrow_mut() else {
+        tracing::warn!("sound event dropped: the network driver is busy");
+        return 0;
+    };
+    let far = clients_beyond(&s, at, max);
+    let mut sent = 0;
+    for (client, &conn) in s.client_conns.iter().filter(|&(_, &c)| Some(c) != skip) {
+        if far.binary_search(client).is_err() && d.interface.post_event(conn, Box::new(ev.clone())).is_ok() {
+            sent += 1;
+        }
+    }
+    sent
+}
+
+/// Server: posts the event `make` builds from the object's ghost id to every client that
+/// has game object `scene` in scope (ghosted). Returns how many.
 fn post_in_scope(
     shared: &Rc<RefCell<crate::state::Shared>>,
     scene: u32,
-    skip: Option<v12_netobject::ConnectionId>,
-    cull: Option<(glam::Vec3, f32)>,
     make: impl Fn(u32) -> AudioEvent,
 ) -> usize {
     let s = shared.borrow();
@@ -947,13 +975,8 @@ fn post_in_scope(
         tracing::warn!("sound event dropped: the network driver is busy");
         return 0;
     };
-    let far = cull.map_or_else(Vec::new, |(at, max)| clients_beyond(&s, at, max));
     let mut sent = 0;
-    for (client, &conn) in s.client_conns.iter().filter(|&(_, &c)| Some(c) != skip) {
-        // A client without a control object hears it (as V12's play3D).
-        if far.binary_search(client).is_ok() {
-            continue;
-        }
+    for &conn in s.client_conns.values() {
         let ghost = d
             .interface
             .ghost_manager(conn)
@@ -967,9 +990,34 @@ fn post_in_scope(
     sent
 }
 
+/// Server: the AudioProfile datablock `profile` names and its reach, looked up once per name
+/// (the datablock's id is checked to be alive each time); an unknown profile is a console
+/// warning naming it and object `scene`, each time it plays.
+fn state_sound(
+    c: &mut Console,
+    shared: &Rc<RefCell<crate::state::Shared>>,
+    scene: u32,
+    profile: &str,
+) -> Option<(ObjectId, f32)> {
+    let known = shared.borrow().sounds.named.get(profile).copied();
+    if let Some((p, max)) = known.filter(|&(p, _)| c.object(p).is_some()) {
+        return Some((p, max));
+    }
+    let p = find_of(c, &Value::from(profile), "AudioProfile")
+        .filter(|&p| c.object(p).is_some_and(|o| o.group == Some(v12_console_vm::DATABLOCK_GROUP_ID)));
+    let Some(p) = p else {
+        c.warn(&format!("stateSound: \"{profile}\" is not an AudioProfile datablock (object {scene})"));
+        return None;
+    };
+    let max = reach(c, shared, p, "stateSound");
+    shared.borrow_mut().sounds.named.insert(profile.to_string(), (p, max));
+    Some((p, max))
+}
+
 /// Server: plays `profile` (an AudioProfile datablock's name) where game object `scene` is,
-/// to the clients that have it in scope: an image state's `stateSound`. An unknown profile is
-/// a console warning naming it and the object.
+/// to the clients within the profile's reach (its `maxDistance`): an image state's
+/// `stateSound`. A predicted image's controlling client is skipped: it played the sound when
+/// it predicted the state.
 pub(crate) fn play_at_object(
     c: &mut Console,
     shared: &Rc<RefCell<crate::state::Shared>>,
@@ -977,57 +1025,40 @@ pub(crate) fn play_at_object(
     profile: &str,
     predicted: bool,
 ) {
-    let p = find_of(c, &Value::from(profile), "AudioProfile");
-    let Some(p) =
-        p.filter(|&p| c.object(p).is_some_and(|o| o.group == Some(v12_console_vm::DATABLOCK_GROUP_ID)))
-    else {
-        c.warn(&format!("stateSound: \"{profile}\" is not an AudioProfile datablock (object {scene})"));
-        return;
-    };
-    let pos = {
+    let Some((p, max)) = state_sound(c, shared, scene, profile) else { return };
+    let (pos, skip) = {
         let s = shared.borrow();
-        s.world.as_ref().and_then(|w| w.get(scene)).map(|o| o.state.pos)
+        let pos = s.world.as_ref().and_then(|w| w.get(scene)).map(|o| o.state.pos);
+        let skip = predicted.then(|| s.control.get(&scene)).flatten();
+        (pos, skip.and_then(|client| s.client_conns.get(client).copied()))
     };
-    // A predicted image's controlling client played the sound when it predicted the state.
-    let skip = predicted.then(|| shared.borrow().control.get(&scene).copied()).flatten();
-    let skip = skip.and_then(|client| shared.borrow().client_conns.get(&client).copied());
     if let Some(pos) = pos {
-        // Only clients within the profile's maxDistance can hear it.
-        let max = reach(c, shared, p, "stateSound");
-        let at = Placement::At(pos.to_array());
-        post_in_scope(shared, scene, skip, Some((pos, max)), |_| AudioEvent { profile: p, at });
+        post_near(shared, skip, pos, max, AudioEvent { profile: p, at: Placement::At(pos.to_array()) });
     }
 }
 
-/// Server: a projectile exploding at `pos` sounds its ExplosionData's `soundProfile` there (the
-/// projectile datablock's `explosion`), to the clients that have the shot in scope and are
-/// within the profile's reach: V12's explosion sound, played by the engine, not a script.
-/// A projectile with no explosion, or an explosion with no sound, is silent; a `soundProfile`
-/// that names no AudioProfile datablock is a warning.
-pub(crate) fn play_explosion(
-    c: &mut Console,
-    shared: &Rc<RefCell<crate::state::Shared>>,
-    proj: u32,
-    pos: glam::Vec3,
-) {
+/// Server: checks, once per projectile datablock, that its explosion's `soundProfile` names
+/// an AudioProfile datablock (a warning naming the explosion otherwise). The sound itself is
+/// the clients': each plays it where it sees the shot explode (`client::effects`), as V12's
+/// Explosion, a client-side object, plays its own sound.
+pub(crate) fn check_explosion_sound(c: &mut Console, shared: &Rc<RefCell<crate::state::Shared>>, proj: u32) {
     let Some(data) = shared.borrow().objects.get(&proj).map(|g| g.datablock) else { return };
+    if !shared.borrow_mut().sounds.explosions_checked.insert(data) {
+        return;
+    }
     let Some(explosion) = find_of(c, &c.get_field(data, "explosion"), "ExplosionData") else { return };
     let name = c.get_field(explosion, "soundProfile");
     if name.as_text().trim().is_empty() {
         return;
     }
-    let Some(p) = find_of(c, &name, "AudioProfile")
-        .filter(|&p| c.object(p).is_some_and(|o| o.group == Some(v12_console_vm::DATABLOCK_GROUP_ID)))
-    else {
+    let is_profile = find_of(c, &name, "AudioProfile")
+        .is_some_and(|p| c.object(p).is_some_and(|o| o.group == Some(v12_console_vm::DATABLOCK_GROUP_ID)));
+    if !is_profile {
         c.warn(&format!(
             "ExplosionData {explosion}: soundProfile \"{}\" is not an AudioProfile datablock",
             name.as_text()
         ));
-        return;
-    };
-    let max = reach(c, shared, p, "explosion");
-    let at = Placement::At(pos.to_array());
-    post_in_scope(shared, proj, None, Some((pos, max)), |_| AudioEvent { profile: p, at });
+    }
 }
 
 /// Server: the GameConnection methods `play2D` and `play3D`, and ShapeBase's `playAudio` and
@@ -1131,7 +1162,7 @@ pub(crate) fn register_net_methods(con: &mut Console, shared: &Rc<RefCell<crate:
                 c.error(&format!("{method}: not a server game object"));
                 return false;
             };
-            post_in_scope(&sh, scene, None, None, |ghost| AudioEvent {
+            post_in_scope(&sh, scene, |ghost| AudioEvent {
                 profile,
                 at: Placement::Shape { ghost, slot: slot as u32 },
             });

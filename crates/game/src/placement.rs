@@ -70,26 +70,6 @@ pub fn half_extents(con: &Console, class: GameClass, db: ObjectId) -> Result<Vec
     }
 }
 
-/// Puts `id` into container `c` with `bounds` and `mask`, or moves it there if it is in
-/// already (the server's objects here, a client's ghosts in `client::ghost_container`).
-pub(crate) fn put(
-    c: &mut v12_sim::container::Container,
-    id: u32,
-    bounds: Aabb,
-    mask: u32,
-) -> Result<(), v12_sim::container::ContainerError> {
-    match c.get(id) {
-        Some((_, old_mask)) => {
-            let moved = c.update(id, bounds);
-            if old_mask != mask {
-                let _ = c.set_mask(id, mask);
-            }
-            moved
-        }
-        None => c.insert(id, bounds, mask),
-    }
-}
-
 /// Puts scene object `scene` where it is now (or takes it out, hidden or gone).
 pub(crate) fn place(sh: &Rc<RefCell<Shared>>, scene: u32) {
     place_in(&mut sh.borrow_mut(), scene);
@@ -121,10 +101,12 @@ fn place_one(
     at: Option<&v12_sim::scene::SceneObject>,
 ) {
     match at.filter(|o| o.flags & HIDDEN == 0).map(|o| o.state.pos) {
-        Some(pos) => match put(c, g.console, world_box(g, pos), type_mask(g)) {
-            Ok(()) => {
+        // Only a first placing adds to `placed` (every id in the container is in it).
+        Some(pos) => match c.place(g.console, world_box(g, pos), type_mask(g)) {
+            Ok(true) => {
                 placed.insert(g.console);
             }
+            Ok(false) => {}
             Err(e) => tracing::warn!(%e, "game object not placed in the container"),
         },
         None => {

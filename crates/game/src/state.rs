@@ -86,6 +86,10 @@ pub(crate) struct Shared {
 pub(crate) struct ServerSounds {
     pub(crate) reach: BTreeMap<ObjectId, f32>,
     pub(crate) last_play3d: Option<(String, String, ObjectId, [f32; 3])>,
+    /// Each `stateSound` name an image state played, resolved: its AudioProfile and reach.
+    pub(crate) named: std::collections::HashMap<String, (ObjectId, f32)>,
+    /// Projectile datablocks whose explosion's `soundProfile` was checked (clients play it).
+    pub(crate) explosions_checked: BTreeSet<ObjectId>,
 }
 
 /// The server's [`ProcessList`](v12_sim::process::ProcessList) (its own type so that

@@ -495,6 +495,12 @@ impl Container {
         if !bounds.is_valid() {
             return Err(ContainerError::BadBox(id));
         }
+        self.move_slot(slot, bounds);
+        Ok(())
+    }
+
+    /// Moves the entry in `slot` to (valid) `bounds`, relinking it when its bins change.
+    fn move_slot(&mut self, slot: u32, bounds: Aabb) {
         let bins = self.bin_range(&bounds);
         if bins != self.entries[slot as usize].bins {
             self.unlink(slot);
@@ -502,7 +508,22 @@ impl Container {
             self.link(slot);
         }
         self.entries[slot as usize].bounds = bounds;
-        Ok(())
+    }
+
+    /// Puts `id` at `bounds` with `mask`: moves and re-masks it when it is in already (one
+    /// look-up; an unchanged box touches nothing), inserts it otherwise. True when inserted.
+    pub fn place(&mut self, id: ContainerId, bounds: Aabb, mask: u32) -> Result<bool, ContainerError> {
+        let Some(&slot) = self.by_id.get(&id) else {
+            return self.insert(id, bounds, mask).map(|()| true);
+        };
+        if self.entries[slot as usize].bounds != bounds {
+            if !bounds.is_valid() {
+                return Err(ContainerError::BadBox(id));
+            }
+            self.move_slot(slot, bounds);
+        }
+        self.entries[slot as usize].mask = mask;
+        Ok(false)
     }
 
     /// Changes an object's type mask.

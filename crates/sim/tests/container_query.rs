@@ -36,7 +36,12 @@ proptest! {
         for (i, x, y) in moves {
             if i < objs.len() {
                 let nb = b(x, y, 0.0, objs[i].3);
-                c.update(i as u32 + 1, nb).unwrap();
+                // `place` moves an object in as `update` does (its mask unchanged here).
+                if x < 0.0 {
+                    c.update(i as u32 + 1, nb).unwrap();
+                } else {
+                    prop_assert_eq!(c.place(i as u32 + 1, nb, objs[i].4), Ok(false));
+                }
                 boxes[i].0 = nb;
             }
         }
@@ -69,6 +74,15 @@ fn insert_remove_update_errors() {
     c.update(1, b(100.0, 100.0, 0.0, 1.0)).unwrap();
     assert!(c.find_radius(Vec3::ZERO, 10.0, !0).is_empty());
     assert_eq!(c.find_radius(Vec3::new(100.0, 100.0, 0.0), 0.5, !0), vec![(1, 0.0)]);
+    // `place` inserts (true), moves and re-masks (false), refuses a bad box.
+    assert_eq!(c.place(5, b(50.0, 0.0, 0.0, 1.0), 2), Ok(true));
+    assert_eq!(c.place(5, b(50.0, 0.0, 0.0, 1.0), 2), Ok(false));
+    assert_eq!(c.place(5, b(-50.0, 0.0, 0.0, 1.0), 4), Ok(false));
+    assert_eq!(c.get(5), Some((b(-50.0, 0.0, 0.0, 1.0), 4)));
+    assert_eq!(c.find_radius(Vec3::new(-50.0, 0.0, 0.0), 0.5, 4), vec![(5, 0.0)]);
+    assert!(c.find_radius(Vec3::new(50.0, 0.0, 0.0), 0.5, !0).is_empty());
+    assert_eq!(c.place(5, Aabb { min: Vec3::NAN, max: Vec3::ZERO }, 4), Err(ContainerError::BadBox(5)));
+    c.remove(5).unwrap();
     c.remove(1).unwrap();
     assert_eq!(c.remove(1), Err(ContainerError::Unknown(1)));
     assert!(c.is_empty());

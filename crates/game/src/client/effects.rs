@@ -70,6 +70,9 @@ pub struct ClientEffects {
     now_ms: Option<u64>,
     /// Explosions spawned over its life.
     pub explosions: u64,
+    /// The explosions' sounds (`soundProfile`, where) not yet played: the caller holding the
+    /// mutable console plays them ([`Self::take_sounds`]).
+    sounds: Vec<(ObjectId, Vec3)>,
 }
 
 impl ClientEffects {
@@ -84,6 +87,7 @@ impl ClientEffects {
             emitters: HashMap::new(),
             now_ms: None,
             explosions: 0,
+            sounds: Vec::new(),
         }
     }
 
@@ -154,6 +158,11 @@ impl ClientEffects {
             (w.len() == 3).then(|| Vec3::new(w[0], w[1], w[2]))
         };
         let life_ms = num("lifetimeMS").max(0.0) as u32;
+        if let Some(p) = find_of(con, &text("soundProfile"), "AudioProfile")
+            && self.sounds.len() < MAX_EXPLOSIONS
+        {
+            self.sounds.push((p, pos));
+        }
         if let Some(e) = self.emitter(con, &text("particleEmitter")) {
             let density = num("particleDensity").clamp(0.0, 4096.0) as u32;
             self.system.burst(&e, pos, Vec3::Z, density);
@@ -203,6 +212,12 @@ impl ClientEffects {
                 flash,
             });
         }
+    }
+
+    /// The explosions' sounds due (AudioProfile datablock, where), oldest first; at most
+    /// [`MAX_EXPLOSIONS`] wait between two calls.
+    pub fn take_sounds(&mut self) -> Vec<(ObjectId, Vec3)> {
+        std::mem::take(&mut self.sounds)
     }
 
     /// How far the camera at `eye` is shaken now (metres, to add to its position): each
@@ -385,6 +400,30 @@ mod tests {
         )
         .unwrap();
         con
+    }
+
+    /// An explosion's `soundProfile` waits for the caller with the mutable console to play
+    /// it where the explosion is (V12's Explosion plays its own sound on the client); one
+    /// naming no AudioProfile is silent.
+    #[test]
+    fn an_explosion_queues_its_sound_where_it_is() {
+        use crate::objects::tests::{eval, game_console};
+        let (mut con, _, _) = game_console();
+        // The sound card's classes without a sound card (`crate::audio::install` adds them).
+        let _ = con.register_class("AudioProfile", "SimDataBlock");
+        eval(
+            &mut con,
+            "datablock AudioProfile(BoomSound) { filename = \"boom.wav\"; };\n\
+             datablock ExplosionData(Loud) { soundProfile = BoomSound; };\n\
+             datablock ExplosionData(Mute) { soundProfile = Nothing; };",
+        );
+        let id = |n: &str| con.find_object_str(n).unwrap();
+        let mut fx = ClientEffects::new(1);
+        let at = Vec3::new(3.0, 4.0, 5.0);
+        fx.explode(&con, id("Loud"), at, 0, 0);
+        fx.explode(&con, id("Mute"), at, 0, 0);
+        assert_eq!(fx.take_sounds(), vec![(id("BoomSound"), at)]);
+        assert!(fx.take_sounds().is_empty());
     }
 
     #[test]

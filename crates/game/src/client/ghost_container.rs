@@ -65,11 +65,11 @@ impl GhostContainer {
         match kind.filter(|_| !g.hidden) {
             Some((class, half)) => {
                 let bounds = crate::placement::box_at(class, half, g.pos);
-                match crate::placement::put(c, g.object, bounds, crate::placement::class_mask(class, g.alive))
-                {
-                    Ok(()) => {
+                match c.place(g.object, bounds, crate::placement::class_mask(class, g.alive)) {
+                    Ok(true) => {
                         self.placed.insert(g.object);
                     }
+                    Ok(false) => {}
                     Err(e) => tracing::warn!(%e, "ghost not placed in the client container"),
                 }
             }

@@ -81,14 +81,21 @@ impl ClientUi {
     }
 
     /// Moves the effects on to `now_ms` with the projectile ghosts now in view (see
-    /// `client::effects`).
+    /// `client::effects`), and plays the sounds of the explosions that spawned.
     pub fn update_effects(
         &self,
-        con: &Console,
+        con: &mut Console,
         shots: &[(u32, glam::Vec3, glam::Vec3, v12_console_vm::ObjectId)],
         now_ms: u64,
     ) {
-        self.view.effects.borrow_mut().update(con, shots, now_ms);
+        let sounds = {
+            let mut fx = self.view.effects.borrow_mut();
+            fx.update(con, shots, now_ms);
+            fx.take_sounds()
+        };
+        for (profile, pos) in sounds {
+            crate::audio::play_at(con, profile, pos.to_array(), "explosion");
+        }
     }
 
     /// Replaces the world snapshot the game view draws.

@@ -345,7 +345,7 @@ pub(crate) fn run_game_events(con: &mut Console, shared: &Rc<RefCell<Shared>>, e
             }
             GameEvent::Explode { proj, col, pos, normal } => {
                 let Some((data, p)) = obj(proj) else { continue };
-                crate::audio::play_explosion(con, shared, proj, pos);
+                crate::audio::check_explosion_sound(con, shared, proj);
                 let at = Value::from(format!("{} {} {}", pos.x, pos.y, pos.z));
                 if let Some(c) = col.filter(|c| con.object(*c).is_some()) {
                     let n = Value::from(format!("{} {} {}", normal.x, normal.y, normal.z));
