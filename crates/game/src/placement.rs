@@ -78,9 +78,10 @@ pub(crate) fn place(sh: &Rc<RefCell<Shared>>, scene: u32) {
 /// [`place`] on a borrowed state.
 pub(crate) fn place_in(s: &mut Shared, scene: u32) {
     let Some(handle) = s.container.clone() else { return };
-    let Some(g) = s.objects.get(&scene) else { return };
-    let at = s.world.as_ref().and_then(|w| w.get(scene));
-    place_one(&mut handle.borrow_mut().container, &mut s.placed, g, at);
+    let Shared { objects, world, placed, .. } = s;
+    let Some(g) = objects.get_mut(&scene) else { return };
+    let at = world.as_ref().and_then(|w| w.get(scene));
+    place_one(&mut handle.borrow_mut().container, placed, g, at);
 }
 
 /// Every game object where it is now (after a tick moved them).
@@ -88,28 +89,38 @@ pub(crate) fn place_all(s: &mut Shared) {
     let Some(handle) = s.container.clone() else { return };
     let c = &mut handle.borrow_mut().container;
     let Shared { objects, world, placed, .. } = s;
-    for (&scene, g) in objects.iter() {
+    for (&scene, g) in objects.iter_mut() {
         place_one(c, placed, g, world.as_ref().and_then(|w| w.get(scene)));
     }
 }
 
-/// Puts game object `g` (scene object `at`) where it is, or takes it out (hidden or gone).
+/// Puts game object `g` (scene object `at`) where it is, or takes it out (hidden or gone);
+/// an object whose box and mask are as last placed is left alone.
 fn place_one(
     c: &mut v12_sim::container::Container,
     placed: &mut std::collections::BTreeSet<ObjectId>,
-    g: &GameObject,
+    g: &mut GameObject,
     at: Option<&v12_sim::scene::SceneObject>,
 ) {
     match at.filter(|o| o.flags & HIDDEN == 0).map(|o| o.state.pos) {
-        // Only a first placing adds to `placed` (every id in the container is in it).
-        Some(pos) => match c.place(g.console, world_box(g, pos), type_mask(g)) {
-            Ok(true) => {
-                placed.insert(g.console);
+        Some(pos) => {
+            let now = (world_box(g, pos), type_mask(g));
+            if g.placed_as == Some(now) {
+                return;
             }
-            Ok(false) => {}
-            Err(e) => tracing::warn!(%e, "game object not placed in the container"),
-        },
+            // Only a first placing adds to `placed` (every id in the container is in it).
+            match c.place(g.console, now.0, now.1) {
+                Ok(first) => {
+                    g.placed_as = Some(now);
+                    if first {
+                        placed.insert(g.console);
+                    }
+                }
+                Err(e) => tracing::warn!(%e, "game object not placed in the container"),
+            }
+        }
         None => {
+            g.placed_as = None;
             if placed.remove(&g.console) {
                 let _ = c.remove(g.console);
             }
@@ -119,6 +130,9 @@ fn place_one(
 
 /// Takes the object with console id `console` out of the container (it was deleted).
 pub(crate) fn remove(s: &mut Shared, console: u32) {
+    if let Some(g) = s.by_console.get(&console).and_then(|scene| s.objects.get_mut(scene)) {
+        g.placed_as = None;
+    }
     if s.placed.remove(&console)
         && let Some(h) = &s.container
     {
@@ -132,6 +146,9 @@ pub(crate) fn clear(s: &mut Shared) {
         let mut h = h.borrow_mut();
         for id in std::mem::take(&mut s.placed) {
             let _ = h.container.remove(id);
+        }
+        for g in s.objects.values_mut() {
+            g.placed_as = None;
         }
     }
 }

@@ -43,23 +43,35 @@ pub const HIT_MASK: u32 = tm::TERRAIN
 pub(crate) fn setup(con: &Console, class: &str, datablock: ObjectId, flight: &mut Flight) {
     let num = |name: &str, d: f64| crate::classes::num_field(con, datablock, name).unwrap_or(d) as f32;
     flight.kind = kind_of_class(class);
-    flight.elasticity = num("grenadeElasticity", 0.35);
-    flight.friction = num("grenadeFriction", 0.2);
-    flight.arming_ticks = (num("armingDelayMS", 0.0) / v12_sim::process::TICK_MS as f32).ceil() as u32;
-    flight.turn_rate = num("turningSpeed", 90.0).to_radians() * TICK_SECONDS;
-    flight.accel = num("acceleration", 20.0) * TICK_SECONDS;
-    flight.max_speed = num("maxVelocity", 100.0);
-    flight.proximity = num("proximityRadius", 2.0);
-    flight.range = match flight.kind {
-        FlightKind::Sniper | FlightKind::Beam(BeamKind::Target) => num("maxRifleRange", 1000.0),
-        FlightKind::Beam(BeamKind::Elf) => num("beamRange", 40.0),
-        FlightKind::Beam(BeamKind::Repair) => num("beamRange", 10.0),
-        FlightKind::ShockLance => num("boltLength", 14.0),
-        _ => 0.0,
-    };
-    flight.drain_energy = num("drainEnergy", 1.0);
-    flight.drain_health = num("drainHealth", 0.0);
-    flight.repair = num("repairAmount", 0.01);
+    // Only the fields its flight model uses (a shot is made for every trigger pull).
+    match flight.kind {
+        FlightKind::Linear => {}
+        FlightKind::Grenade { .. } => {
+            flight.elasticity = num("grenadeElasticity", 0.35);
+            flight.friction = num("grenadeFriction", 0.2);
+            flight.arming_ticks =
+                (num("armingDelayMS", 0.0) / v12_sim::process::TICK_MS as f32).ceil() as u32;
+        }
+        FlightKind::Seeker => {
+            flight.turn_rate = num("turningSpeed", 90.0).to_radians() * TICK_SECONDS;
+            flight.accel = num("acceleration", 20.0) * TICK_SECONDS;
+            flight.max_speed = num("maxVelocity", 100.0);
+            flight.proximity = num("proximityRadius", 2.0);
+        }
+        FlightKind::Sniper | FlightKind::Beam(BeamKind::Target) => {
+            flight.range = num("maxRifleRange", 1000.0)
+        }
+        FlightKind::Beam(BeamKind::Elf) => {
+            flight.range = num("beamRange", 40.0);
+            flight.drain_energy = num("drainEnergy", 1.0);
+            flight.drain_health = num("drainHealth", 0.0);
+        }
+        FlightKind::Beam(BeamKind::Repair) => {
+            flight.range = num("beamRange", 10.0);
+            flight.repair = num("repairAmount", 0.01);
+        }
+        FlightKind::ShockLance => flight.range = num("boltLength", 14.0),
+    }
 }
 
 /// The speed a shot leaves the muzzle at: `dryVelocity`, else `muzzleVelocity`.

@@ -90,11 +90,15 @@ fn damage_location(c: &mut Console, sh: &Rc<RefCell<Shared>>, a: &CallArgs<'_>) 
 /// energy), mass, movement, impact speed and box (a junk `boundingBox` is a warning).
 pub(crate) fn read_datablock(c: &mut Console, obj: &mut GameObject, datablock: ObjectId) {
     obj.datablock = datablock;
-    crate::damage::init(c, obj, datablock);
-    let mass = c.get_field(datablock, "mass").to_f64() as f32;
-    obj.mass = if mass.is_finite() { mass.max(0.001) } else { 9.0 };
-    obj.tuning = crate::PlayerTuning::of_datablock(c, datablock);
-    obj.min_impact = crate::classes::num_field(c, datablock, "minImpactSpeed").unwrap_or(25.0) as f32;
+    // A shot is a GameBase, not a ShapeBase (no damage, energy, mass or movement of its own,
+    // `crate::projectiles` reads its flight), and one is made for every trigger pull.
+    if obj.class != GameClass::Projectile {
+        crate::damage::init(c, obj, datablock);
+        let mass = c.get_field(datablock, "mass").to_f64() as f32;
+        obj.mass = if mass.is_finite() { mass.max(0.001) } else { 9.0 };
+        obj.tuning = crate::PlayerTuning::of_datablock(c, datablock);
+        obj.min_impact = crate::classes::num_field(c, datablock, "minImpactSpeed").unwrap_or(25.0) as f32;
+    }
     let id = obj.console;
     obj.half_extents =
         crate::placement::half_extents(c, obj.class, datablock).unwrap_or_else(|(default, junk)| {

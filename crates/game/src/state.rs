@@ -244,6 +244,9 @@ pub struct GameObject {
     pub collision_timeout: Option<CollisionTimeout>,
     /// Its velocity at the end of the last tick (a sudden stop is an impact).
     pub last_vel: glam::Vec3,
+    /// Server: its box and type mask in the container as last placed (`crate::placement`),
+    /// so an object that did not move is not looked up again; none while out of it.
+    pub placed_as: Option<(v12_sim::container::Aabb, u32)>,
     /// Turrets: how the barrel aims (`crate::turrets`), once one is mounted.
     pub aim: Option<crate::images::TurretAim>,
     /// The object's `team` field (0 or unset: none); turrets spare their team, force fields
@@ -320,6 +323,7 @@ impl GameObject {
             min_impact: 25.0,
             collision_timeout: None,
             last_vel: glam::Vec3::ZERO,
+            placed_as: None,
             aim: None,
             team: None,
             permeable: (false, false),
