@@ -125,8 +125,12 @@ pub trait StaticGeometry: std::fmt::Debug {
 pub struct Obstacles {
     /// The world underneath (terrain, interiors).
     pub ground: Option<std::rc::Rc<dyn StaticGeometry>>,
-    /// Each box with its owner and whether it is a player's (see [`Self::set_players`]).
+    /// Each box with its owner and whether it is a player's (see [`Self::set_players`]),
+    /// kept in order of the boxes' low x (then low y and z): a sweep looks only at the run of
+    /// boxes whose x span can meet its own.
     boxes: Vec<(u32, Aabb, bool)>,
+    /// The widest box's x extent (how far before a sweep's low x a box may start).
+    widest: f32,
     exempt: std::cell::Cell<Option<u32>>,
     players: std::cell::Cell<bool>,
 }
@@ -137,6 +141,7 @@ impl Obstacles {
         Obstacles {
             ground,
             boxes: Vec::new(),
+            widest: 0.0,
             exempt: std::cell::Cell::new(None),
             players: std::cell::Cell::new(true),
         }
@@ -144,13 +149,26 @@ impl Obstacles {
 
     /// Adds object `id`'s box: its bottom centre (feet) at `feet`, half extents `half`.
     pub fn add_box(&mut self, id: u32, feet: Vec3, half: Vec3) {
-        self.boxes.push((id, Aabb::around(feet + Vec3::Z * half.z, half), false));
+        self.insert_box(id, Aabb::around(feet + Vec3::Z * half.z, half), false);
     }
 
     /// Adds player `id`'s box, which blocks only while [`Self::set_players`] is on: one set
     /// serves the movers that walk into players and those that walk through them.
     pub fn add_player_box(&mut self, id: u32, feet: Vec3, half: Vec3) {
-        self.boxes.push((id, Aabb::around(feet + Vec3::Z * half.z, half), true));
+        self.insert_box(id, Aabb::around(feet + Vec3::Z * half.z, half), true);
+    }
+
+    /// Inserts a box in its place in the x order (a non-finite box is left out).
+    fn insert_box(&mut self, id: u32, b: Aabb, player: bool) {
+        if !(b.min.is_finite() && b.max.is_finite()) {
+            return;
+        }
+        let key = |a: &Aabb| (a.min.x, a.min.y, a.min.z);
+        let at = self.boxes.partition_point(|(other, o, _)| {
+            key(o).partial_cmp(&key(&b)).is_some_and(|c| c.then(other.cmp(&id)).is_lt())
+        });
+        self.boxes.insert(at, (id, b, player));
+        self.widest = self.widest.max(b.max.x - b.min.x);
     }
 
     /// Whether players' boxes block the object now moving (on when made).
@@ -161,6 +179,7 @@ impl Obstacles {
     /// Drops every box, keeping the ground and the allocation (a set rebuilt each tick).
     pub fn clear_boxes(&mut self) {
         self.boxes.clear();
+        self.widest = 0.0;
     }
 
     /// The object now moving: its own box does not block it.
@@ -189,7 +208,11 @@ impl Obstacles {
         let end = start + delta;
         let (lo, hi) = (start.min(end) - grow, start.max(end) + grow);
         let mut best: Option<(f32, Vec3)> = None;
-        for &(id, b, player) in &self.boxes {
+        // The boxes that start after `hi.x` are past; those that start before `lo.x` less the
+        // widest box's extent end before `lo.x`.
+        let first = self.boxes.partition_point(|(_, b, _)| b.min.x < lo.x - self.widest);
+        let run = self.boxes[first..].iter().take_while(|(_, b, _)| b.min.x <= hi.x);
+        for &(id, b, player) in run {
             if (player && !players) || Some(id) == exempt || b.max.cmplt(lo).any() || b.min.cmpgt(hi).any() {
                 continue;
             }

@@ -64,6 +64,33 @@ proptest! {
     }
 }
 
+proptest! {
+/// The obstacles' sweep (which looks only at the boxes whose x span can meet the move) finds
+/// the nearest hit a scan of every box finds, wide boxes and the exempt one included.
+#[test]
+fn obstacle_sweeps_match_a_scan_of_every_box(
+    boxes in proptest::collection::vec((-60f32..60.0, -60f32..60.0, 0.2f32..30.0, 0.2f32..3.0), 1..40),
+    start in (-60f32..60.0, -60f32..60.0),
+    delta in (-20f32..20.0, -20f32..20.0, -1f32..1.0),
+    exempt in 0u32..40,
+) {
+    let mut o = Obstacles::new(None);
+    for (i, (x, y, hx, hy)) in boxes.iter().enumerate() {
+        o.add_box(i as u32, Vec3::new(*x, *y, 0.0), Vec3::new(*hx, *hy, 1.0));
+    }
+    o.set_exempt(Some(exempt));
+    let half = Vec3::new(0.4, 0.4, 0.9);
+    let (c, d) = (Vec3::new(start.0, start.1, 0.9), Vec3::new(delta.0, delta.1, delta.2));
+    let scan = boxes.iter().enumerate().filter(|(i, _)| *i as u32 != exempt).filter_map(|(_, (x, y, hx, hy))| {
+        let b = Aabb::around(Vec3::new(*x, *y, 1.0), Vec3::new(*hx, *hy, 1.0));
+        let g = Aabb { min: b.min - half, max: b.max + half };
+        let inside = c.cmpgt(g.min).all() && c.cmplt(g.max).all();
+        (!inside).then(|| g.intersect_segment_normal(c, c + d)).flatten()
+    }).map(|h| h.0).min_by(f32::total_cmp);
+    prop_assert_eq!(o.sweep_box(c, half, d).map(|h| h.0), scan);
+}
+}
+
 #[test]
 fn insert_remove_update_errors() {
     let mut c = Container::default();
