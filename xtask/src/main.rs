@@ -10,6 +10,8 @@
 //! - `bench [ARGS]`  run the criterion benchmarks and print each one's ratio to its baseline
 //! - `proptest`      the property tests with fresh random seeds, many rounds (`--rounds N`)
 //! - `manifests`     check deploy/*.yaml against the Kubernetes and Agones schemas kept in the repo
+//! - `profiler-cost` the profiler's cost when off on the match's server tick: instructions
+//!   (callgrind) and alternated wall-clock replays against a build with the zones compiled out
 
 mod bench;
 #[cfg(test)]
@@ -19,6 +21,7 @@ mod files;
 mod fuzz;
 mod layers;
 mod manifests;
+mod profcost;
 mod proptests;
 mod shapes;
 mod textures;
@@ -95,6 +98,26 @@ enum Task {
     /// Write the example game's material bitmaps (`examples/game/terrains/*.png` and
     /// `examples/game/interiors/*.png`, seeded noise) from `xtask/src/textures.rs`.
     Textures,
+    /// The profiler's cost while off (issue 36): records one match's server in a journal,
+    /// replays it with `v12` as shipped and with the zones compiled out (v12-console-vm's
+    /// `profiler-off` feature), under callgrind (instructions) and alternately on the clock.
+    ProfilerCost {
+        /// Bots in the recorded match.
+        #[arg(long, default_value_t = 16)]
+        clients: u32,
+        /// Match length (s).
+        #[arg(long, default_value_t = 20)]
+        seconds: u32,
+        /// Alternated wall-clock replays of each binary.
+        #[arg(long, default_value_t = 20)]
+        runs: u32,
+        /// Skip valgrind (wall clock only).
+        #[arg(long)]
+        no_callgrind: bool,
+        /// Reuse the binaries and journal already in target/profcost/.
+        #[arg(long)]
+        reuse: bool,
+    },
     /// Run the criterion benchmarks and print each one's ratio to its baseline
     /// (`--report-only` reads the last results; other arguments go to `cargo bench`).
     Bench {
@@ -117,6 +140,19 @@ fn main() -> ExitCode {
         Task::Deps => ("deps", deps::check(&root)),
         Task::Fuzz { seconds, targets } => ("fuzz", fuzz::run(&root, *seconds, targets)),
         Task::Bench { args } => ("bench", bench::run(&root, args)),
+        Task::ProfilerCost { clients, seconds, runs, no_callgrind, reuse } => (
+            "profiler-cost",
+            profcost::run(
+                &root,
+                &profcost::Options {
+                    clients: *clients,
+                    seconds: *seconds,
+                    runs: *runs,
+                    no_callgrind: *no_callgrind,
+                    reuse: *reuse,
+                },
+            ),
+        ),
         Task::Proptest { rounds, cases, seed, release } => (
             "proptest",
             proptests::run_rounds(
@@ -178,7 +214,7 @@ mod tests {
     fn the_help_lists_every_task() {
         Cli::command().debug_assert();
         let help = Cli::command().render_long_help().to_string();
-        for task in ["demo", "soak", "ci", "layers", "deps", "fuzz", "bench", "proptest", "manifests"] {
+        for task in ["demo", "soak", "ci", "layers", "deps", "fuzz", "bench", "proptest", "manifests", "profiler-cost"] {
             assert!(help.contains(task), "cargo xtask --help omits {task}:\n{help}");
         }
     }

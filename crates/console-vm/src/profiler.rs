@@ -13,6 +13,10 @@ use std::fmt::Write as _;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
+/// False in the measurement build (feature `profiler-off`): every zone test is a constant
+/// `false` and compiles away, the baseline the shipped build's off cost is measured against.
+const ZONES: bool = !cfg!(feature = "profiler-off");
+
 /// Most nodes in the tree; deeper or wider calls past it are timed in no node.
 pub const MAX_ZONES: usize = 65_536;
 
@@ -68,7 +72,7 @@ impl Profiler {
     /// True while zones are timed.
     #[inline]
     pub fn is_on(&self) -> bool {
-        self.on
+        ZONES && self.on
     }
 
     /// Turns timing on or off. Turning on again continues the tree; open zones are forgotten.
@@ -97,7 +101,7 @@ impl Profiler {
 
     /// Enters zone `key` under the innermost open one (when on).
     pub(crate) fn enter(&mut self, key: ZoneKey) {
-        if !self.on {
+        if !self.is_on() {
             return;
         }
         let parent = match self.stack.last() {

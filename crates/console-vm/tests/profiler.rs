@@ -1,6 +1,8 @@
 //! The profiler (`profilerEnable`, `profilerDump`, `profilerDumpToFile`, `profilerReset`):
 //! the zone tree's structure and calls (never its times), zones entered while off, aborts,
-//! and the dump file kept inside the console's folder.
+//! and the dump file kept inside the console's folder. (Not in the measurement build, feature
+//! `profiler-off`, where the zones compile to nothing.)
+#![cfg(not(feature = "profiler-off"))]
 
 use v12_console_vm::{BufferSink, Console, Level};
 
