@@ -214,7 +214,18 @@ mod tests {
     fn the_help_lists_every_task() {
         Cli::command().debug_assert();
         let help = Cli::command().render_long_help().to_string();
-        for task in ["demo", "soak", "ci", "layers", "deps", "fuzz", "bench", "proptest", "manifests", "profiler-cost"] {
+        for task in [
+            "demo",
+            "soak",
+            "ci",
+            "layers",
+            "deps",
+            "fuzz",
+            "bench",
+            "proptest",
+            "manifests",
+            "profiler-cost",
+        ] {
             assert!(help.contains(task), "cargo xtask --help omits {task}:\n{help}");
         }
     }

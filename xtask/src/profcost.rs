@@ -84,23 +84,30 @@ pub(crate) fn run(root: &Path, o: &Options) -> Result<(), String> {
         pairs.push(got);
     }
     if !pairs.is_empty() {
-        let mean = |f: &dyn Fn(&[(f64, f64); 2]) -> f64| pairs.iter().map(f).sum::<f64>() / pairs.len() as f64;
-        let median = |f: &dyn Fn(&[(f64, f64); 2]) -> f64| {
-            let mut r: Vec<f64> = pairs.iter().map(f).collect();
-            r.sort_by(f64::total_cmp);
-            r[r.len() / 2]
-        };
+        let tick_means = mean(pairs.iter().map(|p| p[0].0)) / mean(pairs.iter().map(|p| p[1].0)).max(1e-9);
+        let wall_means = mean(pairs.iter().map(|p| p[0].1)) / mean(pairs.iter().map(|p| p[1].1)).max(1e-9);
         println!(
-            "{} alternated pairs, today / zones compiled out: tick {:.3}x (means), {:.3}x (median pair); \
-             wall {:.3}x (means), {:.3}x (median pair)",
+            "{} alternated pairs, today / zones compiled out: tick {tick_means:.3}x (means), {:.3}x (median \
+             pair); wall {wall_means:.3}x (means), {:.3}x (median pair)",
             pairs.len(),
-            mean(&|p| p[0].0) / mean(&|p| p[1].0).max(1e-9),
-            median(&|p| p[0].0 / p[1].0.max(1e-9)),
-            mean(&|p| p[0].1) / mean(&|p| p[1].1).max(1e-9),
-            median(&|p| p[0].1 / p[1].1.max(1e-9))
+            median(pairs.iter().map(|p| p[0].0 / p[1].0.max(1e-9))),
+            median(pairs.iter().map(|p| p[0].1 / p[1].1.max(1e-9))),
         );
     }
     Ok(())
+}
+
+/// The mean of some figures (0 for none).
+fn mean(v: impl Iterator<Item = f64>) -> f64 {
+    let (sum, n) = v.fold((0.0, 0u32), |(s, n), x| (s + x, n + 1));
+    if n == 0 { 0.0 } else { sum / f64::from(n) }
+}
+
+/// The median of some figures (0 for none).
+fn median(v: impl Iterator<Item = f64>) -> f64 {
+    let mut r: Vec<f64> = v.collect();
+    r.sort_by(f64::total_cmp);
+    r.get(r.len() / 2).copied().unwrap_or(0.0)
 }
 
 /// Each binary's replay under callgrind twice, alternately (the same binary's two counts
@@ -108,12 +115,15 @@ pub(crate) fn run(root: &Path, o: &Options) -> Result<(), String> {
 /// of the means.
 fn instructions(dir: &Path, [today, off]: [&PathBuf; 2], args: &[String]) -> Result<(), String> {
     let mut counts = [[(0u64, 0u64); 2]; 2];
-    for round in 0..2 {
+    for round in [0, 1] {
         for (k, bin) in [today, off].into_iter().enumerate() {
             let name = bin.file_name().and_then(|n| n.to_str()).unwrap_or("v12");
             let out = dir.join(format!("callgrind.{name}.{round}"));
             let (total, tick) = callgrind(bin, args, &out)?;
-            println!("{name:>14} round {}: {total:>13} instructions in the replay, {tick:>13} in the ticks", round + 1);
+            println!(
+                "{name:>14} round {}: {total:>13} instructions in the replay, {tick:>13} in the ticks",
+                round + 1
+            );
             counts[k][round] = (total, tick);
         }
     }
@@ -178,7 +188,11 @@ impl Drop for Reap {
 fn record(v12: &Path, mod_dir: &Path, journal: &Path, o: &Options) -> Result<(), String> {
     let mut server = Command::new(v12);
     server.args(common(mod_dir)).arg("--dedicated").arg("--journal-record").arg(journal).arg("--");
-    server.args(server_script_args(o.seconds)).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::null());
+    server
+        .args(server_script_args(o.seconds))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
     let mut server = Reap(server.spawn().map_err(|e| format!("cannot start {}: {e}", v12.display()))?);
     let mut lines = BufReader::new(server.0.stdout.take().ok_or("no server stdout")?).lines();
     let addr = loop {
@@ -225,7 +239,7 @@ fn replay(v12: &Path, args: &[String]) -> Result<(f64, f64), String> {
         .lines()
         .filter(|l| l.starts_with("STATUS "))
         .filter_map(|l| l.split_whitespace().find_map(|w| w.strip_prefix("tick_us=")?.parse::<f64>().ok()))
-        .last()
+        .next_back()
         .ok_or("the replay printed no STATUS line")?;
     Ok((tick, wall.max(Duration::from_micros(1)).as_secs_f64()))
 }
