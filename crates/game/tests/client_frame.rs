@@ -194,6 +194,8 @@ fn f11_in_the_window_client_opens_the_world_editor_on_the_mission() {
     let cfg = WindowConfig {
         connect: None,
         mod_dir: mod_dir(),
+        mods: Vec::new(),
+        exec: Vec::new(),
         v12: "v12".into(),
         name: "Editor".into(),
         journal: None,

@@ -73,6 +73,8 @@ fn the_main_menu_plays_its_music_into_the_capture() {
     let cfg = WindowConfig {
         connect: None,
         mod_dir: concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/game").into(),
+        mods: Vec::new(),
+        exec: Vec::new(),
         v12: procs::V12.into(),
         name: "Player".into(),
         journal: None,

@@ -49,6 +49,8 @@ fn a_recorded_window_session_replays_headless_to_the_same_state() {
     let cfg = WindowConfig {
         connect: Some(addr.clone()),
         mod_dir: MOD.into(),
+        mods: Vec::new(),
+        exec: Vec::new(),
         v12: procs::V12.into(),
         name: "Player".into(),
         journal: Some(SessionJournal::record(&file).expect("a journal file")),

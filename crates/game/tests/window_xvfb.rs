@@ -246,3 +246,145 @@ fn the_window_client_plays_on_a_virtual_display() {
     let err = std::fs::read_to_string(dir.join("client.log")).unwrap_or_default();
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// A window's size and place as the X server has them (`xdotool getwindowgeometry`).
+fn geometry(display: &str, window: &str) -> Option<(i64, i64, u32, u32)> {
+    let out = xdotool(display, &["getwindowgeometry", "--shell", window]);
+    let get = |k: &str| out.lines().find_map(|l| l.strip_prefix(k)?.strip_prefix('=')?.parse::<i64>().ok());
+    Some((get("X")?, get("Y")?, u32::try_from(get("WIDTH")?).ok()?, u32::try_from(get("HEIGHT")?).ok()?))
+}
+
+/// The window's `_NET_WM_STATE` as the window manager set it (`xprop`).
+fn wm_state(display: &str, window: &str) -> String {
+    Command::new("xprop")
+        .args(["-id", window, "_NET_WM_STATE"])
+        .env("DISPLAY", display)
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default()
+}
+
+/// The width and height of a PNG file (its IHDR), once it is written whole.
+fn png_size(file: &Path) -> Option<(u32, u32)> {
+    let img = v12_render_gl::Image::load_png(file).ok()?;
+    Some((img.width(), img.height()))
+}
+
+/// Alt+Enter in a real window under a window manager (openbox, which does what V12 asks
+/// through `_NET_WM_STATE_FULLSCREEN`): the window fills the screen, and a second Alt+Enter
+/// brings it back to its size and place. `screenShot(file)`, bound by a mod to Ctrl+P (the
+/// window client runs `--add-mod` and `--exec` as the dedicated server does), writes a PNG the
+/// size of the window in each state, inside the mod folder.
+#[test]
+fn alt_enter_toggles_full_screen_and_back() {
+    if !on_path("Xvfb") || !on_path("xdotool") || !on_path("openbox") {
+        eprintln!(
+            "skipped: Xvfb, xdotool and openbox are not all installed (apt-get install xvfb xdotool openbox)"
+        );
+        return;
+    }
+    let dir = procs::Scratch::new("xvfb-fullscreen");
+    let mut xvfb = Command::new("Xvfb")
+        .args(["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("Xvfb starts");
+    let mut number = String::new();
+    BufReader::new(xvfb.stdout.take().unwrap()).read_line(&mut number).expect("Xvfb's display number");
+    let xvfb = Reap(xvfb);
+    let display = format!(":{}", number.trim());
+    let wm = Command::new("openbox")
+        .arg("--sm-disable")
+        .env("DISPLAY", &display)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("openbox starts");
+    let wm = Reap(wm);
+
+    // The mod over the game: its folder is where screenShot writes (the --mod folder); the
+    // game's scripts come from the mod over it.
+    std::fs::write(
+        dir.join("shot.cs"),
+        "$shots = 0;\nfunction takeShot(%down)\n{\n   if (%down)\n   {\n      \
+         screenShot(\"shot\" @ $shots @ \".png\");\n      $shots++;\n   }\n}\n\
+         GlobalActionMap.bind(keyboard, \"ctrl p\", takeShot);\n",
+    )
+    .unwrap();
+    let mut client = Command::new(V12)
+        .arg("--mod")
+        .arg(&*dir)
+        .arg("--add-mod")
+        .arg(procs::GAME)
+        .args(["--exec", "shot.cs", "--window"])
+        .env("DISPLAY", &display)
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(CLIENT_LOG.get_or_init(|| dir.join("client.log"))).expect("a log file"))
+        .spawn()
+        .expect("the window client starts");
+    let out = client.stdout.take().unwrap();
+    let client = Reap(client);
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+
+    let window = until("the V12 window", Duration::from_secs(120), || {
+        let out = Command::new("xdotool")
+            .args(["search", "--onlyvisible", "--name", "^V12$"])
+            .env("DISPLAY", &display)
+            .output()
+            .ok()?;
+        String::from_utf8_lossy(&out.stdout).lines().next().map(str::to_string)
+    });
+    // The window manager has taken the window when it has placed it off the screen's corner.
+    let windowed = until("the window placed by the window manager", Duration::from_secs(60), || {
+        geometry(&display, &window).filter(|g| (g.0, g.1) != (0, 0) && (g.2, g.3) != (1024, 768))
+    });
+    xdotool(&display, &["windowactivate", "--sync", &window]);
+
+    let mut seen = Vec::new();
+    let mut shot = |n: u32| -> (u32, u32) {
+        xdotool(&display, &["key", "ctrl+p"]);
+        let file = dir.join(format!("shot{n}.png"));
+        until(&format!("screenShot writing {}", file.display()), Duration::from_secs(60), || {
+            while let Ok(l) = rx.try_recv() {
+                seen.push(l);
+            }
+            let said =
+                seen.iter().any(|l| l.contains("screenShot: wrote") && l.contains(&format!("shot{n}.png")));
+            said.then(|| png_size(&file)).flatten()
+        })
+    };
+    assert_eq!(shot(0), (windowed.2, windowed.3), "a windowed shot is the window's size");
+
+    xdotool(&display, &["key", "alt+Return"]);
+    until("the window full screen", Duration::from_secs(60), || {
+        (geometry(&display, &window)? == (0, 0, 1024, 768)).then_some(())
+    });
+    if on_path("xprop") {
+        assert!(wm_state(&display, &window).contains("_NET_WM_STATE_FULLSCREEN"));
+    }
+    assert_eq!(shot(1), (1024, 768), "a full-screen shot is the screen's size");
+
+    xdotool(&display, &["key", "alt+Return"]);
+    until("the window back to its size and place", Duration::from_secs(60), || {
+        (geometry(&display, &window)? == windowed).then_some(())
+    });
+    if on_path("xprop") {
+        assert!(!wm_state(&display, &window).contains("_NET_WM_STATE_FULLSCREEN"));
+    }
+    assert_eq!(shot(2), (windowed.2, windowed.3), "windowed again, the shot is the window's size again");
+
+    drop(client);
+    drop(wm);
+    drop(xvfb);
+    let err = std::fs::read_to_string(dir.join("client.log")).unwrap_or_default();
+    assert!(!err.contains("panicked"), "{err}");
+}

@@ -65,6 +65,8 @@ fn window_config(host: &HostConfig) -> Result<crate::client::front::WindowConfig
     Ok(crate::client::front::WindowConfig {
         connect: host.connect.clone(),
         mod_dir: host.mod_dir.clone(),
+        mods: host.mods.clone(),
+        exec: host.exec.clone(),
         v12: std::env::current_exe().map_err(|e| e.to_string())?,
         name: "Player".into(),
         journal: host.journal.clone(),

@@ -12,7 +12,7 @@
 //! clock follow. The window (`client::window`) only turns winit's events into platform
 //! events and shows what [`ClientFront::render`] draws.
 
-use crate::client::screenshot::{LocalMatch, client_console};
+use crate::client::screenshot::{LocalMatch, client_console_with_mods};
 use crate::client::session::{ClientSession, ConnectOptions};
 use crate::client::ui::ClientUi;
 use crate::journal::SessionJournal;
@@ -32,6 +32,10 @@ pub struct WindowConfig {
     /// A server address; `None` starts a local match (server and bots) on Join.
     pub connect: Option<String>,
     pub mod_dir: PathBuf,
+    /// Mods over `mod_dir` (`--add-mod`), in the client and in the local match it starts.
+    pub mods: Vec<PathBuf>,
+    /// Scripts run after `main.cs` (`--exec`).
+    pub exec: Vec<String>,
     pub v12: PathBuf,
     pub name: String,
     /// Record the session, or replay one (`--journal-record`, `--journal-play`).
@@ -47,6 +51,8 @@ impl std::fmt::Debug for WindowConfig {
         f.debug_struct("WindowConfig")
             .field("connect", &self.connect)
             .field("mod_dir", &self.mod_dir)
+            .field("mods", &self.mods)
+            .field("exec", &self.exec)
             .field("name", &self.name)
             .field("journal", &self.journal.is_some())
             .finish_non_exhaustive()
@@ -107,7 +113,7 @@ impl std::fmt::Debug for ClientFront {
 impl ClientFront {
     /// The client's console (the mod's `main.cs` run), its UI on the main menu.
     pub fn new(cfg: WindowConfig) -> io::Result<Self> {
-        let (mut con, remote, resources) = client_console(&cfg.mod_dir, &cfg.name)?;
+        let (mut con, remote, resources) = client_console_with_mods(&cfg.mod_dir, &cfg.mods, &cfg.name)?;
         if let Some(a) = crate::audio::of(&con) {
             a.borrow_mut().open(&crate::audio::device_choice(cfg.audio_capture.as_ref()));
         }
@@ -131,6 +137,12 @@ impl ClientFront {
         ui.load_shapes(&resources);
         ui.install_editor(&mut con, resources.clone());
         ui.show(&mut con, "MainMenuGui").map_err(io::Error::other)?;
+        // `--exec` scripts, after main.cs and the UI (they may bind keys or change the GUI).
+        for f in &cfg.exec {
+            if let Err(e) = con.exec_file(f) {
+                con.error(&format!("v12: {e}"));
+            }
+        }
         con.set_global("Client::ServerAddress", cfg.connect.clone().unwrap_or_else(|| "local match".into()));
         Ok(ClientFront {
             cfg,
@@ -190,7 +202,8 @@ impl ClientFront {
                 let playing = self.cfg.journal.as_ref().is_some_and(SessionJournal::is_playing);
                 let mut started = None;
                 if !playing {
-                    started = Some(LocalMatch::start(&self.cfg.v12, &self.cfg.mod_dir, 2, 600)?);
+                    started =
+                        Some(LocalMatch::start(&self.cfg.v12, (&self.cfg.mod_dir, &self.cfg.mods), 2, 600)?);
                 }
                 let live = started.as_ref().map(|m| m.addr.clone()).unwrap_or_default();
                 let addr = match &self.cfg.journal {

@@ -52,10 +52,11 @@ impl Drop for LocalMatch {
 }
 
 /// Only the server's output is read (for its address); the bots' goes nowhere.
-fn spawn(v12: &Path, mod_dir: &Path, args: &[&str], piped: bool) -> io::Result<Child> {
+fn spawn(v12: &Path, (mod_dir, mods): (&Path, &[PathBuf]), args: &[&str], piped: bool) -> io::Result<Child> {
     Command::new(v12)
         .arg("--mod")
         .arg(mod_dir)
+        .args(mods.iter().flat_map(|m| [std::ffi::OsStr::new("--add-mod"), m.as_os_str()]))
         .args(args)
         .stdin(Stdio::null())
         .stdout(if piped { Stdio::piped() } else { Stdio::null() })
@@ -64,15 +65,21 @@ fn spawn(v12: &Path, mod_dir: &Path, args: &[&str], piped: bool) -> io::Result<C
 }
 
 impl LocalMatch {
-    /// Starts the server on a free port, waits for its address, then starts the bots.
-    pub fn start(v12: &Path, mod_dir: &Path, bots: usize, seconds: u64) -> io::Result<Self> {
+    /// Starts the server on a free port, waits for its address, then starts the bots; each
+    /// runs `mod_dir` with `mods` over it (`--add-mod`).
+    pub fn start(
+        v12: &Path,
+        (mod_dir, mods): (&Path, &[PathBuf]),
+        bots: usize,
+        seconds: u64,
+    ) -> io::Result<Self> {
         let (tx, rx) = mpsc::channel::<String>();
         let secs = seconds.to_string();
         let mut m = LocalMatch {
             addr: String::new(),
             children: vec![spawn(
                 v12,
-                mod_dir,
+                (mod_dir, mods),
                 &["--dedicated", "--", "-port", "0", "-seconds", &secs],
                 true,
             )?],
@@ -97,7 +104,7 @@ impl LocalMatch {
             let name = format!("Bot{}", i + 1);
             m.children.push(spawn(
                 v12,
-                mod_dir,
+                (mod_dir, mods),
                 &["--connect", &m.addr, "--", "-bot", "-name", &name],
                 false,
             )?);
@@ -112,9 +119,18 @@ pub fn client_console(
     mod_dir: &Path,
     name: &str,
 ) -> io::Result<(Console, RemoteCommands, Rc<ResourceManager>)> {
+    client_console_with_mods(mod_dir, &[], name)
+}
+
+/// [`client_console`] with `mods` over `mod_dir` (`--add-mod`: their scripts and files win).
+pub fn client_console_with_mods(
+    mod_dir: &Path,
+    mods: &[PathBuf],
+    name: &str,
+) -> io::Result<(Console, RemoteCommands, Rc<ResourceManager>)> {
     let mut con = Console::new();
     con.set_file_root(mod_dir);
-    let resources = crate::mod_files::install(&mut con, mod_dir, &[])?;
+    let resources = crate::mod_files::install(&mut con, mod_dir, mods)?;
     let remote = RemoteCommands::register(&mut con);
     // The engine's classes, so the ghosts are console objects too (a client runs no server).
     crate::objects::register(&mut con, &Rc::default());
@@ -169,7 +185,7 @@ pub const CHAT_TEXT: &str = "gl hf";
 
 /// Runs the match, takes the frame and writes the PNG.
 pub fn run(cfg: &ScreenshotConfig) -> io::Result<ScreenshotReport> {
-    let local = LocalMatch::start(&cfg.v12, &cfg.mod_dir, cfg.bots, cfg.seconds.ceil() as u64 + 20)?;
+    let local = LocalMatch::start(&cfg.v12, (&cfg.mod_dir, &[]), cfg.bots, cfg.seconds.ceil() as u64 + 20)?;
     let addr = local.addr.clone();
     let name = "Player";
     let (mut con, remote, resources) = client_console(&cfg.mod_dir, name)?;
