@@ -11,17 +11,24 @@ use v12_sim::scene::ControlState;
 use v12_world::terrain_file;
 
 const MOD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/game");
+/// The crater's middle (m), as terrains/README.md says.
+const CRATER: (f64, f64) = (28.0, 22.0);
 
 /// The README's formula: the height (m) and material of grid point / square (i, j).
 fn arena(i: i64, j: i64) -> (f64, u8) {
     let (x, y) =
         ((if i < 128 { i } else { i - 256 }) as f64 * 8.0, (if j < 128 { j } else { j - 256 }) as f64 * 8.0);
     let d = x.abs().max(y.abs());
-    let h = if d > 64.0 {
+    let mut h = if d > 64.0 {
         ((d - 64.0) / 96.0).min(1.0) * (18.0 + 10.0 * (x * 0.013).sin() * (y * 0.011).cos())
     } else {
         0.0
     };
+    // The crater: a rim 2 m high between 8 and 18.5 m from (28, 22).
+    let r = (x - CRATER.0).hypot(y - CRATER.1);
+    if (8.0..=18.5).contains(&r) {
+        h = h.max(2.0);
+    }
     let material = if d <= 48.0 {
         1
     } else if h > 22.0 {
@@ -103,8 +110,22 @@ fn the_mission_loads_and_players_walk_on_it() {
         sink.lines().into_iter().filter(|(l, _)| *l == Level::Error).map(|(_, t)| t).collect();
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(v12_game::mission::object_count(&world), 2);
-    // The terrain, the building and the sky go to clients.
-    assert_eq!(v12_game::mission::world_ghosts(&world).len(), 3);
+    // The terrain, the building, the pond and the sky go to clients.
+    assert_eq!(v12_game::mission::world_ghosts(&world).len(), 4);
+    // The pond fills the crater and nothing past its rim, though the ground beyond is as
+    // low as the crater's floor.
+    let pond = world.borrow().waters.values().next().cloned().expect("the mission's WaterBlock");
+    let cells = pond.coverage(|x, y| world.borrow().terrain_height(x, y).unwrap_or(0.0));
+    assert!(cells.wet_cells() > 50, "{} wet cells", cells.wet_cells());
+    assert!(cells.is_wet_at(CRATER.0 as f32, CRATER.1 as f32));
+    for j in 0..cells.ny {
+        for i in 0..cells.nx {
+            let c = cells.cell_origin(i, j) + glam::Vec2::splat(cells.cell * 0.5);
+            let r = c.distance(glam::Vec2::new(CRATER.0 as f32, CRATER.1 as f32));
+            assert!(!cells.is_wet_cell(i, j) || r < 18.5, "cell ({i}, {j}) {r} m out is wet");
+        }
+    }
+    assert!(!cells.is_wet_at(0.0, 0.0) && !cells.is_wet_at(CRATER.0 as f32 + 20.0, CRATER.1 as f32));
     let sky = world.borrow().sky().expect("the mission's Sky");
     assert_eq!((sky.visible_distance, sky.fog_distance), (500.0, 300.0));
     assert!(!v12_game::mission::interior_boxes(&world).is_empty());

@@ -69,6 +69,10 @@ pub struct Flight {
     pub repair: f32,
     /// The firer's image slot (beams follow that muzzle).
     pub source_slot: usize,
+    /// Straight shots: the speed in the air (`dryVelocity`) and in water (`wetVelocity`;
+    /// negative: the shot ends at the surface) (`crate::liquid`).
+    pub dry_velocity: f32,
+    pub wet_velocity: f32,
 }
 
 /// The flight kind of a projectile class.

@@ -723,6 +723,7 @@ impl<'a> Host<'a> {
             s.time_ms += u64::from(TICK_MS);
             let t0 = Instant::now();
             con.profiler_enter("ServerTick");
+            crate::liquid::tick(&self.mission.borrow(), con, &mut shared.borrow_mut());
             let events = server_tick(s, &mut shared.borrow_mut());
             // The tick's cost includes the script callbacks it makes.
             con.profiler_enter("GameEvents");

@@ -28,6 +28,7 @@ pub mod images;
 mod impacts;
 pub mod input_devices;
 pub mod journal;
+pub mod liquid;
 pub mod material_map;
 pub mod mission;
 pub mod mod_files;

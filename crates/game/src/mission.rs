@@ -34,10 +34,10 @@ pub fn install(con: &mut Console, resources: Rc<ResourceManager>) -> MissionHand
     world
 }
 
-/// How many world objects the server ghosts (terrain blocks, interiors and skies).
+/// How many world objects the server ghosts (terrain blocks, interiors, skies and water blocks).
 pub fn ghost_count(world: &MissionHandle) -> usize {
     let w = world.borrow();
-    w.terrains.len() + w.interiors.len() + w.skies.len()
+    w.terrains.len() + w.interiors.len() + w.skies.len() + w.waters.len()
 }
 
 /// How many terrain blocks and interiors the world holds.
@@ -65,8 +65,14 @@ pub fn ground_height(ground: Option<&Rc<dyn StaticGeometry>>, x: f32, y: f32) ->
 /// The server's world objects as ghosts, in a stable order (by console id).
 pub fn world_ghosts(world: &MissionHandle) -> Vec<WorldObjectGhost> {
     let w = world.borrow();
-    let mut ids: Vec<u32> =
-        w.terrains.keys().chain(w.interiors.keys()).chain(w.skies.keys()).copied().collect();
+    let mut ids: Vec<u32> = w
+        .terrains
+        .keys()
+        .chain(w.interiors.keys())
+        .chain(w.skies.keys())
+        .chain(w.waters.keys())
+        .copied()
+        .collect();
     ids.sort_unstable();
     ids.into_iter().filter_map(|id| w.ghost_of(id)).collect()
 }

@@ -12,6 +12,8 @@
 //! `%data.zapTarget(%proj, %target, %source)` and `unzapTarget` as it takes and loses a
 //! target; `ShockLanceProjectile` strikes once along `boltLength`).
 //!
+//! Water changes a straight shot's speed (`wetVelocity`) and slows a grenade (`crate::liquid`).
+//!
 //! Shots collide through the container with terrain, interiors, force fields, static shapes,
 //! turrets, vehicles, players and damageable items; the `sourceObject` is exempt for its
 //! first [`SOURCE_EXEMPT_TICKS`] ticks (V12's), so a shot does not hit its firer as it
@@ -45,7 +47,11 @@ pub(crate) fn setup(con: &Console, class: &str, datablock: ObjectId, flight: &mu
     flight.kind = kind_of_class(class);
     // Only the fields its flight model uses (a shot is made for every trigger pull).
     match flight.kind {
-        FlightKind::Linear => {}
+        FlightKind::Linear => {
+            // Its speeds in the air and in water (`crate::liquid`).
+            flight.dry_velocity = launch_speed(con, datablock);
+            flight.wet_velocity = num("wetVelocity", -1.0);
+        }
         FlightKind::Grenade { .. } => {
             flight.elasticity = num("grenadeElasticity", 0.35);
             flight.friction = num("grenadeFriction", 0.2);
@@ -245,6 +251,18 @@ fn step(
     }
     if matches!(kind, FlightKind::Sniper | FlightKind::ShockLance) {
         return finish(s, id, None);
+    }
+    if matches!(kind, FlightKind::Linear | FlightKind::Grenade { .. }) {
+        let speeds = (g.flight.dry_velocity, g.flight.wet_velocity);
+        let linear = kind == FlightKind::Linear;
+        match crate::liquid::shot(&s.water, linear, speeds, pos, vel, gravity) {
+            crate::liquid::ShotInWater::Dry => {}
+            crate::liquid::ShotInWater::Goes(v) => vel = v,
+            crate::liquid::ShotInWater::Ends(at) => {
+                explode(None, at, Vec3::Z, out);
+                return finish(s, id, None);
+            }
+        }
     }
     let next = pos + vel * TICK_SECONDS;
     let hit = cast(s, ground, pos, next, exempt_console);

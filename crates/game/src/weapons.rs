@@ -61,6 +61,7 @@ pub(crate) fn muzzle(s: &Shared, scene: u32, slot: usize) -> Option<(Vec3, Vec3)
 /// stepped this tick ([`hand_in`]). Effects come back for the console.
 pub(crate) fn tick_one(s: &mut Shared, id: u32) -> Vec<ImageEffect> {
     let mut out = Vec::new();
+    crate::liquid::wet_images(s, id);
     let by_moves = s.images_by_moves.contains(&id);
     let Some(g) = s.objects.get_mut(&id) else { return out };
     let mut effects = Vec::new();
@@ -93,6 +94,7 @@ pub(crate) fn predicted_models(s: &Shared, id: u32) -> [Option<Rc<PredictedImage
 /// Before a controlled object's moves: its images' runs and its energy go into its
 /// predicted state, where the moves step them.
 pub(crate) fn hand_in(s: &mut Shared, id: u32) {
+    crate::liquid::wet_images(s, id);
     let Some(g) = s.objects.get(&id) else { return };
     let Some(o) = s.world.as_mut().and_then(|w| w.get_mut(id)) else { return };
     let mut st = o.state;

@@ -163,7 +163,7 @@ fn two_rooms() -> String {
 }
 
 /// [`two_rooms`], with a glass window in the first room's south wall (x 3..7, z 1.3..2.8)
-/// when `window`: a window brush.
+/// when `window`: a window brush, and a light in each room (the example game's building).
 fn two_rooms_with(window: bool) -> String {
     let mut body = String::new();
     let hole = window.then_some((3.0, 7.0, 1.3, 2.8));
@@ -182,7 +182,17 @@ fn two_rooms_with(window: bool) -> String {
     if window {
         brush(&mut portals, [3.0, 0.0, 1.3], [7.0, 0.5, 2.8], "WINDOW", false);
     }
-    format!("{}{{\n\"classname\" \"portal\"\n{portals}}}\n", map(&body))
+    let mut out = format!("{}{{\n\"classname\" \"portal\"\n{portals}}}\n", map(&body));
+    if window {
+        // The example's building is lit inside: a warm light under room 1's ceiling and a
+        // cooler one in room 2 (baked into its lightmaps at load).
+        for (origin, color) in [("160 128 104", "255 214 160"), ("480 128 104", "190 210 255")] {
+            out.push_str(&format!(
+                "{{\n\"classname\" \"light\"\n\"origin\" \"{origin}\"\n\"light\" \"360\"\n\"_color\" \"{color}\"\n}}\n"
+            ));
+        }
+    }
+    out
 }
 
 #[test]

@@ -12,6 +12,25 @@
 // client's prediction of bumping into players it sees 150 ms late disagrees with the server
 // now and then (docs/PERFORMANCE.md counts the corrections); a game whose players mostly
 // crowd may set it false.
+// Drawn on the clients only: dust where a player's feet fall, the flame of its jets.
+datablock ParticleData(FootDust) {
+   lifetimeMS = 600; lifetimeVarianceMS = 100; dragCoefficient = 3; gravityCoefficient = -0.05;
+   colors[0] = "0.55 0.45 0.35 0.6"; colors[1] = "0.55 0.45 0.35 0"; sizes[0] = 0.3; sizes[1] = 0.8;
+   times[0] = 0; times[1] = 1; useInvAlpha = true;
+};
+datablock ParticleEmitterData(FootPuffEmitter) {
+   ejectionPeriodMS = 20; ejectionVelocity = 1; velocityVariance = 0.5; thetaMin = 60; thetaMax = 90;
+   particles = "FootDust";
+};
+datablock ParticleData(JetFlame) {
+   lifetimeMS = 250; lifetimeVarianceMS = 50;
+   colors[0] = "0.6 0.8 1 1"; colors[1] = "1 0.5 0.2 0.6"; colors[2] = "0.2 0.2 0.2 0";
+   sizes[0] = 0.4; sizes[1] = 0.6; sizes[2] = 0.2; times[0] = 0; times[1] = 0.3; times[2] = 1;
+};
+datablock ParticleEmitterData(JetFlameEmitter) {
+   ejectionPeriodMS = 15; ejectionVelocity = 8; velocityVariance = 1; thetaMin = 0; thetaMax = 10;
+   particles = "JetFlame";
+};
 datablock PlayerData(LightMale) {
    shapeFile = "shapes/player.glb";
    maxDamage = 100; mass = 90; maxForwardSpeed = 8; jumpForce = 720; playerCollisions = true;
@@ -22,15 +41,31 @@ datablock PlayerData(LightMale) {
    // Energy for the jets (trigger 3) and jumps, predicted by the client with its moves.
    maxEnergy = 60; rechargeRate = 0.256; jumpEnergyDrain = 2;
    jetForce = 2000; jetEnergyDrain = 0.8; minJetEnergy = 1; maxJetHorizontalPercentage = 0.33;
+   footPuffEmitter = FootPuffEmitter; footPuffNumParts = 6; footPuffRadius = 0.25;
+   jetEmitter = JetFlameEmitter;
 };
 
 // The weapon: a ball launcher, V12's image state machine (server/weapons.cs) firing Balls,
 // whose explosions splash nearby players (radius damage written here, with the container).
 // Where a ball ends, its explosion: the engine plays its soundProfile there to the clients
 // that see the ball (V12's ExplosionData; the profile is in server/audio.cs).
+// Drawn on the clients only (their particles are simulated there, from a seed): a burst of
+// hot sparks that cool to smoke, and a light flash.
+datablock ParticleData(BallSpark) {
+   lifetimeMS = 700; lifetimeVarianceMS = 150; dragCoefficient = 2; gravityCoefficient = -0.2;
+   colors[0] = "1 0.9 0.4 1"; colors[1] = "1 0.45 0.1 0.8"; colors[2] = "0.3 0.3 0.3 0";
+   sizes[0] = 0.6; sizes[1] = 1.4; sizes[2] = 2.2;
+   times[0] = 0; times[1] = 0.35; times[2] = 1;
+};
+datablock ParticleEmitterData(BallSparkEmitter) {
+   ejectionPeriodMS = 8; ejectionVelocity = 6; velocityVariance = 2; thetaMin = 0; thetaMax = 80;
+   particles = "BallSpark";
+};
 datablock ExplosionData(BallExplosion) {
    soundProfile = BallExplosionSound;
    lifetimeMS = 300;
+   particleEmitter = BallSparkEmitter; particleDensity = 40;
+   lightStartRadius = 3; lightEndRadius = 0.5; lightStartColor = "1 0.7 0.3"; lightEndColor = "0.6 0.2 0";
 };
 datablock LinearProjectileData(Ball) {
    lifetimeMS = 1280; dryVelocity = 25; muzzleVelocity = 25; velInheritFactor = 0;

@@ -1,5 +1,6 @@
-// The example's vehicle: a hover skimmer waiting by its pad. A player who walks onto the pad
-// or into the skimmer is seated as its pilot (mount node 0), and from then the player's moves
+// The example's vehicle: a hover skimmer waiting by its pad south of the building. A player who
+// walks onto the pad or into the skimmer is seated as its pilot (mount node 0), and from then the
+// player's moves
 // drive it; after eight seconds, or when the pilot dies, the pilot gets off and the skimmer
 // goes back to its pad. Bots walk to a free skimmer near them, board it and drive it towards
 // the coins they want.
@@ -9,6 +10,8 @@ datablock HoverVehicleData(ArenaSkimmer) {
    maxForwardSpeed = 14;
    boundingBox = "3.6 6 1.8";
    minImpactSpeed = 40;
+   // Its jet behind it while it moves faster than 2 m/s (drawn on the clients).
+   forwardJetEmitter = JetFlameEmitter; minTrailSpeed = 2;
 };
 
 datablock TriggerData(VehiclePad) { tickPeriodMS = 100; };
@@ -18,7 +21,7 @@ function placeArenaFixtures()
 {
    if (isObject(ArenaSkimmerPad))
       return;
-   %pad = groundPoint(-6, -8);
+   %pad = groundPoint(2, 34);
    $SkimmerHome = %pad;
    MissionCleanup.add(new Trigger(ArenaSkimmerPad) {
       dataBlock = VehiclePad; position = VectorAdd(%pad, "-2 2 0"); scale = "4 4 3";

@@ -18,6 +18,8 @@
 //!   DecalData) is laid where it vanished, `sizeX` × `sizeY`, fading at the end of its
 //!   `lifeSpan`, at most [`MAX_DECALS`] kept.
 //!
+//! Vehicles' jets and players' jets and footsteps are `client::movers`'.
+//!
 //! Datablock values were checked at definition (`game::effects`); names that do not lead to a
 //! datablock of the right class are skipped with a debug log.
 
@@ -73,6 +75,8 @@ pub struct ClientEffects {
     /// The explosions' sounds (`soundProfile`, where) not yet played: the caller holding the
     /// mutable console plays them ([`Self::take_sounds`]).
     sounds: Vec<(ObjectId, Vec3)>,
+    /// Vehicles' jets and players' jets and footsteps (`client::movers`).
+    pub movers: crate::client::movers::MoverEffects,
 }
 
 impl ClientEffects {
@@ -88,6 +92,7 @@ impl ClientEffects {
             now_ms: None,
             explosions: 0,
             sounds: Vec::new(),
+            movers: Default::default(),
         }
     }
 
@@ -146,6 +151,13 @@ impl ClientEffects {
         }
         self.system.advance(dt.min(1000) as u32);
         self.blasts.retain(|b| now < b.born_ms + b.life_ms);
+    }
+
+    /// The jets and footsteps of `movers` (`client::movers`), before [`Self::update`] of the
+    /// same frame moves everything on to `now_ms`.
+    pub fn update_movers(&mut self, con: &Console, movers: &[crate::client::movers::Mover], now_ms: u64) {
+        let dt = now_ms.saturating_sub(self.now_ms.unwrap_or(now_ms));
+        self.movers.update(con, &mut self.system, movers, dt);
     }
 
     /// Spawns ExplosionData `db` at `pos` now (see the module's notes).

@@ -18,6 +18,8 @@ pub mod frame;
 #[cfg(feature = "render")]
 pub mod front;
 mod ghost_container;
+#[cfg(feature = "render")]
+pub mod movers;
 mod own_images;
 #[cfg(feature = "render")]
 pub mod screenshot;

@@ -213,6 +213,8 @@ pub fn run(cfg: &ScreenshotConfig) -> io::Result<ScreenshotReport> {
         con.advance_time(t - last);
         crate::audio::advance(&mut con, t - last);
         last = t;
+        // The effects run all along (trails, explosions, jets, footsteps), as in the window.
+        ui.update_effects(&mut con, &session.projectiles(), &session.movers(), t);
         if session.accepted() && !chatted {
             chatted = true;
             con.eval(&format!("commandToServer('ChatMessage', \"{CHAT_TEXT}\");"))

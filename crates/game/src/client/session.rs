@@ -765,6 +765,42 @@ impl ClientSession {
             .collect()
     }
 
+    /// The players and vehicles in view (hidden ones left out) as `client::movers` needs them,
+    /// the controlled one where it is predicted; their feet's height over the ground.
+    #[cfg(feature = "render")]
+    pub fn movers(&self) -> Vec<crate::client::movers::Mover> {
+        let me = self.control_local();
+        let predicted = self.gcon.predicted().copied();
+        let ground = crate::mission::loaded_ground(&self.world, &self.ground);
+        let mut out = Vec::new();
+        for (id, g) in self.scene.iter().filter(|(_, g)| g.flags & HIDDEN == 0) {
+            let vehicle = match self.datablock_class(g.datablock) {
+                "PlayerData" => false,
+                "VehicleData" => true,
+                _ => continue,
+            };
+            let Some(&datablock) = self.block_local.get(&g.datablock) else { continue };
+            let (pos, vel, yaw) = match (Some(id) == me, predicted) {
+                (true, Some(p)) => (p.pos, p.vel, p.yaw),
+                _ => (g.render_pos, g.state.vel, g.state.yaw),
+            };
+            // Down from just above the feet (a roof over its head is not its ground).
+            let (from, to) = (pos + glam::Vec3::Z * 0.5, pos - glam::Vec3::Z * 100.0);
+            let above_ground =
+                ground.as_ref().map_or(0.0, |g| g.cast_ray(from, to).map_or(100.0, |(t, _)| t * 100.5 - 0.5));
+            out.push(crate::client::movers::Mover {
+                id: id.0,
+                vehicle,
+                pos,
+                vel,
+                yaw,
+                above_ground,
+                datablock,
+            });
+        }
+        out
+    }
+
     /// Health, ping, loss and rate; the score is read from `$Scoreboard` for `name`.
     pub fn hud(&self, con: &Console, name: &str) -> HudState {
         let health =

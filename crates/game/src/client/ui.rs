@@ -81,15 +81,18 @@ impl ClientUi {
     }
 
     /// Moves the effects on to `now_ms` with the projectile ghosts now in view (see
-    /// `client::effects`), and plays the sounds of the explosions that spawned.
+    /// `client::effects`) and the players and vehicles (`client::movers`), and plays the
+    /// sounds of the explosions that spawned.
     pub fn update_effects(
         &self,
         con: &mut Console,
         shots: &[(u32, glam::Vec3, glam::Vec3, v12_console_vm::ObjectId)],
+        movers: &[crate::client::movers::Mover],
         now_ms: u64,
     ) {
         let sounds = {
             let mut fx = self.view.effects.borrow_mut();
+            fx.update_movers(con, movers, now_ms);
             fx.update(con, shots, now_ms);
             fx.take_sounds()
         };

@@ -1,0 +1,436 @@
+//! Water the server sees (issue 35): the mission's `WaterBlock`s with their cells seed-filled
+//! over the terrain, each with its liquid's profile (V12's LiquidProfile physics).
+//!
+//! - **Images**: an image's `wet` input (`stateTransitionOnWet` / `...OnNotWet`) is whether
+//!   its muzzle is under water ([`ServerWater::is_wet`]), set before each image step, the
+//!   moves' too (the flag travels in the predicted state, so the client steps it alike).
+//! - **Straight shots** (`FlightKind::Linear`): entering water a shot goes on at its
+//!   datablock's `wetVelocity`, leaving it at `dryVelocity`; a negative `wetVelocity` (the
+//!   default) ends the shot at the surface, where it explodes.
+//! - **Grenades and bombs** under water sink at the gravity less the liquid's buoyancy
+//!   (`density` against [`SHOT_DENSITY`]) and slow by its `viscosity`.
+//! - **Lava** (`Lava`, `HotLava`) burns the players standing in it: a share of their
+//!   `maxDamage` a second ([`LiquidProfile::burn`]), dealt with the tick's other damage.
+//!
+//! Not done: players' own buoyancy and drag (their movement is predicted by the client from
+//! the same code, which sees no water yet).
+//!
+//! The cost of a tick without water is one test of an empty list; with water, a point is
+//! first tested against the box around every block ([`ServerWater::bounds`]), then against
+//! the boxes of the blocks, and only then against a block's cells.
+
+use crate::state::{GameClass, Shared};
+use glam::Vec3;
+use v12_console_vm::{Console, ObjectId};
+use v12_world::{MissionWorld, WaterBlock, WaterCoverage};
+
+/// Most water blocks the server keeps (the rest are ignored, with a warning).
+pub const MAX_BLOCKS: usize = 64;
+/// How dense a shot is against the liquid (water is 1): grenades sink at half the gravity
+/// in water of density 1.
+pub const SHOT_DENSITY: f32 = 2.0;
+/// Per unit of `viscosity`, the share of its speed a body keeps losing a second.
+pub const VISCOUS_DRAG: f32 = 0.1;
+
+/// What a liquid does to what is in it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LiquidProfile {
+    /// Against water's 1: how strongly it lifts what is in it (0.1..=10).
+    pub density: f32,
+    /// How thick it is (0..=100; water 15): bodies in it slow by [`VISCOUS_DRAG`] times it a
+    /// second.
+    pub viscosity: f32,
+    /// The share of a player's `maxDamage` it deals a second (lava).
+    pub burn: f32,
+}
+
+impl LiquidProfile {
+    /// The profile of a `liquidType` (Tribes 2's eight; unknown names are water), with the
+    /// block's own `density` and `viscosity` when it sets them (`None`: the type's).
+    pub fn of(liquid_type: &str, density: Option<f32>, viscosity: Option<f32>) -> LiquidProfile {
+        let (d, v, burn) = match liquid_type.to_ascii_lowercase().as_str() {
+            "lava" => (3.0, 40.0, 0.25),
+            "hotlava" => (3.0, 40.0, 0.5),
+            "crudeoil" => (0.9, 30.0, 0.0),
+            "quicksand" => (1.8, 60.0, 0.0),
+            _ => (1.0, 15.0, 0.0),
+        };
+        let ok = |x: Option<f32>, or: f32, lo: f32, hi: f32| {
+            x.filter(|x| x.is_finite()).unwrap_or(or).clamp(lo, hi)
+        };
+        LiquidProfile { density: ok(density, d, 0.1, 10.0), viscosity: ok(viscosity, v, 0.0, 100.0), burn }
+    }
+
+    /// A velocity after `dt` seconds in the liquid.
+    pub fn damp(&self, vel: Vec3, dt: f32) -> Vec3 {
+        vel * (-self.viscosity * VISCOUS_DRAG * dt).exp()
+    }
+
+    /// The gravity (m/s², downward) left to a body of `body_density` in the liquid; negative
+    /// when it floats up.
+    pub fn sink(&self, gravity: f32, body_density: f32) -> f32 {
+        gravity * (1.0 - self.density / body_density.max(0.01))
+    }
+}
+
+/// One block as the server tests points against it.
+#[derive(Debug, Clone)]
+struct Pool {
+    /// The block's box: its floor to its surface.
+    lo: Vec3,
+    hi: Vec3,
+    cells: WaterCoverage,
+    profile: LiquidProfile,
+}
+
+/// The water the server sees.
+#[derive(Debug, Clone, Default)]
+pub struct ServerWater {
+    pools: Vec<Pool>,
+    /// The box around every block (meaningless while there are none).
+    lo: Vec3,
+    hi: Vec3,
+    /// What the pools were built from (ids, blocks and terrains), to rebuild on a change.
+    built_from: Option<u64>,
+}
+
+impl ServerWater {
+    /// Water from blocks and their profiles over ground `height(x, y)`; at most
+    /// [`MAX_BLOCKS`].
+    pub fn from_blocks(
+        blocks: &[(WaterBlock, LiquidProfile)],
+        height: impl Fn(f32, f32) -> f32,
+    ) -> ServerWater {
+        let mut w = ServerWater::default();
+        for (b, profile) in blocks.iter().take(MAX_BLOCKS) {
+            let b = b.clone().clamped();
+            let (lo, hi) = (b.position, b.position + b.scale);
+            w.pools.push(Pool { lo, hi, cells: b.coverage(&height), profile: *profile });
+        }
+        w.lo = w.pools.iter().fold(Vec3::splat(f32::MAX), |a, p| a.min(p.lo));
+        w.hi = w.pools.iter().fold(Vec3::splat(f32::MIN), |a, p| a.max(p.hi));
+        w
+    }
+
+    /// No water at all.
+    pub fn is_empty(&self) -> bool {
+        self.pools.is_empty()
+    }
+
+    /// The box around every block, when there is one.
+    pub fn bounds(&self) -> Option<(Vec3, Vec3)> {
+        (!self.is_empty()).then_some((self.lo, self.hi))
+    }
+
+    /// How deep under the surface `p` is and the liquid it is in, if it is in water.
+    pub fn at(&self, p: Vec3) -> Option<(f32, &LiquidProfile)> {
+        if self.pools.is_empty() || p.cmplt(self.lo).any() || p.cmpgt(self.hi).any() {
+            return None;
+        }
+        self.pools
+            .iter()
+            .filter(|b| p.cmpge(b.lo).all() && p.cmple(b.hi).all())
+            .find_map(|b| b.cells.depth_at(p).map(|d| (d, &b.profile)))
+    }
+
+    /// Whether `p` is in water.
+    pub fn is_wet(&self, p: Vec3) -> bool {
+        self.at(p).is_some()
+    }
+
+    /// Rebuilds from the mission's blocks when they (or its terrains) changed since the last
+    /// time; `con` gives each block's `density` and `viscosity` (read at that rebuild). A hash
+    /// of a few numbers a block when nothing did.
+    pub fn refresh(&mut self, world: &MissionWorld, con: &Console) {
+        if world.waters.is_empty() {
+            if !self.pools.is_empty() || self.built_from.is_some() {
+                *self = ServerWater::default();
+            }
+            return;
+        }
+        let key = fingerprint(world);
+        if self.built_from == Some(key) {
+            return;
+        }
+        let mut ids: Vec<&ObjectId> = world.waters.keys().collect();
+        ids.sort_unstable();
+        if ids.len() > MAX_BLOCKS {
+            tracing::warn!(blocks = ids.len(), "more water blocks than {MAX_BLOCKS}; the rest are dry");
+        }
+        let field = |id: ObjectId, f: &str| {
+            let t = con.get_field(id, f).as_text().trim().to_string();
+            (!t.is_empty()).then(|| t.parse::<f32>().ok()).flatten()
+        };
+        let blocks: Vec<(WaterBlock, LiquidProfile)> = ids
+            .iter()
+            .map(|id| {
+                let b = world.waters[id].clone();
+                let p = LiquidProfile::of(&b.liquid_type, field(**id, "density"), field(**id, "viscosity"));
+                (b, p)
+            })
+            .collect();
+        *self = ServerWater::from_blocks(&blocks, |x, y| world.terrain_height(x, y).unwrap_or(0.0));
+        self.built_from = Some(key);
+        tracing::debug!(blocks = self.pools.len(), "the server's water rebuilt");
+    }
+}
+
+/// A hash of the blocks (ids and the fields that shape them) and the terrain blocks' ids, in
+/// any order (summed), with no allocation: what a tick pays to learn nothing changed.
+fn fingerprint(world: &MissionWorld) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let one = |f: &dyn Fn(&mut std::collections::hash_map::DefaultHasher)| {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        f(&mut h);
+        h.finish()
+    };
+    let mut key = (world.waters.len() as u64) << 32 | world.terrains.len() as u64;
+    for (id, b) in &world.waters {
+        key = key.wrapping_add(one(&|h| {
+            id.hash(h);
+            for v in b.position.to_array().into_iter().chain(b.scale.to_array()) {
+                v.to_bits().hash(h);
+            }
+            b.seed_points.iter().for_each(|p| (p.x.to_bits(), p.y.to_bits()).hash(h));
+            (b.flood_fill, &b.liquid_type).hash(h);
+        }));
+    }
+    for id in world.terrains.keys() {
+        key = key.wrapping_add(one(&|h| (id, "terrain").hash(h)));
+    }
+    key
+}
+
+/// Before a server tick: the water brought up to date with the mission, and lava's burn on
+/// the players standing in it (into the tick's pending damage).
+pub(crate) fn tick(world: &MissionWorld, con: &Console, sh: &mut Shared) {
+    sh.water.refresh(world, con);
+    burn(sh);
+}
+
+/// Lava's damage this tick on every living player whose feet are in it.
+pub(crate) fn burn(sh: &mut Shared) {
+    let Some(scene) = sh.world.as_ref().filter(|_| !sh.water.is_empty()) else { return };
+    let dt = v12_sim::scene::TICK_SECONDS;
+    for (id, g) in &sh.objects {
+        if g.class != GameClass::Player || g.damage >= g.max_damage {
+            continue;
+        }
+        let Some(o) = scene.get(*id) else { continue };
+        if let Some((_, liquid)) = sh.water.at(o.state.pos + Vec3::Z * 0.1)
+            && liquid.burn > 0.0
+        {
+            sh.pending_damage.push((*id, liquid.burn * g.max_damage * dt));
+        }
+    }
+}
+
+/// What water does to a shot's move this tick, from `pos` at `vel` to `next`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum ShotInWater {
+    /// Nothing (dry, or no change).
+    Dry,
+    /// Its new velocity.
+    Goes(Vec3),
+    /// It ends where it met the surface.
+    Ends(Vec3),
+}
+
+/// Water's effect on a straight shot (`wetVelocity`/`dryVelocity` crossing the surface) or
+/// a falling one (buoyancy and viscosity under water).
+pub(crate) fn shot(
+    water: &ServerWater,
+    linear: bool,
+    speeds: (f32, f32),
+    pos: Vec3,
+    vel: Vec3,
+    gravity: f32,
+) -> ShotInWater {
+    if water.is_empty() {
+        return ShotInWater::Dry;
+    }
+    let dt = v12_sim::scene::TICK_SECONDS;
+    let next = pos + vel * dt;
+    let (was, is) = (water.at(pos), water.at(next));
+    let (dry, wet) = speeds;
+    if linear {
+        return match (was.is_some(), is) {
+            (false, Some((depth, _))) if wet < 0.0 => {
+                // Back up the move to the surface.
+                let k = if vel.z < -1e-6 { (depth / (-vel.z * dt)).clamp(0.0, 1.0) } else { 0.0 };
+                ShotInWater::Ends(next - vel * dt * k)
+            }
+            (false, Some(_)) => ShotInWater::Goes(vel.normalize_or_zero() * wet),
+            (true, None) if dry >= 0.0 => ShotInWater::Goes(vel.normalize_or_zero() * dry),
+            _ => ShotInWater::Dry,
+        };
+    }
+    match was {
+        Some((_, liquid)) => {
+            // Gravity was already applied in full this tick: give back the buoyant share.
+            let mut v = vel;
+            v.z += (gravity - liquid.sink(gravity, SHOT_DENSITY)) * dt;
+            ShotInWater::Goes(liquid.damp(v, dt))
+        }
+        None => ShotInWater::Dry,
+    }
+}
+
+/// Sets the `wet` input of object `id`'s images from where their muzzles are.
+pub(crate) fn wet_images(sh: &mut Shared, id: u32) {
+    if sh.water.is_empty() {
+        return;
+    }
+    let Some(g) = sh.objects.get(&id) else { return };
+    let mut wet = [false; v12_sim::image_machine::MAX_IMAGES];
+    for (slot, w) in wet.iter_mut().enumerate().filter(|(slot, _)| g.images[*slot].is_some()) {
+        *w = crate::weapons::muzzle(sh, id, slot).is_some_and(|(p, _)| sh.water.is_wet(p));
+    }
+    if let Some(g) = sh.objects.get_mut(&id) {
+        for (slot, img) in g.images.iter_mut().enumerate() {
+            if let Some(img) = img {
+                img.image.run.wet = wet[slot];
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec2;
+
+    /// The crater of `v12_world::water`'s tests: a bowl at 0 m inside a rim 20 m high at
+    /// radius 16..24 around (50, 50), and ground at 10 m beyond, 0 m again past x = 80.
+    fn crater(x: f32, y: f32) -> f32 {
+        let r = Vec2::new(x - 50.0, y - 50.0).length();
+        if r < 16.0 {
+            0.0
+        } else if r < 24.0 {
+            20.0
+        } else if x > 80.0 {
+            0.0
+        } else {
+            10.0
+        }
+    }
+
+    fn pond(liquid: &str) -> ServerWater {
+        let block = WaterBlock {
+            position: Vec3::new(0.0, 0.0, 0.0),
+            scale: Vec3::new(100.0, 100.0, 5.0),
+            seed_points: vec![Vec2::splat(0.5)],
+            liquid_type: liquid.into(),
+            ..WaterBlock::default()
+        };
+        ServerWater::from_blocks(&[(block.clone(), LiquidProfile::of(liquid, None, None))], crater)
+    }
+
+    #[test]
+    fn points_in_the_crater_are_wet_and_outside_it_dry() {
+        let w = pond("Water");
+        assert_eq!(w.at(Vec3::new(50.0, 50.0, 1.0)).map(|(d, _)| d), Some(4.0));
+        assert!(!w.is_wet(Vec3::new(50.0, 50.0, 6.0)), "above the surface");
+        assert!(!w.is_wet(Vec3::new(90.0, 50.0, 1.0)), "past the rim, though the ground is low there");
+        assert!(!w.is_wet(Vec3::new(500.0, 50.0, 1.0)), "outside every block's box");
+        assert!(!w.is_wet(Vec3::splat(f32::NAN)));
+        assert!(ServerWater::default().bounds().is_none());
+        assert_eq!(w.bounds(), Some((Vec3::ZERO, Vec3::new(100.0, 100.0, 5.0))));
+    }
+
+    #[test]
+    fn liquid_profiles_by_type_and_fields() {
+        let water = LiquidProfile::of("Water", None, None);
+        let lava = LiquidProfile::of("HotLava", None, None);
+        assert!(water.burn == 0.0 && lava.burn > 0.0);
+        let thick = LiquidProfile::of("RiverWater", Some(2.0), Some(f32::NAN));
+        assert_eq!((thick.density, thick.viscosity), (2.0, 15.0), "junk keeps the type's");
+        assert_eq!(LiquidProfile::of("x", Some(1e9), Some(-3.0)).density, 10.0);
+        // A shot twice as dense as water sinks at half the gravity; slower in lava than water.
+        assert_eq!(water.sink(20.0, SHOT_DENSITY), 10.0);
+        let v = Vec3::new(10.0, 0.0, 0.0);
+        assert!(lava.damp(v, 0.1).x < water.damp(v, 0.1).x && water.damp(v, 0.1).x < 10.0);
+    }
+
+    #[test]
+    fn straight_shots_change_speed_or_end_at_the_surface() {
+        let w = pond("Water");
+        let down = Vec3::new(0.0, 0.0, -40.0);
+        let above = Vec3::new(50.0, 50.0, 5.5);
+        // wetVelocity 10: it goes on at 10 m/s into the water.
+        assert_eq!(
+            shot(&w, true, (40.0, 10.0), above, down, 0.0),
+            ShotInWater::Goes(Vec3::new(0.0, 0.0, -10.0))
+        );
+        // wetVelocity -1: it ends at the surface (5 m).
+        let ShotInWater::Ends(at) = shot(&w, true, (40.0, -1.0), above, down, 0.0) else { panic!() };
+        assert!((at.z - 5.0).abs() < 1e-4, "{at}");
+        // Leaving the water: dryVelocity.
+        let up = Vec3::new(0.0, 0.0, 40.0);
+        let under = Vec3::new(50.0, 50.0, 4.9);
+        assert_eq!(shot(&w, true, (40.0, 10.0), under, up / 4.0, 0.0), ShotInWater::Goes(up));
+        // In the air, or with no water at all: nothing.
+        assert_eq!(shot(&w, true, (40.0, 10.0), Vec3::new(50.0, 50.0, 30.0), up, 0.0), ShotInWater::Dry);
+        assert_eq!(shot(&ServerWater::default(), true, (40.0, -1.0), above, down, 0.0), ShotInWater::Dry);
+    }
+
+    #[test]
+    fn grenades_float_and_slow_under_water() {
+        let w = pond("Water");
+        let v = Vec3::new(5.0, 0.0, -2.0);
+        let ShotInWater::Goes(after) = shot(&w, false, (0.0, 0.0), Vec3::new(50.0, 50.0, 2.0), v, 20.0)
+        else {
+            panic!()
+        };
+        assert!(after.x < 5.0 && after.z > -2.0, "{after}");
+    }
+
+    /// Through the server's tick: a shot with no `wetVelocity` ends (explodes) where it meets
+    /// the pond's surface; one with `wetVelocity = 10` goes on under water at 10 m/s.
+    #[test]
+    fn shots_meet_the_water_in_the_servers_tick() {
+        use crate::objects::tests::{eval, game_console, run_ticks};
+        let (mut con, shared, out) = game_console();
+        eval(
+            &mut con,
+            "datablock LinearProjectileData(Dart) { lifetime = 3000; dryVelocity = 40; };\n\
+             datablock LinearProjectileData(Swim) { lifetime = 3000; dryVelocity = 40; wetVelocity = 10; };\n\
+             function Dart::onExplode(%data, %proj, %pos) { echo(\"explode \" @ %pos); }\n\
+             $a = new Projectile() { dataBlock = Dart; initialPosition = \"50 50 8\"; initialVelocity = \"0 0 -40\"; };\n\
+             $b = new Projectile() { dataBlock = Swim; initialPosition = \"56 50 8\"; initialVelocity = \"0 0 -40\"; };",
+        );
+        shared.borrow_mut().water = pond("Water");
+        run_ticks(&mut con, &shared, 6);
+        let said = out.stdout();
+        let z: f32 = said.trim().rsplit(' ').next().unwrap().parse().unwrap();
+        assert!(said.starts_with("explode 50 50 ") && (z - 5.0).abs() < 0.01, "{said}");
+        let bz: f32 = eval(&mut con, "return getWord($b.getPosition(), 2);").parse().unwrap();
+        // Dry all the way it would be at 8 - 6 × 1.28 = 0.32 m; at 10 m/s under water it is
+        // still above 4 m.
+        assert!(bz > 4.0 && bz < 5.0, "{bz}");
+    }
+
+    #[test]
+    fn the_server_sees_the_missions_water_and_rebuilds_only_on_a_change() {
+        let mut con = Console::new();
+        con.set_output(Box::new(v12_console_vm::BufferSink::new()));
+        let world = crate::mission::install(&mut con, std::rc::Rc::new(v12_resource::ResourceManager::new()));
+        let mut w = ServerWater::default();
+        w.refresh(&world.borrow(), &con);
+        assert!(w.is_empty());
+        con.eval(
+            "new WaterBlock(Hot) { position = \"0 0 0\"; scale = \"10 10 2\"; floodFill = false; \
+             liquidType = \"Lava\"; viscosity = 5; };",
+        )
+        .unwrap();
+        w.refresh(&world.borrow(), &con);
+        let (depth, lava) = w.at(Vec3::new(5.0, 5.0, 0.5)).expect("in the lava");
+        assert_eq!((depth, lava.viscosity, lava.burn > 0.0), (1.5, 5.0, true));
+        let before = w.built_from;
+        w.refresh(&world.borrow(), &con);
+        assert_eq!(w.built_from, before);
+        con.eval("Hot.delete();").unwrap();
+        w.refresh(&world.borrow(), &con);
+        assert!(w.is_empty() && w.built_from.is_none());
+    }
+}
