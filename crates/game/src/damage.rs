@@ -136,6 +136,24 @@ fn with_obj<T>(
     sh.borrow_mut().objects.get_mut(&scene).map(f)
 }
 
+/// Lava's burn this tick (`crate::liquid`) on every living player whose feet are in it, into
+/// the tick's pending damage; nothing to do without water.
+pub(crate) fn burn_in_lava(sh: &mut Shared) {
+    let Some(scene) = sh.world.as_ref().filter(|_| !sh.water.is_empty()) else { return };
+    let dt = v12_sim::scene::TICK_SECONDS;
+    for (id, g) in &sh.objects {
+        if g.class != crate::state::GameClass::Player || g.damage >= g.max_damage {
+            continue;
+        }
+        let Some(o) = scene.get(*id) else { continue };
+        if let Some((_, liquid)) = sh.water.at(o.state.pos + glam::Vec3::Z * 0.1)
+            && liquid.burn > 0.0
+        {
+            sh.pending_damage.push((*id, liquid.burn * g.max_damage * dt));
+        }
+    }
+}
+
 pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     let methods: &[(&str, u32, u32, &str, crate::handles::Method)] = &[
         ("getDamageLevel", 2, 2, "getDamageLevel() - 0 (unhurt) to maxDamage", |c, sh, a| {

@@ -723,7 +723,12 @@ impl<'a> Host<'a> {
             s.time_ms += u64::from(TICK_MS);
             let t0 = Instant::now();
             con.profiler_enter("ServerTick");
-            crate::liquid::tick(&self.mission.borrow(), con, &mut shared.borrow_mut());
+            {
+                // The water as the mission has it now, and lava's burn (`crate::liquid`).
+                let mut sh = shared.borrow_mut();
+                sh.water.refresh(&self.mission.borrow(), con);
+                crate::damage::burn_in_lava(&mut sh);
+            }
             let events = server_tick(s, &mut shared.borrow_mut());
             // The tick's cost includes the script callbacks it makes.
             con.profiler_enter("GameEvents");

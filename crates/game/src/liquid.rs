@@ -1,16 +1,22 @@
 //! Water the server sees (issue 35): the mission's `WaterBlock`s with their cells seed-filled
 //! over the terrain, each with its liquid's profile (V12's LiquidProfile physics).
 //!
-//! - **Images**: an image's `wet` input (`stateTransitionOnWet` / `...OnNotWet`) is whether
-//!   its muzzle is under water ([`ServerWater::is_wet`]), set before each image step, the
-//!   moves' too (the flag travels in the predicted state, so the client steps it alike).
-//! - **Straight shots** (`FlightKind::Linear`): entering water a shot goes on at its
+//! A leaf module (the water and what it does to a point or a shot); its users:
+//!
+//! - **Images** (`weapons.rs`): an image's `wet` input (`stateTransitionOnWet` /
+//!   `...OnNotWet`) is whether its muzzle is under water ([`ServerWater::is_wet`]), set before
+//!   each image step, the moves' too (the flag travels in the predicted state, so the client
+//!   steps it alike).
+//! - **Straight shots** (`projectiles.rs`, `FlightKind::Linear`): entering water a shot goes on at its
 //!   datablock's `wetVelocity`, leaving it at `dryVelocity`; a negative `wetVelocity` (the
 //!   default) ends the shot at the surface, where it explodes.
 //! - **Grenades and bombs** under water sink at the gravity less the liquid's buoyancy
 //!   (`density` against [`SHOT_DENSITY`]) and slow by its `viscosity`.
-//! - **Lava** (`Lava`, `HotLava`) burns the players standing in it: a share of their
-//!   `maxDamage` a second ([`LiquidProfile::burn`]), dealt with the tick's other damage.
+//! - **Lava** (`Lava`, `HotLava`; `damage.rs`) burns the players standing in it: a share of
+//!   their `maxDamage` a second ([`LiquidProfile::burn`]), dealt with the tick's other damage.
+//!
+//! `host.rs` brings the water up to date with the mission ([`ServerWater::refresh`]) and burns
+//! before each server tick.
 //!
 //! Not done: players' own buoyancy and drag (their movement is predicted by the client from
 //! the same code, which sees no water yet).
@@ -19,7 +25,6 @@
 //! first tested against the box around every block ([`ServerWater::bounds`]), then against
 //! the boxes of the blocks, and only then against a block's cells.
 
-use crate::state::{GameClass, Shared};
 use glam::Vec3;
 use v12_console_vm::{Console, ObjectId};
 use v12_world::{MissionWorld, WaterBlock, WaterCoverage};
@@ -201,30 +206,6 @@ fn fingerprint(world: &MissionWorld) -> u64 {
     key
 }
 
-/// Before a server tick: the water brought up to date with the mission, and lava's burn on
-/// the players standing in it (into the tick's pending damage).
-pub(crate) fn tick(world: &MissionWorld, con: &Console, sh: &mut Shared) {
-    sh.water.refresh(world, con);
-    burn(sh);
-}
-
-/// Lava's damage this tick on every living player whose feet are in it.
-pub(crate) fn burn(sh: &mut Shared) {
-    let Some(scene) = sh.world.as_ref().filter(|_| !sh.water.is_empty()) else { return };
-    let dt = v12_sim::scene::TICK_SECONDS;
-    for (id, g) in &sh.objects {
-        if g.class != GameClass::Player || g.damage >= g.max_damage {
-            continue;
-        }
-        let Some(o) = scene.get(*id) else { continue };
-        if let Some((_, liquid)) = sh.water.at(o.state.pos + Vec3::Z * 0.1)
-            && liquid.burn > 0.0
-        {
-            sh.pending_damage.push((*id, liquid.burn * g.max_damage * dt));
-        }
-    }
-}
-
 /// What water does to a shot's move this tick, from `pos` at `vel` to `next`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum ShotInWater {
@@ -273,25 +254,6 @@ pub(crate) fn shot(
             ShotInWater::Goes(liquid.damp(v, dt))
         }
         None => ShotInWater::Dry,
-    }
-}
-
-/// Sets the `wet` input of object `id`'s images from where their muzzles are.
-pub(crate) fn wet_images(sh: &mut Shared, id: u32) {
-    if sh.water.is_empty() {
-        return;
-    }
-    let Some(g) = sh.objects.get(&id) else { return };
-    let mut wet = [false; v12_sim::image_machine::MAX_IMAGES];
-    for (slot, w) in wet.iter_mut().enumerate().filter(|(slot, _)| g.images[*slot].is_some()) {
-        *w = crate::weapons::muzzle(sh, id, slot).is_some_and(|(p, _)| sh.water.is_wet(p));
-    }
-    if let Some(g) = sh.objects.get_mut(&id) {
-        for (slot, img) in g.images.iter_mut().enumerate() {
-            if let Some(img) = img {
-                img.image.run.wet = wet[slot];
-            }
-        }
     }
 }
 
@@ -385,36 +347,14 @@ mod tests {
         assert!(after.x < 5.0 && after.z > -2.0, "{after}");
     }
 
-    /// Through the server's tick: a shot with no `wetVelocity` ends (explodes) where it meets
-    /// the pond's surface; one with `wetVelocity = 10` goes on under water at 10 m/s.
-    #[test]
-    fn shots_meet_the_water_in_the_servers_tick() {
-        use crate::objects::tests::{eval, game_console, run_ticks};
-        let (mut con, shared, out) = game_console();
-        eval(
-            &mut con,
-            "datablock LinearProjectileData(Dart) { lifetime = 3000; dryVelocity = 40; };\n\
-             datablock LinearProjectileData(Swim) { lifetime = 3000; dryVelocity = 40; wetVelocity = 10; };\n\
-             function Dart::onExplode(%data, %proj, %pos) { echo(\"explode \" @ %pos); }\n\
-             $a = new Projectile() { dataBlock = Dart; initialPosition = \"50 50 8\"; initialVelocity = \"0 0 -40\"; };\n\
-             $b = new Projectile() { dataBlock = Swim; initialPosition = \"56 50 8\"; initialVelocity = \"0 0 -40\"; };",
-        );
-        shared.borrow_mut().water = pond("Water");
-        run_ticks(&mut con, &shared, 6);
-        let said = out.stdout();
-        let z: f32 = said.trim().rsplit(' ').next().unwrap().parse().unwrap();
-        assert!(said.starts_with("explode 50 50 ") && (z - 5.0).abs() < 0.01, "{said}");
-        let bz: f32 = eval(&mut con, "return getWord($b.getPosition(), 2);").parse().unwrap();
-        // Dry all the way it would be at 8 - 6 × 1.28 = 0.32 m; at 10 m/s under water it is
-        // still above 4 m.
-        assert!(bz > 4.0 && bz < 5.0, "{bz}");
-    }
-
     #[test]
     fn the_server_sees_the_missions_water_and_rebuilds_only_on_a_change() {
         let mut con = Console::new();
         con.set_output(Box::new(v12_console_vm::BufferSink::new()));
-        let world = crate::mission::install(&mut con, std::rc::Rc::new(v12_resource::ResourceManager::new()));
+        let container =
+            std::rc::Rc::new(std::cell::RefCell::new(v12_sim::container::ScriptContainer::default()));
+        let world = MissionWorld::new(std::rc::Rc::new(v12_resource::ResourceManager::new()), container);
+        v12_world::register_mission_classes(&mut con, world.clone());
         let mut w = ServerWater::default();
         w.refresh(&world.borrow(), &con);
         assert!(w.is_empty());

@@ -1036,6 +1036,71 @@ pub(crate) mod tests {
         assert_eq!(eval(&mut con, "return isObject($ball);"), "0");
     }
 
+    /// A pond for the water tests (`crate::liquid`): a 100 m block whose surface is at 5 m,
+    /// wet everywhere over flat ground at 0.
+    fn pond(liquid: &str) -> crate::liquid::ServerWater {
+        let block = v12_world::WaterBlock {
+            scale: glam::Vec3::new(100.0, 100.0, 5.0),
+            flood_fill: false,
+            liquid_type: liquid.into(),
+            ..v12_world::WaterBlock::default()
+        };
+        let profile = crate::liquid::LiquidProfile::of(liquid, None, None);
+        crate::liquid::ServerWater::from_blocks(&[(block, profile)], |_, _| 0.0)
+    }
+
+    /// Through the server's tick: a shot with no `wetVelocity` ends (explodes) where it meets
+    /// the pond's surface; one with `wetVelocity = 10` goes on under water at 10 m/s.
+    #[test]
+    fn shots_meet_the_water_in_the_servers_tick() {
+        let (mut con, shared, out) = game_console();
+        eval(
+            &mut con,
+            "datablock LinearProjectileData(Dart) { lifetime = 3000; dryVelocity = 40; };\n\
+             datablock LinearProjectileData(Swim) { lifetime = 3000; dryVelocity = 40; wetVelocity = 10; };\n\
+             function Dart::onExplode(%data, %proj, %pos) { echo(\"explode \" @ %pos); }\n\
+             $a = new Projectile() { dataBlock = Dart; initialPosition = \"50 50 8\"; initialVelocity = \"0 0 -40\"; };\n\
+             $b = new Projectile() { dataBlock = Swim; initialPosition = \"56 50 8\"; initialVelocity = \"0 0 -40\"; };",
+        );
+        shared.borrow_mut().water = pond("Water");
+        run_ticks(&mut con, &shared, 6);
+        let said = out.stdout();
+        let z: f32 = said.trim().rsplit(' ').next().unwrap().parse().unwrap();
+        assert!(said.starts_with("explode 50 50 ") && (z - 5.0).abs() < 0.01, "{said}");
+        let bz: f32 = eval(&mut con, "return getWord($b.getPosition(), 2);").parse().unwrap();
+        // Dry all the way it would be at 8 - 6 × 1.28 = 0.32 m; at 10 m/s under water it is
+        // still above 4 m.
+        assert!(bz > 4.0 && bz < 5.0, "{bz}");
+    }
+
+    /// Lava burns a player standing in it (a quarter of its maxDamage a second), not one
+    /// beside it; water burns nobody.
+    #[test]
+    fn lava_burns_the_players_standing_in_it() {
+        let (mut con, shared, _) = game_console();
+        eval(
+            &mut con,
+            "$in = new Player() { dataBlock = LightMale; position = \"50 50 0\"; };\n\
+             $out = new Player() { dataBlock = LightMale; position = \"150 50 0\"; };",
+        );
+        shared.borrow_mut().water = pond("Lava");
+        for _ in 0..31 {
+            crate::damage::burn_in_lava(&mut shared.borrow_mut());
+            run_ticks_on(&mut con, &shared, 1, Some(0.0));
+        }
+        let level = |con: &mut Console, v: &str| -> f32 {
+            eval(con, &format!("return {v}.getDamageLevel();")).parse().unwrap()
+        };
+        let burnt = level(&mut con, "$in");
+        // 31 ticks of 32 ms ≈ 1 s at 25 % of maxDamage (100) a second.
+        assert!((burnt - 24.8).abs() < 0.5, "{burnt}");
+        assert_eq!(level(&mut con, "$out"), 0.0);
+        shared.borrow_mut().water = pond("Water");
+        crate::damage::burn_in_lava(&mut shared.borrow_mut());
+        run_ticks_on(&mut con, &shared, 1, Some(0.0));
+        assert_eq!(level(&mut con, "$in"), burnt);
+    }
+
     /// A ballistic shot (`isBallistic`, `gravityMod`) falls; a plain one flies straight.
     #[test]
     fn ballistic_projectiles_fall_by_their_gravity_mod() {

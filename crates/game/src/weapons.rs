@@ -56,12 +56,32 @@ pub(crate) fn muzzle(s: &Shared, scene: u32, slot: usize) -> Option<(Vec3, Vec3)
     Some((eye + forward * (reach + offset.y) + right * offset.x + Vec3::Z * offset.z, forward))
 }
 
+/// Sets the `wet` input of object `id`'s images from where their muzzles are (in the
+/// server's water, `crate::liquid`); nothing to do without water.
+fn wet_images(s: &mut Shared, id: u32) {
+    if s.water.is_empty() {
+        return;
+    }
+    let Some(g) = s.objects.get(&id) else { return };
+    let mut wet = [false; MAX_IMAGES];
+    for (slot, w) in wet.iter_mut().enumerate().filter(|(slot, _)| g.images[*slot].is_some()) {
+        *w = muzzle(s, id, slot).is_some_and(|(p, _)| s.water.is_wet(p));
+    }
+    if let Some(g) = s.objects.get_mut(&id) {
+        for (img, wet) in g.images.iter_mut().zip(wet) {
+            if let Some(img) = img {
+                img.image.run.wet = wet;
+            }
+        }
+    }
+}
+
 /// One tick of an object's mounted images' state machines (energy drained by states, ammo
 /// of energy weapons from the energy level), except the slots its controlling client's moves
 /// stepped this tick ([`hand_in`]). Effects come back for the console.
 pub(crate) fn tick_one(s: &mut Shared, id: u32) -> Vec<ImageEffect> {
     let mut out = Vec::new();
-    crate::liquid::wet_images(s, id);
+    wet_images(s, id);
     let by_moves = s.images_by_moves.contains(&id);
     let Some(g) = s.objects.get_mut(&id) else { return out };
     let mut effects = Vec::new();
@@ -94,7 +114,7 @@ pub(crate) fn predicted_models(s: &Shared, id: u32) -> [Option<Rc<PredictedImage
 /// Before a controlled object's moves: its images' runs and its energy go into its
 /// predicted state, where the moves step them.
 pub(crate) fn hand_in(s: &mut Shared, id: u32) {
-    crate::liquid::wet_images(s, id);
+    wet_images(s, id);
     let Some(g) = s.objects.get(&id) else { return };
     let Some(o) = s.world.as_mut().and_then(|w| w.get_mut(id)) else { return };
     let mut st = o.state;

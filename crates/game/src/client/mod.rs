@@ -22,6 +22,8 @@ mod ghost_container;
 pub mod movers;
 mod own_images;
 #[cfg(feature = "render")]
+pub mod particle_data;
+#[cfg(feature = "render")]
 pub mod screenshot;
 pub mod session;
 pub mod shapes;

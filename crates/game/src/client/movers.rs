@@ -14,7 +14,7 @@
 //!
 //! At most [`MAX_MOVERS`] objects carry effects at once (those with the lowest ids).
 
-use crate::client::effects::emitter_desc;
+use crate::client::particle_data::{emitter_desc, find_of};
 use glam::Vec3;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -128,7 +128,7 @@ impl MoverEffects {
         let n = num(con, m.datablock, "footPuffNumParts", 6.0).clamp(0.0, MAX_PUFF as f32) as u32;
         let r = num(con, m.datablock, "footPuffRadius", 0.25).clamp(0.0, 5.0);
         // Left foot, right foot, by the puffs made so far (no random numbers here).
-        let side = if self.puffs % 2 == 0 { 1.0 } else { -1.0 };
+        let side = if self.puffs.is_multiple_of(2) { 1.0 } else { -1.0 };
         let right = Vec3::new(m.yaw.cos(), m.yaw.sin(), 0.0);
         system.burst(&e, m.pos + right * (r * side), Vec3::Z, n);
         self.puffs += 1;
@@ -141,10 +141,7 @@ impl MoverEffects {
             return e.clone();
         }
         let e = fields.iter().find_map(|f| {
-            let name = con.get_field(db, f).as_text().trim().to_string();
-            let id = con
-                .find_object_str(&name)
-                .filter(|id| crate::classes::is_a(con, *id, "ParticleEmitterData"))?;
+            let id = find_of(con, &con.get_field(db, f).as_text(), "ParticleEmitterData")?;
             emitter_desc(con, id)
         });
         if e.is_none() {
@@ -162,7 +159,6 @@ fn num(con: &Console, db: ObjectId, field: &str, default: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::client::effects::ClientEffects;
     use v12_console_vm::BufferSink;
     use v12_render_gl::Camera;
 
@@ -193,50 +189,63 @@ mod tests {
         Mover { id, vehicle, pos, vel, yaw: 0.0, above_ground: above, datablock }
     }
 
+    /// The effects and their particle system, frame by frame as the client runs them.
+    struct Rig {
+        fx: MoverEffects,
+        system: ParticleSystem,
+        last: u64,
+    }
+
+    impl Rig {
+        fn new(seed: u64) -> Rig {
+            Rig { fx: MoverEffects::default(), system: ParticleSystem::new(seed), last: 0 }
+        }
+
+        /// One frame at `t` ms: the jets carried and the particles alive after it.
+        fn frame(&mut self, con: &Console, movers: &[Mover], t: u64) -> (usize, usize) {
+            let dt = t.saturating_sub(self.last);
+            self.last = t;
+            self.fx.update(con, &mut self.system, movers, dt);
+            self.system.advance(dt as u32);
+            (self.fx.jets(), self.system.len())
+        }
+    }
+
     /// A second of a player walking at 4 m/s puffs every 1.6 m (twice, five particles each);
     /// one without a footPuffEmitter puffs nothing.
     #[test]
     fn walking_players_puff_at_every_stride() {
         let con = console();
-        let mut fx = ClientEffects::new(3);
+        let mut rig = Rig::new(3);
         for k in 0..=25u64 {
             let p = Vec3::new(0.0, 0.16 * k as f32, 0.0);
             let walker = mover(&con, 1, "Walker", false, p, Vec3::Y * 4.0, 0.0);
             let plain = mover(&con, 2, "Plain", false, p + Vec3::X * 5.0, Vec3::Y * 4.0, 0.0);
-            fx.update_movers(&con, &[walker, plain], k * 40);
-            fx.update(&con, &[], k * 40);
+            assert_eq!(rig.frame(&con, &[walker, plain], k * 40).0, 0);
         }
-        assert_eq!(fx.movers.puffs, 2);
-        assert_eq!(fx.movers.jets(), 0);
+        assert_eq!(rig.fx.puffs, 2);
+        assert!(rig.system.len() <= 10);
     }
 
     /// A skimmer faster than its minTrailSpeed carries its jet; slowed down, or gone from
     /// view, it does not. A player in the air falling slower than gravity (jetting) carries
-    /// its jet; falling freely, it does not.
+    /// its jet; falling freely, or on the ground, it does not.
     #[test]
     fn jets_follow_vehicles_and_jetting_players() {
         let con = console();
-        let mut fx = ClientEffects::new(4);
-        let mut frame = |ms: &[Mover], t: u64| {
-            fx.update_movers(&con, ms, t);
-            fx.update(&con, &[], t);
-            (fx.movers.jets(), fx.system.len())
-        };
+        let mut rig = Rig::new(4);
         let fast = mover(&con, 7, "Skim", true, Vec3::ZERO, Vec3::Y * 10.0, 0.5);
-        assert_eq!(frame(&[fast], 0).0, 1);
-        assert!(frame(&[fast], 40).1 > 0, "the jet emits");
+        assert_eq!(rig.frame(&con, &[fast], 0).0, 1);
+        assert!(rig.frame(&con, &[fast], 40).1 > 0, "the jet emits");
         let slow = Mover { vel: Vec3::Y, ..fast };
-        assert_eq!(frame(&[slow], 80).0, 0);
+        assert_eq!(rig.frame(&con, &[slow], 80).0, 0);
         let up = mover(&con, 9, "Walker", false, Vec3::Z * 5.0, Vec3::Z * 2.0, 5.0);
-        assert_eq!(frame(&[up], 120).0, 1, "rising in the air: jets on");
-        assert_eq!(frame(&[Mover { vel: Vec3::Z * 2.1, ..up }], 160).0, 1);
-        assert_eq!(frame(&[Mover { vel: Vec3::Z * 1.3, ..up }], 200).0, 0, "falling at gravity: jets off");
-        assert_eq!(
-            frame(&[Mover { vel: Vec3::Z * 1.3, above_ground: 0.0, ..up }], 240).0,
-            0,
-            "on the ground"
-        );
-        assert_eq!(frame(&[], 280).0, 0);
+        assert_eq!(rig.frame(&con, &[up], 120).0, 1, "rising in the air: jets on");
+        assert_eq!(rig.frame(&con, &[Mover { vel: Vec3::Z * 2.1, ..up }], 160).0, 1);
+        let falling = Mover { vel: Vec3::Z * 1.3, ..up };
+        assert_eq!(rig.frame(&con, &[falling], 200).0, 0, "falling at gravity: jets off");
+        assert_eq!(rig.frame(&con, &[Mover { above_ground: 0.0, ..falling }], 240).0, 0, "on the ground");
+        assert_eq!(rig.frame(&con, &[], 280).0, 0);
     }
 
     /// The same seed and frames give the same particles; junk positions are skipped; at
@@ -245,19 +254,18 @@ mod tests {
     fn movers_are_deterministic_and_capped() {
         let con = console();
         let run = || {
-            let mut fx = ClientEffects::new(11);
+            let mut rig = Rig::new(11);
             for k in 0..20u64 {
                 let ms: Vec<Mover> = (0..(MAX_MOVERS as u32 + 20))
                     .map(|i| mover(&con, i, "Skim", true, Vec3::X * i as f32, Vec3::Y * 10.0, 0.5))
                     .chain([mover(&con, 999, "Walker", false, Vec3::NAN, Vec3::Y, 0.0)])
                     .collect();
-                fx.update_movers(&con, &ms, k * 40);
-                fx.update(&con, &[], k * 40);
+                rig.frame(&con, &ms, k * 40);
             }
-            assert_eq!(fx.movers.jets(), MAX_MOVERS);
+            assert_eq!(rig.fx.jets(), MAX_MOVERS);
             let cam = Camera::look_at(Vec3::new(0.0, -10.0, 3.0), Vec3::ZERO, 1.2, 0.1, 500.0);
             let mut out = Vec::new();
-            fx.shapes(&cam, None, &mut out);
+            rig.system.billboards(&cam, &mut out);
             out
         };
         assert_eq!(run(), run());
