@@ -47,8 +47,8 @@ datablock PlayerData(LightMale) {
 
 // The weapon: a ball launcher, V12's image state machine (server/weapons.cs) firing Balls,
 // whose explosions splash nearby players (radius damage written here, with the container).
-// Where a ball ends, its explosion: the engine plays its soundProfile there to the clients
-// that see the ball (V12's ExplosionData; the profile is in server/audio.cs).
+// Where a ball ends, its explosion: each client that sees the ball end plays its
+// soundProfile there (V12's ExplosionData; the profile is in server/audio.cs).
 // Drawn on the clients only (their particles are simulated there, from a seed): a burst of
 // hot sparks that cool to smoke, and a light flash.
 datablock ParticleData(BallSpark) {
@@ -279,15 +279,15 @@ function LightMale::onDisabled(%data, %obj, %state)
 // The scoreboard goes out at most every 100 ms, however many scores change or players leave
 // in between (a mass drop used to send one scoreboard per drop to everyone), and in parts of
 // at most 200 bytes, so a long one still fits the packets (one over a packet was lost). With
-// many players it goes out less often, 25 ms per player: it grows by ~12 bytes a player and
-// goes to every player, so at 256 players a 3 KB scoreboard ten times a second would be six
-// times a client's 5 KB/s and hold back every event queued after it.
+// more than 16 players it goes out less often, 25 ms per player: it grows by ~12 bytes a
+// player and goes to every player, so at 256 players a 3 KB scoreboard ten times a second
+// would be six times a client's 5 KB/s and hold back every event queued after it.
 function updateScoreboard()
 {
    if (!isEventPending($ScoreboardEvent))
    {
-      %delay = ClientGroup.getCount() * 25;
-      $ScoreboardEvent = schedule(%delay < 100 ? 100 : %delay, 0, sendScoreboard);
+      %count = ClientGroup.getCount();
+      $ScoreboardEvent = schedule(%count > 16 ? %count * 25 : 100, 0, sendScoreboard);
    }
 }
 
