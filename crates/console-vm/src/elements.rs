@@ -272,6 +272,29 @@ impl ElemStore {
         }
     }
 
+    /// [`ElemStore::set`] of the integer `k` (`$s[%i] = 1`): when `base` is the base last
+    /// found and `i` is in its dense part, the number is written in place, inline; anything
+    /// else goes the general way, out of line. (Through [`ElemStore::set_from`] the store
+    /// built the value aside and called out of line for every element: 40 instructions a
+    /// store, most of the sieve's time outside the loop; docs/PERFORMANCE.md, seventh pass.)
+    #[inline(always)]
+    pub(crate) fn set_int(&mut self, base: Name, i: u32, k: i64) {
+        let (b, s) = self.last.get();
+        if b == base.0
+            && let Some((_, set)) = self.sets.get_mut(s as usize)
+            && let Some(slot) = set.dense.get_mut(i as usize)
+        {
+            slot.set_int(k);
+        } else {
+            self.set_int_other(base, i, k);
+        }
+    }
+
+    #[inline(never)]
+    fn set_int_other(&mut self, base: Name, i: u32, k: i64) {
+        self.set(base, i, Value::Int(k));
+    }
+
     #[inline(never)]
     fn set_new(&mut self, base: Name, i: u32, v: Value) {
         if v.is_empty() {

@@ -553,7 +553,7 @@ pub(crate) fn run(
                     let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)
                     };
-                    elems.set_from(b, i, &mut Value::Int(i64::from(k)));
+                    elems.set_int(b, i, i64::from(k));
                 }
                 Op::LoadLocalElemL(b, s) if !running.toplevel && !running.elem_slots => {
                     let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
