@@ -368,6 +368,51 @@ pub(crate) fn elem_text(base: &str, i: u32) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// `set_int` (the inline store of `$s[%i] = k`) does what `set` of the same integer does:
+    /// over a string, a number and an unset element, in the dense part and past it, on the
+    /// base last found and on another one.
+    #[test]
+    fn set_int_is_set_of_an_int() {
+        use super::ElemStore;
+        use crate::intern::Name;
+        use crate::value::Value;
+        let (a, b) = (Name(1), Name(2));
+        let mut fast = ElemStore::default();
+        let mut slow = ElemStore::default();
+        let steps: [(Name, u32, Option<i64>); 12] = [
+            (a, 0, Some(5)),
+            (a, 1, None),
+            (a, 1, Some(7)),
+            (b, 3, Some(1)),
+            (a, 0, Some(-2)),
+            (a, 500, Some(9)),
+            (a, 2, None),
+            (a, 2, Some(0)),
+            (b, 3, Some(4)),
+            (a, 500, Some(3)),
+            (a, 70, Some(6)),
+            (b, 0, Some(8)),
+        ];
+        for (base, i, k) in steps {
+            match k {
+                Some(k) => {
+                    fast.set_int(base, i, k);
+                    slow.set(base, i, Value::Int(k));
+                }
+                None => {
+                    fast.set(base, i, Value::str("text"));
+                    slow.set(base, i, Value::str("text"));
+                }
+            }
+        }
+        for base in [a, b] {
+            for i in [0, 1, 2, 3, 70, 500, 501] {
+                assert_eq!(fast.get(base, i), slow.get(base, i), "{base:?}[{i}]");
+            }
+        }
+        assert_eq!(fast.get(a, 1), Value::Int(7));
+    }
+
     /// `direct_index` on doubles: whole numbers in `0..10^6` and nothing else.
     #[test]
     fn direct_index_of_doubles() {

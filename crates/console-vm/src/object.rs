@@ -430,8 +430,20 @@ pub(crate) fn field_ref<'a>(classes: &[ClassRec], o: &'a SimObject, field: Name)
 
 /// [`field_ref`], trying the dynamic field at position `hint` first (a site's cache) and
 /// returning where the field was found (`usize::MAX` for none or a registered field).
-#[inline]
+#[inline(never)]
 pub(crate) fn field_ref_hint<'a>(
+    classes: &[ClassRec],
+    o: &'a SimObject,
+    field: Name,
+    hint: usize,
+) -> (Option<&'a Value>, usize) {
+    field_ref_hint_inline(classes, o, field, hint)
+}
+
+/// [`field_ref_hint`], inlined into the VM's one-field read helpers (`%obj.f`): called, it
+/// was a second call per read (docs/PERFORMANCE.md, seventh pass).
+#[inline(always)]
+pub(crate) fn field_ref_hint_inline<'a>(
     classes: &[ClassRec],
     o: &'a SimObject,
     field: Name,
@@ -458,8 +470,23 @@ pub(crate) fn set_field_on(classes: &[ClassRec], o: &mut SimObject, field: Name,
 
 /// [`set_field_on`], trying the dynamic field at position `hint` first; returns where the
 /// field now is (`usize::MAX` for a registered or removed field).
-#[inline]
+#[inline(never)]
 pub(crate) fn set_field_hint(
+    classes: &[ClassRec],
+    o: &mut SimObject,
+    field: Name,
+    v: Value,
+    hint: usize,
+) -> usize {
+    set_field_hint_inline(classes, o, field, v, hint)
+}
+
+/// [`set_field_hint`], inlined into the VM's one-field store helpers (`%obj.f = v`): called,
+/// it was a second call per store. Not into the field-array helpers (`%obj.v[%i] = v`):
+/// there it took fewer instructions but more time (docs/PERFORMANCE.md, seventh pass), so
+/// [`set_field_hint`] stays a call.
+#[inline(always)]
+pub(crate) fn set_field_hint_inline(
     classes: &[ClassRec],
     o: &mut SimObject,
     field: Name,

@@ -12,7 +12,9 @@ use crate::bytecode::NO_HINT;
 use crate::bytecode::{Arith, Callable, FuncDef, GLOBAL_NS, MAX_ARGS, NsId, Op, Resolved, Sep};
 use crate::elements::{ElemNames, ElemStore, direct_index};
 use crate::intern::Name;
-use crate::object::{ObjectStore, field_ref_hint, number_id, set_field_hint};
+use crate::object::{
+    ObjectStore, field_ref_hint, field_ref_hint_inline, number_id, set_field_hint, set_field_hint_inline,
+};
 use crate::stack::VmState;
 use crate::value::Value;
 use crate::value::assign;
@@ -976,7 +978,7 @@ fn store_elem2(vm: &mut VmState, elems: &mut ElemStore, rows: &Rows, b: Name, ke
 #[inline(never)]
 fn load_field_l(vm: &mut VmState, objects: &ObjectStore, at: usize, n: Name, hint: u32) -> Option<u32> {
     let o = vm.stack.get(at).and_then(number_id).and_then(|id| objects.get(id))?;
-    let (v, found) = field_ref_hint(&objects.classes, o, n, hint as usize);
+    let (v, found) = field_ref_hint_inline(&objects.classes, o, n, hint as usize);
     vm.stack.push_ref(v);
     Some(u32::try_from(found).unwrap_or(NO_HINT))
 }
@@ -998,7 +1000,7 @@ fn store_field_l(
     } else {
         vm.stack.pop().unwrap_or_default()
     };
-    let found = set_field_hint(classes, o, n, v, hint as usize);
+    let found = set_field_hint_inline(classes, o, n, v, hint as usize);
     Some(u32::try_from(found).unwrap_or(NO_HINT))
 }
 
@@ -1012,7 +1014,7 @@ fn load_field_l_store(
     hint: u32,
 ) -> Option<u32> {
     let o = vm.stack.get(at.0).and_then(number_id).and_then(|id| objects.get(id))?;
-    let (v, found) = field_ref_hint(&objects.classes, o, n, hint as usize);
+    let (v, found) = field_ref_hint_inline(&objects.classes, o, n, hint as usize);
     let dst = vm.stack.local_mut(at.1)?;
     assign(dst, v.unwrap_or(&Value::Empty));
     Some(u32::try_from(found).unwrap_or(NO_HINT))
@@ -1030,7 +1032,7 @@ fn store_field_ll(
     let id = vm.stack.get(at.0).and_then(number_id)?;
     let (classes, o) = objects.get_mut_split(id)?;
     let v = vm.stack.get(at.1).cloned().unwrap_or_default();
-    let found = set_field_hint(classes, o, n, v, hint as usize);
+    let found = set_field_hint_inline(classes, o, n, v, hint as usize);
     Some(u32::try_from(found).unwrap_or(NO_HINT))
 }
 
