@@ -1073,6 +1073,28 @@ pub(crate) mod tests {
         assert!(bz > 4.0 && bz < 5.0, "{bz}");
     }
 
+    /// Through the server's tick: an image whose muzzle is under the pond goes wet
+    /// (`stateTransitionOnWet`), and dry again (`stateTransitionOnNotWet`) once its holder
+    /// stands far from all water.
+    #[test]
+    fn images_go_wet_under_water_and_dry_far_from_it() {
+        let (mut con, shared, _) = game_console();
+        eval(
+            &mut con,
+            "datablock ShapeBaseImageData(Gun) {\n\
+               stateName[0] = \"Dry\"; stateTransitionOnWet[0] = \"Wet\";\n\
+               stateName[1] = \"Wet\"; stateTransitionOnNotWet[1] = \"Dry\"; };\n\
+             $p = new Player() { dataBlock = LightMale; position = \"50 50 0\"; };\n\
+             $p.mountImage(Gun, 0);",
+        );
+        shared.borrow_mut().water = pond("Water");
+        run_ticks(&mut con, &shared, 2);
+        assert_eq!(eval(&mut con, "return $p.getImageState(0);"), "Wet");
+        eval(&mut con, "$p.setTransform(\"400 400 0 0 0 1 0\");");
+        run_ticks(&mut con, &shared, 2);
+        assert_eq!(eval(&mut con, "return $p.getImageState(0);"), "Dry");
+    }
+
     /// Lava burns a player standing in it (a quarter of its maxDamage a second), not one
     /// beside it; water burns nobody.
     #[test]

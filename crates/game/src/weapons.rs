@@ -56,18 +56,31 @@ pub(crate) fn muzzle(s: &Shared, scene: u32, slot: usize) -> Option<(Vec3, Vec3)
     Some((eye + forward * (reach + offset.y) + right * offset.x + Vec3::Z * offset.z, forward))
 }
 
+/// How far from its position an object's muzzle may be (m): an object farther than this from
+/// the box around all water has only dry images.
+const MUZZLE_REACH: f32 = 16.0;
+
 /// Sets the `wet` input of object `id`'s images from where their muzzles are (in the
-/// server's water, `crate::liquid`); nothing to do without water.
+/// server's water, `crate::liquid`): nothing to do without water or images; an object far
+/// from all water has its images dry without a muzzle worked out.
 fn wet_images(s: &mut Shared, id: u32) {
-    if s.water.is_empty() {
+    let Some((lo, hi)) = s.water.bounds() else { return };
+    let Some(g) = s.objects.get(&id) else { return };
+    if g.images.iter().all(Option::is_none) {
         return;
     }
-    let Some(g) = s.objects.get(&id) else { return };
+    let near = s.world.as_ref().and_then(|w| w.get(id)).is_some_and(|o| {
+        let p = o.state.pos;
+        p.cmpge(lo - MUZZLE_REACH).all() && p.cmple(hi + MUZZLE_REACH).all()
+    });
     let mut wet = [false; MAX_IMAGES];
-    for (slot, w) in wet.iter_mut().enumerate().filter(|(slot, _)| g.images[*slot].is_some()) {
-        *w = muzzle(s, id, slot).is_some_and(|(p, _)| s.water.is_wet(p));
+    if near {
+        for (slot, w) in wet.iter_mut().enumerate().filter(|(slot, _)| g.images[*slot].is_some()) {
+            *w = muzzle(s, id, slot).is_some_and(|(p, _)| s.water.is_wet(p));
+        }
     }
-    if let Some(g) = s.objects.get_mut(&id) {
+    let changed = g.images.iter().zip(wet).any(|(i, w)| i.as_ref().is_some_and(|i| i.image.run.wet != w));
+    if changed && let Some(g) = s.objects.get_mut(&id) {
         for (img, wet) in g.images.iter_mut().zip(wet) {
             if let Some(img) = img {
                 img.image.run.wet = wet;
