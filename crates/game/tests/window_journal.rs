@@ -61,35 +61,43 @@ fn a_recorded_window_session_replays_headless_to_the_same_state() {
     // The session's console output from here on (the replay prints it to stdout).
     let sink = v12_console_vm::BufferSink::new();
     front.con.set_output(Box::new(sink.clone()));
-    // Frame by frame, what a player at the window does.
-    let script: Vec<(u32, Vec<Event>)> = vec![
+    // Frame by frame, what a player at the window does: a resize and Enter (join) first, then,
+    // counted from the first frame it controls a player (joining takes as long as the
+    // datablocks and ghosts take to arrive), a run forward with a jump and a look.
+    let joining: Vec<(u32, Vec<Event>)> = vec![
         (1, vec![Event::Console(ConsoleEvent { line: "resize 1024 700".into() })]),
         (2, vec![key("enter", true), key("enter", false)]),
-        (60, vec![key("w", true)]),
-        (90, vec![key("space", true)]),
+    ];
+    let playing: Vec<(u32, Vec<Event>)> = vec![
+        (0, vec![key("w", true)]),
+        (30, vec![key("space", true)]),
         (
-            95,
+            35,
             vec![
                 key("space", false),
                 Event::MouseMove(MouseMoveEvent { x_pos: 300, y_pos: 200, modifiers: Modifiers::NONE }),
             ],
         ),
-        (150, vec![key("w", false)]),
-        (200, vec![Event::Quit]),
+        (90, vec![key("w", false)]),
+        (140, vec![Event::Quit]),
     ];
     let mine = |front: &ClientFront| {
         let s = front.session()?;
         s.world_view(0).objects.into_iter().find(|o| o.is_me).map(|o| o.pos)
     };
-    let (mut before, mut after) = (None, None);
-    for frame in 0..=200u32 {
-        if frame == 60 {
+    let (mut before, mut after, mut joined) = (None, None, None::<u32>);
+    for frame in 0..=900u32 {
+        if joined.is_none() && frame > 2 && mine(&front).is_some() {
+            joined = Some(frame);
             before = mine(&front);
         }
-        if frame == 150 {
+        let since = joined.map(|j| frame - j);
+        if since == Some(90) {
             after = mine(&front);
         }
-        for (_, events) in script.iter().filter(|(at, _)| *at == frame) {
+        let due = joining.iter().filter(|(at, _)| *at == frame);
+        let due = due.chain(playing.iter().filter(|(at, _)| Some(*at) == since));
+        for (_, events) in due {
             for e in events {
                 front.post(e.clone());
             }
