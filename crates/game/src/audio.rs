@@ -946,20 +946,33 @@ fn post_near(
     max: f32,
     ev: AudioEvent,
 ) -> usize {
+    with_driver(shared, |s, d| {
+        let far = clients_beyond(s, at, max);
+        let mut sent = 0;
+        for (client, &conn) in s.client_conns.iter().filter(|&(_, &c)| Some(c) != skip) {
+            if far.binary_search(client).is_err()
+                && d.interface.post_event(conn, Box::new(ev.clone())).is_ok()
+            {
+                sent += 1;
+            }
+        }
+        sent
+    })
+}
+
+/// Server: `f` with the shared state and the network driver, or 0 sounds sent (no server, or
+/// the driver busy: the event is dropped with a log line).
+fn with_driver(
+    shared: &Rc<RefCell<crate::state::Shared>>,
+    f: impl FnOnce(&crate::state::Shared, &mut v12_services::driver::NetDriver<crate::Port>) -> usize,
+) -> usize {
     let s = shared.borrow();
     let Some(driver) = s.driver.as_ref() else { return 0 };
     let Ok(mut d) = driver.try_borrow_mut() else {
         tracing::warn!("sound event dropped: the network driver is busy");
         return 0;
     };
-    let far = clients_beyond(&s, at, max);
-    let mut sent = 0;
-    for (client, &conn) in s.client_conns.iter().filter(|&(_, &c)| Some(c) != skip) {
-        if far.binary_search(client).is_err() && d.interface.post_event(conn, Box::new(ev.clone())).is_ok() {
-            sent += 1;
-        }
-    }
-    sent
+    f(&s, &mut d)
 }
 
 /// Server: posts the event `make` builds from the object's ghost id to every client that
@@ -969,25 +982,21 @@ fn post_in_scope(
     scene: u32,
     make: impl Fn(u32) -> AudioEvent,
 ) -> usize {
-    let s = shared.borrow();
-    let Some(driver) = s.driver.as_ref() else { return 0 };
-    let Ok(mut d) = driver.try_borrow_mut() else {
-        tracing::warn!("sound event dropped: the network driver is busy");
-        return 0;
-    };
-    let mut sent = 0;
-    for &conn in s.client_conns.values() {
-        let ghost = d
-            .interface
-            .ghost_manager(conn)
-            .and_then(|gm| gm.ghost_id_of(v12_netobject::ghost::ObjectId(scene)));
-        if let Some(ghost) = ghost
-            && d.interface.post_event(conn, Box::new(make(ghost))).is_ok()
-        {
-            sent += 1;
+    with_driver(shared, |s, d| {
+        let mut sent = 0;
+        for &conn in s.client_conns.values() {
+            let ghost = d
+                .interface
+                .ghost_manager(conn)
+                .and_then(|gm| gm.ghost_id_of(v12_netobject::ghost::ObjectId(scene)));
+            if let Some(ghost) = ghost
+                && d.interface.post_event(conn, Box::new(make(ghost))).is_ok()
+            {
+                sent += 1;
+            }
         }
-    }
-    sent
+        sent
+    })
 }
 
 /// Server: the AudioProfile datablock `profile` names and its reach, looked up once per name
