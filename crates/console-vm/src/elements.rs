@@ -55,45 +55,47 @@ pub(crate) fn direct_base(base: &str) -> bool {
 /// `%g`), or text that is such digits. `None` for anything else (the text path handles it).
 #[inline]
 pub(crate) fn direct_index(v: &Value) -> Option<u32> {
-    match v {
-        Value::Float(f) => {
-            let f = *f;
-            // Not negative (nor -0, which prints `-0`) and below 10^6 (NaN is not). Adding 2^52
-            // rounds to a whole number, kept in the low bits of the sum: the number is whole
-            // when taking 2^52 off gives it back. Cheaper than a checked conversion and back
-            // (which clamps: 20 instructions per index; `fract` is a libm call).
-            const TWO_52: f64 = 4_503_599_627_370_496.0;
-            if f.is_sign_positive() && f < 1e6 {
-                let t = f + TWO_52;
-                if t - TWO_52 == f {
-                    return Some(t.to_bits() as u32);
-                }
-            }
-            None
-        }
-        Value::Int(i) => {
-            if (0..1_000_000_000).contains(i) {
-                Some(*i as u32)
-            } else {
-                None
+    // A double (a `for` counter) and an integer inline, one compare-and-branch each; text
+    // and `""` out of line. A `match` on the four tags was a jump table, a second indirect
+    // jump in every element access besides the dispatch (docs/PERFORMANCE.md, issue 32,
+    // eighth pass).
+    if let Value::Float(f) = v {
+        let f = *f;
+        // Not negative (nor -0, which prints `-0`) and below 10^6 (NaN is not). Adding 2^52
+        // rounds to a whole number, kept in the low bits of the sum: the number is whole
+        // when taking 2^52 off gives it back. Cheaper than a checked conversion and back
+        // (which clamps: 20 instructions per index; `fract` is a libm call).
+        const TWO_52: f64 = 4_503_599_627_370_496.0;
+        if f.is_sign_positive() && f < 1e6 {
+            let t = f + TWO_52;
+            if t - TWO_52 == f {
+                return Some(t.to_bits() as u32);
             }
         }
-        Value::Str(s) => {
-            let b = s.as_bytes();
-            if b.is_empty() || b.len() > MAX_INDEX_DIGITS || (b[0] == b'0' && b.len() > 1) {
-                return None;
-            }
-            let mut idx: u32 = 0;
-            for &c in b {
-                if !c.is_ascii_digit() {
-                    return None;
-                }
-                idx = idx * 10 + u32::from(c - b'0');
-            }
-            Some(idx)
-        }
-        Value::Empty => None,
+        None
+    } else if let Value::Int(i) = v {
+        if (0..1_000_000_000).contains(i) { Some(*i as u32) } else { None }
+    } else {
+        direct_index_text(v)
     }
+}
+
+/// [`direct_index`] of text (its plain digits) or `""` (none).
+#[inline(never)]
+fn direct_index_text(v: &Value) -> Option<u32> {
+    let Value::Str(s) = v else { return None };
+    let b = s.as_bytes();
+    if b.is_empty() || b.len() > MAX_INDEX_DIGITS || (b[0] == b'0' && b.len() > 1) {
+        return None;
+    }
+    let mut idx: u32 = 0;
+    for &c in b {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        idx = idx * 10 + u32::from(c - b'0');
+    }
+    Some(idx)
 }
 
 /// An index at most this far past the dense part's end grows it; a larger one goes to the
@@ -259,9 +261,25 @@ impl ElemStore {
         }
     }
 
-    /// [`ElemStore::set`] with the value moved out of `src` (left `Empty`), field by field.
-    #[inline]
+    /// [`ElemStore::set`] with the value moved out of `src` (left `Empty`), field by field:
+    /// inline when `base` is the base last found and `i` is in its dense part (as
+    /// [`ElemStore::set_int`]), out of line otherwise (it was a call for every store:
+    /// `%a[%i] = v`, `$grid[%i, %j] = v`).
+    #[inline(always)]
     pub(crate) fn set_from(&mut self, base: Name, i: u32, src: &mut Value) {
+        let (b, s) = self.last.get();
+        if b == base.0
+            && let Some((_, set)) = self.sets.get_mut(s as usize)
+            && let Some(slot) = set.dense.get_mut(i as usize)
+        {
+            crate::value::move_into(slot, src);
+        } else {
+            self.set_from_other(base, i, src);
+        }
+    }
+
+    #[inline(never)]
+    fn set_from_other(&mut self, base: Name, i: u32, src: &mut Value) {
         match self.find(base) {
             Some(s) => {
                 if let Some((_, set)) = self.sets.get_mut(s) {
@@ -496,6 +514,35 @@ mod tests {
         assert_eq!(direct_index(&Value::from("0")), Some(0));
         assert_eq!(direct_index(&Value::from("70")), Some(70));
         assert_eq!(direct_index(&Value::from("7a")), None);
+        assert_eq!(direct_index(&Value::Empty), None);
+        assert_eq!(direct_index(&Value::Int(999_999_999)), Some(999_999_999));
+        assert_eq!(direct_index(&Value::Int(1_000_000_000)), None);
+    }
+
+    #[test]
+    fn set_from_in_place_and_the_other_way() {
+        // `set_from` writes in place only for the base last found and an index in its dense
+        // part; another base, an index past the dense part, a new base and `""` (unset) go
+        // the general way, with the same result.
+        let mut names = crate::intern::Interner::default();
+        let (a, b) = (names.intern("a"), names.intern("b"));
+        let mut st = ElemStore::default();
+        for i in 0..100u32 {
+            for base in [a, b] {
+                let mut v = if i % 3 == 0 { Value::str(format!("t{i}")) } else { Value::Int(i64::from(i)) };
+                st.set_from(base, i, &mut v);
+                assert!(v.is_empty(), "the value moved out");
+            }
+        }
+        let mut far = Value::Float(2.5);
+        st.set_from(a, 100_000, &mut far);
+        let mut gone = Value::Empty;
+        st.set_from(b, 3, &mut gone);
+        assert_eq!(st.get(a, 3).to_string(), "t3");
+        assert_eq!(st.get(b, 3).to_string(), "");
+        assert_eq!(st.get(b, 98).to_string(), "98");
+        assert_eq!(st.get(a, 100_000).to_string(), "2.5");
+        assert_eq!(st.iter().count(), 200, "199 set in the two bases and one far one");
     }
 
     #[test]

@@ -199,12 +199,7 @@ impl OperandStack {
             && let (Some(src), Some(dst)) = (low.get(i), high.first_mut())
         {
             // `dst` is above the top, so `Empty`: an empty source needs no write.
-            match src {
-                Value::Float(f) => dst.set_f64(*f),
-                Value::Int(n) => dst.set_int(*n),
-                Value::Empty => {}
-                Value::Str(s) => *dst = Value::Str(s.clone()),
-            }
+            copy_above_top(dst, src);
         }
         self.sp = sp + 1;
     }
@@ -217,12 +212,7 @@ impl OperandStack {
         }
         if let (Some(v), Some(dst)) = (v, self.vals.get_mut(self.sp)) {
             // `dst` is above the top, so `Empty`.
-            match v {
-                Value::Float(f) => dst.set_f64(*f),
-                Value::Int(n) => dst.set_int(*n),
-                Value::Empty => {}
-                Value::Str(s) => *dst = Value::Str(s.clone()),
-            }
+            copy_above_top(dst, v);
         }
         self.sp += 1;
     }
@@ -391,6 +381,13 @@ impl OperandStack {
         }
     }
 
+    /// A local's slot `i` (locals are below the top; only the vector's bound is checked:
+    /// a slot above the top is `Empty`, as an unset local reads).
+    #[inline(always)]
+    pub(crate) fn local(&self, i: usize) -> Option<&Value> {
+        self.vals.get(i)
+    }
+
     /// The value at `i`, if below the top.
     #[inline(always)]
     pub(crate) fn get(&self, i: usize) -> Option<&Value> {
@@ -457,6 +454,20 @@ impl OperandStack {
             out.extend(self.vals.get_mut(start..top).unwrap_or_default().iter_mut().map(std::mem::take));
             self.sp = start;
         }
+    }
+}
+
+/// Copies `src` into `dst`, a slot above the top (so `Empty`: an empty source needs no
+/// write). Numbers first, one compare-and-branch each: a `match` on the tag made a jump
+/// table, an indirect jump in every push of a local besides the dispatch.
+#[inline(always)]
+fn copy_above_top(dst: &mut Value, src: &Value) {
+    if let Value::Float(f) = src {
+        dst.set_f64(*f);
+    } else if let Value::Int(n) = src {
+        dst.set_int(*n);
+    } else if let Value::Str(s) = src {
+        *dst = Value::Str(s.clone());
     }
 }
 

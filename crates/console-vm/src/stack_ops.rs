@@ -129,7 +129,7 @@ pub(crate) fn run(
     }
     macro_rules! local_i {
         ($s:expr) => {
-            vm.stack.get(fb + $s as usize).map_or(0, Value::to_i32)
+            vm.stack.local(fb + $s as usize).map_or(0, Value::to_i32)
         };
     }
     // A backward jump to `t` paying `cost` (a loop pays for its body each round).
@@ -529,13 +529,13 @@ pub(crate) fn run(
                     elems.set(b, i, v);
                 }
                 Op::LoadGlobalElemL(b, s) => {
-                    let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
+                    let Some(i) = vm.stack.local(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)
                     };
                     vm.stack.push_ref(elems.get_ref(b, i));
                 }
                 Op::JumpIfNotElemL(b, s, t) => {
-                    let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
+                    let Some(i) = vm.stack.local(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)
                     };
                     if !elems.get_ref(b, i).is_some_and(Value::truthy) {
@@ -543,7 +543,7 @@ pub(crate) fn run(
                     }
                 }
                 Op::StoreGlobalElemL(b, s) => {
-                    let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
+                    let Some(i) = vm.stack.local(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)
                     };
                     if let Some(top) = vm.stack.last_mut() {
@@ -552,13 +552,13 @@ pub(crate) fn run(
                     vm.stack.drop_top();
                 }
                 Op::StoreGlobalElemLI(b, s, k) => {
-                    let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
+                    let Some(i) = vm.stack.local(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)
                     };
                     elems.set_int(b, i, i64::from(k));
                 }
                 Op::LoadLocalElemL(b, s) if !running.toplevel && !running.elem_slots => {
-                    let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
+                    let Some(i) = vm.stack.local(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)
                     };
                     let VmState { frames, stack, .. } = &mut *vm;
@@ -570,7 +570,7 @@ pub(crate) fn run(
                     );
                 }
                 Op::StoreLocalElemL(b, s) if !running.toplevel && !running.elem_slots => {
-                    let Some(i) = vm.stack.get(fb + s as usize).and_then(direct_index) else {
+                    let Some(i) = vm.stack.local(fb + s as usize).and_then(direct_index) else {
                         stop!(Stop::Op, p - 1)
                     };
                     // The value moves straight from its stack slot (popped into a local
@@ -666,7 +666,7 @@ pub(crate) fn run(
                     }
                 }
                 Op::JumpStrLK(a, k, when, t) => {
-                    let eq = match (vm.stack.get(fb + a as usize), running.consts.get(k as usize)) {
+                    let eq = match (vm.stack.local(fb + a as usize), running.consts.get(k as usize)) {
                         (Some(x), Some(y)) => text_eq(x, y),
                         (x, y) => text_eq(x.unwrap_or(&Value::Empty), y.unwrap_or(&Value::Empty)),
                     };
@@ -729,7 +729,7 @@ pub(crate) fn run(
                     }
                 }
                 Op::JumpIfL(s, when, t) => {
-                    if vm.stack.get(fb + s as usize).is_some_and(Value::truthy) == when {
+                    if vm.stack.local(fb + s as usize).is_some_and(Value::truthy) == when {
                         jump_to!(t);
                     }
                 }
@@ -977,7 +977,7 @@ fn store_elem2(vm: &mut VmState, elems: &mut ElemStore, rows: &Rows, b: Name, ke
 /// `LoadFieldL`: [`load_field`] on the object in the local at `at`, the value pushed.
 #[inline(never)]
 fn load_field_l(vm: &mut VmState, objects: &ObjectStore, at: usize, n: Name, hint: u32) -> Option<u32> {
-    let o = vm.stack.get(at).and_then(number_id).and_then(|id| objects.get(id))?;
+    let o = vm.stack.local(at).and_then(number_id).and_then(|id| objects.get(id))?;
     let (v, found) = field_ref_hint_inline(&objects.classes, o, n, hint as usize);
     vm.stack.push_ref(v);
     Some(u32::try_from(found).unwrap_or(NO_HINT))
@@ -993,7 +993,7 @@ fn store_field_l(
     keep: bool,
     hint: u32,
 ) -> Option<u32> {
-    let id = vm.stack.get(at).and_then(number_id)?;
+    let id = vm.stack.local(at).and_then(number_id)?;
     let (classes, o) = objects.get_mut_split(id)?;
     let v = if keep {
         vm.stack.last_mut().map(|v| v.clone()).unwrap_or_default()
@@ -1013,7 +1013,7 @@ fn load_field_l_store(
     n: Name,
     hint: u32,
 ) -> Option<u32> {
-    let o = vm.stack.get(at.0).and_then(number_id).and_then(|id| objects.get(id))?;
+    let o = vm.stack.local(at.0).and_then(number_id).and_then(|id| objects.get(id))?;
     let (v, found) = field_ref_hint_inline(&objects.classes, o, n, hint as usize);
     let dst = vm.stack.local_mut(at.1)?;
     assign(dst, v.unwrap_or(&Value::Empty));
@@ -1029,9 +1029,9 @@ fn store_field_ll(
     n: Name,
     hint: u32,
 ) -> Option<u32> {
-    let id = vm.stack.get(at.0).and_then(number_id)?;
+    let id = vm.stack.local(at.0).and_then(number_id)?;
     let (classes, o) = objects.get_mut_split(id)?;
-    let v = vm.stack.get(at.1).cloned().unwrap_or_default();
+    let v = vm.stack.local(at.1).cloned().unwrap_or_default();
     let found = set_field_hint_inline(classes, o, n, v, hint as usize);
     Some(u32::try_from(found).unwrap_or(NO_HINT))
 }
@@ -1046,9 +1046,9 @@ fn load_field_elem_ll(
     b: Name,
     off: u32,
 ) -> Option<u32> {
-    let i = vm.stack.get(at.1).and_then(direct_index)?;
+    let i = vm.stack.local(at.1).and_then(direct_index)?;
     let n = names.get(b, i)?;
-    let o = vm.stack.get(at.0).and_then(number_id).and_then(|id| objects.get(id))?;
+    let o = vm.stack.local(at.0).and_then(number_id).and_then(|id| objects.get(id))?;
     let (v, pos) = field_ref_hint(&objects.classes, o, n, i.wrapping_add(off) as usize);
     vm.stack.push_ref(v);
     Some(elem_offset(pos, i, off))
@@ -1064,9 +1064,9 @@ fn store_field_elem_ll(
     b: Name,
     off: u32,
 ) -> Option<u32> {
-    let i = vm.stack.get(at.1).and_then(direct_index)?;
+    let i = vm.stack.local(at.1).and_then(direct_index)?;
     let n = names.get(b, i)?;
-    let id = vm.stack.get(at.0).and_then(number_id)?;
+    let id = vm.stack.local(at.0).and_then(number_id)?;
     let (classes, o) = objects.get_mut_split(id)?;
     let v = vm.stack.pop().unwrap_or_default();
     let pos = set_field_hint(classes, o, n, v, i.wrapping_add(off) as usize);
@@ -1077,8 +1077,8 @@ fn store_field_elem_ll(
 /// they are numbers and the row was made.
 #[inline(always)]
 fn elem2_ll(vm: &VmState, rows: &Rows, b: Name, at: (usize, usize)) -> Option<(Name, u32)> {
-    let r = vm.stack.get(at.0).and_then(direct_index)?;
-    let j = vm.stack.get(at.1).and_then(direct_index)?;
+    let r = vm.stack.local(at.0).and_then(direct_index)?;
+    let j = vm.stack.local(at.1).and_then(direct_index)?;
     rows.get(b, r).map(|row| (row, j))
 }
 
