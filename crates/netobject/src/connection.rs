@@ -57,6 +57,26 @@ pub(crate) struct Arrival {
     pub(crate) close: Option<Closing>,
 }
 
+/// What a connection's turn in the interface's one-pass pump
+/// ([`crate::NetInterface::serve`]) left for the interface to do on its own thread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Served {
+    /// Nothing: no datagram due (or a datagram of the batch ends the connection, which the
+    /// interface sees in its arrivals).
+    Nothing,
+    /// Datagrams prepared ([`NetConnection::take_prepared`]) or a reason to close
+    /// ([`NetConnection::take_failure`]).
+    Packets,
+    /// Its protocol timed out: the interface closes it ("timed out").
+    TimedOut,
+    /// Not confirmed by the client within the negotiation timeout: the interface closes it.
+    HalfOpen,
+    /// Unconfirmed and holding a connect token: a datagram of the same batch may make it a
+    /// rival of the token's owner, closed before its timers run, so its timers and packets
+    /// wait for the interface (after the batch's arrivals), as one by one.
+    Deferred,
+}
+
 /// Why and how a connection ends after a datagram.
 #[derive(Debug)]
 pub(crate) struct Closing {
@@ -473,6 +493,61 @@ impl NetConnection {
         }
         self.inbox = inbox;
         self.inbox.clear();
+    }
+
+    /// This connection's turn in [`crate::NetInterface::serve`]'s pass, on a packet thread:
+    /// its datagrams of the batch (`data`, when routed to its inbox), its timers, and every
+    /// datagram due at `now`, in the order the interface's one-thread steps take them
+    /// (`handle_datagrams`, `handle_timeout`, `poll_transmit`). A connection that the batch
+    /// or its timers end prepares nothing; what the interface must do is the answer. With
+    /// `events_stay` (the events remain in this connection's queue, not the interface's)
+    /// only the arrivals the interface must act on are kept (a claimed token, a close).
+    pub(crate) fn serve<'b>(
+        &mut self,
+        now: u64,
+        registry: &NetClassRegistry,
+        world: &dyn GhostWorld,
+        data: impl Fn(usize) -> Option<&'b [u8]>,
+        (negotiation_timeout_ms, events_stay): (u64, bool),
+    ) -> Served {
+        if self.has_inbox() {
+            self.read_inbox(now, registry, data);
+            if events_stay {
+                self.arrivals.retain(|a| a.claimed.is_some() || a.close.is_some());
+            }
+            if self.arrivals.back().is_some_and(|a| a.close.is_some()) {
+                return Served::Nothing;
+            }
+        }
+        if !self.established && self.connect_token.is_some() {
+            return Served::Deferred;
+        }
+        {
+            let _span = self.span.clone().entered();
+            self.handle_timeout(now);
+        }
+        if let Some(expired) = self.expired(now, negotiation_timeout_ms) {
+            return expired;
+        }
+        self.prepare_transmits(now, registry, world);
+        if self.prepared.is_empty() && self.failure.is_none() { Served::Nothing } else { Served::Packets }
+    }
+
+    /// After its timers: whether the interface must close this connection (timed out, or
+    /// not confirmed within the negotiation timeout).
+    pub(crate) fn expired(&self, now: u64, negotiation_timeout_ms: u64) -> Option<Served> {
+        if self.is_timed_out() {
+            Some(Served::TimedOut)
+        } else if !self.established && now >= self.created_at.saturating_add(negotiation_timeout_ms) {
+            Some(Served::HalfOpen)
+        } else {
+            None
+        }
+    }
+
+    /// True while [`Self::read_inbox`]'s arrivals wait for the interface.
+    pub(crate) fn has_arrivals(&self) -> bool {
+        !self.arrivals.is_empty()
     }
 
     /// The next arrival [`Self::read_inbox`] recorded.

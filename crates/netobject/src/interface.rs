@@ -4,7 +4,7 @@
 
 use crate::addr_limit::{AddrBudget, addr_group};
 use crate::connect_token::{ConnectToken, IssuedToken};
-use crate::connection::{Arrival, NetConnection};
+use crate::connection::{Arrival, NetConnection, Served};
 use crate::error::{NetError, Result};
 use crate::event::{ConnectionId, NetEvent, NetEventClass};
 use crate::ghost::{
@@ -26,6 +26,10 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use tracing::{debug, info, warn};
 use v12_notify_protocol::ProtocolConfig;
+
+mod serve;
+mod turn;
+pub use turn::ConnectionTurn;
 
 /// Settings of a [`NetInterface`].
 #[derive(Clone, Debug)]
@@ -226,6 +230,10 @@ pub struct NetInterface {
     order: Vec<ConnectionId>,
     /// [`Self::handle_datagrams`]: the connection of each datagram of the batch.
     route: Vec<ConnectionId>,
+    /// [`Self::serve`]: the connections its pass left something for this thread (reused).
+    served: Vec<(ConnectionId, Served)>,
+    /// Received events stay with their connection ([`Self::set_events_by_connection`]).
+    events_by_connection: bool,
     /// Builds the connections' packets in parallel ([`Self::set_transmit_threads`]).
     transmit_pool: Option<Arc<rayon::ThreadPool>>,
     /// Connections each address group may still open ([`InterfaceConfig::connects_per_ip_per_s`]).
@@ -283,6 +291,8 @@ impl NetInterface {
             stats: InterfaceStats::default(),
             order: Vec::new(),
             route: Vec::new(),
+            served: Vec::new(),
+            events_by_connection: false,
             transmit_pool: None,
             connect_budget,
             join_log: LogLimiter::new(JOIN_LOG_LINES, 10_000, MAX_TRACKED_ADDRESSES),
@@ -685,7 +695,9 @@ impl NetInterface {
     /// events are queued, a claimed connect token drops its rivals, and a goodbye, a bad
     /// packet or a timeout closes the connection.
     fn after_arrival(&mut self, id: ConnectionId, arrival: Arrival) {
-        if let Some(c) = self.connections.get_mut(&id) {
+        if !self.events_by_connection
+            && let Some(c) = self.connections.get_mut(&id)
+        {
             queue_events(&mut self.events, id, c, arrival.events);
         }
         self.after_events(id, arrival);
@@ -735,25 +747,31 @@ impl NetInterface {
                 c.read_inbox(now, registry, |i| batch.get(i).map(|d| parts(d).1));
             })
         });
-        // In the batch's order: a connection closed by an earlier datagram has no arrival
-        // for its later ones (they count as garbage, as one by one).
+        self.merge_arrivals();
+        self.release_ghosts(world);
+    }
+
+    /// After a routed batch was read on the pool: in the batch's order, each datagram's events
+    /// queued and any close it asked for made. A connection closed by an earlier datagram has
+    /// no arrival for its later ones (they count as garbage, as one by one); one still here
+    /// with none left had nothing for the interface ([`Self::serve`] keeps only those that
+    /// have, when events stay with their connections).
+    fn merge_arrivals(&mut self) {
         for i in 0..self.route.len() {
             let id = self.route[i];
             let Some(c) = self.connections.get_mut(&id) else {
                 self.stats.garbage += 1;
                 continue;
             };
-            let Some(arrival) = c.take_arrival() else {
-                self.stats.garbage += 1;
-                continue;
-            };
-            queue_events(&mut self.events, id, c, arrival.events);
+            let Some(arrival) = c.take_arrival() else { continue };
+            if !self.events_by_connection {
+                queue_events(&mut self.events, id, c, arrival.events);
+            }
             if arrival.claimed.is_some() || arrival.close.is_some() {
                 self.after_events(id, arrival);
             }
         }
         self.route.clear();
-        self.release_ghosts(world);
     }
 
     /// Routes a batch for [`Self::handle_datagrams`]: true (each datagram's index in its
@@ -1156,9 +1174,23 @@ impl NetInterface {
             return Some(t);
         }
         // One pass over every connection fills the queue; later calls drain it.
+        self.fill_transmits(now, world);
+        self.transmits.pop_front()
+    }
+
+    /// The next datagram already queued (by [`Self::serve`], a handshake answer, a goodbye),
+    /// without building any: after `serve`, draining this sends what `poll_transmit` until
+    /// `None` would, without a second pass over the connections that finds nothing.
+    pub fn take_transmit(&mut self) -> Option<(SocketAddr, Bytes)> {
+        self.transmits.pop_front()
+    }
+
+    /// Every connection's datagrams due at `now`, queued in connection-id order (on the
+    /// pool when there is one and the world can be shared).
+    fn fill_transmits(&mut self, now: u64, world: &dyn GhostWorld) {
         if let (Some(pool), Some(world)) = (self.transmit_pool.clone(), world.as_sync()) {
             self.fill_transmits_parallel(now, world, &pool);
-            return self.transmits.pop_front();
+            return;
         }
         self.order.clear();
         self.order.extend(self.connections.keys().copied());
@@ -1181,7 +1213,6 @@ impl NetInterface {
         for (id, reason) in failed {
             self.close(id, &reason, true, false);
         }
-        self.transmits.pop_front()
     }
 
     /// Builds the connections' packets on `pool` (see [`Self::set_transmit_threads`]), each
@@ -1197,11 +1228,19 @@ impl NetInterface {
         let registry = &*self.registry;
         let connections = &mut self.connections;
         pool.install(|| connections.par_values_mut().for_each(|c| c.prepare_transmits(now, registry, world)));
-        self.order.clear();
-        self.order.extend(self.connections.keys().copied());
-        self.order.sort_unstable();
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        order.extend(self.connections.keys().copied());
+        order.sort_unstable();
+        self.queue_prepared(&order);
+        self.order = order;
+    }
+
+    /// Queues the datagrams the connections `ids` (in increasing order) prepared on the pool,
+    /// then closes those that found a reason to, as the one-thread pass does.
+    fn queue_prepared(&mut self, ids: &[ConnectionId]) {
         let mut failed = Vec::new();
-        for id in &self.order {
+        for id in ids {
             let Some(c) = self.connections.get_mut(id) else { continue };
             let addr = c.remote_addr();
             while let Some(b) = c.take_prepared() {
@@ -1302,6 +1341,27 @@ impl NetInterface {
     /// Runs every timer due at `now`: handshake retries, keep-alives, timeouts.
     pub fn handle_timeout(&mut self, now: u64) {
         self.clock = now;
+        self.pending_timers(now);
+        let mut dead = Vec::new();
+        let mut half_open = Vec::new();
+        let deadline = self.config.negotiation_timeout_ms;
+        for c in self.connections.values_mut() {
+            let _span = c.span().clone().entered();
+            c.handle_timeout(now);
+        }
+        for (id, c) in &self.connections {
+            match c.expired(now, deadline) {
+                Some(Served::TimedOut) => dead.push(*id),
+                Some(_) => half_open.push(*id),
+                None => {}
+            }
+        }
+        self.close_expired(&mut dead, &mut half_open);
+        self.housekeeping(now);
+    }
+
+    /// Our own connection attempts' timers: handshake retries, and attempts given up.
+    fn pending_timers(&mut self, now: u64) {
         let mut failed = Vec::new();
         let mut resend = Vec::new();
         for (addr, p) in self.pending.iter_mut() {
@@ -1334,31 +1394,25 @@ impl NetInterface {
                 reason: reason.into(),
             });
         }
-        let mut dead = Vec::new();
-        let mut half_open = Vec::new();
-        let deadline = self.config.negotiation_timeout_ms;
-        // (On one thread: the timers are cheap, and each parallel pass is a fork and a join
-        // that a busy machine can stall.)
-        for c in self.connections.values_mut() {
-            let _span = c.span().clone().entered();
-            c.handle_timeout(now);
-        }
-        for (id, c) in &self.connections {
-            if c.is_timed_out() {
-                dead.push(*id);
-            } else if !c.established && now >= c.created_at.saturating_add(deadline) {
-                half_open.push(*id);
-            }
-        }
+    }
+
+    /// Closes the connections whose timers ended them: timed out, then not confirmed in
+    /// time, each in id order.
+    fn close_expired(&mut self, dead: &mut [ConnectionId], half_open: &mut [ConnectionId]) {
         dead.sort_unstable();
-        for id in dead {
-            self.close(id, "timed out", false, false);
+        for id in dead.iter() {
+            self.close(*id, "timed out", false, false);
         }
         half_open.sort_unstable();
-        for id in half_open {
+        for id in half_open.iter() {
             self.stats.negotiations_timed_out += 1;
-            self.close(id, "handshake not completed in time", true, false);
+            self.close(*id, "handshake not completed in time", true, false);
         }
+    }
+
+    /// The timers' bookkeeping once the connections' have run: address budgets, log
+    /// limits, used tokens, and queues a crowd grew giving their memory back.
+    fn housekeeping(&mut self, now: u64) {
         self.connect_budget.prune(now);
         for (group, suppressed) in self.join_log.drain_suppressed(now) {
             info!(address = %group, suppressed, "join and leave lines suppressed");

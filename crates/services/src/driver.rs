@@ -105,17 +105,17 @@ impl<T: Transport> NetDriver<T> {
             self.stats.datagrams_in += 1;
             self.stats.bytes_in += d.data.len() as u64;
         }
-        // One by one, or (a server with packet threads) each connection's on the pool.
-        self.interface.handle_datagrams(
+        // Datagrams in, timers, datagrams out: one after another, or (a server with packet
+        // threads) in one pass over the connections on the pool.
+        self.interface.serve(
             now,
             &self.inbox,
             |d| (d.from.socket_addr(), &d.data[..]),
             &mut *ghosts,
+            objects,
         );
         self.inbox.clear();
-        self.interface.handle_timeout(now);
-        self.interface.release_ghosts(ghosts);
-        while let Some((to, bytes)) = self.interface.poll_transmit(now, objects) {
+        while let Some((to, bytes)) = self.interface.take_transmit() {
             match self.transport.send_to(now, to.into(), &bytes) {
                 Ok(()) => {
                     self.stats.datagrams_out += 1;

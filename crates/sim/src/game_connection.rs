@@ -16,14 +16,14 @@ use crate::SimError;
 use crate::image_machine::Effect;
 use crate::moves::{ClientMoveList, MAX_MOVE_LIST, Move, ServerMoveList};
 use crate::remote_command::RemoteCommands;
-use crate::scene::{ControlState, Motion, SceneWorld};
+use crate::scene::{ControlState, Motion, SceneObjects, SceneWorld};
 use glam::Vec3;
 use v12_bitstream::{BitReader, BitWriter};
 use v12_console_vm::{Console, ObjectId as SimObjectId, Value};
 use v12_netobject::ghost::{MAX_GHOST_ID_BITS, ObjectId};
 use v12_netobject::{
-    ConnectionId, EventDirection, Guarantee, NetClassRegistryBuilder, NetError, NetEvent, NetEventClass,
-    NetInterface, PackContext, UnpackContext,
+    ConnectionId, ConnectionTurn, EventDirection, Guarantee, NetClassRegistryBuilder, NetError, NetEvent,
+    NetEventClass, NetInterface, PackContext, UnpackContext,
 };
 
 /// Corrections larger than this (metres) snap instead of easing (a respawn, a teleport).
@@ -287,6 +287,67 @@ impl ServerGameConnection {
         }
     }
 
+    /// [`Self::process_tick_into`] without touching the world, for a pass over the
+    /// connections on several threads: the queued moves the move clock allows are applied to
+    /// a copy of the control object's state (read from `objects`) and checked, and the state
+    /// they lead to is the answer (`None`: no move applied to an object), for the caller to
+    /// set afterwards ([`SceneWorld::set_states`]) before the packets are built. The same
+    /// moves, checks and end state as `process_tick_into`, as long as no other connection
+    /// moves this control object in the same tick.
+    pub fn plan_tick(
+        &mut self,
+        objects: SceneObjects<'_>,
+        motion: &Motion,
+        applied: &mut Vec<Move>,
+    ) -> Option<ControlState> {
+        self.image_effects.clear();
+        self.moves.tick();
+        let mut state = self.control.and_then(|id| objects.get(id)).map(|o| o.state);
+        let mut moved = false;
+        while let Some(mv) = self.moves.next_move_in_time() {
+            self.stats.moves_processed += 1;
+            if let Some(s) = state.as_mut() {
+                s.apply_move_with(&mv, motion, &mut self.image_effects);
+                moved = true;
+                if self.client_epoch == self.epoch && !self.moves.check(&mv, s.checksum()) {
+                    self.stats.mismatches += 1;
+                }
+            }
+            applied.push(mv);
+        }
+        state.filter(|_| moved)
+    }
+
+    /// The control event due at `now` given the send period (`None`: a period has not
+    /// passed since the last), with the control object's state as it is now, and whether
+    /// the scoping object must be set first.
+    fn next_control(
+        &mut self,
+        now: u64,
+        period: u64,
+        current: Option<ControlState>,
+    ) -> Option<(bool, ControlEvent)> {
+        if self.last_post_ms.is_some_and(|t| now < t + period) {
+            return None;
+        }
+        self.last_post_ms = Some(now);
+        let rescope = self.control_changed;
+        let mismatch = self.moves.take_mismatch();
+        // A new correction, or the last one not yet confirmed by the client's moves (it may
+        // have been lost): the state goes out, the current one, under the same number.
+        let new_correction = current.is_some() && (mismatch || self.control_changed);
+        if new_correction {
+            self.stats.corrections_sent += 1;
+            self.epoch = self.epoch.wrapping_add(1);
+        }
+        let state = current.filter(|_| new_correction || self.client_epoch != self.epoch);
+        self.control_changed = false;
+        Some((
+            rescope,
+            ControlEvent { ack: self.moves.ack_id(), control_ghost: None, state, epoch: self.epoch },
+        ))
+    }
+
     /// Posts the control event when a server packet period has passed since the last one.
     /// Also keeps the connection's scoping object on the control object.
     pub fn post_control(
@@ -299,32 +360,37 @@ impl ServerGameConnection {
             .connection(self.connection)
             .map(|c| u64::from(c.send_period_ms().max(1)))
             .ok_or(SimError::Net(NetError::NoSuchConnection))?;
-        if self.last_post_ms.is_some_and(|t| now < t + period) {
-            return Ok(false);
-        }
-        self.last_post_ms = Some(now);
-        if self.control_changed {
+        let current = self.control.and_then(|id| world.get(id)).map(|o| o.state);
+        let Some((rescope, mut ev)) = self.next_control(now, period, current) else { return Ok(false) };
+        if rescope {
             iface.set_scope_object(self.connection, self.control.map(ObjectId))?;
         }
-        let mismatch = self.moves.take_mismatch();
-        let obj = self.control.and_then(|id| world.get(id));
-        // A new correction, or the last one not yet confirmed by the client's moves (it may
-        // have been lost): the state goes out, the current one, under the same number.
-        let new_correction = obj.is_some() && (mismatch || self.control_changed);
-        if new_correction {
-            self.stats.corrections_sent += 1;
-            self.epoch = self.epoch.wrapping_add(1);
-        }
-        let state = match obj {
-            Some(o) if new_correction || self.client_epoch != self.epoch => Some(o.state),
-            _ => None,
-        };
-        self.control_changed = false;
-        let control_ghost = self
+        ev.control_ghost = self
             .control
             .and_then(|id| iface.ghost_manager(self.connection).and_then(|g| g.ghost_id_of(ObjectId(id))));
-        let ev = ControlEvent { ack: self.moves.ack_id(), control_ghost, state, epoch: self.epoch };
         iface.post_event_reusing(self.connection, ev)?;
+        Ok(true)
+    }
+
+    /// [`Self::post_control`] in this connection's turn of a pass over the connections
+    /// ([`NetInterface::for_each_connection`]), the control object's state given
+    /// (`current`: what [`Self::plan_tick`] led to, or the object's state when no move
+    /// applied; `None` without a control object).
+    pub fn post_control_in_turn(
+        &mut self,
+        now: u64,
+        turn: &mut ConnectionTurn<'_>,
+        current: Option<ControlState>,
+    ) -> Result<bool, SimError> {
+        let period = u64::from(turn.connection().send_period_ms().max(1));
+        let Some((rescope, mut ev)) = self.next_control(now, period, current) else { return Ok(false) };
+        if rescope {
+            turn.set_scope_object(self.control.map(ObjectId));
+        }
+        ev.control_ghost = self
+            .control
+            .and_then(|id| turn.connection().ghost_manager().and_then(|g| g.ghost_id_of(ObjectId(id))));
+        turn.post_event_reusing(ev)?;
         Ok(true)
     }
 }

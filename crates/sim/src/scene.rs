@@ -795,6 +795,20 @@ pub struct SceneWorld {
     bins: RefCell<Bins>,
 }
 
+/// A [`SceneWorld`]'s objects, read-only and `Sync` ([`SceneWorld::objects`]): what a pass
+/// over the connections on several threads may read of the world.
+#[derive(Debug, Clone, Copy)]
+pub struct SceneObjects<'a> {
+    store: &'a SceneStore,
+}
+
+impl<'a> SceneObjects<'a> {
+    /// The object with id `id`.
+    pub fn get(&self, id: u32) -> Option<&'a SceneObject> {
+        self.store.get(id)
+    }
+}
+
 /// A [`SceneWorld`]'s objects and ghost frame.
 #[derive(Debug, Default)]
 struct SceneStore {
@@ -964,6 +978,20 @@ impl SceneWorld {
     /// The object with id `id`.
     pub fn get(&self, id: u32) -> Option<&SceneObject> {
         self.store.get(id)
+    }
+    /// The objects alone, to read from several threads at once (the world is not `Sync`:
+    /// its container grid stays on one thread).
+    pub fn objects(&self) -> SceneObjects<'_> {
+        SceneObjects { store: &self.store }
+    }
+    /// Sets each `(id, state)` of `states` on its object ([`SceneObject::set_state`]), as
+    /// [`Self::get_mut`] for each would; ids with no object are passed over.
+    pub fn set_states(&mut self, states: impl IntoIterator<Item = (u32, ControlState)>) {
+        for (id, state) in states {
+            if let Some(o) = self.get_mut(id) {
+                o.set_state(state);
+            }
+        }
     }
     /// The object with id `id`, mutably.
     pub fn get_mut(&mut self, id: u32) -> Option<&mut SceneObject> {

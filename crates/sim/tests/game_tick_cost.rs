@@ -22,8 +22,8 @@
 
 use glam::Vec3;
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicIsize, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use v12_netobject::ghost::{GhostClassRegistryBuilder, ObjectId};
 use v12_netobject::{InterfaceConfig, InterfaceEvent, NetClassRegistryBuilder, NetInterface, RateConfig};
@@ -31,7 +31,7 @@ use v12_platform::{MemoryNetwork, NetAddress, Transport, UdpTransport};
 use v12_services::NetDriver;
 use v12_sim::game_connection::{ClientGameConnection, ServerGameConnection, register_events};
 use v12_sim::moves::Move;
-use v12_sim::scene::{ClientScene, Motion, SceneObject, SceneWorld, UpdateCoverage};
+use v12_sim::scene::{ClientScene, ControlState, Motion, SceneObject, SceneWorld, UpdateCoverage};
 
 /// Allocations (reallocations included) since the start, and live heap bytes.
 static ALLOCS: AtomicU64 = AtomicU64::new(0);
@@ -211,6 +211,8 @@ fn measure_on<T: Transport>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> Figures
     );
     siface.set_ghost_classes(classes.clone());
     siface.set_transmit_threads(a.threads);
+    // Each client's moves stay with its connection, read in its turn of the game's pass.
+    siface.set_events_by_connection(true);
     let mut server = NetDriver::new(siface, Recorder { inner: st, on: a.hash_sent, hash: 0 });
     let server_live0 = live();
     let mut clients: Vec<Bot<T>> = (0..n)
@@ -237,9 +239,9 @@ fn measure_on<T: Transport>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> Figures
         world.add(SceneObject::new(ITEM_BLOCK, Vec3::new(x, 0.2 * a.half, 0.0)));
     }
     let motion = Motion { max_speed: 8.0, damping: 0.8, arena_half: a.half, ..Motion::default() };
-    let mut conns: Vec<ServerGameConnection> = Vec::new();
-    let mut applied = Vec::new();
-    let mut conn_index: std::collections::HashMap<v12_netobject::ConnectionId, usize> = Default::default();
+    let mut conns: Vec<Mutex<Player>> = Vec::new();
+    // The game connection of each network connection, by its id (they are numbered from 1).
+    let mut conn_index: Vec<usize> = Vec::new();
     let mut cost_ns: u128 = 0;
     let mut server_allocs = 0u64;
     let mut wall_ns: u128 = 0;
@@ -266,11 +268,7 @@ fn measure_on<T: Transport>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> Figures
         let s0 = thread_cpu_ns();
         let w0 = Instant::now();
         let a0 = allocs();
-        for g in &mut conns {
-            applied.clear();
-            g.process_tick_into(&mut world, &motion, &mut applied);
-            g.post_control(now, &mut server.interface, &world).unwrap();
-        }
+        game_pass(&mut server.interface, &mut world, &mut conns, &conn_index, &motion, now);
         // The real loop polls the network every few ms, so a packet leaves as soon as the
         // 100 ms period allows; pumping only on ticks would stretch it to 128 ms.
         for sub in 0..4 {
@@ -285,18 +283,15 @@ fn measure_on<T: Transport>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> Figures
                     let t = k * 2.399_963;
                     let p =
                         world.add(SceneObject::new(PLAYER_BLOCK, Vec3::new(r * t.cos(), r * t.sin(), 0.0)));
-                    let mut g = ServerGameConnection::new(connection);
-                    g.set_control_object(Some(p));
+                    let mut game = ServerGameConnection::new(connection);
+                    game.set_control_object(Some(p));
                     server.interface.start_ghosting(connection).unwrap();
-                    conn_index.insert(connection, conns.len());
-                    conns.push(g);
-                }
-                InterfaceEvent::EventReceived { connection, event } => {
-                    if let Some(g) = conn_index.get(&connection).and_then(|&i| conns.get_mut(i)) {
-                        g.handle_event(&*event);
+                    let at = connection.0 as usize;
+                    if conn_index.len() <= at {
+                        conn_index.resize(at + 1, usize::MAX);
                     }
-                    // Its box is read into again (the moves of a steady client allocate nothing).
-                    server.interface.recycle_event(connection, event);
+                    conn_index[at] = conns.len();
+                    conns.push(Mutex::new(Player { game, next: None, applied: Vec::new() }));
                 }
                 _ => {}
             }
@@ -350,6 +345,56 @@ fn measure_on<T: Transport>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> Figures
         allocs_per_tick: server_allocs as f64 / ticks as f64,
         server_bytes_per_client,
     }
+}
+
+/// A client's game on the server: its connection's half of the game, and what its turn of
+/// the game's pass leaves for the world.
+struct Player {
+    game: ServerGameConnection,
+    /// The control object's state after this tick's moves (its id and state), set on the
+    /// world after the pass.
+    next: Option<(u32, ControlState)>,
+    applied: Vec<Move>,
+}
+
+/// The game's tick for every client, one connection's turn at a time (on the packet threads
+/// when the server has them): its moves read, applied to its control object's state, the
+/// control event posted; then the states set on the world, on this thread.
+fn game_pass(
+    iface: &mut NetInterface,
+    world: &mut SceneWorld,
+    conns: &mut [Mutex<Player>],
+    conn_index: &[usize],
+    motion: &Motion,
+    now: u64,
+) {
+    let objects = world.objects();
+    let players = &*conns;
+    // `Motion` may hold shared geometry (`Rc`: one thread); this arena's is plain numbers,
+    // taken into each turn.
+    let (max_speed, damping, arena_half) = (motion.max_speed, motion.damping, motion.arena_half);
+    iface.for_each_connection(|turn| {
+        let motion = &Motion { max_speed, damping, arena_half, ..Motion::default() };
+        let Some(p) = conn_index.get(turn.id().0 as usize).and_then(|&i| players.get(i)) else { return };
+        let mut p = p.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let p = &mut *p;
+        // Its box is read into again (the moves of a steady client allocate nothing).
+        while let Some(ev) = turn.poll_event() {
+            p.game.handle_event(&*ev);
+            turn.recycle_event(ev);
+        }
+        p.applied.clear();
+        let control = p.game.control_object();
+        let planned = p.game.plan_tick(objects, motion, &mut p.applied);
+        let current = planned.or_else(|| control.and_then(|id| objects.get(id)).map(|o| o.state));
+        p.next = control.zip(planned);
+        p.game.post_control_in_turn(now, turn, current).unwrap();
+    });
+    world.set_states(
+        conns
+            .iter_mut()
+            .filter_map(|p| p.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner).next.take()),
+    );
 }
 
 /// One bot's tick: its move, its network, and (for the observed ones) what it saw update.
