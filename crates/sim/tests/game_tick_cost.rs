@@ -274,26 +274,23 @@ fn measure_on<T: Transport>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> Figures
         for sub in 0..4 {
             server.pump(now + sub * 8, &world, &mut v12_netobject::ghost::GhostArena::new()).unwrap();
         }
+        // (The clients' moves stay with their connections: the game's pass reads them.)
         while let Some(ev) = server.interface.poll_event() {
-            match ev {
-                InterfaceEvent::Connected { connection, .. } => {
-                    // Spread on a golden-angle grid over the arena, so density is even.
-                    let k = conns.len() as f32;
-                    let r = (k + 0.5).sqrt() / (n as f32).sqrt() * spread * 0.5;
-                    let t = k * 2.399_963;
-                    let p =
-                        world.add(SceneObject::new(PLAYER_BLOCK, Vec3::new(r * t.cos(), r * t.sin(), 0.0)));
-                    let mut game = ServerGameConnection::new(connection);
-                    game.set_control_object(Some(p));
-                    server.interface.start_ghosting(connection).unwrap();
-                    let at = connection.0 as usize;
-                    if conn_index.len() <= at {
-                        conn_index.resize(at + 1, usize::MAX);
-                    }
-                    conn_index[at] = conns.len();
-                    conns.push(Mutex::new(Player { game, next: None, applied: Vec::new() }));
+            if let InterfaceEvent::Connected { connection, .. } = ev {
+                // Spread on a golden-angle grid over the arena, so density is even.
+                let k = conns.len() as f32;
+                let r = (k + 0.5).sqrt() / (n as f32).sqrt() * spread * 0.5;
+                let t = k * 2.399_963;
+                let p = world.add(SceneObject::new(PLAYER_BLOCK, Vec3::new(r * t.cos(), r * t.sin(), 0.0)));
+                let mut game = ServerGameConnection::new(connection);
+                game.set_control_object(Some(p));
+                server.interface.start_ghosting(connection).unwrap();
+                let at = connection.0 as usize;
+                if conn_index.len() <= at {
+                    conn_index.resize(at + 1, usize::MAX);
                 }
-                _ => {}
+                conn_index[at] = conns.len();
+                conns.push(Mutex::new(Player { game, next: None, applied: Vec::new() }));
             }
         }
         if measuring {
