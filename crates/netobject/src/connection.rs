@@ -153,9 +153,8 @@ pub struct NetConnection {
     /// interface to queue in connection order, and the reason to close found meanwhile.
     prepared: VecDeque<Bytes>,
     failure: Option<String>,
-    /// A batch's datagrams for this connection (indices into the batch), read on a packet
-    /// thread ([`Self::read_inbox`]), and what each did, for the interface in batch order.
-    inbox: Vec<usize>,
+    /// What each of a batch's datagrams read on a packet thread ([`Self::read_inbox`]) did,
+    /// for the interface in batch order.
     arrivals: VecDeque<Arrival>,
     stats: ConnectionStats,
     /// Server side: this client's ghosting.
@@ -236,7 +235,6 @@ impl NetConnection {
             out: VecDeque::new(),
             prepared: VecDeque::new(),
             failure: None,
-            inbox: Vec::new(),
             arrivals: VecDeque::new(),
             stats: ConnectionStats::default(),
             ghosts: is_server.then(|| {
@@ -459,31 +457,20 @@ impl NetConnection {
         Arrival { events: self.events.ready_len() - ready_before, claimed, close }
     }
 
-    pub(crate) fn push_inbox(&mut self, index: usize) {
-        self.inbox.push(index);
-    }
-
-    pub(crate) fn clear_inbox(&mut self) {
-        self.inbox.clear();
-    }
-
-    pub(crate) fn has_inbox(&self) -> bool {
-        !self.inbox.is_empty()
-    }
-
-    /// Reads this connection's datagrams of a batch (`data(index)` gives each one's bytes),
-    /// in order, on a packet thread; stops at one that ends the connection.
+    /// Reads this connection's datagrams of a batch (`mine`: their indices in the batch, in
+    /// order; `data(index)` gives each one's bytes) on a packet thread; stops at one that
+    /// ends the connection.
     pub(crate) fn read_inbox<'b>(
         &mut self,
         now: u64,
         registry: &NetClassRegistry,
+        mine: &[(ConnectionId, u32)],
         data: impl Fn(usize) -> Option<&'b [u8]>,
     ) {
         // A server-side connection receives no ghosts: nothing goes into this world.
         let mut no_ghosts = crate::ghost::GhostArena::new();
-        let inbox = std::mem::take(&mut self.inbox);
-        for &i in &inbox {
-            let Some(bytes) = data(i) else { continue };
+        for &(_, i) in mine {
+            let Some(bytes) = data(i as usize) else { continue };
             let arrival = self.arrive(now, bytes, registry, &mut no_ghosts);
             let ends = arrival.close.is_some();
             self.arrivals.push_back(arrival);
@@ -491,12 +478,10 @@ impl NetConnection {
                 break;
             }
         }
-        self.inbox = inbox;
-        self.inbox.clear();
     }
 
     /// This connection's turn in [`crate::NetInterface::serve`]'s pass, on a packet thread:
-    /// its datagrams of the batch (`data`, when routed to its inbox), its timers, and every
+    /// its datagrams of the batch (`mine`, when the batch was routed), its timers, and every
     /// datagram due at `now`, in the order the interface's one-thread steps take them
     /// (`handle_datagrams`, `handle_timeout`, `poll_transmit`). A connection that the batch
     /// or its timers end prepares nothing; what the interface must do is the answer. With
@@ -507,11 +492,11 @@ impl NetConnection {
         now: u64,
         registry: &NetClassRegistry,
         world: &dyn GhostWorld,
-        data: impl Fn(usize) -> Option<&'b [u8]>,
+        (mine, data): (&[(ConnectionId, u32)], impl Fn(usize) -> Option<&'b [u8]>),
         (negotiation_timeout_ms, events_stay): (u64, bool),
     ) -> Served {
-        if self.has_inbox() {
-            self.read_inbox(now, registry, data);
+        if !mine.is_empty() {
+            self.read_inbox(now, registry, mine, data);
             if events_stay {
                 self.arrivals.retain(|a| a.claimed.is_some() || a.close.is_some());
             }

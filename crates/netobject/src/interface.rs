@@ -228,8 +228,14 @@ pub struct NetInterface {
     filter: Option<ConnectFilter>,
     stats: InterfaceStats,
     order: Vec<ConnectionId>,
-    /// [`Self::handle_datagrams`]: the connection of each datagram of the batch.
+    /// [`Self::handle_datagrams`]: the connection of each datagram of the batch, and the same
+    /// as (connection, index in the batch) sorted, each connection's datagrams together
+    /// (found by a binary search in its turn on the pool).
     route: Vec<ConnectionId>,
+    inboxes: Vec<(ConnectionId, u32)>,
+    /// The established server-side connections, whose data a batch may route to the pool
+    /// without touching them ([`Self::route_batch`]).
+    routable: hashbrown::HashSet<ConnectionId>,
     /// [`Self::serve`]: the connections its pass left something for this thread (reused).
     served: Vec<(ConnectionId, Served)>,
     /// Received events stay with their connection ([`Self::set_events_by_connection`]).
@@ -291,6 +297,8 @@ impl NetInterface {
             stats: InterfaceStats::default(),
             order: Vec::new(),
             route: Vec::new(),
+            inboxes: Vec::new(),
+            routable: hashbrown::HashSet::new(),
             served: Vec::new(),
             events_by_connection: false,
             transmit_pool: None,
@@ -606,10 +614,12 @@ impl NetInterface {
     fn close(&mut self, id: ConnectionId, reason: &str, tell_peer: bool, by_peer: bool) {
         let Some(mut c) = self.connections.remove(&id) else { return };
         self.by_addr.remove(&c.remote_addr());
+        self.routable.remove(&id);
         // After a crowd leaves, give its tables' memory back (all of it once nobody is left).
         if self.connections.is_empty() || self.connections.capacity() > 4 * self.connections.len() + 8 {
             self.connections.shrink_to_fit();
             self.by_addr.shrink_to_fit();
+            self.routable.shrink_to_fit();
             self.order = Vec::new();
         }
         c.close();
@@ -674,6 +684,9 @@ impl NetInterface {
             };
             let Some(c) = self.connections.get_mut(&id) else { return };
             let arrival = c.arrive(now, data, &self.registry, world);
+            if c.is_server() && c.established && !self.routable.contains(&id) {
+                self.routable.insert(id);
+            }
             self.after_arrival(id, arrival);
             return;
         }
@@ -741,10 +754,14 @@ impl NetInterface {
         self.stats.datagrams_in_parallel += batch.len() as u64;
         use rayon::prelude::*;
         let registry = &*self.registry;
+        let inboxes = &self.inboxes[..];
         let connections = &mut self.connections;
         pool.install(|| {
-            connections.par_values_mut().filter(|c| c.has_inbox()).for_each(|c| {
-                c.read_inbox(now, registry, |i| batch.get(i).map(|d| parts(d).1));
+            connections.par_values_mut().for_each(|c| {
+                let mine = inbox_of(inboxes, c.id());
+                if !mine.is_empty() {
+                    c.read_inbox(now, registry, mine, |i| batch.get(i).map(|d| parts(d).1));
+                }
             })
         });
         self.merge_arrivals();
@@ -772,36 +789,34 @@ impl NetInterface {
             }
         }
         self.route.clear();
+        self.inboxes.clear();
     }
 
-    /// Routes a batch for [`Self::handle_datagrams`]: true (each datagram's index in its
-    /// connection's inbox, the connections in `route`) when every datagram is data from the
-    /// address of an established server-side connection; false (nothing routed) otherwise.
+    /// Routes a batch for [`Self::handle_datagrams`]: true (the connection of each datagram
+    /// in `route`, and each connection's datagrams together in `inboxes`) when every datagram
+    /// is data from the address of an established server-side connection (`routable`: no
+    /// connection is touched on this thread); false (nothing routed) otherwise.
     fn route_batch<D>(&mut self, batch: &[D], parts: &impl Fn(&D) -> (SocketAddr, &[u8])) -> bool {
         self.route.clear();
+        self.inboxes.clear();
         for (i, d) in batch.iter().enumerate() {
             let (from, data) = parts(d);
-            let id = match (data.first(), self.by_addr.get(&from)) {
-                (Some(b), Some(&id)) if b & 1 == 1 => id,
-                _ => break,
-            };
-            match self.connections.get_mut(&id) {
-                Some(c) if c.is_server() && c.established => c.push_inbox(i),
-                _ => break,
-            }
-            self.route.push(id);
-        }
-        if self.route.len() == batch.len() {
-            return true;
-        }
-        // Not all of it: undo, and the batch goes one by one.
-        for id in &self.route {
-            if let Some(c) = self.connections.get_mut(id) {
-                c.clear_inbox();
+            match (data.first(), self.by_addr.get(&from)) {
+                (Some(b), Some(&id)) if b & 1 == 1 && self.routable.contains(&id) => {
+                    self.route.push(id);
+                    self.inboxes.push((id, i as u32));
+                }
+                // Not all of it: the batch goes one by one.
+                _ => {
+                    self.route.clear();
+                    self.inboxes.clear();
+                    return false;
+                }
             }
         }
-        self.route.clear();
-        false
+        // Each connection's datagrams together, in the batch's order (indices grow).
+        self.inboxes.sort_unstable();
+        true
     }
 
     fn reject(&mut self, to: SocketAddr, client_nonce: u64, reason: String) {
@@ -1448,4 +1463,12 @@ fn queue_events(
         let Some(event) = c.pop_ready() else { break };
         events.push_back(InterfaceEvent::EventReceived { connection: id, event });
     }
+}
+
+/// A connection's datagrams in a routed batch: its run of `(connection, index)` entries in
+/// the sorted list (empty when it has none).
+fn inbox_of(inboxes: &[(ConnectionId, u32)], id: ConnectionId) -> &[(ConnectionId, u32)] {
+    let from = inboxes.partition_point(|(c, _)| *c < id);
+    let to = from + inboxes[from..].partition_point(|(c, _)| *c == id);
+    &inboxes[from..to]
 }

@@ -1,7 +1,7 @@
 //! [`NetInterface::serve`]: one turn of a server's loop (datagrams in, timers, datagrams
 //! out) in one pass over its connections, on the packet threads when it has them.
 
-use super::{NetInterface, PARALLEL_BATCH};
+use super::{NetInterface, PARALLEL_BATCH, inbox_of};
 use crate::connection::Served;
 use crate::event::ConnectionId;
 use crate::ghost::{GhostClientWorld, GhostWorld};
@@ -56,11 +56,14 @@ impl NetInterface {
         let merge = AtomicBool::new(false);
         let registry = &*self.registry;
         let settings = (self.config.negotiation_timeout_ms, self.events_by_connection);
+        let inboxes = &self.inboxes[..];
         let connections = &mut self.connections;
         pool.install(|| {
             use rayon::prelude::*;
             connections.par_values_mut().for_each(|c| {
-                let s = c.serve(now, registry, world, |i| batch.get(i).map(|d| parts(d).1), settings);
+                let mine = inbox_of(inboxes, c.id());
+                let data = |i: usize| batch.get(i).map(|d| parts(d).1);
+                let s = c.serve(now, registry, world, (mine, data), settings);
                 if c.has_arrivals() {
                     merge.store(true, Ordering::Relaxed);
                 }
@@ -76,6 +79,7 @@ impl NetInterface {
             self.merge_arrivals();
         }
         self.route.clear();
+        self.inboxes.clear();
         self.release_ghosts(ghosts);
         self.serve_timers(now, objects, &mut served);
         // The built datagrams, in connection-id order.
