@@ -137,9 +137,10 @@ fn with_obj<T>(
 }
 
 /// Lava's burn this tick (`crate::liquid`) on every living player whose feet are in it, into
-/// the tick's pending damage; nothing to do without water.
+/// the tick's pending damage; nothing to do without a burning liquid (no object is touched
+/// then: this runs every tick).
 pub(crate) fn burn_in_lava(sh: &mut Shared) {
-    let Some(scene) = sh.world.as_ref().filter(|_| !sh.water.is_empty()) else { return };
+    let Some(scene) = sh.world.as_ref().filter(|_| sh.water.burns()) else { return };
     let dt = v12_sim::scene::TICK_SECONDS;
     for (id, g) in &sh.objects {
         if g.class != crate::state::GameClass::Player || g.damage >= g.max_damage {

@@ -122,6 +122,11 @@ impl ServerWater {
         self.pools.is_empty()
     }
 
+    /// Whether some block's liquid burns (lava): without one, nobody's feet are looked at.
+    pub fn burns(&self) -> bool {
+        self.pools.iter().any(|p| p.profile.burn > 0.0)
+    }
+
     /// The box around every block, when there is one.
     pub fn bounds(&self) -> Option<(Vec3, Vec3)> {
         (!self.is_empty()).then_some((self.lo, self.hi))

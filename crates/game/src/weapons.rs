@@ -278,7 +278,7 @@ fn mount_image(
     let console = {
         let mut s = sh.borrow_mut();
         let Some(g) = s.objects.get_mut(&scene) else { return false };
-        g.images[slot] = Some(Slot { image: MountedImage::new(image, states, loaded), offset, model });
+        g.images[slot] = Some(Box::new(Slot { image: MountedImage::new(image, states, loaded), offset, model }));
         // A turret's barrel aims by itself (`crate::turrets`).
         if slot == 0 && g.class == crate::state::GameClass::Turret {
             g.aim = Some(aim);
@@ -316,7 +316,7 @@ fn read_slot(
     let Some(scene) = crate::handles::scene_of(c, sh, a, method) else { return Value::from(0) };
     let Some(slot) = slot_arg(c, a, 1, method) else { return Value::from(0) };
     let s = sh.borrow();
-    f(s.objects.get(&scene).and_then(|g| g.images[slot].as_ref()))
+    f(s.objects.get(&scene).and_then(|g| g.images[slot].as_deref()))
 }
 
 /// Changes a condition of the image in `slot` of `a.this`.

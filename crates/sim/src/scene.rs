@@ -236,6 +236,10 @@ pub struct ControlState {
     /// The images in the first slots, where their state machines stand: each move steps them
     /// under its fire triggers ([`Motion::images`]).
     pub images: [ImageRun; PREDICTED_IMAGES],
+    /// Whether the last move ended on walkable ground (V12's run surface): the next move
+    /// runs ([`Motion::run_accel`]) and jumps only from there. Kept from the move's own
+    /// slide rather than probed again, so a standing player costs one sweep a move.
+    pub grounded: bool,
 }
 
 pub(crate) fn wrap_angle(a: f32) -> f32 {
@@ -267,12 +271,9 @@ impl ControlState {
         }
     }
 
-    /// Standing: the ground is within a skin or two below the feet (always, with no ground).
+    /// Standing: the last move ended on walkable ground (always, with no ground).
     fn standing(&self, motion: &Motion) -> bool {
-        let Some(g) = &motion.ground else { return true };
-        let half = motion.half_extents;
-        let probe = Vec3::new(0.0, 0.0, -(2.0 * SKIN + 0.02));
-        g.sweep_box(self.pos + Vec3::Z * half.z, half, probe).is_some()
+        motion.ground.is_none() || self.grounded
     }
 
     /// The walking half of a move (no vehicle).
@@ -328,6 +329,7 @@ impl ControlState {
             None => self.pos + delta,
             Some(g) => {
                 let (pos, floor, wall) = slide(g.as_ref(), self.pos, motion.half_extents, delta);
+                self.grounded = floor.is_some();
                 if floor.is_some() {
                     vel.z = vel.z.max(0.0);
                 }
@@ -355,7 +357,7 @@ impl ControlState {
     }
 
     pub fn checksum(&self) -> u16 {
-        let mut b = [0u8; 32 + 14 * PREDICTED_IMAGES];
+        let mut b = [0u8; 33 + 14 * PREDICTED_IMAGES];
         let vals =
             [self.pos.x, self.pos.y, self.pos.z, self.vel.x, self.vel.y, self.vel.z, self.yaw, self.energy];
         for (i, v) in vals.iter().enumerate() {
@@ -364,6 +366,7 @@ impl ControlState {
         for (i, run) in self.images.iter().enumerate() {
             b[32 + i * 14..46 + i * 14].copy_from_slice(&run.bytes());
         }
+        b[32 + 14 * PREDICTED_IMAGES] = u8::from(self.grounded);
         control_checksum(&b)
     }
 
@@ -378,6 +381,7 @@ impl ControlState {
         for run in &self.images {
             run.write(w);
         }
+        w.write_flag(self.grounded);
     }
 
     /// Reads what [`Self::write`] wrote; non-finite values are refused.
@@ -391,12 +395,14 @@ impl ControlState {
         for run in &mut images {
             *run = ImageRun::read(r)?;
         }
+        let grounded = r.read_flag()?;
         Ok(Self {
             pos: Vec3::new(v[0], v[1], v[2]),
             vel: Vec3::new(v[3], v[4], v[5]),
             yaw: wrap_angle(v[6]),
             energy: v[7].max(0.0),
             images,
+            grounded,
         })
     }
 }

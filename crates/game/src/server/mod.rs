@@ -554,7 +554,9 @@ impl v12_sim::process::ProcessWorld for ObjectTicks<'_> {
             GameClass::Camera if g.orbit.is_some() => orbit(sh, id),
             _ => {}
         }
-        if sh.frozen {
+        // A shot is a GameBase, not a ShapeBase: nothing rides it, it has no images, energy or
+        // repair, so the rest (and its cache misses: shots are most of the objects) is skipped.
+        if sh.frozen || sh.objects.get(&id).is_none_or(|g| g.class == GameClass::Projectile) {
             return;
         }
         crate::mount::follow_one(sh, id);
