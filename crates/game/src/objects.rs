@@ -499,7 +499,7 @@ fn register_transform_methods(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
             ("setTransform", 3, 3, "setTransform(\"x y z ax ay az angle\")", |c, sh, a| {
                 let Some(o) = scene_of(c, sh, a, "setTransform") else { return Value::from(false) };
                 let (pos, yaw) = parse_transform(&a.str(1));
-                update_state(sh, o, |st| ControlState { pos, yaw, vel: Vec3::ZERO, ..*st });
+                update_state(sh, o, |st| ControlState { pos, yaw, vel: Vec3::ZERO, grounded: false, ..*st });
                 Value::from(true)
             }),
             ("getVelocity", 2, 2, "getVelocity() - \"x y z\"", |c, sh, a| {

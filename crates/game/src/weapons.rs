@@ -278,7 +278,8 @@ fn mount_image(
     let console = {
         let mut s = sh.borrow_mut();
         let Some(g) = s.objects.get_mut(&scene) else { return false };
-        g.images[slot] = Some(Box::new(Slot { image: MountedImage::new(image, states, loaded), offset, model }));
+        g.images[slot] =
+            Some(Box::new(Slot { image: MountedImage::new(image, states, loaded), offset, model }));
         // A turret's barrel aims by itself (`crate::turrets`).
         if slot == 0 && g.class == crate::state::GameClass::Turret {
             g.aim = Some(aim);

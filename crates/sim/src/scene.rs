@@ -237,8 +237,8 @@ pub struct ControlState {
     /// under its fire triggers ([`Motion::images`]).
     pub images: [ImageRun; PREDICTED_IMAGES],
     /// Whether the last move ended on walkable ground (V12's run surface): the next move
-    /// runs ([`Motion::run_accel`]) and jumps only from there. Kept from the move's own
-    /// slide rather than probed again, so a standing player costs one sweep a move.
+    /// runs ([`Motion::run_accel`]) and jumps from there without probing the ground again,
+    /// so a walking player costs one sweep a move.
     pub grounded: bool,
 }
 
@@ -271,9 +271,17 @@ impl ControlState {
         }
     }
 
-    /// Standing: the last move ended on walkable ground (always, with no ground).
+    /// Standing: the last move ended on walkable ground, or the ground is within a skin or
+    /// two below the feet (always, with no ground). The probe is swept only when the last
+    /// move did not land (just placed, or in the air): a walking player's move sweeps once.
     fn standing(&self, motion: &Motion) -> bool {
-        motion.ground.is_none() || self.grounded
+        let Some(g) = &motion.ground else { return true };
+        if self.grounded {
+            return true;
+        }
+        let half = motion.half_extents;
+        let probe = Vec3::new(0.0, 0.0, -(2.0 * SKIN + 0.02));
+        g.sweep_box(self.pos + Vec3::Z * half.z, half, probe).is_some()
     }
 
     /// The walking half of a move (no vehicle).
