@@ -614,6 +614,58 @@ pub fn client_connection_ended(con: &mut Console, reason: &str, was_accepted: bo
 mod tests {
     use super::*;
 
+    /// Planning a tick on a copy of the state and setting it afterwards is processing it in
+    /// place: the same states tick by tick, the same moves applied, the same counters
+    /// (checksum mismatches included), through late moves and bursts.
+    #[test]
+    fn a_planned_tick_is_the_processed_tick() {
+        use crate::scene::SceneObject;
+        let motion = Motion { max_speed: 8.0, damping: 0.8, arena_half: 30.0, ..Motion::default() };
+        let mut worlds = [SceneWorld::new(60.0), SceneWorld::new(60.0)];
+        let ids = worlds.each_mut().map(|w| w.add(SceneObject::new(1, Vec3::new(1.0, 2.0, 0.0))));
+        assert_eq!(ids[0], ids[1]);
+        let mut games =
+            [ServerGameConnection::new(ConnectionId(1)), ServerGameConnection::new(ConnectionId(1))];
+        for g in &mut games {
+            g.set_control_object(Some(ids[0]));
+        }
+        let mut next_id = 1u32;
+        for tick in 0..120u32 {
+            // Moves arrive in bursts of 0 to 3 (a late packet, then a catch-up), with a
+            // checksum that is not the state's (each counted as a mismatch, on both).
+            let burst = [1, 1, 0, 3, 1, 2, 0, 1][tick as usize % 8];
+            let moves: Vec<Move> = (0..burst)
+                .map(|k| {
+                    let turn = if (tick + k) % 10 < 5 { 0.3 } else { -0.3 };
+                    let mut m = Move::from_input(0.5, 1.0, 0.0, turn, 0.0, 0.0, [false; 6]);
+                    m.id = next_id + k;
+                    m.checksum = 0xDEAD;
+                    m
+                })
+                .collect();
+            next_id += burst;
+            let ev = MoveEvent { moves, epoch: 0 };
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            for g in &mut games {
+                g.handle_event(&ev);
+            }
+            let [wa, wb] = &mut worlds;
+            let [ga, gb] = &mut games;
+            ga.process_tick_into(wa, &motion, &mut a);
+            let planned = gb.plan_tick(wb.objects(), &motion, &mut b);
+            wb.set_states(planned.map(|s| (ids[0], s)));
+            assert_eq!(a, b, "tick {tick}");
+            assert_eq!(wa.get(ids[0]).map(|o| o.state), wb.get(ids[0]).map(|o| o.state), "tick {tick}");
+            assert_eq!(ga.stats, gb.stats, "tick {tick}");
+            assert_eq!(ga.image_effects, gb.image_effects);
+        }
+        assert!(
+            games[0].stats.moves_processed > 100 && games[0].stats.mismatches > 0,
+            "{:?}",
+            games[0].stats
+        );
+    }
+
     #[test]
     fn connect_args_round_trip() {
         let a = vec!["Dood".to_string(), "red team".to_string()];
