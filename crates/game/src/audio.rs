@@ -260,7 +260,8 @@ fn register_classes(con: &mut Console) {
     }
     // The checked fields (`crate::classes::FIELDS`: junk is reset at definition).
     for f in crate::classes::FIELDS.iter().filter(|f| f.class.starts_with("Audio")) {
-        con.add_field(f.class, f.name, FieldType::String, Value::Empty);
+        let ty = crate::fields::field_type(con, f.kind);
+        con.add_field(f.class, f.name, ty, Value::Empty);
     }
     for (class, field) in [("AudioProfile", "filename"), ("AudioProfile", "description")] {
         con.add_field(class, field, FieldType::String, Value::Empty);

@@ -8,9 +8,9 @@
 //! default. Fields the engine does not read stay dynamic fields, as in V12 (a datablock may
 //! carry any field a script wants).
 
-pub(crate) use crate::fields::{BIG, FieldSpec, Kind, flag, int, num, point};
+pub(crate) use crate::fields::{BIG, FieldSpec, Kind, check, flag, int, num, point};
 use crate::state::GameClass;
-use v12_console_vm::{Console, FieldType, ObjectId, Value};
+use v12_console_vm::{Console, ObjectId, Value};
 
 /// `(class, parent)` in the order they are registered (a parent before its children).
 pub(crate) const CLASSES: &[(&str, &str)] = &[
@@ -198,8 +198,10 @@ pub(crate) fn register(con: &mut Console) {
     for (class, parent) in crate::effects::CLASSES {
         let _ = con.register_class(class, parent);
     }
+    // Each field typed by its kind (the inspector refuses what preload would reset).
     for f in all_fields() {
-        con.add_field(f.class, f.name, FieldType::String, Value::Empty);
+        let ty = crate::fields::field_type(con, f.kind);
+        con.add_field(f.class, f.name, ty, Value::Empty);
     }
 }
 
@@ -297,39 +299,6 @@ pub(crate) fn class_of(c: &Console, id: ObjectId) -> Option<(GameClass, &'static
 /// Is object `id` of class `class` or one derived from it?
 pub(crate) fn is_a(con: &Console, id: ObjectId, class: &str) -> bool {
     con.object(id).is_some_and(|o| con.class_is(o.class, class))
-}
-
-/// What is wrong with `text` for a field of `kind`, or `None`.
-fn check(kind: Kind, text: &str) -> Option<String> {
-    let number = || text.parse::<f64>().ok().filter(|v| v.is_finite());
-    match kind {
-        Kind::Num { min, max, .. } => match number() {
-            None => Some("is not a number".into()),
-            Some(v) if v < min || v > max => Some(format!("is outside {min} to {max}")),
-            Some(_) => None,
-        },
-        Kind::Int { min, max, .. } => match number() {
-            Some(v) if v.fract() == 0.0 && v >= min as f64 && v <= max as f64 => None,
-            Some(_) => Some(format!("is not a whole number from {min} to {max}")),
-            None => Some("is not a number".into()),
-        },
-        Kind::Bool(_) => {
-            let ok =
-                text.eq_ignore_ascii_case("true") || text.eq_ignore_ascii_case("false") || number().is_some();
-            (!ok).then(|| "is not true, false or a number".into())
-        }
-        Kind::Point => {
-            let words: Vec<&str> = text.split_whitespace().collect();
-            let ok = words.len() == 3 && words.iter().all(|w| w.parse::<f64>().is_ok_and(f64::is_finite));
-            (!ok).then(|| "is not three numbers \"x y z\"".into())
-        }
-        Kind::Color => {
-            let words: Vec<&str> = text.split_whitespace().collect();
-            let ok = (3..=4).contains(&words.len())
-                && words.iter().all(|w| w.parse::<f64>().is_ok_and(|v| (0.0..=1.0).contains(&v)));
-            (!ok).then(|| "is not a colour \"r g b a\" of numbers from 0 to 1".into())
-        }
-    }
 }
 
 /// The text a field of `kind` is set back to (its default; empty for "unset").

@@ -69,9 +69,14 @@ pub(crate) fn register(con: &mut Console, shared: &Rc<RefCell<Shared>>) {
     con.add_field("ShapeBaseData", "maxDamage", FieldType::Float, Value::Float(100.0));
     con.add_field("ShapeBaseData", "mass", FieldType::Float, Value::Float(9.0));
     // How a Player runs and jumps (see `PlayerTuning`): unset keeps the game's 8 m/s.
-    con.add_field("PlayerData", "maxForwardSpeed", FieldType::String, Value::Empty);
-    con.add_field("PlayerData", "jumpForce", FieldType::String, Value::Empty);
-    con.add_field("PlayerData", "playerCollisions", FieldType::String, Value::Empty);
+    // Typed as the checked fields are, so an inspector edit is refused when junk.
+    use crate::fields::{BIG, Kind, field_type};
+    let speed = field_type(con, Kind::Num { min: 0.0, max: 1000.0, default: 8.0 });
+    let force = field_type(con, Kind::Num { min: 0.0, max: BIG, default: 0.0 });
+    let flag = field_type(con, Kind::Bool(true));
+    con.add_field("PlayerData", "maxForwardSpeed", speed, Value::Empty);
+    con.add_field("PlayerData", "jumpForce", force, Value::Empty);
+    con.add_field("PlayerData", "playerCollisions", flag, Value::Empty);
     // Lifetime in ms (40 ticks by default); velocity at the muzzle (scripts use it).
     con.add_field("ProjectileData", "lifetime", FieldType::Float, Value::Float(1280.0));
     con.add_field("ProjectileData", "muzzleVelocity", FieldType::Float, Value::Float(25.0));

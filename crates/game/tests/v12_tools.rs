@@ -64,3 +64,125 @@ fn a_dedicated_server_declares_gui_classes_inspects_and_saves() {
     let saved = std::fs::read_to_string(mod_dir.join("gui/hud.gui")).unwrap();
     assert!(saved.contains("new GuiTextCtrl(HudText) {"), "{saved}");
 }
+
+/// A mod over the example game, as a server operator's hidden mod would be: its `mod.cs`
+/// defines inspector callbacks and a function that edits a datablock through a GuiInspector;
+/// the operator drives it from the dedicated server's standard input while the match runs.
+const MOD_CS: &str = r#"
+function PlayerData::onPreApply(%this) { echo("mod: pre " @ %this.getName() @ " " @ %this.maxForwardSpeed); }
+function PlayerData::onPostApply(%this) { echo("mod: post " @ %this.getName() @ " " @ %this.maxForwardSpeed); }
+function modInspect()
+{
+   if (!isObject(ModInsp))
+      new GuiInspector(ModInsp) { extent = "320 10"; };
+   ModInsp.inspect(LightMale);
+   echo("mod: inspecting " @ (ModInsp.getInspectObject() == LightMale.getId()) @ " " @ ModInsp.getEditValue(maxForwardSpeed));
+   ModInsp.setEditValue(maxForwardSpeed, "fast");
+   echo("mod: junk " @ ModInsp.apply() @ " kept " @ LightMale.maxForwardSpeed);
+   ModInsp.setEditValue(maxForwardSpeed, "9.5");
+   echo("mod: applied " @ ModInsp.apply() @ " now " @ LightMale.maxForwardSpeed);
+}
+function modProfile() { echo("mod: profiling"); }
+"#;
+
+/// Reads a child's stdout and stderr lines into one channel.
+fn lines_of(child: &mut std::process::Child) -> std::sync::mpsc::Receiver<String> {
+    use std::io::{BufRead, BufReader};
+    let (tx, rx) = std::sync::mpsc::channel();
+    for out in [
+        Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
+        Box::new(child.stderr.take().unwrap()),
+    ] {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+    }
+    rx
+}
+
+#[test]
+fn a_hidden_mod_drives_the_inspector_and_profiler_from_the_server_console() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = procs::Scratch::new("tools-mod");
+    std::fs::write(dir.join("mod.cs"), MOD_CS).unwrap();
+    // The mod folder is --mod (where files are written); the game's scripts come from over it.
+    let mut child = Command::new(procs::V12)
+        .arg("--dedicated")
+        .arg("--mod")
+        .arg(&*dir)
+        .arg("--add-mod")
+        .arg(procs::GAME)
+        .args(["--", "-port", "0", "-seconds", "120"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("v12 starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let rx = lines_of(&mut child);
+    let mut seen: Vec<String> = Vec::new();
+    let mut wait = |what: &str| loop {
+        let line =
+            rx.recv_timeout(Duration::from_secs(120)).unwrap_or_else(|_| panic!("no {what:?} in {seen:#?}"));
+        let hit = line.contains(what);
+        seen.push(line);
+        if hit {
+            return seen.clone();
+        }
+    };
+    wait("LISTENING");
+    writeln!(stdin, "modInspect();").unwrap();
+    let lines = wait("mod: applied");
+    let mod_lines: Vec<&str> = lines.iter().filter_map(|l| l.strip_prefix("mod: ")).collect();
+    assert_eq!(
+        mod_lines,
+        [
+            // A refused edit: apply() says so (false) and keeps the old value; the callbacks
+            // still frame it, as V12's apply always called both (other fields may change).
+            "inspecting 1 8",
+            "pre LightMale 8",
+            "post LightMale 8",
+            "junk 0 kept 8",
+            "pre LightMale 8",
+            "post LightMale 9.5",
+            "applied 1 now 9.5",
+        ],
+        "{lines:#?}"
+    );
+    // The refused edit said why.
+    assert!(
+        lines.iter().any(|l| l.contains("maxForwardSpeed") && l.contains("\"fast\" is not a number")),
+        "{lines:#?}"
+    );
+    // A line over the console's limit is refused with a message; the next one runs.
+    writeln!(stdin, "echo(\"{}\");", "y".repeat(5000)).unwrap();
+    wait("over the limit of 1024; refused");
+    // The profiler: on, a script function timed, the tree printed and written in the mod
+    // folder (and not outside it), then reset.
+    writeln!(stdin, "profilerEnable(true); schedule(300, 0, modProfile);").unwrap();
+    wait("mod: profiling");
+    writeln!(stdin, "profilerDump();").unwrap();
+    let lines = wait("ServerTick");
+    assert!(lines.iter().any(|l| l.contains("total%")), "{lines:#?}");
+    writeln!(
+        stdin,
+        "echo(\"mod: dumped \" @ profilerDumpToFile(\"prof/tree.txt\") @ profilerDumpToFile(\"../tree.txt\"));"
+    )
+    .unwrap();
+    wait("mod: dumped 10");
+    let tree = std::fs::read_to_string(dir.join("prof/tree.txt")).expect("the dump in the mod folder");
+    for zone in ["Frame", "ServerProcess", "ServerTick", "modProfile"] {
+        assert!(tree.contains(zone), "{zone} not in\n{tree}");
+    }
+    assert!(!dir.parent().unwrap().join("tree.txt").exists());
+    writeln!(stdin, "profilerReset(); profilerEnable(false); profilerDump();").unwrap();
+    let lines = wait("Profiler:");
+    assert!(lines.last().unwrap().contains("(off)"), "{lines:#?}");
+    writeln!(stdin, "quit();").unwrap();
+    let status = child.wait().expect("v12 exits");
+    assert!(status.success(), "{status:?}");
+}

@@ -59,11 +59,11 @@ pub fn pad_axis(a: Axis) -> Option<PadAxis> {
     })
 }
 
-/// What a gilrs event type says, as a [`PadInput`] (the device's name and layout for a
-/// connect come from gilrs, by id).
-fn pad_input(gilrs: &Gilrs, id: GamepadId, ev: &EventType) -> Option<PadInput> {
+/// What a gilrs event type says, as a [`PadInput`]; `connected` gives a connect's device name
+/// and layout (gilrs has them by id).
+fn pad_input(ev: &EventType, connected: impl FnOnce() -> PadInput) -> Option<PadInput> {
     Some(match *ev {
-        EventType::Connected => connected(gilrs, id),
+        EventType::Connected => connected(),
         EventType::Disconnected => PadInput::Disconnected,
         EventType::ButtonPressed(b, _) => PadInput::Pressed(pad_button(b)?),
         EventType::ButtonReleased(b, _) => PadInput::Released(pad_button(b)?),
@@ -73,10 +73,59 @@ fn pad_input(gilrs: &Gilrs, id: GamepadId, ev: &EventType) -> Option<PadInput> {
     })
 }
 
+/// Takes device reports from `next` (a backend id and what it said; `None` when none is
+/// left) and translates them into `out`, until `out` holds [`MAX_EVENTS_PER_POLL`] events
+/// (the rest wait for the next poll).
+fn drain(
+    slots: &mut PadSlots,
+    out: &mut Vec<Event>,
+    mut next: impl FnMut() -> Option<(usize, Option<PadInput>)>,
+) {
+    while out.len() < MAX_EVENTS_PER_POLL {
+        let Some((id, input)) = next() else { break };
+        if let Some(input) = input {
+            out.extend(slots.translate(id, input));
+        }
+    }
+}
+
+/// Logs the connects and disconnects among `events`.
+fn log_device_changes(events: &[Event]) {
+    for e in events {
+        if let Event::DeviceChange(d) = e {
+            let kind = if d.device_type == InputDeviceType::Gamepad { "gamepad" } else { "joystick" };
+            if d.connected {
+                tracing::info!(device = %format!("{kind}{}", d.device_inst), name = %d.name, "input device connected");
+            } else {
+                tracing::info!(device = %format!("{kind}{}", d.device_inst), "input device disconnected");
+            }
+        }
+    }
+}
+
 fn connected(gilrs: &Gilrs, id: GamepadId) -> PadInput {
     let pad = gilrs.gamepad(id);
     let name: String = pad.name().chars().filter(|c| !c.is_control()).take(MAX_NAME).collect();
     PadInput::Connected { name, gamepad: pad.mapping_source() != MappingSource::None }
+}
+
+/// A rumble as gilrs' two base effects: the strong motor's and the weak one's, their
+/// strengths over the whole `u16` range, each playing for the rumble's duration.
+fn base_effects(rumble: Rumble) -> [BaseEffect; 2] {
+    let scheduling = Replay { play_for: Ticks::from_ms(rumble.duration_ms), ..Default::default() };
+    let magnitude = |v: f32| (v.clamp(0.0, 1.0) * f32::from(u16::MAX)).round() as u16;
+    [
+        BaseEffect {
+            kind: BaseEffectType::Strong { magnitude: magnitude(rumble.strong) },
+            scheduling,
+            envelope: Default::default(),
+        },
+        BaseEffect {
+            kind: BaseEffectType::Weak { magnitude: magnitude(rumble.weak) },
+            scheduling,
+            envelope: Default::default(),
+        },
+    ]
 }
 
 /// The gamepads and joysticks: poll them once a frame.
@@ -112,21 +161,13 @@ impl Gamepads {
             let input = connected(&self.gilrs, id);
             out.extend(self.slots.translate(usize::from(id), input));
         }
-        while out.len() < MAX_EVENTS_PER_POLL {
-            let Some(ev) = self.gilrs.next_event() else { break };
-            let Some(input) = pad_input(&self.gilrs, ev.id, &ev.event) else { continue };
-            out.extend(self.slots.translate(usize::from(ev.id), input));
-        }
-        for e in &out {
-            if let Event::DeviceChange(d) = e {
-                let kind = if d.device_type == InputDeviceType::Gamepad { "gamepad" } else { "joystick" };
-                if d.connected {
-                    tracing::info!(device = %format!("{kind}{}", d.device_inst), name = %d.name, "input device connected");
-                } else {
-                    tracing::info!(device = %format!("{kind}{}", d.device_inst), "input device disconnected");
-                }
-            }
-        }
+        let gilrs = &mut self.gilrs;
+        drain(&mut self.slots, &mut out, || {
+            let ev = gilrs.next_event()?;
+            let input = pad_input(&ev.event, || connected(gilrs, ev.id));
+            Some((usize::from(ev.id), input))
+        });
+        log_device_changes(&out);
         let now = Instant::now();
         self.effects.retain(|(_, end)| *end > now);
         out
@@ -147,19 +188,10 @@ impl Gamepads {
             return 0;
         }
         let ticks = Ticks::from_ms(rumble.duration_ms);
-        let scheduling = Replay { play_for: ticks, ..Default::default() };
-        let magnitude = |v: f32| (v * f32::from(u16::MAX)) as u16;
+        let [strong, weak] = base_effects(rumble);
         let effect = EffectBuilder::new()
-            .add_effect(BaseEffect {
-                kind: BaseEffectType::Strong { magnitude: magnitude(rumble.strong) },
-                scheduling,
-                envelope: Default::default(),
-            })
-            .add_effect(BaseEffect {
-                kind: BaseEffectType::Weak { magnitude: magnitude(rumble.weak) },
-                scheduling,
-                envelope: Default::default(),
-            })
+            .add_effect(strong)
+            .add_effect(weak)
             .repeat(Repeat::For(ticks))
             .gamepads(&ids)
             .finish(&mut self.gilrs);
@@ -195,5 +227,88 @@ mod tests {
         let mut slots = PadSlots::new();
         let ev = slots.translate(0, PadInput::Axis(pad_axis(Axis::LeftStickX).unwrap(), 0.5));
         assert!(matches!(ev, Some(Event::Input(i)) if i.value == 0.5));
+    }
+
+    /// gilrs' events made by hand (no device here): a connect, presses, a trigger's depth,
+    /// a stick, buttons and axes gilrs does not name, and a disconnect, through the same
+    /// translation and draining `poll` uses.
+    #[test]
+    fn synthetic_gilrs_events_become_input_and_hot_plug_events() {
+        use crate::event::{InputAction, InputObjectType};
+        let code = Button::South.to_nec().expect("a native code for South");
+        let plugged = || PadInput::Connected { name: "Pad".into(), gamepad: true };
+        let reports: Vec<(usize, EventType)> = vec![
+            (7, EventType::Connected),
+            (7, EventType::ButtonPressed(Button::South, code)),
+            (7, EventType::ButtonChanged(Button::RightTrigger2, 0.25, code)),
+            (7, EventType::AxisChanged(Axis::LeftStickY, 1.0, code)),
+            (7, EventType::ButtonPressed(Button::Unknown, code)),
+            (7, EventType::AxisChanged(Axis::Unknown, 0.3, code)),
+            (7, EventType::ButtonReleased(Button::South, code)),
+            (7, EventType::Disconnected),
+        ];
+        let mut it = reports.iter();
+        let mut slots = PadSlots::new();
+        let mut out = Vec::new();
+        drain(&mut slots, &mut out, || it.next().map(|(id, ev)| (*id, pad_input(ev, plugged))));
+        assert_eq!(out.len(), 6, "{out:#?}");
+        assert!(matches!(&out[0], Event::DeviceChange(d) if d.connected && d.name == "Pad"
+            && d.device_type == InputDeviceType::Gamepad && d.device_inst == 0));
+        let input = |e: &Event| match e {
+            Event::Input(i) => (i.object_type, i.object_inst, i.action, i.value),
+            other => panic!("not input: {other:?}"),
+        };
+        assert_eq!(input(&out[1]), (InputObjectType::Button, 0, InputAction::Make, 1.0));
+        assert_eq!(input(&out[2]), (InputObjectType::RzAxis, 5, InputAction::Move, 0.25));
+        assert_eq!(input(&out[3]), (InputObjectType::YAxis, 1, InputAction::Move, -1.0), "up is negative");
+        assert_eq!(input(&out[4]), (InputObjectType::Button, 0, InputAction::Break, 0.0));
+        assert!(matches!(&out[5], Event::DeviceChange(d) if !d.connected && d.device_inst == 0));
+        log_device_changes(&out);
+    }
+
+    /// A flood of reports is taken [`MAX_EVENTS_PER_POLL`] a poll; the rest wait.
+    #[test]
+    fn a_poll_takes_at_most_its_cap_and_leaves_the_rest() {
+        let code = Button::South.to_nec().unwrap();
+        let mut left = MAX_EVENTS_PER_POLL + 100;
+        let mut slots = PadSlots::new();
+        let mut next = || {
+            left = left.checked_sub(1)?;
+            Some((
+                0,
+                pad_input(&EventType::AxisChanged(Axis::LeftStickX, 0.1, code), || PadInput::Disconnected),
+            ))
+        };
+        let mut out = Vec::new();
+        drain(&mut slots, &mut out, &mut next);
+        assert_eq!(out.len(), MAX_EVENTS_PER_POLL);
+        let mut out = Vec::new();
+        drain(&mut slots, &mut out, &mut next);
+        assert_eq!(out.len(), 100);
+    }
+
+    /// The machine's own devices through gilrs (none here, or whatever is plugged in): opening
+    /// and polling never fail hard, and a rumble on an instance no device holds plays nowhere.
+    #[test]
+    fn the_machines_devices_open_poll_and_refuse_a_rumble_for_no_device() {
+        match Gamepads::open() {
+            Ok(mut pads) => {
+                let events = pads.poll();
+                assert!(events.len() <= MAX_EVENTS_PER_POLL);
+                let nobody = Some((InputDeviceType::Joystick, crate::gamepad::MAX_DEVICES_PER_KIND - 1));
+                assert_eq!(pads.rumble(nobody, Rumble::new(1.0, 1.0, 10).unwrap()), 0);
+            }
+            Err(e) => assert!(!e.is_empty()),
+        }
+    }
+
+    #[test]
+    fn a_rumble_becomes_two_base_effects_over_the_u16_range() {
+        let r = Rumble::new(1.0, 0.5, 250).unwrap();
+        let [strong, weak] = base_effects(r);
+        assert!(matches!(strong.kind, BaseEffectType::Strong { magnitude: u16::MAX }));
+        assert!(matches!(weak.kind, BaseEffectType::Weak { magnitude: 32768 }));
+        assert_eq!(strong.scheduling.play_for, Ticks::from_ms(250));
+        assert_eq!(weak.scheduling.play_for, Ticks::from_ms(250));
     }
 }
