@@ -726,7 +726,7 @@ impl<'a> Host<'a> {
             {
                 // The water as the mission has it now, and lava's burn (`crate::liquid`).
                 let mut sh = shared.borrow_mut();
-                sh.water.refresh(&self.mission.borrow(), con);
+                std::rc::Rc::make_mut(&mut sh.water).refresh(&self.mission.borrow());
                 crate::damage::burn_in_lava(&mut sh);
             }
             let events = server_tick(s, &mut shared.borrow_mut());

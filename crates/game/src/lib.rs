@@ -103,6 +103,12 @@ pub struct PlayerTuning {
     pub energy: Option<v12_sim::scene::EnergyUse>,
     /// A vehicle's model (`crate::vehicles::dynamics`); `None` walks.
     pub vehicle: Option<v12_sim::vehicle_motion::VehicleDynamics>,
+    /// The body's density against water's 1 (`density`, V12's; default 1): what the water
+    /// lifts (`v12_sim::liquid`).
+    pub density: f32,
+    /// The running speed in water (`maxUnderwaterForwardSpeed`; default half the running
+    /// speed).
+    pub swim_speed: f32,
 }
 
 impl Default for PlayerTuning {
@@ -116,6 +122,8 @@ impl Default for PlayerTuning {
             half_extents: Motion::default().half_extents,
             energy: None,
             vehicle: None,
+            density: 1.0,
+            swim_speed: 4.0,
         }
     }
 }
@@ -133,8 +141,11 @@ impl PlayerTuning {
             (!v.as_text().trim().is_empty() && f.is_finite() && f > 0.0).then_some(f as f32)
         };
         let d = PlayerTuning::default();
+        let max_speed = num("maxForwardSpeed").map_or(d.max_speed, |s| s.clamp(0.1, 50.0));
         PlayerTuning {
-            max_speed: num("maxForwardSpeed").map_or(d.max_speed, |s| s.clamp(0.1, 50.0)),
+            max_speed,
+            density: num("density").map_or(d.density, |x| x.clamp(0.01, 100.0)),
+            swim_speed: num("maxUnderwaterForwardSpeed").map_or(max_speed * 0.5, |s| s.clamp(0.1, 50.0)),
             jump_speed: match (num("jumpForce"), num("mass")) {
                 (Some(j), Some(m)) => (j / m).clamp(0.0, 30.0),
                 _ => d.jump_speed,
@@ -236,7 +247,19 @@ pub fn motion(ground: Option<Rc<dyn StaticGeometry>>, tuning: PlayerTuning) -> M
         // The images' models are the object's, not its datablock's: the server and the
         // client add them (`crate::weapons::predicted_models`, the client's image cache).
         images: Default::default(),
+        // The water is the mission's: the server and the client add it (`with_water`).
+        liquid: None,
+        density: tuning.density,
+        swim_speed: tuning.swim_speed,
     }
+}
+
+/// `m` in `water` (none while there is none: a mission without water asks nothing of it).
+pub fn with_water(m: Motion, water: &Rc<liquid::ServerWater>) -> Motion {
+    if water.is_empty() {
+        return m;
+    }
+    Motion { liquid: Some(water.clone() as Rc<dyn v12_sim::liquid::Liquids>), ..m }
 }
 
 /// How a `Camera` moves when a client controls it: free flight at 20 m/s, through

@@ -18,15 +18,21 @@
 //! `host.rs` brings the water up to date with the mission ([`ServerWater::refresh`]) and burns
 //! before each server tick.
 //!
-//! Not done: players' own buoyancy and drag (their movement is predicted by the client from
-//! the same code, which sees no water yet).
+//! - **Players** wade, swim and float: [`ServerWater`] is sim's [`Liquids`], held by the
+//!   walk's `Motion::liquid` (`v12_sim::liquid`: the lift of the liquid's density against the
+//!   body's, the drag of its viscosity, the slower swim). Their walk is predicted, so the
+//!   controlling client builds the same water from the ghosted blocks (their density and
+//!   viscosity travel with them) over the same terrain (`client/session.rs`), and the two
+//!   sides step the same bits.
 //!
-//! The cost of a tick without water is one test of an empty list; with water, a point is
-//! first tested against the box around every block ([`ServerWater::bounds`]), then against
-//! the boxes of the blocks, and only then against a block's cells.
+//! The cost of a tick without water is one test of an empty list (the walk is given no
+//! water at all); with water, a point is first tested against the box around every block
+//! ([`ServerWater::bounds`]), then against the boxes of the blocks, and only then against a
+//! block's cells.
 
 use glam::Vec3;
-use v12_console_vm::{Console, ObjectId};
+use v12_console_vm::ObjectId;
+use v12_sim::liquid::{Immersion, Liquids};
 use v12_world::{MissionWorld, WaterBlock, WaterCoverage};
 
 /// Most water blocks the server keeps (the rest are ignored, with a warning).
@@ -34,8 +40,9 @@ pub const MAX_BLOCKS: usize = 64;
 /// How dense a shot is against the liquid (water is 1): grenades sink at half the gravity
 /// in water of density 1.
 pub const SHOT_DENSITY: f32 = 2.0;
-/// Per unit of `viscosity`, the share of its speed a body keeps losing a second.
-pub const VISCOUS_DRAG: f32 = 0.1;
+/// Per unit of `viscosity`, the share of its speed a body keeps losing a second (sim's, the
+/// players' too).
+pub use v12_sim::liquid::VISCOUS_DRAG;
 
 /// What a liquid does to what is in it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -101,7 +108,8 @@ pub struct ServerWater {
 
 impl ServerWater {
     /// Water from blocks and their profiles over ground `height(x, y)`; at most
-    /// [`MAX_BLOCKS`].
+    /// [`MAX_BLOCKS`]. Overlapping blocks answer in the order of their boxes (lowest corner
+    /// first), not of their ids: a client's ids are not the server's, its answers must be.
     pub fn from_blocks(
         blocks: &[(WaterBlock, LiquidProfile)],
         height: impl Fn(f32, f32) -> f32,
@@ -112,6 +120,10 @@ impl ServerWater {
             let (lo, hi) = (b.position, b.position + b.scale);
             w.pools.push(Pool { lo, hi, cells: b.coverage(&height), profile: *profile });
         }
+        let key = |p: &Pool| {
+            p.lo.to_array().into_iter().chain(p.hi.to_array()).map(f32::to_bits).collect::<Vec<_>>()
+        };
+        w.pools.sort_by_cached_key(key);
         w.lo = w.pools.iter().fold(Vec3::splat(f32::MAX), |a, p| a.min(p.lo));
         w.hi = w.pools.iter().fold(Vec3::splat(f32::MIN), |a, p| a.max(p.hi));
         w
@@ -149,9 +161,10 @@ impl ServerWater {
     }
 
     /// Rebuilds from the mission's blocks when they (or its terrains) changed since the last
-    /// time; `con` gives each block's `density` and `viscosity` (read at that rebuild). A hash
-    /// of a few numbers a block when nothing did.
-    pub fn refresh(&mut self, world: &MissionWorld, con: &Console) {
+    /// time, each with the profile of its liquid type and its own `density` and `viscosity`.
+    /// A hash of a few numbers a block when nothing did. The server's world and a client's
+    /// (built from the ghosts) give the same water.
+    pub fn refresh(&mut self, world: &MissionWorld) {
         if world.waters.is_empty() {
             if !self.pools.is_empty() || self.built_from.is_some() {
                 *self = ServerWater::default();
@@ -167,21 +180,50 @@ impl ServerWater {
         if ids.len() > MAX_BLOCKS {
             tracing::warn!(blocks = ids.len(), "more water blocks than {MAX_BLOCKS}; the rest are dry");
         }
-        let field = |id: ObjectId, f: &str| {
-            let t = con.get_field(id, f).as_text().trim().to_string();
-            (!t.is_empty()).then(|| t.parse::<f32>().ok()).flatten()
-        };
         let blocks: Vec<(WaterBlock, LiquidProfile)> = ids
             .iter()
             .map(|id| {
                 let b = world.waters[id].clone();
-                let p = LiquidProfile::of(&b.liquid_type, field(**id, "density"), field(**id, "viscosity"));
+                let p = LiquidProfile::of(&b.liquid_type, b.density, b.viscosity);
                 (b, p)
             })
             .collect();
         *self = ServerWater::from_blocks(&blocks, |x, y| world.terrain_height(x, y).unwrap_or(0.0));
         self.built_from = Some(key);
         tracing::debug!(blocks = self.pools.len(), "the server's water rebuilt");
+    }
+}
+
+/// Bodies in the water: the share of the box's height under the surface of the first block
+/// whose cell holds the feet (x, y). A box outside the box around every block pays four
+/// comparisons (none with no water).
+impl Liquids for ServerWater {
+    fn immersion(&self, feet: Vec3, half: Vec3) -> Option<Immersion> {
+        let height = (2.0 * half.z).max(0.01);
+        let near = |lo: Vec3, hi: Vec3| {
+            feet.x >= lo.x
+                && feet.y >= lo.y
+                && feet.x <= hi.x
+                && feet.y <= hi.y
+                && feet.z < hi.z
+                && feet.z + height > lo.z
+        };
+        if self.pools.is_empty() || !near(self.lo, self.hi) {
+            return None;
+        }
+        self.pools.iter().find(|b| near(b.lo, b.hi) && b.cells.is_wet_at(feet.x, feet.y)).map(|b| Immersion {
+            coverage: ((b.hi.z - feet.z) / height).clamp(0.0, 1.0),
+            density: b.profile.density,
+            viscosity: b.profile.viscosity,
+        })
+    }
+
+    fn surface(&self, x: f32, y: f32) -> Option<f32> {
+        let inside = |lo: Vec3, hi: Vec3| x >= lo.x && y >= lo.y && x <= hi.x && y <= hi.y;
+        if self.pools.is_empty() || !inside(self.lo, self.hi) {
+            return None;
+        }
+        self.pools.iter().find(|b| inside(b.lo, b.hi) && b.cells.is_wet_at(x, y)).map(|b| b.hi.z)
     }
 }
 
@@ -203,6 +245,7 @@ fn fingerprint(world: &MissionWorld) -> u64 {
             }
             b.seed_points.iter().for_each(|p| (p.x.to_bits(), p.y.to_bits()).hash(h));
             (b.flood_fill, &b.liquid_type).hash(h);
+            (b.density.map(f32::to_bits), b.viscosity.map(f32::to_bits)).hash(h);
         }));
     }
     for id in world.terrains.keys() {
@@ -266,6 +309,7 @@ pub(crate) fn shot(
 mod tests {
     use super::*;
     use glam::Vec2;
+    use v12_console_vm::Console;
 
     /// The crater of `v12_world::water`'s tests: a bowl at 0 m inside a rim 20 m high at
     /// radius 16..24 around (50, 50), and ground at 10 m beyond, 0 m again past x = 80.
@@ -361,21 +405,105 @@ mod tests {
         let world = MissionWorld::new(std::rc::Rc::new(v12_resource::ResourceManager::new()), container);
         v12_world::register_mission_classes(&mut con, world.clone());
         let mut w = ServerWater::default();
-        w.refresh(&world.borrow(), &con);
+        w.refresh(&world.borrow());
         assert!(w.is_empty());
         con.eval(
             "new WaterBlock(Hot) { position = \"0 0 0\"; scale = \"10 10 2\"; floodFill = false; \
              liquidType = \"Lava\"; viscosity = 5; };",
         )
         .unwrap();
-        w.refresh(&world.borrow(), &con);
+        w.refresh(&world.borrow());
         let (depth, lava) = w.at(Vec3::new(5.0, 5.0, 0.5)).expect("in the lava");
         assert_eq!((depth, lava.viscosity, lava.burn > 0.0), (1.5, 5.0, true));
         let before = w.built_from;
-        w.refresh(&world.borrow(), &con);
+        w.refresh(&world.borrow());
         assert_eq!(w.built_from, before);
         con.eval("Hot.delete();").unwrap();
-        w.refresh(&world.borrow(), &con);
+        w.refresh(&world.borrow());
         assert!(w.is_empty() && w.built_from.is_none());
+    }
+
+    /// The example game's pond (examples/game, `missions/arena.mis`): its `LightMale`
+    /// walking east from the crater's west side climbs the rim, wades in, slows to its swimming
+    /// speed and floats off the crater's floor; the client's water, built from the ghosts of
+    /// the server's world over its own copy of the files, is the server's, so the client's
+    /// prediction steps the same bits as the server every tick (no correction).
+    #[test]
+    fn a_player_walking_into_the_example_pond_slows_and_floats_alike_on_both_sides() {
+        use std::cell::RefCell;
+        use std::rc::Rc;
+        use v12_sim::moves::{Move, NULL_MOVE};
+        use v12_sim::scene::ControlState;
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/game");
+        let mut con = Console::new();
+        con.set_output(Box::new(v12_console_vm::BufferSink::new()));
+        let res = crate::mod_files::install(&mut con, &dir, &[]).unwrap();
+        crate::objects::register(&mut con, &Rc::default());
+        let world = crate::mission::install(&mut con, res.clone());
+        con.exec_file("missions/arena.mis").unwrap();
+        let game = std::fs::read_to_string(dir.join("server/game.cs")).unwrap();
+        let start = game.find("datablock PlayerData(LightMale)").unwrap();
+        let end = start + game[start..].find("};").unwrap() + 2;
+        con.eval(&game[start..end]).unwrap();
+        let tuning = crate::PlayerTuning::of_datablock(&con, con.find_object_str("LightMale").unwrap());
+        assert!(tuning.density < 0.6, "the example's players float: {}", tuning.density);
+        // The client's world, from the server's ghosts, under its own ids.
+        let client =
+            MissionWorld::new(res, Rc::new(RefCell::new(v12_sim::container::ScriptContainer::default())));
+        for (i, g) in crate::mission::world_ghosts(&world).iter().enumerate() {
+            client.borrow_mut().add_from_ghost(u32::MAX - i as u32, g).unwrap();
+        }
+        let side = |w: &v12_world::MissionHandle| {
+            let mut water = ServerWater::default();
+            water.refresh(&w.borrow());
+            assert!(!water.is_empty());
+            crate::with_water(crate::motion(Some(MissionWorld::ground(w)), tuning), &Rc::new(water))
+        };
+        let (on_server, on_client) = (side(&world), side(&client));
+        // From (6, 22), heading east (+x) towards the pond's middle (28, 22).
+        let mut s = ControlState {
+            pos: Vec3::new(6.0, 22.0, 0.0),
+            yaw: -std::f32::consts::FRAC_PI_2,
+            ..ControlState::default()
+        };
+        let mut c = s;
+        let east = Move::from_input(0.0, 1.0, 0.0, 0.0, 0.0, 0.0, [false; 6]);
+        let (mut on_land, mut in_pond, mut ticks) = (0f32, 0f32, 0);
+        while s.pos.x < 27.0 && ticks < 300 {
+            s.apply_move(&east, &on_server);
+            c.apply_move(&east, &on_client);
+            assert_eq!(s, c, "tick {ticks}: the client's prediction left the server's");
+            let speed = s.vel.truncate().length();
+            if s.pos.x < 12.0 {
+                on_land = on_land.max(speed);
+            } else if s.pos.x > 25.0 {
+                in_pond = in_pond.max(speed);
+            }
+            ticks += 1;
+        }
+        assert!(s.pos.x >= 27.0, "it reached the pond's middle: {}", s.pos);
+        assert!(on_land > 7.5, "it runs on land: {on_land}");
+        assert!(in_pond < 0.7 * on_land, "and swims slower in the pond: {in_pond} against {on_land}");
+        // Standing still, it floats: off the floor, its head out, at rest.
+        for t in 0..200 {
+            s.apply_move(&NULL_MOVE, &on_server);
+            c.apply_move(&NULL_MOVE, &on_client);
+            assert_eq!(s, c, "tick {t} afloat: the client's prediction left the server's");
+        }
+        let floor = world.borrow().terrain_height(s.pos.x, s.pos.y).unwrap();
+        assert!(s.pos.z > floor + 0.15 && s.pos.z < 1.2, "afloat at {} over the floor at {floor}", s.pos.z);
+        assert!(s.vel.z.abs() < 0.2, "and at rest: {}", s.vel);
+        // A dry walk far from the water is untouched: the same bits as with no water at all.
+        let dry = crate::motion(Some(MissionWorld::ground(&world)), tuning);
+        let (mut a, mut b) = (
+            ControlState { pos: Vec3::new(-20.0, -30.0, 0.0), ..ControlState::default() },
+            ControlState::default(),
+        );
+        b.pos = a.pos;
+        for _ in 0..60 {
+            a.apply_move(&east, &on_server);
+            b.apply_move(&east, &dry);
+        }
+        assert_eq!(a, b);
     }
 }

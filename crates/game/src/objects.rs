@@ -766,7 +766,14 @@ pub(crate) mod tests {
         let scout = sh.objects[&a].tuning;
         assert_eq!(
             scout,
-            crate::PlayerTuning { max_speed: 16.0, jump_speed: 10.0, collide: true, ..Default::default() }
+            // Swimming at half its running speed (no maxUnderwaterForwardSpeed).
+            crate::PlayerTuning {
+                max_speed: 16.0,
+                jump_speed: 10.0,
+                collide: true,
+                swim_speed: 8.0,
+                ..Default::default()
+            }
         );
         assert_eq!(sh.objects[&b].tuning, crate::PlayerTuning::default(), "unset fields keep the defaults");
         let floor = floor();
@@ -1067,7 +1074,7 @@ pub(crate) mod tests {
              $a = new Projectile() { dataBlock = Dart; initialPosition = \"50 50 8\"; initialVelocity = \"0 0 -40\"; };\n\
              $b = new Projectile() { dataBlock = Swim; initialPosition = \"56 50 8\"; initialVelocity = \"0 0 -40\"; };",
         );
-        shared.borrow_mut().water = pond("Water");
+        shared.borrow_mut().water = std::rc::Rc::new(pond("Water"));
         run_ticks(&mut con, &shared, 6);
         let said = out.stdout();
         let z: f32 = said.trim().rsplit(' ').next().unwrap().parse().unwrap();
@@ -1092,7 +1099,7 @@ pub(crate) mod tests {
              $p = new Player() { dataBlock = LightMale; position = \"50 50 0\"; };\n\
              $p.mountImage(Gun, 0);",
         );
-        shared.borrow_mut().water = pond("Water");
+        shared.borrow_mut().water = std::rc::Rc::new(pond("Water"));
         run_ticks(&mut con, &shared, 2);
         assert_eq!(eval(&mut con, "return $p.getImageState(0);"), "Wet");
         eval(&mut con, "$p.setTransform(\"400 400 0 0 0 1 0\");");
@@ -1110,7 +1117,7 @@ pub(crate) mod tests {
             "$in = new Player() { dataBlock = LightMale; position = \"50 50 0\"; };\n\
              $out = new Player() { dataBlock = LightMale; position = \"150 50 0\"; };",
         );
-        shared.borrow_mut().water = pond("Lava");
+        shared.borrow_mut().water = std::rc::Rc::new(pond("Lava"));
         for _ in 0..31 {
             crate::damage::burn_in_lava(&mut shared.borrow_mut());
             run_ticks_on(&mut con, &shared, 1, Some(0.0));
@@ -1122,7 +1129,7 @@ pub(crate) mod tests {
         // 31 ticks of 32 ms ≈ 1 s at 25 % of maxDamage (100) a second.
         assert!((burnt - 24.8).abs() < 0.5, "{burnt}");
         assert_eq!(level(&mut con, "$out"), 0.0);
-        shared.borrow_mut().water = pond("Water");
+        shared.borrow_mut().water = std::rc::Rc::new(pond("Water"));
         crate::damage::burn_in_lava(&mut shared.borrow_mut());
         run_ticks_on(&mut con, &shared, 1, Some(0.0));
         assert_eq!(level(&mut con, "$in"), burnt);

@@ -72,7 +72,8 @@ pub(crate) struct Shared {
     /// (`crate::weapons::hand_in`): the world's tick leaves those slots alone.
     pub(crate) images_by_moves: BTreeSet<u32>,
     /// The mission's water as the server sees it (`crate::liquid`).
-    pub(crate) water: crate::liquid::ServerWater,
+    /// Shared with the players' walk (`Motion::liquid`) during the tick.
+    pub(crate) water: std::rc::Rc<crate::liquid::ServerWater>,
     /// Voice chat's relay: each sender's flood cap and who listens to whom (`crate::voice`).
     pub(crate) voice: crate::voice::VoiceRelay,
     /// The server's sound lookups made once ([`ServerSounds`]).

@@ -43,6 +43,7 @@ pub fn tuning(con: &Console, db: ObjectId) -> crate::PlayerTuning {
         half_extents: half,
         energy: None,
         vehicle: Some(dynamics(con, db)),
+        ..crate::PlayerTuning::default()
     }
 }
 

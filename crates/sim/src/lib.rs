@@ -6,6 +6,7 @@ pub mod datablock;
 pub mod game_connection;
 pub mod ghost_process;
 pub mod image_machine;
+pub mod liquid;
 pub mod moves;
 pub mod process;
 pub mod remote_command;

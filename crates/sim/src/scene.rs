@@ -12,6 +12,7 @@
 
 use crate::container::{Aabb, Container, ContainerConfig};
 use crate::image_machine::{Effect, ImageRun, PREDICTED_IMAGES, PredictedImage};
+use crate::liquid::Liquids;
 use crate::moves::{Move, control_checksum};
 use glam::Vec3;
 use std::cell::RefCell;
@@ -121,6 +122,14 @@ pub struct Motion {
     /// The images in the first slots, stepped by each move ([`ControlState::images`]); `None`:
     /// the slot is empty, or its image is not predicted (its run is left alone).
     pub images: [Option<std::rc::Rc<PredictedImage>>; PREDICTED_IMAGES],
+    /// The water a walking object may wade, swim or float in (`crate::liquid`); `None`: none
+    /// (nothing is asked).
+    pub liquid: Option<std::rc::Rc<dyn Liquids>>,
+    /// The body's density against water's 1 (V12's `density`; 1 by default): a liquid denser
+    /// than the body floats it.
+    pub density: f32,
+    /// The running speed in a liquid at full input (m/s; V12's `maxUnderwaterForwardSpeed`).
+    pub swim_speed: f32,
 }
 
 /// A movement model that replaces walking for a controlled object (a vehicle's): one
@@ -217,6 +226,9 @@ impl Default for Motion {
             energy: None,
             vehicle: None,
             images: [None, None],
+            liquid: None,
+            density: 1.0,
+            swim_speed: 5.0,
         }
     }
 }
@@ -291,13 +303,22 @@ impl ControlState {
         let forward = Vec3::new(-s, c, 0.0);
         let right = Vec3::new(c, s, 0.0);
         let up = if motion.fly { Vec3::Z * mv.z() } else { Vec3::ZERO };
-        let mut walk = (forward * mv.y() + right * mv.x() + up) * motion.max_speed;
+        // In a liquid (walking objects only): its lift, its drag, and the slower swim.
+        let wet = match &motion.liquid {
+            Some(l) if !motion.fly => l.immersion(self.pos, motion.half_extents),
+            _ => None,
+        };
+        let speed = wet.map_or(motion.max_speed, |w| {
+            crate::liquid::swim_speed(motion.max_speed, motion.swim_speed, w.coverage)
+        });
+        let mut walk = (forward * mv.y() + right * mv.x() + up) * speed;
         let mut vel = self.vel;
         // V12's runForce: the running speed is part of the velocity and approaches the wanted
-        // one by at most `run_accel` (runForce / mass) on the ground; in the air it keeps.
+        // one by at most `run_accel` (runForce / mass) on the ground (or swimming); in the air
+        // it keeps.
         let running = motion.run_accel > 0.0 && !motion.fly;
         if running {
-            if self.standing(motion) {
+            if wet.is_some_and(|w| w.swims()) || self.standing(motion) {
                 let want = Vec3::new(walk.x, walk.y, 0.0);
                 let have = Vec3::new(vel.x, vel.y, 0.0);
                 let dv = (want - have).clamp_length_max(motion.run_accel * TICK_SECONDS);
@@ -331,7 +352,13 @@ impl ControlState {
             energy = (energy + e.recharge).clamp(0.0, e.max_energy.max(0.0));
         }
         self.energy = energy;
-        vel.z -= motion.gravity * TICK_SECONDS;
+        match wet {
+            Some(w) => {
+                vel.z -= w.gravity(motion.gravity, motion.density) * TICK_SECONDS;
+                vel = w.drag(vel, TICK_SECONDS);
+            }
+            None => vel.z -= motion.gravity * TICK_SECONDS,
+        }
         let delta = (walk + vel) * TICK_SECONDS;
         let mut pos = match &motion.ground {
             None => self.pos + delta,

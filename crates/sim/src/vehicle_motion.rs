@@ -119,7 +119,21 @@ impl ControlModel for VehicleDynamics {
             }
             VehicleKind::Wheeled | VehicleKind::Hover => {
                 let reach = self.ride_height * 2.0;
-                match ground.and_then(|g| height_above(g, st.pos, motion.half_extents, reach)) {
+                let above = ground.and_then(|g| height_above(g, st.pos, motion.half_extents, reach));
+                // A hover vehicle's stabiliser holds it over water as over the ground (a body
+                // sunk deeper than its reach comes up on the spring).
+                let over_water = motion
+                    .liquid
+                    .as_deref()
+                    .filter(|_| self.kind == VehicleKind::Hover)
+                    .and_then(|l| l.surface(st.pos.x, st.pos.y))
+                    .map(|s| (st.pos.z - s).max(-reach))
+                    .filter(|h| *h < reach);
+                let height = match (above, over_water) {
+                    (Some(a), Some(w)) => Some(a.min(w)),
+                    (a, w) => a.or(w),
+                };
+                match height {
                     Some(h) => {
                         // The springs carry the weight at the ride height and push only.
                         let support = (self.spring * (self.ride_height - h) + motion.gravity).max(0.0);
@@ -281,5 +295,34 @@ mod tests {
         }
         assert!(st.pos.y <= 60.0 - 2.5 + 1e-3, "through the wall: {}", st.pos);
         assert!(st.pos.y > 57.0, "never reached the wall: {}", st.pos);
+    }
+
+    /// Water over the whole floor, its surface 1 m up.
+    #[derive(Debug)]
+    struct Lake;
+    impl crate::liquid::Liquids for Lake {
+        fn immersion(&self, feet: Vec3, half: Vec3) -> Option<crate::liquid::Immersion> {
+            let coverage = ((1.0 - feet.z) / (2.0 * half.z)).clamp(0.0, 1.0);
+            (coverage > 0.0).then_some(crate::liquid::Immersion { coverage, density: 1.0, viscosity: 15.0 })
+        }
+        fn surface(&self, _: f32, _: f32) -> Option<f32> {
+            Some(1.0)
+        }
+    }
+
+    /// A hover vehicle over water floats on its stabiliser at its ride height over the
+    /// surface, not over the bottom; a wheeled one drives along the bottom.
+    #[test]
+    fn a_hover_vehicle_skims_over_water() {
+        for (kind, rest) in [(VehicleKind::Hover, 1.0), (VehicleKind::Wheeled, 0.0)] {
+            let (m, d) = motion(kind);
+            let m = Motion { liquid: Some(std::rc::Rc::new(Lake)), ..m };
+            let mut st = ControlState { pos: Vec3::new(0.0, 0.0, 3.0), ..ControlState::default() };
+            for _ in 0..200 {
+                d.step(&mut st, &NULL_MOVE, &m);
+            }
+            let want = rest + d.ride_height;
+            assert!((st.pos.z - want).abs() < 0.15, "{kind:?} rests at {}, not {want}", st.pos.z);
+        }
     }
 }

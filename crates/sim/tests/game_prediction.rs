@@ -554,3 +554,70 @@ fn a_server_teleport_is_one_warp_on_the_client() {
         assert!((shown - h.world.get(h.player).unwrap().state.pos).length() < 5.0, "seed {seed}");
     }
 }
+
+/// Stripes of water 12 m wide with dry stripes between them (x mod 24 under 12 is wet), the
+/// surface 3 m over the ground: deeper than a player is tall.
+#[derive(Debug)]
+struct Stripes;
+
+impl v12_sim::liquid::Liquids for Stripes {
+    fn immersion(&self, feet: Vec3, half: Vec3) -> Option<v12_sim::liquid::Immersion> {
+        let coverage = ((3.0 - feet.z) / (2.0 * half.z)).clamp(0.0, 1.0);
+        (feet.x.rem_euclid(24.0) < 12.0 && coverage > 0.0).then_some(v12_sim::liquid::Immersion {
+            coverage,
+            density: 1.0,
+            viscosity: 15.0,
+        })
+    }
+    fn surface(&self, x: f32, _: f32) -> Option<f32> {
+        (x.rem_euclid(24.0) < 12.0).then_some(3.0)
+    }
+}
+
+/// A player lighter than water walks in circles in and out of water: it floats up off the
+/// ground in the water and swims slower than it runs, and the predicting client, with the
+/// same water, needs no correction.
+#[test]
+fn swimming_and_floating_are_predicted_without_corrections() {
+    for seed in [51u64, 52] {
+        let mut h = Harness::new(seed, false);
+        h.motion = Motion {
+            gravity: 20.0,
+            arena_half: 1000.0,
+            run_accel: 40.0,
+            density: 0.5,
+            swim_speed: 4.0,
+            ground: Some(std::rc::Rc::new(GroundAndWalls { walls: Vec::new() })),
+            liquid: Some(std::rc::Rc::new(Stripes)),
+            ..Motion::default()
+        };
+        h.run(8_000);
+        assert!(h.cgc.predicted().is_some(), "seed {seed}: no control state after 8 s");
+        let (s0, c0) = (h.server_stats(), h.cgc.stats);
+        let (mut highest, mut fast_wet, mut fast_dry) = (0f32, 0f32, 0f32);
+        for _ in 0..150 {
+            h.run(100);
+            let st = h.world.get(h.player).unwrap().state;
+            let speed = st.vel.truncate().length();
+            // Well inside a wet stripe, or on the ground of a dry one.
+            let x = st.pos.x.rem_euclid(24.0);
+            if x > 2.0 && x < 10.0 {
+                highest = highest.max(st.pos.z);
+                fast_wet = fast_wet.max(speed);
+            } else if x > 14.0 && x < 22.0 && st.pos.z < 0.05 {
+                fast_dry = fast_dry.max(speed);
+            }
+        }
+        assert!(highest > 1.0, "seed {seed}: it never floated up: {highest}");
+        // Swimming at 4 m/s (a strafe adds to either), running at 10.
+        assert!(
+            fast_wet < 0.6 * fast_dry && fast_dry > 9.0,
+            "seed {seed}: swims at {fast_wet}, runs at {fast_dry}"
+        );
+        let s1 = h.server_stats();
+        assert!(s1.moves_processed > s0.moves_processed + 300, "seed {seed}: moves not flowing");
+        assert_eq!(s1.mismatches, s0.mismatches, "seed {seed}: checksum mismatches");
+        assert_eq!(s1.corrections_sent, s0.corrections_sent, "seed {seed}: corrections");
+        assert_eq!(h.cgc.stats.corrections, c0.corrections, "seed {seed}");
+    }
+}

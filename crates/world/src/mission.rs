@@ -479,7 +479,8 @@ pub fn liquid_color(liquid_type: &str) -> Vec3 {
 }
 
 /// A WaterBlock from its fields (`field(name)` reads one): `position`, `scale`, `liquidType`,
-/// `surfaceTexture`, `surfaceOpacity`, `floodFill`, `seedPoints`, `waveMagnitude`. Junk keeps
+/// `density`, `viscosity`, `surfaceTexture`, `surfaceOpacity`, `floodFill`, `seedPoints`,
+/// `waveMagnitude`. Junk keeps
 /// the default; the second value says which fields were junk.
 pub fn water_from_fields(field: &impl Fn(&str) -> String) -> (crate::WaterBlock, Vec<String>) {
     let d = crate::WaterBlock::default();
@@ -498,6 +499,8 @@ pub fn water_from_fields(field: &impl Fn(&str) -> String) -> (crate::WaterBlock,
         }
     };
     let opacity = num("surfaceOpacity", d.surface_opacity);
+    let density = (!field("density").trim().is_empty()).then(|| num("density", f32::NAN));
+    let viscosity = (!field("viscosity").trim().is_empty()).then(|| num("viscosity", f32::NAN));
     let waves = num("waveMagnitude", d.wave_magnitude);
     let text = |name: &str| field(name).trim().to_string();
     let liquid = if text("liquidType").is_empty() { d.liquid_type.clone() } else { text("liquidType") };
@@ -521,6 +524,8 @@ pub fn water_from_fields(field: &impl Fn(&str) -> String) -> (crate::WaterBlock,
         color: liquid_color(&liquid),
         wave_magnitude: waves,
         liquid_type: liquid.chars().take(64).collect(),
+        density,
+        viscosity,
     }
     .clamped();
     (block, problems)
@@ -720,8 +725,9 @@ impl NetObject for WorldObjectGhost {
     }
 }
 
-/// A water block on the wire: its box, its surface, its liquid and its seeds (at most
-/// [`crate::water::MAX_SEEDS`]).
+/// A water block on the wire: its box, its surface, its liquid, its seeds (at most
+/// [`crate::water::MAX_SEEDS`]), and its liquid's own density and viscosity (each a flag and,
+/// when set, the number).
 fn pack_water(b: &crate::WaterBlock, w: &mut BitWriter) {
     for v in b.position.to_array().into_iter().chain(b.scale.to_array()).chain(b.color.to_array()) {
         w.write_f32(v);
@@ -740,6 +746,12 @@ fn pack_water(b: &crate::WaterBlock, w: &mut BitWriter) {
     for p in seeds {
         w.write_f32(p.x);
         w.write_f32(p.y);
+    }
+    for v in [b.density, b.viscosity] {
+        w.write_flag(v.is_some());
+        if let Some(v) = v {
+            w.write_f32(v);
+        }
     }
 }
 
@@ -770,6 +782,10 @@ fn unpack_water(r: &mut BitReader<'_>) -> Result<crate::WaterBlock, GhostError> 
         let y = r.read_f32()?;
         seed_points.push(glam::Vec2::new(x, y));
     }
+    // The liquid's own density and viscosity (non-finite: unset, by `clamped`).
+    let mut own =
+        || -> Result<Option<f32>, GhostError> { Ok(if r.read_flag()? { Some(r.read_f32()?) } else { None }) };
+    let (density, viscosity) = (own()?, own()?);
     Ok(crate::WaterBlock {
         position,
         scale,
@@ -780,6 +796,8 @@ fn unpack_water(r: &mut BitReader<'_>) -> Result<crate::WaterBlock, GhostError> 
         color,
         wave_magnitude,
         liquid_type,
+        density,
+        viscosity,
     }
     .clamped())
 }

@@ -42,6 +42,11 @@ pub struct WaterBlock {
     pub wave_magnitude: f32,
     /// The liquid (`liquidType`: "Water", "OceanWater", "Lava", ...).
     pub liquid_type: String,
+    /// The liquid's own `density` (water 1; 0.1..=10) and `viscosity` (0..=100), when the
+    /// block sets them (`None`: its liquid type's). What lifts and slows bodies in it, on the
+    /// server and on the clients predicting their players alike.
+    pub density: Option<f32>,
+    pub viscosity: Option<f32>,
 }
 
 impl Default for WaterBlock {
@@ -56,6 +61,8 @@ impl Default for WaterBlock {
             color: Vec3::new(0.15, 0.3, 0.45),
             wave_magnitude: 0.0,
             liquid_type: "Water".into(),
+            density: None,
+            viscosity: None,
         }
     }
 }
@@ -111,6 +118,7 @@ impl WaterBlock {
     }
 
     /// The block with its values in range: sizes at least 0.1 m, opacity and colour 0..=1,
+    /// density 0.1..=10 and viscosity 0..=100 (not finite: unset),
     /// seeds inside the block and at most [`MAX_SEEDS`], non-finite values at the defaults.
     pub fn clamped(mut self) -> WaterBlock {
         let d = WaterBlock::default();
@@ -122,6 +130,8 @@ impl WaterBlock {
         self.color = fin(self.color, d.color).clamp(Vec3::ZERO, Vec3::ONE);
         self.wave_magnitude =
             if self.wave_magnitude.is_finite() { self.wave_magnitude.clamp(0.0, 100.0) } else { 0.0 };
+        self.density = self.density.filter(|d| d.is_finite()).map(|d| d.clamp(0.1, 10.0));
+        self.viscosity = self.viscosity.filter(|v| v.is_finite()).map(|v| v.clamp(0.0, 100.0));
         self.seed_points.retain(|p| p.is_finite());
         self.seed_points.truncate(MAX_SEEDS);
         for p in &mut self.seed_points {

@@ -196,7 +196,8 @@ fn a_loaded_mission_ghosts_to_a_client_that_builds_the_same_world_from_its_own_f
     server
         .eval(
             r#"new WaterBlock(Pond) { position = "10 10 0"; scale = "40 30 12"; liquidType = "Lava";
-               seedPoints = "0.5 0.5"; waveMagnitude = "0.3"; surfaceTexture = "liquidTiles/lava"; };
+               seedPoints = "0.5 0.5"; waveMagnitude = "0.3"; surfaceTexture = "liquidTiles/lava";
+               density = 2.5; viscosity = 7; };
                Sky.fogVolume1 = "120 0 40"; Sky.delete(); new Sky(Sky) { fogVolume1 = "120 0 40"; };"#,
         )
         .unwrap();
@@ -253,6 +254,8 @@ fn a_loaded_mission_ghosts_to_a_client_that_builds_the_same_world_from_its_own_f
     };
     assert_eq!(ray(&s), ray(&c), "the same roof on both sides");
     assert_eq!(c.waters.values().next(), s.waters.values().next(), "the same water block");
+    let pond = c.waters.values().next().unwrap();
+    assert_eq!((pond.density, pond.viscosity), (Some(2.5), Some(7.0)), "the liquid's own, on the wire");
     assert_eq!(c.sky().map(|k| k.fog_volumes), s.sky().map(|k| k.fog_volumes));
     assert_eq!(c.sky().unwrap().fog_volumes[0].top, 40.0);
 }

@@ -77,6 +77,19 @@ def step():
     return out
 
 
+def splash():
+    # A splash: 0.5 s of noise, brighter at first and darkening as it falls, with a few
+    # bubbling blips.
+    rng = random.Random(4)
+    out, y = [], 0.0
+    for i in range(int(RATE * 0.5)):
+        t = i / RATE
+        y += (0.6 - t) * (rng.uniform(-1, 1) - y)
+        blip = 0.2 * math.exp(-((t * 12) % 1) * 8) * math.sin(2 * math.pi * (600 + 400 * t) * t)
+        out.append((1.2 * y + blip) * math.exp(-t * 6))
+    return out
+
+
 def menu():
     # The main menu's music: 12.5 s of a plucked A-major arpeggio over a slow pad, written as
     # menu.wav and encoded with `oggenc -q 0 -o menu.ogg menu.wav` (vorbis-tools), then removed.
@@ -99,6 +112,7 @@ if __name__ == "__main__":
     write("click.wav", click())
     write("engine.wav", engine())
     write("step.wav", step())
+    write("splash.wav", splash())
     write("menu.wav", menu())
     import os
     import subprocess

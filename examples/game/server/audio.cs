@@ -79,6 +79,14 @@ datablock AudioProfile(FootstepSound) {
 ArenaSkimmer.engineSound = SkimmerEngineSound;
 LightMale.FootSoftSound = FootstepSound;
 
+// A player's splash into the pond (the clients play it where the splash is).
+datablock AudioProfile(SplashSound) {
+   filename = "audio/splash.wav";
+   description = AudioClose3d;
+   preload = true;
+};
+PlayerSplash.soundProfile = SplashSound;
+
 // Tribes 2's serverPlay3D: every client in range hears it there.
 function serverPlay3D(%profile, %transform)
 {

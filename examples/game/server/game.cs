@@ -43,6 +43,27 @@ datablock PlayerData(LightMale) {
    jetForce = 2000; jetEnergyDrain = 0.8; minJetEnergy = 1; maxJetHorizontalPercentage = 0.33;
    footPuffEmitter = FootPuffEmitter; footPuffNumParts = 6; footPuffRadius = 0.25;
    jetEmitter = JetFlameEmitter;
+   // In water (V12's LiquidProfile physics, predicted with the moves): half as dense as
+   // water, it floats with its head out in the pond (Tribes 2's armors, at density 10,
+   // sink), and swims at 3 m/s.
+   density = 0.5; maxUnderwaterForwardSpeed = 3;
+   splash = PlayerSplash;
+};
+
+// Where a player walks or falls into the water, the clients draw its splash (V12's
+// SplashData): a spray of drops and a ring of them thrown outwards, and its sound
+// (server/audio.cs).
+datablock ParticleData(SplashDrop) {
+   lifetimeMS = 700; lifetimeVarianceMS = 150; dragCoefficient = 0.5; gravityCoefficient = 0.8;
+   colors[0] = "0.85 0.92 1 0.9"; colors[1] = "0.7 0.85 1 0.3";
+   sizes[0] = 0.25; sizes[1] = 0.5; times[0] = 0; times[1] = 1;
+};
+datablock ParticleEmitterData(SplashDropEmitter) {
+   ejectionPeriodMS = 10; ejectionVelocity = 5; velocityVariance = 1.5; thetaMin = 0; thetaMax = 25;
+   particles = "SplashDrop";
+};
+datablock SplashData(PlayerSplash) {
+   emitter[0] = SplashDropEmitter; numSegments = 12; startRadius = 0.6; ejectionAngle = 50;
 };
 
 // The weapon: a ball launcher, V12's image state machine (server/weapons.cs) firing Balls,

@@ -18,6 +18,14 @@
 //!   DecalData) is laid where it vanished, `sizeX` × `sizeY`, fading at the end of its
 //!   `lifeSpan`, at most [`MAX_DECALS`] kept.
 //!
+//! - **Splashes** (V12's SplashData): a player, vehicle or shot whose datablock names a
+//!   `splash`, seen above the water one frame and under it the next at 1 m/s or more,
+//!   splashes where it met the surface: a burst of each of the SplashData's `emitter0..3`, a
+//!   ring of `numSegments` puffs of the first around `startRadius` thrown out at
+//!   `ejectionAngle` from the vertical, its `soundProfile` and its `explosion`; at most
+//!   [`MAX_SPLASHES_A_FRAME`] a frame, among the [`MAX_DIPPERS`] lowest ghost ids. The ring is
+//!   particles, not V12's textured ring.
+//!
 //! Vehicles' jets and players' jets and footsteps are `client::movers`'.
 //!
 //! Datablock values were checked at definition (`game::effects`); names that do not lead to a
@@ -38,6 +46,27 @@ pub const MAX_DEPTH: u32 = 3;
 pub const MAX_EXPLOSIONS: usize = 64;
 /// Most decals a client keeps (the oldest go first).
 pub const MAX_DECALS: usize = 64;
+/// Most splashes in one frame.
+pub const MAX_SPLASHES_A_FRAME: usize = 8;
+/// Most things watched for splashes (the lowest ghost ids).
+pub const MAX_DIPPERS: usize = 256;
+/// Particles of each splash emitter's burst, and most puffs in a splash's ring.
+pub const SPLASH_PARTS: u32 = 12;
+pub const MAX_RING: u32 = 32;
+
+/// Something that may splash into the water this frame (`ClientSession::dippers`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Dipper {
+    /// Its ghost id.
+    pub id: u32,
+    /// Its feet (a player's or a vehicle's) or where it is (a shot), and its velocity.
+    pub pos: Vec3,
+    pub vel: Vec3,
+    /// The water's surface over it while it is under (`None`: dry).
+    pub surface: Option<f32>,
+    /// The client's copy of its datablock (the one that names its `splash`).
+    pub datablock: ObjectId,
+}
 
 /// A shot the client saw last frame.
 #[derive(Debug, Clone)]
@@ -77,6 +106,10 @@ pub struct ClientEffects {
     sounds: Vec<(ObjectId, Vec3)>,
     /// Vehicles' jets and players' jets and footsteps (`client::movers`).
     pub movers: crate::client::movers::MoverEffects,
+    /// Whether each thing watched for splashes was under water last frame.
+    wet: HashMap<u32, bool>,
+    /// Splashes made over its life.
+    pub splashes: u64,
 }
 
 impl ClientEffects {
@@ -93,6 +126,8 @@ impl ClientEffects {
             explosions: 0,
             sounds: Vec::new(),
             movers: Default::default(),
+            wet: HashMap::new(),
+            splashes: 0,
         }
     }
 
@@ -158,6 +193,64 @@ impl ClientEffects {
     pub fn update_movers(&mut self, con: &Console, movers: &[crate::client::movers::Mover], now_ms: u64) {
         let dt = now_ms.saturating_sub(self.now_ms.unwrap_or(now_ms));
         self.movers.update(con, &mut self.system, movers, dt);
+    }
+
+    /// Splashes (see the module's notes): each of `dippers` above the water last frame and
+    /// under it now splashes, before [`Self::update`] of the same frame moves everything on.
+    /// One first seen under the water does not.
+    pub fn update_splashes(&mut self, con: &Console, dippers: &[Dipper]) {
+        let mut order: Vec<&Dipper> =
+            dippers.iter().filter(|d| d.pos.is_finite() && d.vel.is_finite()).collect();
+        order.sort_by_key(|d| d.id);
+        order.truncate(MAX_DIPPERS);
+        let now = self.now_ms.unwrap_or(0);
+        let (mut seen, mut made) = (HashMap::with_capacity(order.len()), 0);
+        for d in order {
+            let wet = d.surface.is_some();
+            let was = self.wet.get(&d.id).copied().unwrap_or(wet);
+            seen.insert(d.id, wet);
+            let (Some(surface), false) = (d.surface, was) else { continue };
+            if made >= MAX_SPLASHES_A_FRAME || d.vel.length() < 1.0 {
+                continue;
+            }
+            let name = con.get_field(d.datablock, "splash").as_text().to_string();
+            if let Some(db) = find_of(con, &name, "SplashData") {
+                self.splash(con, db, Vec3::new(d.pos.x, d.pos.y, surface), now);
+                made += 1;
+            }
+        }
+        self.wet = seen;
+    }
+
+    /// Spawns SplashData `db` on the surface at `at` now (see the module's notes).
+    pub fn splash(&mut self, con: &Console, db: ObjectId, at: Vec3, now_ms: u64) {
+        self.splashes += 1;
+        let num = |f: &str, default: f32| crate::classes::num_field(con, db, f).map_or(default, |v| v as f32);
+        let text = |f: &str| con.get_field(db, f).as_text().to_string();
+        if let Some(p) = find_of(con, &text("soundProfile"), "AudioProfile")
+            && self.sounds.len() < MAX_EXPLOSIONS
+        {
+            self.sounds.push((p, at));
+        }
+        let emitters: Vec<Arc<EmitterDesc>> = (0..crate::effects::MAX_KEYS)
+            .filter_map(|k| self.emitter(con, &text(&format!("emitter{k}"))))
+            .collect();
+        for e in &emitters {
+            self.system.burst(e, at, Vec3::Z, SPLASH_PARTS);
+        }
+        if let Some(e) = emitters.first() {
+            let n = num("numSegments", 10.0).clamp(1.0, MAX_RING as f32) as u32;
+            let r = num("startRadius", 0.0).clamp(0.2, 20.0);
+            let tilt = num("ejectionAngle", 45.0).clamp(0.0, 180.0).to_radians();
+            for k in 0..n {
+                let a = k as f32 / n as f32 * std::f32::consts::TAU;
+                let out = Vec3::new(a.cos(), a.sin(), 0.0);
+                self.system.burst(e, at + out * r, out * tilt.sin() + Vec3::Z * tilt.cos(), 1);
+            }
+        }
+        if let Some(x) = find_of(con, &text("explosion"), "ExplosionData") {
+            self.explode(con, x, at, 0, now_ms);
+        }
     }
 
     /// Spawns ExplosionData `db` at `pos` now (see the module's notes).
@@ -414,5 +507,63 @@ mod tests {
             out
         };
         assert_eq!(run(), run());
+    }
+
+    /// A player walking into the water splashes once where it met the surface (its PlayerData's
+    /// `splash`: the emitter's burst and ring, the sound); staying under, or first seen
+    /// under, or too slow, or naming no SplashData, it does not; at most
+    /// MAX_SPLASHES_A_FRAME a frame.
+    #[test]
+    fn things_entering_the_water_splash_once_capped() {
+        use crate::objects::tests::{eval, game_console};
+        let (mut con, _, _) = game_console();
+        let _ = con.register_class("AudioProfile", "SimDataBlock");
+        eval(
+            &mut con,
+            "datablock AudioProfile(SplashSound) { filename = \"splash.wav\"; };\n\
+             datablock ParticleData(Spray) { lifetimeMS = 500; sizes[0] = 0.3; };\n\
+             datablock ParticleEmitterData(SprayEmitter) { ejectionPeriodMS = 20; particles = \"Spray\"; };\n\
+             datablock SplashData(Sploosh) { emitter[0] = SprayEmitter; numSegments = 8; startRadius = 0.5;\n\
+                ejectionAngle = 60; soundProfile = SplashSound; };\n\
+             datablock PlayerData(Wader) { splash = Sploosh; };\n\
+             datablock PlayerData(Dry) { splash = Nothing; };",
+        );
+        let id = |n: &str| con.find_object_str(n).unwrap();
+        let mut fx = ClientEffects::new(5);
+        let dip = |id: u32, db: ObjectId, z: f32, surface: Option<f32>| Dipper {
+            id,
+            pos: Vec3::new(id as f32, 0.0, z),
+            vel: Vec3::new(0.0, 4.0, -1.0),
+            surface,
+            datablock: db,
+        };
+        let (wader, dry) = (id("Wader"), id("Dry"));
+        fx.update_splashes(
+            &con,
+            &[dip(1, wader, 1.5, None), dip(2, dry, 1.5, None), dip(3, wader, 0.5, Some(1.2))],
+        );
+        assert_eq!(fx.splashes, 0, "first seen: no splash");
+        fx.update_splashes(
+            &con,
+            &[dip(1, wader, 0.9, Some(1.2)), dip(2, dry, 0.9, Some(1.2)), dip(3, wader, 0.4, Some(1.2))],
+        );
+        assert_eq!(fx.splashes, 1, "only the wader that went in");
+        assert_eq!(fx.system.len() as u32, SPLASH_PARTS + 8, "the burst and its ring");
+        assert_eq!(fx.take_sounds(), vec![(id("SplashSound"), Vec3::new(1.0, 0.0, 1.2))], "on the surface");
+        fx.update_splashes(&con, &[dip(1, wader, 0.8, Some(1.2))]);
+        assert_eq!(fx.splashes, 1, "still under: no more");
+        // Out and back in slowly: no splash.
+        fx.update_splashes(&con, &[dip(1, wader, 1.5, None)]);
+        fx.update_splashes(&con, &[Dipper { vel: Vec3::Z * -0.5, ..dip(1, wader, 1.1, Some(1.2)) }]);
+        assert_eq!(fx.splashes, 1);
+        // A crowd jumping in together: capped.
+        let crowd: Vec<Dipper> = (10..40).map(|i| dip(i, wader, 1.5, None)).collect();
+        fx.update_splashes(&con, &crowd);
+        let wet: Vec<Dipper> =
+            crowd.iter().map(|d| Dipper { pos: d.pos - Vec3::Z, surface: Some(1.2), ..*d }).collect();
+        fx.update_splashes(&con, &wet);
+        assert_eq!(fx.splashes, 1 + MAX_SPLASHES_A_FRAME as u64);
+        // Junk is skipped.
+        fx.update_splashes(&con, &[Dipper { pos: Vec3::NAN, ..dip(50, wader, 0.0, Some(1.0)) }]);
     }
 }

@@ -298,7 +298,7 @@ impl ClientFront {
             advanced?;
             let mut world = s.world_view(now);
             world.first_person = con.get_global("firstPerson").truthy();
-            self.ui.update_effects(con, &s.projectiles(), &s.movers(), now);
+            self.ui.update_effects(con, &s.projectiles(), &s.movers(), &s.dippers(), now);
             self.ui.set_world(world);
             let hud = s.hud(con, &self.cfg.name);
             self.ui.set_hud(con, &hud);

@@ -6,6 +6,7 @@
 use crate::client::frame::HeadlessFrame;
 use crate::client::session::{ClientSession, ConnectOptions};
 use crate::client::ui::ClientUi;
+use glam::Vec3;
 use std::io::{self, BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -169,6 +170,53 @@ fn autopilot(s: &ClientSession, tick: u64) -> Move {
     Move::from_input(0.0, forward, 0.0, crate::client::bot::steer(me.yaw, d), 0.0, 0.0, trig)
 }
 
+/// Where the framed things may lie in the frame (normalized device coordinates): clear of the
+/// HUD's score and network boxes at the top and its chat box at the bottom left.
+const FRAME_X: f32 = 0.9;
+const FRAME_Y: (f32, f32) = (-0.5, 0.62);
+
+/// The screenshot's view: the match's vehicles, buildings (their lit rooms seen from above,
+/// their roofs left off) and water in one frame, with the players and shots between them.
+/// From the south-east, about 50° above the horizon, looking at the middle of the box
+/// around them, as near as holds all of them clear of the HUD; `None` (the chase camera)
+/// with nothing to frame.
+pub fn framing(world: &crate::client::snapshot::WorldView, width: u32, height: u32) -> Option<(Vec3, Vec3)> {
+    use crate::client::snapshot::ObjectKind;
+    let mut points: Vec<Vec3> = Vec::new();
+    for o in world.objects.iter().filter(|o| o.kind == ObjectKind::Vehicle) {
+        points.extend([o.pos - o.half_extents, o.pos + o.half_extents * Vec3::new(1.0, 1.0, 2.0)]);
+    }
+    for (centre, half) in &world.walls {
+        points.extend([*centre - *half, *centre + *half]);
+    }
+    for (_, block) in &world.waters {
+        let ground = world.terrain.clone();
+        let wet = block.coverage(move |x, y| ground.as_ref().map_or(f32::MIN, |g| g.height(x, y)));
+        for j in 0..wet.ny {
+            for i in (0..wet.nx).filter(|&i| wet.is_wet_cell(i, j)) {
+                let o = wet.cell_origin(i, j);
+                points.push(Vec3::new(o.x + wet.cell / 2.0, o.y + wet.cell / 2.0, wet.surface_z));
+            }
+        }
+    }
+    points.retain(|p| p.is_finite());
+    let lo = points.iter().copied().reduce(Vec3::min)?;
+    let hi = points.iter().copied().reduce(Vec3::max)?;
+    let target = Vec3::new((lo.x + hi.x) / 2.0, (lo.y + hi.y) / 2.0, lo.z);
+    let from = Vec3::new(0.35, -0.55, 0.76).normalize();
+    let viewport = v12_render_gl::RectI::new(0, 0, width.max(1) as i32, height.max(1) as i32);
+    (0..400).map(|k| 5.0 + k as f32).find_map(|d| {
+        let eye = target + from * d;
+        let m = v12_render_gl::Camera::look_at(eye, target, 1.35, 0.5, 2000.0).view_projection(viewport);
+        let inside = points.iter().all(|p| {
+            let c = m * p.extend(1.0);
+            let (x, y) = (c.x / c.w, c.y / c.w);
+            c.w > 0.0 && x.abs() < FRAME_X && y > FRAME_Y.0 && y < FRAME_Y.1
+        });
+        inside.then_some((eye, target))
+    })
+}
+
 /// What the run saw besides the picture.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ScreenshotReport {
@@ -214,7 +262,7 @@ pub fn run(cfg: &ScreenshotConfig) -> io::Result<ScreenshotReport> {
         crate::audio::advance(&mut con, t - last);
         last = t;
         // The effects run all along (trails, explosions, jets, footsteps), as in the window.
-        ui.update_effects(&mut con, &session.projectiles(), &session.movers(), t);
+        ui.update_effects(&mut con, &session.projectiles(), &session.movers(), &session.dippers(), t);
         if session.accepted() && !chatted {
             chatted = true;
             con.eval(&format!("commandToServer('ChatMessage', \"{CHAT_TEXT}\");"))
@@ -233,6 +281,7 @@ pub fn run(cfg: &ScreenshotConfig) -> io::Result<ScreenshotReport> {
     let t = now();
     let mut world = session.world_view(t);
     world.first_person = con.get_global("firstPerson").truthy();
+    world.overview = framing(&world, cfg.width, cfg.height);
     let objects = world.objects.len();
     let sky_visible_distance = world.sky.map(|s| s.visible_distance);
     ui.set_world(world);

@@ -145,6 +145,9 @@ pub struct ClientSession {
     placed: crate::client::ghost_container::GhostContainer,
     /// The control object's images, predicted with its moves.
     own_images: crate::client::own_images::OwnImages,
+    /// The water the predicted walk wades and swims in: the server's, built from the ghosted
+    /// blocks over the same terrain (`crate::liquid`).
+    water: Rc<crate::liquid::ServerWater>,
 }
 
 impl std::fmt::Debug for ClientSession {
@@ -259,6 +262,7 @@ impl ClientSession {
             block_local: BTreeMap::new(),
             demo: None,
             own_images: Default::default(),
+            water: Rc::default(),
             placed: Default::default(),
         })
     }
@@ -328,6 +332,7 @@ impl ClientSession {
             }
         }
         self.own_images.update(con, self.gcon.predicted(), &self.block_local);
+        Rc::make_mut(&mut self.water).refresh(&self.world.borrow());
         let m = self.motion();
         while self.time_ms + u64::from(TICK_MS) <= now {
             self.time_ms += u64::from(TICK_MS);
@@ -749,6 +754,7 @@ impl ClientSession {
             sky,
             waters,
             first_person: false,
+            overview: None,
             time_ms,
         }
     }
@@ -763,6 +769,32 @@ impl ClientSession {
                 Some((id.0, g.render_pos, g.state.vel, *self.block_local.get(&g.datablock)?))
             })
             .collect()
+    }
+
+    /// What may splash into the water this frame (`client::effects`): the players, vehicles
+    /// and shots in view (the controlled one where it is predicted), with the water's surface
+    /// over those under it; none while the world has no water.
+    #[cfg(feature = "render")]
+    pub fn dippers(&self) -> Vec<crate::client::effects::Dipper> {
+        if self.water.is_empty() {
+            return Vec::new();
+        }
+        let me = self.control_local();
+        let predicted = self.gcon.predicted().copied();
+        let mut out = Vec::new();
+        for (id, g) in self.scene.iter().filter(|(_, g)| g.flags & HIDDEN == 0) {
+            if !matches!(self.datablock_class(g.datablock), "PlayerData" | "VehicleData" | "ProjectileData") {
+                continue;
+            }
+            let Some(&datablock) = self.block_local.get(&g.datablock) else { continue };
+            let (pos, vel) = match (Some(id) == me, predicted) {
+                (true, Some(p)) => (p.pos, p.vel),
+                _ => (g.render_pos, g.state.vel),
+            };
+            let surface = self.water.at(pos).map(|(depth, _)| pos.z + depth);
+            out.push(crate::client::effects::Dipper { id: id.0, pos, vel, surface, datablock });
+        }
+        out
     }
 
     /// The players and vehicles in view (hidden ones left out) as `client::movers` needs them,
@@ -863,10 +895,8 @@ impl ClientSession {
                 obstacles.add_box(id.0, g.state.pos, half);
             }
         }
-        if obstacles.is_empty() {
-            return motion(Some(ground), self.tuning);
-        }
-        motion(Some(Rc::new(obstacles)), self.tuning)
+        let walk_on: Rc<dyn StaticGeometry> = if obstacles.is_empty() { ground } else { Rc::new(obstacles) };
+        crate::with_water(motion(Some(walk_on), self.tuning), &self.water)
     }
 }
 

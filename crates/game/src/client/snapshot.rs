@@ -67,6 +67,9 @@ pub struct WorldView {
     pub waters: Vec<(u32, v12_world::WaterBlock)>,
     /// The view from the control object's eye (`$firstPerson`) instead of behind it.
     pub first_person: bool,
+    /// A fixed view (eye, target) instead of the control object's: the README screenshot's
+    /// framing (`client::screenshot::framing`).
+    pub overview: Option<(Vec3, Vec3)>,
     pub time_ms: u64,
 }
 
@@ -82,6 +85,7 @@ impl Default for WorldView {
             sky: None,
             waters: Vec::new(),
             first_person: false,
+            overview: None,
             time_ms: 0,
         }
     }

@@ -88,11 +88,13 @@ impl ClientUi {
         con: &mut Console,
         shots: &[(u32, glam::Vec3, glam::Vec3, v12_console_vm::ObjectId)],
         movers: &[crate::client::movers::Mover],
+        dippers: &[crate::client::effects::Dipper],
         now_ms: u64,
     ) {
         let sounds = {
             let mut fx = self.view.effects.borrow_mut();
             fx.update_movers(con, movers, now_ms);
+            fx.update_splashes(con, dippers);
             fx.update(con, shots, now_ms);
             fx.take_sounds()
         };

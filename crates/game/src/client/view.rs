@@ -79,8 +79,11 @@ pub fn team_color(team: u32, is_me: bool) -> ColorI {
 impl WorldView {
     /// GameTSCtrl's camera query, asked of the control object: from its eye in first person
     /// (always for a Camera object), else a chase camera behind and above it; an overview of
-    /// the arena without one.
+    /// the arena without one. A fixed [`WorldView::overview`] wins over all of them.
     pub fn camera(&self) -> Camera {
+        if let Some((eye, target)) = self.overview {
+            return Camera::look_at(eye, target, 1.35, 0.5, self.far());
+        }
         match self.me() {
             Some(me) if self.first_person || me.kind == ObjectKind::Camera => {
                 let f = facing(me.yaw);

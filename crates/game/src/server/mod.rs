@@ -268,7 +268,8 @@ pub(crate) fn server_tick(s: &mut Server, sh: &mut Shared) -> Vec<GameEvent> {
             }
             None => s.ground.clone(),
         };
-        let m = motion(Some(walk_on), tuning);
+        // Players wade, swim and float in the mission's water (`crate::liquid`).
+        let m = crate::with_water(motion(Some(walk_on), tuning), &sh.water);
         let still =
             |p| sh.objects.get(&p).is_some_and(|o: &crate::state::GameObject| o.mount.is_some() || o.frozen);
         if frozen || g.control_object().is_some_and(still) {
