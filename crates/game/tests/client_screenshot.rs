@@ -34,9 +34,15 @@ fn headless_screenshot_writes_a_game_frame() {
     // manager: gold at its centre.
     let emblem = img.get(24, 114).unwrap();
     assert_eq!(emblem, [230, 180, 40, 255], "the emblem bitmap is drawn");
-    // The sky at the very top (the mission's hills rise below it).
-    let sky = img.get(320, 2).unwrap();
-    assert!(sky[2] > sky[1] && sky[2] > sky[0], "sky {sky:?}");
+    // The view holds the mission's water (`client::screenshot::framing`: the vehicles, the
+    // building and the pond, seen from above): the pond's blue is in the frame, below the
+    // HUD's bars and above its chat box (a player in blue is far smaller).
+    let blue = (100..370)
+        .step_by(2)
+        .flat_map(|y| (0..640).step_by(2).map(move |x| (x, y)))
+        .filter(|&(x, y)| img.get(x, y).is_some_and(|c| c[2] > c[0].saturating_add(30) && c[2] > c[1]))
+        .count();
+    assert!(blue > 1000, "the pond: {blue} blue pixels");
 }
 
 #[test]

@@ -171,15 +171,16 @@ fn autopilot(s: &ClientSession, tick: u64) -> Move {
 }
 
 /// Where the framed things may lie in the frame (normalized device coordinates): clear of the
-/// HUD's score and network boxes at the top and its chat box at the bottom left.
-const FRAME_X: f32 = 0.9;
-const FRAME_Y: (f32, f32) = (-0.5, 0.62);
+/// HUD's score and network boxes at the top and its chat box at the bottom left (the bottom
+/// of the left half; the right half reaches lower).
+const FRAME_X: f32 = 0.92;
+const FRAME_Y: (f32, f32, f32) = (-0.5, -0.9, 0.62);
 
 /// The screenshot's view: the match's vehicles, buildings (their lit rooms seen from above,
 /// their roofs left off) and water in one frame, with the players and shots between them.
-/// From the south-east, about 50° above the horizon, looking at the middle of the box
-/// around them, as near as holds all of them clear of the HUD; `None` (the chase camera)
-/// with nothing to frame.
+/// From the south-south-east (the building's window and door face that way), about 37°
+/// above the horizon, looking at the middle of the box around them, as near as holds all
+/// of them clear of the HUD; `None` (the chase camera) with nothing to frame.
 pub fn framing(world: &crate::client::snapshot::WorldView, width: u32, height: u32) -> Option<(Vec3, Vec3)> {
     use crate::client::snapshot::ObjectKind;
     let mut points: Vec<Vec3> = Vec::new();
@@ -200,21 +201,34 @@ pub fn framing(world: &crate::client::snapshot::WorldView, width: u32, height: u
         }
     }
     points.retain(|p| p.is_finite());
+    let vehicles: Vec<Vec3> =
+        world.objects.iter().filter(|o| o.kind == ObjectKind::Vehicle).map(|o| o.pos).collect();
+    tracing::debug!(?vehicles, walls = world.walls.len(), points = points.len(), "the screenshot's framing");
     let lo = points.iter().copied().reduce(Vec3::min)?;
     let hi = points.iter().copied().reduce(Vec3::max)?;
-    let target = Vec3::new((lo.x + hi.x) / 2.0, (lo.y + hi.y) / 2.0, lo.z);
-    let from = Vec3::new(0.35, -0.55, 0.76).normalize();
+    let middle = Vec3::new((lo.x + hi.x) / 2.0, (lo.y + hi.y) / 2.0, lo.z);
+    let from = Vec3::new(0.4, -0.8, 0.95).normalize();
     let viewport = v12_render_gl::RectI::new(0, 0, width.max(1) as i32, height.max(1) as i32);
-    (0..400).map(|k| 5.0 + k as f32).find_map(|d| {
-        let eye = target + from * d;
-        let m = v12_render_gl::Camera::look_at(eye, target, 1.35, 0.5, 2000.0).view_projection(viewport);
-        let inside = points.iter().all(|p| {
-            let c = m * p.extend(1.0);
-            let (x, y) = (c.x / c.w, c.y / c.w);
-            c.w > 0.0 && x.abs() < FRAME_X && y > FRAME_Y.0 && y < FRAME_Y.1
-        });
-        inside.then_some((eye, target))
-    })
+    // The nearest eye that holds everything, looking at a point near the middle (within 20 m,
+    // on a 5 m grid): the one that needs the least distance.
+    let nearest = |target: Vec3| {
+        (0..400).map(|k| 5.0 + k as f32).find(|&d| {
+            let eye = target + from * d;
+            let m = v12_render_gl::Camera::look_at(eye, target, 1.35, 0.5, 2000.0).view_projection(viewport);
+            points.iter().all(|p| {
+                let c = m * p.extend(1.0);
+                let (x, y) = (c.x / c.w, c.y / c.w);
+                let bottom = if x < 0.0 { FRAME_Y.0 } else { FRAME_Y.1 };
+                c.w > 0.0 && x.abs() < FRAME_X && y > bottom && y < FRAME_Y.2
+            })
+        })
+    };
+    let offsets =
+        (-4..=4).flat_map(|i| (-4..=4).map(move |j| Vec3::new(i as f32 * 5.0, j as f32 * 5.0, 0.0)));
+    offsets
+        .filter_map(|o| nearest(middle + o).map(|d| (d, middle + o)))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(d, target)| (target + from * d, target))
 }
 
 /// What the run saw besides the picture.
