@@ -233,20 +233,41 @@ impl Ed {
         self.click(Vec2::new((r.x + 20) as f32, (r.y + row * h + h / 2) as f32));
     }
 
-    /// The inspector's editor for `field` (the control on its label's row).
-    fn inspector_editor(&self, field: &str) -> u32 {
+    /// The inspector's editors for `field` (the controls on its label's row), left to right: a
+    /// point shows one box per component.
+    fn inspector_editors(&self, field: &str) -> Vec<u32> {
         let insp = self.id("EWorldEditorInspector");
         let kids = self.con.object(insp).unwrap().members.clone();
-        let y = |id: u32| {
-            self.con.get_field(id, "position").to_string().split(' ').nth(1).unwrap_or("").to_string()
+        let at = |id: u32, i: usize| -> i32 {
+            self.con
+                .get_field(id, "position")
+                .to_string()
+                .split(' ')
+                .nth(i)
+                .unwrap_or("")
+                .parse()
+                .unwrap_or(0)
         };
+        let y = |id: u32| at(id, 1);
         let label = *kids
             .iter()
             .find(|&&k| {
                 self.con.class_name_of(k) == "GuiTextCtrl" && self.con.get_field(k, "text").as_text() == field
             })
             .unwrap_or_else(|| panic!("no row {field}"));
-        *kids.iter().find(|&&k| k != label && y(k) == y(label)).unwrap()
+        let mut row: Vec<u32> = kids.iter().copied().filter(|&k| k != label && y(k) == y(label)).collect();
+        row.sort_by_key(|&k| at(k, 0));
+        assert!(!row.is_empty(), "no editor for {field}");
+        row
+    }
+
+    /// Clicks an edit box, selects what it holds and types `text` over it, as a user would.
+    fn type_into(&mut self, edit: u32, text: &str) {
+        let r = screen_rect(&self.con, edit);
+        self.click(Vec2::new((r.x + r.w / 2) as f32, (r.y + r.h / 2) as f32));
+        self.key(KEY_A, Modifiers::LCTRL);
+        self.key(KEY_BACKSPACE, Modifiers::NONE);
+        self.type_text(text);
     }
 
     fn type_text(&mut self, text: &str) {
@@ -343,12 +364,12 @@ fn f11_opens_the_mission_and_clicks_pick_drags_move_rotate_and_scale_with_undo()
     assert_eq!(e.eval("return EWorldEditor.getSelectionSize();"), "1");
     assert_eq!(e.selected(), e.id("Crate"));
     // The docked inspector edits it: type a new position, Apply; Ctrl+Z undoes the edit.
-    let edit = e.inspector_editor("position");
-    let r = screen_rect(&e.con, edit);
-    e.click(Vec2::new((r.x + r.w / 2) as f32, (r.y + r.h / 2) as f32));
-    e.key(KEY_A, Modifiers::LCTRL);
-    e.key(KEY_BACKSPACE, Modifiers::NONE);
-    e.type_text("8 8 10");
+    // A position shows as three boxes (x, y, z).
+    let boxes = e.inspector_editors("position");
+    assert_eq!(boxes.len(), 3, "x, y and z boxes");
+    for (&b, v) in boxes.iter().zip(["8", "8", "10"]) {
+        e.type_into(b, v);
+    }
     e.click_named("EWorldEditorApply");
     assert_eq!(e.field("Crate", "position"), "8 8 10");
     e.key(u16::from(b'Z'), Modifiers::LCTRL);
@@ -471,4 +492,31 @@ fn bad_input_is_refused_with_a_message_and_changes_nothing() {
     assert_eq!(e.eval("return EWorldEditor.createEntry(-3);"), "0");
     e.frame();
     assert_eq!(e.con.save_object_text(e.id("MissionGroup")), before, "nothing changed");
+}
+
+#[test]
+fn a_junk_position_typed_in_the_inspector_is_refused_with_a_message_and_the_old_value_kept() {
+    let mut e = Ed::new("junkpos");
+    e.key(v12_editor::KEY_F11, Modifiers::NONE);
+    // An unset scale: its empty boxes, left alone, are no edit.
+    e.eval("Crate.scale = \"\";");
+    e.click_row("EWorldEditorTree", "Crate");
+    assert_eq!(e.selected(), e.id("Crate"));
+    let boxes = e.inspector_editors("position");
+    assert_eq!(boxes.len(), 3, "x, y and z boxes");
+    e.type_into(boxes[0], "junk");
+    e.click_named("EWorldEditorApply");
+    let log = e.out.all();
+    assert!(log.contains("GuiInspector::apply") && log.contains("junk"), "{log}");
+    assert!(log.contains("kept \"0 0 10\""), "{log}");
+    assert!(!log.contains("scale"), "an untouched empty scale is no edit: {log}");
+    assert_eq!(e.field("Crate", "position"), "0 0 10", "the old value kept");
+    assert_eq!(e.field("Crate", "scale"), "");
+    // The box shows the kept value again, and a number there applies.
+    let boxes = e.inspector_editors("position");
+    assert_eq!(e.con.get_field(boxes[0], "text").as_text(), "0");
+    e.type_into(boxes[0], "3");
+    e.click_named("EWorldEditorApply");
+    assert_eq!(e.field("Crate", "position"), "3 0 10");
+    assert_eq!(e.field("Crate", "scale"), "", "the unset scale left alone");
 }

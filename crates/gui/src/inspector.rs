@@ -349,12 +349,12 @@ fn pending(con: &Console, row: &Row) -> String {
             let on = row.var.as_ref().is_some_and(|v| con.get_global(v).truthy());
             if on { "1".into() } else { "0".into() }
         }
-        Editor::Point | Editor::Rotation => row
-            .parts
-            .iter()
-            .map(|&p| con.get_field(p, "text").as_text().trim().to_string())
-            .collect::<Vec<_>>()
-            .join(" "),
+        Editor::Point | Editor::Rotation => {
+            let words: Vec<String> =
+                row.parts.iter().map(|&p| con.get_field(p, "text").as_text().trim().to_string()).collect();
+            // All boxes empty is an empty value (an unset point left alone is no edit).
+            if words.iter().all(String::is_empty) { String::new() } else { words.join(" ") }
+        }
         _ => row.parts.first().map(|&p| con.get_field(p, "text").as_text().into_owned()).unwrap_or_default(),
     }
 }

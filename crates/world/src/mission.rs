@@ -227,8 +227,15 @@ pub fn rotation(s: &str) -> Quat {
 /// Registers `TerrainBlock`, `InteriorInstance`, `Sky`, `Sun` and `MissionArea` with their
 /// fields, and the `onAdd` / `onRemove` that put terrain blocks and interiors into `world`.
 pub fn register_mission_classes(con: &mut Console, world: MissionHandle) {
+    // A scene object's placement is typed (a point, a rotation, a scale), so an inspector
+    // edit of junk is refused with a message and the old value kept; a script's write still
+    // stores its text as before. Subclasses copy their parent's fields when registered, so
+    // these come first.
+    let _ = con.register_class("SceneObject", "SimObject");
+    con.add_field("SceneObject", "position", FieldType::Point, Value::Empty);
+    con.add_field("SceneObject", "rotation", FieldType::Rotation, Value::Empty);
+    con.add_field("SceneObject", "scale", FieldType::Point, Value::Empty);
     for (class, parent) in [
-        ("SceneObject", "SimObject"),
         ("TerrainBlock", "SceneObject"),
         ("InteriorInstance", "SceneObject"),
         ("Sky", "SceneObject"),
@@ -237,9 +244,6 @@ pub fn register_mission_classes(con: &mut Console, world: MissionHandle) {
         ("MissionArea", "SimObject"),
     ] {
         let _ = con.register_class(class, parent);
-    }
-    for field in ["position", "rotation", "scale"] {
-        con.add_field("SceneObject", field, FieldType::String, Value::Empty);
     }
     con.add_field("TerrainBlock", "terrainFile", FieldType::String, Value::Empty);
     con.add_field("TerrainBlock", "squareSize", FieldType::Float, Value::Float(8.0));
