@@ -2,6 +2,10 @@
 //! it takes and what is the default, and it honours `RUST_LOG` (on the tests' own probe mod,
 //! `tests/mods/probe`).
 
+#[path = "common/procs.rs"]
+#[allow(dead_code, reason = "this file reads a child's lines only")]
+mod procs;
+
 use std::process::{Command, Stdio};
 
 fn help(bin: &str, flag: &str) -> String {
@@ -66,7 +70,7 @@ fn v12_help_lists_every_flag_and_has_a_short_form() {
 /// mod folder).
 #[test]
 fn dedicated_server_reads_console_lines_from_stdin() {
-    use std::io::{BufRead, BufReader, Write};
+    use std::io::Write;
     let dir = std::env::temp_dir().join(format!("v12-stdin-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("server")).unwrap();
@@ -85,19 +89,7 @@ fn dedicated_server_reads_console_lines_from_stdin() {
         .spawn()
         .expect("v12 starts");
     let mut stdin = child.stdin.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    for out in [
-        Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
-        Box::new(child.stderr.take().unwrap()),
-    ] {
-        let tx = tx.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(out).lines().map_while(Result::ok) {
-                let _ = tx.send(line);
-            }
-        });
-    }
-    drop(tx);
+    let rx = procs::lines_of(&mut child);
     let mut seen = Vec::new();
     let mut wait = |what: &str| loop {
         let line = rx

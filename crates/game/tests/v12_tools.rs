@@ -85,24 +85,6 @@ function modInspect()
 function modProfile() { echo("mod: profiling"); }
 "#;
 
-/// Reads a child's stdout and stderr lines into one channel.
-fn lines_of(child: &mut std::process::Child) -> std::sync::mpsc::Receiver<String> {
-    use std::io::{BufRead, BufReader};
-    let (tx, rx) = std::sync::mpsc::channel();
-    for out in [
-        Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
-        Box::new(child.stderr.take().unwrap()),
-    ] {
-        let tx = tx.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(out).lines().map_while(Result::ok) {
-                let _ = tx.send(line);
-            }
-        });
-    }
-    rx
-}
-
 #[test]
 fn a_hidden_mod_drives_the_inspector_and_profiler_from_the_server_console() {
     use std::io::Write;
@@ -123,7 +105,7 @@ fn a_hidden_mod_drives_the_inspector_and_profiler_from_the_server_console() {
         .spawn()
         .expect("v12 starts");
     let mut stdin = child.stdin.take().unwrap();
-    let rx = lines_of(&mut child);
+    let rx = procs::lines_of(&mut child);
     let mut seen: Vec<String> = Vec::new();
     let mut wait = |what: &str| loop {
         let line =

@@ -44,6 +44,25 @@ pub fn start_mod(dir: &str, args: &[&str]) -> (Child, mpsc::Receiver<String>) {
     (child, rx)
 }
 
+/// A started child's stdout and stderr lines, merged into one channel (for a test that
+/// spawns `v12` itself, with its stdin piped).
+#[allow(dead_code, reason = "only the tests that pipe a child's stdin read both its outputs")]
+pub fn lines_of(child: &mut Child) -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    for out in [
+        Box::new(child.stdout.take().expect("stdout piped")) as Box<dyn std::io::Read + Send>,
+        Box::new(child.stderr.take().expect("stderr piped")),
+    ] {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+    }
+    rx
+}
+
 /// Every line until the process closes its stdout (a hang guard kills it after `limit`).
 pub fn collect(child: &mut Child, rx: &mpsc::Receiver<String>, limit: Duration) -> Vec<String> {
     let end = Instant::now() + limit;
