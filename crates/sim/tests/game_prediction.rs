@@ -14,7 +14,9 @@ use v12_sim::datablock::{
     ClientDataBlocks, DataBlockEvent, DataBlockProgress, DataBlocksAckEvent, DataBlocksDoneEvent,
     is_datablocks_ack, send_datablocks,
 };
-use v12_sim::game_connection::{ClientGameConnection, ServerGameConnection, register_events};
+use v12_sim::game_connection::{
+    ClientGameConnection, ClientGameStats, ServerGameConnection, ServerGameStats, register_events,
+};
 use v12_sim::moves::Move;
 use v12_sim::scene::{ClientScene, Motion, SceneObject, SceneWorld};
 
@@ -205,6 +207,21 @@ impl Harness {
     fn server_stats(&self) -> v12_sim::game_connection::ServerGameStats {
         self.sgc.as_ref().unwrap().stats
     }
+
+    /// Both sides' counters now, for [`Self::assert_clean_since`].
+    fn counters(&self) -> (ServerGameStats, ClientGameStats) {
+        (self.server_stats(), self.cgc.stats)
+    }
+
+    /// Since `(s0, c0)` were read: more than `moves` moves processed, and not one checksum
+    /// mismatch or correction on either side (`what` names the case in the messages).
+    fn assert_clean_since(&self, (s0, c0): (ServerGameStats, ClientGameStats), moves: u64, what: &str) {
+        let s1 = self.server_stats();
+        assert!(s1.moves_processed > s0.moves_processed + moves, "{what}: moves not flowing");
+        assert_eq!(s1.mismatches, s0.mismatches, "{what}: checksum mismatches");
+        assert_eq!(s1.corrections_sent, s0.corrections_sent, "{what}: corrections");
+        assert_eq!(self.cgc.stats.corrections, c0.corrections, "{what}");
+    }
 }
 
 #[test]
@@ -333,17 +350,13 @@ fn prediction_under_gravity_sliding_along_walls_needs_no_correction() {
         };
         run(&mut h, 8_000);
         assert!(h.cgc.predicted().is_some(), "seed {seed}: no control state after 8 s");
-        let (s0, c0) = (h.server_stats(), h.cgc.stats);
+        let (s0, c0) = h.counters();
         let leftmost = run(&mut h, 10_000);
         assert!(
             (leftmost - (-4.0 + 0.4)).abs() < 0.05,
             "seed {seed}: the walk reached the wall and stopped there: {leftmost}"
         );
-        let s1 = h.server_stats();
-        assert!(s1.moves_processed > s0.moves_processed + 250, "seed {seed}: moves not flowing");
-        assert_eq!(s1.mismatches, s0.mismatches, "seed {seed}: checksum mismatches");
-        assert_eq!(s1.corrections_sent, s0.corrections_sent, "seed {seed}: corrections");
-        assert_eq!(h.cgc.stats.corrections, c0.corrections, "seed {seed}");
+        h.assert_clean_since((s0, c0), 250, &format!("seed {seed}"));
         let p = h.world.get(h.player).unwrap().state.pos;
         assert!(p.z.abs() < 0.05, "seed {seed}: the player stands on the ground: {p}");
         assert!(
@@ -382,7 +395,7 @@ fn jets_and_energy_are_predicted_without_corrections() {
         };
         h.run(8_000);
         assert!(h.cgc.predicted().is_some(), "seed {seed}: no control state after 8 s");
-        let (s0, c0) = (h.server_stats(), h.cgc.stats);
+        let (s0, c0) = h.counters();
         let (mut top, mut low_energy, mut high_energy) = (0f32, f32::MAX, 0f32);
         for _ in 0..100 {
             h.run(100);
@@ -397,11 +410,7 @@ fn jets_and_energy_are_predicted_without_corrections() {
             high_energy - low_energy > 5.0 && low_energy < 4.0,
             "seed {seed}: energy {low_energy}..{high_energy}"
         );
-        let s1 = h.server_stats();
-        assert!(s1.moves_processed > s0.moves_processed + 250, "seed {seed}: moves not flowing");
-        assert_eq!(s1.mismatches, s0.mismatches, "seed {seed}: checksum mismatches");
-        assert_eq!(s1.corrections_sent, s0.corrections_sent, "seed {seed}: corrections");
-        assert_eq!(h.cgc.stats.corrections, c0.corrections, "seed {seed}");
+        h.assert_clean_since((s0, c0), 250, &format!("seed {seed}"));
         // The client's predicted energy is the server's, some moves ahead of it: within what
         // those moves spend.
         let (server, client) =
@@ -431,16 +440,12 @@ fn vehicles_are_predicted_without_corrections() {
         };
         h.run(8_000);
         assert!(h.cgc.predicted().is_some(), "{kind:?}: no control state after 8 s");
-        let (s0, c0) = (h.server_stats(), h.cgc.stats);
+        let (s0, c0) = h.counters();
         let start = h.world.get(h.player).unwrap().state.pos;
         h.run(8_000);
         let end = h.world.get(h.player).unwrap().state.pos;
         assert!((end - start).length() > 20.0, "{kind:?}: the vehicle hardly moved: {start} -> {end}");
-        let s1 = h.server_stats();
-        assert!(s1.moves_processed > s0.moves_processed + 200, "{kind:?}: moves not flowing");
-        assert_eq!(s1.mismatches, s0.mismatches, "{kind:?}: checksum mismatches");
-        assert_eq!(s1.corrections_sent, s0.corrections_sent, "{kind:?}: corrections");
-        assert_eq!(h.cgc.stats.corrections, c0.corrections, "{kind:?}");
+        h.assert_clean_since((s0, c0), 200, &format!("{kind:?}"));
     }
 }
 
@@ -481,7 +486,7 @@ fn the_controlling_client_predicts_its_own_weapon() {
         obj.set_state(st);
         h.run(8_000);
         assert!(h.cgc.predicted().is_some(), "seed {seed}: no control state after 8 s");
-        let (s0, c0) = (h.server_stats(), h.cgc.stats);
+        let (s0, c0) = h.counters();
         let shots0 = h.world.get(h.player).unwrap().state.images[0].fire_count;
         h.predicted_effects.clear();
         h.fire = true;
@@ -494,11 +499,7 @@ fn the_controlling_client_predicts_its_own_weapon() {
         let shots = h.world.get(h.player).unwrap().state.images[0].fire_count - shots0;
         assert!(shots >= 8, "seed {seed}: the server's weapon fired {shots} times in 8 s");
         assert!(high - low > 10.0 && low < 30.0, "seed {seed}: energy {low}..{high}: shots cost nothing?");
-        let s1 = h.server_stats();
-        assert!(s1.moves_processed > s0.moves_processed + 200, "seed {seed}: moves not flowing");
-        assert_eq!(s1.mismatches, s0.mismatches, "seed {seed}: checksum mismatches");
-        assert_eq!(s1.corrections_sent, s0.corrections_sent, "seed {seed}: corrections");
-        assert_eq!(h.cgc.stats.corrections, c0.corrections, "seed {seed}");
+        h.assert_clean_since((s0, c0), 200, &format!("seed {seed}"));
         // Each predicted shot on the tick its trigger went down (or its reload ended under a
         // held trigger), with its fire sequence; none twice (replays add no effects).
         let fired: Vec<u64> = h
@@ -593,7 +594,7 @@ fn swimming_and_floating_are_predicted_without_corrections() {
         };
         h.run(8_000);
         assert!(h.cgc.predicted().is_some(), "seed {seed}: no control state after 8 s");
-        let (s0, c0) = (h.server_stats(), h.cgc.stats);
+        let (s0, c0) = h.counters();
         let (mut highest, mut fast_wet, mut fast_dry) = (0f32, 0f32, 0f32);
         for _ in 0..150 {
             h.run(100);
@@ -614,10 +615,6 @@ fn swimming_and_floating_are_predicted_without_corrections() {
             fast_wet < 0.6 * fast_dry && fast_dry > 9.0,
             "seed {seed}: swims at {fast_wet}, runs at {fast_dry}"
         );
-        let s1 = h.server_stats();
-        assert!(s1.moves_processed > s0.moves_processed + 300, "seed {seed}: moves not flowing");
-        assert_eq!(s1.mismatches, s0.mismatches, "seed {seed}: checksum mismatches");
-        assert_eq!(s1.corrections_sent, s0.corrections_sent, "seed {seed}: corrections");
-        assert_eq!(h.cgc.stats.corrections, c0.corrections, "seed {seed}");
+        h.assert_clean_since((s0, c0), 300, &format!("seed {seed}"));
     }
 }
