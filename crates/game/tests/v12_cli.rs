@@ -3,10 +3,11 @@
 //! `tests/mods/probe`).
 
 #[path = "common/procs.rs"]
-#[allow(dead_code, reason = "this file reads a child's lines only")]
+#[allow(dead_code, reason = "this file types into a child only")]
 mod procs;
 
 use std::process::{Command, Stdio};
+use std::time::Duration;
 
 fn help(bin: &str, flag: &str) -> String {
     let out = Command::new(bin).arg(flag).stdin(Stdio::null()).output().expect("runs");
@@ -78,29 +79,15 @@ fn dedicated_server_reads_console_lines_from_stdin() {
     for f in ["main.cs", "server/server.cs"] {
         std::fs::copy(format!("{probe}/{f}"), dir.join(f)).unwrap();
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_v12"))
-        .arg("--dedicated")
-        .arg("--mod")
-        .arg(&dir)
-        .args(["--", "-port", "0", "-seconds", "60"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("v12 starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let rx = procs::lines_of(&mut child);
+    let (mut child, mut stdin, rx) = procs::spawn_piped(
+        Command::new(env!("CARGO_BIN_EXE_v12"))
+            .arg("--dedicated")
+            .arg("--mod")
+            .arg(&dir)
+            .args(["--", "-port", "0", "-seconds", "60"]),
+    );
     let mut seen = Vec::new();
-    let mut wait = |what: &str| loop {
-        let line = rx
-            .recv_timeout(std::time::Duration::from_secs(60))
-            .unwrap_or_else(|_| panic!("no {what:?} in {seen:?}"));
-        let hit = line.contains(what);
-        seen.push(line);
-        if hit {
-            return seen.clone();
-        }
-    };
+    let mut wait = |what: &str| procs::wait_containing(&rx, what, &mut seen, Duration::from_secs(60));
     // The loop runs with standard input open and silent: the scheduled probeUp fires.
     wait("probe: server up");
     writeln!(stdin, "echo(\"stdin says \" @ 6 * 7);").unwrap();

@@ -88,34 +88,21 @@ function modProfile() { echo("mod: profiling"); }
 #[test]
 fn a_hidden_mod_drives_the_inspector_and_profiler_from_the_server_console() {
     use std::io::Write;
-    use std::process::{Command, Stdio};
+    use std::process::Command;
     let dir = procs::Scratch::new("tools-mod");
     std::fs::write(dir.join("mod.cs"), MOD_CS).unwrap();
     // The mod folder is --mod (where files are written); the game's scripts come from over it.
-    let mut child = Command::new(procs::V12)
-        .arg("--dedicated")
-        .arg("--mod")
-        .arg(&*dir)
-        .arg("--add-mod")
-        .arg(procs::GAME)
-        .args(["--", "-port", "0", "-seconds", "120"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("v12 starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let rx = procs::lines_of(&mut child);
-    let mut seen: Vec<String> = Vec::new();
-    let mut wait = |what: &str| loop {
-        let line =
-            rx.recv_timeout(Duration::from_secs(120)).unwrap_or_else(|_| panic!("no {what:?} in {seen:#?}"));
-        let hit = line.contains(what);
-        seen.push(line);
-        if hit {
-            return seen.clone();
-        }
-    };
+    let (mut child, mut stdin, rx) = procs::spawn_piped(
+        Command::new(procs::V12)
+            .arg("--dedicated")
+            .arg("--mod")
+            .arg(&*dir)
+            .arg("--add-mod")
+            .arg(procs::GAME)
+            .args(["--", "-port", "0", "-seconds", "120"]),
+    );
+    let mut seen = Vec::new();
+    let mut wait = |what: &str| procs::wait_containing(&rx, what, &mut seen, Duration::from_secs(120));
     wait("LISTENING");
     writeln!(stdin, "modInspect();").unwrap();
     let lines = wait("mod: applied");

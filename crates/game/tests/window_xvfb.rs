@@ -90,6 +90,21 @@ impl Screen {
     }
 }
 
+/// Starts Xvfb on a free display with one screen of `screen` (e.g. "800x600x24"), its frame
+/// buffer written into `fbdir` when given: the server (killed when dropped) and its display.
+fn start_xvfb(screen: &str, fbdir: Option<&Path>) -> (Reap, String) {
+    let mut cmd = Command::new("Xvfb");
+    // Xvfb picks a free display and writes its number to stdout (-displayfd 1).
+    cmd.args(["-displayfd", "1", "-screen", "0", screen, "-nolisten", "tcp"]);
+    if let Some(dir) = fbdir {
+        cmd.arg("-fbdir").arg(dir);
+    }
+    let mut xvfb = cmd.stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("Xvfb starts");
+    let mut number = String::new();
+    BufReader::new(xvfb.stdout.take().unwrap()).read_line(&mut number).expect("Xvfb's display number");
+    (Reap(xvfb), format!(":{}", number.trim()))
+}
+
 fn xdotool(display: &str, args: &[&str]) -> String {
     let out = Command::new("xdotool").args(args).env("DISPLAY", display).output().expect("xdotool runs");
     assert!(out.status.success(), "xdotool {args:?}: {}", String::from_utf8_lossy(&out.stderr));
@@ -146,18 +161,7 @@ fn the_window_client_plays_on_a_virtual_display() {
         return;
     }
     let dir = procs::Scratch::new("xvfb");
-    // Xvfb picks a free display and writes its number to stdout (-displayfd 1).
-    let mut xvfb = Command::new("Xvfb")
-        .args(["-displayfd", "1", "-screen", "0", "800x600x24", "-nolisten", "tcp", "-fbdir"])
-        .arg(&*dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("Xvfb starts");
-    let mut number = String::new();
-    BufReader::new(xvfb.stdout.take().unwrap()).read_line(&mut number).expect("Xvfb's display number");
-    let xvfb = Reap(xvfb);
-    let display = format!(":{}", number.trim());
+    let (xvfb, display) = start_xvfb("800x600x24", Some(&*dir));
     let fb = dir.join("Xvfb_screen0");
 
     // The server reports its one client's player position four times a second (a probe
@@ -296,16 +300,7 @@ fn alt_enter_toggles_full_screen_and_back() {
         return;
     }
     let dir = procs::Scratch::new("xvfb-fullscreen");
-    let mut xvfb = Command::new("Xvfb")
-        .args(["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("Xvfb starts");
-    let mut number = String::new();
-    BufReader::new(xvfb.stdout.take().unwrap()).read_line(&mut number).expect("Xvfb's display number");
-    let xvfb = Reap(xvfb);
-    let display = format!(":{}", number.trim());
+    let (xvfb, display) = start_xvfb("1024x768x24", None);
     let wm = Command::new("openbox")
         .arg("--sm-disable")
         .env("DISPLAY", &display)

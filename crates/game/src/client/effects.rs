@@ -401,16 +401,9 @@ pub fn decal_desc(con: &Console, db: ObjectId) -> DecalDesc {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use v12_console_vm::BufferSink;
 
     fn console() -> Console {
-        let mut con = Console::new();
-        con.set_output(Box::new(BufferSink::new()));
-        let _ = con.register_class("SceneObject", "SimObject");
-        let _ = con.register_class("GameConnection", "SimObject");
-        let shared = std::rc::Rc::new(std::cell::RefCell::new(crate::state::Shared::default()));
-        crate::objects::register(&mut con, &shared);
-        con.eval(
+        crate::client::particle_data::datablock_console(
             r#"
             datablock ParticleData(Smoke) { lifetimeMS = 800; colors[0] = "1 0.5 0.2 1"; sizes[0] = 0.5; sizes[1] = 2; times[1] = 1; };
             datablock ParticleEmitterData(SmokeEmitter) { ejectionPeriodMS = 10; particles = "Smoke"; };
@@ -425,8 +418,6 @@ mod tests {
             datablock ProjectileData(Plain) { explosion = Nope; };
             "#,
         )
-        .unwrap();
-        con
     }
 
     /// An explosion's `soundProfile` waits for the caller with the mutable console to play

@@ -159,17 +159,10 @@ fn num(con: &Console, db: ObjectId, field: &str, default: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use v12_console_vm::BufferSink;
     use v12_render_gl::Camera;
 
     fn console() -> Console {
-        let mut con = Console::new();
-        con.set_output(Box::new(BufferSink::new()));
-        let _ = con.register_class("SceneObject", "SimObject");
-        let _ = con.register_class("GameConnection", "SimObject");
-        let shared = std::rc::Rc::new(std::cell::RefCell::new(crate::state::Shared::default()));
-        crate::objects::register(&mut con, &shared);
-        con.eval(
+        crate::client::particle_data::datablock_console(
             r#"
             datablock ParticleData(Dust) { lifetimeMS = 600; sizes[0] = 0.3; };
             datablock ParticleEmitterData(DustEmitter) { ejectionPeriodMS = 20; particles = "Dust"; };
@@ -180,8 +173,6 @@ mod tests {
             datablock HoverVehicleData(Skim) { forwardJetEmitter = JetFlame; minTrailSpeed = 2; };
             "#,
         )
-        .unwrap();
-        con
     }
 
     fn mover(con: &Console, id: u32, db: &str, vehicle: bool, pos: Vec3, vel: Vec3, above: f32) -> Mover {

@@ -23,6 +23,20 @@ pub(crate) fn find_of(con: &Console, name: &str, class: &str) -> Option<ObjectId
     found
 }
 
+/// A console with the game's object classes and the datablocks `script` declares (the
+/// effect tests' common start).
+#[cfg(test)]
+pub(crate) fn datablock_console(script: &str) -> Console {
+    let mut con = Console::new();
+    con.set_output(Box::new(v12_console_vm::BufferSink::new()));
+    let _ = con.register_class("SceneObject", "SimObject");
+    let _ = con.register_class("GameConnection", "SimObject");
+    let shared = std::rc::Rc::new(std::cell::RefCell::new(crate::state::Shared::default()));
+    crate::objects::register(&mut con, &shared);
+    con.eval(script).unwrap();
+    con
+}
+
 /// A ParticleData datablock as the particle system's description.
 pub fn particle_desc(con: &Console, db: ObjectId) -> ParticleDesc {
     let num = |f: &str, default: f32| crate::classes::num_field(con, db, f).map_or(default, |v| v as f32);

@@ -44,10 +44,17 @@ pub fn start_mod(dir: &str, args: &[&str]) -> (Child, mpsc::Receiver<String>) {
     (child, rx)
 }
 
-/// A started child's stdout and stderr lines, merged into one channel (for a test that
-/// spawns `v12` itself, with its stdin piped).
-#[allow(dead_code, reason = "only the tests that pipe a child's stdin read both its outputs")]
-pub fn lines_of(child: &mut Child) -> mpsc::Receiver<String> {
+/// Spawns `cmd` with its standard streams piped: the child, its standard input, and its
+/// stdout and stderr lines merged on one channel (for a test that types into a `v12`).
+#[allow(dead_code, reason = "only the tests that type into a child use it")]
+pub fn spawn_piped(cmd: &mut Command) -> (Child, std::process::ChildStdin, mpsc::Receiver<String>) {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the child starts");
+    let stdin = child.stdin.take().expect("stdin piped");
     let (tx, rx) = mpsc::channel();
     for out in [
         Box::new(child.stdout.take().expect("stdout piped")) as Box<dyn std::io::Read + Send>,
@@ -60,7 +67,26 @@ pub fn lines_of(child: &mut Child) -> mpsc::Receiver<String> {
             }
         });
     }
-    rx
+    (child, stdin, rx)
+}
+
+/// Reads lines into `seen` until one contains `what` (a panic showing what was seen after
+/// `limit` without one); every line seen so far.
+#[allow(dead_code, reason = "only the tests that type into a child use it")]
+pub fn wait_containing(
+    rx: &mpsc::Receiver<String>,
+    what: &str,
+    seen: &mut Vec<String>,
+    limit: Duration,
+) -> Vec<String> {
+    loop {
+        let line = rx.recv_timeout(limit).unwrap_or_else(|_| panic!("no {what:?} in {seen:#?}"));
+        let hit = line.contains(what);
+        seen.push(line);
+        if hit {
+            return seen.clone();
+        }
+    }
 }
 
 /// Every line until the process closes its stdout (a hang guard kills it after `limit`).
