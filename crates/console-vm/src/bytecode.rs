@@ -1,7 +1,7 @@
 //! The compact stack bytecode the compiler emits and the VM runs.
 
 use crate::intern::Name;
-use crate::value::Value;
+use crate::value::{Num, Value, keeps_int};
 use hashbrown::HashMap;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -111,6 +111,43 @@ impl Arith {
             Arith::Mul => a * b,
             Arith::Div => a / b,
         }
+    }
+
+    /// `a self b` of two integers as V12 computes it (in doubles), as an integer when that
+    /// double is the same whole number and [`keeps_int`] holds for it (so it prints, indexes
+    /// and compares as the double would); `None` sends the caller to the double. `-0`
+    /// (`0 * -5`) stays a double: it prints `-0`. Operands past 32 bits are left to the
+    /// double (their conversion could round).
+    #[inline(always)]
+    pub fn int_apply(self, a: i64, b: i64) -> Option<i64> {
+        if i64::from(a as i32) != a || i64::from(b as i32) != b {
+            return None;
+        }
+        let r = match self {
+            Arith::Add => a + b,
+            Arith::Sub => a - b,
+            Arith::Mul => {
+                let r = a * b;
+                if r == 0 && (a | b) < 0 {
+                    return None;
+                }
+                r
+            }
+            Arith::Div => return None,
+        };
+        keeps_int(r).then_some(r)
+    }
+
+    /// [`Arith::apply`] on numbers read from values: integers stay integers where
+    /// [`Arith::int_apply`] allows, anything else is computed in doubles.
+    #[inline(always)]
+    pub fn num(self, x: Num, y: Num) -> Num {
+        if let (Num::Int(a), Num::Int(b)) = (x, y)
+            && let Some(r) = self.int_apply(a, b)
+        {
+            return Num::Int(r);
+        }
+        Num::Float(self.apply(x.to_f64(), y.to_f64()))
     }
 
     /// `x outer (y inner k)` with one dispatch on the pair of operators instead of two (two
@@ -727,5 +764,120 @@ impl FuncDef {
         if let Some(slot) = cache.get_mut(pc) {
             *slot = Some(SiteCache { generation, ns, resolved: resolved.clone() });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Arith;
+    use crate::value::{Num, Value};
+
+    /// The text V12 gives a double (`%g`), the way `Value` prints it.
+    fn text(v: Value) -> String {
+        v.as_text().into_owned()
+    }
+
+    /// Where `Arith::int_apply` keeps an integer, the double V12 computes is that very
+    /// number (not `-0`) and prints the same; where the sum or product is a whole double at
+    /// or past 10^6, or `-0`, it leaves it to the double. Seeded values at the edges and
+    /// spread over `i64`.
+    #[test]
+    fn int_apply_is_the_double() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let edges = [
+            0,
+            1,
+            -1,
+            5,
+            -5,
+            999_999,
+            -999_999,
+            1_000_000,
+            -1_000_000,
+            500_000,
+            -500_000,
+            1000,
+            -1000,
+            i64::from(i32::MAX),
+            i64::from(i32::MIN),
+            1 << 31,
+            1 << 53,
+            (1 << 53) + 1,
+            i64::MAX,
+            i64::MIN,
+        ];
+        let mut pairs = Vec::new();
+        for &a in &edges {
+            for &b in &edges {
+                pairs.push((a, b));
+            }
+        }
+        for _ in 0..20_000 {
+            let r = next();
+            let pick = |bits: u64, r: u64| -> i64 {
+                match bits % 4 {
+                    0 => (r % 2_000_001) as i64 - 1_000_000,
+                    1 => (r % 2001) as i64 - 1000,
+                    2 => r as i64,
+                    _ => (r % (1 << 33)) as i64 - (1 << 32),
+                }
+            };
+            pairs.push((pick(r, next()), pick(r >> 2, next())));
+        }
+        let mut kept = 0;
+        for (a, b) in pairs {
+            for ar in [Arith::Add, Arith::Sub, Arith::Mul, Arith::Div] {
+                let d = ar.apply(a as f64, b as f64);
+                match ar.int_apply(a, b) {
+                    Some(r) => {
+                        kept += 1;
+                        assert_eq!(r as f64, d, "{a} {ar:?} {b}");
+                        assert!(!(d == 0.0 && d.is_sign_negative()), "{a} {ar:?} {b}: -0");
+                        assert_eq!(text(Value::Int(r)), text(Value::Float(d)), "{a} {ar:?} {b}");
+                        assert_eq!(ar.num(Num::Int(a), Num::Int(b)), Num::Int(r));
+                    }
+                    None => {
+                        let whole_small = d.fract() == 0.0 && d.abs() < 1e6 && !(d == 0.0 && d.is_sign_negative());
+                        let small_operands = i32::try_from(a).is_ok() && i32::try_from(b).is_ok();
+                        assert!(
+                            !(whole_small && small_operands && ar != Arith::Div),
+                            "{a} {ar:?} {b}: {d} left to the double"
+                        );
+                        let n = ar.num(Num::Int(a), Num::Int(b));
+                        assert!(matches!(n, Num::Float(f) if f.to_bits() == d.to_bits()), "{a} {ar:?} {b}: {n:?}");
+                    }
+                }
+            }
+        }
+        assert!(kept > 10_000, "{kept}");
+    }
+
+    /// `Value::step` gives the double V12 computes, as an integer only below 10^6, printing
+    /// the same; a double or text steps as a double.
+    #[test]
+    fn step_is_the_double() {
+        for start in [-1_000_005i64, -1_000_000, -999_999, -3, -1, 0, 1, 999_990, 999_998, 999_999, 1 << 53] {
+            for d in [-128, -1, 1, 2, 4, 127] {
+                let mut v = Value::Int(start);
+                let x = v.step(d);
+                let want = start as f64 + f64::from(d);
+                assert_eq!(x, want, "{start} + {d}");
+                assert_eq!(text(v.clone()), text(Value::Float(want)), "{start} + {d}");
+                assert_eq!(matches!(v, Value::Int(_)), want.abs() < 1e6, "{start} + {d}: {v:?}");
+            }
+        }
+        let mut f = Value::Float(2.5);
+        assert_eq!(f.step(1), 3.5);
+        let mut s = Value::str("7");
+        assert_eq!(s.step(-2), 5.0);
+        assert!(matches!(s, Value::Float(_)));
+        let mut e = Value::Empty;
+        assert_eq!(e.step(1), 1.0);
     }
 }

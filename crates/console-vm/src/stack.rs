@@ -4,7 +4,7 @@
 use crate::bytecode::{FuncDef, NsId};
 use crate::intern::Name;
 use crate::object::Pending;
-use crate::value::Value;
+use crate::value::{Num, Value};
 use crate::value::{assign, move_into, take};
 use hashbrown::HashMap;
 use std::rc::Rc;
@@ -168,6 +168,43 @@ impl OperandStack {
             None => self.grow_push(Value::Float(x)),
         }
         self.sp += 1;
+    }
+
+    /// Pushes a number (see [`Value::set_num`]).
+    #[inline(always)]
+    pub(crate) fn push_num(&mut self, n: Num) {
+        match self.vals.get_mut(self.sp) {
+            Some(slot) => slot.set_num(n),
+            None => self.grow_push(match n {
+                Num::Int(i) => Value::Int(i),
+                Num::Float(f) => Value::Float(f),
+            }),
+        }
+        self.sp += 1;
+    }
+
+    /// Pops the top value as a number (`0` when empty).
+    #[inline(always)]
+    pub(crate) fn pop_num(&mut self) -> Num {
+        let Some(i) = self.sp.checked_sub(1) else { return Num::Float(0.0) };
+        self.sp = i;
+        match self.vals.get_mut(i) {
+            Some(slot) => {
+                let x = Num::of(Some(slot));
+                clear(slot);
+                x
+            }
+            None => Num::Float(0.0),
+        }
+    }
+
+    /// Writes a number into a local's slot `i` (see [`OperandStack::set_f64`]).
+    #[inline(always)]
+    pub(crate) fn set_num(&mut self, i: usize, n: Num) {
+        debug_assert!(i < self.sp, "a local above the stack top");
+        if let Some(slot) = self.vals.get_mut(i) {
+            slot.set_num(n);
+        }
     }
 
     #[cold]

@@ -16,7 +16,7 @@ use crate::object::{
     ObjectStore, field_ref_hint, field_ref_hint_inline, number_id, set_field_hint, set_field_hint_inline,
 };
 use crate::stack::VmState;
-use crate::value::Value;
+use crate::value::{Num, Value};
 use crate::value::assign;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -127,6 +127,11 @@ pub(crate) fn run(
             vm.stack.to_f64_at(fb + $s as usize)
         };
     }
+    macro_rules! local_n {
+        ($s:expr) => {
+            Num::of(vm.stack.local(fb + $s as usize))
+        };
+    }
     macro_rules! local_i {
         ($s:expr) => {
             vm.stack.local(fb + $s as usize).map_or(0, Value::to_i32)
@@ -163,6 +168,16 @@ pub(crate) fn run(
             if let Some(a) = vm.stack.last_mut() {
                 let r = a.to_f64() $op b;
                 a.set_f64(r);
+            }
+        }};
+    }
+    // `+ - *` on the stack: integers stay integers where `Arith::int_apply` allows.
+    macro_rules! bin_n {
+        ($ar:expr) => {{
+            let b = vm.stack.pop_num();
+            if let Some(a) = vm.stack.last_mut() {
+                let r = $ar.num(Num::of(Some(a)), b);
+                a.set_num(r);
             }
         }};
     }
@@ -263,7 +278,10 @@ pub(crate) fn run(
                 Op::IncLocal(s, d, keep) => {
                     let i = fb + s as usize;
                     let nv = match vm.stack.local_mut(i) {
-                        Some(slot) => Value::Float(slot.update_f64(|x| x + f64::from(d))),
+                        Some(slot) => {
+                            let x = slot.step(i32::from(d));
+                            if let Value::Int(i) = slot { Value::Int(*i) } else { Value::Float(x) }
+                        }
                         None => Value::Empty,
                     };
                     if keep {
@@ -271,9 +289,9 @@ pub(crate) fn run(
                     }
                 }
                 // ---- arithmetic, bits and comparison on the stack ----
-                Op::Add => bin_f!(+),
-                Op::Sub => bin_f!(-),
-                Op::Mul => bin_f!(*),
+                Op::Add => bin_n!(Arith::Add),
+                Op::Sub => bin_n!(Arith::Sub),
+                Op::Mul => bin_n!(Arith::Mul),
                 Op::Div => bin_f!(/),
                 Op::Mod => bin_i!(|a, b| if b == 0 { 0 } else { a.wrapping_rem(b) }),
                 Op::BitAnd => bin_i!(|a, b| a & b),
@@ -336,37 +354,37 @@ pub(crate) fn run(
                     }
                 }
                 Op::ArithLL(ar, a, b) => {
-                    let r = ar.apply(local!(a), local!(b));
-                    vm.stack.push_f64(r);
+                    let r = ar.num(local_n!(a), local_n!(b));
+                    vm.stack.push_num(r);
                 }
                 Op::ArithLI(ar, a, k) => {
-                    let r = ar.apply(local!(a), f64::from(k));
-                    vm.stack.push_f64(r);
+                    let r = ar.num(local_n!(a), Num::Int(i64::from(k)));
+                    vm.stack.push_num(r);
                 }
                 Op::ArithSL(ar, b) => {
-                    let y = local!(b);
+                    let y = local_n!(b);
                     if let Some(top) = vm.stack.last_mut() {
-                        let r = ar.apply(top.to_f64(), y);
-                        top.set_f64(r);
+                        let r = ar.num(Num::of(Some(top)), y);
+                        top.set_num(r);
                     }
                 }
                 Op::ArithSI(ar, k) => {
                     if let Some(top) = vm.stack.last_mut() {
-                        let r = ar.apply(top.to_f64(), f64::from(k));
-                        top.set_f64(r);
+                        let r = ar.num(Num::of(Some(top)), Num::Int(i64::from(k)));
+                        top.set_num(r);
                     }
                 }
                 Op::ArithLS(ar, a) => {
-                    let x = local!(a);
+                    let x = local_n!(a);
                     if let Some(top) = vm.stack.last_mut() {
-                        let r = ar.apply(x, top.to_f64());
-                        top.set_f64(r);
+                        let r = ar.num(x, Num::of(Some(top)));
+                        top.set_num(r);
                     }
                 }
                 Op::ArithLSStore(ar, a, d) => {
-                    let v = vm.stack.pop_f64();
-                    let r = ar.apply(local!(a), v);
-                    vm.stack.set_f64(fb + d as usize, r);
+                    let v = vm.stack.pop_num();
+                    let r = ar.num(local_n!(a), v);
+                    vm.stack.set_num(fb + d as usize, r);
                 }
                 Op::ArithLLIStore { outer, inner, a, b, d, k } => {
                     let r = Arith::apply2(outer, inner, local!(a), local!(b), k);
@@ -379,12 +397,12 @@ pub(crate) fn run(
                     }
                 }
                 Op::ArithLLStore(ar, a, b, d) => {
-                    let r = ar.apply(local!(a), local!(b));
-                    vm.stack.set_f64(fb + d as usize, r);
+                    let r = ar.num(local_n!(a), local_n!(b));
+                    vm.stack.set_num(fb + d as usize, r);
                 }
                 Op::ArithLIStore(ar, a, k, d) => {
-                    let r = ar.apply(local!(a), f64::from(k));
-                    vm.stack.set_f64(fb + d as usize, r);
+                    let r = ar.num(local_n!(a), Num::Int(i64::from(k)));
+                    vm.stack.set_num(fb + d as usize, r);
                 }
                 // ---- fields of an object named by its id (names and paths are the interpreter's),
                 // and `$a[%i, %j]`: out of line, so the loop's registers stay on its hot arms ----
@@ -678,7 +696,7 @@ pub(crate) fn run(
                 Op::Jump(t) => jump_to!(t),
                 Op::IncJumpLtLI(s, cost, k, t) => {
                     let x = match vm.stack.local_mut(fb + s as usize) {
-                        Some(slot) => slot.update_f64(|x| x + 1.0),
+                        Some(slot) => slot.step(1),
                         None => 0.0,
                     };
                     if x < k {
@@ -687,7 +705,7 @@ pub(crate) fn run(
                 }
                 Op::IncJumpCmpLL { s, d, c, b, t } => {
                     let x = match vm.stack.local_mut(fb + s as usize) {
-                        Some(slot) => slot.update_f64(|x| x + f64::from(d)),
+                        Some(slot) => slot.step(i32::from(d)),
                         None => 0.0,
                     };
                     if c.test(x, local!(b)) {
@@ -696,7 +714,7 @@ pub(crate) fn run(
                 }
                 Op::IncJumpCmpAL { s, d, ar, a, b, x, c, t } => {
                     if let Some(slot) = vm.stack.local_mut(fb + s as usize) {
-                        slot.update_f64(|x| x + f64::from(d));
+                        slot.step(i32::from(d));
                     }
                     let r = ar.apply(local!(a), local!(b));
                     if c.test(r, local!(x)) {
@@ -705,7 +723,7 @@ pub(crate) fn run(
                 }
                 Op::IncJumpCmpLG { s, d, c, g, t } => {
                     let x = match vm.stack.local_mut(fb + s as usize) {
-                        Some(slot) => slot.update_f64(|x| x + f64::from(d)),
+                        Some(slot) => slot.step(i32::from(d)),
                         None => 0.0,
                     };
                     if c.test(x, globals.get(g.0 as usize).map_or(0.0, Value::to_f64)) {
@@ -713,15 +731,15 @@ pub(crate) fn run(
                     }
                 }
                 Op::ArithJumpCmpLL { ar, a, b, d, x, c, t } => {
-                    let r = ar.apply(local!(a), local!(b));
-                    vm.stack.set_f64(fb + d as usize, r);
-                    if c.test(r, local!(x)) {
+                    let r = ar.num(local_n!(a), local_n!(b));
+                    vm.stack.set_num(fb + d as usize, r);
+                    if c.test(r.to_f64(), local!(x)) {
                         jump_to!(t);
                     }
                 }
                 Op::IncJumpCmpLI(s, d, c, k, t) => {
                     let x = match vm.stack.local_mut(fb + s as usize) {
-                        Some(slot) => slot.update_f64(|x| x + f64::from(d)),
+                        Some(slot) => slot.step(i32::from(d)),
                         None => 0.0,
                     };
                     if c.test(x, f64::from(k)) {

@@ -7,6 +7,49 @@ pub const MAX_STRING_LEN: usize = 16 * 1024 * 1024;
 use std::fmt::Write as _;
 use std::rc::Rc;
 
+/// Whether an integer result of `+ - *` or a step may stay a [`Value::Int`]: its magnitude
+/// is below 10^6, where a whole double prints as the integer does (`format_g`'s fast path:
+/// `1000000` as a double prints `1e+06`) and indexes an array the same way. V12 computes
+/// those operators in doubles; below this bound the integer is that double, exactly.
+#[inline(always)]
+pub fn keeps_int(r: i64) -> bool {
+    r.wrapping_add(999_999) as u64 <= 1_999_998
+}
+
+/// A number read from a value for arithmetic: an integer as it is, anything else as its
+/// double.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Num {
+    /// A [`Value::Int`].
+    Int(i64),
+    /// Any other value, read as a double.
+    Float(f64),
+}
+
+impl Num {
+    /// The number of `v` (`None`: an unset slot, `0`).
+    #[inline(always)]
+    pub fn of(v: Option<&Value>) -> Num {
+        // A double, then an integer, each one compare-and-branch; text out of line (as
+        // `Value::to_f64`).
+        match v {
+            Some(Value::Float(f)) => Num::Float(*f),
+            Some(Value::Int(i)) => Num::Int(*i),
+            Some(v) => Num::Float(v.to_f64_other()),
+            None => Num::Float(0.0),
+        }
+    }
+
+    /// The number as a double.
+    #[inline(always)]
+    pub fn to_f64(self) -> f64 {
+        match self {
+            Num::Int(i) => i as f64,
+            Num::Float(f) => f,
+        }
+    }
+}
+
 /// A console value. Every value can be read as text; numbers are formatted only when that happens.
 ///
 /// Strings are `Rc<String>` (not `Rc<str>`) so that `%s = %s @ x` can append in place when the
@@ -16,9 +59,10 @@ pub enum Value {
     /// The empty string (an unset variable).
     #[default]
     Empty,
-    /// An integer (literals, ids, results of `% & | ^ << >> ~ !` and comparisons).
+    /// An integer (literals, ids, results of `% & | ^ << >> ~ !` and comparisons, and the
+    /// fast loop's `+ - *` and steps of integers while [`keeps_int`] holds).
     Int(i64),
-    /// A double (results of `+ - * /`), printed with C `%g`.
+    /// A double (results of `+ - * /` otherwise), printed with C `%g`.
     Float(f64),
     /// Text.
     Str(Rc<String>),
@@ -88,6 +132,31 @@ impl Value {
             self.set_f64(r);
             r
         }
+    }
+
+    /// Writes a number (see [`Value::set_int`] and [`Value::store_f64`]).
+    #[inline(always)]
+    pub fn set_num(&mut self, n: Num) {
+        match n {
+            Num::Int(i) => self.set_int(i),
+            Num::Float(f) => self.store_f64(f),
+        }
+    }
+
+    /// Adds the step `d` to the value read as a number (`%i++`, `%i += 2`) and returns the
+    /// result as a double. An integer stays an integer while [`keeps_int`] holds (V12 steps
+    /// in doubles: below that bound the integer is the same number), a double is updated in
+    /// place, anything else becomes a double.
+    #[inline(always)]
+    pub fn step(&mut self, d: i32) -> f64 {
+        if let Value::Int(n) = self {
+            let m = n.wrapping_add(i64::from(d));
+            if keeps_int(m) {
+                *n = m;
+                return m as f64;
+            }
+        }
+        self.update_f64(|x| x + f64::from(d))
     }
 
     /// Overwrites the value with an integer (see [`Value::set_f64`]). Written out rather than
