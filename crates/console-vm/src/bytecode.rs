@@ -92,6 +92,11 @@ impl Cmp {
 }
 
 /// A float arithmetic operator (`+ - * /`; V12 computes them in doubles).
+///
+/// The `W` forms compute the same, for a result only an integer operator reads (`(%h << 5) +
+/// %i & 65535`, marked by the compiler's peephole): no text, index or comparison ever sees
+/// it, only its 32-bit integer, so an integer result stays an integer over the whole range
+/// where that integer is the double's (see [`Arith::int_apply`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub enum Arith {
@@ -99,6 +104,9 @@ pub enum Arith {
     Sub = 1,
     Mul = 2,
     Div = 3,
+    AddW = 4,
+    SubW = 5,
+    MulW = 6,
 }
 
 impl Arith {
@@ -106,10 +114,21 @@ impl Arith {
     #[inline(always)]
     pub fn apply(self, a: f64, b: f64) -> f64 {
         match self {
-            Arith::Add => a + b,
-            Arith::Sub => a - b,
-            Arith::Mul => a * b,
+            Arith::Add | Arith::AddW => a + b,
+            Arith::Sub | Arith::SubW => a - b,
+            Arith::Mul | Arith::MulW => a * b,
             Arith::Div => a / b,
+        }
+    }
+
+    /// The form whose result only an integer operator reads (`None` for `/`, whose
+    /// result is rarely whole, and for a `W` form already).
+    pub fn widened(self) -> Option<Arith> {
+        match self {
+            Arith::Add => Some(Arith::AddW),
+            Arith::Sub => Some(Arith::SubW),
+            Arith::Mul => Some(Arith::MulW),
+            _ => None,
         }
     }
 
@@ -117,7 +136,10 @@ impl Arith {
     /// double is the same whole number and [`keeps_int`] holds for it (so it prints, indexes
     /// and compares as the double would); `None` sends the caller to the double. `-0`
     /// (`0 * -5`) stays a double: it prints `-0`. Operands past 32 bits are left to the
-    /// double (their conversion could round).
+    /// double (their conversion could round). A `W` form, read only as a 32-bit integer,
+    /// keeps any result in `-2^31..2^32`: there `Value::to_i32` of the integer (which
+    /// wraps) and of the double (`float_to_i32`, which wraps from 2^31 as V12's conversion
+    /// through U32 does) agree, and the double is exact (the operands are 32-bit).
     #[inline(always)]
     pub fn int_apply(self, a: i64, b: i64) -> Option<i64> {
         if i64::from(a as i32) != a || i64::from(b as i32) != b {
@@ -134,6 +156,9 @@ impl Arith {
                 r
             }
             Arith::Div => return None,
+            Arith::AddW => return wide_int(a + b),
+            Arith::SubW => return wide_int(a - b),
+            Arith::MulW => return wide_int(a * b),
         };
         keeps_int(r).then_some(r)
     }
@@ -155,7 +180,7 @@ impl Arith {
     /// what the pair's index is built from).
     #[inline(always)]
     pub fn apply2(outer: Arith, inner: Arith, x: f64, y: f64, k: f64) -> f64 {
-        match (outer as u8) << 2 | inner as u8 {
+        match (outer as u8 & 3) << 2 | inner as u8 & 3 {
             0 => x + (y + k),
             1 => x + (y - k),
             2 => x + y * k,
@@ -174,6 +199,12 @@ impl Arith {
             _ => x / (y / k),
         }
     }
+}
+
+/// `r` if a `W` operator may keep it as an integer (see [`Arith::int_apply`]).
+#[inline(always)]
+fn wide_int(r: i64) -> Option<i64> {
+    (-(1 << 31)..1 << 32).contains(&r).then_some(r)
 }
 
 /// An integer operator (`% & | ^ << >>`; V12 computes them on 32-bit integers).
@@ -843,14 +874,18 @@ mod tests {
                         assert_eq!(ar.num(Num::Int(a), Num::Int(b)), Num::Int(r));
                     }
                     None => {
-                        let whole_small = d.fract() == 0.0 && d.abs() < 1e6 && !(d == 0.0 && d.is_sign_negative());
+                        let whole_small =
+                            d.fract() == 0.0 && d.abs() < 1e6 && !(d == 0.0 && d.is_sign_negative());
                         let small_operands = i32::try_from(a).is_ok() && i32::try_from(b).is_ok();
                         assert!(
                             !(whole_small && small_operands && ar != Arith::Div),
                             "{a} {ar:?} {b}: {d} left to the double"
                         );
                         let n = ar.num(Num::Int(a), Num::Int(b));
-                        assert!(matches!(n, Num::Float(f) if f.to_bits() == d.to_bits()), "{a} {ar:?} {b}: {n:?}");
+                        assert!(
+                            matches!(n, Num::Float(f) if f.to_bits() == d.to_bits()),
+                            "{a} {ar:?} {b}: {n:?}"
+                        );
                     }
                 }
             }

@@ -329,6 +329,9 @@ impl<'a> FunctionCompiler<'a> {
                     Op::Shl => IntOp::Shl,
                     _ => IntOp::Shr,
                 };
+                // An arithmetic result this operator reads (and nothing else: it is the
+                // instruction just before its operand's, in the same block) needs only its
+                // integer: its `W` form.
                 if tail(2) {
                     match (self.code[n - 2], self.code[n - 1]) {
                         (Op::LoadLocal(a), Op::LoadLocal(b)) => {
@@ -340,21 +343,26 @@ impl<'a> FunctionCompiler<'a> {
                         }
                         // The local read moved after the pure push (which cannot change it).
                         (Op::LoadLocal(a), p) if pure_push(p) => {
-                            self.replace_tail(2, p);
+                            self.replace_tail(2, widened(p));
                             return Some(self.emit_raw(Op::IntLS(io, a)));
                         }
                         _ => {}
                     }
                 }
                 if tail(1) {
-                    match self.code[n - 1] {
-                        Op::LoadLocal(b) => return Some(self.replace_tail(1, Op::IntSL(io, b))),
-                        Op::Int(k) if small(k).is_some() => {
-                            let k = small(k)?;
-                            return Some(self.replace_tail(1, Op::IntSI(io, k)));
+                    let fused = match self.code[n - 1] {
+                        Op::LoadLocal(b) => Some(Op::IntSL(io, b)),
+                        Op::Int(k) => small(k).map(|k| Op::IntSI(io, k)),
+                        _ => None,
+                    };
+                    if let Some(fused) = fused {
+                        if tail(2) {
+                            self.widen_at(n - 2);
                         }
-                        _ => {}
+                        return Some(self.replace_tail(1, fused));
                     }
+                    // Both operands on the stack: the right one is the last result.
+                    self.widen_at(n - 1);
                 }
                 None
             }
@@ -528,6 +536,29 @@ impl<'a> FunctionCompiler<'a> {
     }
 
     #[inline(always)]
+    /// Puts the arithmetic instruction at `at` (whose result only an integer operator or
+    /// a `W` form reads) in its `W` form, and so on back through the stack operand it reads
+    /// in turn, within the block: `((%h << 5) + %i + %k) & 65535` widens both `+`. A `W`
+    /// result is the exact double's integer (see [`Arith::int_apply`]), so a `W` form that
+    /// reads it computes what it would from the double.
+    fn widen_at(&mut self, mut at: usize) {
+        while at >= self.barrier
+            && let Some(&op) = self.code.get(at)
+        {
+            let w = widened(op);
+            if w == op {
+                return;
+            }
+            if let Some(slot) = self.code.get_mut(at) {
+                *slot = w;
+            }
+            if !matches!(w, Op::ArithSL(..) | Op::ArithSI(..) | Op::ArithLS(..)) || at == 0 {
+                return;
+            }
+            at -= 1;
+        }
+    }
+
     fn emit_raw(&mut self, op: Op) -> usize {
         self.code.push(op);
         self.lines.push(self.line);
@@ -1375,6 +1406,20 @@ fn fusible(op: Op) -> bool {
 
 /// Instructions that push exactly one value and have no side effects (so a local read may be
 /// moved after them).
+/// `op` with its arithmetic in the `W` form (see [`Arith`]) when it is an arithmetic
+/// instruction that leaves its result on the stack; anything else as it is.
+fn widened(op: Op) -> Op {
+    let w = |ar: Arith| ar.widened().unwrap_or(ar);
+    match op {
+        Op::ArithLL(ar, a, b) => Op::ArithLL(w(ar), a, b),
+        Op::ArithLI(ar, a, k) => Op::ArithLI(w(ar), a, k),
+        Op::ArithSL(ar, b) => Op::ArithSL(w(ar), b),
+        Op::ArithSI(ar, k) => Op::ArithSI(w(ar), k),
+        Op::ArithLS(ar, a) => Op::ArithLS(w(ar), a),
+        other => other,
+    }
+}
+
 fn pure_push(op: Op) -> bool {
     matches!(
         op,

@@ -16,8 +16,8 @@ use crate::object::{
     ObjectStore, field_ref_hint, field_ref_hint_inline, number_id, set_field_hint, set_field_hint_inline,
 };
 use crate::stack::VmState;
-use crate::value::{Num, Value};
 use crate::value::assign;
+use crate::value::{Num, Value};
 use std::cell::Cell;
 use std::rc::Rc;
 

@@ -89,7 +89,40 @@ function mixed()
    }
 }
 
+// An arithmetic result only an integer operator reads (the compiler's `W` forms): around
+// 2^31, 2^32 and -2^31, where V12's conversion to a 32-bit integer wraps or saturates.
+function widened(%y, %z, %s)
+{
+   %x = 255;
+   echo(%y SPC %z @ ": " @ ((%y + %z) & -1) SPC ((%y - %z) % 1000000007) SPC ((%y * %z) | 0)
+      SPC (5 & (%y + %z)) SPC (%x ^ (%y * %z)) SPC ((%y + %z) << %s) SPC ((%y * %z) >> %s)
+      SPC ((%y - %z) ^ 0) SPC ((%y + 1) & 65535) SPC (~(%y * %z)));
+   %h = 0;
+   for (%i = 0; %i < 50; %i++)
+   {
+      %h = ((%h << 5) + %i + %y) & 65535;
+      %h = %h ^ (%i % 7) | 1;
+   }
+   echo("  hash " @ %h SPC (%y * %z) + 0);
+}
+
 counters();
+widened(3, 4, 1);
+widened(2147483647, 1, 1);
+widened(2147483647, 2147483647, 2);
+widened(4294967295, 0, 3);
+widened(65536, 65536, 1);
+widened(65535, 65537, 0);
+widened(-65536, 32768, 1);
+widened(-65536, 32769, 1);
+widened(-2147483648, -1, 1);
+widened(-2147483648, 1, 1);
+widened(-2147483648, 2147483647, 31);
+widened(3000000000, 2, 1);
+widened(1000000, 1000000, 1);
+widened(-7, 0, 2);
+widened(0, -7, 2);
+widened("12abc", 3.5, 1);
 products(3, 4);
 products(-999999, 1);
 products(999999, 1);
