@@ -554,6 +554,37 @@ pub enum Op {
     IntLS(IntOp, u32),
     /// Pop `v`; `local_dst = v op k` (from `IntSI` + `StoreLocal`: `%h = ... & 65535`).
     IntSIStore(IntOp, i32, u32),
+    /// `local_dst = local_a op k` (from `IntLI` + `StoreLocal`: `%m = %i % 7`).
+    IntLIStore(IntOp, u32, i32, u32),
+    /// `local_dst = local_a op local_b` (from `IntLL` + `StoreLocal`: `%f = %f | %bit`).
+    IntLLStore(IntOp, u32, u32, u32),
+    /// Push `local_b io2 (local_a io1 k)` (from `IntLI` + `IntLS`: `%h ^ (%i % 7)`): the inner
+    /// result stays in a register instead of going through the stack.
+    IntIL {
+        /// The inner operator.
+        io1: IntOp,
+        /// The outer operator.
+        io2: IntOp,
+        /// The inner operator's local.
+        a: u16,
+        /// The outer operator's (left) local.
+        b: u16,
+        /// The inner operator's literal.
+        k: i32,
+    },
+    /// Push `(local_a io k) ar local_b` (from `IntLI` + `ArithSL`: `(%h << 5) + %i`).
+    ArithIL {
+        /// The arithmetic operator (a `W` form when an integer operator reads the result).
+        ar: Arith,
+        /// The inner integer operator.
+        io: IntOp,
+        /// The inner operator's local.
+        a: u16,
+        /// The arithmetic operator's right local.
+        b: u16,
+        /// The inner operator's literal.
+        k: i32,
+    },
     /// Pop `v`; jump to the last operand when `(v cmp k) == when`.
     JumpCmpSI(Cmp, bool, i32, u32),
     /// Jump to `t` when `((local_a io local_b) c k) == when`: `if (%n % %d == 0)`.

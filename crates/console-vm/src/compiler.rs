@@ -342,6 +342,12 @@ impl<'a> FunctionCompiler<'a> {
                             return Some(self.replace_tail(2, Op::IntLI(io, a, k)));
                         }
                         // The local read moved after the pure push (which cannot change it).
+                        // `%h ^ (%i % 7)`: the inner operator's result kept in a register.
+                        (Op::LoadLocal(b), Op::IntLI(io1, a, k))
+                            if let (Ok(a), Ok(b)) = (u16::try_from(a), u16::try_from(b)) =>
+                        {
+                            return Some(self.replace_tail(2, Op::IntIL { io1, io2: io, a, b, k }));
+                        }
                         (Op::LoadLocal(a), p) if pure_push(p) => {
                             self.replace_tail(2, widened(p));
                             return Some(self.emit_raw(Op::IntLS(io, a)));
@@ -388,6 +394,13 @@ impl<'a> FunctionCompiler<'a> {
                         }
                         _ => {}
                     }
+                }
+                // `(%h << 5) + %i`: the integer operator's result kept in a register.
+                if tail(2)
+                    && let (Op::IntLI(io, a, k), Op::LoadLocal(b)) = (self.code[n - 2], self.code[n - 1])
+                    && let (Ok(a), Ok(b)) = (u16::try_from(a), u16::try_from(b))
+                {
+                    return Some(self.replace_tail(2, Op::ArithIL { ar, io, a, b, k }));
                 }
                 if tail(1) {
                     match self.code[n - 1] {
@@ -478,6 +491,8 @@ impl<'a> FunctionCompiler<'a> {
                 Op::ArithLI(ar, a, k) => Some(self.replace_tail(1, Op::ArithLIStore(ar, a, k, d))),
                 Op::ArithLL(ar, a, b) => Some(self.replace_tail(1, Op::ArithLLStore(ar, a, b, d))),
                 Op::IntSI(io, k) => Some(self.replace_tail(1, Op::IntSIStore(io, k, d))),
+                Op::IntLI(io, a, k) => Some(self.replace_tail(1, Op::IntLIStore(io, a, k, d))),
+                Op::IntLL(io, a, b) => Some(self.replace_tail(1, Op::IntLLStore(io, a, b, d))),
                 _ => None,
             },
             _ => None,
@@ -1416,6 +1431,7 @@ fn widened(op: Op) -> Op {
         Op::ArithSL(ar, b) => Op::ArithSL(w(ar), b),
         Op::ArithSI(ar, k) => Op::ArithSI(w(ar), k),
         Op::ArithLS(ar, a) => Op::ArithLS(w(ar), a),
+        Op::ArithIL { ar, io, a, b, k } => Op::ArithIL { ar: w(ar), io, a, b, k },
         other => other,
     }
 }
@@ -1433,6 +1449,8 @@ fn pure_push(op: Op) -> bool {
             | Op::ArithLI(..)
             | Op::IntLL(..)
             | Op::IntLI(..)
+            | Op::IntIL { .. }
+            | Op::ArithIL { .. }
             | Op::LoadGlobalElemL(..)
             | Op::LoadLocalElemL(..)
             | Op::LoadFieldL(..)
