@@ -1636,6 +1636,52 @@ mod tests {
         assert!(code.iter().any(|op| matches!(op, Op::StoreField(..))), "{code:?}");
     }
 
+    /// An integer operator's result read by the next operator stays in a register
+    /// (`IntIL`, `ArithIL`, widened under an integer operator), and `%x = %y op k` /
+    /// `%x = %y op %z` write their local directly; each computes what the stack forms did
+    /// (conformance: `int_registers.cs`, whose output is the build's before these forms).
+    #[test]
+    fn integer_operator_results_stay_in_registers() {
+        let src = "function f(%h, %i, %b) { %h = ((%h << 5) + %i) & 65535; %h = %h ^ (%i % 7) | 1;\n\
+                   %m = %i % 7; %f = %h | %b; %s = (%i & 3) - %b; return %h + %m + %f + %s; }";
+        let code = ops_of(src);
+        let has = |f: &dyn Fn(&Op) -> bool| code.iter().any(f);
+        assert!(
+            has(&|op| matches!(op, Op::ArithIL { ar: Arith::AddW, io: IntOp::Shl, a: 0, b: 1, k: 5 })),
+            "{code:?}"
+        );
+        assert!(has(&|op| matches!(op, Op::IntSIStore(IntOp::And, 65535, 0))), "{code:?}");
+        assert!(
+            has(&|op| matches!(op, Op::IntIL { io1: IntOp::Mod, io2: IntOp::Xor, a: 1, b: 0, k: 7 })),
+            "{code:?}"
+        );
+        assert!(has(&|op| matches!(op, Op::IntLIStore(IntOp::Mod, 1, 7, _))), "{code:?}");
+        assert!(has(&|op| matches!(op, Op::IntLLStore(IntOp::Or, 0, 2, _))), "{code:?}");
+        // Read by `-` and then returned: the plain (not widened) form.
+        assert!(
+            has(&|op| matches!(op, Op::ArithIL { ar: Arith::Sub, io: IntOp::And, a: 1, b: 2, k: 3 })),
+            "{code:?}"
+        );
+        let mut con = crate::Console::new();
+        con.eval(src).unwrap();
+        let (h0, i, b) = (1234_i64, 4242_i64, 5_i64);
+        let h = (((h0 << 5) + i) & 65535) ^ (i % 7) | 1;
+        let expect = h + i % 7 + (h | b) + ((i & 3) - b);
+        let got =
+            con.call_function("f", &[crate::Value::Int(h0), crate::Value::Int(i), crate::Value::Int(b)]);
+        assert_eq!(got.to_f64(), expect as f64);
+        // Text and doubles as operands, as the stack forms read them.
+        let got = con.call_function(
+            "f",
+            &[crate::Value::str("12abc"), crate::Value::Float(9.75), crate::Value::str("")],
+        );
+        let (h0, i, b) = (12_i64, 9_i64, 0_i64);
+        let h = (((h0 << 5) + i) & 65535) ^ (i % 7) | 1;
+        // `(%i & 3) - %b` reads the double 9.75 as 9 for `&`.
+        let expect = h + i % 7 + (h | b) + ((i & 3) - b);
+        assert_eq!(got.to_f64(), expect as f64);
+    }
+
     #[test]
     fn constants_are_shared_past_the_short_list() {
         let mut body = String::new();
