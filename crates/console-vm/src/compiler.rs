@@ -320,58 +320,7 @@ impl<'a> FunctionCompiler<'a> {
         let small = |i: i64| i32::try_from(i).ok();
         match op {
             Op::JumpIfFalse(t) | Op::JumpIfTrue(t) => self.fuse_branch(matches!(op, Op::JumpIfTrue(_)), t),
-            Op::Mod | Op::BitAnd | Op::BitOr | Op::BitXor | Op::Shl | Op::Shr => {
-                let io = match op {
-                    Op::Mod => IntOp::Mod,
-                    Op::BitAnd => IntOp::And,
-                    Op::BitOr => IntOp::Or,
-                    Op::BitXor => IntOp::Xor,
-                    Op::Shl => IntOp::Shl,
-                    _ => IntOp::Shr,
-                };
-                // An arithmetic result this operator reads (and nothing else: it is the
-                // instruction just before its operand's, in the same block) needs only its
-                // integer: its `W` form.
-                if tail(2) {
-                    match (self.code[n - 2], self.code[n - 1]) {
-                        (Op::LoadLocal(a), Op::LoadLocal(b)) => {
-                            return Some(self.replace_tail(2, Op::IntLL(io, a, b)));
-                        }
-                        (Op::LoadLocal(a), Op::Int(k)) if small(k).is_some() => {
-                            let k = small(k)?;
-                            return Some(self.replace_tail(2, Op::IntLI(io, a, k)));
-                        }
-                        // The local read moved after the pure push (which cannot change it).
-                        // `%h ^ (%i % 7)`: the inner operator's result kept in a register.
-                        (Op::LoadLocal(b), Op::IntLI(io1, a, k))
-                            if let (Ok(a), Ok(b)) = (u16::try_from(a), u16::try_from(b)) =>
-                        {
-                            return Some(self.replace_tail(2, Op::IntIL { io1, io2: io, a, b, k }));
-                        }
-                        (Op::LoadLocal(a), p) if pure_push(p) => {
-                            self.replace_tail(2, widened(p));
-                            return Some(self.emit_raw(Op::IntLS(io, a)));
-                        }
-                        _ => {}
-                    }
-                }
-                if tail(1) {
-                    let fused = match self.code[n - 1] {
-                        Op::LoadLocal(b) => Some(Op::IntSL(io, b)),
-                        Op::Int(k) => small(k).map(|k| Op::IntSI(io, k)),
-                        _ => None,
-                    };
-                    if let Some(fused) = fused {
-                        if tail(2) {
-                            self.widen_at(n - 2);
-                        }
-                        return Some(self.replace_tail(1, fused));
-                    }
-                    // Both operands on the stack: the right one is the last result.
-                    self.widen_at(n - 1);
-                }
-                None
-            }
+            Op::Mod | Op::BitAnd | Op::BitOr | Op::BitXor | Op::Shl | Op::Shr => self.fuse_int(op),
             Op::Add | Op::Sub | Op::Mul | Op::Div => {
                 let ar = match op {
                     Op::Add => Arith::Add,
@@ -497,6 +446,64 @@ impl<'a> FunctionCompiler<'a> {
             },
             _ => None,
         }
+    }
+
+    /// [`Self::fuse`] for an integer operator (`% & | ^ << >>`): operands read from locals or
+    /// literals, an integer result read by it kept in a register, and what it reads widened.
+    fn fuse_int(&mut self, op: Op) -> Option<usize> {
+        let n = self.code.len();
+        let tail = |k: usize| n >= k && n - k >= self.barrier;
+        let small = |i: i64| i32::try_from(i).ok();
+        let io = match op {
+            Op::Mod => IntOp::Mod,
+            Op::BitAnd => IntOp::And,
+            Op::BitOr => IntOp::Or,
+            Op::BitXor => IntOp::Xor,
+            Op::Shl => IntOp::Shl,
+            _ => IntOp::Shr,
+        };
+        // An arithmetic result this operator reads (and nothing else: it is the
+        // instruction just before its operand's, in the same block) needs only its
+        // integer: its `W` form.
+        if tail(2) {
+            match (self.code[n - 2], self.code[n - 1]) {
+                (Op::LoadLocal(a), Op::LoadLocal(b)) => {
+                    return Some(self.replace_tail(2, Op::IntLL(io, a, b)));
+                }
+                (Op::LoadLocal(a), Op::Int(k)) if small(k).is_some() => {
+                    let k = small(k)?;
+                    return Some(self.replace_tail(2, Op::IntLI(io, a, k)));
+                }
+                // `%h ^ (%i % 7)`: the inner operator's result kept in a register.
+                (Op::LoadLocal(b), Op::IntLI(io1, a, k))
+                    if let (Ok(a), Ok(b)) = (u16::try_from(a), u16::try_from(b)) =>
+                {
+                    return Some(self.replace_tail(2, Op::IntIL { io1, io2: io, a, b, k }));
+                }
+                // The local read moved after the pure push (which cannot change it).
+                (Op::LoadLocal(a), p) if pure_push(p) => {
+                    self.replace_tail(2, widened(p));
+                    return Some(self.emit_raw(Op::IntLS(io, a)));
+                }
+                _ => {}
+            }
+        }
+        if tail(1) {
+            let fused = match self.code[n - 1] {
+                Op::LoadLocal(b) => Some(Op::IntSL(io, b)),
+                Op::Int(k) => small(k).map(|k| Op::IntSI(io, k)),
+                _ => None,
+            };
+            if let Some(fused) = fused {
+                if tail(2) {
+                    self.widen_at(n - 2);
+                }
+                return Some(self.replace_tail(1, fused));
+            }
+            // Both operands on the stack: the right one is the last result.
+            self.widen_at(n - 1);
+        }
+        None
     }
 
     /// [`Self::fuse`] for fields and two-index elements: the object (and index) read straight
