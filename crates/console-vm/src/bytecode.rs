@@ -554,10 +554,6 @@ pub enum Op {
     IntLS(IntOp, u32),
     /// Pop `v`; `local_dst = v op k` (from `IntSI` + `StoreLocal`: `%h = ... & 65535`).
     IntSIStore(IntOp, i32, u32),
-    /// `local_dst = local_a op k` (from `IntLI` + `StoreLocal`: `%m = %i % 7`).
-    IntLIStore(IntOp, u32, i32, u32),
-    /// `local_dst = local_a op local_b` (from `IntLL` + `StoreLocal`: `%f = %f | %bit`).
-    IntLLStore(IntOp, u32, u32, u32),
     /// Push `local_b io2 (local_a io1 k)` (from `IntLI` + `IntLS`: `%h ^ (%i % 7)`): the inner
     /// result stays in a register instead of going through the stack.
     IntIL {

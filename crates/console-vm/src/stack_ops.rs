@@ -661,18 +661,6 @@ pub(crate) fn run(
                         slot.set_int(i64::from(r));
                     }
                 }
-                Op::IntLIStore(io, a, k, d) => {
-                    let r = io.apply(local_i!(a), k);
-                    if let Some(slot) = vm.stack.local_mut(fb + d as usize) {
-                        slot.set_int(i64::from(r));
-                    }
-                }
-                Op::IntLLStore(io, a, b, d) => {
-                    let r = io.apply(local_i!(a), local_i!(b));
-                    if let Some(slot) = vm.stack.local_mut(fb + d as usize) {
-                        slot.set_int(i64::from(r));
-                    }
-                }
                 Op::IntIL { io1, io2, a, b, k } => {
                     let r = io2.apply(local_i!(b), io1.apply(local_i!(a), k));
                     vm.stack.push(Value::Int(i64::from(r)));
