@@ -262,6 +262,14 @@ impl ParticleSystem {
         }
     }
 
+    /// Turns an emitter's ejection axis (a vehicle's jet turning with it); a zero axis is
+    /// ignored.
+    pub fn aim_emitter(&mut self, id: EmitterId, axis: Vec3) {
+        if let (Some(e), Some(axis)) = (self.emitters.iter_mut().find(|e| e.id == id), axis.try_normalize()) {
+            e.axis = axis;
+        }
+    }
+
     /// Stops an emitter; its particles live out their lives.
     pub fn remove_emitter(&mut self, id: EmitterId) {
         self.emitters.retain(|e| e.id != id);

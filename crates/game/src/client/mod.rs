@@ -19,6 +19,8 @@ pub mod frame;
 pub mod front;
 mod ghost_container;
 #[cfg(feature = "render")]
+pub mod jets;
+#[cfg(feature = "render")]
 pub mod movers;
 mod own_images;
 #[cfg(feature = "render")]

@@ -2,9 +2,8 @@
 //! players' jets and footsteps, from the datablocks the server sent, deterministic from the
 //! particle system's seed and capped.
 //!
-//! - **Vehicle jets**: a vehicle (`HoverVehicleData`, `FlyingVehicleData`, ...) moving faster
-//!   than its `minTrailSpeed` (default 1 m/s) carries its `forwardJetEmitter` (else its
-//!   `jetEmitter`) behind it, blowing backwards; it stops when the vehicle slows down.
+//! - **Vehicle jets**: `client::jets` (the forward, backward, down, float and trail
+//!   emitters and the JetEffectData flame, from the vehicle's moves and speed).
 //! - **Player jets**: a player in the air whose fall is slower than half of gravity (its
 //!   jets push it) carries its PlayerData's `jetEmitter` under its feet. The jets are not
 //!   ghosted, so the client reads them from the motion.
@@ -14,6 +13,7 @@
 //!
 //! At most [`MAX_MOVERS`] objects carry effects at once (those with the lowest ids).
 
+use crate::client::jets::{self, Thrust, VehicleJets};
 use crate::client::particle_data::{emitter_desc, find_of};
 use glam::Vec3;
 use std::collections::HashMap;
@@ -43,6 +43,10 @@ pub struct Mover {
     pub above_ground: f32,
     /// The client's copy of its datablock.
     pub datablock: ObjectId,
+    /// Its box's half extents (a vehicle's jets sit on it).
+    pub half_extents: Vec3,
+    /// A vehicle's pilot's move, where this client has it (the vehicle it drives).
+    pub thrust: Option<Thrust>,
 }
 
 #[derive(Debug)]
@@ -51,6 +55,8 @@ struct Track {
     /// Metres walked since the last puff.
     walked: f32,
     jet: Option<EmitterId>,
+    /// A vehicle's jets.
+    vehicle: jets::Track,
 }
 
 /// The jets and footsteps of the objects in view.
@@ -58,6 +64,8 @@ struct Track {
 pub struct MoverEffects {
     tracks: HashMap<u32, Track>,
     emitters: HashMap<(ObjectId, &'static str), Option<Arc<EmitterDesc>>>,
+    /// Vehicles' jets.
+    pub vehicles: VehicleJets,
     /// Footstep puffs made over its life.
     pub puffs: u64,
 }
@@ -73,31 +81,35 @@ impl MoverEffects {
         order.truncate(MAX_MOVERS);
         let mut seen = HashMap::with_capacity(order.len());
         for m in order {
-            let mut t =
-                self.tracks.remove(&m.id).unwrap_or(Track { last_vel: m.vel, walked: 0.0, jet: None });
-            let back = Vec3::new(m.yaw.sin(), -m.yaw.cos(), 0.0);
-            let (want, at, dir) = if m.vehicle {
-                let min = num(con, m.datablock, "minTrailSpeed", 1.0);
-                let on = m.vel.length() > min;
-                (
-                    on.then(|| self.emitter(con, m.datablock, &["forwardJetEmitter", "jetEmitter"]))
-                        .flatten(),
-                    m.pos + back * 1.5 + Vec3::Z * 0.5,
-                    back,
-                )
+            let mut t = self.tracks.remove(&m.id).unwrap_or(Track {
+                last_vel: m.vel,
+                walked: 0.0,
+                jet: None,
+                vehicle: jets::Track::default(),
+            });
+            if m.vehicle {
+                let frame = jets::Frame {
+                    datablock: m.datablock,
+                    pos: m.pos,
+                    vel: m.vel,
+                    yaw: m.yaw,
+                    half_extents: m.half_extents,
+                    thrust: m.thrust,
+                };
+                self.vehicles.update(con, system, &mut t.vehicle, &frame, (dt * 1000.0) as u32);
             } else {
                 let falling_slowly = (m.vel.z - t.last_vel.z) / dt > -0.5 * GRAVITY;
                 let on = m.above_ground > 0.5 && falling_slowly;
-                (on.then(|| self.emitter(con, m.datablock, &["jetEmitter"])).flatten(), m.pos, -Vec3::Z)
-            };
-            match (t.jet, want) {
-                (Some(j), Some(_)) => system.move_emitter(j, at, dir),
-                (Some(j), None) => {
-                    system.remove_emitter(j);
-                    t.jet = None;
+                let want = on.then(|| self.emitter(con, m.datablock, &["jetEmitter"])).flatten();
+                match (t.jet, want) {
+                    (Some(j), Some(_)) => system.move_emitter(j, m.pos, m.vel),
+                    (Some(j), None) => {
+                        system.remove_emitter(j);
+                        t.jet = None;
+                    }
+                    (None, Some(e)) => t.jet = system.add_emitter(e, m.pos, -Vec3::Z, None),
+                    (None, None) => {}
                 }
-                (None, Some(e)) => t.jet = system.add_emitter(e, at, dir, None),
-                (None, None) => {}
             }
             if !m.vehicle && m.above_ground < 0.2 {
                 t.walked += Vec3::new(m.vel.x, m.vel.y, 0.0).length() * dt;
@@ -115,12 +127,18 @@ impl MoverEffects {
             if let Some(j) = gone.jet {
                 system.remove_emitter(j);
             }
+            self.vehicles.end(system, gone.vehicle);
         }
     }
 
-    /// Jets carried now.
+    /// Objects carrying jets now (a player's jet, or any of a vehicle's).
     pub fn jets(&self) -> usize {
-        self.tracks.values().filter(|t| t.jet.is_some()).count()
+        self.tracks.values().filter(|t| t.jet.is_some() || !VehicleJets::firing(&t.vehicle).is_empty()).count()
+    }
+
+    /// The jets of object `id` firing now (a vehicle's).
+    pub fn vehicle_jets(&self, id: u32) -> Vec<jets::Jet> {
+        self.tracks.get(&id).map_or_else(Vec::new, |t| VehicleJets::firing(&t.vehicle))
     }
 
     fn puff(&mut self, con: &Console, system: &mut ParticleSystem, m: &Mover) {
@@ -177,7 +195,17 @@ mod tests {
 
     fn mover(con: &Console, id: u32, db: &str, vehicle: bool, pos: Vec3, vel: Vec3, above: f32) -> Mover {
         let datablock = con.find_object_str(db).unwrap();
-        Mover { id, vehicle, pos, vel, yaw: 0.0, above_ground: above, datablock }
+        Mover {
+            id,
+            vehicle,
+            pos,
+            vel,
+            yaw: 0.0,
+            above_ground: above,
+            datablock,
+            half_extents: Vec3::new(1.5, 2.5, 0.8),
+            thrust: None,
+        }
     }
 
     /// The effects and their particle system, frame by frame as the client runs them.
@@ -218,18 +246,19 @@ mod tests {
         assert!(rig.system.len() <= 10);
     }
 
-    /// A skimmer faster than its minTrailSpeed carries its jet; slowed down, or gone from
-    /// view, it does not. A player in the air falling slower than gravity (jetting) carries
-    /// its jet; falling freely, or on the ground, it does not.
+    /// A skimmer thrusting forwards carries its jet; coasting, or gone from view, it does
+    /// not. A player in the air falling slower than gravity (jetting) carries its jet;
+    /// falling freely, or on the ground, it does not.
     #[test]
     fn jets_follow_vehicles_and_jetting_players() {
         let con = console();
         let mut rig = Rig::new(4);
-        let fast = mover(&con, 7, "Skim", true, Vec3::ZERO, Vec3::Y * 10.0, 0.5);
+        let thrust = Some(Thrust { forward: 1.0, boost: false });
+        let fast = Mover { thrust, ..mover(&con, 7, "Skim", true, Vec3::ZERO, Vec3::Y * 10.0, 0.5) };
         assert_eq!(rig.frame(&con, &[fast], 0).0, 1);
         assert!(rig.frame(&con, &[fast], 40).1 > 0, "the jet emits");
-        let slow = Mover { vel: Vec3::Y, ..fast };
-        assert_eq!(rig.frame(&con, &[slow], 80).0, 0);
+        let coasting = Mover { vel: Vec3::Y, thrust: Some(Thrust::default()), ..fast };
+        assert_eq!(rig.frame(&con, &[coasting], 80).0, 0);
         let up = mover(&con, 9, "Walker", false, Vec3::Z * 5.0, Vec3::Z * 2.0, 5.0);
         assert_eq!(rig.frame(&con, &[up], 120).0, 1, "rising in the air: jets on");
         assert_eq!(rig.frame(&con, &[Mover { vel: Vec3::Z * 2.1, ..up }], 160).0, 1);
@@ -253,7 +282,10 @@ mod tests {
                     .collect();
                 rig.frame(&con, &ms, k * 40);
             }
-            assert_eq!(rig.fx.jets(), MAX_MOVERS);
+            // Each skimmer's forward jet has two nozzles: the jet emitters' cap stops them
+            // before the movers' cap does.
+            assert_eq!(rig.fx.vehicles.alive(), jets::MAX_JET_EMITTERS);
+            assert_eq!(rig.fx.jets(), jets::MAX_JET_EMITTERS / 2);
             let cam = Camera::look_at(Vec3::new(0.0, -10.0, 3.0), Vec3::ZERO, 1.2, 0.1, 500.0);
             let mut out = Vec::new();
             rig.system.billboards(&cam, &mut out);

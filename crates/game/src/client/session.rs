@@ -105,6 +105,9 @@ pub struct ClientSession {
     tuning: crate::PlayerTuning,
     /// The box of each StaticShape datablock (by server id), read from its fields once.
     shape_boxes: BTreeMap<u32, glam::Vec3>,
+    /// Vehicle datablocks' boxes (half extents), for drawing them and their jets (not
+    /// obstacles of the predicted walk).
+    vehicle_boxes: BTreeMap<u32, glam::Vec3>,
     /// Each datablock's `shapeFile` (by server id), read once.
     shape_files: BTreeMap<u32, Option<std::rc::Rc<str>>>,
     /// The `TSShapeConstructor` datablocks' sequence names, read once the datablocks are in.
@@ -145,6 +148,8 @@ pub struct ClientSession {
     placed: crate::client::ghost_container::GhostContainer,
     /// The control object's images, predicted with its moves.
     own_images: crate::client::own_images::OwnImages,
+    /// The last move this client made (its vehicle's jets fire from it).
+    last_move: Move,
     /// The water the predicted walk wades and swims in: the server's, built from the ghosted
     /// blocks over the same terrain (`crate::liquid`).
     water: Rc<crate::liquid::ServerWater>,
@@ -239,6 +244,7 @@ impl ClientSession {
             block_class: BTreeMap::new(),
             tuning: crate::PlayerTuning::default(),
             shape_boxes: BTreeMap::new(),
+            vehicle_boxes: BTreeMap::new(),
             shape_files: BTreeMap::new(),
             constructors: None,
             rotates: BTreeMap::new(),
@@ -262,6 +268,7 @@ impl ClientSession {
             block_local: BTreeMap::new(),
             demo: None,
             own_images: Default::default(),
+            last_move: v12_sim::moves::NULL_MOVE,
             water: Rc::default(),
             placed: Default::default(),
         })
@@ -321,14 +328,24 @@ impl ClientSession {
                 self.shape_files.insert(g.datablock, (!file.is_empty()).then(|| file.into()));
                 self.rotates.insert(g.datablock, con.get_field(db, "rotate").truthy());
             }
+            let class = self.datablock_class(g.datablock).to_string();
             if !self.shape_boxes.contains_key(&g.datablock)
-                && self.datablock_class(g.datablock) == "StaticShapeData"
+                && class == "StaticShapeData"
                 && let Some(&db) = self.block_local.get(&g.datablock)
             {
                 // The server reported junk already; the same default here.
                 let half =
                     crate::shape_half_extents(con, db).ok().flatten().unwrap_or(glam::Vec3::splat(0.5));
                 self.shape_boxes.insert(g.datablock, half);
+            }
+            if !self.vehicle_boxes.contains_key(&g.datablock)
+                && class == "VehicleData"
+                && let Some(&db) = self.block_local.get(&g.datablock)
+            {
+                // Drawn (and its jets placed) at its box, else its class's usual size.
+                let half =
+                    crate::shape_half_extents(con, db).ok().flatten().unwrap_or(crate::vehicles::default_box(con, db));
+                self.vehicle_boxes.insert(g.datablock, half);
             }
         }
         self.own_images.update(con, self.gcon.predicted(), &self.block_local);
@@ -338,6 +355,7 @@ impl ClientSession {
             self.time_ms += u64::from(TICK_MS);
             self.tick += 1;
             let mv = input(self);
+            self.last_move = mv;
             self.gcon.process_tick(mv, &m);
             if let Some(p) = self.gcon.predicted().map(|p| p.pos)
                 && !self.gcon.image_effects.is_empty()
@@ -732,7 +750,7 @@ impl ClientSession {
                 threads,
                 team: id.0 % 2,
                 is_me,
-                half_extents: self.shape_boxes.get(&g.datablock).copied().unwrap_or(glam::Vec3::splat(0.5)),
+                half_extents: self.box_of(g.datablock),
             });
         }
         let terrain = crate::mission::first_terrain(&self.world);
@@ -797,6 +815,13 @@ impl ClientSession {
         out
     }
 
+    /// A static shape's or vehicle's box (half extents) by its server datablock id; a half
+    /// metre cube before its datablock arrived.
+    fn box_of(&self, datablock: u32) -> glam::Vec3 {
+        let known = self.shape_boxes.get(&datablock).or_else(|| self.vehicle_boxes.get(&datablock));
+        known.copied().unwrap_or(glam::Vec3::splat(0.5))
+    }
+
     /// The players and vehicles in view (hidden ones left out) as `client::movers` needs them,
     /// the controlled one where it is predicted; their feet's height over the ground.
     #[cfg(feature = "render")]
@@ -820,6 +845,10 @@ impl ClientSession {
             let (from, to) = (pos + glam::Vec3::Z * 0.5, pos - glam::Vec3::Z * 100.0);
             let above_ground =
                 ground.as_ref().map_or(0.0, |g| g.cast_ray(from, to).map_or(100.0, |(t, _)| t * 100.5 - 0.5));
+            let half_extents = self.box_of(g.datablock);
+            // This client's moves drive the vehicle it controls.
+            let thrust = (vehicle && Some(id) == me)
+                .then(|| crate::client::jets::Thrust::of_move(&self.last_move));
             out.push(crate::client::movers::Mover {
                 id: id.0,
                 vehicle,
@@ -828,6 +857,8 @@ impl ClientSession {
                 yaw,
                 above_ground,
                 datablock,
+                half_extents,
+                thrust,
             });
         }
         out

@@ -91,13 +91,16 @@ impl ClientUi {
         dippers: &[crate::client::effects::Dipper],
         now_ms: u64,
     ) {
-        let sounds = {
+        let (sounds, warnings) = {
             let mut fx = self.view.effects.borrow_mut();
             fx.update_movers(con, movers, now_ms);
             fx.update_splashes(con, dippers);
             fx.update(con, shots, now_ms);
-            fx.take_sounds()
+            (fx.take_sounds(), fx.movers.vehicles.take_warnings())
         };
+        for w in warnings {
+            con.warn(&w);
+        }
         for (profile, pos) in sounds {
             crate::audio::play_at(con, profile, pos.to_array(), "explosion");
         }

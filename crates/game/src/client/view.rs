@@ -411,22 +411,39 @@ fn push_object(scene: &mut Scene, o: &ViewObject, time_ms: u64) {
                 color,
             });
         }
-        ObjectKind::Vehicle => {
-            let h = o.half_extents;
-            let c = team_color(o.team, o.is_me);
-            scene.shapes.push(Shape::Box {
-                center: o.pos + Vec3::Z * (h.z * 0.6),
-                half_extents: Vec3::new(h.x, h.y, h.z * 0.6),
-                rotation_z: o.yaw,
-                color: ColorI::rgb(70, 80, 95),
-            });
-            scene.shapes.push(Shape::Box {
-                center: o.pos + Vec3::Z * (h.z * 1.5) + facing(o.yaw) * (h.y * 0.2),
-                half_extents: Vec3::new(h.x * 0.6, h.y * 0.35, h.z * 0.35),
-                rotation_z: o.yaw,
-                color: c,
-            });
-        }
+        ObjectKind::Vehicle => vehicle_model(scene, o),
+    }
+}
+
+/// A vehicle drawn from its box (no vehicle shapes are loaded): a hull with a nose, two
+/// side pontoons, a canopy in its team's colour, a tail fin, and two engines at the rear
+/// whose nozzles are where its forward jets fire (`client::jets::nodes`).
+fn vehicle_model(scene: &mut Scene, o: &ViewObject) {
+    let h = o.half_extents;
+    let turn = Quat::from_rotation_z(o.yaw);
+    let team = team_color(o.team, o.is_me);
+    let mut part = |centre: Vec3, half: Vec3, color: ColorI| {
+        scene.shapes.push(Shape::Box {
+            center: o.pos + turn * (centre * h),
+            half_extents: half * h,
+            rotation_z: o.yaw,
+            color,
+        });
+    };
+    let hull = ColorI::rgb(92, 100, 112);
+    let dark = ColorI::rgb(45, 48, 56);
+    part(Vec3::new(0.0, -0.1, 0.5), Vec3::new(0.62, 0.8, 0.3), hull);
+    part(Vec3::new(0.0, 0.8, 0.38), Vec3::new(0.4, 0.25, 0.18), ColorI::rgb(150, 156, 166));
+    for side in [-1.0, 1.0] {
+        part(Vec3::new(side * 0.82, -0.05, 0.3), Vec3::new(0.18, 0.92, 0.26), dark);
+        part(Vec3::new(side * 0.82, 0.0, 0.58), Vec3::new(0.2, 0.7, 0.04), team);
+    }
+    part(Vec3::new(0.0, 0.25, 0.95), Vec3::new(0.32, 0.32, 0.2), ColorI::rgb(120, 185, 240));
+    part(Vec3::new(0.0, -0.78, 1.15), Vec3::new(0.05, 0.18, 0.35), team);
+    let (nozzles, _) = crate::client::jets::nodes(crate::client::jets::Jet::Forward, Vec3::ONE);
+    for n in nozzles {
+        part(n + Vec3::new(0.0, 0.17, 0.0), Vec3::new(0.17, 0.17, 0.17), dark);
+        part(n + Vec3::new(0.0, 0.02, 0.0), Vec3::new(0.12, 0.02, 0.12), ColorI::rgb(255, 150, 60));
     }
 }
 
