@@ -9,9 +9,9 @@
 //!
 //! Which of them the client draws: particles (emitters, bursts), explosions (their emitters,
 //! particle bursts, sub-explosions, camera shake and light flash as a glow), projectile
-//! trails and decals on terrain (`client::effects`). Debris, shockwaves, splashes, lightning,
-//! precipitation, fireball atmospheres, jet effects, running lights, liquids and waves are
-//! declared and checked only.
+//! trails and decals on terrain (`client::effects`), vehicles' jets and their JetEffectData
+//! flames (`client::jets`). Debris, shockwaves, lightning, precipitation, fireball
+//! atmospheres, running lights, liquids and waves are declared and checked only.
 
 use crate::fields::{BIG, FieldSpec, color, flag, int, num, point};
 
@@ -206,9 +206,18 @@ pub(crate) const FIELDS: &[FieldSpec] = &[
     num("PrecipitationData", "frontSpeedPer", 0.0, BIG, 1.0),
     num("PrecipitationData", "frontRadiusPer", 0.0, BIG, 1.0),
     // FireballAtmosphereData: its `fireball` names a ProjectileData (text).
-    // JetEffectData (a vehicle's or pack's jet): its emitters are named as text.
+    // JetEffectData (Tribes 2's exhaust flame, a PlayerData's or vehicle's `jetEffect`; a
+    // vehicle's is drawn by `client::jets`, a player's not yet): its `texture` is text.
     num("JetEffectData", "velocity", 0.0, BIG, 0.0),
     num("JetEffectData", "length", 0.0, BIG, 1.0),
+    num("JetEffectData", "width", 0.0, BIG, 0.3),
+    num("JetEffectData", "speed", -BIG, BIG, 10.0),
+    num("JetEffectData", "stretch", 0.0, BIG, 1.0),
+    num("JetEffectData", "yOffset", -BIG, BIG, 0.0),
+    num("JetEffectData", "activateTime", 0.0, 60.0, 0.0),
+    num("JetEffectData", "deactivateTime", 0.0, 60.0, 0.0),
+    color("JetEffectData", "hotColor"),
+    color("JetEffectData", "coolColor"),
     // RunningLightData.
     num("RunningLightData", "radius", 0.0, BIG, 1.0),
     color("RunningLightData", "color"),

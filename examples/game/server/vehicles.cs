@@ -5,13 +5,32 @@
 // goes back to its pad. Bots walk to a free skimmer near them, board it and drive it towards
 // the coins they want.
 
+// Its jets, drawn on the clients only (V12's vehicle jets): while its pilot thrusts forwards,
+// the flame of its two engines (forwardJetEmitter and the JetEffectData exhaust); on its
+// boost (trigger 3), dust blown down under it (floatJetEmitter); faster than 6 m/s, a wake of
+// dust behind it (trailEmitter).
+datablock ParticleData(SkimmerDust) {
+   lifetimeMS = 900; lifetimeVarianceMS = 200; dragCoefficient = 2; gravityCoefficient = -0.05;
+   colors[0] = "0.6 0.5 0.4 0.5"; colors[1] = "0.6 0.5 0.4 0"; sizes[0] = 0.6; sizes[1] = 1.6;
+   times[0] = 0; times[1] = 1; useInvAlpha = true;
+};
+datablock ParticleEmitterData(SkimmerDustEmitter) {
+   ejectionPeriodMS = 30; ejectionVelocity = 2; velocityVariance = 1; thetaMin = 0; thetaMax = 40;
+   particles = "SkimmerDust";
+};
+datablock JetEffectData(SkimmerExhaust) {
+   hotColor = "1 0.75 0.35 1"; coolColor = "0.35 0.45 1 1";
+   activateTime = 0.1; deactivateTime = 0.3;
+   length = 2.5; width = 0.6; speed = -18; stretch = 1.8; yOffset = 0.1;
+};
 datablock HoverVehicleData(ArenaSkimmer) {
    maxDamage = 300; destroyedLevel = 300; disabledLevel = 250;
    maxForwardSpeed = 14;
    boundingBox = "3.6 6 1.8";
    minImpactSpeed = 40;
-   // Its jet behind it while it moves faster than 2 m/s (drawn on the clients).
-   forwardJetEmitter = JetFlameEmitter; minTrailSpeed = 2;
+   forwardJetEmitter = JetFlameEmitter; jetEffect = SkimmerExhaust;
+   floatJetEmitter = SkimmerDustEmitter;
+   trailEmitter = SkimmerDustEmitter; minTrailSpeed = 6;
 };
 
 datablock TriggerData(VehiclePad) { tickPeriodMS = 100; };
@@ -21,7 +40,7 @@ function placeArenaFixtures()
 {
    if (isObject(ArenaSkimmerPad))
       return;
-   %pad = groundPoint(-6, -8);
+   %pad = groundPoint(2, 38);
    $SkimmerHome = %pad;
    MissionCleanup.add(new Trigger(ArenaSkimmerPad) {
       dataBlock = VehiclePad; position = VectorAdd(%pad, "-2 2 0"); scale = "4 4 3";

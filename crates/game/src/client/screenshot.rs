@@ -170,36 +170,62 @@ fn autopilot(s: &ClientSession, tick: u64) -> Move {
     Move::from_input(0.0, forward, 0.0, crate::client::bot::steer(me.yaw, d), 0.0, 0.0, trig)
 }
 
+/// How deep (m) into the water nearest the vehicles and buildings the frame reaches: the
+/// near part of a pond, not all of it, so the building's lit rooms fill more of the picture.
+const WATER_PATCH: f32 = 8.0;
+
+/// How near (m) a vehicle the screenshot's player must be to be framed too.
+const PLAYER_REACH: f32 = 24.0;
+
 /// Where the framed things may lie in the frame (normalized device coordinates): clear of the
 /// HUD's score and network boxes at the top and its chat box at the bottom left (the bottom
 /// of the left half; the right half reaches lower).
 const FRAME_X: f32 = 0.92;
 const FRAME_Y: (f32, f32, f32) = (-0.5, -0.9, 0.62);
 
-/// The screenshot's view: the match's vehicles, buildings (their lit rooms seen from above,
-/// their roofs left off) and water in one frame, with the players and shots between them.
-/// From the south-south-east (the building's window and door face that way), about 37°
-/// above the horizon, looking at the middle of the box around them, as near as holds all
-/// of them clear of the HUD; `None` (the chase camera) with nothing to frame.
+/// The screenshot's view: the match's vehicles, buildings (their lit rooms and lamps seen
+/// from above, their roofs left off), the screenshot's player (firing at the vehicle it
+/// walked to, when it is within [`PLAYER_REACH`] of it) and the near part of the water
+/// ([`WATER_PATCH`]) in one frame. From the south-east (the building's window and
+/// door face south and east; the pond lies south-east of it), about 53° above the horizon, looking at the middle of the box around them, as near as holds all of them
+/// clear of the HUD; `None` (the chase camera) with nothing to frame.
 pub fn framing(world: &crate::client::snapshot::WorldView, width: u32, height: u32) -> Option<(Vec3, Vec3)> {
     use crate::client::snapshot::ObjectKind;
     let mut points: Vec<Vec3> = Vec::new();
     for o in world.objects.iter().filter(|o| o.kind == ObjectKind::Vehicle) {
         points.extend([o.pos - o.half_extents, o.pos + o.half_extents * Vec3::new(1.0, 1.0, 2.0)]);
     }
+    // The screenshot's player, firing at the vehicle it walked to (when it got there).
+    let me = world.objects.iter().find(|o| o.is_me && o.kind == ObjectKind::Player);
+    let near_vehicle = |p: Vec3| {
+        world.objects.iter().any(|o| o.kind == ObjectKind::Vehicle && o.pos.distance(p) < PLAYER_REACH)
+    };
+    if let Some(me) = me.filter(|me| near_vehicle(me.pos)) {
+        points.extend([me.pos - Vec3::new(1.0, 1.0, 0.0), me.pos + Vec3::new(1.0, 1.0, 2.5)]);
+    }
     for (centre, half) in &world.walls {
         points.extend([*centre - *half, *centre + *half]);
     }
+    // The water nearest them: the wet cells within WATER_PATCH of the nearest one (all of it
+    // when there is nothing else to frame).
+    let near = points.iter().copied().reduce(Vec3::min).zip(points.iter().copied().reduce(Vec3::max));
+    let mut wet_cells: Vec<(f32, Vec3)> = Vec::new();
     for (_, block) in &world.waters {
         let ground = world.terrain.clone();
         let wet = block.coverage(move |x, y| ground.as_ref().map_or(f32::MIN, |g| g.height(x, y)));
         for j in 0..wet.ny {
             for i in (0..wet.nx).filter(|&i| wet.is_wet_cell(i, j)) {
                 let o = wet.cell_origin(i, j);
-                points.push(Vec3::new(o.x + wet.cell / 2.0, o.y + wet.cell / 2.0, wet.surface_z));
+                let p = Vec3::new(o.x + wet.cell / 2.0, o.y + wet.cell / 2.0, wet.surface_z);
+                let d = near.map_or(0.0, |(lo, hi)| {
+                    (p.truncate() - p.truncate().clamp(lo.truncate(), hi.truncate())).length()
+                });
+                wet_cells.push((d, p));
             }
         }
     }
+    let nearest = wet_cells.iter().map(|w| w.0).fold(f32::INFINITY, f32::min);
+    points.extend(wet_cells.iter().filter(|w| near.is_none() || w.0 <= nearest + WATER_PATCH).map(|w| w.1));
     points.retain(|p| p.is_finite());
     let vehicles: Vec<Vec3> =
         world.objects.iter().filter(|o| o.kind == ObjectKind::Vehicle).map(|o| o.pos).collect();
@@ -207,7 +233,7 @@ pub fn framing(world: &crate::client::snapshot::WorldView, width: u32, height: u
     let lo = points.iter().copied().reduce(Vec3::min)?;
     let hi = points.iter().copied().reduce(Vec3::max)?;
     let middle = Vec3::new((lo.x + hi.x) / 2.0, (lo.y + hi.y) / 2.0, lo.z);
-    let from = Vec3::new(0.4, -0.8, 0.95).normalize();
+    let from = Vec3::new(0.6, -0.65, 1.2).normalize();
     let viewport = v12_render_gl::RectI::new(0, 0, width.max(1) as i32, height.max(1) as i32);
     // The nearest eye that holds everything, looking at a point near the middle (within 20 m,
     // on a 5 m grid): the one that needs the least distance.

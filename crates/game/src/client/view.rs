@@ -277,7 +277,8 @@ impl WorldView {
 
 impl WorldView {
     /// The interiors by zone: the faces of the rooms the camera sees through open portals
-    /// (closed ones drawn as doors), roofs left off so the chase camera sees in; each
+    /// (closed ones drawn as doors; every room from an overview), roofs left off so the
+    /// chase camera sees in; each
     /// material one textured batch, translucent when its bitmap is (a window's glass).
     fn push_interiors(
         &self,
@@ -285,7 +286,12 @@ impl WorldView {
         scene: &mut Scene,
         meshes: &mut v12_render3d::InteriorMeshes,
     ) {
-        let visible = graph.visible_zones(self.camera().position());
+        // An overview looks down over the walls (their roofs are left off): every room shows.
+        let visible = if self.overview.is_some() {
+            graph.zones_of_box(Vec3::splat(-1.0e6), Vec3::splat(1.0e6))
+        } else {
+            graph.visible_zones(self.camera().position())
+        };
         let materials = |id: u32| self.interior_materials.get(&id).map_or(&[][..], |m| &m[..]);
         let below_roof = |inst: &v12_world::InteriorInstance, t: &[v12_render_gl::TexVertex3]| {
             let roof = inst.world_bounds().min.z + ROOF_HEIGHT;
@@ -293,6 +299,27 @@ impl WorldView {
         };
         let (light, ambient) = (scene.light_dir, scene.ambient);
         meshes.shapes(graph, &visible, (light, ambient), materials, below_roof, &mut scene.shapes);
+        push_lamps(graph, &self.camera(), scene);
+    }
+}
+
+/// Most interior lights drawn as lamps.
+const MAX_LAMPS: usize = 64;
+
+/// The interiors' lights (the map's `light` entities their lightmaps were baked from) drawn
+/// as glowing lamps: a bright core and a soft halo of the light's colour, added to what is
+/// behind them, so a lit room shows where its light comes from.
+fn push_lamps(graph: &v12_world::SceneGraph, camera: &Camera, scene: &mut Scene) {
+    let mut glow = Vec::new();
+    let lights = graph.interiors().flat_map(|(_, inst)| inst.interior.lights.iter().map(move |l| (inst, l)));
+    for (inst, l) in lights.take(MAX_LAMPS) {
+        let at = inst.to_world_point(l.position.as_vec3());
+        let c = l.color.clamp(Vec3::ZERO, Vec3::ONE);
+        glow.extend(v12_render3d::billboard(camera, at, 0.6, (c * 0.5 + Vec3::splat(0.5)).extend(1.0), 0.0));
+        glow.extend(v12_render3d::billboard(camera, at, 4.0, c.extend(0.55), 0.0));
+    }
+    if !glow.is_empty() {
+        scene.shapes.push(Shape::Particles { texture: None, triangles: std::sync::Arc::new(glow), additive: true });
     }
 }
 
