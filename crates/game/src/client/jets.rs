@@ -303,7 +303,8 @@ impl VehicleJets {
             };
             let desc = if jet == Jet::Flame {
                 find_of(con, &name, "JetEffectData").map(|e| {
-                    k.flame_times = (secs_ms(con, e, "activateTime", 0.0), secs_ms(con, e, "deactivateTime", 0.0));
+                    k.flame_times =
+                        (secs_ms(con, e, "activateTime", 0.0), secs_ms(con, e, "deactivateTime", 0.0));
                     flame_desc(con, e)
                 })
             } else {
@@ -448,7 +449,10 @@ mod tests {
         for _ in 0..3 {
             rig.frame(&con, &vehicle(&con, "Flyer", slow, thrust(1.0, false)));
         }
-        assert_eq!(rig.frame(&con, &vehicle(&con, "Flyer", slow, thrust(1.0, false))), [Jet::Forward, Jet::Flame]);
+        assert_eq!(
+            rig.frame(&con, &vehicle(&con, "Flyer", slow, thrust(1.0, false))),
+            [Jet::Forward, Jet::Flame]
+        );
         assert_eq!(rig.jets.alive(), 4, "two nozzles each");
         assert!(!rig.system.is_empty());
         let idle = vehicle(&con, "Flyer", slow, thrust(0.0, false));
@@ -506,7 +510,10 @@ mod tests {
         let mut w = rig.jets.take_warnings();
         w.sort();
         assert_eq!(w.len(), 4, "{w:?}");
-        assert!(w[0].starts_with("Broken.floatJetEmitter: \"NoSuchThing\" is not a ParticleEmitterData"), "{w:?}");
+        assert!(
+            w[0].starts_with("Broken.floatJetEmitter: \"NoSuchThing\" is not a ParticleEmitterData"),
+            "{w:?}"
+        );
         assert!(w[1].starts_with("Broken.forwardJetEmitter: \"Spark\""), "{w:?}");
         assert!(w[2].starts_with("Broken.jetEffect: \"Push\" is not a JetEffectData"), "{w:?}");
         assert!(w[3].starts_with("Broken.trailEmitter: \"Empty\""), "{w:?}");
@@ -527,7 +534,8 @@ mod tests {
                 let t = thrust(if k % 10 < 6 { 1.0 } else { -1.0 }, k % 7 == 0);
                 rig.frame(&con, &vehicle(&con, "Flyer", Vec3::Y * k as f32, t));
             }
-            let cam = Camera::look_at(Vec3::new(10.0, 0.0, 10.0), Vec3::new(10.0, 20.0, 5.0), 1.2, 0.1, 500.0);
+            let cam =
+                Camera::look_at(Vec3::new(10.0, 0.0, 10.0), Vec3::new(10.0, 20.0, 5.0), 1.2, 0.1, 500.0);
             let mut out = Vec::new();
             rig.system.billboards(&cam, &mut out);
             out

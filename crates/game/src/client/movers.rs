@@ -133,7 +133,10 @@ impl MoverEffects {
 
     /// Objects carrying jets now (a player's jet, or any of a vehicle's).
     pub fn jets(&self) -> usize {
-        self.tracks.values().filter(|t| t.jet.is_some() || !VehicleJets::firing(&t.vehicle).is_empty()).count()
+        self.tracks
+            .values()
+            .filter(|t| t.jet.is_some() || !VehicleJets::firing(&t.vehicle).is_empty())
+            .count()
     }
 
     /// The jets of object `id` firing now (a vehicle's).

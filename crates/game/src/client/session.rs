@@ -343,8 +343,10 @@ impl ClientSession {
                 && let Some(&db) = self.block_local.get(&g.datablock)
             {
                 // Drawn (and its jets placed) at its box, else its class's usual size.
-                let half =
-                    crate::shape_half_extents(con, db).ok().flatten().unwrap_or(crate::vehicles::default_box(con, db));
+                let half = crate::shape_half_extents(con, db)
+                    .ok()
+                    .flatten()
+                    .unwrap_or(crate::vehicles::default_box(con, db));
                 self.vehicle_boxes.insert(g.datablock, half);
             }
         }
@@ -847,8 +849,8 @@ impl ClientSession {
                 ground.as_ref().map_or(0.0, |g| g.cast_ray(from, to).map_or(100.0, |(t, _)| t * 100.5 - 0.5));
             let half_extents = self.box_of(g.datablock);
             // This client's moves drive the vehicle it controls.
-            let thrust = (vehicle && Some(id) == me)
-                .then(|| crate::client::jets::Thrust::of_move(&self.last_move));
+            let thrust =
+                (vehicle && Some(id) == me).then(|| crate::client::jets::Thrust::of_move(&self.last_move));
             out.push(crate::client::movers::Mover {
                 id: id.0,
                 vehicle,

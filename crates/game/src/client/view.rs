@@ -319,7 +319,11 @@ fn push_lamps(graph: &v12_world::SceneGraph, camera: &Camera, scene: &mut Scene)
         glow.extend(v12_render3d::billboard(camera, at, 4.0, c.extend(0.55), 0.0));
     }
     if !glow.is_empty() {
-        scene.shapes.push(Shape::Particles { texture: None, triangles: std::sync::Arc::new(glow), additive: true });
+        scene.shapes.push(Shape::Particles {
+            texture: None,
+            triangles: std::sync::Arc::new(glow),
+            additive: true,
+        });
     }
 }
 
