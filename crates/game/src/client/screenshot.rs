@@ -172,10 +172,10 @@ fn autopilot(s: &ClientSession, tick: u64) -> Move {
 
 /// How deep (m) into the water nearest the vehicles and buildings the frame reaches: the
 /// near part of a pond, not all of it, so the building's lit rooms fill more of the picture.
-const WATER_PATCH: f32 = 8.0;
+pub const WATER_PATCH: f32 = 8.0;
 
 /// How near (m) a vehicle the screenshot's player must be to be framed too.
-const PLAYER_REACH: f32 = 24.0;
+pub const PLAYER_REACH: f32 = 24.0;
 
 /// Where the framed things may lie in the frame (normalized device coordinates): clear of the
 /// HUD's score and network boxes at the top and its chat box at the bottom left (the bottom
