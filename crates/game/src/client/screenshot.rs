@@ -172,7 +172,7 @@ fn autopilot(s: &ClientSession, tick: u64) -> Move {
 
 /// How deep (m) into the water nearest the vehicles and buildings the frame reaches: the
 /// near part of a pond, not all of it, so the building's lit rooms fill more of the picture.
-pub const WATER_PATCH: f32 = 8.0;
+pub const WATER_PATCH: f32 = 12.0;
 
 /// How near (m) a vehicle the screenshot's player must be to be framed too.
 pub const PLAYER_REACH: f32 = 24.0;
@@ -181,7 +181,7 @@ pub const PLAYER_REACH: f32 = 24.0;
 /// HUD's score and network boxes at the top and its chat box at the bottom left (the bottom
 /// of the left half; the right half reaches lower).
 const FRAME_X: f32 = 0.92;
-const FRAME_Y: (f32, f32, f32) = (-0.5, -0.9, 0.62);
+const FRAME_Y: (f32, f32, f32) = (-0.5, -0.6, 0.62);
 
 /// The screenshot's view: the match's vehicles, buildings (their lit rooms and lamps seen
 /// from above, their roofs left off), the screenshot's player (firing at the vehicle it
