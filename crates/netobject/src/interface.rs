@@ -27,6 +27,7 @@ use std::sync::Arc;
 use tracing::{debug, info, warn};
 use v12_notify_protocol::ProtocolConfig;
 
+mod pass;
 mod serve;
 mod turn;
 pub use turn::ConnectionTurn;
@@ -238,6 +239,8 @@ pub struct NetInterface {
     routable: hashbrown::HashSet<ConnectionId>,
     /// [`Self::serve`]: the connections its pass left something for this thread (reused).
     served: Vec<(ConnectionId, Served)>,
+    /// The room of the packet threads' list of connections (`interface/pass.rs`).
+    pass_room: pass::PassRoom,
     /// Received events stay with their connection ([`Self::set_events_by_connection`]).
     events_by_connection: bool,
     /// Builds the connections' packets in parallel ([`Self::set_transmit_threads`]).
@@ -300,6 +303,7 @@ impl NetInterface {
             inboxes: Vec::new(),
             routable: hashbrown::HashSet::new(),
             served: Vec::new(),
+            pass_room: pass::PassRoom::default(),
             events_by_connection: false,
             transmit_pool: None,
             connect_budget,
@@ -752,17 +756,13 @@ impl NetInterface {
         };
         self.clock = now;
         self.stats.datagrams_in_parallel += batch.len() as u64;
-        use rayon::prelude::*;
         let registry = &*self.registry;
         let inboxes = &self.inboxes[..];
-        let connections = &mut self.connections;
-        pool.install(|| {
-            connections.par_values_mut().for_each(|c| {
-                let mine = inbox_of(inboxes, c.id());
-                if !mine.is_empty() {
-                    c.read_inbox(now, registry, mine, |i| batch.get(i).map(|d| parts(d).1));
-                }
-            })
+        self.pass_room.for_each(&pool, &mut self.connections, |c| {
+            let mine = inbox_of(inboxes, c.id());
+            if !mine.is_empty() {
+                c.read_inbox(now, registry, mine, |i| batch.get(i).map(|d| parts(d).1));
+            }
         });
         self.merge_arrivals();
         self.release_ghosts(world);
@@ -1239,10 +1239,8 @@ impl NetInterface {
         world: &(dyn GhostWorld + Sync),
         pool: &rayon::ThreadPool,
     ) {
-        use rayon::prelude::*;
         let registry = &*self.registry;
-        let connections = &mut self.connections;
-        pool.install(|| connections.par_values_mut().for_each(|c| c.prepare_transmits(now, registry, world)));
+        self.pass_room.for_each(pool, &mut self.connections, |c| c.prepare_transmits(now, registry, world));
         let mut order = std::mem::take(&mut self.order);
         order.clear();
         order.extend(self.connections.keys().copied());

@@ -57,20 +57,16 @@ impl NetInterface {
         let registry = &*self.registry;
         let settings = (self.config.negotiation_timeout_ms, self.events_by_connection);
         let inboxes = &self.inboxes[..];
-        let connections = &mut self.connections;
-        pool.install(|| {
-            use rayon::prelude::*;
-            connections.par_values_mut().for_each(|c| {
-                let mine = inbox_of(inboxes, c.id());
-                let data = |i: usize| batch.get(i).map(|d| parts(d).1);
-                let s = c.serve(now, registry, world, (mine, data), settings);
-                if c.has_arrivals() {
-                    merge.store(true, Ordering::Relaxed);
-                }
-                if s != Served::Nothing {
-                    served.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((c.id(), s));
-                }
-            });
+        self.pass_room.for_each(&pool, &mut self.connections, |c| {
+            let mine = inbox_of(inboxes, c.id());
+            let data = |i: usize| batch.get(i).map(|d| parts(d).1);
+            let s = c.serve(now, registry, world, (mine, data), settings);
+            if c.has_arrivals() {
+                merge.store(true, Ordering::Relaxed);
+            }
+            if s != Served::Nothing {
+                served.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((c.id(), s));
+            }
         });
         let mut served = served.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
         // Events staying with their connections, only a datagram that claimed a token or

@@ -82,12 +82,8 @@ impl NetInterface {
     pub fn for_each_connection(&mut self, f: impl Fn(&mut ConnectionTurn<'_>) + Sync) {
         let registry = &*self.registry;
         if let Some(pool) = self.transmit_pool.clone() {
-            let connections = &mut self.connections;
-            pool.install(|| {
-                use rayon::prelude::*;
-                connections
-                    .par_values_mut()
-                    .for_each(|connection| f(&mut ConnectionTurn { connection, registry }));
+            self.pass_room.for_each(&pool, &mut self.connections, |connection| {
+                f(&mut ConnectionTurn { connection, registry });
             });
             return;
         }
