@@ -28,6 +28,7 @@ use tracing::{debug, info, warn};
 use v12_notify_protocol::ProtocolConfig;
 
 mod pass;
+pub use pass::PacketThreads;
 mod serve;
 mod turn;
 pub use turn::ConnectionTurn;
@@ -1286,6 +1287,20 @@ impl NetInterface {
             Ok(pool) => self.transmit_pool = Some(Arc::new(pool)),
             Err(e) => warn!(threads, error = %e, "no transmit pool; building packets on one thread"),
         }
+    }
+
+    /// The packet threads, when there are some ([`Self::set_transmit_threads`]): a server
+    /// loop run on them ([`PacketThreads::run`]) makes each pass ([`Self::serve`],
+    /// [`Self::for_each_connection`]) without a thread outside the pool sleeping through it.
+    pub fn packet_threads(&self) -> Option<PacketThreads> {
+        self.transmit_pool.clone().map(PacketThreads)
+    }
+
+    /// Wall-clock time spent so far in passes on the packet threads (from each pass's fork
+    /// to its join, on the thread that forked it): what a host measuring its own loop takes
+    /// off to find the part that runs on one thread.
+    pub fn pass_time(&self) -> std::time::Duration {
+        self.pass_room.elapsed
     }
 
     /// Keep-alive pings for every connection, for a host that cannot serve its connections

@@ -1165,6 +1165,10 @@ impl GhostWorld for SceneStore {
     fn frame(&self) -> Option<&GhostFrame> {
         Some(self.ghost_frame())
     }
+
+    fn as_sync(&self) -> Option<&(dyn GhostWorld + Sync)> {
+        Some(self)
+    }
 }
 
 impl GhostWorld for SceneWorld {

@@ -25,7 +25,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
-use v12_netobject::ghost::{GhostClassRegistryBuilder, ObjectId};
+use v12_netobject::ghost::{GhostClassRegistryBuilder, GhostWorld, ObjectId};
 use v12_netobject::{InterfaceConfig, InterfaceEvent, NetClassRegistryBuilder, NetInterface, RateConfig};
 use v12_platform::{MemoryNetwork, NetAddress, Transport, UdpTransport};
 use v12_services::NetDriver;
@@ -110,8 +110,9 @@ struct Figures {
     tick_us: f64,
     /// Wall-clock time of the same.
     wall_us: f64,
-    /// CPU time of the calling thread alone over the same: with packet threads, the part
-    /// that does not run on the pool (the serial part of the tick).
+    /// CPU time of the work outside the passes over the connections: the calling thread's
+    /// over the same, and with packet threads the pool thread's that runs the pumps less
+    /// the time of their passes (the serial part of the tick).
     serial_us: f64,
     /// Every datagram the server sent, hashed in order.
     sent_hash: u64,
@@ -187,7 +188,7 @@ fn measure(a: Arena) -> Figures {
 
 /// The measurement over transports from `bind` (given a port number a memory network can
 /// use; a UDP socket may take any).
-fn measure_on<T: Transport>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> Figures {
+fn measure_on<T: Transport + Send>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> Figures {
     let n = a.clients;
     let mut b = NetClassRegistryBuilder::new();
     register_events(&mut b);
@@ -239,6 +240,9 @@ fn measure_on<T: Transport>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> Figures
         world.add(SceneObject::new(ITEM_BLOCK, Vec3::new(x, 0.2 * a.half, 0.0)));
     }
     let motion = Motion { max_speed: 8.0, damping: 0.8, arena_half: a.half, ..Motion::default() };
+    // `Motion` may hold shared geometry (`Rc`: one thread); this arena's is plain numbers,
+    // which the game's pass takes into each connection's turn on the packet threads.
+    let (max_speed, damping, arena_half) = (motion.max_speed, motion.damping, motion.arena_half);
     let mut conns: Vec<Mutex<Player>> = Vec::new();
     // The game connection of each network connection, by its id (they are numbered from 1).
     let mut conn_index: Vec<usize> = Vec::new();
@@ -268,35 +272,13 @@ fn measure_on<T: Transport>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> Figures
         let s0 = thread_cpu_ns();
         let w0 = Instant::now();
         let a0 = allocs();
-        game_pass(&mut server.interface, &mut world, &mut conns, &conn_index, &motion, now);
-        // The real loop polls the network every few ms, so a packet leaves as soon as the
-        // 100 ms period allows; pumping only on ticks would stretch it to 128 ms.
-        for sub in 0..4 {
-            server.pump(now + sub * 8, &world, &mut v12_netobject::ghost::GhostArena::new()).unwrap();
-        }
-        // (The clients' moves stay with their connections: the game's pass reads them.)
-        while let Some(ev) = server.interface.poll_event() {
-            if let InterfaceEvent::Connected { connection, .. } = ev {
-                // Spread on a golden-angle grid over the arena, so density is even.
-                let k = conns.len() as f32;
-                let r = (k + 0.5).sqrt() / (n as f32).sqrt() * spread * 0.5;
-                let t = k * 2.399_963;
-                let p = world.add(SceneObject::new(PLAYER_BLOCK, Vec3::new(r * t.cos(), r * t.sin(), 0.0)));
-                let mut game = ServerGameConnection::new(connection);
-                game.set_control_object(Some(p));
-                server.interface.start_ghosting(connection).unwrap();
-                let at = connection.0 as usize;
-                if conn_index.len() <= at {
-                    conn_index.resize(at + 1, usize::MAX);
-                }
-                conn_index[at] = conns.len();
-                conns.push(Mutex::new(Player { game, next: None, applied: Vec::new() }));
-            }
-        }
+        let game = (&mut world, &mut conns, &mut conn_index);
+        let pool_serial_ns =
+            server_tick(&mut server, game, (max_speed, damping, arena_half), (n, spread), now);
         if measuring {
             server_allocs += allocs().saturating_sub(a0);
             cost_ns += cpu_ns() - t0;
-            serial_ns += thread_cpu_ns() - s0;
+            serial_ns += thread_cpu_ns() - s0 + pool_serial_ns;
             wall_ns += w0.elapsed().as_nanos();
             ticks += 1;
         }
@@ -354,6 +336,63 @@ struct Player {
     applied: Vec<Move>,
 }
 
+/// The server's part of a tick: the game's pass, four pumps (the real loop polls the network
+/// every few ms, so a packet leaves as soon as the 100 ms period allows; pumping only on
+/// ticks would stretch it to 128 ms), and a player for each client that connected, placed on
+/// a golden-angle spiral over the arena (`n` clients over `spread` metres: even density).
+/// Returns the CPU time the pumps took outside their passes on a packet thread (0 without
+/// packet threads: the calling thread's clock counts it).
+fn server_tick<T: Transport + Send>(
+    server: &mut NetDriver<Recorder<T>>,
+    (world, conns, conn_index): (&mut SceneWorld, &mut Vec<Mutex<Player>>, &mut Vec<usize>),
+    moves: (f32, f32, f32),
+    (n, spread): (usize, f32),
+    now: u64,
+) -> u128 {
+    game_pass(&mut server.interface, world, conns, conn_index, moves, now);
+    let pumps = |server: &mut NetDriver<Recorder<T>>, objects: &dyn GhostWorld| {
+        for sub in 0..4 {
+            server.pump(now + sub * 8, objects, &mut v12_netobject::ghost::GhostArena::new()).unwrap();
+        }
+    };
+    // With packet threads the pumps run on one of them: each pump's pass then starts at once
+    // on that thread, which takes its share, where from this thread the pass would wait for
+    // a sleeping pool thread to wake, and this one would sleep through it and be woken after
+    // (ARCHITECTURE: "A crowd"). The world goes as the part of it that can be shared.
+    let pool_serial_ns = match (server.interface.packet_threads(), world.as_sync()) {
+        (Some(threads), Some(objects)) => threads.run(|| {
+            let (c0, p0) = (thread_cpu_ns(), server.interface.pass_time());
+            pumps(server, objects);
+            // That thread's CPU outside the passes (in one it works, or waits for the last
+            // piece a few µs): the pumps' serial part.
+            (thread_cpu_ns() - c0).saturating_sub((server.interface.pass_time() - p0).as_nanos())
+        }),
+        _ => {
+            pumps(server, &*world);
+            0
+        }
+    };
+    // (The clients' moves stay with their connections: the game's pass reads them.)
+    while let Some(ev) = server.interface.poll_event() {
+        if let InterfaceEvent::Connected { connection, .. } = ev {
+            let k = conns.len() as f32;
+            let r = (k + 0.5).sqrt() / (n as f32).sqrt() * spread * 0.5;
+            let t = k * 2.399_963;
+            let p = world.add(SceneObject::new(PLAYER_BLOCK, Vec3::new(r * t.cos(), r * t.sin(), 0.0)));
+            let mut game = ServerGameConnection::new(connection);
+            game.set_control_object(Some(p));
+            server.interface.start_ghosting(connection).unwrap();
+            let at = connection.0 as usize;
+            if conn_index.len() <= at {
+                conn_index.resize(at + 1, usize::MAX);
+            }
+            conn_index[at] = conns.len();
+            conns.push(Mutex::new(Player { game, next: None, applied: Vec::new() }));
+        }
+    }
+    pool_serial_ns
+}
+
 /// The game's tick for every client, one connection's turn at a time (on the packet threads
 /// when the server has them): its moves read, applied to its control object's state, the
 /// control event posted; then the states set on the world, on this thread.
@@ -362,14 +401,11 @@ fn game_pass(
     world: &mut SceneWorld,
     conns: &mut [Mutex<Player>],
     conn_index: &[usize],
-    motion: &Motion,
+    (max_speed, damping, arena_half): (f32, f32, f32),
     now: u64,
 ) {
     let objects = world.objects();
     let players = &*conns;
-    // `Motion` may hold shared geometry (`Rc`: one thread); this arena's is plain numbers,
-    // taken into each turn.
-    let (max_speed, damping, arena_half) = (motion.max_speed, motion.damping, motion.arena_half);
     iface.for_each_connection(|turn| {
         let motion = &Motion { max_speed, damping, arena_half, ..Motion::default() };
         let Some(p) = conn_index.get(turn.id().0 as usize).and_then(|&i| players.get(i)) else { return };

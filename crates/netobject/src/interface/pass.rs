@@ -22,9 +22,13 @@ use rayon::prelude::*;
 pub(super) const GRAIN: usize = 8;
 
 /// The room of a pass's list of connections, kept between passes (empty: only its
-/// allocation is kept, so a steady pass allocates nothing).
+/// allocation is kept, so a steady pass allocates nothing), and the time spent in passes.
 #[derive(Debug, Default)]
-pub(super) struct PassRoom(Vec<usize>);
+pub(super) struct PassRoom {
+    room: Vec<usize>,
+    /// Wall-clock time from each pass's fork to its join, added up.
+    pub(super) elapsed: std::time::Duration,
+}
 
 impl PassRoom {
     /// Calls `f` once for every connection of `connections` on `pool`, in pieces of at most
@@ -35,10 +39,34 @@ impl PassRoom {
         connections: &mut HashMap<ConnectionId, NetConnection>,
         f: impl Fn(&mut NetConnection) + Sync,
     ) {
-        let mut list: Vec<&mut NetConnection> = recycle(std::mem::take(&mut self.0));
+        let start = std::time::Instant::now();
+        let mut list: Vec<&mut NetConnection> = recycle(std::mem::take(&mut self.room));
         list.extend(connections.values_mut());
         pool.install(|| list.par_iter_mut().with_max_len(GRAIN).for_each(|c| f(c)));
-        self.0 = recycle(list);
+        self.room = recycle(list);
+        self.elapsed += start.elapsed();
+    }
+}
+
+/// A server's packet threads ([`super::NetInterface::packet_threads`]): a loop that runs on
+/// one of them ([`Self::run`]) forks each of its passes from a thread of the pool, which
+/// takes the first share of the pass at once, instead of from a thread outside it, which
+/// sleeps through the pass and must be woken after it (and the pass waits for a pool
+/// thread to wake before anything starts).
+#[derive(Clone)]
+pub struct PacketThreads(pub(super) std::sync::Arc<rayon::ThreadPool>);
+
+impl std::fmt::Debug for PacketThreads {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PacketThreads").field("threads", &self.0.current_num_threads()).finish()
+    }
+}
+
+impl PacketThreads {
+    /// Runs `f` on one of the packet threads and returns its result; the interface's passes
+    /// that `f` makes (`serve`, `for_each_connection`) start on that thread.
+    pub fn run<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        self.0.install(f)
     }
 }
 
