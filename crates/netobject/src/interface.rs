@@ -1296,13 +1296,6 @@ impl NetInterface {
         self.transmit_pool.clone().map(PacketThreads)
     }
 
-    /// Wall-clock time spent so far in passes on the packet threads (from each pass's fork
-    /// to its join, on the thread that forked it): what a host measuring its own loop takes
-    /// off to find the part that runs on one thread.
-    pub fn pass_time(&self) -> std::time::Duration {
-        self.pass_room.elapsed
-    }
-
     /// Keep-alive pings for every connection, for a host that cannot serve its connections
     /// for a while (a script stopped in the debugger): the peers hear from us and do not time
     /// us out, and no timer runs here meanwhile. Nothing is read and no data is sent; the

@@ -111,8 +111,8 @@ struct Figures {
     /// Wall-clock time of the same.
     wall_us: f64,
     /// CPU time of the work outside the passes over the connections: the calling thread's
-    /// over the same, and with packet threads the pool thread's that runs the pumps less
-    /// the time of their passes (the serial part of the tick).
+    /// over the same, and with packet threads the pumps' (the serial part of the tick; see
+    /// [`server_tick`]).
     serial_us: f64,
     /// Every datagram the server sent, hashed in order.
     sent_hash: u64,
@@ -361,11 +361,14 @@ fn server_tick<T: Transport + Send>(
     // (ARCHITECTURE: "A crowd"). The world goes as the part of it that can be shared.
     let pool_serial_ns = match (server.interface.packet_threads(), world.as_sync()) {
         (Some(threads), Some(objects)) => threads.run(|| {
-            let (c0, p0) = (thread_cpu_ns(), server.interface.pass_time());
+            let (mine0, all0) = (thread_cpu_ns(), cpu_ns());
             pumps(server, objects);
-            // That thread's CPU outside the passes (in one it works, or waits for the last
-            // piece a few µs): the pumps' serial part.
-            (thread_cpu_ns() - c0).saturating_sub((server.interface.pass_time() - p0).as_nanos())
+            // The pumps' serial part: this thread's CPU beyond the other pool thread's (the
+            // process's less this one's; the calling thread sleeps meanwhile), the passes'
+            // shares being even (their ends are a few µs apart). It reads low by the other
+            // thread's spinning for work between the passes.
+            let (mine, all) = (thread_cpu_ns() - mine0, cpu_ns() - all0);
+            (2 * mine).saturating_sub(all)
         }),
         _ => {
             pumps(server, &*world);

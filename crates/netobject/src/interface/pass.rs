@@ -22,12 +22,10 @@ use rayon::prelude::*;
 pub(super) const GRAIN: usize = 8;
 
 /// The room of a pass's list of connections, kept between passes (empty: only its
-/// allocation is kept, so a steady pass allocates nothing), and the time spent in passes.
+/// allocation is kept, so a steady pass allocates nothing).
 #[derive(Debug, Default)]
 pub(super) struct PassRoom {
     room: Vec<usize>,
-    /// Wall-clock time from each pass's fork to its join, added up.
-    pub(super) elapsed: std::time::Duration,
 }
 
 impl PassRoom {
@@ -39,12 +37,10 @@ impl PassRoom {
         connections: &mut HashMap<ConnectionId, NetConnection>,
         f: impl Fn(&mut NetConnection) + Sync,
     ) {
-        let start = std::time::Instant::now();
         let mut list: Vec<&mut NetConnection> = recycle(std::mem::take(&mut self.room));
         list.extend(connections.values_mut());
         pool.install(|| list.par_iter_mut().with_max_len(GRAIN).for_each(|c| f(c)));
         self.room = recycle(list);
-        self.elapsed += start.elapsed();
     }
 }
 
