@@ -466,6 +466,20 @@ mod tests {
         assert_eq!(run(7).len(), 21, "one at the start, then one every 10 ms");
     }
 
+    /// An aimed emitter ejects about its new axis (a vehicle's jet turning with it); a zero
+    /// axis leaves it as it was.
+    #[test]
+    fn aimed_emitters_eject_about_their_new_axis() {
+        let narrow = Arc::new(EmitterDesc { theta_max: 0.0, velocity_variance: 0.0, ..(*smoke()).clone() });
+        let mut s = ParticleSystem::new(2);
+        let id = s.add_emitter(narrow, Vec3::ZERO, Vec3::Z, None).unwrap();
+        s.aim_emitter(id, -Vec3::Y * 3.0);
+        s.aim_emitter(id, Vec3::ZERO);
+        s.advance(30);
+        assert!(!s.particles.is_empty());
+        assert!(s.particles.iter().all(|p| p.vel.normalize().dot(-Vec3::Y) > 0.99), "they blow along -y");
+    }
+
     #[test]
     fn particles_age_out_and_emitters_end() {
         let mut s = ParticleSystem::new(1);
