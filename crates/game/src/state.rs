@@ -184,92 +184,101 @@ pub struct Sensor {
 pub type CollisionTimeout = (u32, u64);
 
 /// What the engine keeps for one script-created object, beside its scene object.
+///
+/// `repr(C)`: the fields the tick reads of every object lie first, in this order (a tick
+/// after the server's sleep finds most of them outside the cache).
 #[derive(Debug, Clone, PartialEq)]
+#[repr(C)]
 pub struct GameObject {
+    // Read by the tick's passes over every object (`crate::server`, `crate::placement`):
+    // together at the front (`repr(C)` keeps this order) so that a pass touches one or two
+    // cache lines of each object, not one per field.
+    pub class: GameClass,
+    /// `Enabled`, `Disabled` or `Destroyed` (`crate::damage`).
+    pub damage_state: DamageState,
+    /// Items with `static = false`: they fall onto the ground.
+    pub falls: bool,
+    /// Projectiles: it hit or expired this tick; its callbacks run and then it is deleted.
+    pub exploded: bool,
+    /// Vehicles: `setFrozenState(true)` makes it ignore its pilot's moves.
+    pub frozen: bool,
+    /// Force fields: who may pass (`teamPermiable`, `otherPermiable`).
+    pub permeable: (bool, bool),
     /// The console object.
     pub console: ObjectId,
-    pub class: GameClass,
     /// The datablock's console id.
     pub datablock: ObjectId,
-    /// `getDamageLevel()`: 0 is unhurt; at `max_damage` the object is disabled.
-    pub damage: f32,
-    /// The datablock's `maxDamage` (default 100).
-    pub max_damage: f32,
-    /// The datablock's `mass` (default 9), for `applyImpulse`.
-    pub mass: f32,
+    /// What it is mounted on (scene id) and at which node (`crate::mount`).
+    pub mount: Option<(u32, u32)>,
+    /// The object its controlling client's moves drive instead of it (V12's
+    /// `ShapeBase::setControlObject`: a pilot drives its vehicle), by scene id.
+    pub drives: Option<u32>,
+    /// The box it fills (half extents; its feet at its position, a projectile's centre):
+    /// what players walk into and what the container's queries meet.
+    pub half_extents: glam::Vec3,
     /// Projectiles: the object that fired it (scene id; it is not hit by its own shot).
     pub source: Option<u32>,
     /// Projectiles: ticks of lifetime left.
     pub ticks_left: u32,
-    /// Projectiles: it hit or expired this tick; its callbacks run and then it is deleted.
-    pub exploded: bool,
-    /// Cameras in orbit mode: the object orbited (scene id) and the distance (m).
-    pub orbit: Option<(u32, f32)>,
-    /// Items with `static = false`: they fall onto the ground.
-    pub falls: bool,
-    /// Players: how the datablock makes it run and jump.
-    pub tuning: crate::PlayerTuning,
-    /// Projectiles: downward acceleration (m/s²): 0 flies straight; a ballistic one
-    /// (`isBallistic`) falls at the world's gravity times its datablock's `gravityMod`.
-    pub gravity: f32,
-    /// The box it fills (half extents; its feet at its position, a projectile's centre):
-    /// what players walk into and what the container's queries meet.
-    pub half_extents: glam::Vec3,
-    /// `Enabled`, `Disabled` or `Destroyed` (`crate::damage`).
-    pub damage_state: DamageState,
-    /// The datablock's `disabledLevel` (default `maxDamage`) and `destroyedLevel` (none:
-    /// never destroyed).
-    pub disabled_level: f32,
-    pub destroyed_level: Option<f32>,
-    /// Damage still to be repaired (`applyRepair`), spent at `repair_rate` a tick.
-    pub repair_reserve: f32,
-    pub repair_rate: f32,
+    /// The images in its slots (`crate::images`), each boxed: the eight slots share one
+    /// cache line, so the tick's look for an object's images costs one line, not eight.
+    pub images: [Option<Box<crate::images::Slot>>; crate::images::MAX_IMAGES],
+    /// Items: an object (scene id) that does not touch it until a tick (`setCollisionTimeout`).
+    pub collision_timeout: Option<CollisionTimeout>,
+    /// Server: its box and type mask in the container as last placed (`crate::placement`),
+    /// so an object that did not move is not looked up again; none while out of it.
+    pub placed_as: Option<(v12_sim::container::Aabb, u32)>,
+    // Read by an object's own tick (damage, energy, impacts, sensors, mounts).
     /// Energy, 0..=`max_energy`, recharged by `recharge_rate` a tick.
     pub energy: f32,
     pub max_energy: f32,
     pub recharge_rate: f32,
-    /// The images in its slots (`crate::images`), each boxed: the eight slots share one
-    /// cache line, so the tick's look for an object's images costs one line, not eight.
-    pub images: [Option<Box<crate::images::Slot>>; crate::images::MAX_IMAGES],
-    /// What it is mounted on (scene id) and at which node (`crate::mount`).
-    pub mount: Option<(u32, u32)>,
-    /// Where its seat is on its mount (from the mount's feet, unturned).
-    pub mount_offset: glam::Vec3,
-    /// What is mounted on it: (scene id, node), in mount order.
-    pub mounted: Vec<(u32, u32)>,
-    /// The object its controlling client's moves drive instead of it (V12's
-    /// `ShapeBase::setControlObject`: a pilot drives its vehicle), by scene id.
-    pub drives: Option<u32>,
-    /// Vehicles: `setFrozenState(true)` makes it ignore its pilot's moves.
-    pub frozen: bool,
-    /// The datablock's `minImpactSpeed` (m/s; default 25): a sharper change is an impact.
-    pub min_impact: f32,
-    /// Items: an object (scene id) that does not touch it until a tick (`setCollisionTimeout`).
-    pub collision_timeout: Option<CollisionTimeout>,
+    /// `getDamageLevel()`: 0 is unhurt; at `max_damage` the object is disabled.
+    pub damage: f32,
+    /// The datablock's `maxDamage` (default 100).
+    pub max_damage: f32,
+    /// Damage still to be repaired (`applyRepair`), spent at `repair_rate` a tick.
+    pub repair_reserve: f32,
+    pub repair_rate: f32,
+    /// The datablock's `disabledLevel` (default `maxDamage`) and `destroyedLevel` (none:
+    /// never destroyed).
+    pub disabled_level: f32,
+    pub destroyed_level: Option<f32>,
     /// Its velocity at the end of the last tick (a sudden stop is an impact).
     pub last_vel: glam::Vec3,
-    /// Server: its box and type mask in the container as last placed (`crate::placement`),
-    /// so an object that did not move is not looked up again; none while out of it.
-    pub placed_as: Option<(v12_sim::container::Aabb, u32)>,
-    /// Turrets: how the barrel aims (`crate::turrets`), once one is mounted.
-    pub aim: Option<crate::images::TurretAim>,
+    /// The datablock's `minImpactSpeed` (m/s; default 25): a sharper change is an impact.
+    pub min_impact: f32,
+    /// The datablock's `mass` (default 9), for `applyImpulse`.
+    pub mass: f32,
+    /// Projectiles: downward acceleration (m/s²): 0 flies straight; a ballistic one
+    /// (`isBallistic`) falls at the world's gravity times its datablock's `gravityMod`.
+    pub gravity: f32,
+    /// Cameras in orbit mode: the object orbited (scene id) and the distance (m).
+    pub orbit: Option<(u32, f32)>,
     /// The object's `team` field (0 or unset: none); turrets spare their team, force fields
     /// let it through when `teamPermiable`.
     pub team: Option<u32>,
-    /// Force fields: who may pass (`teamPermiable`, `otherPermiable`).
-    pub permeable: (bool, bool),
-    /// Projectiles: how it flies (`crate::projectiles`).
-    pub flight: crate::flight::Flight,
-    /// What scripts set for how the object looks (`crate::shape_base`).
-    pub looks: Looks,
-    /// Its sensor, from its datablock's `sensorData` (`crate::sensors`).
-    pub sensor: Option<Sensor>,
     /// Its sensor group (`setSensorGroup`; by default its team, else 0).
     pub sensor_group: u32,
     /// A bit for each sensor group that saw it in the last sweep (its own group's always).
     pub detected: u32,
     /// What its sensor detected in the last sweep.
     pub detects: u32,
+    /// What is mounted on it: (scene id, node), in mount order.
+    pub mounted: Vec<(u32, u32)>,
+    /// Where its seat is on its mount (from the mount's feet, unturned).
+    pub mount_offset: glam::Vec3,
+    // Read when a class needs them.
+    /// Players: how the datablock makes it run and jump.
+    pub tuning: crate::PlayerTuning,
+    /// Turrets: how the barrel aims (`crate::turrets`), once one is mounted.
+    pub aim: Option<crate::images::TurretAim>,
+    /// Projectiles: how it flies (`crate::projectiles`).
+    pub flight: crate::flight::Flight,
+    /// What scripts set for how the object looks (`crate::shape_base`).
+    pub looks: Looks,
+    /// Its sensor, from its datablock's `sensorData` (`crate::sensors`).
+    pub sensor: Option<Sensor>,
 }
 
 /// V12's damage states.

@@ -60,10 +60,10 @@ pub(crate) fn muzzle(s: &Shared, scene: u32, slot: usize) -> Option<(Vec3, Vec3)
 /// the box around all water has only dry images.
 const MUZZLE_REACH: f32 = 16.0;
 
-/// Sets the `wet` input of object `id`'s images from where their muzzles are (in the
-/// server's water, `crate::liquid`): nothing to do without water or images; an object far
+/// Sets the `wet` input of object `id`'s images in `slots` from where their muzzles are (in
+/// the server's water, `crate::liquid`): nothing to do without water or images; an object far
 /// from all water has its images dry without a muzzle worked out.
-fn wet_images(s: &mut Shared, id: u32) {
+fn wet_images(s: &mut Shared, id: u32, slots: std::ops::Range<usize>) {
     let Some((lo, hi)) = s.water.bounds() else { return };
     let Some(g) = s.objects.get(&id) else { return };
     if g.images.iter().all(Option::is_none) {
@@ -75,15 +75,16 @@ fn wet_images(s: &mut Shared, id: u32) {
     });
     let mut wet = [false; MAX_IMAGES];
     if near {
-        for (slot, w) in wet.iter_mut().enumerate().filter(|(slot, _)| g.images[*slot].is_some()) {
-            *w = muzzle(s, id, slot).is_some_and(|(p, _)| s.water.is_wet(p));
+        for slot in slots.clone().filter(|slot| g.images[*slot].is_some()) {
+            wet[slot] = muzzle(s, id, slot).is_some_and(|(p, _)| s.water.is_wet(p));
         }
     }
-    let changed = g.images.iter().zip(wet).any(|(i, w)| i.as_ref().is_some_and(|i| i.image.run.wet != w));
+    let changed =
+        slots.clone().any(|slot| g.images[slot].as_ref().is_some_and(|i| i.image.run.wet != wet[slot]));
     if changed && let Some(g) = s.objects.get_mut(&id) {
-        for (img, wet) in g.images.iter_mut().zip(wet) {
-            if let Some(img) = img {
-                img.image.run.wet = wet;
+        for slot in slots {
+            if let Some(img) = g.images[slot].as_mut() {
+                img.image.run.wet = wet[slot];
             }
         }
     }
@@ -94,11 +95,14 @@ fn wet_images(s: &mut Shared, id: u32) {
 /// stepped this tick ([`hand_in`]). Effects come back for the console.
 pub(crate) fn tick_one(s: &mut Shared, id: u32) -> Vec<ImageEffect> {
     let mut out = Vec::new();
-    wet_images(s, id);
     let by_moves = s.images_by_moves.contains(&id);
+    // The slots the moves stepped were made wet or dry before them ([`hand_in`]), and are
+    // again before the next moves: only the others are looked at here.
+    let from = if by_moves { PREDICTED_IMAGES } else { 0 };
+    wet_images(s, id, from..MAX_IMAGES);
     let Some(g) = s.objects.get_mut(&id) else { return out };
     let mut effects = Vec::new();
-    for slot in (if by_moves { PREDICTED_IMAGES } else { 0 })..MAX_IMAGES {
+    for slot in from..MAX_IMAGES {
         let Some(img) = g.images[slot].as_mut() else { continue };
         let mut energy = g.energy;
         // Outside the moves a shot's fireEnergy is taken when it is launched (`run_effects`).
@@ -127,7 +131,7 @@ pub(crate) fn predicted_models(s: &Shared, id: u32) -> [Option<Rc<PredictedImage
 /// Before a controlled object's moves: its images' runs and its energy go into its
 /// predicted state, where the moves step them.
 pub(crate) fn hand_in(s: &mut Shared, id: u32) {
-    wet_images(s, id);
+    wet_images(s, id, 0..PREDICTED_IMAGES);
     let Some(g) = s.objects.get(&id) else { return };
     let Some(o) = s.world.as_mut().and_then(|w| w.get_mut(id)) else { return };
     let mut st = o.state;
