@@ -1,4 +1,4 @@
-// The example's vehicle: a hover skimmer waiting by its pad in front of the building. A player who
+// The example's vehicle: a hover skimmer waiting by its pad south-west of the arena's middle. A player who
 // walks onto the pad or into the skimmer is seated as its pilot (mount node 0), and from then the
 // player's moves
 // drive it; after eight seconds, or when the pilot dies, the pilot gets off and the skimmer
@@ -40,7 +40,7 @@ function placeArenaFixtures()
 {
    if (isObject(ArenaSkimmerPad))
       return;
-   %pad = groundPoint(2, 38);
+   %pad = groundPoint(-6, -8);
    $SkimmerHome = %pad;
    MissionCleanup.add(new Trigger(ArenaSkimmerPad) {
       dataBlock = VehiclePad; position = VectorAdd(%pad, "-2 2 0"); scale = "4 4 3";
