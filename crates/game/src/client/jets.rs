@@ -28,7 +28,7 @@
 //!   console warning naming the datablock and the field ([`VehicleJets::take_warnings`]);
 //!   that jet is left out.
 
-use crate::client::particle_data::{emitter_desc, find_of};
+use crate::client::particle_data::{color_field, emitter_desc, find_of};
 use glam::{Quat, Vec3, Vec4};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -339,16 +339,8 @@ pub fn flame_desc(con: &Console, db: ObjectId) -> Arc<EmitterDesc> {
     let num = |f: &str, default: f32| {
         crate::classes::num_field(con, db, f).filter(|v| v.is_finite()).map_or(default, |v| v as f32)
     };
-    let color = |f: &str, default: Vec4| {
-        let text = con.get_field(db, f).as_text().to_string();
-        let w: Vec<f32> =
-            text.split_whitespace().filter_map(|x| x.parse().ok()).map(|x: f32| x.clamp(0.0, 1.0)).collect();
-        match w.as_slice() {
-            [r, g, b] => Vec4::new(*r, *g, *b, 1.0),
-            [r, g, b, a] => Vec4::new(*r, *g, *b, *a),
-            _ => default,
-        }
-    };
+    let color =
+        |f: &str, default: Vec4| color_field(con, db, f).map_or(default, |c| c.clamp(Vec4::ZERO, Vec4::ONE));
     let hot = color("hotColor", Vec4::new(1.0, 0.8, 0.4, 1.0));
     let cool = color("coolColor", Vec4::new(0.3, 0.3, 1.0, 1.0));
     let speed = num("speed", 10.0).abs().clamp(0.5, 100.0);

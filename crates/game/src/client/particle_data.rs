@@ -37,6 +37,17 @@ pub(crate) fn datablock_console(script: &str) -> Console {
     con
 }
 
+/// A colour field ("r g b" or "r g b a"; alpha 1 when left out), `None` when it is not one.
+pub(crate) fn color_field(con: &Console, db: ObjectId, field: &str) -> Option<Vec4> {
+    let text = con.get_field(db, field).as_text().to_string();
+    let w: Vec<f32> = text.split_whitespace().filter_map(|x| x.parse().ok()).collect();
+    match w.as_slice() {
+        [r, g, b] => Some(Vec4::new(*r, *g, *b, 1.0)),
+        [r, g, b, a] => Some(Vec4::new(*r, *g, *b, *a)),
+        _ => None,
+    }
+}
+
 /// A ParticleData datablock as the particle system's description.
 pub fn particle_desc(con: &Console, db: ObjectId) -> ParticleDesc {
     let num = |f: &str, default: f32| crate::classes::num_field(con, db, f).map_or(default, |v| v as f32);
@@ -45,13 +56,7 @@ pub fn particle_desc(con: &Console, db: ObjectId) -> ParticleDesc {
     let mut sizes = d.sizes;
     let mut times = d.times;
     for k in 0..4 {
-        let text = con.get_field(db, &format!("colors{k}")).as_text().to_string();
-        let w: Vec<f32> = text.split_whitespace().filter_map(|x| x.parse().ok()).collect();
-        colors[k] = match w.as_slice() {
-            [r, g, b] => Vec4::new(*r, *g, *b, 1.0),
-            [r, g, b, a] => Vec4::new(*r, *g, *b, *a),
-            _ => colors[k],
-        };
+        colors[k] = color_field(con, db, &format!("colors{k}")).unwrap_or(colors[k]);
         sizes[k] = num(&format!("sizes{k}"), sizes[k]);
         times[k] = num(&format!("times{k}"), times[k]);
     }
