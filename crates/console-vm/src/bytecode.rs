@@ -344,6 +344,21 @@ pub enum Op {
         /// The site's cache, as in `LoadField`.
         hint: u32,
     },
+    /// `%o.f = %o.f op y` with `%o` a local (`%this.n = %this.n + %k`, `%this.n++`,
+    /// `%this.n += %k`): `LoadFieldL` + `ArithSL`/`ArithSI`/`ArithLS` + `StoreFieldL` in one,
+    /// the object found once and the field read and written where it lies.
+    ArithFieldL {
+        /// The operator.
+        ar: Arith,
+        /// The object's slot.
+        o: u16,
+        /// The other operand, and on which side of the field it is.
+        y: FieldOperand,
+        /// The field.
+        n: Name,
+        /// The site's cache, as in `LoadField`.
+        hint: u32,
+    },
     /// `LoadFieldElem` whose object and index are locals (`%obj.v[%i]`, a pure push).
     LoadFieldElemLL {
         /// The object's slot.
@@ -650,6 +665,30 @@ pub enum Op {
 }
 
 const _: () = assert!(std::mem::size_of::<Op>() <= 16);
+
+/// The operand of [`Op::ArithFieldL`] other than the field: a local after the field
+/// (`%o.f op %y`), a local before it (`%y op %o.f`), or a literal after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldOperand {
+    /// `field op local` (the local's slot).
+    After(u16),
+    /// `local op field` (the local's slot).
+    Before(u16),
+    /// `field op k`.
+    Int(i16),
+}
+
+impl FieldOperand {
+    /// `field ar operand`, or `operand ar field`, with `local` reading a local's number.
+    #[inline(always)]
+    pub(crate) fn apply(self, ar: Arith, field: Num, local: impl FnOnce(u16) -> Num) -> Num {
+        match self {
+            FieldOperand::After(s) => ar.num(field, local(s)),
+            FieldOperand::Before(s) => ar.num(local(s), field),
+            FieldOperand::Int(k) => ar.num(field, Num::Int(i64::from(k))),
+        }
+    }
+}
 
 /// What `NewBegin` needs that does not fit in an operand.
 #[derive(Clone, Debug, PartialEq)]

@@ -2,7 +2,7 @@
 //! locals become frame slots.
 
 use crate::ast::*;
-use crate::bytecode::{Arith, Cmp, FuncDef, IntOp, NewSpec, Op, Sep};
+use crate::bytecode::{Arith, Cmp, FieldOperand, FuncDef, IntOp, NewSpec, Op, Sep};
 use crate::intern::{FastBuild, Interner, Name};
 use crate::parser::SyntaxError;
 use crate::value::Value;
@@ -427,6 +427,18 @@ impl<'a> FunctionCompiler<'a> {
                     && let (Ok(s), Ok(d)) = (u16::try_from(s), u16::try_from(d)) =>
             {
                 Some(self.replace_tail(1, Op::LoadFieldLStore { s, d, n: f, hint }))
+            }
+            // `%o.f = %o.f op y`: read, operator and write in one (the store's own cache
+            // is dropped: the load's is the field's place on the same object).
+            Op::StoreFieldL(o, f, false, _)
+                if tail(2)
+                    && let Op::LoadFieldL(lo, lf, hint) = self.code[n - 2]
+                    && lo == o
+                    && lf == f
+                    && let Ok(o) = u16::try_from(o)
+                    && let Some((ar, y)) = field_operand(self.code[n - 1]) =>
+            {
+                Some(self.replace_tail(2, Op::ArithFieldL { ar, o, y, n: f, hint }))
             }
             Op::StoreFieldL(o, f, false, hint)
                 if tail(1)
@@ -1441,6 +1453,17 @@ fn widened(op: Op) -> Op {
     }
 }
 
+/// The operator and other operand of an arithmetic instruction applied to a field's value
+/// on the stack top, for [`Op::ArithFieldL`].
+fn field_operand(op: Op) -> Option<(Arith, FieldOperand)> {
+    match op {
+        Op::ArithSL(ar, b) => Some((ar, FieldOperand::After(u16::try_from(b).ok()?))),
+        Op::ArithLS(ar, a) => Some((ar, FieldOperand::Before(u16::try_from(a).ok()?))),
+        Op::ArithSI(ar, k) => Some((ar, FieldOperand::Int(i16::try_from(k).ok()?))),
+        _ => None,
+    }
+}
+
 fn pure_push(op: Op) -> bool {
     matches!(
         op,
@@ -1622,7 +1645,7 @@ mod tests {
     fn locals_are_register_operands_of_fields_elements_and_loop_tests() {
         let code = ops_of(
             "function f(%o, %n) { for (%i = 0; %i < %n; %i++) %o.v[%i] = %i; %t = 0;\n\
-             for (%i = 0; %i < %n; %i++) %t += %o.v[%i]; %o.s = %o.s + %t; %d = %o.s; %o.c = %d;\n\
+             for (%i = 0; %i < %n; %i++) %t += %o.v[%i]; %o.s = %o.r + %t; %d = %o.s; %o.c = %d;\n\
              for (%j = 0; %j < $count; %j += %n) $g[%i, %j] = $g[%j, %i]; return %t; }",
         );
         let has = |f: &dyn Fn(&Op) -> bool| code.iter().any(f);
@@ -1639,6 +1662,31 @@ mod tests {
         let code = ops_of("function g(%o) { %o.f = h(%o); }");
         assert!(!code.iter().any(|op| matches!(op, Op::StoreFieldL(..))), "{code:?}");
         assert!(code.iter().any(|op| matches!(op, Op::StoreField(..))), "{code:?}");
+    }
+
+    /// `%o.f = %o.f op y` is one `ArithFieldL` (the other operand a local after or before
+    /// the field, or a small literal); another field, another object, a value with a call or
+    /// a literal past 16 bits keep the three instructions (conformance: `field_arith.cs`).
+    #[test]
+    fn a_field_read_changed_and_written_is_one_instruction() {
+        let code = ops_of("function f(%o, %k) { %o.n = %o.n + %k; %o.n = %k - %o.n; %o.n++; %o.n *= 3; }");
+        let fused = |y: FieldOperand| {
+            code.iter().any(|op| matches!(op, Op::ArithFieldL { o: 0, y: x, .. } if *x == y))
+        };
+        assert!(fused(FieldOperand::After(1)), "{code:?}");
+        assert!(fused(FieldOperand::Before(1)), "{code:?}");
+        assert!(fused(FieldOperand::Int(1)), "{code:?}");
+        assert!(fused(FieldOperand::Int(3)), "{code:?}");
+        assert!(!code.iter().any(|op| matches!(op, Op::LoadFieldL(..) | Op::StoreFieldL(..))), "{code:?}");
+        for src in [
+            "function g(%o, %p, %k) { %o.n = %o.m + %k; }",
+            "function g(%o, %p, %k) { %o.n = %p.n + %k; }",
+            "function g(%o, %p, %k) { %o.n = %o.n + h(%k); }",
+            "function g(%o, %p, %k) { %o.n = %o.n + 100000; }",
+        ] {
+            let code = ops_of(src);
+            assert!(!code.iter().any(|op| matches!(op, Op::ArithFieldL { .. })), "{src}: {code:?}");
+        }
     }
 
     /// An integer operator's result read by the next operator stays in a register

@@ -4,7 +4,7 @@
 
 use crate::bytecode::NsId;
 use crate::intern::Name;
-use crate::value::Value;
+use crate::value::{Num, Value};
 use hashbrown::HashMap;
 use std::any::Any;
 
@@ -513,6 +513,44 @@ pub(crate) fn set_field_hint_inline(
             i
         }
         None => o.dynamic.push(field, v),
+    }
+}
+
+/// `%obj.f = %obj.f op y` in place: `f` gives the field's new number from its number (`""`
+/// for a field not there), written where the field lies (a registered field converted to
+/// its type, a missing dynamic field added: what a read, the operator and a write give).
+/// Returns where the field now is, as [`set_field_hint`].
+#[inline(always)]
+pub(crate) fn arith_field_hint(
+    classes: &[ClassRec],
+    o: &mut SimObject,
+    field: Name,
+    hint: usize,
+    f: impl FnOnce(Num) -> Num,
+) -> usize {
+    if let Some(c) = classes.get(o.class as usize)
+        && let Some(&i) = c.field_index.get(&field)
+    {
+        if let (Some(slot), Some(def)) = (o.fields.get_mut(i), c.fields.get(i)) {
+            let mut v = Value::Empty;
+            v.set_num(f(Num::of(Some(slot))));
+            *slot = def.ty.coerce(v);
+        }
+        return usize::MAX;
+    }
+    match o.dynamic.position_hint(field, hint) {
+        Some(i) => {
+            if let Some(slot) = o.dynamic.value_at_mut(i) {
+                let r = f(Num::of(Some(slot)));
+                slot.set_num(r);
+            }
+            i
+        }
+        None => {
+            let mut v = Value::Empty;
+            v.set_num(f(Num::of(Some(&Value::Empty))));
+            o.dynamic.push(field, v)
+        }
     }
 }
 

@@ -9,11 +9,12 @@
 //! every arithmetic step; in a small function they stay in registers (docs/PERFORMANCE.md).
 
 use crate::bytecode::NO_HINT;
-use crate::bytecode::{Arith, Callable, FuncDef, GLOBAL_NS, MAX_ARGS, NsId, Op, Resolved, Sep};
+use crate::bytecode::{Arith, Callable, FieldOperand, FuncDef, GLOBAL_NS, MAX_ARGS, NsId, Op, Resolved, Sep};
 use crate::elements::{ElemNames, ElemStore, direct_index};
 use crate::intern::Name;
 use crate::object::{
-    ObjectStore, field_ref_hint, field_ref_hint_inline, number_id, set_field_hint, set_field_hint_inline,
+    ObjectStore, arith_field_hint, field_ref_hint, field_ref_hint_inline, number_id, set_field_hint,
+    set_field_hint_inline,
 };
 use crate::stack::VmState;
 use crate::value::assign;
@@ -483,6 +484,16 @@ pub(crate) fn run(
                         && let Some(c) = code.get(p - 1)
                     {
                         c.set(Op::StoreFieldLL { o, x, n, hint: found });
+                    }
+                }
+                Op::ArithFieldL { ar, o, y, n, hint } => {
+                    let Some(found) = arith_field_l(vm, objects, (fb, o), (ar, y), n, hint) else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    if found != hint
+                        && let Some(c) = code.get(p - 1)
+                    {
+                        c.set(Op::ArithFieldL { ar, o, y, n, hint: found });
                     }
                 }
                 Op::LoadFieldElemLL { o, i, b, off } => {
@@ -1060,6 +1071,27 @@ fn store_field_ll(
     let (classes, o) = objects.get_mut_split(id)?;
     let v = vm.stack.local(at.1).cloned().unwrap_or_default();
     let found = set_field_hint_inline(classes, o, n, v, hint as usize);
+    Some(u32::try_from(found).unwrap_or(NO_HINT))
+}
+
+/// `ArithFieldL`: `%o.f = %o.f op y` on the object in local `o` of the frame at `fb`, the
+/// field read and written in place (`None`, nothing changed, for an object the interpreter
+/// must find).
+#[inline(never)]
+fn arith_field_l(
+    vm: &mut VmState,
+    objects: &mut ObjectStore,
+    (fb, o): (usize, u16),
+    (ar, y): (Arith, FieldOperand),
+    n: Name,
+    hint: u32,
+) -> Option<u32> {
+    let id = vm.stack.local(fb + o as usize).and_then(number_id)?;
+    let (classes, obj) = objects.get_mut_split(id)?;
+    let stack = &vm.stack;
+    let found = arith_field_hint(classes, obj, n, hint as usize, |cur| {
+        y.apply(ar, cur, |s| Num::of(stack.local(fb + s as usize)))
+    });
     Some(u32::try_from(found).unwrap_or(NO_HINT))
 }
 

@@ -7,7 +7,7 @@ use crate::console::{CallArgs, Console, ConsoleError, NativeFn};
 use crate::intern::Name;
 use crate::object::ObjectId;
 use crate::stack_ops::{self, Stop};
-use crate::value::Value;
+use crate::value::{Num, Value};
 use std::rc::Rc;
 
 /// Budget the fast loop takes at once while a debugger is open: it serves the debugger
@@ -749,6 +749,17 @@ impl Console {
                     }
                     save_pc!();
                     self.set_field_of(&o, n, v);
+                }
+                // `%o.f = %o.f op y` on an object the fast loop does not find by id: the
+                // read, the operator and the write it stands for.
+                Op::ArithFieldL { ar, o, y, n, .. } => {
+                    let ov = self.vm.stack.get(base + o as usize).cloned().unwrap_or_default();
+                    let cur = self.get_field_of(&ov, n);
+                    let stack = &self.vm.stack;
+                    let r = y.apply(ar, Num::of(Some(&cur)), |s| Num::of(stack.local(base + s as usize)));
+                    let mut v = Value::Empty;
+                    v.set_num(r);
+                    self.set_field_of(&ov, n, v);
                 }
                 // `%d = %s.f` on an object the fast loop does not find by id.
                 Op::LoadFieldLStore { s, d, n, .. } => {
