@@ -16,6 +16,7 @@
 use crate::intern::{FastBuild, Name};
 use crate::value::Value;
 use hashbrown::HashMap;
+use std::cell::Cell;
 
 /// Most digits an element's index has (so it fits a `u32`).
 pub(crate) const MAX_INDEX_DIGITS: usize = 9;
@@ -345,17 +346,31 @@ const MAX_NAMED_INDEX: u32 = 1 << 20;
 
 /// `(base, i)` → the interned name `base` + `i` (fields named with an index, `%obj.v[%i]`,
 /// are fields of that name): one list per base, indexed by `i`, so a loop over an array of
-/// fields reads the list in order.
+/// fields reads the list in order. The base found last is remembered beside the map, so a
+/// loop over one field array finds its list without hashing the base (the map's probe was
+/// a fifth of a `%obj.v[%i]` access; docs/PERFORMANCE.md, eleventh pass).
 #[derive(Debug, Default)]
 pub(crate) struct ElemNames {
-    by_base: HashMap<Name, Vec<Option<Name>>, FastBuild>,
+    /// Base → its list's place in `lists`.
+    by_base: HashMap<Name, u32, FastBuild>,
+    lists: Vec<Vec<Option<Name>>>,
+    /// The base found last and its list's place.
+    last: Cell<Option<(Name, u32)>>,
 }
 
 impl ElemNames {
     /// The name remembered for `(base, i)`.
     #[inline]
     pub(crate) fn get(&self, base: Name, i: u32) -> Option<Name> {
-        self.by_base.get(&base)?.get(i as usize).copied().flatten()
+        let at = match self.last.get() {
+            Some((b, at)) if b == base => at,
+            _ => {
+                let at = *self.by_base.get(&base)?;
+                self.last.set(Some((base, at)));
+                at
+            }
+        };
+        self.lists.get(at as usize)?.get(i as usize).copied().flatten()
     }
 
     /// Remembers `name` for `(base, i)`. Only near the list's end (as [`ElemSet`] grows) and
@@ -365,14 +380,25 @@ impl ElemNames {
         if i >= MAX_NAMED_INDEX {
             return;
         }
-        let list = self.by_base.entry(base).or_default();
+        let at = match self.by_base.get(&base) {
+            Some(&at) => at,
+            None => {
+                let Ok(at) = u32::try_from(self.lists.len()) else { return };
+                self.lists.push(Vec::new());
+                self.by_base.insert(base, at);
+                at
+            }
+        };
+        let Some(list) = self.lists.get_mut(at as usize) else { return };
         if i as usize >= list.len() + DENSE_SLACK {
             return;
         }
         if list.len() <= i as usize {
             list.resize(i as usize + 1, None);
         }
-        list[i as usize] = Some(name);
+        if let Some(slot) = list.get_mut(i as usize) {
+            *slot = Some(name);
+        }
     }
 }
 
@@ -568,7 +594,21 @@ mod tests {
         assert_eq!(n.get(Name(1), 999_999), None);
         n.insert(Name(1), 3, Name(8));
         assert_eq!(n.get(Name(1), 3), Some(Name(8)));
-        assert!(n.by_base[&Name(1)].len() <= 4);
+        assert!(n.lists[n.by_base[&Name(1)] as usize].len() <= 4);
+        // The base found last: other bases, a base not made yet, then made, in turn.
+        n.insert(Name(2), 0, Name(20));
+        for _ in 0..3 {
+            assert_eq!(n.get(Name(1), 3), Some(Name(8)));
+            assert_eq!(n.get(Name(2), 0), Some(Name(20)));
+            assert_eq!(n.get(Name(3), 0), None);
+            assert_eq!(n.get(Name(2), 1), None);
+        }
+        n.insert(Name(3), 0, Name(30));
+        assert_eq!(n.get(Name(3), 0), Some(Name(30)));
+        assert_eq!(n.get(Name(1), 3), Some(Name(8)));
+        n.insert(Name(1), 4, Name(9));
+        assert_eq!(n.get(Name(1), 4), Some(Name(9)));
+        assert_eq!(n.get(Name(3), 0), Some(Name(30)));
     }
 
     #[test]
