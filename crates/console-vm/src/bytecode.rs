@@ -291,6 +291,17 @@ pub enum Op {
     StoreLocalElem(Name, u8, bool),
     /// `LoadGlobalElem(base, 1)` whose index is local slot `s` (not on the stack).
     LoadGlobalElemL(Name, u32),
+    /// `%d = $a[i]`: `LoadGlobalElem(b, 1)` (`s` is [`ELEM_FROM_STACK`]: the index popped)
+    /// or `LoadGlobalElemL(b, s)`, then `StoreLocal(d, false)`, in one: the element copied
+    /// into the local, nothing pushed (`%c = $cmd[%i % 5]`, a `switch$` on an element).
+    LoadGlobalElemStore {
+        /// The array's base name.
+        b: Name,
+        /// The index's slot, or [`ELEM_FROM_STACK`].
+        s: u16,
+        /// The destination slot.
+        d: u16,
+    },
     /// Stack `[value]`: `StoreGlobalElem(base, 1, false)` whose index is local slot `s`.
     StoreGlobalElemL(Name, u32),
     /// `$s[%i] = k`: `StoreGlobalElemL(base, s)` of a small integer literal (nothing on the stack).
@@ -665,6 +676,9 @@ pub enum Op {
 }
 
 const _: () = assert!(std::mem::size_of::<Op>() <= 16);
+
+/// [`Op::LoadGlobalElemStore`]'s index slot when the index is on the stack.
+pub const ELEM_FROM_STACK: u16 = u16::MAX;
 
 /// The operand of [`Op::ArithFieldL`] other than the field: a local after the field
 /// (`%o.f op %y`), a local before it (`%y op %o.f`), or a literal after it.

@@ -2,7 +2,7 @@
 //! locals become frame slots.
 
 use crate::ast::*;
-use crate::bytecode::{Arith, Cmp, FieldOperand, FuncDef, IntOp, NewSpec, Op, Sep};
+use crate::bytecode::{Arith, Cmp, ELEM_FROM_STACK, FieldOperand, FuncDef, IntOp, NewSpec, Op, Sep};
 use crate::intern::{FastBuild, Interner, Name};
 use crate::parser::SyntaxError;
 use crate::value::Value;
@@ -446,6 +446,20 @@ impl<'a> FunctionCompiler<'a> {
                     && let (Ok(o), Ok(x)) = (u16::try_from(o), u16::try_from(x)) =>
             {
                 Some(self.replace_tail(1, Op::StoreFieldLL { o, x, n: f, hint }))
+            }
+            // `%d = $a[i]`: the element copied straight into the local.
+            Op::StoreLocal(d, false)
+                if tail(1)
+                    && let Ok(d) = u16::try_from(d)
+                    && let Some((b, s)) = match self.code[n - 1] {
+                        Op::LoadGlobalElem(b, 1) => Some((b, ELEM_FROM_STACK)),
+                        Op::LoadGlobalElemL(b, s) => {
+                            u16::try_from(s).ok().filter(|&s| s != ELEM_FROM_STACK).map(|s| (b, s))
+                        }
+                        _ => None,
+                    } =>
+            {
+                Some(self.replace_tail(1, Op::LoadGlobalElemStore { b, s, d }))
             }
             Op::StoreLocal(d, false) if tail(1) => match self.code[n - 1] {
                 Op::ArithLS(ar, a) => Some(self.replace_tail(1, Op::ArithLSStore(ar, a, d))),
@@ -1687,6 +1701,23 @@ mod tests {
             let code = ops_of(src);
             assert!(!code.iter().any(|op| matches!(op, Op::ArithFieldL { .. })), "{src}: {code:?}");
         }
+    }
+
+    /// `%d = $a[i]` is one `LoadGlobalElemStore`, the index on the stack or in a local; a
+    /// two-index element, a kept value (`%d = %e = $a[i]`) and a local array are not
+    /// (conformance: `elem_to_local.cs`).
+    #[test]
+    fn an_element_into_a_local_is_one_instruction() {
+        let code = ops_of(
+            "function f(%i) { %a = $w[%i % 5]; %b = $w[%i]; switch$ ($w[%i + 1]) { case \"x\": %c = 1; } }",
+        );
+        let stores = |s: u16| {
+            code.iter().filter(|op| matches!(op, Op::LoadGlobalElemStore { s: x, .. } if *x == s)).count()
+        };
+        assert_eq!(stores(ELEM_FROM_STACK), 2, "{code:?}");
+        assert_eq!(stores(0), 1, "{code:?}");
+        let code = ops_of("function g(%i) { %a = $w[%i, 1]; %b = %c = $w[%i]; %d = %l[%i]; }");
+        assert!(!code.iter().any(|op| matches!(op, Op::LoadGlobalElemStore { .. })), "{code:?}");
     }
 
     /// An integer operator's result read by the next operator stays in a register

@@ -9,7 +9,9 @@
 //! every arithmetic step; in a small function they stay in registers (docs/PERFORMANCE.md).
 
 use crate::bytecode::NO_HINT;
-use crate::bytecode::{Arith, Callable, FieldOperand, FuncDef, GLOBAL_NS, MAX_ARGS, NsId, Op, Resolved, Sep};
+use crate::bytecode::{
+    Arith, Callable, ELEM_FROM_STACK, FieldOperand, FuncDef, GLOBAL_NS, MAX_ARGS, NsId, Op, Resolved, Sep,
+};
 use crate::elements::{ElemNames, ElemStore, direct_index};
 use crate::intern::Name;
 use crate::object::{
@@ -562,6 +564,23 @@ pub(crate) fn run(
                         stop!(Stop::Op, p - 1)
                     };
                     vm.stack.push_ref(elems.get_ref(b, i));
+                }
+                Op::LoadGlobalElemStore { b, s, d } => {
+                    // As the load and `StoreLocal(d, false)`: a slot at or above the top
+                    // before the push (none in a running frame) is not written.
+                    let from_stack = s == ELEM_FROM_STACK;
+                    let top = vm.stack.len().wrapping_sub(usize::from(from_stack));
+                    let index = if from_stack { vm.stack.get(top) } else { vm.stack.local(fb + s as usize) };
+                    let Some(i) = index.and_then(direct_index) else { stop!(Stop::Op, p - 1) };
+                    let at = fb + d as usize;
+                    if at < top
+                        && let Some(dst) = vm.stack.local_mut(at)
+                    {
+                        assign(dst, elems.get_ref(b, i).unwrap_or(&Value::Empty));
+                    }
+                    if from_stack {
+                        vm.stack.drop_top();
+                    }
                 }
                 Op::JumpIfNotElemL(b, s, t) => {
                     let Some(i) = vm.stack.local(fb + s as usize).and_then(direct_index) else {

@@ -668,6 +668,18 @@ impl Console {
                     };
                     self.vm.stack.push(v);
                 }
+                // `%d = $a[i]` with a text index: the load and the `StoreLocal` it stands for.
+                Op::LoadGlobalElemStore { b, s, d } => {
+                    if s != crate::bytecode::ELEM_FROM_STACK {
+                        self.vm.stack.push_copy(base + s as usize);
+                    }
+                    let v = match self.elem_key(b, 1) {
+                        Ok((b, i)) => self.elems.get(b, i),
+                        Err(t) => self.global_by_elem_text(t),
+                    };
+                    self.vm.stack.push(v);
+                    self.vm.stack.pop_into(base + d as usize, false);
+                }
                 // A text index (the fast loop takes numbers): the element by its name.
                 Op::JumpIfNotElemL(b, s, t) => {
                     self.vm.stack.push_copy(base + s as usize);
