@@ -704,6 +704,210 @@ impl FieldOperand {
     }
 }
 
+impl Op {
+    /// The highest local slot the instruction names, if it names one (what [`Code`]'s
+    /// bound is made of). Every variant is listed, so a new one must say its slots here.
+    pub(crate) fn max_slot(self) -> Option<u32> {
+        let w = u32::from;
+        let m = |a: u16, b: u16| Some(w(a.max(b)));
+        match self {
+            Op::LoadLocal(s)
+            | Op::StoreLocal(s, _)
+            | Op::LoadGlobalElemL(_, s)
+            | Op::StoreGlobalElemL(_, s)
+            | Op::StoreGlobalElemLI(_, s, _)
+            | Op::LoadLocalElemL(_, s)
+            | Op::StoreLocalElemL(_, s)
+            | Op::LoadFieldL(s, ..)
+            | Op::StoreFieldL(s, ..)
+            | Op::AppendLocal(s, ..)
+            | Op::IncLocal(s, ..)
+            | Op::JumpIfL(s, ..)
+            | Op::JumpIfNotElemL(_, s, _)
+            | Op::JumpCmpLI(_, _, s, _, _)
+            | Op::IncJumpCmpLI(s, ..)
+            | Op::ArithLI(_, s, _)
+            | Op::ArithSL(_, s)
+            | Op::ArithLS(_, s)
+            | Op::IntLI(_, s, _)
+            | Op::IntSL(_, s)
+            | Op::IntLS(_, s)
+            | Op::IntSIStore(_, _, s)
+            | Op::JumpStrLK(s, ..)
+            | Op::ReturnLocal(s) => Some(s),
+            Op::JumpCmpLL(_, _, a, b, _)
+            | Op::ArithLL(_, a, b)
+            | Op::ArithLSStore(_, a, b)
+            | Op::IntLL(_, a, b) => Some(a.max(b)),
+            Op::ArithLLStore(_, a, b, d) => Some(a.max(b).max(d)),
+            Op::ArithLIStore(_, a, _, d) => Some(a.max(d)),
+            Op::LoadGlobalElemStore { s, d, .. } => {
+                if s == ELEM_FROM_STACK {
+                    Some(w(d))
+                } else {
+                    m(s, d)
+                }
+            }
+            Op::LoadFieldLStore { s, d, .. } => m(s, d),
+            Op::StoreFieldLL { o, x, .. } => m(o, x),
+            Op::ArithFieldL { o, y, .. } => match y {
+                FieldOperand::After(s) | FieldOperand::Before(s) => m(o, s),
+                FieldOperand::Int(_) => Some(w(o)),
+            },
+            Op::LoadFieldElemLL { o, i, .. } | Op::StoreFieldElemLL { o, i, .. } => m(o, i),
+            Op::LoadGlobalElemLL(_, a, b) | Op::StoreGlobalElemLL(_, a, b) => m(a, b),
+            Op::IncJumpLtLI(s, ..) => Some(w(s)),
+            Op::IncJumpCmpLL { s, b, .. } => m(s, b),
+            Op::IncJumpCmpLG { s, .. } => Some(w(s)),
+            Op::ArithJumpCmpLL { a, b, d, x, .. } => m(a.max(b), d.max(x)),
+            Op::IncJumpCmpAL { s, a, b, x, .. } => m(s.max(a), b.max(x)),
+            Op::ArithLLIStore { a, b, d, .. } => Some(u32::from(a.max(b).max(d))),
+            Op::ArithLLIAcc { d, b, .. } => Some(u32::from(d.max(b))),
+            Op::IntIL { a, b, .. } | Op::ArithIL { a, b, .. } => m(a, b),
+            Op::JumpIntLLI { a, b, .. } => m(a, b),
+            Op::JumpCmpAL { a, b, x, .. } => m(a.max(b), x),
+            Op::Break
+            | Op::Int(_)
+            | Op::Float(_)
+            | Op::Const(_)
+            | Op::Empty
+            | Op::Pop
+            | Op::Dup
+            | Op::Dup2
+            | Op::LoadGlobal(_)
+            | Op::StoreGlobal(..)
+            | Op::LoadLocalDyn
+            | Op::StoreLocalDyn(_)
+            | Op::LoadGlobalDyn
+            | Op::StoreGlobalDyn(_)
+            | Op::LoadGlobalElem(..)
+            | Op::StoreGlobalElem(..)
+            | Op::LoadLocalElem(..)
+            | Op::StoreLocalElem(..)
+            | Op::BuildName(..)
+            | Op::LoadField(..)
+            | Op::StoreField(..)
+            | Op::LoadFieldElem(..)
+            | Op::StoreFieldElem(..)
+            | Op::LoadFieldDyn
+            | Op::StoreFieldDyn(_)
+            | Op::Add
+            | Op::Sub
+            | Op::Mul
+            | Op::Div
+            | Op::Mod
+            | Op::BitAnd
+            | Op::BitOr
+            | Op::BitXor
+            | Op::Shl
+            | Op::Shr
+            | Op::Lt
+            | Op::Le
+            | Op::Gt
+            | Op::Ge
+            | Op::Eq
+            | Op::Ne
+            | Op::StrEq
+            | Op::StrNe
+            | Op::Cat(_)
+            | Op::Neg
+            | Op::Not
+            | Op::BitNot
+            | Op::Tag(_)
+            | Op::Jump(_)
+            | Op::JumpIfFalse(_)
+            | Op::JumpIfTrue(_)
+            | Op::JumpCmp(..)
+            | Op::ArithSI(..)
+            | Op::IntSI(..)
+            | Op::JumpCmpSI(..)
+            | Op::Call(..)
+            | Op::CallNs(..)
+            | Op::CallParent(..)
+            | Op::CallMethod(..)
+            | Op::Return
+            | Op::ReturnEmpty
+            | Op::NewBegin(_)
+            | Op::NewField(_)
+            | Op::NewFieldDyn
+            | Op::NewAdd
+            | Op::NewEnd
+            | Op::Error(_)
+            | Op::Declare(_) => None,
+        }
+    }
+}
+
+/// One instruction of a function's code, read in place by the VM. Written only through
+/// [`Code::set`], which refuses an instruction naming a local slot past the code's
+/// [`Code::slot_end`].
+#[derive(Debug)]
+#[repr(transparent)]
+pub struct OpCell(Cell<Op>);
+
+impl OpCell {
+    /// The instruction.
+    #[inline(always)]
+    pub fn get(&self) -> Op {
+        self.0.get()
+    }
+
+    /// The instruction in place (for the VM's loop, which matches it without a copy).
+    #[inline(always)]
+    pub(crate) fn as_ptr(&self) -> *mut Op {
+        self.0.as_ptr()
+    }
+}
+
+/// A function's instructions and one past the highest local slot any of them names. The
+/// bound is computed here, when the code is made, and every later write ([`Code::set`]: a
+/// breakpoint, an instruction put back, a site's cache) keeps it: the VM's fast loop makes the
+/// operand stack hold `frame base + slot_end` slots before it runs the code and then reads
+/// and writes locals without a bounds check (`stack_ops::run`).
+#[derive(Debug)]
+pub struct Code {
+    ops: Vec<OpCell>,
+    slot_end: u32,
+}
+
+impl Code {
+    /// Code from its instructions, with its slot bound.
+    pub(crate) fn new(ops: Vec<Op>) -> Code {
+        let slot_end =
+            ops.iter().filter_map(|op| op.max_slot()).map(|s| s.saturating_add(1)).max().unwrap_or(0);
+        Code { ops: ops.into_iter().map(|op| OpCell(Cell::new(op))).collect(), slot_end }
+    }
+
+    /// One past the highest local slot the code names (0 when it names none).
+    #[inline(always)]
+    pub fn slot_end(&self) -> u32 {
+        self.slot_end
+    }
+
+    /// Writes the instruction at `pc`. An instruction naming a slot at or past
+    /// [`Code::slot_end`] is refused (`false`, nothing written): no write widens the bound
+    /// the VM relies on.
+    pub(crate) fn set(&self, pc: usize, op: Op) -> bool {
+        if op.max_slot().is_some_and(|s| s >= self.slot_end) {
+            return false;
+        }
+        match self.ops.get(pc) {
+            Some(cell) => {
+                cell.0.set(op);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+impl std::ops::Deref for Code {
+    type Target = [OpCell];
+    fn deref(&self) -> &[OpCell] {
+        &self.ops
+    }
+}
+
 /// What `NewBegin` needs that does not fit in an operand.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NewSpec {
@@ -739,7 +943,7 @@ pub struct FuncDef {
     /// Named locals: name → slot, for `%a[i]`-style names built at run time and `eval`.
     pub local_slots: HashMap<Name, u32, crate::intern::FastBuild>,
     /// Instructions. Cells, so the debugger can patch a breakpoint into shared code.
-    pub code: Vec<Cell<Op>>,
+    pub code: Code,
     /// Where each statement starts, `(line, pc)` (the breakable lines), in code order.
     pub breaks: Vec<(u32, u32)>,
     /// Instructions the debugger patched over, `(pc, original)`.
@@ -788,7 +992,7 @@ impl FuncDef {
         let patched = self.patched.borrow();
         match patched.iter().find(|p| p.0 as usize == pc) {
             Some(&(_, op)) => op,
-            None => self.code.get(pc).map_or(Op::ReturnEmpty, Cell::get),
+            None => self.code.get(pc).map_or(Op::ReturnEmpty, OpCell::get),
         }
     }
 
@@ -799,16 +1003,14 @@ impl FuncDef {
         if !patched.iter().any(|p| p.0 as usize == pc) {
             patched.push((pc as u32, cell.get()));
         }
-        cell.set(Op::Break);
+        self.code.set(pc, Op::Break);
     }
 
     /// A breakpoint whose instruction ran once in its place: the break goes back, unless it
     /// was cleared meanwhile.
     pub(crate) fn rearm_break(&self, pc: usize) {
-        if self.patched.borrow().iter().any(|p| p.0 as usize == pc)
-            && let Some(cell) = self.code.get(pc)
-        {
-            cell.set(Op::Break);
+        if self.patched.borrow().iter().any(|p| p.0 as usize == pc) {
+            self.code.set(pc, Op::Break);
         }
     }
 
@@ -817,18 +1019,14 @@ impl FuncDef {
         let mut patched = self.patched.borrow_mut();
         if let Some(i) = patched.iter().position(|p| p.0 as usize == pc) {
             let (_, op) = patched.swap_remove(i);
-            if let Some(cell) = self.code.get(pc) {
-                cell.set(op);
-            }
+            self.code.set(pc, op);
         }
     }
 
     /// Puts back every patched instruction.
     pub(crate) fn clear_all_breaks(&self) {
         for (pc, op) in self.patched.borrow_mut().drain(..) {
-            if let Some(cell) = self.code.get(pc as usize) {
-                cell.set(op);
-            }
+            self.code.set(pc as usize, op);
         }
     }
 

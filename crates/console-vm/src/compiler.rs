@@ -154,7 +154,7 @@ impl<'a> FunctionCompiler<'a> {
             nparams,
             nlocals: self.nlocals,
             local_slots: self.locals,
-            code: self.code.into_iter().map(std::cell::Cell::new).collect(),
+            code: crate::bytecode::Code::new(self.code),
             breaks: self.breaks,
             patched: Default::default(),
             lines: self.lines,
@@ -1619,7 +1619,7 @@ mod tests {
         let src = "function s(%n) { %s = 0; for (%i = 0; %i < 10; %i++) %s = %s + %i * 2; return %s; }";
         let ast = crate::parse(src, "s.cs").unwrap();
         let main = compile_program(&ast, "s.cs", &mut names);
-        let code: Vec<Op> = main.decls[0].code.iter().map(std::cell::Cell::get).collect();
+        let code: Vec<Op> = main.decls[0].code.iter().map(crate::bytecode::OpCell::get).collect();
         assert!(
             code.iter().any(|op| matches!(
                 op,
@@ -1638,7 +1638,7 @@ mod tests {
         let ast = crate::parse(src, "r.cs").unwrap();
         let mut names = Interner::default();
         let main = compile_program(&ast, "r.cs", &mut names);
-        main.decls[0].code.iter().map(std::cell::Cell::get).collect()
+        main.decls[0].code.iter().map(crate::bytecode::OpCell::get).collect()
     }
 
     /// `$a["key" @ %i]` is element `%i` of `akey` (no concatenation, no name built at run

@@ -131,7 +131,8 @@ fn drop_cold<T>(v: T) {
 /// separate top index, so a push writes a value straight into its slot instead of going
 /// through `Vec::push` (which builds the value aside around its grow call and then copies
 /// it, a store-forwarding stall on every push; docs/PERFORMANCE.md). Slots at and above the
-/// top are always `Empty`.
+/// top are always `Empty`. The vector never shrinks (no method takes slots away; `truncate`
+/// empties them): [`OperandStack::reserve_slots`] relies on it.
 #[derive(Debug, Default)]
 pub(crate) struct OperandStack {
     vals: Vec<Value>,
@@ -142,6 +143,48 @@ impl OperandStack {
     /// An empty stack with `n` slots ready.
     pub(crate) fn with_capacity(n: usize) -> Self {
         OperandStack { vals: vec![Value::Empty; n], sp: 0 }
+    }
+
+    /// Makes the vector hold at least `end` slots (new ones `Empty`; the top and every value
+    /// unchanged). The vector never shrinks, so every index below `end` stays in bounds from
+    /// here on: what [`OperandStack::slot`] and [`OperandStack::slot_mut`] rely on.
+    #[inline(always)]
+    pub(crate) fn reserve_slots(&mut self, end: usize) {
+        if self.vals.len() < end {
+            self.grow_to(end);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow_to(&mut self, end: usize) {
+        self.vals.resize(end.max(self.vals.len() * 2), Value::Empty);
+    }
+
+    /// Slot `i`, read without a bounds check (a slot above the top is `Empty`, as
+    /// [`OperandStack::local`] reads it).
+    ///
+    /// # Safety
+    /// `i` is below an `end` given to [`OperandStack::reserve_slots`] on this stack.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    pub(crate) unsafe fn slot(&self, i: usize) -> &Value {
+        debug_assert!(i < self.vals.len(), "a slot past the reserved ones");
+        // SAFETY: the caller's reservation made `vals` hold more than `i` slots, and it never
+        // shrinks.
+        unsafe { self.vals.get_unchecked(i) }
+    }
+
+    /// Slot `i` to write, without a bounds check (see [`OperandStack::slot`]).
+    ///
+    /// # Safety
+    /// As [`OperandStack::slot`].
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    pub(crate) unsafe fn slot_mut(&mut self, i: usize) -> &mut Value {
+        debug_assert!(i < self.vals.len(), "a slot past the reserved ones");
+        // SAFETY: as in `slot`.
+        unsafe { self.vals.get_unchecked_mut(i) }
     }
 
     /// Values on the stack.
@@ -195,15 +238,6 @@ impl OperandStack {
                 x
             }
             None => Num::Float(0.0),
-        }
-    }
-
-    /// Writes a number into a local's slot `i` (see [`OperandStack::set_f64`]).
-    #[inline(always)]
-    pub(crate) fn set_num(&mut self, i: usize, n: Num) {
-        debug_assert!(i < self.sp, "a local above the stack top");
-        if let Some(slot) = self.vals.get_mut(i) {
-            slot.set_num(n);
         }
     }
 
@@ -366,23 +400,6 @@ impl OperandStack {
                 Value::Str(_) => std::mem::take(src),
             };
             *low = v;
-        }
-    }
-
-    /// The value at `i` read as a double (`0` above the top). Slots above the top are
-    /// `Empty`, which reads as `0`, so only the vector's bound is checked.
-    #[inline(always)]
-    pub(crate) fn to_f64_at(&self, i: usize) -> f64 {
-        self.vals.get(i).map_or(0.0, Value::to_f64)
-    }
-
-    /// Writes a double into a local's slot `i`. A frame's locals are below the top, so only
-    /// the vector's bound is checked.
-    #[inline(always)]
-    pub(crate) fn set_f64(&mut self, i: usize, x: f64) {
-        debug_assert!(i < self.sp, "a local above the stack top");
-        if let Some(slot) = self.vals.get_mut(i) {
-            slot.store_f64(x);
         }
     }
 

@@ -10,7 +10,8 @@
 
 use crate::bytecode::NO_HINT;
 use crate::bytecode::{
-    Arith, Callable, ELEM_FROM_STACK, FieldOperand, FuncDef, GLOBAL_NS, MAX_ARGS, NsId, Op, Resolved, Sep,
+    Arith, Callable, ELEM_FROM_STACK, FieldOperand, FuncDef, GLOBAL_NS, MAX_ARGS, NsId, Op, OpCell, Resolved,
+    Sep,
 };
 use crate::elements::{ElemNames, ElemStore, direct_index};
 use crate::intern::Name;
@@ -23,6 +24,10 @@ use crate::value::assign;
 use crate::value::{Num, Value};
 use std::cell::Cell;
 use std::rc::Rc;
+
+/// Most local slots a function's code may name and still run in [`run`] (which reserves
+/// them on the operand stack above the frame's base); no compiled function comes near it.
+const MAX_FAST_SLOTS: usize = 1 << 16;
 
 /// Why [`run`] stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,19 +130,41 @@ pub(crate) fn run(
             return ($why, $at, fb);
         }};
     }
+    // A local's slot, read or written without a bounds check. Every slot an instruction of
+    // the running function names is below its code's `slot_end` (`Code::new` computed it from
+    // every instruction; `Code::set` refuses an instruction past it), and the outer loop below
+    // reserved `fb + slot_end` slots for the function and frame base the inner loop runs
+    // (both change only by breaking out to it).
+    macro_rules! slot {
+        ($s:expr) => {{
+            #[allow(unsafe_code)]
+            // SAFETY: `$s` is a slot named by an instruction of `running`, so below its
+            // `slot_end`, and `fb + slot_end` slots were reserved for this frame (above).
+            let v = unsafe { vm.stack.slot(fb + $s as usize) };
+            v
+        }};
+    }
+    macro_rules! slot_mut {
+        ($s:expr) => {{
+            #[allow(unsafe_code)]
+            // SAFETY: as in `slot!`.
+            let v = unsafe { vm.stack.slot_mut(fb + $s as usize) };
+            v
+        }};
+    }
     macro_rules! local {
         ($s:expr) => {
-            vm.stack.to_f64_at(fb + $s as usize)
+            slot!($s).to_f64()
         };
     }
     macro_rules! local_n {
         ($s:expr) => {
-            Num::of(vm.stack.local(fb + $s as usize))
+            Num::of(Some(slot!($s)))
         };
     }
     macro_rules! local_i {
         ($s:expr) => {
-            vm.stack.local(fb + $s as usize).map_or(0, Value::to_i32)
+            slot!($s).to_i32()
         };
     }
     // A backward jump to `t` paying `cost` (a loop pays for its body each round).
@@ -239,7 +266,14 @@ pub(crate) fn run(
     // function to run next.
     loop {
         let running: &FuncDef = func;
-        let code: &[Cell<Op>] = &running.code;
+        let code: &[OpCell] = &running.code;
+        // The slots the function's code names, from `fb` (see `slot!`). Code naming more
+        // than `MAX_FAST_SLOTS` (no compiled function) runs in the interpreter.
+        let slot_end = running.code.slot_end() as usize;
+        if slot_end > MAX_FAST_SLOTS {
+            stop!(Stop::Op, p);
+        }
+        vm.stack.reserve_slots(fb + slot_end);
         let next = loop {
             let Some(cell) = code.get(p) else { stop!(Stop::Op, p) };
             // The instruction is matched in place, each arm loading only its own operands.
@@ -279,14 +313,9 @@ pub(crate) fn run(
                 Op::LoadLocal(s) => vm.stack.push_copy(fb + s as usize),
                 Op::StoreLocal(s, keep) => vm.stack.pop_into(fb + s as usize, keep),
                 Op::IncLocal(s, d, keep) => {
-                    let i = fb + s as usize;
-                    let nv = match vm.stack.local_mut(i) {
-                        Some(slot) => {
-                            let x = slot.step(i32::from(d));
-                            if let Value::Int(i) = slot { Value::Int(*i) } else { Value::Float(x) }
-                        }
-                        None => Value::Empty,
-                    };
+                    let slot = slot_mut!(s);
+                    let x = slot.step(i32::from(d));
+                    let nv = if let Value::Int(i) = slot { Value::Int(*i) } else { Value::Float(x) };
                     if keep {
                         vm.stack.push(nv);
                     }
@@ -387,62 +416,52 @@ pub(crate) fn run(
                 Op::ArithLSStore(ar, a, d) => {
                     let v = vm.stack.pop_num();
                     let r = ar.num(local_n!(a), v);
-                    vm.stack.set_num(fb + d as usize, r);
+                    slot_mut!(d).set_num(r);
                 }
                 Op::ArithLLIStore { outer, inner, a, b, d, k } => {
                     let r = Arith::apply2(outer, inner, local!(a), local!(b), k);
-                    vm.stack.set_f64(fb + d as usize, r);
+                    slot_mut!(d).store_f64(r);
                 }
                 Op::ArithLLIAcc { outer, inner, d, b, k } => {
                     let y = local!(b);
-                    if let Some(slot) = vm.stack.local_mut(fb + d as usize) {
-                        slot.update_f64(|x| Arith::apply2(outer, inner, x, y, k));
-                    }
+                    slot_mut!(d).update_f64(|x| Arith::apply2(outer, inner, x, y, k));
                 }
                 Op::ArithLLStore(ar, a, b, d) => {
                     let r = ar.num(local_n!(a), local_n!(b));
-                    vm.stack.set_num(fb + d as usize, r);
+                    slot_mut!(d).set_num(r);
                 }
                 Op::ArithLIStore(ar, a, k, d) => {
                     let r = ar.num(local_n!(a), Num::Int(i64::from(k)));
-                    vm.stack.set_num(fb + d as usize, r);
+                    slot_mut!(d).set_num(r);
                 }
                 // ---- fields of an object named by its id (names and paths are the interpreter's),
                 // and `$a[%i, %j]`: out of line, so the loop's registers stay on its hot arms ----
                 Op::LoadField(n, hint) => {
                     let Some(found) = load_field(vm, objects, n, hint) else { stop!(Stop::Op, p - 1) };
-                    if found != hint
-                        && let Some(c) = code.get(p - 1)
-                    {
-                        c.set(Op::LoadField(n, found));
+                    if found != hint {
+                        running.code.set(p - 1, Op::LoadField(n, found));
                     }
                 }
                 Op::StoreField(n, keep, hint) => {
                     let Some(found) = store_field(vm, objects, n, keep, hint) else { stop!(Stop::Op, p - 1) };
-                    if found != hint
-                        && let Some(c) = code.get(p - 1)
-                    {
-                        c.set(Op::StoreField(n, keep, found));
+                    if found != hint {
+                        running.code.set(p - 1, Op::StoreField(n, keep, found));
                     }
                 }
                 Op::LoadFieldElem(b, off) => {
                     let Some(found) = load_field_elem(vm, objects, elem_names, b, off) else {
                         stop!(Stop::Op, p - 1)
                     };
-                    if found != off
-                        && let Some(c) = code.get(p - 1)
-                    {
-                        c.set(Op::LoadFieldElem(b, found));
+                    if found != off {
+                        running.code.set(p - 1, Op::LoadFieldElem(b, found));
                     }
                 }
                 Op::StoreFieldElem(b, keep, off) => {
                     let Some(found) = store_field_elem(vm, objects, elem_names, b, keep, off) else {
                         stop!(Stop::Op, p - 1)
                     };
-                    if found != off
-                        && let Some(c) = code.get(p - 1)
-                    {
-                        c.set(Op::StoreFieldElem(b, keep, found));
+                    if found != off {
+                        running.code.set(p - 1, Op::StoreFieldElem(b, keep, found));
                     }
                 }
                 // The same with the object, index or indexes in locals (register operands).
@@ -450,20 +469,16 @@ pub(crate) fn run(
                     let Some(found) = load_field_l(vm, objects, fb + s as usize, n, hint) else {
                         stop!(Stop::Op, p - 1)
                     };
-                    if found != hint
-                        && let Some(c) = code.get(p - 1)
-                    {
-                        c.set(Op::LoadFieldL(s, n, found));
+                    if found != hint {
+                        running.code.set(p - 1, Op::LoadFieldL(s, n, found));
                     }
                 }
                 Op::StoreFieldL(s, n, keep, hint) => {
                     let Some(found) = store_field_l(vm, objects, fb + s as usize, n, keep, hint) else {
                         stop!(Stop::Op, p - 1)
                     };
-                    if found != hint
-                        && let Some(c) = code.get(p - 1)
-                    {
-                        c.set(Op::StoreFieldL(s, n, keep, found));
+                    if found != hint {
+                        running.code.set(p - 1, Op::StoreFieldL(s, n, keep, found));
                     }
                 }
                 Op::LoadFieldLStore { s, d, n, hint } => {
@@ -471,10 +486,8 @@ pub(crate) fn run(
                     let Some(found) = load_field_l_store(vm, objects, at, n, hint) else {
                         stop!(Stop::Op, p - 1)
                     };
-                    if found != hint
-                        && let Some(c) = code.get(p - 1)
-                    {
-                        c.set(Op::LoadFieldLStore { s, d, n, hint: found });
+                    if found != hint {
+                        running.code.set(p - 1, Op::LoadFieldLStore { s, d, n, hint: found });
                     }
                 }
                 Op::StoreFieldLL { o, x, n, hint } => {
@@ -482,20 +495,16 @@ pub(crate) fn run(
                     let Some(found) = store_field_ll(vm, objects, at, n, hint) else {
                         stop!(Stop::Op, p - 1)
                     };
-                    if found != hint
-                        && let Some(c) = code.get(p - 1)
-                    {
-                        c.set(Op::StoreFieldLL { o, x, n, hint: found });
+                    if found != hint {
+                        running.code.set(p - 1, Op::StoreFieldLL { o, x, n, hint: found });
                     }
                 }
                 Op::ArithFieldL { ar, o, y, n, hint } => {
                     let Some(found) = arith_field_l(vm, objects, (fb, o), (ar, y), n, hint) else {
                         stop!(Stop::Op, p - 1)
                     };
-                    if found != hint
-                        && let Some(c) = code.get(p - 1)
-                    {
-                        c.set(Op::ArithFieldL { ar, o, y, n, hint: found });
+                    if found != hint {
+                        running.code.set(p - 1, Op::ArithFieldL { ar, o, y, n, hint: found });
                     }
                 }
                 Op::LoadFieldElemLL { o, i, b, off } => {
@@ -503,10 +512,8 @@ pub(crate) fn run(
                     let Some(found) = load_field_elem_ll(vm, objects, elem_names, at, b, off) else {
                         stop!(Stop::Op, p - 1)
                     };
-                    if found != off
-                        && let Some(c) = code.get(p - 1)
-                    {
-                        c.set(Op::LoadFieldElemLL { o, i, b, off: found });
+                    if found != off {
+                        running.code.set(p - 1, Op::LoadFieldElemLL { o, i, b, off: found });
                     }
                 }
                 Op::StoreFieldElemLL { o, i, b, off } => {
@@ -514,10 +521,8 @@ pub(crate) fn run(
                     let Some(found) = store_field_elem_ll(vm, objects, elem_names, at, b, off) else {
                         stop!(Stop::Op, p - 1)
                     };
-                    if found != off
-                        && let Some(c) = code.get(p - 1)
-                    {
-                        c.set(Op::StoreFieldElemLL { o, i, b, off: found });
+                    if found != off {
+                        running.code.set(p - 1, Op::StoreFieldElemLL { o, i, b, off: found });
                     }
                 }
                 Op::LoadGlobalElemLL(b, r, c) => {
@@ -560,9 +565,7 @@ pub(crate) fn run(
                     elems.set(b, i, v);
                 }
                 Op::LoadGlobalElemL(b, s) => {
-                    let Some(i) = vm.stack.local(fb + s as usize).and_then(direct_index) else {
-                        stop!(Stop::Op, p - 1)
-                    };
+                    let Some(i) = direct_index(slot!(s)) else { stop!(Stop::Op, p - 1) };
                     vm.stack.push_ref(elems.get_ref(b, i));
                 }
                 Op::LoadGlobalElemStore { b, s, d } => {
@@ -570,7 +573,7 @@ pub(crate) fn run(
                     // before the push (none in a running frame) is not written.
                     let from_stack = s == ELEM_FROM_STACK;
                     let top = vm.stack.len().wrapping_sub(usize::from(from_stack));
-                    let index = if from_stack { vm.stack.get(top) } else { vm.stack.local(fb + s as usize) };
+                    let index = if from_stack { vm.stack.get(top) } else { Some(slot!(s)) };
                     let Some(i) = index.and_then(direct_index) else { stop!(Stop::Op, p - 1) };
                     let at = fb + d as usize;
                     if at < top
@@ -583,32 +586,24 @@ pub(crate) fn run(
                     }
                 }
                 Op::JumpIfNotElemL(b, s, t) => {
-                    let Some(i) = vm.stack.local(fb + s as usize).and_then(direct_index) else {
-                        stop!(Stop::Op, p - 1)
-                    };
+                    let Some(i) = direct_index(slot!(s)) else { stop!(Stop::Op, p - 1) };
                     if !elems.get_ref(b, i).is_some_and(Value::truthy) {
                         jump_to!(t);
                     }
                 }
                 Op::StoreGlobalElemL(b, s) => {
-                    let Some(i) = vm.stack.local(fb + s as usize).and_then(direct_index) else {
-                        stop!(Stop::Op, p - 1)
-                    };
+                    let Some(i) = direct_index(slot!(s)) else { stop!(Stop::Op, p - 1) };
                     if let Some(top) = vm.stack.last_mut() {
                         elems.set_from(b, i, top);
                     }
                     vm.stack.drop_top();
                 }
                 Op::StoreGlobalElemLI(b, s, k) => {
-                    let Some(i) = vm.stack.local(fb + s as usize).and_then(direct_index) else {
-                        stop!(Stop::Op, p - 1)
-                    };
+                    let Some(i) = direct_index(slot!(s)) else { stop!(Stop::Op, p - 1) };
                     elems.set_int(b, i, i64::from(k));
                 }
                 Op::LoadLocalElemL(b, s) if !running.toplevel && !running.elem_slots => {
-                    let Some(i) = vm.stack.local(fb + s as usize).and_then(direct_index) else {
-                        stop!(Stop::Op, p - 1)
-                    };
+                    let Some(i) = direct_index(slot!(s)) else { stop!(Stop::Op, p - 1) };
                     let VmState { frames, stack, .. } = &mut *vm;
                     stack.push_ref(
                         frames
@@ -618,9 +613,7 @@ pub(crate) fn run(
                     );
                 }
                 Op::StoreLocalElemL(b, s) if !running.toplevel && !running.elem_slots => {
-                    let Some(i) = vm.stack.local(fb + s as usize).and_then(direct_index) else {
-                        stop!(Stop::Op, p - 1)
-                    };
+                    let Some(i) = direct_index(slot!(s)) else { stop!(Stop::Op, p - 1) };
                     // The value moves straight from its stack slot (popped into a local
                     // around the table's call, it was reloaded whole: a store-forwarding stall).
                     let VmState { frames, stack, .. } = &mut *vm;
@@ -687,9 +680,7 @@ pub(crate) fn run(
                 }
                 Op::IntSIStore(io, k, d) => {
                     let r = io.apply(vm.stack.pop_i32(), k);
-                    if let Some(slot) = vm.stack.local_mut(fb + d as usize) {
-                        slot.set_int(i64::from(r));
-                    }
+                    slot_mut!(d).set_int(i64::from(r));
                 }
                 Op::IntIL { io1, io2, a, b, k } => {
                     let r = io2.apply(local_i!(b), io1.apply(local_i!(a), k));
@@ -723,10 +714,7 @@ pub(crate) fn run(
                     }
                 }
                 Op::JumpStrLK(a, k, when, t) => {
-                    let eq = match (vm.stack.local(fb + a as usize), running.consts.get(k as usize)) {
-                        (Some(x), Some(y)) => text_eq(x, y),
-                        (x, y) => text_eq(x.unwrap_or(&Value::Empty), y.unwrap_or(&Value::Empty)),
-                    };
+                    let eq = text_eq(slot!(a), running.consts.get(k as usize).unwrap_or(&Value::Empty));
                     if eq == when {
                         jump_to!(t);
                     }
@@ -734,59 +722,45 @@ pub(crate) fn run(
                 // ---- jumps ----
                 Op::Jump(t) => jump_to!(t),
                 Op::IncJumpLtLI(s, cost, k, t) => {
-                    let x = match vm.stack.local_mut(fb + s as usize) {
-                        Some(slot) => slot.step(1),
-                        None => 0.0,
-                    };
+                    let x = slot_mut!(s).step(1);
                     if x < k {
                         jump_back!(t as usize, u64::from(cost));
                     }
                 }
                 Op::IncJumpCmpLL { s, d, c, b, t } => {
-                    let x = match vm.stack.local_mut(fb + s as usize) {
-                        Some(slot) => slot.step(i32::from(d)),
-                        None => 0.0,
-                    };
+                    let x = slot_mut!(s).step(i32::from(d));
                     if c.test(x, local!(b)) {
                         jump_to!(t);
                     }
                 }
                 Op::IncJumpCmpAL { s, d, ar, a, b, x, c, t } => {
-                    if let Some(slot) = vm.stack.local_mut(fb + s as usize) {
-                        slot.step(i32::from(d));
-                    }
+                    slot_mut!(s).step(i32::from(d));
                     let r = ar.apply(local!(a), local!(b));
                     if c.test(r, local!(x)) {
                         jump_to!(t);
                     }
                 }
                 Op::IncJumpCmpLG { s, d, c, g, t } => {
-                    let x = match vm.stack.local_mut(fb + s as usize) {
-                        Some(slot) => slot.step(i32::from(d)),
-                        None => 0.0,
-                    };
+                    let x = slot_mut!(s).step(i32::from(d));
                     if c.test(x, globals.get(g.0 as usize).map_or(0.0, Value::to_f64)) {
                         jump_to!(t);
                     }
                 }
                 Op::ArithJumpCmpLL { ar, a, b, d, x, c, t } => {
                     let r = ar.num(local_n!(a), local_n!(b));
-                    vm.stack.set_num(fb + d as usize, r);
+                    slot_mut!(d).set_num(r);
                     if c.test(r.to_f64(), local!(x)) {
                         jump_to!(t);
                     }
                 }
                 Op::IncJumpCmpLI(s, d, c, k, t) => {
-                    let x = match vm.stack.local_mut(fb + s as usize) {
-                        Some(slot) => slot.step(i32::from(d)),
-                        None => 0.0,
-                    };
+                    let x = slot_mut!(s).step(i32::from(d));
                     if c.test(x, f64::from(k)) {
                         jump_to!(t);
                     }
                 }
                 Op::JumpIfL(s, when, t) => {
-                    if vm.stack.local(fb + s as usize).is_some_and(Value::truthy) == when {
+                    if slot!(s).truthy() == when {
                         jump_to!(t);
                     }
                 }
@@ -1306,4 +1280,75 @@ fn enter(
     let start = vm.stack.len().saturating_sub(argc);
     vm.start_frame_ref(&f, start, res.ns, res.layer);
     Some((f, start))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::bytecode::{Code, Op};
+    use crate::compiler::compile_source;
+    use crate::{BufferSink, Console};
+    use std::rc::Rc;
+
+    /// Compiles `src` in `con`, gives its first function the instructions `ops` in place of
+    /// its own, and runs the file (declaring the function).
+    fn load_with(con: &mut Console, src: &str, ops: Vec<Op>) {
+        let mut main = compile_source(src, "t.cs", &mut con.names).expect("compiles");
+        let f =
+            Rc::get_mut(&mut main).and_then(|m| m.decls.first_mut()).and_then(Rc::get_mut).expect("unshared");
+        f.code = Code::new(ops);
+        con.run_toplevel(main, None).expect("declares");
+    }
+
+    /// The fast loop reads locals without a bounds check: code naming slots past its frame's
+    /// `nlocals` (no compiler makes it, a hand-built function can) still reads `""` and
+    /// writes in bounds, since the loop reserves the code's `slot_end` above the frame; code
+    /// naming slots past `MAX_FAST_SLOTS` never enters the loop (the interpreter runs it,
+    /// with its checked reads). Debug builds assert every unchecked slot is reserved.
+    #[test]
+    fn locals_past_the_frame_stay_in_bounds() {
+        let mut con = Console::new();
+        con.set_output(Box::new(BufferSink::new()));
+        // `f()` has no locals; its code reads slot 40 and writes slots 41 and 42.
+        // It returns 7 when slot 42 reads at least 1 (a return reads only below the top).
+        let ops = vec![
+            Op::IncLocal(41, 1, false),
+            Op::ArithLLStore(crate::bytecode::Arith::Add, 40, 41, 42),
+            Op::JumpCmpLI(crate::bytecode::Cmp::Lt, false, 42, 1, 5),
+            Op::Int(5),
+            Op::Return,
+            Op::Int(7),
+            Op::Return,
+        ];
+        load_with(&mut con, "function f() { return 0; }", ops);
+        assert_eq!(con.eval("return f();").expect("runs").to_string(), "7");
+        // Slots above the top written by such code are left as written (as before the
+        // unchecked reads): what matters here is that nothing reads or writes out of bounds.
+        assert!(con.eval("return f() + f();").is_ok());
+
+        let far = u32::try_from(super::MAX_FAST_SLOTS).expect("fits") + 7;
+        let ops = vec![Op::IncLocal(far, 2, false), Op::ReturnLocal(far)];
+        load_with(&mut con, "function g() { return 0; }", ops);
+        assert_eq!(
+            con.eval("return g();").expect("runs").to_string(),
+            "",
+            "past the cap: the interpreter's reads"
+        );
+    }
+
+    /// No write widens a code's slot bound: an instruction naming a slot at or past it is
+    /// refused (a breakpoint, a put-back instruction and a site's cache are all within it).
+    #[test]
+    fn code_writes_keep_the_slot_bound() {
+        let code = Code::new(vec![Op::LoadLocal(3), Op::LoadFieldL(1, crate::intern::Name(0), 0), Op::Pop]);
+        assert_eq!(code.slot_end(), 4);
+        assert!(code.set(1, Op::LoadFieldL(1, crate::intern::Name(0), 9)), "a site's cache is written");
+        assert!(code.set(0, Op::Break) && code.set(0, Op::LoadLocal(3)), "a breakpoint and its instruction");
+        assert!(!code.set(2, Op::LoadLocal(4)), "a slot past the bound is refused");
+        assert_eq!(code.get(2).map(crate::bytecode::OpCell::get), Some(Op::Pop), "nothing written");
+        assert!(!code.set(9, Op::Pop), "past the end");
+        assert_eq!(Code::new(vec![Op::Int(1)]).slot_end(), 0);
+        let elem =
+            Op::LoadGlobalElemStore { b: crate::intern::Name(0), s: crate::bytecode::ELEM_FROM_STACK, d: 2 };
+        assert_eq!(Code::new(vec![elem]).slot_end(), 3, "the index-on-the-stack mark is no slot");
+    }
 }

@@ -590,10 +590,7 @@ impl Console {
                     }
                     let orig = self.debug_hit(&func, pc - 1);
                     check_abort!();
-                    if orig != Op::Break
-                        && let Some(cell) = func.code.get(pc - 1)
-                    {
-                        cell.set(orig);
+                    if orig != Op::Break && func.code.set(pc - 1, orig) {
                         self.vm.rearm = Some((func.clone(), pc - 1));
                     }
                     pc -= 1;
