@@ -839,7 +839,7 @@ impl Op {
 }
 
 /// One instruction of a function's code, read in place by the VM. Written only through
-/// [`Code::set`], which refuses an instruction naming a local slot past the code's
+/// `Code::set`, which refuses an instruction naming a local slot past the code's
 /// [`Code::slot_end`].
 #[derive(Debug)]
 #[repr(transparent)]
@@ -860,7 +860,7 @@ impl OpCell {
 }
 
 /// A function's instructions and one past the highest local slot any of them names. The
-/// bound is computed here, when the code is made, and every later write ([`Code::set`]: a
+/// bound is computed here, when the code is made, and every later write (`Code::set`: a
 /// breakpoint, an instruction put back, a site's cache) keeps it: the VM's fast loop makes the
 /// operand stack hold `frame base + slot_end` slots before it runs the code and then reads
 /// and writes locals without a bounds check (`stack_ops::run`).
