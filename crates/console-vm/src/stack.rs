@@ -187,6 +187,27 @@ impl OperandStack {
         unsafe { self.vals.get_unchecked_mut(i) }
     }
 
+    /// Lowers the top by one and returns the slot that was the top (`None` on an empty
+    /// stack), without a bounds check.
+    #[inline(always)]
+    fn pop_slot(&mut self) -> Option<&mut Value> {
+        let i = self.sp.checked_sub(1)?;
+        self.sp = i;
+        Some(self.below_len(i))
+    }
+
+    /// Slot `i`, below `sp` (now or before a pop), without a bounds check.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn below_len(&mut self, i: usize) -> &mut Value {
+        debug_assert!(i < self.vals.len(), "`sp` past the vector");
+        // SAFETY: callers pass an index below `sp` (as it was before a pop), and
+        // `sp <= vals.len()` always: every method that raises `sp` makes the vector hold the
+        // slots first (`push*` through `grow`/`grow_push`, `resize_empty`), the others only
+        // lower it, and the vector never shrinks.
+        unsafe { self.vals.get_unchecked_mut(i) }
+    }
+
     /// Values on the stack.
     #[inline(always)]
     pub(crate) fn len(&self) -> usize {
@@ -229,16 +250,10 @@ impl OperandStack {
     /// Pops the top value as a number (`0` when empty).
     #[inline(always)]
     pub(crate) fn pop_num(&mut self) -> Num {
-        let Some(i) = self.sp.checked_sub(1) else { return Num::Float(0.0) };
-        self.sp = i;
-        match self.vals.get_mut(i) {
-            Some(slot) => {
-                let x = Num::of(Some(slot));
-                clear(slot);
-                x
-            }
-            None => Num::Float(0.0),
-        }
+        let Some(slot) = self.pop_slot() else { return Num::Float(0.0) };
+        let x = Num::of(Some(slot));
+        clear(slot);
+        x
     }
 
     #[cold]
@@ -291,31 +306,19 @@ impl OperandStack {
     /// Pops the top value as a double (`0` when empty).
     #[inline(always)]
     pub(crate) fn pop_f64(&mut self) -> f64 {
-        let Some(i) = self.sp.checked_sub(1) else { return 0.0 };
-        self.sp = i;
-        match self.vals.get_mut(i) {
-            Some(slot) => {
-                let x = slot.to_f64();
-                clear(slot);
-                x
-            }
-            None => 0.0,
-        }
+        let Some(slot) = self.pop_slot() else { return 0.0 };
+        let x = slot.to_f64();
+        clear(slot);
+        x
     }
 
     /// Pops the top value as a condition.
     #[inline(always)]
     pub(crate) fn pop_truthy(&mut self) -> bool {
-        let Some(i) = self.sp.checked_sub(1) else { return false };
-        self.sp = i;
-        match self.vals.get_mut(i) {
-            Some(slot) => {
-                let t = slot.truthy();
-                clear(slot);
-                t
-            }
-            None => false,
-        }
+        let Some(slot) = self.pop_slot() else { return false };
+        let t = slot.truthy();
+        clear(slot);
+        t
     }
 
     /// Pops the top value into slot `i` below it (a copy stays on top when `keep`). A number
@@ -423,16 +426,10 @@ impl OperandStack {
     /// (`0` when empty).
     #[inline(always)]
     pub(crate) fn pop_i32(&mut self) -> i32 {
-        let Some(i) = self.sp.checked_sub(1) else { return 0 };
-        self.sp = i;
-        match self.vals.get_mut(i) {
-            Some(slot) => {
-                let x = slot.to_i32();
-                clear(slot);
-                x
-            }
-            None => 0,
-        }
+        let Some(slot) = self.pop_slot() else { return 0 };
+        let x = slot.to_i32();
+        clear(slot);
+        x
     }
 
     /// A local's slot `i` (locals are below the top; only the vector's bound is checked:
@@ -457,17 +454,15 @@ impl OperandStack {
     /// The top value.
     #[inline(always)]
     pub(crate) fn last_mut(&mut self) -> Option<&mut Value> {
-        self.get_mut(self.sp.wrapping_sub(1))
+        let i = self.sp.checked_sub(1)?;
+        Some(self.below_len(i))
     }
 
     /// Drops the top value (usually one just moved out, so `Empty`).
     #[inline(always)]
     pub(crate) fn drop_top(&mut self) {
-        if let Some(i) = self.sp.checked_sub(1) {
-            self.sp = i;
-            if let Some(slot) = self.vals.get_mut(i) {
-                clear(slot);
-            }
+        if let Some(slot) = self.pop_slot() {
+            clear(slot);
         }
     }
 
@@ -711,6 +706,36 @@ mod tests {
         assert_eq!(s.pop().map(|v| v.to_i64()), Some(0));
         assert!(s.pop().is_none());
         assert!(s.vals.iter().all(Value::is_empty), "every slot is empty again");
+    }
+
+    /// The top is read without a bounds check (`sp <= vals.len()`): every pop and top read
+    /// on an empty stack, a stack of no slots, one just grown and one regrown by
+    /// `resize_empty` stays in bounds (debug builds assert it) and reads as before.
+    #[test]
+    fn top_reads_stay_below_the_vector() {
+        let mut s = OperandStack::with_capacity(0);
+        assert_eq!(s.pop_i32(), 0);
+        assert_eq!(s.pop_f64(), 0.0);
+        assert!(!s.pop_truthy());
+        assert!(matches!(s.pop_num(), Num::Float(x) if x == 0.0));
+        assert!(s.last_mut().is_none());
+        s.drop_top();
+        assert_eq!(s.len(), 0, "nothing popped below zero");
+        for i in 0..200 {
+            s.push_num(Num::Int(i));
+        }
+        assert_eq!(s.pop_i32(), 199);
+        s.push_empty();
+        assert!(!s.pop_truthy());
+        assert_eq!(s.last_mut().map(|v| v.to_i64()), Some(198));
+        s.truncate(0);
+        s.resize_empty(300);
+        assert!(s.last_mut().is_some_and(|v| v.is_empty()));
+        s.push(Value::str("7.5"));
+        assert_eq!(s.pop_f64(), 7.5);
+        s.drop_top();
+        assert_eq!(s.len(), 299);
+        assert!(s.vals.len() >= s.len());
     }
 
     #[test]
