@@ -384,9 +384,8 @@ fn server_tick<T: Transport + Send>(
                 // The tick's serial part: this thread's CPU beyond the other pool thread's
                 // (the process's less this one's; the calling thread sleeps meanwhile), the
                 // passes' shares being even (their ends are a few µs apart). It reads low by
-                // the other thread's spinning for work between the passes; with the threads
-                // held awake (the default) it is no estimate at all (it read 11–25 % where
-                // the speed-up itself showed less; PERFORMANCE.md, seventh pass): `AWAKE=0`.
+                // the other thread's spinning for work between the passes, all the more with
+                // the threads held awake (the default; `AWAKE=0` for the estimate without).
                 let (mine, all) = (thread_cpu_ns() - mine0, cpu_ns() - all0);
                 (2 * mine).saturating_sub(all)
             })
