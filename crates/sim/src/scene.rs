@@ -1400,6 +1400,34 @@ impl GhostClientWorld for ClientScene {
 mod tests {
     use super::*;
 
+    /// States set through the objects lent to another thread are the world's: the ghost
+    /// frame is rebuilt from them, and the container grid, left behind, finds the moved
+    /// objects where they went.
+    #[test]
+    fn states_set_on_lent_objects_reach_the_frame_and_the_grid() {
+        fn send<T: Send>(_: &T) {}
+        let mut w = SceneWorld::new(60.0);
+        let a = w.add(SceneObject::new(3, Vec3::new(0.0, 0.0, 0.0)));
+        let b = w.add(SceneObject::new(3, Vec3::new(10.0, 0.0, 0.0)));
+        assert_eq!(w.find_radius(Vec3::new(40.0, 0.0, 0.0), 5.0), vec![]);
+        let _ = w.ghost_frame();
+        {
+            let mut lent = w.objects_mut();
+            send(&lent);
+            let far = ControlState { pos: Vec3::new(40.0, 0.0, 0.0), ..ControlState::default() };
+            lent.set_states([(b, far), (999, far)]);
+            assert_eq!(lent.objects().get(b).map(|o| o.state.pos), Some(far.pos));
+            let mut seen = Vec::new();
+            lent.ghost_world().objects_in_radius([40.0, 0.0, 0.0], 5.0, &mut |id, _| seen.push(id));
+            assert_eq!(seen, vec![ObjectId(b)]);
+        }
+        assert_eq!(
+            w.find_radius(Vec3::new(40.0, 0.0, 0.0), 5.0).iter().map(|h| h.0).collect::<Vec<_>>(),
+            vec![b]
+        );
+        assert_eq!(w.find_radius(Vec3::ZERO, 5.0).iter().map(|h| h.0).collect::<Vec<_>>(), vec![a]);
+    }
+
     /// The ghost-state check: a settled object hashes the same after the trip through the
     /// network's quantisation, wherever it was; a moved or changed one does not.
     #[test]
