@@ -864,8 +864,15 @@ impl OpCell {
 /// breakpoint, an instruction put back, a site's cache) keeps it: the VM's fast loop makes the
 /// operand stack hold `frame base + slot_end` slots before it runs the code and then reads
 /// and writes locals without a bounds check (`stack_ops::run`).
+///
+/// The cells hold one more instruction than the code has: a `Break` past the end (the
+/// sentinel), which no write reaches and [`Code`]'s slice does not show. The fast loop
+/// fetches without a bounds check through `Code::with_sentinel`: running off the end, it
+/// meets the sentinel and stops there, and the interpreter finds nothing at that pc (a return),
+/// as it did when the fetch was checked.
 #[derive(Debug)]
 pub struct Code {
+    /// The instructions, then the sentinel (never empty).
     ops: Vec<OpCell>,
     slot_end: u32,
 }
@@ -875,7 +882,16 @@ impl Code {
     pub(crate) fn new(ops: Vec<Op>) -> Code {
         let slot_end =
             ops.iter().filter_map(|op| op.max_slot()).map(|s| s.saturating_add(1)).max().unwrap_or(0);
-        Code { ops: ops.into_iter().map(|op| OpCell(Cell::new(op))).collect(), slot_end }
+        let cells =
+            ops.into_iter().chain(std::iter::once(Op::Break)).map(|op| OpCell(Cell::new(op))).collect();
+        Code { ops: cells, slot_end }
+    }
+
+    /// The instructions and the sentinel `Break` after them: `len() + 1` cells, so every pc
+    /// from 0 to [`len`](slice::len) inclusive names one (`stack_ops::run` fetches so).
+    #[inline(always)]
+    pub(crate) fn with_sentinel(&self) -> &[OpCell] {
+        &self.ops
     }
 
     /// One past the highest local slot the code names (0 when it names none).
@@ -891,7 +907,7 @@ impl Code {
         if op.max_slot().is_some_and(|s| s >= self.slot_end) {
             return false;
         }
-        match self.ops.get(pc) {
+        match self.get(pc) {
             Some(cell) => {
                 cell.0.set(op);
                 true
@@ -904,7 +920,8 @@ impl Code {
 impl std::ops::Deref for Code {
     type Target = [OpCell];
     fn deref(&self) -> &[OpCell] {
-        &self.ops
+        // Every cell but the sentinel (`ops` is never empty).
+        self.ops.split_last().map_or(&[], |(_, code)| code)
     }
 }
 

@@ -122,6 +122,8 @@ pub(crate) fn run(
     // slow path, which re-arms: the hot path checks the local budget only.
     let mut fb = base;
     let mut p = pc;
+    // The running code's length: the pc of its sentinel (set by the outer loop below).
+    let mut end;
     let mut budget = if cx.plain { vm.budget_left.min(cx.slice) } else { 0 };
     vm.budget_left -= budget;
     macro_rules! stop {
@@ -179,7 +181,8 @@ pub(crate) fn run(
                 stop!(Stop::Rearm, t);
             }
             budget -= cost;
-            p = t;
+            // A target past the end goes to the sentinel (see the fetch below).
+            p = t.min(end);
         }};
     }
     macro_rules! jump_to {
@@ -188,7 +191,7 @@ pub(crate) fn run(
             if t < p {
                 jump_back!(t, (p - t) as u64);
             } else {
-                p = t;
+                p = t.min(end);
             }
         }};
     }
@@ -266,7 +269,17 @@ pub(crate) fn run(
     // function to run next.
     loop {
         let running: &FuncDef = func;
-        let code: &[OpCell] = &running.code;
+        // The instructions and the sentinel `Break` after them (`Code::with_sentinel`): the
+        // fetch below reads `code[p]` without a bounds check, `p <= end` always. Here (each
+        // entry, call and return) `p` is clamped to `end`; in the inner loop it moves only by
+        // one past an instruction below `end` (so to at most `end`, the sentinel, which stops),
+        // by a jump, whose target is clamped to `end` (`jump_back!`, `jump_to!`), or by a call
+        // or a return, which break out to here. A pc past the end so becomes the sentinel's,
+        // where the loop stops and the interpreter returns, as it did at any pc past the end.
+        let code: &[OpCell] = running.code.with_sentinel();
+        // `code` is never empty (`Code::new` always adds the sentinel).
+        end = code.len() - 1;
+        p = p.min(end);
         // The slots the function's code names, from `fb` (see `slot!`). Code naming more
         // than `MAX_FAST_SLOTS` (no compiled function) runs in the interpreter.
         let slot_end = running.code.slot_end() as usize;
@@ -275,7 +288,10 @@ pub(crate) fn run(
         }
         vm.stack.reserve_slots(fb + slot_end);
         let next = loop {
-            let Some(cell) = code.get(p) else { stop!(Stop::Op, p) };
+            debug_assert!(p <= end && end < code.len(), "fetch at {p} past the sentinel {end}");
+            // SAFETY: `p <= end` (see `end` above) and `code` has `end + 1` cells.
+            #[allow(unsafe_code)]
+            let cell = unsafe { code.get_unchecked(p) };
             // The instruction is matched in place, each arm loading only its own operands.
             // Matched as a copy (`cell.get()`), the 16-byte value was loaded whole and every
             // operand field split out of it before the jump table (the fields common to the
@@ -1333,6 +1349,45 @@ mod tests {
             "",
             "past the cap: the interpreter's reads"
         );
+    }
+
+    /// The fast loop fetches without a bounds check: code that runs off its end (no
+    /// terminating return), jumps past it forward or "backward", or is empty stops at the
+    /// sentinel, and the interpreter returns from it as before. Debug builds assert every
+    /// fetch is at or below the sentinel.
+    #[test]
+    fn code_off_its_end_stays_in_bounds() {
+        use crate::bytecode::Cmp;
+        let mut con = Console::new();
+        con.set_output(Box::new(BufferSink::new()));
+        let cases: [(&str, Vec<Op>); 5] = [
+            ("a", vec![Op::Int(1), Op::StoreLocal(0, false)]),
+            ("b", vec![Op::Jump(900)]),
+            ("c", vec![Op::Int(0), Op::StoreLocal(0, false), Op::IncJumpLtLI(0, 1, 3.0, 77)]),
+            ("d", vec![Op::IncJumpCmpLI(0, 1, Cmp::Lt, 5, 4000)]),
+            ("e", vec![]),
+        ];
+        for (name, ops) in cases {
+            load_with(&mut con, &format!("function {name}() {{ return 0; }}"), ops);
+            let call = format!("return {name}() @ \"|\" @ {name}();");
+            assert_eq!(con.eval(&call).expect("runs").to_string(), "|", "{name}: returns nothing");
+        }
+        // Called from a loop in script code (the fast loop's calls and returns).
+        con.eval("function h(%n) { for (%i = 0; %i < %n; %i++) { a(); b(); c(); d(); e(); } return %i; }")
+            .expect("declares");
+        assert_eq!(con.eval("return h(50);").expect("runs").to_string(), "50");
+    }
+
+    /// The sentinel past the end is not part of the code: not shown, not written.
+    #[test]
+    fn the_sentinel_is_out_of_reach() {
+        let code = Code::new(vec![Op::Int(1), Op::ReturnEmpty]);
+        assert_eq!(code.len(), 2);
+        assert_eq!(code.with_sentinel().len(), 3);
+        assert_eq!(code.with_sentinel().last().map(crate::bytecode::OpCell::get), Some(Op::Break));
+        assert!(!code.set(2, Op::Int(2)), "the sentinel is not written");
+        assert_eq!(code.with_sentinel().last().map(crate::bytecode::OpCell::get), Some(Op::Break));
+        assert!(Code::new(Vec::new()).is_empty());
     }
 
     /// No write widens a code's slot bound: an instruction naming a slot at or past it is
