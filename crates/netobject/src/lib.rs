@@ -32,9 +32,9 @@ pub use crate::event_manager::{
 };
 pub use crate::handshake::{CHALLENGE_REQUEST_BYTES, Handshake, MAX_CONNECT_DATA, MAX_REASON};
 pub use crate::interface::{
-    ConnectFilter, ConnectionTurn, INFO_PACKET_PREFIX, InterfaceConfig, InterfaceEvent, InterfaceStats,
-    JOIN_LOG_LINES, MAX_QUEUED_INFO_PACKETS, MAX_TRACKED_ADDRESSES, NetInterface, PacketThreads,
-    STALE_TOKEN_RESTARTS,
+    AWAKE_ROUNDS, Awake, ConnectFilter, ConnectionTurn, INFO_PACKET_PREFIX, InterfaceConfig, InterfaceEvent,
+    InterfaceStats, JOIN_LOG_LINES, MAX_QUEUED_INFO_PACKETS, MAX_TRACKED_ADDRESSES, NetInterface,
+    PacketThreads, STALE_TOKEN_RESTARTS,
 };
 pub use crate::local::{LocalEnd, pump_local};
 pub use crate::log_limit::LogLimiter;

@@ -850,6 +850,63 @@ impl<'a> SceneObjects<'a> {
     }
 }
 
+/// A [`SceneWorld`]'s objects, to read and to set states on, apart from its container
+/// grid ([`SceneWorld::objects_mut`]): `Send`, so a server may take its whole tick to a
+/// packet thread (the game's pass reading the objects, the states set, the packets built
+/// from them) while the grid, which may hold shared geometry, stays behind. The objects it
+/// changes are noted for the grid, which moves them at its next query.
+#[derive(Debug)]
+pub struct SceneObjectsMut<'a> {
+    store: &'a mut SceneStore,
+    touched: &'a mut Vec<u32>,
+    all_touched: &'a mut bool,
+}
+
+impl<'a> SceneObjectsMut<'a> {
+    /// The objects, read-only and `Sync` ([`SceneWorld::objects`]).
+    pub fn objects(&self) -> SceneObjects<'_> {
+        SceneObjects { store: &*self.store }
+    }
+    /// The objects as a world the packet threads share ([`GhostWorld::as_sync`] of the
+    /// [`SceneWorld`]: the same objects and ghost frame).
+    pub fn ghost_world(&self) -> &(dyn GhostWorld + Sync) {
+        &*self.store
+    }
+    /// [`SceneWorld::set_states`].
+    pub fn set_states(&mut self, states: impl IntoIterator<Item = (u32, ControlState)>) {
+        for (id, state) in states {
+            if let Some(o) = self.get_mut(id) {
+                o.set_state(state);
+            }
+        }
+    }
+    /// [`SceneWorld::get_mut`].
+    pub fn get_mut(&mut self, id: u32) -> Option<&mut SceneObject> {
+        SceneObjectsMut {
+            store: &mut *self.store,
+            touched: &mut *self.touched,
+            all_touched: &mut *self.all_touched,
+        }
+        .into_mut(id)
+    }
+    /// The object with id `id`, mutably, for as long as this was lent.
+    fn into_mut(self, id: u32) -> Option<&'a mut SceneObject> {
+        let i = self.store.index(id)?;
+        self.store.invalidate_frame();
+        // Only a grid query empties the list, and a world scoped from its ghost frame may
+        // never make one: past one entry per object, the next query moves them all instead
+        // (the list stays bounded and keeps its room, allocating nothing tick after tick).
+        if self.touched.len() >= self.store.ids.len() {
+            self.touched.clear();
+            *self.all_touched = true;
+        }
+        if !*self.all_touched {
+            self.touched.push(id);
+        }
+        Some(&mut self.store.objects[i])
+    }
+}
+
 /// A [`SceneWorld`]'s objects and ghost frame.
 #[derive(Debug, Default)]
 struct SceneStore {
@@ -906,9 +963,7 @@ impl SceneWorld {
 
     /// Drops the ghost frame (an object may change); its buffers wait for the next one.
     fn invalidate_frame(&mut self) {
-        if let Some(f) = self.store.frame.take() {
-            *self.store.spare_frame.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(f);
-        }
+        self.store.invalidate_frame();
     }
 
     /// The ghost frame of the objects as they are now (built at the first call after a
@@ -1036,20 +1091,14 @@ impl SceneWorld {
     }
     /// The object with id `id`, mutably.
     pub fn get_mut(&mut self, id: u32) -> Option<&mut SceneObject> {
-        let i = self.index(id)?;
-        self.invalidate_frame();
-        let bins = self.bins.get_mut();
-        // Only a grid query empties the list, and a world scoped from its ghost frame may
-        // never make one: past one entry per object, the next query moves them all instead
-        // (the list stays bounded and keeps its room, allocating nothing tick after tick).
-        if bins.touched.len() >= self.store.ids.len() {
-            bins.touched.clear();
-            bins.all_touched = true;
-        }
-        if !bins.all_touched {
-            bins.touched.push(id);
-        }
-        Some(&mut self.store.objects[i])
+        self.objects_mut().into_mut(id)
+    }
+    /// The objects alone, to read (from several threads at once) and to set states on,
+    /// as a value that may go to another thread ([`SceneObjectsMut`]; the world is not
+    /// `Send`: its container grid stays on this thread).
+    pub fn objects_mut(&mut self) -> SceneObjectsMut<'_> {
+        let Bins { touched, all_touched, .. } = self.bins.get_mut();
+        SceneObjectsMut { store: &mut self.store, touched, all_touched }
     }
     /// Every object in id order.
     pub fn iter(&self) -> impl Iterator<Item = (u32, &SceneObject)> {
@@ -1113,6 +1162,12 @@ fn point_box(p: Vec3) -> Aabb {
 }
 
 impl SceneStore {
+    /// Drops the ghost frame (an object may change); its buffers wait for the next one.
+    fn invalidate_frame(&mut self) {
+        if let Some(f) = self.frame.take() {
+            *self.spare_frame.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(f);
+        }
+    }
     fn index(&self, id: u32) -> Option<usize> {
         self.ids.binary_search(&id).ok()
     }
@@ -1344,6 +1399,34 @@ impl GhostClientWorld for ClientScene {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// States set through the objects lent to another thread are the world's: the ghost
+    /// frame is rebuilt from them, and the container grid, left behind, finds the moved
+    /// objects where they went.
+    #[test]
+    fn states_set_on_lent_objects_reach_the_frame_and_the_grid() {
+        fn send<T: Send>(_: &T) {}
+        let mut w = SceneWorld::new(60.0);
+        let a = w.add(SceneObject::new(3, Vec3::new(0.0, 0.0, 0.0)));
+        let b = w.add(SceneObject::new(3, Vec3::new(10.0, 0.0, 0.0)));
+        assert_eq!(w.find_radius(Vec3::new(40.0, 0.0, 0.0), 5.0), vec![]);
+        let _ = w.ghost_frame();
+        {
+            let mut lent = w.objects_mut();
+            send(&lent);
+            let far = ControlState { pos: Vec3::new(40.0, 0.0, 0.0), ..ControlState::default() };
+            lent.set_states([(b, far), (999, far)]);
+            assert_eq!(lent.objects().get(b).map(|o| o.state.pos), Some(far.pos));
+            let mut seen = Vec::new();
+            lent.ghost_world().objects_in_radius([40.0, 0.0, 0.0], 5.0, &mut |id, _| seen.push(id));
+            assert_eq!(seen, vec![ObjectId(b)]);
+        }
+        assert_eq!(
+            w.find_radius(Vec3::new(40.0, 0.0, 0.0), 5.0).iter().map(|h| h.0).collect::<Vec<_>>(),
+            vec![b]
+        );
+        assert_eq!(w.find_radius(Vec3::ZERO, 5.0).iter().map(|h| h.0).collect::<Vec<_>>(), vec![a]);
+    }
 
     /// The ghost-state check: a settled object hashes the same after the trip through the
     /// network's quantisation, wherever it was; a moved or changed one does not.

@@ -7,7 +7,8 @@
 //! ignored by default; run it with
 //! `cargo test --release -p v12-sim --test game_tick_cost -- --ignored --nocapture`
 //! (`CLIENTS=64,256` picks the counts, `ARENA=crowded|spread` one of the two scenes,
-//! `THREADS=1,2` the packet threads, `SECONDS=12` a longer match than the 6 s default).
+//! `THREADS=1,2` the packet threads, `SECONDS=12` a longer match than the 6 s default,
+//! `AWAKE=0` the packet threads left to sleep between the passes of a tick).
 //!
 //! The tick's cost is the process's CPU time over the server's part of the tick (on Unix;
 //! the wall clock elsewhere): what share of a core the server needs, which the wall clock
@@ -31,7 +32,9 @@ use v12_platform::{MemoryNetwork, NetAddress, Transport, UdpTransport};
 use v12_services::NetDriver;
 use v12_sim::game_connection::{ClientGameConnection, ServerGameConnection, register_events};
 use v12_sim::moves::Move;
-use v12_sim::scene::{ClientScene, ControlState, Motion, SceneObject, SceneWorld, UpdateCoverage};
+use v12_sim::scene::{
+    ClientScene, ControlState, Motion, SceneObject, SceneObjects, SceneWorld, UpdateCoverage,
+};
 
 /// Allocations (reallocations included) since the start, and live heap bytes.
 static ALLOCS: AtomicU64 = AtomicU64::new(0);
@@ -326,6 +329,13 @@ fn measure_on<T: Transport + Send>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> 
     }
 }
 
+/// Whether the server's packet threads are held awake over its tick
+/// ([`v12_netobject::PacketThreads::keep_awake`]): yes unless `AWAKE=0`.
+fn hold_awake() -> bool {
+    static HOLD: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *HOLD.get_or_init(|| std::env::var_os("AWAKE").is_none_or(|v| v != "0"))
+}
+
 /// A client's game on the server: its connection's half of the game, and what its turn of
 /// the game's pass leaves for the world.
 struct Player {
@@ -349,28 +359,40 @@ fn server_tick<T: Transport + Send>(
     (n, spread): (usize, f32),
     now: u64,
 ) -> u128 {
-    game_pass(&mut server.interface, world, conns, conn_index, moves, now);
+    // The packet threads wait awake for the tick's passes, from the game's to the last
+    // pump's, instead of sleeping between them and being woken for each (`AWAKE=0`: not
+    // held, for comparison); dropped at the end of the tick, so they sleep between ticks.
+    let _awake = server.interface.packet_threads().filter(|_| hold_awake()).map(|t| t.keep_awake());
     let pumps = |server: &mut NetDriver<Recorder<T>>, objects: &dyn GhostWorld| {
         for sub in 0..4 {
             server.pump(now + sub * 8, objects, &mut v12_netobject::ghost::GhostArena::new()).unwrap();
         }
     };
-    // With packet threads the pumps run on one of them: each pump's pass then starts at once
-    // on that thread, which takes its share, where from this thread the pass would wait for
-    // a sleeping pool thread to wake, and this one would sleep through it and be woken after
-    // (ARCHITECTURE: "A crowd"). The world goes as the part of it that can be shared.
-    let pool_serial_ns = match (server.interface.packet_threads(), world.as_sync()) {
-        (Some(threads), Some(objects)) => threads.run(|| {
-            let (mine0, all0) = (thread_cpu_ns(), cpu_ns());
-            pumps(server, objects);
-            // The pumps' serial part: this thread's CPU beyond the other pool thread's (the
-            // process's less this one's; the calling thread sleeps meanwhile), the passes'
-            // shares being even (their ends are a few µs apart). It reads low by the other
-            // thread's spinning for work between the passes.
-            let (mine, all) = (thread_cpu_ns() - mine0, cpu_ns() - all0);
-            (2 * mine).saturating_sub(all)
-        }),
-        _ => {
+    // With packet threads the whole tick runs on one of them: each pass (the game's, then
+    // each pump's) starts at once on that thread, which takes its share, where from this
+    // thread the pass would wait for a pool thread to start, and this one would sleep
+    // through it and be woken after (ARCHITECTURE: "A crowd"). The world goes as its
+    // objects alone (`SceneWorld::objects_mut`: the container grid stays here).
+    let pool_serial_ns = match server.interface.packet_threads() {
+        Some(threads) => {
+            let mut objects = world.objects_mut();
+            threads.run(|| {
+                let (mine0, all0) = (thread_cpu_ns(), cpu_ns());
+                game_pass(&mut server.interface, objects.objects(), conns, conn_index, moves, now);
+                objects.set_states(next_states(conns));
+                pumps(server, objects.ghost_world());
+                // The tick's serial part: this thread's CPU beyond the other pool thread's
+                // (the process's less this one's; the calling thread sleeps meanwhile), the
+                // passes' shares being even (their ends are a few µs apart). It reads low by
+                // the other thread's spinning for work between the passes, all the more with
+                // the threads held awake (the default; `AWAKE=0` for the estimate without).
+                let (mine, all) = (thread_cpu_ns() - mine0, cpu_ns() - all0);
+                (2 * mine).saturating_sub(all)
+            })
+        }
+        None => {
+            game_pass(&mut server.interface, world.objects(), conns, conn_index, moves, now);
+            world.set_states(next_states(conns));
             pumps(server, &*world);
             0
         }
@@ -398,20 +420,18 @@ fn server_tick<T: Transport + Send>(
 
 /// The game's tick for every client, one connection's turn at a time (on the packet threads
 /// when the server has them): its moves read, applied to its control object's state, the
-/// control event posted; then the states set on the world, on this thread.
+/// control event posted. The states are set on the world afterwards ([`next_states`]).
 fn game_pass(
     iface: &mut NetInterface,
-    world: &mut SceneWorld,
-    conns: &mut [Mutex<Player>],
+    objects: SceneObjects<'_>,
+    conns: &[Mutex<Player>],
     conn_index: &[usize],
     (max_speed, damping, arena_half): (f32, f32, f32),
     now: u64,
 ) {
-    let objects = world.objects();
-    let players = &*conns;
     iface.for_each_connection(|turn| {
         let motion = &Motion { max_speed, damping, arena_half, ..Motion::default() };
-        let Some(p) = conn_index.get(turn.id().0 as usize).and_then(|&i| players.get(i)) else { return };
+        let Some(p) = conn_index.get(turn.id().0 as usize).and_then(|&i| conns.get(i)) else { return };
         let mut p = p.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let p = &mut *p;
         // Its box is read into again (the moves of a steady client allocate nothing).
@@ -426,11 +446,14 @@ fn game_pass(
         p.next = control.zip(planned);
         p.game.post_control_in_turn(now, turn, current).unwrap();
     });
-    world.set_states(
-        conns
-            .iter_mut()
-            .filter_map(|p| p.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner).next.take()),
-    );
+}
+
+/// The control objects' states the game's pass left, in the players' order, to set on the
+/// world.
+fn next_states(conns: &mut [Mutex<Player>]) -> impl Iterator<Item = (u32, ControlState)> + '_ {
+    conns
+        .iter_mut()
+        .filter_map(|p| p.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner).next.take())
 }
 
 /// One bot's tick: its move, its network, and (for the observed ones) what it saw update.

@@ -15,6 +15,7 @@ use crate::connection::NetConnection;
 use crate::event::ConnectionId;
 use hashbrown::HashMap;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Most connections a worker takes at once: small enough that the two ends of a pass are
 /// about one packet apart, large enough that splitting (a `join` per piece) stays a few
@@ -64,6 +65,74 @@ impl PacketThreads {
     pub fn run<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         self.0.install(f)
     }
+
+    /// Keeps the packet threads awake until the returned guard drops: each waits for the
+    /// next pass by looking for work, now and then yielding its core, instead of
+    /// going to sleep after about 32 rounds as rayon's idle threads do and having to be
+    /// woken for the next pass (in this VM a halted virtual CPU restarted by an
+    /// inter-processor interrupt: tens of µs before the pass can start, and CPU besides).
+    /// Hold it over a server tick, its passes and the serial work between them, from the
+    /// thread that drives the interface; drop it between ticks and the threads sleep. A
+    /// thread that looks [`AWAKE_ROUNDS`] times in a row in vain goes back to rayon's own
+    /// idling (and so to sleep) even while the guard is held: what a guard held too long
+    /// costs is bounded.
+    ///
+    /// Called on a packet thread (inside [`Self::run`]), that thread is not held (it is
+    /// busy with the caller's work; a wait for work stacked on its own passes would hold
+    /// them up). The output is the same with or without it: only who waits how changes.
+    pub fn keep_awake(&self) -> Awake {
+        let awake = std::sync::Arc::new(AtomicBool::new(true));
+        let flag = awake.clone();
+        let caller = self.0.current_thread_index();
+        self.0.spawn_broadcast(move |ctx| {
+            if Some(ctx.index()) != caller {
+                keep_looking(&flag);
+            }
+        });
+        Awake(awake)
+    }
+}
+
+/// Most rounds in a row a packet thread held awake ([`PacketThreads::keep_awake`]) looks
+/// for work and finds none before it goes back to rayon's own idling: a few ms, well over
+/// the serial work between a server tick's passes (a round is a look through the pool's
+/// queues, and every 4,096 rounds a yield of the core).
+pub const AWAKE_ROUNDS: u32 = 1 << 16;
+
+/// Rounds between two yields of the core by a packet thread held awake (about 0.1 ms):
+/// rarely enough that the work of a pass seldom finds it queued behind another process's
+/// time slice (a yield every 16 rounds did, on a busy machine, and its share of the pass
+/// went to the other thread), often enough that more packet threads than free cores still
+/// take turns.
+const SPINS: u32 = 4096;
+
+/// A packet thread's wait for work while the pool is held awake: runs whatever rayon has
+/// for it (a piece of a pass, a whole pass injected from outside) as soon as it is there.
+fn keep_looking(awake: &AtomicBool) {
+    let mut idle = 0u32;
+    while awake.load(Ordering::Acquire) && idle < AWAKE_ROUNDS {
+        if rayon::yield_now() == Some(rayon::Yield::Executed) {
+            idle = 0;
+            continue;
+        }
+        idle += 1;
+        if idle.is_multiple_of(SPINS) {
+            std::thread::yield_now();
+        } else {
+            std::hint::spin_loop();
+        }
+    }
+}
+
+/// The packet threads held awake ([`PacketThreads::keep_awake`]) until this drops.
+#[derive(Debug)]
+#[must_use = "the packet threads stay awake only while this is held"]
+pub struct Awake(std::sync::Arc<AtomicBool>);
+
+impl Drop for Awake {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
+    }
 }
 
 /// `v`'s allocation, emptied, as a vector of another element type of the same size and
@@ -77,6 +146,40 @@ fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Threads held awake run every pass handed to the pool, from outside it and from one
+    /// of its threads (which, holding the others itself, is not held), and let go when the
+    /// guards drop (the pool then ends).
+    #[test]
+    fn held_awake_threads_run_the_passes_and_let_go() {
+        let pool = std::sync::Arc::new(rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap());
+        let threads = PacketThreads(pool.clone());
+        let want: u64 = (0..1000u64).map(|x| x * x).sum();
+        let pass = || {
+            pool.install(|| {
+                (0..1000u32)
+                    .into_par_iter()
+                    .with_max_len(GRAIN)
+                    .map(|x| u64::from(x) * u64::from(x))
+                    .sum::<u64>()
+            })
+        };
+        {
+            let _awake = threads.keep_awake();
+            for _ in 0..50 {
+                assert_eq!(pass(), want);
+            }
+            threads.run(|| {
+                let _inner = threads.keep_awake();
+                for _ in 0..50 {
+                    assert_eq!(pass(), want);
+                }
+            });
+        }
+        assert_eq!(pass(), want);
+        drop(threads);
+        drop(pool);
+    }
 
     #[test]
     fn recycled_room_keeps_its_allocation() {
