@@ -28,7 +28,7 @@ use tracing::{debug, info, warn};
 use v12_notify_protocol::ProtocolConfig;
 
 mod pass;
-pub use pass::{AWAKE_ROUNDS, Awake, PacketThreads};
+pub use pass::{AWAKE_ROUNDS, Awake, PacketThreads, YIELD_EVERY};
 mod serve;
 mod turn;
 pub use turn::ConnectionTurn;

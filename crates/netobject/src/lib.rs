@@ -34,7 +34,7 @@ pub use crate::handshake::{CHALLENGE_REQUEST_BYTES, Handshake, MAX_CONNECT_DATA,
 pub use crate::interface::{
     AWAKE_ROUNDS, Awake, ConnectFilter, ConnectionTurn, INFO_PACKET_PREFIX, InterfaceConfig, InterfaceEvent,
     InterfaceStats, JOIN_LOG_LINES, MAX_QUEUED_INFO_PACKETS, MAX_TRACKED_ADDRESSES, NetInterface,
-    PacketThreads, STALE_TOKEN_RESTARTS,
+    PacketThreads, STALE_TOKEN_RESTARTS, YIELD_EVERY,
 };
 pub use crate::local::{LocalEnd, pump_local};
 pub use crate::log_limit::LogLimiter;

@@ -8,7 +8,8 @@
 //! `cargo test --release -p v12-sim --test game_tick_cost -- --ignored --nocapture`
 //! (`CLIENTS=64,256` picks the counts, `ARENA=crowded|spread` one of the two scenes,
 //! `THREADS=1,2` the packet threads, `SECONDS=12` a longer match than the 6 s default,
-//! `AWAKE=0` the packet threads left to sleep between the passes of a tick).
+//! `AWAKE=0` the packet threads left to sleep between the passes of a tick, `AWAKE=4096`
+//! held awake yielding their cores every 4,096 rounds instead of 16).
 //!
 //! The tick's cost is the process's CPU time over the server's part of the tick (on Unix;
 //! the wall clock elsewhere): what share of a core the server needs, which the wall clock
@@ -329,11 +330,16 @@ fn measure_on<T: Transport + Send>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> 
     }
 }
 
-/// Whether the server's packet threads are held awake over its tick
-/// ([`v12_netobject::PacketThreads::keep_awake`]): yes unless `AWAKE=0`.
-fn hold_awake() -> bool {
-    static HOLD: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *HOLD.get_or_init(|| std::env::var_os("AWAKE").is_none_or(|v| v != "0"))
+/// Whether the server's packet threads are held awake over its tick, yielding their cores
+/// every how many rounds ([`v12_netobject::PacketThreads::keep_awake_yielding`]): every
+/// [`v12_netobject::YIELD_EVERY`] unless `AWAKE=0` (not held) or `AWAKE=n` (every `n`).
+fn hold_awake() -> Option<u32> {
+    static HOLD: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
+    *HOLD.get_or_init(|| match std::env::var("AWAKE").ok().and_then(|v| v.parse::<u32>().ok()) {
+        Some(0) => None,
+        Some(n) => Some(n),
+        None => Some(v12_netobject::YIELD_EVERY),
+    })
 }
 
 /// A client's game on the server: its connection's half of the game, and what its turn of
@@ -362,7 +368,8 @@ fn server_tick<T: Transport + Send>(
     // The packet threads wait awake for the tick's passes, from the game's to the last
     // pump's, instead of sleeping between them and being woken for each (`AWAKE=0`: not
     // held, for comparison); dropped at the end of the tick, so they sleep between ticks.
-    let _awake = server.interface.packet_threads().filter(|_| hold_awake()).map(|t| t.keep_awake());
+    let _awake =
+        hold_awake().zip(server.interface.packet_threads()).map(|(every, t)| t.keep_awake_yielding(every));
     let pumps = |server: &mut NetDriver<Recorder<T>>, objects: &dyn GhostWorld| {
         for sub in 0..4 {
             server.pump(now + sub * 8, objects, &mut v12_netobject::ghost::GhostArena::new()).unwrap();

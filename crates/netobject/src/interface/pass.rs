@@ -67,7 +67,7 @@ impl PacketThreads {
     }
 
     /// Keeps the packet threads awake until the returned guard drops: each waits for the
-    /// next pass by looking for work, now and then yielding its core, instead of
+    /// next pass by looking for work, every [`YIELD_EVERY`] rounds yielding its core, instead of
     /// going to sleep after about 32 rounds as rayon's idle threads do and having to be
     /// woken for the next pass (in this VM a halted virtual CPU restarted by an
     /// inter-processor interrupt: tens of µs before the pass can start, and CPU besides).
@@ -81,12 +81,22 @@ impl PacketThreads {
     /// busy with the caller's work; a wait for work stacked on its own passes would hold
     /// them up). The output is the same with or without it: only who waits how changes.
     pub fn keep_awake(&self) -> Awake {
+        self.keep_awake_yielding(YIELD_EVERY)
+    }
+
+    /// [`Self::keep_awake`], each thread yielding its core every `rounds` rounds of looking
+    /// for work in vain (at least 1) instead of every [`YIELD_EVERY`]: fewer yields keep a
+    /// thread on its core where other processes want it too (a yield then may cost it a
+    /// time slice while a pass waits for it), more let more packet threads than cores take
+    /// turns.
+    pub fn keep_awake_yielding(&self, rounds: u32) -> Awake {
         let awake = std::sync::Arc::new(AtomicBool::new(true));
         let flag = awake.clone();
         let caller = self.0.current_thread_index();
+        let rounds = rounds.max(1);
         self.0.spawn_broadcast(move |ctx| {
             if Some(ctx.index()) != caller {
-                keep_looking(&flag);
+                keep_looking(&flag, rounds);
             }
         });
         Awake(awake)
@@ -96,19 +106,20 @@ impl PacketThreads {
 /// Most rounds in a row a packet thread held awake ([`PacketThreads::keep_awake`]) looks
 /// for work and finds none before it goes back to rayon's own idling: a few ms, well over
 /// the serial work between a server tick's passes (a round is a look through the pool's
-/// queues, and every 4,096 rounds a yield of the core).
+/// queues, and every [`YIELD_EVERY`] rounds a yield of the core).
 pub const AWAKE_ROUNDS: u32 = 1 << 16;
 
-/// Rounds between two yields of the core by a packet thread held awake (about 0.1 ms):
-/// rarely enough that the work of a pass seldom finds it queued behind another process's
-/// time slice (a yield every 16 rounds did, on a busy machine, and its share of the pass
-/// went to the other thread), often enough that more packet threads than free cores still
-/// take turns.
-const SPINS: u32 = 4096;
+/// Rounds between two yields of the core by a packet thread held awake
+/// ([`PacketThreads::keep_awake`]): on idle cores a yield returns at once, and this VM's
+/// quiet moments measured the tick faster yielding every 16 rounds than every 4,096; on a
+/// busy machine a yield may cost the thread a time slice (docs/PERFORMANCE.md, issue 33's
+/// seventh pass; [`PacketThreads::keep_awake_yielding`] to choose).
+pub const YIELD_EVERY: u32 = 16;
 
 /// A packet thread's wait for work while the pool is held awake: runs whatever rayon has
-/// for it (a piece of a pass, a whole pass injected from outside) as soon as it is there.
-fn keep_looking(awake: &AtomicBool) {
+/// for it (a piece of a pass, a whole pass injected from outside) as soon as it is there,
+/// yielding its core every `yield_every` rounds in vain.
+fn keep_looking(awake: &AtomicBool, yield_every: u32) {
     let mut idle = 0u32;
     while awake.load(Ordering::Acquire) && idle < AWAKE_ROUNDS {
         if rayon::yield_now() == Some(rayon::Yield::Executed) {
@@ -116,7 +127,7 @@ fn keep_looking(awake: &AtomicBool) {
             continue;
         }
         idle += 1;
-        if idle.is_multiple_of(SPINS) {
+        if idle.is_multiple_of(yield_every) {
             std::thread::yield_now();
         } else {
             std::hint::spin_loop();
