@@ -181,8 +181,12 @@ pub(crate) fn run(
                 stop!(Stop::Rearm, t);
             }
             budget -= cost;
-            // A target past the end goes to the sentinel (see the fetch below).
-            p = t.min(end);
+            // A target past the end stops where the sentinel would (see the fetch below):
+            // a branch, not a `min`, so the next fetch's address does not wait on a compare.
+            if t > end {
+                stop!(Stop::Op, end);
+            }
+            p = t;
         }};
     }
     macro_rules! jump_to {
@@ -191,7 +195,10 @@ pub(crate) fn run(
             if t < p {
                 jump_back!(t, (p - t) as u64);
             } else {
-                p = t.min(end);
+                if t > end {
+                    stop!(Stop::Op, end);
+                }
+                p = t;
             }
         }};
     }
@@ -273,9 +280,10 @@ pub(crate) fn run(
         // fetch below reads `code[p]` without a bounds check, `p <= end` always. Here (each
         // entry, call and return) `p` is clamped to `end`; in the inner loop it moves only by
         // one past an instruction below `end` (so to at most `end`, the sentinel, which stops),
-        // by a jump, whose target is clamped to `end` (`jump_back!`, `jump_to!`), or by a call
-        // or a return, which break out to here. A pc past the end so becomes the sentinel's,
-        // where the loop stops and the interpreter returns, as it did at any pc past the end.
+        // by a jump, which stops at `end` instead of taking a target past it (`jump_back!`,
+        // `jump_to!`), or by a call or a return, which break out to here. A pc past the end so
+        // becomes the sentinel's, where the loop stops and the interpreter returns, as it did
+        // at any pc past the end.
         let code: &[OpCell] = running.code.with_sentinel();
         // `code` is never empty (`Code::new` always adds the sentinel).
         end = code.len() - 1;
