@@ -702,6 +702,14 @@ pub(crate) fn run(
                         top.set_int(i64::from(r));
                     }
                 }
+                Op::IntSIStore(crate::bytecode::IntOp::And, k, d) => {
+                    let r = vm.stack.pop_i32() & k;
+                    slot_mut!(d).set_int(i64::from(r));
+                }
+                Op::IntSIStore(crate::bytecode::IntOp::Or, k, d) => {
+                    let r = vm.stack.pop_i32() | k;
+                    slot_mut!(d).set_int(i64::from(r));
+                }
                 Op::IntSIStore(io, k, d) => {
                     let r = io.apply(vm.stack.pop_i32(), k);
                     slot_mut!(d).set_int(i64::from(r));
@@ -1384,6 +1392,27 @@ mod tests {
         con.eval("function h(%n) { for (%i = 0; %i < %n; %i++) { a(); b(); c(); d(); e(); } return %i; }")
             .expect("declares");
         assert_eq!(con.eval("return h(50);").expect("runs").to_string(), "50");
+    }
+
+    /// `& k` and `| k` stored into a local have arms of their own (no operator dispatch):
+    /// they read their operand as every integer operator does.
+    #[test]
+    fn mask_and_flag_stores_read_as_integers() {
+        let mut con = Console::new();
+        con.set_output(Box::new(BufferSink::new()));
+        con.eval("function m(%x, %y) { %a = (%x ^ %y) & 12; %b = (%x ^ %y) | 3; %c = (%x ^ %y) % 5; return %a SPC %b SPC %c; }")
+            .expect("declares");
+        for (args, want) in [
+            ("13, 0", "12 15 3"),
+            ("-1, 0", "12 -1 -1"),
+            ("\"7abc\", 0", "4 7 2"),
+            ("\"\", \"\"", "0 3 0"),
+            ("2.9, 0", "0 3 2"),
+            ("6, 6", "0 3 0"),
+        ] {
+            let got = con.eval(&format!("return m({args});")).expect("runs").to_string();
+            assert_eq!(got, want, "m({args})");
+        }
     }
 
     /// The sentinel past the end is not part of the code: not shown, not written.
