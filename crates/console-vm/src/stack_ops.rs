@@ -718,6 +718,11 @@ pub(crate) fn run(
                     let r = io2.apply(local_i!(b), io1.apply(local_i!(a), k));
                     vm.stack.push(Value::Int(i64::from(r)));
                 }
+                Op::ArithIL { ar, io: crate::bytecode::IntOp::Shl, a, b, k } => {
+                    let x = local_i!(a).wrapping_shl(k as u32);
+                    let r = ar.num(Num::Int(i64::from(x)), local_n!(b));
+                    vm.stack.push_num(r);
+                }
                 Op::ArithIL { ar, io, a, b, k } => {
                     let x = io.apply(local_i!(a), k);
                     let r = ar.num(Num::Int(i64::from(x)), local_n!(b));
@@ -1394,8 +1399,8 @@ mod tests {
         assert_eq!(con.eval("return h(50);").expect("runs").to_string(), "50");
     }
 
-    /// `& k` and `| k` stored into a local have arms of their own (no operator dispatch):
-    /// they read their operand as every integer operator does.
+    /// `& k` and `| k` stored into a local, and `(local << k) op local`, have arms of their
+    /// own (no operator dispatch): they read their operands as every integer operator does.
     #[test]
     fn mask_and_flag_stores_read_as_integers() {
         let mut con = Console::new();
@@ -1412,6 +1417,18 @@ mod tests {
         ] {
             let got = con.eval(&format!("return m({args});")).expect("runs").to_string();
             assert_eq!(got, want, "m({args})");
+        }
+        // `(%x << k) op %y` (`ArithIL` with `<<`, which has its own arm too).
+        con.eval("function s(%x, %y) { return (%x << 3) + %y; }").expect("declares");
+        for (args, want) in [
+            ("1, 2", "10"),
+            ("\"2\", 0.5", "16.5"),
+            ("-1, 0", "-8"),
+            ("2147483647, 0", "-8"),
+            ("\"\", \"\"", "0"),
+        ] {
+            let got = con.eval(&format!("return s({args});")).expect("runs").to_string();
+            assert_eq!(got, want, "s({args})");
         }
     }
 
