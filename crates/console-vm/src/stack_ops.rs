@@ -244,10 +244,12 @@ pub(crate) fn run(
         }};
     }
     // A script-to-script call through the cache of the call site in `$f`: enter the callee
-    // (breaking out to the outer loop with it) or leave the call to the interpreter.
-    // A call of the running function itself (recursion) keeps `func` as it is (`break None`).
+    // (going on with it at the outer loop, `$outer`) or leave the call to the interpreter.
+    // A call of the running function itself (recursion) keeps `func`, its code, `end` and
+    // `slot_end` as they are: it leaves only the inner loop (`break`), for the middle one,
+    // which reserves the new frame's slots (a call starts at pc 0, at or below `end`).
     macro_rules! call {
-        ($f:expr, $ns:expr, $argc:expr) => {{
+        ($f:expr, $ns:expr, $argc:expr, $outer:lifetime) => {{
             match $f.cached_call_from(p - 1, cx.generation, $ns, std::ptr::from_ref($f)) {
                 Ok((ns, layer)) => {
                     let Some(start) =
@@ -257,7 +259,7 @@ pub(crate) fn run(
                     };
                     fb = start;
                     p = 0;
-                    break None;
+                    break;
                 }
                 Err(res) => {
                     let Some((callee, start)) = enter(vm, &mut budget, res, $argc as usize, p, cx.max_depth)
@@ -266,615 +268,631 @@ pub(crate) fn run(
                     };
                     fb = start;
                     p = 0;
-                    break Some(callee);
+                    *func = callee;
+                    continue $outer;
                 }
             }
         }};
     }
     // The outer loop holds the frame's function and its code (in registers, not reloaded through
-    // `func` at each instruction); a call or a return breaks out of the inner loop with the
-    // function to run next.
-    loop {
+    // `func` at each instruction); a call or a return into another function sets `func` and
+    // goes on at the outer loop (`continue 'outer`: a jump out of the inner loop, not a second
+    // back edge of it, which moved the loops' register allocation: sieve +2.8 %); one into the
+    // same function (recursion) breaks out to the middle loop, which skips the reloads.
+    'outer: loop {
         let running: &FuncDef = func;
         // The instructions and the sentinel `Break` after them (`Code::with_sentinel`): the
         // fetch below reads `code[p]` without a bounds check, `p <= end` always. Here (each
-        // entry, call and return) `p` is clamped to `end`; in the inner loop it moves only by
-        // one past an instruction below `end` (so to at most `end`, the sentinel, which stops),
-        // by a jump, which stops at `end` instead of taking a target past it (`jump_back!`,
-        // `jump_to!`), or by a call or a return, which break out to here. A pc past the end so
+        // entry, and each call or return into another function) `p` is clamped to `end`; in
+        // the inner loop it moves only by one past an instruction below `end` (so to at most
+        // `end`, the sentinel, which stops), by a jump, which stops at `end` instead of taking a
+        // target past it (`jump_back!`, `jump_to!`), by a call, which starts at 0, or by a
+        // return, to a frame's pc (which the interpreter also writes): clamped here when into
+        // another function, in the return arm when into the same one. A pc past the end so
         // becomes the sentinel's, where the loop stops and the interpreter returns, as it did
         // at any pc past the end.
         let code: &[OpCell] = running.code.with_sentinel();
         // `code` is never empty (`Code::new` always adds the sentinel).
         end = code.len() - 1;
-        p = p.min(end);
         // The slots the function's code names, from `fb` (see `slot!`). Code naming more
         // than `MAX_FAST_SLOTS` (no compiled function) runs in the interpreter.
         let slot_end = running.code.slot_end() as usize;
         if slot_end > MAX_FAST_SLOTS {
-            stop!(Stop::Op, p);
+            stop!(Stop::Op, p.min(end));
         }
+        p = p.min(end);
         vm.stack.reserve_slots(fb + slot_end);
-        let next = loop {
-            debug_assert!(p <= end && end < code.len(), "fetch at {p} past the sentinel {end}");
-            // SAFETY: `p <= end` (see `end` above) and `code` has `end + 1` cells.
-            #[allow(unsafe_code)]
-            let cell = unsafe { code.get_unchecked(p) };
-            // The instruction is matched in place, each arm loading only its own operands.
-            // Matched as a copy (`cell.get()`), the 16-byte value was loaded whole and every
-            // operand field split out of it before the jump table (the fields common to the
-            // arms are hoisted): eight registers held across the dispatch, so the pc, the
-            // code's pointer and length lived on the stack and were reloaded every
-            // instruction. In place: integer operators -25 %, method calls -19 %, `switch$`
-            // -20 %, fib -12 % (docs/PERFORMANCE.md, fifth pass).
-            // SAFETY: `cell` points into `running.code`, which lives as long as this inner
-            // loop (`running` is borrowed from `func`, replaced only after the loop breaks).
-            // Code is written only through `Cell::set`: here, by the arms that update a
-            // site's hint, after their operands were copied out of `*op` by the pattern;
-            // elsewhere (the debugger's breakpoints) only by the interpreter, while this
-            // loop is not running. The reference is used only by the `match` below, which
-            // copies every operand (all `Copy`) when an arm is chosen, so no write to this
-            // cell happens while it is live.
-            #[allow(unsafe_code)]
-            let op: &Op = unsafe { &*cell.as_ptr() };
-            p += 1;
-            match *op {
-                // ---- constants and the stack ----
-                Op::Int(i) => vm.stack.push(Value::Int(i)),
-                Op::Float(f) => vm.stack.push_f64(f),
-                Op::Const(k) => vm.stack.push(running.consts.get(k as usize).cloned().unwrap_or_default()),
-                Op::Empty => vm.stack.push_empty(),
-                Op::Pop => vm.stack.drop_top(),
-                Op::Dup => vm.stack.push_copy(vm.stack.len().wrapping_sub(1)),
-                Op::Dup2 => {
-                    let n = vm.stack.len();
-                    if n >= 2 {
-                        vm.stack.push_copy(n - 2);
-                        vm.stack.push_copy(n - 1);
+        // A call or a return that stays in the same function (recursion: `break` out of the
+        // inner loop) comes back here, not to the outer loop: its code, `end` and `slot_end`
+        // are loaded already; only the frame's slots are reserved (fib -5.6 % instructions,
+        // docs/PERFORMANCE.md, fourteenth pass).
+        loop {
+            loop {
+                debug_assert!(p <= end && end < code.len(), "fetch at {p} past the sentinel {end}");
+                // SAFETY: `p <= end` (see `end` above) and `code` has `end + 1` cells.
+                #[allow(unsafe_code)]
+                let cell = unsafe { code.get_unchecked(p) };
+                // The instruction is matched in place, each arm loading only its own operands.
+                // Matched as a copy (`cell.get()`), the 16-byte value was loaded whole and every
+                // operand field split out of it before the jump table (the fields common to the
+                // arms are hoisted): eight registers held across the dispatch, so the pc, the
+                // code's pointer and length lived on the stack and were reloaded every
+                // instruction. In place: integer operators -25 %, method calls -19 %, `switch$`
+                // -20 %, fib -12 % (docs/PERFORMANCE.md, fifth pass).
+                // SAFETY: `cell` points into `running.code`, which lives as long as this inner
+                // loop (`running` is borrowed from `func`, replaced only after the loop breaks).
+                // Code is written only through `Cell::set`: here, by the arms that update a
+                // site's hint, after their operands were copied out of `*op` by the pattern;
+                // elsewhere (the debugger's breakpoints) only by the interpreter, while this
+                // loop is not running. The reference is used only by the `match` below, which
+                // copies every operand (all `Copy`) when an arm is chosen, so no write to this
+                // cell happens while it is live.
+                #[allow(unsafe_code)]
+                let op: &Op = unsafe { &*cell.as_ptr() };
+                p += 1;
+                match *op {
+                    // ---- constants and the stack ----
+                    Op::Int(i) => vm.stack.push(Value::Int(i)),
+                    Op::Float(f) => vm.stack.push_f64(f),
+                    Op::Const(k) => {
+                        vm.stack.push(running.consts.get(k as usize).cloned().unwrap_or_default())
                     }
-                }
-                // ---- locals by slot ----
-                Op::LoadLocal(s) => vm.stack.push_copy(fb + s as usize),
-                Op::StoreLocal(s, keep) => vm.stack.pop_into(fb + s as usize, keep),
-                Op::IncLocal(s, d, keep) => {
-                    let slot = slot_mut!(s);
-                    let x = slot.step(i32::from(d));
-                    let nv = if let Value::Int(i) = slot { Value::Int(*i) } else { Value::Float(x) };
-                    if keep {
-                        vm.stack.push(nv);
+                    Op::Empty => vm.stack.push_empty(),
+                    Op::Pop => vm.stack.drop_top(),
+                    Op::Dup => vm.stack.push_copy(vm.stack.len().wrapping_sub(1)),
+                    Op::Dup2 => {
+                        let n = vm.stack.len();
+                        if n >= 2 {
+                            vm.stack.push_copy(n - 2);
+                            vm.stack.push_copy(n - 1);
+                        }
                     }
-                }
-                // ---- arithmetic, bits and comparison on the stack ----
-                Op::Add => bin_n!(Arith::Add),
-                Op::Sub => bin_n!(Arith::Sub),
-                Op::Mul => bin_n!(Arith::Mul),
-                Op::Div => bin_f!(/),
-                Op::Mod => bin_i!(|a, b| if b == 0 { 0 } else { a.wrapping_rem(b) }),
-                Op::BitAnd => bin_i!(|a, b| a & b),
-                Op::BitOr => bin_i!(|a, b| a | b),
-                Op::BitXor => bin_i!(|a, b| a ^ b),
-                Op::Shl => bin_i!(|a, b| a.wrapping_shl(b as u32)),
-                Op::Shr => bin_i!(|a, b| a.wrapping_shr(b as u32)),
-                Op::Lt => cmp_f!(<),
-                Op::Le => cmp_f!(<=),
-                Op::Gt => cmp_f!(>),
-                Op::Ge => cmp_f!(>=),
-                Op::Eq => cmp_f!(==),
-                Op::Ne => cmp_f!(!=),
-                // `@`, `SPC`, `TAB`, `NL` (a result past the longest string stops the script:
-                // the interpreter's).
-                Op::Cat(sep) => {
-                    if !cat_top(vm, sep) {
-                        stop!(Stop::Op, p - 1)
+                    // ---- locals by slot ----
+                    Op::LoadLocal(s) => vm.stack.push_copy(fb + s as usize),
+                    Op::StoreLocal(s, keep) => vm.stack.pop_into(fb + s as usize, keep),
+                    Op::IncLocal(s, d, keep) => {
+                        let slot = slot_mut!(s);
+                        let x = slot.step(i32::from(d));
+                        let nv = if let Value::Int(i) = slot { Value::Int(*i) } else { Value::Float(x) };
+                        if keep {
+                            vm.stack.push(nv);
+                        }
                     }
-                }
-                which @ (Op::StrEq | Op::StrNe) => {
-                    let b = vm.stack.pop().unwrap_or_default();
-                    let a = vm.stack.pop().unwrap_or_default();
-                    let eq = a.as_text().eq_ignore_ascii_case(&b.as_text());
-                    let r = if matches!(which, Op::StrEq) { eq } else { !eq };
-                    vm.stack.push(Value::Int(i64::from(r)));
-                }
-                // ---- unary operators ----
-                Op::Neg => {
-                    let a = vm.stack.pop().unwrap_or_default();
-                    vm.stack.push(match a {
-                        Value::Int(i) => Value::Int(i.wrapping_neg()),
-                        other => Value::Float(-other.to_f64()),
-                    });
-                }
-                Op::Not => {
-                    let t = vm.stack.pop_truthy();
-                    vm.stack.push(Value::Int(i64::from(!t)));
-                }
-                Op::BitNot => {
-                    let a = vm.stack.pop().unwrap_or_default();
-                    vm.stack.push(Value::Int(i64::from(!a.to_i32())));
-                }
-                // ---- compare-and-jump, and arithmetic fused with locals (peephole forms) ----
-                Op::JumpCmp(c, when, t) => {
-                    let b = vm.stack.pop_f64();
-                    let a = vm.stack.pop_f64();
-                    if c.test(a, b) == when {
-                        jump_to!(t);
+                    // ---- arithmetic, bits and comparison on the stack ----
+                    Op::Add => bin_n!(Arith::Add),
+                    Op::Sub => bin_n!(Arith::Sub),
+                    Op::Mul => bin_n!(Arith::Mul),
+                    Op::Div => bin_f!(/),
+                    Op::Mod => bin_i!(|a, b| if b == 0 { 0 } else { a.wrapping_rem(b) }),
+                    Op::BitAnd => bin_i!(|a, b| a & b),
+                    Op::BitOr => bin_i!(|a, b| a | b),
+                    Op::BitXor => bin_i!(|a, b| a ^ b),
+                    Op::Shl => bin_i!(|a, b| a.wrapping_shl(b as u32)),
+                    Op::Shr => bin_i!(|a, b| a.wrapping_shr(b as u32)),
+                    Op::Lt => cmp_f!(<),
+                    Op::Le => cmp_f!(<=),
+                    Op::Gt => cmp_f!(>),
+                    Op::Ge => cmp_f!(>=),
+                    Op::Eq => cmp_f!(==),
+                    Op::Ne => cmp_f!(!=),
+                    // `@`, `SPC`, `TAB`, `NL` (a result past the longest string stops the script:
+                    // the interpreter's).
+                    Op::Cat(sep) => {
+                        if !cat_top(vm, sep) {
+                            stop!(Stop::Op, p - 1)
+                        }
                     }
-                }
-                Op::JumpCmpLI(c, when, a, k, t) => {
-                    if c.test(local!(a), f64::from(k)) == when {
-                        jump_to!(t);
+                    which @ (Op::StrEq | Op::StrNe) => {
+                        let b = vm.stack.pop().unwrap_or_default();
+                        let a = vm.stack.pop().unwrap_or_default();
+                        let eq = a.as_text().eq_ignore_ascii_case(&b.as_text());
+                        let r = if matches!(which, Op::StrEq) { eq } else { !eq };
+                        vm.stack.push(Value::Int(i64::from(r)));
                     }
-                }
-                Op::JumpCmpLL(c, when, a, b, t) => {
-                    if c.test(local!(a), local!(b)) == when {
-                        jump_to!(t);
+                    // ---- unary operators ----
+                    Op::Neg => {
+                        let a = vm.stack.pop().unwrap_or_default();
+                        vm.stack.push(match a {
+                            Value::Int(i) => Value::Int(i.wrapping_neg()),
+                            other => Value::Float(-other.to_f64()),
+                        });
                     }
-                }
-                Op::ArithLL(ar, a, b) => {
-                    let r = ar.num(local_n!(a), local_n!(b));
-                    vm.stack.push_num(r);
-                }
-                Op::ArithLI(ar, a, k) => {
-                    let r = ar.num(local_n!(a), Num::Int(i64::from(k)));
-                    vm.stack.push_num(r);
-                }
-                Op::ArithSL(ar, b) => {
-                    let y = local_n!(b);
-                    if let Some(top) = vm.stack.last_mut() {
-                        let r = ar.num(Num::of(Some(top)), y);
-                        top.set_num(r);
+                    Op::Not => {
+                        let t = vm.stack.pop_truthy();
+                        vm.stack.push(Value::Int(i64::from(!t)));
                     }
-                }
-                Op::ArithSI(ar, k) => {
-                    if let Some(top) = vm.stack.last_mut() {
-                        let r = ar.num(Num::of(Some(top)), Num::Int(i64::from(k)));
-                        top.set_num(r);
+                    Op::BitNot => {
+                        let a = vm.stack.pop().unwrap_or_default();
+                        vm.stack.push(Value::Int(i64::from(!a.to_i32())));
                     }
-                }
-                Op::ArithLS(ar, a) => {
-                    let x = local_n!(a);
-                    if let Some(top) = vm.stack.last_mut() {
-                        let r = ar.num(x, Num::of(Some(top)));
-                        top.set_num(r);
+                    // ---- compare-and-jump, and arithmetic fused with locals (peephole forms) ----
+                    Op::JumpCmp(c, when, t) => {
+                        let b = vm.stack.pop_f64();
+                        let a = vm.stack.pop_f64();
+                        if c.test(a, b) == when {
+                            jump_to!(t);
+                        }
                     }
-                }
-                Op::ArithLSStore(ar, a, d) => {
-                    let v = vm.stack.pop_num();
-                    let r = ar.num(local_n!(a), v);
-                    slot_mut!(d).set_num(r);
-                }
-                Op::ArithLLIStore { outer, inner, a, b, d, k } => {
-                    let r = Arith::apply2(outer, inner, local!(a), local!(b), k);
-                    slot_mut!(d).store_f64(r);
-                }
-                Op::ArithLLIAcc { outer, inner, d, b, k } => {
-                    let y = local!(b);
-                    slot_mut!(d).update_f64(|x| Arith::apply2(outer, inner, x, y, k));
-                }
-                Op::ArithLLStore(ar, a, b, d) => {
-                    let r = ar.num(local_n!(a), local_n!(b));
-                    slot_mut!(d).set_num(r);
-                }
-                Op::ArithLIStore(ar, a, k, d) => {
-                    let r = ar.num(local_n!(a), Num::Int(i64::from(k)));
-                    slot_mut!(d).set_num(r);
-                }
-                // ---- fields of an object named by its id (names and paths are the interpreter's),
-                // and `$a[%i, %j]`: out of line, so the loop's registers stay on its hot arms ----
-                Op::LoadField(n, hint) => {
-                    let Some(found) = load_field(vm, objects, n, hint) else { stop!(Stop::Op, p - 1) };
-                    if found != hint {
-                        running.code.set(p - 1, Op::LoadField(n, found));
+                    Op::JumpCmpLI(c, when, a, k, t) => {
+                        if c.test(local!(a), f64::from(k)) == when {
+                            jump_to!(t);
+                        }
                     }
-                }
-                Op::StoreField(n, keep, hint) => {
-                    let Some(found) = store_field(vm, objects, n, keep, hint) else { stop!(Stop::Op, p - 1) };
-                    if found != hint {
-                        running.code.set(p - 1, Op::StoreField(n, keep, found));
+                    Op::JumpCmpLL(c, when, a, b, t) => {
+                        if c.test(local!(a), local!(b)) == when {
+                            jump_to!(t);
+                        }
                     }
-                }
-                Op::LoadFieldElem(b, off) => {
-                    let Some(found) = load_field_elem(vm, objects, elem_names, b, off) else {
-                        stop!(Stop::Op, p - 1)
-                    };
-                    if found != off {
-                        running.code.set(p - 1, Op::LoadFieldElem(b, found));
+                    Op::ArithLL(ar, a, b) => {
+                        let r = ar.num(local_n!(a), local_n!(b));
+                        vm.stack.push_num(r);
                     }
-                }
-                Op::StoreFieldElem(b, keep, off) => {
-                    let Some(found) = store_field_elem(vm, objects, elem_names, b, keep, off) else {
-                        stop!(Stop::Op, p - 1)
-                    };
-                    if found != off {
-                        running.code.set(p - 1, Op::StoreFieldElem(b, keep, found));
+                    Op::ArithLI(ar, a, k) => {
+                        let r = ar.num(local_n!(a), Num::Int(i64::from(k)));
+                        vm.stack.push_num(r);
                     }
-                }
-                // The same with the object, index or indexes in locals (register operands).
-                Op::LoadFieldL(s, n, hint) => {
-                    let Some(found) = load_field_l(vm, objects, fb + s as usize, n, hint) else {
-                        stop!(Stop::Op, p - 1)
-                    };
-                    if found != hint {
-                        running.code.set(p - 1, Op::LoadFieldL(s, n, found));
+                    Op::ArithSL(ar, b) => {
+                        let y = local_n!(b);
+                        if let Some(top) = vm.stack.last_mut() {
+                            let r = ar.num(Num::of(Some(top)), y);
+                            top.set_num(r);
+                        }
                     }
-                }
-                Op::StoreFieldL(s, n, keep, hint) => {
-                    let Some(found) = store_field_l(vm, objects, fb + s as usize, n, keep, hint) else {
-                        stop!(Stop::Op, p - 1)
-                    };
-                    if found != hint {
-                        running.code.set(p - 1, Op::StoreFieldL(s, n, keep, found));
+                    Op::ArithSI(ar, k) => {
+                        if let Some(top) = vm.stack.last_mut() {
+                            let r = ar.num(Num::of(Some(top)), Num::Int(i64::from(k)));
+                            top.set_num(r);
+                        }
                     }
-                }
-                Op::LoadFieldLStore { s, d, n, hint } => {
-                    let at = (fb + s as usize, fb + d as usize);
-                    let Some(found) = load_field_l_store(vm, objects, at, n, hint) else {
-                        stop!(Stop::Op, p - 1)
-                    };
-                    if found != hint {
-                        running.code.set(p - 1, Op::LoadFieldLStore { s, d, n, hint: found });
+                    Op::ArithLS(ar, a) => {
+                        let x = local_n!(a);
+                        if let Some(top) = vm.stack.last_mut() {
+                            let r = ar.num(x, Num::of(Some(top)));
+                            top.set_num(r);
+                        }
                     }
-                }
-                Op::StoreFieldLL { o, x, n, hint } => {
-                    let at = (fb + o as usize, fb + x as usize);
-                    let Some(found) = store_field_ll(vm, objects, at, n, hint) else {
-                        stop!(Stop::Op, p - 1)
-                    };
-                    if found != hint {
-                        running.code.set(p - 1, Op::StoreFieldLL { o, x, n, hint: found });
+                    Op::ArithLSStore(ar, a, d) => {
+                        let v = vm.stack.pop_num();
+                        let r = ar.num(local_n!(a), v);
+                        slot_mut!(d).set_num(r);
                     }
-                }
-                Op::ArithFieldL { ar, o, y, n, hint } => {
-                    let Some(found) = arith_field_l(vm, objects, (fb, o), (ar, y), n, hint) else {
-                        stop!(Stop::Op, p - 1)
-                    };
-                    if found != hint {
-                        running.code.set(p - 1, Op::ArithFieldL { ar, o, y, n, hint: found });
+                    Op::ArithLLIStore { outer, inner, a, b, d, k } => {
+                        let r = Arith::apply2(outer, inner, local!(a), local!(b), k);
+                        slot_mut!(d).store_f64(r);
                     }
-                }
-                Op::LoadFieldElemLL { o, i, b, off } => {
-                    let at = (fb + o as usize, fb + i as usize);
-                    let Some(found) = load_field_elem_ll(vm, objects, elem_names, at, b, off) else {
-                        stop!(Stop::Op, p - 1)
-                    };
-                    if found != off {
-                        running.code.set(p - 1, Op::LoadFieldElemLL { o, i, b, off: found });
+                    Op::ArithLLIAcc { outer, inner, d, b, k } => {
+                        let y = local!(b);
+                        slot_mut!(d).update_f64(|x| Arith::apply2(outer, inner, x, y, k));
                     }
-                }
-                Op::StoreFieldElemLL { o, i, b, off } => {
-                    let at = (fb + o as usize, fb + i as usize);
-                    let Some(found) = store_field_elem_ll(vm, objects, elem_names, at, b, off) else {
-                        stop!(Stop::Op, p - 1)
-                    };
-                    if found != off {
-                        running.code.set(p - 1, Op::StoreFieldElemLL { o, i, b, off: found });
+                    Op::ArithLLStore(ar, a, b, d) => {
+                        let r = ar.num(local_n!(a), local_n!(b));
+                        slot_mut!(d).set_num(r);
                     }
-                }
-                Op::LoadGlobalElemLL(b, r, c) => {
-                    if !load_elem2_ll(vm, elems, rows, b, (fb + r as usize, fb + c as usize)) {
-                        stop!(Stop::Op, p - 1)
+                    Op::ArithLIStore(ar, a, k, d) => {
+                        let r = ar.num(local_n!(a), Num::Int(i64::from(k)));
+                        slot_mut!(d).set_num(r);
                     }
-                }
-                Op::StoreGlobalElemLL(b, r, c) => {
-                    if !store_elem2_ll(vm, elems, rows, b, (fb + r as usize, fb + c as usize)) {
-                        stop!(Stop::Op, p - 1)
+                    // ---- fields of an object named by its id (names and paths are the interpreter's),
+                    // and `$a[%i, %j]`: out of line, so the loop's registers stay on its hot arms ----
+                    Op::LoadField(n, hint) => {
+                        let Some(found) = load_field(vm, objects, n, hint) else { stop!(Stop::Op, p - 1) };
+                        if found != hint {
+                            running.code.set(p - 1, Op::LoadField(n, found));
+                        }
                     }
-                }
-                Op::LoadGlobalElem(b, 2) => {
-                    if !load_elem2(vm, elems, rows, b) {
-                        stop!(Stop::Op, p - 1)
+                    Op::StoreField(n, keep, hint) => {
+                        let Some(found) = store_field(vm, objects, n, keep, hint) else {
+                            stop!(Stop::Op, p - 1)
+                        };
+                        if found != hint {
+                            running.code.set(p - 1, Op::StoreField(n, keep, found));
+                        }
                     }
-                }
-                Op::StoreGlobalElem(b, 2, keep) => {
-                    if !store_elem2(vm, elems, rows, b, keep) {
-                        stop!(Stop::Op, p - 1)
+                    Op::LoadFieldElem(b, off) => {
+                        let Some(found) = load_field_elem(vm, objects, elem_names, b, off) else {
+                            stop!(Stop::Op, p - 1)
+                        };
+                        if found != off {
+                            running.code.set(p - 1, Op::LoadFieldElem(b, found));
+                        }
                     }
-                }
-                // ---- globals by name (as `Console::global` and `set_global_name`) ----
-                Op::LoadGlobal(n) => vm.stack.push_ref(globals.get(n.0 as usize)),
-                Op::StoreGlobal(n, keep) => store_global(vm, globals, n, keep),
-                // ---- array elements by a number (text indexes are the interpreter's) ----
-                Op::LoadGlobalElem(b, 1) => {
-                    let Some(top) = vm.stack.last_mut() else { stop!(Stop::Op, p - 1) };
-                    let Some(i) = direct_index(top) else { stop!(Stop::Op, p - 1) };
-                    assign(top, elems.get_ref(b, i).unwrap_or(&Value::Empty));
-                }
-                Op::StoreGlobalElem(b, 1, keep) => {
-                    let at = vm.stack.len().wrapping_sub(2);
-                    let Some(i) = vm.stack.get(at).and_then(direct_index) else { stop!(Stop::Op, p - 1) };
-                    let v = vm.stack.pop().unwrap_or_default();
-                    vm.stack.truncate(at);
-                    if keep {
-                        vm.stack.push(v.clone());
+                    Op::StoreFieldElem(b, keep, off) => {
+                        let Some(found) = store_field_elem(vm, objects, elem_names, b, keep, off) else {
+                            stop!(Stop::Op, p - 1)
+                        };
+                        if found != off {
+                            running.code.set(p - 1, Op::StoreFieldElem(b, keep, found));
+                        }
                     }
-                    elems.set(b, i, v);
-                }
-                Op::LoadGlobalElemL(b, s) => {
-                    let Some(i) = direct_index(slot!(s)) else { stop!(Stop::Op, p - 1) };
-                    vm.stack.push_ref(elems.get_ref(b, i));
-                }
-                Op::LoadGlobalElemStore { b, s, d } => {
-                    // As the load and `StoreLocal(d, false)`: a slot at or above the top
-                    // before the push (none in a running frame) is not written.
-                    let from_stack = s == ELEM_FROM_STACK;
-                    let top = vm.stack.len().wrapping_sub(usize::from(from_stack));
-                    let index = if from_stack { vm.stack.get(top) } else { Some(slot!(s)) };
-                    let Some(i) = index.and_then(direct_index) else { stop!(Stop::Op, p - 1) };
-                    let at = fb + d as usize;
-                    if at < top
-                        && let Some(dst) = vm.stack.local_mut(at)
-                    {
-                        assign(dst, elems.get_ref(b, i).unwrap_or(&Value::Empty));
+                    // The same with the object, index or indexes in locals (register operands).
+                    Op::LoadFieldL(s, n, hint) => {
+                        let Some(found) = load_field_l(vm, objects, fb + s as usize, n, hint) else {
+                            stop!(Stop::Op, p - 1)
+                        };
+                        if found != hint {
+                            running.code.set(p - 1, Op::LoadFieldL(s, n, found));
+                        }
                     }
-                    if from_stack {
+                    Op::StoreFieldL(s, n, keep, hint) => {
+                        let Some(found) = store_field_l(vm, objects, fb + s as usize, n, keep, hint) else {
+                            stop!(Stop::Op, p - 1)
+                        };
+                        if found != hint {
+                            running.code.set(p - 1, Op::StoreFieldL(s, n, keep, found));
+                        }
+                    }
+                    Op::LoadFieldLStore { s, d, n, hint } => {
+                        let at = (fb + s as usize, fb + d as usize);
+                        let Some(found) = load_field_l_store(vm, objects, at, n, hint) else {
+                            stop!(Stop::Op, p - 1)
+                        };
+                        if found != hint {
+                            running.code.set(p - 1, Op::LoadFieldLStore { s, d, n, hint: found });
+                        }
+                    }
+                    Op::StoreFieldLL { o, x, n, hint } => {
+                        let at = (fb + o as usize, fb + x as usize);
+                        let Some(found) = store_field_ll(vm, objects, at, n, hint) else {
+                            stop!(Stop::Op, p - 1)
+                        };
+                        if found != hint {
+                            running.code.set(p - 1, Op::StoreFieldLL { o, x, n, hint: found });
+                        }
+                    }
+                    Op::ArithFieldL { ar, o, y, n, hint } => {
+                        let Some(found) = arith_field_l(vm, objects, (fb, o), (ar, y), n, hint) else {
+                            stop!(Stop::Op, p - 1)
+                        };
+                        if found != hint {
+                            running.code.set(p - 1, Op::ArithFieldL { ar, o, y, n, hint: found });
+                        }
+                    }
+                    Op::LoadFieldElemLL { o, i, b, off } => {
+                        let at = (fb + o as usize, fb + i as usize);
+                        let Some(found) = load_field_elem_ll(vm, objects, elem_names, at, b, off) else {
+                            stop!(Stop::Op, p - 1)
+                        };
+                        if found != off {
+                            running.code.set(p - 1, Op::LoadFieldElemLL { o, i, b, off: found });
+                        }
+                    }
+                    Op::StoreFieldElemLL { o, i, b, off } => {
+                        let at = (fb + o as usize, fb + i as usize);
+                        let Some(found) = store_field_elem_ll(vm, objects, elem_names, at, b, off) else {
+                            stop!(Stop::Op, p - 1)
+                        };
+                        if found != off {
+                            running.code.set(p - 1, Op::StoreFieldElemLL { o, i, b, off: found });
+                        }
+                    }
+                    Op::LoadGlobalElemLL(b, r, c) => {
+                        if !load_elem2_ll(vm, elems, rows, b, (fb + r as usize, fb + c as usize)) {
+                            stop!(Stop::Op, p - 1)
+                        }
+                    }
+                    Op::StoreGlobalElemLL(b, r, c) => {
+                        if !store_elem2_ll(vm, elems, rows, b, (fb + r as usize, fb + c as usize)) {
+                            stop!(Stop::Op, p - 1)
+                        }
+                    }
+                    Op::LoadGlobalElem(b, 2) => {
+                        if !load_elem2(vm, elems, rows, b) {
+                            stop!(Stop::Op, p - 1)
+                        }
+                    }
+                    Op::StoreGlobalElem(b, 2, keep) => {
+                        if !store_elem2(vm, elems, rows, b, keep) {
+                            stop!(Stop::Op, p - 1)
+                        }
+                    }
+                    // ---- globals by name (as `Console::global` and `set_global_name`) ----
+                    Op::LoadGlobal(n) => vm.stack.push_ref(globals.get(n.0 as usize)),
+                    Op::StoreGlobal(n, keep) => store_global(vm, globals, n, keep),
+                    // ---- array elements by a number (text indexes are the interpreter's) ----
+                    Op::LoadGlobalElem(b, 1) => {
+                        let Some(top) = vm.stack.last_mut() else { stop!(Stop::Op, p - 1) };
+                        let Some(i) = direct_index(top) else { stop!(Stop::Op, p - 1) };
+                        assign(top, elems.get_ref(b, i).unwrap_or(&Value::Empty));
+                    }
+                    Op::StoreGlobalElem(b, 1, keep) => {
+                        let at = vm.stack.len().wrapping_sub(2);
+                        let Some(i) = vm.stack.get(at).and_then(direct_index) else { stop!(Stop::Op, p - 1) };
+                        let v = vm.stack.pop().unwrap_or_default();
+                        vm.stack.truncate(at);
+                        if keep {
+                            vm.stack.push(v.clone());
+                        }
+                        elems.set(b, i, v);
+                    }
+                    Op::LoadGlobalElemL(b, s) => {
+                        let Some(i) = direct_index(slot!(s)) else { stop!(Stop::Op, p - 1) };
+                        vm.stack.push_ref(elems.get_ref(b, i));
+                    }
+                    Op::LoadGlobalElemStore { b, s, d } => {
+                        // As the load and `StoreLocal(d, false)`: a slot at or above the top
+                        // before the push (none in a running frame) is not written.
+                        let from_stack = s == ELEM_FROM_STACK;
+                        let top = vm.stack.len().wrapping_sub(usize::from(from_stack));
+                        let index = if from_stack { vm.stack.get(top) } else { Some(slot!(s)) };
+                        let Some(i) = index.and_then(direct_index) else { stop!(Stop::Op, p - 1) };
+                        let at = fb + d as usize;
+                        if at < top
+                            && let Some(dst) = vm.stack.local_mut(at)
+                        {
+                            assign(dst, elems.get_ref(b, i).unwrap_or(&Value::Empty));
+                        }
+                        if from_stack {
+                            vm.stack.drop_top();
+                        }
+                    }
+                    Op::JumpIfNotElemL(b, s, t) => {
+                        let Some(i) = direct_index(slot!(s)) else { stop!(Stop::Op, p - 1) };
+                        if !elems.get_ref(b, i).is_some_and(Value::truthy) {
+                            jump_to!(t);
+                        }
+                    }
+                    Op::StoreGlobalElemL(b, s) => {
+                        let Some(i) = direct_index(slot!(s)) else { stop!(Stop::Op, p - 1) };
+                        if let Some(top) = vm.stack.last_mut() {
+                            elems.set_from(b, i, top);
+                        }
                         vm.stack.drop_top();
                     }
-                }
-                Op::JumpIfNotElemL(b, s, t) => {
-                    let Some(i) = direct_index(slot!(s)) else { stop!(Stop::Op, p - 1) };
-                    if !elems.get_ref(b, i).is_some_and(Value::truthy) {
-                        jump_to!(t);
+                    Op::StoreGlobalElemLI(b, s, k) => {
+                        let Some(i) = direct_index(slot!(s)) else { stop!(Stop::Op, p - 1) };
+                        elems.set_int(b, i, i64::from(k));
                     }
-                }
-                Op::StoreGlobalElemL(b, s) => {
-                    let Some(i) = direct_index(slot!(s)) else { stop!(Stop::Op, p - 1) };
-                    if let Some(top) = vm.stack.last_mut() {
-                        elems.set_from(b, i, top);
+                    Op::LoadLocalElemL(b, s) if !running.toplevel && !running.elem_slots => {
+                        let Some(i) = direct_index(slot!(s)) else { stop!(Stop::Op, p - 1) };
+                        let VmState { frames, stack, .. } = &mut *vm;
+                        stack.push_ref(
+                            frames
+                                .last()
+                                .and_then(|f| f.dyn_locals.as_deref())
+                                .and_then(|d| d.elems.get_ref(b, i)),
+                        );
                     }
-                    vm.stack.drop_top();
-                }
-                Op::StoreGlobalElemLI(b, s, k) => {
-                    let Some(i) = direct_index(slot!(s)) else { stop!(Stop::Op, p - 1) };
-                    elems.set_int(b, i, i64::from(k));
-                }
-                Op::LoadLocalElemL(b, s) if !running.toplevel && !running.elem_slots => {
-                    let Some(i) = direct_index(slot!(s)) else { stop!(Stop::Op, p - 1) };
-                    let VmState { frames, stack, .. } = &mut *vm;
-                    stack.push_ref(
-                        frames
+                    Op::StoreLocalElemL(b, s) if !running.toplevel && !running.elem_slots => {
+                        let Some(i) = direct_index(slot!(s)) else { stop!(Stop::Op, p - 1) };
+                        // The value moves straight from its stack slot (popped into a local
+                        // around the table's call, it was reloaded whole: a store-forwarding stall).
+                        let VmState { frames, stack, .. } = &mut *vm;
+                        if let (Some(f), Some(top)) = (frames.last_mut(), stack.last_mut()) {
+                            let d = match &mut f.dyn_locals {
+                                Some(d) => d,
+                                none => new_dyn_locals(none),
+                            };
+                            d.elems.set_from(b, i, top);
+                        }
+                        stack.drop_top();
+                    }
+                    Op::LoadLocalElem(b, 1) if !running.toplevel && !running.elem_slots => {
+                        let Some(top) = vm.stack.last_mut() else { stop!(Stop::Op, p - 1) };
+                        let Some(i) = direct_index(top) else { stop!(Stop::Op, p - 1) };
+                        let VmState { frames, stack, .. } = &mut *vm;
+                        let v = frames
                             .last()
                             .and_then(|f| f.dyn_locals.as_deref())
-                            .and_then(|d| d.elems.get_ref(b, i)),
-                    );
-                }
-                Op::StoreLocalElemL(b, s) if !running.toplevel && !running.elem_slots => {
-                    let Some(i) = direct_index(slot!(s)) else { stop!(Stop::Op, p - 1) };
-                    // The value moves straight from its stack slot (popped into a local
-                    // around the table's call, it was reloaded whole: a store-forwarding stall).
-                    let VmState { frames, stack, .. } = &mut *vm;
-                    if let (Some(f), Some(top)) = (frames.last_mut(), stack.last_mut()) {
-                        let d = match &mut f.dyn_locals {
-                            Some(d) => d,
-                            none => new_dyn_locals(none),
+                            .and_then(|d| d.elems.get_ref(b, i));
+                        if let Some(top) = stack.last_mut() {
+                            assign(top, v.unwrap_or(&Value::Empty));
+                        }
+                    }
+                    Op::StoreLocalElem(b, 1, keep) if !running.toplevel && !running.elem_slots => {
+                        let at = vm.stack.len().wrapping_sub(2);
+                        let Some(i) = vm.stack.get(at).and_then(direct_index) else { stop!(Stop::Op, p - 1) };
+                        let v = vm.stack.pop().unwrap_or_default();
+                        vm.stack.truncate(at);
+                        if keep {
+                            vm.stack.push(v.clone());
+                        }
+                        if let Some(f) = vm.frames.last_mut() {
+                            f.dyn_locals.get_or_insert_with(Default::default).elems.set(b, i, v);
+                        }
+                    }
+                    Op::IntLL(io, a, b) => {
+                        let r = io.apply(local_i!(a), local_i!(b));
+                        vm.stack.push(Value::Int(i64::from(r)));
+                    }
+                    Op::IntLI(io, a, k) => {
+                        let r = io.apply(local_i!(a), k);
+                        vm.stack.push(Value::Int(i64::from(r)));
+                    }
+                    Op::IntSL(io, b) => {
+                        let y = local_i!(b);
+                        if let Some(top) = vm.stack.last_mut() {
+                            let r = io.apply(top.to_i32(), y);
+                            top.set_int(i64::from(r));
+                        }
+                    }
+                    Op::IntSI(io, k) => {
+                        if let Some(top) = vm.stack.last_mut() {
+                            let r = io.apply(top.to_i32(), k);
+                            top.set_int(i64::from(r));
+                        }
+                    }
+                    Op::IntLS(io, a) => {
+                        let x = local_i!(a);
+                        if let Some(top) = vm.stack.last_mut() {
+                            let r = io.apply(x, top.to_i32());
+                            top.set_int(i64::from(r));
+                        }
+                    }
+                    Op::IntSIStore(crate::bytecode::IntOp::And, k, d) => {
+                        let r = vm.stack.pop_i32() & k;
+                        slot_mut!(d).set_int(i64::from(r));
+                    }
+                    Op::IntSIStore(crate::bytecode::IntOp::Or, k, d) => {
+                        let r = vm.stack.pop_i32() | k;
+                        slot_mut!(d).set_int(i64::from(r));
+                    }
+                    Op::IntSIStore(io, k, d) => {
+                        let r = io.apply(vm.stack.pop_i32(), k);
+                        slot_mut!(d).set_int(i64::from(r));
+                    }
+                    Op::IntIL { io1, io2, a, b, k } => {
+                        let r = io2.apply(local_i!(b), io1.apply(local_i!(a), k));
+                        vm.stack.push(Value::Int(i64::from(r)));
+                    }
+                    Op::ArithIL { ar, io: crate::bytecode::IntOp::Shl, a, b, k } => {
+                        let x = local_i!(a).wrapping_shl(k as u32);
+                        let r = ar.num(Num::Int(i64::from(x)), local_n!(b));
+                        vm.stack.push_num(r);
+                    }
+                    Op::ArithIL { ar, io, a, b, k } => {
+                        let x = io.apply(local_i!(a), k);
+                        let r = ar.num(Num::Int(i64::from(x)), local_n!(b));
+                        vm.stack.push_num(r);
+                    }
+                    Op::JumpCmpSI(c, when, k, t) => {
+                        let a = match vm.stack.pop() {
+                            Some(Value::Int(i)) => i as f64,
+                            Some(v) => v.to_f64(),
+                            None => 0.0,
                         };
-                        d.elems.set_from(b, i, top);
+                        if c.test(a, f64::from(k)) == when {
+                            jump_to!(t);
+                        }
                     }
-                    stack.drop_top();
-                }
-                Op::LoadLocalElem(b, 1) if !running.toplevel && !running.elem_slots => {
-                    let Some(top) = vm.stack.last_mut() else { stop!(Stop::Op, p - 1) };
-                    let Some(i) = direct_index(top) else { stop!(Stop::Op, p - 1) };
-                    let VmState { frames, stack, .. } = &mut *vm;
-                    let v = frames
-                        .last()
-                        .and_then(|f| f.dyn_locals.as_deref())
-                        .and_then(|d| d.elems.get_ref(b, i));
-                    if let Some(top) = stack.last_mut() {
-                        assign(top, v.unwrap_or(&Value::Empty));
+                    Op::JumpIntLLI { io, a, b, c, when, k, t } => {
+                        let r = io.apply(local_i!(a), local_i!(b));
+                        if c.test(f64::from(r), f64::from(k)) == when {
+                            jump_to!(t);
+                        }
                     }
-                }
-                Op::StoreLocalElem(b, 1, keep) if !running.toplevel && !running.elem_slots => {
-                    let at = vm.stack.len().wrapping_sub(2);
-                    let Some(i) = vm.stack.get(at).and_then(direct_index) else { stop!(Stop::Op, p - 1) };
-                    let v = vm.stack.pop().unwrap_or_default();
-                    vm.stack.truncate(at);
-                    if keep {
-                        vm.stack.push(v.clone());
+                    Op::JumpCmpAL { ar, a, b, x, c, when, t } => {
+                        let r = ar.apply(local!(a), local!(b));
+                        if c.test(r, local!(x)) == when {
+                            jump_to!(t);
+                        }
                     }
-                    if let Some(f) = vm.frames.last_mut() {
-                        f.dyn_locals.get_or_insert_with(Default::default).elems.set(b, i, v);
+                    Op::JumpStrLK(a, k, when, t) => {
+                        let eq = text_eq(slot!(a), running.consts.get(k as usize).unwrap_or(&Value::Empty));
+                        if eq == when {
+                            jump_to!(t);
+                        }
                     }
-                }
-                Op::IntLL(io, a, b) => {
-                    let r = io.apply(local_i!(a), local_i!(b));
-                    vm.stack.push(Value::Int(i64::from(r)));
-                }
-                Op::IntLI(io, a, k) => {
-                    let r = io.apply(local_i!(a), k);
-                    vm.stack.push(Value::Int(i64::from(r)));
-                }
-                Op::IntSL(io, b) => {
-                    let y = local_i!(b);
-                    if let Some(top) = vm.stack.last_mut() {
-                        let r = io.apply(top.to_i32(), y);
-                        top.set_int(i64::from(r));
+                    // ---- jumps ----
+                    Op::Jump(t) => jump_to!(t),
+                    Op::IncJumpLtLI(s, cost, k, t) => {
+                        let x = slot_mut!(s).step(1);
+                        if x < k {
+                            jump_back!(t as usize, u64::from(cost));
+                        }
                     }
-                }
-                Op::IntSI(io, k) => {
-                    if let Some(top) = vm.stack.last_mut() {
-                        let r = io.apply(top.to_i32(), k);
-                        top.set_int(i64::from(r));
+                    Op::IncJumpCmpLL { s, d, c, b, t } => {
+                        let x = slot_mut!(s).step(i32::from(d));
+                        if c.test(x, local!(b)) {
+                            jump_to!(t);
+                        }
                     }
-                }
-                Op::IntLS(io, a) => {
-                    let x = local_i!(a);
-                    if let Some(top) = vm.stack.last_mut() {
-                        let r = io.apply(x, top.to_i32());
-                        top.set_int(i64::from(r));
+                    Op::IncJumpCmpAL { s, d, ar, a, b, x, c, t } => {
+                        slot_mut!(s).step(i32::from(d));
+                        let r = ar.apply(local!(a), local!(b));
+                        if c.test(r, local!(x)) {
+                            jump_to!(t);
+                        }
                     }
-                }
-                Op::IntSIStore(crate::bytecode::IntOp::And, k, d) => {
-                    let r = vm.stack.pop_i32() & k;
-                    slot_mut!(d).set_int(i64::from(r));
-                }
-                Op::IntSIStore(crate::bytecode::IntOp::Or, k, d) => {
-                    let r = vm.stack.pop_i32() | k;
-                    slot_mut!(d).set_int(i64::from(r));
-                }
-                Op::IntSIStore(io, k, d) => {
-                    let r = io.apply(vm.stack.pop_i32(), k);
-                    slot_mut!(d).set_int(i64::from(r));
-                }
-                Op::IntIL { io1, io2, a, b, k } => {
-                    let r = io2.apply(local_i!(b), io1.apply(local_i!(a), k));
-                    vm.stack.push(Value::Int(i64::from(r)));
-                }
-                Op::ArithIL { ar, io: crate::bytecode::IntOp::Shl, a, b, k } => {
-                    let x = local_i!(a).wrapping_shl(k as u32);
-                    let r = ar.num(Num::Int(i64::from(x)), local_n!(b));
-                    vm.stack.push_num(r);
-                }
-                Op::ArithIL { ar, io, a, b, k } => {
-                    let x = io.apply(local_i!(a), k);
-                    let r = ar.num(Num::Int(i64::from(x)), local_n!(b));
-                    vm.stack.push_num(r);
-                }
-                Op::JumpCmpSI(c, when, k, t) => {
-                    let a = match vm.stack.pop() {
-                        Some(Value::Int(i)) => i as f64,
-                        Some(v) => v.to_f64(),
-                        None => 0.0,
-                    };
-                    if c.test(a, f64::from(k)) == when {
-                        jump_to!(t);
+                    Op::IncJumpCmpLG { s, d, c, g, t } => {
+                        let x = slot_mut!(s).step(i32::from(d));
+                        if c.test(x, globals.get(g.0 as usize).map_or(0.0, Value::to_f64)) {
+                            jump_to!(t);
+                        }
                     }
-                }
-                Op::JumpIntLLI { io, a, b, c, when, k, t } => {
-                    let r = io.apply(local_i!(a), local_i!(b));
-                    if c.test(f64::from(r), f64::from(k)) == when {
-                        jump_to!(t);
+                    Op::ArithJumpCmpLL { ar, a, b, d, x, c, t } => {
+                        let r = ar.num(local_n!(a), local_n!(b));
+                        slot_mut!(d).set_num(r);
+                        if c.test(r.to_f64(), local!(x)) {
+                            jump_to!(t);
+                        }
                     }
-                }
-                Op::JumpCmpAL { ar, a, b, x, c, when, t } => {
-                    let r = ar.apply(local!(a), local!(b));
-                    if c.test(r, local!(x)) == when {
-                        jump_to!(t);
+                    Op::IncJumpCmpLI(s, d, c, k, t) => {
+                        let x = slot_mut!(s).step(i32::from(d));
+                        if c.test(x, f64::from(k)) {
+                            jump_to!(t);
+                        }
                     }
-                }
-                Op::JumpStrLK(a, k, when, t) => {
-                    let eq = text_eq(slot!(a), running.consts.get(k as usize).unwrap_or(&Value::Empty));
-                    if eq == when {
-                        jump_to!(t);
+                    Op::JumpIfL(s, when, t) => {
+                        if slot!(s).truthy() == when {
+                            jump_to!(t);
+                        }
                     }
-                }
-                // ---- jumps ----
-                Op::Jump(t) => jump_to!(t),
-                Op::IncJumpLtLI(s, cost, k, t) => {
-                    let x = slot_mut!(s).step(1);
-                    if x < k {
-                        jump_back!(t as usize, u64::from(cost));
+                    Op::JumpIfFalse(t) => {
+                        if !vm.stack.pop_truthy() {
+                            jump_to!(t);
+                        }
                     }
-                }
-                Op::IncJumpCmpLL { s, d, c, b, t } => {
-                    let x = slot_mut!(s).step(i32::from(d));
-                    if c.test(x, local!(b)) {
-                        jump_to!(t);
+                    Op::JumpIfTrue(t) => {
+                        if vm.stack.pop_truthy() {
+                            jump_to!(t);
+                        }
                     }
-                }
-                Op::IncJumpCmpAL { s, d, ar, a, b, x, c, t } => {
-                    slot_mut!(s).step(i32::from(d));
-                    let r = ar.apply(local!(a), local!(b));
-                    if c.test(r, local!(x)) {
-                        jump_to!(t);
+                    // ---- script-to-script calls and returns, the common case only ----
+                    Op::Call(_, argc) if cx.plain => call!(running, GLOBAL_NS, argc, 'outer),
+                    // A method on an object named by its id (a name goes through the interpreter).
+                    Op::CallMethod(_, argc) if cx.plain => {
+                        let at = vm.stack.len().saturating_sub(argc as usize);
+                        let Some(obj) = vm.stack.get(at).and_then(number_id).and_then(|id| objects.get(id))
+                        else {
+                            stop!(Stop::Op, p - 1)
+                        };
+                        call!(running, obj.ns, argc, 'outer)
                     }
-                }
-                Op::IncJumpCmpLG { s, d, c, g, t } => {
-                    let x = slot_mut!(s).step(i32::from(d));
-                    if c.test(x, globals.get(g.0 as usize).map_or(0.0, Value::to_f64)) {
-                        jump_to!(t);
+                    which @ (Op::Return | Op::ReturnEmpty | Op::ReturnLocal(_))
+                        if cx.plain && vm.frames.len() > cx.entry + 1 =>
+                    {
+                        let src = match which {
+                            Op::Return => vm.stack.len().checked_sub(1),
+                            Op::ReturnLocal(s) => Some(fb + s as usize),
+                            _ => None,
+                        };
+                        let Some((_, fbase)) = vm.end_frame() else { stop!(Stop::Op, p - 1) };
+                        vm.stack.return_to(src, fbase);
+                        let Some(caller) = vm.frames.last() else { stop!(Stop::Op, p) };
+                        p = caller.pc;
+                        fb = caller.base;
+                        if Rc::ptr_eq(&caller.func, func) {
+                            // Clamped as the outer loop would (see the fetch).
+                            p = p.min(end);
+                            break;
+                        }
+                        *func = caller.func.clone();
+                        continue 'outer;
                     }
+                    // Everything else is the interpreter's (listed, not `_`: a full jump table).
+                    Op::Break
+                    | Op::LoadLocalDyn
+                    | Op::StoreLocalDyn(_)
+                    | Op::LoadGlobalDyn
+                    | Op::StoreGlobalDyn(_)
+                    | Op::BuildName(..)
+                    | Op::LoadGlobalElem(..)
+                    | Op::StoreGlobalElem(..)
+                    | Op::LoadLocalElem(..)
+                    | Op::StoreLocalElem(..)
+                    | Op::LoadLocalElemL(..)
+                    | Op::StoreLocalElemL(..)
+                    | Op::LoadFieldDyn
+                    | Op::StoreFieldDyn(_)
+                    | Op::AppendLocal(..)
+                    | Op::Tag(_)
+                    | Op::Call(..)
+                    | Op::CallNs(..)
+                    | Op::CallParent(..)
+                    | Op::CallMethod(..)
+                    | Op::Return
+                    | Op::ReturnEmpty
+                    | Op::ReturnLocal(_)
+                    | Op::NewBegin(_)
+                    | Op::NewField(_)
+                    | Op::NewFieldDyn
+                    | Op::NewAdd
+                    | Op::NewEnd
+                    | Op::Error(_)
+                    | Op::Declare(_) => stop!(Stop::Op, p - 1),
                 }
-                Op::ArithJumpCmpLL { ar, a, b, d, x, c, t } => {
-                    let r = ar.num(local_n!(a), local_n!(b));
-                    slot_mut!(d).set_num(r);
-                    if c.test(r.to_f64(), local!(x)) {
-                        jump_to!(t);
-                    }
-                }
-                Op::IncJumpCmpLI(s, d, c, k, t) => {
-                    let x = slot_mut!(s).step(i32::from(d));
-                    if c.test(x, f64::from(k)) {
-                        jump_to!(t);
-                    }
-                }
-                Op::JumpIfL(s, when, t) => {
-                    if slot!(s).truthy() == when {
-                        jump_to!(t);
-                    }
-                }
-                Op::JumpIfFalse(t) => {
-                    if !vm.stack.pop_truthy() {
-                        jump_to!(t);
-                    }
-                }
-                Op::JumpIfTrue(t) => {
-                    if vm.stack.pop_truthy() {
-                        jump_to!(t);
-                    }
-                }
-                // ---- script-to-script calls and returns, the common case only ----
-                Op::Call(_, argc) if cx.plain => call!(running, GLOBAL_NS, argc),
-                // A method on an object named by its id (a name goes through the interpreter).
-                Op::CallMethod(_, argc) if cx.plain => {
-                    let at = vm.stack.len().saturating_sub(argc as usize);
-                    let Some(obj) = vm.stack.get(at).and_then(number_id).and_then(|id| objects.get(id))
-                    else {
-                        stop!(Stop::Op, p - 1)
-                    };
-                    call!(running, obj.ns, argc)
-                }
-                which @ (Op::Return | Op::ReturnEmpty | Op::ReturnLocal(_))
-                    if cx.plain && vm.frames.len() > cx.entry + 1 =>
-                {
-                    let src = match which {
-                        Op::Return => vm.stack.len().checked_sub(1),
-                        Op::ReturnLocal(s) => Some(fb + s as usize),
-                        _ => None,
-                    };
-                    let Some((_, fbase)) = vm.end_frame() else { stop!(Stop::Op, p - 1) };
-                    vm.stack.return_to(src, fbase);
-                    let Some(caller) = vm.frames.last() else { stop!(Stop::Op, p) };
-                    p = caller.pc;
-                    fb = caller.base;
-                    if Rc::ptr_eq(&caller.func, func) {
-                        break None;
-                    }
-                    break Some(caller.func.clone());
-                }
-                // Everything else is the interpreter's (listed, not `_`: a full jump table).
-                Op::Break
-                | Op::LoadLocalDyn
-                | Op::StoreLocalDyn(_)
-                | Op::LoadGlobalDyn
-                | Op::StoreGlobalDyn(_)
-                | Op::BuildName(..)
-                | Op::LoadGlobalElem(..)
-                | Op::StoreGlobalElem(..)
-                | Op::LoadLocalElem(..)
-                | Op::StoreLocalElem(..)
-                | Op::LoadLocalElemL(..)
-                | Op::StoreLocalElemL(..)
-                | Op::LoadFieldDyn
-                | Op::StoreFieldDyn(_)
-                | Op::AppendLocal(..)
-                | Op::Tag(_)
-                | Op::Call(..)
-                | Op::CallNs(..)
-                | Op::CallParent(..)
-                | Op::CallMethod(..)
-                | Op::Return
-                | Op::ReturnEmpty
-                | Op::ReturnLocal(_)
-                | Op::NewBegin(_)
-                | Op::NewField(_)
-                | Op::NewFieldDyn
-                | Op::NewAdd
-                | Op::NewEnd
-                | Op::Error(_)
-                | Op::Declare(_) => stop!(Stop::Op, p - 1),
             }
-        };
-        if let Some(next) = next {
-            *func = next;
+            vm.stack.reserve_slots(fb + slot_end);
         }
     }
 }
