@@ -8,8 +8,8 @@
 //! `cargo test --release -p v12-sim --test game_tick_cost -- --ignored --nocapture`
 //! (`CLIENTS=64,256` picks the counts, `ARENA=crowded|spread` one of the two scenes,
 //! `THREADS=1,2` the packet threads, `SECONDS=12` a longer match than the 6 s default,
-//! `AWAKE=0` the packet threads left to sleep between the passes of a tick, `AWAKE=4096`
-//! held awake yielding their cores every 4,096 rounds instead of 16).
+//! `AWAKE=16` the packet threads held awake over each tick, yielding their cores every 16
+//! rounds; by default, and with `AWAKE=0`, they sleep between the passes of a tick).
 //!
 //! The tick's cost is the process's CPU time over the server's part of the tick (on Unix;
 //! the wall clock elsewhere): what share of a core the server needs, which the wall clock
@@ -331,15 +331,13 @@ fn measure_on<T: Transport + Send>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> 
 }
 
 /// Whether the server's packet threads are held awake over its tick, yielding their cores
-/// every how many rounds ([`v12_netobject::PacketThreads::keep_awake_yielding`]): every
-/// [`v12_netobject::YIELD_EVERY`] unless `AWAKE=0` (not held) or `AWAKE=n` (every `n`).
+/// every how many rounds ([`v12_netobject::PacketThreads::keep_awake_yielding`]): `AWAKE=n`
+/// holds them (every `n`); unset or `AWAKE=0` leaves them to sleep between the passes. Not
+/// held by default: on idle cores holding them measured no faster (PERFORMANCE.md, seventh
+/// pass) and costs a broadcast's allocations a tick.
 fn hold_awake() -> Option<u32> {
     static HOLD: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
-    *HOLD.get_or_init(|| match std::env::var("AWAKE").ok().and_then(|v| v.parse::<u32>().ok()) {
-        Some(0) => None,
-        Some(n) => Some(n),
-        None => Some(v12_netobject::YIELD_EVERY),
-    })
+    *HOLD.get_or_init(|| std::env::var("AWAKE").ok().and_then(|v| v.parse::<u32>().ok()).filter(|&n| n > 0))
 }
 
 /// A client's game on the server: its connection's half of the game, and what its turn of
@@ -365,9 +363,9 @@ fn server_tick<T: Transport + Send>(
     (n, spread): (usize, f32),
     now: u64,
 ) -> u128 {
-    // The packet threads wait awake for the tick's passes, from the game's to the last
-    // pump's, instead of sleeping between them and being woken for each (`AWAKE=0`: not
-    // held, for comparison); dropped at the end of the tick, so they sleep between ticks.
+    // With `AWAKE=n` the packet threads wait awake for the tick's passes, from the game's to
+    // the last pump's, instead of sleeping between them and being woken for each (not held
+    // by default); dropped at the end of the tick, so they sleep between ticks.
     let _awake =
         hold_awake().zip(server.interface.packet_threads()).map(|(every, t)| t.keep_awake_yielding(every));
     let pumps = |server: &mut NetDriver<Recorder<T>>, objects: &dyn GhostWorld| {
@@ -392,7 +390,7 @@ fn server_tick<T: Transport + Send>(
                 // (the process's less this one's; the calling thread sleeps meanwhile), the
                 // passes' shares being even (their ends are a few µs apart). It reads low by
                 // the other thread's spinning for work between the passes, all the more with
-                // the threads held awake (the default; `AWAKE=0` for the estimate without).
+                // the threads held awake (`AWAKE=n`; not held by default).
                 let (mine, all) = (thread_cpu_ns() - mine0, cpu_ns() - all0);
                 (2 * mine).saturating_sub(all)
             })
