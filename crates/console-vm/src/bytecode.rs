@@ -1060,7 +1060,9 @@ impl FuncDef {
     /// [`FuncDef::cached_call`] for a call from `running`: a call that resolves to `running`
     /// itself (recursion) comes back as `Ok((ns, layer))` with no count of the function
     /// changed (a clone here and the drop of the function it replaced, then the same again at
-    /// the return, chained from call to call: fib); another function as `Err(resolved)`.
+    /// the return, chained from call to call: fib); another script function as
+    /// `Err(Some((callee, ns, layer)))`; a Rust one, or no valid entry, as `Err(None)` (the
+    /// interpreter's call).
     #[inline(always)]
     pub(crate) fn cached_call_from(
         &self,
@@ -1068,14 +1070,15 @@ impl FuncDef {
         generation: u64,
         ns: u32,
         running: *const FuncDef,
-    ) -> Result<(NsId, u32), Option<Resolved>> {
+    ) -> Result<(NsId, u32), Option<(Rc<FuncDef>, NsId, u32)>> {
         let cache = self.call_cache.borrow();
         match cache.get(pc) {
             Some(Some(s)) if s.generation == generation && s.ns == ns => match &s.resolved.callable {
                 Callable::Script(f) if std::ptr::eq(Rc::as_ptr(f), running) => {
                     Ok((s.resolved.ns, s.resolved.layer))
                 }
-                _ => Err(Some(s.resolved.clone())),
+                Callable::Script(f) => Err(Some((Rc::clone(f), s.resolved.ns, s.resolved.layer))),
+                Callable::Native(_) => Err(None),
             },
             _ => Err(None),
         }

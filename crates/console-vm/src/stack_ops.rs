@@ -1317,13 +1317,12 @@ fn enter_self(
 fn enter(
     vm: &mut VmState,
     budget: &mut u64,
-    res: Option<Resolved>,
+    res: Option<(Rc<FuncDef>, NsId, u32)>,
     argc: usize,
     ret_pc: usize,
     max_depth: usize,
 ) -> Option<(Rc<FuncDef>, usize)> {
-    let res = res?;
-    let Callable::Script(f) = res.callable else { return None };
+    let (f, ns, layer) = res?;
     let cost = f.call_cost();
     if vm.frames.len() >= max_depth || *budget < cost || argc > MAX_ARGS {
         return None;
@@ -1333,7 +1332,7 @@ fn enter(
         caller.pc = ret_pc;
     }
     let start = vm.stack.len().saturating_sub(argc);
-    vm.start_frame_ref(&f, start, res.ns, res.layer);
+    vm.start_frame_ref(&f, start, ns, layer);
     Some((f, start))
 }
 
