@@ -32,6 +32,10 @@ pub enum Callable {
     Native(NativeId),
 }
 
+/// A cached script callee, with the namespace and layer it was found in (what the fast
+/// loop's call of another function needs of a [`Resolved`]).
+pub(crate) type ScriptCallee = (Rc<FuncDef>, NsId, u32);
+
 /// A found function: what to call, and where it sits (for `Parent::`).
 #[derive(Clone, Debug)]
 pub(crate) struct Resolved {
@@ -1070,7 +1074,7 @@ impl FuncDef {
         generation: u64,
         ns: u32,
         running: *const FuncDef,
-    ) -> Result<(NsId, u32), Option<(Rc<FuncDef>, NsId, u32)>> {
+    ) -> Result<(NsId, u32), Option<ScriptCallee>> {
         let cache = self.call_cache.borrow();
         match cache.get(pc) {
             Some(Some(s)) if s.generation == generation && s.ns == ns => match &s.resolved.callable {

@@ -368,6 +368,14 @@ impl OperandStack {
                 self.move_down(i, dst);
                 self.truncate(dst + 1);
             }
+            // The return value's slot is cleared in place, not dropped with the rest and
+            // pushed again.
+            _ if dst < self.sp => {
+                self.truncate(dst + 1);
+                if let Some(slot) = self.vals.get_mut(dst) {
+                    clear(slot);
+                }
+            }
             _ => {
                 self.truncate(dst);
                 self.push_empty();

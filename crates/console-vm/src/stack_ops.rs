@@ -10,8 +10,7 @@
 
 use crate::bytecode::NO_HINT;
 use crate::bytecode::{
-    Arith, Callable, ELEM_FROM_STACK, FieldOperand, FuncDef, GLOBAL_NS, MAX_ARGS, NsId, Op, OpCell, Resolved,
-    Sep,
+    Arith, ELEM_FROM_STACK, FieldOperand, FuncDef, GLOBAL_NS, MAX_ARGS, NsId, Op, OpCell, ScriptCallee, Sep,
 };
 use crate::elements::{ElemNames, ElemStore, direct_index};
 use crate::intern::Name;
@@ -1317,7 +1316,7 @@ fn enter_self(
 fn enter(
     vm: &mut VmState,
     budget: &mut u64,
-    res: Option<(Rc<FuncDef>, NsId, u32)>,
+    res: Option<ScriptCallee>,
     argc: usize,
     ret_pc: usize,
     max_depth: usize,
