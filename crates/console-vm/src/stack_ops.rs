@@ -153,6 +153,17 @@ pub(crate) fn run(
             v
         }};
     }
+    // A field site's helper finds the field (`None`: the interpreter runs the op) and says
+    // where it lies; the site's instruction is rewritten with that place when it moved, so the
+    // next run looks there first.
+    macro_rules! field_site {
+        ($running:expr, $find:expr, $hint:expr, |$found:ident| $op:expr) => {{
+            let Some($found) = $find else { stop!(Stop::Op, p - 1) };
+            if $found != $hint {
+                $running.code.set(p - 1, $op);
+            }
+        }};
+    }
     macro_rules! local {
         ($s:expr) => {
             slot!($s).to_f64()
@@ -474,95 +485,64 @@ pub(crate) fn run(
                     // ---- fields of an object named by its id (names and paths are the interpreter's),
                     // and `$a[%i, %j]`: out of line, so the loop's registers stay on its hot arms ----
                     Op::LoadField(n, hint) => {
-                        let Some(found) = load_field(vm, objects, n, hint) else { stop!(Stop::Op, p - 1) };
-                        if found != hint {
-                            running.code.set(p - 1, Op::LoadField(n, found));
-                        }
+                        field_site!(running, load_field(vm, objects, n, hint), hint, |found| Op::LoadField(
+                            n, found
+                        ));
                     }
                     Op::StoreField(n, keep, hint) => {
-                        let Some(found) = store_field(vm, objects, n, keep, hint) else {
-                            stop!(Stop::Op, p - 1)
-                        };
-                        if found != hint {
-                            running.code.set(p - 1, Op::StoreField(n, keep, found));
-                        }
+                        let find = store_field(vm, objects, n, keep, hint);
+                        field_site!(running, find, hint, |found| Op::StoreField(n, keep, found));
                     }
                     Op::LoadFieldElem(b, off) => {
-                        let Some(found) = load_field_elem(vm, objects, elem_names, b, off) else {
-                            stop!(Stop::Op, p - 1)
-                        };
-                        if found != off {
-                            running.code.set(p - 1, Op::LoadFieldElem(b, found));
-                        }
+                        let find = load_field_elem(vm, objects, elem_names, b, off);
+                        field_site!(running, find, off, |found| Op::LoadFieldElem(b, found));
                     }
                     Op::StoreFieldElem(b, keep, off) => {
-                        let Some(found) = store_field_elem(vm, objects, elem_names, b, keep, off) else {
-                            stop!(Stop::Op, p - 1)
-                        };
-                        if found != off {
-                            running.code.set(p - 1, Op::StoreFieldElem(b, keep, found));
-                        }
+                        let find = store_field_elem(vm, objects, elem_names, b, keep, off);
+                        field_site!(running, find, off, |found| Op::StoreFieldElem(b, keep, found));
                     }
                     // The same with the object, index or indexes in locals (register operands).
                     Op::LoadFieldL(s, n, hint) => {
-                        let Some(found) = load_field_l(vm, objects, fb + s as usize, n, hint) else {
-                            stop!(Stop::Op, p - 1)
-                        };
-                        if found != hint {
-                            running.code.set(p - 1, Op::LoadFieldL(s, n, found));
-                        }
+                        let find = load_field_l(vm, objects, fb + s as usize, n, hint);
+                        field_site!(running, find, hint, |found| Op::LoadFieldL(s, n, found));
                     }
                     Op::StoreFieldL(s, n, keep, hint) => {
-                        let Some(found) = store_field_l(vm, objects, fb + s as usize, n, keep, hint) else {
-                            stop!(Stop::Op, p - 1)
-                        };
-                        if found != hint {
-                            running.code.set(p - 1, Op::StoreFieldL(s, n, keep, found));
-                        }
+                        let find = store_field_l(vm, objects, fb + s as usize, n, keep, hint);
+                        field_site!(running, find, hint, |found| Op::StoreFieldL(s, n, keep, found));
                     }
                     Op::LoadFieldLStore { s, d, n, hint } => {
-                        let at = (fb + s as usize, fb + d as usize);
-                        let Some(found) = load_field_l_store(vm, objects, at, n, hint) else {
-                            stop!(Stop::Op, p - 1)
-                        };
-                        if found != hint {
-                            running.code.set(p - 1, Op::LoadFieldLStore { s, d, n, hint: found });
-                        }
+                        let find =
+                            load_field_l_store(vm, objects, (fb + s as usize, fb + d as usize), n, hint);
+                        field_site!(running, find, hint, |found| Op::LoadFieldLStore {
+                            s,
+                            d,
+                            n,
+                            hint: found
+                        });
                     }
                     Op::StoreFieldLL { o, x, n, hint } => {
-                        let at = (fb + o as usize, fb + x as usize);
-                        let Some(found) = store_field_ll(vm, objects, at, n, hint) else {
-                            stop!(Stop::Op, p - 1)
-                        };
-                        if found != hint {
-                            running.code.set(p - 1, Op::StoreFieldLL { o, x, n, hint: found });
-                        }
+                        let find = store_field_ll(vm, objects, (fb + o as usize, fb + x as usize), n, hint);
+                        field_site!(running, find, hint, |found| Op::StoreFieldLL { o, x, n, hint: found });
                     }
                     Op::ArithFieldL { ar, o, y, n, hint } => {
-                        let Some(found) = arith_field_l(vm, objects, (fb, o), (ar, y), n, hint) else {
-                            stop!(Stop::Op, p - 1)
-                        };
-                        if found != hint {
-                            running.code.set(p - 1, Op::ArithFieldL { ar, o, y, n, hint: found });
-                        }
+                        let find = arith_field_l(vm, objects, (fb, o), (ar, y), n, hint);
+                        field_site!(running, find, hint, |found| Op::ArithFieldL {
+                            ar,
+                            o,
+                            y,
+                            n,
+                            hint: found
+                        });
                     }
                     Op::LoadFieldElemLL { o, i, b, off } => {
                         let at = (fb + o as usize, fb + i as usize);
-                        let Some(found) = load_field_elem_ll(vm, objects, elem_names, at, b, off) else {
-                            stop!(Stop::Op, p - 1)
-                        };
-                        if found != off {
-                            running.code.set(p - 1, Op::LoadFieldElemLL { o, i, b, off: found });
-                        }
+                        let find = load_field_elem_ll(vm, objects, elem_names, at, b, off);
+                        field_site!(running, find, off, |found| Op::LoadFieldElemLL { o, i, b, off: found });
                     }
                     Op::StoreFieldElemLL { o, i, b, off } => {
                         let at = (fb + o as usize, fb + i as usize);
-                        let Some(found) = store_field_elem_ll(vm, objects, elem_names, at, b, off) else {
-                            stop!(Stop::Op, p - 1)
-                        };
-                        if found != off {
-                            running.code.set(p - 1, Op::StoreFieldElemLL { o, i, b, off: found });
-                        }
+                        let find = store_field_elem_ll(vm, objects, elem_names, at, b, off);
+                        field_site!(running, find, off, |found| Op::StoreFieldElemLL { o, i, b, off: found });
                     }
                     Op::LoadGlobalElemLL(b, r, c) => {
                         if !load_elem2_ll(vm, elems, rows, b, (fb + r as usize, fb + c as usize)) {
