@@ -174,6 +174,10 @@ pub struct NetConnection {
     /// The `connection` tracing span (id, peer address, side): the interface enters it while
     /// it works on this connection, so every log line says whose it is.
     span: tracing::Span,
+    /// Until when a turn of [`Self::serve`] without datagrams has nothing to do (its timers,
+    /// its next packet: [`Self::next_due`]), so the pass skips it; 0 (due now) after anything
+    /// but a turn changes the connection ([`Self::touch`]).
+    due_at: u64,
 }
 
 impl NetConnection {
@@ -248,7 +252,15 @@ impl NetConnection {
             crypto: None,
             accept_packet: Bytes::new(),
             connect_token: None,
+            due_at: 0,
         }
+    }
+
+    /// Something changed this connection outside its turn of [`Self::serve`] (an event
+    /// posted, a datagram read, its ghosting or rate changed, its timers run): its next turn
+    /// must run whatever [`Self::next_due`] said.
+    fn touch(&mut self) {
+        self.due_at = 0;
     }
 
     /// True when the packets are encrypted ([`crate::Encryption`]).
@@ -290,6 +302,7 @@ impl NetConnection {
         self.ghosts.as_ref()
     }
     pub(crate) fn ghost_manager_mut(&mut self) -> Option<&mut GhostManager> {
+        self.touch();
         self.ghosts.as_mut()
     }
     /// Client side: the ghost id ↔ client object table.
@@ -297,6 +310,7 @@ impl NetConnection {
         self.ghost_rx.as_ref()
     }
     pub(crate) fn take_ghost_receiver(&mut self) -> Option<GhostReceiver> {
+        self.touch();
         self.ghost_rx.take()
     }
     /// Server side: the object whose camera scopes this client's ghosts.
@@ -304,6 +318,7 @@ impl NetConnection {
         self.scope_object
     }
     pub(crate) fn set_scope_object(&mut self, object: Option<ObjectId>) {
+        self.touch();
         self.scope_object = object;
     }
     pub(crate) fn strings_rx(&self) -> &StringReceiver {
@@ -314,6 +329,7 @@ impl NetConnection {
         &self.events
     }
     pub(crate) fn events_mut(&mut self) -> &mut EventManager {
+        self.touch();
         &mut self.events
     }
 
@@ -376,6 +392,7 @@ impl NetConnection {
 
     /// The peer retried its connect request (our accept was lost): it is alive.
     pub(crate) fn peer_heard(&mut self, now: u64) {
+        self.touch();
         self.protocol.peer_heard(now);
     }
 
@@ -384,14 +401,17 @@ impl NetConnection {
         registry: &NetClassRegistry,
         event: Box<dyn NetEvent>,
     ) -> crate::Result<()> {
+        self.touch();
         self.events.post(registry, event)
     }
 
     pub(crate) fn set_simulated_net_params(&mut self, loss: f32, latency_ms: u64) {
+        self.touch();
         self.sim.set_params(loss, latency_ms);
     }
 
     pub(crate) fn set_rate(&mut self, rate: RateConfig) {
+        self.touch();
         self.local_rate = rate.clamped();
         self.rate_confirmed = false;
     }
@@ -401,6 +421,7 @@ impl NetConnection {
     }
 
     pub(crate) fn close(&mut self) {
+        self.touch();
         self.events.close();
     }
 
@@ -417,6 +438,7 @@ impl NetConnection {
         registry: &NetClassRegistry,
         world: &mut dyn GhostClientWorld,
     ) -> Arrival {
+        self.touch();
         let _span = self.span.clone().entered();
         let opened;
         let data = if self.is_encrypted() {
@@ -495,6 +517,11 @@ impl NetConnection {
         (mine, data): (&[(ConnectionId, u32)], impl Fn(usize) -> Option<&'b [u8]>),
         (negotiation_timeout_ms, events_stay): (u64, bool),
     ) -> Served {
+        if mine.is_empty() && now < self.due_at {
+            // Nothing due and nothing arrived: the turn would find nothing to do.
+            return Served::Nothing;
+        }
+        self.touch();
         if !mine.is_empty() {
             self.read_inbox(now, registry, mine, data);
             if events_stay {
@@ -515,7 +542,28 @@ impl NetConnection {
             return expired;
         }
         self.prepare_transmits(now, registry, world);
+        self.due_at = self.next_due(now, negotiation_timeout_ms);
         if self.prepared.is_empty() && self.failure.is_none() { Served::Nothing } else { Served::Packets }
+    }
+
+    /// After a turn of [`Self::serve`] at `now`: the earliest time a turn without datagrams
+    /// could do anything (run a timer, close, send), [`Self::poll_timeout`]'s answer, or
+    /// the negotiation deadline of an unconfirmed connection. Everything it reads changes
+    /// only in a turn or through a method that calls [`Self::touch`]; the ghost manager's
+    /// wish to send (the world's changes are seen only when a packet is written) is in it
+    /// as "ghosting", which only the manager's own methods change.
+    fn next_due(&self, now: u64, negotiation_timeout_ms: u64) -> u64 {
+        if self.failure.is_some()
+            || !self.arrivals.is_empty()
+            || (self.connect_token.is_some() && !self.established)
+        {
+            return 0;
+        }
+        let mut at = self.poll_timeout(now).unwrap_or(u64::MAX);
+        if !self.established {
+            at = at.min(self.created_at.saturating_add(negotiation_timeout_ms));
+        }
+        at
     }
 
     /// After its timers: whether the interface must close this connection (timed out, or
@@ -548,6 +596,7 @@ impl NetConnection {
         registry: &NetClassRegistry,
         world: &mut dyn GhostClientWorld,
     ) -> Result<(), NetError> {
+        self.touch();
         self.stats.packets_received += 1;
         self.stats.bytes_received += data.len() as u64;
         let mut r = BitReader::new(data);
@@ -666,6 +715,7 @@ impl NetConnection {
         registry: &NetClassRegistry,
         world: &dyn GhostWorld,
     ) -> Result<Option<Bytes>, String> {
+        self.touch();
         // A fatal event state (a backlog over its cap) closes the connection even when no
         // packet can go out (an unacknowledging peer fills the send window).
         if let Some(reason) = self.events.take_fatal() {
@@ -727,6 +777,7 @@ impl NetConnection {
     /// A keep-alive ping while the host cannot serve this connection (see
     /// `NotifyProtocol::keepalive_ping`). `Err` carries a reason to close.
     pub(crate) fn keepalive(&mut self, now: u64) -> Result<Option<Bytes>, String> {
+        self.touch();
         let Some(b) = self.protocol.keepalive_ping(now) else { return Ok(None) };
         let b = self.seal(b)?;
         self.stats.packets_sent += 1;
@@ -841,6 +892,7 @@ impl NetConnection {
     }
 
     pub(crate) fn handle_timeout(&mut self, now: u64) {
+        self.touch();
         self.protocol.handle_timeout(now);
         self.drain_notifies();
     }

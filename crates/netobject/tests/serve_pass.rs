@@ -3,7 +3,9 @@
 //! both ways, loss, a client that leaves (its goodbye closes it mid-batch), clients that go
 //! silent (timed out), and a connection that never confirms (half-open); with the events
 //! coming out of the interface in arrival order, or staying with their connections
-//! (`set_events_by_connection`, read in `for_each_connection`'s turns).
+//! (`set_events_by_connection`, read in `for_each_connection`'s turns). And `serve`, whose
+//! pass skips the connections with nothing due, is `handle_datagrams`, `handle_timeout` and
+//! `poll_transmit` one after another, which visit every connection.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -59,8 +61,18 @@ struct Log {
     in_parallel: u64,
 }
 
-/// A server with `threads` packet threads and `CLIENTS` clients, run for 9 s of 8 ms pumps.
-fn run(threads: usize, by_connection: bool) -> Log {
+/// How the server takes each pump.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Loop {
+    /// `serve` with this many packet threads (its pass skips connections with nothing due).
+    Serve(usize),
+    /// `handle_datagrams`, `handle_timeout`, `poll_transmit` until `None`: every connection
+    /// visited every pump, what `serve` must equal.
+    Steps,
+}
+
+/// A server taking its pumps as `how` with `CLIENTS` clients, run for 9 s of 8 ms pumps.
+fn run(how: Loop, by_connection: bool) -> Log {
     const CLIENTS: usize = 40;
     let mut b = NetClassRegistryBuilder::new();
     b.register::<Note>();
@@ -81,7 +93,10 @@ fn run(threads: usize, by_connection: bool) -> Log {
         registry.clone(),
         [9; 32],
     );
-    server.set_transmit_threads(threads);
+    server.set_transmit_threads(match how {
+        Loop::Serve(threads) => threads,
+        Loop::Steps => 1,
+    });
     server.set_events_by_connection(by_connection);
     let server_addr = addr(999);
     let mut clients: Vec<NetInterface> = (0..CLIENTS)
@@ -132,9 +147,21 @@ fn run(threads: usize, by_connection: bool) -> Log {
                 }
             }
         }
-        server.serve(now, &to_server, |(a, d)| (*a, &d[..]), &mut GhostArena::new(), &Shared);
+        let mut sent = Vec::new();
+        if how == Loop::Steps {
+            server.handle_datagrams(now, &to_server, |(a, d)| (*a, &d[..]), &mut GhostArena::new());
+            server.handle_timeout(now);
+            while let Some(t) = server.poll_transmit(now, &Shared) {
+                sent.push(t);
+            }
+        } else {
+            server.serve(now, &to_server, |(a, d)| (*a, &d[..]), &mut GhostArena::new(), &Shared);
+            while let Some(t) = server.take_transmit() {
+                sent.push(t);
+            }
+        }
         to_server.clear();
-        while let Some((to, d)) = server.take_transmit() {
+        for (to, d) in sent {
             log.sent.push((to, d.to_vec()));
             if let Some(i) = (0..CLIENTS).find(|&i| addr(i) == to) {
                 to_clients[i].push(d.to_vec());
@@ -176,8 +203,9 @@ fn run(threads: usize, by_connection: bool) -> Log {
 #[test]
 fn the_pass_on_threads_is_the_pass_on_one() {
     for by_connection in [false, true] {
-        let one = run(1, by_connection);
-        let three = run(3, by_connection);
+        let one = run(Loop::Serve(1), by_connection);
+        let three = run(Loop::Serve(3), by_connection);
+        let steps = run(Loop::Steps, by_connection);
         assert!(one.sent.len() > 2_000, "{} datagrams", one.sent.len());
         let joined = one.events.iter().filter(|e| e.starts_with("Connected")).count();
         assert_eq!(joined, 40, "every client joined");
@@ -199,6 +227,10 @@ fn the_pass_on_threads_is_the_pass_on_one() {
         );
         assert_eq!(one.events, three.events);
         assert_eq!(one.by_connection, three.by_connection);
+        // The pass that skips connections with nothing due is the steps that visit them all.
+        assert!(one.sent == steps.sent, "serve is the steps (by connection: {by_connection})");
+        assert_eq!(one.events, steps.events);
+        assert_eq!(one.by_connection, steps.by_connection);
         assert_eq!(one.in_parallel, 0);
         assert!(three.in_parallel > 5_000, "batches read on the pool: {}", three.in_parallel);
     }

@@ -9,7 +9,8 @@
 //! (`CLIENTS=64,256` picks the counts, `ARENA=crowded|spread` one of the two scenes,
 //! `THREADS=1,2` the packet threads, `SECONDS=12` a longer match than the 6 s default,
 //! `AWAKE=16` the packet threads held awake over each tick, yielding their cores every 16
-//! rounds; by default, and with `AWAKE=0`, they sleep between the passes of a tick).
+//! rounds; by default, and with `AWAKE=0`, they sleep between the passes of a tick;
+//! `PHASES=1` prints the wall clock of each phase of the server's tick after the summary).
 //!
 //! The tick's cost is the process's CPU time over the server's part of the tick (on Unix;
 //! the wall clock elsewhere): what share of a core the server needs, which the wall clock
@@ -145,6 +146,42 @@ struct Figures {
 /// B/s whether "KB" means 1,000 or 1,024 bytes.
 const CROWD_RATE: RateConfig = RateConfig { send_size: 500, ..RateConfig::SERVER };
 
+/// With `PHASES=1`: the wall clock (ns) of each phase of the measured ticks: the game's
+/// pass, setting the states, the four pumps; and the ticks counted.
+static PHASES: Mutex<[u128; 7]> = Mutex::new([0; 7]);
+
+fn phases_on() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("PHASES").is_ok_and(|v| v != "0"))
+}
+
+/// Adds a tick's phase ends (`marks[0]` its start) to [`PHASES`].
+fn add_phases(marks: &[Instant; 7]) {
+    let mut p = PHASES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    for i in 0..6 {
+        p[i] += (marks[i + 1] - marks[i]).as_nanos();
+    }
+    p[6] += 1;
+}
+
+/// The phases' means since the last call, as a line (and starts them again).
+fn take_phases() -> String {
+    let mut p = PHASES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let n = p[6].max(1) as f64;
+    let us = |i: usize| p[i] as f64 / n / 1000.0;
+    let line = format!(
+        "        phases (wall µs a tick): game's pass {:.0}, states {:.0}, pumps {:.0}, {:.0}, {:.0}, {:.0}",
+        us(0),
+        us(1),
+        us(2),
+        us(3),
+        us(4),
+        us(5)
+    );
+    *p = [0; 7];
+    line
+}
+
 /// Clients whose ghosts are examined (spread over the list).
 const OBSERVED: usize = 4;
 const NEAREST: usize = 8;
@@ -278,7 +315,7 @@ fn measure_on<T: Transport + Send>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> 
         let a0 = allocs();
         let game = (&mut world, &mut conns, &mut conn_index);
         let pool_serial_ns =
-            server_tick(&mut server, game, (max_speed, damping, arena_half), (n, spread), now);
+            server_tick(&mut server, game, (max_speed, damping, arena_half), (n, spread), now, measuring);
         if measuring {
             server_allocs += allocs().saturating_sub(a0);
             cost_ns += cpu_ns() - t0;
@@ -362,17 +399,27 @@ fn server_tick<T: Transport + Send>(
     moves: (f32, f32, f32),
     (n, spread): (usize, f32),
     now: u64,
+    measuring: bool,
 ) -> u128 {
+    let timed = measuring && phases_on();
+    let mut marks = [Instant::now(); 7];
+    let mut mark = |i: usize| {
+        if timed {
+            marks[i] = Instant::now();
+        }
+    };
     // With `AWAKE=n` the packet threads wait awake for the tick's passes, from the game's to
     // the last pump's, instead of sleeping between them and being woken for each (not held
     // by default); dropped at the end of the tick, so they sleep between ticks.
     let _awake =
         hold_awake().zip(server.interface.packet_threads()).map(|(every, t)| t.keep_awake_yielding(every));
-    let pumps = |server: &mut NetDriver<Recorder<T>>, objects: &dyn GhostWorld| {
-        for sub in 0..4 {
-            server.pump(now + sub * 8, objects, &mut v12_netobject::ghost::GhostArena::new()).unwrap();
-        }
-    };
+    let pumps =
+        |server: &mut NetDriver<Recorder<T>>, objects: &dyn GhostWorld, mark: &mut dyn FnMut(usize)| {
+            for sub in 0..4 {
+                server.pump(now + sub * 8, objects, &mut v12_netobject::ghost::GhostArena::new()).unwrap();
+                mark(3 + sub as usize);
+            }
+        };
     // With packet threads the whole tick runs on one of them: each pass (the game's, then
     // each pump's) starts at once on that thread, which takes its share, where from this
     // thread the pass would wait for a pool thread to start, and this one would sleep
@@ -383,9 +430,12 @@ fn server_tick<T: Transport + Send>(
             let mut objects = world.objects_mut();
             threads.run(|| {
                 let (mine0, all0) = (thread_cpu_ns(), cpu_ns());
+                mark(0);
                 game_pass(&mut server.interface, objects.objects(), conns, conn_index, moves, now);
+                mark(1);
                 objects.set_states(next_states(conns));
-                pumps(server, objects.ghost_world());
+                mark(2);
+                pumps(server, objects.ghost_world(), &mut mark);
                 // The tick's serial part: this thread's CPU beyond the other pool thread's
                 // (the process's less this one's; the calling thread sleeps meanwhile), the
                 // passes' shares being even (their ends are a few µs apart). It reads low by
@@ -396,12 +446,18 @@ fn server_tick<T: Transport + Send>(
             })
         }
         None => {
+            mark(0);
             game_pass(&mut server.interface, world.objects(), conns, conn_index, moves, now);
+            mark(1);
             world.set_states(next_states(conns));
-            pumps(server, &*world);
+            mark(2);
+            pumps(server, &*world, &mut mark);
             0
         }
     };
+    if timed {
+        add_phases(&marks);
+    }
     // (The clients' moves stay with their connections: the game's pass reads them.)
     while let Some(ev) = server.interface.poll_event() {
         if let InterfaceEvent::Connected { connection, .. } = ev {
@@ -731,6 +787,9 @@ fn server_tick_cost_by_client_count() {
                 f.allocs_per_tick,
                 f.server_bytes_per_client / 1024.0
             );
+            if phases_on() {
+                println!("{}", take_phases());
+            }
             if threads.len() > 1 {
                 let (t0, w0) = *first.get_or_insert((t, f.wall_us));
                 // Amdahl from CPU times, which a busy machine inflates less than the wall

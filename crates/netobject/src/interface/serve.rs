@@ -2,7 +2,7 @@
 //! out) in one pass over its connections, on the packet threads when it has them.
 
 use super::{NetInterface, PARALLEL_BATCH, inbox_of};
-use crate::connection::Served;
+use crate::connection::{NetConnection, Served};
 use crate::event::ConnectionId;
 use crate::ghost::{GhostClientWorld, GhostWorld};
 use std::net::SocketAddr;
@@ -16,6 +16,11 @@ impl NetInterface {
     /// [`Self::poll_transmit`] until `None` do one after another, with the same datagrams in
     /// the same order, the same events and the same closes. `ghosts` is where a client
     /// connection's ghosts go; `objects` what this endpoint ghosts to its clients.
+    ///
+    /// Each connection's turn runs only when it has datagrams in the batch or something due
+    /// by its own clock (a timer, its next packet; `NetConnection::serve`); the others are
+    /// passed over at the cost of reading that time. Without packet threads the turns run
+    /// one after another on this thread, the batch read one by one first.
     ///
     /// With packet threads ([`Self::set_transmit_threads`]) and a world that can be shared
     /// ([`GhostWorld::as_sync`]) it is one fork and one join: each connection, on the pool,
@@ -33,15 +38,11 @@ impl NetInterface {
         ghosts: &mut dyn GhostClientWorld,
         objects: &dyn GhostWorld,
     ) {
-        let (Some(pool), Some(world)) = (self.transmit_pool.clone(), objects.as_sync()) else {
-            self.handle_datagrams(now, batch, &parts, &mut *ghosts);
-            self.handle_timeout(now);
-            self.release_ghosts(ghosts);
-            self.fill_transmits(now, objects);
-            return;
-        };
         self.clock = now;
-        let routed = batch.len() >= PARALLEL_BATCH && self.route_batch(batch, &parts);
+        let pool = self.transmit_pool.clone();
+        let shared = objects.as_sync();
+        let parallel = pool.is_some() && shared.is_some();
+        let routed = parallel && batch.len() >= PARALLEL_BATCH && self.route_batch(batch, &parts);
         if routed {
             self.stats.datagrams_in_parallel += batch.len() as u64;
         } else {
@@ -57,17 +58,26 @@ impl NetInterface {
         let registry = &*self.registry;
         let settings = (self.config.negotiation_timeout_ms, self.events_by_connection);
         let inboxes = &self.inboxes[..];
-        self.pass_room.for_each(&pool, &mut self.connections, |c| {
+        let data = |i: usize| batch.get(i).map(|d| parts(d).1);
+        // A connection's turn; one with nothing due and no datagram returns at once
+        // (`NetConnection::serve`), so a pump costs the connections with work, not all.
+        let turn = |c: &mut NetConnection, world: &dyn GhostWorld| {
             let mine = inbox_of(inboxes, c.id());
-            let data = |i: usize| batch.get(i).map(|d| parts(d).1);
-            let s = c.serve(now, registry, world, (mine, data), settings);
-            if c.has_arrivals() {
+            let s = c.serve(now, registry, world, (mine, &data), settings);
+            if !mine.is_empty() && c.has_arrivals() {
                 merge.store(true, Ordering::Relaxed);
             }
             if s != Served::Nothing {
                 served.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((c.id(), s));
             }
-        });
+        };
+        match (pool, shared) {
+            (Some(pool), Some(world)) => {
+                self.pass_room.for_each(&pool, &mut self.connections, |c| turn(c, world))
+            }
+            // One thread (or a world that cannot be shared): the same turns, one after another.
+            _ => self.connections.values_mut().for_each(|c| turn(c, objects)),
+        }
         let mut served = served.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
         // Events staying with their connections, only a datagram that claimed a token or
         // ended its connection left an arrival: none (the usual case), nothing to merge.
