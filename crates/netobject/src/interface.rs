@@ -198,6 +198,9 @@ pub const INFO_PACKET_PREFIX: u8 = 0x0E;
 /// Smallest batch of datagrams [`NetInterface::handle_datagrams`] reads on the packet
 /// threads (a smaller one is not worth a fork and a join).
 const PARALLEL_BATCH: usize = 32;
+/// Fewest datagrams of a batch a packet thread looks up at once when routing it
+/// ([`NetInterface::route_batch`]).
+const ROUTE_GRAIN: usize = 64;
 /// Most info packets waiting for the host; more are dropped and counted.
 pub const MAX_QUEUED_INFO_PACKETS: usize = 256;
 
@@ -235,6 +238,9 @@ pub struct NetInterface {
     /// (found by a binary search in its turn on the pool).
     route: Vec<ConnectionId>,
     inboxes: Vec<(ConnectionId, u32)>,
+    /// [`Self::route_batch`] on the packet threads: each datagram's connection, or `None`
+    /// when the batch cannot be routed (reused).
+    looked_up: Vec<Option<ConnectionId>>,
     /// The established server-side connections, whose data a batch may route to the pool
     /// without touching them ([`Self::route_batch`]).
     routable: hashbrown::HashSet<ConnectionId>,
@@ -302,6 +308,7 @@ impl NetInterface {
             order: Vec::new(),
             route: Vec::new(),
             inboxes: Vec::new(),
+            looked_up: Vec::new(),
             routable: hashbrown::HashSet::new(),
             served: Vec::new(),
             pass_room: pass::PassRoom::default(),
@@ -748,7 +755,7 @@ impl NetInterface {
     ) {
         let pool = self.transmit_pool.clone();
         let parallel = batch.len() >= PARALLEL_BATCH;
-        let Some(pool) = pool.filter(|_| parallel && self.route_batch(batch, &parts)) else {
+        let Some(pool) = pool.filter(|p| parallel && self.route_batch(batch, &parts, p)) else {
             for d in batch {
                 let (from, data) = parts(d);
                 self.handle_datagram(now, from, data, world);
@@ -796,24 +803,38 @@ impl NetInterface {
     /// Routes a batch for [`Self::handle_datagrams`]: true (the connection of each datagram
     /// in `route`, and each connection's datagrams together in `inboxes`) when every datagram
     /// is data from the address of an established server-side connection (`routable`: no
-    /// connection is touched on this thread); false (nothing routed) otherwise.
-    fn route_batch<D>(&mut self, batch: &[D], parts: &impl Fn(&D) -> (SocketAddr, &[u8])) -> bool {
+    /// connection is touched on this thread); false (nothing routed) otherwise. The lookups
+    /// (an address and a set lookup per datagram, and its first byte, which the socket
+    /// wrote last) are made on `pool` in pieces of [`ROUTE_GRAIN`]; the lists are then
+    /// filled and sorted on this thread.
+    fn route_batch<D: Sync>(
+        &mut self,
+        batch: &[D],
+        parts: &(impl Fn(&D) -> (SocketAddr, &[u8]) + Sync),
+        pool: &rayon::ThreadPool,
+    ) -> bool {
+        use rayon::prelude::*;
         self.route.clear();
         self.inboxes.clear();
-        for (i, d) in batch.iter().enumerate() {
+        let (by_addr, routable) = (&self.by_addr, &self.routable);
+        let lookup = |d: &D| {
             let (from, data) = parts(d);
-            match (data.first(), self.by_addr.get(&from)) {
-                (Some(b), Some(&id)) if b & 1 == 1 && self.routable.contains(&id) => {
-                    self.route.push(id);
-                    self.inboxes.push((id, i as u32));
-                }
-                // Not all of it: the batch goes one by one.
-                _ => {
-                    self.route.clear();
-                    self.inboxes.clear();
-                    return false;
-                }
+            match (data.first(), by_addr.get(&from)) {
+                (Some(b), Some(&id)) if b & 1 == 1 && routable.contains(&id) => Some(id),
+                _ => None,
             }
+        };
+        let looked_up = &mut self.looked_up;
+        pool.install(|| batch.par_iter().with_min_len(ROUTE_GRAIN).map(lookup).collect_into_vec(looked_up));
+        for (i, id) in self.looked_up.iter().enumerate() {
+            // Not all of it: the batch goes one by one.
+            let Some(id) = *id else {
+                self.route.clear();
+                self.inboxes.clear();
+                return false;
+            };
+            self.route.push(id);
+            self.inboxes.push((id, i as u32));
         }
         // Each connection's datagrams together, in the batch's order (indices grow).
         self.inboxes.sort_unstable();

@@ -42,7 +42,10 @@ impl NetInterface {
         let pool = self.transmit_pool.clone();
         let shared = objects.as_sync();
         let parallel = pool.is_some() && shared.is_some();
-        let routed = parallel && batch.len() >= PARALLEL_BATCH && self.route_batch(batch, &parts);
+        let routed = match (&pool, parallel && batch.len() >= PARALLEL_BATCH) {
+            (Some(pool), true) => self.route_batch(batch, &parts, pool),
+            _ => false,
+        };
         if routed {
             self.stats.datagrams_in_parallel += batch.len() as u64;
         } else {
