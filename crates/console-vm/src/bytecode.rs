@@ -842,6 +842,106 @@ impl Op {
     }
 }
 
+impl Op {
+    /// Whether `stack_ops::run_tight` runs the instruction: locals, numbers, jumps, integer
+    /// operators and array elements by a number, nothing that calls a function, reads a field,
+    /// builds a name or handles text.
+    pub(crate) fn is_tight(self) -> bool {
+        matches!(
+            self,
+            Op::Int(_)
+                | Op::Float(_)
+                | Op::Empty
+                | Op::Pop
+                | Op::LoadLocal(_)
+                | Op::StoreLocal(..)
+                | Op::IncLocal(..)
+                | Op::Add
+                | Op::Sub
+                | Op::Mul
+                | Op::Div
+                | Op::Mod
+                | Op::BitAnd
+                | Op::BitOr
+                | Op::BitXor
+                | Op::Shl
+                | Op::Shr
+                | Op::Lt
+                | Op::Le
+                | Op::Gt
+                | Op::Ge
+                | Op::Eq
+                | Op::Ne
+                | Op::JumpCmp(..)
+                | Op::JumpCmpLI(..)
+                | Op::JumpCmpLL(..)
+                | Op::ArithLL(..)
+                | Op::ArithLI(..)
+                | Op::ArithSL(..)
+                | Op::ArithSI(..)
+                | Op::ArithLS(..)
+                | Op::ArithLSStore(..)
+                | Op::ArithLLIStore { .. }
+                | Op::ArithLLIAcc { .. }
+                | Op::ArithLLStore(..)
+                | Op::ArithLIStore(..)
+                | Op::IntLL(..)
+                | Op::IntLI(..)
+                | Op::IntSL(..)
+                | Op::IntSI(..)
+                | Op::IntLS(..)
+                | Op::IntSIStore(..)
+                | Op::IntIL { .. }
+                | Op::ArithIL { .. }
+                | Op::JumpCmpSI(..)
+                | Op::JumpIntLLI { .. }
+                | Op::JumpCmpAL { .. }
+                | Op::Jump(_)
+                | Op::IncJumpLtLI(..)
+                | Op::IncJumpCmpLL { .. }
+                | Op::IncJumpCmpAL { .. }
+                | Op::ArithJumpCmpLL { .. }
+                | Op::IncJumpCmpLI(..)
+                | Op::JumpIfL(..)
+                | Op::JumpIfFalse(_)
+                | Op::JumpIfTrue(_)
+                | Op::LoadGlobalElemL(..)
+                | Op::JumpIfNotElemL(..)
+                | Op::StoreGlobalElemL(..)
+                | Op::StoreGlobalElemLI(..)
+                | Op::LoadLocalElemL(..)
+                | Op::StoreLocalElemL(..)
+                | Op::LoadGlobalElemLL(..)
+                | Op::StoreGlobalElemLL(..)
+        )
+    }
+
+    /// Where the instruction may jump, if it is a jump.
+    pub(crate) fn jump_target(self) -> Option<u32> {
+        match self {
+            Op::Jump(t)
+            | Op::JumpIfFalse(t)
+            | Op::JumpIfTrue(t)
+            | Op::JumpIfL(_, _, t)
+            | Op::JumpIfNotElemL(_, _, t)
+            | Op::JumpCmp(_, _, t)
+            | Op::JumpCmpLI(_, _, _, _, t)
+            | Op::JumpCmpLL(_, _, _, _, t)
+            | Op::IncJumpCmpLI(_, _, _, _, t)
+            | Op::IncJumpLtLI(_, _, _, t)
+            | Op::IncJumpCmpLL { t, .. }
+            | Op::IncJumpCmpLG { t, .. }
+            | Op::ArithJumpCmpLL { t, .. }
+            | Op::IncJumpCmpAL { t, .. }
+            | Op::JumpCmpSI(_, _, _, t)
+            | Op::JumpIntLLI { t, .. }
+            | Op::JumpCmpAL { t, .. }
+            | Op::JumpStrLK(_, _, _, t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
 /// One instruction of a function's code, read in place by the VM. Written only through
 /// `Code::set`, which refuses an instruction naming a local slot past the code's
 /// [`Code::slot_end`].
@@ -879,16 +979,56 @@ pub struct Code {
     /// The instructions, then the sentinel (never empty).
     ops: Vec<OpCell>,
     slot_end: u32,
+    /// The heads of tight loops, a bit per pc (empty when there are none): `t` is one when a
+    /// backward jump at `j >= t` goes to `t` and every instruction from `t` to `j` is one
+    /// `stack_ops::run_tight` runs ([`Op::is_tight`]). The fast loop hands a backward jump to
+    /// such a head to that loop.
+    tight: Box<[u64]>,
+    /// `tight`'s first word (0 when empty).
+    tight_lo: u64,
 }
 
 impl Code {
-    /// Code from its instructions, with its slot bound.
+    /// Code from its instructions, with its slot bound and its tight loops.
     pub(crate) fn new(ops: Vec<Op>) -> Code {
-        let slot_end =
-            ops.iter().filter_map(|op| op.max_slot()).map(|s| s.saturating_add(1)).max().unwrap_or(0);
+        let mut slot_end = 0;
+        let mut tight: Vec<u64> = Vec::new();
+        // The last instruction seen so far that `run_tight` does not run (+ 1; 0: none).
+        let mut last_loose = 0;
+        for (j, op) in ops.iter().enumerate() {
+            if let Some(s) = op.max_slot() {
+                slot_end = slot_end.max(s.saturating_add(1));
+            }
+            if !op.is_tight() {
+                last_loose = j + 1;
+            } else if let Some(t) = op.jump_target().map(|t| t as usize)
+                && t <= j
+                && t >= last_loose
+            {
+                if tight.len() <= t >> 6 {
+                    tight.resize((t >> 6) + 1, 0);
+                }
+                if let Some(w) = tight.get_mut(t >> 6) {
+                    *w |= 1 << (t & 63);
+                }
+            }
+        }
         let cells =
             ops.into_iter().chain(std::iter::once(Op::Break)).map(|op| OpCell(Cell::new(op))).collect();
-        Code { ops: cells, slot_end }
+        let tight_lo = tight.first().copied().unwrap_or(0);
+        Code { ops: cells, slot_end, tight: tight.into_boxed_slice(), tight_lo }
+    }
+
+    /// Whether `pc` is the head of a tight loop (see [`Code::new`]): the first 64 pcs' bits
+    /// are a word in the code itself (one load, on every backward jump of the fast loop).
+    #[inline(always)]
+    pub(crate) fn tight_head(&self, pc: usize) -> bool {
+        if pc < 64 { self.tight_lo >> pc & 1 != 0 } else { self.tight_head_far(pc) }
+    }
+
+    #[inline(never)]
+    fn tight_head_far(&self, pc: usize) -> bool {
+        self.tight.get(pc >> 6).is_some_and(|w| w >> (pc & 63) & 1 != 0)
     }
 
     /// The instructions and the sentinel `Break` after them: `len() + 1` cells, so every pc

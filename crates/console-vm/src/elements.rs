@@ -234,6 +234,27 @@ impl ElemStore {
         Some(i as usize)
     }
 
+    /// Element `i` of `base` in place, when `base` is the base last found and `i` is in its
+    /// dense part (`None` otherwise, with nothing looked up: the caller goes the general way).
+    #[inline(always)]
+    pub(crate) fn dense_ref(&self, base: Name, i: u32) -> Option<&Value> {
+        let (b, s) = self.last.get();
+        if b != base.0 {
+            return None;
+        }
+        self.sets.get(s as usize).and_then(|(_, set)| set.dense.get(i as usize))
+    }
+
+    /// [`ElemStore::dense_ref`] to write.
+    #[inline(always)]
+    pub(crate) fn dense_mut(&mut self, base: Name, i: u32) -> Option<&mut Value> {
+        let (b, s) = self.last.get();
+        if b != base.0 {
+            return None;
+        }
+        self.sets.get_mut(s as usize).and_then(|(_, set)| set.dense.get_mut(i as usize))
+    }
+
     /// Element `i` of `base` (`""` when unset).
     #[inline]
     pub(crate) fn get(&self, base: Name, i: u32) -> Value {

@@ -514,6 +514,120 @@ impl OperandStack {
     }
 }
 
+impl OperandStack {
+    /// The stack as [`stack_ops::run_tight`](crate::stack_ops) sees it: its slots as a slice
+    /// (it never grows there) and the top apart. Hand the top back with
+    /// [`OperandStack::set_top_from`].
+    #[inline(always)]
+    pub(crate) fn tight(&mut self) -> Tight<'_> {
+        Tight { vals: &mut self.vals, sp: self.sp }
+    }
+
+    /// Takes back the top a [`Tight`] view ended at (never past the vector: slots from the
+    /// top up are `Empty`, which the view keeps).
+    #[inline(always)]
+    pub(crate) fn set_top_from(&mut self, sp: usize) {
+        self.sp = sp.min(self.vals.len());
+    }
+}
+
+/// The operand stack's slots with the top in a local (see [`OperandStack::tight`]). Its
+/// pushes and pops need room and values, which the tight loop checks before an instruction
+/// (`Tight::fits`), leaving the instruction to the fast loop, which grows the stack, when
+/// they are not there. Locals are read without a bounds check (`Tight::slot`); every other
+/// access is checked, and with `fits` made first the pushes' and pops' own checks never fail
+/// (their fallbacks change nothing). Only numbers and `""` are pushed and popped here.
+pub(crate) struct Tight<'a> {
+    vals: &'a mut [Value],
+    sp: usize,
+}
+
+impl Tight<'_> {
+    /// The top (the number of values on the stack).
+    #[inline(always)]
+    pub(crate) fn top(&self) -> usize {
+        self.sp
+    }
+
+    /// At least `pops` values on the stack above `floor` and room for `pushes` more.
+    #[inline(always)]
+    pub(crate) fn fits(&self, floor: usize, pops: usize, pushes: usize) -> bool {
+        self.sp >= floor + pops && self.vals.len() - self.sp >= pushes
+    }
+
+    /// The value `k` below the top (0: the top), if on the stack.
+    #[inline(always)]
+    pub(crate) fn peek(&self, k: usize) -> Option<&Value> {
+        self.vals.get(self.sp.wrapping_sub(k + 1))
+    }
+
+    /// Pushes `v`, a number or `""`, into the slot above the top, which is `Empty` (slots
+    /// above the top are: returns and pops empty them, and compiled code writes locals only
+    /// below the top), so nothing is dropped. Code made by hand in this crate's tests could
+    /// write a string past its frame; a push over it would leak the string (never more; debug
+    /// builds assert). Nothing happens without room (`fits` first).
+    #[inline(always)]
+    pub(crate) fn push_plain(&mut self, v: Value) {
+        if let Some(slot) = self.vals.get_mut(self.sp) {
+            crate::value::put_raw(slot, v);
+            self.sp += 1;
+        }
+    }
+
+    /// [`Tight::push_plain`] of a number, written in place.
+    #[inline(always)]
+    pub(crate) fn push_num_plain(&mut self, n: Num) {
+        if let Some(slot) = self.vals.get_mut(self.sp) {
+            crate::value::put_num_raw(slot, n);
+            self.sp += 1;
+        }
+    }
+
+    /// Pops the top, which the caller saw is a number or `""` (so it is left `Empty` with
+    /// nothing dropped).
+    #[inline(always)]
+    pub(crate) fn pop_plain(&mut self) {
+        if let Some(i) = self.sp.checked_sub(1)
+            && let Some(slot) = self.vals.get_mut(i)
+        {
+            crate::value::put_raw(slot, Value::Empty);
+            self.sp = i;
+        }
+    }
+
+    /// Slot `i`, read without a bounds check (as [`OperandStack::slot`]).
+    ///
+    /// # Safety
+    /// `i` is below an `end` given to [`OperandStack::reserve_slots`] on the stack this view
+    /// was taken from.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    pub(crate) unsafe fn slot(&self, i: usize) -> &Value {
+        debug_assert!(i < self.vals.len(), "a slot past the reserved ones");
+        // SAFETY: the caller's reservation made the vector (this slice) hold more than `i`
+        // slots.
+        unsafe { self.vals.get_unchecked(i) }
+    }
+
+    /// Slot `i` to write, without a bounds check (see [`Tight::slot`]).
+    ///
+    /// # Safety
+    /// As [`Tight::slot`].
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    pub(crate) unsafe fn slot_mut(&mut self, i: usize) -> &mut Value {
+        debug_assert!(i < self.vals.len(), "a slot past the reserved ones");
+        // SAFETY: as in `slot`.
+        unsafe { self.vals.get_unchecked_mut(i) }
+    }
+
+    /// The top value (`fits` checked).
+    #[inline(always)]
+    pub(crate) fn last_mut(&mut self) -> Option<&mut Value> {
+        self.vals.get_mut(self.sp.wrapping_sub(1))
+    }
+}
+
 /// Copies `src` into `dst`, a slot above the top (so `Empty`: an empty source needs no
 /// write). Numbers first, one compare-and-branch each: a `match` on the tag made a jump
 /// table, an indirect jump in every push of a local besides the dispatch.

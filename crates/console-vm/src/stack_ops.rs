@@ -76,6 +76,15 @@ impl Rows {
         Some(row)
     }
 
+    /// The row base of `(base, r)` if it is the row found last (no lookup).
+    #[inline(always)]
+    pub(crate) fn get_last(&self, base: Name, r: u32) -> Option<Name> {
+        match self.last.get() {
+            Some((k, row)) if k == (base, r) => Some(row),
+            _ => None,
+        }
+    }
+
     /// Remembers the row base of `(base, r)`.
     pub(crate) fn insert(&mut self, base: Name, r: u32, row: Name) {
         self.map.insert((base, r), row);
@@ -179,39 +188,6 @@ pub(crate) fn run(
             slot!($s).to_i32()
         };
     }
-    // A backward jump to `t` paying `cost` (a loop pays for its body each round).
-    macro_rules! jump_back {
-        ($t:expr, $cost:expr) => {{
-            let (t, cost) = ($t, $cost);
-            if budget < cost {
-                if vm.budget_left < cost {
-                    stop!(Stop::Budget, p);
-                }
-                vm.budget_left -= cost;
-                stop!(Stop::Rearm, t);
-            }
-            budget -= cost;
-            // A target past the end stops where the sentinel would (see the fetch below):
-            // a branch, not a `min`, so the next fetch's address does not wait on a compare.
-            if t > end {
-                stop!(Stop::Op, end);
-            }
-            p = t;
-        }};
-    }
-    macro_rules! jump_to {
-        ($t:expr) => {{
-            let t = $t as usize;
-            if t < p {
-                jump_back!(t, (p - t) as u64);
-            } else {
-                if t > end {
-                    stop!(Stop::Op, end);
-                }
-                p = t;
-            }
-        }};
-    }
     macro_rules! bin_f {
         ($op:tt) => {{
             let b = vm.stack.pop_f64();
@@ -312,6 +288,46 @@ pub(crate) fn run(
         }
         p = p.min(end);
         vm.stack.reserve_slots(fb + slot_end);
+        // A backward jump to `t` paying `cost` (a loop pays for its body each round).
+        macro_rules! jump_back {
+            ($t:expr, $cost:expr) => {{
+                let (t, cost) = ($t, $cost);
+                if budget < cost {
+                    if vm.budget_left < cost {
+                        stop!(Stop::Budget, p);
+                    }
+                    vm.budget_left -= cost;
+                    stop!(Stop::Rearm, t);
+                }
+                budget -= cost;
+                // A target past the end stops where the sentinel would (see the fetch below):
+                // a branch, not a `min`, so the next fetch's address does not wait on a compare.
+                if t > end {
+                    stop!(Stop::Op, end);
+                }
+                p = t;
+                // The head of a tight loop: run it in `run_tight`.
+                if running.code.tight_head(t) {
+                    match run_tight(vm, running, p, fb, &mut budget, elems, rows) {
+                        TightEnd::At(at) => p = at,
+                        TightEnd::Stop(why, at) => stop!(why, at),
+                    }
+                }
+            }};
+        }
+        macro_rules! jump_to {
+            ($t:expr) => {{
+                let t = $t as usize;
+                if t < p {
+                    jump_back!(t, (p - t) as u64);
+                } else {
+                    if t > end {
+                        stop!(Stop::Op, end);
+                    }
+                    p = t;
+                }
+            }};
+        }
         // A call or a return that stays in the same function (recursion: `break` out of the
         // inner loop) comes back here, not to the outer loop: its code, `end` and `slot_end`
         // are loaded already; only the frame's slots are reserved (fib -5.6 % instructions,
@@ -876,6 +892,664 @@ pub(crate) fn run(
     }
 }
 
+/// How [`run_tight`] ended: at an instruction it leaves to the fast loop (which goes on
+/// there), or with a stop of the fast loop's own (a backward jump that found the budget spent,
+/// or a breakpoint to re-arm).
+enum TightEnd {
+    /// Go on in the fast loop at this pc.
+    At(usize),
+    /// The fast loop stops so, at this pc.
+    Stop(Stop, usize),
+}
+
+/// The loop of a tight loop (`Code::tight_head`): the instructions of [`Op::is_tight`] on
+/// numbers only, in a function with no call in it, so that its state (the pc, the code, the
+/// stack's slots and top, the frame's base, the budget) stays in registers; in the fast loop's
+/// one large `match`, whose arms call out, every arm reloaded them from its spilled frame
+/// (docs/PERFORMANCE.md, sixteenth pass). Each instruction computes what the fast loop's arm
+/// for it computes, for operands that are numbers or `""` and element slots in the dense part
+/// of the array found last; anything else (text, which needs `atof` or a reference count;
+/// an element elsewhere; too few values or no room on the stack; locals not below the top)
+/// leaves the instruction, before it changes anything, to the fast loop, which runs it whole.
+/// Backward jumps pay `budget` as in the fast loop.
+#[inline(never)]
+#[allow(clippy::too_many_lines, reason = "the tight loop: one match, kept whole for speed")]
+#[allow(clippy::too_many_arguments, reason = "the loop's state, kept in registers")]
+fn run_tight(
+    vm: &mut VmState,
+    running: &FuncDef,
+    mut p: usize,
+    fb: usize,
+    budget: &mut u64,
+    elems: &mut ElemStore,
+    rows: &Rows,
+) -> TightEnd {
+    // The fast loop's code (with the sentinel) and slot bound for this function.
+    let code: &[OpCell] = running.code.with_sentinel();
+    let slot_end = running.code.slot_end() as usize;
+    use crate::value::{
+        f64_fast, i32_fast, num_fast, plain_copy, put_num_raw, put_raw, step_fast, truthy_fast,
+    };
+    let VmState { stack, frames, budget_left, .. } = vm;
+    let mut st = stack.tight();
+    let mut b = *budget;
+    // `code` ends with the sentinel, which this loop leaves to the fast loop.
+    let end = code.len() - 1;
+    // The operands live above the frame's locals: every local this code names is below the
+    // top while the loop runs (checked here, and no pop goes below `floor`), so writes to
+    // locals never touch an operand and reads of them never see one.
+    let floor = fb + slot_end;
+    macro_rules! leave {
+        ($e:expr) => {{
+            let e = $e;
+            let sp = st.top();
+            stack.set_top_from(sp);
+            *budget = b;
+            return e;
+        }};
+    }
+    if !st.fits(floor, 0, 0) {
+        leave!(TightEnd::At(p));
+    }
+    // Leave the instruction (nothing changed yet) to the fast loop.
+    macro_rules! out {
+        () => {
+            leave!(TightEnd::At(p - 1))
+        };
+    }
+    // The instruction pops `$pops` values and pushes at most `$pushes`.
+    macro_rules! fits {
+        ($pops:expr, $pushes:expr) => {
+            if !st.fits(floor, $pops, $pushes) {
+                out!()
+            }
+        };
+    }
+    // Locals without a bounds check, as the fast loop's `slot!`: this is its function and
+    // frame, whose `fb + slot_end` slots it reserved before it ran them (the view's slice is
+    // that vector).
+    macro_rules! slot {
+        ($s:expr) => {{
+            #[allow(unsafe_code)]
+            // SAFETY: `$s` is a slot named by an instruction of `running`, so below its
+            // `slot_end`, and the fast loop reserved `fb + slot_end` slots for this frame.
+            let v = unsafe { st.slot(fb + $s as usize) };
+            v
+        }};
+    }
+    macro_rules! slot_mut {
+        ($s:expr) => {{
+            #[allow(unsafe_code)]
+            // SAFETY: as in `slot!`.
+            let v = unsafe { st.slot_mut(fb + $s as usize) };
+            v
+        }};
+    }
+    // Reads of a value as a number, or leave the instruction (text).
+    macro_rules! n {
+        ($v:expr) => {
+            match num_fast($v) {
+                Some(x) => x,
+                None => out!(),
+            }
+        };
+    }
+    macro_rules! f {
+        ($v:expr) => {
+            match f64_fast($v) {
+                Some(x) => x,
+                None => out!(),
+            }
+        };
+    }
+    macro_rules! i {
+        ($v:expr) => {
+            match i32_fast($v) {
+                Some(x) => x,
+                None => out!(),
+            }
+        };
+    }
+    // The value `$k` below the top (`fits!` checked first).
+    macro_rules! peek {
+        ($k:expr) => {
+            match st.peek($k) {
+                Some(v) => v,
+                None => out!(),
+            }
+        };
+    }
+    // A local about to be written must not hold text (whose drop is a call).
+    macro_rules! writable {
+        ($s:expr) => {
+            if let Value::Str(_) = slot!($s) {
+                out!()
+            }
+        };
+    }
+    // The index a local names, for a number only (text is the general path's).
+    macro_rules! index {
+        ($s:expr) => {{
+            let v = slot!($s);
+            if matches!(v, Value::Str(_) | Value::Empty) {
+                out!()
+            }
+            match direct_index(v) {
+                Some(i) => i,
+                None => out!(),
+            }
+        }};
+    }
+    // As the fast loop's `jump_back!`.
+    macro_rules! jump_back {
+        ($t:expr, $cost:expr) => {{
+            let (t, cost) = ($t, $cost);
+            if b < cost {
+                if *budget_left < cost {
+                    leave!(TightEnd::Stop(Stop::Budget, p));
+                }
+                *budget_left -= cost;
+                leave!(TightEnd::Stop(Stop::Rearm, t));
+            }
+            b -= cost;
+            // Past the end: where the sentinel is (a branch, as in the fast loop).
+            if t > end {
+                leave!(TightEnd::At(end));
+            }
+            p = t;
+        }};
+    }
+    macro_rules! jump_to {
+        ($t:expr) => {{
+            let t = $t as usize;
+            if t < p {
+                jump_back!(t, (p - t) as u64);
+            } else {
+                if t > end {
+                    leave!(TightEnd::At(end));
+                }
+                p = t;
+            }
+        }};
+    }
+    // `x op y` of the two values on top, the result in place of them.
+    macro_rules! binary {
+        ($read:ident, |$x:ident, $y:ident| $e:expr) => {{
+            fits!(2, 0);
+            let $y = $read!(peek!(0));
+            let $x = $read!(peek!(1));
+            let r = $e;
+            st.pop_plain();
+            if let Some(top) = st.last_mut() {
+                put_num_raw(top, r);
+            }
+        }};
+    }
+    macro_rules! bin_i {
+        ($e:expr) => {{
+            let f: fn(i32, i32) -> i32 = $e;
+            binary!(i, |x, y| Num::Int(i64::from(f(x, y))))
+        }};
+    }
+    macro_rules! cmp_f {
+        ($op:tt) => {
+            binary!(f, |x, y| Num::Int((x $op y) as i64))
+        };
+    }
+    // Frames' dynamic locals (`%a[%i]`) are the running frame's.
+    let local_elems = !running.toplevel && !running.elem_slots;
+    loop {
+        debug_assert!(p <= end && end < code.len(), "fetch at {p} past the sentinel {end}");
+        // SAFETY: `p <= end` always: it starts so (the fast loop's pc, at or below its `end`,
+        // which is this `end`), moves by one past an instruction below `end` (the sentinel
+        // leaves), and jumps past `end` leave instead of going there.
+        #[allow(unsafe_code)]
+        let cell = unsafe { code.get_unchecked(p) };
+        // Matched in place, as in the fast loop (a copy had every operand decoded before the
+        // dispatch).
+        // SAFETY: `cell` points into `running.code`, which outlives this loop; nothing writes
+        // code while it runs (no instruction here updates a site), and the reference is used
+        // only by the `match`, which copies the operands out.
+        #[allow(unsafe_code)]
+        let op: &Op = unsafe { &*cell.as_ptr() };
+        p += 1;
+        match *op {
+            Op::Int(i) => {
+                fits!(0, 1);
+                st.push_plain(Value::Int(i));
+            }
+            Op::Float(x) => {
+                fits!(0, 1);
+                st.push_plain(Value::Float(x));
+            }
+            Op::Empty => {
+                fits!(0, 1);
+                st.push_plain(Value::Empty);
+            }
+            Op::Pop => {
+                fits!(1, 0);
+                if let Value::Str(_) = peek!(0) {
+                    out!()
+                }
+                st.pop_plain();
+            }
+            Op::LoadLocal(s) => {
+                fits!(0, 1);
+                let Some(v) = plain_copy(slot!(s)) else { out!() };
+                st.push_plain(v);
+            }
+            Op::StoreLocal(s, keep) => {
+                fits!(1, 0);
+                let Some(v) = plain_copy(peek!(0)) else { out!() };
+                writable!(s);
+                put_raw(slot_mut!(s), v);
+                if !keep {
+                    st.pop_plain();
+                }
+            }
+            Op::IncLocal(s, d, keep) => {
+                fits!(0, 1);
+                let slot = slot_mut!(s);
+                let Some(x) = step_fast(slot, i32::from(d)) else { out!() };
+                let nv = if let Value::Int(i) = slot { Value::Int(*i) } else { Value::Float(x) };
+                if keep {
+                    st.push_plain(nv);
+                }
+            }
+            Op::Add => binary!(n, |x, y| Arith::Add.num(x, y)),
+            Op::Sub => binary!(n, |x, y| Arith::Sub.num(x, y)),
+            Op::Mul => binary!(n, |x, y| Arith::Mul.num(x, y)),
+            Op::Div => binary!(f, |x, y| Num::Float(x / y)),
+            Op::Mod => bin_i!(|a, b| if b == 0 { 0 } else { a.wrapping_rem(b) }),
+            Op::BitAnd => bin_i!(|a, b| a & b),
+            Op::BitOr => bin_i!(|a, b| a | b),
+            Op::BitXor => bin_i!(|a, b| a ^ b),
+            Op::Shl => bin_i!(|a, b| a.wrapping_shl(b as u32)),
+            Op::Shr => bin_i!(|a, b| a.wrapping_shr(b as u32)),
+            Op::Lt => cmp_f!(<),
+            Op::Le => cmp_f!(<=),
+            Op::Gt => cmp_f!(>),
+            Op::Ge => cmp_f!(>=),
+            Op::Eq => cmp_f!(==),
+            Op::Ne => cmp_f!(!=),
+            Op::JumpCmp(c, when, t) => {
+                fits!(2, 0);
+                let y = f!(peek!(0));
+                let x = f!(peek!(1));
+                st.pop_plain();
+                st.pop_plain();
+                if c.test(x, y) == when {
+                    jump_to!(t);
+                }
+            }
+            Op::JumpCmpLI(c, when, a, k, t) => {
+                if c.test(f!(slot!(a)), f64::from(k)) == when {
+                    jump_to!(t);
+                }
+            }
+            Op::JumpCmpLL(c, when, a, y, t) => {
+                if c.test(f!(slot!(a)), f!(slot!(y))) == when {
+                    jump_to!(t);
+                }
+            }
+            Op::ArithLL(ar, a, y) => {
+                fits!(0, 1);
+                let r = ar.num(n!(slot!(a)), n!(slot!(y)));
+                st.push_num_plain(r);
+            }
+            Op::ArithLI(ar, a, k) => {
+                fits!(0, 1);
+                let r = ar.num(n!(slot!(a)), Num::Int(i64::from(k)));
+                st.push_num_plain(r);
+            }
+            Op::ArithSL(ar, y) => {
+                fits!(1, 0);
+                let r = ar.num(n!(peek!(0)), n!(slot!(y)));
+                if let Some(top) = st.last_mut() {
+                    put_num_raw(top, r);
+                }
+            }
+            Op::ArithSI(ar, k) => {
+                fits!(1, 0);
+                let r = ar.num(n!(peek!(0)), Num::Int(i64::from(k)));
+                if let Some(top) = st.last_mut() {
+                    put_num_raw(top, r);
+                }
+            }
+            Op::ArithLS(ar, a) => {
+                fits!(1, 0);
+                let r = ar.num(n!(slot!(a)), n!(peek!(0)));
+                if let Some(top) = st.last_mut() {
+                    put_num_raw(top, r);
+                }
+            }
+            Op::ArithLSStore(ar, a, d) => {
+                fits!(1, 0);
+                let r = ar.num(n!(slot!(a)), n!(peek!(0)));
+                writable!(d);
+                st.pop_plain();
+                put_num_raw(slot_mut!(d), r);
+            }
+            Op::ArithLLIStore { outer, inner, a, b: y, d, k } => {
+                let r = Arith::apply2(outer, inner, f!(slot!(a)), f!(slot!(y)), k);
+                writable!(d);
+                put_raw(slot_mut!(d), Value::Float(r));
+            }
+            Op::ArithLLIAcc { outer, inner, d, b: y, k } => {
+                let y = f!(slot!(y));
+                let x = f!(slot!(d));
+                put_raw(slot_mut!(d), Value::Float(Arith::apply2(outer, inner, x, y, k)));
+            }
+            Op::ArithLLStore(ar, a, y, d) => {
+                let r = ar.num(n!(slot!(a)), n!(slot!(y)));
+                writable!(d);
+                put_num_raw(slot_mut!(d), r);
+            }
+            Op::ArithLIStore(ar, a, k, d) => {
+                let r = ar.num(n!(slot!(a)), Num::Int(i64::from(k)));
+                writable!(d);
+                put_num_raw(slot_mut!(d), r);
+            }
+            Op::IntLL(io, a, y) => {
+                fits!(0, 1);
+                let r = io.apply(i!(slot!(a)), i!(slot!(y)));
+                st.push_plain(Value::Int(i64::from(r)));
+            }
+            Op::IntLI(io, a, k) => {
+                fits!(0, 1);
+                let r = io.apply(i!(slot!(a)), k);
+                st.push_plain(Value::Int(i64::from(r)));
+            }
+            Op::IntSL(io, y) => {
+                fits!(1, 0);
+                let r = io.apply(i!(peek!(0)), i!(slot!(y)));
+                if let Some(top) = st.last_mut() {
+                    put_raw(top, Value::Int(i64::from(r)));
+                }
+            }
+            Op::IntSI(io, k) => {
+                fits!(1, 0);
+                let r = io.apply(i!(peek!(0)), k);
+                if let Some(top) = st.last_mut() {
+                    put_raw(top, Value::Int(i64::from(r)));
+                }
+            }
+            Op::IntLS(io, a) => {
+                fits!(1, 0);
+                let r = io.apply(i!(slot!(a)), i!(peek!(0)));
+                if let Some(top) = st.last_mut() {
+                    put_raw(top, Value::Int(i64::from(r)));
+                }
+            }
+            Op::IntSIStore(crate::bytecode::IntOp::And, k, d) => {
+                fits!(1, 0);
+                let r = i!(peek!(0)) & k;
+                writable!(d);
+                st.pop_plain();
+                put_raw(slot_mut!(d), Value::Int(i64::from(r)));
+            }
+            Op::IntSIStore(crate::bytecode::IntOp::Or, k, d) => {
+                fits!(1, 0);
+                let r = i!(peek!(0)) | k;
+                writable!(d);
+                st.pop_plain();
+                put_raw(slot_mut!(d), Value::Int(i64::from(r)));
+            }
+            Op::IntSIStore(io, k, d) => {
+                fits!(1, 0);
+                let r = io.apply(i!(peek!(0)), k);
+                writable!(d);
+                st.pop_plain();
+                put_raw(slot_mut!(d), Value::Int(i64::from(r)));
+            }
+            Op::IntIL { io1, io2, a, b: y, k } => {
+                fits!(0, 1);
+                let r = io2.apply(i!(slot!(y)), io1.apply(i!(slot!(a)), k));
+                st.push_plain(Value::Int(i64::from(r)));
+            }
+            Op::ArithIL { ar, io: crate::bytecode::IntOp::Shl, a, b: y, k } => {
+                fits!(0, 1);
+                let x = i!(slot!(a)).wrapping_shl(k as u32);
+                let r = ar.num(Num::Int(i64::from(x)), n!(slot!(y)));
+                st.push_num_plain(r);
+            }
+            Op::ArithIL { ar, io, a, b: y, k } => {
+                fits!(0, 1);
+                let x = io.apply(i!(slot!(a)), k);
+                let r = ar.num(Num::Int(i64::from(x)), n!(slot!(y)));
+                st.push_num_plain(r);
+            }
+            Op::JumpCmpSI(c, when, k, t) => {
+                fits!(1, 0);
+                let x = f!(peek!(0));
+                st.pop_plain();
+                if c.test(x, f64::from(k)) == when {
+                    jump_to!(t);
+                }
+            }
+            Op::JumpIntLLI { io, a, b: y, c, when, k, t } => {
+                let r = io.apply(i!(slot!(a)), i!(slot!(y)));
+                if c.test(f64::from(r), f64::from(k)) == when {
+                    jump_to!(t);
+                }
+            }
+            Op::JumpCmpAL { ar, a, b: y, x, c, when, t } => {
+                let r = ar.apply(f!(slot!(a)), f!(slot!(y)));
+                if c.test(r, f!(slot!(x))) == when {
+                    jump_to!(t);
+                }
+            }
+            Op::Jump(t) => jump_to!(t),
+            Op::IncJumpLtLI(s, cost, k, t) => {
+                let Some(x) = step_fast(slot_mut!(s), 1) else { out!() };
+                if x < k {
+                    jump_back!(t as usize, u64::from(cost));
+                }
+            }
+            // A step, then a test reading locals: the locals are checked to be numbers before
+            // the step (a text bound leaves the instruction whole).
+            // `for` steps with `<` and `<=` with arms of their own (no dispatch on the test).
+            Op::IncJumpCmpLL { s, d, c: crate::bytecode::Cmp::Lt, b: y, t } => {
+                f!(slot!(y));
+                let Some(x) = step_fast(slot_mut!(s), i32::from(d)) else { out!() };
+                if x < f!(slot!(y)) {
+                    jump_to!(t);
+                }
+            }
+            Op::IncJumpCmpLL { s, d, c: crate::bytecode::Cmp::Le, b: y, t } => {
+                f!(slot!(y));
+                let Some(x) = step_fast(slot_mut!(s), i32::from(d)) else { out!() };
+                if x <= f!(slot!(y)) {
+                    jump_to!(t);
+                }
+            }
+            Op::IncJumpCmpLL { s, d, c, b: y, t } => {
+                f!(slot!(y));
+                let Some(x) = step_fast(slot_mut!(s), i32::from(d)) else { out!() };
+                if c.test(x, f!(slot!(y))) {
+                    jump_to!(t);
+                }
+            }
+            Op::IncJumpCmpAL { s, d, ar, a, b: y, x, c, t } => {
+                f!(slot!(a));
+                f!(slot!(y));
+                f!(slot!(x));
+                if step_fast(slot_mut!(s), i32::from(d)).is_none() {
+                    out!()
+                }
+                let r = ar.apply(f!(slot!(a)), f!(slot!(y)));
+                if c.test(r, f!(slot!(x))) {
+                    jump_to!(t);
+                }
+            }
+            Op::ArithJumpCmpLL { ar, a, b: y, d, x, c, t } => {
+                let r = ar.num(n!(slot!(a)), n!(slot!(y)));
+                f!(slot!(x));
+                writable!(d);
+                put_num_raw(slot_mut!(d), r);
+                if c.test(r.to_f64(), f!(slot!(x))) {
+                    jump_to!(t);
+                }
+            }
+            Op::IncJumpCmpLI(s, d, c, k, t) => {
+                let Some(x) = step_fast(slot_mut!(s), i32::from(d)) else { out!() };
+                if c.test(x, f64::from(k)) {
+                    jump_to!(t);
+                }
+            }
+            Op::JumpIfL(s, when, t) => {
+                let Some(v) = truthy_fast(slot!(s)) else { out!() };
+                if v == when {
+                    jump_to!(t);
+                }
+            }
+            Op::JumpIfFalse(t) => {
+                fits!(1, 0);
+                let Some(v) = truthy_fast(peek!(0)) else { out!() };
+                st.pop_plain();
+                if !v {
+                    jump_to!(t);
+                }
+            }
+            Op::JumpIfTrue(t) => {
+                fits!(1, 0);
+                let Some(v) = truthy_fast(peek!(0)) else { out!() };
+                st.pop_plain();
+                if v {
+                    jump_to!(t);
+                }
+            }
+            Op::LoadGlobalElemL(base, s) => {
+                fits!(0, 1);
+                let i = index!(s);
+                let Some(v) = elems.dense_ref(base, i).and_then(plain_copy) else { out!() };
+                st.push_plain(v);
+            }
+            Op::JumpIfNotElemL(base, s, t) => {
+                let i = index!(s);
+                let Some(v) = elems.dense_ref(base, i).and_then(truthy_fast) else { out!() };
+                if !v {
+                    jump_to!(t);
+                }
+            }
+            Op::StoreGlobalElemL(base, s) => {
+                fits!(1, 0);
+                let i = index!(s);
+                let Some(v) = plain_copy(peek!(0)) else { out!() };
+                let Some(dst) = elems.dense_mut(base, i).filter(|d| !matches!(d, Value::Str(_))) else {
+                    out!()
+                };
+                put_raw(dst, v);
+                st.pop_plain();
+            }
+            Op::StoreGlobalElemLI(base, s, k) => {
+                let i = index!(s);
+                let Some(dst) = elems.dense_mut(base, i).filter(|d| !matches!(d, Value::Str(_))) else {
+                    out!()
+                };
+                put_raw(dst, Value::Int(i64::from(k)));
+            }
+            Op::LoadLocalElemL(base, s) if local_elems => {
+                fits!(0, 1);
+                let i = index!(s);
+                let v = frames
+                    .last()
+                    .and_then(|f| f.dyn_locals.as_deref())
+                    .and_then(|d| d.elems.dense_ref(base, i));
+                let Some(v) = v.and_then(plain_copy) else { out!() };
+                st.push_plain(v);
+            }
+            Op::StoreLocalElemL(base, s) if local_elems => {
+                fits!(1, 0);
+                let i = index!(s);
+                let Some(v) = plain_copy(peek!(0)) else { out!() };
+                let dst = frames
+                    .last_mut()
+                    .and_then(|f| f.dyn_locals.as_deref_mut())
+                    .and_then(|d| d.elems.dense_mut(base, i))
+                    .filter(|d| !matches!(d, Value::Str(_)));
+                let Some(dst) = dst else { out!() };
+                put_raw(dst, v);
+                st.pop_plain();
+            }
+            Op::LoadGlobalElemLL(base, r, c) => {
+                fits!(0, 1);
+                let (r, j) = (index!(r), index!(c));
+                let Some(row) = rows.get_last(base, r) else { out!() };
+                let Some(v) = elems.dense_ref(row, j).and_then(plain_copy) else { out!() };
+                st.push_plain(v);
+            }
+            Op::StoreGlobalElemLL(base, r, c) => {
+                fits!(1, 0);
+                let (r, j) = (index!(r), index!(c));
+                let Some(row) = rows.get_last(base, r) else { out!() };
+                let Some(v) = plain_copy(peek!(0)) else { out!() };
+                let Some(dst) = elems.dense_mut(row, j).filter(|d| !matches!(d, Value::Str(_))) else {
+                    out!()
+                };
+                put_raw(dst, v);
+                st.pop_plain();
+            }
+            // Everything else is the fast loop's (listed, not `_`: a full jump table).
+            Op::Break
+            | Op::Const(_)
+            | Op::Dup
+            | Op::Dup2
+            | Op::LoadGlobal(_)
+            | Op::StoreGlobal(..)
+            | Op::LoadLocalDyn
+            | Op::StoreLocalDyn(_)
+            | Op::LoadGlobalDyn
+            | Op::StoreGlobalDyn(_)
+            | Op::LoadGlobalElem(..)
+            | Op::StoreGlobalElem(..)
+            | Op::LoadLocalElem(..)
+            | Op::StoreLocalElem(..)
+            | Op::LoadLocalElemL(..)
+            | Op::StoreLocalElemL(..)
+            | Op::LoadGlobalElemStore { .. }
+            | Op::BuildName(..)
+            | Op::LoadField(..)
+            | Op::StoreField(..)
+            | Op::LoadFieldElem(..)
+            | Op::StoreFieldElem(..)
+            | Op::LoadFieldL(..)
+            | Op::StoreFieldL(..)
+            | Op::LoadFieldLStore { .. }
+            | Op::StoreFieldLL { .. }
+            | Op::ArithFieldL { .. }
+            | Op::LoadFieldElemLL { .. }
+            | Op::StoreFieldElemLL { .. }
+            | Op::LoadFieldDyn
+            | Op::StoreFieldDyn(_)
+            | Op::AppendLocal(..)
+            | Op::StrEq
+            | Op::StrNe
+            | Op::Cat(_)
+            | Op::Neg
+            | Op::Not
+            | Op::BitNot
+            | Op::Tag(_)
+            | Op::JumpStrLK(..)
+            | Op::IncJumpCmpLG { .. }
+            | Op::Call(..)
+            | Op::CallNs(..)
+            | Op::CallParent(..)
+            | Op::CallMethod(..)
+            | Op::Return
+            | Op::ReturnEmpty
+            | Op::ReturnLocal(_)
+            | Op::NewBegin(_)
+            | Op::NewField(_)
+            | Op::NewFieldDyn
+            | Op::NewAdd
+            | Op::NewEnd
+            | Op::Error(_)
+            | Op::Declare(_) => out!(),
+        }
+    }
+}
+
 /// `LoadField` on an object named by its id, trying the dynamic field at position `hint`
 /// first: where the field was found (the site's next hint), or `None` (nothing changed) for
 /// an object the interpreter must find. The value is copied onto the stack field by field
@@ -1426,6 +2100,78 @@ mod tests {
             let got = con.eval(&format!("return s({args});")).expect("runs").to_string();
             assert_eq!(got, want, "s({args})");
         }
+    }
+
+    /// Loops of numbers run in `run_tight`; text, `""`, unset and sparse elements, counters
+    /// crossing 10^6 and too little stack leave an instruction to the fast loop and the loop
+    /// comes back. Each program runs twice: as written (its loops tight) and with a string
+    /// append in each loop body, which keeps the loop out of `run_tight`; the results agree.
+    #[test]
+    fn tight_loops_compute_what_the_fast_loop_does() {
+        let programs = [
+            // Integer operators from a text seed, a `""` operand and `%` by zero.
+            "function p(%n, %s) { %h = %s; for (%i = 0; %i < %n; %i++) { %h = ((%h << 5) + %i) & 65535; %h = %h ^ (%i % 7) | %u; %k = %i % 0; Z } return %h SPC %k; }",
+            // A bound and a step operand that are text.
+            "function p(%n, %s) { %t = 0; for (%i = 0; %i < %s; %i += 2) { %t = %t + %i * 3; Z } return %t; }",
+            // A counter past 10^6 (an integer becoming a double), sums in doubles.
+            "function p(%n, %s) { %t = 0.5; for (%i = 999990; %i < 1000010; %i++) { %t += %i / 4; Z } return %i SPC %t; }",
+            // A global array with text, unset, sparse and negative indexes.
+            "function p(%n, %s) { for (%i = 0; %i < %n; %i++) { $tl[%i] = %i * 2; Z } $tl[3] = %s; $tl[%n + 500] = 9; %t = 0; for (%i = 0; %i < %n + 600; %i++) { if ($tl[%i]) %t += $tl[%i]; Z } for (%i = -3; %i < 2; %i++) { %t += $tl[%i]; Z } return %t; }",
+            // The sieve's shape, with a text mark.
+            "function p(%n, %s) { for (%i = 0; %i <= %n; %i++) { $sv[%i] = 1; Z } $sv[4] = %s; %c = 0; for (%i = 2; %i * %i <= %n; %i++) { if ($sv[%i]) for (%j = %i * %i; %j <= %n; %j += %i) { $sv[%j] = 0; Z } } for (%i = 0; %i <= %n; %i++) { if ($sv[%i]) %c++; Z } return %c; }",
+            // A local array with text elements, and an unset local.
+            "function p(%n, %s) { for (%i = 0; %i < %n; %i++) { %a[%i] = %i * 2; Z } %a[5] = %s; %t = %w; for (%i = 0; %i < %n; %i++) { %t += %a[%i]; Z } return %t; }",
+            // Two indexes, a text element, rows made in turn.
+            "function p(%n, %s) { for (%i = 0; %i < 9; %i++) for (%j = 0; %j < 9; %j++) { $gr[%i, %j] = %i + %j; Z } $gr[2, 3] = %s; %t = 0; for (%i = 0; %i < 9; %i++) for (%j = 0; %j < 9; %j++) { %t += $gr[%i, %j]; Z } return %t; }",
+            // Stack-form operators and comparisons, `while` loops, conditions on the stack.
+            "function p(%n, %s) { %i = 0; %t = 0; while (%i < %n * 2) { %t = %t + (%i < 5) + (%i >= %s) - (%i == 3) * 4 + %i / 2 - (%i % 3 == 1 ? 1 : 0); %i++; Z } return %t; }",
+            // Deep recursion of stack values: `((a + b) * (c - d))` chains.
+            "function p(%n, %s) { %t = 1; for (%i = 1; %i < %n; %i++) { %t = ((%t + %i) * (%i - 1) + (%i * (%i + (%i * (%i - 2))))) % 100000; Z } return %t; }",
+        ];
+        for (k, src) in programs.iter().enumerate() {
+            // The program as written has a tight loop; with the append in its bodies, none.
+            let mut names = crate::intern::Interner::default();
+            let tight = |src: &str, names: &mut crate::intern::Interner| {
+                let main = compile_source(src, "t.cs", names).expect("compiles");
+                let f = main.decls.first().expect("p");
+                (0..f.code.len()).any(|pc| f.code.tight_head(pc))
+            };
+            assert!(tight(&src.replace('Z', ""), &mut names), "program {k} has a tight loop");
+            assert!(!tight(&src.replace('Z', "%z = %z @ \"\";"), &mut names), "program {k} appended");
+            for (n, text) in [("40", "\"12abc\""), ("40", "\"\""), ("7", "\"3\""), ("100", "2.5")] {
+                let mut results = Vec::new();
+                for body in ["", "%z = %z @ \"\";"] {
+                    let mut con = Console::new();
+                    con.set_output(Box::new(BufferSink::new()));
+                    con.set_instruction_budget(u64::MAX);
+                    con.eval(&src.replace('Z', body)).expect("declares");
+                    let r = con.eval(&format!("return p({n}, {text});")).expect("runs").to_string();
+                    results.push(r);
+                }
+                assert_eq!(results[0], results[1], "program {k} with ({n}, {text})");
+            }
+        }
+    }
+
+    /// A tight loop pays its backward jumps from the budget as the fast loop does: a runaway
+    /// loop is stopped and the next statement runs; a loop within the budget finishes.
+    #[test]
+    fn tight_loops_pay_the_budget() {
+        let mut con = Console::new();
+        let out = BufferSink::new();
+        con.set_output(Box::new(out.clone()));
+        con.set_instruction_budget(100_000);
+        let src = "function spin() { %i = 0; while (1) %i++; return %i; }";
+        let main = compile_source(src, "t.cs", &mut con.names).expect("compiles");
+        let spin = main.decls.first().expect("spin");
+        assert!((0..spin.code.len()).any(|pc| spin.code.tight_head(pc)), "the loop is tight");
+        let _ = con.eval(&format!("{src}\nspin();\necho(\"after\");"));
+        let text = out.all();
+        assert!(text.contains("instruction budget exhausted"), "the loop must be stopped: {text}");
+        assert!(text.lines().any(|l| l == "after"), "the next statement runs");
+        con.eval("function count(%n) { %t = 0; for (%i = 0; %i < %n; %i++) %t += %i; return %t; }")
+            .expect("declares");
+        assert_eq!(con.eval("return count(1000);").expect("runs").to_string(), "499500");
     }
 
     /// The sentinel past the end is not part of the code: not shown, not written.

@@ -365,6 +365,110 @@ pub fn float_to_i32(f: f64) -> i32 {
     }
 }
 
+// ---- numbers read and written with no call (the tight loop, `stack_ops::run_tight`) ----
+//
+// Each tests an integer, then a double, one compare-and-branch each, and gives up on
+// anything else (`""` too: a third test made the chain a jump table on the tag).
+
+/// The number arithmetic reads from `v`, `None` for anything but a number (text would need
+/// `atof`: the caller leaves the instruction to the general path).
+#[inline(always)]
+pub(crate) fn num_fast(v: &Value) -> Option<Num> {
+    if let Value::Int(i) = v {
+        Some(Num::Int(*i))
+    } else if let Value::Float(f) = v {
+        Some(Num::Float(*f))
+    } else {
+        None
+    }
+}
+
+/// [`Value::to_f64`] of a number (see [`num_fast`]).
+#[inline(always)]
+pub(crate) fn f64_fast(v: &Value) -> Option<f64> {
+    if let Value::Int(i) = v {
+        Some(*i as f64)
+    } else if let Value::Float(f) = v {
+        Some(*f)
+    } else {
+        None
+    }
+}
+
+/// [`Value::to_i32`] of a number (see [`num_fast`]).
+#[inline(always)]
+pub(crate) fn i32_fast(v: &Value) -> Option<i32> {
+    if let Value::Int(i) = v {
+        Some(*i as i32)
+    } else if let Value::Float(f) = v {
+        Some(float_to_i32(*f))
+    } else {
+        None
+    }
+}
+
+/// [`Value::truthy`] of a number (see [`num_fast`]).
+#[inline(always)]
+pub(crate) fn truthy_fast(v: &Value) -> Option<bool> {
+    if let Value::Int(i) = v {
+        Some(*i != 0)
+    } else if let Value::Float(f) = v {
+        Some(*f != 0.0)
+    } else {
+        None
+    }
+}
+
+/// [`Value::step`] of a number (`None`, nothing changed, for text and `""`).
+#[inline(always)]
+pub(crate) fn step_fast(v: &mut Value, d: i32) -> Option<f64> {
+    if let Value::Int(n) = v {
+        let m = n.wrapping_add(i64::from(d));
+        if keeps_int(m) {
+            *n = m;
+            return Some(m as f64);
+        }
+        let x = *n as f64 + f64::from(d);
+        put_raw(v, Value::Float(x));
+        Some(x)
+    } else if let Value::Float(x) = v {
+        *x += f64::from(d);
+        Some(*x)
+    } else {
+        None
+    }
+}
+
+/// Writes the number `n` over `dst`, which the caller saw is not text (see [`put_raw`]), tag
+/// and payload in place (a value built aside and copied whole stalled store forwarding).
+#[inline(always)]
+pub(crate) fn put_num_raw(dst: &mut Value, n: Num) {
+    match n {
+        Num::Int(i) => put_raw(dst, Value::Int(i)),
+        Num::Float(f) => put_raw(dst, Value::Float(f)),
+    }
+}
+
+/// A copy of `v` when it is a number (see [`num_fast`]).
+#[inline(always)]
+pub(crate) fn plain_copy(v: &Value) -> Option<Value> {
+    if let Value::Int(i) = v {
+        Some(Value::Int(*i))
+    } else if let Value::Float(f) = v {
+        Some(Value::Float(*f))
+    } else {
+        None
+    }
+}
+
+/// Writes `v` over `dst`, which the caller saw is not text (so nothing is dropped: no
+/// drop glue, no call). Over text it would leak the string, never more.
+#[inline(always)]
+pub(crate) fn put_raw(dst: &mut Value, v: Value) {
+    debug_assert!(!matches!(dst, Value::Str(_)), "a plain write over text");
+    std::mem::forget(std::mem::replace(dst, v));
+}
+
 // ---- moving values field by field (the VM's stores; see `stack::OperandStack`) ----
 
 /// Takes the value out of `slot`, leaving it `Empty`; a number is read field by field (a
