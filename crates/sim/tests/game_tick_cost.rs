@@ -428,6 +428,7 @@ fn server_tick<T: Transport + Send>(
     let pool_serial_ns = match server.interface.packet_threads() {
         Some(threads) => {
             let mut objects = world.objects_mut();
+            let others = threads.count().saturating_sub(1).max(1) as u128;
             threads.run(|| {
                 let (mine0, all0) = (thread_cpu_ns(), cpu_ns());
                 mark(0);
@@ -436,13 +437,14 @@ fn server_tick<T: Transport + Send>(
                 objects.set_states(next_states(conns));
                 mark(2);
                 pumps(server, objects.ghost_world(), &mut mark);
-                // The tick's serial part: this thread's CPU beyond the other pool thread's
-                // (the process's less this one's; the calling thread sleeps meanwhile), the
-                // passes' shares being even (their ends are a few µs apart). It reads low by
-                // the other thread's spinning for work between the passes, all the more with
-                // the threads held awake (`AWAKE=n`; not held by default).
+                // The tick's serial part: this thread's CPU beyond each other pool thread's
+                // mean (the process's less this one's, over the others; the calling thread
+                // sleeps meanwhile), the passes' shares being even (their ends are a few µs
+                // apart). It reads low by the other threads' spinning for work between the
+                // passes, all the more with the threads held awake (`AWAKE=n`; not held by
+                // default).
                 let (mine, all) = (thread_cpu_ns() - mine0, cpu_ns() - all0);
-                (2 * mine).saturating_sub(all)
+                mine.saturating_sub(all.saturating_sub(mine) / others)
             })
         }
         None => {

@@ -60,6 +60,11 @@ impl std::fmt::Debug for PacketThreads {
 }
 
 impl PacketThreads {
+    /// How many packet threads there are.
+    pub fn count(&self) -> usize {
+        self.0.current_num_threads()
+    }
+
     /// Runs `f` on one of the packet threads and returns its result; the interface's passes
     /// that `f` makes (`serve`, `for_each_connection`) start on that thread.
     pub fn run<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
