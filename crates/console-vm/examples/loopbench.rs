@@ -1,7 +1,10 @@
 //! Runs one benchmark program a few times, for profiling (`callgrind`) and quick timings:
 //! `cargo run --release --example loopbench -- [loop|fib|calls|words|parse]`, or
-//! `... -- script FUNCTION ARG` for a program of `benches/programs/scripts.cs` (issue 32).
+//! `... -- script FUNCTION ARG` for a program of `benches/programs/scripts.cs` (issue 32);
+//! `t2` compiles `ratios`' Tribes 2-sized source (`benches/programs/t2_source.rs`) 20 times.
 use v12_console_vm::{BufferSink, Console, Value};
+
+include!("../benches/programs/t2_source.rs");
 
 const TS: &str = include_str!("../benches/programs/bench.cs");
 
@@ -17,6 +20,9 @@ fn main() {
     let obj = con.eval("return new ScriptObject() { class = C; superClass = B; };").expect("object");
     let mut src = String::new();
     let mut i = 0;
+    if which == "t2" {
+        src = t2_sources(1 << 20).0;
+    }
     while src.len() < 1 << 20 {
         src.push_str(&format!(
             "function f{i}(%a, %b)\n{{\n   %c = %a * 2 + %b;\n   if (%c > 10)\n      $g[{i}] = %c @ \" items\";\n   for (%j = 0; %j < %a; %j++)\n      %c = %c + getWord(%b, %j);\n   return %c;\n}}\n"
@@ -26,13 +32,13 @@ fn main() {
     // One interner for every run, as the criterion bench has.
     let mut names = v12_console_vm::intern::Interner::default();
     let t = std::time::Instant::now();
-    let runs = if which == "parse" { 20 } else { 5 };
+    let runs = if matches!(which.as_str(), "parse" | "t2") { 20 } else { 5 };
     for _ in 0..runs {
         match which.as_str() {
             "fib" => drop(std::hint::black_box(con.call_function("fib", &[Value::Int(25)]))),
             "calls" => drop(std::hint::black_box(con.call_function("calls", std::slice::from_ref(&obj)))),
             "words" => drop(std::hint::black_box(con.call_function("words", &[]))),
-            "parse" => {
+            "parse" | "t2" => {
                 let code = v12_console_vm::compiler::compile_source(&src, "big.cs", &mut names);
                 std::hint::black_box(code.expect("parse"));
             }

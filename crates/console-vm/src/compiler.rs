@@ -140,8 +140,8 @@ impl<'a> FunctionCompiler<'a> {
 
     fn finish(mut self, name: Name, ns: Option<Name>, package: Option<Name>, nparams: u32) -> FuncDef {
         // No slack kept: a file's functions live as long as it is loaded, and smaller blocks
-        // made allocating and freeing them 2-4 % faster (docs/PERFORMANCE.md).
-        self.code.shrink_to_fit();
+        // made allocating and freeing them 2-4 % faster (docs/PERFORMANCE.md). The code is not
+        // trimmed here: `Code::new` copies it into cells of the exact size.
         self.lines.shrink_to_fit();
         self.locals.shrink_to_fit();
         let names = &*self.names;

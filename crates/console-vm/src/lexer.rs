@@ -100,32 +100,33 @@ impl Kw {
     }
 
     fn from_word(w: &str) -> Option<Kw> {
-        // Dispatch on length and first byte so ordinary names cost a compare or two.
+        // Dispatch on length and first byte so ordinary names cost a compare or two; each arm
+        // compares with a literal of known length (inlined, no `memcmp` call).
         let b = w.as_bytes();
         let k = match (b.len(), *b.first()?) {
-            (2, b'i') => Kw::If,
-            (2, b'd') => Kw::Do,
-            (2, b'N') => Kw::Nl,
-            (3, b'f') => Kw::For,
-            (3, b'n') => Kw::New,
-            (3, b'S') => Kw::Spc,
-            (3, b'T') => Kw::Tab,
-            (4, b'e') => Kw::Else,
-            (4, b'c') => Kw::Case,
-            (4, b't') => Kw::True,
-            (5, b'w') => Kw::While,
-            (5, b'b') => Kw::Break,
-            (5, b'f') => Kw::False,
-            (6, b's') => Kw::Switch,
-            (6, b'r') => Kw::Return,
-            (7, b'd') => Kw::Default,
-            (7, b'p') => Kw::Package,
-            (8, b'c') => Kw::Continue,
-            (8, b'f') => Kw::Function,
-            (9, b'd') => Kw::Datablock,
+            (2, b'i') if b == b"if" => Kw::If,
+            (2, b'd') if b == b"do" => Kw::Do,
+            (2, b'N') if b == b"NL" => Kw::Nl,
+            (3, b'f') if b == b"for" => Kw::For,
+            (3, b'n') if b == b"new" => Kw::New,
+            (3, b'S') if b == b"SPC" => Kw::Spc,
+            (3, b'T') if b == b"TAB" => Kw::Tab,
+            (4, b'e') if b == b"else" => Kw::Else,
+            (4, b'c') if b == b"case" => Kw::Case,
+            (4, b't') if b == b"true" => Kw::True,
+            (5, b'w') if b == b"while" => Kw::While,
+            (5, b'b') if b == b"break" => Kw::Break,
+            (5, b'f') if b == b"false" => Kw::False,
+            (6, b's') if b == b"switch" => Kw::Switch,
+            (6, b'r') if b == b"return" => Kw::Return,
+            (7, b'd') if b == b"default" => Kw::Default,
+            (7, b'p') if b == b"package" => Kw::Package,
+            (8, b'c') if b == b"continue" => Kw::Continue,
+            (8, b'f') if b == b"function" => Kw::Function,
+            (9, b'd') if b == b"datablock" => Kw::Datablock,
             _ => return None,
         };
-        (w == k.text()).then_some(k)
+        Some(k)
     }
 }
 
@@ -164,59 +165,77 @@ pub struct LexError {
     pub message: String,
 }
 
-/// The longest operator starting at `b[i]` (the first byte is known to exist).
+/// The longest operator starting at `b[i]` (the first byte is known to exist). Dispatched on
+/// the first byte; the next bytes are read only for the operators that may go on.
+#[inline(always)]
 fn op_at(b: &[u8], i: usize) -> Option<&'static str> {
-    let n1 = b.get(i + 1).copied().unwrap_or(0);
-    let n2 = b.get(i + 2).copied().unwrap_or(0);
-    Some(match (b[i], n1) {
-        (b'<', b'<') if n2 == b'=' => "<<=",
-        (b'>', b'>') if n2 == b'=' => ">>=",
-        (b'!', b'$') if n2 == b'=' => "!$=",
-        (b':', b':') => "::",
-        (b'=', b'=') => "==",
-        (b'!', b'=') => "!=",
-        (b'<', b'=') => "<=",
-        (b'>', b'=') => ">=",
-        (b'&', b'&') => "&&",
-        (b'|', b'|') => "||",
-        (b'<', b'<') => "<<",
-        (b'>', b'>') => ">>",
-        (b'+', b'+') => "++",
-        (b'-', b'-') => "--",
-        (b'+', b'=') => "+=",
-        (b'-', b'=') => "-=",
-        (b'*', b'=') => "*=",
-        (b'/', b'=') => "/=",
-        (b'%', b'=') => "%=",
-        (b'&', b'=') => "&=",
-        (b'|', b'=') => "|=",
-        (b'^', b'=') => "^=",
-        (b'$', b'=') => "$=",
-        (b'@', _) => "@",
-        (b'+', _) => "+",
-        (b'-', _) => "-",
-        (b'*', _) => "*",
-        (b'/', _) => "/",
-        (b'%', _) => "%",
-        (b'<', _) => "<",
-        (b'>', _) => ">",
-        (b'=', _) => "=",
-        (b'!', _) => "!",
-        (b'~', _) => "~",
-        (b'&', _) => "&",
-        (b'|', _) => "|",
-        (b'^', _) => "^",
-        (b'?', _) => "?",
-        (b':', _) => ":",
-        (b';', _) => ";",
-        (b',', _) => ",",
-        (b'.', _) => ".",
-        (b'(', _) => "(",
-        (b')', _) => ")",
-        (b'{', _) => "{",
-        (b'}', _) => "}",
-        (b'[', _) => "[",
-        (b']', _) => "]",
+    let n1 = || b.get(i + 1).copied().unwrap_or(0);
+    let n2 = || b.get(i + 2).copied().unwrap_or(0);
+    // `x` alone, or `x=` when `=` follows.
+    let or_eq = |one: &'static str, two: &'static str| if n1() == b'=' { two } else { one };
+    Some(match b[i] {
+        b'(' => "(",
+        b')' => ")",
+        b';' => ";",
+        b',' => ",",
+        b'.' => ".",
+        b'{' => "{",
+        b'}' => "}",
+        b'[' => "[",
+        b']' => "]",
+        b'@' => "@",
+        b'?' => "?",
+        b'~' => "~",
+        b'=' => or_eq("=", "=="),
+        b'*' => or_eq("*", "*="),
+        b'/' => or_eq("/", "/="),
+        b'%' => or_eq("%", "%="),
+        b'^' => or_eq("^", "^="),
+        b'+' => match n1() {
+            b'+' => "++",
+            b'=' => "+=",
+            _ => "+",
+        },
+        b'-' => match n1() {
+            b'-' => "--",
+            b'=' => "-=",
+            _ => "-",
+        },
+        b'<' => match n1() {
+            b'<' if n2() == b'=' => "<<=",
+            b'<' => "<<",
+            b'=' => "<=",
+            _ => "<",
+        },
+        b'>' => match n1() {
+            b'>' if n2() == b'=' => ">>=",
+            b'>' => ">>",
+            b'=' => ">=",
+            _ => ">",
+        },
+        b'!' => match n1() {
+            b'$' if n2() == b'=' => "!$=",
+            b'=' => "!=",
+            _ => "!",
+        },
+        b'&' => match n1() {
+            b'&' => "&&",
+            b'=' => "&=",
+            _ => "&",
+        },
+        b'|' => match n1() {
+            b'|' => "||",
+            b'=' => "|=",
+            _ => "|",
+        },
+        b':' => {
+            if n1() == b':' {
+                "::"
+            } else {
+                ":"
+            }
+        }
+        b'$' if n1() == b'=' => "$=",
         _ => return None,
     })
 }
@@ -251,6 +270,85 @@ fn is_name_start(c: u8) -> bool {
 fn is_name_char(c: u8) -> bool {
     CLASS[c as usize] & NAME_CHAR != 0
 }
+
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// The bytes of `w` (eight, little-endian) that are not `[A-Za-z0-9_]`: the high bit of each
+/// such byte set, the rest clear. Ranges are tested eight bytes at once on the low seven bits
+/// (`x + (0x80 - lo)` has its high bit set when `x >= lo`; no byte carries into the next), and
+/// a byte with its high bit set is never a name byte.
+#[inline(always)]
+fn non_name_bytes(w: u64) -> u64 {
+    let x = w & !HI;
+    let ge = |v: u64, lo: u8| v + (0x80 - u64::from(lo)) * LO;
+    let gt = |v: u64, hi: u8| v + (0x7F - u64::from(hi)) * LO;
+    let lower = x | 0x20 * LO;
+    let alpha = ge(lower, b'a') & !gt(lower, b'z');
+    let digit = ge(x, b'0') & !gt(x, b'9');
+    let under = ge(x, b'_') & !gt(x, b'_');
+    !((alpha | digit | under) & !w) & HI
+}
+
+/// Where the run of name bytes (`[A-Za-z0-9_]`) from `i` ends: eight bytes at a time while
+/// eight remain, then byte by byte.
+#[inline(always)]
+fn name_end(b: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        let m = non_name_bytes(u64::from_le_bytes(w));
+        if m != 0 {
+            return i + (m.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < b.len() && is_name_char(b[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// The high bit of each byte of `w` equal to `c`, at least for the lowest such byte (a byte
+/// above a match may be flagged too: only the lowest flag is to be read).
+#[inline(always)]
+fn bytes_eq(w: u64, c: u8) -> u64 {
+    let v = w ^ (u64::from(c) * LO);
+    v.wrapping_sub(LO) & !v & HI
+}
+
+/// The first byte from `i` that is the quote `q`, a backslash or a newline (or `b.len()`):
+/// eight bytes at a time while eight remain.
+#[inline(always)]
+fn string_stop(b: &[u8], mut i: usize, q: u8) -> usize {
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(w);
+        let m = bytes_eq(w, q) | bytes_eq(w, b'\\') | bytes_eq(w, b'\n');
+        if m != 0 {
+            return i + (m.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < b.len() && b[i] != q && b[i] != b'\\' && b[i] != b'\n' {
+        i += 1;
+    }
+    i
+}
+
+/// Powers of ten up to 10^15 (every one exact in an `f64`).
+const POW10: [f64; 16] =
+    [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+const POW10_INT: [u64; 16] = {
+    let mut t = [1u64; 16];
+    let mut k = 1;
+    while k < 16 {
+        t[k] = t[k - 1] * 10;
+        k += 1;
+    }
+    t
+};
 
 /// Byte scanner state. Columns count characters: they are brought up to date lazily at each
 /// token start (`col_pos` is the byte the current `col` belongs to), so the hot loops only move
@@ -288,16 +386,31 @@ impl<'a> Scanner<'a> {
 
     /// `[A-Za-z_][A-Za-z0-9_]*` with inner `::`, blanks around it allowed (a trailing `:` is
     /// not part of the name).
+    #[inline(always)]
     fn name(&mut self) -> &'a str {
         let b = self.b;
         let start = self.i;
-        let mut i = self.i;
+        let mut i = name_end(b, self.i + 1);
+        // Most names end at a byte that cannot go on into `::` (a blank then something else
+        // than a blank or `:` included: `x = 1`).
+        match b.get(i) {
+            Some(b':') => i = self.name_more(i),
+            Some(b' ' | b'\t') if matches!(b.get(i + 1), Some(b' ' | b'\t' | b':')) => i = self.name_more(i),
+            _ => {}
+        }
+        self.i = i;
+        &self.src[start..i]
+    }
+
+    /// The rest of a name whose run of name bytes stopped at `i`, a `:` or a blank: inner
+    /// `::`, with blanks around it allowed. Returns where the name ends.
+    #[cold]
+    #[inline(never)]
+    fn name_more(&self, mut i: usize) -> usize {
+        let b = self.b;
         loop {
-            while i < b.len() && is_name_char(b[i]) {
-                i += 1;
-            }
             if i + 2 < b.len() && b[i] == b':' && b[i + 1] == b':' && is_name_start(b[i + 2]) {
-                i += 2;
+                i = name_end(b, i + 2);
                 continue;
             }
             // V12 allows blanks around `::` (`Parent:: onAdd(%this)`); the parser trims them.
@@ -311,14 +424,12 @@ impl<'a> Scanner<'a> {
             if j + 1 < b.len() && b[j] == b':' && b[j + 1] == b':' {
                 let k = blank(j + 2);
                 if k < b.len() && is_name_start(b[k]) && (j > i || k > j + 2) {
-                    i = k;
+                    i = name_end(b, k);
                     continue;
                 }
             }
-            break;
+            return i;
         }
-        self.i = i;
-        &self.src[start..i]
     }
 
     fn number(&mut self, span: Span) -> Result<Tok<'a>, LexError> {
@@ -341,9 +452,12 @@ impl<'a> Scanner<'a> {
         while i < b.len() && b[i].is_ascii_digit() {
             i += 1;
         }
+        // Where the fraction's digits start (`.5`, `0.25`), when there is one.
+        let mut frac = None;
         if i < b.len() && b[i] == b'.' && b.get(i + 1).is_some_and(|d| d.is_ascii_digit()) {
             is_float = true;
             i += 1;
+            frac = Some(i);
             while i < b.len() && b[i].is_ascii_digit() {
                 i += 1;
             }
@@ -355,6 +469,7 @@ impl<'a> Scanner<'a> {
             }
             if j < b.len() && b[j].is_ascii_digit() {
                 is_float = true;
+                frac = None;
                 i = j;
                 while i < b.len() && b[i].is_ascii_digit() {
                     i += 1;
@@ -373,6 +488,18 @@ impl<'a> Scanner<'a> {
                 return Ok(Tok::Int(v));
             }
         }
+        // `digits.digits` with at most 15 digits in all and no exponent: the digits as an
+        // integer (below 2^53, exact) divided by a power of ten (exact up to 10^22) is the
+        // correctly rounded value, as the general parser gives it (Clinger's fast path).
+        if let Some(f) = frac
+            && i - start <= 16
+        {
+            let digits = |r: &[u8]| r.iter().fold(0u64, |v, &d| v * 10 + u64::from(d - b'0'));
+            let whole = &b[start..f - 1];
+            let fraction = &b[f..i];
+            let m = digits(whole) * POW10_INT[fraction.len()] + digits(fraction);
+            return Ok(Tok::Float(m as f64 / POW10[fraction.len()]));
+        }
         match text.parse::<f64>() {
             Ok(v) => Ok(Tok::Float(v)),
             Err(_) => Err(LexError { span, message: "malformed number".into() }),
@@ -386,6 +513,7 @@ impl<'a> Scanner<'a> {
         let mut i = start;
         let unterminated = || LexError { span, message: "unterminated string".into() };
         loop {
+            i = string_stop(b, i, q);
             let c = *b.get(i).ok_or_else(unterminated)?;
             if c == q {
                 self.i = i + 1;
@@ -700,6 +828,55 @@ mod tests {
         let pos: Vec<_> = t.iter().map(|t| (t.span.line, t.span.col)).collect();
         assert_eq!(pos, vec![(1, 1), (1, 5), (2, 6), (3, 3), (4, 4), (4, 5)]);
         assert!(tokenize("a\n  \u{3000}b #").is_err_and(|e| e.span.line == 2 && e.span.col == 6));
+    }
+
+    #[test]
+    fn eight_byte_scans_agree_with_byte_by_byte() {
+        // Every byte value at every position of a window, after name bytes and in a string.
+        for c in 0..=255u8 {
+            for pos in 0..12 {
+                let mut b = vec![b'a'; 12];
+                b[pos] = c;
+                let want = b.iter().position(|&x| !is_name_char(x)).unwrap_or(b.len());
+                assert_eq!(name_end(&b, 0), want, "byte {c:#x} at {pos}");
+                let want = b.iter().position(|&x| matches!(x, b'"' | b'\\' | b'\n')).unwrap_or(b.len());
+                assert_eq!(string_stop(&b, 0, b'"'), want, "byte {c:#x} at {pos}");
+                // Two stops: the first is found.
+                let mut b2 = b.clone();
+                b2[11] = b'"';
+                let want = b2.iter().position(|&x| matches!(x, b'"' | b'\\' | b'\n')).unwrap_or(b2.len());
+                assert_eq!(string_stop(&b2, 0, b'"'), want, "byte {c:#x} at {pos}");
+            }
+        }
+    }
+
+    #[test]
+    fn decimal_literals_read_as_the_general_parser_reads_them() {
+        let texts = [
+            "0.1",
+            "0.3",
+            "1.5",
+            ".5",
+            "0.6",
+            "123456.789012345",
+            "99999999999999.9",
+            "9.99999999999999",
+            "0.000000000000001",
+            "1234567890.12345",
+            "3.14159265358979",
+            "12345678901234.56",
+            "0.1e3",
+            "1.5E-2",
+            "7.0",
+            "00.5",
+        ];
+        for t in texts {
+            let want: f64 = t.parse().unwrap();
+            match toks(t)[0] {
+                Tok::Float(v) => assert_eq!(v.to_bits(), want.to_bits(), "{t}"),
+                ref other => panic!("{t}: {other:?}"),
+            }
+        }
     }
 
     #[test]
