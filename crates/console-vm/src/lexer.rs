@@ -609,6 +609,12 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// The source's bytes.
+    #[inline(always)]
+    pub(crate) fn bytes(&self) -> &'a [u8] {
+        self.b
+    }
+
     /// Records a scan error and ends the input: nothing after it is read. The error's token is
     /// an `Eof` at the error's position.
     #[cold]

@@ -31,19 +31,37 @@ impl std::error::Error for SyntaxError {}
 
 const SHORT_SLOTS: usize = 256;
 
-/// A name of 1 to 7 bytes packed with its length into a nonzero `u64`; 0 for other names.
-#[inline]
-fn short_key(s: &str) -> u64 {
+/// A name of 1 to 15 bytes packed into two words: its first eight bytes and its length, or
+/// for a name of 9 or more bytes the rest with the length in the top byte; `None` for other
+/// names. `src` is the source the name is most likely a slice of: a word lying inside it is
+/// read in one load and masked to the name (the bytes are the name's own, the addresses being
+/// the same); elsewhere byte by byte.
+#[inline(always)]
+fn short_key(src: &[u8], s: &str) -> Option<(u64, u64)> {
     let b = s.as_bytes();
-    if b.is_empty() || b.len() > 7 {
-        return 0;
+    let n = b.len();
+    if n == 0 || n > 15 {
+        return None;
     }
-    // Byte by byte: a `copy_from_slice` of a variable length is a `memcpy` call.
-    let mut k = (b.len() as u64) << 56;
-    for (i, &c) in b.iter().enumerate() {
-        k |= u64::from(c) << (8 * i);
+    let at = (b.as_ptr() as usize).wrapping_sub(src.as_ptr() as usize);
+    // The `len` (1 to 8) bytes from `from`.
+    let word = |from: usize, len: usize| -> u64 {
+        if let Some(c) = at.checked_add(from).and_then(|i| src.get(i..i.checked_add(8)?)) {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            return u64::from_le_bytes(w) & (u64::MAX >> (64 - 8 * len));
+        }
+        // Byte by byte: a `copy_from_slice` of a variable length is a `memcpy` call.
+        let mut w = 0u64;
+        for (i, &c) in b.iter().skip(from).take(len).enumerate() {
+            w |= u64::from(c) << (8 * i);
+        }
+        w
+    };
+    if n <= 8 {
+        return Some((word(0, n), n as u64));
     }
-    k
+    Some((word(0, 8), word(8, n - 8) | (n as u64) << 56))
 }
 
 /// A name written with blanks around its `::` (`Foo :: bar`), without them.
@@ -71,9 +89,9 @@ struct Parser<'a> {
     links: u32,
     /// One shared `Ident` per distinct spelling in this file.
     names: HashMap<&'a str, Ident, FastBuild>,
-    /// A direct-mapped cache in front of `names` for names of up to 7 bytes (most locals and
-    /// fields), keyed by the bytes themselves: a hit is a multiply and a compare.
-    short: Vec<(u64, Option<Ident>)>,
+    /// A direct-mapped cache in front of `names` for names of up to 15 bytes (most names),
+    /// keyed by the bytes themselves: a hit is two loads, a multiply and two compares.
+    short: Vec<(u64, u64, Option<Ident>)>,
 }
 
 /// The parser's result: the error boxed, so a parsed expression travels up the descent levels
@@ -100,7 +118,7 @@ pub(crate) fn parse_each(src: &str, file: &str, mut each: impl FnMut(Stmt)) -> R
         depth: 0,
         links: 0,
         names: HashMap::default(),
-        short: vec![(0, None); SHORT_SLOTS],
+        short: vec![(0, 0, None); SHORT_SLOTS],
     };
     p.cur = p.scan();
     p.next = p.scan();
@@ -205,15 +223,26 @@ impl<'a> Parser<'a> {
         }
     }
     /// The shared tree name for `s`.
+    /// Inlined: a hit in the cache is a handful of instructions; the rest is out of line
+    /// (out of line, the function cost more: measured).
+    #[inline(always)]
     fn name(&mut self, s: &'a str) -> Ident {
-        let key = short_key(s);
-        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize % SHORT_SLOTS;
-        if key != 0
-            && let Some((k, Some(n))) = self.short.get(slot)
-            && *k == key
+        let key = short_key(self.sc.bytes(), s);
+        let slot = key.map_or(0, |(a, b)| {
+            ((a ^ b.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize % SHORT_SLOTS
+        });
+        if let Some(key) = key
+            && let Some((k0, k1, Some(n))) = self.short.get(slot)
+            && (*k0, *k1) == key
         {
             return n.clone();
         }
+        self.name_miss(s, key, slot)
+    }
+
+    /// [`Self::name`] past the cache: the file's table, and the cache slot filled.
+    #[inline(never)]
+    fn name_miss(&mut self, s: &'a str, key: Option<(u64, u64)>, slot: usize) -> Ident {
         let n = match self.names.get(s) {
             Some(n) => n.clone(),
             None => {
@@ -222,10 +251,10 @@ impl<'a> Parser<'a> {
                 n
             }
         };
-        if key != 0
+        if let Some((k0, k1)) = key
             && let Some(e) = self.short.get_mut(slot)
         {
-            *e = (key, Some(n.clone()));
+            *e = (k0, k1, Some(n.clone()));
         }
         n
     }
