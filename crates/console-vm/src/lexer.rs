@@ -283,7 +283,7 @@ fn non_name_bytes(w: u64) -> u64 {
     let x = w & !HI;
     let ge = |v: u64, lo: u8| v + (0x80 - u64::from(lo)) * LO;
     let gt = |v: u64, hi: u8| v + (0x7F - u64::from(hi)) * LO;
-    let lower = x | 0x20 * LO;
+    let lower = x | (0x20 * LO);
     let alpha = ge(lower, b'a') & !gt(lower, b'z');
     let digit = ge(x, b'0') & !gt(x, b'9');
     let under = ge(x, b'_') & !gt(x, b'_');
