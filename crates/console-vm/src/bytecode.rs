@@ -979,56 +979,66 @@ pub struct Code {
     /// The instructions, then the sentinel (never empty).
     ops: Vec<OpCell>,
     slot_end: u32,
-    /// The heads of tight loops, a bit per pc (empty when there are none): `t` is one when a
-    /// backward jump at `j >= t` goes to `t` and every instruction from `t` to `j` is one
-    /// `stack_ops::run_tight` runs ([`Op::is_tight`]). The fast loop hands a backward jump to
-    /// such a head to that loop.
-    tight: Box<[u64]>,
-    /// `tight`'s first word (0 when empty).
-    tight_lo: u64,
+    /// The heads of tight loops among pcs 0 to 30 (bit `pc`), with bit 31 set once they were
+    /// found (0: not yet): found the first time the fast loop asks, so compiling pays nothing
+    /// (most functions of a script set never run), and kept in what was the struct's padding
+    /// (a larger `FuncDef` cost parse + compile 1 % more instructions in `malloc`). A head past
+    /// pc 30 is not marked: its loop runs in the fast loop. See [`Code::tight_head`].
+    tight: Cell<u32>,
+}
+
+/// Where the heads' word has its bit "found".
+const TIGHT_FOUND: u32 = 1 << 31;
+
+/// The heads of tight loops in `ops` (as they are now: a breakpoint patched in keeps its loop
+/// out; one patched in later stops `run_tight` there, which leaves it to the fast loop): `t`
+/// is one when a backward jump at `j >= t` goes to `t` and every instruction from `t` to `j`
+/// is one `stack_ops::run_tight` runs ([`Op::is_tight`]). Pcs 0 to 30 only.
+fn tight_heads(ops: &[OpCell]) -> u32 {
+    let mut bits = TIGHT_FOUND;
+    // The last instruction seen so far that `run_tight` does not run (+ 1; 0: none).
+    let mut last_loose = 0;
+    for (j, op) in ops.iter().map(OpCell::get).enumerate() {
+        if !op.is_tight() {
+            last_loose = j + 1;
+        } else if let Some(t) = op.jump_target().map(|t| t as usize)
+            && t <= j
+            && t >= last_loose
+            && t < 31
+        {
+            bits |= 1 << t;
+        }
+    }
+    bits
 }
 
 impl Code {
-    /// Code from its instructions, with its slot bound and its tight loops.
+    /// Code from its instructions, with its slot bound.
     pub(crate) fn new(ops: Vec<Op>) -> Code {
-        let mut slot_end = 0;
-        let mut tight: Vec<u64> = Vec::new();
-        // The last instruction seen so far that `run_tight` does not run (+ 1; 0: none).
-        let mut last_loose = 0;
-        for (j, op) in ops.iter().enumerate() {
-            if let Some(s) = op.max_slot() {
-                slot_end = slot_end.max(s.saturating_add(1));
-            }
-            if !op.is_tight() {
-                last_loose = j + 1;
-            } else if let Some(t) = op.jump_target().map(|t| t as usize)
-                && t <= j
-                && t >= last_loose
-            {
-                if tight.len() <= t >> 6 {
-                    tight.resize((t >> 6) + 1, 0);
-                }
-                if let Some(w) = tight.get_mut(t >> 6) {
-                    *w |= 1 << (t & 63);
-                }
-            }
-        }
+        let slot_end =
+            ops.iter().filter_map(|op| op.max_slot()).map(|s| s.saturating_add(1)).max().unwrap_or(0);
         let cells =
             ops.into_iter().chain(std::iter::once(Op::Break)).map(|op| OpCell(Cell::new(op))).collect();
-        let tight_lo = tight.first().copied().unwrap_or(0);
-        Code { ops: cells, slot_end, tight: tight.into_boxed_slice(), tight_lo }
+        Code { ops: cells, slot_end, tight: Cell::new(0) }
     }
 
-    /// Whether `pc` is the head of a tight loop (see [`Code::new`]): the first 64 pcs' bits
-    /// are a word in the code itself (one load, on every backward jump of the fast loop).
+    /// Whether `pc` is the head of a tight loop (see [`tight_heads`]): one load and one test
+    /// on a backward jump of the fast loop, the heads found on the first.
     #[inline(always)]
     pub(crate) fn tight_head(&self, pc: usize) -> bool {
-        if pc < 64 { self.tight_lo >> pc & 1 != 0 } else { self.tight_head_far(pc) }
+        let mut w = self.tight.get();
+        if w == 0 {
+            w = self.find_tight_heads();
+        }
+        pc < 31 && w >> pc & 1 != 0
     }
 
+    #[cold]
     #[inline(never)]
-    fn tight_head_far(&self, pc: usize) -> bool {
-        self.tight.get(pc >> 6).is_some_and(|w| w >> (pc & 63) & 1 != 0)
+    fn find_tight_heads(&self) -> u32 {
+        let w = tight_heads(&self.ops);
+        self.tight.set(w);
+        w
     }
 
     /// The instructions and the sentinel `Break` after them: `len() + 1` cells, so every pc
