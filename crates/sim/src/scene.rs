@@ -1169,6 +1169,14 @@ impl SceneStore {
         }
     }
     fn index(&self, id: u32) -> Option<usize> {
+        // Ids are handed out in increasing order, so until an object is removed (or the ids
+        // wrap) an object's index is its id less the first one's: that guess is checked
+        // first (one read), and the search runs only when it misses.
+        let first = *self.ids.first()?;
+        let guess = id.wrapping_sub(first) as usize;
+        if self.ids.get(guess) == Some(&id) {
+            return Some(guess);
+        }
         self.ids.binary_search(&id).ok()
     }
     fn get(&self, id: u32) -> Option<&SceneObject> {
