@@ -38,6 +38,8 @@ pub(crate) enum Stop {
     Rearm,
     /// A backward jump found the instruction budget spent (`pc` is past the jump).
     Budget,
+    /// A backward jump went to the head of a tight loop (`pc`): run it with [`tight`].
+    Tight,
 }
 
 /// The console's data the loop reads and writes: global array elements, objects (a method
@@ -306,12 +308,9 @@ pub(crate) fn run(
                     stop!(Stop::Op, end);
                 }
                 p = t;
-                // The head of a tight loop: run it in `run_tight`.
+                // The head of a tight loop: stop for `tight` (no call site in this loop).
                 if running.code.tight_head(t) {
-                    match run_tight(vm, running, p, fb, &mut budget, elems, rows) {
-                        TightEnd::At(at) => p = at,
-                        TightEnd::Stop(why, at) => stop!(why, at),
-                    }
+                    stop!(Stop::Tight, t);
                 }
             }};
         }
@@ -889,6 +888,28 @@ pub(crate) fn run(
             }
             vm.stack.reserve_slots(fb + slot_end);
         }
+    }
+}
+
+/// Runs the tight loop at `pc` of the innermost frame (`func`, locals at `base`; see
+/// [`run_tight`]) with the budget [`run`] would have, and says why it stopped and where: at an
+/// instruction for [`run`] (`Stop::Op`: the fast loop goes on from there, not the
+/// interpreter) or with a stop of its own.
+pub(crate) fn tight(
+    vm: &mut VmState,
+    func: &FuncDef,
+    pc: usize,
+    base: usize,
+    cx: &Ctx,
+    data: Data<'_>,
+) -> (Stop, usize) {
+    let mut budget = if cx.plain { vm.budget_left.min(cx.slice) } else { 0 };
+    vm.budget_left -= budget;
+    let end = run_tight(vm, func, pc, base, &mut budget, data.elems, data.rows);
+    vm.budget_left += budget;
+    match end {
+        TightEnd::At(at) => (Stop::Op, at),
+        TightEnd::Stop(why, at) => (why, at),
     }
 }
 

@@ -554,6 +554,37 @@ impl Console {
             (pc, base) = (at, fb);
             match stop {
                 Stop::Op => {}
+                // The head of a tight loop: run it, then the fast loop again from where it
+                // stopped (or the stop it made).
+                Stop::Tight => {
+                    let data = stack_ops::Data {
+                        elems: &mut self.elems,
+                        objects: &mut self.objects,
+                        elem_names: &self.elem_names,
+                        rows: &self.rows,
+                        globals: &mut self.globals,
+                    };
+                    let (why, at) = stack_ops::tight(&mut self.vm, &func, pc, base, &cx, data);
+                    pc = at;
+                    match why {
+                        Stop::Op | Stop::Tight => continue,
+                        Stop::Rearm => {
+                            self.rearm_break();
+                            if self.debug.session.is_some() {
+                                save_pc!();
+                                self.debugger_poll();
+                                check_abort!();
+                            }
+                            continue;
+                        }
+                        Stop::Budget => {
+                            save_pc!();
+                            self.vm.budget_left = 0;
+                            self.set_abort(BUDGET_MSG.to_string());
+                            return self.unwind(entry);
+                        }
+                    }
+                }
                 // A backward jump was taken: put the stepped-over breakpoint back.
                 Stop::Rearm => {
                     self.rearm_break();
