@@ -1117,8 +1117,14 @@ fn run_tight(
             binary!(f, |x, y| Num::Int((x $op y) as i64))
         };
     }
-    // Frames' dynamic locals (`%a[%i]`) are the running frame's.
-    let local_elems = !running.toplevel && !running.elem_slots;
+    // The running frame's local arrays (`%a[%i]`), found once: the frame does not change here
+    // (no call), and its table is made only by the fast loop (`None`: those instructions
+    // leave). Top-level code and functions whose named locals end in digits have none here.
+    let mut local_elems = if running.toplevel || running.elem_slots {
+        None
+    } else {
+        frames.last_mut().and_then(|f| f.dyn_locals.as_deref_mut()).map(|d| &mut d.elems)
+    };
     loop {
         debug_assert!(p <= end && end < code.len(), "fetch at {p} past the sentinel {end}");
         // SAFETY: `p <= end` always: it starts so (the fast loop's pc, at or below its `end`,
@@ -1470,26 +1476,19 @@ fn run_tight(
                 };
                 put_raw(dst, Value::Int(i64::from(k)));
             }
-            Op::LoadLocalElemL(base, s) if local_elems => {
+            Op::LoadLocalElemL(base, s) => {
                 fits!(0, 1);
+                let Some(d) = local_elems.as_deref() else { out!() };
                 let i = index!(s);
-                let v = frames
-                    .last()
-                    .and_then(|f| f.dyn_locals.as_deref())
-                    .and_then(|d| d.elems.dense_ref(base, i));
-                let Some(v) = v.and_then(plain_copy) else { out!() };
+                let Some(v) = d.dense_ref(base, i).and_then(plain_copy) else { out!() };
                 st.push_plain(v);
             }
-            Op::StoreLocalElemL(base, s) if local_elems => {
+            Op::StoreLocalElemL(base, s) => {
                 fits!(1, 0);
+                let Some(d) = local_elems.as_deref_mut() else { out!() };
                 let i = index!(s);
                 let Some(v) = plain_copy(peek!(0)) else { out!() };
-                let dst = frames
-                    .last_mut()
-                    .and_then(|f| f.dyn_locals.as_deref_mut())
-                    .and_then(|d| d.elems.dense_mut(base, i))
-                    .filter(|d| !matches!(d, Value::Str(_)));
-                let Some(dst) = dst else { out!() };
+                let Some(dst) = d.dense_mut(base, i).filter(|d| !matches!(d, Value::Str(_))) else { out!() };
                 put_raw(dst, v);
                 st.pop_plain();
             }
@@ -1526,8 +1525,6 @@ fn run_tight(
             | Op::StoreGlobalElem(..)
             | Op::LoadLocalElem(..)
             | Op::StoreLocalElem(..)
-            | Op::LoadLocalElemL(..)
-            | Op::StoreLocalElemL(..)
             | Op::LoadGlobalElemStore { .. }
             | Op::BuildName(..)
             | Op::LoadField(..)
