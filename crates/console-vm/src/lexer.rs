@@ -317,6 +317,21 @@ fn bytes_eq(w: u64, c: u8) -> u64 {
     v.wrapping_sub(LO) & !v & HI
 }
 
+/// Whether `b` holds a backslash: eight bytes at a time, then byte by byte (string bodies are
+/// short: `contains` went through a `memchr` call).
+#[inline]
+fn has_backslash(b: &[u8]) -> bool {
+    let mut chunks = b.chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        if bytes_eq(u64::from_le_bytes(w), b'\\') != 0 {
+            return true;
+        }
+    }
+    chunks.remainder().contains(&b'\\')
+}
+
 /// The first byte from `i` that is the quote `q`, a backslash or a newline (or `b.len()`):
 /// eight bytes at a time while eight remain.
 #[inline(always)]
@@ -546,7 +561,7 @@ impl<'a> Scanner<'a> {
 /// Processes the escapes of a raw string body (`\n \t \r \xHH \cN`, anything else stands for
 /// itself).
 pub fn unescape(raw: &str) -> String {
-    if !raw.contains('\\') {
+    if !has_backslash(raw.as_bytes()) {
         return raw.to_string();
     }
     let mut s = String::with_capacity(raw.len());
