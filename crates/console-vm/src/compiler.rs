@@ -88,8 +88,12 @@ pub fn compile_program(stmts: &[Stmt], file: &str, names: &mut Interner) -> Rc<F
 /// [`crate::parse`] (nothing is returned for a file with a syntax or scan error).
 pub fn compile_source(src: &str, file: &str, names: &mut Interner) -> Result<Rc<FuncDef>, SyntaxError> {
     let mark = names.len();
+    // The tables sized for the file up front (about one new name and one distinct string per
+    // 128 bytes of script): no rehash while they fill.
+    names.reserve(src.len() / 128);
     let main = names.intern("<main>");
     let mut fc = FunctionCompiler::new(names, true, Rc::from(file));
+    fc.file_consts.reserve(src.len() / 128);
     let mut starts = Vec::new();
     let parsed = crate::parser::parse_each(src, file, |s| {
         starts.push(fc.here());

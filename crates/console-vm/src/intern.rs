@@ -122,6 +122,13 @@ impl Interner {
         Name(id)
     }
 
+    /// Makes room for `extra` more names without growing the table.
+    pub(crate) fn reserve(&mut self, extra: usize) {
+        self.names.reserve(extra);
+        let names = &self.names;
+        self.table.reserve(extra, |&id| ci_hash(&names[id as usize]));
+    }
+
     /// Forgets the names interned after `mark` (so a file that fails to parse leaves no trace).
     pub(crate) fn truncate(&mut self, mark: usize) {
         self.by_ptr.clear();

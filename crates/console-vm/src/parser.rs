@@ -117,7 +117,9 @@ pub(crate) fn parse_each(src: &str, file: &str, mut each: impl FnMut(Stmt)) -> R
         file,
         depth: 0,
         links: 0,
-        names: HashMap::default(),
+        // Sized for the file (about one distinct name per 128 bytes of script, as the game's
+        // scripts have them): no rehash while the table fills.
+        names: HashMap::with_capacity_and_hasher(src.len() / 128, FastBuild::default()),
         short: vec![(0, 0, None); SHORT_SLOTS],
     };
     p.cur = p.scan();
