@@ -948,9 +948,7 @@ fn run_tight(
     // The fast loop's code (with the sentinel) and slot bound for this function.
     let code: &[OpCell] = running.code.with_sentinel();
     let slot_end = running.code.slot_end() as usize;
-    use crate::value::{
-        f64_fast, i32_fast, num_fast, plain_copy, put_num_raw, put_raw, step_fast, truthy_fast,
-    };
+    use crate::value::{f64_fast, i32_fast, num_fast, put_num_raw, put_raw, step_fast, truthy_fast};
     let VmState { stack, frames, budget_left, .. } = vm;
     let mut st = stack.tight();
     let mut b = *budget;
@@ -1162,14 +1160,14 @@ fn run_tight(
             }
             Op::LoadLocal(s) => {
                 fits!(0, 1);
-                let Some(v) = plain_copy(slot!(s)) else { out!() };
-                st.push_plain(v);
+                let Some(v) = num_fast(slot!(s)) else { out!() };
+                st.push_num_plain(v);
             }
             Op::StoreLocal(s, keep) => {
                 fits!(1, 0);
-                let Some(v) = plain_copy(peek!(0)) else { out!() };
+                let Some(v) = num_fast(peek!(0)) else { out!() };
                 writable!(s);
-                put_raw(slot_mut!(s), v);
+                put_num_raw(slot_mut!(s), v);
                 if !keep {
                     st.pop_plain();
                 }
@@ -1449,8 +1447,8 @@ fn run_tight(
             Op::LoadGlobalElemL(base, s) => {
                 fits!(0, 1);
                 let i = index!(s);
-                let Some(v) = elems.dense_ref(base, i).and_then(plain_copy) else { out!() };
-                st.push_plain(v);
+                let Some(v) = elems.dense_ref(base, i).and_then(num_fast) else { out!() };
+                st.push_num_plain(v);
             }
             Op::JumpIfNotElemL(base, s, t) => {
                 let i = index!(s);
@@ -1462,11 +1460,11 @@ fn run_tight(
             Op::StoreGlobalElemL(base, s) => {
                 fits!(1, 0);
                 let i = index!(s);
-                let Some(v) = plain_copy(peek!(0)) else { out!() };
+                let Some(v) = num_fast(peek!(0)) else { out!() };
                 let Some(dst) = elems.dense_mut(base, i).filter(|d| !matches!(d, Value::Str(_))) else {
                     out!()
                 };
-                put_raw(dst, v);
+                put_num_raw(dst, v);
                 st.pop_plain();
             }
             Op::StoreGlobalElemLI(base, s, k) => {
@@ -1480,34 +1478,34 @@ fn run_tight(
                 fits!(0, 1);
                 let Some(d) = local_elems.as_deref() else { out!() };
                 let i = index!(s);
-                let Some(v) = d.dense_ref(base, i).and_then(plain_copy) else { out!() };
-                st.push_plain(v);
+                let Some(v) = d.dense_ref(base, i).and_then(num_fast) else { out!() };
+                st.push_num_plain(v);
             }
             Op::StoreLocalElemL(base, s) => {
                 fits!(1, 0);
                 let Some(d) = local_elems.as_deref_mut() else { out!() };
                 let i = index!(s);
-                let Some(v) = plain_copy(peek!(0)) else { out!() };
+                let Some(v) = num_fast(peek!(0)) else { out!() };
                 let Some(dst) = d.dense_mut(base, i).filter(|d| !matches!(d, Value::Str(_))) else { out!() };
-                put_raw(dst, v);
+                put_num_raw(dst, v);
                 st.pop_plain();
             }
             Op::LoadGlobalElemLL(base, r, c) => {
                 fits!(0, 1);
                 let (r, j) = (index!(r), index!(c));
                 let Some(row) = rows.get_last(base, r) else { out!() };
-                let Some(v) = elems.dense_ref(row, j).and_then(plain_copy) else { out!() };
-                st.push_plain(v);
+                let Some(v) = elems.dense_ref(row, j).and_then(num_fast) else { out!() };
+                st.push_num_plain(v);
             }
             Op::StoreGlobalElemLL(base, r, c) => {
                 fits!(1, 0);
                 let (r, j) = (index!(r), index!(c));
                 let Some(row) = rows.get_last(base, r) else { out!() };
-                let Some(v) = plain_copy(peek!(0)) else { out!() };
+                let Some(v) = num_fast(peek!(0)) else { out!() };
                 let Some(dst) = elems.dense_mut(row, j).filter(|d| !matches!(d, Value::Str(_))) else {
                     out!()
                 };
-                put_raw(dst, v);
+                put_num_raw(dst, v);
                 st.pop_plain();
             }
             // Everything else is the fast loop's (listed, not `_`: a full jump table).

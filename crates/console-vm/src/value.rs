@@ -449,18 +449,6 @@ pub(crate) fn put_num_raw(dst: &mut Value, n: Num) {
     }
 }
 
-/// A copy of `v` when it is a number (see [`num_fast`]).
-#[inline(always)]
-pub(crate) fn plain_copy(v: &Value) -> Option<Value> {
-    if let Value::Int(i) = v {
-        Some(Value::Int(*i))
-    } else if let Value::Float(f) = v {
-        Some(Value::Float(*f))
-    } else {
-        None
-    }
-}
-
 /// Writes `v` over `dst`, which the caller saw is not text (so nothing is dropped: no
 /// drop glue, no call). Over text it would leak the string, never more.
 #[inline(always)]
