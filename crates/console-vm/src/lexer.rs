@@ -529,23 +529,23 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// A quoted string starting at the quote `q`; returns the raw body.
-    fn string(&mut self, q: u8, span: Span) -> Result<&'a str, LexError> {
+    /// A quoted string starting at the quote `q`; returns the raw body, or `None` when the
+    /// string is not closed on its line (the caller reports it: no error travels back).
+    fn string(&mut self, q: u8) -> Option<&'a str> {
         let b = self.b;
         let start = self.i + 1;
         let mut i = start;
-        let unterminated = || LexError { span, message: "unterminated string".into() };
         loop {
             i = string_stop(b, i, q);
-            let c = *b.get(i).ok_or_else(unterminated)?;
+            let c = *b.get(i)?;
             if c == q {
                 self.i = i + 1;
-                return Ok(cut(self.src, start, i));
+                return Some(cut(self.src, start, i));
             }
             match c {
-                b'\n' => return Err(unterminated()),
+                b'\n' => return None,
                 b'\\' => {
-                    let e = *b.get(i + 1).ok_or_else(unterminated)?;
+                    let e = *b.get(i + 1)?;
                     if e == b'\n' {
                         // An escaped newline is kept in the string (as V12's scanner did).
                         self.newline(i + 1);
@@ -764,9 +764,9 @@ impl<'a> Scanner<'a> {
                 }
             }
             if c == b'"' || c == b'\'' {
-                match self.string(c, span) {
-                    Ok(raw) => give!(if c == b'"' { Tok::Str(raw) } else { Tok::Tagged(raw) }, span),
-                    Err(e) => fail!(e),
+                match self.string(c) {
+                    Some(raw) => give!(if c == b'"' { Tok::Str(raw) } else { Tok::Tagged(raw) }, span),
+                    None => fail!(LexError { span, message: "unterminated string".into() }),
                 }
             }
             match op_at(b, i) {
