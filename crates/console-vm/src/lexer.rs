@@ -531,6 +531,7 @@ impl<'a> Scanner<'a> {
 
     /// A quoted string starting at the quote `q`; returns the raw body, or `None` when the
     /// string is not closed on its line (the caller reports it: no error travels back).
+    #[inline(always)]
     fn string(&mut self, q: u8) -> Option<&'a str> {
         let b = self.b;
         let start = self.i + 1;
