@@ -948,6 +948,7 @@ fn run_tight(
     // The fast loop's code (with the sentinel) and slot bound for this function.
     let code: &[OpCell] = running.code.with_sentinel();
     let slot_end = running.code.slot_end() as usize;
+    use crate::bytecode::IntOp;
     use crate::value::{f64_fast, i32_fast, num_fast, put_num_raw, put_raw, step_fast, truthy_fast};
     let VmState { stack, frames, budget_left, .. } = vm;
     let mut st = stack.tight();
@@ -1114,6 +1115,23 @@ fn run_tight(
         ($op:tt) => {
             binary!(f, |x, y| Num::Int((x $op y) as i64))
         };
+    }
+    // `IntIL` with constant operators.
+    macro_rules! int_il {
+        ($io1:ident, $io2:ident, $a:expr, $y:expr, $k:expr) => {{
+            fits!(0, 1);
+            let r = IntOp::$io2.apply(i!(slot!($y)), IntOp::$io1.apply(i!(slot!($a)), $k));
+            st.push_plain(Value::Int(i64::from(r)));
+        }};
+    }
+    // `ArithIL` of `<<` with a constant arithmetic operator.
+    macro_rules! shl_arith {
+        ($ar:ident, $a:expr, $y:expr, $k:expr) => {{
+            fits!(0, 1);
+            let x = i!(slot!($a)).wrapping_shl($k as u32);
+            let r = Arith::$ar.num(Num::Int(i64::from(x)), n!(slot!($y)));
+            st.push_num_plain(r);
+        }};
     }
     // The running frame's local arrays (`%a[%i]`), found once: the frame does not change here
     // (no call), and its table is made only by the fast loop (`None`: those instructions
@@ -1327,12 +1345,19 @@ fn run_tight(
                 st.pop_plain();
                 put_raw(slot_mut!(d), Value::Int(i64::from(r)));
             }
+            // `%y op (%a % k)` and `(%a << k) + %y` (hashes, packing), common pairs with arms of
+            // their own: the operators are constants there, with no dispatch on them.
+            Op::IntIL { io1: IntOp::Mod, io2: IntOp::Xor, a, b: y, k } => int_il!(Mod, Xor, a, y, k),
+            Op::IntIL { io1: IntOp::Mod, io2: IntOp::And, a, b: y, k } => int_il!(Mod, And, a, y, k),
+            Op::IntIL { io1: IntOp::Mod, io2: IntOp::Or, a, b: y, k } => int_il!(Mod, Or, a, y, k),
             Op::IntIL { io1, io2, a, b: y, k } => {
                 fits!(0, 1);
                 let r = io2.apply(i!(slot!(y)), io1.apply(i!(slot!(a)), k));
                 st.push_plain(Value::Int(i64::from(r)));
             }
-            Op::ArithIL { ar, io: crate::bytecode::IntOp::Shl, a, b: y, k } => {
+            Op::ArithIL { ar: Arith::AddW, io: IntOp::Shl, a, b: y, k } => shl_arith!(AddW, a, y, k),
+            Op::ArithIL { ar: Arith::Add, io: IntOp::Shl, a, b: y, k } => shl_arith!(Add, a, y, k),
+            Op::ArithIL { ar, io: IntOp::Shl, a, b: y, k } => {
                 fits!(0, 1);
                 let x = i!(slot!(a)).wrapping_shl(k as u32);
                 let r = ar.num(Num::Int(i64::from(x)), n!(slot!(y)));
@@ -2009,6 +2034,10 @@ fn enter(
 mod tests {
     use crate::bytecode::{Code, Op};
     use crate::compiler::compile_source;
+
+    /// Integer operator pairs with arms of their own in `run_tight` (`Z`: where a test puts a
+    /// statement in the loop's body).
+    const PAIRS: &str = "function p(%n, %s) { %h = %s; %r = 0; for (%i = -3; %i < %n; %i++) { %g = %h & (%i % 5); %q = %g | (%i % 3); %h = %h ^ (%i % 9); %r = (%q << 29) + %i; %w = ((%h << 30) + %r) & 1023; Z } return %h SPC %g SPC %q SPC %r SPC %w; }";
     use crate::{BufferSink, Console};
     use std::rc::Rc;
 
@@ -2143,6 +2172,9 @@ mod tests {
             "function p(%n, %s) { %i = 0; %t = 0; while (%i < %n * 2) { %t = %t + (%i < 5) + (%i >= %s) - (%i == 3) * 4 + %i / 2 - (%i % 3 == 1 ? 1 : 0); %i++; Z } return %t; }",
             // Deep recursion of stack values: `((a + b) * (c - d))` chains.
             "function p(%n, %s) { %t = 1; for (%i = 1; %i < %n; %i++) { %t = ((%t + %i) * (%i - 1) + (%i * (%i + (%i * (%i - 2))))) % 100000; Z } return %t; }",
+            // The operator pairs with arms of their own (`tight_operator_pairs_compile`), from
+            // negative and text operands, past 32 bits.
+            PAIRS,
         ];
         for (k, src) in programs.iter().enumerate() {
             // The program as written has a tight loop; with the append in its bodies, none.
@@ -2166,6 +2198,30 @@ mod tests {
                 }
                 assert_eq!(results[0], results[1], "program {k} with ({n}, {text})");
             }
+        }
+    }
+
+    /// The program of `tight_loops_compute_what_the_fast_loop_does` for the operator pairs
+    /// with arms of their own in `run_tight` compiles to those pairs.
+    #[test]
+    fn tight_operator_pairs_compile() {
+        use crate::bytecode::{Arith, IntOp, OpCell};
+        let mut names = crate::intern::Interner::default();
+        let main = compile_source(&PAIRS.replace('Z', ""), "t.cs", &mut names).expect("compiles");
+        let f = main.decls.first().expect("p");
+        let ops: Vec<Op> = (0..f.code.len()).filter_map(|pc| f.code.get(pc).map(OpCell::get)).collect();
+        let has = |want: &dyn Fn(&Op) -> bool| ops.iter().any(want);
+        for (io2, what) in [(IntOp::And, "&"), (IntOp::Or, "|"), (IntOp::Xor, "^")] {
+            assert!(
+                has(&|op| matches!(op, Op::IntIL { io1: IntOp::Mod, io2: o, .. } if *o == io2)),
+                "% then {what}: {ops:?}"
+            );
+        }
+        for ar in [Arith::Add, Arith::AddW] {
+            assert!(
+                has(&|op| matches!(op, Op::ArithIL { ar: a, io: IntOp::Shl, .. } if *a == ar)),
+                "<< then {ar:?}: {ops:?}"
+            );
         }
     }
 
