@@ -108,6 +108,9 @@ const TOO_MANY_LINES_EXCUSED: &[(&str, &str)] = &[
     // (docs/PERFORMANCE.md: splitting measured 7-15 % slower).
     ("crates/console-vm/src/vm.rs", "run"),
     ("crates/console-vm/src/stack_ops.rs", "run"),
+    // The number-only loop (issue 32, sixteenth pass): its point is a call-free body with the
+    // pc and the code in registers, which a split into functions would undo.
+    ("crates/console-vm/src/stack_ops.rs", "run_tight"),
 ];
 
 /// The limit is on (`too_many_lines` warns in every crate, and CI denies warnings), and only
