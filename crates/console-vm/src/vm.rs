@@ -543,48 +543,35 @@ impl Console {
                 plain: !self.hooks && self.vm.rearm.is_none(),
                 slice: if self.debug.session.is_some() { DEBUG_SLICE } else { u64::MAX },
             };
-            let data = stack_ops::Data {
-                elems: &mut self.elems,
-                objects: &mut self.objects,
-                elem_names: &self.elem_names,
-                rows: &self.rows,
-                globals: &mut self.globals,
-            };
-            let (stop, at, fb) = stack_ops::run(&mut self.vm, &mut func, pc, base, &cx, data);
-            (pc, base) = (at, fb);
-            match stop {
-                Stop::Op => {}
-                // The head of a tight loop: run it, then the fast loop again from where it
-                // stopped (or the stop it made).
-                Stop::Tight => {
-                    let data = stack_ops::Data {
+            // The interpreter's fields the small loops borrow (both take the same ones).
+            macro_rules! data {
+                () => {
+                    stack_ops::Data {
                         elems: &mut self.elems,
                         objects: &mut self.objects,
                         elem_names: &self.elem_names,
                         rows: &self.rows,
                         globals: &mut self.globals,
-                    };
-                    let (why, at) = stack_ops::tight(&mut self.vm, &func, pc, base, &cx, data);
-                    pc = at;
-                    match why {
-                        Stop::Op | Stop::Tight => continue,
-                        Stop::Rearm => {
-                            self.rearm_break();
-                            if self.debug.session.is_some() {
-                                save_pc!();
-                                self.debugger_poll();
-                                check_abort!();
-                            }
-                            continue;
-                        }
-                        Stop::Budget => {
-                            save_pc!();
-                            self.vm.budget_left = 0;
-                            self.set_abort(BUDGET_MSG.to_string());
-                            return self.unwind(entry);
-                        }
                     }
+                };
+            }
+            let (mut stop, at, fb) = stack_ops::run(&mut self.vm, &mut func, pc, base, &cx, data!());
+            (pc, base) = (at, fb);
+            // The head of a tight loop: run it, then the fast loop again from where it stopped;
+            // a stop it made (a breakpoint to put back, the budget) is handled below as the fast
+            // loop's own.
+            if stop == Stop::Tight {
+                let (why, at) = stack_ops::tight(&mut self.vm, &func, pc, base, &cx, data!());
+                pc = at;
+                if matches!(why, Stop::Op | Stop::Tight) {
+                    continue;
                 }
+                stop = why;
+            }
+            match stop {
+                // The fast loop left this instruction to the interpreter (a tight loop's stop
+                // never reaches here: it goes on above).
+                Stop::Op | Stop::Tight => {}
                 // A backward jump was taken: put the stepped-over breakpoint back.
                 Stop::Rearm => {
                     self.rearm_break();
