@@ -101,6 +101,17 @@ impl VmState {
         self.frames.push_ref(f, 0, base, ns, layer, None, new_base);
     }
 
+    /// What [`VmState::end_frame`] drops besides the frame (its dynamic locals, objects it
+    /// left under construction), out of line: a return in the fast loop found it there.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn end_frame_rest(&mut self, dyn_locals: Option<Box<DynLocals>>, new_base: usize) {
+        drop(dyn_locals);
+        if self.new_stack.len() > new_base {
+            drop(self.new_stack.split_off(new_base));
+        }
+    }
+
     /// Ends the innermost frame: its run-time-named locals and the objects it left under
     /// construction go. Returns its `pc` and `base`; the stack from `base` up is the
     /// caller's to settle (a return value moved down, or dropped).
@@ -781,6 +792,18 @@ impl FrameStack {
         let i = self.len.checked_sub(1)?;
         self.len = i;
         self.slots.get_mut(i)
+    }
+
+    /// Ends the innermost frame for a return into the one below it: that frame's slot and
+    /// the caller's, found with one bounds check (`None`, nothing changed, with fewer than
+    /// two frames). The ended frame's dynamic locals and objects under construction are the
+    /// caller's to settle, as after [`FrameStack::pop`].
+    #[inline(always)]
+    pub(crate) fn pop_to_caller(&mut self) -> Option<(&mut Frame, &Frame)> {
+        let i = self.len.checked_sub(1)?;
+        let [caller, done] = self.slots.get_mut(i.checked_sub(1)?..=i)? else { return None };
+        self.len = i;
+        Some((done, caller))
     }
 
     /// Drops the returned frames' slots (and the functions they hold).

@@ -774,6 +774,14 @@ pub(crate) fn run(
                             jump_back!(t as usize, u64::from(cost));
                         }
                     }
+                    // A `for` loop's step and bound with `<` (the common loop): no jump table on
+                    // the comparison.
+                    Op::IncJumpCmpLL { s, d, c: crate::bytecode::Cmp::Lt, b, t } => {
+                        let x = slot_mut!(s).step(i32::from(d));
+                        if x < local!(b) {
+                            jump_to!(t);
+                        }
+                    }
                     Op::IncJumpCmpLL { s, d, c, b, t } => {
                         let x = slot_mut!(s).step(i32::from(d));
                         if c.test(x, local!(b)) {
@@ -840,9 +848,27 @@ pub(crate) fn run(
                             Op::ReturnLocal(s) => Some(fb + s as usize),
                             _ => None,
                         };
-                        let Some((_, fbase)) = vm.end_frame() else { stop!(Stop::Op, p - 1) };
-                        vm.stack.return_to(src, fbase);
-                        let Some(caller) = vm.frames.last() else { stop!(Stop::Op, p) };
+                        // The ended frame and its caller with one bounds check; what the ended
+                        // frame leaves besides its slots (dynamic locals, objects under
+                        // construction: rare) is dropped out of line, as `end_frame` does.
+                        let VmState { frames, stack, new_stack, .. } = &mut *vm;
+                        let Some((done, caller)) = frames.pop_to_caller() else { stop!(Stop::Op, p - 1) };
+                        let fbase = done.base;
+                        if done.dyn_locals.is_some() || new_stack.len() > done.new_base {
+                            let rest = done.dyn_locals.take();
+                            let new_base = done.new_base;
+                            let (pc, base) = (caller.pc, caller.base);
+                            vm.end_frame_rest(rest, new_base);
+                            vm.stack.return_to(src, fbase);
+                            p = pc;
+                            fb = base;
+                            *func = match vm.frames.last() {
+                                Some(c) => c.func.clone(),
+                                None => stop!(Stop::Op, p),
+                            };
+                            continue 'outer;
+                        }
+                        stack.return_to(src, fbase);
                         p = caller.pc;
                         fb = caller.base;
                         if Rc::ptr_eq(&caller.func, func) {
@@ -2244,6 +2270,33 @@ mod tests {
         con.eval("function count(%n) { %t = 0; for (%i = 0; %i < %n; %i++) %t += %i; return %t; }")
             .expect("declares");
         assert_eq!(con.eval("return count(1000);").expect("runs").to_string(), "499500");
+    }
+
+    /// Returns in the fast loop from frames with local arrays (their table dropped out of
+    /// line), into the same function and into another, and from a call made inside a `new`
+    /// block's fields (the object under construction is the caller's, kept).
+    #[test]
+    fn returns_settle_local_arrays_and_objects_under_construction() {
+        let mut con = Console::new();
+        con.set_output(Box::new(BufferSink::new()));
+        con.eval(
+            "function g(%n) { %a[%n] = %n; if (%n <= 0) return %a[0]; return g(%n - 1) + %a[%n]; }\n\
+             function h(%n) { %b[1] = 2; return g(%n) * %b[1]; }\n\
+             function k(%n) { %c[0] = %n; h(%n); }\n\
+             function mk(%n) { return h(%n) + 1; }\n\
+             function obj(%n) { %o = new ScriptObject() { x = mk(%n); y = g(%n); }; return %o.x SPC %o.y; }",
+        )
+        .expect("declares");
+        assert_eq!(con.eval("return g(5);").expect("runs").to_string(), "15");
+        assert_eq!(con.eval("return h(5) SPC h(0) SPC k(3) @ \"|\";").expect("runs").to_string(), "30 0 |");
+        for _ in 0..3 {
+            assert_eq!(con.eval("return obj(4);").expect("runs").to_string(), "21 10");
+        }
+        let mut sum = 0;
+        for n in 0..40 {
+            sum += n * 2;
+            assert_eq!(con.eval(&format!("return h({n});")).expect("runs").to_i64(), sum, "h({n})");
+        }
     }
 
     /// The sentinel past the end is not part of the code: not shown, not written.
