@@ -8,6 +8,11 @@ use std::rc::Rc;
 /// name used a thousand times is allocated (and freed) once.
 pub type Ident = Rc<str>;
 
+/// A string literal's text (escapes resolved). Shared, and of the type the compiler's constants
+/// hold: the parser makes one per distinct literal in a file, and the compiler takes it as its
+/// constant without copying it.
+pub type Text = Rc<String>;
+
 /// Binary operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
@@ -120,9 +125,9 @@ pub enum Expr {
     /// Float literal.
     Float(f64),
     /// String literal.
-    Str(String),
+    Str(Text),
     /// Tagged string literal.
-    Tagged(String),
+    Tagged(Text),
     /// A bare identifier used as a value (its own name as text).
     Ident(Ident),
     /// A variable or field read.

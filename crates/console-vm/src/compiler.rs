@@ -9,6 +9,9 @@ use crate::value::Value;
 use hashbrown::HashMap;
 use std::rc::Rc;
 
+/// A function's constants are searched directly up to this many, through maps past it.
+const SHORT_CONSTS: usize = 16;
+
 struct Loop {
     breaks: Vec<usize>,
     continues: Vec<usize>,
@@ -51,6 +54,8 @@ struct FunctionCompiler<'a> {
     /// `consts` (all texts) are searched directly while short, through `const_map` (filled on
     /// first need) once long.
     const_map: HashMap<ConstKey, u32, FastBuild>,
+    /// `consts` by the address of their text, filled with `const_map`.
+    const_by_ptr: HashMap<usize, u32, FastBuild>,
     new_specs: Vec<NewSpec>,
     locals: HashMap<Name, u32, FastBuild>,
     /// Slot by the address of the tree's shared name: the parser shares one `Ident` per
@@ -120,6 +125,7 @@ impl<'a> FunctionCompiler<'a> {
             breaks: Vec::with_capacity(16),
             consts: Vec::new(),
             const_map: HashMap::default(),
+            const_by_ptr: HashMap::default(),
             new_specs: Vec::new(),
             locals: HashMap::with_capacity_and_hasher(8, FastBuild::default()),
             local_by_ptr: [(0, 0); 16],
@@ -645,43 +651,76 @@ impl<'a> FunctionCompiler<'a> {
         }
     }
 
-    fn konst(&mut self, s: &str) -> u32 {
-        const SHORT: usize = 16;
-        if self.consts.len() <= SHORT {
-            if let Some(i) = self.consts.iter().position(|k| const_text(k) == s) {
-                return i as u32;
-            }
-        } else {
-            if self.const_map.is_empty() {
-                let keys = self.consts.iter().enumerate().filter_map(|(i, k)| match k {
-                    Value::Str(rc) => Some((ConstKey(rc.clone()), i as u32)),
-                    _ => None,
-                });
-                self.const_map.extend(keys);
-            }
-            if let Some(&i) = self.const_map.get(s) {
-                return i;
+    /// The index of the constant with text `s`, if the function has one. Past
+    /// [`SHORT_CONSTS`] constants the maps (by text and by address) are filled on first need.
+    fn find_const(&mut self, s: &str) -> Option<u32> {
+        if self.consts.len() <= SHORT_CONSTS {
+            return self.consts.iter().position(|k| const_text(k) == s).map(|i| i as u32);
+        }
+        if self.const_map.is_empty() {
+            for (i, k) in self.consts.iter().enumerate() {
+                if let Value::Str(rc) = k {
+                    self.const_map.insert(ConstKey(rc.clone()), i as u32);
+                    self.const_by_ptr.insert(Rc::as_ptr(rc) as usize, i as u32);
+                }
             }
         }
+        self.const_map.get(s).copied()
+    }
+
+    /// Appends the constant `rc` (not yet in the function) and returns its index.
+    fn add_const(&mut self, rc: Rc<String>) -> u32 {
         let i = self.consts.len() as u32;
-        let v = if s.is_empty() {
-            Value::Empty
-        } else {
-            let rc = match self.file_consts.get_key_value(s) {
-                Some((k, ())) => k.0.clone(),
-                None => {
-                    let rc = Rc::new(s.to_string());
-                    self.file_consts.insert(ConstKey(rc.clone()), ());
-                    rc
-                }
-            };
-            if !self.const_map.is_empty() {
-                self.const_map.insert(ConstKey(rc.clone()), i);
-            }
-            Value::Str(rc)
-        };
-        self.consts.push(v);
+        if !self.const_map.is_empty() {
+            self.const_by_ptr.insert(Rc::as_ptr(&rc) as usize, i);
+            self.const_map.insert(ConstKey(rc.clone()), i);
+        }
+        self.consts.push(Value::Str(rc));
         i
+    }
+
+    fn konst(&mut self, s: &str) -> u32 {
+        if let Some(i) = self.find_const(s) {
+            return i;
+        }
+        if s.is_empty() {
+            let i = self.consts.len() as u32;
+            self.consts.push(Value::Empty);
+            return i;
+        }
+        let rc = match self.file_consts.get_key_value(s) {
+            Some((k, ())) => k.0.clone(),
+            None => {
+                let rc = Rc::new(s.to_string());
+                self.file_consts.insert(ConstKey(rc.clone()), ());
+                rc
+            }
+        };
+        self.add_const(rc)
+    }
+
+    /// The constant for a string literal of the tree: found by the text's address (the parser
+    /// shares one [`Text`] per distinct literal in a file), else by its text as [`Self::konst`]
+    /// finds it; a new constant is the tree's text itself, not a copy.
+    fn konst_text(&mut self, t: &Text) -> u32 {
+        if t.is_empty() {
+            return self.konst("");
+        }
+        // Only addresses of texts `consts` holds are looked for or recorded, so an address
+        // cannot be that of a freed text reused.
+        let key = Rc::as_ptr(t) as usize;
+        let by_ptr = if self.consts.len() <= SHORT_CONSTS {
+            self.consts
+                .iter()
+                .position(|k| matches!(k, Value::Str(rc) if Rc::as_ptr(rc) as usize == key))
+                .map(|i| i as u32)
+        } else {
+            self.const_by_ptr.get(&key).copied()
+        };
+        if let Some(i) = by_ptr.or_else(|| self.find_const(t)) {
+            return i;
+        }
+        self.add_const(t.clone())
     }
 
     fn push_str(&mut self, s: &str) {
@@ -689,6 +728,16 @@ impl<'a> FunctionCompiler<'a> {
             self.emit(Op::Empty);
         } else {
             let k = self.konst(s);
+            self.emit(Op::Const(k));
+        }
+    }
+
+    /// Pushes a string literal of the tree.
+    fn push_text(&mut self, t: &Text) {
+        if t.is_empty() {
+            self.emit(Op::Empty);
+        } else {
+            let k = self.konst_text(t);
             self.emit(Op::Const(k));
         }
     }
@@ -1288,10 +1337,10 @@ impl<'a> FunctionCompiler<'a> {
             Expr::Float(f) => {
                 self.emit(Op::Float(*f));
             }
-            Expr::Str(s) => self.push_str(s),
+            Expr::Str(s) => self.push_text(s),
             Expr::Ident(s) => self.push_str(s),
             Expr::Tagged(s) => {
-                let k = self.konst(s);
+                let k = self.konst_text(s);
                 self.emit(Op::Tag(k));
             }
             Expr::Load(lv) => self.load(lv),

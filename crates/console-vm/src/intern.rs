@@ -60,9 +60,12 @@ impl std::hash::Hasher for FastHasher {
         }
         let rest = chunks.remainder();
         if !rest.is_empty() {
-            let mut w = [0u8; 8];
-            w[..rest.len()].copy_from_slice(rest);
-            self.0 = mix(self.0, u64::from_le_bytes(w) ^ ((rest.len() as u64) << 59));
+            // Byte by byte: a `copy_from_slice` of a variable length is a `memcpy` call.
+            let mut w = 0u64;
+            for (i, &c) in rest.iter().enumerate() {
+                w |= u64::from(c) << (8 * i);
+            }
+            self.0 = mix(self.0, w ^ ((rest.len() as u64) << 59));
         }
     }
     #[inline]

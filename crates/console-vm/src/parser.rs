@@ -64,6 +64,12 @@ fn short_key(src: &[u8], s: &str) -> Option<(u64, u64)> {
     Some((word(0, 8), word(8, n - 8) | (n as u64) << 56))
 }
 
+/// The cache slot of a [`short_key`].
+#[inline(always)]
+fn short_slot((a, b): (u64, u64)) -> usize {
+    ((a ^ b.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize % SHORT_SLOTS
+}
+
 /// A name written with blanks around its `::` (`Foo :: bar`), without them.
 fn compact_name(s: &str) -> String {
     s.chars().filter(|c| *c != ' ' && *c != '\t').collect()
@@ -92,6 +98,12 @@ struct Parser<'a> {
     /// A direct-mapped cache in front of `names` for names of up to 15 bytes (most names),
     /// keyed by the bytes themselves: a hit is two loads, a multiply and two compares.
     short: Vec<(u64, u64, Option<Ident>)>,
+    /// One shared [`Text`] per distinct string literal in this file, keyed by its source
+    /// spelling (escapes unresolved): a literal used again is neither unescaped nor copied,
+    /// and the compiler takes the shared text as its constant.
+    strs: HashMap<&'a str, Text, FastBuild>,
+    /// A direct-mapped cache in front of `strs` for spellings of up to 15 bytes, as `short`.
+    short_strs: Vec<(u64, u64, Option<Text>)>,
 }
 
 /// The parser's result: the error boxed, so a parsed expression travels up the descent levels
@@ -121,6 +133,8 @@ pub(crate) fn parse_each(src: &str, file: &str, mut each: impl FnMut(Stmt)) -> R
         // scripts have them): no rehash while the table fills.
         names: HashMap::with_capacity_and_hasher(src.len() / 128, FastBuild::default()),
         short: vec![(0, 0, None); SHORT_SLOTS],
+        strs: HashMap::with_capacity_and_hasher(src.len() / 256, FastBuild::default()),
+        short_strs: vec![(0, 0, None); SHORT_SLOTS],
     };
     p.cur = p.scan();
     p.next = p.scan();
@@ -230,9 +244,7 @@ impl<'a> Parser<'a> {
     #[inline(always)]
     fn name(&mut self, s: &'a str) -> Ident {
         let key = short_key(self.sc.bytes(), s);
-        let slot = key.map_or(0, |(a, b)| {
-            ((a ^ b.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize % SHORT_SLOTS
-        });
+        let slot = key.map_or(0, short_slot);
         if let Some(key) = key
             && let Some((k0, k1, Some(n))) = self.short.get(slot)
             && (*k0, *k1) == key
@@ -260,6 +272,39 @@ impl<'a> Parser<'a> {
         }
         n
     }
+    /// The shared text of the string literal spelled `raw` (between its quotes).
+    #[inline(always)]
+    fn text(&mut self, raw: &'a str) -> Text {
+        let key = short_key(self.sc.bytes(), raw);
+        let slot = key.map_or(0, short_slot);
+        if let Some(key) = key
+            && let Some((k0, k1, Some(t))) = self.short_strs.get(slot)
+            && (*k0, *k1) == key
+        {
+            return t.clone();
+        }
+        self.text_miss(raw, key, slot)
+    }
+
+    /// [`Self::text`] past the cache: the file's table, and the cache slot filled.
+    #[inline(never)]
+    fn text_miss(&mut self, raw: &'a str, key: Option<(u64, u64)>, slot: usize) -> Text {
+        let t = match self.strs.get(raw) {
+            Some(t) => t.clone(),
+            None => {
+                let t = Rc::new(unescape(raw));
+                self.strs.insert(raw, t.clone());
+                t
+            }
+        };
+        if let Some((k0, k1)) = key
+            && let Some(e) = self.short_strs.get_mut(slot)
+        {
+            *e = (k0, k1, Some(t.clone()));
+        }
+        t
+    }
+
     /// `Foo::bar` → (Some("Foo"), "bar"); the last `::` splits.
     fn split_ns(&mut self, full: &'a str) -> (Option<Ident>, Ident) {
         // The scanner only puts `:` into a name as `::` (with blanks around it allowed), so
@@ -806,12 +851,12 @@ impl<'a> Parser<'a> {
             }
             Tok::Str(s) => {
                 self.bump();
-                let s = unescape(s);
+                let s = self.text(s);
                 done!(Expr::Str(s))
             }
             Tok::Tagged(s) => {
                 self.bump();
-                let s = unescape(s);
+                let s = self.text(s);
                 done!(Expr::Tagged(s))
             }
             Tok::Kw(Kw::True) => {

@@ -56,7 +56,7 @@ fn expr() -> BoxedStrategy<Expr> {
     let leaf = prop_oneof![
         (0i64..100000).prop_map(Expr::Int),
         (0.0f64..1e6).prop_map(Expr::Float),
-        "[ -~]{0,8}".prop_map(Expr::Str),
+        "[ -~]{0,8}".prop_map(|s| Expr::Str(std::rc::Rc::new(s))),
         ident().prop_map(Expr::Ident),
         (any::<bool>(), ident()).prop_map(|(g, name)| Expr::Load(LValue::Var {
             scope: if g { Scope::Global } else { Scope::Local },
