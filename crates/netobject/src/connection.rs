@@ -770,6 +770,11 @@ impl NetConnection {
         self.prepared.pop_front()
     }
 
+    /// Whether a turn left a reason to close ([`Self::take_failure`]).
+    pub(crate) fn has_failure(&self) -> bool {
+        self.failure.is_some()
+    }
+
     pub(crate) fn take_failure(&mut self) -> Option<String> {
         self.failure.take()
     }

@@ -198,6 +198,10 @@ pub const INFO_PACKET_PREFIX: u8 = 0x0E;
 /// Smallest batch of datagrams [`NetInterface::handle_datagrams`] reads on the packet
 /// threads (a smaller one is not worth a fork and a join).
 const PARALLEL_BATCH: usize = 32;
+
+/// A datagram a connection's turn of [`NetInterface::serve`] built: its connection, its
+/// place among that connection's datagrams of the turn, where it goes, its bytes.
+type Outgoing = (ConnectionId, u32, SocketAddr, Bytes);
 /// Fewest datagrams of a batch a packet thread looks up at once when routing it
 /// ([`NetInterface::route_batch`]).
 const ROUTE_GRAIN: usize = 64;
@@ -232,7 +236,12 @@ pub struct NetInterface {
     info_packets: VecDeque<(SocketAddr, Bytes)>,
     filter: Option<ConnectFilter>,
     stats: InterfaceStats,
+    /// Scratch list of connection ids (reused).
     order: Vec<ConnectionId>,
+    /// Every connection's id, in increasing order: kept as connections open and close, so
+    /// the one-thread passes ([`Self::for_each_connection`], `fill_transmits`) visit them in
+    /// id order without sorting the ids each time.
+    sorted_ids: Vec<ConnectionId>,
     /// [`Self::handle_datagrams`]: the connection of each datagram of the batch, and the same
     /// as (connection, index in the batch) sorted, each connection's datagrams together
     /// (found by a binary search in its turn on the pool).
@@ -246,6 +255,10 @@ pub struct NetInterface {
     routable: hashbrown::HashSet<ConnectionId>,
     /// [`Self::serve`]: the connections its pass left something for this thread (reused).
     served: Vec<(ConnectionId, Served)>,
+    /// [`Self::serve`]: the datagrams its pass's turns built, each with its connection, its
+    /// place among that connection's datagrams and its address (reused; queued in that order
+    /// after the pass without visiting the connections again).
+    outgoing: Vec<Outgoing>,
     /// The room of the packet threads' list of connections (`interface/pass.rs`).
     pass_room: pass::PassRoom,
     /// Received events stay with their connection ([`Self::set_events_by_connection`]).
@@ -306,11 +319,13 @@ impl NetInterface {
             filter: None,
             stats: InterfaceStats::default(),
             order: Vec::new(),
+            sorted_ids: Vec::new(),
             route: Vec::new(),
             inboxes: Vec::new(),
             looked_up: Vec::new(),
             routable: hashbrown::HashSet::new(),
             served: Vec::new(),
+            outgoing: Vec::new(),
             pass_room: pass::PassRoom::default(),
             events_by_connection: false,
             transmit_pool: None,
@@ -625,6 +640,9 @@ impl NetInterface {
 
     fn close(&mut self, id: ConnectionId, reason: &str, tell_peer: bool, by_peer: bool) {
         let Some(mut c) = self.connections.remove(&id) else { return };
+        if let Ok(at) = self.sorted_ids.binary_search(&id) {
+            self.sorted_ids.remove(at);
+        }
         self.by_addr.remove(&c.remote_addr());
         self.routable.remove(&id);
         // After a crowd leaves, give its tables' memory back (all of it once nobody is left).
@@ -633,6 +651,7 @@ impl NetInterface {
             self.by_addr.shrink_to_fit();
             self.routable.shrink_to_fit();
             self.order = Vec::new();
+            self.sorted_ids.shrink_to_fit();
         }
         c.close();
         if let Some(rec) = c.recorder.take() {
@@ -951,7 +970,7 @@ impl NetInterface {
                 c.crypto = crypto;
                 c.span().in_scope(|| info!(encrypted = c.is_encrypted(), "connected to server"));
                 self.by_addr.insert(from, p.id);
-                self.connections.insert(p.id, c);
+                self.insert_connection(p.id, c);
                 self.events.push_back(InterfaceEvent::Connected {
                     connection: p.id,
                     addr: from,
@@ -1191,7 +1210,7 @@ impl NetInterface {
         }
         self.transmits.push_back((from, c.accept_packet.clone()));
         self.by_addr.insert(from, id);
-        self.connections.insert(id, c);
+        self.insert_connection(id, c);
         self.stats.connects_accepted += 1;
         self.events.push_back(InterfaceEvent::Connected {
             connection: id,
@@ -1229,11 +1248,9 @@ impl NetInterface {
             self.fill_transmits_parallel(now, world, &pool);
             return;
         }
-        self.order.clear();
-        self.order.extend(self.connections.keys().copied());
-        self.order.sort_unstable();
+        debug_assert_eq!(self.sorted_ids.len(), self.connections.len());
         let mut failed = Vec::new();
-        for id in &self.order {
+        for id in &self.sorted_ids {
             let Some(c) = self.connections.get_mut(id) else { continue };
             let _span = c.span().clone().entered();
             loop {
@@ -1265,17 +1282,27 @@ impl NetInterface {
         self.pass_room.for_each(pool, &mut self.connections, |c| c.prepare_transmits(now, registry, world));
         let mut order = std::mem::take(&mut self.order);
         order.clear();
-        order.extend(self.connections.keys().copied());
-        order.sort_unstable();
-        self.queue_prepared(&order);
+        order.extend_from_slice(&self.sorted_ids);
+        self.queue_prepared(&order, &mut Vec::new());
         self.order = order;
     }
 
     /// Queues the datagrams the connections `ids` (in increasing order) prepared on the pool,
-    /// then closes those that found a reason to, as the one-thread pass does.
-    fn queue_prepared(&mut self, ids: &[ConnectionId]) {
+    /// and those of `carried` (taken from their connections in their turns: sorted here by
+    /// connection and place), all in connection-id order; then closes those of `ids` that
+    /// found a reason to, as the one-thread pass does. `carried` is left empty.
+    fn queue_prepared(&mut self, ids: &[ConnectionId], carried: &mut Vec<Outgoing>) {
+        carried.sort_unstable_by_key(|&(id, place, ..)| (id, place));
+        let mut carried = carried.drain(..).peekable();
         let mut failed = Vec::new();
         for id in ids {
+            // A connection's carried datagrams (a failed one may have some) before its own;
+            // none of one closed since its turn (as its prepared ones would go with it).
+            while let Some((from, _, to, b)) = carried.next_if(|o| o.0 <= *id) {
+                if self.sorted_ids.binary_search(&from).is_ok() {
+                    self.transmits.push_back((to, b));
+                }
+            }
             let Some(c) = self.connections.get_mut(id) else { continue };
             let addr = c.remote_addr();
             while let Some(b) = c.take_prepared() {
@@ -1285,8 +1312,22 @@ impl NetInterface {
                 failed.push((*id, reason));
             }
         }
+        for (from, _, to, b) in carried {
+            if self.sorted_ids.binary_search(&from).is_ok() {
+                self.transmits.push_back((to, b));
+            }
+        }
         for (id, reason) in failed {
             self.close(id, &reason, true, false);
+        }
+    }
+
+    /// Adds a connection, keeping [`Self::sorted_ids`] in order (new ids are the largest:
+    /// usually a push).
+    fn insert_connection(&mut self, id: ConnectionId, c: NetConnection) {
+        if self.connections.insert(id, c).is_none() {
+            let at = self.sorted_ids.partition_point(|x| *x < id);
+            self.sorted_ids.insert(at, id);
         }
     }
 
@@ -1496,6 +1537,7 @@ fn queue_events(
 /// the sorted list (empty when it has none).
 fn inbox_of(inboxes: &[(ConnectionId, u32)], id: ConnectionId) -> &[(ConnectionId, u32)] {
     let from = inboxes.partition_point(|(c, _)| *c < id);
-    let to = from + inboxes[from..].partition_point(|(c, _)| *c == id);
+    // Its run is short (a datagram or two a batch): counted, not searched for.
+    let to = from + inboxes[from..].iter().take_while(|(c, _)| *c == id).count();
     &inboxes[from..to]
 }

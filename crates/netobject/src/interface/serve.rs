@@ -54,9 +54,10 @@ impl NetInterface {
                 self.handle_datagram(now, from, data, &mut *ghosts);
             }
         }
-        // The connections with something left for this thread, in no order (a lock taken
-        // once per such connection: a tenth of them a pump in a crowd).
-        let served = Mutex::new(std::mem::take(&mut self.served));
+        // The connections with something left for this thread, in no order, and the
+        // datagrams the turns built (a lock taken once per such connection: a tenth of them
+        // a pump in a crowd).
+        let served = Mutex::new((std::mem::take(&mut self.served), std::mem::take(&mut self.outgoing)));
         let merge = AtomicBool::new(false);
         let registry = &*self.registry;
         let settings = (self.config.negotiation_timeout_ms, self.events_by_connection);
@@ -70,8 +71,25 @@ impl NetInterface {
             if !mine.is_empty() && c.has_arrivals() {
                 merge.store(true, Ordering::Relaxed);
             }
-            if s != Served::Nothing {
-                served.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((c.id(), s));
+            if s == Served::Nothing {
+                return;
+            }
+            let mut guard = served.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let (left, outgoing) = &mut *guard;
+            if s == Served::Packets {
+                // Its datagrams go with the list, so that this thread need not visit it to
+                // queue them; only a connection that failed is left for this thread.
+                let (id, to) = (c.id(), c.remote_addr());
+                let mut place = 0;
+                while let Some(b) = c.take_prepared() {
+                    outgoing.push((id, place, to, b));
+                    place += 1;
+                }
+                if c.has_failure() {
+                    left.push((id, s));
+                }
+            } else {
+                left.push((c.id(), s));
             }
         };
         match (pool, shared) {
@@ -81,7 +99,8 @@ impl NetInterface {
             // One thread (or a world that cannot be shared): the same turns, one after another.
             _ => self.connections.values_mut().for_each(|c| turn(c, objects)),
         }
-        let mut served = served.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (mut served, mut outgoing) =
+            served.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
         // Events staying with their connections, only a datagram that claimed a token or
         // ended its connection left an arrival: none (the usual case), nothing to merge.
         if routed && merge.into_inner() {
@@ -91,15 +110,17 @@ impl NetInterface {
         self.inboxes.clear();
         self.release_ghosts(ghosts);
         self.serve_timers(now, objects, &mut served);
-        // The built datagrams, in connection-id order.
+        // The built datagrams, in connection-id order (those the turns carried, and those of
+        // the connections left for this thread).
         served.sort_unstable_by_key(|&(id, _)| id);
         let mut ids = std::mem::take(&mut self.order);
         ids.clear();
         ids.extend(served.iter().filter(|(_, s)| *s == Served::Packets).map(|(id, _)| *id));
-        self.queue_prepared(&ids);
+        self.queue_prepared(&ids, &mut outgoing);
         self.order = ids;
         served.clear();
         self.served = served;
+        self.outgoing = outgoing;
     }
 
     /// [`Self::serve`]'s timers on this thread, in [`Self::handle_timeout`]'s order: our

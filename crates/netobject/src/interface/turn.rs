@@ -87,15 +87,11 @@ impl NetInterface {
             });
             return;
         }
-        let mut order = std::mem::take(&mut self.order);
-        order.clear();
-        order.extend(self.connections.keys().copied());
-        order.sort_unstable();
-        for id in &order {
+        debug_assert_eq!(self.sorted_ids.len(), self.connections.len());
+        for id in &self.sorted_ids {
             if let Some(connection) = self.connections.get_mut(id) {
                 f(&mut ConnectionTurn { connection, registry });
             }
         }
-        self.order = order;
     }
 }
