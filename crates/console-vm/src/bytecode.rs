@@ -1014,11 +1014,18 @@ fn tight_heads(ops: &[OpCell]) -> u32 {
 
 impl Code {
     /// Code from its instructions, with its slot bound.
+    #[cfg(test)]
     pub(crate) fn new(ops: Vec<Op>) -> Code {
+        Code::from_ops(&ops)
+    }
+
+    /// Code from its instructions, with its slot bound (borrowed: the compiler reuses its buffer
+    /// for the next function).
+    pub(crate) fn from_ops(ops: &[Op]) -> Code {
         let slot_end =
             ops.iter().filter_map(|op| op.max_slot()).map(|s| s.saturating_add(1)).max().unwrap_or(0);
         let cells =
-            ops.into_iter().chain(std::iter::once(Op::Break)).map(|op| OpCell(Cell::new(op))).collect();
+            ops.iter().copied().chain(std::iter::once(Op::Break)).map(|op| OpCell(Cell::new(op))).collect();
         Code { ops: cells, slot_end, tight: Cell::new(0) }
     }
 

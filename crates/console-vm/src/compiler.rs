@@ -12,6 +12,29 @@ use std::rc::Rc;
 /// A function's constants are searched directly up to this many, through maps past it.
 const SHORT_CONSTS: usize = 16;
 
+/// A function's code, line and statement-start lists and its loop stack, empty but with their
+/// room: the lists are scratch (a finished function keeps exact copies), handed from one
+/// function to the next so each is allocated once per file rather than grown per function.
+#[derive(Default)]
+struct Spare {
+    code: Vec<Op>,
+    lines: Vec<u32>,
+    breaks: Vec<(u32, u32)>,
+    loops: Vec<Loop>,
+}
+
+impl Spare {
+    /// Buffers with room for most functions: no regrowth while emitting.
+    fn with_room() -> Spare {
+        Spare {
+            code: Vec::with_capacity(64),
+            lines: Vec::with_capacity(64),
+            breaks: Vec::with_capacity(16),
+            loops: Vec::new(),
+        }
+    }
+}
+
 struct Loop {
     breaks: Vec<usize>,
     continues: Vec<usize>,
@@ -67,6 +90,8 @@ struct FunctionCompiler<'a> {
     file_consts: HashMap<ConstKey, (), FastBuild>,
     nlocals: u32,
     loops: Vec<Loop>,
+    /// Buffers for the next function this one declares (see [`Spare`]).
+    spare: Spare,
     decls: Vec<Rc<FuncDef>>,
     toplevel: bool,
     line: u32,
@@ -79,7 +104,7 @@ struct FunctionCompiler<'a> {
 /// Compiles a parsed file into its top-level code.
 pub fn compile_program(stmts: &[Stmt], file: &str, names: &mut Interner) -> Rc<FuncDef> {
     let main = names.intern("<main>");
-    let mut fc = FunctionCompiler::new(names, true, Rc::from(file));
+    let mut fc = FunctionCompiler::new(names, true, Rc::from(file), Spare::with_room());
     let mut starts = Vec::with_capacity(stmts.len());
     for s in stmts {
         starts.push(fc.here());
@@ -97,7 +122,7 @@ pub fn compile_source(src: &str, file: &str, names: &mut Interner) -> Result<Rc<
     // 128 bytes of script): no rehash while they fill.
     names.reserve(src.len() / 128);
     let main = names.intern("<main>");
-    let mut fc = FunctionCompiler::new(names, true, Rc::from(file));
+    let mut fc = FunctionCompiler::new(names, true, Rc::from(file), Spare::with_room());
     fc.file_consts.reserve(src.len() / 128);
     let mut starts = Vec::new();
     let parsed = crate::parser::parse_each(src, file, |s| {
@@ -115,14 +140,14 @@ pub fn compile_source(src: &str, file: &str, names: &mut Interner) -> Result<Rc<
 }
 
 impl<'a> FunctionCompiler<'a> {
-    fn new(names: &'a mut Interner, toplevel: bool, file: Rc<str>) -> Self {
+    fn new(names: &'a mut Interner, toplevel: bool, file: Rc<str>, spare: Spare) -> Self {
         FunctionCompiler {
             names,
-            // Most functions fit: no regrowth while emitting.
-            code: Vec::with_capacity(32),
-            lines: Vec::with_capacity(32),
-            // A statement start per line: most functions fit (no regrowth), trimmed at the end.
-            breaks: Vec::with_capacity(16),
+            code: spare.code,
+            lines: spare.lines,
+            breaks: spare.breaks,
+            loops: spare.loops,
+            spare: Spare::default(),
             consts: Vec::new(),
             const_map: HashMap::default(),
             const_by_ptr: HashMap::default(),
@@ -132,7 +157,6 @@ impl<'a> FunctionCompiler<'a> {
             n_by_ptr: 0,
             file_consts: HashMap::default(),
             nlocals: 0,
-            loops: Vec::new(),
             decls: Vec::new(),
             toplevel,
             line: 0,
@@ -149,27 +173,36 @@ impl<'a> FunctionCompiler<'a> {
         Rc::new(def)
     }
 
-    fn finish(mut self, name: Name, ns: Option<Name>, package: Option<Name>, nparams: u32) -> FuncDef {
-        // No slack kept: a file's functions live as long as it is loaded, and smaller blocks
-        // made allocating and freeing them 2-4 % faster (docs/PERFORMANCE.md). The code is not
-        // trimmed here: `Code::new` copies it into cells of the exact size.
-        self.lines.shrink_to_fit();
-        self.breaks.shrink_to_fit();
+    fn finish(self, name: Name, ns: Option<Name>, package: Option<Name>, nparams: u32) -> FuncDef {
+        self.finish_keeping(name, ns, package, nparams).0
+    }
+
+    /// [`Self::finish`], handing back the code, line and statement buffers (emptied, their room
+    /// kept) for the next function: the function keeps exact copies of them. No slack is kept in
+    /// a function: a file's functions live as long as it is loaded, and smaller blocks made
+    /// allocating and freeing them 2-4 % faster (docs/PERFORMANCE.md).
+    fn finish_keeping(
+        mut self,
+        name: Name,
+        ns: Option<Name>,
+        package: Option<Name>,
+        nparams: u32,
+    ) -> (FuncDef, Spare) {
         self.locals.shrink_to_fit();
         let names = &*self.names;
         let elem_slots =
             self.locals.keys().any(|&n| names.text(n).as_bytes().last().is_some_and(u8::is_ascii_digit));
-        FuncDef {
+        let def = FuncDef {
             name,
             ns,
             package,
             nparams,
             nlocals: self.nlocals,
             local_slots: self.locals,
-            code: crate::bytecode::Code::new(self.code),
-            breaks: self.breaks,
+            code: crate::bytecode::Code::from_ops(&self.code),
+            breaks: self.breaks.as_slice().to_vec(),
             patched: Default::default(),
-            lines: self.lines,
+            lines: self.lines.as_slice().to_vec(),
             consts: self.consts,
             new_specs: self.new_specs,
             decls: self.decls,
@@ -178,7 +211,12 @@ impl<'a> FunctionCompiler<'a> {
             toplevel: self.toplevel,
             elem_slots,
             call_cache: Default::default(),
-        }
+        };
+        self.code.clear();
+        self.lines.clear();
+        self.breaks.clear();
+        self.loops.clear();
+        (def, Spare { code: self.code, lines: self.lines, breaks: self.breaks, loops: self.loops })
     }
 
     /// Appends `op`, folded into a super-instruction with the ones before it when the peephole
@@ -775,7 +813,8 @@ impl<'a> FunctionCompiler<'a> {
         let name = self.names.intern_rc(&f.name);
         let ns = f.ns.as_ref().map(|n| self.names.intern_rc(n));
         let pkg = package.map(|p| self.names.intern(p));
-        let mut fc = FunctionCompiler::new(self.names, false, self.file.clone());
+        let spare = std::mem::take(&mut self.spare);
+        let mut fc = FunctionCompiler::new(self.names, false, self.file.clone(), spare);
         fc.file_consts = std::mem::take(&mut self.file_consts);
         fc.line = f.span.line;
         for p in f.params.iter().take(crate::bytecode::MAX_ARGS) {
@@ -792,7 +831,9 @@ impl<'a> FunctionCompiler<'a> {
         }
         fc.emit(Op::ReturnEmpty);
         let consts = std::mem::take(&mut fc.file_consts);
-        let def = Rc::new(fc.finish(name, ns, pkg, nparams));
+        let (def, spare) = fc.finish_keeping(name, ns, pkg, nparams);
+        let def = Rc::new(def);
+        self.spare = spare;
         self.file_consts = consts;
         let idx = self.decls.len() as u32;
         self.decls.push(def);
@@ -1837,5 +1878,21 @@ mod tests {
         }
         // 80 distinct locals: the short address list overflows and interning takes over.
         assert_eq!(f.nlocals, 80);
+    }
+
+    #[test]
+    fn a_literal_and_a_bare_word_of_one_text_share_a_constant() {
+        // The literal's shared text is found by its address, the bare word (and the literal
+        // after it) by the text, in the short list and past it.
+        for pad in [0, 30] {
+            let mut body: String = (0..pad).map(|i| format!("%p{i} = \"pad{i}\";\n")).collect();
+            body.push_str("%a = \"foo\"; %b = foo; %c = \"foo\"; %d = 'foo'; %e = \"\";");
+            let src = format!("function f() {{\n{body}\n}}");
+            let mut names = Interner::default();
+            let main = compile_source(&src, "t.cs", &mut names).unwrap();
+            let f = &main.decls[0];
+            assert_eq!(f.consts.len(), pad + 1, "{:?}", f.consts);
+            assert_eq!(f.consts[pad].to_string(), "foo");
+        }
     }
 }

@@ -29,7 +29,9 @@ impl fmt::Display for SyntaxError {
 
 impl std::error::Error for SyntaxError {}
 
-const SHORT_SLOTS: usize = 256;
+/// Sets of the parser's caches (two entries each).
+const SHORT_SETS: usize = 128;
+const SHORT_SLOTS: usize = SHORT_SETS * 2;
 
 /// A name of 1 to 15 bytes packed into two words: its first eight bytes and its length, or
 /// for a name of 9 or more bytes the rest with the length in the top byte; `None` for other
@@ -64,10 +66,38 @@ fn short_key(src: &[u8], s: &str) -> Option<(u64, u64)> {
     Some((word(0, 8), word(8, n - 8) | (n as u64) << 56))
 }
 
-/// The cache slot of a [`short_key`].
+/// The first of the two cache entries (a set) where a [`short_key`] may be.
 #[inline(always)]
 fn short_slot((a, b): (u64, u64)) -> usize {
-    ((a ^ b.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize % SHORT_SLOTS
+    (((a ^ b.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize % SHORT_SETS) * 2
+}
+
+/// A two-way cache entry: a [`short_key`] and its value.
+type ShortEntry<T> = (u64, u64, Option<T>);
+
+/// The value cached for `key` in the set at `set`, made the set's first (most recently used).
+/// Two ways: direct-mapped, two names used in turn whose keys met in one slot missed on every
+/// use.
+#[inline(always)]
+fn short_get<T: Clone>(cache: &mut [ShortEntry<T>], set: usize, key: (u64, u64)) -> Option<T> {
+    let [(a0, b0, v0), (a1, b1, v1)] = cache.get(set..set + 2)? else { return None };
+    if (*a0, *b0) == key {
+        return v0.clone();
+    }
+    if (*a1, *b1) == key && v1.is_some() {
+        let v = v1.clone();
+        cache.swap(set, set + 1);
+        return v;
+    }
+    None
+}
+
+/// Puts `key` and its value first in the set at `set`, the first entry moving second.
+fn short_put<T>(cache: &mut [ShortEntry<T>], set: usize, (k0, k1): (u64, u64), v: T) {
+    if let Some(ways) = cache.get_mut(set..set + 2) {
+        ways.swap(0, 1);
+        ways[0] = (k0, k1, Some(v));
+    }
 }
 
 /// A name written with blanks around its `::` (`Foo :: bar`), without them.
@@ -95,15 +125,15 @@ struct Parser<'a> {
     links: u32,
     /// One shared `Ident` per distinct spelling in this file.
     names: HashMap<&'a str, Ident, FastBuild>,
-    /// A direct-mapped cache in front of `names` for names of up to 15 bytes (most names),
+    /// A two-way cache in front of `names` for names of up to 15 bytes (most names),
     /// keyed by the bytes themselves: a hit is two loads, a multiply and two compares.
-    short: Vec<(u64, u64, Option<Ident>)>,
+    short: Vec<ShortEntry<Ident>>,
     /// One shared [`Text`] per distinct string literal in this file, keyed by its source
     /// spelling (escapes unresolved): a literal used again is neither unescaped nor copied,
     /// and the compiler takes the shared text as its constant.
     strs: HashMap<&'a str, Text, FastBuild>,
-    /// A direct-mapped cache in front of `strs` for spellings of up to 15 bytes, as `short`.
-    short_strs: Vec<(u64, u64, Option<Text>)>,
+    /// A two-way cache in front of `strs` for spellings of up to 15 bytes, as `short`.
+    short_strs: Vec<ShortEntry<Text>>,
 }
 
 /// The parser's result: the error boxed, so a parsed expression travels up the descent levels
@@ -246,10 +276,9 @@ impl<'a> Parser<'a> {
         let key = short_key(self.sc.bytes(), s);
         let slot = key.map_or(0, short_slot);
         if let Some(key) = key
-            && let Some((k0, k1, Some(n))) = self.short.get(slot)
-            && (*k0, *k1) == key
+            && let Some(n) = short_get(&mut self.short, slot, key)
         {
-            return n.clone();
+            return n;
         }
         self.name_miss(s, key, slot)
     }
@@ -265,10 +294,8 @@ impl<'a> Parser<'a> {
                 n
             }
         };
-        if let Some((k0, k1)) = key
-            && let Some(e) = self.short.get_mut(slot)
-        {
-            *e = (k0, k1, Some(n.clone()));
+        if let Some(key) = key {
+            short_put(&mut self.short, slot, key, n.clone());
         }
         n
     }
@@ -278,10 +305,9 @@ impl<'a> Parser<'a> {
         let key = short_key(self.sc.bytes(), raw);
         let slot = key.map_or(0, short_slot);
         if let Some(key) = key
-            && let Some((k0, k1, Some(t))) = self.short_strs.get(slot)
-            && (*k0, *k1) == key
+            && let Some(t) = short_get(&mut self.short_strs, slot, key)
         {
-            return t.clone();
+            return t;
         }
         self.text_miss(raw, key, slot)
     }
@@ -297,10 +323,8 @@ impl<'a> Parser<'a> {
                 t
             }
         };
-        if let Some((k0, k1)) = key
-            && let Some(e) = self.short_strs.get_mut(slot)
-        {
-            *e = (k0, k1, Some(t.clone()));
+        if let Some(key) = key {
+            short_put(&mut self.short_strs, slot, key, t.clone());
         }
         t
     }
@@ -988,6 +1012,50 @@ mod tests {
                 other => panic!("{other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn names_and_strings_through_the_caches() {
+        // More distinct names and literals than the caches hold, each used again later, and a
+        // literal with an escape: every one reads back as written, and equal spellings share.
+        let mut src = String::new();
+        for round in 0..2 {
+            for k in 0..700 {
+                src.push_str(&format!("%v{k} = \"s{k}\\t\" @ 'g{}';\n", k % 300 + round));
+            }
+        }
+        let p = parse(&src, "t").unwrap();
+        assert_eq!(p.len(), 1400);
+        for (i, s) in p.iter().enumerate() {
+            let (k, round) = (i % 700, i / 700);
+            match s {
+                Stmt::Expr(Expr::Assign(LValue::Var { name, .. }, None, v), _) => {
+                    assert_eq!(&**name, format!("v{k}"));
+                    match &**v {
+                        Expr::Bin(BinOp::Cat, ab) => match &**ab {
+                            (Expr::Str(a), Expr::Tagged(b)) => {
+                                assert_eq!(a.as_str(), format!("s{k}\t"));
+                                assert_eq!(b.as_str(), format!("g{}", k % 300 + round));
+                            }
+                            other => panic!("{other:?}"),
+                        },
+                        other => panic!("{other:?}"),
+                    }
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        let text = |i: usize| match &p[i] {
+            Stmt::Expr(Expr::Assign(_, _, v), _) => match &**v {
+                Expr::Bin(_, ab) => match &ab.0 {
+                    Expr::Str(t) => t.clone(),
+                    _ => unreachable!(),
+                },
+                _ => unreachable!(),
+            },
+            _ => unreachable!(),
+        };
+        assert!(Rc::ptr_eq(&text(3), &text(703)));
     }
 
     #[test]
