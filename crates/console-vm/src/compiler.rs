@@ -122,7 +122,15 @@ pub fn compile_source(src: &str, file: &str, names: &mut Interner) -> Result<Rc<
     // 128 bytes of script): no rehash while they fill.
     names.reserve(src.len() / 128);
     let main = names.intern("<main>");
-    let mut fc = FunctionCompiler::new(names, true, Rc::from(file), Spare::with_room());
+    // The file's own code (its objects and datablocks, a declaration per function) with room
+    // for a data file's (about one instruction per 32 bytes): regrowing a list that large
+    // copied it, and its allocation merged every freed tree node first (glibc).
+    let room = Spare {
+        code: Vec::with_capacity(src.len() / 32 + 64),
+        lines: Vec::with_capacity(src.len() / 32 + 64),
+        ..Spare::with_room()
+    };
+    let mut fc = FunctionCompiler::new(names, true, Rc::from(file), room);
     fc.file_consts.reserve(src.len() / 128);
     let mut starts = Vec::new();
     let parsed = crate::parser::parse_each(src, file, |s| {

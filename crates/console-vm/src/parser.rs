@@ -424,13 +424,18 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect_op("{")?;
-        let body = self.block_rest()?;
+        let body = self.block_rest_in(Vec::with_capacity(8))?;
         Ok(FunctionDecl { ns, name, params, body, span })
     }
 
     /// Statements up to and including the closing `}`.
     fn block_rest(&mut self) -> PResult<Vec<Stmt>> {
-        let mut out = Vec::new();
+        self.block_rest_in(Vec::new())
+    }
+
+    /// [`Self::block_rest`] into `out` (a function's body comes with room for a few statements:
+    /// one allocation instead of a first and a regrowth).
+    fn block_rest_in(&mut self, mut out: Vec<Stmt>) -> PResult<Vec<Stmt>> {
         while !self.eat_op("}") {
             if self.at_eof() {
                 return self.err("`}`");
@@ -608,9 +613,9 @@ impl<'a> Parser<'a> {
         let mut fields = Vec::new();
         let mut children = Vec::new();
         if self.eat_op("{") {
-            // Room for a typical object's fields (a datablock has a dozen): one or two
-            // allocations instead of three as the list grows.
-            fields.reserve_exact(8);
+            // Room for a typical object's fields (a datablock has a dozen or more): one
+            // allocation instead of two or three as the list grows.
+            fields.reserve_exact(if datablock { 16 } else { 8 });
             while !self.eat_op("}") {
                 let next_is_assign = matches!(self.peek_next(), Tok::Op("=") | Tok::Op("["));
                 if (self.is_kw(Kw::New) || self.is_kw(Kw::Datablock)) && !next_is_assign {
