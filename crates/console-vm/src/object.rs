@@ -105,6 +105,14 @@ impl FieldIndex {
         }
     }
 
+    /// Whether `n` may be a registered field (its bit is set): the bit alone, no map probe,
+    /// for the VM's fast paths, which leave a name with its bit set to the general path.
+    #[inline(always)]
+    pub(crate) fn may_have(&self, n: Name) -> bool {
+        let i = n.0 as usize;
+        self.bits.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+
     /// Whether `n` is a registered field.
     pub(crate) fn contains_key(&self, n: &Name) -> bool {
         self.get(n).is_some()
@@ -598,6 +606,13 @@ impl DynFields {
     #[inline(always)]
     pub fn position_hint(&self, n: Name, hint: usize) -> Option<usize> {
         if self.keys.get(hint) == Some(&n) { Some(hint) } else { self.position(n) }
+    }
+
+    /// Field `n`'s value when it is at position `hint` (a site's cache), to change; `None`
+    /// when it is elsewhere or not there (no scan, no index).
+    #[inline(always)]
+    pub(crate) fn at_hint_mut(&mut self, n: Name, hint: usize) -> Option<&mut Value> {
+        if self.keys.get(hint) == Some(&n) { self.vals.get_mut(hint) } else { None }
     }
 
     /// The value at a position.
