@@ -115,6 +115,10 @@ struct Figures {
     tick_us: f64,
     /// Wall-clock time of the same.
     wall_us: f64,
+    /// The measured ticks' wall clock at the median, the 90th percentile and the most: the
+    /// crowd's packets fall due together (its clients joined at once), so about every third
+    /// tick builds most of them and the others few.
+    wall_spread_us: [f64; 3],
     /// CPU time of the work outside the passes over the connections: the calling thread's
     /// over the same, and with packet threads the pumps' (the serial part of the tick; see
     /// [`server_tick`]).
@@ -294,6 +298,9 @@ fn measure_on<T: Transport + Send>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> 
     let mut ticks = 0u64;
     let (mut bytes0, mut packets0) = (0, 0);
     let total_ticks = a.seconds * 1000 / 32;
+    // Each measured tick's wall clock (room made before the first: nothing allocated in
+    // the measured ticks).
+    let mut tick_walls: Vec<u128> = Vec::with_capacity(total_ticks as usize);
     let measure_from = total_ticks / 2;
     let data_out = |s: &NetDriver<Recorder<T>>| -> u64 {
         s.interface
@@ -320,7 +327,9 @@ fn measure_on<T: Transport + Send>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> 
             server_allocs += allocs().saturating_sub(a0);
             cost_ns += cpu_ns() - t0;
             serial_ns += thread_cpu_ns() - s0 + pool_serial_ns;
-            wall_ns += w0.elapsed().as_nanos();
+            let w = w0.elapsed().as_nanos();
+            wall_ns += w;
+            tick_walls.push(w);
             ticks += 1;
         }
         for (i, c) in clients.iter_mut().enumerate() {
@@ -353,6 +362,12 @@ fn measure_on<T: Transport + Send>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> 
     Figures {
         tick_us: cost_ns as f64 / ticks as f64 / 1000.0,
         wall_us: wall_ns as f64 / ticks as f64 / 1000.0,
+        wall_spread_us: {
+            tick_walls.sort_unstable();
+            let at =
+                |q: usize| tick_walls.get(tick_walls.len() * q / 100).map_or(0.0, |&w| w as f64 / 1000.0);
+            [at(50), at(90), tick_walls.last().map_or(0.0, |&w| w as f64 / 1000.0)]
+        },
         serial_us: serial_ns as f64 / ticks as f64 / 1000.0,
         sent_hash,
         read_in_parallel,
@@ -368,10 +383,10 @@ fn measure_on<T: Transport + Send>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> 
 }
 
 /// Whether the server's packet threads are held awake over its tick, yielding their cores
-/// every how many rounds ([`v12_netobject::PacketThreads::keep_awake_yielding`]): `AWAKE=n`
+/// every how many rounds ([`v12_netobject::PacketThreads::run_awake_yielding`]): `AWAKE=n`
 /// holds them (every `n`); unset or `AWAKE=0` leaves them to sleep between the passes. Not
-/// held by default: on idle cores holding them measured no faster (PERFORMANCE.md, seventh
-/// pass) and costs a broadcast's allocations a tick.
+/// held by default: holding them measured no faster, here or on idle cores (PERFORMANCE.md,
+/// issue 33's seventh and tenth passes), and it spends a second core's time waiting.
 fn hold_awake() -> Option<u32> {
     static HOLD: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
     *HOLD.get_or_init(|| std::env::var("AWAKE").ok().and_then(|v| v.parse::<u32>().ok()).filter(|&n| n > 0))
@@ -408,11 +423,6 @@ fn server_tick<T: Transport + Send>(
             marks[i] = Instant::now();
         }
     };
-    // With `AWAKE=n` the packet threads wait awake for the tick's passes, from the game's to
-    // the last pump's, instead of sleeping between them and being woken for each (not held
-    // by default); dropped at the end of the tick, so they sleep between ticks.
-    let _awake =
-        hold_awake().zip(server.interface.packet_threads()).map(|(every, t)| t.keep_awake_yielding(every));
     let pumps =
         |server: &mut NetDriver<Recorder<T>>, objects: &dyn GhostWorld, mark: &mut dyn FnMut(usize)| {
             for sub in 0..4 {
@@ -429,7 +439,7 @@ fn server_tick<T: Transport + Send>(
         Some(threads) => {
             let mut objects = world.objects_mut();
             let others = threads.count().saturating_sub(1).max(1) as u128;
-            threads.run(|| {
+            let tick = || {
                 let (mine0, all0) = (thread_cpu_ns(), cpu_ns());
                 mark(0);
                 game_pass(&mut server.interface, objects.objects(), conns, conn_index, moves, now);
@@ -445,7 +455,14 @@ fn server_tick<T: Transport + Send>(
                 // default).
                 let (mine, all) = (thread_cpu_ns() - mine0, cpu_ns() - all0);
                 mine.saturating_sub(all.saturating_sub(mine) / others)
-            })
+            };
+            // Held awake (`AWAKE=n`), the other packet threads wait for each pass looking
+            // for work instead of sleeping through the serial work between two passes, and
+            // let go when the tick ends.
+            match hold_awake() {
+                Some(every) => threads.run_awake_yielding(every, tick),
+                None => threads.run(tick),
+            }
         }
         None => {
             mark(0);
@@ -791,6 +808,10 @@ fn server_tick_cost_by_client_count() {
             );
             if phases_on() {
                 println!("{}", take_phases());
+                let [median, p90, most] = f.wall_spread_us;
+                println!(
+                    "        ticks (wall µs): median {median:.0}, 90th percentile {p90:.0}, most {most:.0}"
+                );
             }
             if threads.len() > 1 {
                 let (t0, w0) = *first.get_or_insert((t, f.wall_us));

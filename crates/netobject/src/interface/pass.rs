@@ -71,6 +71,36 @@ impl PacketThreads {
         self.0.install(f)
     }
 
+    /// [`Self::run`], the other packet threads held awake until `f` returns: each waits for
+    /// `f`'s next pass by looking for work (yielding its core every `rounds` rounds, at
+    /// least 1), as [`Self::keep_awake_yielding`] would hold them, instead of going to
+    /// sleep in the serial work between two passes and having to be woken for the next.
+    /// Allocates nothing: the threads are held by jobs on `f`'s thread's stack
+    /// (`rayon::join`), which end, letting the threads go back to rayon's own idling, as
+    /// soon as `f` returns, before the caller is woken (so they do not spin while the
+    /// caller wants a core). The output is the same as [`Self::run`]'s: only who waits
+    /// how changes.
+    pub fn run_awake_yielding<R: Send>(&self, rounds: u32, f: impl FnOnce() -> R + Send) -> R {
+        let others = self.count().saturating_sub(1);
+        let rounds = rounds.max(1);
+        self.0.install(|| {
+            if others == 0 {
+                return f();
+            }
+            let awake = AtomicBool::new(true);
+            let (r, ()) = rayon::join(
+                || {
+                    // Let go even if `f` panics (the holders would otherwise spin until
+                    // `AWAKE_ROUNDS` before the panic goes on).
+                    let _release = Release(&awake);
+                    f()
+                },
+                || hold(&awake, rounds, others),
+            );
+            r
+        })
+    }
+
     /// Keeps the packet threads awake until the returned guard drops: each waits for the
     /// next pass by looking for work, every [`YIELD_EVERY`] rounds yielding its core, instead of
     /// going to sleep after about 32 rounds as rayon's idle threads do and having to be
@@ -140,6 +170,25 @@ fn keep_looking(awake: &AtomicBool, yield_every: u32) {
     }
 }
 
+/// `n` packet threads held by [`PacketThreads::run_awake_yielding`]: this one, and the rest
+/// through a job each that another thread takes (`rayon::join`, on this thread's stack).
+fn hold(awake: &AtomicBool, yield_every: u32, n: usize) {
+    if n <= 1 {
+        keep_looking(awake, yield_every);
+    } else {
+        rayon::join(|| keep_looking(awake, yield_every), || hold(awake, yield_every, n - 1));
+    }
+}
+
+/// Lowers [`PacketThreads::run_awake_yielding`]'s flag when the held work ends.
+struct Release<'a>(&'a AtomicBool);
+
+impl Drop for Release<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
+    }
+}
+
 /// The packet threads held awake ([`PacketThreads::keep_awake`]) until this drops.
 #[derive(Debug)]
 #[must_use = "the packet threads stay awake only while this is held"]
@@ -195,6 +244,39 @@ mod tests {
         assert_eq!(pass(), want);
         drop(threads);
         drop(pool);
+    }
+
+    /// Threads held awake by `run_awake_yielding` run the passes `f` makes, return its
+    /// result, and let go when it returns (the pool then ends), with 2 and 4 threads.
+    #[test]
+    fn run_awake_holds_the_other_threads_over_its_passes() {
+        for n in [2, 4] {
+            let pool = std::sync::Arc::new(rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap());
+            let threads = PacketThreads(pool.clone());
+            let want: u64 = (0..1000u64).map(|x| x * x).sum();
+            let pass = || {
+                (0..1000u32)
+                    .into_par_iter()
+                    .with_max_len(GRAIN)
+                    .map(|x| u64::from(x) * u64::from(x))
+                    .sum::<u64>()
+            };
+            for every in [1, YIELD_EVERY] {
+                let got = threads.run_awake_yielding(every, || {
+                    let mut sums = Vec::new();
+                    for _ in 0..20 {
+                        sums.push(pass());
+                        // Serial work between two passes, longer than rayon's own idling.
+                        std::thread::sleep(std::time::Duration::from_micros(200));
+                    }
+                    sums
+                });
+                assert_eq!(got, vec![want; 20]);
+            }
+            assert_eq!(pool.install(pass), want);
+            drop(threads);
+            drop(pool);
+        }
     }
 
     #[test]
