@@ -1028,22 +1028,22 @@ impl<'a> FunctionCompiler<'a> {
         let tmp = self.temp_slot();
         self.expr(subject, true);
         self.emit(Op::StoreLocal(tmp, false));
-        let mut jumps = Vec::new();
+        // Every case's jumps in one list, in order (a list per case cost an allocation each).
+        let mut jumps = Vec::with_capacity(cases.iter().map(|c| c.values.len()).sum());
         for c in cases {
-            let mut arm = Vec::new();
             for v in &c.values {
                 self.emit(Op::LoadLocal(tmp));
                 self.expr(v, true);
                 self.emit(if string { Op::StrEq } else { Op::Eq });
-                arm.push(self.emit(Op::JumpIfTrue(0)));
+                jumps.push(self.emit(Op::JumpIfTrue(0)));
             }
-            jumps.push(arm);
         }
         let to_default = self.emit(Op::Jump(0));
-        let mut ends = Vec::new();
-        for (c, arm) in cases.iter().zip(jumps) {
+        let mut ends = Vec::with_capacity(cases.len());
+        let mut arms = jumps.iter();
+        for c in cases {
             let h = self.here();
-            for j in arm {
+            for &j in arms.by_ref().take(c.values.len()) {
                 self.patch(j, h);
             }
             for s in &c.body {

@@ -845,10 +845,12 @@ impl<'a> Parser<'a> {
     }
 
     fn args(&mut self) -> PResult<Vec<Expr>> {
-        let mut out = Vec::new();
         if self.eat_op(")") {
-            return Ok(out);
+            return Ok(Vec::new());
         }
+        // The room the first push would make (four), allocated here rather than through its
+        // out-of-line growth.
+        let mut out = Vec::with_capacity(4);
         loop {
             out.push(self.expr()?);
             if self.eat_op(")") {
