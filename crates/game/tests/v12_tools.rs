@@ -89,7 +89,12 @@ function modProfile() { echo("mod: profiling"); }
 fn a_hidden_mod_drives_the_inspector_and_profiler_from_the_server_console() {
     use std::io::Write;
     use std::process::Command;
-    let dir = procs::Scratch::new("tools-mod");
+    // The mod folder sits one level inside the scratch folder, so the `..` the mod tries to
+    // write through lands in a folder this test owns (not the shared temporary folder, where
+    // any other program may have left a `tree.txt`).
+    let scratch = procs::Scratch::new("tools-mod");
+    let dir = scratch.join("mod");
+    std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("mod.cs"), MOD_CS).unwrap();
     // The mod folder is --mod (where files are written); the game's scripts come from over it.
     let (mut child, mut stdin, rx) = procs::spawn_piped(
@@ -147,7 +152,7 @@ fn a_hidden_mod_drives_the_inspector_and_profiler_from_the_server_console() {
     for zone in ["Frame", "ServerProcess", "ServerTick", "modProfile"] {
         assert!(tree.contains(zone), "{zone} not in\n{tree}");
     }
-    assert!(!dir.parent().unwrap().join("tree.txt").exists());
+    assert!(!scratch.join("tree.txt").exists());
     writeln!(stdin, "profilerReset(); profilerEnable(false); profilerDump();").unwrap();
     let lines = wait("Profiler:");
     assert!(lines.last().unwrap().contains("(off)"), "{lines:#?}");
