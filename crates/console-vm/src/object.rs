@@ -571,7 +571,24 @@ pub(crate) fn arith_field_hint(
 pub struct DynFields {
     keys: Vec<Name>,
     vals: Vec<Value>,
+    /// Beside each field, the array element its name is known to be (`pack_elem(base,
+    /// index)`, [`NO_ELEM`] when not known): set by the VM's field-array paths once they
+    /// found the field by its name, so `%obj.v[%i]` at a site's cached position is checked
+    /// by base and index alone, without making or finding the name `v` + index. A tag is only
+    /// ever the element of the name beside it (it moves with the field and goes with it).
+    /// A `Cell`, so a read (the object borrowed shared) can tag what it found.
+    elems: Vec<std::cell::Cell<u64>>,
     index: Option<Box<hashbrown::HashMap<Name, u32, crate::intern::FastBuild>>>,
+}
+
+/// A field whose name is not known to be an array element (see `DynFields::elems`).
+const NO_ELEM: u64 = u64::MAX;
+
+/// The tag of element `i` of field array `base` (never [`NO_ELEM`]: an element index is
+/// below 10^9).
+#[inline(always)]
+fn pack_elem(base: Name, i: u32) -> u64 {
+    (u64::from(base.0) << 32) | u64::from(i)
 }
 
 /// Fields found by a scan of their names; more get an index.
@@ -615,6 +632,36 @@ impl DynFields {
         if self.keys.get(hint) == Some(&n) { self.vals.get_mut(hint) } else { None }
     }
 
+    /// The field at position `p` when it is known to be element `i` of field array `base`
+    /// (tagged by [`DynFields::tag_elem`]): its name and value. `None` otherwise (untagged,
+    /// another element, no such position), with nothing looked up.
+    #[inline(always)]
+    pub(crate) fn elem_at(&self, base: Name, i: u32, p: usize) -> Option<(Name, &Value)> {
+        if self.elems.get(p)?.get() != pack_elem(base, i) {
+            return None;
+        }
+        Some((*self.keys.get(p)?, self.vals.get(p)?))
+    }
+
+    /// [`DynFields::elem_at`] to change.
+    #[inline(always)]
+    pub(crate) fn elem_at_mut(&mut self, base: Name, i: u32, p: usize) -> Option<(Name, &mut Value)> {
+        if self.elems.get(p)?.get() != pack_elem(base, i) {
+            return None;
+        }
+        Some((*self.keys.get(p)?, self.vals.get_mut(p)?))
+    }
+
+    /// Records that the field at position `p` is element `i` of field array `base`. The
+    /// caller found that field by the name `base` + `i` (the name the VM makes for
+    /// `%obj.base[i]`), so the tag is true of the name beside it.
+    #[inline]
+    pub(crate) fn tag_elem(&self, p: usize, base: Name, i: u32) {
+        if let Some(t) = self.elems.get(p) {
+            t.set(pack_elem(base, i));
+        }
+    }
+
     /// The value at a position.
     #[inline(always)]
     pub fn value_at(&self, i: usize) -> Option<&Value> {
@@ -653,6 +700,7 @@ impl DynFields {
         let i = self.keys.len();
         self.keys.push(n);
         self.vals.push(v);
+        self.elems.push(std::cell::Cell::new(NO_ELEM));
         if let Some(ix) = &mut self.index {
             ix.insert(n, i as u32);
         } else if self.keys.len() > SCAN_FIELDS {
@@ -668,6 +716,7 @@ impl DynFields {
             ix.remove(n);
         }
         self.keys.swap_remove(i);
+        self.elems.swap_remove(i);
         let v = self.vals.swap_remove(i);
         if let (Some(ix), Some(&moved)) = (&mut self.index, self.keys.get(i)) {
             ix.insert(moved, i as u32);
@@ -759,5 +808,30 @@ mod tests {
         small.remove(&Name(1));
         assert_eq!(small.position(Name(2)), Some(0), "the last field took the removed one's place");
         assert_eq!(small.into_iter().count(), 1);
+    }
+
+    /// An element tag stays with its field: a removal moves the last field, tag and all,
+    /// into the removed one's place; a new field has none; the tag is checked by base and
+    /// index both.
+    #[test]
+    fn dyn_fields_element_tags_move_with_their_fields() {
+        let mut f = DynFields::new();
+        let base = Name(1000);
+        for i in 0..20u32 {
+            f.insert(Name(i), Value::Int(i64::from(i)));
+            f.tag_elem(i as usize, base, i);
+        }
+        assert_eq!(f.elem_at(base, 3, 3).map(|(n, v)| (n, v.to_i64())), Some((Name(3), 3)));
+        assert!(f.elem_at(base, 3, 4).is_none() && f.elem_at(Name(1001), 3, 3).is_none());
+        assert!(f.elem_at(base, 30, 30).is_none(), "past the end");
+        f.remove(&Name(3));
+        assert!(f.elem_at(base, 3, 3).is_none(), "the removed field's tag went with it");
+        assert_eq!(f.elem_at(base, 19, 3).map(|(n, v)| (n, v.to_i64())), Some((Name(19), 19)));
+        f.insert(Name(50), Value::Int(50));
+        assert!(f.elem_at(base, 19, 19).is_none(), "a new field is not tagged");
+        if let Some((_, v)) = f.elem_at_mut(base, 19, 3) {
+            *v = Value::Int(7);
+        }
+        assert_eq!(f.get(&Name(19)).map(Value::to_i64), Some(7));
     }
 }

@@ -15,8 +15,8 @@ use crate::bytecode::{
 use crate::elements::{ElemNames, ElemStore, direct_index};
 use crate::intern::Name;
 use crate::object::{
-    ObjectStore, arith_field_hint, field_ref_hint, field_ref_hint_inline, number_id, set_field_hint,
-    set_field_hint_inline,
+    ClassRec, ObjectStore, SimObject, arith_field_hint, field_ref_hint, field_ref_hint_inline, number_id,
+    set_field_hint, set_field_hint_inline,
 };
 use crate::stack::VmState;
 use crate::value::assign;
@@ -1880,6 +1880,9 @@ fn arith_field_l(
 }
 
 /// `LoadFieldElemLL`: [`load_field_elem`] with the object and index in the locals at `at`.
+/// The common case first: the field at the site's position is tagged as element `i` of `b`
+/// (`DynFields::elem_at`) and no registered field has its name, so neither the element's
+/// name nor the field is looked up; otherwise [`load_field_elem_by_name`].
 #[inline(never)]
 fn load_field_elem_ll(
     vm: &mut VmState,
@@ -1890,14 +1893,39 @@ fn load_field_elem_ll(
     off: u32,
 ) -> Option<u32> {
     let i = vm.stack.local(at.1).and_then(direct_index)?;
-    let n = names.get(b, i)?;
     let o = vm.stack.local(at.0).and_then(number_id).and_then(|id| objects.get(id))?;
+    if let Some((n, v)) = o.dynamic.elem_at(b, i, i.wrapping_add(off) as usize)
+        && !objects.classes.get(o.class as usize).is_some_and(|c| c.field_index.may_have(n))
+    {
+        vm.stack.push_ref(Some(v));
+        return Some(off);
+    }
+    load_field_elem_by_name(vm, objects, names, o, (b, i), off)
+}
+
+/// [`load_field_elem_ll`] by the element's name (made before by the interpreter, else
+/// `None`), tagging the dynamic field it finds as that element.
+#[inline(never)]
+fn load_field_elem_by_name(
+    vm: &mut VmState,
+    objects: &ObjectStore,
+    names: &ElemNames,
+    o: &SimObject,
+    (b, i): (Name, u32),
+    off: u32,
+) -> Option<u32> {
+    let n = names.get(b, i)?;
     let (v, pos) = field_ref_hint(&objects.classes, o, n, i.wrapping_add(off) as usize);
+    if pos != usize::MAX {
+        o.dynamic.tag_elem(pos, b, i);
+    }
     vm.stack.push_ref(v);
     Some(elem_offset(pos, i, off))
 }
 
 /// `StoreFieldElemLL`: [`store_field_elem`] with the object and index in the locals at `at`.
+/// The common case first, as [`load_field_elem_ll`]: a value that is not `""` written over
+/// the tagged element at the site's position; otherwise [`store_field_elem_by_name`].
 #[inline(never)]
 fn store_field_elem_ll(
     vm: &mut VmState,
@@ -1908,11 +1936,37 @@ fn store_field_elem_ll(
     off: u32,
 ) -> Option<u32> {
     let i = vm.stack.local(at.1).and_then(direct_index)?;
-    let n = names.get(b, i)?;
     let id = vm.stack.local(at.0).and_then(number_id)?;
     let (classes, o) = objects.get_mut_split(id)?;
+    let class = classes.get(o.class as usize);
+    if let Some((n, slot)) = o.dynamic.elem_at_mut(b, i, i.wrapping_add(off) as usize)
+        && !class.is_some_and(|c| c.field_index.may_have(n))
+        && let Some(top) = vm.stack.last_mut()
+        && !top.is_empty()
+    {
+        crate::value::move_into(slot, top);
+        vm.stack.drop_top();
+        return Some(off);
+    }
+    store_field_elem_by_name(vm, classes, o, names, (b, i), off)
+}
+
+/// [`store_field_elem_ll`] by the element's name (see [`load_field_elem_by_name`]).
+#[inline(never)]
+fn store_field_elem_by_name(
+    vm: &mut VmState,
+    classes: &[ClassRec],
+    o: &mut SimObject,
+    names: &ElemNames,
+    (b, i): (Name, u32),
+    off: u32,
+) -> Option<u32> {
+    let n = names.get(b, i)?;
     let v = vm.stack.pop().unwrap_or_default();
     let pos = set_field_hint(classes, o, n, v, i.wrapping_add(off) as usize);
+    if pos != usize::MAX {
+        o.dynamic.tag_elem(pos, b, i);
+    }
     Some(elem_offset(pos, i, off))
 }
 
@@ -2349,6 +2403,68 @@ mod tests {
             3,
             "each update but the double constant's is one instruction"
         );
+    }
+
+    /// `%obj.v[%i]` and the field named `v` + the index by text are one field, through the
+    /// element paths' tagged common case and around it: an array filled and read twice (the
+    /// second time by the tags), another object through the same sites, elements written by
+    /// text name and read by index, removals (which move the last field into the removed
+    /// one's place, tag and all), a registered field of an element's name added later (it
+    /// wins, by index as by text), more fields than the scan keeps, a deleted object.
+    #[test]
+    fn field_array_elements_and_their_text_names_are_one_field() {
+        let mut con = Console::new();
+        con.set_output(Box::new(BufferSink::new()));
+        con.register_class("ArrayHolder", "ScriptObject").expect("class");
+        con.eval(
+            "function fill(%o, %n, %k) { for (%i = 0; %i < %n; %i++) %o.v[%i] = %i * %k; }\n\
+             function unset(%o, %i) { %o.v[%i] = \"\"; }\n\
+             function make(%c) { %o = new (%c)(); %o.v3 = \"pre\"; %o.x = 1; return %o; }\n\
+             function named(%o) { %o.v7 = seven; %o.v31 = last; }\n\
+             function read(%o, %n) { %t = \"\"; for (%i = 0; %i < %n; %i++) %t = %t @ %o.v[%i] @ \",\"; return %t; }",
+        )
+        .expect("declares");
+        let id = |v: crate::Value| u32::try_from(v.to_i64()).expect("an id");
+        let a = id(con.eval("return make(ArrayHolder);").expect("a"));
+        let b = id(con.eval("return make(ScriptObject);").expect("b"));
+        let check = |con: &mut Console, o: u32, n: usize| {
+            let by_index = con.eval(&format!("return read({o}, {n});")).expect("reads").to_string();
+            let by_text: String =
+                (0..n).map(|i| format!("{},", con.get_field(o, &format!("v{i}")))).collect();
+            assert_eq!(by_index, by_text);
+            by_index
+        };
+        assert_eq!(check(&mut con, a, 4), ",,,pre,");
+        con.eval(&format!("fill({a}, 30, 2);")).expect("fills");
+        let first = check(&mut con, a, 32);
+        assert!(first.starts_with("0,2,4,6,") && first.ends_with(",58,,,"), "{first}");
+        assert_eq!(check(&mut con, a, 32), first, "read again through the tags");
+        con.eval(&format!("fill({b}, 5, 3);")).expect("fills b");
+        assert_eq!(check(&mut con, b, 6), "0,3,6,9,12,,");
+        assert!(a != b && a >= crate::object::FIRST_OBJECT_ID, "{a} {b}");
+        assert_eq!(check(&mut con, a, 32), first);
+        con.set_field(a, "v5", "text");
+        con.eval(&format!("named({a});")).expect("by name");
+        let named = check(&mut con, a, 32);
+        assert!(named.starts_with("0,2,4,6,8,text,12,seven,16,") && named.ends_with(",58,,last,"), "{named}");
+        con.eval(&format!("unset({a}, 9); unset({a}, 0);")).expect("unsets");
+        con.set_field(a, "x", "");
+        con.set_field(a, "v12", "");
+        let removed = check(&mut con, a, 32);
+        assert!(removed.starts_with(",2,4,6,8,text,12,seven,16,,20,22,,26,"), "{removed}");
+        con.eval(&format!("fill({a}, 32, 3); fill({b}, 5, 1);")).expect("fills again");
+        assert_eq!(check(&mut con, a, 32), check(&mut con, a, 32));
+        assert_eq!(check(&mut con, b, 5), "0,1,2,3,4,");
+        assert!(con.add_field("ArrayHolder", "v4", crate::object::FieldType::Int, crate::Value::Int(0)));
+        check(&mut con, a, 32);
+        con.eval(&format!("fill({a}, 32, 5);")).expect("fills with a registered element");
+        let registered = check(&mut con, a, 32);
+        assert!(registered.starts_with("0,5,10,15,"), "{registered}");
+        assert_eq!(con.get_field(a, "v31").to_string(), "155");
+        con.eval(&format!("{a}.delete();")).expect("deletes");
+        assert_eq!(con.eval(&format!("return read({a}, 3);")).expect("reads").to_string(), ",,,");
+        con.eval(&format!("fill({a}, 3, 1);")).expect("no object: nothing written");
+        assert_eq!(check(&mut con, b, 5), "0,1,2,3,4,");
     }
 
     /// The sentinel past the end is not part of the code: not shown, not written.
