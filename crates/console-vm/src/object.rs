@@ -625,6 +625,13 @@ impl DynFields {
         if self.keys.get(hint) == Some(&n) { Some(hint) } else { self.position(n) }
     }
 
+    /// Field `n`'s value when it is at position `hint` (a site's cache); `None` when it is
+    /// elsewhere or not there (no scan, no index).
+    #[inline(always)]
+    pub(crate) fn at_hint(&self, n: Name, hint: usize) -> Option<&Value> {
+        if self.keys.get(hint) == Some(&n) { self.vals.get(hint) } else { None }
+    }
+
     /// Field `n`'s value when it is at position `hint` (a site's cache), to change; `None`
     /// when it is elsewhere or not there (no scan, no index).
     #[inline(always)]

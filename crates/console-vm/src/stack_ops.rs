@@ -1781,9 +1781,30 @@ fn store_elem2(vm: &mut VmState, elems: &mut ElemStore, rows: &Rows, b: Name, ke
 }
 
 /// `LoadFieldL`: [`load_field`] on the object in the local at `at`, the value pushed.
+/// The common case first: the dynamic field at the site's hint, no registered field of that
+/// name (the bit alone); anything else in [`load_field_l_other`], out of line, so this path
+/// keeps few registers to save.
 #[inline(never)]
 fn load_field_l(vm: &mut VmState, objects: &ObjectStore, at: usize, n: Name, hint: u32) -> Option<u32> {
     let o = vm.stack.local(at).and_then(number_id).and_then(|id| objects.get(id))?;
+    if let Some(v) = o.dynamic.at_hint(n, hint as usize)
+        && !objects.classes.get(o.class as usize).is_some_and(|c| c.field_index.may_have(n))
+    {
+        vm.stack.push_ref(Some(v));
+        return Some(hint);
+    }
+    load_field_l_other(vm, objects, o, n, hint)
+}
+
+/// [`load_field_l`] of a field not at the hint or registered.
+#[inline(never)]
+fn load_field_l_other(
+    vm: &mut VmState,
+    objects: &ObjectStore,
+    o: &SimObject,
+    n: Name,
+    hint: u32,
+) -> Option<u32> {
     let (v, found) = field_ref_hint_inline(&objects.classes, o, n, hint as usize);
     vm.stack.push_ref(v);
     Some(u32::try_from(found).unwrap_or(NO_HINT))
@@ -1820,8 +1841,28 @@ fn load_field_l_store(
     hint: u32,
 ) -> Option<u32> {
     let o = vm.stack.local(at.0).and_then(number_id).and_then(|id| objects.get(id))?;
+    if let Some(v) = o.dynamic.at_hint(n, hint as usize)
+        && !objects.classes.get(o.class as usize).is_some_and(|c| c.field_index.may_have(n))
+    {
+        let dst = vm.stack.local_mut(at.1)?;
+        assign(dst, v);
+        return Some(hint);
+    }
+    load_field_l_store_other(vm, objects, o, at.1, n, hint)
+}
+
+/// [`load_field_l_store`] of a field not at the hint or registered.
+#[inline(never)]
+fn load_field_l_store_other(
+    vm: &mut VmState,
+    objects: &ObjectStore,
+    o: &SimObject,
+    d: usize,
+    n: Name,
+    hint: u32,
+) -> Option<u32> {
     let (v, found) = field_ref_hint_inline(&objects.classes, o, n, hint as usize);
-    let dst = vm.stack.local_mut(at.1)?;
+    let dst = vm.stack.local_mut(d)?;
     assign(dst, v.unwrap_or(&Value::Empty));
     Some(u32::try_from(found).unwrap_or(NO_HINT))
 }
