@@ -1118,6 +1118,10 @@ pub struct FuncDef {
     pub nparams: u32,
     /// Total local slots (parameters first, then named locals, then temporaries).
     pub nlocals: u32,
+    /// What a call takes from the instruction budget ([`FuncDef::call_cost`]), computed when
+    /// the function is made: the call paths read one byte (it sits in the struct's padding)
+    /// instead of clamping the code's length at every call.
+    pub(crate) cost: u8,
     /// Named locals: name → slot, for `%a[i]`-style names built at run time and `eval`.
     pub local_slots: HashMap<Name, u32, crate::intern::FastBuild>,
     /// Instructions. Cells, so the debugger can patch a breakpoint into shared code.
@@ -1162,7 +1166,12 @@ impl FuncDef {
     /// length, at most 64 (loops inside pay again as they jump back).
     #[inline(always)]
     pub(crate) fn call_cost(&self) -> u64 {
-        (self.code.len() as u64).clamp(1, 64)
+        u64::from(self.cost)
+    }
+
+    /// [`FuncDef::call_cost`] of `code`: its straight-line length, from 1 to 64.
+    pub(crate) fn cost_of(code: &Code) -> u8 {
+        code.len().clamp(1, 64) as u8
     }
 
     /// The instruction at `pc` as compiled (under a breakpoint, the one it replaced).

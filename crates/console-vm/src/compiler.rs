@@ -200,6 +200,7 @@ impl<'a> FunctionCompiler<'a> {
         let names = &*self.names;
         let elem_slots =
             self.locals.keys().any(|&n| names.text(n).as_bytes().last().is_some_and(u8::is_ascii_digit));
+        let code = crate::bytecode::Code::from_ops(&self.code);
         let def = FuncDef {
             name,
             ns,
@@ -207,7 +208,8 @@ impl<'a> FunctionCompiler<'a> {
             nparams,
             nlocals: self.nlocals,
             local_slots: self.locals,
-            code: crate::bytecode::Code::from_ops(&self.code),
+            cost: FuncDef::cost_of(&code),
+            code,
             breaks: self.breaks.as_slice().to_vec(),
             patched: Default::default(),
             lines: self.lines.as_slice().to_vec(),

@@ -2185,6 +2185,7 @@ mod tests {
         let f =
             Rc::get_mut(&mut main).and_then(|m| m.decls.first_mut()).and_then(Rc::get_mut).expect("unshared");
         f.code = Code::new(ops);
+        f.cost = crate::bytecode::FuncDef::cost_of(&f.code);
         con.run_toplevel(main, None).expect("declares");
     }
 
