@@ -1878,8 +1878,19 @@ fn store_field_ll(
 ) -> Option<u32> {
     let id = vm.stack.local(at.0).and_then(number_id)?;
     let (classes, o) = objects.get_mut_split(id)?;
-    let v = vm.stack.local(at.1).cloned().unwrap_or_default();
-    let found = set_field_hint_inline(classes, o, n, v, hint as usize);
+    // The common case first, as `load_field_l`: a value that is not `""` copied over the
+    // dynamic field at the site's hint.
+    let v = vm.stack.local(at.1);
+    if let Some(src) = v
+        && !src.is_empty()
+        && !classes.get(o.class as usize).is_some_and(|c| c.field_index.may_have(n))
+        && let Some(slot) = o.dynamic.at_hint_mut(n, hint as usize)
+    {
+        assign(slot, src);
+        return Some(hint);
+    }
+    let v = v.cloned().unwrap_or_default();
+    let found = set_field_hint(classes, o, n, v, hint as usize);
     Some(u32::try_from(found).unwrap_or(NO_HINT))
 }
 
