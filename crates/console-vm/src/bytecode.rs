@@ -649,6 +649,22 @@ pub enum Op {
     },
     /// Jump to the last operand when `(local $= consts[k]) == when` (text, ignoring case).
     JumpStrLK(u32, u32, bool, u32),
+    /// Two `JumpStrLK(a, k, true, t)` in a row on one local (a `switch$`'s compares, paired
+    /// once the switch is compiled), in one dispatch: jump to `t1` when the local `$=`
+    /// `consts[k1]`, else to `t2` when it `$=` `consts[k2]`, else go on at this pc + 2. The
+    /// second compare stays in the code after it, for anything that jumps there.
+    JumpStrLK2 {
+        /// The local.
+        a: u16,
+        /// The first case's constant.
+        k1: u16,
+        /// The second case's constant.
+        k2: u16,
+        /// The first case's target.
+        t1: u32,
+        /// The second case's target.
+        t2: u32,
+    },
     /// Call a global function with `argc` arguments on the stack.
     Call(Name, u32),
     /// Call `ns::name`.
@@ -759,6 +775,7 @@ impl Op {
                 FieldOperand::Int(_) => Some(w(o)),
             },
             Op::LoadFieldElemLL { o, i, .. } | Op::StoreFieldElemLL { o, i, .. } => m(o, i),
+            Op::JumpStrLK2 { a, .. } => Some(w(a)),
             Op::LoadGlobalElemLL(_, a, b) | Op::StoreGlobalElemLL(_, a, b) => m(a, b),
             Op::IncJumpLtLI(s, ..) => Some(w(s)),
             Op::IncJumpCmpLL { s, b, .. } => m(s, b),

@@ -1064,6 +1064,31 @@ impl<'a> FunctionCompiler<'a> {
         for e in ends {
             self.patch(e, h);
         }
+        if string {
+            self.pair_str_compares(&jumps);
+        }
+    }
+
+    /// A `switch$`'s compares against literals two by two ([`Op::JumpStrLK2`]): one dispatch
+    /// for two cases, each still with a branch of its own (a jump picked from a table of the
+    /// cases was slower for all its fewer instructions: docs/PERFORMANCE.md, nineteenth
+    /// pass). `at`: the compares' positions, in order, with their targets patched.
+    fn pair_str_compares(&mut self, at: &[usize]) {
+        let mut i = 0;
+        while let (Some(&p), Some(&q)) = (at.get(i), at.get(i + 1)) {
+            if q == p + 1
+                && let (Some(&Op::JumpStrLK(a, k1, true, t1)), Some(&Op::JumpStrLK(b, k2, true, t2))) =
+                    (self.code.get(p), self.code.get(q))
+                && a == b
+                && let (Ok(a), Ok(k1), Ok(k2)) = (u16::try_from(a), u16::try_from(k1), u16::try_from(k2))
+                && let Some(op) = self.code.get_mut(p)
+            {
+                *op = Op::JumpStrLK2 { a, k1, k2, t1, t2 };
+                i += 2;
+            } else {
+                i += 1;
+            }
+        }
     }
 
     fn close_loop(&mut self, cont: u32, end: u32) {

@@ -766,6 +766,16 @@ pub(crate) fn run(
                             jump_to!(t);
                         }
                     }
+                    Op::JumpStrLK2 { a, k1, k2, t1, t2 } => {
+                        let v = slot!(a);
+                        if text_eq(v, running.consts.get(k1 as usize).unwrap_or(&Value::Empty)) {
+                            jump_to!(t1);
+                        } else if text_eq(v, running.consts.get(k2 as usize).unwrap_or(&Value::Empty)) {
+                            jump_to!(t2);
+                        } else {
+                            jump_to!(p + 1);
+                        }
+                    }
                     // ---- jumps ----
                     Op::Jump(t) => jump_to!(t),
                     Op::IncJumpLtLI(s, cost, k, t) => {
@@ -1598,6 +1608,7 @@ fn run_tight(
             | Op::BitNot
             | Op::Tag(_)
             | Op::JumpStrLK(..)
+            | Op::JumpStrLK2 { .. }
             | Op::IncJumpCmpLG { .. }
             | Op::Call(..)
             | Op::CallNs(..)
@@ -2518,6 +2529,63 @@ mod tests {
         assert_eq!(con.eval(&format!("return read({a}, 3);")).expect("reads").to_string(), ",,,");
         con.eval(&format!("fill({a}, 3, 1);")).expect("no object: nothing written");
         assert_eq!(check(&mut con, b, 5), "0,1,2,3,4,");
+    }
+
+    /// A `switch$`'s compares against literals, paired into `JumpStrLK2`, pick the case the
+    /// same `switch$` picks with its case values made at run time (`%z @ "..."`: no compare
+    /// against a constant, none paired): case differences, numbers against a case `"1"`,
+    /// `""`, near misses, `or`, `default`; six compares make three pairs.
+    #[test]
+    fn paired_switch_compares_pick_as_the_compares_do() {
+        const CASES: [&str; 6] = ["fire", "jump", "crouch", "prone", "use", "1"];
+        let switch = |lit: bool| {
+            let v =
+                |i: usize| if lit { format!("\"{}\"", CASES[i]) } else { format!("%z @ \"{}\"", CASES[i]) };
+            format!(
+                "function pick(%v, %z) {{ %r = 0; switch$ (%v) {{ case {}: %r = 1; case {}: %r = 2; \
+                 case {} or {}: %r = 3; case {}: %r = 4; case {}: %r = 6; default: %r = 5; }} return %r; }}",
+                v(0),
+                v(1),
+                v(2),
+                v(3),
+                v(4),
+                v(5)
+            )
+        };
+        let values = [
+            "\"fire\"",
+            "\"FIRE\"",
+            "\"Jump\"",
+            "\"crouch\"",
+            "\"prone\"",
+            "\"PRONE\"",
+            "\"use\"",
+            "\"look\"",
+            "\"\"",
+            "\"1\"",
+            "1",
+            "1.0",
+            "\" 1\"",
+            "\"fire \"",
+            "\"jum\"",
+            "\"usex\"",
+            "\"01\"",
+        ];
+        let calls: String = values.iter().map(|v| format!("%t = %t @ pick({v}, \"\") @ \",\";")).collect();
+        let run = |lit: bool| {
+            let mut con = Console::new();
+            con.set_output(Box::new(BufferSink::new()));
+            con.eval(&switch(lit)).expect("declares");
+            con.eval(&format!("function all() {{ %t = \"\"; {calls} return %t; }}")).expect("declares all");
+            con.eval("return all() @ all();").expect("runs").to_string()
+        };
+        let apart = run(false);
+        assert_eq!(run(true), apart);
+        assert!(apart.starts_with("1,1,2,3,3,3,4,5,5,6,6,"), "{apart}");
+        let compiled = compile_source(&switch(true), "t.cs", &mut Console::new().names).expect("compiles");
+        let pick = compiled.decls.first().expect("pick");
+        let pairs = pick.code.iter().filter(|op| matches!(op.get(), Op::JumpStrLK2 { .. })).count();
+        assert_eq!(pairs, 3, "{:?}", pick.code);
     }
 
     /// The sentinel past the end is not part of the code: not shown, not written.
