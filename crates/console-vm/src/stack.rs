@@ -101,6 +101,23 @@ impl VmState {
         self.frames.push_ref(f, 0, base, ns, layer, None, new_base);
     }
 
+    /// [`VmState::start_frame_ref`] for a call from the innermost frame, which resumes at
+    /// `ret_pc`: that pc and the new frame are written through one slice of the frame stack
+    /// ([`FrameStack::push_call`]).
+    #[inline(always)]
+    pub(crate) fn call_frame(&mut self, f: &Rc<FuncDef>, base: usize, ns: NsId, layer: u32, ret_pc: usize) {
+        let params_end = base + f.nparams as usize;
+        if self.stack.len() > params_end {
+            self.stack.truncate(params_end);
+        }
+        let want = base + f.nlocals as usize;
+        if self.stack.len() < want {
+            self.stack.resize_empty(want);
+        }
+        let new_base = self.new_stack.len();
+        self.frames.push_call(ret_pc, f, base, ns, layer, new_base);
+    }
+
     /// What [`VmState::end_frame`] drops besides the frame (its dynamic locals, objects it
     /// left under construction), out of line: a return in the fast loop found it there.
     #[cold]
@@ -777,6 +794,57 @@ impl FrameStack {
             }),
         }
         self.len += 1;
+    }
+
+    /// A call from the innermost frame: its pc becomes `ret_pc` (where it resumes) and a frame
+    /// for `func` at pc 0 is pushed (see [`FrameStack::push_ref`]). The caller's slot and the
+    /// new one come from one slice, one bounds check; with no slot above the caller yet (the
+    /// first call this deep), or no caller, out of line.
+    #[inline(always)]
+    pub(crate) fn push_call(
+        &mut self,
+        ret_pc: usize,
+        func: &Rc<FuncDef>,
+        base: usize,
+        ns: NsId,
+        layer: u32,
+        new_base: usize,
+    ) {
+        let i = self.len;
+        if let Some(c) = i.checked_sub(1)
+            && let Some([caller, f]) = self.slots.get_mut(c..=i)
+        {
+            caller.pc = ret_pc;
+            if !Rc::ptr_eq(&f.func, func) {
+                f.func = func.clone();
+            }
+            f.pc = 0;
+            f.base = base;
+            f.ns = ns;
+            f.layer = layer;
+            f.eval_scope = None;
+            f.new_base = new_base;
+            self.len = i + 1;
+        } else {
+            self.push_call_cold(ret_pc, func, base, ns, layer, new_base);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn push_call_cold(
+        &mut self,
+        ret_pc: usize,
+        func: &Rc<FuncDef>,
+        base: usize,
+        ns: NsId,
+        layer: u32,
+        new_base: usize,
+    ) {
+        if let Some(caller) = self.last_mut() {
+            caller.pc = ret_pc;
+        }
+        self.push_ref(func, 0, base, ns, layer, None, new_base);
     }
 
     #[cold]

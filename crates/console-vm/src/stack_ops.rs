@@ -2155,11 +2155,8 @@ fn enter_self(
         return None;
     }
     *budget -= cost;
-    if let Some(caller) = vm.frames.last_mut() {
-        caller.pc = ret_pc;
-    }
     let start = vm.stack.len().saturating_sub(argc);
-    vm.start_frame_ref(f, start, at.0, at.1);
+    vm.call_frame(f, start, at.0, at.1, ret_pc);
     Some(start)
 }
 
@@ -2181,11 +2178,8 @@ fn enter(
         return None;
     }
     *budget -= cost;
-    if let Some(caller) = vm.frames.last_mut() {
-        caller.pc = ret_pc;
-    }
     let start = vm.stack.len().saturating_sub(argc);
-    vm.start_frame_ref(&f, start, ns, layer);
+    vm.call_frame(&f, start, ns, layer, ret_pc);
     Some((f, start))
 }
 
