@@ -1258,7 +1258,13 @@ impl FuncDef {
         ns: u32,
         running: *const FuncDef,
     ) -> Result<(NsId, u32), Option<ScriptCallee>> {
-        let cache = self.call_cache.borrow();
+        // Read without a borrow guard (no count written and put back around the lookup); a
+        // cache being written (never, while a call instruction runs) reads as a miss.
+        #[allow(unsafe_code)]
+        // SAFETY: the reference is used only inside this function, which calls nothing that
+        // could write the cache (`Rc::clone` runs no script code), so no `borrow_mut` happens
+        // while it lives; `try_borrow_unguarded` refuses if one is live now.
+        let Ok(cache) = (unsafe { self.call_cache.try_borrow_unguarded() }) else { return Err(None) };
         match cache.get(pc) {
             Some(Some(s)) if s.generation == generation && s.ns == ns => match &s.resolved.callable {
                 Callable::Script(f) if std::ptr::eq(Rc::as_ptr(f), running) => {

@@ -2427,6 +2427,36 @@ mod tests {
         }
     }
 
+    /// Call sites read their cache without a borrow guard (`FuncDef::cached_call_from`) and
+    /// a call writes the caller's pc and the new frame together (`FrameStack::push_call`):
+    /// a site whose callee is redefined by a call made while the site's function runs (the
+    /// cache written between two reads of it), a recursive function redefined in the middle
+    /// of its recursion, and calls deeper than the frame stack has been before (its first
+    /// frames at each depth, out of line) all call what the namespace holds at each call and
+    /// return where they were called from.
+    #[test]
+    fn call_sites_follow_redefinition_and_new_depths() {
+        let mut con = Console::new();
+        con.set_output(Box::new(BufferSink::new()));
+        con.eval(
+            "function g(%x) { return %x + 1; }\n\
+             function redefine() { eval(\"function g(%x) { return %x * 10; }\"); }\n\
+             function f(%n) { %t = 0; for (%i = 0; %i < %n; %i++) { %t = %t + g(%i); if (%i == 2) redefine(); } return %t; }\n\
+             function r(%n) { if (%n == 3) eval(\"function r(%n) { return 100; }\"); if (%n <= 0) return 0; return %n + r(%n - 1); }\n\
+             function d(%n) { if (%n <= 0) return 0; return 1 + d(%n - 1); }",
+        )
+        .expect("declares");
+        // 1 + 2 + 3 by the first `g`, then 30 + 40 by the second.
+        assert_eq!(con.eval("return f(5);").expect("runs").to_i64(), 76);
+        assert_eq!(con.eval("return f(2);").expect("runs").to_i64(), 10);
+        // r(5) = 5 + r(4) = 5 + 4 + r(3); r(3) redefines `r` and calls the new one: 3 + 100.
+        assert_eq!(con.eval("return r(5);").expect("runs").to_i64(), 112);
+        assert_eq!(con.eval("return r(5);").expect("runs").to_i64(), 100);
+        for n in [1, 7, 40, 200, 90, 400] {
+            assert_eq!(con.eval(&format!("return d({n});")).expect("runs").to_i64(), n, "d({n})");
+        }
+    }
+
     /// `%o.f = %o.f op y` through the fast path (a number in the dynamic field at the site's
     /// hint) and around it (text in the field, a field moved by another's removal, the operand
     /// before the field, a constant, a double, two objects in turn), against the same updates
