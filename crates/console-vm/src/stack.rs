@@ -504,11 +504,16 @@ impl OperandStack {
 
     /// Drops the values from `n` up.
     #[inline(always)]
+    #[allow(unsafe_code)]
     pub(crate) fn truncate(&mut self, n: usize) {
         if n < self.sp {
             let top = self.sp;
             self.sp = n;
-            for v in self.vals.get_mut(n..top).unwrap_or_default() {
+            debug_assert!(top <= self.vals.len(), "`sp` past the vector");
+            // SAFETY: `n < top == sp <= vals.len()` (see `below_len`: every method that raises
+            // `sp` makes the vector hold the slots first, and the vector never shrinks), so the
+            // range is in bounds; no check and no empty-slice fallback on every return.
+            for v in unsafe { self.vals.get_unchecked_mut(n..top) } {
                 *v = Value::Empty;
             }
         }
@@ -949,6 +954,37 @@ mod tests {
         s.drop_top();
         assert_eq!(s.len(), 299);
         assert!(s.vals.len() >= s.len());
+    }
+
+    /// `truncate` empties the slots without a bounds check (`sp <= vals.len()`): after pushes
+    /// that grew the vector, `resize_empty` past it, `drain_into` and the tight view's top,
+    /// every truncate (below, at and above the top; to 0) stays in bounds (debug builds
+    /// assert), drops the strings it empties and leaves every slot above the top `Empty`.
+    #[test]
+    fn truncate_stays_below_the_vector() {
+        let mut s = OperandStack::with_capacity(1);
+        let text = Rc::new(String::from("held"));
+        for i in 0..70 {
+            s.push(if i % 3 == 0 { Value::Str(text.clone()) } else { Value::Int(i) });
+        }
+        s.truncate(80);
+        assert_eq!(s.len(), 70, "a truncate above the top changes nothing");
+        s.truncate(35);
+        assert_eq!(s.len(), 35);
+        assert_eq!(Rc::strong_count(&text), 13, "the strings emptied were dropped");
+        s.resize_empty(500);
+        s.truncate(499);
+        s.truncate(0);
+        assert_eq!(Rc::strong_count(&text), 1);
+        s.push(Value::Int(1));
+        let mut out = Vec::new();
+        s.drain_into(0, &mut out);
+        s.truncate(0);
+        let sp = s.tight().top();
+        s.set_top_from(sp + 1_000_000);
+        s.truncate(3);
+        assert_eq!(s.len(), 3);
+        assert!(s.vals.iter().all(Value::is_empty), "every slot is empty again");
     }
 
     #[test]
