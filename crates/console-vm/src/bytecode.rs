@@ -396,6 +396,19 @@ pub enum Op {
         /// The site's cache, as in `LoadFieldElem`.
         off: u32,
     },
+    /// `%obj.v[%i] = %x`: `StoreFieldElemLL` whose value is a local too (nothing on the stack).
+    StoreFieldElemLLL {
+        /// The object's slot.
+        o: u16,
+        /// The index's slot.
+        i: u16,
+        /// The value's slot.
+        x: u16,
+        /// The field array's base name.
+        b: Name,
+        /// The site's cache, as in `LoadFieldElem`.
+        off: u32,
+    },
     /// `LoadGlobalElem(base, 2)` whose indexes are locals `r` and `c` (`$grid[%i, %j]`).
     LoadGlobalElemLL(Name, u16, u16),
     /// Stack `[value]`: `StoreGlobalElem(base, 2, false)` whose indexes are locals.
@@ -775,6 +788,7 @@ impl Op {
                 FieldOperand::Int(_) => Some(w(o)),
             },
             Op::LoadFieldElemLL { o, i, .. } | Op::StoreFieldElemLL { o, i, .. } => m(o, i),
+            Op::StoreFieldElemLLL { o, i, x, .. } => m(o.max(i), x),
             Op::JumpStrLK2 { a, .. } => Some(w(a)),
             Op::LoadGlobalElemLL(_, a, b) | Op::StoreGlobalElemLL(_, a, b) => m(a, b),
             Op::IncJumpLtLI(s, ..) => Some(w(s)),

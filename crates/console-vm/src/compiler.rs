@@ -629,6 +629,12 @@ impl<'a> FunctionCompiler<'a> {
                 if !pure_push(p) {
                     return None;
                 }
+                // `%obj.v[%i] = %x`: the value read from its local too.
+                if let (Op::StoreFieldElem(b, _, off), Op::LoadLocal(v)) = (op, p)
+                    && let Ok(v) = u16::try_from(v)
+                {
+                    return Some(self.replace_tail(3, Op::StoreFieldElemLLL { o: x, i: y, x: v, b, off }));
+                }
                 let fused = match op {
                     Op::StoreFieldElem(b, _, off) => Op::StoreFieldElemLL { o: x, i: y, b, off },
                     Op::StoreGlobalElem(b, ..) => Op::StoreGlobalElemLL(b, x, y),
@@ -1789,11 +1795,12 @@ mod tests {
     #[test]
     fn locals_are_register_operands_of_fields_elements_and_loop_tests() {
         let code = ops_of(
-            "function f(%o, %n) { for (%i = 0; %i < %n; %i++) %o.v[%i] = %i; %t = 0;\n\
+            "function f(%o, %n) { for (%i = 0; %i < %n; %i++) { %o.v[%i] = %i; %o.w[%i] = %i + 1; } %t = 0;\n\
              for (%i = 0; %i < %n; %i++) %t += %o.v[%i]; %o.s = %o.r + %t; %d = %o.s; %o.c = %d;\n\
              for (%j = 0; %j < $count; %j += %n) $g[%i, %j] = $g[%j, %i]; return %t; }",
         );
         let has = |f: &dyn Fn(&Op) -> bool| code.iter().any(f);
+        assert!(has(&|op| matches!(op, Op::StoreFieldElemLLL { o: 0, i: 2, x: 2, .. })), "{code:?}");
         assert!(has(&|op| matches!(op, Op::StoreFieldElemLL { o: 0, i: 2, .. })), "{code:?}");
         assert!(has(&|op| matches!(op, Op::LoadFieldElemLL { o: 0, i: 2, .. })), "{code:?}");
         assert!(has(&|op| matches!(op, Op::IncJumpCmpLL { s: 2, d: 1, c: Cmp::Lt, b: 1, .. })), "{code:?}");

@@ -559,6 +559,17 @@ pub(crate) fn run(
                         let find = store_field_elem_ll(vm, objects, elem_names, at, b, off);
                         field_site!(running, find, off, |found| Op::StoreFieldElemLL { o, i, b, off: found });
                     }
+                    Op::StoreFieldElemLLL { o, i, x, b, off } => {
+                        let at = (fb + o as usize, fb + i as usize, fb + x as usize);
+                        let find = store_field_elem_lll(vm, objects, elem_names, at, b, off);
+                        field_site!(running, find, off, |found| Op::StoreFieldElemLLL {
+                            o,
+                            i,
+                            x,
+                            b,
+                            off: found
+                        });
+                    }
                     Op::LoadGlobalElemLL(b, r, c) => {
                         if !load_elem2_ll(vm, elems, rows, b, (fb + r as usize, fb + c as usize)) {
                             stop!(Stop::Op, p - 1)
@@ -1597,6 +1608,7 @@ fn run_tight(
             | Op::ArithFieldL { .. }
             | Op::LoadFieldElemLL { .. }
             | Op::StoreFieldElemLL { .. }
+            | Op::StoreFieldElemLLL { .. }
             | Op::LoadFieldDyn
             | Op::StoreFieldDyn(_)
             | Op::AppendLocal(..)
@@ -2012,6 +2024,39 @@ fn store_field_elem_ll(
         return Some(off);
     }
     store_field_elem_by_name(vm, classes, o, names, (b, i), off)
+}
+
+/// `StoreFieldElemLLL`: [`store_field_elem_ll`] with the value in the local at `at.2` too
+/// (copied, not moved).
+#[inline(never)]
+fn store_field_elem_lll(
+    vm: &mut VmState,
+    objects: &mut ObjectStore,
+    names: &ElemNames,
+    at: (usize, usize, usize),
+    b: Name,
+    off: u32,
+) -> Option<u32> {
+    let i = vm.stack.local(at.1).and_then(direct_index)?;
+    let id = vm.stack.local(at.0).and_then(number_id)?;
+    let (classes, o) = objects.get_mut_split(id)?;
+    let class = classes.get(o.class as usize);
+    let src = vm.stack.local(at.2);
+    if let Some((n, slot)) = o.dynamic.elem_at_mut(b, i, i.wrapping_add(off) as usize)
+        && !class.is_some_and(|c| c.field_index.may_have(n))
+        && let Some(src) = src
+        && !src.is_empty()
+    {
+        assign(slot, src);
+        return Some(off);
+    }
+    let n = names.get(b, i)?;
+    let v = src.cloned().unwrap_or_default();
+    let pos = set_field_hint(classes, o, n, v, i.wrapping_add(off) as usize);
+    if pos != usize::MAX {
+        o.dynamic.tag_elem(pos, b, i);
+    }
+    Some(elem_offset(pos, i, off))
 }
 
 /// [`store_field_elem_ll`] by the element's name (see [`load_field_elem_by_name`]).
@@ -2507,6 +2552,7 @@ mod tests {
         con.eval(
             "function fill(%o, %n, %k) { for (%i = 0; %i < %n; %i++) %o.v[%i] = %i * %k; }\n\
              function unset(%o, %i) { %o.v[%i] = \"\"; }\n\
+             function put(%o, %n, %x) { for (%i = 0; %i < %n; %i++) %o.v[%i] = %x; }\n\
              function make(%c) { %o = new (%c)(); %o.v3 = \"pre\"; %o.x = 1; return %o; }\n\
              function named(%o) { %o.v7 = seven; %o.v31 = last; }\n\
              function read(%o, %n) { %t = \"\"; for (%i = 0; %i < %n; %i++) %t = %t @ %o.v[%i] @ \",\"; return %t; }",
@@ -2540,6 +2586,11 @@ mod tests {
         con.set_field(a, "v12", "");
         let removed = check(&mut con, a, 32);
         assert!(removed.starts_with(",2,4,6,8,text,12,seven,16,,20,22,,26,"), "{removed}");
+        con.eval(&format!("put({a}, 32, \"w\"); put({b}, 3, 2.5);")).expect("puts");
+        assert_eq!(check(&mut con, a, 33), format!("{},", "w,".repeat(32)));
+        assert_eq!(check(&mut con, b, 6), "2.5,2.5,2.5,9,12,,");
+        con.eval(&format!("put({a}, 20, \"\");")).expect("unsets by a local");
+        assert_eq!(check(&mut con, a, 22), format!("{}w,w,", ",".repeat(20)));
         con.eval(&format!("fill({a}, 32, 3); fill({b}, 5, 1);")).expect("fills again");
         assert_eq!(check(&mut con, a, 32), check(&mut con, a, 32));
         assert_eq!(check(&mut con, b, 5), "0,1,2,3,4,");
@@ -2549,6 +2600,14 @@ mod tests {
         let registered = check(&mut con, a, 32);
         assert!(registered.starts_with("0,5,10,15,"), "{registered}");
         assert_eq!(con.get_field(a, "v31").to_string(), "155");
+        let compiled = compile_source(
+            "function put(%o, %n, %x) { for (%i = 0; %i < %n; %i++) %o.v[%i] = %x; }",
+            "t.cs",
+            &mut Console::new().names,
+        )
+        .expect("compiles");
+        let put = compiled.decls.first().expect("put");
+        assert!(put.code.iter().any(|op| matches!(op.get(), Op::StoreFieldElemLLL { .. })), "{:?}", put.code);
         con.eval(&format!("{a}.delete();")).expect("deletes");
         assert_eq!(con.eval(&format!("return read({a}, 3);")).expect("reads").to_string(), ",,,");
         con.eval(&format!("fill({a}, 3, 1);")).expect("no object: nothing written");

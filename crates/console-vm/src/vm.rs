@@ -1105,6 +1105,12 @@ impl Console {
                 st.push(v);
                 Op::StoreField(n, keep, h)
             }
+            Op::StoreFieldElemLLL { o, i, x, b, off } => {
+                st.push_copy(at(u32::from(o)));
+                st.push_copy(at(u32::from(i)));
+                st.push_copy(at(u32::from(x)));
+                Op::StoreFieldElem(b, false, off)
+            }
             Op::StoreFieldElemLL { o, i, b, off } => {
                 let v = st.pop().unwrap_or_default();
                 st.push_copy(at(u32::from(o)));
