@@ -1948,6 +1948,20 @@ fn arith_field_l(
         crate::value::put_num_raw(slot, r);
         return Some(hint);
     }
+    arith_field_l_other(stack, classes, obj, (fb, ar, y), n, hint)
+}
+
+/// [`arith_field_l`] of a field that is not a number at the hint (or registered), out of
+/// line: the general update's closure kept a large frame on the common path.
+#[inline(never)]
+fn arith_field_l_other(
+    stack: &crate::stack::OperandStack,
+    classes: &[ClassRec],
+    obj: &mut SimObject,
+    (fb, ar, y): (usize, Arith, FieldOperand),
+    n: Name,
+    hint: u32,
+) -> Option<u32> {
     let found = arith_field_hint(classes, obj, n, hint as usize, |cur| {
         y.apply(ar, cur, |s| Num::of(stack.local(fb + s as usize)))
     });
