@@ -396,13 +396,11 @@ impl OperandStack {
                 self.move_down(i, dst);
                 self.truncate(dst + 1);
             }
-            // The return value's slot is cleared in place, not dropped with the rest and
-            // pushed again.
+            // The return value's slot is emptied with the rest and the top put back above it
+            // (it is below the vector's end, as the old top was), not pushed again.
             _ if dst < self.sp => {
-                self.truncate(dst + 1);
-                if let Some(slot) = self.vals.get_mut(dst) {
-                    clear(slot);
-                }
+                self.truncate(dst);
+                self.sp = dst + 1;
             }
             _ => {
                 self.truncate(dst);
