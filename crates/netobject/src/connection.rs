@@ -821,21 +821,19 @@ impl NetConnection {
         let mut ghosts = None;
         if self.is_server {
             match self.ghosts.as_mut() {
-                Some(m) => {
-                    match self.scope_object {
-                        Some(scope) => m.update_scope(world, scope),
-                        None => {
-                            m.begin_scope(crate::ghost::CameraScopeQuery::default());
-                            let mut always = Vec::new();
-                            world.for_each_scope_always(&mut |id| always.push(id));
-                            for id in always {
-                                m.object_in_scope(world, id);
-                            }
-                            m.end_scope();
+                Some(m) => match self.scope_object {
+                    Some(scope) => ghosts = Some(m.scope_and_write_packet(world, scope, w)),
+                    None => {
+                        m.begin_scope(crate::ghost::CameraScopeQuery::default());
+                        let mut always = Vec::new();
+                        world.for_each_scope_always(&mut |id| always.push(id));
+                        for id in always {
+                            m.object_in_scope(world, id);
                         }
+                        m.end_scope();
+                        ghosts = Some(m.write_packet(world, w));
                     }
-                    ghosts = Some(m.write_packet(world, w));
-                }
+                },
                 None => {
                     w.write_flag(false);
                 }

@@ -14,7 +14,7 @@
 //! the world as it is when the managers use it (rebuild it after objects move or change).
 
 use crate::ghost::ids::ObjectId;
-use crate::ghost::object::{MaskStamps, NetFlags, NetObject, Point3, PriorityTerms, dot, sub};
+use crate::ghost::object::{MaskStamps, NetFlags, NetObject, Point3, PreparedQuery, PriorityTerms, dot, sub};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Bins per axis of the frame's grid (a power of two; cells wrap, which only adds
@@ -23,15 +23,33 @@ const BINS: usize = 64;
 
 const HAS_POSITION: u8 = 1;
 const HAS_DEPENDENCIES: u8 = 2;
+/// The object has priority terms ([`FrameDetail::terms`]).
+const HAS_TERMS: u8 = 4;
+/// Its terms' position is its scope position ([`FrameObject::position`]), so its near ring
+/// is tested from this record alone.
+const RING_HERE: u8 = 8;
 
-/// One object's facts in a frame.
+/// What every connection's scoping and listing pass reads of one object: 32 bytes, two to
+/// a cache line (the rest, read only for the objects a packet weighs or picks changes up
+/// from, is in [`FrameDetail`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct FrameObject {
     pub(crate) position: Point3,
+    /// The near ring of its terms (with `RING_HERE`).
+    near_ring: f32,
+    /// Its change counter ([`MaskStamps::version`]).
+    version: u64,
+    flags: u8,
+}
+
+const _: () = assert!(std::mem::size_of::<FrameObject>() == 32);
+
+/// The rest of one object's facts in a frame.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FrameDetail {
     pub(crate) stamps: MaskStamps,
     /// `None`: ask the object for its priority.
     pub(crate) terms: Option<PriorityTerms>,
-    flags: u8,
 }
 
 impl FrameObject {
@@ -42,6 +60,20 @@ impl FrameObject {
     pub(crate) fn within(&self, center: Point3, radius: f32) -> bool {
         let d = sub(self.position, center);
         self.flags & HAS_POSITION != 0 && radius >= 0.0 && dot(d, d) <= radius * radius
+    }
+    /// The object's change counter.
+    pub(crate) fn version(&self) -> u64 {
+        self.version
+    }
+    /// The object has priority terms (else it is asked for its priority).
+    pub(crate) fn has_terms(&self) -> bool {
+        self.flags & HAS_TERMS != 0
+    }
+    /// [`PriorityTerms::outside_near_ring`] of its terms, when this record can tell (`None`:
+    /// ask the terms in its [`FrameDetail`]).
+    pub(crate) fn outside_near_ring(&self, q: &PreparedQuery) -> Option<bool> {
+        (self.flags & RING_HERE != 0)
+            .then(|| PriorityTerms::outside_ring_at(self.position, self.near_ring, q))
     }
 }
 
@@ -54,6 +86,7 @@ pub struct GhostFrame {
     /// Object id → dense index + 1 (0: absent), while ids are compact enough.
     direct: Vec<u32>,
     objects: Vec<FrameObject>,
+    details: Vec<FrameDetail>,
     cell: f32,
     /// Start of each bin's entries in `entries` (`BINS * BINS + 1` prefix sums).
     starts: Vec<u32>,
@@ -78,6 +111,7 @@ impl GhostFrame {
         self.cell = if cell.is_finite() && cell > 0.0 { cell } else { 64.0 };
         self.ids.clear();
         self.objects.clear();
+        self.details.clear();
         self.scratch_bins.clear();
         let mut deps = std::mem::take(&mut self.scratch_deps);
         for (id, obj) in objects {
@@ -102,12 +136,18 @@ impl GhostFrame {
             let bin = if ghostable && flags & HAS_POSITION != 0 { self.bin_of(position) } else { u32::MAX };
             self.scratch_bins.push(bin);
             self.ids.push(id);
-            self.objects.push(FrameObject {
-                position,
-                stamps: obj.state_mask().stamps(),
-                terms: obj.priority_terms(),
-                flags,
-            });
+            let stamps = obj.state_mask().stamps();
+            let terms = obj.priority_terms();
+            let mut near_ring = 0.0;
+            if let Some(t) = terms {
+                flags |= HAS_TERMS;
+                if flags & HAS_POSITION != 0 && t.position == Some(position) {
+                    flags |= RING_HERE;
+                    near_ring = t.near_ring;
+                }
+            }
+            self.objects.push(FrameObject { position, near_ring, version: stamps.version(), flags });
+            self.details.push(FrameDetail { stamps, terms });
         }
         self.scratch_deps = deps;
         // Direct id table while the ids are compact (a world that numbers from 1 up).
@@ -184,6 +224,24 @@ impl GhostFrame {
 
     pub(crate) fn object(&self, index: usize) -> &FrameObject {
         &self.objects[index]
+    }
+
+    pub(crate) fn detail(&self, index: usize) -> &FrameDetail {
+        &self.details[index]
+    }
+
+    /// [`PriorityTerms::outside_near_ring`] of the object's terms (false without terms),
+    /// from its compact record when that can tell.
+    pub(crate) fn outside_near_ring(&self, index: usize, q: &PreparedQuery) -> bool {
+        let o = &self.objects[index];
+        o.has_terms()
+            && o.outside_near_ring(q)
+                .unwrap_or_else(|| self.details[index].terms.is_some_and(|t| t.outside_near_ring(q)))
+    }
+
+    /// [`PriorityTerms::priority`] of the object's terms (V12's constant without terms).
+    pub(crate) fn priority(&self, index: usize, q: &PreparedQuery, skips: u32) -> f32 {
+        self.details[index].terms.unwrap_or_default().priority(q, skips)
     }
 
     fn cell_of(&self, v: f32) -> i64 {

@@ -92,6 +92,16 @@ struct Slot {
 
 const _: () = assert!(std::mem::size_of::<Option<Slot>>() == 32);
 
+/// A packet's candidate listing under way (see `GhostManager::list_slot`).
+struct Listing {
+    /// The lowest priority listed.
+    lowest: f32,
+    /// Candidates listed above every far one.
+    above_far: usize,
+    /// Ghosts whose objects are gone.
+    deleted: Vec<u32>,
+}
+
 /// An update written and not yet notified (see `GhostManager::updates_in_flight`).
 #[derive(Clone, Copy, Debug)]
 struct UpdateInFlight {
@@ -232,6 +242,9 @@ pub struct GhostManager {
     scratch_deleted: Vec<u32>,
     /// Frame scoping: the ghosts that may have left scope in this pass.
     scratch_out: Vec<u32>,
+    /// Frame scoping with a listing: the ghosts its pass over the table listed (a bit per
+    /// ghost id).
+    listed: Vec<u64>,
     /// Entry lists of notified records, for the next packets' records.
     spare_entries: Vec<Vec<GhostEntry>>,
     stats: GhostStats,
@@ -282,6 +295,7 @@ impl GhostManager {
             scratch_new: Vec::new(),
             scratch_deleted: Vec::new(),
             scratch_out: Vec::new(),
+            listed: Vec::new(),
             spare_entries: Vec::new(),
             stats: GhostStats::default(),
         }
@@ -406,6 +420,26 @@ impl GhostManager {
     /// always-scoped objects and those within the visible distance (with hysteresis for
     /// ghosts already sent), and kills ghosts that left scope.
     pub fn update_scope(&mut self, world: &(impl GhostWorld + ?Sized), scope_object: ObjectId) {
+        self.scope(world, scope_object, false);
+    }
+
+    /// [`Self::update_scope`] then [`Self::write_packet`]: the same packet, but with the
+    /// world's frame the packet's candidates are listed in the scoping pass over the ghost
+    /// table, so each ghost and its object's record are read once a packet, not twice (a
+    /// crowd's client holds hundreds of ghosts, most of them creates that wait).
+    pub fn scope_and_write_packet(
+        &mut self,
+        world: &(impl GhostWorld + ?Sized),
+        scope_object: ObjectId,
+        w: &mut BitWriter,
+    ) -> GhostRecord {
+        let listed = self.scope(world, scope_object, true);
+        self.write_listed(world, w, listed)
+    }
+
+    /// [`Self::update_scope`]; with `list`, also lists the packet's candidates when it scopes
+    /// from the frame (returns whether it did).
+    fn scope(&mut self, world: &(impl GhostWorld + ?Sized), scope_object: ObjectId, list: bool) -> bool {
         let mut query = CameraScopeQuery { scope_object: Some(scope_object), ..CameraScopeQuery::default() };
         let has_camera = match world.object(scope_object) {
             Some(obj) => {
@@ -429,10 +463,20 @@ impl GhostManager {
                 for &(id, _) in &ids {
                     self.object_in_scope(world, id);
                 }
-                if has_camera && self.scope_from_frame(world, frame, query.position, vis, outer) {
+                let mut listing = (list && has_camera).then(|| self.begin_listing());
+                if has_camera
+                    && self.scope_from_frame(world, frame, (query.position, vis, outer), listing.as_mut())
+                {
                     self.scratch_ids = ids;
                     self.end_scope_listed();
-                    return;
+                    if let Some(l) = listing {
+                        self.list_the_rest(world, frame, l);
+                        return true;
+                    }
+                    return false;
+                }
+                if let Some(l) = listing {
+                    self.scratch_deleted = l.deleted;
                 }
             }
             None => {
@@ -448,19 +492,23 @@ impl GhostManager {
         }
         self.scratch_ids = ids;
         self.end_scope();
+        false
     }
 
     /// The distance scoping of [`Self::update_scope`] from the world's frame: the ghosts
     /// held stay while within `outer` (one pass over the ghost table, no lookup by id), and
     /// the frame's grid names the objects within `vis` that have no ghost yet, which are
     /// scoped nearest first (ties by id), as the radius query's order would have them.
+    ///
+    /// With `listing`, each ghost left in scope whose listing reads no other ghost is listed
+    /// for the packet as the pass goes ([`Self::list_slot`]); the rest (those that may leave,
+    /// those with dependencies, the new ones) by [`Self::list_the_rest`] once scoping ends.
     fn scope_from_frame(
         &mut self,
         world: &(impl GhostWorld + ?Sized),
         frame: &GhostFrame,
-        center: crate::ghost::Point3,
-        vis: f32,
-        outer: f32,
+        (center, vis, outer): (crate::ghost::Point3, f32, f32),
+        mut listing: Option<&mut Listing>,
     ) -> bool {
         if !self.ghosting || self.reset_unacked {
             return false;
@@ -471,31 +519,43 @@ impl GhostManager {
         deferred.clear();
         let mut out = std::mem::take(&mut self.scratch_out);
         out.clear();
-        for (idx, slot) in self.slots.iter_mut().enumerate() {
-            let Some(slot) = slot else { continue };
-            if slot.scope_epoch == self.epoch {
-                if let Some(i) = frame.index_of(slot.object) {
-                    self.held[i / 64] |= 1 << (i % 64);
-                }
-                continue;
+        self.listed.clear();
+        if listing.is_some() {
+            self.listed.resize(self.slots.len().div_ceil(64), 0);
+        }
+        let prepared = PreparedQuery::new(&self.query);
+        for idx in 0..self.slots.len() {
+            let Some(slot) = self.slots[idx].as_mut() else { continue };
+            let found = frame.index_of(slot.object);
+            if let Some(i) = found {
+                self.held[i / 64] |= 1 << (i % 64);
             }
-            let Some(i) = frame.index_of(slot.object) else {
-                out.push(idx as u32);
-                continue;
-            };
-            self.held[i / 64] |= 1 << (i % 64);
-            let o = frame.object(i);
-            if o.within(center, outer) {
+            let list_now = if slot.scope_epoch == self.epoch {
+                // Scoped before this pass (always in scope, or a dependency).
+                found.filter(|&i| !frame.object(i).has_dependencies())
+            } else {
+                let Some(i) = found else {
+                    out.push(idx as u32);
+                    continue;
+                };
+                let o = frame.object(i);
+                if !o.within(center, outer) {
+                    out.push(idx as u32);
+                    continue;
+                }
                 if o.has_dependencies() {
                     deferred.push(slot.object);
                     out.push(idx as u32);
-                } else {
-                    slot.scope_epoch = self.epoch;
-                    // Back in scope before its create was even acknowledged: keep it.
-                    slot.kill_after_create = false;
+                    continue;
                 }
-            } else {
-                out.push(idx as u32);
+                slot.scope_epoch = self.epoch;
+                // Back in scope before its create was even acknowledged: keep it.
+                slot.kill_after_create = false;
+                Some(i)
+            };
+            if let (Some(l), Some(i)) = (listing.as_deref_mut(), list_now) {
+                self.list_slot(world, Some((frame, i)), &prepared, idx, l);
+                self.listed[idx / 64] |= 1 << (idx % 64);
             }
         }
         self.scratch_out = out;
@@ -518,6 +578,31 @@ impl GhostManager {
         }
         self.scratch_new = new;
         true
+    }
+
+    /// Lists, once a frame scoping pass with a listing has ended, every ghost its pass over
+    /// the table did not (those that left scope or may have, those with dependencies, those
+    /// it created): each ghost is listed once a packet, as [`Self::collect_candidates`]
+    /// would; then ends the listing.
+    fn list_the_rest(&mut self, world: &(impl GhostWorld + ?Sized), frame: &GhostFrame, mut l: Listing) {
+        let prepared = PreparedQuery::new(&self.query);
+        let len = self.slots.len();
+        self.listed.resize(len.div_ceil(64), 0);
+        for w in 0..self.listed.len() {
+            // Held ids not listed yet (a free id holds nothing).
+            let free = self.free.words.get(w).copied().unwrap_or(0);
+            let mut rest = !(self.listed[w] | free);
+            if (w + 1) * 64 > len {
+                rest &= (1u64 << (len % 64)) - 1;
+            }
+            while rest != 0 {
+                let idx = w * 64 + rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let fo = self.frame_index(Some(frame), idx);
+                self.list_slot(world, fo, &prepared, idx, &mut l);
+            }
+        }
+        self.end_listing(world, l);
     }
 
     /// [`Self::end_scope`] after a frame scoping pass, which listed every ghost that may
@@ -657,6 +742,7 @@ impl GhostManager {
         room(&mut self.candidates, want, grow_to);
         room(&mut self.far, want, grow_to);
         room(&mut self.free.words, want.div_ceil(64), grow_to.div_ceil(64));
+        room(&mut self.listed, want.div_ceil(64), grow_to.div_ceil(64));
         // Its deleted entries count against its capacity until it rehashes, which it does in
         // place (no allocation) while it is under half full.
         if self.by_object.capacity() < want {
@@ -699,6 +785,16 @@ impl GhostManager {
     /// `1 0 0` | `1 0 1 idbits(ranged 1..=18) origin(3 f32)
     /// {1 id (0 update | 1 (1 kill | 0 class-id create)) body}* 0`.
     pub fn write_packet(&mut self, world: &(impl GhostWorld + ?Sized), w: &mut BitWriter) -> GhostRecord {
+        self.write_listed(world, w, false)
+    }
+
+    /// [`Self::write_packet`]; `listed`: the scoping pass just listed the candidates.
+    fn write_listed(
+        &mut self,
+        world: &(impl GhostWorld + ?Sized),
+        w: &mut BitWriter,
+        listed: bool,
+    ) -> GhostRecord {
         let packet = self.next_packet;
         self.next_packet += 1;
         let start = w.bit_position();
@@ -714,7 +810,9 @@ impl GhostManager {
             self.stats.bits_written += 2;
             return record;
         }
-        self.collect_candidates(world);
+        if !listed {
+            self.collect_candidates(world);
+        }
         let mark = w.bit_position();
         if self.candidates.is_empty() && self.far.is_empty() {
             w.write_flag(false);
@@ -859,115 +957,149 @@ impl GhostManager {
     ///
     /// A candidate outside its near ring goes to `far` unweighed; should any listed
     /// candidate rank at or below the ring's floor, the far ones are weighed at once.
-    fn collect_candidates<'w>(&mut self, world: &'w (impl GhostWorld + ?Sized)) {
-        self.candidates.clear();
-        self.far.clear();
-        let mut lowest = f32::MAX;
-        let mut above_far = 0usize;
+    fn collect_candidates(&mut self, world: &(impl GhostWorld + ?Sized)) {
+        let mut l = self.begin_listing();
         let frame = world.frame();
         let prepared = PreparedQuery::new(&self.query);
+        for idx in 0..self.slots.len() {
+            let fo = self.frame_index(frame, idx);
+            self.list_slot(world, fo, &prepared, idx, &mut l);
+        }
+        self.end_listing(world, l);
+    }
+
+    /// The frame and the dense index of slot `idx`'s object, if both are there.
+    fn frame_index<'f>(&self, frame: Option<&'f GhostFrame>, idx: usize) -> Option<(&'f GhostFrame, usize)> {
+        let slot = self.slots.get(idx)?.as_ref()?;
+        let f = frame?;
+        Some((f, f.index_of(slot.object)?))
+    }
+
+    /// Starts listing the candidates of a packet.
+    fn begin_listing(&mut self) -> Listing {
+        self.candidates.clear();
+        self.far.clear();
         let mut deleted = std::mem::take(&mut self.scratch_deleted);
         deleted.clear();
-        for idx in 0..self.slots.len() {
-            let Some(slot) = self.slots[idx].as_mut() else { continue };
-            if matches!(slot.phase, Phase::Killing { in_flight: false }) {
-                slot.skips = slot.skips.saturating_add(1);
-                self.stats.skips += 1;
-                self.candidates.push((KILL_PRIORITY, idx as u32));
-                continue;
-            }
-            if matches!(slot.phase, Phase::Killing { in_flight: true }) {
-                continue;
-            }
-            let fo = frame.and_then(|f| f.index_of(slot.object).map(|i| f.object(i)));
-            let mut obj: Option<&'w dyn NetObject> = None;
-            if fo.is_none() {
-                match world.object(slot.object) {
-                    Some(o) => obj = Some(o),
-                    None => {
-                        deleted.push(idx as u32);
-                        continue;
-                    }
+        Listing { lowest: f32::MAX, above_far: 0, deleted }
+    }
+
+    /// Lists slot `idx` if it wants the packet (`fo`: its object in the frame): picks its
+    /// object's changes up, and weighs it or puts it in `far`. Reads no other slot unless
+    /// its object has dependencies, so a scoping pass may list each slot it leaves in scope
+    /// as it goes ([`Self::scope_and_write_packet`]).
+    fn list_slot<'w>(
+        &mut self,
+        world: &'w (impl GhostWorld + ?Sized),
+        fo: Option<(&GhostFrame, usize)>,
+        prepared: &PreparedQuery,
+        idx: usize,
+        l: &mut Listing,
+    ) {
+        let Some(Some(slot)) = self.slots.get_mut(idx) else { return };
+        if matches!(slot.phase, Phase::Killing { in_flight: false }) {
+            slot.skips = slot.skips.saturating_add(1);
+            self.stats.skips += 1;
+            self.candidates.push((KILL_PRIORITY, idx as u32));
+            return;
+        }
+        if matches!(slot.phase, Phase::Killing { in_flight: true }) {
+            return;
+        }
+        let mut obj: Option<&'w dyn NetObject> = None;
+        if fo.is_none() {
+            match world.object(slot.object) {
+                Some(o) => obj = Some(o),
+                None => {
+                    l.deleted.push(idx as u32);
+                    return;
                 }
             }
-            let id = slot.object;
-            // The object itself, fetched at most once and only when needed.
-            let fetch = |obj: &mut Option<&'w dyn NetObject>| fetch_object(world, id, obj);
-            let version = match (fo, obj) {
-                (Some(f), _) => f.stamps.version(),
-                (None, Some(o)) => o.state_mask().version(),
-                (None, None) => continue,
-            };
-            // A create not yet written sends everything: its changes are picked up when it
-            // is written.
-            if version > slot.seen_version && slot.phase != (Phase::Creating { in_flight: false }) {
-                let changed = match fo.and_then(|f| f.stamps.changed_since(slot.seen_version)) {
-                    Some(c) => c,
-                    None => match fetch(&mut obj) {
-                        Some(o) => o.state_mask().changed_since(slot.seen_version),
-                        None => {
-                            deleted.push(idx as u32);
-                            continue;
-                        }
-                    },
-                };
-                slot.dirty |= changed;
-                slot.seen_version = version;
-            }
-            let (mask, skips) = match slot.phase {
-                Phase::Creating { in_flight: false } => {
-                    if fo.is_none_or(|f| f.has_dependencies()) {
-                        let Some(o) = fetch(&mut obj) else {
-                            deleted.push(idx as u32);
-                            continue;
-                        };
-                        let mut deps = std::mem::take(&mut self.scratch_deps);
-                        deps.clear();
-                        o.dependencies(&mut deps);
-                        // A dependency this connection will never hold (not ghostable to
-                        // it: no slot after the rider scoped it) does not hold the create
-                        // back; the reference packs as none.
-                        let known = Known { slots: &self.slots, by_object: &self.by_object };
-                        let ready = deps
-                            .iter()
-                            .all(|&d| known.known_ghost(d).is_some() || !self.by_object.contains_key(&d));
-                        self.scratch_deps = deps;
-                        if !ready {
-                            continue;
-                        }
-                    }
-                    let Some(slot) = self.slots[idx].as_ref() else { continue };
-                    (ALL_MASK_BITS, u32::from(slot.skips))
-                }
-                Phase::Live if slot.dirty != 0 => (slot.dirty, u32::from(slot.skips)),
-                _ => continue,
-            };
-            // A listed candidate counts as skipped now; the packet resets the ones it takes
-            // (no pass over the ones it leaves out).
-            let p = match fo.and_then(|f| f.terms) {
-                Some(terms) if self.defer_far && terms.outside_near_ring(&prepared) => {
-                    self.far.push((idx as u32, skips));
-                    None
-                }
-                Some(terms) => Some(terms.priority(&prepared, skips)),
+        }
+        let id = slot.object;
+        // The object itself, fetched at most once and only when needed.
+        let fetch = |obj: &mut Option<&'w dyn NetObject>| fetch_object(world, id, obj);
+        let version = match (fo, obj) {
+            (Some((f, i)), _) => f.object(i).version(),
+            (None, Some(o)) => o.state_mask().version(),
+            (None, None) => return,
+        };
+        // A create not yet written sends everything: its changes are picked up when it
+        // is written.
+        if version > slot.seen_version && slot.phase != (Phase::Creating { in_flight: false }) {
+            let changed = match fo.and_then(|(f, i)| f.detail(i).stamps.changed_since(slot.seen_version)) {
+                Some(c) => c,
                 None => match fetch(&mut obj) {
-                    Some(o) => Some(o.get_update_priority(&self.query, mask, skips)),
+                    Some(o) => o.state_mask().changed_since(slot.seen_version),
                     None => {
-                        deleted.push(idx as u32);
-                        continue;
+                        l.deleted.push(idx as u32);
+                        return;
                     }
                 },
             };
-            if let Some(slot) = self.slots[idx].as_mut() {
-                slot.skips = slot.skips.saturating_add(1);
-                self.stats.skips += 1;
-            }
-            let Some(p) = p else { continue };
-            let p = sanitize(p);
-            lowest = lowest.min(p);
-            above_far += usize::from(p > crate::ghost::weights::NEAR - 1.0);
-            self.candidates.push((p, idx as u32));
+            slot.dirty |= changed;
+            slot.seen_version = version;
         }
+        let (mask, skips) = match slot.phase {
+            Phase::Creating { in_flight: false } => {
+                if fo.is_none_or(|(f, i)| f.object(i).has_dependencies()) {
+                    let Some(o) = fetch(&mut obj) else {
+                        l.deleted.push(idx as u32);
+                        return;
+                    };
+                    let mut deps = std::mem::take(&mut self.scratch_deps);
+                    deps.clear();
+                    o.dependencies(&mut deps);
+                    // A dependency this connection will never hold (not ghostable to
+                    // it: no slot after the rider scoped it) does not hold the create
+                    // back; the reference packs as none.
+                    let known = Known { slots: &self.slots, by_object: &self.by_object };
+                    let ready = deps
+                        .iter()
+                        .all(|&d| known.known_ghost(d).is_some() || !self.by_object.contains_key(&d));
+                    self.scratch_deps = deps;
+                    if !ready {
+                        return;
+                    }
+                }
+                let Some(slot) = self.slots[idx].as_ref() else { return };
+                (ALL_MASK_BITS, u32::from(slot.skips))
+            }
+            Phase::Live if slot.dirty != 0 => (slot.dirty, u32::from(slot.skips)),
+            _ => return,
+        };
+        // A listed candidate counts as skipped now; the packet resets the ones it takes
+        // (no pass over the ones it leaves out). The near ring is tested from the object's compact record when it can be; the
+        // rest of its terms are read only for the candidates weighed now.
+        let p = match fo.filter(|&(f, i)| f.object(i).has_terms()) {
+            Some((f, i)) if self.defer_far && f.outside_near_ring(i, prepared) => {
+                self.far.push((idx as u32, skips));
+                None
+            }
+            Some((f, i)) => Some(f.priority(i, prepared, skips)),
+            None => match fetch(&mut obj) {
+                Some(o) => Some(o.get_update_priority(&self.query, mask, skips)),
+                None => {
+                    l.deleted.push(idx as u32);
+                    return;
+                }
+            },
+        };
+        if let Some(slot) = self.slots[idx].as_mut() {
+            slot.skips = slot.skips.saturating_add(1);
+            self.stats.skips += 1;
+        }
+        let Some(p) = p else { return };
+        let p = sanitize(p);
+        l.lowest = l.lowest.min(p);
+        l.above_far += usize::from(p > crate::ghost::weights::NEAR - 1.0);
+        self.candidates.push((p, idx as u32));
+    }
+
+    /// Ends a listing: kills the ghosts of deleted objects, and weighs the far candidates
+    /// now if the listed ones reach below them.
+    fn end_listing(&mut self, world: &(impl GhostWorld + ?Sized), l: Listing) {
+        let Listing { lowest, above_far, deleted } = l;
         for &idx in &deleted {
             debug!(ghost = idx, "object deleted; killing its ghost");
             self.scope_out(idx);
@@ -996,7 +1128,7 @@ impl GhostManager {
         let prepared = PreparedQuery::new(&self.query);
         for (idx, skips) in self.far.drain(..) {
             let Some(slot) = self.slots[idx as usize].as_ref() else { continue };
-            let Some(terms) = frame.index_of(slot.object).and_then(|i| frame.object(i).terms) else {
+            let Some(terms) = frame.index_of(slot.object).and_then(|i| frame.detail(i).terms) else {
                 continue;
             };
             candidates.push((sanitize(terms.priority(&prepared, skips)), idx));

@@ -224,8 +224,15 @@ impl PriorityTerms {
     /// is then below [`weights::NEAR`] - 1, under that of anything inside a ring.
     pub fn outside_near_ring(&self, q: &PreparedQuery) -> bool {
         let Some(p) = self.position else { return false };
-        let d = sub(p, q.position);
-        self.near_ring > 0.0 && !self.in_ring(dot(d, d), q)
+        Self::outside_ring_at(p, self.near_ring, q)
+    }
+
+    /// [`Self::outside_near_ring`] of terms at `position` with this `near_ring`.
+    pub(crate) fn outside_ring_at(position: Point3, near_ring: f32, q: &PreparedQuery) -> bool {
+        let d = sub(position, q.position);
+        let d2 = dot(d, d);
+        let ring = q.visible_distance * near_ring;
+        near_ring > 0.0 && !(ring >= 0.0 && d2 <= ring * ring)
     }
 
     /// Inside the near ring, at squared distance `d2` from the camera (no square root: the
