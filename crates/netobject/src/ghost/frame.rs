@@ -53,24 +53,29 @@ pub(crate) struct FrameDetail {
 }
 
 impl FrameObject {
+    #[inline]
     pub(crate) fn has_dependencies(&self) -> bool {
         self.flags & HAS_DEPENDENCIES != 0
     }
     /// True when the object has a position within `radius` of `center`.
+    #[inline(always)]
     pub(crate) fn within(&self, center: Point3, radius: f32) -> bool {
         let d = sub(self.position, center);
         self.flags & HAS_POSITION != 0 && radius >= 0.0 && dot(d, d) <= radius * radius
     }
     /// The object's change counter.
+    #[inline]
     pub(crate) fn version(&self) -> u64 {
         self.version
     }
     /// The object has priority terms (else it is asked for its priority).
+    #[inline]
     pub(crate) fn has_terms(&self) -> bool {
         self.flags & HAS_TERMS != 0
     }
     /// [`PriorityTerms::outside_near_ring`] of its terms, when this record can tell (`None`:
     /// ask the terms in its [`FrameDetail`]).
+    #[inline(always)]
     pub(crate) fn outside_near_ring(&self, q: &PreparedQuery) -> Option<bool> {
         (self.flags & RING_HERE != 0)
             .then(|| PriorityTerms::outside_ring_at(self.position, self.near_ring, q))
@@ -208,6 +213,7 @@ impl GhostFrame {
     }
 
     /// The dense index of `id`.
+    #[inline(always)]
     pub(crate) fn index_of(&self, id: ObjectId) -> Option<usize> {
         if !self.direct.is_empty() {
             return match self.direct.get(id.0 as usize) {
@@ -222,16 +228,19 @@ impl GhostFrame {
         self.ids[index]
     }
 
+    #[inline]
     pub(crate) fn object(&self, index: usize) -> &FrameObject {
         &self.objects[index]
     }
 
+    #[inline]
     pub(crate) fn detail(&self, index: usize) -> &FrameDetail {
         &self.details[index]
     }
 
     /// [`PriorityTerms::outside_near_ring`] of the object's terms (false without terms),
     /// from its compact record when that can tell.
+    #[inline(always)]
     pub(crate) fn outside_near_ring(&self, index: usize, q: &PreparedQuery) -> bool {
         let o = &self.objects[index];
         o.has_terms()
@@ -240,6 +249,7 @@ impl GhostFrame {
     }
 
     /// [`PriorityTerms::priority`] of the object's terms (V12's constant without terms).
+    #[inline(always)]
     pub(crate) fn priority(&self, index: usize, q: &PreparedQuery, skips: u32) -> f32 {
         self.details[index].terms.unwrap_or_default().priority(q, skips)
     }

@@ -62,35 +62,56 @@ pub struct GhostStats {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
-    /// The client does not have it yet; no updates until the create is acknowledged.
-    Creating { in_flight: bool },
+    /// The client does not have it yet; no updates until the create is acknowledged. Its
+    /// create waits for a packet.
+    Create,
+    /// Its create is in flight.
+    CreateSent,
     /// The client holds it.
     Live,
-    /// Out of scope or deleted: a kill must reach the client before the id is freed.
-    Killing { in_flight: bool },
+    /// Out of scope or deleted: a kill must reach the client before the id is freed. Its
+    /// kill waits for a packet.
+    Kill,
+    /// Its kill is in flight.
+    KillSent,
 }
 
-/// One ghost: 32 bytes, since every packet walks the table (a crowd's client holds
-/// hundreds).
+/// One ghost, what every packet's pass over the table reads and writes: 16 bytes, four to
+/// a cache line, since every packet walks the table (a crowd's client holds hundreds). What
+/// only a packet that carries the ghost or a notify reads is in [`SlotCold`], and whether a
+/// scoping pass found it in scope is a bit in `GhostManager::scoped`.
 #[derive(Debug)]
 struct Slot {
     object: ObjectId,
-    generation: u32,
-    /// The object's change counter up to which `dirty` holds its changes (a create not
-    /// yet written takes it when it is written: it sends everything anyway).
-    seen_version: u64,
     dirty: u32,
-    /// The scoping pass that last found it in scope (wrapping).
-    scope_epoch: u32,
+    /// The low 32 bits of the object's change counter up to which `dirty` holds its changes
+    /// (a create not yet written takes it when it is written: it sends everything anyway).
+    /// See [`newer_than_seen`].
+    seen: u32,
     /// Packets it wanted and did not get (saturating).
     skips: u16,
-    class_id: u16,
     phase: Phase,
     /// Left scope while its create was in flight: kill it once the client has it.
     kill_after_create: bool,
 }
 
-const _: () = assert!(std::mem::size_of::<Option<Slot>>() == 32);
+const _: () = assert!(std::mem::size_of::<Option<Slot>>() == 16);
+
+/// The rest of a ghost's state (`GhostManager::cold`, by ghost id).
+#[derive(Clone, Copy, Debug, Default)]
+struct SlotCold {
+    /// Tells this ghost from an earlier one with the same id (for notifies).
+    generation: u32,
+    class_id: u16,
+}
+
+/// The change counter a ghost last saw, when the object's counter `version` is newer than
+/// the low 32 bits `seen` it kept. Exact while the object made fewer than 2^31 changes since
+/// the ghost last looked, which a live ghost does at every packet of its connection.
+fn newer_than_seen(version: u64, seen: u32) -> Option<u64> {
+    let gap = (version as u32).wrapping_sub(seen);
+    (gap as i32 > 0).then(|| version - u64::from(gap))
+}
 
 /// A packet's candidate listing under way (see `GhostManager::list_slot`).
 struct Listing {
@@ -179,6 +200,11 @@ impl GhostLookup for Known<'_> {
 }
 
 const KILL_PRIORITY: f32 = f32::MAX;
+// A far candidate's skips are read back from its slot, less the one its listing counted;
+// at the saturation of `Slot::skips` that may be one less than it had, which must not
+// change its weight: a far candidate is capped at the ring's floor long before.
+const _: () =
+    assert!(crate::ghost::weights::SKIPS * (u16::MAX - 1) as f32 >= crate::ghost::weights::NEAR - 1.0);
 const DEPENDENCY_DEPTH: u32 = 8;
 /// Candidates ranked above every far one (outside its near ring) from which the next packet
 /// defers weighing the far ones.
@@ -209,6 +235,10 @@ pub struct GhostManager {
     /// The client must drop every ghost before new ones are sent.
     reset_unacked: bool,
     slots: Vec<Option<Slot>>,
+    /// By ghost id, beside `slots`.
+    cold: Vec<SlotCold>,
+    /// The ghosts the current scoping pass found in scope (a bit per ghost id).
+    scoped: Vec<u64>,
     /// Every update not yet notified, in send order (one ring for the connection, not a
     /// queue per ghost: writing an update appends here, a delivered packet pops its
     /// entries without touching a slot, and only a dropped one looks for later updates).
@@ -219,15 +249,17 @@ pub struct GhostManager {
     free: FreeIds,
     by_object: HashMap<ObjectId, u32>,
     generation: u32,
-    epoch: u32,
     query: CameraScopeQuery,
     next_packet: u64,
     next_notify: u64,
     candidates: Vec<(f32, u32)>,
     /// Candidates outside their near ring while the packet has enough inside rings: their
-    /// priorities are computed only if the packet gets to them.
-    /// (ghost id, its skips before this packet).
-    far: Vec<(u32, u32)>,
+    /// priorities are computed only if the packet gets to them. A bit per ghost id (a
+    /// crowd's client lists hundreds a packet, most never weighed): the skips each had
+    /// before this packet are its slot's less the one its listing counted.
+    far: Vec<u64>,
+    /// Bits set in `far`.
+    far_count: usize,
     /// The last packet listed enough candidates inside near rings to fill a packet: defer
     /// the far ones in this one (else weighing them twice costs more than it saves).
     defer_far: bool,
@@ -276,17 +308,19 @@ impl GhostManager {
             session: 0,
             reset_unacked: false,
             slots: Vec::new(),
+            cold: Vec::new(),
+            scoped: Vec::new(),
             updates_in_flight: VecDeque::new(),
             scratch_later: HashMap::new(),
             free: FreeIds::default(),
             by_object: HashMap::new(),
             generation: 0,
-            epoch: 0,
             query: CameraScopeQuery::default(),
             next_packet: 0,
             next_notify: 0,
             candidates: Vec::new(),
             far: Vec::new(),
+            far_count: 0,
             defer_far: false,
             scratch_ids: Vec::new(),
             scratch_deps: Vec::new(),
@@ -340,6 +374,7 @@ impl GhostManager {
         self.session = self.session.wrapping_add(1);
         self.reset_unacked = self.reset_unacked || had_any;
         self.slots.clear();
+        self.cold.clear();
         self.updates_in_flight.clear();
         self.free.clear();
         self.by_object.clear();
@@ -399,7 +434,7 @@ impl GhostManager {
     pub fn mark_dirty(&mut self, object: ObjectId, mask: u32) {
         if let Some(&idx) = self.by_object.get(&object)
             && let Some(Some(slot)) = self.slots.get_mut(idx as usize)
-            && !matches!(slot.phase, Phase::Killing { .. })
+            && !matches!(slot.phase, Phase::Kill | Phase::KillSent)
         {
             slot.dirty |= mask;
         }
@@ -409,7 +444,8 @@ impl GhostManager {
     pub fn has_data_to_send(&self) -> bool {
         self.reset_unacked
             || self.slots.iter().flatten().any(|s| match s.phase {
-                Phase::Creating { in_flight } | Phase::Killing { in_flight } => !in_flight,
+                Phase::Create | Phase::Kill => true,
+                Phase::CreateSent | Phase::KillSent => false,
                 Phase::Live => s.dirty != 0,
             })
     }
@@ -530,7 +566,7 @@ impl GhostManager {
             if let Some(i) = found {
                 self.held[i / 64] |= 1 << (i % 64);
             }
-            let list_now = if slot.scope_epoch == self.epoch {
+            let list_now = if self.scoped.get(idx / 64).is_some_and(|w| w & (1 << (idx % 64)) != 0) {
                 // Scoped before this pass (always in scope, or a dependency).
                 found.filter(|&i| !frame.object(i).has_dependencies())
             } else {
@@ -548,9 +584,9 @@ impl GhostManager {
                     out.push(idx as u32);
                     continue;
                 }
-                slot.scope_epoch = self.epoch;
                 // Back in scope before its create was even acknowledged: keep it.
                 slot.kill_after_create = false;
+                self.mark_scoped(idx);
                 Some(i)
             };
             if let (Some(l), Some(i)) = (listing.as_deref_mut(), list_now) {
@@ -610,8 +646,8 @@ impl GhostManager {
     fn end_scope_listed(&mut self) {
         let out = std::mem::take(&mut self.scratch_out);
         for &idx in &out {
-            if let Some(Some(slot)) = self.slots.get(idx as usize)
-                && slot.scope_epoch != self.epoch
+            if let Some(Some(_)) = self.slots.get(idx as usize)
+                && !self.is_scoped(idx as usize)
             {
                 self.scope_out(idx);
             }
@@ -623,7 +659,20 @@ impl GhostManager {
     /// [`Self::object_in_scope`] calls and [`Self::end_scope`].
     pub fn begin_scope(&mut self, query: CameraScopeQuery) {
         self.query = query;
-        self.epoch = self.epoch.wrapping_add(1);
+        self.scoped.clear();
+        self.scoped.resize(self.slots.len().div_ceil(64), 0);
+    }
+
+    /// True when the current scoping pass found ghost `idx` in scope.
+    fn is_scoped(&self, idx: usize) -> bool {
+        self.scoped.get(idx / 64).is_some_and(|w| w & (1 << (idx % 64)) != 0)
+    }
+
+    fn mark_scoped(&mut self, idx: usize) {
+        if idx / 64 >= self.scoped.len() {
+            self.scoped.resize(idx / 64 + 1, 0);
+        }
+        self.scoped[idx / 64] |= 1 << (idx % 64);
     }
 
     /// V12's `objectInScope`: `id` is of interest to this client in this pass.
@@ -637,13 +686,13 @@ impl GhostManager {
             return;
         }
         if let Some(&idx) = self.by_object.get(&id) {
+            if self.is_scoped(idx as usize) {
+                return;
+            }
             if let Some(Some(slot)) = self.slots.get_mut(idx as usize) {
-                if slot.scope_epoch == self.epoch {
-                    return;
-                }
-                slot.scope_epoch = self.epoch;
                 // Back in scope before its create was even acknowledged: keep it.
                 slot.kill_after_create = false;
+                self.mark_scoped(idx as usize);
             }
         } else {
             let Some(obj) = world.object(id) else { return };
@@ -669,15 +718,14 @@ impl GhostManager {
             self.generation = self.generation.wrapping_add(1);
             self.slots[idx as usize] = Some(Slot {
                 object: id,
-                generation: self.generation,
-                class_id,
-                phase: Phase::Creating { in_flight: false },
+                phase: Phase::Create,
                 kill_after_create: false,
                 dirty: ALL_MASK_BITS,
-                seen_version: obj.state_mask().version(),
+                seen: obj.state_mask().version() as u32,
                 skips: 0,
-                scope_epoch: self.epoch,
             });
+            self.cold[idx as usize] = SlotCold { generation: self.generation, class_id };
+            self.mark_scoped(idx as usize);
             self.by_object.insert(id, idx);
         }
         if depth > 0
@@ -695,9 +743,7 @@ impl GhostManager {
     /// Ends a scoping pass: every ghost not scoped in it goes out of scope (is killed).
     pub fn end_scope(&mut self) {
         for idx in 0..self.slots.len() {
-            if let Some(slot) = &self.slots[idx]
-                && slot.scope_epoch != self.epoch
-            {
+            if self.slots[idx].is_some() && !self.is_scoped(idx) {
                 self.scope_out(idx as u32);
             }
         }
@@ -707,13 +753,13 @@ impl GhostManager {
         let Some(slot) = self.slots[idx as usize].as_mut() else { return };
         match slot.phase {
             // Never reached the client (or its create was lost): nothing to kill.
-            Phase::Creating { in_flight: false } => self.free_slot(idx),
-            Phase::Creating { in_flight: true } => slot.kill_after_create = true,
+            Phase::Create => self.free_slot(idx),
+            Phase::CreateSent => slot.kill_after_create = true,
             Phase::Live => {
-                slot.phase = Phase::Killing { in_flight: false };
+                slot.phase = Phase::Kill;
                 slot.dirty = 0;
             }
-            Phase::Killing { .. } => {}
+            Phase::Kill | Phase::KillSent => {}
         }
     }
 
@@ -739,8 +785,10 @@ impl GhostManager {
             ((ghosts + ghosts / 4).max(MIN_ROOM), (2 * ghosts).max(MIN_ROOM))
         };
         room(&mut self.slots, want, grow_to);
+        room(&mut self.cold, want, grow_to);
+        room(&mut self.scoped, want.div_ceil(64), grow_to.div_ceil(64));
         room(&mut self.candidates, want, grow_to);
-        room(&mut self.far, want, grow_to);
+        room(&mut self.far, want.div_ceil(64), grow_to.div_ceil(64));
         room(&mut self.free.words, want.div_ceil(64), grow_to.div_ceil(64));
         room(&mut self.listed, want.div_ceil(64), grow_to.div_ceil(64));
         // Its deleted entries count against its capacity until it rehashes, which it does in
@@ -759,6 +807,7 @@ impl GhostManager {
             return None;
         }
         self.slots.push(None);
+        self.cold.push(SlotCold::default());
         Some((self.slots.len() - 1) as u32)
     }
 
@@ -772,6 +821,7 @@ impl GhostManager {
             let top = (self.slots.len() - 1) as u32;
             self.free.remove(top);
             self.slots.pop();
+            self.cold.pop();
         }
     }
 
@@ -814,7 +864,7 @@ impl GhostManager {
             self.collect_candidates(world);
         }
         let mark = w.bit_position();
-        if self.candidates.is_empty() && self.far.is_empty() {
+        if self.candidates.is_empty() && self.far_count == 0 {
             w.write_flag(false);
             self.stats.bits_written += (w.bit_position() - start) as u64;
             return record;
@@ -849,7 +899,7 @@ impl GhostManager {
                 break;
             }
             if n == candidates.len() {
-                if self.far.is_empty() {
+                if self.far_count == 0 {
                     stopped_at = n;
                     break;
                 }
@@ -870,22 +920,22 @@ impl GhostManager {
             let entry_start = w.bit_position();
             let mut version_now = 0;
             let Some(slot) = self.slots[idx as usize].as_ref() else { continue };
-            let (phase, object, class_id, dirty, generation) =
-                (slot.phase, slot.object, slot.class_id, slot.dirty, slot.generation);
+            let (phase, object, dirty) = (slot.phase, slot.object, slot.dirty);
+            let SlotCold { generation, class_id } = self.cold[idx as usize];
             w.write_flag(true);
             w.write_int(idx, id_bits);
             let (kind, sent_mask, remaining) = match phase {
-                Phase::Killing { .. } => {
+                Phase::Kill | Phase::KillSent => {
                     w.write_flag(true);
                     w.write_flag(true);
                     (GhostEntryKind::Kill, 0, 0)
                 }
-                Phase::Creating { .. } | Phase::Live => {
+                Phase::Create | Phase::CreateSent | Phase::Live => {
                     let Some(obj) = world.object(object) else {
                         w.set_bit_position(entry_start);
                         continue;
                     };
-                    let initial = matches!(phase, Phase::Creating { .. });
+                    let initial = matches!(phase, Phase::Create | Phase::CreateSent);
                     w.write_flag(initial);
                     let mask = if initial {
                         w.write_flag(false);
@@ -915,13 +965,13 @@ impl GhostManager {
             self.stats.skips -= 1;
             match kind {
                 GhostEntryKind::Kill => {
-                    slot.phase = Phase::Killing { in_flight: true };
+                    slot.phase = Phase::KillSent;
                     self.stats.kills_sent += 1;
                 }
                 GhostEntryKind::Create => {
-                    slot.phase = Phase::Creating { in_flight: true };
+                    slot.phase = Phase::CreateSent;
                     slot.dirty = remaining;
-                    slot.seen_version = version_now;
+                    slot.seen = version_now as u32;
                     self.stats.creates_sent += 1;
                 }
                 GhostEntryKind::Update => {
@@ -939,7 +989,7 @@ impl GhostManager {
             written += 1;
         }
         let _ = stopped_at;
-        self.far.clear();
+        self.clear_far();
         self.candidates = candidates;
         w.set_budget_bits(budget);
         if written == 0 {
@@ -978,7 +1028,7 @@ impl GhostManager {
     /// Starts listing the candidates of a packet.
     fn begin_listing(&mut self) -> Listing {
         self.candidates.clear();
-        self.far.clear();
+        self.clear_far();
         let mut deleted = std::mem::take(&mut self.scratch_deleted);
         deleted.clear();
         Listing { lowest: f32::MAX, above_far: 0, deleted }
@@ -988,6 +1038,8 @@ impl GhostManager {
     /// object's changes up, and weighs it or puts it in `far`. Reads no other slot unless
     /// its object has dependencies, so a scoping pass may list each slot it leaves in scope
     /// as it goes ([`Self::scope_and_write_packet`]).
+    // Inlined into the scoping pass, which calls it for most ghosts of every packet.
+    #[inline(always)]
     fn list_slot<'w>(
         &mut self,
         world: &'w (impl GhostWorld + ?Sized),
@@ -997,13 +1049,13 @@ impl GhostManager {
         l: &mut Listing,
     ) {
         let Some(Some(slot)) = self.slots.get_mut(idx) else { return };
-        if matches!(slot.phase, Phase::Killing { in_flight: false }) {
+        if matches!(slot.phase, Phase::Kill) {
             slot.skips = slot.skips.saturating_add(1);
             self.stats.skips += 1;
             self.candidates.push((KILL_PRIORITY, idx as u32));
             return;
         }
-        if matches!(slot.phase, Phase::Killing { in_flight: true }) {
+        if matches!(slot.phase, Phase::KillSent) {
             return;
         }
         let mut obj: Option<&'w dyn NetObject> = None;
@@ -1026,11 +1078,13 @@ impl GhostManager {
         };
         // A create not yet written sends everything: its changes are picked up when it
         // is written.
-        if version > slot.seen_version && slot.phase != (Phase::Creating { in_flight: false }) {
-            let changed = match fo.and_then(|(f, i)| f.detail(i).stamps.changed_since(slot.seen_version)) {
+        if let Some(seen) = newer_than_seen(version, slot.seen)
+            && slot.phase != Phase::Create
+        {
+            let changed = match fo.and_then(|(f, i)| f.detail(i).stamps.changed_since(seen)) {
                 Some(c) => c,
                 None => match fetch(&mut obj) {
-                    Some(o) => o.state_mask().changed_since(slot.seen_version),
+                    Some(o) => o.state_mask().changed_since(seen),
                     None => {
                         l.deleted.push(idx as u32);
                         return;
@@ -1038,10 +1092,10 @@ impl GhostManager {
                 },
             };
             slot.dirty |= changed;
-            slot.seen_version = version;
+            slot.seen = version as u32;
         }
         let (mask, skips) = match slot.phase {
-            Phase::Creating { in_flight: false } => {
+            Phase::Create => {
                 if fo.is_none_or(|(f, i)| f.object(i).has_dependencies()) {
                     let Some(o) = fetch(&mut obj) else {
                         l.deleted.push(idx as u32);
@@ -1073,7 +1127,12 @@ impl GhostManager {
         // rest of its terms are read only for the candidates weighed now.
         let p = match fo.filter(|&(f, i)| f.object(i).has_terms()) {
             Some((f, i)) if self.defer_far && f.outside_near_ring(i, prepared) => {
-                self.far.push((idx as u32, skips));
+                let w = idx / 64;
+                if w >= self.far.len() {
+                    self.far.resize(w + 1, 0);
+                }
+                self.far[w] |= 1 << (idx % 64);
+                self.far_count += 1;
                 None
             }
             Some((f, i)) => Some(f.priority(i, prepared, skips)),
@@ -1104,7 +1163,7 @@ impl GhostManager {
             debug!(ghost = idx, "object deleted; killing its ghost");
             self.scope_out(idx);
             if let Some(Some(slot)) = self.slots.get_mut(idx as usize)
-                && slot.phase == (Phase::Killing { in_flight: false })
+                && slot.phase == Phase::Kill
             {
                 slot.skips = slot.skips.saturating_add(1);
                 self.stats.skips += 1;
@@ -1115,24 +1174,42 @@ impl GhostManager {
         // A packet holds a few dozen entries; with more than that ranked above the far ones,
         // the next packet will most likely not reach them either.
         self.defer_far = above_far >= FAR_DEFER_AT;
-        if lowest <= crate::ghost::weights::NEAR - 1.0 && !self.far.is_empty() {
+        if lowest <= crate::ghost::weights::NEAR - 1.0 && self.far_count > 0 {
             let mut candidates = std::mem::take(&mut self.candidates);
             self.push_far(world, &mut candidates);
             self.candidates = candidates;
         }
     }
 
-    /// Weighs the candidates in `far` (outside their near rings) onto `candidates`.
+    /// Weighs the candidates in `far` (outside their near rings) onto `candidates`, in ghost
+    /// id order (the packet sorts them), and empties `far`.
     fn push_far(&mut self, world: &(impl GhostWorld + ?Sized), candidates: &mut Vec<(f32, u32)>) {
-        let Some(frame) = world.frame() else { return };
-        let prepared = PreparedQuery::new(&self.query);
-        for (idx, skips) in self.far.drain(..) {
-            let Some(slot) = self.slots[idx as usize].as_ref() else { continue };
-            let Some(terms) = frame.index_of(slot.object).and_then(|i| frame.detail(i).terms) else {
-                continue;
-            };
-            candidates.push((sanitize(terms.priority(&prepared, skips)), idx));
+        let far = std::mem::take(&mut self.far);
+        if let Some(frame) = world.frame() {
+            let prepared = PreparedQuery::new(&self.query);
+            for (w, &bits) in far.iter().enumerate() {
+                let mut rest = bits;
+                while rest != 0 {
+                    let idx = w * 64 + rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let Some(Some(slot)) = self.slots.get(idx) else { continue };
+                    let Some(terms) = frame.index_of(slot.object).and_then(|i| frame.detail(i).terms) else {
+                        continue;
+                    };
+                    // Its listing counted one skip (saturating: from u16::MAX - 1 or from
+                    // u16::MAX, which weigh the same, both at the ring's floor).
+                    let skips = u32::from(slot.skips).saturating_sub(1);
+                    candidates.push((sanitize(terms.priority(&prepared, skips)), idx as u32));
+                }
+            }
         }
+        self.far = far;
+        self.clear_far();
+    }
+
+    fn clear_far(&mut self) {
+        self.far.clear();
+        self.far_count = 0;
     }
 
     // ---- notifies ---------------------------------------------------------------------
@@ -1176,7 +1253,7 @@ impl GhostManager {
                 continue;
             }
             let Some(Some(slot)) = self.slots.get_mut(e.ghost as usize) else { continue };
-            if slot.generation != e.generation {
+            if self.cold[e.ghost as usize].generation != e.generation {
                 continue;
             }
             match (e.kind, delivered) {
@@ -1184,7 +1261,7 @@ impl GhostManager {
                     self.stats.creates_acked += 1;
                     slot.phase = Phase::Live;
                     if slot.kill_after_create {
-                        slot.phase = Phase::Killing { in_flight: false };
+                        slot.phase = Phase::Kill;
                         slot.dirty = 0;
                     }
                 }
@@ -1192,7 +1269,7 @@ impl GhostManager {
                     if slot.kill_after_create {
                         self.free_slot(e.ghost);
                     } else {
-                        slot.phase = Phase::Creating { in_flight: false };
+                        slot.phase = Phase::Create;
                     }
                 }
                 (GhostEntryKind::Update, _) => {}
@@ -1200,7 +1277,7 @@ impl GhostManager {
                     self.stats.kills_acked += 1;
                     self.free_slot(e.ghost);
                 }
-                (GhostEntryKind::Kill, false) => slot.phase = Phase::Killing { in_flight: false },
+                (GhostEntryKind::Kill, false) => slot.phase = Phase::Kill,
             }
         }
         if self.spare_entries.len() < SPARE_ENTRY_LISTS {
@@ -1227,7 +1304,7 @@ impl GhostManager {
         }
         for u in self.updates_in_flight.range(..ours) {
             let Some(Some(slot)) = self.slots.get_mut(u.ghost as usize) else { continue };
-            if slot.generation != u.generation || slot.phase != Phase::Live {
+            if self.cold[u.ghost as usize].generation != u.generation || slot.phase != Phase::Live {
                 continue;
             }
             let back = u.mask & !later.get(&u.ghost).copied().unwrap_or(0);

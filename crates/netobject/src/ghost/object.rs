@@ -228,6 +228,7 @@ impl PriorityTerms {
     }
 
     /// [`Self::outside_near_ring`] of terms at `position` with this `near_ring`.
+    #[inline(always)]
     pub(crate) fn outside_ring_at(position: Point3, near_ring: f32, q: &PreparedQuery) -> bool {
         let d = sub(position, q.position);
         let d2 = dot(d, d);
