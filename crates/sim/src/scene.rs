@@ -1619,14 +1619,18 @@ mod tests {
             .collect();
         w.set_scope_always(ids[7], true);
         let cameras = [ids[0], ids[150]];
-        let mut managers: Vec<(GhostManager, GhostManager)> = cameras
+        // a: scoped, then written, from the frame; b: object by object; c: in one pass over
+        // its ghost table (`scope_and_write_packet`, what a connection does).
+        let mut managers: Vec<(GhostManager, GhostManager, GhostManager)> = cameras
             .iter()
             .map(|_| {
                 let mut a = GhostManager::new(GhostConfig::default(), classes.clone());
                 let mut b = GhostManager::new(GhostConfig::default(), classes.clone());
+                let mut c = GhostManager::new(GhostConfig::default(), classes.clone());
                 a.start_ghosting();
                 b.start_ghosting();
-                (a, b)
+                c.start_ghosting();
+                (a, b, c)
             })
             .collect();
         let mut in_flight: Vec<Vec<_>> = vec![Vec::new(); cameras.len()];
@@ -1643,30 +1647,38 @@ mod tests {
                 w.remove(gone);
                 ids.push(w.add(SceneObject::new(2, Vec3::new(rnd() * 40.0, rnd() * 40.0, 0.0))));
             }
-            for (k, (a, b)) in managers.iter_mut().enumerate() {
+            for (k, (a, b, c)) in managers.iter_mut().enumerate() {
                 a.update_scope(&w, ObjectId(cameras[k]));
                 b.update_scope(&NoFrame(&w), ObjectId(cameras[k]));
                 let mut wa = BitWriter::with_budget_bytes(300);
                 let mut wb = BitWriter::with_budget_bytes(300);
+                let mut wc = BitWriter::with_budget_bytes(300);
                 let ra = a.write_packet(&w, &mut wa);
                 let rb = b.write_packet(&NoFrame(&w), &mut wb);
+                let rc = c.scope_and_write_packet(&w, ObjectId(cameras[k]), &mut wc);
                 assert_eq!(ra, rb, "packet {packet} camera {k}");
-                assert_eq!(wa.into_bytes(), wb.into_bytes(), "packet {packet} camera {k}");
-                in_flight[k].push((ra, rb));
+                assert_eq!(ra, rc, "packet {packet} camera {k}, one pass");
+                let bytes = wa.into_bytes();
+                assert_eq!(bytes, wb.into_bytes(), "packet {packet} camera {k}");
+                assert_eq!(bytes, wc.into_bytes(), "packet {packet} camera {k}, one pass");
+                in_flight[k].push((ra, rb, rc));
                 if in_flight[k].len() > 3 {
-                    let (ra, rb) = in_flight[k].remove(0);
+                    let (ra, rb, rc) = in_flight[k].remove(0);
                     if packet % 7 == 0 {
                         a.packet_dropped(ra);
                         b.packet_dropped(rb);
+                        c.packet_dropped(rc);
                     } else {
                         a.packet_delivered(ra);
                         b.packet_delivered(rb);
+                        c.packet_delivered(rc);
                     }
                 }
             }
         }
-        let (a, b) = &managers[0];
+        let (a, b, c) = &managers[0];
         assert_eq!(a.stats(), b.stats());
+        assert_eq!(a.stats(), c.stats());
         assert!(a.stats().creates_acked > 30 && a.stats().skips > 1000, "{:?}", a.stats());
         assert!(half < 20.0 || a.stats().kills_acked > 0, "{:?}", a.stats());
     }
