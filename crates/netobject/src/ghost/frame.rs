@@ -28,6 +28,8 @@ const HAS_TERMS: u8 = 4;
 /// Its terms' position is its scope position ([`FrameObject::position`]), so its near ring
 /// is tested from this record alone.
 const RING_HERE: u8 = 8;
+/// The object is in the grid (ghostable, with a position).
+const IN_GRID: u8 = 16;
 
 /// What every connection's scoping and listing pass reads of one object: 32 bytes, two to
 /// a cache line (the rest, read only for the objects a packet weighs or picks changes up
@@ -138,7 +140,12 @@ impl GhostFrame {
             }
             // Only ghostable objects are found by distance (no connection would scope others).
             let ghostable = obj.net_flags().contains(NetFlags::GHOSTABLE);
-            let bin = if ghostable && flags & HAS_POSITION != 0 { self.bin_of(position) } else { u32::MAX };
+            let bin = if ghostable && flags & HAS_POSITION != 0 {
+                flags |= IN_GRID;
+                self.bin_of(position)
+            } else {
+                u32::MAX
+            };
             self.scratch_bins.push(bin);
             self.ids.push(id);
             let stamps = obj.state_mask().stamps();
@@ -277,6 +284,73 @@ impl GhostFrame {
         self.for_each_in_radius_except(center, radius, |_| false, f);
     }
 
+    /// [`Self::for_each_in_radius_except`] without the objects whose bits are set in `held`
+    /// (a bit per dense index), by whichever is shorter: the grid's entries in the bins the
+    /// radius spans, or the objects not in `held` (a connection that holds nearly every
+    /// object in range, as in a crowd, has few of those). In no particular order.
+    pub(crate) fn for_each_in_radius_unheld(
+        &self,
+        center: Point3,
+        radius: f32,
+        held: &[u64],
+        mut f: impl FnMut(usize, f32),
+    ) {
+        let is_held = |i: usize| held.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0);
+        if self.entries.is_empty() || radius.is_nan() || radius < 0.0 || !center.iter().all(|c| c.is_finite())
+        {
+            return;
+        }
+        let words = self.len().div_ceil(64);
+        let held_count: usize = held.iter().take(words).map(|w| w.count_ones() as usize).sum();
+        let unheld = self.len().saturating_sub(held_count);
+        let r = radius.min(1e30);
+        if unheld >= self.entries_in_span(center, r) {
+            self.for_each_in_radius_except(center, radius, is_held, f);
+            return;
+        }
+        let r2 = r * r;
+        for w in 0..words {
+            let mut rest = !held.get(w).copied().unwrap_or(0);
+            if (w + 1) * 64 > self.len() {
+                rest &= (1u64 << (self.len() % 64)) - 1;
+            }
+            while rest != 0 {
+                let i = w * 64 + rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let o = &self.objects[i];
+                if o.flags & IN_GRID == 0 {
+                    continue;
+                }
+                let d = sub(o.position, center);
+                let d2 = dot(d, d);
+                if d2 <= r2 {
+                    f(i, d2.sqrt());
+                }
+            }
+        }
+    }
+
+    /// The grid's entries in the bins a query at `center` with radius `r` visits.
+    fn entries_in_span(&self, center: Point3, r: f32) -> usize {
+        let (x0, x1) = self.span(center[0], r);
+        let (y0, y1) = self.span(center[1], r);
+        let mut n = 0;
+        for y in y0..=y1 {
+            let by = y.rem_euclid(BINS as i64) as usize;
+            for x in x0..=x1 {
+                let b = by * BINS + x.rem_euclid(BINS as i64) as usize;
+                n += (self.starts[b + 1] - self.starts[b]) as usize;
+            }
+        }
+        n
+    }
+
+    /// The cells a query spans along one axis (all of them once it wraps).
+    fn span(&self, c: f32, r: f32) -> (i64, i64) {
+        let (lo, hi) = (self.cell_of(c - r), self.cell_of(c + r));
+        if hi - lo + 1 >= BINS as i64 { (0, BINS as i64 - 1) } else { (lo, hi) }
+    }
+
     /// [`Self::for_each_in_radius`] without the objects `skip` names (asked first, before
     /// the object's position is read: a connection passes the ones it already holds).
     pub(crate) fn for_each_in_radius_except(
@@ -291,12 +365,8 @@ impl GhostFrame {
             return;
         }
         let r = radius.min(1e30);
-        let span = |c: f32| {
-            let (lo, hi) = (self.cell_of(c - r), self.cell_of(c + r));
-            if hi - lo + 1 >= BINS as i64 { (0, BINS as i64 - 1) } else { (lo, hi) }
-        };
-        let (x0, x1) = span(center[0]);
-        let (y0, y1) = span(center[1]);
+        let (x0, x1) = self.span(center[0], r);
+        let (y0, y1) = self.span(center[1], r);
         let r2 = r * r;
         for y in y0..=y1 {
             let by = y.rem_euclid(BINS as i64) as usize;
@@ -388,6 +458,26 @@ mod tests {
                         })
                         .collect();
                     assert_eq!(got, want, "cell {cell} query {q}");
+                    // Without a held set: all of it, none of it, or some, by either walk.
+                    for keep in [0u32, 1, 3, 64] {
+                        let held: Vec<u64> = (0..frame.len().div_ceil(64))
+                            .map(|w| match keep {
+                                0 => 0,
+                                64 => u64::MAX,
+                                k => (0..64)
+                                    .filter(|b| !(w as u32 * 64 + b).is_multiple_of(k + 1))
+                                    .fold(0, |m, b| m | 1 << b),
+                            })
+                            .collect();
+                        let is_held = |i: usize| held[i / 64] & (1 << (i % 64)) != 0;
+                        let mut a = Vec::new();
+                        frame.for_each_in_radius_unheld(c, r, &held, |i, d| a.push((frame.id(i), d)));
+                        a.sort_by_key(|e| e.0);
+                        let mut b = Vec::new();
+                        frame.for_each_in_radius_except(c, r, is_held, |i, d| b.push((frame.id(i), d)));
+                        b.sort_by_key(|e| e.0);
+                        assert_eq!(a, b, "cell {cell} query {q} held {keep}");
+                    }
                 }
                 for (id, _) in &objs {
                     assert_eq!(frame.index_of(*id).map(|i| frame.id(i)), Some(*id));

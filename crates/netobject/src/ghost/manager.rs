@@ -603,13 +603,7 @@ impl GhostManager {
         self.scratch_deferred = deferred;
         let mut new = std::mem::take(&mut self.scratch_new);
         new.clear();
-        let held = &self.held;
-        frame.for_each_in_radius_except(
-            center,
-            vis,
-            |i| held[i / 64] & (1 << (i % 64)) != 0,
-            |i, d| new.push((d, frame.id(i))),
-        );
+        frame.for_each_in_radius_unheld(center, vis, &self.held, |i, d| new.push((d, frame.id(i))));
         new.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         for &(_, id) in &new {
             self.scope_one(world, id, DEPENDENCY_DEPTH);
