@@ -89,6 +89,14 @@ impl VmState {
     /// from call to call).
     #[inline(always)]
     pub(crate) fn start_frame_ref(&mut self, f: &Rc<FuncDef>, base: usize, ns: NsId, layer: u32) {
+        let new_base = self.frame_slots(f, base);
+        self.frames.push_ref(f, 0, base, ns, layer, None, new_base);
+    }
+
+    /// A new frame's slots on the operand stack: its arguments past `f`'s parameters
+    /// dropped, its locals made empty. Returns where its objects under construction start.
+    #[inline(always)]
+    fn frame_slots(&mut self, f: &FuncDef, base: usize) -> usize {
         let params_end = base + f.nparams as usize;
         if self.stack.len() > params_end {
             self.stack.truncate(params_end);
@@ -97,8 +105,7 @@ impl VmState {
         if self.stack.len() < want {
             self.stack.resize_empty(want);
         }
-        let new_base = self.new_stack.len();
-        self.frames.push_ref(f, 0, base, ns, layer, None, new_base);
+        self.new_stack.len()
     }
 
     /// [`VmState::start_frame_ref`] for a call from the innermost frame, which resumes at
@@ -106,15 +113,7 @@ impl VmState {
     /// ([`FrameStack::push_call`]).
     #[inline(always)]
     pub(crate) fn call_frame(&mut self, f: &Rc<FuncDef>, base: usize, ns: NsId, layer: u32, ret_pc: usize) {
-        let params_end = base + f.nparams as usize;
-        if self.stack.len() > params_end {
-            self.stack.truncate(params_end);
-        }
-        let want = base + f.nlocals as usize;
-        if self.stack.len() < want {
-            self.stack.resize_empty(want);
-        }
-        let new_base = self.new_stack.len();
+        let new_base = self.frame_slots(f, base);
         self.frames.push_call(ret_pc, f, base, ns, layer, new_base);
     }
 
