@@ -127,11 +127,11 @@ fn a_hidden_mod_drives_the_inspector_and_profiler_from_the_server_console() {
         ],
         "{lines:#?}"
     );
-    // The refused edit said why.
-    assert!(
-        lines.iter().any(|l| l.contains("maxForwardSpeed") && l.contains("\"fast\" is not a number")),
-        "{lines:#?}"
-    );
+    // The refused edit said why. The reason is a warning on stderr, read by another thread
+    // than stdout's echoes, so it may come in after "mod: applied": wait for it if so.
+    let said_why = |l: &String| l.contains("maxForwardSpeed") && l.contains("\"fast\" is not a number");
+    let lines = if lines.iter().any(said_why) { lines } else { wait("\"fast\" is not a number") };
+    assert!(lines.iter().any(said_why), "{lines:#?}");
     // A line over the console's limit is refused with a message; the next one runs.
     writeln!(stdin, "echo(\"{}\");", "y".repeat(5000)).unwrap();
     wait("over the limit of 1024; refused");
