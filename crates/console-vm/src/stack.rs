@@ -24,6 +24,34 @@ pub(crate) struct Frame {
     pub(crate) new_base: usize,
 }
 
+impl Frame {
+    /// A returned frame's slot made into a new frame ([`FrameStack::push_ref`],
+    /// [`FrameStack::push_call`]); its dynamic locals were dropped when it returned. The
+    /// slot takes a reference only when it held another function.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn refill(
+        &mut self,
+        func: &Rc<FuncDef>,
+        pc: usize,
+        base: usize,
+        ns: NsId,
+        layer: u32,
+        eval_scope: Option<usize>,
+        new_base: usize,
+    ) {
+        if !Rc::ptr_eq(&self.func, func) {
+            self.func = func.clone();
+        }
+        self.pc = pc;
+        self.base = base;
+        self.ns = ns;
+        self.layer = layer;
+        self.eval_scope = eval_scope;
+        self.new_base = new_base;
+    }
+}
+
 /// A frame's locals named at run time (by `eval`, `%a[%i]`, `nextToken`).
 #[derive(Debug, Default)]
 pub(crate) struct DynLocals {
@@ -773,17 +801,7 @@ impl FrameStack {
         new_base: usize,
     ) {
         match self.slots.get_mut(self.len) {
-            Some(f) => {
-                if !Rc::ptr_eq(&f.func, func) {
-                    f.func = func.clone();
-                }
-                f.pc = pc;
-                f.base = base;
-                f.ns = ns;
-                f.layer = layer;
-                f.eval_scope = eval_scope;
-                f.new_base = new_base;
-            }
+            Some(f) => f.refill(func, pc, base, ns, layer, eval_scope, new_base),
             None => self.grow(Frame {
                 func: func.clone(),
                 pc,
@@ -817,15 +835,7 @@ impl FrameStack {
             && let Some([caller, f]) = self.slots.get_mut(c..=i)
         {
             caller.pc = ret_pc;
-            if !Rc::ptr_eq(&f.func, func) {
-                f.func = func.clone();
-            }
-            f.pc = 0;
-            f.base = base;
-            f.ns = ns;
-            f.layer = layer;
-            f.eval_scope = None;
-            f.new_base = new_base;
+            f.refill(func, 0, base, ns, layer, None, new_base);
             self.len = i + 1;
         } else {
             self.push_call_cold(ret_pc, func, base, ns, layer, new_base);
