@@ -214,6 +214,22 @@ impl ObjectStore {
         self.by_id.get(id)
     }
 
+    /// The object whose id is the integer `id`, when that id is one of the dense table's
+    /// (below [`DENSE_IDS`]): no hashing, no call, for the VM's field paths, which leave any
+    /// other id (and any id that is not an integer) to the general lookup.
+    #[inline(always)]
+    pub(crate) fn get_dense(&self, id: i64) -> Option<&SimObject> {
+        self.by_id.get_dense(id)
+    }
+
+    /// [`ObjectStore::get_dense`] to change, with the classes apart (as
+    /// [`ObjectStore::get_mut_split`]).
+    #[inline(always)]
+    pub(crate) fn get_dense_mut_split(&mut self, id: i64) -> Option<(&[ClassRec], &mut SimObject)> {
+        let o = self.by_id.get_dense_mut(id)?;
+        Some((&self.classes, o))
+    }
+
     /// Mutable access to an object.
     #[inline]
     pub(crate) fn get_mut(&mut self, id: ObjectId) -> Option<&mut SimObject> {
@@ -347,6 +363,19 @@ impl IdMap {
             Some(&s) if s != 0 => Some(s as usize - 1),
             _ => None,
         }
+    }
+
+    /// An object of the dense table by an integer id (`None` for any id outside it).
+    #[inline(always)]
+    fn get_dense(&self, id: i64) -> Option<&SimObject> {
+        let s = *self.slot_of.get(usize::try_from(id).ok()?)?;
+        self.slots.get((s as usize).wrapping_sub(1))?.as_ref()
+    }
+
+    #[inline(always)]
+    fn get_dense_mut(&mut self, id: i64) -> Option<&mut SimObject> {
+        let s = *self.slot_of.get(usize::try_from(id).ok()?)?;
+        self.slots.get_mut((s as usize).wrapping_sub(1))?.as_mut()
     }
 
     #[inline]

@@ -358,6 +358,17 @@ impl OperandStack {
         self.sp += 1;
     }
 
+    /// Pushes a copy of `v` when the slot above the top is there (`false`, nothing done, when
+    /// the stack must grow first), with no call on the path: the slot is `Empty` (slots above
+    /// the top always are), so nothing is dropped.
+    #[inline(always)]
+    pub(crate) fn try_push_ref(&mut self, v: &Value) -> bool {
+        let Some(dst) = self.vals.get_mut(self.sp) else { return false };
+        crate::value::assign_plain(dst, v);
+        self.sp += 1;
+        true
+    }
+
     /// Pops the top value as a double (`0` when empty).
     #[inline(always)]
     pub(crate) fn pop_f64(&mut self) -> f64 {

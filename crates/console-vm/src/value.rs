@@ -492,6 +492,22 @@ pub(crate) fn assign(dst: &mut Value, src: &Value) {
     }
 }
 
+/// `*dst = src.clone()` over a `dst` the caller saw is not text (see [`put_raw`]): nothing
+/// dropped, so no call on the path (the VM's field fast paths, which keep it free of calls
+/// that are not their last act, so they save few registers).
+#[inline(always)]
+pub(crate) fn assign_plain(dst: &mut Value, src: &Value) {
+    if let Value::Float(f) = src {
+        put_raw(dst, Value::Float(*f));
+    } else if let Value::Int(n) = src {
+        put_raw(dst, Value::Int(*n));
+    } else if let Value::Str(s) = src {
+        put_raw(dst, Value::Str(s.clone()));
+    } else {
+        put_raw(dst, Value::Empty);
+    }
+}
+
 /// `*dst = take(src)` (see [`assign`]).
 #[inline(always)]
 pub(crate) fn move_into(dst: &mut Value, src: &mut Value) {
