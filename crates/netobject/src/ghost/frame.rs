@@ -38,7 +38,7 @@ const IN_GRID: u8 = 16;
 pub(crate) struct FrameObject {
     pub(crate) position: Point3,
     /// The near ring of its terms (with `RING_HERE`).
-    near_ring: f32,
+    pub(crate) near_ring: f32,
     /// Its change counter ([`MaskStamps::version`]).
     version: u64,
     flags: u8,
@@ -59,11 +59,24 @@ impl FrameObject {
     pub(crate) fn has_dependencies(&self) -> bool {
         self.flags & HAS_DEPENDENCIES != 0
     }
-    /// True when the object has a position within `radius` of `center`.
+    /// The squared distance from `center` that the scope test ([`Self::within_at`]) and the
+    /// near-ring test ([`Self::outside_near_ring`]) compute (the same operations, so the
+    /// same value).
     #[inline(always)]
-    pub(crate) fn within(&self, center: Point3, radius: f32) -> bool {
+    pub(crate) fn squared_distance(&self, center: Point3) -> f32 {
         let d = sub(self.position, center);
-        self.flags & HAS_POSITION != 0 && radius >= 0.0 && dot(d, d) <= radius * radius
+        dot(d, d)
+    }
+    /// True when the object has a position within `radius` of the point it is at squared
+    /// distance `d2` from ([`Self::squared_distance`]).
+    #[inline(always)]
+    pub(crate) fn within_at(&self, d2: f32, radius: f32) -> bool {
+        self.flags & HAS_POSITION != 0 && radius >= 0.0 && d2 <= radius * radius
+    }
+    /// Its near ring is tested from this record ([`Self::outside_near_ring`] answers).
+    #[inline]
+    pub(crate) fn ring_here(&self) -> bool {
+        self.flags & RING_HERE != 0
     }
     /// The object's change counter.
     #[inline]
@@ -82,6 +95,12 @@ impl FrameObject {
         (self.flags & RING_HERE != 0)
             .then(|| PriorityTerms::outside_ring_at(self.position, self.near_ring, q))
     }
+    /// [`Self::outside_near_ring`] given the squared distance `d2` from the query's
+    /// position ([`Self::squared_distance`]).
+    #[inline(always)]
+    pub(crate) fn outside_near_ring_at(&self, d2: f32, q: &PreparedQuery) -> Option<bool> {
+        (self.flags & RING_HERE != 0).then(|| PriorityTerms::outside_ring_at_d2(d2, self.near_ring, q))
+    }
 }
 
 /// A snapshot of the world's objects for one tick (see the module docs). Rebuilding reuses
@@ -89,7 +108,17 @@ impl FrameObject {
 #[derive(Debug, Default)]
 pub struct GhostFrame {
     stamp: u64,
+    /// Changes when a rebuild changes which objects there are, their order, flags or near
+    /// rings, and differs between frames: while it holds, a dense index names the same
+    /// object with the same flags (see [`Self::travel`]).
+    layout: u64,
+    /// The sum, over the rebuilds since the layout last changed, of the farthest any object
+    /// moved in each: no object moved farther than this since then.
+    travel: f64,
     ids: Vec<ObjectId>,
+    /// The previous rebuild's ids and records (their buffers reused).
+    prev_ids: Vec<ObjectId>,
+    prev_objects: Vec<FrameObject>,
     /// Object id → dense index + 1 (0: absent), while ids are compact enough.
     direct: Vec<u32>,
     objects: Vec<FrameObject>,
@@ -116,6 +145,8 @@ impl GhostFrame {
     pub fn rebuild<'a>(&mut self, cell: f32, objects: impl Iterator<Item = (ObjectId, &'a dyn NetObject)>) {
         self.stamp = NEXT_STAMP.fetch_add(1, Ordering::Relaxed);
         self.cell = if cell.is_finite() && cell > 0.0 { cell } else { 64.0 };
+        std::mem::swap(&mut self.ids, &mut self.prev_ids);
+        std::mem::swap(&mut self.objects, &mut self.prev_objects);
         self.ids.clear();
         self.objects.clear();
         self.details.clear();
@@ -162,6 +193,7 @@ impl GhostFrame {
             self.details.push(FrameDetail { stamps, terms });
         }
         self.scratch_deps = deps;
+        self.note_travel();
         // Direct id table while the ids are compact (a world that numbers from 1 up).
         self.direct.clear();
         if let Some(&ObjectId(max)) = self.ids.last()
@@ -207,6 +239,49 @@ impl GhostFrame {
     /// A number that differs between any two rebuilds (of any frame).
     pub fn stamp(&self) -> u64 {
         self.stamp
+    }
+
+    /// Against the previous rebuild: the same layout, and how far its objects moved at most
+    /// (added to `travel`); else a new layout.
+    fn note_travel(&mut self) {
+        let same = self.ids == self.prev_ids
+            && self
+                .objects
+                .iter()
+                .zip(&self.prev_objects)
+                .all(|(a, b)| a.flags == b.flags && a.near_ring.to_bits() == b.near_ring.to_bits());
+        let farthest = if same {
+            self.objects
+                .iter()
+                .zip(&self.prev_objects)
+                .map(|(a, b)| {
+                    let d = sub(a.position, b.position);
+                    dot(d, d)
+                })
+                .fold(0.0f32, f32::max)
+                .sqrt()
+        } else {
+            f32::INFINITY
+        };
+        if farthest.is_finite() {
+            self.travel += f64::from(farthest);
+        } else {
+            self.layout = NEXT_STAMP.fetch_add(1, Ordering::Relaxed);
+            self.travel = 0.0;
+        }
+    }
+
+    /// The layout stamp (see [`Self::travel`]).
+    #[inline]
+    pub(crate) fn layout(&self) -> u64 {
+        self.layout
+    }
+
+    /// While [`Self::layout`] holds, no object moved farther than the difference of this
+    /// figure between then and now (a bound from the rebuilds' farthest moves).
+    #[inline]
+    pub(crate) fn travel(&self) -> f64 {
+        self.travel
     }
 
     /// Objects in the frame.

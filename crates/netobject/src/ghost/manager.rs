@@ -279,7 +279,64 @@ pub struct GhostManager {
     listed: Vec<u64>,
     /// Entry lists of notified records, for the next packets' records.
     spare_entries: Vec<Vec<GhostEntry>>,
+    /// Waiting creates set aside from the pass over the ghost table (see [`SetAside`]).
+    aside: SetAside,
     stats: GhostStats,
+}
+
+/// The waiting creates a frame scoping pass sets aside: a crowd's client holds hundreds of
+/// creates too far to win a place (in scope, outside their near rings), which every packet
+/// would visit only to find them in scope and far again and count a skip. A create whose
+/// object was at distance `d` from the camera, between its ring `r` and the scope's outer
+/// radius `o`, stays so while the object and the camera together moved less than
+/// `min(d - r, o - d)` (less a margin for rounding), which the frame's travel bound
+/// ([`GhostFrame::travel`], while its layout holds) and the camera's own path tell: until
+/// then it is not visited, and its skips are counted by the number of packets listed since
+/// it was set aside. Each pass first takes back the ones whose bound ran out (and visits
+/// them as before); everything is taken back (its skips written into its slot) whenever a
+/// pass cannot use the set: another layout or radius, no frame, no deferring of far
+/// candidates, any other way of scoping or writing. So every packet is the one the full
+/// walk writes.
+#[derive(Debug, Default)]
+struct SetAside {
+    /// By ghost id.
+    bits: Vec<u64>,
+    count: usize,
+    /// By ghost id: taken back once `travel` reaches it.
+    due: Vec<f64>,
+    /// By ghost id: `listings` less its skips (wrapping), so its skips are `listings - base`.
+    base: Vec<u32>,
+    /// By ghost id: its object's dense index in the frame.
+    index: Vec<u32>,
+    /// Listing passes that counted the set's skips.
+    listings: u32,
+    /// The frame layout and the radii (visible, outer) the set holds under.
+    layout: u64,
+    radii: (u32, u32),
+    /// The camera's path so far (the sum of its moves between passes), and where it was.
+    camera_path: f64,
+    camera: crate::ghost::Point3,
+}
+
+impl SetAside {
+    #[inline(always)]
+    fn has(&self, idx: usize) -> bool {
+        self.bits.get(idx / 64).is_some_and(|w| w & (1 << (idx % 64)) != 0)
+    }
+    /// The skips of set-aside ghost `idx` (saturating as the slot's).
+    #[inline(always)]
+    fn skips(&self, idx: usize) -> u16 {
+        self.listings.wrapping_sub(self.base[idx]).min(u32::from(u16::MAX)) as u16
+    }
+    /// Takes ghost `idx` back (its skips into `slot`).
+    #[inline(always)]
+    fn take_back(&mut self, idx: usize, slot: Option<&mut Slot>) {
+        if let Some(slot) = slot {
+            slot.skips = self.skips(idx);
+        }
+        self.bits[idx / 64] &= !(1 << (idx % 64));
+        self.count -= 1;
+    }
 }
 
 impl std::fmt::Debug for GhostManager {
@@ -331,6 +388,7 @@ impl GhostManager {
             scratch_out: Vec::new(),
             listed: Vec::new(),
             spare_entries: Vec::new(),
+            aside: SetAside::default(),
             stats: GhostStats::default(),
         }
     }
@@ -375,6 +433,8 @@ impl GhostManager {
         self.reset_unacked = self.reset_unacked || had_any;
         self.slots.clear();
         self.cold.clear();
+        self.aside.bits.clear();
+        self.aside.count = 0;
         self.updates_in_flight.clear();
         self.free.clear();
         self.by_object.clear();
@@ -389,6 +449,12 @@ impl GhostManager {
     /// The camera query of the last scoping pass.
     pub fn query(&self) -> &CameraScopeQuery {
         &self.query
+    }
+
+    /// Creates that wait, set aside from the packets' passes over the ghost table for now
+    /// (a crowd's client holds hundreds; see `docs/ARCHITECTURE.md`, "A crowd").
+    pub fn waiting_set_aside(&self) -> usize {
+        self.aside.count
     }
 
     /// Ghosts held (including ones being created or killed).
@@ -485,7 +551,7 @@ impl GhostManager {
             // No scoping object (not spawned yet, or dead): only always-scoped objects.
             None => false,
         };
-        self.begin_scope(query);
+        self.begin_scope_pass(query);
         let mut ids = std::mem::take(&mut self.scratch_ids);
         ids.clear();
         world.for_each_scope_always(&mut |id| ids.push((id, 0.0)));
@@ -500,8 +566,15 @@ impl GhostManager {
                     self.object_in_scope(world, id);
                 }
                 let mut listing = (list && has_camera).then(|| self.begin_listing());
+                let aside = self.keep_aside(frame, list && has_camera, query.position, (vis, outer));
                 if has_camera
-                    && self.scope_from_frame(world, frame, (query.position, vis, outer), listing.as_mut())
+                    && self.scope_from_frame(
+                        world,
+                        frame,
+                        (query.position, vis, outer),
+                        listing.as_mut(),
+                        aside,
+                    )
                 {
                     self.scratch_ids = ids;
                     self.end_scope_listed();
@@ -516,6 +589,7 @@ impl GhostManager {
                 }
             }
             None => {
+                self.take_all_back();
                 if has_camera {
                     world.objects_in_radius(query.position, outer, &mut |id, d| ids.push((id, d)));
                 }
@@ -545,12 +619,17 @@ impl GhostManager {
         frame: &GhostFrame,
         (center, vis, outer): (crate::ghost::Point3, f32, f32),
         mut listing: Option<&mut Listing>,
+        aside: bool,
     ) -> bool {
         if !self.ghosting || self.reset_unacked {
             return false;
         }
         self.held.clear();
         self.held.resize(frame.len().div_ceil(64), 0);
+        let travel = frame.travel() + self.aside.camera_path;
+        if aside {
+            self.take_back_due(travel);
+        }
         let mut deferred = std::mem::take(&mut self.scratch_deferred);
         deferred.clear();
         let mut out = std::mem::take(&mut self.scratch_out);
@@ -560,40 +639,57 @@ impl GhostManager {
             self.listed.resize(self.slots.len().div_ceil(64), 0);
         }
         let prepared = PreparedQuery::new(&self.query);
-        for idx in 0..self.slots.len() {
-            let Some(slot) = self.slots[idx].as_mut() else { continue };
-            let found = frame.index_of(slot.object);
-            if let Some(i) = found {
-                self.held[i / 64] |= 1 << (i % 64);
+        let len = self.slots.len();
+        // Every ghost but those set aside, in id order.
+        for w in 0..len.div_ceil(64) {
+            let mut rest = !self.aside.bits.get(w).copied().unwrap_or(0);
+            if (w + 1) * 64 > len {
+                rest &= (1u64 << (len % 64)) - 1;
             }
-            let list_now = if self.scoped.get(idx / 64).is_some_and(|w| w & (1 << (idx % 64)) != 0) {
-                // Scoped before this pass (always in scope, or a dependency).
-                found.filter(|&i| !frame.object(i).has_dependencies())
-            } else {
-                let Some(i) = found else {
-                    out.push(idx as u32);
-                    continue;
+            while rest != 0 {
+                let idx = w * 64 + rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let Some(slot) = self.slots[idx].as_mut() else { continue };
+                let found = frame.index_of(slot.object);
+                if let Some(i) = found {
+                    self.held[i / 64] |= 1 << (i % 64);
+                }
+                // Its squared distance, when this pass tested it (the near ring's test reuses it).
+                let mut tested = None;
+                let list_now = if self.scoped.get(idx / 64).is_some_and(|w| w & (1 << (idx % 64)) != 0) {
+                    // Scoped before this pass (always in scope, or a dependency).
+                    found.filter(|&i| !frame.object(i).has_dependencies())
+                } else {
+                    let Some(i) = found else {
+                        out.push(idx as u32);
+                        continue;
+                    };
+                    let o = frame.object(i);
+                    let d2 = o.squared_distance(center);
+                    if !o.within_at(d2, outer) {
+                        out.push(idx as u32);
+                        continue;
+                    }
+                    if o.has_dependencies() {
+                        deferred.push(slot.object);
+                        out.push(idx as u32);
+                        continue;
+                    }
+                    // Back in scope before its create was even acknowledged: keep it.
+                    slot.kill_after_create = false;
+                    tested = Some(d2);
+                    self.mark_scoped(idx);
+                    Some(i)
                 };
-                let o = frame.object(i);
-                if !o.within(center, outer) {
-                    out.push(idx as u32);
-                    continue;
+                if let (Some(l), Some(i)) = (listing.as_deref_mut(), list_now) {
+                    let waiting = matches!(self.slots[idx], Some(Slot { phase: Phase::Create, .. }));
+                    if !self.list_framed(frame, i, &prepared, idx, l, tested) {
+                        self.list_slot(world, Some((frame, i)), &prepared, idx, l);
+                    } else if let (true, true, Some(d2)) = (aside, waiting, tested) {
+                        self.set_aside(frame.object(i), i, idx, d2, outer, travel);
+                    }
+                    self.listed[idx / 64] |= 1 << (idx % 64);
                 }
-                if o.has_dependencies() {
-                    deferred.push(slot.object);
-                    out.push(idx as u32);
-                    continue;
-                }
-                // Back in scope before its create was even acknowledged: keep it.
-                slot.kill_after_create = false;
-                self.mark_scoped(idx);
-                Some(i)
-            };
-            if let (Some(l), Some(i)) = (listing.as_deref_mut(), list_now) {
-                if !self.list_framed(frame, i, &prepared, idx, l) {
-                    self.list_slot(world, Some((frame, i)), &prepared, idx, l);
-                }
-                self.listed[idx / 64] |= 1 << (idx % 64);
             }
         }
         self.scratch_out = out;
@@ -623,7 +719,8 @@ impl GhostManager {
         for w in 0..self.listed.len() {
             // Held ids not listed yet (a free id holds nothing).
             let free = self.free.words.get(w).copied().unwrap_or(0);
-            let mut rest = !(self.listed[w] | free);
+            let aside = self.aside.bits.get(w).copied().unwrap_or(0);
+            let mut rest = !(self.listed[w] | free | aside);
             if (w + 1) * 64 > len {
                 rest &= (1u64 << (len % 64)) - 1;
             }
@@ -651,9 +748,138 @@ impl GhostManager {
         self.scratch_out = out;
     }
 
+    /// Whether this frame pass may keep and set aside waiting creates (see [`SetAside`]):
+    /// with `listing` (a packet listed in the scoping pass), the last packet deferring far
+    /// candidates, the same frame layout and radii, and a finite camera; takes every ghost
+    /// set aside back when the set cannot be kept, and adds the camera's move to its path.
+    fn keep_aside(
+        &mut self,
+        frame: &GhostFrame,
+        listing: bool,
+        center: crate::ghost::Point3,
+        (vis, outer): (f32, f32),
+    ) -> bool {
+        let a = &mut self.aside;
+        let radii = (vis.to_bits(), outer.to_bits());
+        let d = crate::ghost::object::sub(center, a.camera);
+        let step = crate::ghost::object::dot(d, d).sqrt();
+        let can = listing
+            && self.ghosting
+            && !self.reset_unacked
+            && self.defer_far
+            && vis > 0.0
+            && outer.is_finite()
+            && self.query.visible_distance == vis
+            && center.iter().all(|c| c.is_finite());
+        if can && step.is_finite() && frame.layout() == a.layout && radii == a.radii {
+            a.camera_path += f64::from(step);
+            a.camera = center;
+            return true;
+        }
+        self.take_all_back();
+        let a = &mut self.aside;
+        a.layout = frame.layout();
+        a.radii = radii;
+        a.camera = center;
+        can
+    }
+
+    /// Takes back every ghost set aside whose bound ran out by `travel` (the frame's travel
+    /// plus the camera's path), counts this packet's skip for the rest, and marks their
+    /// objects held.
+    fn take_back_due(&mut self, travel: f64) {
+        let a = &mut self.aside;
+        if a.count > 0 {
+            for w in 0..a.bits.len() {
+                let mut rest = a.bits[w];
+                while rest != 0 {
+                    let idx = w * 64 + rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    if a.due[idx] <= travel {
+                        a.take_back(idx, self.slots.get_mut(idx).and_then(Option::as_mut));
+                    } else {
+                        let i = a.index[idx] as usize;
+                        self.held[i / 64] |= 1 << (i % 64);
+                    }
+                }
+            }
+        }
+        // The rest are listed far in this packet (their skip counted by `listings`).
+        a.listings = a.listings.wrapping_add(1);
+        self.stats.skips += a.count as u64;
+        self.far_count += a.count;
+    }
+
+    /// Sets ghost `idx` aside (a create that waits, object `o` at dense index `i`, at squared
+    /// distance `d2` from the camera) if its listing just put it among the far candidates and
+    /// it is well inside the band between its near ring and `outer` (see [`SetAside`]).
+    #[inline(always)]
+    fn set_aside(
+        &mut self,
+        o: &crate::ghost::frame::FrameObject,
+        i: usize,
+        idx: usize,
+        d2: f32,
+        outer: f32,
+        travel: f64,
+    ) {
+        let (w, bit) = (idx / 64, 1u64 << (idx % 64));
+        if !o.ring_here() || self.far.get(w).is_none_or(|f| f & bit == 0) {
+            return;
+        }
+        let d = d2.sqrt();
+        let ring = self.query.visible_distance * o.near_ring;
+        // Rounding in the distance and the tests is far below this margin.
+        let margin = (d - ring).min(outer - d) - 1e-3 * (1.0 + outer);
+        if margin.is_nan() || margin <= 0.0 {
+            return;
+        }
+        let Some(Some(slot)) = self.slots.get(idx) else { return };
+        let n = self.slots.len();
+        let a = &mut self.aside;
+        if idx >= a.due.len() {
+            a.due.resize(n, 0.0);
+            a.base.resize(n, 0);
+            a.index.resize(n, 0);
+        }
+        if w >= a.bits.len() {
+            a.bits.resize(n.div_ceil(64), 0);
+        }
+        a.due[idx] = travel + f64::from(margin);
+        a.base[idx] = a.listings.wrapping_sub(u32::from(slot.skips));
+        a.index[idx] = i as u32;
+        a.bits[w] |= bit;
+        a.count += 1;
+        // Counted in `far_count` still, as set aside.
+        self.far[w] &= !bit;
+    }
+
+    /// Takes every ghost set aside back into the pass over the table (their skips into their
+    /// slots).
+    fn take_all_back(&mut self) {
+        let a = &mut self.aside;
+        if a.count == 0 {
+            return;
+        }
+        for w in 0..a.bits.len() {
+            let mut rest = a.bits[w];
+            while rest != 0 {
+                let idx = w * 64 + rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                a.take_back(idx, self.slots.get_mut(idx).and_then(Option::as_mut));
+            }
+        }
+    }
+
     /// Starts a hand-made scoping pass with this camera query; follow with
     /// [`Self::object_in_scope`] calls and [`Self::end_scope`].
     pub fn begin_scope(&mut self, query: CameraScopeQuery) {
+        self.take_all_back();
+        self.begin_scope_pass(query);
+    }
+
+    /// [`Self::begin_scope`] for a pass that may keep the ghosts set aside.
+    fn begin_scope_pass(&mut self, query: CameraScopeQuery) {
         self.query = query;
         self.scoped.clear();
         self.scoped.resize(self.slots.len().div_ceil(64), 0);
@@ -787,6 +1013,10 @@ impl GhostManager {
         room(&mut self.far, want.div_ceil(64), grow_to.div_ceil(64));
         room(&mut self.free.words, want.div_ceil(64), grow_to.div_ceil(64));
         room(&mut self.listed, want.div_ceil(64), grow_to.div_ceil(64));
+        room(&mut self.aside.bits, want.div_ceil(64), grow_to.div_ceil(64));
+        room(&mut self.aside.due, want, grow_to);
+        room(&mut self.aside.base, want, grow_to);
+        room(&mut self.aside.index, want, grow_to);
         // Its deleted entries count against its capacity until it rehashes, which it does in
         // place (no allocation) while it is under half full.
         if self.by_object.capacity() < want {
@@ -808,6 +1038,9 @@ impl GhostManager {
     }
 
     fn free_slot(&mut self, idx: u32) {
+        if self.aside.has(idx as usize) {
+            self.aside.take_back(idx as usize, None);
+        }
         if let Some(slot) = self.slots[idx as usize].take() {
             self.by_object.remove(&slot.object);
         }
@@ -831,6 +1064,7 @@ impl GhostManager {
     /// `1 0 0` | `1 0 1 idbits(ranged 1..=18) origin(3 f32)
     /// {1 id (0 update | 1 (1 kill | 0 class-id create)) body}* 0`.
     pub fn write_packet(&mut self, world: &(impl GhostWorld + ?Sized), w: &mut BitWriter) -> GhostRecord {
+        self.take_all_back();
         self.write_listed(world, w, false)
     }
 
@@ -959,6 +1193,9 @@ impl GhostManager {
             let Some(slot) = self.slots[idx as usize].as_mut() else { continue };
             slot.skips = 0;
             self.stats.skips -= 1;
+            if self.aside.has(idx as usize) {
+                self.aside.take_back(idx as usize, None);
+            }
             match kind {
                 GhostEntryKind::Kill => {
                     slot.phase = Phase::KillSent;
@@ -1163,6 +1400,7 @@ impl GhostManager {
         q: &PreparedQuery,
         idx: usize,
         l: &mut Listing,
+        d2: Option<f32>,
     ) -> bool {
         let o = f.object(i);
         if !o.has_terms() || o.has_dependencies() {
@@ -1188,7 +1426,9 @@ impl GhostManager {
         // A listed candidate counts as skipped now (see `list_slot`).
         slot.skips = slot.skips.saturating_add(1);
         self.stats.skips += 1;
-        if self.defer_far && f.outside_near_ring(i, q) {
+        if self.defer_far
+            && d2.and_then(|d2| o.outside_near_ring_at(d2, q)).unwrap_or_else(|| f.outside_near_ring(i, q))
+        {
             let w = idx / 64;
             if w >= self.far.len() {
                 self.far.resize(w + 1, 0);
@@ -1251,6 +1491,20 @@ impl GhostManager {
                     candidates.push((sanitize(terms.priority(&prepared, skips)), idx as u32));
                 }
             }
+            // The ghosts set aside are far candidates too (their skips as above).
+            for (w, &bits) in self.aside.bits.iter().enumerate() {
+                let mut rest = bits;
+                while rest != 0 {
+                    let idx = w * 64 + rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let Some(Some(slot)) = self.slots.get(idx) else { continue };
+                    let Some(terms) = frame.index_of(slot.object).and_then(|i| frame.detail(i).terms) else {
+                        continue;
+                    };
+                    let skips = u32::from(self.aside.skips(idx)).saturating_sub(1);
+                    candidates.push((sanitize(terms.priority(&prepared, skips)), idx as u32));
+                }
+            }
         }
         self.far = far;
         self.clear_far();
@@ -1304,6 +1558,10 @@ impl GhostManager {
             let Some(Some(slot)) = self.slots.get_mut(e.ghost as usize) else { continue };
             if self.cold[e.ghost as usize].generation != e.generation {
                 continue;
+            }
+            if self.aside.has(e.ghost as usize) {
+                // (Only a create that waits is set aside; none is in flight.)
+                self.aside.take_back(e.ghost as usize, Some(slot));
             }
             match (e.kind, delivered) {
                 (GhostEntryKind::Create, true) => {

@@ -231,7 +231,12 @@ impl PriorityTerms {
     #[inline(always)]
     pub(crate) fn outside_ring_at(position: Point3, near_ring: f32, q: &PreparedQuery) -> bool {
         let d = sub(position, q.position);
-        let d2 = dot(d, d);
+        Self::outside_ring_at_d2(dot(d, d), near_ring, q)
+    }
+
+    /// [`Self::outside_ring_at`] given the squared distance `d2` from the camera.
+    #[inline(always)]
+    pub(crate) fn outside_ring_at_d2(d2: f32, near_ring: f32, q: &PreparedQuery) -> bool {
         let ring = q.visible_distance * near_ring;
         near_ring > 0.0 && !(ring >= 0.0 && d2 <= ring * ring)
     }
