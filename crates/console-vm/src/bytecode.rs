@@ -542,6 +542,12 @@ pub enum Op {
     ArithLL(Arith, u32, u32),
     /// Push `local op k`.
     ArithLI(Arith, u32, i32),
+    /// `ArithLI`, then the `Call` right after it in the same dispatch (`f(%n - 1)`): the
+    /// fast loop computes the argument and, when that next instruction is a `Call` it may
+    /// make, enters the callee as that `Call` would (its site cache, its pc); anything else
+    /// goes on at the `Call`, which stays in the code. Made by the compiler only where the
+    /// `Call` is no statement start and no jump target.
+    ArithLICall(Arith, u32, i32),
     /// Top becomes `top op local`.
     ArithSL(Arith, u32),
     /// Top becomes `top op k`.
@@ -760,6 +766,7 @@ impl Op {
             | Op::JumpCmpLI(_, _, s, _, _)
             | Op::IncJumpCmpLI(s, ..)
             | Op::ArithLI(_, s, _)
+            | Op::ArithLICall(_, s, _)
             | Op::ArithSL(_, s)
             | Op::ArithLS(_, s)
             | Op::IntLI(_, s, _)

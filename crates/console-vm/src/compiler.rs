@@ -671,6 +671,20 @@ impl<'a> FunctionCompiler<'a> {
         }
     }
 
+    /// The `Call` at `at` with the `ArithLI` just before it in the same block (its last
+    /// argument, `f(%n - 1)`): that instruction becomes [`Op::ArithLICall`], so the fast loop
+    /// makes the call in the argument's dispatch. The `Call` stays (the interpreter's, and
+    /// the fast loop's when it may not make the call).
+    fn fuse_call_arg(&mut self, at: usize) {
+        if let Some(prev) = at.checked_sub(1)
+            && prev >= self.barrier
+            && let Some(op) = self.code.get_mut(prev)
+            && let Op::ArithLI(ar, a, k) = *op
+        {
+            *op = Op::ArithLICall(ar, a, k);
+        }
+    }
+
     fn emit_raw(&mut self, op: Op) -> usize {
         self.code.push(op);
         self.lines.push(self.line);
@@ -1472,7 +1486,11 @@ impl<'a> FunctionCompiler<'a> {
                 let argc = self.args(args);
                 let n = self.names.intern_rc(name);
                 match ns {
-                    None => self.emit(Op::Call(n, argc)),
+                    None => {
+                        let at = self.emit(Op::Call(n, argc));
+                        self.fuse_call_arg(at);
+                        at
+                    }
                     Some(p) if p.eq_ignore_ascii_case("Parent") => self.emit(Op::CallParent(n, argc)),
                     Some(p) => {
                         let pn = self.names.intern_rc(p);

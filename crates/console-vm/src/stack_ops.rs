@@ -852,6 +852,22 @@ pub(crate) fn run(
                     }
                     // ---- script-to-script calls and returns, the common case only ----
                     Op::Call(_, argc) if cx.plain => call!(running, GLOBAL_NS, argc, 'outer),
+                    // The argument, then the `Call` after it as its own arm would make it (its
+                    // pc is `p`: the site's cache and the failure's stop are that `Call`'s).
+                    Op::ArithLICall(ar, a, k) => {
+                        let r = ar.num(local_n!(a), Num::Int(i64::from(k)));
+                        vm.stack.push_num(r);
+                        // SAFETY: `p <= end` (one past an instruction below `end`), and `code`
+                        // has `end + 1` cells; read in place as the fetch above does.
+                        #[allow(unsafe_code)]
+                        let next: &Op = unsafe { &*code.get_unchecked(p).as_ptr() };
+                        if let Op::Call(_, argc) = *next
+                            && cx.plain
+                        {
+                            p += 1;
+                            call!(running, GLOBAL_NS, argc, 'outer)
+                        }
+                    }
                     // A method on an object named by its id (a name goes through the interpreter).
                     Op::CallMethod(_, argc) if cx.plain => {
                         let at = vm.stack.len().saturating_sub(argc as usize);
@@ -1622,6 +1638,7 @@ fn run_tight(
             | Op::JumpStrLK(..)
             | Op::JumpStrLK2 { .. }
             | Op::IncJumpCmpLG { .. }
+            | Op::ArithLICall(..)
             | Op::Call(..)
             | Op::CallNs(..)
             | Op::CallParent(..)
@@ -2260,7 +2277,7 @@ fn enter(
 
 #[cfg(test)]
 mod tests {
-    use crate::bytecode::{Code, Op};
+    use crate::bytecode::{Code, Op, OpCell};
     use crate::compiler::compile_source;
 
     /// The field sites' common cases (`LoadFieldL`, `LoadFieldLStore`, `StoreFieldLL`: an
@@ -2586,6 +2603,57 @@ mod tests {
         for n in [1, 7, 40, 200, 90, 400] {
             assert_eq!(con.eval(&format!("return d({n});")).expect("runs").to_i64(), n, "d({n})");
         }
+    }
+
+    /// A call whose last argument is `%local op k` (`Op::ArithLICall`, the argument and the
+    /// call in one dispatch) against the same calls with the argument read from a local, which
+    /// nothing fuses: recursion, calls of another function and of a Rust one, text and
+    /// fractional arguments, fewer and more arguments than parameters, the depth limit and the
+    /// budget stop (their messages and the statement after them).
+    #[test]
+    fn calls_with_a_computed_last_argument_match_the_plain_calls() {
+        const FUSED: &str = "function f(%n, %s) { if (%n < 2) return %n @ %s; return f(%n - 1, %s) @ f(%n - 2) @ g(%n * 2) @ mAbs(%n - 9); }\n\
+             function g(%a) { return %a + 0.5; }\n\
+             function h(%n) { return h(%n + 1); }\n\
+             function k(%x, %y) { return k2(%x, %y + 1); }\n\
+             function k2(%x) { return %x; }\n\
+             function spin(%n) { while (1) %n = spin2(%n + 1); }\n\
+             function spin2(%n) { return %n; }";
+        const APART: &str = "function f(%n, %s) { if (%n < 2) return %n @ %s; %a = %n - 2; %b = %n * 2; %c = %n - 9; return f(%n - 1, %s) @ f(%a) @ g(%b) @ mAbs(%c); }\n\
+             function g(%a) { return %a + 0.5; }\n\
+             function h(%n) { %m = %n + 1; return h(%m); }\n\
+             function k(%x, %y) { %m = %y + 1; return k2(%x, %m); }\n\
+             function k2(%x) { return %x; }\n\
+             function spin(%n) { while (1) { %m = %n + 1; %n = spin2(%m); } }\n\
+             function spin2(%n) { return %n; }";
+        let run = |src: &str| {
+            let mut con = Console::new();
+            let out = BufferSink::new();
+            con.set_output(Box::new(out.clone()));
+            con.config.max_call_depth = 200;
+            con.set_instruction_budget(200_000);
+            con.eval(src).expect("declares");
+            let mut r = Vec::new();
+            for call in
+                ["f(12, \"x\")", "f(\"7.5\", \"\")", "f(\"3 apples\")", "k(4, \"5\", 6)", "h(0)", "spin(0)"]
+            {
+                let v = con.eval(&format!("return {call};")).map(|v| v.to_string()).unwrap_or_default();
+                r.push(format!("{call} = {v}"));
+            }
+            (r, out.all())
+        };
+        let fused = run(FUSED);
+        assert_eq!(fused, run(APART));
+        assert!(fused.1.contains("call depth exceeds 200"), "{}", fused.1);
+        assert!(fused.1.contains("instruction budget exhausted"), "{}", fused.1);
+        let compiled = compile_source(FUSED, "t.cs", &mut Console::new().names).expect("compiles");
+        let n = compiled
+            .decls
+            .iter()
+            .flat_map(|f| f.code.iter().map(OpCell::get))
+            .filter(|op| matches!(op, Op::ArithLICall(..)))
+            .count();
+        assert_eq!(n, 6, "f's calls but the first (its last argument is `%s`), h's, k's and spin's");
     }
 
     /// `%o.f = %o.f op y` through the fast path (a number in the dynamic field at the site's
