@@ -374,6 +374,26 @@ pub enum Op {
         /// The site's cache, as in `LoadField`.
         hint: u32,
     },
+    /// `%a.f op %b.g` with `%a` and `%b` locals and `op` one of `+ - * /` (`%this.vel +
+    /// %db.accel` in a tick callback): two `LoadFieldL` and the operator in one, the result
+    /// pushed. The sites' caches are the fields' positions as in `LoadField`, each in a byte
+    /// ([`NO_HINT8`] for none, or a position past 254).
+    ArithFF {
+        /// The operator.
+        ar: Arith,
+        /// The first object's slot.
+        a: u16,
+        /// The second object's slot.
+        b: u16,
+        /// The first field.
+        na: Name,
+        /// The second field.
+        nb: Name,
+        /// The first field's cache.
+        ha: u8,
+        /// The second field's cache.
+        hb: u8,
+    },
     /// `LoadFieldElem` whose object and index are locals (`%obj.v[%i]`, a pure push).
     LoadFieldElemLL {
         /// The object's slot.
@@ -716,6 +736,9 @@ pub enum Op {
 
 const _: () = assert!(std::mem::size_of::<Op>() <= 16);
 
+/// A byte-sized site cache ([`Op::ArithFF`]) that names no position.
+pub const NO_HINT8: u8 = u8::MAX;
+
 /// [`Op::LoadGlobalElemStore`]'s index slot when the index is on the stack.
 pub const ELEM_FROM_STACK: u16 = u16::MAX;
 
@@ -794,6 +817,7 @@ impl Op {
                 FieldOperand::After(s) | FieldOperand::Before(s) => m(o, s),
                 FieldOperand::Int(_) => Some(w(o)),
             },
+            Op::ArithFF { a, b, .. } => m(a, b),
             Op::LoadFieldElemLL { o, i, .. } | Op::StoreFieldElemLL { o, i, .. } => m(o, i),
             Op::StoreFieldElemLLL { o, i, x, .. } => m(o.max(i), x),
             Op::JumpStrLK2 { a, .. } => Some(w(a)),
@@ -998,6 +1022,35 @@ impl OpCell {
     #[inline(always)]
     pub(crate) fn as_ptr(&self) -> *mut Op {
         self.0.as_ptr()
+    }
+
+    /// Writes the site cache of the field instruction here (`LoadField`'s hint,
+    /// `LoadFieldElem`'s offset, `ArithFF`'s two bytes as `ha | hb << 8`): its slots stay as
+    /// they are, so the code's [`Code::slot_end`] still bounds them. Anything else is left
+    /// unchanged. Out of line: a cache moves rarely, and the VM's arms stay small.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn set_hint(&self, h: u32) {
+        let op = match self.get() {
+            Op::LoadField(n, _) => Op::LoadField(n, h),
+            Op::StoreField(n, keep, _) => Op::StoreField(n, keep, h),
+            Op::LoadFieldElem(b, _) => Op::LoadFieldElem(b, h),
+            Op::StoreFieldElem(b, keep, _) => Op::StoreFieldElem(b, keep, h),
+            Op::LoadFieldL(s, n, _) => Op::LoadFieldL(s, n, h),
+            Op::StoreFieldL(s, n, keep, _) => Op::StoreFieldL(s, n, keep, h),
+            Op::LoadFieldLStore { s, d, n, .. } => Op::LoadFieldLStore { s, d, n, hint: h },
+            Op::StoreFieldLL { o, x, n, .. } => Op::StoreFieldLL { o, x, n, hint: h },
+            Op::ArithFieldL { ar, o, y, n, .. } => Op::ArithFieldL { ar, o, y, n, hint: h },
+            Op::ArithFF { ar, a, b, na, nb, .. } => {
+                let [ha, hb, ..] = h.to_le_bytes();
+                Op::ArithFF { ar, a, b, na, nb, ha, hb }
+            }
+            Op::LoadFieldElemLL { o, i, b, .. } => Op::LoadFieldElemLL { o, i, b, off: h },
+            Op::StoreFieldElemLL { o, i, b, .. } => Op::StoreFieldElemLL { o, i, b, off: h },
+            Op::StoreFieldElemLLL { o, i, x, b, .. } => Op::StoreFieldElemLLL { o, i, x, b, off: h },
+            _ => return,
+        };
+        self.0.set(op);
     }
 }
 

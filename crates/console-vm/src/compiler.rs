@@ -393,6 +393,14 @@ impl<'a> FunctionCompiler<'a> {
                         (Op::LoadLocal(a), Op::LoadLocal(b)) => {
                             return Some(self.replace_tail(2, Op::ArithLL(ar, a, b)));
                         }
+                        // `%a.f op %b.g`: both fields read and the operator applied in one.
+                        (Op::LoadFieldL(a, na, ha), Op::LoadFieldL(b, nb, hb))
+                            if let (Ok(a), Ok(b)) = (u16::try_from(a), u16::try_from(b)) =>
+                        {
+                            let h = |h: u32| u8::try_from(h).unwrap_or(crate::bytecode::NO_HINT8);
+                            let fused = Op::ArithFF { ar, a, b, na, nb, ha: h(ha), hb: h(hb) };
+                            return Some(self.replace_tail(2, fused));
+                        }
                         (Op::LoadLocal(a), Op::Int(k)) if small(k).is_some() => {
                             let k = small(k)?;
                             return Some(self.replace_tail(2, Op::ArithLI(ar, a, k)));
@@ -1651,6 +1659,7 @@ fn pure_push(op: Op) -> bool {
             | Op::LoadGlobalElemL(..)
             | Op::LoadLocalElemL(..)
             | Op::LoadFieldL(..)
+            | Op::ArithFF { .. }
             | Op::LoadFieldElemLL { .. }
             | Op::LoadGlobalElemLL(..)
     )

@@ -369,6 +369,16 @@ impl OperandStack {
         true
     }
 
+    /// Pushes a number when the slot above the top is there (`false`, nothing done, when the
+    /// stack must grow first), with no call on the path (see [`OperandStack::try_push_ref`]).
+    #[inline(always)]
+    pub(crate) fn try_push_num(&mut self, n: Num) -> bool {
+        let Some(dst) = self.vals.get_mut(self.sp) else { return false };
+        crate::value::put_num_raw(dst, n);
+        self.sp += 1;
+        true
+    }
+
     /// Pops the top value as a double (`0` when empty).
     #[inline(always)]
     pub(crate) fn pop_f64(&mut self) -> f64 {

@@ -168,10 +168,10 @@ pub(crate) fn run(
     // where it lies; the site's instruction is rewritten with that place when it moved, so the
     // next run looks there first.
     macro_rules! field_site {
-        ($running:expr, $find:expr, $hint:expr, |$found:ident| $op:expr) => {{
-            let Some($found) = $find else { stop!(Stop::Op, p - 1) };
-            if $found != $hint {
-                $running.code.set(p - 1, $op);
+        ($cell:expr, $find:expr, $hint:expr) => {{
+            let Some(found) = $find else { stop!(Stop::Op, p - 1) };
+            if found != $hint {
+                $cell.set_hint(found);
             }
         }};
     }
@@ -500,75 +500,61 @@ pub(crate) fn run(
                     // ---- fields of an object named by its id (names and paths are the interpreter's),
                     // and `$a[%i, %j]`: out of line, so the loop's registers stay on its hot arms ----
                     Op::LoadField(n, hint) => {
-                        field_site!(running, load_field(vm, objects, n, hint), hint, |found| Op::LoadField(
-                            n, found
-                        ));
+                        field_site!(cell, load_field(vm, objects, n, hint), hint);
                     }
                     Op::StoreField(n, keep, hint) => {
                         let find = store_field(vm, objects, n, keep, hint);
-                        field_site!(running, find, hint, |found| Op::StoreField(n, keep, found));
+                        field_site!(cell, find, hint);
                     }
                     Op::LoadFieldElem(b, off) => {
                         let find = load_field_elem(vm, objects, elem_names, b, off);
-                        field_site!(running, find, off, |found| Op::LoadFieldElem(b, found));
+                        field_site!(cell, find, off);
                     }
                     Op::StoreFieldElem(b, keep, off) => {
                         let find = store_field_elem(vm, objects, elem_names, b, keep, off);
-                        field_site!(running, find, off, |found| Op::StoreFieldElem(b, keep, found));
+                        field_site!(cell, find, off);
                     }
                     // The same with the object, index or indexes in locals (register operands).
                     Op::LoadFieldL(s, n, hint) => {
                         let find = load_field_l(vm, objects, fb + s as usize, n, hint);
-                        field_site!(running, find, hint, |found| Op::LoadFieldL(s, n, found));
+                        field_site!(cell, find, hint);
                     }
                     Op::StoreFieldL(s, n, keep, hint) => {
                         let find = store_field_l(vm, objects, fb + s as usize, n, keep, hint);
-                        field_site!(running, find, hint, |found| Op::StoreFieldL(s, n, keep, found));
+                        field_site!(cell, find, hint);
                     }
                     Op::LoadFieldLStore { s, d, n, hint } => {
                         let find =
                             load_field_l_store(vm, objects, (fb + s as usize, fb + d as usize), n, hint);
-                        field_site!(running, find, hint, |found| Op::LoadFieldLStore {
-                            s,
-                            d,
-                            n,
-                            hint: found
-                        });
+                        field_site!(cell, find, hint);
                     }
                     Op::StoreFieldLL { o, x, n, hint } => {
                         let find = store_field_ll(vm, objects, (fb + o as usize, fb + x as usize), n, hint);
-                        field_site!(running, find, hint, |found| Op::StoreFieldLL { o, x, n, hint: found });
+                        field_site!(cell, find, hint);
                     }
                     Op::ArithFieldL { ar, o, y, n, hint } => {
                         let find = arith_field_l(vm, objects, (fb, o), (ar, y), n, hint);
-                        field_site!(running, find, hint, |found| Op::ArithFieldL {
-                            ar,
-                            o,
-                            y,
-                            n,
-                            hint: found
-                        });
+                        field_site!(cell, find, hint);
+                    }
+                    Op::ArithFF { ar, a, b, na, nb, ha, hb } => {
+                        let find = arith_ff(vm, objects, (fb, a, b), ar, (na, nb), (ha, hb));
+                        let hint = u32::from(ha) | u32::from(hb) << 8;
+                        field_site!(cell, find, hint);
                     }
                     Op::LoadFieldElemLL { o, i, b, off } => {
                         let at = (fb + o as usize, fb + i as usize);
                         let find = load_field_elem_ll(vm, objects, elem_names, at, b, off);
-                        field_site!(running, find, off, |found| Op::LoadFieldElemLL { o, i, b, off: found });
+                        field_site!(cell, find, off);
                     }
                     Op::StoreFieldElemLL { o, i, b, off } => {
                         let at = (fb + o as usize, fb + i as usize);
                         let find = store_field_elem_ll(vm, objects, elem_names, at, b, off);
-                        field_site!(running, find, off, |found| Op::StoreFieldElemLL { o, i, b, off: found });
+                        field_site!(cell, find, off);
                     }
                     Op::StoreFieldElemLLL { o, i, x, b, off } => {
                         let at = (fb + o as usize, fb + i as usize, fb + x as usize);
                         let find = store_field_elem_lll(vm, objects, elem_names, at, b, off);
-                        field_site!(running, find, off, |found| Op::StoreFieldElemLLL {
-                            o,
-                            i,
-                            x,
-                            b,
-                            off: found
-                        });
+                        field_site!(cell, find, off);
                     }
                     Op::LoadGlobalElemLL(b, r, c) => {
                         if !load_elem2_ll(vm, elems, rows, b, (fb + r as usize, fb + c as usize)) {
@@ -1622,6 +1608,7 @@ fn run_tight(
             | Op::LoadFieldLStore { .. }
             | Op::StoreFieldLL { .. }
             | Op::ArithFieldL { .. }
+            | Op::ArithFF { .. }
             | Op::LoadFieldElemLL { .. }
             | Op::StoreFieldElemLL { .. }
             | Op::StoreFieldElemLLL { .. }
@@ -2001,6 +1988,63 @@ fn arith_field_l_other(
     Some(u32::try_from(found).unwrap_or(NO_HINT))
 }
 
+/// `ArithFF`: `%a.f ar %b.g` with the objects in the locals `a` and `b` of the frame at `fb`,
+/// the result pushed; the sites' caches `h` (a byte each). Returns both caches as the site's
+/// next (`ha | hb << 8`), or `None` (nothing changed) for an object the interpreter must
+/// find. The common case as [`load_field_l`]'s, for both fields, numbers in both: that path
+/// calls nothing; anything else is [`arith_ff_slow`]'s.
+#[inline(never)]
+fn arith_ff(
+    vm: &mut VmState,
+    objects: &ObjectStore,
+    (fb, a, b): (usize, u16, u16),
+    ar: Arith,
+    (na, nb): (Name, Name),
+    (ha, hb): (u8, u8),
+) -> Option<u32> {
+    let field = |s: u16, n: Name, h: u8| {
+        if let Some(&Value::Int(id)) = vm.stack.local(fb + s as usize)
+            && let Some(o) = objects.get_dense(id)
+            && let Some(v) = o.dynamic.at_hint(n, usize::from(h))
+            && !objects.classes.get(o.class as usize).is_some_and(|c| c.field_index.may_have(n))
+        {
+            crate::value::num_fast(v)
+        } else {
+            None
+        }
+    };
+    if let Some(x) = field(a, na, ha)
+        && let Some(y) = field(b, nb, hb)
+        && vm.stack.try_push_num(ar.num(x, y))
+    {
+        return Some(u32::from(ha) | u32::from(hb) << 8);
+    }
+    arith_ff_slow(vm, objects, (fb, a, b), ar, (na, nb), (ha, hb))
+}
+
+/// [`arith_ff`]'s general case: any id, fields anywhere (registered or not there: `""`),
+/// any values (text read as its number).
+#[inline(never)]
+fn arith_ff_slow(
+    vm: &mut VmState,
+    objects: &ObjectStore,
+    (fb, a, b): (usize, u16, u16),
+    ar: Arith,
+    (na, nb): (Name, Name),
+    (ha, hb): (u8, u8),
+) -> Option<u32> {
+    let find = |s: u16, n: Name, h: u8| {
+        let o = vm.stack.local(fb + s as usize).and_then(number_id).and_then(|id| objects.get(id))?;
+        let (v, at) = field_ref_hint_inline(&objects.classes, o, n, usize::from(h));
+        let h = if at == usize::MAX { h } else { u8::try_from(at).unwrap_or(crate::bytecode::NO_HINT8) };
+        Some((Num::of(Some(v.unwrap_or(&Value::Empty))), h))
+    };
+    let (x, ha) = find(a, na, ha)?;
+    let (y, hb) = find(b, nb, hb)?;
+    vm.stack.push_num(ar.num(x, y));
+    Some(u32::from(ha) | u32::from(hb) << 8)
+}
+
 /// `LoadFieldElemLL`: [`load_field_elem`] with the object and index in the locals at `at`.
 /// The common case first: the field at the site's position is tagged as element `i` of `b`
 /// (`DynFields::elem_at`) and no registered field has its name, so neither the element's
@@ -2334,6 +2378,60 @@ mod tests {
         assert_eq!(run(&mut con, "return both($b);"), "3 4");
         assert!(con.add_field("ScriptObject", "w", crate::field_types::FieldType::Int, Value::Int(0)));
         assert_eq!(run(&mut con, "return \"[\" @ both($b) @ \"]\" SPC sum($b);"), "[3 ] 3");
+    }
+
+    /// `%a.f op %b.g` (`ArithFF`: both fields read and the operator applied in one
+    /// instruction, the sites' caches a byte each) gives what two reads into locals and the
+    /// operator give, for every operator, on numbers, numeric and other text, missing and
+    /// registered fields, ids as text, doubles and names, a deleted object and none, and a
+    /// field past the 255 positions a byte cache names.
+    #[test]
+    fn field_pairs_with_an_operator_give_what_two_reads_give() {
+        let mut con = Console::new();
+        con.set_output(Box::new(BufferSink::new()));
+        let mut src = String::new();
+        for (name, op) in [("add", "+"), ("sub", "-"), ("mul", "*"), ("div", "/")] {
+            src.push_str(&format!(
+                "function f{name}(%a, %b, %f, %g) {{ return %a.v {op} %b.w; }}
+                 function s{name}(%a, %b) {{ %x = %a.v; %y = %b.w; return %x {op} %y; }}\n"
+            ));
+        }
+        src.push_str("function fcls(%a, %b) { return %a.class + %b.w; } function scls(%a, %b) { %x = %a.class; %y = %b.w; return %x + %y; }\n");
+        let main = compile_source(&src, "t.cs", &mut con.names).expect("compiles");
+        let fused = |name: &str| {
+            main.decls.iter().any(|f| {
+                con.names.text(f.name) == name
+                    && f.code.iter().any(|c| matches!(c.get(), Op::ArithFF { ha: 255, hb: 255, .. }))
+            })
+        };
+        for name in ["fadd", "fsub", "fmul", "fdiv", "fcls"] {
+            assert!(fused(name), "{name} reads both fields in one instruction");
+        }
+        assert!(!fused("sadd"), "reads into locals stay apart");
+        con.eval(&src).expect("declares");
+        let run = |con: &mut Console, src: &str| con.eval(src).expect("runs").to_string();
+        run(
+            &mut con,
+            "$p = new ScriptObject(Pn) { class = 7; v = 6; w = 4; }; $q = new ScriptObject() { w = 2.5; v = 1; };
+             $t = new ScriptObject() { v = \"3.5x\"; w = \"abc\"; }; $e = new ScriptObject() { z = 1; };
+             $gone = new ScriptObject() { v = 1; w = 1; }; $gone.delete();
+             $big = new ScriptObject(); for (%i = 0; %i < 300; %i++) $big.f[%i] = %i; $big.v = 9; $big.w = 8;",
+        );
+        let objs =
+            ["$p", "$q", "$t", "$e", "$big", "$gone", "0", "999999", "$p @ \"\"", "$q * 1.0", "Pn", "\"Pn\""];
+        for name in ["add", "sub", "mul", "div", "cls"] {
+            for a in objs {
+                for b in objs {
+                    // Twice: the second run goes through the caches the first one wrote.
+                    for _ in 0..2 {
+                        let f = run(&mut con, &format!("return f{name}({a}, {b});"));
+                        let s = run(&mut con, &format!("return s{name}({a}, {b});"));
+                        assert_eq!(f, s, "{name}({a}, {b})");
+                    }
+                }
+            }
+        }
+        assert_eq!(run(&mut con, "return fadd($p, $q) SPC fmul($big, $p) SPC fcls($p, $q);"), "8.5 36 9.5");
     }
 
     /// Integer operator pairs with arms of their own in `run_tight` (`Z`: where a test puts a

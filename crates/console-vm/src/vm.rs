@@ -788,6 +788,15 @@ impl Console {
                     v.set_num(r);
                     self.set_field_of(&ov, n, v);
                 }
+                // `%a.f op %b.g` on objects the fast loop does not find by id: the two
+                // reads and the operator it stands for.
+                Op::ArithFF { ar, a, b, na, nb, .. } => {
+                    let oa = self.vm.stack.get(base + a as usize).cloned().unwrap_or_default();
+                    let x = self.get_field_of(&oa, na);
+                    let ob = self.vm.stack.get(base + b as usize).cloned().unwrap_or_default();
+                    let y = self.get_field_of(&ob, nb);
+                    self.vm.stack.push_num(ar.num(Num::of(Some(&x)), Num::of(Some(&y))));
+                }
                 // `%d = %s.f` on an object the fast loop does not find by id.
                 Op::LoadFieldLStore { s, d, n, .. } => {
                     let o = self.vm.stack.get(base + s as usize).cloned().unwrap_or_default();
