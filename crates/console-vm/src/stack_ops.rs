@@ -1939,9 +1939,49 @@ fn store_field_ll_slow(
 
 /// `ArithFieldL`: `%o.f = %o.f op y` on the object in local `o` of the frame at `fb`, the
 /// field read and written in place (`None`, nothing changed, for an object the interpreter
-/// must find).
+/// must find). The common case first, as [`load_field_l`]'s: an integer id of the dense
+/// table, a number in the dynamic field at the site's hint (no registered field of that
+/// name), an operand that is a number; that path calls nothing. Anything else is
+/// [`arith_field_l_slow`]'s.
 #[inline(never)]
 fn arith_field_l(
+    vm: &mut VmState,
+    objects: &mut ObjectStore,
+    (fb, o): (usize, u16),
+    (ar, y): (Arith, FieldOperand),
+    n: Name,
+    hint: u32,
+) -> Option<u32> {
+    let stack = &vm.stack;
+    let num = |s: u16| stack.local(fb + s as usize).and_then(crate::value::num_fast);
+    if let Some(&Value::Int(id)) = stack.local(fb + o as usize)
+        && let Some((classes, obj)) = objects.get_dense_mut_split(id)
+        && !classes.get(obj.class as usize).is_some_and(|c| c.field_index.may_have(n))
+        && let Some(slot) = obj.dynamic.at_hint_mut(n, hint as usize)
+        && let Some(cur) = crate::value::num_fast(slot)
+    {
+        // The operand read here, not through `FieldOperand::apply`'s closure (which the
+        // compiler left a call of its own).
+        let r = match y {
+            FieldOperand::After(s) => match num(s) {
+                Some(x) => ar.num(cur, x),
+                None => return arith_field_l_slow(vm, objects, (fb, o), (ar, y), n, hint),
+            },
+            FieldOperand::Before(s) => match num(s) {
+                Some(x) => ar.num(x, cur),
+                None => return arith_field_l_slow(vm, objects, (fb, o), (ar, y), n, hint),
+            },
+            FieldOperand::Int(k) => ar.num(cur, Num::Int(i64::from(k))),
+        };
+        crate::value::put_num_raw(slot, r);
+        return Some(hint);
+    }
+    arith_field_l_slow(vm, objects, (fb, o), (ar, y), n, hint)
+}
+
+/// [`arith_field_l`]'s general case: any id; a number at the hint with a text operand.
+#[inline(never)]
+fn arith_field_l_slow(
     vm: &mut VmState,
     objects: &mut ObjectStore,
     (fb, o): (usize, u16),
@@ -1952,14 +1992,10 @@ fn arith_field_l(
     let id = vm.stack.local(fb + o as usize).and_then(number_id)?;
     let (classes, obj) = objects.get_mut_split(id)?;
     let stack = &vm.stack;
-    // The common case first: a number in the dynamic field where the site's hint says (no
-    // registered field of that name), written back in place.
     if !classes.get(obj.class as usize).is_some_and(|c| c.field_index.may_have(n))
         && let Some(slot) = obj.dynamic.at_hint_mut(n, hint as usize)
         && let Some(cur) = crate::value::num_fast(slot)
     {
-        // The operand read here, not through `FieldOperand::apply`'s closure (which the
-        // compiler left a call of its own).
         let r = match y {
             FieldOperand::After(s) => ar.num(cur, Num::of(stack.local(fb + s as usize))),
             FieldOperand::Before(s) => ar.num(Num::of(stack.local(fb + s as usize)), cur),
@@ -2756,7 +2792,8 @@ mod tests {
 
     /// `%o.f = %o.f op y` through the fast path (a number in the dynamic field at the site's
     /// hint) and around it (text in the field, a field moved by another's removal, the operand
-    /// before the field, a constant, a double, two objects in turn), against the same updates
+    /// before the field, a constant, a double, two objects in turn, text and `""` operands,
+    /// the object's id as text and as a double), against the same updates
     /// made by a read into a local and a write, which no instruction fuses.
     #[test]
     fn field_updates_in_place_match_a_read_and_a_write() {
@@ -2771,7 +2808,9 @@ mod tests {
                  return %o.n SPC %o.m SPC %o.c SPC %o.d SPC %p.n SPC %p.m SPC %p.c; }}\n\
                  function t() {{ %a = new ScriptObject() {{ x = 1; n = 1; m = 0; c = 1; d = 0; }}; \
                  %b = new ScriptObject() {{ n = \"7x\"; c = \"\"; }}; %r = loop(%a, %b); \
-                 %a.x = \"\"; %a.n = \"3 apples\"; %b.m = \"tin\"; return %r @ \"|\" @ loop(%a, %b) @ \"|\" @ loop(%b, %a); }}"
+                 %a.x = \"\"; %a.n = \"3 apples\"; %b.m = \"tin\"; return %r @ \"|\" @ loop(%a, %b) @ \"|\" @ loop(%b, %a) @ \"|\" @ more(%a); }}\n\
+                 function more(%o) {{ upd(%o, \"4x\"); upd(%o @ \"\", \"\"); upd(%o * 1.0, \" 2\"); \
+                 return %o.n SPC %o.m SPC %o.c SPC %o.d SPC 0 SPC 0 SPC 0; }}"
             );
             con.eval(&src).expect("declares");
             con.eval("return t();").expect("runs").to_string()
