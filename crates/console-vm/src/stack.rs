@@ -379,6 +379,19 @@ impl OperandStack {
         true
     }
 
+    /// Pops the top, when it is a number, over `dst`, which the caller saw holds no text
+    /// (`false`, nothing done, for any other top or none), with no call on the path.
+    #[inline(always)]
+    pub(crate) fn pop_num_over(&mut self, dst: &mut Value) -> bool {
+        let Some(i) = self.sp.checked_sub(1) else { return false };
+        let Some(top) = self.vals.get_mut(i) else { return false };
+        let Some(n) = crate::value::num_fast(top) else { return false };
+        crate::value::put_num_raw(dst, n);
+        crate::value::put_raw(top, Value::Empty);
+        self.sp = i;
+        true
+    }
+
     /// Pops the top value as a double (`0` when empty).
     #[inline(always)]
     pub(crate) fn pop_f64(&mut self) -> f64 {

@@ -1648,8 +1648,27 @@ fn run_tight(
 /// first: where the field was found (the site's next hint), or `None` (nothing changed) for
 /// an object the interpreter must find. The value is copied onto the stack field by field
 /// (a value returned whole through memory stalled store forwarding).
+/// The common case calls nothing (as [`load_field_l`]'s): an integer id of the dense table
+/// on top, the dynamic field at the hint, no registered field of its name; anything else is
+/// [`load_field_slow`]'s.
 #[inline(never)]
 fn load_field(vm: &mut VmState, objects: &ObjectStore, n: Name, hint: u32) -> Option<u32> {
+    if let Some(top) = vm.stack.last_mut()
+        && let Value::Int(id) = *top
+        && let Some(o) = objects.get_dense(id)
+        && let Some(v) = o.dynamic.at_hint(n, hint as usize)
+        && !objects.classes.get(o.class as usize).is_some_and(|c| c.field_index.may_have(n))
+    {
+        // The top is an integer: nothing to drop.
+        crate::value::assign_plain(top, v);
+        return Some(hint);
+    }
+    load_field_slow(vm, objects, n, hint)
+}
+
+/// [`load_field`]'s general case.
+#[inline(never)]
+fn load_field_slow(vm: &mut VmState, objects: &ObjectStore, n: Name, hint: u32) -> Option<u32> {
     let top = vm.stack.last_mut()?;
     let o = number_id(top).and_then(|id| objects.get(id))?;
     let (v, at) = field_ref_hint(&objects.classes, o, n, hint as usize);
@@ -1835,8 +1854,34 @@ fn load_field_l_slow(vm: &mut VmState, objects: &ObjectStore, at: usize, n: Name
 }
 
 /// `StoreFieldL`: [`store_field`] on the object in the local at `at`, the value on top.
+/// The common case calls nothing (as [`load_field_l`]'s): a number popped over the dynamic
+/// field at the hint, which holds no text, of an integer id of the dense table; anything else
+/// (a value kept on the stack, text, `""`) is [`store_field_l_slow`]'s.
 #[inline(never)]
 fn store_field_l(
+    vm: &mut VmState,
+    objects: &mut ObjectStore,
+    at: usize,
+    n: Name,
+    keep: bool,
+    hint: u32,
+) -> Option<u32> {
+    if !keep
+        && let Some(&Value::Int(id)) = vm.stack.local(at)
+        && let Some((classes, o)) = objects.get_dense_mut_split(id)
+        && !classes.get(o.class as usize).is_some_and(|c| c.field_index.may_have(n))
+        && let Some(dst) = o.dynamic.at_hint_mut(n, hint as usize)
+        && !matches!(dst, Value::Str(_))
+        && vm.stack.pop_num_over(dst)
+    {
+        return Some(hint);
+    }
+    store_field_l_slow(vm, objects, at, n, keep, hint)
+}
+
+/// [`store_field_l`]'s general case.
+#[inline(never)]
+fn store_field_l_slow(
     vm: &mut VmState,
     objects: &mut ObjectStore,
     at: usize,
@@ -2414,6 +2459,53 @@ mod tests {
         assert_eq!(run(&mut con, "return both($b);"), "3 4");
         assert!(con.add_field("ScriptObject", "w", crate::field_types::FieldType::Int, Value::Int(0)));
         assert_eq!(run(&mut con, "return \"[\" @ both($b) @ \"]\" SPC sum($b);"), "[3 ] 3");
+    }
+
+    /// `%o.f = value` with the value computed on the stack (`StoreFieldL`) and a field of an
+    /// object on the stack (`LoadField`: a call's result, an element): their common cases (a
+    /// number popped over a field without text; an integer id of the dense table) and what
+    /// they leave to the general path (a value kept, text, `""`, a field holding text, ids as
+    /// text and names, a deleted object) give what the general path gives.
+    #[test]
+    fn field_stores_of_computed_values_and_reads_of_stack_objects() {
+        let mut con = Console::new();
+        con.set_output(Box::new(BufferSink::new()));
+        con.eval(
+            "function put(%o, %a, %b) { %o.v = %a * %b; }
+             function putk(%o, %a) { %x = %o.v = %a - 1; return %x; }
+             function putt(%o, %a) { %o.v = %a @ \"s\"; }
+             function Obj::me(%this) { return %this; }
+             function viaCall(%o) { return %o.me().v; }
+             function viaElem(%i) { return $objs[%i].v; }",
+        )
+        .expect("declares");
+        let run = |con: &mut Console, src: &str| con.eval(src).expect("runs").to_string();
+        run(&mut con, "$a = new ScriptObject(Named) { class = Obj; w = 1; v = 2; }; $objs[0] = $a;");
+        run(&mut con, "$b = new ScriptObject() { class = Obj; v = 5; w = 0; }; $objs[1] = $b;");
+        for _ in 0..2 {
+            run(&mut con, "put($a, 3, 4); put($b, 0.5, 3);");
+            assert_eq!(
+                run(&mut con, "return $a.v SPC $b.v SPC viaCall($a) SPC viaElem(1);"),
+                "12 1.5 12 1.5"
+            );
+        }
+        assert_eq!(run(&mut con, "return putk($a, 7) SPC $a.v;"), "6 6");
+        run(&mut con, "putt($a, 4);");
+        assert_eq!(run(&mut con, "return $a.v SPC viaElem(0);"), "4s 4s");
+        run(&mut con, "put($a, 2, 2);");
+        assert_eq!(run(&mut con, "return $a.v SPC viaCall($a);"), "4 4");
+        run(&mut con, "putt($a, \"\"); put($a @ \"\", 3, 3); put(Named, 1, 5);");
+        assert_eq!(
+            run(&mut con, "return $a.v SPC $a.w SPC viaCall(Named) SPC viaCall($a @ \"\");"),
+            "5 1 5 5"
+        );
+        run(&mut con, "$a.v = \"\";");
+        assert_eq!(run(&mut con, "return \"[\" @ viaElem(0) @ \"]\";"), "[]");
+        run(&mut con, "put($a, 2, 3);");
+        assert_eq!(run(&mut con, "return $a.v SPC $a.w SPC viaElem(0);"), "6 1 6");
+        run(&mut con, "$old = $b; $b.delete(); $c = new ScriptObject() { v = 9; };");
+        run(&mut con, "put($old, 2, 2);");
+        assert_eq!(run(&mut con, "return \"[\" @ viaElem(1) @ \"]\" SPC $c.v;"), "[] 9");
     }
 
     /// `%a.f op %b.g` (`ArithFF`: both fields read and the operator applied in one
