@@ -7,6 +7,7 @@
 //! or [`GhostManager::packet_dropped`] when the notify protocol reports the packet
 //! (always in send order).
 
+use crate::ghost::aside::SetAside;
 use crate::ghost::class::GhostClassRegistry;
 use crate::ghost::context::{GhostLookup, GhostPackContext};
 use crate::ghost::frame::GhostFrame;
@@ -117,8 +118,6 @@ fn newer_than_seen(version: u64, seen: u32) -> Option<u64> {
 struct Listing {
     /// The lowest priority listed.
     lowest: f32,
-    /// Candidates listed above every far one.
-    above_far: usize,
     /// Ghosts whose objects are gone.
     deleted: Vec<u32>,
 }
@@ -206,9 +205,9 @@ const KILL_PRIORITY: f32 = f32::MAX;
 const _: () =
     assert!(crate::ghost::weights::SKIPS * (u16::MAX - 1) as f32 >= crate::ghost::weights::NEAR - 1.0);
 const DEPENDENCY_DEPTH: u32 = 8;
-/// Candidates ranked above every far one (outside its near ring) from which the next packet
-/// defers weighing the far ones.
-const FAR_DEFER_AT: usize = 64;
+/// A ghost is set aside only if it would stay so for this many packets at the pace of the
+/// last one.
+const ASIDE_PACKETS: f64 = 4.0;
 /// Ghosts a connection's id map holds without growing once ghosting starts.
 const EARLY_GHOSTS: usize = 64;
 /// Room of the scoping scratch lists once ghosting starts.
@@ -252,7 +251,8 @@ pub struct GhostManager {
     query: CameraScopeQuery,
     next_packet: u64,
     next_notify: u64,
-    candidates: Vec<(f32, u32)>,
+    /// The listed candidates as [`rank`] keys.
+    candidates: Vec<u64>,
     /// Candidates outside their near ring while the packet has enough inside rings: their
     /// priorities are computed only if the packet gets to them. A bit per ghost id (a
     /// crowd's client lists hundreds a packet, most never weighed): the skips each had
@@ -260,8 +260,7 @@ pub struct GhostManager {
     far: Vec<u64>,
     /// Bits set in `far`.
     far_count: usize,
-    /// The last packet listed enough candidates inside near rings to fill a packet: defer
-    /// the far ones in this one (else weighing them twice costs more than it saves).
+    /// Defer the far candidates (from the second listing on: see `end_listing`).
     defer_far: bool,
     scratch_ids: Vec<(ObjectId, f32)>,
     scratch_deps: Vec<ObjectId>,
@@ -279,64 +278,9 @@ pub struct GhostManager {
     listed: Vec<u64>,
     /// Entry lists of notified records, for the next packets' records.
     spare_entries: Vec<Vec<GhostEntry>>,
-    /// Waiting creates set aside from the pass over the ghost table (see [`SetAside`]).
+    /// Ghosts that wait, set aside from the pass over the ghost table (`ghost/aside.rs`).
     aside: SetAside,
     stats: GhostStats,
-}
-
-/// The waiting creates a frame scoping pass sets aside: a crowd's client holds hundreds of
-/// creates too far to win a place (in scope, outside their near rings), which every packet
-/// would visit only to find them in scope and far again and count a skip. A create whose
-/// object was at distance `d` from the camera, between its ring `r` and the scope's outer
-/// radius `o`, stays so while the object and the camera together moved less than
-/// `min(d - r, o - d)` (less a margin for rounding), which the frame's travel bound
-/// ([`GhostFrame::travel`], while its layout holds) and the camera's own path tell: until
-/// then it is not visited, and its skips are counted by the number of packets listed since
-/// it was set aside. Each pass first takes back the ones whose bound ran out (and visits
-/// them as before); everything is taken back (its skips written into its slot) whenever a
-/// pass cannot use the set: another layout or radius, no frame, no deferring of far
-/// candidates, any other way of scoping or writing. So every packet is the one the full
-/// walk writes.
-#[derive(Debug, Default)]
-struct SetAside {
-    /// By ghost id.
-    bits: Vec<u64>,
-    count: usize,
-    /// By ghost id: taken back once `travel` reaches it.
-    due: Vec<f64>,
-    /// By ghost id: `listings` less its skips (wrapping), so its skips are `listings - base`.
-    base: Vec<u32>,
-    /// By ghost id: its object's dense index in the frame.
-    index: Vec<u32>,
-    /// Listing passes that counted the set's skips.
-    listings: u32,
-    /// The frame layout and the radii (visible, outer) the set holds under.
-    layout: u64,
-    radii: (u32, u32),
-    /// The camera's path so far (the sum of its moves between passes), and where it was.
-    camera_path: f64,
-    camera: crate::ghost::Point3,
-}
-
-impl SetAside {
-    #[inline(always)]
-    fn has(&self, idx: usize) -> bool {
-        self.bits.get(idx / 64).is_some_and(|w| w & (1 << (idx % 64)) != 0)
-    }
-    /// The skips of set-aside ghost `idx` (saturating as the slot's).
-    #[inline(always)]
-    fn skips(&self, idx: usize) -> u16 {
-        self.listings.wrapping_sub(self.base[idx]).min(u32::from(u16::MAX)) as u16
-    }
-    /// Takes ghost `idx` back (its skips into `slot`).
-    #[inline(always)]
-    fn take_back(&mut self, idx: usize, slot: Option<&mut Slot>) {
-        if let Some(slot) = slot {
-            slot.skips = self.skips(idx);
-        }
-        self.bits[idx / 64] &= !(1 << (idx % 64));
-        self.count -= 1;
-    }
 }
 
 impl std::fmt::Debug for GhostManager {
@@ -433,8 +377,7 @@ impl GhostManager {
         self.reset_unacked = self.reset_unacked || had_any;
         self.slots.clear();
         self.cold.clear();
-        self.aside.bits.clear();
-        self.aside.count = 0;
+        self.aside.clear();
         self.updates_in_flight.clear();
         self.free.clear();
         self.by_object.clear();
@@ -454,7 +397,7 @@ impl GhostManager {
     /// Creates that wait, set aside from the packets' passes over the ghost table for now
     /// (a crowd's client holds hundreds; see `docs/ARCHITECTURE.md`, "A crowd").
     pub fn waiting_set_aside(&self) -> usize {
-        self.aside.count
+        self.aside.len()
     }
 
     /// Ghosts held (including ones being created or killed).
@@ -642,7 +585,7 @@ impl GhostManager {
         let len = self.slots.len();
         // Every ghost but those set aside, in id order.
         for w in 0..len.div_ceil(64) {
-            let mut rest = !self.aside.bits.get(w).copied().unwrap_or(0);
+            let mut rest = !self.aside.bits().get(w).copied().unwrap_or(0);
             if (w + 1) * 64 > len {
                 rest &= (1u64 << (len % 64)) - 1;
             }
@@ -686,7 +629,7 @@ impl GhostManager {
                     if !self.list_framed(frame, i, &prepared, idx, l, tested) {
                         self.list_slot(world, Some((frame, i)), &prepared, idx, l);
                     } else if let (true, true, Some(d2)) = (aside, waiting, tested) {
-                        self.set_aside(frame.object(i), i, idx, d2, outer, travel);
+                        self.set_aside(frame.object(i), (i, frame.len()), idx, (d2, outer), travel);
                     }
                     self.listed[idx / 64] |= 1 << (idx % 64);
                 }
@@ -719,7 +662,7 @@ impl GhostManager {
         for w in 0..self.listed.len() {
             // Held ids not listed yet (a free id holds nothing).
             let free = self.free.words.get(w).copied().unwrap_or(0);
-            let aside = self.aside.bits.get(w).copied().unwrap_or(0);
+            let aside = self.aside.bits().get(w).copied().unwrap_or(0);
             let mut rest = !(self.listed[w] | free | aside);
             if (w + 1) * 64 > len {
                 rest &= (1u64 << (len % 64)) - 1;
@@ -748,7 +691,7 @@ impl GhostManager {
         self.scratch_out = out;
     }
 
-    /// Whether this frame pass may keep and set aside waiting creates (see [`SetAside`]):
+    /// Whether this frame pass may keep and set aside waiting creates (see `ghost/aside.rs`):
     /// with `listing` (a packet listed in the scoping pass), the last packet deferring far
     /// candidates, the same frame layout and radii, and a finite camera; takes every ghost
     /// set aside back when the set cannot be kept, and adds the camera's move to its path.
@@ -774,6 +717,9 @@ impl GhostManager {
         if can && step.is_finite() && frame.layout() == a.layout && radii == a.radii {
             a.camera_path += f64::from(step);
             a.camera = center;
+            let travel = frame.travel() + a.camera_path;
+            a.pace = travel - a.last_travel;
+            a.last_travel = travel;
             return true;
         }
         self.take_all_back();
@@ -781,6 +727,8 @@ impl GhostManager {
         a.layout = frame.layout();
         a.radii = radii;
         a.camera = center;
+        a.last_travel = frame.travel() + a.camera_path;
+        a.pace = f64::INFINITY;
         can
     }
 
@@ -788,39 +736,29 @@ impl GhostManager {
     /// plus the camera's path), counts this packet's skip for the rest, and marks their
     /// objects held.
     fn take_back_due(&mut self, travel: f64) {
-        let a = &mut self.aside;
-        if a.count > 0 {
-            for w in 0..a.bits.len() {
-                let mut rest = a.bits[w];
-                while rest != 0 {
-                    let idx = w * 64 + rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    if a.due[idx] <= travel {
-                        a.take_back(idx, self.slots.get_mut(idx).and_then(Option::as_mut));
-                    } else {
-                        let i = a.index[idx] as usize;
-                        self.held[i / 64] |= 1 << (i % 64);
-                    }
-                }
+        let slots = &mut self.slots;
+        self.aside.take_due(travel, |idx, skips| {
+            if let Some(Some(slot)) = slots.get_mut(idx) {
+                slot.skips = skips;
             }
-        }
-        // The rest are listed far in this packet (their skip counted by `listings`).
-        a.listings = a.listings.wrapping_add(1);
-        self.stats.skips += a.count as u64;
-        self.far_count += a.count;
+        });
+        self.aside.mark_held(&mut self.held);
+        // The rest are listed far in this packet.
+        self.aside.count_listing();
+        self.stats.skips += self.aside.len() as u64;
+        self.far_count += self.aside.len();
     }
 
     /// Sets ghost `idx` aside (a create that waits, object `o` at dense index `i`, at squared
     /// distance `d2` from the camera) if its listing just put it among the far candidates and
-    /// it is well inside the band between its near ring and `outer` (see [`SetAside`]).
+    /// it is well inside the band between its near ring and `outer` (see `ghost/aside.rs`).
     #[inline(always)]
     fn set_aside(
         &mut self,
         o: &crate::ghost::frame::FrameObject,
-        i: usize,
+        (i, objects): (usize, usize),
         idx: usize,
-        d2: f32,
-        outer: f32,
+        (d2, outer): (f32, f32),
         travel: f64,
     ) {
         let (w, bit) = (idx / 64, 1u64 << (idx % 64));
@@ -831,25 +769,13 @@ impl GhostManager {
         let ring = self.query.visible_distance * o.near_ring;
         // Rounding in the distance and the tests is far below this margin.
         let margin = (d - ring).min(outer - d) - 1e-3 * (1.0 + outer);
-        if margin.is_nan() || margin <= 0.0 {
+        // Not for fewer than a few packets at the pace things move (setting aside and taking
+        // back cost more than the visits they save).
+        if margin.is_nan() || margin <= 0.0 || f64::from(margin) < ASIDE_PACKETS * self.aside.pace {
             return;
         }
         let Some(Some(slot)) = self.slots.get(idx) else { return };
-        let n = self.slots.len();
-        let a = &mut self.aside;
-        if idx >= a.due.len() {
-            a.due.resize(n, 0.0);
-            a.base.resize(n, 0);
-            a.index.resize(n, 0);
-        }
-        if w >= a.bits.len() {
-            a.bits.resize(n.div_ceil(64), 0);
-        }
-        a.due[idx] = travel + f64::from(margin);
-        a.base[idx] = a.listings.wrapping_sub(u32::from(slot.skips));
-        a.index[idx] = i as u32;
-        a.bits[w] |= bit;
-        a.count += 1;
+        self.aside.add(idx, travel + f64::from(margin), slot.skips, i, objects);
         // Counted in `far_count` still, as set aside.
         self.far[w] &= !bit;
     }
@@ -857,18 +783,12 @@ impl GhostManager {
     /// Takes every ghost set aside back into the pass over the table (their skips into their
     /// slots).
     fn take_all_back(&mut self) {
-        let a = &mut self.aside;
-        if a.count == 0 {
-            return;
-        }
-        for w in 0..a.bits.len() {
-            let mut rest = a.bits[w];
-            while rest != 0 {
-                let idx = w * 64 + rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                a.take_back(idx, self.slots.get_mut(idx).and_then(Option::as_mut));
+        let slots = &mut self.slots;
+        self.aside.take_all(|idx, skips| {
+            if let Some(Some(slot)) = slots.get_mut(idx) {
+                slot.skips = skips;
             }
-        }
+        });
     }
 
     /// Starts a hand-made scoping pass with this camera query; follow with
@@ -1013,10 +933,7 @@ impl GhostManager {
         room(&mut self.far, want.div_ceil(64), grow_to.div_ceil(64));
         room(&mut self.free.words, want.div_ceil(64), grow_to.div_ceil(64));
         room(&mut self.listed, want.div_ceil(64), grow_to.div_ceil(64));
-        room(&mut self.aside.bits, want.div_ceil(64), grow_to.div_ceil(64));
-        room(&mut self.aside.due, want, grow_to);
-        room(&mut self.aside.base, want, grow_to);
-        room(&mut self.aside.index, want, grow_to);
+        self.aside.reserve(want);
         // Its deleted entries count against its capacity until it rehashes, which it does in
         // place (no allocation) while it is under half full.
         if self.by_object.capacity() < want {
@@ -1039,7 +956,7 @@ impl GhostManager {
 
     fn free_slot(&mut self, idx: u32) {
         if self.aside.has(idx as usize) {
-            self.aside.take_back(idx as usize, None);
+            self.aside.remove(idx as usize);
         }
         if let Some(slot) = self.slots[idx as usize].take() {
             self.by_object.remove(&slot.object);
@@ -1110,10 +1027,10 @@ impl GhostManager {
         let compression = CompressionPoint::new(self.query.position.into());
         let class_bits = self.classes.id_bits();
         let mut candidates = std::mem::take(&mut self.candidates);
-        // Highest priority first, ties by ghost id: a total order, so the packet is the same
-        // whatever order the candidates were listed in. A packet takes a few dozen of
-        // hundreds, so only the head is sorted, a chunk at a time as the packet asks for more.
-        let order = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+        // Highest priority first, ties by ghost id (the keys' order, see `rank`): a total
+        // order, so the packet is the same whatever order the candidates were listed in. A
+        // packet takes a few dozen of hundreds, so only the head is sorted, a chunk at a time
+        // as the packet asks for more.
         let mut sorted = 0;
         let mut chunk = 64;
         let mut misfits = 0;
@@ -1139,13 +1056,13 @@ impl GhostManager {
                 let rest = &mut candidates[n..];
                 let k = rest.len().min(chunk);
                 if k < rest.len() {
-                    rest.select_nth_unstable_by(k - 1, order);
+                    rest.select_nth_unstable(k - 1);
                 }
-                rest[..k].sort_unstable_by(order);
+                rest[..k].sort_unstable();
                 sorted = n + k;
                 chunk *= 2;
             }
-            let idx = candidates[n].1;
+            let idx = candidates[n] as u32;
             n += 1;
             let entry_start = w.bit_position();
             let mut version_now = 0;
@@ -1194,7 +1111,7 @@ impl GhostManager {
             slot.skips = 0;
             self.stats.skips -= 1;
             if self.aside.has(idx as usize) {
-                self.aside.take_back(idx as usize, None);
+                self.aside.remove(idx as usize);
             }
             match kind {
                 GhostEntryKind::Kill => {
@@ -1264,7 +1181,7 @@ impl GhostManager {
         self.clear_far();
         let mut deleted = std::mem::take(&mut self.scratch_deleted);
         deleted.clear();
-        Listing { lowest: f32::MAX, above_far: 0, deleted }
+        Listing { lowest: f32::MAX, deleted }
     }
 
     /// Lists slot `idx` if it wants the packet (`fo`: its object in the frame): picks its
@@ -1285,7 +1202,7 @@ impl GhostManager {
         if matches!(slot.phase, Phase::Kill) {
             slot.skips = slot.skips.saturating_add(1);
             self.stats.skips += 1;
-            self.candidates.push((KILL_PRIORITY, idx as u32));
+            self.candidates.push(rank(KILL_PRIORITY, idx as u32));
             return;
         }
         if matches!(slot.phase, Phase::KillSent) {
@@ -1384,8 +1301,7 @@ impl GhostManager {
         let Some(p) = p else { return };
         let p = sanitize(p);
         l.lowest = l.lowest.min(p);
-        l.above_far += usize::from(p > crate::ghost::weights::NEAR - 1.0);
-        self.candidates.push((p, idx as u32));
+        self.candidates.push(rank(p, idx as u32));
     }
 
     /// [`Self::list_slot`] for the ghosts a crowd's packets list by the hundred: a create
@@ -1439,15 +1355,14 @@ impl GhostManager {
         }
         let p = sanitize(f.priority(i, q, skips));
         l.lowest = l.lowest.min(p);
-        l.above_far += usize::from(p > crate::ghost::weights::NEAR - 1.0);
-        self.candidates.push((p, idx as u32));
+        self.candidates.push(rank(p, idx as u32));
         true
     }
 
     /// Ends a listing: kills the ghosts of deleted objects, and weighs the far candidates
     /// now if the listed ones reach below them.
     fn end_listing(&mut self, world: &(impl GhostWorld + ?Sized), l: Listing) {
-        let Listing { lowest, above_far, deleted } = l;
+        let Listing { lowest, deleted } = l;
         for &idx in &deleted {
             debug!(ghost = idx, "object deleted; killing its ghost");
             self.scope_out(idx);
@@ -1456,13 +1371,16 @@ impl GhostManager {
             {
                 slot.skips = slot.skips.saturating_add(1);
                 self.stats.skips += 1;
-                self.candidates.push((KILL_PRIORITY, idx));
+                self.candidates.push(rank(KILL_PRIORITY, idx));
             }
         }
         self.scratch_deleted = deleted;
-        // A packet holds a few dozen entries; with more than that ranked above the far ones,
-        // the next packet will most likely not reach them either.
-        self.defer_far = above_far >= FAR_DEFER_AT;
+        // From the second packet on the far candidates are deferred: each is weighed at most
+        // once a packet either way (when listed, or when the packet reaches them), and
+        // deferred they need no weighing in the packets that do not (most of a crowd's), and
+        // may be set aside. (Deferring only after a packet with many candidates ranked above
+        // them took all set aside back at every packet with few.)
+        self.defer_far = true;
         if lowest <= crate::ghost::weights::NEAR - 1.0 && self.far_count > 0 {
             let mut candidates = std::mem::take(&mut self.candidates);
             self.push_far(world, &mut candidates);
@@ -1472,7 +1390,7 @@ impl GhostManager {
 
     /// Weighs the candidates in `far` (outside their near rings) onto `candidates`, in ghost
     /// id order (the packet sorts them), and empties `far`.
-    fn push_far(&mut self, world: &(impl GhostWorld + ?Sized), candidates: &mut Vec<(f32, u32)>) {
+    fn push_far(&mut self, world: &(impl GhostWorld + ?Sized), candidates: &mut Vec<u64>) {
         let far = std::mem::take(&mut self.far);
         if let Some(frame) = world.frame() {
             let prepared = PreparedQuery::new(&self.query);
@@ -1488,11 +1406,11 @@ impl GhostManager {
                     // Its listing counted one skip (saturating: from u16::MAX - 1 or from
                     // u16::MAX, which weigh the same, both at the ring's floor).
                     let skips = u32::from(slot.skips).saturating_sub(1);
-                    candidates.push((sanitize(terms.priority(&prepared, skips)), idx as u32));
+                    candidates.push(rank(sanitize(terms.priority(&prepared, skips)), idx as u32));
                 }
             }
-            // The ghosts set aside are far candidates too (their skips as above).
-            for (w, &bits) in self.aside.bits.iter().enumerate() {
+            // The creates set aside are far candidates too (their skips as above).
+            for (w, &bits) in self.aside.bits().iter().enumerate() {
                 let mut rest = bits;
                 while rest != 0 {
                     let idx = w * 64 + rest.trailing_zeros() as usize;
@@ -1502,7 +1420,7 @@ impl GhostManager {
                         continue;
                     };
                     let skips = u32::from(self.aside.skips(idx)).saturating_sub(1);
-                    candidates.push((sanitize(terms.priority(&prepared, skips)), idx as u32));
+                    candidates.push(rank(sanitize(terms.priority(&prepared, skips)), idx as u32));
                 }
             }
         }
@@ -1561,7 +1479,7 @@ impl GhostManager {
             }
             if self.aside.has(e.ghost as usize) {
                 // (Only a create that waits is set aside; none is in flight.)
-                self.aside.take_back(e.ghost as usize, Some(slot));
+                slot.skips = self.aside.remove(e.ghost as usize);
             }
             match (e.kind, delivered) {
                 (GhostEntryKind::Create, true) => {
@@ -1634,6 +1552,18 @@ fn fetch_object<'w>(
     *cache
 }
 
+/// A candidate's sort key: ascending keys are descending priorities (in `f32::total_cmp`'s
+/// order), ties by ascending ghost id. Integers sort and select several times faster than
+/// pairs compared through `total_cmp`.
+#[inline(always)]
+fn rank(priority: f32, ghost: u32) -> u64 {
+    // `total_cmp`'s key: the bits as an `i32`, the magnitude's bits flipped when negative;
+    // then as a `u32` in the same order (sign bit flipped), reversed.
+    let b = priority.to_bits() as i32;
+    let key = (b ^ ((((b >> 31) as u32) >> 1) as i32)) as u32 ^ 0x8000_0000;
+    (u64::from(!key) << 32) | u64::from(ghost)
+}
+
 fn sanitize(p: f32) -> f32 {
     if p.is_nan() { 0.0 } else { p.min(f32::MAX / 2.0) }
 }
@@ -1688,6 +1618,45 @@ impl FreeIds {
         self.words.fill(0);
         self.count = 0;
         self.low = 0;
+    }
+}
+
+#[cfg(test)]
+mod rank_tests {
+    use super::rank;
+
+    /// Sorting by `rank` is sorting by priority, highest first (`total_cmp`), then ghost id.
+    #[test]
+    fn rank_orders_as_total_cmp_then_id() {
+        let ps = [
+            f32::MAX / 2.0,
+            100.5,
+            100.0,
+            99.0,
+            1.0,
+            f32::MIN_POSITIVE,
+            1e-40,
+            0.0,
+            -0.0,
+            -1e-40,
+            -1.0,
+            -f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+        ];
+        let mut pairs = Vec::new();
+        for (i, &p) in ps.iter().enumerate() {
+            for g in [0u32, 7, u32::MAX, i as u32 * 3] {
+                pairs.push((p, g));
+            }
+        }
+        let mut by_pairs = pairs.clone();
+        by_pairs.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut keys: Vec<u64> = pairs.iter().map(|&(p, g)| rank(p, g)).collect();
+        keys.sort_unstable();
+        let want: Vec<u64> = by_pairs.iter().map(|&(p, g)| rank(p, g)).collect();
+        assert_eq!(keys, want);
+        assert!(keys.iter().zip(&by_pairs).all(|(&k, &(_, g))| k as u32 == g));
     }
 }
 

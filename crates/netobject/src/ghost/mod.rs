@@ -29,6 +29,7 @@
 //! server.packet_delivered(record);
 //! ```
 
+mod aside;
 mod class;
 pub(crate) mod context;
 mod error;
