@@ -470,12 +470,6 @@ pub enum Op {
     Tag(u32),
     /// Jump to absolute pc.
     Jump(u32),
-    /// `Jump` to a loop's step (`IncJumpCmpLL` with `<`, `IncJumpLtLI`: the end of a
-    /// `switch$` case or of an `if` branch in a loop): the fast loop runs the step at the target
-    /// in this dispatch, as if it had jumped there (its pc, its budget, its stops); anything
-    /// else at the target (a breakpoint) is jumped to. Made by the compiler once the function's
-    /// jumps are patched.
-    JumpStep(u32),
     /// Pop; jump when false.
     JumpIfFalse(u32),
     /// Pop; jump when true.
@@ -887,7 +881,6 @@ impl Op {
             | Op::BitNot
             | Op::Tag(_)
             | Op::Jump(_)
-            | Op::JumpStep(_)
             | Op::JumpIfFalse(_)
             | Op::JumpIfTrue(_)
             | Op::JumpCmp(..)
@@ -966,7 +959,6 @@ impl Op {
                 | Op::JumpIntLLI { .. }
                 | Op::JumpCmpAL { .. }
                 | Op::Jump(_)
-                | Op::JumpStep(_)
                 | Op::IncJumpLtLI(..)
                 | Op::IncJumpCmpLL { .. }
                 | Op::IncJumpCmpAL { .. }
@@ -990,7 +982,6 @@ impl Op {
     pub(crate) fn jump_target(self) -> Option<u32> {
         match self {
             Op::Jump(t)
-            | Op::JumpStep(t)
             | Op::JumpIfFalse(t)
             | Op::JumpIfTrue(t)
             | Op::JumpIfL(_, _, t)

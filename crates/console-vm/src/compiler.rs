@@ -200,7 +200,6 @@ impl<'a> FunctionCompiler<'a> {
         let names = &*self.names;
         let elem_slots =
             self.locals.keys().any(|&n| names.text(n).as_bytes().last().is_some_and(u8::is_ascii_digit));
-        thread_step_jumps(&mut self.code);
         let code = crate::bytecode::Code::from_ops(&self.code);
         let def = FuncDef {
             name,
@@ -1612,20 +1611,6 @@ fn fusible(op: Op) -> bool {
             | Op::StoreGlobalElem(_, 2, false)
             | Op::StoreFieldL(_, _, false, _)
     )
-}
-
-/// Each forward `Jump` to a loop's step that the fast loop runs in the jump's dispatch
-/// ([`Op::JumpStep`]): a `switch$` case's or an `if` branch's end in a loop.
-fn thread_step_jumps(code: &mut [Op]) {
-    for i in 0..code.len() {
-        if let Some(&Op::Jump(t)) = code.get(i)
-            && t as usize > i
-            && matches!(code.get(t as usize), Some(Op::IncJumpCmpLL { c: Cmp::Lt, .. } | Op::IncJumpLtLI(..)))
-            && let Some(op) = code.get_mut(i)
-        {
-            *op = Op::JumpStep(t);
-        }
-    }
 }
 
 /// Instructions that push exactly one value and have no side effects (so a local read may be

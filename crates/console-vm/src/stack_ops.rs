@@ -801,36 +801,6 @@ pub(crate) fn run(
                     }
                     // ---- jumps ----
                     Op::Jump(t) => jump_to!(t),
-                    // A forward jump to a loop's step: the step runs here as its own arm would
-                    // at `t` (`p` one past it: the same budget, stops and pcs).
-                    Op::JumpStep(t) => {
-                        let t = t as usize;
-                        if t >= p && t < end {
-                            // SAFETY: `t < end`, and `code` has `end + 1` cells; read in place
-                            // as the fetch above does.
-                            #[allow(unsafe_code)]
-                            let step: &Op = unsafe { &*code.get_unchecked(t).as_ptr() };
-                            match *step {
-                                Op::IncJumpCmpLL { s, d, c: crate::bytecode::Cmp::Lt, b, t: head } => {
-                                    p = t + 1;
-                                    let x = slot_mut!(s).step(i32::from(d));
-                                    if x < local!(b) {
-                                        jump_to!(head);
-                                    }
-                                }
-                                Op::IncJumpLtLI(s, cost, k, head) => {
-                                    p = t + 1;
-                                    let x = slot_mut!(s).step(1);
-                                    if x < k {
-                                        jump_back!(head as usize, u64::from(cost));
-                                    }
-                                }
-                                _ => p = t,
-                            }
-                        } else {
-                            jump_to!(t);
-                        }
-                    }
                     Op::IncJumpLtLI(s, cost, k, t) => {
                         let x = slot_mut!(s).step(1);
                         if x < k {
@@ -1497,7 +1467,7 @@ fn run_tight(
                     jump_to!(t);
                 }
             }
-            Op::Jump(t) | Op::JumpStep(t) => jump_to!(t),
+            Op::Jump(t) => jump_to!(t),
             Op::IncJumpLtLI(s, cost, k, t) => {
                 let Some(x) = step_fast(slot_mut!(s), 1) else { out!() };
                 if x < k {
