@@ -1394,34 +1394,19 @@ impl GhostManager {
         let far = std::mem::take(&mut self.far);
         if let Some(frame) = world.frame() {
             let prepared = PreparedQuery::new(&self.query);
-            for (w, &bits) in far.iter().enumerate() {
-                let mut rest = bits;
-                while rest != 0 {
-                    let idx = w * 64 + rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    let Some(Some(slot)) = self.slots.get(idx) else { continue };
-                    let Some(terms) = frame.index_of(slot.object).and_then(|i| frame.detail(i).terms) else {
-                        continue;
-                    };
-                    // Its listing counted one skip (saturating: from u16::MAX - 1 or from
-                    // u16::MAX, which weigh the same, both at the ring's floor).
-                    let skips = u32::from(slot.skips).saturating_sub(1);
-                    candidates.push(rank(sanitize(terms.priority(&prepared, skips)), idx as u32));
-                }
-            }
-            // The creates set aside are far candidates too (their skips as above).
-            for (w, &bits) in self.aside.bits().iter().enumerate() {
-                let mut rest = bits;
-                while rest != 0 {
-                    let idx = w * 64 + rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    let Some(Some(slot)) = self.slots.get(idx) else { continue };
-                    let Some(terms) = frame.index_of(slot.object).and_then(|i| frame.detail(i).terms) else {
-                        continue;
-                    };
-                    let skips = u32::from(self.aside.skips(idx)).saturating_sub(1);
-                    candidates.push(rank(sanitize(terms.priority(&prepared, skips)), idx as u32));
-                }
+            // The creates set aside are far candidates too.
+            let far_ones = set_bits(&far).map(|idx| (idx, false));
+            let aside_ones = set_bits(self.aside.bits()).map(|idx| (idx, true));
+            for (idx, aside) in far_ones.chain(aside_ones) {
+                let Some(Some(slot)) = self.slots.get(idx) else { continue };
+                let Some(terms) = frame.index_of(slot.object).and_then(|i| frame.detail(i).terms) else {
+                    continue;
+                };
+                // Its listing counted one skip (saturating: from u16::MAX - 1 or from
+                // u16::MAX, which weigh the same, both at the ring's floor).
+                let skips = if aside { self.aside.skips(idx) } else { slot.skips };
+                let skips = u32::from(skips).saturating_sub(1);
+                candidates.push(rank(sanitize(terms.priority(&prepared, skips)), idx as u32));
             }
         }
         self.far = far;
@@ -1550,6 +1535,14 @@ fn fetch_object<'w>(
         *cache = world.object(id);
     }
     *cache
+}
+
+/// The indices of the set bits of `words`, lowest first.
+fn set_bits(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    words.iter().enumerate().flat_map(|(w, &bits)| {
+        std::iter::successors((bits != 0).then_some(bits), |&b| Some(b & (b - 1)).filter(|&r| r != 0))
+            .map(move |b| w * 64 + b.trailing_zeros() as usize)
+    })
 }
 
 /// A candidate's sort key: ascending keys are descending priorities (in `f32::total_cmp`'s
