@@ -1683,10 +1683,8 @@ fn run_tight(
 #[inline(never)]
 fn load_field(vm: &mut VmState, objects: &ObjectStore, n: Name, hint: u32) -> Option<u32> {
     if let Some(top) = vm.stack.last_mut()
-        && let Value::Int(id) = *top
-        && let Some(o) = objects.get_dense(id)
-        && let Some(v) = o.dynamic.at_hint(n, hint as usize)
-        && !objects.classes.get(o.class as usize).is_some_and(|c| c.field_index.may_have(n))
+        && let Value::Int(_) = *top
+        && let Some(v) = dense_field(objects, Some(top), n, hint as usize)
     {
         // The top is an integer: nothing to drop.
         crate::value::assign_plain(top, v);
@@ -1855,6 +1853,34 @@ fn store_elem2(vm: &mut VmState, elems: &mut ElemStore, rows: &Rows, b: Name, ke
     true
 }
 
+/// The case every field site tries first: `id` an integer of the dense id table (no
+/// hashing), the dynamic field `n` where the site's cache `hint` says, and no registered
+/// field of that name (the class's bit alone). `None` for anything else, which the site's
+/// general path handles. Inlined, so the sites' common paths still call nothing.
+#[inline(always)]
+fn dense_field<'o>(objects: &'o ObjectStore, id: Option<&Value>, n: Name, hint: usize) -> Option<&'o Value> {
+    let &Value::Int(id) = id? else { return None };
+    let o = objects.get_dense(id)?;
+    let v = o.dynamic.at_hint(n, hint)?;
+    (!objects.classes.get(o.class as usize).is_some_and(|c| c.field_index.may_have(n))).then_some(v)
+}
+
+/// [`dense_field`] to change.
+#[inline(always)]
+fn dense_field_mut<'o>(
+    objects: &'o mut ObjectStore,
+    id: Option<&Value>,
+    n: Name,
+    hint: usize,
+) -> Option<&'o mut Value> {
+    let &Value::Int(id) = id? else { return None };
+    let (classes, o) = objects.get_dense_mut_split(id)?;
+    if classes.get(o.class as usize).is_some_and(|c| c.field_index.may_have(n)) {
+        return None;
+    }
+    o.dynamic.at_hint_mut(n, hint)
+}
+
 /// `LoadFieldL`: [`load_field`] on the object in the local at `at`, the value pushed.
 /// The common case first: an integer id of the dense table, the dynamic field at the site's
 /// hint, no registered field of that name (the bit alone), room on the stack. That path calls
@@ -1862,10 +1888,7 @@ fn store_elem2(vm: &mut VmState, elems: &mut ElemStore, rows: &Rows, b: Name, ke
 /// else is [`load_field_l_slow`]'s.
 #[inline(never)]
 fn load_field_l(vm: &mut VmState, objects: &ObjectStore, at: usize, n: Name, hint: u32) -> Option<u32> {
-    if let Some(&Value::Int(id)) = vm.stack.local(at)
-        && let Some(o) = objects.get_dense(id)
-        && let Some(v) = o.dynamic.at_hint(n, hint as usize)
-        && !objects.classes.get(o.class as usize).is_some_and(|c| c.field_index.may_have(n))
+    if let Some(v) = dense_field(objects, vm.stack.local(at), n, hint as usize)
         && vm.stack.try_push_ref(v)
     {
         return Some(hint);
@@ -1896,10 +1919,7 @@ fn store_field_l(
     hint: u32,
 ) -> Option<u32> {
     if !keep
-        && let Some(&Value::Int(id)) = vm.stack.local(at)
-        && let Some((classes, o)) = objects.get_dense_mut_split(id)
-        && !classes.get(o.class as usize).is_some_and(|c| c.field_index.may_have(n))
-        && let Some(dst) = o.dynamic.at_hint_mut(n, hint as usize)
+        && let Some(dst) = dense_field_mut(objects, vm.stack.local(at), n, hint as usize)
         && !matches!(dst, Value::Str(_))
         && vm.stack.pop_num_over(dst)
     {
@@ -1940,10 +1960,7 @@ fn load_field_l_store(
     n: Name,
     hint: u32,
 ) -> Option<u32> {
-    if let Some(&Value::Int(id)) = vm.stack.local(at.0)
-        && let Some(o) = objects.get_dense(id)
-        && let Some(v) = o.dynamic.at_hint(n, hint as usize)
-        && !objects.classes.get(o.class as usize).is_some_and(|c| c.field_index.may_have(n))
+    if let Some(v) = dense_field(objects, vm.stack.local(at.0), n, hint as usize)
         && let Some(dst) = vm.stack.local_mut(at.1)
         && !matches!(dst, Value::Str(_))
     {
@@ -1981,12 +1998,9 @@ fn store_field_ll(
     n: Name,
     hint: u32,
 ) -> Option<u32> {
-    if let Some(&Value::Int(id)) = vm.stack.local(at.0)
-        && let Some((classes, o)) = objects.get_dense_mut_split(id)
-        && let Some(src) = vm.stack.local(at.1)
+    if let Some(src) = vm.stack.local(at.1)
         && !src.is_empty()
-        && !classes.get(o.class as usize).is_some_and(|c| c.field_index.may_have(n))
-        && let Some(dst) = o.dynamic.at_hint_mut(n, hint as usize)
+        && let Some(dst) = dense_field_mut(objects, vm.stack.local(at.0), n, hint as usize)
         && !matches!(dst, Value::Str(_))
     {
         crate::value::assign_plain(dst, src);
@@ -2028,10 +2042,7 @@ fn arith_field_l(
 ) -> Option<u32> {
     let stack = &vm.stack;
     let num = |s: u16| stack.local(fb + s as usize).and_then(crate::value::num_fast);
-    if let Some(&Value::Int(id)) = stack.local(fb + o as usize)
-        && let Some((classes, obj)) = objects.get_dense_mut_split(id)
-        && !classes.get(obj.class as usize).is_some_and(|c| c.field_index.may_have(n))
-        && let Some(slot) = obj.dynamic.at_hint_mut(n, hint as usize)
+    if let Some(slot) = dense_field_mut(objects, stack.local(fb + o as usize), n, hint as usize)
         && let Some(cur) = crate::value::num_fast(slot)
     {
         // The operand read here, not through `FieldOperand::apply`'s closure (which the
@@ -2053,7 +2064,8 @@ fn arith_field_l(
     arith_field_l_slow(vm, objects, (fb, o), (ar, y), n, hint)
 }
 
-/// [`arith_field_l`]'s general case: any id; a number at the hint with a text operand.
+/// [`arith_field_l`]'s general case: any id, any field (registered, elsewhere, missing),
+/// any values (text read as its number).
 #[inline(never)]
 fn arith_field_l_slow(
     vm: &mut VmState,
@@ -2066,32 +2078,6 @@ fn arith_field_l_slow(
     let id = vm.stack.local(fb + o as usize).and_then(number_id)?;
     let (classes, obj) = objects.get_mut_split(id)?;
     let stack = &vm.stack;
-    if !classes.get(obj.class as usize).is_some_and(|c| c.field_index.may_have(n))
-        && let Some(slot) = obj.dynamic.at_hint_mut(n, hint as usize)
-        && let Some(cur) = crate::value::num_fast(slot)
-    {
-        let r = match y {
-            FieldOperand::After(s) => ar.num(cur, Num::of(stack.local(fb + s as usize))),
-            FieldOperand::Before(s) => ar.num(Num::of(stack.local(fb + s as usize)), cur),
-            FieldOperand::Int(k) => ar.num(cur, Num::Int(i64::from(k))),
-        };
-        crate::value::put_num_raw(slot, r);
-        return Some(hint);
-    }
-    arith_field_l_other(stack, classes, obj, (fb, ar, y), n, hint)
-}
-
-/// [`arith_field_l`] of a field that is not a number at the hint (or registered), out of
-/// line: the general update's closure kept a large frame on the common path.
-#[inline(never)]
-fn arith_field_l_other(
-    stack: &crate::stack::OperandStack,
-    classes: &[ClassRec],
-    obj: &mut SimObject,
-    (fb, ar, y): (usize, Arith, FieldOperand),
-    n: Name,
-    hint: u32,
-) -> Option<u32> {
     let found = arith_field_hint(classes, obj, n, hint as usize, |cur| {
         y.apply(ar, cur, |s| Num::of(stack.local(fb + s as usize)))
     });
@@ -2113,15 +2099,8 @@ fn arith_ff(
     (ha, hb): (u8, u8),
 ) -> Option<u32> {
     let field = |s: u16, n: Name, h: u8| {
-        if let Some(&Value::Int(id)) = vm.stack.local(fb + s as usize)
-            && let Some(o) = objects.get_dense(id)
-            && let Some(v) = o.dynamic.at_hint(n, usize::from(h))
-            && !objects.classes.get(o.class as usize).is_some_and(|c| c.field_index.may_have(n))
-        {
-            crate::value::num_fast(v)
-        } else {
-            None
-        }
+        dense_field(objects, vm.stack.local(fb + s as usize), n, usize::from(h))
+            .and_then(crate::value::num_fast)
     };
     if let Some(x) = field(a, na, ha)
         && let Some(y) = field(b, nb, hb)
