@@ -1,6 +1,7 @@
 //! Runs one benchmark program a few times, for profiling (`callgrind`) and quick timings:
 //! `cargo run --release --example loopbench -- [loop|fib|calls|words|parse]`, or
 //! `... -- script FUNCTION ARG` for a program of `benches/programs/scripts.cs` (issue 32);
+//! `... -- probe FUNCTION ARG` for one of `benches/programs/probes.cs`;
 //! `t2` compiles `ratios`' Tribes 2-sized source (`benches/programs/t2_source.rs`) 20 times.
 use v12_console_vm::{BufferSink, Console, Value};
 
@@ -10,8 +11,8 @@ const TS: &str = include_str!("../benches/programs/bench.cs");
 
 fn main() {
     let which = std::env::args().nth(1).unwrap_or_else(|| "loop".to_string());
-    if which == "script" {
-        return script();
+    if which == "script" || which == "probe" {
+        return script(&which);
     }
     let mut con = Console::new();
     con.set_output(Box::new(BufferSink::new()));
@@ -48,13 +49,25 @@ fn main() {
     println!("{which}: {:?} per run", t.elapsed() / runs);
 }
 
-/// One program of `scripts.cs`, five runs in one console.
-fn script() {
+/// One program of `scripts.cs` (`script`) or of `probes.cs` (`probe`), five runs in one console.
+fn script(which: &str) {
     let f = std::env::args().nth(2).unwrap_or_else(|| "fib".to_string());
     let arg: i64 = std::env::args().nth(3).and_then(|a| a.parse().ok()).unwrap_or(20);
     let mut con = Console::new();
     con.set_output(Box::new(BufferSink::new()));
     con.set_instruction_budget(u64::MAX);
+    if which == "probe" {
+        con.eval(include_str!("../benches/programs/probes.cs")).expect("probes");
+        con.eval("probeSetup();").expect("probe objects");
+        let args = [Value::Int(arg)];
+        let t = std::time::Instant::now();
+        let mut last = Value::Empty;
+        for _ in 0..5 {
+            last = std::hint::black_box(con.call_function(&f, &args));
+        }
+        println!("{f}({arg}) = {last}: {:?} per run", t.elapsed() / 5);
+        return;
+    }
     con.eval(include_str!("../benches/programs/scripts.cs")).expect("scripts");
     con.eval("makePlayers(100);").expect("players");
     let obj = con.eval("return new ScriptObject(Holder) { class = Counter; };").expect("object");
