@@ -705,6 +705,56 @@ impl<'a> FunctionCompiler<'a> {
         self.code.len() as u32
     }
 
+    /// A conditional jump taken when `c`'s truth is `when`, to `t` (a loop's top) or, with
+    /// `None`, to a place the caller patches into the jumps returned. `&&`, `||` and (in a
+    /// forward jump) `!` become jumps, not a 0 or 1 pushed and tested: each operand is tested
+    /// as `JumpIfFalse` / `JumpIfTrue` test it (the truth that `!` and the value form of `&&`
+    /// and `||` use), in the same order, the right operand only when the left does not decide.
+    /// So every jump to a known target keeps `when` true (a loop's bottom), as before.
+    fn branch(&mut self, c: &Expr, when: bool, t: Option<u32>) -> Vec<usize> {
+        let mut jumps = Vec::new();
+        self.branch_into(c, when, t, &mut jumps);
+        jumps
+    }
+
+    fn branch_into(&mut self, c: &Expr, when: bool, t: Option<u32>, jumps: &mut Vec<usize>) {
+        match c {
+            Expr::Bin(op @ (BinOp::And | BinOp::Or), ab) => {
+                let (a, b) = &**ab;
+                // `a && b` is false when `a` is; `a || b` is true when `a` is.
+                let decides = matches!(op, BinOp::Or);
+                if when == decides {
+                    // Either operand alone takes the jump.
+                    self.branch_into(a, when, t, jumps);
+                    self.branch_into(b, when, t, jumps);
+                } else {
+                    // `a` alone decides against the jump: past the test.
+                    let skip = self.branch(a, decides, None);
+                    self.branch_into(b, when, t, jumps);
+                    let h = self.here();
+                    self.patch_all(&skip, h);
+                }
+            }
+            Expr::Un(UnOp::Not, a) if t.is_none() => self.branch_into(a, !when, None, jumps),
+            _ => {
+                if when && t.is_none() {
+                    // A forward jump if true to patch: not one of the loop-bottom forms that
+                    // fold the statement before the test into the jump (`IncJumpLtLI`, ...).
+                    self.here();
+                }
+                self.expr(c, true);
+                let t = t.unwrap_or(0);
+                jumps.push(self.emit(if when { Op::JumpIfTrue(t) } else { Op::JumpIfFalse(t) }));
+            }
+        }
+    }
+
+    fn patch_all(&mut self, at: &[usize], target: u32) {
+        for &j in at {
+            self.patch(j, target);
+        }
+    }
+
     fn patch(&mut self, at: usize, target: u32) {
         match &mut self.code[at] {
             Op::Jump(t)
@@ -909,27 +959,25 @@ impl<'a> FunctionCompiler<'a> {
             }
             Stmt::If(c, t, e, sp) => {
                 self.line = sp.line;
-                self.expr(c, true);
-                let jf = self.emit(Op::JumpIfFalse(0));
+                let jf = self.branch(c, false, None);
                 self.stmt(t);
                 if let Some(e) = e {
                     let j = self.emit(Op::Jump(0));
                     let h = self.here();
-                    self.patch(jf, h);
+                    self.patch_all(&jf, h);
                     self.stmt(e);
                     let h = self.here();
                     self.patch(j, h);
                 } else {
                     let h = self.here();
-                    self.patch(jf, h);
+                    self.patch_all(&jf, h);
                 }
             }
             Stmt::While(c, body, sp) => {
                 // The test is compiled twice (before the loop, and at the bottom) so each
                 // iteration runs one conditional jump and no unconditional one.
                 self.line = sp.line;
-                self.expr(c, true);
-                let jf = self.emit(Op::JumpIfFalse(0));
+                let jf = self.branch(c, false, None);
                 let top = self.here();
                 self.loops.push(Loop { breaks: Vec::new(), continues: Vec::new() });
                 self.stmt(body);
@@ -937,10 +985,9 @@ impl<'a> FunctionCompiler<'a> {
                 self.mark_statement(sp.line);
                 let cont = self.here();
                 self.line = sp.line;
-                self.expr(c, true);
-                self.emit(Op::JumpIfTrue(top));
+                self.branch(c, true, Some(top));
                 let end = self.here();
-                self.patch(jf, end);
+                self.patch_all(&jf, end);
                 self.close_loop(cont, end);
             }
             Stmt::DoWhile(body, c, sp) => {
@@ -949,8 +996,7 @@ impl<'a> FunctionCompiler<'a> {
                 self.loops.push(Loop { breaks: Vec::new(), continues: Vec::new() });
                 self.stmt(body);
                 let cont = self.here();
-                self.expr(c, true);
-                self.emit(Op::JumpIfTrue(top));
+                self.branch(c, true, Some(top));
                 let end = self.here();
                 self.close_loop(cont, end);
             }
@@ -1022,10 +1068,7 @@ impl<'a> FunctionCompiler<'a> {
             self.expr(i, false);
         }
         // The test is compiled twice (see `while`).
-        let jf = test.as_ref().map(|t| {
-            self.expr(t, true);
-            self.emit(Op::JumpIfFalse(0))
-        });
+        let jf = test.as_ref().map(|t| self.branch(t, false, None));
         let top = self.here();
         self.loops.push(Loop { breaks: Vec::new(), continues: Vec::new() });
         self.stmt(body);
@@ -1038,8 +1081,7 @@ impl<'a> FunctionCompiler<'a> {
         }
         match test {
             Some(t) => {
-                self.expr(t, true);
-                self.emit(Op::JumpIfTrue(top));
+                self.branch(t, true, Some(top));
             }
             None => {
                 self.emit(Op::Jump(top));
@@ -1047,7 +1089,7 @@ impl<'a> FunctionCompiler<'a> {
         }
         let end = self.here();
         if let Some(jf) = jf {
-            self.patch(jf, end);
+            self.patch_all(&jf, end);
         }
         self.close_loop(cont, end);
     }
@@ -1479,12 +1521,11 @@ impl<'a> FunctionCompiler<'a> {
                 });
             }
             Expr::Cond(c, a, b) => {
-                self.expr(c, true);
-                let jf = self.emit(Op::JumpIfFalse(0));
+                let jf = self.branch(c, false, None);
                 self.expr(a, true);
                 let j = self.emit(Op::Jump(0));
                 let h = self.here();
-                self.patch(jf, h);
+                self.patch_all(&jf, h);
                 self.expr(b, true);
                 let h = self.here();
                 self.patch(j, h);
@@ -1803,6 +1844,82 @@ mod tests {
         let mut names = Interner::default();
         let main = compile_program(&ast, "r.cs", &mut names);
         main.decls[0].code.iter().map(crate::bytecode::OpCell::get).collect()
+    }
+
+    /// Conditions with `&&`, `||` and `!` compiled as jumps (`Compiler::branch`) decide as
+    /// the value those operators give (`%x = E; if (%x)`), in `if`, `?:`, `while`, `do` and
+    /// `for` tests, evaluate the same operands in the same order (short circuit), and leave
+    /// no 0 or 1 to test. Operands: numbers, `""`, numeric and other text.
+    #[test]
+    fn conditions_with_and_or_not_jump_as_their_values_decide() {
+        use crate::{BufferSink, Console, Value};
+        let forms = [
+            "f(\"a\", %a) && f(\"b\", %b)",
+            "f(\"a\", %a) || f(\"b\", %b)",
+            "!(f(\"a\", %a) && f(\"b\", %b))",
+            "!f(\"a\", %a) || f(\"b\", %b) && !f(\"c\", %c)",
+            "(f(\"a\", %a) || f(\"b\", %b)) && (f(\"c\", %c) || %b)",
+            "!(!%a && !(f(\"b\", %b) || f(\"c\", %c)))",
+            "%a < %b && %b < %c || %a $= %c",
+            "%a && (%b || !%c) && %c",
+        ];
+        let mut src = String::from("function f(%k, %v) { $log = $log @ %k; return %v; }\n");
+        for (k, e) in forms.iter().enumerate() {
+            // The jump forms, each with its log.
+            src.push_str(&format!(
+                "function j{k}(%a, %b, %c) {{ $log = \"\"; %r = \"\";\n\
+                 if ({e}) %r = %r @ \"1\"; else %r = %r @ \"0\"; %r = %r @ $log; $log = \"\";\n\
+                 %r = %r @ (({e}) ? \"1\" : \"0\") @ $log; $log = \"\";\n\
+                 for (%n = 0; %n < 3 && ({e}); %n++) {{}} %r = %r @ %n @ $log; $log = \"\";\n\
+                 %n = 0; while (({e}) && %n < 3) %n++; %r = %r @ %n @ $log; $log = \"\";\n\
+                 %n = 0; do %n++; while (%n < 3 && ({e})); %r = %r @ %n @ $log; $log = \"\";\n\
+                 %n = 0; while (%n < 2 || ({e}) && %n < 4) %n++; %r = %r @ %n @ $log;\n\
+                 return %r; }}\n"
+            ));
+            // The value forms.
+            src.push_str(&format!(
+                "function v{k}(%a, %b, %c) {{ $log = \"\"; %r = \"\";\n\
+                 %x = {e}; if (%x) %r = %r @ \"1\"; else %r = %r @ \"0\"; %r = %r @ $log; $log = \"\";\n\
+                 %x = {e}; %r = %r @ %x @ $log; $log = \"\";\n\
+                 %l = \"\"; for (%n = 0; %n < 3; %n++) {{ %x = {e}; %l = %l @ $log; $log = \"\"; if (%x == 0) break; }} %r = %r @ %n @ %l;\n\
+                 %l = \"\"; %n = 0; while (true) {{ %x = {e}; %l = %l @ $log; $log = \"\"; if (%x == 0 || %n >= 3) break; %n++; }} %r = %r @ %n @ %l;\n\
+                 %l = \"\"; %n = 0; while (true) {{ %n++; if (%n >= 3) break; %x = {e}; %l = %l @ $log; $log = \"\"; if (%x == 0) break; }} %r = %r @ %n @ %l;\n\
+                 %l = \"\"; %n = 0; while (true) {{ if (%n >= 2) {{ %x = {e}; %l = %l @ $log; $log = \"\"; if (%x == 0 || %n >= 4) break; }} %n++; }} %r = %r @ %n @ %l;\n\
+                 return %r; }}\n"
+            ));
+        }
+        let mut con = Console::new();
+        con.set_output(Box::new(BufferSink::new()));
+        con.eval(&src).expect("declares");
+        let vals = [
+            Value::Int(0),
+            Value::Int(1),
+            Value::Int(-1),
+            Value::Empty,
+            Value::str("abc"),
+            Value::str("0"),
+            Value::str("1.5"),
+            Value::str("0.0"),
+            Value::Float(0.5),
+        ];
+        let mut n = 0;
+        for a in &vals {
+            for b in &vals {
+                for c in &vals {
+                    let args = [a.clone(), b.clone(), c.clone()];
+                    for (k, form) in forms.iter().enumerate() {
+                        let j = con.call_function(&format!("j{k}"), &args).to_string();
+                        let v = con.call_function(&format!("v{k}"), &args).to_string();
+                        assert_eq!(j, v, "{form} with ({a}, {b}, {c})");
+                        n += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(n, 729 * forms.len());
+        // No 0 or 1 is pushed to be tested.
+        let code = ops_of("function f(%a, %b) { if (%a > 1 && %b < 2 || !%a) return \"y\"; return \"n\"; }");
+        assert!(!code.iter().any(|op| matches!(op, Op::Int(0 | 1))), "{code:?}");
     }
 
     /// `$a["key" @ %i]` is element `%i` of `akey` (no concatenation, no name built at run
