@@ -1211,6 +1211,56 @@ impl<'a> FunctionCompiler<'a> {
         Some((self.names.intern_rc(name), index.len() as u8))
     }
 
+    /// `$a[%i] op= v`, `%a[%i] op= v`, `$a[%i, %j] op= v` with the indexes in locals that `v`
+    /// cannot change (no assignment or call in it): the element read and written with its
+    /// indexes straight from their locals (`LoadGlobalElemL`, `StoreGlobalElemL`,
+    /// `LoadGlobalElemLL`, `StoreGlobalElemLL`, ...), not pushed, copied (`Dup`, `Dup2`) and
+    /// popped by the stack forms. The same element, read and written in the same order: the
+    /// indexes are read twice, with nothing between that can change them. False (nothing
+    /// emitted) for any other shape.
+    fn compound_elem(&mut self, lv: &LValue, op: BinOp, value: &Expr) -> bool {
+        let LValue::Var { scope, name, index } = lv else { return false };
+        if self.toplevel || !crate::elements::direct_base(name) || !no_effects(value) {
+            return false;
+        }
+        let global = *scope == Scope::Global;
+        fn local(e: &Expr) -> Option<&Ident> {
+            match e {
+                Expr::Load(LValue::Var { scope: Scope::Local, name, index }) if index.is_empty() => {
+                    Some(name)
+                }
+                _ => None,
+            }
+        }
+        match index.as_slice() {
+            [i] => {
+                let Some(i) = local(i) else { return false };
+                let s = self.local_slot(i);
+                let b = self.names.intern_rc(name);
+                self.emit(Op::LoadLocal(s));
+                self.emit(if global { Op::LoadGlobalElem(b, 1) } else { Op::LoadLocalElem(b, 1) });
+                self.expr(value, true);
+                self.binop(op);
+                self.emit_raw(if global { Op::StoreGlobalElemL(b, s) } else { Op::StoreLocalElemL(b, s) });
+                true
+            }
+            [r, c] if global => {
+                let (Some(r), Some(c)) = (local(r), local(c)) else { return false };
+                let (r, c) = (self.local_slot(r), self.local_slot(c));
+                let (Ok(r16), Ok(c16)) = (u16::try_from(r), u16::try_from(c)) else { return false };
+                let b = self.names.intern_rc(name);
+                self.emit(Op::LoadLocal(r));
+                self.emit(Op::LoadLocal(c));
+                self.emit(Op::LoadGlobalElem(b, 2));
+                self.expr(value, true);
+                self.binop(op);
+                self.emit_raw(Op::StoreGlobalElemLL(b, r16, c16));
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// A global named without an index: a plain name, or an array element when the name ends
     /// in digits (`$s12` is `$s[12]`), whose index is pushed.
     fn global_name(&mut self, name: &Ident) -> Result<Name, (Name, u8)> {
@@ -1295,6 +1345,12 @@ impl<'a> FunctionCompiler<'a> {
                 }
             }
             self.emit(Op::StoreLocal(slot, keep));
+            return;
+        }
+        if let Some(op) = op
+            && !keep
+            && self.compound_elem(lv, op, value)
+        {
             return;
         }
         match lv {
@@ -1920,6 +1976,71 @@ mod tests {
         // No 0 or 1 is pushed to be tested.
         let code = ops_of("function f(%a, %b) { if (%a > 1 && %b < 2 || !%a) return \"y\"; return \"n\"; }");
         assert!(!code.iter().any(|op| matches!(op, Op::Int(0 | 1))), "{code:?}");
+    }
+
+    /// `$a[%i] op= v`, `%a[%i] op= v` and `$a[%i, %j] op= v` with local indexes (read and
+    /// written from the locals, `Compiler::compound_elem`) give what the same update written
+    /// out (`$a[%i] = $a[%i] op v`) gives: numbers and text in the element and the operand,
+    /// unset elements, indexes that are numbers, doubles, negative, text and `""`, and the
+    /// variable seen by its text name (`$a5`, `$g1_2`).
+    #[test]
+    fn compound_element_updates_with_local_indexes_are_the_written_out_updates() {
+        use crate::{BufferSink, Console, Value};
+        let ops = ["+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>"];
+        let mut src = String::new();
+        for (k, op) in ops.iter().enumerate() {
+            src.push_str(&format!(
+                "function c{k}(%i, %j, %v, %x) {{ $a[%i] = %x; $g[%i, %j] = %x; %l[%i] = %x;\n\
+                 $a[%i] {op}= %v; $g[%i, %j] {op}= %v * 1; %l[%i] {op}= %v; %l[%i] {op}= $a[%i];\n\
+                 return $a[%i] SPC $g[%i, %j] SPC %l[%i]; }}\n\
+                 function w{k}(%i, %j, %v, %x) {{ $a[%i] = %x; $g[%i, %j] = %x; %l[%i] = %x;\n\
+                 %t = %v; $a[%i] = $a[%i] {op} %t; $g[%i, %j] = $g[%i, %j] {op} %v * 1; %l[%i] = %l[%i] {op} %v;\n\
+                 %l[%i] = %l[%i] {op} $a[%i];\n\
+                 return $a[%i] SPC $g[%i, %j] SPC %l[%i]; }}\n"
+            ));
+        }
+        let mut con = Console::new();
+        con.set_output(Box::new(BufferSink::new()));
+        con.eval(&src).expect("declares");
+        let idx = [
+            Value::Int(0),
+            Value::Int(5),
+            Value::Float(2.0),
+            Value::Float(1.5),
+            Value::Int(-3),
+            Value::str("k"),
+            Value::Empty,
+        ];
+        let vals = [
+            Value::Int(3),
+            Value::Float(2.5),
+            Value::str("x"),
+            Value::str("12"),
+            Value::Empty,
+            Value::Int(0),
+        ];
+        for i in &idx {
+            for j in &idx[..3] {
+                for v in &vals {
+                    for x in &vals {
+                        for k in 0..ops.len() {
+                            let args = [i.clone(), j.clone(), v.clone(), x.clone()];
+                            let a = con.call_function(&format!("c{k}"), &args).to_string();
+                            let b = con.call_function(&format!("w{k}"), &args).to_string();
+                            assert_eq!(a, b, "{} with ({i}, {j}, {v}, {x})", ops[k]);
+                        }
+                    }
+                }
+            }
+        }
+        // Seen by the text names.
+        let r = con.eval("$a5 = 1; $g1_2 = 2; function t(%i, %j) { $a[%i] += 4; $g[%i, %j] *= 3; } t(5, \"\"); t(\"\", 1); t(1, 2); return $a5 SPC $g1_2;");
+        assert_eq!(r.expect("runs").to_string(), "5 6");
+        let code =
+            ops_of("function f(%i, %j, %v) { $a[%i] += %v * 2; %l[%i] -= %v; $g[%i, %j] += %v % 10; }");
+        assert!(!code.iter().any(|op| matches!(op, Op::Dup | Op::Dup2)), "{code:?}");
+        assert!(code.iter().any(|op| matches!(op, Op::StoreGlobalElemLL(..))), "{code:?}");
+        assert!(code.iter().any(|op| matches!(op, Op::StoreLocalElemL(..))), "{code:?}");
     }
 
     /// `$a["key" @ %i]` is element `%i` of `akey` (no concatenation, no name built at run
