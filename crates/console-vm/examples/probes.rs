@@ -35,6 +35,11 @@ const PROBES: &[(&str, &str, i64)] = &[
     ("float_math_100k", "pFloat", 100_000),
     ("vector_50k", "pVector", 50_000),
     ("calls3_200k", "pCalls3", 200_000),
+    ("fib_else_22", "pFibElse", 22),
+    ("primes_sqrt_60k", "pPrimesSqrt", 60_000),
+    ("sieve_bool_100k", "pSieveBool", 100_000),
+    ("methods2_100k", "pMethods2", 100_000),
+    ("concat2_100k", "pConcat2", 100_000),
 ];
 
 /// This thread's CPU time so far, in nanoseconds.

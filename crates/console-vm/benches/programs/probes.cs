@@ -249,6 +249,7 @@ function probeSetup()
       $unit[%i] = %o;
    }
    $unitCount = 64;
+   $counter2 = new ScriptObject() { class = Counter2; };
 }
 
 // An array of objects: `$unit[%i].hp` read and written in place.
@@ -501,4 +502,93 @@ function pCalls3(%count)
    for (%i = 0; %i < %count; %i++)
       %t += clampi(%i % 100 - 20, 0, 50);
    return %t;
+}
+
+// ---- the five shapes, written other ways ----
+// Recursive fib with `<=` and `else return`.
+function pFibElse(%n)
+{
+   if (%n <= 1)
+      return %n;
+   else
+      return pFibElse(%n - 1) + pFibElse(%n - 2);
+}
+
+// Trial division up to `mSqrt(%n)`, computed once before the loop, `%d += 2`.
+function pPrimesSqrt(%max)
+{
+   %count = 1;
+   for (%n = 3; %n <= %max; %n += 2)
+   {
+      %lim = mFloor(mSqrt(%n));
+      %isPrime = true;
+      for (%d = 3; %d <= %lim; %d += 2)
+         if (%n % %d == 0)
+         {
+            %isPrime = false;
+            break;
+         }
+      if (%isPrime)
+         %count++;
+   }
+   return %count;
+}
+
+// A global sieve of `true`/`false` with `!` and `while`.
+function pSieveBool(%n)
+{
+   for (%i = 2; %i <= %n; %i++)
+      $isComp[%i] = false;
+   %i = 2;
+   while (%i * %i <= %n)
+   {
+      if (!$isComp[%i])
+      {
+         %j = %i * %i;
+         while (%j <= %n)
+         {
+            $isComp[%j] = true;
+            %j += %i;
+         }
+      }
+      %i++;
+   }
+   %c = 0;
+   for (%i = 2; %i <= %n; %i++)
+      if (!$isComp[%i])
+         %c++;
+   return %c;
+}
+
+// Methods updating fields with `+=` and `++`, two arguments.
+function Counter2::bump(%this, %k, %w)
+{
+   %this.total += %k * %w;
+   %this.calls++;
+}
+
+function pMethods2(%count)
+{
+   %obj = $counter2;
+   %obj.total = 0;
+   %obj.calls = 0;
+   for (%i = 0; %i < %count; %i++)
+      %obj.bump(%i & 7, 2);
+   return %obj.total + %obj.calls;
+}
+
+// Concatenation with `SPC` and a length through `strlen`, and a growing line cut back.
+function pConcat2(%count)
+{
+   %t = 0;
+   %line = "";
+   for (%i = 0; %i < %count; %i++)
+   {
+      %s = "player" SPC %i;
+      %t += strlen(%s);
+      %line = %line @ %i;
+      if (strlen(%line) > 60)
+         %line = "";
+   }
+   return %t + strlen(%line);
 }

@@ -335,7 +335,68 @@ local function pCalls3(count)
   return t
 end
 
+local function pFibElse(n)
+  if n <= 1 then return n else return pFibElse(n - 1) + pFibElse(n - 2) end
+end
+
+local function pPrimesSqrt(max)
+  local count = 1
+  for n = 3, max, 2 do
+    local lim = floor(sqrt(n))
+    local isPrime = true
+    for d = 3, lim, 2 do
+      if n % d == 0 then isPrime = false break end
+    end
+    if isPrime then count = count + 1 end
+  end
+  return count
+end
+
+local isComp = {}
+local function pSieveBool(n)
+  for i = 2, n do isComp[i] = false end
+  local i = 2
+  while i * i <= n do
+    if not isComp[i] then
+      for j = i * i, n, i do isComp[j] = true end
+    end
+    i = i + 1
+  end
+  local c = 0
+  for k = 2, n do if not isComp[k] then c = c + 1 end end
+  return c
+end
+
+local Counter2 = {}
+Counter2.__index = Counter2
+function Counter2:bump(k, w)
+  self.total = self.total + k * w
+  self.calls = self.calls + 1
+end
+local counter2 = setmetatable({ total = 0, calls = 0 }, Counter2)
+local function pMethods2(count)
+  local obj = counter2
+  obj.total = 0
+  obj.calls = 0
+  for i = 0, count - 1 do obj:bump(i & 7, 2) end
+  return obj.total + obj.calls
+end
+
+local function pConcat2(count)
+  local t = 0
+  local line = ""
+  for i = 0, count - 1 do
+    local s = "player " .. i
+    t = t + #s
+    line = line .. i
+    if #line > 60 then line = "" end
+  end
+  return t + #line
+end
+
 return {
+  pFibElse = pFibElse, pPrimesSqrt = pPrimesSqrt, pSieveBool = pSieveBool,
+  pMethods2 = pMethods2, pConcat2 = pConcat2,
   pPrimesWhile = pPrimesWhile, pSieveLocal = pSieveLocal, pSieveGlobal = pSieveGlobal,
   pFibIter = pFibIter, pFibT = pFibT, pGlobals = pGlobals, pGrid2 = pGrid2,
   pStrKeys = pStrKeys, pSortLocal = pSortLocal, probeSetup = probeSetup,
