@@ -1211,6 +1211,25 @@ impl<'a> FunctionCompiler<'a> {
         Some((self.names.intern_rc(name), index.len() as u8))
     }
 
+    /// `%x += k`, `%x -= k`, `%x = %x + k`, `%x = %x - k` (`%x` in `slot`, `k` a small integer):
+    /// the step `IncLocal` makes, as for `%x++` (the same number, `%x + k`), which a loop's
+    /// bottom folds with its test (`IncJumpCmpLL`).
+    fn local_step(&mut self, slot: u32, op: Option<BinOp>, value: &Expr) -> Option<i8> {
+        let (op, k) = match (op, value) {
+            (Some(op @ (BinOp::Add | BinOp::Sub)), Expr::Int(k)) => (op, *k),
+            (None, Expr::Bin(op @ (BinOp::Add | BinOp::Sub), ab)) => match &**ab {
+                (Expr::Load(LValue::Var { scope: Scope::Local, name, index }), Expr::Int(k))
+                    if index.is_empty() && self.local_slot(name) == slot =>
+                {
+                    (*op, *k)
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+        i8::try_from(k.checked_mul(if op == BinOp::Add { 1 } else { -1 })?).ok()
+    }
+
     /// `$a[%i] op= v`, `%a[%i] op= v`, `$a[%i, %j] op= v` with the indexes in locals that `v`
     /// cannot change (no assignment or call in it): the element read and written with its
     /// indexes straight from their locals (`LoadGlobalElemL`, `StoreGlobalElemL`,
@@ -1334,6 +1353,10 @@ impl<'a> FunctionCompiler<'a> {
                     self.expr(rhs, true);
                     self.emit(Op::AppendLocal(slot, sep_of(bop), keep && k == last));
                 }
+                return;
+            }
+            if let Some(d) = self.local_step(slot, op, value) {
+                self.emit(Op::IncLocal(slot, d, keep));
                 return;
             }
             match op {
@@ -2023,11 +2046,11 @@ mod tests {
             for j in &idx[..3] {
                 for v in &vals {
                     for x in &vals {
-                        for k in 0..ops.len() {
+                        for (k, op) in ops.iter().enumerate() {
                             let args = [i.clone(), j.clone(), v.clone(), x.clone()];
                             let a = con.call_function(&format!("c{k}"), &args).to_string();
                             let b = con.call_function(&format!("w{k}"), &args).to_string();
-                            assert_eq!(a, b, "{} with ({i}, {j}, {v}, {x})", ops[k]);
+                            assert_eq!(a, b, "{op} with ({i}, {j}, {v}, {x})");
                         }
                     }
                 }
@@ -2041,6 +2064,47 @@ mod tests {
         assert!(!code.iter().any(|op| matches!(op, Op::Dup | Op::Dup2)), "{code:?}");
         assert!(code.iter().any(|op| matches!(op, Op::StoreGlobalElemLL(..))), "{code:?}");
         assert!(code.iter().any(|op| matches!(op, Op::StoreLocalElemL(..))), "{code:?}");
+    }
+
+    /// `%x += k`, `%x -= k`, `%x = %x + k` and `%x = %x - k` with a small integer `k` are a
+    /// step of the local (`IncLocal`, as `%x++`), and give what `%x = %y + k` gives: for
+    /// integers (past the integer range too), doubles, numeric and other text and `""`, as a
+    /// statement and as a value; a loop's `%i += 2` is folded with its test.
+    #[test]
+    fn small_constant_updates_of_a_local_are_steps() {
+        use crate::{BufferSink, Console, Value};
+        let mut con = Console::new();
+        con.set_output(Box::new(BufferSink::new()));
+        con.eval(
+            "function s(%x) { %a = %x; %a += 7; %b = %x; %b -= 3; %c = %x; %c = %c + 100; %d = %x; %d = %d - 1;\n\
+             %e = %x; %f = (%e += 5); return %a SPC %b SPC %c SPC %d SPC %e SPC %f; }\n\
+             function g(%x) { %y = %x; %a = %y + 7; %b = %y - 3; %c = %y + 100; %d = %y - 1; %e = %y + 5;\n\
+             return %a SPC %b SPC %c SPC %d SPC %e SPC %e; }",
+        )
+        .expect("declares");
+        let vals = [
+            Value::Int(0),
+            Value::Int(-3),
+            Value::Int(999_995),
+            Value::Int(-999_999),
+            Value::Int(5_000_000_000),
+            Value::Int(2_147_483_647),
+            Value::Float(1.5),
+            Value::Float(-0.0),
+            Value::Float(1e300),
+            Value::str("12"),
+            Value::str("abc"),
+            Value::str("2.5x"),
+            Value::Empty,
+        ];
+        for x in &vals {
+            let a = con.call_function("s", std::slice::from_ref(x)).to_string();
+            let b = con.call_function("g", std::slice::from_ref(x)).to_string();
+            assert_eq!(a, b, "{x:?}");
+        }
+        let code = ops_of("function f(%n) { %t = 0; for (%i = 0; %i < %n; %i += 2) %t -= 1; return %t; }");
+        assert!(code.iter().any(|op| matches!(op, Op::IncJumpCmpLL { d: 2, .. })), "{code:?}");
+        assert!(code.iter().any(|op| matches!(op, Op::IncLocal(_, -1, false))), "{code:?}");
     }
 
     /// `$a["key" @ %i]` is element `%i` of `akey` (no concatenation, no name built at run
