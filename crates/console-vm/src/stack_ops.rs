@@ -1706,9 +1706,34 @@ fn load_field_slow(vm: &mut VmState, objects: &ObjectStore, n: Name, hint: u32) 
     Some(u32::try_from(at).unwrap_or(NO_HINT))
 }
 
-/// `StoreField` on an object named by its id (see [`load_field`]).
+/// `StoreField` on an object named by its id (see [`load_field`]): `$a[%i].f = v`, `%o.f = v`
+/// where `v` may change `%o`. The common case calls nothing (as [`store_field_l`]'s): a
+/// number popped over the dynamic field at the hint, which holds no text, of an integer id
+/// of the dense table below it; anything else is [`store_field_slow`]'s.
 #[inline(never)]
 fn store_field(vm: &mut VmState, objects: &mut ObjectStore, n: Name, keep: bool, hint: u32) -> Option<u32> {
+    if !keep
+        && let Some(dst) =
+            dense_field_mut(objects, vm.stack.get(vm.stack.len().wrapping_sub(2)), n, hint as usize)
+        && !matches!(dst, Value::Str(_))
+        && vm.stack.pop_num_over(dst)
+    {
+        // The object below it, an integer: nothing to drop.
+        vm.stack.drop_top();
+        return Some(hint);
+    }
+    store_field_slow(vm, objects, n, keep, hint)
+}
+
+/// [`store_field`]'s general case.
+#[inline(never)]
+fn store_field_slow(
+    vm: &mut VmState,
+    objects: &mut ObjectStore,
+    n: Name,
+    keep: bool,
+    hint: u32,
+) -> Option<u32> {
     let at = vm.stack.len().wrapping_sub(2);
     let id = vm.stack.get(at).and_then(number_id)?;
     let o = objects.get_mut_split(id)?;
@@ -2467,6 +2492,49 @@ mod tests {
         assert_eq!(run(&mut con, "return both($b);"), "3 4");
         assert!(con.add_field("ScriptObject", "w", crate::field_types::FieldType::Int, Value::Int(0)));
         assert_eq!(run(&mut con, "return \"[\" @ both($b) @ \"]\" SPC sum($b);"), "[3 ] 3");
+    }
+
+    /// `StoreField` (the object on the stack: `$objs[%i].v = x`) in its common case (a number
+    /// over a field without text of an integer id of the dense table, at the site's hint) and
+    /// what it leaves to the general path (text, `""`, a field holding text, the value kept,
+    /// ids as text and names, fields in other orders, a deleted object)
+    /// gives what `%o.v = x` through a local gives.
+    #[test]
+    fn field_stores_on_stack_objects_give_what_stores_through_a_local_give() {
+        let mut con = Console::new();
+        con.set_output(Box::new(BufferSink::new()));
+        con.eval(
+            "function viaStack(%i, %x) { $objs[%i].v = %x; return $objs[%i].v; }
+             function viaStackKeep(%i, %x) { %y = $objs[%i].v = %x * 2; return %y SPC $objs[%i].v; }
+             function viaLocal(%o, %x) { %o.v = %x; return %o.v; }
+             function viaLocalKeep(%o, %x) { %y = %o.v = %x * 2; return %y SPC %o.v; }",
+        )
+        .expect("declares");
+        let run = |con: &mut Console, src: &str| con.eval(src).expect("runs").to_string();
+        run(
+            &mut con,
+            "$objs[0] = new ScriptObject(Named0) { v = 1; w = 2; }; $objs[1] = new ScriptObject() { w = 3; v = 4; };\n\
+             $objs[2] = new ScriptObject() { w = 1; }; $objs[3] = \"Named0\"; $objs[4] = $objs[1] @ \"\";\n\
+             $refs[0] = new ScriptObject(Named1) { v = 1; w = 2; }; $refs[1] = new ScriptObject() { w = 3; v = 4; };\n\
+             $refs[2] = new ScriptObject() { w = 1; }; $refs[3] = \"Named1\"; $refs[4] = $refs[1] @ \"\";",
+        );
+        let vals = ["5", "2.5", "\"text\"", "\"\"", "-3", "\"7\"", "0"];
+        for round in 0..3 {
+            for i in 0..5 {
+                for x in vals {
+                    let a = run(&mut con, &format!("return viaStack({i}, {x}) SPC viaStackKeep({i}, {x});"));
+                    let b = run(
+                        &mut con,
+                        &format!("return viaLocal($refs[{i}], {x}) SPC viaLocalKeep($refs[{i}], {x});"),
+                    );
+                    assert_eq!(a, b, "round {round}, object {i}, value {x}");
+                }
+            }
+        }
+        // A deleted object: nothing stored, nothing read.
+        run(&mut con, "$objs[1].delete(); $refs[1].delete();");
+        assert_eq!(run(&mut con, "return \"[\" @ viaStack(1, 5) @ \"]\";"), "[]");
+        assert_eq!(run(&mut con, "return \"[\" @ viaLocal($refs[1], 5) @ \"]\";"), "[]");
     }
 
     /// `%o.f = value` with the value computed on the stack (`StoreFieldL`) and a field of an
