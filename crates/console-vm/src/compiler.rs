@@ -1591,6 +1591,11 @@ impl<'a> FunctionCompiler<'a> {
                 self.expr(b, true);
                 self.binop(*op);
             }
+            // `-500`: the literal negated here, as `Neg` of an integer would (`Int(-k)`), so
+            // `%x * -1` and `clamp(%v, -500, 500)` push one constant (or fold it further).
+            Expr::Un(UnOp::Neg, a) if let Expr::Int(k) = **a => {
+                self.emit(Op::Int(k.wrapping_neg()));
+            }
             Expr::Un(op, a) => {
                 self.expr(a, true);
                 self.emit(match op {
@@ -2105,6 +2110,21 @@ mod tests {
         let code = ops_of("function f(%n) { %t = 0; for (%i = 0; %i < %n; %i += 2) %t -= 1; return %t; }");
         assert!(code.iter().any(|op| matches!(op, Op::IncJumpCmpLL { d: 2, .. })), "{code:?}");
         assert!(code.iter().any(|op| matches!(op, Op::IncLocal(_, -1, false))), "{code:?}");
+    }
+
+    /// A negated integer literal is one constant, with what `Neg` of it gives (`-0` too).
+    #[test]
+    fn negative_integer_literals_are_constants() {
+        use crate::{BufferSink, Console};
+        let code = ops_of("function f(%v) { return %v * -1 + -500 - -0; }");
+        assert!(!code.iter().any(|op| matches!(op, Op::Neg)), "{code:?}");
+        let mut con = Console::new();
+        con.set_output(Box::new(BufferSink::new()));
+        for k in ["5", "0", "1", "999999", "1000000", "2147483648", "9223372036854775807", "0x10"] {
+            let folded = con.eval(&format!("function a() {{ return -{k} SPC 3 * -{k}; }} return a();"));
+            let run = con.eval(&format!("function b() {{ %z = {k}; return -%z SPC 3 * -%z; }} return b();"));
+            assert_eq!(folded.expect("runs").to_string(), run.expect("runs").to_string(), "-{k}");
+        }
     }
 
     /// `$a["key" @ %i]` is element `%i` of `akey` (no concatenation, no name built at run
