@@ -81,6 +81,18 @@ pub enum Cmp {
 }
 
 impl Cmp {
+    /// [`Cmp::test`] of two integers whose doubles compare as they do (an `i64` against an
+    /// `i32`: past 2^53 the double is still beyond every `i32`), without a branch on the
+    /// comparison: bit `3 * c + o` of a constant, `o` being 0, 1, 2 for `a` below, equal to,
+    /// above `b`.
+    #[inline(always)]
+    pub(crate) fn test_int(self, a: i64, b: i64) -> bool {
+        // Lt: below; Le: below, equal; Gt: above; Ge: equal, above; Eq: equal; Ne: below, above.
+        const TABLE: u32 = 0b001 | 0b011 << 3 | 0b100 << 6 | 0b110 << 9 | 0b010 << 12 | 0b101 << 15;
+        let o = u32::from(a == b) + 2 * u32::from(a > b);
+        TABLE >> (3 * self as u32 + o) & 1 != 0
+    }
+
     /// Applies the comparison.
     #[inline(always)]
     pub fn test(self, a: f64, b: f64) -> bool {
@@ -1177,6 +1189,66 @@ impl std::ops::Deref for Code {
     }
 }
 
+/// Whether a function can run its self-calls in [`rec`]: code of at most 63 instructions
+/// (a call site is a bit of a `u64`), each one `recursion::rec` runs, a call among them, and every call
+/// a call of `name` (a global function: `name` is what the site resolves). Whether each site
+/// does resolve to the function is checked when it runs.
+pub(crate) fn self_recursive(ops: &[Op], name: Name, global: bool) -> bool {
+    global
+        && ops.len() < 64
+        && ops.iter().any(|op| matches!(op, Op::Call(..)))
+        && ops.iter().all(|op| match op {
+            Op::Call(n, _) => *n == name,
+            op => runs_in_rec(*op),
+        })
+}
+
+/// The instructions `recursion::rec` runs besides `Call`.
+fn runs_in_rec(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Int(_)
+            | Op::Float(_)
+            | Op::Pop
+            | Op::LoadLocal(_)
+            | Op::StoreLocal(..)
+            | Op::IncLocal(..)
+            | Op::Neg
+            | Op::Add
+            | Op::Sub
+            | Op::Mul
+            | Op::Div
+            | Op::Mod
+            | Op::Lt
+            | Op::Le
+            | Op::Gt
+            | Op::Ge
+            | Op::Eq
+            | Op::Ne
+            | Op::Jump(_)
+            | Op::JumpIfFalse(_)
+            | Op::JumpIfTrue(_)
+            | Op::JumpCmp(..)
+            | Op::JumpCmpLI(..)
+            | Op::JumpCmpLL(..)
+            | Op::ArithLL(..)
+            | Op::ArithLI(..)
+            | Op::ArithLLStore(..)
+            | Op::ArithLIStore(..)
+            | Op::IncJumpCmpLL { .. }
+            | Op::IntLL(..)
+            | Op::IntLI(..)
+            | Op::JumpCmpSI(..)
+            | Op::ArithSL(..)
+            | Op::ArithSI(..)
+            | Op::ArithLS(..)
+            | Op::ArithLICall(..)
+            | Op::Return
+            | Op::ReturnEmpty
+            | Op::ReturnLocal(_)
+    )
+}
+
 /// What `NewBegin` needs that does not fit in an operand.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NewSpec {
@@ -1242,6 +1314,10 @@ pub struct FuncDef {
     /// Per-call-site lookup cache, indexed by the call instruction's pc (allocated on the
     /// first call). An entry is valid for one function generation and one receiver namespace.
     pub(crate) call_cache: RefCell<Vec<Option<SiteCache>>>,
+    /// Its self-calls run in `recursion::rec`, and its call sites are never cached (so the
+    /// fast loop leaves them to the interpreter, which hands them over). Set by the compiler
+    /// ([`self_recursive`]); cleared when its name is found to resolve to another function.
+    pub(crate) rec: Cell<bool>,
 }
 
 /// What one call instruction resolved to last time.

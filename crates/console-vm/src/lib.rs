@@ -21,6 +21,7 @@ mod object;
 pub mod output;
 pub mod parser;
 pub mod profiler;
+mod recursion;
 mod scheduler;
 mod sim_manager;
 mod stack;

@@ -84,6 +84,8 @@ pub(crate) struct VmState {
     /// A breakpoint stepped over: its instruction is back in the code while it runs once;
     /// the break goes back at the next call, return or backward jump (`rearm_break`).
     pub(crate) rearm: Option<(Rc<FuncDef>, usize)>,
+    /// The light frames of `recursion::rec` (empty between its runs; kept for its room).
+    pub(crate) rec_frames: Vec<(usize, usize)>,
 }
 
 impl VmState {
@@ -100,6 +102,7 @@ impl VmState {
             unwound_pc: 0,
             arg_pool: Vec::new(),
             rearm: None,
+            rec_frames: Vec::new(),
         }
     }
 
@@ -717,6 +720,41 @@ impl Tight<'_> {
     #[inline(always)]
     pub(crate) fn last_mut(&mut self) -> Option<&mut Value> {
         self.vals.get_mut(self.sp.wrapping_sub(1))
+    }
+
+    /// The slots (the vector's length).
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.vals.len()
+    }
+
+    /// Whether the values from `start` to the top are numbers or `""`.
+    #[inline(always)]
+    pub(crate) fn plain_from(&self, start: usize) -> bool {
+        self.vals.get(start..self.sp).is_some_and(|s| s.iter().all(|v| !matches!(v, Value::Str(_))))
+    }
+
+    /// A return's values: `v` in slot `base`, the top just above it, the slots from there to
+    /// the old top emptied. The caller saw that they hold no text (nothing is dropped).
+    #[inline(always)]
+    pub(crate) fn clear_to(&mut self, base: usize, v: Value) {
+        if let Some(s) = self.vals.get_mut(base..self.sp) {
+            for slot in s {
+                crate::value::put_raw(slot, Value::Empty);
+            }
+        }
+        if let Some(slot) = self.vals.get_mut(base) {
+            crate::value::put_raw(slot, v);
+            self.sp = base + 1;
+        }
+    }
+
+    /// Moves the top to `sp` (at most the vector's length): raised over slots that are
+    /// `Empty` (above the old top), or lowered over slots the caller emptied.
+    #[inline(always)]
+    pub(crate) fn set_top(&mut self, sp: usize) {
+        debug_assert!(sp <= self.vals.len(), "a top past the vector");
+        self.sp = sp.min(self.vals.len());
     }
 }
 

@@ -6,6 +6,7 @@ use crate::bytecode::{FuncDef, Op};
 use crate::console::{CallArgs, Console, ConsoleError, NativeFn};
 use crate::intern::Name;
 use crate::object::ObjectId;
+use crate::recursion;
 use crate::stack_ops::{self, Stop};
 use crate::value::{Num, Value};
 use std::rc::Rc;
@@ -495,6 +496,31 @@ impl Console {
         self.warn(&msg);
     }
 
+    /// The call at `pc` of `func` (marked [`FuncDef::rec`]) made, with the calls under it, by
+    /// `recursion::rec`, when its name resolves to `func` itself: why and where that stopped,
+    /// with the frame base. `None` when the instruction is no such call (the name resolving
+    /// elsewhere takes the mark away: the fast loop makes the function's calls from then on).
+    fn rec_call(
+        &mut self,
+        func: &Rc<FuncDef>,
+        pc: usize,
+        base: usize,
+        cx: &stack_ops::Ctx,
+    ) -> Option<(Stop, usize, usize)> {
+        let Some(Op::Call(fname, _)) = func.code.get(pc).map(crate::bytecode::OpCell::get) else {
+            return None;
+        };
+        match self.ns.resolve(GLOBAL_NS, fname) {
+            Some(Resolved { callable: Callable::Script(f), ns, layer }) if Rc::ptr_eq(&f, func) => {
+                Some(recursion::rec(&mut self.vm, func, pc, base, cx, (ns, layer)))
+            }
+            _ => {
+                func.rec.set(false);
+                None
+            }
+        }
+    }
+
     /// The interpreter. Runs until the frame count drops back to `entry`.
     /// Runs frames from the innermost until the frame at depth `entry` returns.
     ///
@@ -527,6 +553,9 @@ impl Console {
                 }
             };
         }
+        // Where `recursion::rec` last left an instruction to the fast loop (a call stopped there
+        // again is the interpreter's).
+        let mut rec_left = None;
         macro_rules! check_abort {
             () => {
                 if self.vm.abort.is_some() {
@@ -564,6 +593,22 @@ impl Console {
                 let (why, at) = stack_ops::tight(&mut self.vm, &func, pc, base, &cx, data!());
                 pc = at;
                 if matches!(why, Stop::Op | Stop::Tight) {
+                    continue;
+                }
+                stop = why;
+            } else if stop == Stop::Op
+                && func.rec.get()
+                && cx.plain
+                && rec_left.take() != Some((pc, base))
+                && let Some((why, at, fb)) = self.rec_call(&func, pc, base, &cx)
+            {
+                // A self-call of a function marked for `recursion::rec` (the fast loop leaves
+                // them: their sites are never cached): it and the calls under it with light
+                // frames. Where it leaves an instruction, the fast loop goes on; a call it left
+                // comes back here and is the interpreter's.
+                (pc, base) = (at, fb);
+                if why == Stop::Op {
+                    rec_left = Some((pc, base));
                     continue;
                 }
                 stop = why;
@@ -911,7 +956,11 @@ impl Console {
                         Some(r) => Some(r),
                         None => {
                             let r = self.ns.resolve(GLOBAL_NS, fname);
-                            if let Some(r) = &r {
+                            // Not for a function whose self-calls `recursion::rec` makes: the
+                            // fast loop stops at a site it finds no cache for.
+                            if let Some(r) = &r
+                                && !func.rec.get()
+                            {
                                 func.cache_call(pc - 1, self.ns.generation(), GLOBAL_NS, r);
                             }
                             r
