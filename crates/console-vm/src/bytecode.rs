@@ -1189,21 +1189,22 @@ impl std::ops::Deref for Code {
     }
 }
 
-/// Whether a function can run its self-calls in [`rec`]: code of at most 63 instructions
-/// (a call site is a bit of a `u64`), each one `recursion::rec` runs, a call among them, and every call
-/// a call of `name` (a global function: `name` is what the site resolves). Whether each site
-/// does resolve to the function is checked when it runs.
-pub(crate) fn self_recursive(ops: &[Op], name: Name, global: bool) -> bool {
-    global
-        && ops.len() < 64
-        && ops.iter().any(|op| matches!(op, Op::Call(..)))
-        && ops.iter().all(|op| match op {
-            Op::Call(n, _) => *n == name,
-            op => runs_in_rec(*op),
+/// Whether a function can run its self-calls in `recursion::rec`: code of at most 63
+/// instructions, each one `recursion::rec` runs, a call among them, and every call a call of
+/// the function's own name: `name(...)` for a global function (`ns` is `None`), `N::name(...)`
+/// for one declared as `N::name`. Whether the name does resolve to the function is checked when
+/// the interpreter hands a call over.
+pub(crate) fn self_recursive(ops: &[Op], name: Name, ns: Option<Name>) -> bool {
+    ops.len() < 64
+        && ops.iter().any(|op| matches!(op, Op::Call(..) | Op::CallNs(..)))
+        && ops.iter().all(|op| match *op {
+            Op::Call(n, _) => ns.is_none() && n == name,
+            Op::CallNs(s, n, _) => ns == Some(s) && n == name,
+            op => runs_in_rec(op),
         })
 }
 
-/// The instructions `recursion::rec` runs besides `Call`.
+/// The instructions `recursion::rec` runs besides the calls.
 fn runs_in_rec(op: Op) -> bool {
     matches!(
         op,

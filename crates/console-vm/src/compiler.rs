@@ -201,7 +201,7 @@ impl<'a> FunctionCompiler<'a> {
         let elem_slots =
             self.locals.keys().any(|&n| names.text(n).as_bytes().last().is_some_and(u8::is_ascii_digit));
         let code = crate::bytecode::Code::from_ops(&self.code);
-        let rec = !self.toplevel && crate::bytecode::self_recursive(&self.code, name, ns.is_none());
+        let rec = !self.toplevel && crate::bytecode::self_recursive(&self.code, name, ns);
         let def = FuncDef {
             name,
             ns,

@@ -8,7 +8,7 @@
 //! and frame base in stack slots (`run` is too large to keep them in registers, and any code
 //! added to it moves its register allocation). Here, for a function the compiler marked
 //! ([`FuncDef::rec`]: every instruction one of the few below, every call a call of its own
-//! name), a call of the function itself pushes a light frame (the caller's pc and base) and a
+//! name, `N::name` for a function declared in namespace `N`), a call of the function itself pushes a light frame (the caller's pc and base) and a
 //! return pops one, with the state (pc, frame base, stack top, budget) in locals. Values here
 //! are numbers (text leaves the instruction to the fast loop), so the light frames' slots
 //! never hold text and a return clears them without drops.
@@ -492,6 +492,12 @@ fn run_rec(
                 }
             }
             Op::Call(name, argc) => call!(name, argc),
+            Op::CallNs(ns, name, argc) => {
+                if running.ns != Some(ns) {
+                    out!()
+                }
+                call!(name, argc)
+            }
             // A return from a light frame into its caller: the value (a number or `""`: the
             // frame's slots hold nothing else) to the frame's base, the rest of the frame
             // emptied. A return from the frame this loop was entered in is the fast loop's.
@@ -545,7 +551,9 @@ mod tests {
              function redef(%n) { if (%n == 3) eval(\"function redef(%n) { return 100; }\"); if (%n <= 0) return 0; return %n + redef(%n - 1); }\n\
              function txt(%n, %s) { if (%n <= 0) return %s; return txt(%n - 1, %s) + 1; }\n\
              function tak(%x, %y, %z) { if (%y >= %x) return %z; return tak(tak(%x - 1, %y, %z), tak(%y - 1, %z, %x), tak(%z - 1, %x, %y)); }\n\
-             function gcd(%a, %b) { if (%b == 0) return %a; return gcd(%b, %a % %b); }";
+             function gcd(%a, %b) { if (%b == 0) return %a; return gcd(%b, %a % %b); }\n\
+             function Math::fib(%n) { if (%n < 2) return %n; return Math::fib(%n - 1) + Math::fib(%n - 2); }\n\
+             function Math::deep(%n) { if (%n <= 0) return 0; return 1 + Math::deep(%n - 1); }";
         const CALLS: &[&str] = &[
             "fib(15)",
             "fib(\"12\")",
@@ -574,6 +582,10 @@ mod tests {
             "tak(12, 8, 4)",
             "gcd(1071, 462)",
             "gcd(\"1071\", 0.5)",
+            "Math::fib(14)",
+            "Math::fib(\"6\")",
+            "Math::deep(120)",
+            "Math::deep(230)",
         ];
         let run = |light: bool| {
             let mut con = Console::new();

@@ -507,10 +507,15 @@ impl Console {
         base: usize,
         cx: &stack_ops::Ctx,
     ) -> Option<(Stop, usize, usize)> {
-        let Some(Op::Call(fname, _)) = func.code.get(pc).map(crate::bytecode::OpCell::get) else {
-            return None;
+        let r = match func.code.get(pc).map(crate::bytecode::OpCell::get) {
+            Some(Op::Call(fname, _)) => self.ns.resolve(GLOBAL_NS, fname),
+            Some(Op::CallNs(ns, fname, _)) => {
+                let nsid = self.ns.named(ns);
+                self.ns.resolve(nsid, fname)
+            }
+            _ => return None,
         };
-        match self.ns.resolve(GLOBAL_NS, fname) {
+        match r {
             Some(Resolved { callable: Callable::Script(f), ns, layer }) if Rc::ptr_eq(&f, func) => {
                 Some(recursion::rec(&mut self.vm, func, pc, base, cx, (ns, layer)))
             }
