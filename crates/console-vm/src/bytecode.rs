@@ -1189,6 +1189,14 @@ impl std::ops::Deref for Code {
     }
 }
 
+/// A hand-over to `recursion::rec` whose calls took less budget than this many calls of the
+/// function (each its [`FuncDef::call_cost`]) is shallow ([`FuncDef::rec`]).
+pub(crate) const REC_DEEP: u64 = 6;
+
+/// Shallow hand-overs in a row after which a function's self-calls go back to the fast loop
+/// ([`FuncDef::rec`]).
+pub(crate) const REC_SHALLOW: u8 = 16;
+
 /// Whether a function can run its self-calls in `recursion::rec`: code of at most 63
 /// instructions, each one `recursion::rec` runs, a call among them, and every call a call of
 /// the function's own name: `name(...)` for a global function (`ns` is `None`), `N::name(...)`
@@ -1315,10 +1323,13 @@ pub struct FuncDef {
     /// Per-call-site lookup cache, indexed by the call instruction's pc (allocated on the
     /// first call). An entry is valid for one function generation and one receiver namespace.
     pub(crate) call_cache: RefCell<Vec<Option<SiteCache>>>,
-    /// Its self-calls run in `recursion::rec`, and its call sites are never cached (so the
-    /// fast loop leaves them to the interpreter, which hands them over). Set by the compiler
-    /// ([`self_recursive`]); cleared when its name is found to resolve to another function.
-    pub(crate) rec: Cell<bool>,
+    /// Nonzero: its self-calls run in `recursion::rec`, and its call sites are never cached
+    /// (so the fast loop leaves them to the interpreter, which hands them over). Set to 1 by
+    /// the compiler ([`self_recursive`]); one more for each hand-over in a row that made
+    /// fewer than [`REC_DEEP`] calls' worth of work (a hand-over costs more than a few calls
+    /// save); 0 (the fast loop's from then on) when its name is found to resolve to another
+    /// function or after [`REC_SHALLOW`] such hand-overs in a row.
+    pub(crate) rec: Cell<u8>,
 }
 
 /// What one call instruction resolved to last time.

@@ -222,7 +222,7 @@ impl<'a> FunctionCompiler<'a> {
             toplevel: self.toplevel,
             elem_slots,
             call_cache: Default::default(),
-            rec: std::cell::Cell::new(rec),
+            rec: std::cell::Cell::new(u8::from(rec)),
         };
         self.code.clear();
         self.lines.clear();

@@ -533,8 +533,9 @@ mod tests {
     /// arguments, fewer and more arguments than parameters, loops and locals past the
     /// parameters inside the recursion, `return;`, integers that become doubles, the depth
     /// limit and the budget stop (their messages and what runs after them), a function
-    /// redefined in the middle of its recursion (not marked: it calls `eval`), and text
-    /// passed down the recursion (every light call left to the fast loop).
+    /// redefined in the middle of its recursion (not marked: it calls `eval`), text passed
+    /// down the recursion (every light call left to the fast loop), and a function handed
+    /// over for one call at a time until its mark goes.
     #[test]
     fn self_calls_with_light_frames_match_the_fast_loop() {
         const SRC: &str = "function fib(%n) { if (%n < 2) return %n; return fib(%n - 1) + fib(%n - 2); }\n\
@@ -553,7 +554,9 @@ mod tests {
              function tak(%x, %y, %z) { if (%y >= %x) return %z; return tak(tak(%x - 1, %y, %z), tak(%y - 1, %z, %x), tak(%z - 1, %x, %y)); }\n\
              function gcd(%a, %b) { if (%b == 0) return %a; return gcd(%b, %a % %b); }\n\
              function Math::fib(%n) { if (%n < 2) return %n; return Math::fib(%n - 1) + Math::fib(%n - 2); }\n\
-             function Math::deep(%n) { if (%n <= 0) return 0; return 1 + Math::deep(%n - 1); }";
+             function Math::deep(%n) { if (%n <= 0) return 0; return 1 + Math::deep(%n - 1); }\n\
+             function shal(%n) { if (%n <= 0) return 0; return 1 + shal(%n - 1); }\n\
+             function shalLoop(%k) { %t = 0; for (%i = 0; %i < %k; %i++) %t += shal(1); return %t + shal(30); }";
         const CALLS: &[&str] = &[
             "fib(15)",
             "fib(\"12\")",
@@ -586,6 +589,8 @@ mod tests {
             "Math::fib(\"6\")",
             "Math::deep(120)",
             "Math::deep(230)",
+            "shalLoop(40)",
+            "shal(12)",
         ];
         let run = |light: bool| {
             let mut con = Console::new();
@@ -596,17 +601,25 @@ mod tests {
             let main = compile_source(SRC, "t.cs", &mut con.names).expect("compiles");
             for f in &main.decls {
                 let name = con.names.text(f.name).to_string();
-                // `redef` calls `eval`, the others only themselves.
-                assert_eq!(f.rec.get(), name != "redef", "{name}");
+                // `redef` calls `eval`, `shalLoop` another function, the others only themselves.
+                assert_eq!(f.rec.get() != 0, !matches!(name.as_str(), "redef" | "shalLoop"), "{name}");
                 if !light {
-                    f.rec.set(false);
+                    f.rec.set(0);
                 }
             }
+            let decls = main.decls.clone();
             con.run_toplevel(main, None).expect("declares");
             let mut r = Vec::new();
             for call in CALLS {
                 let v = con.eval(&format!("return {call};")).map(|v| v.to_string()).unwrap_or_default();
                 r.push(format!("{call} = {v}"));
+            }
+            if light {
+                // Deep recursion keeps its mark; `shal(1)` handed over again and again (one
+                // call's work each time) lost it: its calls are the fast loop's since.
+                let mark = |n: &str| decls.iter().find(|f| con.names.text(f.name) == n).map(|f| f.rec.get());
+                assert_eq!(mark("fib"), Some(1));
+                assert_eq!(mark("shal"), Some(0));
             }
             (r, out.all())
         };

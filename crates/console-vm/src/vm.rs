@@ -517,10 +517,25 @@ impl Console {
         };
         match r {
             Some(Resolved { callable: Callable::Script(f), ns, layer }) if Rc::ptr_eq(&f, func) => {
-                Some(recursion::rec(&mut self.vm, func, pc, base, cx, (ns, layer)))
+                let before = self.vm.budget_left;
+                let end = recursion::rec(&mut self.vm, func, pc, base, cx, (ns, layer));
+                // The work it did, by the budget it took: a few calls' worth, again and again,
+                // and the function's calls go back to the fast loop (`FuncDef::rec`).
+                let spent = before.saturating_sub(self.vm.budget_left);
+                let marks = func.rec.get();
+                if spent < crate::bytecode::REC_DEEP * func.call_cost() {
+                    func.rec.set(if marks > crate::bytecode::REC_SHALLOW {
+                        0
+                    } else {
+                        marks.saturating_add(1)
+                    });
+                } else {
+                    func.rec.set(1);
+                }
+                Some(end)
             }
             _ => {
-                func.rec.set(false);
+                func.rec.set(0);
                 None
             }
         }
@@ -602,7 +617,7 @@ impl Console {
                 }
                 stop = why;
             } else if stop == Stop::Op
-                && func.rec.get()
+                && func.rec.get() != 0
                 && cx.plain
                 && rec_left.take() != Some((pc, base))
                 && let Some((why, at, fb)) = self.rec_call(&func, pc, base, &cx)
@@ -964,7 +979,7 @@ impl Console {
                             // Not for a function whose self-calls `recursion::rec` makes: the
                             // fast loop stops at a site it finds no cache for.
                             if let Some(r) = &r
-                                && !func.rec.get()
+                                && func.rec.get() == 0
                             {
                                 func.cache_call(pc - 1, self.ns.generation(), GLOBAL_NS, r);
                             }
