@@ -2494,6 +2494,24 @@ mod tests {
         assert_eq!(run(&mut con, "return \"[\" @ both($b) @ \"]\" SPC sum($b);"), "[3 ] 3");
     }
 
+    /// Elements by a text index, read and written in turn through the one name buffer the
+    /// interpreter keeps (given back after stores too): globals and locals, one and two
+    /// indexes, a name longer than the buffer kept, the variables seen by their text names.
+    #[test]
+    fn text_index_elements_through_the_kept_name_buffer() {
+        let mut con = Console::new();
+        con.set_output(Box::new(BufferSink::new()));
+        con.eval(
+            "function t(%n) { %long = \"k\"; for (%i = 0; %i < 11; %i++) %long = %long @ %long;\n\
+             for (%i = 0; %i < %n; %i++) { %k = \"p\" @ (%i % 3); $s[%k] += 1; %l[%k] += 2; $g[%k, \"x\"] = $g[%k, \"x\"] + 3;\n\
+             $s[%long] = %i; %l[%long] = %i * 2; }\n\
+             return $s[\"p0\"] SPC $s[\"p2\"] SPC %l[\"p1\"] SPC $g[\"p1\", \"x\"] SPC $s[%long] SPC %l[%long] SPC strlen(%long); }",
+        )
+        .expect("declares");
+        let r = con.eval("return t(10) SPC $sp0 SPC $gp2_x;").expect("runs").to_string();
+        assert_eq!(r, "4 3 6 9 9 18 2048 4 9");
+    }
+
     /// `StoreField` (the object on the stack: `$objs[%i].v = x`) in its common case (a number
     /// over a field without text of an integer id of the dense table, at the site's hint) and
     /// what it leaves to the general path (text, `""`, a field holding text, the value kept,

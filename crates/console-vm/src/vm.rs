@@ -380,11 +380,23 @@ impl Console {
     /// the next such name.
     fn global_by_elem_text(&mut self, t: String) -> Value {
         let v = self.global_by_text(&t);
+        self.keep_elem_text(t);
+        v
+    }
+
+    /// Sets the global named `t` (see [`Self::global_by_elem_text`]): the buffer is kept too
+    /// (dropped here, each store by a text index made a new one: a `malloc` and a `free`).
+    fn set_global_by_elem_text(&mut self, t: String, v: Value) {
+        self.set_global_by_text(&t, v);
+        self.keep_elem_text(t);
+    }
+
+    /// Keeps an element name's buffer for the next name [`Self::elem_key_other`] builds.
+    fn keep_elem_text(&mut self, t: String) {
         // (A long name's buffer is let go: the console keeps no large block for good.)
         if t.capacity() <= 1024 {
             self.elem_text = t;
         }
-        v
     }
 
     #[inline(never)]
@@ -458,7 +470,11 @@ impl Console {
                 let t = crate::elements::elem_text(self.names.text(b), i);
                 self.load_local_text(&t)
             }
-            (Err(t), _) => self.load_local_text(&t),
+            (Err(t), _) => {
+                let v = self.load_local_text(&t);
+                self.keep_elem_text(t);
+                v
+            }
         }
     }
 
@@ -472,7 +488,10 @@ impl Console {
                 let t = crate::elements::elem_text(self.names.text(b), i);
                 self.store_local_text(&t, v);
             }
-            (Err(t), _) => self.store_local_text(&t, v),
+            (Err(t), _) => {
+                self.store_local_text(&t, v);
+                self.keep_elem_text(t);
+            }
         }
     }
 
@@ -736,7 +755,7 @@ impl Console {
                     }
                     match key {
                         Ok((b, i)) => self.elems.set(b, i, v),
-                        Err(t) => self.set_global_by_text(&t, v),
+                        Err(t) => self.set_global_by_elem_text(t, v),
                     }
                 }
                 // The forms with the index in a local: the index pushed, then as above.
@@ -776,7 +795,7 @@ impl Console {
                     self.vm.stack.push_copy(base + s as usize);
                     match self.elem_key(b, 1) {
                         Ok((b, i)) => self.elems.set(b, i, v),
-                        Err(t) => self.set_global_by_text(&t, v),
+                        Err(t) => self.set_global_by_elem_text(t, v),
                     }
                 }
                 Op::StoreGlobalElemLI(b, s, k) => {
@@ -784,7 +803,7 @@ impl Console {
                     self.vm.stack.push_copy(base + s as usize);
                     match self.elem_key(b, 1) {
                         Ok((b, i)) => self.elems.set(b, i, v),
-                        Err(t) => self.set_global_by_text(&t, v),
+                        Err(t) => self.set_global_by_elem_text(t, v),
                     }
                 }
                 Op::LoadLocalElemL(b, s) => {
