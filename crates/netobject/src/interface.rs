@@ -1337,15 +1337,34 @@ impl NetInterface {
     /// order: each connection's packet reads only its own state, the class registry and the
     /// world, all shared read-only while the packets are built (docs/ARCHITECTURE.md).
     pub fn set_transmit_threads(&mut self, threads: usize) {
+        self.build_transmit_pool(threads, false);
+    }
+
+    /// [`Self::set_transmit_threads`], each packet thread bound to a core of its own: the
+    /// `i`-th of the cores this process may run on (its affinity mask, as `taskset` set it),
+    /// on Linux when there are at least `threads` of them (otherwise, and elsewhere, the
+    /// threads are not bound). A pass wakes the other packet threads when it starts; in a
+    /// virtual machine the scheduler often queued a woken thread on the core of the thread
+    /// that woke it (the other core, halted, did not count as idle), where it waited for
+    /// that thread's time slice to end, and a tick's passes ran on one thread
+    /// (docs/PERFORMANCE.md, issue 33's thirteenth pass); bound, it wakes on its own core.
+    /// For a server that has the cores to itself: two servers bound to the same cores share
+    /// them. The datagrams are the same either way.
+    pub fn set_transmit_threads_pinned(&mut self, threads: usize) {
+        self.build_transmit_pool(threads, true);
+    }
+
+    fn build_transmit_pool(&mut self, threads: usize, pinned: bool) {
         self.transmit_pool = None;
         if threads <= 1 {
             return;
         }
-        match rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(|i| format!("v12-transmit-{i}"))
-            .build()
-        {
+        let mut builder =
+            rayon::ThreadPoolBuilder::new().num_threads(threads).thread_name(|i| format!("v12-transmit-{i}"));
+        if pinned && let Some(cores) = pass::own_cores(threads) {
+            builder = builder.start_handler(move |i| pass::bind_to_core(cores.get(i).copied()));
+        }
+        match builder.build() {
             Ok(pool) => self.transmit_pool = Some(Arc::new(pool)),
             Err(e) => warn!(threads, error = %e, "no transmit pool; building packets on one thread"),
         }

@@ -10,7 +10,9 @@
 //! `THREADS=1,2` the packet threads, `SECONDS=12` a longer match than the 6 s default,
 //! `AWAKE=16` the packet threads held awake over each tick, yielding their cores every 16
 //! rounds; by default, and with `AWAKE=0`, they sleep between the passes of a tick;
-//! `PHASES=1` prints the wall clock of each phase of the server's tick after the summary).
+//! `PHASES=1` prints the wall clock of each phase of the server's tick after the summary;
+//! `PIN=0` leaves the packet threads unbound, where by default each is bound to a core of its
+//! own).
 //!
 //! The tick's cost is the process's CPU time over the server's part of the tick (on Unix;
 //! the wall clock elsewhere): what share of a core the server needs, which the wall clock
@@ -281,7 +283,11 @@ fn measure_on<T: Transport + Send>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> 
         [3; 32],
     );
     siface.set_ghost_classes(classes.clone());
-    siface.set_transmit_threads(a.threads);
+    if pin_threads() {
+        siface.set_transmit_threads_pinned(a.threads);
+    } else {
+        siface.set_transmit_threads(a.threads);
+    }
     // Each client's moves stay with its connection, read in its turn of the game's pass.
     siface.set_events_by_connection(true);
     let mut server = NetDriver::new(siface, Recorder { inner: st, on: a.hash_sent, hash: 0 });
@@ -415,6 +421,16 @@ fn measure_on<T: Transport + Send>(a: Arena, bind: &mut dyn FnMut(u16) -> T) -> 
 fn hold_awake() -> Option<u32> {
     static HOLD: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
     *HOLD.get_or_init(|| std::env::var("AWAKE").ok().and_then(|v| v.parse::<u32>().ok()).filter(|&n| n > 0))
+}
+
+/// Whether the server's packet threads are bound to cores of their own
+/// ([`NetInterface::set_transmit_threads_pinned`]): yes by default, `PIN=0` leaves them
+/// unbound. In this VM a pass's woken threads were often queued behind the thread that woke
+/// them, on its core, and the pass ran on one thread (PERFORMANCE.md, issue 33's thirteenth
+/// pass).
+fn pin_threads() -> bool {
+    static PIN: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *PIN.get_or_init(|| !std::env::var("PIN").is_ok_and(|v| v == "0"))
 }
 
 /// A client's game on the server: its connection's half of the game, and what its turn of

@@ -200,6 +200,39 @@ impl Drop for Awake {
     }
 }
 
+/// The cores this process may run on (its affinity mask), the first `n` of them, when there
+/// are at least `n` ([`super::NetInterface::set_transmit_threads_pinned`]); `None` otherwise
+/// and off Linux.
+pub(super) fn own_cores(n: usize) -> Option<Vec<usize>> {
+    #[cfg(target_os = "linux")]
+    {
+        let mask = rustix::thread::sched_getaffinity(None).ok()?;
+        let cores: Vec<usize> =
+            (0..rustix::thread::CpuSet::MAX_CPU).filter(|&c| mask.is_set(c)).take(n).collect();
+        (cores.len() == n).then_some(cores)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = n;
+        None
+    }
+}
+
+/// Binds the calling thread to `core` (a packet thread's start; nothing for `None`, or off
+/// Linux, or if the system refuses: the thread then runs wherever the scheduler puts it).
+pub(super) fn bind_to_core(core: Option<usize>) {
+    #[cfg(target_os = "linux")]
+    if let Some(core) = core {
+        let mut one = rustix::thread::CpuSet::new();
+        one.set(core);
+        if let Err(e) = rustix::thread::sched_setaffinity(None, &one) {
+            tracing::debug!(core, error = %e, "packet thread not bound to its core");
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = core;
+}
+
 /// `v`'s allocation, emptied, as a vector of another element type of the same size and
 /// alignment: the standard library collects a mapped vector iterator in place, so no
 /// allocation is made or freed (`recycled_room_keeps_its_allocation`).
@@ -277,6 +310,28 @@ mod tests {
             drop(threads);
             drop(pool);
         }
+    }
+
+    /// Bound packet threads run the passes (each on a core of its own where the process
+    /// has enough), and a count beyond the process's cores leaves them unbound.
+    #[test]
+    fn bound_threads_run_the_passes() {
+        let cores = own_cores(1);
+        #[cfg(target_os = "linux")]
+        assert!(cores.as_ref().is_some_and(|c| c.len() == 1), "a process may run on some core");
+        assert_eq!(own_cores(usize::MAX / 2), None);
+        let n = own_cores(2).map_or(2, |c| c.len());
+        let bound = own_cores(n);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .start_handler(move |i| bind_to_core(bound.as_ref().and_then(|c| c.get(i).copied())))
+            .build()
+            .unwrap();
+        let want: u64 = (0..1000u64).map(|x| x * x).sum();
+        let got: u64 = pool.install(|| {
+            (0..1000u32).into_par_iter().with_max_len(GRAIN).map(|x| u64::from(x) * u64::from(x)).sum()
+        });
+        assert_eq!(got, want);
     }
 
     #[test]
