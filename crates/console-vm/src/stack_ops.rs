@@ -3189,4 +3189,61 @@ mod tests {
             Op::LoadGlobalElemStore { b: crate::intern::Name(0), s: crate::bytecode::ELEM_FROM_STACK, d: 2 };
         assert_eq!(Code::new(vec![elem]).slot_end(), 3, "the index-on-the-stack mark is no slot");
     }
+
+    /// Natives called from a loop (the fast loop's call sites, cached as Rust functions): the
+    /// value, a native that re-enters script (`eval`, `call`, object creation), a method on
+    /// an object, the "wrong number of arguments" warnings with their location, and the
+    /// trace's lines while tracing give what the same calls give written once at top level.
+    #[test]
+    fn natives_called_from_the_fast_loop_behave_as_through_the_interpreter() {
+        use crate::{BufferSink, Console};
+        let mut con = Console::new();
+        let out = BufferSink::new();
+        con.set_output(Box::new(out.clone()));
+        con.eval(
+            "function g(%x) { return %x * 2; }
+             function f(%n) {
+                %s = \"\";
+                for (%i = 0; %i < %n; %i++) {
+                   %s = %s @ getWord(\"a b c\", %i) @ strlen(\"xy\") @ eval(\"return \" @ %i @ \" + 10;\")
+                      @ call(\"g\", %i) @ \"|\";
+                   %o = new ScriptObject() { v = %i; };
+                   %s = %s @ (%o.getId() == %o) @ %o.v;
+                   %o.delete();
+                }
+                return %s;
+             }
+             function w(%n) {
+                for (%i = 0; %i < %n; %i++)
+                   %x = %x @ strlen() @ mFloor(2.5);
+                return %x;
+             }",
+        )
+        .expect("declares");
+        let run = |con: &mut Console, src: &str| con.eval(src).expect("runs").to_string();
+        for _ in 0..2 {
+            assert_eq!(run(&mut con, "return f(3);"), "a2100|10b2112|11c2124|12");
+        }
+        out.clear();
+        assert_eq!(run(&mut con, "return w(2);"), "22");
+        let warned = out.stderr();
+        let wrong: Vec<&str> =
+            warned.lines().filter(|l| l.ends_with("strlen: wrong number of arguments.")).collect();
+        assert_eq!(wrong.len(), 2, "{warned}");
+        assert!(wrong.iter().all(|l| l.contains("<eval> (15): ")), "the call's line: {warned}");
+        assert_eq!(warned.lines().filter(|l| l.ends_with("usage: strlen(string)")).count(), 2, "{warned}");
+        out.clear();
+        run(&mut con, "trace(1);");
+        assert_eq!(run(&mut con, "return f(1);"), "a2100|10");
+        run(&mut con, "trace(0);");
+        let traced = out.stdout();
+        for line in [
+            "Entering getWord(a b c, 0)",
+            "Leaving strlen() - return 2",
+            "Entering g(0)",
+            "Leaving g() - return 0",
+        ] {
+            assert!(traced.lines().any(|l| l == line), "{line} in {traced}");
+        }
+    }
 }

@@ -244,18 +244,20 @@ impl Console {
             self.warn(&format!("{loc}usage: {usage}"));
             return Value::Empty;
         }
-        let body = n.body.clone();
         if self.hooks {
             return self.call_native_hooked(n, this, args);
         }
-        body(self, &CallArgs { this, argv: args })
+        // No clone of the body: every caller holds the `NativeFn` by an `Rc` of its own (see
+        // [`Self::native`]), so a native that re-registers natives while it runs frees nothing
+        // this call still uses.
+        (n.body)(self, &CallArgs { this, argv: args })
     }
 
     /// [`Self::call_native`] while tracing or profiling.
     #[cold]
     #[inline(never)]
     fn call_native_hooked(&mut self, n: &NativeFn, this: Option<ObjectId>, args: &[Value]) -> Value {
-        let body = n.body.clone();
+        let body = &n.body;
         let profiled = self.profiler.is_on();
         if profiled {
             self.profiler.enter(crate::profiler::ZoneKey::Native(n.name));
@@ -1266,9 +1268,31 @@ impl Console {
         }
     }
 
-    /// A native call with its arguments taken from the stack above `start`.
+    /// A native call with its arguments taken from the stack above `start`. The common case
+    /// (the arity right, no tracing or profiling) checks the arity in place and keeps only the
+    /// body alive by its own `Rc` while it runs (a native may register natives); the rest is
+    /// [`Self::dispatch_native_checked`]'s, which warns and hooks as [`Self::call_native`] does.
     #[inline(never)]
     fn dispatch_native(&mut self, id: NativeId, this: Option<ObjectId>, start: usize) {
+        let argc = self.vm.stack.len().saturating_sub(start) as u32 + 1;
+        let n = &self.natives[id.0 as usize];
+        if self.hooks || argc < n.min || (n.max != 0 && argc > n.max) {
+            self.dispatch_native_checked(id, this, start);
+            return;
+        }
+        let body = Rc::clone(&n.body);
+        let mut args = self.vm.arg_pool.pop().unwrap_or_default();
+        self.vm.stack.drain_into(start, &mut args);
+        let v = body(self, &CallArgs { this, argv: &args });
+        args.clear();
+        self.vm.arg_pool.push(args);
+        self.vm.stack.push(v);
+    }
+
+    /// [`Self::dispatch_native`] through [`Self::call_native`]: a wrong arity or hooks on.
+    #[cold]
+    #[inline(never)]
+    fn dispatch_native_checked(&mut self, id: NativeId, this: Option<ObjectId>, start: usize) {
         let n = self.native(id);
         let mut args = self.vm.arg_pool.pop().unwrap_or_default();
         self.vm.stack.drain_into(start, &mut args);
