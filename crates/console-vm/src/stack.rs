@@ -599,6 +599,26 @@ impl OperandStack {
         self.vals.get(start..self.sp).unwrap_or_default()
     }
 
+    /// Moves the values from `start` to the top into the first slots of `out` and returns how
+    /// many there were (a value past `out`'s length, which callers size for all, is dropped).
+    #[inline]
+    pub(crate) fn take_into(&mut self, start: usize, out: &mut [Value]) -> usize {
+        let top = self.sp;
+        if start >= top {
+            return 0;
+        }
+        let src = self.vals.get_mut(start..top).unwrap_or_default();
+        let n = src.len().min(out.len());
+        for (d, s) in out.iter_mut().zip(src.iter_mut()) {
+            *d = std::mem::take(s);
+        }
+        for s in src.iter_mut().skip(n) {
+            *s = Value::Empty;
+        }
+        self.sp = start;
+        n
+    }
+
     /// Moves the values from `start` up to the end of `out`.
     pub(crate) fn drain_into(&mut self, start: usize, out: &mut Vec<Value>) {
         let top = self.sp;

@@ -3224,6 +3224,13 @@ mod tests {
         for _ in 0..2 {
             assert_eq!(run(&mut con, "return f(3);"), "a2100|10b2112|11c2124|12");
         }
+        // Four arguments (the array's case) and five (the pooled `Vec`'s).
+        con.eval(
+            "function h(%a, %b, %c, %d) { return %a + %b + %c + %d; }
+             function k(%n) { for (%i = 0; %i < %n; %i++) %t = %t + call(\"h\", %i, 1, 2) * 100 + call(\"h\", %i, 1, 2, 3); return %t; }",
+        )
+        .expect("declares");
+        assert_eq!(run(&mut con, "return k(3);"), "1221");
         out.clear();
         assert_eq!(run(&mut con, "return w(2);"), "22");
         let warned = out.stderr();

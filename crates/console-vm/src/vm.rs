@@ -1281,11 +1281,19 @@ impl Console {
             return;
         }
         let body = Rc::clone(&n.body);
-        let mut args = self.vm.arg_pool.pop().unwrap_or_default();
-        self.vm.stack.drain_into(start, &mut args);
-        let v = body(self, &CallArgs { this, argv: &args });
-        args.clear();
-        self.vm.arg_pool.push(args);
+        // Up to four arguments (most natives' calls) in an array here, not a pooled `Vec`.
+        let v = if argc <= 5 {
+            let mut buf: [Value; 4] = Default::default();
+            let k = self.vm.stack.take_into(start, &mut buf);
+            body(self, &CallArgs { this, argv: buf.get(..k).unwrap_or_default() })
+        } else {
+            let mut args = self.vm.arg_pool.pop().unwrap_or_default();
+            self.vm.stack.drain_into(start, &mut args);
+            let v = body(self, &CallArgs { this, argv: &args });
+            args.clear();
+            self.vm.arg_pool.push(args);
+            v
+        };
         self.vm.stack.push(v);
     }
 
