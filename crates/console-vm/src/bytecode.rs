@@ -1399,7 +1399,12 @@ impl FuncDef {
     /// The cached resolution for the call at `pc`, if still valid.
     #[inline(always)]
     pub(crate) fn cached_call(&self, pc: usize, generation: u64, ns: u32) -> Option<Resolved> {
-        let cache = self.call_cache.borrow();
+        // Read without a borrow guard, as in `cached_call_from`.
+        #[allow(unsafe_code)]
+        // SAFETY: the reference is used only inside this function, which calls nothing that
+        // could write the cache (cloning a `Resolved` runs no script code), so no `borrow_mut`
+        // happens while it lives; `try_borrow_unguarded` refuses if one is live now.
+        let Ok(cache) = (unsafe { self.call_cache.try_borrow_unguarded() }) else { return None };
         match cache.get(pc) {
             Some(Some(s)) if s.generation == generation && s.ns == ns => Some(s.resolved.clone()),
             _ => None,
