@@ -30,7 +30,7 @@ use crate::bytecode::{Arith, FuncDef, MAX_ARGS, NsId, Op, OpCell};
 use crate::stack::{FrameStack, VmState};
 use crate::stack_ops::{Ctx, Stop};
 use crate::value::{Num, Value};
-use crate::value::{f64_fast, i32_fast, num_fast, put_num_raw, step_fast, truthy_fast};
+use crate::value::{num_fast, put_num_raw, step_fast, truthy_fast};
 use std::rc::Rc;
 
 /// Most light frames at once (their room is kept in `VmState::rec_frames`).
@@ -171,30 +171,7 @@ fn run_rec(
             v
         }};
     }
-    macro_rules! n {
-        ($v:expr) => {
-            match num_fast($v) {
-                Some(x) => x,
-                None => out!(),
-            }
-        };
-    }
-    macro_rules! f {
-        ($v:expr) => {
-            match f64_fast($v) {
-                Some(x) => x,
-                None => out!(),
-            }
-        };
-    }
-    macro_rules! i {
-        ($v:expr) => {
-            match i32_fast($v) {
-                Some(x) => x,
-                None => out!(),
-            }
-        };
-    }
+    use crate::stack_ops::{f64_or_out as f, i32_or_out as i, num_or_out as n};
     macro_rules! peek {
         ($k:expr) => {
             match st.peek($k) {

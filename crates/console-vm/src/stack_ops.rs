@@ -998,6 +998,35 @@ enum TightEnd {
     Stop(Stop, usize),
 }
 
+/// A value read as a number (`num_fast`, `f64_fast`, `i32_fast`), or the instruction left
+/// through the `out!()` of the loop that expands it (text): the readers of the tight loops,
+/// [`run_tight`] and `recursion::run_rec`.
+macro_rules! num_or_out {
+    ($v:expr) => {
+        match $crate::value::num_fast($v) {
+            Some(x) => x,
+            None => out!(),
+        }
+    };
+}
+macro_rules! f64_or_out {
+    ($v:expr) => {
+        match $crate::value::f64_fast($v) {
+            Some(x) => x,
+            None => out!(),
+        }
+    };
+}
+macro_rules! i32_or_out {
+    ($v:expr) => {
+        match $crate::value::i32_fast($v) {
+            Some(x) => x,
+            None => out!(),
+        }
+    };
+}
+pub(crate) use {f64_or_out, i32_or_out, num_or_out};
+
 /// The loop of a tight loop (`Code::tight_head`): the instructions of [`Op::is_tight`] on
 /// numbers only, in a function with no call in it, so that its state (the pc, the code, the
 /// stack's slots and top, the frame's base, the budget) stays in registers; in the fast loop's
@@ -1027,7 +1056,7 @@ fn run_tight(
     let code: &[OpCell] = running.code.with_sentinel();
     let slot_end = running.code.slot_end() as usize;
     use crate::bytecode::IntOp;
-    use crate::value::{f64_fast, i32_fast, num_fast, put_num_raw, put_raw, step_fast, truthy_fast};
+    use crate::value::{num_fast, put_num_raw, put_raw, step_fast, truthy_fast};
     let VmState { stack, frames, budget_left, .. } = vm;
     let mut st = stack.tight();
     let mut b = *budget;
@@ -1084,30 +1113,7 @@ fn run_tight(
         }};
     }
     // Reads of a value as a number, or leave the instruction (text).
-    macro_rules! n {
-        ($v:expr) => {
-            match num_fast($v) {
-                Some(x) => x,
-                None => out!(),
-            }
-        };
-    }
-    macro_rules! f {
-        ($v:expr) => {
-            match f64_fast($v) {
-                Some(x) => x,
-                None => out!(),
-            }
-        };
-    }
-    macro_rules! i {
-        ($v:expr) => {
-            match i32_fast($v) {
-                Some(x) => x,
-                None => out!(),
-            }
-        };
-    }
+    use {f64_or_out as f, i32_or_out as i, num_or_out as n};
     // The value `$k` below the top (`fits!` checked first).
     macro_rules! peek {
         ($k:expr) => {
