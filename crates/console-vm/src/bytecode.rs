@@ -36,6 +36,29 @@ pub enum Callable {
 /// loop's call of another function needs of a [`Resolved`]).
 pub(crate) type ScriptCallee = (Rc<FuncDef>, NsId, u32);
 
+/// A Rust function of its arguments alone (and the word cache): see
+/// [`Console::register_pure`](crate::Console).
+pub(crate) type PureNative = fn(&mut crate::units::WordCache, &[crate::value::Value]) -> crate::value::Value;
+
+/// A call site's cached [`PureNative`] with the argument counts it takes (counting the
+/// function's name, as `NativeFn`'s): the fast loop calls it in place when the count fits.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PureCall {
+    pub(crate) f: PureNative,
+    pub(crate) min: u32,
+    pub(crate) max: u32,
+}
+
+impl PureCall {
+    /// Whether a call with `argc` arguments is within the counts (else the interpreter's
+    /// call warns).
+    #[inline(always)]
+    pub(crate) fn fits(self, argc: usize) -> bool {
+        let n = argc as u64 + 1;
+        n >= u64::from(self.min) && (self.max == 0 || n <= u64::from(self.max))
+    }
+}
+
 /// A found function: what to call, and where it sits (for `Parent::`).
 #[derive(Clone, Debug)]
 pub(crate) struct Resolved {
@@ -1338,6 +1361,8 @@ pub(crate) struct SiteCache {
     pub(crate) generation: u64,
     pub(crate) ns: u32,
     pub(crate) resolved: Resolved,
+    /// A Rust callee the fast loop may call in place.
+    pub(crate) pure: Option<PureCall>,
 }
 
 impl FuncDef {
@@ -1444,14 +1469,34 @@ impl FuncDef {
         }
     }
 
-    /// Remembers what the call at `pc` resolved to.
-    pub(crate) fn cache_call(&self, pc: usize, generation: u64, ns: u32, resolved: &Resolved) {
+    /// The [`PureCall`] cached for the call at `pc`, if the entry is still valid.
+    #[inline(always)]
+    pub(crate) fn cached_pure(&self, pc: usize, generation: u64, ns: u32) -> Option<PureCall> {
+        #[allow(unsafe_code)]
+        // SAFETY: as in `cached_call_from`: the reference lives only in this function, which
+        // calls nothing; `try_borrow_unguarded` refuses while a `borrow_mut` is live.
+        let Ok(cache) = (unsafe { self.call_cache.try_borrow_unguarded() }) else { return None };
+        match cache.get(pc) {
+            Some(Some(s)) if s.generation == generation && s.ns == ns => s.pure,
+            _ => None,
+        }
+    }
+
+    /// Remembers what the call at `pc` resolved to (`pure`: a Rust callee's [`PureCall`]).
+    pub(crate) fn cache_call(
+        &self,
+        pc: usize,
+        generation: u64,
+        ns: u32,
+        resolved: &Resolved,
+        pure: Option<PureCall>,
+    ) {
         let mut cache = self.call_cache.borrow_mut();
         if cache.len() < self.code.len() {
             cache.resize(self.code.len(), None);
         }
         if let Some(slot) = cache.get_mut(pc) {
-            *slot = Some(SiteCache { generation, ns, resolved: resolved.clone() });
+            *slot = Some(SiteCache { generation, ns, resolved: resolved.clone(), pure });
         }
     }
 }

@@ -12,7 +12,6 @@ use crate::parser::SyntaxError;
 use crate::scheduler::Scheduler;
 use crate::stack::VmState;
 use crate::tags::TagTable;
-use crate::units::WordCache;
 use crate::value::Value;
 use std::fmt;
 use std::path::PathBuf;
@@ -73,6 +72,10 @@ pub struct NativeFn {
     pub(crate) max: u32,
     pub(crate) usage: Rc<str>,
     pub(crate) body: Rc<NativeBody>,
+    /// The same function as a plain Rust function of its arguments alone (and the word
+    /// cache), for functions that need nothing else of the console: the fast loop calls it
+    /// in place (see [`crate::bytecode::PureCall`]).
+    pub(crate) pure: Option<crate::bytecode::PureNative>,
 }
 
 impl fmt::Debug for NativeFn {
@@ -177,7 +180,6 @@ pub struct Console {
     /// The profiler's zone tree (`profilerEnable`).
     pub(crate) profiler: Box<crate::profiler::Profiler>,
     /// The `getWord` family's walk cache.
-    pub(crate) words: WordCache,
     /// `getRandom`'s generator.
     pub(crate) rng_state: u64,
     pub(crate) config: ConsoleConfig,
@@ -228,7 +230,6 @@ impl Console {
             trace: false,
             hooks: false,
             profiler: Box::default(),
-            words: WordCache::default(),
             rng_state: 0x853c_49e6_748f_ea9b,
             config,
             quit: false,
@@ -557,9 +558,39 @@ impl Console {
         R: Into<Value>,
         F: Fn(&mut Console, &CallArgs<'_>) -> R + 'static,
     {
-        let n = self.names.intern(name);
         let body: Rc<NativeBody> = Rc::new(move |c: &mut Console, a: &CallArgs<'_>| f(c, a).into());
-        let native = NativeFn { name: n, min, max, usage: Rc::from(usage), body };
+        self.register_native(ns, name, min, max, usage, body, None);
+    }
+
+    /// Registers a global function that reads nothing of the console but its arguments and
+    /// the word cache: called through [`Console::register_function`]'s path like any other,
+    /// and in place by the fast loop (no stop at the call, no argument moved).
+    pub(crate) fn register_pure(
+        &mut self,
+        name: &str,
+        min: u32,
+        max: u32,
+        usage: &str,
+        f: crate::bytecode::PureNative,
+    ) {
+        let body: Rc<NativeBody> =
+            Rc::new(move |c: &mut Console, a: &CallArgs<'_>| f(&mut c.vm.words, a.argv));
+        self.register_native(GLOBAL_NS, name, min, max, usage, body, Some(f));
+    }
+
+    #[allow(clippy::too_many_arguments, reason = "the parts of a `NativeFn`, named once here")]
+    fn register_native(
+        &mut self,
+        ns: NsId,
+        name: &str,
+        min: u32,
+        max: u32,
+        usage: &str,
+        body: Rc<NativeBody>,
+        pure: Option<crate::bytecode::PureNative>,
+    ) {
+        let n = self.names.intern(name);
+        let native = NativeFn { name: n, min, max, usage: Rc::from(usage), body, pure };
         let id = NativeId(self.natives.len() as u32);
         self.natives.push(Rc::new(native));
         self.ns.define(ns, n, None, Callable::Native(id));

@@ -86,6 +86,9 @@ pub(crate) struct VmState {
     pub(crate) rearm: Option<(Rc<FuncDef>, usize)>,
     /// The light frames of `recursion::rec` (empty between its runs; kept for its room).
     pub(crate) rec_frames: Vec<(usize, usize)>,
+    /// Where the last `getWord`-style walk stopped, and the words it made (the word
+    /// functions', called from the interpreter or in place by the fast loop).
+    pub(crate) words: crate::units::WordCache,
 }
 
 impl VmState {
@@ -103,6 +106,7 @@ impl VmState {
             arg_pool: Vec::new(),
             rearm: None,
             rec_frames: Vec::new(),
+            words: crate::units::WordCache::default(),
         }
     }
 
@@ -617,6 +621,20 @@ impl OperandStack {
         }
         self.sp = start;
         n
+    }
+
+    /// Calls `f` on the top `argc` values and puts its result in their place.
+    #[inline(always)]
+    pub(crate) fn call_pure(
+        &mut self,
+        argc: usize,
+        f: crate::bytecode::PureNative,
+        words: &mut crate::units::WordCache,
+    ) {
+        let start = self.sp.saturating_sub(argc);
+        let v = f(words, self.vals.get(start..self.sp).unwrap_or_default());
+        self.truncate(start);
+        self.push(v);
     }
 
     /// Moves the values from `start` up to the end of `out`.

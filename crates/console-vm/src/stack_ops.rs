@@ -262,8 +262,14 @@ pub(crate) fn run(
     // A call of the running function itself (recursion) keeps `func`, its code, `end` and
     // `slot_end` as they are: it leaves only the inner loop (`break`), for the middle one,
     // which reserves the new frame's slots (a call starts at pc 0, at or below `end`).
+    // `pure`: a site whose cache holds a Rust function registered as pure (`getWord`,
+    // `strlen`, `mFloor`, ...) calls it here, in place, instead of stopping for the
+    // interpreter's call (a global call's site only).
     macro_rules! call {
-        ($f:expr, $ns:expr, $argc:expr, $outer:lifetime) => {{
+        ($f:expr, $ns:expr, $argc:expr, $outer:lifetime) => {
+            call!($f, $ns, $argc, $outer, false)
+        };
+        ($f:expr, $ns:expr, $argc:expr, $outer:lifetime, $pure:expr) => {{
             match $f.cached_call_from(p - 1, cx.generation, $ns, std::ptr::from_ref($f)) {
                 Ok((ns, layer)) => {
                     let Some(start) =
@@ -274,6 +280,14 @@ pub(crate) fn run(
                     fb = start;
                     p = 0;
                     break;
+                }
+                Err(None) if $pure => {
+                    let argc = $argc as usize;
+                    let Some(pure) = $f.cached_pure(p - 1, cx.generation, $ns).filter(|c| c.fits(argc)) else {
+                        stop!(Stop::Op, p - 1)
+                    };
+                    let VmState { stack, words, .. } = &mut *vm;
+                    stack.call_pure(argc, pure.f, words);
                 }
                 Err(res) => {
                     let Some((callee, start)) = enter(vm, &mut budget, res, $argc as usize, p, cx.max_depth)
@@ -863,7 +877,7 @@ pub(crate) fn run(
                         }
                     }
                     // ---- script-to-script calls and returns, the common case only ----
-                    Op::Call(_, argc) if cx.plain => call!(running, GLOBAL_NS, argc, 'outer),
+                    Op::Call(_, argc) if cx.plain => call!(running, GLOBAL_NS, argc, 'outer, true),
                     // The argument, then the `Call` after it as its own arm would make it (its
                     // pc is `p`: the site's cache and the failure's stop are that `Call`'s).
                     Op::ArithLICall(ar, a, k) => {
@@ -877,7 +891,7 @@ pub(crate) fn run(
                             && cx.plain
                         {
                             p += 1;
-                            call!(running, GLOBAL_NS, argc, 'outer)
+                            call!(running, GLOBAL_NS, argc, 'outer, true)
                         }
                     }
                     // A method on an object named by its id (a name goes through the interpreter).

@@ -5,29 +5,51 @@ use crate::value::Value;
 use std::rc::Rc;
 
 /// Remembers where the last `getWord`-style walk stopped so a loop over the words of one string
-/// is linear, not quadratic. Holding the `Rc` keeps the address from being reused.
+/// is linear, not quadratic, and the words it made of that string (the first [`MADE_MAX`]),
+/// so a loop reading the same words again (`getWord(%rec, %w)` in a loop over records)
+/// shares them instead of allocating each again. Holding the `Rc` keeps the address from
+/// being reused, and keeps the text from being appended to in place (`%s = %s @ x` appends
+/// only to a string no one else holds).
 #[derive(Debug, Default)]
 pub(crate) struct WordCache {
     text: Option<Rc<String>>,
     set: &'static str,
     index: usize,
     offset: usize,
+    /// Unit `i` of `text` as made before, at `i` (`None`: not made yet).
+    made: Vec<Option<Value>>,
 }
+
+/// How many units of one text [`WordCache`] keeps.
+const MADE_MAX: usize = 32;
 
 pub(crate) const WORD_SEP: &str = " \t\n";
 pub(crate) const FIELD_SEP: &str = "\t\n";
 pub(crate) const RECORD_SEP: &str = "\n";
 
-fn is_sep(set: &str, b: u8) -> bool {
-    set.as_bytes().contains(&b)
+/// A test for the separators of `set`: a bit mask for the bytes below 64 (every separator
+/// set V12 has: space, tab, newline), a search of `set` for the others only when it has any.
+#[inline(always)]
+fn sep_test(set: &str) -> impl Fn(u8) -> bool + '_ {
+    let mut mask = 0u64;
+    let mut low = true;
+    for &c in set.as_bytes() {
+        if c < 64 {
+            mask |= 1 << c;
+        } else {
+            low = false;
+        }
+    }
+    move |b| if b < 64 { mask >> b & 1 != 0 } else { !low && set.as_bytes().contains(&b) }
 }
 
 /// Byte offset where unit `index` starts, or None when there are fewer units.
 fn unit_start(s: &str, set: &str, mut index: usize, mut from: usize) -> Option<usize> {
+    let is_sep = sep_test(set);
     let b = s.as_bytes();
     while index > 0 {
         let mut i = from;
-        while i < b.len() && !is_sep(set, b[i]) {
+        while i < b.len() && !is_sep(b[i]) {
             i += 1;
         }
         if i >= b.len() {
@@ -40,9 +62,10 @@ fn unit_start(s: &str, set: &str, mut index: usize, mut from: usize) -> Option<u
 }
 
 fn unit_end(s: &str, set: &str, from: usize) -> usize {
+    let is_sep = sep_test(set);
     let b = s.as_bytes();
     let mut i = from;
-    while i < b.len() && !is_sep(set, b[i]) {
+    while i < b.len() && !is_sep(b[i]) {
         i += 1;
     }
     i
@@ -50,10 +73,11 @@ fn unit_end(s: &str, set: &str, from: usize) -> usize {
 
 /// V12 `getUnitCount`: every separator character ends a unit; a trailing one adds none.
 pub fn unit_count(s: &str, set: &str) -> usize {
+    let is_sep = sep_test(set);
     let mut count = 0;
     let mut last_non_sep = false;
     for &c in s.as_bytes() {
-        if is_sep(set, c) {
+        if is_sep(c) {
             count += 1;
             last_non_sep = false;
         } else {
@@ -128,17 +152,31 @@ impl WordCache {
         };
         let s: &str = rc;
         let wc = self;
-        let (from_idx, from_off) = match &wc.text {
-            Some(t) if Rc::ptr_eq(t, rc) && wc.set == set && wc.index <= index => (wc.index, wc.offset),
-            _ => (0, 0),
-        };
+        let same = wc.text.as_ref().is_some_and(|t| Rc::ptr_eq(t, rc))
+            && (std::ptr::eq(wc.set, set) || wc.set == set);
+        if same && let Some(Some(w)) = wc.made.get(index) {
+            return w.clone();
+        }
+        let (from_idx, from_off) = if same && wc.index <= index { (wc.index, wc.offset) } else { (0, 0) };
         match unit_start(s, set, index - from_idx, from_off) {
             Some(st) => {
-                wc.text = Some(rc.clone());
-                wc.set = set;
+                if !same {
+                    wc.text = Some(rc.clone());
+                    wc.set = set;
+                    wc.made.clear();
+                }
                 wc.index = index;
                 wc.offset = st;
-                Value::str(&s[st..unit_end(s, set, st)])
+                let w = Value::str(&s[st..unit_end(s, set, st)]);
+                if index < MADE_MAX {
+                    if wc.made.len() <= index {
+                        wc.made.resize(index + 1, None);
+                    }
+                    if let Some(slot) = wc.made.get_mut(index) {
+                        *slot = Some(w.clone());
+                    }
+                }
+                w
             }
             None => Value::Empty,
         }

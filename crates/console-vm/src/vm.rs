@@ -1002,7 +1002,13 @@ impl Console {
                             if let Some(r) = &r
                                 && func.rec.get() == 0
                             {
-                                func.cache_call(pc - 1, self.ns.generation(), GLOBAL_NS, r);
+                                func.cache_call(
+                                    pc - 1,
+                                    self.ns.generation(),
+                                    GLOBAL_NS,
+                                    r,
+                                    self.pure_call(r),
+                                );
                             }
                             r
                         }
@@ -1027,7 +1033,7 @@ impl Console {
                             let nsid = self.ns.named(ns);
                             let r = self.ns.resolve(nsid, fname);
                             if let Some(r) = &r {
-                                func.cache_call(pc - 1, self.ns.generation(), u32::MAX, r);
+                                func.cache_call(pc - 1, self.ns.generation(), u32::MAX, r, None);
                             }
                             r
                         }
@@ -1084,7 +1090,7 @@ impl Console {
                         None => {
                             let r = self.ns.resolve(ns, fname);
                             if let Some(r) = &r {
-                                func.cache_call(pc - 1, self.ns.generation(), ns, r);
+                                func.cache_call(pc - 1, self.ns.generation(), ns, r, None);
                             }
                             r
                         }
@@ -1295,6 +1301,14 @@ impl Console {
             v
         };
         self.vm.stack.push(v);
+    }
+
+    /// What the fast loop may call in place for a call resolved to `r`: a Rust function
+    /// registered as pure, with its argument counts.
+    fn pure_call(&self, r: &Resolved) -> Option<crate::bytecode::PureCall> {
+        let Callable::Native(id) = r.callable else { return None };
+        let n = self.natives.get(id.0 as usize)?;
+        n.pure.map(|f| crate::bytecode::PureCall { f, min: n.min, max: n.max })
     }
 
     /// [`Self::dispatch_native`] through [`Self::call_native`]: a wrong arity or hooks on.

@@ -4,29 +4,29 @@ use super::*;
 
 pub(super) fn register(c: &mut Console) {
     // ---- strings ----
-    c.register_function("strlen", 2, 2, "strlen(string)", |_c, a| Value::Int(a.str(0).len() as i64));
-    c.register_function("strupr", 2, 2, "strupr(string)", |_c, a| a.str(0).to_ascii_uppercase());
-    c.register_function("strlwr", 2, 2, "strlwr(string)", |_c, a| a.str(0).to_ascii_lowercase());
-    c.register_function("strcmp", 3, 3, "strcmp(string one, string two)", |_c, a| {
+    pure_fn!(c, "strlen", 2, 2, "strlen(string)", |_c, a| Value::Int(a.str(0).len() as i64));
+    pure_fn!(c, "strupr", 2, 2, "strupr(string)", |_c, a| a.str(0).to_ascii_uppercase());
+    pure_fn!(c, "strlwr", 2, 2, "strlwr(string)", |_c, a| a.str(0).to_ascii_lowercase());
+    pure_fn!(c, "strcmp", 3, 3, "strcmp(string one, string two)", |_c, a| {
         Value::Int(a.str(0).cmp(&a.str(1)) as i64)
     });
-    c.register_function("stricmp", 3, 3, "stricmp(string one, string two)", |_c, a| {
+    pure_fn!(c, "stricmp", 3, 3, "stricmp(string one, string two)", |_c, a| {
         Value::Int(a.str(0).to_ascii_lowercase().cmp(&a.str(1).to_ascii_lowercase()) as i64)
     });
-    c.register_function("strstr", 3, 3, "strstr(string one, string two)", |_c, a| {
+    pure_fn!(c, "strstr", 3, 3, "strstr(string one, string two)", |_c, a| {
         match find_bytes(a.str(0).as_bytes(), a.str(1).as_bytes(), 0) {
             Some(i) => Value::Int(i as i64),
             None => Value::Int(-1),
         }
     });
-    c.register_function("strpos", 3, 4, "strpos(string haystack, string needle, [int offset])", |_c, a| {
+    pure_fn!(c, "strpos", 3, 4, "strpos(string haystack, string needle, [int offset])", |_c, a| {
         let off = a.i32(2).max(0) as usize;
         match find_bytes(a.str(0).as_bytes(), a.str(1).as_bytes(), off) {
             Some(i) => Value::Int(i as i64),
             None => Value::Int(-1),
         }
     });
-    c.register_function("strchr", 3, 3, "strchr(string, char)", |_c, a| {
+    pure_fn!(c, "strchr", 3, 3, "strchr(string, char)", |_c, a| {
         let s = a.str(0);
         let ch = a.str(1).chars().next();
         match ch.and_then(|ch| s.find(ch)) {
@@ -53,24 +53,24 @@ pub(super) fn register(c: &mut Console) {
         }
         Value::str(src.replace(&*from, &to))
     });
-    c.register_function("getSubStr", 4, 4, "getSubStr(string, start, numChars)", |_c, a| {
+    pure_fn!(c, "getSubStr", 4, 4, "getSubStr(string, start, numChars)", |_c, a| {
         substr(&a.str(0), i64::from(a.i32(1)), i64::from(a.i32(2)))
     });
-    c.register_function("trim", 2, 2, "trim(string)", |_c, a| {
+    pure_fn!(c, "trim", 2, 2, "trim(string)", |_c, a| {
         a.str(0).trim_matches([' ', '\t', '\n', '\r']).to_string()
     });
-    c.register_function("ltrim", 2, 2, "ltrim(string)", |_c, a| {
+    pure_fn!(c, "ltrim", 2, 2, "ltrim(string)", |_c, a| {
         a.str(0).trim_start_matches([' ', '\t', '\n', '\r']).to_string()
     });
-    c.register_function("rtrim", 2, 2, "rtrim(string)", |_c, a| {
+    pure_fn!(c, "rtrim", 2, 2, "rtrim(string)", |_c, a| {
         a.str(0).trim_end_matches([' ', '\t', '\n', '\r']).to_string()
     });
-    c.register_function("stripChars", 3, 3, "stripChars(string, chars)", |_c, a| {
+    pure_fn!(c, "stripChars", 3, 3, "stripChars(string, chars)", |_c, a| {
         let chars = a.str(1);
         a.str(0).chars().filter(|c| !chars.contains(*c)).collect::<String>()
     });
-    c.register_function("collapseEscape", 2, 2, "collapseEscape(text)", |_c, a| collapse_escape(&a.str(0)));
-    c.register_function("expandEscape", 2, 2, "expandEscape(text)", |_c, a| expand_escape(&a.str(0)));
+    pure_fn!(c, "collapseEscape", 2, 2, "collapseEscape(text)", |_c, a| collapse_escape(&a.str(0)));
+    pure_fn!(c, "expandEscape", 2, 2, "expandEscape(text)", |_c, a| expand_escape(&a.str(0)));
     c.register_function("addTaggedString", 2, 2, "addTaggedString(string)", |c, a| {
         let s = a.str(0).into_owned();
         c.add_tagged_string(&s)
