@@ -344,8 +344,20 @@ pub(crate) fn write_int(i: i64, out: &mut String) {
     if i < 0 {
         out.push('-');
     }
-    // Only ASCII digits were written.
-    out.push_str(std::str::from_utf8(buf.get(at..).unwrap_or_default()).unwrap_or_default());
+    out.push_str(ascii_digits(buf.get(at..).unwrap_or_default()));
+}
+
+/// Text of a buffer of ASCII digits, without `str::from_utf8`'s check (about 57 instructions
+/// for a short buffer: a third of a small number's formatting).
+#[inline(always)]
+fn ascii_digits(digits: &[u8]) -> &str {
+    debug_assert!(digits.iter().all(u8::is_ascii_digit), "only ASCII digits");
+    // SAFETY: every caller fills the buffer with `b'0' + (n % 10) as u8` only (ASCII digits,
+    // asserted in debug builds and by `write_int_matches_fmt` and the %g tests): valid UTF-8.
+    #[allow(unsafe_code)]
+    unsafe {
+        std::str::from_utf8_unchecked(digits)
+    }
 }
 
 /// Converts a double to a 32-bit integer like a C cast, saturating instead of being undefined.
@@ -547,46 +559,76 @@ fn replace_cold(slot: &mut Value, v: Value) {
 }
 
 /// C `atof`: the longest numeric prefix after leading white space, else 0.
+///
+/// A prefix of at most 19 digits whose value is below 2^53, with a power of ten of at most
+/// 22 either way (`-12.25`, `0.5`, `1e3`: what scripts write), is the digits as an integer
+/// times or over an exact power of ten: one correctly rounded operation on exact values,
+/// the double the full parse gives (Clinger's fast path); the rest goes to the full parse.
 pub fn atof(s: &str) -> f64 {
+    atof_len(s).0
+}
+
+/// [`atof`], and where the number it read ends in `s` (0 when it read none).
+pub(crate) fn atof_len(s: &str) -> (f64, usize) {
     let b = s.as_bytes();
-    let mut i = 0;
-    while i < b.len() && (b[i] == b' ' || b[i] == b'\t' || b[i] == b'\n' || b[i] == b'\r') {
-        i += 1;
+    let mut rest = b;
+    while let [b' ' | b'\t' | b'\n' | b'\r', tail @ ..] = rest {
+        rest = tail;
     }
-    let start = i;
-    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
-        i += 1;
+    let start = b.len() - rest.len();
+    let neg = matches!(rest, [b'-', ..]);
+    if let [b'+' | b'-', tail @ ..] = rest {
+        rest = tail;
     }
-    let mut digits = 0;
-    while i < b.len() && b[i].is_ascii_digit() {
-        i += 1;
+    let mut digits = 0u32;
+    let mut m: u64 = 0;
+    while let [c @ b'0'..=b'9', tail @ ..] = rest {
+        m = m.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
         digits += 1;
+        rest = tail;
     }
-    if i < b.len() && b[i] == b'.' {
-        i += 1;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
+    let mut frac = 0i32;
+    if let [b'.', tail @ ..] = rest {
+        rest = tail;
+        while let [c @ b'0'..=b'9', tail @ ..] = rest {
+            m = m.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
             digits += 1;
+            frac += 1;
+            rest = tail;
         }
     }
     if digits == 0 {
-        return 0.0;
+        return (0.0, 0);
     }
-    let mut end = i;
-    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
-        let mut j = i + 1;
-        if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
-            j += 1;
+    let mut exp = 0i32;
+    if let [b'e' | b'E', tail @ ..] = rest {
+        let mut r = tail;
+        let eneg = matches!(r, [b'-', ..]);
+        if let [b'+' | b'-', t @ ..] = r {
+            r = t;
         }
-        let exp_start = j;
-        while j < b.len() && b[j].is_ascii_digit() {
-            j += 1;
+        let before = r.len();
+        while let [c @ b'0'..=b'9', t @ ..] = r {
+            exp = exp.saturating_mul(10).saturating_add(i32::from(c - b'0'));
+            r = t;
         }
-        if j > exp_start {
-            end = j;
+        if r.len() < before {
+            rest = r;
+            if eneg {
+                exp = -exp;
+            }
+        } else {
+            exp = 0;
         }
     }
-    s[start..end].parse::<f64>().unwrap_or(0.0)
+    let end = b.len() - rest.len();
+    let e = exp.saturating_sub(frac);
+    if digits <= 19 && m < 1 << 53 && (-22..=22).contains(&e) {
+        let pow = POW10[e.unsigned_abs() as usize];
+        let v = if e >= 0 { m as f64 * pow } else { m as f64 / pow };
+        return (if neg { -v } else { v }, end);
+    }
+    (s.get(start..end).and_then(|t| t.parse::<f64>().ok()).unwrap_or(0.0), end)
 }
 
 /// C `atoi`: leading white space, optional sign, decimal digits.
@@ -648,15 +690,27 @@ pub fn format_g_prec(v: f64, prec: usize, out: &mut String) {
     // Fast path: small integers print exactly.
     // (Wholeness tested by a round trip through an integer: `f64::fract` is a libm call on the
     // baseline target; below 1e6 the conversion is exact.)
-    if v.abs() < 1e6_f64.min(10f64.powi(p as i32)) && (v as i64) as f64 == v {
+    let int_bound = if p < 6 { POW10[p] } else { 1e6 };
+    if v.abs() < int_bound && (v as i64) as f64 == v {
         write_int(v as i64, out);
         return;
     }
-    // Fast path: when the shortest decimal that reads back as `v` has at most `p`
-    // significant digits, rounding `v` to `p` digits gives exactly those digits (the
-    // difference between them is under half an ulp, far below the p-th digit), so %g prints
-    // them as they are; only its exponent range needs checking. Much cheaper than the exact
-    // formatting below.
+    // Fast path: the digits rounded to `p` from one scaling by an exact power of ten (see
+    // `g_digits`), written from a buffer on the stack.
+    if p <= 15
+        && let Some((digits, x)) = g_digits(v.abs(), p)
+    {
+        if v < 0.0 {
+            out.push('-');
+        }
+        write_g_digits(digits, x, p, out);
+        return;
+    }
+    // Near a half, where the scaling's error could decide the rounding: when the shortest
+    // decimal that reads back as `v` has at most `p` significant digits, rounding `v` to `p`
+    // digits gives exactly those digits (the difference between them is under half an ulp,
+    // far below the p-th digit), so %g prints them as they are; only its exponent range
+    // needs checking. Still much cheaper than the exact formatting below.
     if p <= 15 {
         let mut short = String::new();
         let _ = write!(short, "{v}");
@@ -666,15 +720,6 @@ pub fn format_g_prec(v: f64, prec: usize, out: &mut String) {
             out.push_str(&short);
             return;
         }
-    }
-    if p <= 15
-        && let Some((digits, x)) = g_digits(v.abs(), p)
-    {
-        if v < 0.0 {
-            out.push('-');
-        }
-        write_g_digits(digits, x, p, out);
-        return;
     }
     format_g_exact(v, p, out);
 }
@@ -692,7 +737,10 @@ const POW10: [f64; 23] = [
 /// of a half) or the power is not exact: the caller formats exactly then.
 fn g_digits(a: f64, p: usize) -> Option<(u64, i32)> {
     let (lo, hi) = (POW10[p - 1], POW10[p]);
-    let mut x = a.log10().floor() as i32;
+    // The decimal exponent from the binary one: floor(e2 * log10 2) (78913 / 2^18), off by
+    // at most one, which the loop below corrects (no `log10`, a libm call).
+    let e2 = ((a.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    let mut x = (e2 * 78913) >> 18;
     for _ in 0..3 {
         let k = p as i32 - 1 - x;
         let pow = *POW10.get(k.unsigned_abs() as usize)?;
@@ -705,7 +753,9 @@ fn g_digits(a: f64, p: usize) -> Option<(u64, i32)> {
             x += 1;
             continue;
         }
-        let whole = scaled.floor();
+        // `scaled` is positive and below 10^15: truncation is its floor (`f64::floor` is a
+        // libm call on the baseline target).
+        let whole = (scaled as u64) as f64;
         let frac = scaled - whole;
         if (frac - 0.5).abs() <= 2.0 * scaled * f64::EPSILON {
             return None;
@@ -723,14 +773,29 @@ fn g_digits(a: f64, p: usize) -> Option<(u64, i32)> {
 /// %g's text of `digits` (exactly `p` digits) times 10^(`x` - `p` + 1): exponential when
 /// `x` < -4 or `x` >= `p`, else fixed; trailing zeros dropped.
 fn write_g_digits(digits: u64, x: i32, p: usize, out: &mut String) {
-    let mut buf = itoa_digits(digits);
+    // The digits (at most 20) from the right end of a buffer on the stack, as text.
+    let mut buf = [b'0'; 20];
+    let mut at = buf.len();
+    let mut d = digits;
+    loop {
+        at -= 1;
+        if let Some(c) = buf.get_mut(at) {
+            *c = b'0' + (d % 10) as u8;
+        }
+        d /= 10;
+        if d == 0 || at == 0 {
+            break;
+        }
+    }
+    let text = ascii_digits(buf.get(at..).unwrap_or_default());
+    let n = text.len();
+    // Without the trailing zeros (at least the first digit stays).
+    let sig = text.trim_end_matches('0').len().max(1);
     if x < -4 || x >= p as i32 {
-        let (first, rest) = buf.split_at(1);
-        out.push_str(first);
-        let rest = rest.trim_end_matches('0');
-        if !rest.is_empty() {
+        out.push_str(text.get(..1).unwrap_or_default());
+        if sig > 1 {
             out.push('.');
-            out.push_str(rest);
+            out.push_str(text.get(1..sig).unwrap_or_default());
         }
         out.push('e');
         out.push(if x < 0 { '-' } else { '+' });
@@ -742,23 +807,15 @@ fn write_g_digits(digits: u64, x: i32, p: usize, out: &mut String) {
         for _ in 0..(-x - 1) {
             out.push('0');
         }
-        out.push_str(buf.trim_end_matches('0'));
+        out.push_str(text.get(..sig).unwrap_or_default());
         return;
     }
-    let int_len = x as usize + 1;
-    let frac = buf.split_off(int_len);
-    out.push_str(&buf);
-    let frac = frac.trim_end_matches('0');
-    if !frac.is_empty() {
+    let int_len = (x as usize + 1).min(n);
+    out.push_str(text.get(..int_len).unwrap_or_default());
+    if sig > int_len {
         out.push('.');
-        out.push_str(frac);
+        out.push_str(text.get(int_len..sig).unwrap_or_default());
     }
-}
-
-fn itoa_digits(d: u64) -> String {
-    let mut s = String::with_capacity(16);
-    let _ = write!(s, "{d}");
-    s
 }
 
 /// %g by exact formatting: `v` finite and non-zero, `p` at least 1.
@@ -978,6 +1035,46 @@ mod tests {
         ];
         for (v, want) in cases {
             assert_eq!(fmt_num(v), want, "{v}");
+        }
+    }
+
+    /// `atof`'s fast path gives the double the full parse gives: short decimals of every
+    /// length and sign, with and without exponents, and the edges of the fast path's range.
+    #[test]
+    fn atof_fast_path_is_the_full_parse() {
+        let mut next = xorshift(0x1234_5678_9abc_def1);
+        let mut cases: Vec<String> = vec![
+            "0".into(),
+            "-0".into(),
+            "+0.5".into(),
+            "9007199254740991".into(),
+            "9007199254740993".into(),
+            "18446744073709551615".into(),
+            "1e22".into(),
+            "1e23".into(),
+            "1.5e-22".into(),
+            "123456789012345678e-22".into(),
+            "0.1".into(),
+            "-1.25".into(),
+            "1e-3".into(),
+            "5.".into(),
+            ".25e+2".into(),
+        ];
+        for _ in 0..20_000 {
+            let int = next() % 10u64.pow((next() % 12) as u32 + 1);
+            let fd = (next() % 10) as usize;
+            let frac = next() % 10u64.pow(fd as u32);
+            let sign = ["", "-", "+"][(next() % 3) as usize];
+            let mut t = if fd > 0 { format!("{sign}{int}.{frac:0fd$}") } else { format!("{sign}{int}") };
+            if next().is_multiple_of(4) {
+                t.push_str(&format!("e{}", (next() % 50) as i64 - 25));
+            }
+            cases.push(t);
+        }
+        for t in cases {
+            let want: f64 = t.parse().expect("a number");
+            let got = atof(&t);
+            assert_eq!(got.to_bits(), want.to_bits(), "{t}");
         }
     }
 

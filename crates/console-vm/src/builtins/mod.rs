@@ -5,7 +5,7 @@ use crate::object::{ClassKind, ObjectId};
 use crate::output::Level;
 use crate::scheduler::MAX_SCHEDULED_EVENTS;
 use crate::units::{FIELD_SEP, RECORD_SEP, WORD_SEP, get_unit, get_units, remove_unit, set_unit, unit_count};
-use crate::value::{Value, fmt_num};
+use crate::value::Value;
 
 /// Registers a global function whose body reads only its arguments (`|_c, a| body`, as
 /// `register_function` takes it, with the console unused) as pure: the fast loop calls it in
@@ -160,16 +160,48 @@ fn this_id(a: &CallArgs<'_>) -> ObjectId {
     a.this.unwrap_or(0)
 }
 
+/// The first three words of `s` as numbers (a missing word is 0), in one pass: each word's
+/// number read in place (`atof_len`, which stops where the number does), then the rest of
+/// the word skipped.
 fn vec3(s: &str) -> [f64; 3] {
+    let is_sep = |b: &u8| matches!(b, b' ' | b'\t' | b'\n');
     let mut out = [0.0; 3];
-    for (i, slot) in out.iter_mut().enumerate() {
-        *slot = crate::value::atof(get_unit(s, i, WORD_SEP));
+    let mut from = 0;
+    for slot in out.iter_mut() {
+        let rest = s.get(from..).unwrap_or_default();
+        let read = match rest.as_bytes().first() {
+            // `atof` skips white space, separators included: a word of its own first.
+            Some(b'\r') => {
+                let len = rest.bytes().position(|b| is_sep(&b)).unwrap_or(rest.len());
+                *slot = crate::value::atof(rest.get(..len).unwrap_or_default());
+                len
+            }
+            Some(b) if is_sep(b) => 0,
+            _ => {
+                let (v, used) = crate::value::atof_len(rest);
+                *slot = v;
+                used
+            }
+        };
+        let tail = rest.as_bytes().get(read..).unwrap_or_default();
+        let len = read + tail.iter().position(is_sep).unwrap_or(tail.len());
+        if len >= rest.len() {
+            break;
+        }
+        from += len + 1;
     }
     out
 }
 
+/// A vector's text: its three numbers as V12 prints them, between spaces.
 fn vec_text(v: [f64; 3]) -> String {
-    format!("{} {} {}", fmt_num(v[0]), fmt_num(v[1]), fmt_num(v[2]))
+    let mut s = String::with_capacity(32);
+    crate::value::format_g(v[0], &mut s);
+    s.push(' ');
+    crate::value::format_g(v[1], &mut s);
+    s.push(' ');
+    crate::value::format_g(v[2], &mut s);
+    s
 }
 
 use crate::files::wildcard;
@@ -333,5 +365,44 @@ impl Console {
     pub(crate) fn set_caller_local(&mut self, name: crate::intern::Name, v: Value) {
         let t = self.names.text(name).to_string();
         self.store_local_text(&t, v);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `vec3` reads the words `get_unit` finds (empty words, missing ones and words with
+    /// text after the number read as `atof` reads them), and `vec_text` prints each number
+    /// as `fmt_num` does.
+    #[test]
+    fn vectors_read_and_print_as_units_and_numbers_do() {
+        for s in [
+            "1 2 3",
+            "1  2 3",
+            "1 2",
+            "",
+            " 1 2 3",
+            "1\t2\n3 4",
+            "1.5e2 -0.25 7x",
+            "a b c",
+            "1 2 ",
+            "-0 +5 .5",
+            "\r 5 6",
+            "1\r 2\r3 4",
+            "1e 2e+ 3e-x",
+            "x1 2x3",
+        ] {
+            let want: Vec<f64> = (0..3).map(|i| crate::value::atof(get_unit(s, i, WORD_SEP))).collect();
+            assert_eq!(vec3(s).to_vec(), want, "{s:?}");
+        }
+        let v = [1234.5, -0.000_012_5, 1e21];
+        let want = format!(
+            "{} {} {}",
+            crate::value::fmt_num(v[0]),
+            crate::value::fmt_num(v[1]),
+            crate::value::fmt_num(v[2])
+        );
+        assert_eq!(vec_text(v), want);
     }
 }
