@@ -633,8 +633,21 @@ impl OperandStack {
     ) {
         let start = self.sp.saturating_sub(argc);
         let v = f(words, self.vals.get(start..self.sp).unwrap_or_default());
-        self.truncate(start);
-        self.push(v);
+        // The result in the first argument's slot, the others emptied (no clearing loop over
+        // them all and then a push).
+        match self.vals.get_mut(start..self.sp) {
+            Some([first, rest @ ..]) => {
+                for r in rest {
+                    *r = Value::Empty;
+                }
+                *first = v;
+                self.sp = start + 1;
+            }
+            _ => {
+                self.truncate(start);
+                self.push(v);
+            }
+        }
     }
 
     /// Moves the values from `start` up to the end of `out`.

@@ -2403,7 +2403,9 @@ fn text_eq(a: &Value, b: &Value) -> bool {
 #[inline(never)]
 fn text_eq_other(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Str(x), Value::Str(y)) => x.eq_ignore_ascii_case(y),
+        // Byte-equal first (`memcmp`; a `switch$` case that matches is usually written as
+        // the text it meets), then ignoring case.
+        (Value::Str(x), Value::Str(y)) => x == y || x.eq_ignore_ascii_case(y),
         (Value::Empty, Value::Empty) => true,
         _ => a.as_text().eq_ignore_ascii_case(&b.as_text()),
     }

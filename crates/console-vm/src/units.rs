@@ -5,7 +5,8 @@ use crate::value::Value;
 use std::rc::Rc;
 
 /// Remembers where the last `getWord`-style walk stopped so a loop over the words of one string
-/// is linear, not quadratic, and the words it made of that string (the first [`MADE_MAX`]),
+/// is linear, not quadratic, and the words it made of that string from its second call on
+/// it (the first [`MADE_MAX`]),
 /// so a loop reading the same words again (`getWord(%rec, %w)` in a loop over records)
 /// shares them instead of allocating each again. Holding the `Rc` keeps the address from
 /// being reused, and keeps the text from being appended to in place (`%s = %s @ x` appends
@@ -168,7 +169,9 @@ impl WordCache {
                 wc.index = index;
                 wc.offset = st;
                 let w = Value::str(&s[st..unit_end(s, set, st)]);
-                if index < MADE_MAX {
+                // Kept from the second call on one text (a text read once, as a vector's
+                // component is, pays no copy into the cache).
+                if same && index < MADE_MAX {
                     if wc.made.len() <= index {
                         wc.made.resize(index + 1, None);
                     }
