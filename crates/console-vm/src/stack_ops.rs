@@ -8,10 +8,10 @@
 //! (a sum in a loop, the stack top) in memory between instructions, a store and a reload on
 //! every arithmetic step; in a small function they stay in registers (docs/PERFORMANCE.md).
 
-use crate::bytecode::NO_HINT;
 use crate::bytecode::{
     Arith, ELEM_FROM_STACK, FieldOperand, FuncDef, GLOBAL_NS, MAX_ARGS, NsId, Op, OpCell, ScriptCallee, Sep,
 };
+use crate::bytecode::{GStore, NO_HINT};
 use crate::elements::{ElemNames, ElemStore, direct_index};
 use crate::intern::Name;
 use crate::object::{
@@ -618,7 +618,12 @@ pub(crate) fn run(
                     }
                     // ---- globals by name (as `Console::global` and `set_global_name`) ----
                     Op::LoadGlobal(n) => vm.stack.push_ref(globals.get(n.0 as usize)),
-                    Op::StoreGlobal(n, keep) => store_global(vm, globals, n, keep),
+                    Op::StoreGlobal(n, GStore::Pop) => store_global(vm, globals, n, false),
+                    Op::StoreGlobal(n, GStore::Keep) => store_global(vm, globals, n, true),
+                    Op::StoreGlobal(g, GStore::ArithI(ar, k)) => {
+                        arith_global(globals, g, ar, Num::Int(i64::from(k)));
+                    }
+                    Op::StoreGlobal(g, GStore::ArithL(ar, s)) => arith_global(globals, g, ar, local_n!(s)),
                     // ---- array elements by a number (text indexes are the interpreter's) ----
                     Op::LoadGlobalElem(b, 1) => {
                         let Some(top) = vm.stack.last_mut() else { stop!(Stop::Op, p - 1) };
@@ -1781,6 +1786,21 @@ fn store_global(vm: &mut VmState, globals: &mut Vec<Value>, n: Name, keep: bool)
     } else {
         crate::value::move_into(dst, top);
         vm.stack.truncate(vm.stack.len() - 1);
+    }
+}
+
+/// `$g = $g ar y` ([`GStore::ArithI`], [`GStore::ArithL`]): what `LoadGlobal`, the operator on
+/// the top and `StoreGlobal(g, Pop)` do (an unset global reads as `""`, so as 0, and the number
+/// written makes it).
+#[inline(never)]
+fn arith_global(globals: &mut Vec<Value>, g: Name, ar: Arith, y: Num) {
+    let i = g.0 as usize;
+    if i >= globals.len() {
+        globals.resize(i + 1, Value::Empty);
+    }
+    if let Some(dst) = globals.get_mut(i) {
+        let r = ar.num(Num::of(Some(dst)), y);
+        dst.set_num(r);
     }
 }
 

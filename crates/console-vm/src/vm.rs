@@ -2,7 +2,7 @@
 //! slots at the frame base), so recursion in script does not recurse in Rust.
 
 use crate::bytecode::{Callable, GLOBAL_NS, NativeId, Resolved};
-use crate::bytecode::{FuncDef, Op};
+use crate::bytecode::{FuncDef, GStore, Op};
 use crate::console::{CallArgs, Console, ConsoleError, NativeFn};
 use crate::intern::Name;
 use crate::object::ObjectId;
@@ -705,7 +705,20 @@ impl Console {
                     let v = self.global(n);
                     self.vm.stack.push(v);
                 }
+                Op::StoreGlobal(n, update @ (GStore::ArithI(..) | GStore::ArithL(..))) => {
+                    // The fast loop runs these; here as `LoadGlobal`, the operator and the store.
+                    let x = Num::of(Some(&self.global(n)));
+                    let (ar, y) = match update {
+                        GStore::ArithI(ar, k) => (ar, Num::Int(i64::from(k))),
+                        GStore::ArithL(ar, s) => (ar, Num::of(self.vm.stack.get(base + s as usize))),
+                        _ => (crate::bytecode::Arith::Add, Num::Int(0)),
+                    };
+                    let mut v = Value::Empty;
+                    v.set_num(ar.num(x, y));
+                    self.set_global_name(n, v);
+                }
                 Op::StoreGlobal(n, keep) => {
+                    let keep = keep == GStore::Keep;
                     let v = self.pop();
                     if keep {
                         self.vm.stack.push(v.clone());
