@@ -1468,7 +1468,7 @@ impl FuncDef {
     /// changed (a clone here and the drop of the function it replaced, then the same again at
     /// the return, chained from call to call: fib); another script function as
     /// `Err(Some((callee, ns, layer)))`; a Rust one, or no valid entry, as `Err(None)` (the
-    /// interpreter's call).
+    /// interpreter's call), a Rust one's [`PureCall`] written to `pure` (one lookup for both).
     #[inline(always)]
     pub(crate) fn cached_call_from(
         &self,
@@ -1476,6 +1476,7 @@ impl FuncDef {
         generation: u64,
         ns: u32,
         running: *const FuncDef,
+        pure: &mut Option<PureCall>,
     ) -> Result<(NsId, u32), Option<ScriptCallee>> {
         // Read without a borrow guard (no count written and put back around the lookup); a
         // cache being written (never, while a call instruction runs) reads as a miss.
@@ -1490,22 +1491,12 @@ impl FuncDef {
                     Ok((s.resolved.ns, s.resolved.layer))
                 }
                 Callable::Script(f) => Err(Some((Rc::clone(f), s.resolved.ns, s.resolved.layer))),
-                Callable::Native(_) => Err(None),
+                Callable::Native(_) => {
+                    *pure = s.pure;
+                    Err(None)
+                }
             },
             _ => Err(None),
-        }
-    }
-
-    /// The [`PureCall`] cached for the call at `pc`, if the entry is still valid.
-    #[inline(always)]
-    pub(crate) fn cached_pure(&self, pc: usize, generation: u64, ns: u32) -> Option<PureCall> {
-        #[allow(unsafe_code)]
-        // SAFETY: as in `cached_call_from`: the reference lives only in this function, which
-        // calls nothing; `try_borrow_unguarded` refuses while a `borrow_mut` is live.
-        let Ok(cache) = (unsafe { self.call_cache.try_borrow_unguarded() }) else { return None };
-        match cache.get(pc) {
-            Some(Some(s)) if s.generation == generation && s.ns == ns => s.pure,
-            _ => None,
         }
     }
 

@@ -270,7 +270,8 @@ pub(crate) fn run(
             call!($f, $ns, $argc, $outer, false)
         };
         ($f:expr, $ns:expr, $argc:expr, $outer:lifetime, $pure:expr) => {{
-            match $f.cached_call_from(p - 1, cx.generation, $ns, std::ptr::from_ref($f)) {
+            let mut pure = None;
+            match $f.cached_call_from(p - 1, cx.generation, $ns, std::ptr::from_ref($f), &mut pure) {
                 Ok((ns, layer)) => {
                     let Some(start) =
                         enter_self(vm, &mut budget, func, (ns, layer), $argc as usize, p, cx.max_depth)
@@ -283,7 +284,7 @@ pub(crate) fn run(
                 }
                 Err(None) if $pure => {
                     let argc = $argc as usize;
-                    let Some(pure) = $f.cached_pure(p - 1, cx.generation, $ns).filter(|c| c.fits(argc)) else {
+                    let Some(pure) = pure.filter(|c: &crate::bytecode::PureCall| c.fits(argc)) else {
                         stop!(Stop::Op, p - 1)
                     };
                     let VmState { stack, words, .. } = &mut *vm;
