@@ -775,7 +775,7 @@ const _: () = assert!(std::mem::size_of::<Op>() <= 16);
 /// How [`Op::StoreGlobal`] writes its global `$g`. The updates are `StoreGlobal`'s and not
 /// variants of their own: two more `Op` variants (or one, or two with two others merged into
 /// one) moved `run_tight`'s register allocation, and the tight programs paid 0.7-2.6 % more
-/// instructions (docs/PERFORMANCE.md, twenty-sixth pass).
+/// instructions (docs/PERFORMANCE.md, twenty-sixth pass, globals as counters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GStore {
     /// Pop the value into `$g`.
@@ -1037,7 +1037,14 @@ impl Op {
                 | Op::StoreLocalElemL(..)
                 | Op::LoadGlobalElemLL(..)
                 | Op::StoreGlobalElemLL(..)
-        )
+        ) || self.names_global()
+    }
+
+    /// Whether the instruction reads or writes a global by name: `run_tight` runs those only in
+    /// its copy with the globals' table (a tight loop with one runs there, see
+    /// [`Code::tight_globals`]).
+    pub(crate) fn names_global(self) -> bool {
+        matches!(self, Op::LoadGlobal(_) | Op::StoreGlobal(..) | Op::IncJumpCmpLG { .. })
     }
 
     /// Where the instruction may jump, if it is a jump.
@@ -1132,34 +1139,48 @@ pub struct Code {
     /// The instructions, then the sentinel (never empty).
     ops: Vec<OpCell>,
     slot_end: u32,
-    /// The heads of tight loops among pcs 0 to 30 (bit `pc`), with bit 31 set once they were
-    /// found (0: not yet): found the first time the fast loop asks, so compiling pays nothing
+    /// The heads of tight loops among pcs 0 to 29 (bit `pc`), with bit 31 set once they were
+    /// found (0: not yet) and bit 30 when one of those loops names a global
+    /// ([`Op::names_global`]): found the first time the fast loop asks, so compiling pays nothing
     /// (most functions of a script set never run), and kept in what was the struct's padding
     /// (a larger `FuncDef` cost parse + compile 1 % more instructions in `malloc`). A head past
-    /// pc 30 is not marked: its loop runs in the fast loop. See [`Code::tight_head`].
+    /// pc 29 is not marked: its loop runs in the fast loop. See [`Code::tight_head`].
     tight: Cell<u32>,
 }
 
 /// Where the heads' word has its bit "found".
 const TIGHT_FOUND: u32 = 1 << 31;
+/// Where the heads' word has its bit "a tight loop names a global".
+const TIGHT_GLOBALS: u32 = 1 << 30;
+/// Heads are marked at pcs below this.
+const TIGHT_PCS: usize = 30;
 
 /// The heads of tight loops in `ops` (as they are now: a breakpoint patched in keeps its loop
 /// out; one patched in later stops `run_tight` there, which leaves it to the fast loop): `t`
 /// is one when a backward jump at `j >= t` goes to `t` and every instruction from `t` to `j`
-/// is one `stack_ops::run_tight` runs ([`Op::is_tight`]). Pcs 0 to 30 only.
+/// is one `stack_ops::run_tight` runs ([`Op::is_tight`]). Pcs 0 to 29 only; bit 30 when one of
+/// those loops names a global.
 fn tight_heads(ops: &[OpCell]) -> u32 {
     let mut bits = TIGHT_FOUND;
     // The last instruction seen so far that `run_tight` does not run (+ 1; 0: none).
     let mut last_loose = 0;
+    // The last instruction seen so far that names a global (+ 1; 0: none).
+    let mut last_global = 0;
     for (j, op) in ops.iter().map(OpCell::get).enumerate() {
+        if op.names_global() {
+            last_global = j + 1;
+        }
         if !op.is_tight() {
             last_loose = j + 1;
         } else if let Some(t) = op.jump_target().map(|t| t as usize)
             && t <= j
             && t >= last_loose
-            && t < 31
+            && t < TIGHT_PCS
         {
             bits |= 1 << t;
+            if last_global > t {
+                bits |= TIGHT_GLOBALS;
+            }
         }
     }
     bits
@@ -1190,7 +1211,14 @@ impl Code {
         if w == 0 {
             w = self.find_tight_heads();
         }
-        pc < 31 && w >> pc & 1 != 0
+        pc < TIGHT_PCS && w >> pc & 1 != 0
+    }
+
+    /// Whether a tight loop of this code names a global (read after [`Code::tight_head`]
+    /// found the heads): `run_tight` runs it in its copy with the globals' table.
+    #[inline(always)]
+    pub(crate) fn tight_globals(&self) -> bool {
+        self.tight.get() & TIGHT_GLOBALS != 0
     }
 
     #[cold]

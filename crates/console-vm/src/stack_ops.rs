@@ -110,7 +110,7 @@ pub(crate) struct Ctx {
     pub(crate) slice: u64,
 }
 
-// The two interpreter loops start on a 64-byte line whatever else the program holds: each
+// The interpreter loops start on a 64-byte line whatever else the program holds: each
 // lives in an ELF section of its own (`link_section` above), which this gives a 64-byte
 // alignment (an empty `.balign 64` at its start; the assembler raises the section's
 // alignment to it, the linker keeps it). Without it their offset in a 64-byte line moved with
@@ -128,6 +128,9 @@ mod loop_lines {
         ".balign 64",
         ".popsection",
         ".pushsection .text.hot.v12_vm_tight,\"ax\",@progbits",
+        ".balign 64",
+        ".popsection",
+        ".pushsection .text.hot.v12_vm_tight_g,\"ax\",@progbits",
         ".balign 64",
         ".popsection",
     );
@@ -1000,7 +1003,11 @@ pub(crate) fn tight(
 ) -> (Stop, usize) {
     let mut budget = if cx.plain { vm.budget_left.min(cx.slice) } else { 0 };
     vm.budget_left -= budget;
-    let end = run_tight(vm, func, pc, base, &mut budget, data.elems, data.rows);
+    let end = if func.code.tight_globals() {
+        run_tight_globals(vm, func, pc, base, &mut budget, data.elems, data.rows, data.globals)
+    } else {
+        run_tight(vm, func, pc, base, &mut budget, data.elems, data.rows)
+    };
     vm.budget_left += budget;
     match end {
         TightEnd::At(at) => (Stop::Op, at),
@@ -1056,14 +1063,56 @@ pub(crate) use {f64_or_out, i32_or_out, num_or_out};
 /// of the array found last; anything else (text, which needs `atof` or a reference count;
 /// an element elsewhere; too few values or no room on the stack; locals not below the top)
 /// leaves the instruction, before it changes anything, to the fast loop, which runs it whole.
-/// Backward jumps pay `budget` as in the fast loop.
+/// Backward jumps pay `budget` as in the fast loop. Globals by name are run only by the copy
+/// [`run_tight_globals`], for code whose tight loops name one ([`crate::bytecode::Code::tight_globals`]).
 #[inline(never)]
 #[cfg_attr(all(target_os = "linux", target_arch = "x86_64"), allow(unsafe_code))]
 // SAFETY: as for `run`.
 #[cfg_attr(all(target_os = "linux", target_arch = "x86_64"), unsafe(link_section = ".text.hot.v12_vm_tight"))]
+fn run_tight(
+    vm: &mut VmState,
+    running: &FuncDef,
+    p: usize,
+    fb: usize,
+    budget: &mut u64,
+    elems: &mut ElemStore,
+    rows: &Rows,
+) -> TightEnd {
+    // No global is read here (`G` false: those arms are not compiled), so the table is empty.
+    tight_loop::<false>(vm, running, p, fb, budget, elems, rows, &mut Vec::new())
+}
+
+/// [`run_tight`] with the globals' table: loops that read and write globals by name (as
+/// numbers) run here. A function of its own (and section: both start on a 64-byte line), so
+/// that `run_tight` keeps its machine code (a generic copy of each in one section put the
+/// second one anywhere in a line).
+#[inline(never)]
+#[cfg_attr(all(target_os = "linux", target_arch = "x86_64"), allow(unsafe_code))]
+// SAFETY: as for `run`.
+#[cfg_attr(
+    all(target_os = "linux", target_arch = "x86_64"),
+    unsafe(link_section = ".text.hot.v12_vm_tight_g")
+)]
+#[allow(clippy::too_many_arguments, reason = "the loop's state, kept in registers")]
+fn run_tight_globals(
+    vm: &mut VmState,
+    running: &FuncDef,
+    p: usize,
+    fb: usize,
+    budget: &mut u64,
+    elems: &mut ElemStore,
+    rows: &Rows,
+    globals: &mut [Value],
+) -> TightEnd {
+    tight_loop::<true>(vm, running, p, fb, budget, elems, rows, globals)
+}
+
+/// The body of [`run_tight`] (`G` false) and [`run_tight_globals`] (`G` true), inlined into
+/// each.
+#[inline(always)]
 #[allow(clippy::too_many_lines, reason = "the tight loop: one match, kept whole for speed")]
 #[allow(clippy::too_many_arguments, reason = "the loop's state, kept in registers")]
-fn run_tight(
+fn tight_loop<const G: bool>(
     vm: &mut VmState,
     running: &FuncDef,
     mut p: usize,
@@ -1071,6 +1120,7 @@ fn run_tight(
     budget: &mut u64,
     elems: &mut ElemStore,
     rows: &Rows,
+    globals: &mut [Value],
 ) -> TightEnd {
     // The fast loop's code (with the sentinel) and slot bound for this function.
     let code: &[OpCell] = running.code.with_sentinel();
@@ -1636,6 +1686,44 @@ fn run_tight(
                 };
                 put_num_raw(dst, v);
                 st.pop_plain();
+            }
+            // Globals by name, in the copy with the globals' table only (`G`: a tight loop of
+            // this code names one). Numbers only, in a global already made (`""`, text and an
+            // unset global leave), as the fast loop's `LoadGlobal`, `StoreGlobal` and
+            // `IncJumpCmpLG` compute them.
+            Op::LoadGlobal(g) if G => {
+                fits!(0, 1);
+                let Some(v) = globals.get(g.0 as usize).and_then(num_fast) else { out!() };
+                st.push_num_plain(v);
+            }
+            Op::StoreGlobal(g, GStore::ArithI(ar, k)) if G => {
+                let Some(dst) = globals.get_mut(g.0 as usize) else { out!() };
+                let x = n!(dst);
+                put_num_raw(dst, ar.num(x, Num::Int(i64::from(k))));
+            }
+            Op::StoreGlobal(g, GStore::ArithL(ar, s)) if G => {
+                let y = n!(slot!(s));
+                let Some(dst) = globals.get_mut(g.0 as usize) else { out!() };
+                let x = n!(dst);
+                put_num_raw(dst, ar.num(x, y));
+            }
+            Op::StoreGlobal(g, keep @ (GStore::Pop | GStore::Keep)) if G => {
+                fits!(1, 0);
+                let Some(v) = num_fast(peek!(0)) else { out!() };
+                let Some(dst) = globals.get_mut(g.0 as usize).filter(|d| !matches!(d, Value::Str(_))) else {
+                    out!()
+                };
+                put_num_raw(dst, v);
+                if keep == GStore::Pop {
+                    st.pop_plain();
+                }
+            }
+            Op::IncJumpCmpLG { s, d, c, g, t } if G => {
+                let Some(bound) = globals.get(g.0 as usize).and_then(crate::value::f64_fast) else { out!() };
+                let Some(x) = step_fast(slot_mut!(s), i32::from(d)) else { out!() };
+                if c.test(x, bound) {
+                    jump_to!(t);
+                }
             }
             // Everything else is the fast loop's (listed, not `_`: a full jump table).
             Op::Break
@@ -2840,6 +2928,9 @@ mod tests {
             // The operator pairs with arms of their own (`tight_operator_pairs_compile`), from
             // negative and text operands, past 32 bits.
             PAIRS,
+            // Globals as counters and a global bound (`run_tight`'s copy with the globals):
+            // text, `""` and unset globals, updates by a literal and by a local, a plain store.
+            GLOBALS,
         ];
         for (k, src) in programs.iter().enumerate() {
             // The program as written has a tight loop; with the append in its bodies, none.
@@ -2863,6 +2954,30 @@ mod tests {
                 }
                 assert_eq!(results[0], results[1], "program {k} with ({n}, {text})");
             }
+        }
+    }
+
+    /// The program of `tight_loops_compute_what_the_fast_loop_does` with globals by name.
+    const GLOBALS: &str = "function p(%n, %s) { $gc = 0; $gt = %s; $gx = \"\"; $gb = %n; $gu = \"\"; %t = 0; \
+        for (%i = 0; %i < $gb; %i++) { $gc++; $gt += %i % 7; $gx = $gx + 1; if (%i & 1) $gu = $gu - 2; \
+        $gd = %i * 2.5; %t = %t + $gd * $gc; $gt = $gt * 1; Z } return $gc SPC $gt SPC $gx SPC $gu SPC $gd SPC %t; }";
+
+    /// A tight loop that names a global marks its code for `run_tight`'s copy with the
+    /// globals' table; one that names none does not.
+    #[test]
+    fn tight_loops_with_globals_are_marked() {
+        let mut names = crate::intern::Interner::default();
+        for (src, globals) in [
+            (GLOBALS.replace('Z', ""), true),
+            (
+                "function p(%n) { %t = 0; for (%i = 0; %i < %n; %i++) %t += %i; return %t; }".to_string(),
+                false,
+            ),
+        ] {
+            let main = compile_source(&src, "t.cs", &mut names).expect("compiles");
+            let f = main.decls.first().expect("p");
+            assert!((0..f.code.len()).any(|pc| f.code.tight_head(pc)), "{src}: a tight loop");
+            assert_eq!(f.code.tight_globals(), globals, "{src}");
         }
     }
 
@@ -2968,7 +3083,7 @@ mod tests {
         }
     }
 
-    /// Both interpreter loops start on a 64-byte line (their sections, `loop_lines`), in the
+    /// The interpreter loops start on a 64-byte line (their sections, `loop_lines`), in the
     /// release profile: its one codegen unit for this crate (`Cargo.toml`) puts the aligning
     /// directives in the same object as the functions. A debug build splits the crate into
     /// many units, where they may not meet (`cargo test --release -p v12-console-vm` runs it).
@@ -2977,8 +3092,10 @@ mod tests {
     fn the_interpreter_loops_start_on_a_64_byte_line() {
         let run = (super::run as *const ()).addr();
         let tight = (super::run_tight as *const ()).addr();
+        let tight_g = (super::run_tight_globals as *const ()).addr();
         assert_eq!(run % 64, 0, "run at {run:#x}");
         assert_eq!(tight % 64, 0, "run_tight at {tight:#x}");
+        assert_eq!(tight_g % 64, 0, "run_tight_globals at {tight_g:#x}");
     }
 
     /// A call whose last argument is `%local op k` (`Op::ArithLICall`, the argument and the
