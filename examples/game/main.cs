@@ -10,7 +10,9 @@
 // remote console: telnetSetParameters), -dbg PORT PASSWORD (the script debugger's port:
 // dbgSetParameters), -debugger ADDR:PORT PASSWORD (this instance as the debugger of another:
 // debugger/debugger.cs), -max-per-ip N (connections and handshakes one address may hold: the
-// crowd demo's hundreds of bots all come from 127.0.0.1).
+// crowd demo's hundreds of bots all come from 127.0.0.1), -packet-threads N (the server builds
+// its clients' packets on N threads: $Pref::Server::PacketThreads), -pin-packet-threads (each
+// of them bound to a core of its own: $Pref::Server::PinPacketThreads).
 
 // Encrypted connections only, unless the operator asks (-encryption on|off): see docs/SECURITY.md.
 $Pref::Net::Encryption = "required";
@@ -47,6 +49,8 @@ function parseArgs()
          $Pref::Server::MaxConnectionsPerIP = $Game::argv[%i];
          $Pref::Server::MaxPendingPerIP = $Game::argv[%i];
       }
+      else if (%a $= "-packet-threads") { %i++; $Pref::Server::PacketThreads = $Game::argv[%i]; }
+      else if (%a $= "-pin-packet-threads") $Pref::Server::PinPacketThreads = 1;
       else if (%a $= "-token-key") { %i++; $Pref::Server::ConnectTokenKey = $Game::argv[%i]; }
       else if (%a $= "-token") { %i++; $Pref::Net::ConnectToken = $Game::argv[%i]; }
       else if (%a $= "-dbg")

@@ -98,7 +98,7 @@ fn interior_box(ed: &mut WorldEditor, file: &str) -> (Vec3, Vec3) {
     if let Some(b) = ed.interior_boxes.get(file) {
         return *b;
     }
-    let b = match ed.resources.load::<v12_world::Interior>(file) {
+    let b = match ed.resources.load_shared::<v12_world::Interior>(file) {
         Ok(i) => {
             let (lo, hi) = i.bounds();
             (lo.as_vec3(), hi.as_vec3())

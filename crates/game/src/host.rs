@@ -25,6 +25,7 @@ use std::path::PathBuf;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 use v12_console_vm::{Console, Value};
+use v12_netobject::ghost::GhostWorld;
 use v12_netobject::ghost::NoObjects;
 use v12_netobject::{InterfaceConfig, NetInterface};
 use v12_platform::{
@@ -558,7 +559,22 @@ impl<'a> Host<'a> {
             connect_token_key,
             ..Default::default()
         };
+        // Packet threads (`$Pref::Server::PacketThreads`; 0 or 1: none): the connections'
+        // packets built in parallel from one read-only view of the world, interiors' portals
+        // and all (`ServerObjects::as_sync`): the same datagrams as on one thread.
+        // `$Pref::Server::PinPacketThreads`
+        // binds each to a core of its own, for a server that has its cores to itself.
+        let threads = pref_u32(con, "Pref::Server::PacketThreads", 0, 0, 64) as usize;
+        let pinned = con.get_global("Pref::Server::PinPacketThreads").truthy();
         let mut iface = NetInterface::new(config, self.reg.clone(), self.keys(0));
+        match (threads, pinned) {
+            (0 | 1, _) => {}
+            (n, false) => iface.set_transmit_threads(n),
+            (n, true) => iface.set_transmit_threads_pinned(n),
+        }
+        if threads > 1 {
+            tracing::info!(threads, pinned, "server packet threads");
+        }
         iface.set_ghost_classes(self.ghosts.clone());
         let link = self.cfg.link.unwrap_or_default();
         let ip = server_bind_ip(&mut self.con);
@@ -790,7 +806,10 @@ impl<'a> Host<'a> {
                     s.world_ghosts = crate::mission::world_ghosts(&self.mission);
                 }
                 let world = self.mission.borrow();
-                let objects = ServerObjects { scene: w, world: &s.world_ghosts, zones: Some(&world.scene) };
+                let objects = ServerObjects::new(w, &s.world_ghosts, Some(&world.scene));
+                if objects.as_sync().is_some() && s.driver.borrow().interface.packet_threads().is_some() {
+                    s.parallel_pumps += 1;
+                }
                 self.con.profiler_enter("NetPump");
                 let pumped = s.driver.borrow_mut().pump(now, &objects, &mut s.no_ghosts);
                 self.con.profiler_exit();
@@ -901,8 +920,9 @@ impl<'a> Host<'a> {
             }
             (self.cfg.report)(&format!(
                 "STATUS players={} tick_us={tick_us:.0} kbps_per_client={kbps:.1} ghost_updates={updates} \
-                 ghost_skips={skips}",
-                s.clients.len()
+                 ghost_skips={skips} parallel_pumps={}",
+                s.clients.len(),
+                s.parallel_pumps
             ));
         }
         // Once the match is over the world stands still for the ghost check: the play figures

@@ -235,7 +235,7 @@ fn bench(c: &mut Criterion) {
     let player =
         Rc::new(TsShape::from_glb(&std::fs::read(format!("{EXAMPLE}/shapes/player.glb")).unwrap()).unwrap());
     let map = std::fs::read_to_string(format!("{EXAMPLE}/interiors/two_rooms.map")).unwrap();
-    let interior = Rc::new(Interior::from_map_text(&map).unwrap());
+    let interior = std::sync::Arc::new(Interior::from_map_text(&map).unwrap());
     let materials = Materials {
         terrain: terrain_materials,
         interior: v12_world::materials::find_materials(&res, &interior.materials, "interiors/two_rooms.map"),
@@ -243,7 +243,7 @@ fn bench(c: &mut Criterion) {
     let building =
         InteriorInstance::new(interior, Vec3::new(1000.0, 1080.0, t.height(1000.0, 1080.0)), Quat::IDENTITY);
     let mut graph = SceneGraph::new();
-    graph.add_interior(BUILDING, Rc::new(building));
+    graph.add_interior(BUILDING, std::sync::Arc::new(building));
     let ctx = HeadlessContext::new().expect("headless EGL context");
     let gl = ctx.gl();
     let (w, h) = (1280, 720);

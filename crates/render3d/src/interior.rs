@@ -249,7 +249,7 @@ pub fn build_interior_mesh(
 #[derive(Debug)]
 struct BuiltInterior {
     /// Held so its address (the cache's name for it) cannot be reused while cached.
-    inst: std::rc::Rc<InteriorInstance>,
+    inst: Arc<InteriorInstance>,
     /// Each zone's meshes (resident, or resident and lightmapped) and their triangles.
     zones: Vec<Vec<(Shape, usize)>>,
     doors: Vec<Option<v12_render_gl::ResidentMesh>>,
@@ -304,9 +304,8 @@ impl InteriorMeshes {
             self.light = light;
             self.base = v12_render_gl::MeshKey::unique();
         }
-        let current: std::collections::HashMap<u32, &std::rc::Rc<InteriorInstance>> =
-            graph.interiors().collect();
-        self.built.retain(|id, b| current.get(id).is_some_and(|i| std::rc::Rc::ptr_eq(i, &b.inst)));
+        let current: std::collections::HashMap<u32, &Arc<InteriorInstance>> = graph.interiors().collect();
+        self.built.retain(|id, b| current.get(id).is_some_and(|i| Arc::ptr_eq(i, &b.inst)));
         let mut stats = InteriorDrawStats::default();
         for (id, inst) in graph.interiors() {
             let built = match self.built.entry(id) {
@@ -368,7 +367,7 @@ fn lightmap_image(maps: &v12_world::lightmap::Lightmaps) -> (Arc<str>, Arc<v12_r
 /// Builds one interior's resident meshes (see [`InteriorMeshes`]).
 fn build_resident(
     base: v12_render_gl::MeshKey,
-    inst: std::rc::Rc<InteriorInstance>,
+    inst: Arc<InteriorInstance>,
     light_dir: Vec3,
     ambient: f32,
     materials: &[WorldMaterial],

@@ -5,7 +5,7 @@
 mod common;
 
 use common::golden;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use glam::{Quat, Vec3};
 use v12_render_gl::{Camera, ColorI, RectI, Scene, Shape};
@@ -16,13 +16,13 @@ const BUILDING: u32 = 7;
 
 /// `world/data/two_rooms.map`: room 1 at x 0..10, room 2 at x 10..20, doors at y 3..5
 /// between them and from room 2 out to +x.
-fn building() -> (SceneGraph, Rc<InteriorInstance>) {
+fn building() -> (SceneGraph, Arc<InteriorInstance>) {
     building_from(include_str!("../../world/data/two_rooms.map"))
 }
 
-fn building_from(map: &str) -> (SceneGraph, Rc<InteriorInstance>) {
-    let inst = Rc::new(InteriorInstance::new(
-        Rc::new(Interior::from_map_text(map).unwrap()),
+fn building_from(map: &str) -> (SceneGraph, Arc<InteriorInstance>) {
+    let inst = Arc::new(InteriorInstance::new(
+        Arc::new(Interior::from_map_text(map).unwrap()),
         Vec3::ZERO,
         Quat::IDENTITY,
     ));
@@ -219,7 +219,7 @@ fn box_brush(lo: [i32; 3], hi: [i32; 3], texture: &str) -> String {
 
 /// The two-room building with a light in room 1 (at (3, 4, 3) m) and a pillar beside it
 /// (x 4.5..5.5, y 3.5..4.5): the light baked into lightmaps with the pillar's shadow.
-fn lit_building() -> (SceneGraph, Rc<InteriorInstance>) {
+fn lit_building() -> (SceneGraph, Arc<InteriorInstance>) {
     let mut map = include_str!("../../world/data/two_rooms.map").to_string();
     map.push_str("{\n\"classname\" \"func_group\"\n");
     map.push_str(&box_brush([144, 112, 16], [176, 144, 112], "WALL"));

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::ops::Deref;
 use std::path::Path;
 use std::rc::{Rc, Weak};
+use std::sync::Arc;
 
 use crate::error::{ErrorKind, ResourceError};
 use crate::path;
@@ -51,6 +52,8 @@ pub struct ResourceManager {
     search: SearchPath,
     loaders: HashMap<(TypeId, String), Box<LoaderFn>>,
     loaded: RefCell<HashMap<(TypeId, String), Weak<dyn Any>>>,
+    /// The instances [`Self::load_shared`] handed out, apart from [`Self::load`]'s.
+    shared: RefCell<HashMap<(TypeId, String), std::sync::Weak<dyn Any + Send + Sync>>>,
 }
 
 impl std::fmt::Debug for ResourceManager {
@@ -102,19 +105,7 @@ impl ResourceManager {
         {
             return Ok(Resource(t));
         }
-        let ext = k.rsplit_once('.').map(|(_, e)| e.to_string()).unwrap_or_default();
-        let loader = self
-            .loaders
-            .get(&(TypeId::of::<T>(), ext))
-            .ok_or_else(|| ResourceError::new(path, ErrorKind::NoLoader))?;
-        let bytes = self.search.read(path)?;
-        let any = loader(&bytes, path).map_err(|why| ResourceError::new(path, ErrorKind::Load(why)))?;
-        let t: Rc<T> = match any.downcast::<T>() {
-            Ok(b) => Rc::from(b),
-            Err(_) => {
-                return Err(ResourceError::new(path, ErrorKind::Load("loader made another type".into())));
-            }
-        };
+        let t: Rc<T> = Rc::from(self.read_new::<T>(path, &k)?);
         let erased: Rc<dyn Any> = t.clone();
         let mut loaded = self.loaded.borrow_mut();
         loaded.retain(|_, w| w.strong_count() > 0);
@@ -122,8 +113,42 @@ impl ResourceManager {
         Ok(Resource(t))
     }
 
-    /// Instances alive now (freed ones are not counted).
+    /// The resource at `path` as a `T` that threads may share (an `Arc`), through the same
+    /// loader as [`Self::load`]: the instance already loaded this way if there is one (one
+    /// per path while any `Arc` to it lives), else a new one from the file. An instance
+    /// loaded with [`Self::load`] is not this one: a path read both ways is loaded twice.
+    pub fn load_shared<T: Send + Sync + 'static>(&self, path: &str) -> Result<Arc<T>, ResourceError> {
+        let k = path::key(path).ok_or_else(|| ResourceError::new(path, ErrorKind::OutsideRoot))?;
+        let slot = (TypeId::of::<T>(), k.clone());
+        if let Some(arc) = self.shared.borrow().get(&slot).and_then(std::sync::Weak::upgrade)
+            && let Ok(t) = arc.downcast::<T>()
+        {
+            return Ok(t);
+        }
+        let t: Arc<T> = Arc::from(self.read_new::<T>(path, &k)?);
+        let erased: Arc<dyn Any + Send + Sync> = t.clone();
+        let mut shared = self.shared.borrow_mut();
+        shared.retain(|_, w| w.strong_count() > 0);
+        shared.insert(slot, Arc::downgrade(&erased));
+        Ok(t)
+    }
+
+    /// A new `T` from the file at `path` (key `k`) through the loader for its extension.
+    fn read_new<T: 'static>(&self, path: &str, k: &str) -> Result<Box<T>, ResourceError> {
+        let ext = k.rsplit_once('.').map(|(_, e)| e.to_string()).unwrap_or_default();
+        let loader = self
+            .loaders
+            .get(&(TypeId::of::<T>(), ext))
+            .ok_or_else(|| ResourceError::new(path, ErrorKind::NoLoader))?;
+        let bytes = self.search.read(path)?;
+        let any = loader(&bytes, path).map_err(|why| ResourceError::new(path, ErrorKind::Load(why)))?;
+        any.downcast::<T>()
+            .map_err(|_| ResourceError::new(path, ErrorKind::Load("loader made another type".into())))
+    }
+
+    /// Instances alive now (freed ones are not counted), loaded either way.
     pub fn loaded_count(&self) -> usize {
         self.loaded.borrow().values().filter(|w| w.strong_count() > 0).count()
+            + self.shared.borrow().values().filter(|w| w.strong_count() > 0).count()
     }
 }

@@ -46,6 +46,29 @@ fn one_instance_per_path_freed_with_its_last_handle() {
     assert_eq!(e.to_string(), "data/hello.txt: not a number");
 }
 
+/// `load_shared`: an `Arc` threads may share, one per path while one lives, through the same
+/// loaders, apart from `load`'s instances.
+#[test]
+fn shared_instances_one_per_path_apart_from_the_plain_ones() {
+    let d = TempDir::new("shared");
+    d.file("data/Hello.txt", b"hello");
+    let mut res = ResourceManager::new();
+    res.add_mod(&d.0).unwrap();
+    res.register_loader::<String>("txt", |b, _| Ok(String::from_utf8_lossy(b).into_owned()));
+    let a = res.load_shared::<String>("DATA/hello.TXT").unwrap();
+    let b = res.load_shared::<String>("data\\Hello.txt").unwrap();
+    assert!(std::sync::Arc::ptr_eq(&a, &b), "the second request gets the first instance");
+    assert_eq!(res.loaded_count(), 1);
+    let plain = res.load::<String>("data/hello.txt").unwrap();
+    assert_eq!((&*plain, res.loaded_count()), (&*a, 2), "a plain load is another instance");
+    std::thread::scope(|s| {
+        s.spawn(|| assert_eq!(a.as_str(), "hello"));
+    });
+    drop((a, b, plain));
+    assert_eq!(res.loaded_count(), 0, "freed with the last handle");
+    assert_eq!(res.load_shared::<u32>("data/hello.txt").unwrap_err().kind, ErrorKind::NoLoader);
+}
+
 #[test]
 fn later_mods_override_and_loose_files_override_volumes() {
     let base = TempDir::new("base");

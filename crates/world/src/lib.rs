@@ -18,6 +18,7 @@ pub use terrain::{BLOCK_SIZE, TerrainBlock, TerrainHit};
 pub use water::{WaterBlock, WaterCoverage};
 
 use std::rc::Rc;
+use std::sync::Arc;
 use v12_resource::ResourceManager;
 use v12_sim::container::{Container, ContainerId, StaticGeometry, type_masks};
 
@@ -45,10 +46,11 @@ pub fn register_loaders(res: &mut ResourceManager) {
 }
 
 /// An interior placed in the world (V12's InteriorInstance): one shared [`Interior`]
-/// under a position and a rotation.
+/// under a position and a rotation. `Send` and `Sync` (the interior behind an `Arc`): the
+/// scene graph's portal test reads it from a server's packet threads.
 #[derive(Debug, Clone)]
 pub struct InteriorInstance {
-    pub interior: Rc<Interior>,
+    pub interior: Arc<Interior>,
     to_world: glam::Affine3A,
     to_local: glam::Affine3A,
     /// The world-space box around it, computed once (zoning asks for it per object per tick).
@@ -57,7 +59,7 @@ pub struct InteriorInstance {
 
 impl InteriorInstance {
     /// `interior` at `position`, turned by `rotation`.
-    pub fn new(interior: Rc<Interior>, position: glam::Vec3, rotation: glam::Quat) -> Self {
+    pub fn new(interior: Arc<Interior>, position: glam::Vec3, rotation: glam::Quat) -> Self {
         let to_world = glam::Affine3A::from_rotation_translation(rotation.normalize(), position);
         let bounds = world_box(&interior, &to_world);
         InteriorInstance { interior, to_world, to_local: to_world.inverse(), bounds }

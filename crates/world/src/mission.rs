@@ -23,6 +23,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use glam::{Quat, Vec3};
 use v12_bitstream::{BitReader, BitWriter};
@@ -45,7 +46,7 @@ pub struct MissionWorld {
     pub container: ContainerHandle,
     pub scene: SceneGraph,
     pub terrains: HashMap<ObjectId, Rc<TerrainBlock>>,
-    pub interiors: HashMap<ObjectId, Rc<InteriorInstance>>,
+    pub interiors: HashMap<ObjectId, Arc<InteriorInstance>>,
     /// The mission's `Sky` objects: how far one sees and the fog.
     pub skies: HashMap<ObjectId, SkyParams>,
     /// The mission's `WaterBlock`s.
@@ -151,10 +152,10 @@ impl MissionWorld {
             }
             WorldClass::Interior => {
                 let interior =
-                    self.resources.load::<crate::Interior>(&ghost.file).map_err(|e| e.to_string())?.to_rc();
+                    self.resources.load_shared::<crate::Interior>(&ghost.file).map_err(|e| e.to_string())?;
                 self.add_interior(
                     id,
-                    Rc::new(InteriorInstance::new(interior, ghost.position, ghost.rotation)),
+                    Arc::new(InteriorInstance::new(interior, ghost.position, ghost.rotation)),
                     &ghost.file,
                 );
             }
@@ -170,8 +171,10 @@ impl MissionWorld {
         self.files.insert(id, file.to_string());
     }
 
-    fn add_interior(&mut self, id: ObjectId, instance: Rc<InteriorInstance>, file: &str) {
-        crate::add_interior_to_container(&mut self.container.borrow_mut().container, id, instance.clone());
+    fn add_interior(&mut self, id: ObjectId, instance: Arc<InteriorInstance>, file: &str) {
+        // The container's copy of the placement (its geometry is an `Rc`), the same interior.
+        let placed = Rc::new(InteriorInstance::clone(&instance));
+        crate::add_interior_to_container(&mut self.container.borrow_mut().container, id, placed);
         self.scene.add_interior(id, instance.clone());
         let materials = find_materials(&self.resources, &instance.interior.materials, file);
         self.materials.insert(id, materials);
@@ -296,10 +299,10 @@ pub fn register_mission_classes(con: &mut Console, world: MissionHandle) {
         let file = c.get_field(id, "interiorFile").to_string();
         let position = vec3(&c.get_field(id, "position").to_string());
         let turn = rotation(&c.get_field(id, "rotation").to_string());
-        let loaded = w.borrow().resources.load::<crate::Interior>(&file);
+        let loaded = w.borrow().resources.load_shared::<crate::Interior>(&file);
         match loaded {
             Ok(interior) => {
-                let instance = Rc::new(InteriorInstance::new(interior.to_rc(), position, turn));
+                let instance = Arc::new(InteriorInstance::new(interior, position, turn));
                 w.borrow_mut().add_interior(id, instance, &file);
             }
             Err(e) => c.error(&format!("InteriorInstance {id}: unable to load interior file: {e}")),

@@ -9,7 +9,7 @@
 //! and each edge). The outside connects to every interior's portals whose far side is the
 //! outside, so a camera outside sees into a room only through its doors.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use glam::Vec3;
 
@@ -37,10 +37,11 @@ struct ViewPlane {
     normal: Vec3,
 }
 
-/// The interiors of a world and their zones.
+/// The interiors of a world and their zones. `Sync`: a server's packet threads scope their
+/// connections through it at once (it is only read while they run).
 #[derive(Debug, Default, Clone)]
 pub struct SceneGraph {
-    interiors: Vec<(u32, Rc<InteriorInstance>)>,
+    interiors: Vec<(u32, Arc<InteriorInstance>)>,
     /// Closed portals (a shut door), by interior and portal index: nothing is seen through.
     closed: std::collections::BTreeSet<(u32, usize)>,
 }
@@ -51,7 +52,7 @@ impl SceneGraph {
     }
 
     /// Places an interior (object `id`); a second add under an id replaces the first.
-    pub fn add_interior(&mut self, id: u32, instance: Rc<InteriorInstance>) {
+    pub fn add_interior(&mut self, id: u32, instance: Arc<InteriorInstance>) {
         self.interiors.retain(|(i, _)| *i != id);
         self.interiors.push((id, instance));
     }
@@ -85,7 +86,7 @@ impl SceneGraph {
     }
 
     /// The interiors, with their ids.
-    pub fn interiors(&self) -> impl Iterator<Item = (u32, &Rc<InteriorInstance>)> {
+    pub fn interiors(&self) -> impl Iterator<Item = (u32, &Arc<InteriorInstance>)> {
         self.interiors.iter().map(|(id, inst)| (*id, inst))
     }
 

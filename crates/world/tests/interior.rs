@@ -284,14 +284,14 @@ fn boxes_sweep_into_walls_and_stand_on_floors() {
 
 #[test]
 fn instances_place_one_interior_in_the_world_and_the_container_hits_them() {
-    let interior = Rc::new(Interior::from_map_text(&two_rooms()).unwrap());
+    let interior = std::sync::Arc::new(Interior::from_map_text(&two_rooms()).unwrap());
     let turned = InteriorInstance::new(
         interior.clone(),
         Vec3::new(100.0, 50.0, 10.0),
         Quat::from_rotation_z(std::f32::consts::FRAC_PI_2),
     );
     let plain = InteriorInstance::new(interior.clone(), Vec3::new(-200.0, 0.0, 0.0), Quat::IDENTITY);
-    assert!(Rc::ptr_eq(&turned.interior, &plain.interior), "one InteriorResource, two instances");
+    assert!(std::sync::Arc::ptr_eq(&turned.interior, &plain.interior), "one InteriorResource, two instances");
     // Turned a quarter: the room's (5, 4) is at world (100 - 4, 50 + 5).
     assert_eq!(turned.find_zone(Vec3::new(96.0, 55.0, 12.0)), interior.find_zone(DVec3::new(5.0, 4.0, 2.0)));
     let hit = turned.cast_ray(Vec3::new(96.0, 55.0, 30.0), Vec3::new(96.0, 55.0, 0.0)).unwrap();

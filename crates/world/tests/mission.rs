@@ -131,7 +131,7 @@ fn a_listen_servers_two_sides_share_one_terrain_and_one_interior() {
     assert!(Rc::ptr_eq(st, ct), "one terrain instance");
     let si = s.interiors.values().next().unwrap();
     let ci = c.interiors.values().next().unwrap();
-    assert!(Rc::ptr_eq(&si.interior, &ci.interior), "one interior resource");
+    assert!(std::sync::Arc::ptr_eq(&si.interior, &ci.interior), "one interior resource");
 }
 
 #[test]

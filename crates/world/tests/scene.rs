@@ -2,7 +2,7 @@
 //! x 10..20, a door between them at y 3..5 and one from room 2 to the outside at x = 20):
 //! finding zones, rezoning boxes, and which zones a camera sees through the portals.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use glam::{Quat, Vec3};
 use v12_world::{Interior, InteriorInstance, SceneGraph, ZoneRef};
@@ -10,7 +10,7 @@ use v12_world::{Interior, InteriorInstance, SceneGraph, ZoneRef};
 const BUILDING: u32 = 40;
 
 fn scene(position: Vec3, rotation: Quat) -> (SceneGraph, ZoneRef, ZoneRef) {
-    let interior = Rc::new(Interior::from_map_text(include_str!("../data/two_rooms.map")).unwrap());
+    let interior = Arc::new(Interior::from_map_text(include_str!("../data/two_rooms.map")).unwrap());
     let mut g = SceneGraph::new();
     let inst = InteriorInstance::new(interior, position, rotation);
     let room1 = ZoneRef {
@@ -21,7 +21,7 @@ fn scene(position: Vec3, rotation: Quat) -> (SceneGraph, ZoneRef, ZoneRef) {
         owner: Some(BUILDING),
         zone: inst.interior.find_zone(glam::DVec3::new(15.0, 4.0, 2.0)).unwrap(),
     };
-    g.add_interior(BUILDING, Rc::new(inst));
+    g.add_interior(BUILDING, Arc::new(inst));
     (g, room1, room2)
 }
 
@@ -85,7 +85,7 @@ fn a_turned_and_moved_building_is_walked_in_world_space() {
 /// (x 3..7): a portal one sees through, closed like any other.
 #[test]
 fn a_window_shows_the_room_behind_it_and_a_shuttered_one_does_not() {
-    let interior = Rc::new(Interior::from_map_text(include_str!("../data/two_rooms_window.map")).unwrap());
+    let interior = Arc::new(Interior::from_map_text(include_str!("../data/two_rooms_window.map")).unwrap());
     let room1 =
         ZoneRef { owner: Some(BUILDING), zone: interior.find_zone(glam::DVec3::new(5.0, 4.0, 2.0)).unwrap() };
     let room2 = ZoneRef {
@@ -95,7 +95,7 @@ fn a_window_shows_the_room_behind_it_and_a_shuttered_one_does_not() {
     let window =
         interior.portals.iter().position(|p| p.zones == (0, room1.zone)).expect("the window's portal");
     let mut g = SceneGraph::new();
-    g.add_interior(BUILDING, Rc::new(InteriorInstance::new(interior, Vec3::ZERO, Quat::IDENTITY)));
+    g.add_interior(BUILDING, Arc::new(InteriorInstance::new(interior, Vec3::ZERO, Quat::IDENTITY)));
     // Outside, south of the window: room 1 through it (the door to room 2 is not in line).
     assert_eq!(g.visible_zones(Vec3::new(5.0, -6.0, 2.0)), sorted(vec![room1, ZoneRef::OUTSIDE]));
     // From room 1's far corner: the outside through the window as well as room 2.
@@ -105,4 +105,28 @@ fn a_window_shows_the_room_behind_it_and_a_shuttered_one_does_not() {
     // Shuttered: the outside sees nothing of room 1.
     assert!(g.set_portal_open(BUILDING, window, false));
     assert_eq!(g.visible_zones(Vec3::new(5.0, -6.0, 2.0)), vec![ZoneRef::OUTSIDE]);
+}
+
+/// A server's packet threads scope their connections through one graph at once: it is
+/// `Send` and `Sync` (its interiors behind `Arc`s), and each thread gets the answers one
+/// thread gets.
+#[test]
+fn packet_threads_share_the_graph_and_get_the_same_zones() {
+    fn shared<T: Send + Sync>(_: &T) {}
+    let (g, _, _) = scene(Vec3::new(3.0, -2.0, 0.0), Quat::from_rotation_z(0.3));
+    shared(&g);
+    let eyes: Vec<Vec3> =
+        (0..16).map(|k| Vec3::new(-20.0 + 4.0 * k as f32, 2.0 + (k % 3) as f32, 1.5)).collect();
+    let answers = |e: &Vec3| (g.visible_zones(*e), g.zones_of_box(*e - Vec3::ONE, *e + Vec3::ONE));
+    let serial: Vec<_> = eyes.iter().map(answers).collect();
+    let threaded: Vec<_> = std::thread::scope(|s| {
+        let (a, b) = eyes.split_at(eyes.len() / 2);
+        let first = s.spawn(|| a.iter().map(answers).collect::<Vec<_>>());
+        let mut out: Vec<_> = b.iter().map(answers).collect();
+        let mut all = first.join().unwrap_or_default();
+        all.append(&mut out);
+        all
+    });
+    assert_eq!(serial, threaded);
+    assert!(serial.iter().any(|(v, _)| v.len() > 1), "some camera sees into the building");
 }

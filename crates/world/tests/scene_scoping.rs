@@ -8,7 +8,6 @@
 //! within 120 m). Every 32 ms tick each player moves and each manager writes one packet
 //! (at most 450 bytes, acknowledged at once). Run with `--nocapture` to see the figures.
 
-use std::rc::Rc;
 use std::sync::Arc;
 
 use glam::Vec3;
@@ -141,9 +140,9 @@ fn run(scene: Option<&SceneGraph>, classes: &Arc<GhostClassRegistry>) -> (Vec<u6
 #[test]
 fn scene_scoping_sends_fewer_bits_than_distance_scoping() {
     let classes = Arc::new(GhostClassRegistryBuilder::new().register::<Walker>().build().unwrap());
-    let interior = Rc::new(Interior::from_map_text(include_str!("../data/two_rooms.map")).unwrap());
+    let interior = Arc::new(Interior::from_map_text(include_str!("../data/two_rooms.map")).unwrap());
     let mut scene = SceneGraph::new();
-    scene.add_interior(1, Rc::new(InteriorInstance::new(interior, Vec3::ZERO, glam::Quat::IDENTITY)));
+    scene.add_interior(1, Arc::new(InteriorInstance::new(interior, Vec3::ZERO, glam::Quat::IDENTITY)));
 
     let (distance_bits, distance_ghosts) = run(None, &classes);
     let (scene_bits, scene_ghosts) = run(Some(&scene), &classes);

@@ -28,12 +28,15 @@ fn world() -> MissionHandle {
     }
     let w =
         MissionWorld::new(Rc::new(ResourceManager::new()), Rc::new(RefCell::new(ScriptContainer::default())));
-    let interior = Rc::new(Interior::from_map_text(include_str!("../data/two_rooms.map")).unwrap());
+    let interior =
+        std::sync::Arc::new(Interior::from_map_text(include_str!("../data/two_rooms.map")).unwrap());
     {
         let mut m = w.borrow_mut();
         m.terrains.insert(1, Rc::new(t));
-        m.interiors
-            .insert(2, Rc::new(InteriorInstance::new(interior, Vec3::new(100.0, 96.0, 5.0), Quat::IDENTITY)));
+        m.interiors.insert(
+            2,
+            std::sync::Arc::new(InteriorInstance::new(interior, Vec3::new(100.0, 96.0, 5.0), Quat::IDENTITY)),
+        );
     }
     w
 }

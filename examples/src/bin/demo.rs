@@ -144,6 +144,10 @@ struct Cli {
     /// Match, soak and crowd: connection encryption of every process and bot ($Pref::Net::Encryption).
     #[arg(long, value_enum, default_value = "required")]
     encryption: EncryptionArg,
+    /// Crowd: the dedicated server builds its clients' packets on this many threads
+    /// ($Pref::Server::PacketThreads; 0 or 1: on its main thread).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=64))]
+    packet_threads: u16,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -230,11 +234,14 @@ fn run_crowd(args: &Cli) -> std::io::Result<bool> {
         clients: args.clients.unwrap_or(256) as usize,
         seconds: args.seconds.unwrap_or(10.0).ceil() as u64,
         encryption: args.encryption.pref(),
+        packet_threads: usize::from(args.packet_threads),
         ..CrowdConfig::default()
     };
     println!(
-        "V12 crowd: a dedicated server and {} bots driven by this process, each on its own UDP socket on 127.0.0.1, {} s of play",
-        config.clients, config.seconds
+        "V12 crowd: a dedicated server and {} bots driven by this process, each on its own UDP socket on 127.0.0.1, {} s of play, {} packet thread(s)",
+        config.clients,
+        config.seconds,
+        config.packet_threads.max(1)
     );
     crowd::run(&config).map(|r| {
         println!("{}", r.render());

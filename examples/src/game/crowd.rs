@@ -61,6 +61,9 @@ pub struct CrowdConfig {
     pub mod_dir: PathBuf,
     /// `$Pref::Net::Encryption` of the server and the bots (`off`, `on`, `required`).
     pub encryption: String,
+    /// The server's packet threads (`-packet-threads`, `$Pref::Server::PacketThreads`; 0 or
+    /// 1: its clients' packets built on its main thread).
+    pub packet_threads: usize,
 }
 
 impl Default for CrowdConfig {
@@ -71,6 +74,7 @@ impl Default for CrowdConfig {
             v12: None,
             mod_dir: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/game")),
             encryption: "required".into(),
+            packet_threads: 0,
         }
     }
 }
@@ -106,6 +110,8 @@ pub struct CrowdReport {
     pub server_players: usize,
     pub server_tick_us: f64,
     pub server_kbps_per_client: f64,
+    /// Network pumps whose packets the server built on its packet threads, so far.
+    pub server_parallel_pumps: u64,
     /// CPU time of the server and of this process during play (share of one core).
     pub server_cpu: f64,
     pub driver_cpu: f64,
@@ -143,7 +149,7 @@ impl CrowdReport {
             "crowd: {} bots (one process, one UDP socket each on 127.0.0.1) against v12 --dedicated, {} s of play\n  \
              connected {}/{}, accepted {}/{} (joins retried {}; all in after {:.1} s)\n  \
              ghosts received {} (mean held {:.0}), {:.0} B/s per client received, nearest {} updated in {:.1} % of packets (lowest bot; mean {:.1} %)\n  \
-             server: {} players, tick {:.0} µs (mean since its start), {:.1} kbit/s per client; CPU in play: server {:.0} %, bot driver {:.0} % of a core\n  \
+             server: {} players, tick {:.0} µs (mean since its start), {:.1} kbit/s per client, {} pumps on packet threads; CPU in play: server {:.0} %, bot driver {:.0} % of a core\n  \
              ghost states agree (hash of every ghost's settled state, bot vs server): {}/{}{}\n",
             self.clients,
             self.seconds,
@@ -162,6 +168,7 @@ impl CrowdReport {
             self.server_players,
             self.server_tick_us,
             self.server_kbps_per_client,
+            self.server_parallel_pumps,
             self.server_cpu * 100.0,
             self.driver_cpu * 100.0,
             self.ghost_states_agree(),
@@ -445,6 +452,7 @@ fn start_server(
         .arg(&cfg.mod_dir)
         .args(["--", "-port", "0", "-seconds", &match_s.to_string(), "-encryption", &cfg.encryption])
         .args(["-max-per-ip", &(cfg.clients + 8).to_string()])
+        .args(["-packet-threads", &cfg.packet_threads.to_string()])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .stdin(Stdio::null())
@@ -494,6 +502,7 @@ fn server_line(report: &mut CrowdReport, line: &str, playing: bool) {
         report.server_players = field(line, "players").unwrap_or(0.0) as usize;
         report.server_tick_us = field(line, "tick_us").unwrap_or(0.0);
         report.server_kbps_per_client = field(line, "kbps_per_client").unwrap_or(0.0);
+        report.server_parallel_pumps = field(line, "parallel_pumps").unwrap_or(0.0) as u64;
     } else if line.starts_with("GHOSTHASH ") {
         let name = text_field(line, "name").unwrap_or("").to_string();
         let hash = format!(

@@ -13,7 +13,7 @@ use v12_game::{HostConfig, link_preset, run};
 #[command(
     name = "v12",
     version,
-    after_help = "Script arguments (after the flags, or after --) go to main.cs, e.g.\n  v12 --dedicated -- -port 28000 -master 127.0.0.1:28002\n  v12 --connect 127.0.0.1:28000\n  v12 --headless --screenshot shot.png --size 640x480\n\nRUST_LOG sets the log filter (default: warn), e.g. RUST_LOG=info or RUST_LOG=v12_netobject=debug."
+    after_help = "Script arguments (after the flags, or after --) go to main.cs, e.g.\n  v12 --dedicated -- -port 28000 -master 127.0.0.1:28002\n  v12 --dedicated -- -port 28000 -packet-threads 2   (the example game: its clients' packets built on 2 threads)\n  v12 --connect 127.0.0.1:28000\n  v12 --headless --screenshot shot.png --size 640x480\n\nRUST_LOG sets the log filter (default: warn), e.g. RUST_LOG=info or RUST_LOG=v12_netobject=debug."
 )]
 struct Cli {
     /// Run a dedicated server: no window, no local client.

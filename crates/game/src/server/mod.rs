@@ -29,6 +29,9 @@ pub(crate) struct Server {
     held: BTreeMap<u32, [bool; 6]>,
     pub(crate) tick_us_total: u128,
     pub(crate) ticks: u64,
+    /// Network pumps whose packets were built on the packet threads
+    /// (`$Pref::Server::PacketThreads`, a world they may share).
+    pub(crate) parallel_pumps: u64,
     pub(crate) time_ms: u64,
     /// Where ghosts sent to the server would go: it is sent none.
     pub(crate) no_ghosts: GhostArena,
@@ -53,6 +56,7 @@ impl Server {
             held: BTreeMap::new(),
             tick_us_total: 0,
             ticks: 0,
+            parallel_pumps: 0,
             time_ms: now,
             no_ghosts: GhostArena::new(),
             world_ghosts: Vec::new(),
