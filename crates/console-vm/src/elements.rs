@@ -245,6 +245,22 @@ impl ElemStore {
         self.sets.get(s as usize).and_then(|(_, set)| set.dense.get(i as usize))
     }
 
+    /// [`ElemStore::dense_ref`] for any base (found by its name when it is not the base found
+    /// last, which it then becomes): `run_tight`'s wide copy, where a loop reads two rows in
+    /// turn (`$a[%i, %j] += $a[%i - 1, %j - 1]`).
+    #[inline]
+    pub(crate) fn dense_ref_any(&self, base: Name, i: u32) -> Option<&Value> {
+        let s = self.find(base)?;
+        self.sets.get(s).and_then(|(_, set)| set.dense.get(i as usize))
+    }
+
+    /// [`ElemStore::dense_ref_any`] to write.
+    #[inline]
+    pub(crate) fn dense_mut_any(&mut self, base: Name, i: u32) -> Option<&mut Value> {
+        let s = self.find(base)?;
+        self.sets.get_mut(s).and_then(|(_, set)| set.dense.get_mut(i as usize))
+    }
+
     /// [`ElemStore::dense_ref`] to write.
     #[inline(always)]
     pub(crate) fn dense_mut(&mut self, base: Name, i: u32) -> Option<&mut Value> {

@@ -133,6 +133,9 @@ mod loop_lines {
         ".pushsection .text.hot.v12_vm_tight_g,\"ax\",@progbits",
         ".balign 64",
         ".popsection",
+        ".pushsection .text.hot.v12_vm_tight_r,\"ax\",@progbits",
+        ".balign 64",
+        ".popsection",
     );
 }
 
@@ -1003,7 +1006,9 @@ pub(crate) fn tight(
 ) -> (Stop, usize) {
     let mut budget = if cx.plain { vm.budget_left.min(cx.slice) } else { 0 };
     vm.budget_left -= budget;
-    let end = if func.code.tight_globals() {
+    let end = if func.code.tight_rows() {
+        run_tight_rows(vm, func, pc, base, &mut budget, data.elems, data.rows, data.globals)
+    } else if func.code.tight_globals() {
         run_tight_globals(vm, func, pc, base, &mut budget, data.elems, data.rows, data.globals)
     } else {
         run_tight(vm, func, pc, base, &mut budget, data.elems, data.rows)
@@ -1078,8 +1083,8 @@ fn run_tight(
     elems: &mut ElemStore,
     rows: &Rows,
 ) -> TightEnd {
-    // No global is read here (`G` false: those arms are not compiled), so the table is empty.
-    tight_loop::<false>(vm, running, p, fb, budget, elems, rows, &mut Vec::new())
+    // No global is read here (`W` 0: those arms are not compiled), so the table is empty.
+    tight_loop::<0>(vm, running, p, fb, budget, elems, rows, &mut Vec::new())
 }
 
 /// [`run_tight`] with the globals' table: loops that read and write globals by name (as
@@ -1104,15 +1109,46 @@ fn run_tight_globals(
     rows: &Rows,
     globals: &mut [Value],
 ) -> TightEnd {
-    tight_loop::<true>(vm, running, p, fb, budget, elems, rows, globals)
+    tight_loop::<GLOBALS>(vm, running, p, fb, budget, elems, rows, globals)
 }
 
-/// The body of [`run_tight`] (`G` false) and [`run_tight_globals`] (`G` true), inlined into
-/// each.
+/// [`run_tight_globals`] that also reads two-index elements with their indexes on the stack
+/// (`$a[%i, %j] += $a[%i - 1, %j - 1]`) and finds any row made, by hashing when it is not the
+/// one found last (the other copies leave such an access to the fast loop, which would leave
+/// at every turn from one row to the other). A copy of its own: these arms in
+/// `run_tight_globals` cost `pGlobals` 8.5 % more instructions (its register allocation).
+#[inline(never)]
+#[cfg_attr(all(target_os = "linux", target_arch = "x86_64"), allow(unsafe_code))]
+// SAFETY: as for `run`.
+#[cfg_attr(
+    all(target_os = "linux", target_arch = "x86_64"),
+    unsafe(link_section = ".text.hot.v12_vm_tight_r")
+)]
+#[allow(clippy::too_many_arguments, reason = "the loop's state, kept in registers")]
+fn run_tight_rows(
+    vm: &mut VmState,
+    running: &FuncDef,
+    p: usize,
+    fb: usize,
+    budget: &mut u64,
+    elems: &mut ElemStore,
+    rows: &Rows,
+    globals: &mut [Value],
+) -> TightEnd {
+    tight_loop::<{ GLOBALS | ROWS }>(vm, running, p, fb, budget, elems, rows, globals)
+}
+
+/// [`tight_loop`]'s copy with globals by name.
+const GLOBALS: u8 = 1;
+/// [`tight_loop`]'s copy with two-index reads from the stack and rows found by hashing.
+const ROWS: u8 = 2;
+
+/// The body of [`run_tight`] (`W` 0), [`run_tight_globals`] (`W` [`GLOBALS`]) and
+/// [`run_tight_rows`] (`W` [`GLOBALS`] | [`ROWS`]), inlined into each.
 #[inline(always)]
 #[allow(clippy::too_many_lines, reason = "the tight loop: one match, kept whole for speed")]
 #[allow(clippy::too_many_arguments, reason = "the loop's state, kept in registers")]
-fn tight_loop<const G: bool>(
+fn tight_loop<const W: u8>(
     vm: &mut VmState,
     running: &FuncDef,
     mut p: usize,
@@ -1205,6 +1241,19 @@ fn tight_loop<const G: bool>(
     macro_rules! index {
         ($s:expr) => {{
             let v = slot!($s);
+            if matches!(v, Value::Str(_) | Value::Empty) {
+                out!()
+            }
+            match direct_index(v) {
+                Some(i) => i,
+                None => out!(),
+            }
+        }};
+    }
+    // The index a value names (two-index reads from the stack), as `index!`.
+    macro_rules! index_of {
+        ($v:expr) => {{
+            let v = $v;
             if matches!(v, Value::Str(_) | Value::Empty) {
                 out!()
             }
@@ -1669,6 +1718,37 @@ fn tight_loop<const G: bool>(
                 put_num_raw(dst, v);
                 st.pop_plain();
             }
+            // In the rows copy, two-index elements of any row made (found by hashing when not
+            // the row found last): a loop there may read two rows in turn.
+            Op::LoadGlobalElemLL(base, r, c) if W & ROWS != 0 => {
+                fits!(0, 1);
+                let (r, j) = (index!(r), index!(c));
+                let Some(row) = rows.get(base, r) else { out!() };
+                let Some(v) = elems.dense_ref_any(row, j).and_then(num_fast) else { out!() };
+                st.push_num_plain(v);
+            }
+            Op::StoreGlobalElemLL(base, r, c) if W & ROWS != 0 => {
+                fits!(1, 0);
+                let (r, j) = (index!(r), index!(c));
+                let Some(row) = rows.get(base, r) else { out!() };
+                let Some(v) = num_fast(peek!(0)) else { out!() };
+                let Some(dst) = elems.dense_mut_any(row, j).filter(|d| !matches!(d, Value::Str(_))) else {
+                    out!()
+                };
+                put_num_raw(dst, v);
+                st.pop_plain();
+            }
+            // `$a[x, y]` with both indexes on the stack.
+            Op::LoadGlobalElem(base, 2) if W & ROWS != 0 => {
+                fits!(2, 0);
+                let (r, j) = (index_of!(peek!(1)), index_of!(peek!(0)));
+                let Some(row) = rows.get(base, r) else { out!() };
+                let Some(v) = elems.dense_ref_any(row, j).and_then(num_fast) else { out!() };
+                st.pop_plain();
+                if let Some(top) = st.last_mut() {
+                    put_num_raw(top, v);
+                }
+            }
             Op::LoadGlobalElemLL(base, r, c) => {
                 fits!(0, 1);
                 let (r, j) = (index!(r), index!(c));
@@ -1687,27 +1767,27 @@ fn tight_loop<const G: bool>(
                 put_num_raw(dst, v);
                 st.pop_plain();
             }
-            // Globals by name, in the copy with the globals' table only (`G`: a tight loop of
-            // this code names one). Numbers only, in a global already made (`""`, text and an
+            // Globals by name, in the copies with the globals' table only (`W` has
+            // [`GLOBALS`]: a tight loop of this code names one). Numbers only, in a global already made (`""`, text and an
             // unset global leave), as the fast loop's `LoadGlobal`, `StoreGlobal` and
             // `IncJumpCmpLG` compute them.
-            Op::LoadGlobal(g) if G => {
+            Op::LoadGlobal(g) if W & GLOBALS != 0 => {
                 fits!(0, 1);
                 let Some(v) = globals.get(g.0 as usize).and_then(num_fast) else { out!() };
                 st.push_num_plain(v);
             }
-            Op::StoreGlobal(g, GStore::ArithI(ar, k)) if G => {
+            Op::StoreGlobal(g, GStore::ArithI(ar, k)) if W & GLOBALS != 0 => {
                 let Some(dst) = globals.get_mut(g.0 as usize) else { out!() };
                 let x = n!(dst);
                 put_num_raw(dst, ar.num(x, Num::Int(i64::from(k))));
             }
-            Op::StoreGlobal(g, GStore::ArithL(ar, s)) if G => {
+            Op::StoreGlobal(g, GStore::ArithL(ar, s)) if W & GLOBALS != 0 => {
                 let y = n!(slot!(s));
                 let Some(dst) = globals.get_mut(g.0 as usize) else { out!() };
                 let x = n!(dst);
                 put_num_raw(dst, ar.num(x, y));
             }
-            Op::StoreGlobal(g, keep @ (GStore::Pop | GStore::Keep)) if G => {
+            Op::StoreGlobal(g, keep @ (GStore::Pop | GStore::Keep)) if W & GLOBALS != 0 => {
                 fits!(1, 0);
                 let Some(v) = num_fast(peek!(0)) else { out!() };
                 let Some(dst) = globals.get_mut(g.0 as usize).filter(|d| !matches!(d, Value::Str(_))) else {
@@ -1718,7 +1798,7 @@ fn tight_loop<const G: bool>(
                     st.pop_plain();
                 }
             }
-            Op::IncJumpCmpLG { s, d, c, g, t } if G => {
+            Op::IncJumpCmpLG { s, d, c, g, t } if W & GLOBALS != 0 => {
                 let Some(bound) = globals.get(g.0 as usize).and_then(crate::value::f64_fast) else { out!() };
                 let Some(x) = step_fast(slot_mut!(s), i32::from(d)) else { out!() };
                 if c.test(x, bound) {
@@ -2931,6 +3011,8 @@ mod tests {
             // Globals as counters and a global bound (`run_tight`'s copy with the globals):
             // text, `""` and unset globals, updates by a literal and by a local, a plain store.
             GLOBALS,
+            // Two rows read in turn, indexes computed on the stack (`run_tight_rows`).
+            ROWS,
         ];
         for (k, src) in programs.iter().enumerate() {
             // The program as written has a tight loop; with the append in its bodies, none.
@@ -2962,22 +3044,29 @@ mod tests {
         for (%i = 0; %i < $gb; %i++) { $gc++; $gt += %i % 7; $gx = $gx + 1; if (%i & 1) $gu = $gu - 2; \
         $gd = %i * 2.5; %t = %t + $gd * $gc; $gt = $gt * 1; Z } return $gc SPC $gt SPC $gx SPC $gu SPC $gd SPC %t; }";
 
+    /// The program of `tight_loops_compute_what_the_fast_loop_does` with two rows read in turn.
+    const ROWS: &str = "function p(%n, %s) { for (%i = 0; %i < 9; %i++) for (%j = 0; %j < 9; %j++) \
+        { $gq[%i, %j] = %i * %j; Z } $gq[2, 3] = %s; $gq[4, 20] = 1; %t = 0; for (%i = 1; %i < 9; %i++) \
+        for (%j = 1; %j < 9; %j++) { $gq[%i, %j] += $gq[%i - 1, %j - 1] % 10; Z } \
+        for (%i = 0; %i < 9; %i++) { %t += $gq[%i, 8 - %i] + $gq[%i, %j - 1] + $gq[%i + 0.5, 1]; Z } return %t; }";
+
     /// A tight loop that names a global marks its code for `run_tight`'s copy with the
-    /// globals' table; one that names none does not.
+    /// globals' table, one that reads a row from the stack for the rows copy; one with neither
+    /// is not marked.
     #[test]
     fn tight_loops_with_globals_are_marked() {
         let mut names = crate::intern::Interner::default();
-        for (src, globals) in [
-            (GLOBALS.replace('Z', ""), true),
-            (
-                "function p(%n) { %t = 0; for (%i = 0; %i < %n; %i++) %t += %i; return %t; }".to_string(),
-                false,
-            ),
+        let plain = "function p(%n) { %t = 0; for (%i = 0; %i < %n; %i++) %t += %i; return %t; }";
+        for (src, globals, rows) in [
+            (GLOBALS.replace('Z', ""), true, false),
+            (ROWS.replace('Z', ""), false, true),
+            (plain.to_string(), false, false),
         ] {
             let main = compile_source(&src, "t.cs", &mut names).expect("compiles");
             let f = main.decls.first().expect("p");
             assert!((0..f.code.len()).any(|pc| f.code.tight_head(pc)), "{src}: a tight loop");
             assert_eq!(f.code.tight_globals(), globals, "{src}");
+            assert_eq!(f.code.tight_rows(), rows, "{src}");
         }
     }
 
@@ -3093,6 +3182,8 @@ mod tests {
         let run = (super::run as *const ()).addr();
         let tight = (super::run_tight as *const ()).addr();
         let tight_g = (super::run_tight_globals as *const ()).addr();
+        let tight_r = (super::run_tight_rows as *const ()).addr();
+        assert_eq!(tight_r % 64, 0, "run_tight_rows at {tight_r:#x}");
         assert_eq!(run % 64, 0, "run at {run:#x}");
         assert_eq!(tight % 64, 0, "run_tight at {tight:#x}");
         assert_eq!(tight_g % 64, 0, "run_tight_globals at {tight_g:#x}");
