@@ -1039,6 +1039,7 @@ impl Op {
                 | Op::StoreGlobalElemLL(..)
         ) || self.names_global()
             || self.reads_row_from_stack()
+            || self.stores_local_elem_from_stack()
     }
 
     /// Whether the instruction reads a two-index element with its indexes on the stack
@@ -1046,6 +1047,13 @@ impl Op {
     /// (see [`Code::tight_rows`]).
     pub(crate) fn reads_row_from_stack(self) -> bool {
         matches!(self, Op::LoadGlobalElem(_, 2))
+    }
+
+    /// Whether the instruction writes a local array's element with its index on the stack
+    /// (`%a[%j + 1] = v`): `run_tight` runs it only in its copy for those (see
+    /// [`Code::tight_locals`]).
+    pub(crate) fn stores_local_elem_from_stack(self) -> bool {
+        matches!(self, Op::StoreLocalElem(_, 1, false))
     }
 
     /// Whether the instruction reads or writes a global by name: `run_tight` runs those only in
@@ -1147,13 +1155,14 @@ pub struct Code {
     /// The instructions, then the sentinel (never empty).
     ops: Vec<OpCell>,
     slot_end: u32,
-    /// The heads of tight loops among pcs 0 to 28 (bit `pc`), with bit 31 set once they were
+    /// The heads of tight loops among pcs 0 to 27 (bit `pc`), with bit 31 set once they were
     /// found (0: not yet), bit 30 when one of those loops names a global
-    /// ([`Op::names_global`]) and bit 29 when one reads a row from the stack
-    /// ([`Op::reads_row_from_stack`]): found the first time the fast loop asks, so compiling pays nothing
+    /// ([`Op::names_global`]), bit 29 when one reads a row from the stack
+    /// ([`Op::reads_row_from_stack`]) and bit 28 when one writes a local element from the stack
+    /// ([`Op::stores_local_elem_from_stack`]): found the first time the fast loop asks, so compiling pays nothing
     /// (most functions of a script set never run), and kept in what was the struct's padding
     /// (a larger `FuncDef` cost parse + compile 1 % more instructions in `malloc`). A head past
-    /// pc 28 is not marked: its loop runs in the fast loop. See [`Code::tight_head`].
+    /// pc 27 is not marked: its loop runs in the fast loop. See [`Code::tight_head`].
     tight: Cell<u32>,
 }
 
@@ -1163,27 +1172,33 @@ const TIGHT_FOUND: u32 = 1 << 31;
 const TIGHT_GLOBALS: u32 = 1 << 30;
 /// Where the heads' word has its bit "a tight loop reads a two-index element from the stack".
 const TIGHT_ROWS: u32 = 1 << 29;
+/// Where the heads' word has its bit "a tight loop writes a local element from the stack".
+const TIGHT_LOCALS: u32 = 1 << 28;
 /// Heads are marked at pcs below this.
-const TIGHT_PCS: usize = 29;
+const TIGHT_PCS: usize = 28;
 
 /// The heads of tight loops in `ops` (as they are now: a breakpoint patched in keeps its loop
 /// out; one patched in later stops `run_tight` there, which leaves it to the fast loop): `t`
 /// is one when a backward jump at `j >= t` goes to `t` and every instruction from `t` to `j`
-/// is one `stack_ops::run_tight` runs ([`Op::is_tight`]). Pcs 0 to 28 only; bit 30 when one of
-/// those loops names a global, bit 29 when one reads a row from the stack.
+/// is one `stack_ops::run_tight` runs ([`Op::is_tight`]). Pcs 0 to 27 only; bit 30 when one of
+/// those loops names a global, bit 29 when one reads a row from the stack, bit 28 when one
+/// writes a local element from the stack.
 fn tight_heads(ops: &[OpCell]) -> u32 {
     let mut bits = TIGHT_FOUND;
     // The last instruction seen so far that `run_tight` does not run (+ 1; 0: none).
     let mut last_loose = 0;
     // The last instruction seen so far that names a global, that reads a row from the stack
     // (+ 1; 0: none).
-    let (mut last_global, mut last_row) = (0, 0);
+    let (mut last_global, mut last_row, mut last_local) = (0, 0, 0);
     for (j, op) in ops.iter().map(OpCell::get).enumerate() {
         if op.names_global() {
             last_global = j + 1;
         }
         if op.reads_row_from_stack() {
             last_row = j + 1;
+        }
+        if op.stores_local_elem_from_stack() {
+            last_local = j + 1;
         }
         if !op.is_tight() {
             last_loose = j + 1;
@@ -1198,6 +1213,9 @@ fn tight_heads(ops: &[OpCell]) -> u32 {
             }
             if last_row > t {
                 bits |= TIGHT_ROWS;
+            }
+            if last_local > t {
+                bits |= TIGHT_LOCALS;
             }
         }
     }
@@ -1245,6 +1263,14 @@ impl Code {
     #[inline(always)]
     pub(crate) fn tight_rows(&self) -> bool {
         self.tight.get() & TIGHT_ROWS != 0
+    }
+
+    /// Whether a tight loop of this code writes a local array's element with its index on
+    /// the stack (read after [`Code::tight_head`] found the heads): `run_tight` runs it in its
+    /// copy for those (`stack_ops::run_tight_locals`).
+    #[inline(always)]
+    pub(crate) fn tight_locals(&self) -> bool {
+        self.tight.get() & TIGHT_LOCALS != 0
     }
 
     #[cold]

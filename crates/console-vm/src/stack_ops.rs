@@ -136,6 +136,9 @@ mod loop_lines {
         ".pushsection .text.hot.v12_vm_tight_r,\"ax\",@progbits",
         ".balign 64",
         ".popsection",
+        ".pushsection .text.hot.v12_vm_tight_l,\"ax\",@progbits",
+        ".balign 64",
+        ".popsection",
     );
 }
 
@@ -1006,7 +1009,9 @@ pub(crate) fn tight(
 ) -> (Stop, usize) {
     let mut budget = if cx.plain { vm.budget_left.min(cx.slice) } else { 0 };
     vm.budget_left -= budget;
-    let end = if func.code.tight_rows() {
+    let end = if func.code.tight_locals() && !func.code.tight_rows() {
+        run_tight_locals(vm, func, pc, base, &mut budget, data.elems, data.rows, data.globals)
+    } else if func.code.tight_rows() {
         run_tight_rows(vm, func, pc, base, &mut budget, data.elems, data.rows, data.globals)
     } else if func.code.tight_globals() {
         run_tight_globals(vm, func, pc, base, &mut budget, data.elems, data.rows, data.globals)
@@ -1138,13 +1143,41 @@ fn run_tight_rows(
     tight_loop::<{ GLOBALS | ROWS }>(vm, running, p, fb, budget, elems, rows, globals)
 }
 
+/// [`run_tight_globals`] that also writes local array elements with the index and value on the
+/// stack (the insertion sort's `%a[%j + 1] = %a[%j]`). A copy of its own: that arm in
+/// `run_tight_rows` cost `pGrid2` 6.8 % more instructions (its register allocation). Code that
+/// needs this copy and the rows copy runs in the rows copy (where this store leaves).
+#[inline(never)]
+#[cfg_attr(all(target_os = "linux", target_arch = "x86_64"), allow(unsafe_code))]
+// SAFETY: as for `run`.
+#[cfg_attr(
+    all(target_os = "linux", target_arch = "x86_64"),
+    unsafe(link_section = ".text.hot.v12_vm_tight_l")
+)]
+#[allow(clippy::too_many_arguments, reason = "the loop's state, kept in registers")]
+fn run_tight_locals(
+    vm: &mut VmState,
+    running: &FuncDef,
+    p: usize,
+    fb: usize,
+    budget: &mut u64,
+    elems: &mut ElemStore,
+    rows: &Rows,
+    globals: &mut [Value],
+) -> TightEnd {
+    tight_loop::<{ GLOBALS | LOCALS }>(vm, running, p, fb, budget, elems, rows, globals)
+}
+
 /// [`tight_loop`]'s copy with globals by name.
 const GLOBALS: u8 = 1;
+/// [`tight_loop`]'s copy with local array elements written from the stack.
+const LOCALS: u8 = 4;
 /// [`tight_loop`]'s copy with two-index reads from the stack and rows found by hashing.
 const ROWS: u8 = 2;
 
 /// The body of [`run_tight`] (`W` 0), [`run_tight_globals`] (`W` [`GLOBALS`]) and
-/// [`run_tight_rows`] (`W` [`GLOBALS`] | [`ROWS`]), inlined into each.
+/// [`run_tight_rows`] (`W` [`GLOBALS`] | [`ROWS`]) and [`run_tight_locals`] (`W` [`GLOBALS`] |
+/// [`LOCALS`]), inlined into each.
 #[inline(always)]
 #[allow(clippy::too_many_lines, reason = "the tight loop: one match, kept whole for speed")]
 #[allow(clippy::too_many_arguments, reason = "the loop's state, kept in registers")]
@@ -1736,6 +1769,20 @@ fn tight_loop<const W: u8>(
                     out!()
                 };
                 put_num_raw(dst, v);
+                st.pop_plain();
+            }
+            // `%a[x] = v` with the index and the value on the stack (the insertion sort's
+            // `%a[%j + 1] = %a[%j]`), in a dense slot of the frame's local arrays.
+            Op::StoreLocalElem(base, 1, false) if W & LOCALS != 0 => {
+                fits!(2, 0);
+                let i = index_of!(peek!(1));
+                let Some(v) = num_fast(peek!(0)) else { out!() };
+                let Some(d) = local_elems.as_deref_mut() else { out!() };
+                let Some(dst) = d.dense_mut_any(base, i).filter(|d| !matches!(d, Value::Str(_))) else {
+                    out!()
+                };
+                put_num_raw(dst, v);
+                st.pop_plain();
                 st.pop_plain();
             }
             // `$a[x, y]` with both indexes on the stack.
@@ -3013,6 +3060,8 @@ mod tests {
             GLOBALS,
             // Two rows read in turn, indexes computed on the stack (`run_tight_rows`).
             ROWS,
+            // An insertion sort of a local array, `%a[%j + 1] = %a[%j]` (`run_tight_locals`).
+            SORT,
         ];
         for (k, src) in programs.iter().enumerate() {
             // The program as written has a tight loop; with the append in its bodies, none.
@@ -3050,23 +3099,32 @@ mod tests {
         for (%j = 1; %j < 9; %j++) { $gq[%i, %j] += $gq[%i - 1, %j - 1] % 10; Z } \
         for (%i = 0; %i < 9; %i++) { %t += $gq[%i, 8 - %i] + $gq[%i, %j - 1] + $gq[%i + 0.5, 1]; Z } return %t; }";
 
+    /// The program of `tight_loops_compute_what_the_fast_loop_does` with local elements
+    /// written from the stack.
+    const SORT: &str = "function p(%n, %s) { %x = 12345; for (%i = 0; %i < %n; %i++) { \
+        %x = (%x * 1103 + 12345) % 65536; %a[%i] = %x; Z } %a[3] = %s; for (%i = 1; %i < %n; %i++) { \
+        %v = %a[%i]; %j = %i - 1; while (%j >= 0 && %a[%j] > %v) { %a[%j + 1] = %a[%j]; %j--; Z } \
+        %a[%j + 1] = %v; } %t = 0; for (%i = 0; %i < %n; %i++) %t = (%t * 7 + %a[%i]) % 1000003; return %t; }";
+
     /// A tight loop that names a global marks its code for `run_tight`'s copy with the
-    /// globals' table, one that reads a row from the stack for the rows copy; one with neither
-    /// is not marked.
+    /// globals' table, one that reads a row from the stack for the rows copy, one that writes a
+    /// local element from the stack for the locals copy; one with none of them is not marked.
     #[test]
     fn tight_loops_with_globals_are_marked() {
         let mut names = crate::intern::Interner::default();
         let plain = "function p(%n) { %t = 0; for (%i = 0; %i < %n; %i++) %t += %i; return %t; }";
-        for (src, globals, rows) in [
-            (GLOBALS.replace('Z', ""), true, false),
-            (ROWS.replace('Z', ""), false, true),
-            (plain.to_string(), false, false),
+        for (src, globals, rows, locals) in [
+            (GLOBALS.replace('Z', ""), true, false, false),
+            (ROWS.replace('Z', ""), false, true, false),
+            (SORT.replace('Z', ""), false, false, true),
+            (plain.to_string(), false, false, false),
         ] {
             let main = compile_source(&src, "t.cs", &mut names).expect("compiles");
             let f = main.decls.first().expect("p");
             assert!((0..f.code.len()).any(|pc| f.code.tight_head(pc)), "{src}: a tight loop");
             assert_eq!(f.code.tight_globals(), globals, "{src}");
             assert_eq!(f.code.tight_rows(), rows, "{src}");
+            assert_eq!(f.code.tight_locals(), locals, "{src}");
         }
     }
 
@@ -3184,6 +3242,8 @@ mod tests {
         let tight_g = (super::run_tight_globals as *const ()).addr();
         let tight_r = (super::run_tight_rows as *const ()).addr();
         assert_eq!(tight_r % 64, 0, "run_tight_rows at {tight_r:#x}");
+        let tight_l = (super::run_tight_locals as *const ()).addr();
+        assert_eq!(tight_l % 64, 0, "run_tight_locals at {tight_l:#x}");
         assert_eq!(run % 64, 0, "run at {run:#x}");
         assert_eq!(tight % 64, 0, "run_tight at {tight:#x}");
         assert_eq!(tight_g % 64, 0, "run_tight_globals at {tight_g:#x}");
