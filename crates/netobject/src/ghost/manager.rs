@@ -207,7 +207,7 @@ const _: () =
 const DEPENDENCY_DEPTH: u32 = 8;
 /// A ghost is set aside only if it would stay so for this many packets at the pace of the
 /// last one.
-const ASIDE_PACKETS: f64 = 4.0;
+const ASIDE_PACKETS: f64 = 2.0;
 /// Ghosts a connection's id map holds without growing once ghosting starts.
 const EARLY_GHOSTS: usize = 64;
 /// Room of the scoping scratch lists once ghosting starts.
