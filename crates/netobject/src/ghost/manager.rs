@@ -1026,36 +1026,44 @@ impl GhostManager {
         w.set_budget_bits(budget.saturating_sub(1));
         let compression = CompressionPoint::new(self.query.position.into());
         let class_bits = self.classes.id_bits();
+        let mut candidates = std::mem::take(&mut self.candidates);
         // Highest priority first, ties by ghost id (the keys' order, see `rank`): a total
         // order, so the packet is the same whatever order the candidates were listed in. A
-        // packet takes a few dozen of a hundred or more, so they are popped off a heap as the
-        // packet asks (built in linear time, a pop in logarithmic), not sorted.
-        let mut heap = rank_heap(std::mem::take(&mut self.candidates));
+        // packet takes a few dozen of hundreds, so only the head is sorted, a chunk at a time
+        // as the packet asks for more.
+        let mut sorted = 0;
+        let mut chunk = 64;
         let mut misfits = 0;
         let mut written = 0usize;
+        let stopped_at;
+        let mut n = 0;
         loop {
             if w.is_over_budget()
                 || w.bits_left() < id_bits as usize + 3
                 || misfits >= self.config.max_misfits
             {
+                stopped_at = n;
                 break;
             }
-            let key = match heap.pop() {
-                Some(k) => k,
-                None => {
-                    if self.far_count == 0 {
-                        break;
-                    }
-                    let mut far = heap.into_vec();
-                    self.push_far(world, &mut far);
-                    heap = rank_heap(far);
-                    match heap.pop() {
-                        Some(k) => k,
-                        None => break,
-                    }
+            if n == candidates.len() {
+                if self.far_count == 0 {
+                    stopped_at = n;
+                    break;
                 }
-            };
-            let idx = !key as u32;
+                self.push_far(world, &mut candidates);
+            }
+            if n == sorted {
+                let rest = &mut candidates[n..];
+                let k = rest.len().min(chunk);
+                if k < rest.len() {
+                    rest.select_nth_unstable(k - 1);
+                }
+                rest[..k].sort_unstable();
+                sorted = n + k;
+                chunk *= 2;
+            }
+            let idx = candidates[n] as u32;
+            n += 1;
             let entry_start = w.bit_position();
             let mut version_now = 0;
             let Some(slot) = self.slots[idx as usize].as_ref() else { continue };
@@ -1130,8 +1138,9 @@ impl GhostManager {
             record.entries.push(GhostEntry { ghost: idx, generation, kind, mask: sent_mask });
             written += 1;
         }
+        let _ = stopped_at;
         self.clear_far();
-        self.candidates = heap.into_vec();
+        self.candidates = candidates;
         w.set_budget_bits(budget);
         if written == 0 {
             w.set_bit_position(mark);
@@ -1546,15 +1555,6 @@ fn rank(priority: f32, ghost: u32) -> u64 {
     let b = priority.to_bits() as i32;
     let key = (b ^ ((((b >> 31) as u32) >> 1) as i32)) as u32 ^ 0x8000_0000;
     (u64::from(!key) << 32) | u64::from(ghost)
-}
-
-/// A max-heap of [`rank`] keys, each complemented: it pops the lowest key (the highest
-/// priority) first. Reuses the list's buffer.
-fn rank_heap(mut keys: Vec<u64>) -> std::collections::BinaryHeap<u64> {
-    for k in &mut keys {
-        *k = !*k;
-    }
-    std::collections::BinaryHeap::from(keys)
 }
 
 fn sanitize(p: f32) -> f32 {
