@@ -1447,9 +1447,14 @@ pub struct FuncDef {
     pub stmt_starts: Vec<u32>,
     /// True for top-level code (locals there are looked up in the caller of `eval`).
     pub toplevel: bool,
-    /// A named local ends in a digit (`%a5`): `%a[5]` must find its slot, so local array
-    /// elements go by their text in this function.
+    /// A named local ending in digits is an element of an array this function indexes
+    /// (`%a5` and `%a[%i]`): `%a[5]` must find its slot, so this function's local array
+    /// elements go by their text. Other named locals ending in digits (`%pos2` beside `%s[%i]`)
+    /// leave its arrays on the element path.
     pub elem_slots: bool,
+    /// Some named local ends in a digit (`%a5`): array elements named by code that `eval`
+    /// runs in this function's frame go by their text, which finds that slot first.
+    pub digit_locals: bool,
     /// Per-call-site lookup cache, indexed by the call instruction's pc (allocated on the
     /// first call). An entry is valid for one function generation and one receiver namespace.
     pub(crate) call_cache: RefCell<Vec<Option<SiteCache>>>,

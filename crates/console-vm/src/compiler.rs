@@ -198,8 +198,7 @@ impl<'a> FunctionCompiler<'a> {
     ) -> (FuncDef, Spare) {
         self.locals.shrink_to_fit();
         let names = &*self.names;
-        let elem_slots =
-            self.locals.keys().any(|&n| names.text(n).as_bytes().last().is_some_and(u8::is_ascii_digit));
+        let (elem_slots, digit_locals) = elem_slot_flags(&self.locals, &self.code, names);
         let code = crate::bytecode::Code::from_ops(&self.code);
         let rec = !self.toplevel && crate::bytecode::self_recursive(&self.code, name, ns);
         let def = FuncDef {
@@ -221,6 +220,7 @@ impl<'a> FunctionCompiler<'a> {
             file: self.file,
             toplevel: self.toplevel,
             elem_slots,
+            digit_locals,
             call_cache: Default::default(),
             rec: std::cell::Cell::new(u8::from(rec)),
         };
@@ -1862,6 +1862,32 @@ fn leaves_local(e: &Expr, name: &str) -> bool {
     }
 }
 
+/// The function's two flags for local array elements against its named locals (see
+/// `FuncDef::elem_slots` and `FuncDef::digit_locals`). A named local ending in digits (`%a5`)
+/// is also an element of the array whose base is its name's element base (`elements`): only
+/// when that base (or a row of it, `%a[%i, %j]`) is an array this function indexes must its own
+/// element ops go by text; any such local makes the ops of code run in its frame by `eval`
+/// go by text, which finds the named slot first.
+fn elem_slot_flags(locals: &HashMap<Name, u32, FastBuild>, code: &[Op], names: &Interner) -> (bool, bool) {
+    let mut digit_locals = false;
+    let mut elem_slots = false;
+    for &n in locals.keys() {
+        let Some((base, _)) = crate::elements::split_elem(names.text(n)) else { continue };
+        digit_locals = true;
+        elem_slots |= code.iter().any(|op| match *op {
+            Op::LoadLocalElem(b, _)
+            | Op::StoreLocalElem(b, _, _)
+            | Op::LoadLocalElemL(b, _)
+            | Op::StoreLocalElemL(b, _) => {
+                let b = names.text(b).as_bytes();
+                base.len() >= b.len() && base.as_bytes()[..b.len()].eq_ignore_ascii_case(b)
+            }
+            _ => false,
+        });
+    }
+    (elem_slots, digit_locals)
+}
+
 /// True when evaluating `e` has no effect but its value (no call, assignment or object): it
 /// cannot change any local, so a local read may move from before it to after it.
 fn no_effects(e: &Expr) -> bool {
@@ -2144,6 +2170,47 @@ mod tests {
         assert!(!code.iter().any(|op| matches!(op, Op::Dup | Op::Dup2)), "{code:?}");
         assert!(code.iter().any(|op| matches!(op, Op::StoreGlobalElemLL(..))), "{code:?}");
         assert!(code.iter().any(|op| matches!(op, Op::StoreLocalElemL(..))), "{code:?}");
+    }
+
+    /// A named local ending in digits takes a function's arrays off the element path only when
+    /// it is an element of one of them (`%s5` beside `%s[%i]`, `%g1_2` beside `%g[%i, %j]`):
+    /// `%pos2` beside `%s[%i]` leaves them on it. Either way each spelling names one variable,
+    /// from the function's own code and from code `eval` runs in its frame.
+    #[test]
+    fn named_locals_ending_in_digits_keep_other_arrays_on_the_element_path() {
+        let flags = |src: &str| {
+            let ast = crate::parse(src, "r.cs").unwrap();
+            let mut names = Interner::default();
+            let main = compile_program(&ast, "r.cs", &mut names);
+            (main.decls[0].elem_slots, main.decls[0].digit_locals)
+        };
+        assert_eq!(
+            flags("function f(%n) { %pos2 = 1; for (%i = 0; %i < %n; %i++) %s[%i] = %i; }"),
+            (false, true)
+        );
+        assert_eq!(
+            flags("function f(%n) { %S5 = 1; for (%i = 0; %i < %n; %i++) %s[%i] = %i; }"),
+            (true, true)
+        );
+        assert_eq!(flags("function f(%n) { %g1_2 = 1; %g[%n, 2] = 3; }"), (true, true));
+        assert_eq!(flags("function f(%n) { %key3 = 1; %k[%n] = 3; }"), (true, true));
+        assert_eq!(flags("function f(%n) { %pos = 1; %s[%n] = 3; }"), (false, false));
+        let mut con = crate::Console::new();
+        let src = "function f(%n) {
+               %pos2 = 7; %s5 = 50;
+               for (%i = 0; %i < %n; %i++) %t[%i] = %i * 2;
+               eval(\"%pos[2] += 1; %t[3] += 100; %s[5] += 1;\");
+               return %pos2 SPC %t[3] SPC %t3 SPC %s[5] SPC %s5 SPC %t[4];
+             }
+             function g(%n) {
+               %pos2 = 7;
+               for (%i = 0; %i < %n; %i++) %t[%i] = %i * 2;
+               %t3 += 1000;
+               return %pos[2] SPC %t[3] SPC %t3;
+             }";
+        con.eval(src).expect("defines");
+        assert_eq!(con.eval("return f(6);").expect("runs").to_string(), "8 106 106 51 51 8");
+        assert_eq!(con.eval("return g(6);").expect("runs").to_string(), "7 1006 1006");
     }
 
     /// `%x += k`, `%x -= k`, `%x = %x + k` and `%x = %x - k` with a small integer `k` are a

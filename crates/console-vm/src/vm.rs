@@ -465,7 +465,7 @@ impl Console {
     fn load_local_elem(&mut self, key: Result<(Name, u32), String>) -> Value {
         let fi = self.dyn_frame();
         match (key, fi) {
-            (Ok((b, i)), Some(fi)) if !self.vm.frames[fi].func.elem_slots => {
+            (Ok((b, i)), Some(fi)) if !self.vm.frames[fi].func.digit_locals => {
                 self.vm.frames[fi].dyn_locals.as_ref().map_or(Value::Empty, |d| d.elems.get(b, i))
             }
             (Ok((b, i)), _) => {
@@ -483,7 +483,7 @@ impl Console {
     fn store_local_elem(&mut self, key: Result<(Name, u32), String>, v: Value) {
         let fi = self.dyn_frame();
         match (key, fi) {
-            (Ok((b, i)), Some(fi)) if !self.vm.frames[fi].func.elem_slots => {
+            (Ok((b, i)), Some(fi)) if !self.vm.frames[fi].func.digit_locals => {
                 self.vm.frames[fi].dyn_locals.get_or_insert_with(Default::default).elems.set(b, i, v);
             }
             (Ok((b, i)), _) => {
