@@ -1155,35 +1155,36 @@ pub struct Code {
     /// The instructions, then the sentinel (never empty).
     ops: Vec<OpCell>,
     slot_end: u32,
-    /// The heads of tight loops among pcs 0 to 27 (bit `pc`), with bit 31 set once they were
-    /// found (0: not yet), bit 30 when one of those loops names a global
-    /// ([`Op::names_global`]), bit 29 when one reads a row from the stack
-    /// ([`Op::reads_row_from_stack`]) and bit 28 when one writes a local element from the stack
-    /// ([`Op::stores_local_elem_from_stack`]): found the first time the fast loop asks, so compiling pays nothing
-    /// (most functions of a script set never run), and kept in what was the struct's padding
-    /// (a larger `FuncDef` cost parse + compile 1 % more instructions in `malloc`). A head past
-    /// pc 27 is not marked: its loop runs in the fast loop. See [`Code::tight_head`].
-    tight: Cell<u32>,
+    /// The heads of tight loops among pcs 0 to 59 (bit `pc`), with bit 63 set once they were
+    /// found (0: not yet), bit 62 when one of those loops names a global
+    /// ([`Op::names_global`]), bit 61 when one reads a row from the stack
+    /// ([`Op::reads_row_from_stack`]) and bit 60 when one writes a local element from the
+    /// stack ([`Op::stores_local_elem_from_stack`]): found the first time the fast loop asks,
+    /// so compiling pays nothing (most functions of a script set never run). A head past pc 59
+    /// is not marked: its loop runs in the fast loop. See [`Code::tight_head`]. (A 32-bit word
+    /// left heads past pc 27 out: a local sieve after 30 instructions of set-up took 35 % more
+    /// instructions; the wider word cost parse + compile nothing measurable.)
+    tight: Cell<u64>,
 }
 
 /// Where the heads' word has its bit "found".
-const TIGHT_FOUND: u32 = 1 << 31;
+const TIGHT_FOUND: u64 = 1 << 63;
 /// Where the heads' word has its bit "a tight loop names a global".
-const TIGHT_GLOBALS: u32 = 1 << 30;
+const TIGHT_GLOBALS: u64 = 1 << 62;
 /// Where the heads' word has its bit "a tight loop reads a two-index element from the stack".
-const TIGHT_ROWS: u32 = 1 << 29;
+const TIGHT_ROWS: u64 = 1 << 61;
 /// Where the heads' word has its bit "a tight loop writes a local element from the stack".
-const TIGHT_LOCALS: u32 = 1 << 28;
+const TIGHT_LOCALS: u64 = 1 << 60;
 /// Heads are marked at pcs below this.
-const TIGHT_PCS: usize = 28;
+const TIGHT_PCS: usize = 60;
 
 /// The heads of tight loops in `ops` (as they are now: a breakpoint patched in keeps its loop
 /// out; one patched in later stops `run_tight` there, which leaves it to the fast loop): `t`
 /// is one when a backward jump at `j >= t` goes to `t` and every instruction from `t` to `j`
-/// is one `stack_ops::run_tight` runs ([`Op::is_tight`]). Pcs 0 to 27 only; bit 30 when one of
-/// those loops names a global, bit 29 when one reads a row from the stack, bit 28 when one
+/// is one `stack_ops::run_tight` runs ([`Op::is_tight`]). Pcs 0 to 59 only; bit 62 when one of
+/// those loops names a global, bit 61 when one reads a row from the stack, bit 60 when one
 /// writes a local element from the stack.
-fn tight_heads(ops: &[OpCell]) -> u32 {
+fn tight_heads(ops: &[OpCell]) -> u64 {
     let mut bits = TIGHT_FOUND;
     // The last instruction seen so far that `run_tight` does not run (+ 1; 0: none).
     let mut last_loose = 0;
@@ -1275,7 +1276,7 @@ impl Code {
 
     #[cold]
     #[inline(never)]
-    fn find_tight_heads(&self) -> u32 {
+    fn find_tight_heads(&self) -> u64 {
         let w = tight_heads(&self.ops);
         self.tight.set(w);
         w

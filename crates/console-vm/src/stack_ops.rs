@@ -3104,7 +3104,7 @@ mod tests {
     const SORT: &str = "function p(%n, %s) { %x = 12345; for (%i = 0; %i < %n; %i++) { \
         %x = (%x * 1103 + 12345) % 65536; %a[%i] = %x; Z } %a[3] = %s; for (%i = 1; %i < %n; %i++) { \
         %v = %a[%i]; %j = %i - 1; while (%j >= 0 && %a[%j] > %v) { %a[%j + 1] = %a[%j]; %j--; Z } \
-        %a[%j + 1] = %v; } %t = 0; for (%i = 0; %i < %n; %i++) %t = (%t * 7 + %a[%i]) % 1000003; return %t; }";
+        %a[%j + 1] = %v; } %t = 0; for (%i = 0; %i < %n; %i++) { %t = (%t * 7 + %a[%i]) % 1000003; Z } return %t; }";
 
     /// A tight loop that names a global marks its code for `run_tight`'s copy with the
     /// globals' table, one that reads a row from the stack for the rows copy, one that writes a
@@ -3126,6 +3126,13 @@ mod tests {
             assert_eq!(f.code.tight_rows(), rows, "{src}");
             assert_eq!(f.code.tight_locals(), locals, "{src}");
         }
+        // A loop after 30-odd instructions of set-up is marked too (heads up to pc 59).
+        let setup = "%a = 1; %b = 2; %c = %a + %b; %d = %c * 2; %e = %d - %a; ".repeat(6);
+        let late =
+            format!("function p(%n) {{ {setup} %t = 0; for (%i = 0; %i < %n; %i++) %t += %i; return %t; }}");
+        let main = compile_source(&late, "t.cs", &mut names).expect("compiles");
+        let f = main.decls.first().expect("p");
+        assert!((28..f.code.len()).any(|pc| f.code.tight_head(pc)), "{late}: a tight loop past pc 27");
     }
 
     /// The program of `tight_loops_compute_what_the_fast_loop_does` for the operator pairs
