@@ -1092,81 +1092,61 @@ fn run_tight(
     tight_loop::<0>(vm, running, p, fb, budget, elems, rows, &mut Vec::new())
 }
 
-/// [`run_tight`] with the globals' table: loops that read and write globals by name (as
-/// numbers) run here. A function of its own (and section: both start on a 64-byte line), so
-/// that `run_tight` keeps its machine code (a generic copy of each in one section put the
-/// second one anywhere in a line).
-#[inline(never)]
-#[cfg_attr(all(target_os = "linux", target_arch = "x86_64"), allow(unsafe_code))]
-// SAFETY: as for `run`.
-#[cfg_attr(
-    all(target_os = "linux", target_arch = "x86_64"),
-    unsafe(link_section = ".text.hot.v12_vm_tight_g")
-)]
-#[allow(clippy::too_many_arguments, reason = "the loop's state, kept in registers")]
-fn run_tight_globals(
-    vm: &mut VmState,
-    running: &FuncDef,
-    p: usize,
-    fb: usize,
-    budget: &mut u64,
-    elems: &mut ElemStore,
-    rows: &Rows,
-    globals: &mut [Value],
-) -> TightEnd {
-    tight_loop::<GLOBALS>(vm, running, p, fb, budget, elems, rows, globals)
+/// A copy of [`tight_loop`] with the globals' table, as a function of its own in a section
+/// of its own (each starts on a 64-byte line), so that `run_tight` keeps its machine code (a
+/// generic copy of each in one section put the second one anywhere in a line).
+macro_rules! tight_copy {
+    ($(#[$doc:meta])* $name:ident, $section:literal, $w:expr) => {
+        $(#[$doc])*
+        #[inline(never)]
+        #[cfg_attr(all(target_os = "linux", target_arch = "x86_64"), allow(unsafe_code))]
+        // SAFETY: as for `run`.
+        #[cfg_attr(all(target_os = "linux", target_arch = "x86_64"), unsafe(link_section = $section))]
+        #[allow(clippy::too_many_arguments, reason = "the loop's state, kept in registers")]
+        fn $name(
+            vm: &mut VmState,
+            running: &FuncDef,
+            p: usize,
+            fb: usize,
+            budget: &mut u64,
+            elems: &mut ElemStore,
+            rows: &Rows,
+            globals: &mut [Value],
+        ) -> TightEnd {
+            tight_loop::<{ $w }>(vm, running, p, fb, budget, elems, rows, globals)
+        }
+    };
 }
 
-/// [`run_tight_globals`] that also reads two-index elements with their indexes on the stack
-/// (`$a[%i, %j] += $a[%i - 1, %j - 1]`) and finds any row made, by hashing when it is not the
-/// one found last (the other copies leave such an access to the fast loop, which would leave
-/// at every turn from one row to the other). A copy of its own: these arms in
-/// `run_tight_globals` cost `pGlobals` 8.5 % more instructions (its register allocation).
-#[inline(never)]
-#[cfg_attr(all(target_os = "linux", target_arch = "x86_64"), allow(unsafe_code))]
-// SAFETY: as for `run`.
-#[cfg_attr(
-    all(target_os = "linux", target_arch = "x86_64"),
-    unsafe(link_section = ".text.hot.v12_vm_tight_r")
-)]
-#[allow(clippy::too_many_arguments, reason = "the loop's state, kept in registers")]
-fn run_tight_rows(
-    vm: &mut VmState,
-    running: &FuncDef,
-    p: usize,
-    fb: usize,
-    budget: &mut u64,
-    elems: &mut ElemStore,
-    rows: &Rows,
-    globals: &mut [Value],
-) -> TightEnd {
-    tight_loop::<{ GLOBALS | ROWS }>(vm, running, p, fb, budget, elems, rows, globals)
-}
+tight_copy!(
+    /// [`run_tight`] with the globals' table: loops that read and write globals by name (as
+    /// numbers) run here.
+    run_tight_globals,
+    ".text.hot.v12_vm_tight_g",
+    GLOBALS
+);
 
-/// [`run_tight_globals`] that also writes local array elements with the index and value on the
-/// stack (the insertion sort's `%a[%j + 1] = %a[%j]`). A copy of its own: that arm in
-/// `run_tight_rows` cost `pGrid2` 6.8 % more instructions (its register allocation). Code that
-/// needs this copy and the rows copy runs in the rows copy (where this store leaves).
-#[inline(never)]
-#[cfg_attr(all(target_os = "linux", target_arch = "x86_64"), allow(unsafe_code))]
-// SAFETY: as for `run`.
-#[cfg_attr(
-    all(target_os = "linux", target_arch = "x86_64"),
-    unsafe(link_section = ".text.hot.v12_vm_tight_l")
-)]
-#[allow(clippy::too_many_arguments, reason = "the loop's state, kept in registers")]
-fn run_tight_locals(
-    vm: &mut VmState,
-    running: &FuncDef,
-    p: usize,
-    fb: usize,
-    budget: &mut u64,
-    elems: &mut ElemStore,
-    rows: &Rows,
-    globals: &mut [Value],
-) -> TightEnd {
-    tight_loop::<{ GLOBALS | LOCALS }>(vm, running, p, fb, budget, elems, rows, globals)
-}
+tight_copy!(
+    /// [`run_tight_globals`] that also reads two-index elements with their indexes on the
+    /// stack (`$a[%i, %j] += $a[%i - 1, %j - 1]`) and finds any row made, by hashing when it is
+    /// not the one found last (the other copies leave such an access to the fast loop, which
+    /// would leave at every turn from one row to the other). A copy of its own: these arms in
+    /// `run_tight_globals` cost `pGlobals` 8.5 % more instructions (its register allocation).
+    run_tight_rows,
+    ".text.hot.v12_vm_tight_r",
+    GLOBALS | ROWS
+);
+
+tight_copy!(
+    /// [`run_tight_globals`] that also writes local array elements with the index and value
+    /// on the stack (the insertion sort's `%a[%j + 1] = %a[%j]`). A copy of its own: that arm
+    /// in `run_tight_rows` cost `pGrid2` 6.8 % more instructions (its register allocation).
+    /// Code that needs this copy and the rows copy runs in the rows copy (where this store
+    /// leaves).
+    run_tight_locals,
+    ".text.hot.v12_vm_tight_l",
+    GLOBALS | LOCALS
+);
 
 /// [`tight_loop`]'s copy with globals by name.
 const GLOBALS: u8 = 1;
