@@ -1732,7 +1732,9 @@ fn tight_loop<const W: u8>(
                 st.pop_plain();
             }
             // In the rows copy, two-index elements of any row made (found by hashing when not
-            // the row found last): a loop there may read two rows in turn.
+            // the row found last): a loop there may read two rows in turn. Arms of their own,
+            // not an `if W & ROWS` inside the general arms below: that one arm measured grid
+            // +1.7 %, localArray +1.6 %, pSortLocal +7.0 % (register allocation of every copy).
             Op::LoadGlobalElemLL(base, r, c) if W & ROWS != 0 => {
                 fits!(0, 1);
                 let (r, j) = (index!(r), index!(c));
